@@ -1,0 +1,3 @@
+"""memory-review: reviewed, revertible, hash-chained memory for LLM coding agents."""
+
+__version__ = "0.1.0"

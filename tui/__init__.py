@@ -1,0 +1,1 @@
+"""The Textual review UI; a client of memory_review's public API only."""
