@@ -1,0 +1,132 @@
+"""Candidates: one proposed change to a store, waiting for a person (DESIGN §3).
+
+A candidate holds full before/after snapshots, the sha256 of each ``before`` as
+it was when proposed (its *base*), a unified diff derived from them, and the
+why and the evidence. Its status is not stored in it: a file under
+``candidates/`` is pending; the log says whether it was applied or discarded.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Literal
+
+import orjson
+from pydantic import Field, field_validator
+from pydantic import ValidationError as PydanticValidationError
+
+from memory_review.errors import ValidationError
+from memory_review.ids import check_candidate_id
+from memory_review.models import DurableScope, Memory, Strict
+from memory_review.proposal import Evidence, Priority, Proposer
+from memory_review.record_io import memory_sha256, render_memory
+
+CandidateOp = Literal["create", "update", "delete", "consolidate"]
+Status = Literal["pending", "applied", "discarded"]
+
+FLAG_STALE_BASE = "stale-base"
+FLAG_PREVIOUSLY_DISCARDED = "previously-discarded"
+MAX_CANDIDATE_BYTES = 1024 * 1024
+
+
+class CandidateChange(Strict):
+    """One memory's before and after; ``None`` means absent (created or deleted)."""
+
+    memory: str
+    before: Memory | None
+    after: Memory | None
+
+
+class Candidate(Strict):
+    """A proposed change, as stored in ``candidates/<id>.json`` and in ``candidate.created`` events."""
+
+    id: str
+    op: CandidateOp
+    scope: DurableScope
+    changes: tuple[CandidateChange, ...] = Field(min_length=1)
+    base: dict[str, str | None]
+    diff: str
+    rationale: str = Field(min_length=1)
+    evidence: tuple[Evidence, ...] = ()
+    proposer: Proposer
+    priority: Priority = "medium"
+    flags: tuple[str, ...] = ()
+    session_id: str | None = None
+    created_at: str
+
+    @field_validator("id")
+    @classmethod
+    def _candidate_id(cls, value: str) -> str:
+        return check_candidate_id(value)
+
+    def memory_ids(self) -> tuple[str, ...]:
+        """The ids of every memory this candidate touches."""
+        return tuple(change.memory for change in self.changes)
+
+    def fingerprint(self) -> str:
+        """What the candidate would make memory say; equal fingerprints are the same proposal."""
+        results = [_content_key(change.after) for change in self.changes]
+        return orjson.dumps([self.op, self.scope, results]).decode()
+
+
+def _content_key(memory: Memory | None) -> list[str] | None:
+    if memory is None:
+        return None
+    return [memory.id, memory.type, memory.description, memory.body]
+
+
+def base_of(changes: tuple[CandidateChange, ...]) -> dict[str, str | None]:
+    """The sha256 of each ``before`` (None for a memory that must not exist yet)."""
+    return {c.memory: (memory_sha256(c.before) if c.before else None) for c in changes}
+
+
+def render_diff(changes: tuple[CandidateChange, ...]) -> str:
+    """A unified diff of every change, memory files as they would be written."""
+    parts = []
+    for change in changes:
+        before = _lines(change.before)
+        after = _lines(change.after)
+        label = f"memory/{change.memory}.md"
+        old = label if change.before else "/dev/null"
+        new = label if change.after else "/dev/null"
+        parts.extend(difflib.unified_diff(before, after, fromfile=f"a/{old}", tofile=f"b/{new}"))
+    return "".join(parts)
+
+
+def _lines(memory: Memory | None) -> list[str]:
+    if memory is None:
+        return []
+    return render_memory(memory).decode("utf-8").splitlines(keepends=True)
+
+
+def encode_candidate(candidate: Candidate) -> bytes:
+    """The candidate file's bytes: sorted keys, indented for people and git."""
+    return orjson.dumps(
+        candidate.model_dump(mode="json"), option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2
+    ) + b"\n"
+
+
+def candidate_to_json(candidate: Candidate) -> dict:
+    """The candidate as a JSON-able dict (for events and ``--json``)."""
+    return candidate.model_dump(mode="json")
+
+
+def decode_candidate(data: bytes, *, where: str) -> Candidate:
+    """Parse and validate a candidate file; every failure names the file."""
+    if len(data) > MAX_CANDIDATE_BYTES:
+        raise ValidationError(f"candidate file is larger than {MAX_CANDIDATE_BYTES} bytes", path=where)
+    try:
+        raw = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise ValidationError(f"not valid JSON: {exc}", path=where) from exc
+    return candidate_from_json(raw, where=where)
+
+
+def candidate_from_json(raw: object, *, where: str) -> Candidate:
+    """Validate a decoded candidate (from a file or an event)."""
+    try:
+        return Candidate.model_validate(raw)
+    except PydanticValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in first["loc"]) or "(root)"
+        raise ValidationError(f"{loc}: {first['msg']}", path=where) from exc

@@ -1,0 +1,338 @@
+"""What each operation *means*, decided without touching the disk.
+
+Each function takes a view of the store as it is now and returns a :class:`Plan`:
+the events to append and the memories and candidates they imply. The store
+(``store.py``) does the locking, writing and fsyncing; nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from events import Change, Event, EventDraft
+
+from memory_review.candidate import (
+    FLAG_PREVIOUSLY_DISCARDED,
+    Candidate,
+    CandidateChange,
+    base_of,
+    candidate_to_json,
+    render_diff,
+)
+from memory_review.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
+from memory_review.models import Memory, Source
+from memory_review.proposal import (
+    ConsolidateProposal,
+    DeleteProposal,
+    ProposedMemory,
+    UpsertProposal,
+)
+from memory_review.record_io import memory_from_json, memory_sha256, memory_to_json, render_memory
+from memory_review.safety import scan
+
+MAX_SOURCES = 5
+
+
+class View(Protocol):
+    """What the rules may ask about the store's current state."""
+
+    scope: str
+
+    def memory(self, memory_id: str) -> Memory | None: ...
+
+    def sha256(self, memory_id: str) -> str | None: ...
+
+
+@dataclass
+class Plan:
+    """The outcome of a decision: events to append and what they imply for files."""
+
+    drafts: list[EventDraft] = field(default_factory=list)
+    delta: dict[str, Memory | None] = field(default_factory=dict)
+    put_candidates: list[Candidate] = field(default_factory=list)
+    drop_candidates: list[str] = field(default_factory=list)
+
+
+class Overlay:
+    """A view with a plan's pending changes on top, so a batch sees its own earlier steps."""
+
+    def __init__(self, base: View, delta: dict[str, Memory | None]) -> None:
+        self.scope = base.scope
+        self._base = base
+        self._delta = delta
+
+    def memory(self, memory_id: str) -> Memory | None:
+        if memory_id in self._delta:
+            return self._delta[memory_id]
+        return self._base.memory(memory_id)
+
+    def sha256(self, memory_id: str) -> str | None:
+        if memory_id in self._delta:
+            current = self._delta[memory_id]
+            return memory_sha256(current) if current else None
+        return self._base.sha256(memory_id)
+
+
+def require_person(actor: str) -> str:
+    """Apply, discard, edit, revert and delete are a person's acts, never an agent's."""
+    if not actor.strip() or actor.lower().startswith(("agent", "mcp", "hook")):
+        raise PermissionDeniedError(
+            f"only a person may do this, not {actor!r}",
+            hint="agents can only propose; a person reviews with `memory-review`",
+        )
+    return actor
+
+
+# --- propose ---------------------------------------------------------------------------
+
+
+def propose(
+    view: View,
+    proposal: UpsertProposal | DeleteProposal | ConsolidateProposal,
+    *,
+    candidate_id: str,
+    now: str,
+    discarded: frozenset[str] = frozenset(),
+) -> tuple[Candidate, Plan]:
+    """Turn a proposal into a candidate and its ``candidate.created`` event; memory is untouched."""
+    changes = _proposed_changes(view, proposal, candidate_id, now)
+    op = _effective_op(proposal, changes)
+    candidate = _candidate(proposal, op, changes, candidate_id, now, view.scope)
+    if candidate.fingerprint() in discarded:
+        candidate = candidate.model_copy(update={"flags": _add(candidate.flags, FLAG_PREVIOUSLY_DISCARDED)})
+    draft = EventDraft(
+        type="candidate.created",
+        actor=f"{proposal.proposer.kind}:{proposal.proposer.name}",
+        session=proposal.session_id,
+        candidate=candidate.id,
+        record=candidate_to_json(candidate),
+    )
+    return candidate, Plan(drafts=[draft], put_candidates=[candidate])
+
+
+def _proposed_changes(view: View, proposal, candidate_id: str, now: str) -> tuple[CandidateChange, ...]:
+    if isinstance(proposal, DeleteProposal):
+        return (_deletion(view, proposal.memory_id),)
+    if isinstance(proposal, UpsertProposal):
+        return (_upsert(view, proposal, proposal.memory, candidate_id, now),)
+    return _consolidation(view, proposal, candidate_id, now)
+
+
+def _deletion(view: View, memory_id: str) -> CandidateChange:
+    current = view.memory(memory_id)
+    if current is None:
+        raise NotFoundError(f"{view.scope} memory", memory_id)
+    return CandidateChange(memory=memory_id, before=current, after=None)
+
+
+def _upsert(view: View, proposal, proposed: ProposedMemory, candidate_id: str, now: str) -> CandidateChange:
+    before = view.memory(proposed.id)
+    after = proposed_record(before, proposed, proposal, view.scope, candidate_id, now)
+    if before is not None and _same_content(before, after):
+        raise ValidationError(
+            f"memory {proposed.id!r} already says exactly this", field="memory"
+        )
+    return CandidateChange(memory=proposed.id, before=before, after=after)
+
+
+def _consolidation(view: View, proposal: ConsolidateProposal, candidate_id: str, now: str):
+    result_ids = {r.id for r in proposal.results}
+    changes = [_upsert(view, proposal, result, candidate_id, now) for result in proposal.results]
+    for source in proposal.sources:
+        if source not in result_ids:
+            changes.append(_deletion(view, source))
+    return tuple(changes)
+
+
+def proposed_record(before: Memory | None, proposed: ProposedMemory, proposal, scope: str,
+                    candidate_id: str, now: str) -> Memory:
+    """The memory file a proposal would produce (provenance is stamped again at apply)."""
+    sources = tuple(
+        Source(session_id=e.session_id, turn_id=e.turn_id, evidence=e.quote) for e in proposal.evidence
+    )
+    sessions = tuple(sorted({s.session_id for s in sources if s.session_id}))
+    if before is not None:
+        sources = _merge(before.sources, sources)[-MAX_SOURCES:]
+        sessions = tuple(sorted(set(before.related_sessions) | set(sessions)))
+    record = Memory(
+        id=proposed.id, type=proposed.type, scope=scope, description=proposed.description,
+        body=proposed.body, created_at=before.created_at if before else now, updated_at=now,
+        applied_from=candidate_id, applied_by=None, sources=sources[-MAX_SOURCES:],
+        related_sessions=sessions,
+    )
+    render_memory(record)  # raises ValidationError when over the size limits
+    return record
+
+
+def _merge(old: Iterable, new: Iterable) -> tuple:
+    merged = list(old)
+    merged.extend(item for item in new if item not in merged)
+    return tuple(merged)
+
+
+def _same_content(a: Memory, b: Memory) -> bool:
+    return (a.type, a.description, a.body) == (b.type, b.description, b.body)
+
+
+def _effective_op(proposal, changes: tuple[CandidateChange, ...]) -> str:
+    if proposal.op in ("create", "update"):
+        return "update" if changes[0].before is not None else "create"
+    return proposal.op
+
+
+def _candidate(proposal, op: str, changes, candidate_id: str, now: str, scope: str) -> Candidate:
+    texts = [proposal.rationale, *(e.quote for e in proposal.evidence)]
+    texts.extend(f"{c.after.description}\n{c.after.body}" for c in changes if c.after)
+    flags = sorted(set().union(*(scan(t) for t in texts)))
+    return Candidate(
+        id=candidate_id, op=op, scope=scope, changes=changes, base=base_of(changes),
+        diff=render_diff(changes), rationale=proposal.rationale, evidence=proposal.evidence,
+        proposer=proposal.proposer, priority=proposal.priority, flags=tuple(flags),
+        session_id=proposal.session_id, created_at=now,
+    )
+
+
+def _add(flags: Sequence[str], flag: str) -> tuple[str, ...]:
+    return tuple(sorted(set(flags) | {flag}))
+
+
+# --- edit ------------------------------------------------------------------------------
+
+
+def edit(view: View, candidate: Candidate, edited: ProposedMemory, *, actor: str, now: str) -> Plan:
+    """A person rewrites the proposed record of a pending candidate; recorded as ``candidate.edited``."""
+    require_person(actor)
+    index = _editable_change(candidate, edited.id)
+    change = candidate.changes[index]
+    after = change.after.model_copy(
+        update={"type": edited.type, "description": edited.description, "body": edited.body,
+                "id": edited.id, "updated_at": now}
+    )
+    after = Memory.model_validate(after.model_dump())
+    render_memory(after)
+    changes = list(candidate.changes)
+    changes[index] = CandidateChange(memory=edited.id, before=change.before, after=after)
+    if change.before is None and edited.id != change.memory and view.memory(edited.id) is not None:
+        raise ConflictError(f"a memory {edited.id!r} already exists", memory_id=edited.id)
+    updated = _revised(candidate, tuple(changes))
+    draft = EventDraft(type="candidate.edited", actor=actor, session=candidate.session_id,
+                       candidate=candidate.id, record=candidate_to_json(updated))
+    return Plan(drafts=[draft], put_candidates=[updated])
+
+
+def _editable_change(candidate: Candidate, memory_id: str) -> int:
+    editable = [i for i, c in enumerate(candidate.changes) if c.after is not None]
+    if not editable:
+        raise ValidationError(f"candidate {candidate.id} deletes a memory; there is no record to edit")
+    for i in editable:
+        if candidate.changes[i].memory == memory_id:
+            return i
+    only = candidate.changes[editable[0]]
+    if len(editable) == 1 and only.before is None:
+        return editable[0]  # a new memory may be renamed
+    raise ValidationError(f"candidate {candidate.id} does not propose memory {memory_id!r}", field="id")
+
+
+def _revised(candidate: Candidate, changes: tuple[CandidateChange, ...]) -> Candidate:
+    texts = [f"{c.after.description}\n{c.after.body}" for c in changes if c.after]
+    content_flags = set().union(*(scan(t) for t in texts)) if texts else set()
+    kept = {f for f in candidate.flags if f == FLAG_PREVIOUSLY_DISCARDED}
+    evidence_flags = set().union(scan(candidate.rationale), *(scan(e.quote) for e in candidate.evidence))
+    return candidate.model_copy(update={
+        "changes": changes, "diff": render_diff(changes), "base": base_of(changes),
+        "flags": tuple(sorted(content_flags | kept | evidence_flags)),
+    })
+
+
+# --- apply / discard -------------------------------------------------------------------
+
+
+def apply(view: View, candidates: Sequence[Candidate], *, actor: str, now: str) -> Plan:
+    """Apply candidates in order; any stale base is a ConflictError and nothing is planned."""
+    require_person(actor)
+    plan = Plan()
+    overlay = Overlay(view, plan.delta)
+    for candidate in candidates:
+        changes = [_applied_change(overlay, candidate, c, actor, now) for c in candidate.changes]
+        for change in changes:
+            plan.delta[change.memory] = memory_from_json(change.after) if change.after else None
+        plan.drafts.append(EventDraft(type="candidate.applied", actor=actor, session=candidate.session_id,
+                                      candidate=candidate.id, changes=tuple(changes)))
+        plan.drop_candidates.append(candidate.id)
+    return plan
+
+
+def _applied_change(view: View, candidate: Candidate, change: CandidateChange, actor: str, now: str) -> Change:
+    expected = candidate.base.get(change.memory)
+    if view.sha256(change.memory) != expected:
+        raise ConflictError(
+            f"memory {change.memory!r} changed since candidate {candidate.id} was proposed",
+            memory_id=change.memory,
+            hint="the candidate is kept; review the new state, then edit or discard it",
+        )
+    current = view.memory(change.memory)
+    after = None
+    if change.after is not None:
+        after = change.after.model_copy(update={
+            "applied_by": actor, "applied_from": candidate.id, "updated_at": now,
+            "created_at": current.created_at if current else now,
+        })
+    return Change(memory=change.memory, before=_json(current), after=_json(after))
+
+
+def discard(candidates: Sequence[Candidate], *, actor: str, reason: str | None) -> Plan:
+    """Discard candidates; they stay in the log and flag identical later proposals."""
+    require_person(actor)
+    plan = Plan()
+    for candidate in candidates:
+        plan.drafts.append(EventDraft(type="candidate.discarded", actor=actor, session=candidate.session_id,
+                                      candidate=candidate.id, reason=reason or None))
+        plan.drop_candidates.append(candidate.id)
+    return plan
+
+
+# --- revert / delete -------------------------------------------------------------------
+
+
+def revert(view: View, event: Event, *, actor: str, force: bool = False) -> Plan:
+    """Restore the ``before`` of every change ``event`` made; refuse if memory moved on, unless forced."""
+    require_person(actor)
+    if not event.changes or event.type == "session.written":
+        raise ValidationError(f"event {event.seq} ({event.type}) changed no memory; nothing to revert")
+    changes, overwrote = [], False
+    for change in event.changes:
+        current = view.memory(change.memory)
+        if _json(current) == change.before:
+            continue
+        if _json(current) != change.after:
+            if not force:
+                raise ConflictError(
+                    f"memory {change.memory!r} changed after event {event.seq}",
+                    memory_id=change.memory, hint="use --force to overwrite it (the overwrite is recorded)",
+                )
+            overwrote = True
+        changes.append(Change(memory=change.memory, before=_json(current), after=change.before))
+    if not changes:
+        raise ValidationError(f"event {event.seq} is already undone: memory is as it was before it")
+    plan = Plan(drafts=[EventDraft(type="memory.reverted", actor=actor, session=event.session,
+                                   candidate=event.candidate, reverts=event.seq, changes=tuple(changes),
+                                   forced=True if overwrote else None)])
+    plan.delta.update({c.memory: memory_from_json(c.after) if c.after else None for c in changes})
+    return plan
+
+
+def delete(view: View, memory_id: str, *, actor: str, reason: str | None = None) -> Plan:
+    """Delete an approved memory by a recorded event (never a bare file removal)."""
+    require_person(actor)
+    current = view.memory(memory_id)
+    if current is None:
+        raise NotFoundError(f"{view.scope} memory", memory_id)
+    change = Change(memory=memory_id, before=_json(current), after=None)
+    draft = EventDraft(type="memory.deleted", actor=actor, changes=(change,), reason=reason)
+    return Plan(drafts=[draft], delta={memory_id: None})
+
+
+def _json(memory: Memory | None) -> dict | None:
+    return memory_to_json(memory) if memory is not None else None
