@@ -1,0 +1,433 @@
+"""A durable store and its one commit path (DESIGN §5).
+
+Every change — propose, edit, apply, discard, revert, delete, session write —
+goes through :meth:`Store.transact`::
+
+    lock -> recover (roll the manifest forward from the log) -> decide (pure rules)
+         -> write new memory files (O_EXCL, fsync, fsync dir)
+         -> append the events (one fsync)                       <- the commit point
+         -> candidate files, MEMORY.md, manifest.json (atomic replace)
+         -> drop resolved candidate files, collect unreferenced memory files -> unlock
+
+Readers take no lock: they read the manifest and, if the log has moved past it
+(a writer died after its commit point), fold the missing events in memory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+from events import Event, EventLog, LogError, LogHead, LogIntegrityError
+from events.durable import atomic_replace, fsync_dir, remove_file, write_new_file
+
+from memory_review.candidate import (
+    Candidate,
+    candidate_from_json,
+    decode_candidate,
+    encode_candidate,
+)
+from memory_review.errors import (
+    IntegrityError,
+    MemoryReviewError,
+    NotFoundError,
+    StorageError,
+    ValidationError,
+)
+from memory_review.ids import check_candidate_id, new_origin_id, safe_child
+from memory_review.locking import DEFAULT_TIMEOUT, store_lock
+from memory_review.manifest import (
+    Manifest,
+    ManifestEntry,
+    decode_manifest,
+    encode_manifest,
+    render_index,
+)
+from memory_review.models import Memory
+from memory_review.record_io import memory_from_json, memory_sha256, parse_memory, render_memory
+from memory_review.rules import Plan
+from memory_review.sessions import SessionFiles
+
+T = TypeVar("T")
+
+MEMORY_DIR = "memory"
+CANDIDATE_DIR = "candidates"
+TEMP_PREFIX = ".tmp"
+
+
+class StoreView:
+    """The store's current set as the manifest (plus any roll-forward) says; files load lazily."""
+
+    def __init__(self, store: Store, manifest: Manifest, head: LogHead,
+                 overlay: dict[str, Memory | None] | None = None) -> None:
+        self.store = store
+        self.scope = store.scope
+        self.manifest = manifest
+        self.head = head
+        self._overlay = overlay or {}
+        self._cache: dict[str, Memory] = {}
+
+    def ids(self) -> list[str]:
+        ids = set(self.manifest.memories) | {k for k, v in self._overlay.items() if v}
+        return sorted(i for i in ids if not (i in self._overlay and self._overlay[i] is None))
+
+    def memory(self, memory_id: str) -> Memory | None:
+        if memory_id in self._overlay:
+            return self._overlay[memory_id]
+        entry = self.manifest.memories.get(memory_id)
+        if entry is None:
+            return None
+        if memory_id not in self._cache:
+            self._cache[memory_id] = self.store.read_memory(memory_id, entry)
+        return self._cache[memory_id]
+
+    def sha256(self, memory_id: str) -> str | None:
+        if memory_id in self._overlay:
+            current = self._overlay[memory_id]
+            return memory_sha256(current) if current else None
+        entry = self.manifest.memories.get(memory_id)
+        return entry.sha256 if entry else None
+
+    def memories(self) -> list[Memory]:
+        return [m for m in (self.memory(i) for i in self.ids()) if m is not None]
+
+
+@dataclass
+class CommitResult:
+    """What a commit appended, and any trouble after its commit point (it still stands)."""
+
+    events: list[Event]
+    warnings: list[str] = field(default_factory=list)
+
+
+class Store:
+    """One self-contained store folder: manifest, memory files, candidates, the event log."""
+
+    def __init__(self, root: Path, scope: str, *, lock_timeout: float = DEFAULT_TIMEOUT) -> None:
+        self.root = root
+        self.scope = scope
+        self.lock_timeout = lock_timeout
+        self.memory_dir = root / MEMORY_DIR
+        self.candidate_dir = root / CANDIDATE_DIR
+        self.manifest_path = root / "manifest.json"
+        self.index_path = root / "MEMORY.md"
+        self.lock_path = root / ".lock"
+        self.log_path = root / "events.jsonl"
+        self.sessions = SessionFiles(root / "sessions")
+
+    # --- layout ------------------------------------------------------------------------
+
+    def exists(self) -> bool:
+        return self.manifest_path.exists() or self.log_path.exists()
+
+    def init(self) -> bool:
+        """Create the folders and an empty manifest; True if the store did not exist before."""
+        created = not self.exists()
+        with self.transact():
+            pass  # transact creates the folders; recovery writes the first manifest
+        return created
+
+    def _check_not_symlinked(self) -> None:
+        for folder in (self.memory_dir, self.candidate_dir, self.sessions.root):
+            if folder.is_symlink():
+                raise IntegrityError("is a symlink; a store folder must be a real directory", path=folder)
+
+    def _ensure_dirs(self) -> None:
+        with _storage_errors(self.root):
+            for folder in (self.root, self.memory_dir, self.candidate_dir):
+                folder.mkdir(parents=True, exist_ok=True)
+        self._check_not_symlinked()
+
+    # --- reading -----------------------------------------------------------------------
+
+    def log(self, origin: str = "0" * 16) -> EventLog:
+        return EventLog(self.log_path, origin=origin)
+
+    def read_manifest(self) -> Manifest | None:
+        """The checkpoint, or None for a store that has none yet."""
+        try:
+            data = self.manifest_path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise _storage(exc, self.manifest_path) from exc
+        return decode_manifest(data, where=str(self.manifest_path))
+
+    def view(self) -> StoreView:
+        """A lock-free read of the current set (rolling forward in memory if the log is ahead)."""
+        for _attempt in range(5):
+            manifest = self.read_manifest() or Manifest(origin="0" * 16)
+            head = self._head()
+            overlay = self._pending_overlay(manifest, head)
+            view = StoreView(self, manifest, head, overlay)
+            try:
+                view.memories()
+                return view
+            except _FileMovedUnderUs:
+                continue  # a writer replaced the manifest and collected a file mid-read
+        raise IntegrityError("store kept changing while being read", path=self.root)
+
+    def read_memory(self, memory_id: str, entry: ManifestEntry) -> Memory:
+        """Load one memory file, checking its path, hash, schema, id and scope."""
+        path = safe_child(self.root, entry.file)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError as exc:
+            raise _FileMovedUnderUs(path) from exc
+        except OSError as exc:
+            raise _storage(exc, path) from exc
+        if hashlib.sha256(data).hexdigest() != entry.sha256:
+            raise IntegrityError("content does not match the sha256 in manifest.json (edited by hand?)",
+                                 path=path, hint="run `memory-review verify` for details")
+        memory = parse_memory(data, path=path)
+        if memory.id != memory_id or memory.scope != self.scope:
+            raise IntegrityError(f"holds {memory.scope} memory {memory.id!r}, manifest says "
+                                 f"{self.scope} {memory_id!r}", path=path)
+        return memory
+
+    def pending(self) -> list[Candidate]:
+        """Pending candidates, oldest first; a bad file is an error naming it."""
+        try:
+            names = sorted(p for p in os.listdir(self.candidate_dir) if p.endswith(".json"))
+        except FileNotFoundError:
+            return []
+        result = []
+        for name in names:
+            try:
+                result.append(self.candidate(name[: -len(".json")]))
+            except NotFoundError:
+                continue  # resolved between listdir and read
+        return result
+
+    def candidate(self, candidate_id: str) -> Candidate:
+        """One pending candidate by id."""
+        check_candidate_id(candidate_id)
+        path = safe_child(self.candidate_dir, f"{candidate_id}.json")
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError as exc:
+            raise NotFoundError("pending candidate", candidate_id) from exc
+        except OSError as exc:
+            raise _storage(exc, path) from exc
+        candidate = decode_candidate(data, where=str(path))
+        if candidate.id != candidate_id or candidate.scope != self.scope:
+            raise IntegrityError(f"file holds candidate {candidate.id} ({candidate.scope})", path=path)
+        return candidate
+
+    def _head(self) -> LogHead:
+        with _log_errors(self.log_path):
+            return self.log().head()
+
+    def _pending_overlay(self, manifest: Manifest, head: LogHead) -> dict[str, Memory | None]:
+        return memory_delta(self._events_since(manifest, head))
+
+    def _events_since(self, manifest: Manifest, head: LogHead) -> list[Event]:
+        """Events the log holds past the manifest's position, after checking the two agree."""
+        if head.seq < manifest.log_seq:
+            raise IntegrityError(f"the log ends at seq {head.seq} but the manifest is at "
+                                 f"{manifest.log_seq}: events were lost", path=self.log_path,
+                                 hint="restore events.jsonl from a backup; `memory-review verify` explains")
+        if head.seq == manifest.log_seq:
+            if head.hash != manifest.log_head:
+                raise IntegrityError(f"log line {head.seq} does not match the manifest's log_head",
+                                     path=self.log_path, hint="run `memory-review verify`")
+            return []
+        events = self._events_after(manifest.log_seq)
+        if not events or events[0].prev != manifest.log_head:
+            raise IntegrityError(f"log line {manifest.log_seq} does not match the manifest's log_head",
+                                 path=self.log_path, hint="run `memory-review verify`")
+        return events
+
+    def _events_after(self, seq: int) -> list[Event]:
+        with _log_errors(self.log_path):
+            return list(self.log().read(start=seq + 1))
+
+    # --- the commit path ---------------------------------------------------------------
+
+    @contextmanager
+    def transact(self) -> Iterator[Transaction]:
+        """Lock, recover, and hand out a transaction whose ``commit`` is the one way to write."""
+        with self.locked():
+            manifest = self._recover()
+            yield Transaction(self, manifest)
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the store lock without recovering (repair needs this when the manifest is damaged)."""
+        self._ensure_dirs()
+        with store_lock(self.lock_path, self.lock_timeout):
+            yield
+
+    def _recover(self) -> Manifest:
+        """Roll the manifest (and derived files) forward to the log's head; idempotent."""
+        manifest = self.read_manifest()
+        head = self._head()
+        if manifest is None:
+            return self._roll_forward(Manifest(origin=new_origin_id()), head,
+                                      self._events_since(Manifest(origin="0" * 16), head))
+        events = self._events_since(manifest, head)
+        return self._roll_forward(manifest, head, events) if events else manifest
+
+    def _roll_forward(self, manifest: Manifest, head: LogHead, events: list[Event]) -> Manifest:
+        delta = memory_delta(events)
+        self._write_memory_files([m for m in delta.values() if m is not None])
+        put, drop = candidate_delta(events)
+        self.sessions.roll_forward(events)
+        return self._checkpoint(manifest, head, delta, put, drop)
+
+    def _write_memory_files(self, memories: list[Memory]) -> None:
+        if not memories:
+            return
+        for memory in memories:
+            self._write_memory_file(memory)
+        with _storage_errors(self.memory_dir):
+            fsync_dir(self.memory_dir)
+
+    def _write_memory_file(self, memory: Memory) -> str:
+        data = render_memory(memory)
+        sha = hashlib.sha256(data).hexdigest()
+        name = f"{MEMORY_DIR}/{memory.id}-{sha[:12]}.md"
+        path = safe_child(self.root, name)
+        with _storage_errors(path):
+            try:
+                write_new_file(path, data)
+            except FileExistsError:
+                if path.read_bytes() != data:
+                    # Unreferenced debris of a crashed write: same name, other bytes. Replace it whole.
+                    atomic_replace(path, data)
+        return name
+
+    def _checkpoint(self, manifest: Manifest, head: LogHead, delta: dict[str, Memory | None],
+                    put: list[Candidate], drop: list[str]) -> Manifest:
+        entries = dict(manifest.memories)
+        for memory_id, memory in delta.items():
+            if memory is None:
+                entries.pop(memory_id, None)
+            else:
+                data = render_memory(memory)
+                sha = hashlib.sha256(data).hexdigest()
+                entries[memory_id] = ManifestEntry(file=f"{MEMORY_DIR}/{memory_id}-{sha[:12]}.md", sha256=sha)
+        updated = Manifest(origin=manifest.origin, log_seq=head.seq, log_head=head.hash,
+                           memories=dict(sorted(entries.items())))
+        with _storage_errors(self.root):
+            for candidate in put:
+                atomic_replace(self.candidate_dir / f"{candidate.id}.json", encode_candidate(candidate))
+            self._write_index(updated, delta)
+            atomic_replace(self.manifest_path, encode_manifest(updated))
+            for candidate_id in drop:
+                remove_file(self.candidate_dir / f"{candidate_id}.json")
+        self._collect_garbage(updated)
+        return updated
+
+    def _write_index(self, manifest: Manifest, delta: dict[str, Memory | None]) -> None:
+        view = StoreView(self, manifest, LogHead(seq=manifest.log_seq, hash=manifest.log_head), delta)
+        try:
+            memories = view.memories()
+        except (MemoryReviewError, _FileMovedUnderUs):
+            memories = [m for m in delta.values() if m is not None]
+        atomic_replace(self.index_path, render_index(memories))
+
+    def _collect_garbage(self, manifest: Manifest) -> None:
+        """Remove memory files no manifest entry names, and temp files left by crashes."""
+        keep = {Path(entry.file).name for entry in manifest.memories.values()}
+        try:
+            names = os.listdir(self.memory_dir)
+        except FileNotFoundError:
+            return
+        doomed = [n for n in names if n not in keep and (n.endswith(".md") or n.startswith(TEMP_PREFIX))]
+        with _storage_errors(self.memory_dir):
+            for name in doomed:
+                os.unlink(self.memory_dir / name)
+            if doomed:
+                fsync_dir(self.memory_dir)
+
+
+class Transaction:
+    """Held inside :meth:`Store.transact`: a recovered view and the one way to commit a plan."""
+
+    def __init__(self, store: Store, manifest: Manifest) -> None:
+        self.store = store
+        self.manifest = manifest
+        self.view = StoreView(store, manifest, LogHead(seq=manifest.log_seq, hash=manifest.log_head))
+
+    def commit(self, plan: Plan) -> CommitResult:
+        store = self.store
+        store._write_memory_files([m for m in plan.delta.values() if m is not None])
+        log = store.log(self.manifest.origin)
+        with _log_errors(store.log_path):
+            events = log.append(plan.drafts, expect=self.view.head)
+        # Past the commit point: the change stands even if a derived file cannot be written now.
+        head = LogHead(seq=events[-1].seq, hash=log.head().hash)
+        result = CommitResult(events=events)
+        try:
+            store.sessions.roll_forward(events)
+            self.manifest = store._checkpoint(self.manifest, head, plan.delta,
+                                              plan.put_candidates, plan.drop_candidates)
+        except (StorageError, IntegrityError) as exc:
+            result.warnings.append(
+                f"the change is committed to the log, but updating derived files failed: {exc}; "
+                "the next command (or `memory-review verify --repair`) completes it"
+            )
+        return result
+
+
+def memory_delta(events: list[Event]) -> dict[str, Memory | None]:
+    """The last state each memory reaches in ``events`` (None: deleted). Session writes excluded."""
+    delta: dict[str, Memory | None] = {}
+    for event in events:
+        if event.type == "session.written" or not event.changes:
+            continue
+        for change in event.changes:
+            where = f"event {event.seq}"
+            delta[change.memory] = memory_from_json(change.after, where=where) if change.after else None
+    return delta
+
+
+def candidate_delta(events: list[Event]) -> tuple[list[Candidate], list[str]]:
+    """Candidate files implied by ``events``: latest record of each still-pending one, and resolved ids."""
+    latest: dict[str, Candidate] = {}
+    resolved: list[str] = []
+    for event in events:
+        if event.type in ("candidate.created", "candidate.edited") and event.record is not None:
+            latest[event.candidate] = candidate_from_json(event.record, where=f"event {event.seq}")
+        elif event.type in ("candidate.applied", "candidate.discarded") and event.candidate:
+            latest.pop(event.candidate, None)
+            resolved.append(event.candidate)
+    return list(latest.values()), resolved
+
+
+class _FileMovedUnderUs(Exception):
+    """A memory file vanished between reading the manifest and reading the file."""
+
+
+@contextmanager
+def _storage_errors(path: Path) -> Iterator[None]:
+    try:
+        yield
+    except MemoryReviewError:
+        raise
+    except OSError as exc:
+        raise _storage(exc, getattr(exc, "filename", None) or path) from exc
+
+
+def _storage(exc: OSError, path: Path | str) -> StorageError:
+    return StorageError(f"{path}: {exc.strerror or exc}", path=path, errno=exc.errno)
+
+
+@contextmanager
+def _log_errors(path: Path) -> Iterator[None]:
+    """Translate the log's own errors into ours: the one place that does."""
+    try:
+        yield
+    except LogIntegrityError as exc:
+        raise IntegrityError(exc.reason, path=path, line=exc.line,
+                             hint="run `memory-review verify` to see every problem") from exc
+    except OSError as exc:
+        raise _storage(exc, path) from exc
+    except LogError as exc:
+        raise IntegrityError(str(exc), path=path) from exc

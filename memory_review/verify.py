@@ -1,0 +1,166 @@
+"""``verify``: check a store's manifest, files, log and chain against each other; ``--repair`` rebuilds.
+
+Verification first takes the lock and runs the same recovery as any write, so
+what it reports is damage, not an interrupted operation. Repair rebuilds every
+derived file (memory files, manifest, MEMORY.md, candidates, session files)
+from the event log, which is the truth; it cannot repair the log itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+
+from events import EventDraft, replay
+
+from memory_review.errors import MemoryReviewError
+from memory_review.ids import new_origin_id
+from memory_review.manifest import Manifest
+from memory_review.record_io import memory_from_json, memory_sha256
+from memory_review.rules import Plan
+from memory_review.store import Store, _log_errors, candidate_delta, memory_delta
+
+
+@dataclass
+class StoreReport:
+    """What verify found in one store."""
+
+    scope: str
+    root: str
+    events: int = 0
+    memories: int = 0
+    pending: int = 0
+    problems: list[str] = field(default_factory=list)
+    repaired: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def verify_store(store: Store) -> StoreReport:
+    """Recover, then check chain, manifest ⇄ files ⇄ log ⇄ candidates."""
+    report = StoreReport(scope=store.scope, root=str(store.root))
+    if not store.exists():
+        return report
+    log_report = _check_log(store, report)
+    if log_report is None:
+        return report
+    try:
+        with store.transact() as tx:
+            _check_against_log(store, tx.manifest, report)
+    except MemoryReviewError as exc:
+        report.problems.append(str(exc))
+    return report
+
+
+def _check_log(store: Store, report: StoreReport):
+    with _log_errors(store.log_path):
+        log_report = store.log().verify()
+    report.events = log_report.events
+    for problem in log_report.problems:
+        where = f"{store.log_path}:{problem.line}: " if problem.line else f"{store.log_path}: "
+        report.problems.append(where + problem.message)
+    if log_report.torn_tail:
+        report.problems.append(f"{store.log_path}: torn last line ({log_report.torn_tail.length} bytes "
+                               "after the last newline; a writer died mid-append — the next write cuts it)")
+    return None if any(p.line for p in log_report.problems) else log_report
+
+
+def _check_against_log(store: Store, manifest: Manifest, report: StoreReport) -> None:
+    events = list(store.log().read())
+    expected = memory_delta(events)
+    expected = {k: v for k, v in expected.items() if v is not None}
+    report.memories = len(manifest.memories)
+    _check_files(store, manifest, report)
+    _compare_sets(store, manifest, expected, report)
+    _check_candidates(store, events, report)
+
+
+def _check_files(store: Store, manifest: Manifest, report: StoreReport) -> None:
+    for memory_id, entry in manifest.memories.items():
+        path = store.root / entry.file
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            report.problems.append(f"{path}: listed in manifest.json but unreadable ({exc.strerror})")
+            continue
+        if hashlib.sha256(data).hexdigest() != entry.sha256:
+            report.problems.append(f"{path}: sha256 does not match manifest.json (edited outside memory-review?)")
+            continue
+        try:
+            store.read_memory(memory_id, entry)
+        except MemoryReviewError as exc:
+            report.problems.append(str(exc))
+
+
+def _compare_sets(store: Store, manifest: Manifest, expected: dict, report: StoreReport) -> None:
+    for memory_id in sorted(set(expected) | set(manifest.memories)):
+        entry = manifest.memories.get(memory_id)
+        want = expected.get(memory_id)
+        if entry is None:
+            report.problems.append(f"memory {memory_id!r} is in the log but missing from manifest.json")
+        elif want is None:
+            report.problems.append(f"memory {memory_id!r} is in manifest.json but not in the log")
+        elif memory_sha256(want) != entry.sha256:
+            report.problems.append(f"memory {memory_id!r}: manifest.json and the log disagree")
+
+
+def _check_candidates(store: Store, events, report: StoreReport) -> None:
+    pending, _resolved = candidate_delta(events)
+    want = {c.id for c in pending}
+    try:
+        have = {n[:-5] for n in os.listdir(store.candidate_dir) if n.endswith(".json")}
+    except FileNotFoundError:
+        have = set()
+    report.pending = len(want)
+    for cid in sorted(want - have):
+        report.problems.append(f"candidate {cid} is pending in the log but its file is missing")
+    for cid in sorted(have - want):
+        report.problems.append(f"{store.candidate_dir / (cid + '.json')}: not a pending candidate in the log")
+
+
+def repair_store(store: Store, *, actor: str) -> StoreReport:
+    """Rebuild every derived file from the log, record it, verify again; the log is never rewritten."""
+    before = verify_store(store)
+    if before.ok:
+        return before
+    with store.locked():
+        _rebuild(store)
+    with store.transact() as tx:
+        note = "; ".join(before.problems)[:2000]
+        tx.commit(Plan(drafts=[EventDraft(type="store.recovered", actor=actor, reason=note)]))
+    after = verify_store(store)
+    after.repaired = before.problems
+    return after
+
+
+def _rebuild(store: Store) -> None:
+    with _log_errors(store.log_path):
+        log = store.log()
+        log.cut_torn_tail()
+        events = list(log.read())
+        head = log.head()
+    state = replay(e for e in events if e.type != "session.written")
+    memories = {mid: memory_from_json(rec, where=f"replay of {mid}") for mid, rec in state.memories.items()}
+    store._write_memory_files(list(memories.values()))
+    pending, _ = candidate_delta(events)
+    _remove_all(store.candidate_dir, keep={f"{c.id}.json" for c in pending})
+    _remove_all(store.sessions.root, keep=set())
+    store.sessions.roll_forward(events)
+    try:
+        origin = (store.read_manifest() or Manifest(origin=new_origin_id())).origin
+    except MemoryReviewError:
+        origin = new_origin_id()
+    store._checkpoint(Manifest(origin=origin), head, dict(memories), pending, [])
+
+
+def _remove_all(folder, *, keep: set[str]) -> None:
+    try:
+        names = os.listdir(folder)
+    except FileNotFoundError:
+        return
+    for name in names:
+        if name.endswith(".json") and name not in keep:
+            os.unlink(folder / name)

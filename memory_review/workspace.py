@@ -1,0 +1,376 @@
+"""The library's front door: the user and project stores of one project, and every operation on them.
+
+Each public method is one CLI command (sqlite-utils style): the CLI parses,
+calls one method with keyword arguments that mirror its flags, and renders.
+The TUI, the MCP server and the hooks call the same methods.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from events import Change, Event, EventDraft, replay
+from memory_review import rules
+from memory_review.candidate import FLAG_STALE_BASE, Candidate, candidate_from_json
+from memory_review.errors import ConflictError, NotFoundError, ValidationError
+from memory_review.ids import check_session_id, new_candidate_id
+from memory_review.locking import DEFAULT_TIMEOUT
+from memory_review.models import Memory, utc_now
+from memory_review.paths import project_root, project_store_dir, user_store_dir
+from memory_review.proposal import (
+    ConsolidateProposal,
+    DeleteProposal,
+    Proposer,
+    ProposedMemory,
+    UpsertProposal,
+)
+from memory_review.record_io import memory_from_json, memory_to_json
+from memory_review.store import CommitResult, Store, _log_errors
+from memory_review.verify import StoreReport, repair_store, verify_store
+
+AnyProposal = UpsertProposal | DeleteProposal | ConsolidateProposal
+DURABLE = ("project", "user")
+
+
+@dataclass(frozen=True)
+class CandidateState:
+    """A candidate and where it stands: pending (with live flags such as stale-base), applied or discarded."""
+
+    candidate: Candidate
+    status: str
+    flags: tuple[str, ...]
+
+    def to_json(self) -> dict:
+        data = self.candidate.model_dump(mode="json")
+        data["status"] = self.status
+        data["flags"] = list(self.flags)
+        return data
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    """A session seen in the logs: how many events it left and what kinds."""
+
+    session: str
+    events: int
+    first_ts: str
+    last_ts: str
+    types: dict[str, int]
+
+
+def current_actor() -> str:
+    """The person at the keyboard, for the ``actor`` of their decisions."""
+    return os.environ.get("MEMORY_REVIEW_ACTOR") or _login_name()
+
+
+def _login_name() -> str:
+    try:
+        import getpass
+
+        return getpass.getuser() or "user"
+    except (OSError, KeyError):
+        return "user"
+
+
+class Workspace:
+    """The user store and the project store of one project root."""
+
+    def __init__(self, root: Path, user_dir: Path, *, lock_timeout: float = DEFAULT_TIMEOUT) -> None:
+        self.root = root
+        self.project = Store(project_store_dir(root), "project", lock_timeout=lock_timeout)
+        self.user = Store(user_dir, "user", lock_timeout=lock_timeout)
+        self.warnings: list[str] = []  # trouble after a commit point; the change still stands
+
+    @classmethod
+    def open(cls, project: Path | None = None, *, cwd: Path | None = None,
+             lock_timeout: float = DEFAULT_TIMEOUT) -> Workspace:
+        """Locate the stores from the user's own settings only (flag, env, cwd; never a repo file)."""
+        return cls(project_root(project, cwd), user_store_dir(), lock_timeout=lock_timeout)
+
+    def store(self, scope: str) -> Store:
+        if scope not in DURABLE:
+            raise ValidationError(f"scope must be 'user' or 'project', not {scope!r}", field="scope")
+        return self.project if scope == "project" else self.user
+
+    # --- set-up ------------------------------------------------------------------------
+
+    def init(self) -> dict[str, bool]:
+        """Create both stores if missing; says which were new."""
+        return {scope: self.store(scope).init() for scope in DURABLE}
+
+    # --- proposing (the agent's way in) ------------------------------------------------
+
+    def propose(self, proposals: Sequence[AnyProposal]) -> list[CandidateState]:
+        """Turn proposals into pending candidates; all are validated before any is written."""
+        by_scope: dict[str, list[AnyProposal]] = {}
+        for proposal in proposals:
+            by_scope.setdefault(proposal.scope, []).append(proposal)
+        for scope, items in by_scope.items():
+            self._plan_proposals(self.store(scope), items, dry_run=True)
+        results: list[CandidateState] = []
+        for scope, items in by_scope.items():
+            results.extend(self._plan_proposals(self.store(scope), items, dry_run=False))
+        return results
+
+    def _plan_proposals(self, store: Store, proposals: Sequence[AnyProposal], *, dry_run: bool):
+        with store.transact() as tx:
+            discarded = _discarded_fingerprints(store)
+            plan, made = rules.Plan(), []
+            for proposal in proposals:
+                candidate, step = rules.propose(tx.view, proposal, candidate_id=new_candidate_id(),
+                                                now=utc_now(), discarded=discarded)
+                made.append(candidate)
+                plan.drafts += step.drafts
+                plan.put_candidates += step.put_candidates
+            if not dry_run:
+                self._commit(tx, plan)
+        return [CandidateState(c, "pending", c.flags) for c in made]
+
+    # --- reading candidates -------------------------------------------------------------
+
+    def list_candidates(self, *, scope: str | None = None) -> list[CandidateState]:
+        """Pending candidates of both stores (project first), with live flags."""
+        states = []
+        for store in self._stores(scope):
+            view = store.view()
+            for candidate in store.pending():
+                states.append(CandidateState(candidate, "pending", _live_flags(view, candidate)))
+        return states
+
+    def show(self, candidate_id: str) -> CandidateState:
+        """One candidate, pending or resolved (then from the log)."""
+        for store in self._stores(None):
+            try:
+                candidate = store.candidate(candidate_id)
+            except NotFoundError:
+                continue
+            return CandidateState(candidate, "pending", _live_flags(store.view(), candidate))
+        for store in self._stores(None):
+            found = _candidate_from_log(store, candidate_id)
+            if found:
+                return found
+        raise NotFoundError("candidate", candidate_id)
+
+    # --- a person's decisions -----------------------------------------------------------
+
+    def apply(self, candidate_ids: Sequence[str], *, actor: str) -> list[Event]:
+        """Apply candidates; per store, all in one batch (one lock, one log fsync) or none."""
+        rules.require_person(actor)
+        events: list[Event] = []
+        for store, ids in self._group_pending(candidate_ids).items():
+            with store.transact() as tx:
+                candidates = [_pending_in(store, cid) for cid in ids]
+                events += self._commit(tx, rules.apply(tx.view, candidates, actor=actor, now=utc_now()))
+        return events
+
+    def discard(self, candidate_ids: Sequence[str], *, actor: str, reason: str | None = None) -> list[Event]:
+        """Discard candidates (they stay in the log, and flag identical later proposals)."""
+        rules.require_person(actor)
+        events: list[Event] = []
+        for store, ids in self._group_pending(candidate_ids).items():
+            with store.transact() as tx:
+                candidates = [_pending_in(store, cid) for cid in ids]
+                events += self._commit(tx, rules.discard(candidates, actor=actor, reason=reason))
+        return events
+
+    def edit(self, candidate_id: str, memory: ProposedMemory, *, actor: str) -> CandidateState:
+        """Replace the proposed record of a pending candidate (recorded as ``candidate.edited``)."""
+        rules.require_person(actor)
+        store = self._store_of_pending(candidate_id)
+        with store.transact() as tx:
+            plan = rules.edit(tx.view, _pending_in(store, candidate_id), memory, actor=actor, now=utc_now())
+            self._commit(tx, plan)
+        updated = plan.put_candidates[0]
+        return CandidateState(updated, "pending", updated.flags)
+
+    def revert(self, target: int | str, *, actor: str, force: bool = False,
+               scope: str | None = None) -> Event:
+        """Undo an applied/reverted/deleted change by its seq (in ``scope``) or its candidate id."""
+        rules.require_person(actor)
+        store, seq = self._locate_event(target, scope)
+        with store.transact() as tx:
+            with _log_errors(store.log_path):
+                event = store.log().get(seq)
+            return self._commit(tx, rules.revert(tx.view, event, actor=actor, force=force))[0]
+
+    def delete(self, memory_id: str, *, actor: str, scope: str | None = None,
+               reason: str | None = None) -> Event:
+        """Delete an approved memory (a recorded event; revertible)."""
+        rules.require_person(actor)
+        store = self._store_of_memory(memory_id, scope)
+        with store.transact() as tx:
+            return self._commit(tx, rules.delete(tx.view, memory_id, actor=actor, reason=reason))[0]
+
+    def _commit(self, tx, plan: rules.Plan) -> list[Event]:
+        result: CommitResult = tx.commit(plan)
+        self.warnings.extend(result.warnings)
+        return result.events
+
+    # --- session tier --------------------------------------------------------------------
+
+    def write_session_memory(self, session_id: str, memory: ProposedMemory, *,
+                             actor: str = "agent") -> Memory:
+        """The agent's direct write to its own session's memory (no review: it dies with the session)."""
+        check_session_id(session_id)
+        store = self.project
+        with store.transact() as tx:
+            before = store.sessions.read(session_id).get(memory.id)
+            now = utc_now()
+            record = Memory(id=memory.id, type=memory.type, scope="session", description=memory.description,
+                            body=memory.body, created_at=before.created_at if before else now,
+                            updated_at=now, related_sessions=(session_id,))
+            change = Change(memory=memory.id, before=memory_to_json(before) if before else None,
+                            after=memory_to_json(record))
+            self._commit(tx, rules.Plan(drafts=[EventDraft(type="session.written", actor=actor,
+                                                           session=session_id, changes=(change,))]))
+        return record
+
+    def session_memories(self, session_id: str) -> list[Memory]:
+        """A session's own memories (only ever visible to that session)."""
+        return sorted(self.project.sessions.read(check_session_id(session_id)).values(), key=lambda m: m.id)
+
+    def promote(self, session_id: str, memory_id: str, *, scope: str, actor: str,
+                rationale: str | None = None) -> CandidateState:
+        """Propose moving a session memory into the user or project store (a person still reviews it)."""
+        rules.require_person(actor)
+        found = self.project.sessions.read(check_session_id(session_id)).get(memory_id)
+        if found is None:
+            raise NotFoundError(f"memory in session {session_id}", memory_id)
+        proposal = UpsertProposal(
+            op="create", scope=scope, session_id=session_id,
+            memory=ProposedMemory(id=found.id, type=found.type, description=found.description, body=found.body),
+            rationale=rationale or f"promoted from session {session_id} by {actor}",
+            proposer=Proposer(kind="human", name=actor),
+        )
+        return self.propose([proposal])[0]
+
+    # --- reading memory and history ------------------------------------------------------
+
+    def memories(self, *, session: str | None = None) -> list[Memory]:
+        """Approved memories as injection sees them: user, then project, then session; later overrides."""
+        merged: dict[str, Memory] = {}
+        for scope in ("user", "project"):
+            for memory in self.store(scope).view().memories():
+                merged[memory.id] = memory
+        if session:
+            for memory in self.session_memories(session):
+                merged[memory.id] = memory
+        return [merged[k] for k in sorted(merged)]
+
+    def log(self, *, scope: str = "project", session: str | None = None, type: str | None = None,
+            memory: str | None = None, candidate: str | None = None) -> list[Event]:
+        """Events of one store's log, filtered."""
+        store = self.store(scope)
+        with _log_errors(store.log_path):
+            return list(store.log().read(session=session, type=type, memory=memory, candidate=candidate))
+
+    def sessions(self) -> list[SessionSummary]:
+        """Every session that left events in either log."""
+        seen: dict[str, list[Event]] = {}
+        for store in self._stores(None):
+            with _log_errors(store.log_path):
+                for event in store.log().read():
+                    if event.session:
+                        seen.setdefault(event.session, []).append(event)
+        return [_summary(sid, evs) for sid, evs in sorted(seen.items(), key=lambda kv: kv[1][0].ts)]
+
+    def replay(self, *, at: int | None = None, scope: str = "project") -> dict[str, Memory]:
+        """The memory set of a store as it was right after event ``at`` (default: now), from the log alone."""
+        store = self.store(scope)
+        with _log_errors(store.log_path):
+            events = (e for e in store.log().read(stop=at) if e.type != "session.written")
+            state = replay(events, at=at)
+        return {mid: memory_from_json(rec, where=f"replay {mid}") for mid, rec in sorted(state.memories.items())}
+
+    def verify(self, *, repair: bool = False, actor: str | None = None) -> list[StoreReport]:
+        """Recover, then check both stores; with ``repair``, rebuild derived files from the logs."""
+        if repair:
+            who = actor or current_actor()
+            return [repair_store(store, actor=who) for store in self._stores(None)]
+        return [verify_store(store) for store in self._stores(None)]
+
+    # --- lookup helpers -----------------------------------------------------------------
+
+    def _stores(self, scope: str | None) -> list[Store]:
+        return [self.store(scope)] if scope else [self.project, self.user]
+
+    def _group_pending(self, candidate_ids: Sequence[str]) -> dict[Store, list[str]]:
+        if not candidate_ids:
+            raise ValidationError("give at least one candidate id")
+        grouped: dict[Store, list[str]] = {}
+        for cid in dict.fromkeys(candidate_ids):
+            grouped.setdefault(self._store_of_pending(cid), []).append(cid)
+        return grouped
+
+    def _store_of_pending(self, candidate_id: str) -> Store:
+        for store in self._stores(None):
+            if (store.candidate_dir / f"{candidate_id}.json").exists():
+                return store
+        self.show(candidate_id)  # NotFoundError, or a resolved candidate:
+        raise ConflictError(f"candidate {candidate_id} is no longer pending (see `memory-review show`)")
+
+    def _store_of_memory(self, memory_id: str, scope: str | None) -> Store:
+        for store in self._stores(scope):
+            if store.view().memory(memory_id) is not None:
+                return store
+        raise NotFoundError("memory", memory_id)
+
+    def _locate_event(self, target: int | str, scope: str | None) -> tuple[Store, int]:
+        if isinstance(target, int) or str(target).isdigit():
+            return self.store(scope or "project"), int(target)
+        for store in self._stores(scope):
+            with _log_errors(store.log_path):
+                changed = [e for e in store.log().read(candidate=str(target)) if e.changes]
+            if changed:
+                return store, changed[-1].seq
+        raise NotFoundError("applied change for", str(target))
+
+
+def _pending_in(store: Store, candidate_id: str) -> Candidate:
+    try:
+        return store.candidate(candidate_id)
+    except NotFoundError:
+        raise ConflictError(f"candidate {candidate_id} was resolved by someone else meanwhile") from None
+
+
+def _live_flags(view, candidate: Candidate) -> tuple[str, ...]:
+    stale = any(view.sha256(mid) != sha for mid, sha in candidate.base.items())
+    return tuple(sorted(set(candidate.flags) | ({FLAG_STALE_BASE} if stale else set())))
+
+
+def _candidate_from_log(store: Store, candidate_id: str) -> CandidateState | None:
+    record, status = None, "pending"
+    with _log_errors(store.log_path):
+        for event in store.log().read(candidate=candidate_id):
+            if event.record is not None:
+                record = event.record
+            if event.type == "candidate.applied":
+                status = "applied"
+            elif event.type == "candidate.discarded":
+                status = "discarded"
+    if record is None:
+        return None
+    candidate = candidate_from_json(record, where=f"{store.log_path} ({candidate_id})")
+    return CandidateState(candidate, status, candidate.flags)
+
+
+def _discarded_fingerprints(store: Store) -> frozenset[str]:
+    records: dict[str, str] = {}
+    discarded: set[str] = set()
+    with _log_errors(store.log_path):
+        for event in store.log().read(type=("candidate.created", "candidate.edited", "candidate.discarded")):
+            if event.record is not None and event.candidate:
+                records[event.candidate] = candidate_from_json(event.record, where="log").fingerprint()
+            elif event.type == "candidate.discarded" and event.candidate in records:
+                discarded.add(records[event.candidate])
+    return frozenset(discarded)
+
+
+def _summary(session: str, events: list[Event]) -> SessionSummary:
+    types: dict[str, int] = {}
+    for event in events:
+        types[event.type] = types.get(event.type, 0) + 1
+    return SessionSummary(session, len(events), events[0].ts, events[-1].ts, types)
