@@ -1,0 +1,350 @@
+"""The ``memory-review`` command line (DESIGN §8).
+
+Each command parses its flags, makes one :class:`~memory_review.workspace.Workspace`
+call whose keyword arguments mirror them, and renders the result as text or,
+with ``--json``, as JSON from the same models. Exit codes: 0 success, 1 an error
+(message on stderr, store untouched), 2 a usage error. This module is one of the
+two places that catch :class:`MemoryReviewError`; the other is the TUI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from memory_review import cli_render as out
+from memory_review.errors import MemoryReviewError, ValidationError
+from memory_review.proposal import ProposedMemory, parse_proposals
+from memory_review.record_io import parse_memory, render_memory
+from memory_review.workspace import Workspace, current_actor
+
+EPILOG = """examples:
+  memory-review init
+  echo '{"op":"create","scope":"project","memory":{"id":"test-db","type":"convention",
+         "description":"Tests use the real Postgres container","body":"Never mock the database."},
+         "rationale":"user said so twice"}' | memory-review propose --file -
+  memory-review list
+  memory-review apply cand_01J...
+  memory-review context --query "database tests"
+"""
+
+Handler = Callable[[argparse.Namespace, Workspace], Any]
+COMMANDS: dict[str, tuple[Handler, Callable[[Any, argparse.Namespace], str]]] = {}
+
+
+def command(name: str, render: Callable[[Any, argparse.Namespace], str]):
+    """Register a handler and its text renderer under a command name."""
+    def register(handler: Handler) -> Handler:
+        COMMANDS[name] = (handler, render)
+        return handler
+    return register
+
+
+# --- handlers: one library call each ------------------------------------------------------
+
+
+@command("init", out.render_init)
+def _init(args, ws: Workspace):
+    return ws.init()
+
+
+@command("propose", out.render_proposed)
+def _propose(args, ws: Workspace):
+    raw = sys.stdin.buffer.read() if args.file == "-" else _read_file(args.file)
+    return ws.propose(parse_proposals(raw, where="stdin" if args.file == "-" else args.file))
+
+
+@command("list", out.render_list)
+def _list(args, ws: Workspace):
+    return ws.list_candidates(scope=args.scope)
+
+
+@command("show", out.render_show)
+def _show(args, ws: Workspace):
+    return ws.show(args.id)
+
+
+@command("apply", out.render_events)
+def _apply(args, ws: Workspace):
+    return ws.apply(args.ids, actor=current_actor())
+
+
+@command("discard", out.render_events)
+def _discard(args, ws: Workspace):
+    return ws.discard(args.ids, actor=current_actor(), reason=args.reason)
+
+
+@command("edit", out.render_show)
+def _edit(args, ws: Workspace):
+    state = ws.show(args.id)
+    record = next((c.after for c in state.candidate.changes if c.after is not None), None)
+    if record is None:
+        raise ValidationError(f"candidate {args.id} deletes a memory; there is no record to edit")
+    edited = _read_record(args.from_file) if args.from_file else _edit_in_editor(render_memory(record))
+    proposed = ProposedMemory(id=edited.id, type=edited.type, description=edited.description, body=edited.body)
+    return ws.edit(args.id, proposed, actor=current_actor())
+
+
+@command("revert", out.render_event)
+def _revert(args, ws: Workspace):
+    return ws.revert(args.target, actor=current_actor(), force=args.force, scope=args.scope)
+
+
+@command("delete", out.render_event)
+def _delete(args, ws: Workspace):
+    return ws.delete(args.memory, actor=current_actor(), scope=args.scope, reason=args.reason)
+
+
+@command("memories", out.render_memories)
+def _memories(args, ws: Workspace):
+    return ws.memories(session=args.session)
+
+
+@command("log", out.render_log)
+def _log(args, ws: Workspace):
+    return ws.log(scope=args.scope, session=args.session, type=args.type, memory=args.memory,
+                  candidate=args.candidate)
+
+
+@command("sessions", out.render_sessions)
+def _sessions(args, ws: Workspace):
+    return ws.sessions()
+
+
+@command("replay", out.render_replay)
+def _replay(args, ws: Workspace):
+    if args.session:
+        return ws.replay_session(args.session)
+    return ws.replay(at=args.at, scope=args.scope)
+
+
+@command("verify", out.render_verify)
+def _verify(args, ws: Workspace):
+    return ws.verify(repair=args.repair)
+
+
+@command("promote", out.render_proposed_one)
+def _promote(args, ws: Workspace):
+    return ws.promote(args.session_id, args.memory, scope=args.scope, actor=current_actor())
+
+
+@command("demo", out.render_demo)
+def _demo(args, ws: Workspace):
+    from memory_review.demo import build_demo
+
+    workspace = build_demo(Path(args.dir) if args.dir else None)
+    if not args.no_tui:
+        _launch_tui(workspace)
+    return workspace
+
+
+@command("review", lambda result, args: "")
+def _review(args, ws: Workspace):
+    _launch_tui(ws)
+
+
+def _launch_tui(ws: Workspace) -> None:
+    from tui.app import make_app  # lazily: only this module may import the UI
+
+    make_app(ws).run()
+
+
+# --- helpers -----------------------------------------------------------------------------
+
+
+def _read_file(name: str) -> bytes:
+    try:
+        return Path(name).read_bytes()
+    except OSError as exc:
+        raise ValidationError(f"cannot read: {exc.strerror}", path=name) from exc
+
+
+def _read_record(name: str):
+    return parse_memory(_read_file(name), path=name)
+
+
+def _edit_in_editor(data: bytes):
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+    with tempfile.TemporaryDirectory(prefix="memory-review-edit-") as folder:
+        path = Path(folder) / "memory.md"
+        path.write_bytes(data)
+        completed = subprocess.run([*editor.split(), str(path)], check=False)
+        if completed.returncode != 0:
+            raise ValidationError(f"editor {editor!r} exited with {completed.returncode}; nothing changed")
+        return parse_memory(path.read_bytes(), path="edited memory")
+
+
+# --- parser ------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line; every command has help and an example."""
+    parser = argparse.ArgumentParser(
+        prog="memory-review",
+        description="Reviewed, revertible memory for LLM coding agents. With no command: the review UI.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _globals(parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, help_text, example, configure in SUBCOMMANDS:
+        p = sub.add_parser(name, help=help_text, description=help_text, epilog=f"example:\n  {example}",
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        _globals(p, suppress=True)
+        p.add_argument("--json", action="store_true", help="print JSON for scripts")
+        configure(p)
+    return parser
+
+
+def _globals(parser: argparse.ArgumentParser, *, suppress: bool = False) -> None:
+    default = argparse.SUPPRESS if suppress else None
+    parser.add_argument("--project", metavar="DIR", default=default,
+                        help="project root (default: the git top-level of the current directory)")
+    parser.add_argument("--session", metavar="ID", default=default, help="the agent session to act for")
+
+
+def _scope(p, help_text="which store (default: look in project, then user)"):
+    p.add_argument("--scope", choices=["user", "project"], help=help_text)
+
+
+def _cfg_propose(p):
+    p.add_argument("--file", "-f", required=True, metavar="F",
+                   help="JSON proposal(s): an object, an array, or JSON Lines; '-' reads stdin")
+
+
+def _cfg_ids(p):
+    p.add_argument("ids", nargs="+", metavar="ID", help="candidate id(s)")
+
+
+def _cfg_discard(p):
+    _cfg_ids(p)
+    p.add_argument("--reason", help="why (kept in the log)")
+
+
+def _cfg_show(p):
+    p.add_argument("id", metavar="ID", help="candidate id")
+
+
+def _cfg_edit(p):
+    _cfg_show(p)
+    p.add_argument("--from-file", metavar="F", help="take the edited memory file from F instead of $EDITOR")
+
+
+def _cfg_revert(p):
+    p.add_argument("target", metavar="SEQ|CANDIDATE", help="event seq, or the id of an applied candidate")
+    p.add_argument("--force", action="store_true", help="overwrite a newer change (recorded)")
+    _scope(p, "which store's log SEQ refers to (default: project)")
+
+
+def _cfg_delete(p):
+    p.add_argument("memory", metavar="MEMORY", help="memory id")
+    p.add_argument("--reason", help="why (kept in the log)")
+    _scope(p)
+
+
+def _cfg_log(p):
+    p.add_argument("--scope", choices=["user", "project"], default="project", help="which store's log")
+    p.add_argument("--type", help="only this event type, e.g. candidate.applied")
+    p.add_argument("--memory", help="only events touching this memory id")
+    p.add_argument("--candidate", help="only events of this candidate")
+
+
+def _cfg_replay(p):
+    p.add_argument("--at", type=int, metavar="SEQ", help="state right after event SEQ")
+    p.add_argument("--scope", choices=["user", "project"], default="project", help="which store")
+
+
+def _cfg_verify(p):
+    p.add_argument("--repair", action="store_true",
+                   help="rebuild manifest, memory files, MEMORY.md and candidates from the log")
+
+
+def _cfg_promote(p):
+    p.add_argument("session_id", metavar="SESSION")
+    p.add_argument("memory", metavar="MEMORY")
+    p.add_argument("--scope", choices=["user", "project"], required=True, help="target store")
+
+
+def _cfg_demo(p):
+    p.add_argument("--no-tui", action="store_true", help="print the candidates instead of opening the UI")
+    p.add_argument("--dir", help="build the workspace here instead of a new temporary folder")
+
+
+def _none(p):
+    return None
+
+
+SUBCOMMANDS = [
+    ("review", "open the review UI (the default)", "memory-review review", _none),
+    ("demo", "a throwaway workspace with realistic candidates, opened in the UI",
+     "memory-review demo --no-tui", _cfg_demo),
+    ("init", "create the user and project stores", "memory-review init", _none),
+    ("propose", "propose memory changes from JSON (the agent's way in)", "memory-review propose --file p.json",
+     _cfg_propose),
+    ("list", "pending candidates", "memory-review list --json", lambda p: _scope(p, "only this store")),
+    ("show", "one candidate: diff, rationale, evidence, status", "memory-review show cand_01J...", _cfg_show),
+    ("apply", "apply candidates (one batch per store)", "memory-review apply cand_01J... cand_01K...", _cfg_ids),
+    ("discard", "discard candidates", "memory-review discard cand_01J... --reason 'one-off'", _cfg_discard),
+    ("edit", "edit a candidate's proposed memory in $EDITOR", "memory-review edit cand_01J...", _cfg_edit),
+    ("revert", "undo an applied change", "memory-review revert 12", _cfg_revert),
+    ("delete", "delete an approved memory (recorded, revertible)", "memory-review delete old-fact", _cfg_delete),
+    ("memories", "approved memories as injection sees them", "memory-review memories --json", _none),
+    ("log", "the event log (--session ID: only that session)", "memory-review log --type candidate.applied",
+     _cfg_log),
+    ("sessions", "sessions seen in the logs", "memory-review sessions", _none),
+    ("replay", "rebuild past state from the log (--at SEQ), or a session's contexts (--session ID)",
+     "memory-review replay --at 12", _cfg_replay),
+    ("verify", "check manifest, files and the log's chain", "memory-review verify --repair", _cfg_verify),
+    ("promote", "propose moving a session memory to user/project", "memory-review promote S1 tabs --scope user",
+     _cfg_promote),
+]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    name = args.command or "review"
+    if name not in COMMANDS:
+        parser.error(f"unknown command {name!r}")
+    handler, render = COMMANDS[name]
+    try:
+        ws = Workspace.open(Path(args.project) if getattr(args, "project", None) else None)
+        result = handler(args, ws)
+    except MemoryReviewError as exc:
+        _report(exc, getattr(args, "json", False))
+        return 1
+    _emit(result, args, render)
+    for warning in getattr(ws, "warnings", []):
+        print(f"warning: {warning}", file=sys.stderr)
+    return 0
+
+
+def _emit(result: Any, args: argparse.Namespace, render) -> None:
+    if getattr(args, "json", False):
+        sys.stdout.buffer.write(orjson.dumps(out.to_json(result), option=orjson.OPT_INDENT_2) + b"\n")
+        return
+    text = render(result, args)
+    if text:
+        print(text)
+
+
+def _report(exc: MemoryReviewError, as_json: bool) -> None:
+    message = f"memory-review: error: {exc}"
+    if exc.hint:
+        message += f"\n  hint: {exc.hint}"
+    print(message, file=sys.stderr)
+    if as_json:
+        error = {"error": {"type": type(exc).__name__, "message": str(exc), "hint": exc.hint or None}}
+        sys.stdout.buffer.write(orjson.dumps(error) + b"\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,152 @@
+"""How CLI results look: plain text for people, JSON (from the same models) for scripts."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import asdict, is_dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from events import Event, encode_event
+from memory_review.models import Memory
+from memory_review.record_io import memory_to_json
+
+import orjson
+
+
+def to_json(result: Any) -> Any:
+    """The JSON document a command prints with ``--json``."""
+    if isinstance(result, Event):
+        return orjson.loads(encode_event(result))  # exactly as stored
+    if isinstance(result, Memory):
+        return memory_to_json(result)
+    if hasattr(result, "to_json"):
+        return result.to_json()
+    if isinstance(result, BaseModel):
+        return result.model_dump(mode="json")
+    if is_dataclass(result) and not isinstance(result, type):
+        return {k: to_json(v) for k, v in asdict(result).items()} | _extra(result)
+    if isinstance(result, dict):
+        return {str(k): to_json(v) for k, v in result.items()}
+    if isinstance(result, (list, tuple)):
+        return [to_json(item) for item in result]
+    return result
+
+
+def _extra(result: Any) -> dict:
+    return {"ok": result.ok} if hasattr(result, "ok") else {}
+
+
+def render_init(result: dict[str, bool], args: argparse.Namespace) -> str:
+    return "\n".join(f"{scope} store: {'created' if new else 'already there'}" for scope, new in result.items())
+
+
+def render_proposed(states, args) -> str:
+    lines = [render_proposed_one(state, args) for state in states]
+    return "\n".join(lines) + f"\n{len(states)} candidate(s) waiting for review: run `memory-review`"
+
+
+def render_proposed_one(state, args) -> str:
+    flags = f"  [{', '.join(state.flags)}]" if state.flags else ""
+    return f"proposed {state.candidate.id} ({state.candidate.op} {state.candidate.scope}){flags}"
+
+
+def render_list(states, args) -> str:
+    if not states:
+        return "no pending candidates"
+    rows = [_list_row(state) for state in states]
+    return "\n".join(rows) + f"\n{len(states)} pending"
+
+
+def _list_row(state) -> str:
+    c = state.candidate
+    change = c.changes[0]
+    record = change.after or change.before
+    what = f"{record.type:<11} {change.memory}" if record else change.memory
+    flags = f"  ! {', '.join(state.flags)}" if state.flags else ""
+    desc = record.description if record else ""
+    return f"{c.id}  {c.scope:<7} {c.op:<11} {what}  — {desc}{flags}"
+
+
+def render_show(state, args) -> str:
+    c = state.candidate
+    lines = [f"candidate {c.id}  ({state.status})", f"  op:        {c.op} ({c.scope})",
+             f"  proposer:  {c.proposer.kind}:{c.proposer.name}" + (f" ({c.proposer.model})" if c.proposer.model else ""),
+             f"  priority:  {c.priority}", f"  created:   {c.created_at}"]
+    if state.flags:
+        lines.append(f"  WARNING:   {', '.join(state.flags)}")
+    lines += ["", "rationale:", f"  {c.rationale}", ""]
+    if c.evidence:
+        lines.append("evidence:")
+        for e in c.evidence:
+            where = " ".join(x for x in (e.session_id and f"session {e.session_id}", e.turn_id and f"turn {e.turn_id}") if x)
+            lines.append(f"  > {e.quote}" + (f"  ({where})" if where else ""))
+        lines.append("")
+    lines += ["diff:", c.diff.rstrip("\n")]
+    return "\n".join(lines)
+
+
+def render_events(events: list[Event], args) -> str:
+    return "\n".join(render_event(e, args) for e in events)
+
+
+def render_event(event: Event, args) -> str:
+    what = event.candidate or ""
+    changed = ", ".join(c.memory for c in event.changes or ())
+    extra = f" reverts {event.reverts}" if event.reverts else ""
+    extra += " (forced)" if event.forced else ""
+    reason = f" — {event.reason}" if event.reason else ""
+    return f"#{event.seq} {event.type} {what} {changed}{extra}{reason}".replace("  ", " ").strip()
+
+
+def render_memories(memories: list[Memory], args) -> str:
+    if not memories:
+        return "no approved memories"
+    return "\n".join(f"[memory:{m.scope}:{m.type}] {m.id} — {m.description}" for m in memories)
+
+
+def render_log(events: list[Event], args) -> str:
+    if not events:
+        return "no events"
+    return "\n".join(f"{e.ts}  {e.actor:<16} {render_event(e, args)}" for e in events)
+
+
+def render_sessions(sessions, args) -> str:
+    if not sessions:
+        return "no sessions in the logs"
+    return "\n".join(
+        f"{s.session}  {s.events} events  {s.first_ts} .. {s.last_ts}  "
+        + ", ".join(f"{k}×{v}" for k, v in sorted(s.types.items()))
+        for s in sessions
+    )
+
+
+def render_replay(result, args) -> str:
+    if isinstance(result, dict):
+        at = f"after event {args.at}" if args.at else "now"
+        lines = [f"{args.scope} store {at}: {len(result)} memories"]
+        lines += [f"  [{m.type}] {m.id} — {m.description}" for m in result.values()]
+        return "\n".join(lines)
+    return "\n\n".join(f"--- event {c.seq} ({c.ts}) sha256 {c.sha256}\n{c.text}" for c in result)
+
+
+def render_verify(reports, args) -> str:
+    lines = []
+    for r in reports:
+        status = "ok" if r.ok else f"{len(r.problems)} problem(s)"
+        lines.append(f"{r.scope} store {r.root}: {status} ({r.events} events, {r.memories} memories, "
+                     f"{r.pending} pending)")
+        lines += [f"  repaired: {p}" for p in r.repaired]
+        lines += [f"  - {p}" for p in r.problems]
+    return "\n".join(lines)
+
+
+def render_demo(workspace, args) -> str:
+    if not args.no_tui:
+        return ""
+    states = workspace.list_candidates()
+    return (f"demo workspace: {workspace.root}\n"
+            f"  (user store: {workspace.user.root})\n\n" + render_list(states, args)
+            + f"\n\ntry: memory-review --project {workspace.root} show {states[0].candidate.id}"
+            if states else f"demo workspace: {workspace.root}")

@@ -1,0 +1,81 @@
+"""The layers hold: events imports nothing of ours; the core never loads Textual or rich."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _modules(package: str) -> list[str]:
+    names = []
+    for path in sorted((ROOT / package).rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return names
+
+
+CORE = [m for m in _modules("events") + _modules("memory_review") if m != "memory_review.cli"]
+
+
+@pytest.mark.parametrize("module", CORE)
+def test_core_module_never_loads_textual_or_rich(module: str) -> None:
+    code = (
+        f"import importlib, json, sys; importlib.import_module({module!r}); "
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich', 'tui'))))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == []
+
+
+def test_cli_imports_the_ui_only_lazily() -> None:
+    code = (
+        "import json, sys, memory_review.cli; "
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich', 'tui'))))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == []
+
+
+def _imported_roots(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    roots = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            roots |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            roots.add(node.module.split(".")[0])
+    return roots
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "events").rglob("*.py")), ids=lambda p: p.name)
+def test_events_imports_nothing_of_ours(path: Path) -> None:
+    assert not _imported_roots(path) & {"memory_review", "tui"}
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "tui").rglob("*.py")), ids=lambda p: p.name)
+def test_tui_never_writes_store_files_itself(path: Path) -> None:
+    """The UI changes stores only through the library: no durable-write primitives, no store internals."""
+    roots = _imported_roots(path)
+    source = path.read_text(encoding="utf-8")
+    assert "events.durable" not in source and "filelock" not in roots
+    assert "memory_review.store" not in source and "memory_review.rules" not in source
+
+
+def test_only_one_module_imports_git_and_one_filelock() -> None:
+    users: dict[str, list[str]] = {"git": [], "filelock": [], "yaml": []}
+    for package in ("events", "memory_review", "tui"):
+        for path in (ROOT / package).rglob("*.py"):
+            for root in _imported_roots(path) & set(users):
+                users[root].append(path.relative_to(ROOT).as_posix())
+    assert users["git"] == ["memory_review/gitrepo.py"]
+    assert users["filelock"] == ["memory_review/locking.py"]
+    assert users["yaml"] == ["memory_review/record_io.py"]
