@@ -1,0 +1,127 @@
+"""The durable file primitives: the one place in the project that writes, fsyncs and renames.
+
+The lessons of ALICE (OSDI'14) and of git's lockfile: a write is not durable until
+the file is fsynced, and a new name (create, rename, unlink) is not durable until
+its directory is fsynced too. Each step calls a fault point before and after it
+(see :mod:`events.faults`), so tests can crash or fail every step of every caller.
+
+These functions raise plain ``OSError`` (``FileExistsError`` ...); callers translate
+them into their own error types in one place.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+from pathlib import Path
+
+from . import faults
+
+TEMP_PREFIX = ".tmp"
+"""Every temp file this module creates starts with this, so a crash's leftovers can be collected."""
+
+_O_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+_O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+def write_all(fd: int, data: bytes, *, name: str) -> None:
+    """Write every byte of ``data`` to ``fd`` (os.write may write less), between fault points."""
+    faults.write_point(f"{name}.before_write", fd, data)
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+    faults.point(f"{name}.after_write")
+
+
+def fsync_fd(fd: int, *, name: str) -> None:
+    """fsync ``fd`` between fault points. A failed fsync is raised, never retried: the data is lost."""
+    faults.point(f"{name}.before_fsync")
+    os.fsync(fd)
+    faults.point(f"{name}.after_fsync")
+
+
+def fsync_dir(path: Path) -> None:
+    """Make the names in directory ``path`` durable (created, renamed or removed entries)."""
+    sync_directory(path, name="durable.fsync_dir")
+
+
+def sync_directory(path: Path, *, name: str) -> None:
+    """fsync a directory, with fault points named after the operation that needs it."""
+    fd = os.open(path, os.O_RDONLY | _O_DIRECTORY | _O_CLOEXEC)
+    try:
+        fsync_fd(fd, name=name)
+    finally:
+        os.close(fd)
+
+
+def write_new_file(path: Path, data: bytes) -> None:
+    """Create ``path`` (O_EXCL: ``FileExistsError`` if present), write ``data``, fsync, close.
+
+    On an error the half-written file is removed again. A crash can still leave
+    it, under its final name; callers that retry compare the bytes. The name is
+    durable only once the caller has fsynced the directory (once for many files).
+    """
+    faults.point("durable.write_new.before_open")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_CLOEXEC, 0o644)
+    try:
+        _write_and_sync(fd, data, name="durable.write_new")
+    except BaseException:
+        _discard(path)
+        raise
+
+
+def atomic_replace(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` atomically and durably: readers see the old or new bytes.
+
+    Temp file in the same directory (unique name, O_EXCL), write, fsync, rename
+    over ``path``, fsync the directory. The temp file is removed on any failure
+    before the rename; after it, the new content is in place (if not yet durable).
+    """
+    temp = path.with_name(f"{TEMP_PREFIX}-{secrets.token_hex(8)}-{path.name}")
+    faults.point("durable.atomic_replace.before_open")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_CLOEXEC, 0o644)
+    renamed = False
+    try:
+        _write_and_sync(fd, data, name="durable.atomic_replace")
+        faults.point("durable.atomic_replace.before_rename")
+        os.replace(temp, path)
+        renamed = True
+        faults.point("durable.atomic_replace.after_rename")
+        sync_directory(path.parent, name="durable.atomic_replace.dir")
+    except BaseException:
+        if not renamed:
+            _discard(temp)
+        raise
+
+
+def remove_file(path: Path) -> None:
+    """Remove ``path`` (already missing is fine) and make the removal durable."""
+    faults.point("durable.remove.before_unlink")
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+    faults.point("durable.remove.after_unlink")
+    sync_directory(path.parent, name="durable.remove.dir")
+
+
+def is_temp_file(name: str) -> bool:
+    """Whether a directory entry is a temp file left by :func:`atomic_replace`."""
+    return name.startswith(TEMP_PREFIX)
+
+
+def _write_and_sync(fd: int, data: bytes, *, name: str) -> None:
+    """Write all, fsync, close — closing even on failure, raising the first error."""
+    try:
+        write_all(fd, data, name=name)
+        fsync_fd(fd, name=name)
+    finally:
+        os.close(fd)
+
+
+def _discard(path: Path) -> None:
+    # Cleanup on an error path: the original error is what the caller must see, and a
+    # leftover temp file is harmless (its name marks it for collection), so a failure
+    # to unlink is deliberately not raised over it.
+    with contextlib.suppress(OSError):
+        os.unlink(path)

@@ -1,0 +1,274 @@
+"""The append-only, hash-chained event log: one ``events.jsonl`` per store (DESIGN §4).
+
+Appending is the commit point of every change, so it is all-or-nothing:
+
+- a batch of events is written with one ``write`` and made durable with ONE fsync;
+  every line but the batch's last carries ``"more": true``, so a batch cut short
+  by a crash is a torn tail as a whole, never half a batch;
+- a torn tail (a dead writer's partial batch) is cut back before the next append;
+- if the write or fsync fails, the file is truncated back to where it was, so an
+  append that raised left nothing a reader would take as committed (unless the
+  truncate fails too: then the error says so and the bytes are a torn tail or a
+  whole batch, exactly as after a crash).
+
+The caller holds the store lock for appends; readers need no lock. They stream
+the file and verify the chain as they go; a damaged line in the middle is a
+:class:`LogIntegrityError` naming its line, never skipped.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import BinaryIO, Callable
+
+from . import faults
+from .durable import fsync_fd, sync_directory, write_all
+from .errors import EventNotFoundError, LogConflictError, LogError, LogIntegrityError, LogIOError
+from .model import GENESIS, Event, EventDraft, decode_event, encode_event, line_hash
+from .report import LogHead, Problem, TornTail, VerifyReport
+from .scan import Tail, iter_lines, read_tail
+from .verify import verify_log
+
+__all__ = ["EventLog", "LogHead", "Problem", "TornTail", "VerifyReport", "utc_timestamp"]
+
+_O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+def utc_timestamp() -> str:
+    """The current time as an event ``ts``: UTC, microseconds, ``Z``."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+class EventLog:
+    """One log file. Appends need the caller's store lock; reads need nothing."""
+
+    def __init__(self, path: Path, *, origin: str, clock: Callable[[], str] | None = None) -> None:
+        self.path = Path(path)
+        self.origin = origin
+        self._clock = clock or utc_timestamp
+
+    def __repr__(self) -> str:
+        return f"EventLog({str(self.path)!r}, origin={self.origin!r})"
+
+    # --- the end of the log --------------------------------------------------------------
+
+    def head(self) -> LogHead:
+        """The last committed event, reading only the end of the file; a torn tail is ignored."""
+        return self._tail().head
+
+    def torn_tail(self) -> TornTail | None:
+        """The bytes after the last committed line, if any (a writer died mid-append)."""
+        return _torn(self._tail())
+
+    def cut_torn_tail(self) -> TornTail | None:
+        """Truncate the file to its last committed line (fsynced); return what was cut."""
+        with self._io_errors():
+            try:
+                fd = os.open(self.path, os.O_RDWR | _O_CLOEXEC)
+            except FileNotFoundError:
+                return None
+            try:
+                return _cut(fd, read_tail(fd, self.path))
+            finally:
+                os.close(fd)
+
+    def _tail(self) -> Tail:
+        with self._io_errors():
+            try:
+                fd = os.open(self.path, os.O_RDONLY | _O_CLOEXEC)
+            except FileNotFoundError:
+                return Tail(LogHead.empty(), 0, 0)
+            try:
+                return read_tail(fd, self.path)
+            finally:
+                os.close(fd)
+
+    # --- appending -----------------------------------------------------------------------
+
+    def append(self, drafts: Sequence[EventDraft], *, expect: LogHead | None = None) -> list[Event]:
+        """Commit ``drafts`` as consecutive events (one write, one fsync) and return them.
+
+        The caller holds the store lock. A torn tail is cut first. With ``expect``,
+        a different head raises :class:`LogConflictError` and nothing is written.
+        """
+        drafts = list(drafts)
+        if not drafts:
+            self._check_expect(expect, self.head())
+            return []
+        with self._io_errors():
+            fd, created = self._open_for_append()
+            try:
+                tail = read_tail(fd, self.path)
+                self._check_expect(expect, tail.head)
+                _cut(fd, tail)
+                events, data = self._build(drafts, tail.head)
+                # The first commit into a file makes its name durable too (it may be new).
+                self._commit(fd, data, tail.committed, sync_dir=created or tail.committed == 0)
+                return events
+            finally:
+                os.close(fd)
+
+    def _open_for_append(self) -> tuple[int, bool]:
+        try:
+            return os.open(self.path, os.O_RDWR | os.O_APPEND | _O_CLOEXEC), False
+        except FileNotFoundError:
+            faults.point("log.create.before_open")
+            flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_EXCL | _O_CLOEXEC
+            return os.open(self.path, flags, 0o644), True
+
+    @staticmethod
+    def _check_expect(expect: LogHead | None, head: LogHead) -> None:
+        if expect is not None and expect != head:
+            raise LogConflictError(expect, head)
+
+    def _build(self, drafts: list[EventDraft], head: LogHead) -> tuple[list[Event], bytes]:
+        ts = self._clock()
+        seq, prev = head.seq, head.hash
+        events, lines = [], []
+        for index, draft in enumerate(drafts):
+            more = True if index < len(drafts) - 1 else None
+            event = Event(**_draft_fields(draft), seq=seq + 1, prev=prev, ts=ts, origin=self.origin, more=more)
+            line = encode_event(event)
+            seq, prev = event.seq, line_hash(line)
+            events.append(event)
+            lines.append(line)
+        return events, b"".join(lines)
+
+    def _commit(self, fd: int, data: bytes, base: int, *, sync_dir: bool) -> None:
+        try:
+            write_all(fd, data, name="log.append")
+            fsync_fd(fd, name="log.append")
+            if sync_dir:
+                sync_directory(self.path.parent, name="log.append.dir")
+        except BaseException as exc:
+            _roll_back(fd, base, exc)
+            raise
+
+    # --- reading -------------------------------------------------------------------------
+
+    def __iter__(self) -> Iterator[Event]:
+        """Every committed event in order, streamed and chain-checked; a torn tail is skipped."""
+        try:
+            stream = open(self.path, "rb")
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise LogIOError.wrap(self.path, exc) from exc
+        with stream:
+            try:
+                yield from _committed_events(stream, self.path)
+            except LogError:
+                raise
+            except OSError as exc:
+                raise LogIOError.wrap(self.path, exc) from exc
+
+    def read(
+        self,
+        *,
+        session: str | None = None,
+        type: str | Iterable[str] | None = None,
+        memory: str | None = None,
+        candidate: str | None = None,
+        start: int | None = None,
+        stop: int | None = None,
+    ) -> Iterator[Event]:
+        """Committed events matching every filter given; ``start``/``stop`` are seqs, both inclusive.
+
+        ``memory`` matches events whose ``changes`` touch that memory id.
+        """
+        types = {type} if isinstance(type, str) else (set(type) if type is not None else None)
+        for event in self:
+            if stop is not None and event.seq > stop:
+                return
+            if start is not None and event.seq < start:
+                continue
+            if types is not None and event.type not in types:
+                continue
+            if _matches(event, session=session, memory=memory, candidate=candidate):
+                yield event
+
+    def get(self, seq: int) -> Event:
+        """The committed event with this seq; :class:`EventNotFoundError` (a LogError) if there is none."""
+        for event in self.read(start=seq, stop=seq):
+            return event
+        raise EventNotFoundError(seq)
+
+    def verify(self) -> VerifyReport:
+        """Walk the whole log and report every problem; raises only if the disk cannot be read."""
+        with self._io_errors():
+            return verify_log(self.path)
+
+    @contextmanager
+    def _io_errors(self) -> Iterator[None]:
+        try:
+            yield
+        except LogError:
+            raise
+        except OSError as exc:
+            raise LogIOError.wrap(self.path, exc) from exc
+
+
+def _draft_fields(draft: EventDraft) -> dict[str, object]:
+    if not isinstance(draft, EventDraft) or isinstance(draft, Event):
+        raise TypeError(f"append takes EventDraft objects, not {type(draft).__name__}")
+    return {name: getattr(draft, name) for name in EventDraft.model_fields}
+
+
+def _torn(tail: Tail) -> TornTail | None:
+    return TornTail(tail.committed, tail.size - tail.committed) if tail.size > tail.committed else None
+
+
+def _cut(fd: int, tail: Tail) -> TornTail | None:
+    torn = _torn(tail)
+    if torn is not None:
+        faults.point("log.cut.before_truncate")
+        os.ftruncate(fd, torn.offset)
+        faults.point("log.cut.after_truncate")
+        fsync_fd(fd, name="log.cut")
+    return torn
+
+
+def _roll_back(fd: int, size: int, exc: BaseException) -> None:
+    """Truncate a failed append away, so the log is as it was; note (not raise) a second failure."""
+    try:
+        faults.point("log.rollback.before_truncate")
+        os.ftruncate(fd, size)
+        faults.point("log.rollback.after_truncate")
+        fsync_fd(fd, name="log.rollback")
+    except OSError as second:
+        exc.add_note(f"truncating the log back to {size} bytes failed too ({second}); "
+                     "what was written is a torn tail or a whole batch, as after a crash")
+
+
+def _committed_events(stream: BinaryIO, path: Path) -> Iterator[Event]:
+    prev, expected = GENESIS, 1
+    pending: list[Event] = []
+    for line_no, _offset, line in iter_lines(stream):
+        if not line.endswith(b"\n"):
+            return  # a torn tail: the writer died, nothing after it was committed
+        event = decode_event(line, path=path, line_no=line_no)
+        _check_link(path, line_no, event, expected, prev)
+        prev, expected = line_hash(line), event.seq + 1
+        pending.append(event)
+        if not event.more:
+            yield from pending
+            pending = []
+
+
+def _check_link(path: Path, line_no: int, event: Event, expected: int, prev: str) -> None:
+    if event.seq != expected:
+        raise LogIntegrityError(path, line_no, f"seq {event.seq} where {expected} was expected")
+    if event.prev != prev:
+        raise LogIntegrityError(path, line_no, "prev does not match the sha256 of the previous line")
+
+
+def _matches(event: Event, *, session: str | None, memory: str | None, candidate: str | None) -> bool:
+    if session is not None and event.session != session:
+        return False
+    if candidate is not None and event.candidate != candidate:
+        return False
+    return memory is None or any(change.memory == memory for change in event.changes or ())

@@ -1,0 +1,239 @@
+"""The event schema and its one byte encoding (DESIGN §4).
+
+An event is one line: a JSON object with sorted keys, written by orjson, fields
+whose value is None omitted, ended by ``\\n``. ``prev`` is the sha256 of the
+previous line's exact bytes, so the encoding is a contract in bytes: a decoded
+line must re-encode to exactly itself, or it is reported as damaged.
+
+Snapshots and records (``before``/``after``, ``record``, ``context``) are plain
+JSON values. They are checked and copied on construction, so an event never
+shares a mutable dict with its caller and always round-trips through the log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import orjson
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import ValidationError as PydanticValidationError
+
+from .errors import LogIntegrityError
+
+EventType = Literal[
+    "candidate.created",
+    "candidate.edited",
+    "candidate.applied",
+    "candidate.discarded",
+    "memory.reverted",
+    "memory.deleted",
+    "context.built",
+    "store.recovered",
+    "session.written",
+]
+
+TERMINAL_TYPES = frozenset({"candidate.applied", "candidate.discarded"})
+"""At most one of these per candidate: a candidate is resolved once."""
+
+MEMORY_TYPES = frozenset({"candidate.applied", "memory.reverted", "memory.deleted"})
+"""Events that change durable memory: they must carry ``changes``."""
+
+CHANGE_TYPES = MEMORY_TYPES | {"session.written"}
+"""Events that may carry ``changes`` (session writes change session memory, not durable memory)."""
+
+CANDIDATE_TYPES = frozenset({"candidate.created", "candidate.edited", "candidate.applied", "candidate.discarded"})
+RECORD_TYPES = frozenset({"candidate.created", "candidate.edited"})
+PERSON_TYPES = frozenset({"candidate.applied", "candidate.discarded", "memory.reverted", "memory.deleted"})
+"""Only a person may take these actions; an ``agent:`` actor is refused."""
+
+GENESIS = "0" * 64
+"""The ``prev`` of the first line."""
+
+TS_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")
+_MAX_DEPTH = 64
+_INT_MIN, _INT_MAX = -(2**63), 2**64 - 1  # what orjson can write
+
+
+def _json_copy(value: Any, depth: int = 0) -> Any:
+    """A deep copy of a JSON value; raises ValueError for anything that would not round-trip."""
+    if depth > _MAX_DEPTH:
+        raise ValueError(f"nested deeper than {_MAX_DEPTH} levels")
+    if value is None or isinstance(value, (bool, str)):
+        return _checked_str(value) if isinstance(value, str) else value
+    if isinstance(value, int):
+        if not _INT_MIN <= value <= _INT_MAX:
+            raise ValueError(f"integer {value} does not fit in 64 bits")
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{value} is not a JSON number")
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_json_copy(item, depth + 1) for item in value]
+    if isinstance(value, dict):
+        return {_checked_key(k): _json_copy(v, depth + 1) for k, v in value.items()}
+    raise ValueError(f"{type(value).__name__} is not a JSON value")
+
+
+def _checked_str(value: str) -> str:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:  # lone surrogates cannot be written as UTF-8
+        raise ValueError(f"string is not valid Unicode: {exc.reason}") from exc
+    return value
+
+
+def _checked_key(key: object) -> str:
+    if not isinstance(key, str):
+        raise ValueError(f"object key {key!r} is not a string")
+    return _checked_str(key)
+
+
+def _json_object(value: dict[str, Any]) -> dict[str, Any]:
+    copied: dict[str, Any] = _json_copy(value)
+    return copied
+
+
+JsonObject = Annotated[dict[str, Any], AfterValidator(_json_object)]
+"""A JSON object that round-trips exactly through orjson (checked and copied)."""
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Change(_Frozen):
+    """One memory before and after an event: full records as JSON, None for "absent"."""
+
+    memory: str = Field(min_length=1, max_length=200)
+    before: JsonObject | None
+    after: JsonObject | None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Change:
+        if self.before is None and self.after is None:
+            raise ValueError(f"change to memory {self.memory!r} has neither before nor after")
+        for side in (self.before, self.after):
+            if side is not None and "id" in side and side["id"] != self.memory:
+                raise ValueError(f"change to memory {self.memory!r} carries a record with id {side['id']!r}")
+        return self
+
+
+class EventDraft(_Frozen):
+    """What a caller builds; the log fills in ``v``, ``seq``, ``prev``, ``ts`` and ``origin``."""
+
+    type: EventType
+    actor: str = Field(min_length=1, max_length=200)
+    session: str | None = Field(default=None, min_length=1)
+    candidate: str | None = Field(default=None, min_length=1)
+    changes: tuple[Change, ...] | None = None
+    record: JsonObject | None = None
+    reason: str | None = None
+    reverts: int | None = Field(default=None, ge=1)
+    forced: bool | None = None
+    context: JsonObject | None = None
+
+    @model_validator(mode="after")
+    def _fits_its_type(self) -> EventDraft:
+        problems = draft_problems(self)
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
+
+
+def draft_problems(draft: EventDraft) -> list[str]:
+    """The rules of DESIGN §4-5 that one event must meet on its own, as messages (empty: fine)."""
+    kind = draft.type
+    problems = _field_problems(draft)
+    if kind in PERSON_TYPES and draft.actor.startswith("agent:"):
+        problems.append(f"{kind} is a person's action; actor {draft.actor!r} is an agent")
+    if kind == "memory.deleted" and any(c.after is not None for c in draft.changes or ()):
+        problems.append("memory.deleted changes must have after = null")
+    memories = [c.memory for c in draft.changes or ()]
+    if len(set(memories)) != len(memories):
+        problems.append("changes name the same memory twice")
+    record_id = (draft.record or {}).get("id")
+    if record_id is not None and draft.candidate is not None and record_id != draft.candidate:
+        problems.append(f"record is candidate {record_id!r}, event names {draft.candidate!r}")
+    return problems
+
+
+def _field_problems(draft: EventDraft) -> list[str]:
+    kind = draft.type
+    required = [
+        ("changes", kind in MEMORY_TYPES and not draft.changes),
+        ("candidate", kind in CANDIDATE_TYPES and draft.candidate is None),
+        ("record", kind in RECORD_TYPES and draft.record is None),
+        ("reverts", kind == "memory.reverted" and draft.reverts is None),
+        ("context", kind == "context.built" and draft.context is None),
+    ]
+    forbidden = [
+        ("changes", kind not in CHANGE_TYPES and draft.changes is not None),
+        ("reverts", kind != "memory.reverted" and draft.reverts is not None),
+        ("forced", kind != "memory.reverted" and draft.forced is not None),
+    ]
+    return [f"{kind} must carry {name}" for name, bad in required if bad] + [
+        f"{name} is not allowed on {kind}" for name, bad in forbidden if bad
+    ]
+
+
+class Event(EventDraft):
+    """One stored line of the log."""
+
+    v: Literal[1] = 1
+    seq: int = Field(ge=1)
+    prev: str = Field(pattern=r"^[0-9a-f]{64}$")
+    ts: str = Field(pattern=TS_RE.pattern)
+    origin: str = Field(min_length=1, max_length=200)
+    more: Literal[True] | None = None
+    """Set on every line of a multi-line batch but its last: the batch commits with its last line."""
+
+
+def encode_event(event: Event) -> bytes:
+    """The line for ``event``: orjson, sorted keys, None-valued fields omitted, ``\\n``-terminated."""
+    fields: dict[str, Any] = {}
+    for name in Event.model_fields:
+        value = getattr(event, name)
+        if value is None:
+            continue
+        if name == "changes":
+            # Inside a change, None is meaningful ("absent before"), so it is written as null.
+            value = [{"memory": c.memory, "before": c.before, "after": c.after} for c in value]
+        fields[name] = value
+    return orjson.dumps(fields, option=orjson.OPT_SORT_KEYS) + b"\n"
+
+
+def decode_event(line: bytes, *, path: Path | str, line_no: int) -> Event:
+    """Parse one stored line; anything but a valid event in canonical form is a LogIntegrityError."""
+    try:
+        event = Event.model_validate_json(line, strict=True)
+        canonical = encode_event(event)
+    except (ValueError, TypeError) as exc:  # pydantic's ValidationError is a ValueError
+        raise LogIntegrityError(path, line_no, f"not a valid event: {_describe(exc)}") from exc
+    if canonical != (line if line.endswith(b"\n") else line + b"\n"):
+        raise LogIntegrityError(path, line_no, "not in canonical form (sorted keys, orjson spacing)")
+    return event
+
+
+def line_hash(line: bytes) -> str:
+    """The sha256 (hex) of a line's exact bytes, including its ``\\n``: the next line's ``prev``."""
+    return hashlib.sha256(line).hexdigest()
+
+
+def _describe(exc: Exception) -> str:
+    if isinstance(exc, PydanticValidationError):
+        parts = [_one_error(e) for e in exc.errors(include_url=False)[:3]]
+        text = "; ".join(parts)
+    else:
+        text = " ".join(str(exc).split())
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+def _one_error(error: Any) -> str:
+    where = ".".join(str(part) for part in error["loc"])
+    message = str(error["msg"]).removeprefix("Value error, ")
+    return f"{where}: {message}" if where else message

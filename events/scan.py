@@ -1,0 +1,91 @@
+"""Finding lines in the log file: forward for readers, backward from the end for the head.
+
+The head must be cheap on a big log, so :func:`read_tail` only reads backward from
+the end, chunk by chunk, until it finds the last committed line. A batch of lines
+commits with its last line (the others carry ``"more": true``), so everything after
+the last line without ``more`` is a torn tail, as LevelDB treats a log record whose
+FIRST/MIDDLE fragments were written but whose LAST fragment was not.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from .errors import LogIntegrityError
+from .model import Event, decode_event, line_hash
+from .report import LogHead
+
+CHUNK = 64 * 1024
+
+
+@dataclass(frozen=True)
+class Tail:
+    """Where the committed part of the log ends, and what it ends with."""
+
+    head: LogHead
+    committed: int
+    size: int
+
+
+def read_at(fd: int, offset: int, size: int) -> bytes:
+    """The one read primitive of the backward scan (tests count the bytes it reads)."""
+    return os.pread(fd, size, offset)
+
+
+def rfind_newline(fd: int, end: int) -> int:
+    """Offset of the last ``\\n`` before byte ``end``, or -1 when there is none."""
+    cursor = end
+    while cursor > 0:
+        size = min(CHUNK, cursor)
+        chunk = read_at(fd, cursor - size, size)
+        found = chunk.rfind(b"\n")
+        if found >= 0:
+            return cursor - size + found
+        cursor -= size
+    return -1
+
+
+def read_tail(fd: int, path: Path) -> Tail:
+    """The head and committed end of the log open at ``fd``, reading only its last lines."""
+    size = os.fstat(fd).st_size
+    end = rfind_newline(fd, size) + 1
+    while end > 0:
+        start = rfind_newline(fd, end - 1) + 1
+        line = read_at(fd, start, end - start)
+        event = _decode_at(fd, path, line, start)
+        if not event.more:
+            return Tail(LogHead(event.seq, line_hash(line)), end, size)
+        end = start
+    return Tail(LogHead.empty(), 0, size)
+
+
+def _decode_at(fd: int, path: Path, line: bytes, start: int) -> Event:
+    try:
+        return decode_event(line, path=path, line_no=0)
+    except LogIntegrityError as exc:
+        # Only damage pays for counting lines from the start of the file.
+        raise LogIntegrityError(path, count_lines(fd, start) + 1, exc.reason) from exc
+
+
+def count_lines(fd: int, end: int) -> int:
+    """How many ``\\n`` the file holds before byte ``end``."""
+    count, offset = 0, 0
+    while offset < end:
+        chunk = read_at(fd, offset, min(CHUNK, end - offset))
+        if not chunk:
+            break
+        count += chunk.count(b"\n")
+        offset += len(chunk)
+    return count
+
+
+def iter_lines(stream: BinaryIO) -> Iterator[tuple[int, int, bytes]]:
+    """``(line number, offset, bytes)`` of each line from the start; only the last may lack ``\\n``."""
+    offset = 0
+    for line_no, line in enumerate(stream, 1):
+        yield line_no, offset, line
+        offset += len(line)
