@@ -1,0 +1,72 @@
+"""Merging the three tiers and putting memories in priority order.
+
+Priority, highest first (ADR 0005):
+
+1. group: ``forbidden``, then ``preference`` and ``convention`` together, then ``fact``;
+2. scope: ``session``, then ``project``, then ``user`` — the narrower tier is the
+   more specific one, the same direction in which a later tier overrides an earlier;
+3. recency: ``updated_at``, newest first;
+4. ``id``, ascending, so the order is total and the output byte-identical.
+
+The budget drops from the end of this order, so "lowest priority" means "last".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from memory_review.errors import ValidationError
+from memory_review.models import Memory
+
+_GROUP_RANK = {"forbidden": 0, "preference": 1, "convention": 1, "fact": 2}
+_SCOPE_RANK = {"session": 0, "project": 1, "user": 2}
+
+
+def merge_tiers(
+    user: Sequence[Memory], project: Sequence[Memory], session: Sequence[Memory]
+) -> list[Memory]:
+    """One memory per id, a later tier overriding an earlier one; sorted by id.
+
+    Each tier must hold only memories of its own scope and no id twice —
+    anything else means a store handed over the wrong set, so it is an error.
+    """
+    merged: dict[str, Memory] = {}
+    for scope, tier in (("user", user), ("project", project), ("session", session)):
+        merged.update(_tier_by_id(scope, tier))
+    return [merged[key] for key in sorted(merged)]
+
+
+def _tier_by_id(scope: str, tier: Sequence[Memory]) -> dict[str, Memory]:
+    by_id: dict[str, Memory] = {}
+    for memory in tier:
+        if memory.scope != scope:
+            raise ValidationError(
+                f"memory {memory.id!r} has scope {memory.scope!r} in the {scope} tier",
+                field="scope",
+            )
+        if memory.id in by_id:
+            raise ValidationError(
+                f"memory {memory.id!r} appears twice in the {scope} tier", field="id"
+            )
+        by_id[memory.id] = memory
+    return by_id
+
+
+def check_unique(memories: Sequence[Memory]) -> None:
+    """Raise ``ValidationError`` if an id appears twice (the input was not merged)."""
+    seen: set[str] = set()
+    for memory in memories:
+        if memory.id in seen:
+            raise ValidationError(
+                f"memory {memory.id!r} appears twice; merge the tiers first", field="id"
+            )
+        seen.add(memory.id)
+
+
+def priority_order(memories: Sequence[Memory]) -> list[Memory]:
+    """``memories`` from highest to lowest priority (see the module docstring)."""
+    # Stable sorts from the least to the most significant key: id asc, recency desc, then rank.
+    ordered = sorted(memories, key=lambda m: m.id)
+    ordered.sort(key=lambda m: m.updated_at, reverse=True)
+    ordered.sort(key=lambda m: (_GROUP_RANK[m.type], _SCOPE_RANK[m.scope]))
+    return ordered

@@ -1,0 +1,94 @@
+"""The inputs and outputs of context building: the request, the result, the selector seam.
+
+``ContextRequest`` is a plain frozen dataclass (it is built by code, not parsed
+from files); the result models are pydantic ``Strict`` models because they cross
+the boundary as ``context --json`` output and as ``context.built`` event content.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from pydantic import Field
+
+from memory_review.errors import ValidationError
+from memory_review.models import TIMESTAMP_RE, Memory, MemoryType, Scope, Strict
+
+DropReason = Literal["budget", "not selected"]
+
+DEFAULT_BUDGET_BYTES = 25_000
+DEFAULT_BUDGET_LINES = 200
+DEFAULT_LIMIT = 5
+
+_SHA256 = r"^[0-9a-f]{64}$"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ContextRequest:
+    """What to build: an optional query, the budget, the selection limit and the clock.
+
+    ``now`` is an input (``YYYY-MM-DDTHH:MM:SSZ``) so that the same request always
+    renders the same bytes; a blank or missing ``query`` means "no selection".
+    """
+
+    query: str | None = None
+    budget_bytes: int = DEFAULT_BUDGET_BYTES
+    budget_lines: int = DEFAULT_BUDGET_LINES
+    limit: int = DEFAULT_LIMIT
+    now: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.now, str) or not TIMESTAMP_RE.fullmatch(self.now):
+            raise ValidationError(
+                "must be an ISO-8601 UTC timestamp like 2026-05-18T10:30:00Z", field="now"
+            )
+        for name in ("budget_bytes", "budget_lines", "limit"):
+            _check_count(name, getattr(self, name))
+
+
+def _check_count(name: str, value: object) -> None:
+    # bool is an int subclass; True as a budget is a caller bug, not "1 byte".
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValidationError("must be a non-negative integer", field=name)
+
+
+class IncludedMemory(Strict):
+    """One memory that went into the block, with the sha256 of its record file."""
+
+    id: str
+    scope: Scope
+    type: MemoryType
+    sha256: str = Field(pattern=_SHA256)
+
+
+class DroppedMemory(Strict):
+    """One memory left out, and why: it did not fit, or the query did not select it."""
+
+    id: str
+    scope: Scope
+    type: MemoryType
+    sha256: str = Field(pattern=_SHA256)
+    reason: DropReason
+
+
+class ContextResult(Strict):
+    """The rendered block (``""`` when nothing is included), its sha256, and the accounting."""
+
+    text: str
+    sha256: str = Field(pattern=_SHA256)
+    included: tuple[IncludedMemory, ...]
+    dropped: tuple[DroppedMemory, ...]
+
+
+class Selector(Protocol):
+    """A pluggable chooser, e.g. model-backed: returns its raw reply, ideally a JSON array of ids.
+
+    The reply is trusted only if it is a JSON array of unique ids, each one of
+    ``memories``, at most ``limit`` long; anything else falls back to keyword
+    matching. Exceptions are not caught: a selector handles its own I/O failures
+    (by returning a reply that is not a valid array, for example ``""``).
+    """
+
+    def __call__(self, query: str, memories: Sequence[Memory], limit: int) -> str: ...
