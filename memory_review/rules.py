@@ -30,7 +30,7 @@ from memory_review.proposal import (
     UpsertProposal,
 )
 from memory_review.record_io import memory_from_json, memory_sha256, memory_to_json, render_memory
-from memory_review.safety import scan
+from memory_review.safety import redact, scan
 
 MAX_SOURCES = 5
 
@@ -150,15 +150,15 @@ def proposed_record(before: Memory | None, proposed: ProposedMemory, proposal, s
                     candidate_id: str, now: str) -> Memory:
     """The memory file a proposal would produce (provenance is stamped again at apply)."""
     sources = tuple(
-        Source(session_id=e.session_id, turn_id=e.turn_id, evidence=e.quote) for e in proposal.evidence
+        Source(session_id=e.session_id, turn_id=e.turn_id, evidence=redact(e.quote)) for e in proposal.evidence
     )
     sessions = tuple(sorted({s.session_id for s in sources if s.session_id}))
     if before is not None:
         sources = _merge(before.sources, sources)[-MAX_SOURCES:]
         sessions = tuple(sorted(set(before.related_sessions) | set(sessions)))
     record = Memory(
-        id=proposed.id, type=proposed.type, scope=scope, description=proposed.description,
-        body=proposed.body, created_at=before.created_at if before else now, updated_at=now,
+        id=proposed.id, type=proposed.type, scope=scope, description=redact(proposed.description),
+        body=redact(proposed.body), created_at=before.created_at if before else now, updated_at=now,
         applied_from=candidate_id, applied_by=None, sources=sources[-MAX_SOURCES:],
         related_sessions=sessions,
     )
@@ -184,14 +184,24 @@ def _effective_op(proposal, changes: tuple[CandidateChange, ...]) -> str:
 
 def _candidate(proposal, op: str, changes, candidate_id: str, now: str, scope: str) -> Candidate:
     texts = [proposal.rationale, *(e.quote for e in proposal.evidence)]
-    texts.extend(f"{c.after.description}\n{c.after.body}" for c in changes if c.after)
+    texts.extend(_proposed_texts(proposal))
     flags = sorted(set().union(*(scan(t) for t in texts)))
+    evidence = tuple(e.model_copy(update={"quote": redact(e.quote)}) for e in proposal.evidence)
     return Candidate(
         id=candidate_id, op=op, scope=scope, changes=changes, base=base_of(changes),
-        diff=render_diff(changes), rationale=proposal.rationale, evidence=proposal.evidence,
+        diff=render_diff(changes), rationale=redact(proposal.rationale), evidence=evidence,
         proposer=proposal.proposer, priority=proposal.priority, flags=tuple(flags),
         session_id=proposal.session_id, created_at=now,
     )
+
+
+def _proposed_texts(proposal) -> list[str]:
+    """The text as the agent sent it (before redaction), so a secret still raises its flag."""
+    if isinstance(proposal, UpsertProposal):
+        return [f"{proposal.memory.description}\n{proposal.memory.body}"]
+    if isinstance(proposal, ConsolidateProposal):
+        return [f"{r.description}\n{r.body}" for r in proposal.results]
+    return []
 
 
 def _add(flags: Sequence[str], flag: str) -> tuple[str, ...]:

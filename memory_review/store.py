@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from events import Event, EventLog, LogError, LogHead, LogIntegrityError
+from events import Event, EventLog, EventNotFoundError, LogError, LogHead, LogIntegrityError
 from events.durable import atomic_replace, fsync_dir, remove_file, write_new_file
 
 from memory_review.candidate import (
@@ -427,6 +427,8 @@ def _log_errors(path: Path) -> Iterator[None]:
     except LogIntegrityError as exc:
         raise IntegrityError(exc.reason, path=path, line=exc.line,
                              hint="run `memory-review verify` to see every problem") from exc
+    except EventNotFoundError as exc:
+        raise NotFoundError("event", str(exc.seq)) from exc
     except OSError as exc:
         raise _storage(exc, path) from exc
     except LogError as exc:
