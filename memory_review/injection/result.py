@@ -44,6 +44,8 @@ class ContextRequest:
             raise ValidationError(
                 "must be an ISO-8601 UTC timestamp like 2026-05-18T10:30:00Z", field="now"
             )
+        if self.query is not None and not isinstance(self.query, str):
+            raise ValidationError("must be a string or None", field="query")
         for name in ("budget_bytes", "budget_lines", "limit"):
             _check_count(name, getattr(self, name))
 

@@ -92,6 +92,7 @@ def test_duplicate_ids_are_rejected(mem: MakeMemory) -> None:
         {"now": NOW, "limit": -1},
         {"now": NOW, "limit": True},
         {"now": NOW, "budget_bytes": 10.5},
+        {"now": NOW, "query": 42},
     ],
 )
 def test_bad_requests_are_validation_errors(kwargs: dict[str, object]) -> None:
