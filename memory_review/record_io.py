@@ -378,6 +378,8 @@ def _field_name(loc: tuple[int | str, ...]) -> str:
 
 
 def _build(fields: dict[str, Any], path: Where, lines: dict[str, int] | None = None) -> Memory:
+    if isinstance(fields.get("id"), str):
+        check_slug(fields["id"], path=path)  # before pydantic, so path attacks get UnsafePathError
     try:
         return Memory.model_validate(fields, strict=True)
     except pydantic.ValidationError as exc:
@@ -389,7 +391,7 @@ def _build(fields: dict[str, Any], path: Where, lines: dict[str, int] | None = N
 
 def _pydantic_message(errors: list[Any]) -> str:
     """The first problem, then the names of the other fields with problems (all of them, briefly)."""
-    message = str(errors[0]["msg"])
+    message = str(errors[0]["msg"]).removeprefix("Value error, ")
     others = [_field_name(e["loc"]) for e in errors[1:]]
     return message + (f"; also wrong: {', '.join(others)}" if others else "")
 
