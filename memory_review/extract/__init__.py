@@ -1,0 +1,1 @@
+"""Extraction: from transcripts to reviewable findings and proposals (never to memory directly)."""

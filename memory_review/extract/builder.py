@@ -1,0 +1,72 @@
+"""Collecting turns while a reader walks a file: unique ids, positions, and skipped records."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memory_review.extract.transcript import (
+    Role,
+    SkippedRecord,
+    TranscriptFormat,
+    Transcript,
+    Turn,
+    TurnSource,
+)
+
+
+class TurnSink:
+    """Accumulates the turns and skips of one transcript, in file order."""
+
+    def __init__(self) -> None:
+        self.turns: list[Turn] = []
+        self.skipped: list[SkippedRecord] = []
+        self._ids: set[str] = set()
+        self.first_session: str | None = None
+
+    def add(
+        self,
+        turn_id: str,
+        role: Role,
+        text: str,
+        source: TurnSource,
+        *,
+        line: int | None = None,
+        is_sidechain: bool = False,
+        session_id: str | None = None,
+        timestamp: str | None = None,
+    ) -> None:
+        """Add a turn unless its text is blank; a repeated id gets its position appended."""
+        if not text.strip():
+            return
+        index = len(self.turns)
+        unique = self._unique(turn_id, line, index)
+        self.turns.append(
+            Turn(
+                turn_id=unique, role=role, text=text, source=source, is_sidechain=is_sidechain,
+                index=index, line=line, session_id=session_id, timestamp=timestamp,
+            )
+        )
+        if session_id and self.first_session is None:
+            self.first_session = session_id
+
+    def skip(self, reason: str, *, line: int | None = None, index: int | None = None) -> None:
+        """Record a record that could not be used, so the caller can report it."""
+        self.skipped.append(SkippedRecord(line=line, index=index, reason=reason))
+
+    def build(self, path: Path, fmt: TranscriptFormat, session_override: str | None) -> Transcript:
+        """The finished transcript; its session id is the override, the first seen, or the file stem."""
+        session = session_override or self.first_session or path.stem or "transcript"
+        return Transcript(
+            session_id=session, format=fmt, path=str(path), turns=self.turns, skipped=self.skipped
+        )
+
+    def _unique(self, turn_id: str, line: int | None, index: int) -> str:
+        # Real files repeat uuids (resumed or hand-edited sessions); evidence must
+        # still point at exactly one turn.
+        candidate = turn_id
+        if candidate in self._ids:
+            candidate = f"{turn_id}@{line if line is not None else index}"
+        while candidate in self._ids:
+            candidate = f"{candidate}+"
+        self._ids.add(candidate)
+        return candidate

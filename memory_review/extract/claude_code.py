@@ -1,0 +1,190 @@
+"""Claude Code's native session records → turns.
+
+A session file mixes message records (``type`` user/assistant) with bookkeeping:
+progress, hook and system lines, file-history snapshots, queue operations and
+compaction summaries. Only message records become turns, and inside them only the
+person's own words get ``source="user"``:
+
+* ``tool_result`` parts are recorded under role "user" but are tool output;
+* ``isMeta`` records (skill bodies, caveats) and ``isCompactSummary`` records are system text;
+* slash-command, hook and ``<system-reminder>`` wrappers are system text;
+* a sidechain's "user" prompt was written by the parent agent, so its source is "assistant".
+
+The same records are accepted as JSON Lines, as one JSON array, or as simonw's
+``{"loglines": [...]}`` document (see :data:`~memory_review.extract.sources.WRAPPER_KEYS`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from memory_review.extract.builder import TurnSink
+from memory_review.extract.sources import RawRecord
+from memory_review.extract.transcript import Role, TurnSource
+
+MESSAGE_TYPES = frozenset({"user", "assistant"})
+BOOKKEEPING_TYPES = frozenset(
+    {"system", "summary", "progress", "file-history-snapshot", "queue-operation", "result"}
+)
+_ID_KEYS = ("message", "uuid", "sessionId", "summary", "snapshot", "data", "leafUuid", "parentUuid")
+
+_WRAPPER = re.compile(
+    r"^\s*(?:<(?:command-name|command-message|command-args|command-contents|local-command-stdout|"
+    r"local-command-stderr|local-command-caveat|system-reminder|bash-input|bash-stdout|bash-stderr|"
+    r"user-prompt-submit-hook|task-notification)>"
+    r"|Caveat: The messages below were generated"
+    r"|\[Request interrupted by user)"
+)
+_REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
+
+
+def looks_like_record(value: Any) -> bool:
+    """True for an object shaped like a Claude Code session record."""
+    if not isinstance(value, dict):
+        return False
+    kind = value.get("type")
+    known = kind in MESSAGE_TYPES or kind in BOOKKEEPING_TYPES
+    return known and any(key in value for key in _ID_KEYS)
+
+
+@dataclass(frozen=True, slots=True)
+class _Where:
+    base_id: str
+    line: int | None
+    index: int
+    sidechain: bool
+    session: str | None
+    timestamp: str | None
+
+
+def add_record(sink: TurnSink, raw: RawRecord) -> None:
+    """Turn one decoded record into zero or more turns (or a recorded skip)."""
+    if raw.error is not None:
+        sink.skip(raw.error, line=raw.line, index=raw.index)
+        return
+    record = raw.value
+    if not isinstance(record, dict):
+        sink.skip("record is not a JSON object", line=raw.line, index=raw.index)
+        return
+    kind = record.get("type")
+    if kind in MESSAGE_TYPES:
+        _add_message(sink, record, raw)
+    elif kind not in BOOKKEEPING_TYPES:
+        sink.skip(f"not a Claude Code record (type {kind!r})", line=raw.line, index=raw.index)
+
+
+def _add_message(sink: TurnSink, record: dict[str, Any], raw: RawRecord) -> None:
+    message = record.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(content, (str, list)):
+        sink.skip("message without string or list content", line=raw.line, index=raw.index)
+        return
+    where = _where(record, raw)
+    if record["type"] == "assistant":
+        pieces = _assistant_pieces(content)
+    else:
+        pieces = _user_pieces(record, content)
+    if pieces is None:
+        sink.skip("content part is not an object", line=raw.line, index=raw.index)
+        return
+    _emit(sink, pieces, where)
+
+
+def _where(record: dict[str, Any], raw: RawRecord) -> _Where:
+    uuid = record.get("uuid")
+    fallback = f"line-{raw.line}" if raw.line is not None else f"record-{raw.index + 1}"
+    return _Where(
+        base_id=uuid if isinstance(uuid, str) and uuid else fallback,
+        line=raw.line,
+        index=raw.index,
+        sidechain=record.get("isSidechain") is True,
+        session=_str_or_none(record.get("sessionId")),
+        timestamp=_str_or_none(record.get("timestamp")),
+    )
+
+
+Piece = tuple[Role, TurnSource, str]
+
+
+def _assistant_pieces(content: str | list[Any]) -> list[Piece] | None:
+    # Thinking and tool calls are the agent's working, not statements; only text parts count.
+    if isinstance(content, str):
+        return [("assistant", "assistant", content)]
+    if not all(isinstance(part, dict) for part in content):
+        return None
+    texts = [part["text"] for part in content if part.get("type") == "text" and isinstance(part.get("text"), str)]
+    return [("assistant", "assistant", "\n\n".join(texts))]
+
+
+def _user_pieces(record: dict[str, Any], content: str | list[Any]) -> list[Piece] | None:
+    if isinstance(content, str):
+        return [_user_text(record, content)]
+    if not all(isinstance(part, dict) for part in content):
+        return None
+    pieces: list[Piece] = []
+    for part in content:
+        piece = _user_part(record, part)
+        if piece is not None:
+            pieces.append(piece)
+    return _merge_adjacent(pieces)
+
+
+def _user_part(record: dict[str, Any], part: dict[str, Any]) -> Piece | None:
+    kind = part.get("type")
+    if kind == "tool_result":
+        return ("tool", "tool-output", _without_reminders(_tool_result_text(part.get("content"))))
+    if kind == "text" and isinstance(part.get("text"), str):
+        return _user_text(record, part["text"])
+    return None  # images and unknown part types carry no text we can quote
+
+
+def _user_text(record: dict[str, Any], text: str) -> Piece:
+    if record.get("isSidechain") is True:
+        return ("user", "assistant", text)  # the parent agent wrote the subagent's prompt
+    if record.get("isMeta") is True or record.get("isCompactSummary") is True or _WRAPPER.match(text):
+        return ("user", "system", text)
+    return ("user", "user", _without_reminders(text))
+
+
+def _without_reminders(text: str) -> str:
+    # The harness appends reminders to user text and tool results; they are neither.
+    # Cut them out and join what is left by a blank line, so every
+    # remaining line is still verbatim from the file.
+    if "<system-reminder>" not in text:
+        return text
+    segments = (segment.strip() for segment in _REMINDER.split(text))
+    return "\n\n".join(segment for segment in segments if segment)
+
+
+def _tool_result_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        texts = [p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)]
+        return "\n\n".join(texts)
+    return ""
+
+
+def _merge_adjacent(pieces: list[Piece]) -> list[Piece]:
+    merged: list[Piece] = []
+    for role, source, text in pieces:
+        if merged and merged[-1][:2] == (role, source):
+            merged[-1] = (role, source, merged[-1][2] + "\n\n" + text)
+        else:
+            merged.append((role, source, text))
+    return merged
+
+
+def _emit(sink: TurnSink, pieces: list[Piece], where: _Where) -> None:
+    for number, (role, source, text) in enumerate(pieces):
+        turn_id = where.base_id if number == 0 else f"{where.base_id}.{number}"
+        sink.add(
+            turn_id, role, text, source, line=where.line, is_sidechain=where.sidechain,
+            session_id=where.session, timestamp=where.timestamp,
+        )
+
+
+def _str_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None

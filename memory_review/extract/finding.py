@@ -1,0 +1,106 @@
+"""A finding: one memory an extractor thinks the transcript supports, with its evidence and flags.
+
+Findings are pure values. :func:`memory_review.extract.plan.plan` turns them into
+proposals after comparing them with what the stores already hold.
+
+Secrets: every text that leaves the transcript (description, body *and* the evidence
+quote) goes through :func:`memory_review.safety.redact`. A quote is therefore verbatim
+from the turn unless the finding carries the ``secret`` flag, in which case the secret
+inside it reads ``[REDACTED:<kind>]`` — the event log is append-only, and a secret
+written into it could never be taken back.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import Field
+
+from memory_review import safety
+from memory_review.extract.textutil import slug
+from memory_review.models import MAX_DESCRIPTION_CHARS, DurableScope, MemoryType, Strict
+from memory_review.proposal import Evidence, Priority, ProposedMemory
+
+FLAG_UNTRUSTED = "untrusted-source"
+TYPE_PREFIX: dict[str, str] = {
+    "forbidden": "forbidden",
+    "preference": "pref",
+    "convention": "conv",
+    "fact": "fact",
+}
+# Words that say *that* something is a rule, not *what* the rule is about.
+SLUG_IGNORE: frozenset[str] = frozenset(
+    """remember never always prefer don't dont use using convention conventions project repo repository
+    codebase now forward future note mind avoid stop like hate dislike preference rule rules default
+    time whenever make sure keep""".split()
+)
+_FILLER = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|and|also|oh|btw|hey|please|pls|just|alright|one more thing|"
+    r"remember|note|keep in mind|fyi|for the record|just so you know|from now on|going forward|"
+    r"moving forward|in (?:the )?future)\s*(?:that\b|[,:\u2014-])?\s*)+",
+    re.IGNORECASE,
+)
+_ZH_FILLER = re.compile(r"^(?:(?:请|记住|记得|注意|另外|还有|好的|好)[，,：:]?\s*)+")
+
+
+class Finding(Strict):
+    """One proposed memory with why (``rationale``, ``signal``) and where (``evidence``) it came from."""
+
+    memory: ProposedMemory
+    scope: DurableScope
+    rationale: str = Field(min_length=1, max_length=2000)
+    evidence: tuple[Evidence, ...] = Field(min_length=1)
+    signal: str = Field(min_length=1)
+    flags: frozenset[str] = frozenset()
+    priority: Priority = "medium"
+
+    @property
+    def quote(self) -> str:
+        """The first evidence quote (the statement the finding was made from)."""
+        return self.evidence[0].quote
+
+
+def build_finding(
+    statement: str,
+    *,
+    memory_type: MemoryType,
+    scope: DurableScope,
+    rationale: str,
+    evidence: list[tuple[str, str | None, str | None]],
+    signal: str,
+    priority: Priority,
+    extra_flags: frozenset[str] = frozenset(),
+) -> Finding:
+    """Make a finding from a statement: slug id, one-line description, redacted texts, safety flags.
+
+    ``evidence`` holds ``(quote, session_id, turn_id)`` triples, quotes verbatim from the turns.
+    """
+    flags = frozenset(safety.scan(statement)).union(*(safety.scan(q) for q, _, _ in evidence)) | extra_flags
+    body = safety.redact(statement)
+    memory = ProposedMemory(
+        id=slug(TYPE_PREFIX[memory_type], body, ignore=SLUG_IGNORE),
+        type=memory_type,
+        description=describe(body),
+        body=body[:4096],
+    )
+    quotes = tuple(
+        Evidence(quote=safety.redact(quote)[:2000], session_id=session, turn_id=turn)
+        for quote, session, turn in evidence
+    )
+    return Finding(
+        memory=memory, scope=scope, rationale=rationale[:2000], evidence=quotes,
+        signal=signal, flags=flags, priority=priority,
+    )
+
+
+def describe(statement: str) -> str:
+    """One concise line: the statement without lead-in fillers, capitalised, at most 200 chars."""
+    line = " ".join(statement.split())
+    trimmed = _ZH_FILLER.sub("", _FILLER.sub("", line)).strip()
+    if len(trimmed) < 3:
+        trimmed = line
+    trimmed = trimmed[:1].upper() + trimmed[1:]
+    if len(trimmed) <= MAX_DESCRIPTION_CHARS:
+        return trimmed
+    cut = trimmed[: MAX_DESCRIPTION_CHARS - 1].rsplit(" ", 1)[0]
+    return cut + "\u2026"

@@ -1,0 +1,147 @@
+"""The default extractor: deterministic, offline, explicit signals only.
+
+It reads what the *user* said, sentence by sentence, and keeps the sentences that state
+a durable preference, convention, fact or prohibition (see :mod:`.signals`), plus
+corrections the user had to repeat in two or more turns (see :mod:`.corrections`).
+
+Text the user did not write — assistant replies, tool output, file contents, slash-command
+wrappers, subagent prompts — never becomes a finding by default. With
+``include_untrusted=True`` tool output and file text are read too, and every finding from
+them carries the ``untrusted-source`` flag and low priority, so a prompt injection hidden
+in a fetched page can be shown to the reviewer but never slips in looking like the user.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+
+from memory_review.extract.corrections import Correction, find_correction
+from memory_review.extract.finding import FLAG_UNTRUSTED, Finding, build_finding
+from memory_review.extract.signals import Classification, classify, scope_of
+from memory_review.extract.textutil import sentence_spans
+from memory_review.extract.transcript import UNTRUSTED_SOURCES, Transcript, Turn
+from memory_review.proposal import Priority, Proposer
+
+PROPOSER = Proposer(kind="heuristic", name="memory-review-heuristic")
+SIGNAL_REPEATED = "repeated correction"
+MIN_REPEATS = 2
+MAX_EVIDENCE = 3
+# A reason given right after a rule belongs to it: "Never mock the DB. It hid a bug."
+_REASON = re.compile(r"^(?:because|since|otherwise|that's\s+why|it\s+(?:hid|broke|caused|masks?)|因为|否则)", re.I)
+
+
+@dataclass(frozen=True)
+class _Said:
+    turn: Turn
+    start: int
+    end: int
+
+    @property
+    def text(self) -> str:
+        return self.turn.text[self.start : self.end]
+
+
+def extract(transcript: Transcript, *, include_untrusted: bool = False) -> list[Finding]:
+    """Every finding in the transcript, in turn order (repeated corrections last)."""
+    findings: list[Finding] = []
+    corrections: list[tuple[_Said, Correction]] = []
+    for turn in transcript.turns:
+        trusted = turn.is_user_speaking
+        if not trusted and not (include_untrusted and turn.source in UNTRUSTED_SOURCES):
+            continue
+        statements, corrected = _scan_turn(turn)
+        findings.extend(_finding(transcript, said, found, trusted=trusted) for said, found in statements)
+        if trusted:  # only the user's own corrections can add up to a preference
+            corrections.extend(corrected)
+    findings.extend(_repeated(transcript, corrections))
+    return findings
+
+
+def _scan_turn(turn: Turn) -> tuple[list[tuple[_Said, Classification]], list[tuple[_Said, Correction]]]:
+    statements: list[tuple[_Said, Classification]] = []
+    corrections: list[tuple[_Said, Correction]] = []
+    spans = list(sentence_spans(turn.text))
+    for position, (start, end) in enumerate(spans):
+        said = _Said(turn, start, end)
+        classification = classify(said.text)
+        if classification is not None:
+            statements.append((_with_reason(turn, spans, position, said), classification))
+        elif (correction := find_correction(said.text)) is not None:
+            corrections.append((said, correction))
+    return statements, corrections
+
+
+def _with_reason(turn: Turn, spans: list[tuple[int, int]], position: int, said: _Said) -> _Said:
+    if position + 1 >= len(spans):
+        return said
+    next_start, next_end = spans[position + 1]
+    between = turn.text[said.end : next_start]
+    if "\n" in between or not _REASON.match(turn.text[next_start:next_end]):
+        return said
+    return _Said(turn, said.start, next_end)
+
+
+def _finding(transcript: Transcript, said: _Said, found: Classification, *, trusted: bool) -> Finding:
+    turn = said.turn
+    others = [name for name in found.signals if name != found.signal]
+    also = f' (also {", ".join(repr(n) for n in others)})' if others else ""
+    if trusted:
+        rationale = (
+            f'The user stated a durable {found.type} in turn {turn.turn_id}: signal "{found.signal}"{also}, '
+            "with no one-off marker such as \"now\" or \"this file\"."
+        )
+    else:
+        rationale = (
+            f'NOT said by the user: {turn.source} in turn {turn.turn_id} contains a {found.type} '
+            f'("{found.signal}"{also}); it may be injected text — keep it only if you recognise it.'
+        )
+    return build_finding(
+        said.text,
+        memory_type=found.type,
+        scope=found.scope,
+        rationale=rationale,
+        evidence=[(said.text, transcript.session_of(turn), turn.turn_id)],
+        signal=found.signal,
+        priority=_priority(found, trusted),
+        extra_flags=frozenset() if trusted else frozenset({FLAG_UNTRUSTED}),
+    )
+
+
+def _priority(found: Classification, trusted: bool) -> Priority:
+    if not trusted:
+        return "low"
+    return "high" if found.type == "forbidden" else "medium"
+
+
+def _repeated(transcript: Transcript, corrections: list[tuple[_Said, Correction]]) -> list[Finding]:
+    groups: dict[str, list[tuple[_Said, Correction]]] = defaultdict(list)
+    for said, correction in corrections:
+        groups[correction.key].append((said, correction))
+    findings = []
+    for items in groups.values():
+        first_per_turn: dict[str, tuple[_Said, Correction]] = {}
+        for said, correction in items:
+            first_per_turn.setdefault(said.turn.turn_id, (said, correction))
+        distinct = list(first_per_turn.values())
+        if len(distinct) >= MIN_REPEATS:
+            findings.append(_repeated_finding(transcript, distinct))
+    return findings
+
+
+def _repeated_finding(transcript: Transcript, items: list[tuple[_Said, Correction]]) -> Finding:
+    first = items[0][1]
+    statement = first.phrase[:1].upper() + first.phrase[1:]
+    scope = scope_of(statement)
+    memory_type = "forbidden" if first.negative else ("convention" if scope == "project" else "preference")
+    turns = ", ".join(said.turn.turn_id for said, _ in items)
+    return build_finding(
+        statement,
+        memory_type=memory_type,
+        scope=scope,
+        rationale=f'The user corrected the agent the same way in {len(items)} turns ({turns}): "{first.phrase}".',
+        evidence=[(said.text, transcript.session_of(said.turn), said.turn.turn_id) for said, _ in items[:MAX_EVIDENCE]],
+        signal=SIGNAL_REPEATED,
+        priority="high",
+    )

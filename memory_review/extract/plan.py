@@ -1,0 +1,201 @@
+"""Planning: which findings become proposals, and which are duplicates — pure, no store access.
+
+For each finding, in order:
+
+1. findings that say the same thing within one run collapse into one (evidence merged);
+2. equal (normalised text) to a pending candidate or an approved memory → skipped;
+3. the same id as an approved memory, or a near-duplicate of one (high word overlap)
+   → an ``update`` of that memory, so the reviewer sees a diff instead of a twin;
+4. a near-duplicate of a pending candidate → skipped (the reviewer already has it);
+5. anything else → a ``create``.
+
+Identical to a discarded candidate adds the ``previously-discarded`` flag. Because the
+decision only depends on the findings and the three sets, running the same transcript
+again with the previous run's proposals pending proposes nothing new.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from pydantic import Field
+
+from memory_review.extract.finding import FLAG_UNTRUSTED, SLUG_IGNORE, Finding
+from memory_review.extract.heuristic import PROPOSER
+from memory_review.extract.textutil import normalize, overlap, tokens
+from memory_review.models import Memory, Strict
+from memory_review.proposal import Evidence, Priority, ProposedMemory, Proposer, UpsertProposal
+
+FLAG_PREVIOUSLY_DISCARDED = "previously-discarded"
+NEAR_DUPLICATE = 0.6
+MAX_MERGED_EVIDENCE = 5
+_RANK: dict[str, int] = {"low": 0, "medium": 1, "high": 2}
+
+
+class PlannedProposal(Strict):
+    """A proposal ready for the store, with the flags its candidate must carry."""
+
+    proposal: UpsertProposal
+    flags: frozenset[str] = frozenset()
+    finding: Finding
+
+
+class SkippedFinding(Strict):
+    """A finding left out because the reviewer already has it; says which record it matched."""
+
+    finding: Finding
+    reason: str
+    matched_id: str
+
+
+class ExtractionPlan(Strict):
+    """The outcome of planning: what to propose, what was a duplicate, and counts for the summary."""
+
+    found: int = Field(ge=0)
+    proposals: list[PlannedProposal]
+    skipped_duplicates: list[SkippedFinding]
+    flagged: int = Field(ge=0)
+
+
+@dataclass(frozen=True)
+class _Known:
+    id: str
+    description: str
+    texts: frozenset[str]
+    bag: frozenset[str]
+    scope: str | None = None
+
+
+def plan(
+    findings: Sequence[Finding],
+    *,
+    approved: Sequence[Memory],
+    pending: Sequence[ProposedMemory | Memory],
+    discarded: Sequence[ProposedMemory | Memory],
+    proposer: Proposer = PROPOSER,
+) -> ExtractionPlan:
+    """Decide, for every finding, to propose a create, an update, or nothing."""
+    durable = [_known(m, m.scope) for m in approved if m.scope in ("user", "project")]
+    waiting = [_known(m) for m in pending]
+    rejected = frozenset().union(*(_known(m).texts for m in discarded))
+    proposals: list[PlannedProposal] = []
+    skipped: list[SkippedFinding] = []
+    for finding in collapse(findings):
+        decided = _decide(finding, durable, waiting, rejected, proposer)
+        if isinstance(decided, PlannedProposal):
+            proposals.append(decided)
+        else:
+            skipped.append(decided)
+    flagged = sum(1 for planned in proposals if planned.flags)
+    return ExtractionPlan(found=len(findings), proposals=proposals, skipped_duplicates=skipped, flagged=flagged)
+
+
+def collapse(findings: Sequence[Finding]) -> list[Finding]:
+    """Merge findings of one run that say the same thing; the first keeps its wording."""
+    groups: list[Finding] = []
+    for finding in findings:
+        for position, group in enumerate(groups):
+            if _same_trust(group, finding) and _near(_known_finding(group), _known_finding(finding)):
+                groups[position] = _merge(group, finding)
+                break
+        else:
+            groups.append(finding)
+    return groups
+
+
+def _decide(
+    finding: Finding,
+    durable: list[_Known],
+    waiting: list[_Known],
+    rejected: frozenset[str],
+    proposer: Proposer,
+) -> PlannedProposal | SkippedFinding:
+    me = _known_finding(finding)
+    flags = finding.flags | ({FLAG_PREVIOUSLY_DISCARDED} if me.texts & rejected else frozenset())
+    if twin := _first(waiting, lambda k: bool(k.texts & me.texts)):
+        return SkippedFinding(finding=finding, reason="already pending review", matched_id=twin.id)
+    if twin := _first(durable, lambda k: bool(k.texts & me.texts)):
+        return SkippedFinding(finding=finding, reason="already remembered", matched_id=twin.id)
+    if target := _closest(me, durable):
+        return _planned(finding, flags, proposer, target)
+    if twin := _closest(me, waiting):
+        return SkippedFinding(finding=finding, reason="near-duplicate of a pending candidate", matched_id=twin.id)
+    return _planned(finding, flags, proposer, None)
+
+
+def _planned(finding: Finding, flags: frozenset[str], proposer: Proposer, target: _Known | None) -> PlannedProposal:
+    memory, scope, rationale = finding.memory, finding.scope, finding.rationale
+    if target is not None:
+        memory = memory.model_copy(update={"id": target.id})
+        scope = target.scope if target.scope in ("user", "project") else scope  # type: ignore[assignment]
+        rationale = f'{rationale} Updates memory {target.id}, which says: "{target.description}".'[:2000]
+    proposal = UpsertProposal(
+        op="update" if target else "create",
+        scope=scope,
+        memory=memory,
+        rationale=rationale,
+        evidence=finding.evidence,
+        proposer=proposer,
+        priority=finding.priority,
+        session_id=finding.evidence[0].session_id,
+    )
+    return PlannedProposal(proposal=proposal, flags=flags, finding=finding)
+
+
+def _known(memory: ProposedMemory | Memory, scope: str | None = None) -> _Known:
+    texts = frozenset(t for t in (normalize(memory.body), normalize(memory.description)) if t)
+    bag = _bag(memory.body or memory.description)
+    return _Known(id=memory.id, description=memory.description, texts=texts, bag=bag, scope=scope)
+
+
+def _known_finding(finding: Finding) -> _Known:
+    return _known(finding.memory, finding.scope)
+
+
+def _bag(text: str) -> frozenset[str]:
+    # Rule words ("never", "always", "use") say how, not what: "never use tabs" and
+    # "always use tabs" are about the same thing, which is what an update is for.
+    return frozenset(t for t in tokens(text) if t not in SLUG_IGNORE)
+
+
+def _near(left: _Known, right: _Known) -> bool:
+    if left.id == right.id or left.texts & right.texts:
+        return True
+    return overlap(left.bag, right.bag) >= NEAR_DUPLICATE
+
+
+def _closest(me: _Known, known: list[_Known]) -> _Known | None:
+    same_id = _first(known, lambda k: k.id == me.id)
+    if same_id is not None:
+        return same_id
+    scored = [(overlap(me.bag, k.bag), k) for k in known]
+    best = max(scored, key=lambda pair: pair[0], default=(0.0, None))
+    return best[1] if best[0] >= NEAR_DUPLICATE else None
+
+
+def _first(known: list[_Known], test: Callable[[_Known], bool]) -> _Known | None:
+    return next((k for k in known if test(k)), None)
+
+
+def _same_trust(left: Finding, right: Finding) -> bool:
+    # The user's statement must never pick up an "untrusted-source" flag by merging.
+    return (FLAG_UNTRUSTED in left.flags) == (FLAG_UNTRUSTED in right.flags)
+
+
+def _merge(group: Finding, other: Finding) -> Finding:
+    evidence = _merged_evidence(group.evidence, other.evidence)
+    turns = [e.turn_id for e in other.evidence if e.turn_id and e not in group.evidence]
+    rationale = group.rationale + (f" Also said in turn {', '.join(turns)}." if turns else "")
+    priority: Priority = max(group.priority, other.priority, key=lambda p: _RANK[p])
+    return group.model_copy(
+        update={"evidence": evidence, "flags": group.flags | other.flags, "rationale": rationale[:2000], "priority": priority}
+    )
+
+
+def _merged_evidence(first: tuple[Evidence, ...], second: tuple[Evidence, ...]) -> tuple[Evidence, ...]:
+    merged = list(first)
+    for item in second:
+        if item not in merged:
+            merged.append(item)
+    return tuple(merged[:MAX_MERGED_EVIDENCE])

@@ -1,0 +1,111 @@
+"""Read a transcript file in any supported format, detecting the format when not given.
+
+Formats: ``claude-code`` (native session JSONL, a JSON array of its records, or
+``{"loglines": [...]}``), ``jsonl`` (generic ``{role, content}`` per line or in an array),
+``aider`` (``.aider.chat.history.md``) and ``text`` (one user turn per paragraph).
+A file that is none of these is a :class:`~memory_review.errors.ValidationError`.
+"""
+
+from __future__ import annotations
+
+import codecs
+import itertools
+from pathlib import Path
+
+from memory_review.errors import ValidationError
+from memory_review.extract import claude_code, formats
+from memory_review.extract.builder import TurnSink
+from memory_review.extract.sources import WRAPPER_KEYS, JsonSource, open_json, read_head
+from memory_review.extract.transcript import FORMATS, Transcript, TranscriptFormat
+
+SNIFF_RECORDS = 50
+
+
+def read_transcript(
+    path: Path | str, *, format: str | None = None, session_id: str | None = None
+) -> Transcript:
+    """Parse a transcript; ``format`` forces a reader, ``session_id`` overrides the file's own id."""
+    path = Path(path)
+    if format is None:
+        detected, source = _detect(path)
+    else:
+        detected, source = _check_format(format, path), None
+    return _read(path, detected, source, session_id)
+
+
+def detect_format(path: Path | str) -> TranscriptFormat:
+    """The format of a transcript file, judged from its content (never from its name)."""
+    return _detect(Path(path))[0]
+
+
+def _check_format(name: str, path: Path) -> TranscriptFormat:
+    if name not in FORMATS:
+        raise ValidationError(f"unknown transcript format {name!r}; use one of {', '.join(FORMATS)}", path=path)
+    return name  # type: ignore[return-value]
+
+
+def _read(path: Path, fmt: TranscriptFormat, source: JsonSource | None, session: str | None) -> Transcript:
+    sink = TurnSink()
+    if fmt == "aider":
+        formats.read_aider(path, sink)
+    elif fmt == "text":
+        formats.read_text(path, sink)
+    else:
+        _read_json(path, fmt, source or _json_or_fail(path), sink)
+    return sink.build(path, fmt, session)
+
+
+def _read_json(path: Path, fmt: TranscriptFormat, source: JsonSource, sink: TurnSink) -> None:
+    if fmt == "claude-code":
+        for raw in source.records(WRAPPER_KEYS):
+            claude_code.add_record(sink, raw)
+    else:
+        for raw in source.records(WRAPPER_KEYS):
+            formats.add_generic_record(sink, raw)
+
+
+def _json_or_fail(path: Path) -> JsonSource:
+    source = open_json(path)
+    if source is None:
+        raise ValidationError("not JSON Lines or a JSON document", path=path)
+    return source
+
+
+def _detect(path: Path) -> tuple[TranscriptFormat, JsonSource | None]:
+    text = _head_text(path)
+    if text.lstrip()[:1] in ("[", "{"):
+        source = open_json(path)
+        if source is not None:
+            return _json_format(path, source), source
+    if any(formats.AIDER_HEADER.match(line) for line in text.splitlines()):
+        return "aider", None
+    return "text", None
+
+
+def _head_text(path: Path) -> str:
+    head = read_head(path)
+    if not head.strip():
+        raise ValidationError("empty file: not a transcript", path=path)
+    if b"\x00" in head:
+        raise ValidationError("binary file (NUL bytes): not a transcript", path=path)
+    try:
+        # Incremental decoding tolerates a character cut at the end of the sniffed bytes.
+        return codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+    except UnicodeDecodeError as exc:
+        raise ValidationError("not UTF-8 text: not a transcript", path=path) from exc
+
+
+def _json_format(path: Path, source: JsonSource) -> TranscriptFormat:
+    try:
+        sample = [raw.value for raw in itertools.islice(source.records(WRAPPER_KEYS), SNIFF_RECORDS)]
+    except ValidationError as exc:
+        raise ValidationError("JSON, but not a transcript: no array of records in it", path=path) from exc
+    if any(claude_code.looks_like_record(value) for value in sample):
+        return "claude-code"
+    if any(formats.looks_like_message(value) for value in sample):
+        return "jsonl"
+    raise ValidationError(
+        "JSON, but not a transcript: expected Claude Code session records "
+        "(type user/assistant/...) or {role, content} messages",
+        path=path,
+    )

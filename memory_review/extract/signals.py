@@ -1,0 +1,232 @@
+"""The signal tables of the heuristic extractor, in English and Chinese, and the sentence classifier.
+
+A sentence becomes a finding when a signal fires *and* nothing marks it as a one-off
+task instruction. Signals come in two strengths:
+
+* strong — "never", "always", "remember that", "I prefer", "we use", "from now on",
+  "永远不要", "总是", "记住", "我们用", "以后" ...: durable by themselves;
+* weak — "don't", "avoid", "不要", "必须": durable only when no one-off marker is present;
+* reminders ("remember to", "don't forget to", "记得") and corrections ("no, use X") are
+  never enough alone: a reminder needs a durable marker, a correction needs repetition.
+
+One-off markers are time-bound words ("now", "yet", "for now", "when you're done",
+"现在", "这次") and deixis to a concrete thing in front of the agent ("this function",
+"that file", "这个函数"), which a memory read in another session could not resolve.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memory_review.models import DurableScope, MemoryType
+
+_I = re.IGNORECASE
+_PAST = r"(?:been|got|had|seen|saw|heard|knew|thought|said|did|was|were|worked|used|tried|noticed|made)"
+_LEAD = (
+    r"(?:^|[,;:(\u2014\u2013]\s*|\s-\s|\bplease\s+|"
+    r"\b(?:and|but|also|so|then|just|btw|oh|ok|okay|pls|plz|remember|rule)\s*[,:]?\s+)"
+)
+_DONT_NOT_RULES = (
+    r"(?:worry|know|think|understand|see|get|have|need|care|mind|want|like|bother|forget|"
+    r"remember|be\s+afraid|hesitate|agree|believe|recall|expect)"
+)
+
+
+@dataclass(frozen=True)
+class Signal:
+    """One cue in the text: its display name, its meaning (``kind``) and its strength."""
+
+    name: str
+    kind: str  # forbid | always | prefer | convention | durable | remember | note | must | reminder
+    strong: bool
+    pattern: re.Pattern[str]
+
+
+def _sig(name: str, kind: str, strong: bool, pattern: str) -> Signal:
+    return Signal(name, kind, strong, re.compile(pattern, _I))
+
+
+# Order matters only for which name is reported first when several fire.
+SIGNALS: tuple[Signal, ...] = (
+    _sig("remember", "remember", True, r"(?:^|\bplease\s+|\b(?:and|also|just|always)\s+)remember\s*(?:that\b|this\b|:|,|\u2014|-\s)"),
+    _sig("from now on", "durable", True,
+         r"\b(?:from\s+now\s+on|going\s+forward|from\s+here\s+on(?:\s+out)?|moving\s+forward|henceforth|"
+         r"in\s+(?:the\s+)?future|next\s+time|by\s+default|(?:every|each)\s+time\s+(?:you|we)|whenever\s+(?:you|we))\b"),
+    _sig("never", "forbid", True,
+         rf"(?:{_LEAD}|\b(?:we|i|you\s+(?:should|must)|should|must)\s+)never\s+(?!mind\b)(?!{_PAST}\b)\w"),
+    _sig("don't", "forbid", False,
+         rf"(?:{_LEAD}|\b(?:you|we)\s+)(?:don'?t|do\s+not)\s+(?!{_DONT_NOT_RULES}\b)(?!forget\s+to\b)\w"),
+    _sig("must not", "forbid", False, r"\b(?:must\s+not|mustn't|should\s+not|shouldn't)\s+(?!have\b)\w"),
+    _sig("avoid", "forbid", False, rf"{_LEAD}avoid\s+\w"),
+    _sig("stop", "forbid", False, rf"{_LEAD}stop\s+\w+ing\b"),
+    _sig("I don't like", "forbid", True, r"\bi\s+(?:really\s+)?(?:don'?t\s+like|hate|dislike|can'?t\s+stand)\b"),
+    _sig("always", "always", True, rf"(?:{_LEAD}|\b(?:we|i|you\s+(?:should|must))\s+)always\s+(?!been\b)\w"),
+    _sig("I prefer", "prefer", True,
+         r"\bi(?:'d|\s+would)?\s+(?:much\s+|really\s+|generally\s+|strongly\s+|usually\s+)?prefer\b|"
+         r"\bmy\s+preference\b|\bi\s+like\s+(?:it\s+when|my|to\s+(?:keep|have|use|see))\b"),
+    _sig("we use", "convention", True,
+         r"\bwe(?:'re|\s+are)?\s+(?:always\s+|only\s+|generally\s+|usually\s+|normally\s+|typically\s+|"
+         r"consistently\s+|all\s+)?(?:use|using|prefer|stick\s+to|follow|write|deploy|keep|name|store|"
+         r"target|support|format|lint|pin|run)\b(?!\s+to\b)"),
+    _sig("in this project", "convention", True,
+         r"\bin\s+(?:this|our)\s+(?:project|repo|repository|codebase)\s*,?\s+(?:we|you|all|every|each|always|"
+         r"never|don'?t|do\s+not|use|prefer|everything|nothing|\w+\s+(?:must|should|go|goes|live|lives)\b)|"
+         r"\b(?:must|should)\b.*\bin\s+(?:this|our)\s+(?:project|repo|repository|codebase)\b"),
+    _sig("our convention", "convention", True,
+         r"\bour\s+(?:convention|conventions|standard|standards|style(?:\s+guide)?|rule|rules|policy|practice|"
+         r"guideline|guidelines|workflow)\s+(?:is|are|says|requires)\b|\bby\s+convention\b|"
+         r"\bthe\s+(?:convention|rule|policy)\s+(?:here|in\s+this\s+(?:project|repo|codebase))\s+is\b"),
+    _sig("note that", "note", False,
+         r"(?:^|\bplease\s+|\b(?:and|also|just)\s+)(?:note|keep\s+in\s+mind|fyi|for\s+the\s+record|"
+         r"just\s+so\s+you\s+know|for\s+reference|be\s+aware)\s*(?:that\b|:|,)"),
+    _sig("remember to", "reminder", False,
+         r"(?:^|\bplease\s+|\b(?:and|also|just)\s+)(?:remember|don'?t\s+forget|do\s+not\s+forget)\s+to\b|"
+         r"(?:^|\bplease\s+)make\s+sure\s+(?:to|you)\b"),
+    # Chinese
+    _sig("记住", "remember", True, r"记住"),
+    _sig("以后", "durable", True,
+         r"(?:^|[，,；;：:\s])(?:请)?(?:你)?以后|以后(?:都|请|要|不要|别|一律|统一|记得|尽量|必须)|今后|"
+         r"从现在(?:开始|起)|从今以后|往后|下次"),
+    _sig("永远不要", "forbid", True, r"永远不要|永远别|绝对不要|绝对不能|千万不要|千万别|决不|绝不|从不|禁止|严禁|不允许"),
+    _sig("不要", "forbid", False, r"不要(?!紧)|不许|不准|不能用|(?:^|[，,；;：:\s]|请)别(?![的人处])"),
+    _sig("总是", "always", True, r"总是|始终|一律|每次都|永远(?!不|别)|一直(?:用|使用|要|都)"),
+    _sig("我喜欢", "prefer", True, r"我(?:更|比较|一般)?(?:喜欢|偏好|倾向于?|习惯)"),
+    _sig("我们用", "convention", True,
+         r"我们(?:一般|通常|都|统一|一直|只|总是)?(?:用|使用|采用|遵循|遵守)|我们的(?:规范|约定|惯例|规则|风格)|"
+         r"团队(?:规范|约定)|按照(?:我们的)?(?:规范|约定)"),
+    _sig("在这个项目", "convention", True,
+         r"(?:在)?(?:这个|本|我们的?)(?:项目|仓库|代码库)(?:里|中|内)?[，,]?(?:我们|都|统一|一律|必须|要|请|不要|别|用|使用)"),
+    _sig("必须", "must", False, r"必须|一定要|务必"),
+    _sig("记得", "reminder", False, r"记得|别忘了|不要忘记"),
+)
+
+_TIME_ONE_OFF = re.compile(
+    r"\b(?:right\s+now|now|yet|for\s+now|for\s+the\s+moment|at\s+the\s+moment|today|tonight|temporarily|"
+    r"this\s+(?:time|morning|afternoon|week|sprint|round|session|pr|turn|once)|"
+    r"for\s+this\s+(?:one|pr|task|change|commit|ticket|release)|"
+    r"in\s+this\s+(?:pr|commit|branch|session|task|change)|"
+    r"(?:when|once)\s+you(?:'re|\s+are)\s+(?:done|finished)|after\s+(?:that|this|you\s+finish)|"
+    r"before\s+(?:you|we)\s+(?:continue|start|finish|move\s+on)|until\s+(?:i|we|further)|"
+    r"i\s+just|we\s+just|i've\s+just|just\s+now)\b"
+    r"|现在|这次|这一次|暂时|今天|刚才|马上|立刻|等一下|等会|先别|先不|目前|这会儿|一会儿",
+    _I,
+)
+_DEIXIS = re.compile(
+    r"\b(?:this|that|these|those)\s+(?:function|file|method|class|tests?|lines?|pr|branch|commit|changes?|one|"
+    r"bug|issue|error|module|component|ticket|step|script|endpoint|query|loop|variable|part|section|block|"
+    r"approach|solution|version|output|code|implementation|diff|migration|page|route|thing|stuff|folder|"
+    r"directory|value|field|table|case|snippet|fix|edit|message|comment|import|call)\b|"
+    r"\b(?:do|did|change|touch|modify|delete|remove|undo|revert|run|try|use|add|merge|push)\s+"
+    r"(?:that|this|it|them|those|these)(?:\s+again)?\s*[.!]*$"
+    r"|这(?:个|些|段|行|里|儿|块|部分)(?!项目|仓库|代码库)|那(?:个|些|段|行|里)(?!项目|仓库|代码库)",
+    _I,
+)
+_QUESTION_START = re.compile(
+    r"^(?:why|what|how|where|who|which|whose|whom|(?:do|does|did|is|are|was|were|should|shall|have|has|am|"
+    r"isn't|aren't|doesn't|don't|didn't|shouldn't|won't)\s+(?:you|we|i|they|it|he|she|this|that|there|these|those)\b)",
+    _I,
+)
+# "Could you always use pnpm?" is a request phrased as a question.
+_POLITE = re.compile(r"^(?:can|could|would|will)\s+you\s+(?:please\s+)?", _I)
+_COPULA = re.compile(
+    r"\b(?:is|are|am|'m|runs?|lives?|uses?|has|have|needs?|requires?|expects?|listens?|sits?|contains?|"
+    r"points?|belongs?|means?|takes?|goes)\b|是|在|叫|有|位于|指向|需要",
+    _I,
+)
+_PROJECT = re.compile(
+    r"\b(?:project|repo|repository|codebase|code\s*base|monorepo|tests?|testing|ci|pipeline|build|builds|"
+    r"migrations?|database|db|schema|deploy(?:ment|s|ing)?|staging|production|prod|branch(?:es)?|main|"
+    r"master|commits?|committing|pull\s+requests?|prs?|merge|merging|release|lint(?:er|ing)?|pre-commit|"
+    r"dockerfile|makefile|docker|api|endpoints?|modules?|packages?|dependenc(?:y|ies)|config|service|"
+    r"server|fixtures?|we|our|us)\b"
+    r"|(?:^|\s)[\w.-]*/[\w./-]*|\b[\w-]+\.(?:py|ts|tsx|js|jsx|go|rs|toml|json|ya?ml|md|cfg|ini|lock|sql|sh|env)\b"
+    r"|项目|仓库|代码库|测试|数据库|部署|分支|提交|我们|团队|接口|服务|配置|依赖|迁移|流水线",
+    _I,
+)
+_DURABLE_SPAN = re.compile(
+    r"\bfrom\s+now\s+on\b|\bgoing\s+forward\b|\bmoving\s+forward\b|\bin\s+(?:the\s+)?future\b|以后|今后|从现在(?:开始|起)",
+    _I,
+)
+_PROJECT_PHRASE = re.compile(r"\b(?:this|our)\s+(?:project|repo|repository|codebase)\b", _I)
+
+MIN_CHARS = 6
+MAX_CHARS = 400
+
+
+@dataclass(frozen=True)
+class Classification:
+    """What a sentence says: its memory type, scope, the signals that fired and the primary one."""
+
+    type: MemoryType
+    scope: DurableScope
+    signal: str
+    signals: tuple[str, ...]
+
+
+def classify(sentence: str) -> Classification | None:
+    """Classify one sentence as a durable memory, or ``None`` for chatter and one-off instructions."""
+    text = sentence.replace("\u2019", "'")
+    if not MIN_CHARS <= len(text) <= MAX_CHARS or is_question(text):
+        return None
+    text = _POLITE.sub("", text)
+    hits = [signal for signal in SIGNALS if signal.pattern.search(text)]
+    if not hits or _is_one_off(text):
+        return None
+    if not _durable_enough(text, hits):
+        return None
+    memory_type = _memory_type(text, hits)
+    scope = "project" if memory_type == "convention" else scope_of(text)
+    if memory_type == "preference" and scope == "project" and not _has(hits, "prefer"):
+        memory_type = "convention"
+    ordered = sorted(hits, key=lambda s: (not s.strong, SIGNALS.index(s)))
+    return Classification(memory_type, scope, ordered[0].name, tuple(s.name for s in ordered))
+
+
+def scope_of(text: str) -> DurableScope:
+    """``project`` when the text talks about the repo, its code, tests, CI or paths; else ``user``."""
+    return "project" if _PROJECT.search(text) else "user"
+
+
+def is_question(text: str) -> bool:
+    """True for a question: it asks, it does not state a rule (a polite request is no question)."""
+    stripped = text.rstrip()
+    if _POLITE.match(stripped):
+        return False
+    if stripped.endswith(("?", "？")) or re.search(r"[吗呢][。！!]?$", stripped):
+        return True
+    return _QUESTION_START.match(stripped) is not None
+
+
+def _is_one_off(text: str) -> bool:
+    durable = _DURABLE_SPAN.search(text) is not None
+    if durable:
+        return False
+    if _TIME_ONE_OFF.search(text):
+        return True
+    return _DEIXIS.search(_PROJECT_PHRASE.sub(" ", text)) is not None
+
+
+def _durable_enough(text: str, hits: list[Signal]) -> bool:
+    kinds = {signal.kind for signal in hits}
+    if any(signal.strong for signal in hits):
+        return True
+    if "note" in kinds:
+        return _COPULA.search(text) is not None
+    return bool(kinds & {"forbid", "must"})
+
+
+def _memory_type(text: str, hits: list[Signal]) -> MemoryType:
+    if _has(hits, "forbid"):
+        return "forbidden"
+    if _has(hits, "convention"):
+        return "convention"
+    if _has(hits, "prefer"):
+        return "preference"
+    if _has(hits, "remember", "note") and not _has(hits, "always", "must", "durable"):
+        return "fact" if _COPULA.search(text) else "preference"
+    return "preference"
+
+
+def _has(hits: list[Signal], *kinds: str) -> bool:
+    return any(signal.kind in kinds for signal in hits)

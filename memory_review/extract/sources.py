@@ -1,0 +1,193 @@
+"""Reading transcript files: capped line streaming, JSON records, and OS errors mapped to our tree.
+
+This is the one module of the extract package that opens files. Lines are read with a
+size cap so one enormous record (a base64 screenshot in a tool result) cannot exhaust
+memory; a whole-file JSON document is read only up to its own cap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Literal
+
+import orjson
+
+from memory_review.errors import NotFoundError, StorageError, ValidationError
+
+MAX_LINE_BYTES = 32 * 1024 * 1024
+MAX_DOCUMENT_BYTES = 256 * 1024 * 1024
+SNIFF_BYTES = 64 * 1024
+_BOM = b"\xef\xbb\xbf"
+_DISCARD_CHUNK = 1024 * 1024
+# Keys under which whole-session documents keep their records (simonw's exports use "loglines").
+WRAPPER_KEYS = ("loglines", "messages")
+
+JsonLayout = Literal["lines", "document"]
+
+
+@dataclass(frozen=True, slots=True)
+class RawRecord:
+    """One decoded JSON record, or the reason it could not be decoded."""
+
+    line: int | None
+    index: int
+    value: Any = None
+    error: str | None = None
+
+
+def open_binary(path: Path) -> IO[bytes]:
+    """Open a transcript for reading, turning OS errors into memory-review errors."""
+    try:
+        return open(path, "rb")
+    except FileNotFoundError as exc:
+        raise NotFoundError("transcript", str(path)) from exc
+    except IsADirectoryError as exc:
+        raise ValidationError("is a directory, not a transcript file", path=path) from exc
+    except OSError as exc:
+        raise StorageError(f"cannot read {path}: {exc.strerror}", path=path, errno=exc.errno) from exc
+
+
+def iter_lines(path: Path, *, max_line_bytes: int | None = None) -> Iterator[tuple[int, bytes | None]]:
+    """Yield ``(line_number, raw_line)``; a line over the cap yields ``None`` instead of its bytes."""
+    cap = max_line_bytes if max_line_bytes is not None else MAX_LINE_BYTES
+    with open_binary(path) as handle:
+        try:
+            yield from _numbered_lines(handle, cap)
+        except OSError as exc:
+            raise StorageError(f"cannot read {path}: {exc.strerror}", path=path, errno=exc.errno) from exc
+
+
+def _numbered_lines(handle: IO[bytes], cap: int) -> Iterator[tuple[int, bytes | None]]:
+    number = 0
+    while chunk := handle.readline(cap + 1):
+        number += 1
+        if number == 1 and chunk.startswith(_BOM):
+            chunk = chunk[len(_BOM):]
+        if len(chunk) > cap and not chunk.endswith(b"\n"):
+            _discard_rest_of_line(handle)
+            yield number, None
+            continue
+        yield number, chunk
+
+
+def _discard_rest_of_line(handle: IO[bytes]) -> None:
+    # Read on in bounded chunks so an over-long line never sits in memory whole.
+    while chunk := handle.readline(_DISCARD_CHUNK):
+        if chunk.endswith(b"\n"):
+            return
+
+
+def read_head(path: Path, size: int = SNIFF_BYTES) -> bytes:
+    """The first ``size`` bytes of a file (BOM removed), for format detection."""
+    with open_binary(path) as handle:
+        try:
+            head = handle.read(size)
+        except OSError as exc:
+            raise StorageError(f"cannot read {path}: {exc.strerror}", path=path, errno=exc.errno) from exc
+    return head[len(_BOM):] if head.startswith(_BOM) else head
+
+
+def read_document(path: Path, *, max_bytes: int | None = None) -> Any:
+    """Parse a whole file as one JSON document, refusing files over the cap."""
+    max_bytes = max_bytes if max_bytes is not None else MAX_DOCUMENT_BYTES
+    with open_binary(path) as handle:
+        try:
+            raw = handle.read(max_bytes + 1)
+        except OSError as exc:
+            raise StorageError(f"cannot read {path}: {exc.strerror}", path=path, errno=exc.errno) from exc
+    if len(raw) > max_bytes:
+        raise ValidationError(f"JSON document is larger than {max_bytes} bytes", path=path)
+    try:
+        return orjson.loads(raw[len(_BOM):] if raw.startswith(_BOM) else raw)
+    except orjson.JSONDecodeError as exc:
+        raise ValidationError(f"not valid JSON: {exc}", path=path) from exc
+
+
+class JsonSource:
+    """A JSON transcript opened once: streamed line by line, or parsed whole as a document."""
+
+    def __init__(self, path: Path, layout: JsonLayout, document: Any = None) -> None:
+        self.path = path
+        self.layout = layout
+        self._document = document
+
+    def records(self, unwrap: tuple[str, ...] = ()) -> Iterator[RawRecord]:
+        """Every record of the lines, or of the document's array (or the array under a key)."""
+        if self.layout == "lines":
+            yield from _line_records(self.path)
+            return
+        for index, value in enumerate(_unwrap(self._document, unwrap, self.path)):
+            yield RawRecord(line=None, index=index, value=value)
+
+
+def open_json(path: Path) -> JsonSource | None:
+    """Open a file as JSON Lines (first non-blank line is a record) or as one JSON document.
+
+    A single-line document such as ``{"loglines": [...]}`` is a document, not one record.
+    ``None`` when the file is neither: it is not JSON at all.
+    """
+    for _number, raw in iter_lines(path):
+        if raw is None or not raw.strip():
+            continue
+        first = _loads_or_none(raw)
+        if isinstance(first, dict) and not _is_wrapper(first):
+            return JsonSource(path, "lines")
+        break
+    try:
+        return JsonSource(path, "document", read_document(path))
+    except ValidationError:
+        return None
+
+
+def _is_wrapper(value: dict[str, Any]) -> bool:
+    return len(value) <= 3 and any(isinstance(value.get(key), list) for key in WRAPPER_KEYS)
+
+
+def _line_records(path: Path) -> Iterator[RawRecord]:
+    index = 0
+    for number, raw in iter_lines(path):
+        if raw is not None and not raw.strip():
+            continue
+        yield _decode_line(number, index, raw)
+        index += 1
+
+
+def _decode_line(number: int, index: int, raw: bytes | None) -> RawRecord:
+    if raw is None:
+        return RawRecord(line=number, index=index, error=f"line longer than {MAX_LINE_BYTES} bytes, skipped")
+    try:
+        return RawRecord(line=number, index=index, value=orjson.loads(raw))
+    except orjson.JSONDecodeError as exc:
+        return RawRecord(line=number, index=index, error=f"not valid JSON: {exc}")
+
+
+def _unwrap(document: Any, keys: tuple[str, ...], path: Path) -> list[Any]:
+    if isinstance(document, dict):
+        for key in keys:
+            if isinstance(document.get(key), list):
+                return list(document[key])
+        raise ValidationError(
+            "JSON object without a list of records" + (f" under {'/'.join(keys)}" if keys else ""),
+            path=path,
+        )
+    if isinstance(document, list):
+        return document
+    raise ValidationError("JSON document is neither an array nor an object of records", path=path)
+
+
+def _loads_or_none(raw: bytes) -> Any:
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
+
+
+def decode_text_line(raw: bytes) -> str | None:
+    """A line as text without its line ending, or ``None`` if it is not UTF-8."""
+    try:
+        return raw.decode("utf-8").rstrip("\r\n")
+    except UnicodeDecodeError:
+        return None
+

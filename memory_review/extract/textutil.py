@@ -1,0 +1,126 @@
+"""Text helpers shared by the extractors and the planner: sentences, normal forms, tokens, slugs.
+
+Everything is deterministic and works on English and Chinese alike: words for Latin
+script, character bigrams for CJK (which has no spaces to split on).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Iterator
+
+# A sentence ends at . ! ? ; followed by space or line end (so "pyproject.toml" stays
+# whole), at any CJK terminator, or at a line break: statements never span lines,
+# which keeps every quote a substring of a single source line.
+_SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[。！？；]|\n")
+_LEADING_NOISE = re.compile(r"^(?:[-*+•]\s+|\d{1,3}[.)]\s+|#{1,6}\s+)+")
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_WORD = re.compile(r"[a-z0-9][a-z0-9+#]*(?:['’][a-z]+)?")
+_SPACE = re.compile(r"\s+")
+_EDGE_PUNCT = " \t.,;:!?。，；：！？、\"'“”‘’()[]{}<>`*_-—–"
+
+STOPWORDS: frozenset[str] = frozenset(
+    """a an the to of in on for and or but with at by from as is are be been being it its this that
+    these those our we us i me my you your yours please also just so then there here into onto than
+    about over under up out off do does did doing done can could would should will shall may might must
+    very really much more most some any all each every both either neither what which who whom whose
+    when where why how if else because while until not no nor only own same too again further once
+    ok okay yes yeah hey hi thanks thank let let's lets i'm i've i'd we're we've you're it's that's
+    instead rather""".split()
+)
+
+
+def sentence_spans(text: str) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` of each sentence in ``text``, trimmed, skipping fenced code blocks."""
+    in_fence = False
+    line_start = 0
+    for line in text.splitlines(keepends=True):
+        if _FENCE.match(line):
+            in_fence = not in_fence
+        elif not in_fence and not line.lstrip().startswith((">", "|")):
+            yield from _line_sentences(text, line_start, line_start + len(line.rstrip("\r\n")))
+        line_start += len(line)
+
+
+def _line_sentences(text: str, start: int, stop: int) -> Iterator[tuple[int, int]]:
+    begin = start
+    for match in _SENTENCE_END.finditer(text, start, stop):
+        span = _trim(text, begin, match.end())
+        if span:
+            yield span
+        begin = match.end()
+    span = _trim(text, begin, stop)
+    if span:
+        yield span
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int] | None:
+    while start < end and text[start].isspace():
+        start += 1
+    noise = _LEADING_NOISE.match(text, start, end)
+    if noise:
+        start = noise.end()
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return (start, end) if end > start else None
+
+
+def normalize(text: str) -> str:
+    """The comparison form of a statement: NFKC, case-folded, single spaces, no edge punctuation."""
+    folded = unicodedata.normalize("NFKC", text).casefold().replace("’", "'")
+    return _SPACE.sub(" ", folded).strip(_EDGE_PUNCT)
+
+
+def has_cjk(text: str) -> bool:
+    """True when the text contains CJK ideographs."""
+    return _CJK.search(text) is not None
+
+
+def words(text: str) -> list[str]:
+    """Latin-script words of ``text`` (normalised), stopwords included, in order."""
+    return _WORD.findall(normalize(text))
+
+
+def content_words(text: str) -> list[str]:
+    """Latin-script words without stopwords, lightly stemmed, in order."""
+    return [_stem(word) for word in words(text) if word not in STOPWORDS]
+
+
+def _stem(word: str) -> str:
+    # Only the plural/verb "s": enough for "tests"/"test", harmless elsewhere.
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def tokens(text: str) -> frozenset[str]:
+    """The bag used for overlap: content words plus CJK character bigrams."""
+    bag = set(content_words(text))
+    for run in _CJK_RUN.findall(normalize(text)):
+        bag.update(run[i : i + 2] for i in range(max(1, len(run) - 1)))
+    return frozenset(bag)
+
+
+def overlap(left: frozenset[str], right: frozenset[str]) -> float:
+    """Jaccard similarity of two token bags (0 when either is empty)."""
+    if not left or not right:
+        return 0.0
+    return len(left & right) / len(left | right)
+
+
+def slug(prefix: str, text: str, *, ignore: frozenset[str] = frozenset(), max_words: int = 4) -> str:
+    """A deterministic memory id from a statement, like ``forbidden-mock-database-test``.
+
+    CJK statements (whose words cannot appear in a slug) get a short content hash,
+    so different statements never share an id by accident.
+    """
+    kept = (w for w in words(text) if w not in STOPWORDS and w not in ignore)
+    picked = [_stem(w) for w in kept if re.fullmatch(r"[a-z0-9]+", w)]
+    parts = [prefix, *picked[:max_words]]
+    if has_cjk(text) or not picked:
+        parts.append(hashlib.sha256(normalize(text).encode()).hexdigest()[:8])
+    return "-".join(parts)[:64].rstrip("-")

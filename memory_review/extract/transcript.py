@@ -1,0 +1,72 @@
+"""What every transcript reader produces: a session as a list of turns, each saying who wrote it.
+
+``role`` is the speaker slot the transcript put a message in; ``source`` is who actually
+wrote the words. They differ on purpose: Claude Code records tool results, slash-command
+wrappers and subagent prompts as role "user", but only ``source == "user"`` is the person
+speaking, and only that is trusted by the extractors.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from memory_review.models import Strict
+
+Role = Literal["user", "assistant", "tool", "system"]
+TurnSource = Literal["user", "assistant", "tool-output", "file", "system"]
+TranscriptFormat = Literal["claude-code", "jsonl", "aider", "text"]
+
+FORMATS: tuple[str, ...] = ("claude-code", "jsonl", "aider", "text")
+UNTRUSTED_SOURCES: frozenset[str] = frozenset({"tool-output", "file"})
+
+
+class Turn(Strict):
+    """One message of a transcript, with the exact text it holds.
+
+    ``text`` is the message's text exactly as the file holds it (after JSON decoding);
+    wrappers such as ``<system-reminder>`` blocks may be cut out, but never rewritten,
+    so any span of one line of ``text`` appears verbatim in the source.
+    """
+
+    turn_id: str = Field(min_length=1)
+    role: Role
+    text: str
+    source: TurnSource
+    is_sidechain: bool = False
+    index: int = Field(ge=0, description="0-based position of the turn in the transcript")
+    line: int | None = Field(default=None, ge=1, description="1-based line where it starts, if line-based")
+    session_id: str | None = None
+    timestamp: str | None = None
+
+    @property
+    def is_user_speaking(self) -> bool:
+        """True only for words the person typed in the main conversation."""
+        return self.source == "user" and not self.is_sidechain
+
+
+class SkippedRecord(Strict):
+    """A record a reader could not use; kept so nothing is dropped in silence."""
+
+    line: int | None = None
+    index: int | None = None
+    reason: str
+
+
+class Transcript(Strict):
+    """A parsed session: its id, the turns in file order, and what was skipped."""
+
+    session_id: str = Field(min_length=1)
+    format: TranscriptFormat
+    path: str | None = None
+    turns: list[Turn]
+    skipped: list[SkippedRecord] = []
+
+    def session_of(self, turn: Turn) -> str:
+        """The session a turn belongs to (its own, else the transcript's)."""
+        return turn.session_id or self.session_id
+
+    def user_turns(self) -> list[Turn]:
+        """The turns where the person speaks in the main conversation."""
+        return [turn for turn in self.turns if turn.is_user_speaking]
