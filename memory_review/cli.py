@@ -59,7 +59,10 @@ def _init(args, ws: Workspace):
 @command("propose", out.render_proposed)
 def _propose(args, ws: Workspace):
     raw = sys.stdin.buffer.read() if args.file == "-" else _read_file(args.file)
-    return ws.propose(parse_proposals(raw, where="stdin" if args.file == "-" else args.file))
+    proposals = parse_proposals(raw, where="stdin" if args.file == "-" else args.file)
+    results = [out.ProposeResult.of(state) for state in ws.propose(proposals)]
+    single = len(results) == 1 and raw.lstrip()[:1] == b"{" and raw.strip().count(b"\n") == 0
+    return results[0] if single else results
 
 
 @command("list", out.render_list)
@@ -114,6 +117,11 @@ def _log(args, ws: Workspace):
                   candidate=args.candidate)
 
 
+@command("context", out.render_context)
+def _context(args, ws: Workspace):
+    return ws.context(session=args.session, query=args.query, budget=args.budget)
+
+
 @command("sessions", out.render_sessions)
 def _sessions(args, ws: Workspace):
     return ws.sessions()
@@ -128,12 +136,13 @@ def _replay(args, ws: Workspace):
 
 @command("verify", out.render_verify)
 def _verify(args, ws: Workspace):
-    return ws.verify(repair=args.repair)
+    return out.VerifyResult(ws.verify(repair=args.repair))
 
 
-@command("promote", out.render_proposed_one)
+@command("promote", out.render_proposed)
 def _promote(args, ws: Workspace):
-    return ws.promote(args.session_id, args.memory, scope=args.scope, actor=current_actor())
+    state = ws.promote(args.session_id, args.memory, scope=args.scope, actor=current_actor())
+    return out.ProposeResult.of(state)
 
 
 @command("demo", out.render_demo)
@@ -261,6 +270,11 @@ def _cfg_replay(p):
     p.add_argument("--scope", choices=["user", "project"], default="project", help="which store")
 
 
+def _cfg_context(p):
+    p.add_argument("--query", help="select at most 5 memories relevant to this text (forbidden ones always)")
+    p.add_argument("--budget", type=int, metavar="BYTES", help="size limit of the block (default 25000)")
+
+
 def _cfg_verify(p):
     p.add_argument("--repair", action="store_true",
                    help="rebuild manifest, memory files, MEMORY.md and candidates from the log")
@@ -298,6 +312,8 @@ SUBCOMMANDS = [
     ("memories", "approved memories as injection sees them", "memory-review memories --json", _none),
     ("log", "the event log (--session ID: only that session)", "memory-review log --type candidate.applied",
      _cfg_log),
+    ("context", "the block of approved memories to put in the prompt (--session records it)",
+     "memory-review --session S1 context --query 'database tests'", _cfg_context),
     ("sessions", "sessions seen in the logs", "memory-review sessions", _none),
     ("replay", "rebuild past state from the log (--at SEQ), or a session's contexts (--session ID)",
      "memory-review replay --at 12", _cfg_replay),
@@ -322,9 +338,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         _report(exc, getattr(args, "json", False))
         return 1
     _emit(result, args, render)
-    for warning in getattr(ws, "warnings", []):
+    for warning in ws.warnings:
         print(f"warning: {warning}", file=sys.stderr)
-    return 0
+    return 0 if getattr(result, "ok", True) else 1
 
 
 def _emit(result: Any, args: argparse.Namespace, render) -> None:

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import argparse
-from dataclasses import asdict, is_dataclass
+from dataclasses import asdict, dataclass, is_dataclass
 from typing import Any
 
 from pydantic import BaseModel
 
+import orjson
+
 from events import Event, encode_event
 from memory_review.models import Memory
 from memory_review.record_io import memory_to_json
-
-import orjson
 
 
 def to_json(result: Any) -> Any:
@@ -42,14 +42,44 @@ def render_init(result: dict[str, bool], args: argparse.Namespace) -> str:
     return "\n".join(f"{scope} store: {'created' if new else 'already there'}" for scope, new in result.items())
 
 
-def render_proposed(states, args) -> str:
-    lines = [render_proposed_one(state, args) for state in states]
-    return "\n".join(lines) + f"\n{len(states)} candidate(s) waiting for review: run `memory-review`"
+@dataclass(frozen=True)
+class ProposeResult:
+    """What ``propose --json`` prints for each proposal (DESIGN §9): the id, plus any flags."""
+
+    id: str
+    op: str
+    scope: str
+    status: str
+    flags: list[str]
+
+    @classmethod
+    def of(cls, state) -> ProposeResult:
+        c = state.candidate
+        return cls(id=c.id, op=c.op, scope=c.scope, status=state.status, flags=list(state.flags))
 
 
-def render_proposed_one(state, args) -> str:
-    flags = f"  [{', '.join(state.flags)}]" if state.flags else ""
-    return f"proposed {state.candidate.id} ({state.candidate.op} {state.candidate.scope}){flags}"
+@dataclass(frozen=True)
+class VerifyResult:
+    """``verify --json``: ok, every problem, and each store's report."""
+
+    stores: list
+
+    @property
+    def ok(self) -> bool:
+        return all(report.ok for report in self.stores)
+
+    def to_json(self) -> dict:
+        problems = [f"{r.scope}: {p}" for r in self.stores for p in r.problems]
+        return {"ok": self.ok, "problems": problems, "stores": [asdict(r) for r in self.stores]}
+
+
+def render_proposed(results, args) -> str:
+    results = results if isinstance(results, list) else [results]
+    lines = []
+    for r in results:
+        flags = f"  [{', '.join(r.flags)}]" if r.flags else ""
+        lines.append(f"proposed {r.id} ({r.op} {r.scope}){flags}")
+    return "\n".join(lines) + f"\n{len(results)} candidate(s) waiting for review: run `memory-review`"
 
 
 def render_list(states, args) -> str:
@@ -112,6 +142,10 @@ def render_log(events: list[Event], args) -> str:
     return "\n".join(f"{e.ts}  {e.actor:<16} {render_event(e, args)}" for e in events)
 
 
+def render_context(result, args) -> str:
+    return result.text.rstrip("\n") if result.text else "(no approved memories to inject)"
+
+
 def render_sessions(sessions, args) -> str:
     if not sessions:
         return "no sessions in the logs"
@@ -131,9 +165,9 @@ def render_replay(result, args) -> str:
     return "\n\n".join(f"--- event {c.seq} ({c.ts}) sha256 {c.sha256}\n{c.text}" for c in result)
 
 
-def render_verify(reports, args) -> str:
+def render_verify(result, args) -> str:
     lines = []
-    for r in reports:
+    for r in result.stores:
         status = "ok" if r.ok else f"{len(r.problems)} problem(s)"
         lines.append(f"{r.scope} store {r.root}: {status} ({r.events} events, {r.memories} memories, "
                      f"{r.pending} pending)")

@@ -285,6 +285,19 @@ class Workspace:
             state = replay(events, at=at)
         return {mid: memory_from_json(rec, where=f"replay {mid}") for mid, rec in sorted(state.memories.items())}
 
+    def context(self, *, session: str | None = None, query: str | None = None, budget: int | None = None,
+                selector=None, now: str | None = None):
+        """The context block for a session (recorded as ``context.built`` when a session is given)."""
+        from memory_review.context import context_for
+
+        return context_for(self, session=session, query=query, budget=budget, selector=selector, now=now)
+
+    def replay_session(self, session: str):
+        """Every context ``session`` was given, rebuilt from the logs byte for byte."""
+        from memory_review.context import replay_session
+
+        return replay_session(self, check_session_id(session))
+
     def verify(self, *, repair: bool = False, actor: str | None = None) -> list[StoreReport]:
         """Recover, then check both stores; with ``repair``, rebuild derived files from the logs."""
         if repair:

@@ -1,0 +1,83 @@
+"""Injection through the stores: tier isolation, recorded contexts, exact replay after later changes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from memory_review.proposal import ProposedMemory, parse_proposals
+from memory_review.workspace import Workspace
+
+ACTOR = "alice"
+NOW = "2026-11-30T12:00:00Z"
+
+
+def make(tmp_path: Path, name: str, home: Path) -> Workspace:
+    root = tmp_path / name
+    root.mkdir()
+    ws = Workspace(root, home)
+    ws.init()
+    return ws
+
+
+def approve(ws: Workspace, memory_id: str, body: str, scope: str = "project", kind: str = "fact") -> None:
+    doc = {"op": "create", "scope": scope, "rationale": "r",
+           "memory": {"id": memory_id, "type": kind, "description": f"{memory_id} note", "body": body}}
+    [state] = ws.propose(parse_proposals(json.dumps(doc).encode()))
+    ws.apply([state.candidate.id], actor=ACTOR)
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    return tmp_path / "home"
+
+
+def test_empty_stores_give_a_valid_empty_result(tmp_path: Path, home: Path) -> None:
+    ws = make(tmp_path, "p", home)
+    result = ws.context(now=NOW)
+    assert result.text == "" and result.included == () and result.dropped == ()
+
+
+def test_session_memory_only_visible_to_its_session(tmp_path: Path, home: Path) -> None:
+    ws = make(tmp_path, "p", home)
+    ws.write_session_memory("s1", ProposedMemory(id="scratch", type="fact", description="d", body="secret plan"))
+    assert "secret plan" in ws.context(session="s1", now=NOW).text
+    assert "secret plan" not in ws.context(session="s2", now=NOW).text
+    assert "secret plan" not in ws.context(now=NOW).text
+
+
+def test_one_projects_memory_never_reaches_another(tmp_path: Path, home: Path) -> None:
+    a, b = make(tmp_path, "a", home), make(tmp_path, "b", home)
+    approve(a, "only-a", "alpha project detail")
+    approve(a, "shared-user", "user-wide note", scope="user")
+    text_b = b.context(now=NOW).text
+    assert "alpha project detail" not in text_b and "user-wide note" in text_b
+
+
+def test_project_overrides_user_and_session_overrides_project(tmp_path: Path, home: Path) -> None:
+    ws = make(tmp_path, "p", home)
+    approve(ws, "style", "user version", scope="user")
+    approve(ws, "style", "project version")
+    assert "project version" in ws.context(now=NOW).text and "user version" not in ws.context(now=NOW).text
+    ws.write_session_memory("s1", ProposedMemory(id="style", type="fact", description="d", body="session version"))
+    text = ws.context(session="s1", now=NOW).text
+    assert "session version" in text and "project version" not in text
+
+
+def test_replayed_context_is_byte_identical_after_changes(tmp_path: Path, home: Path) -> None:
+    ws = make(tmp_path, "p", home)
+    approve(ws, "db-tests", "never mock the database", kind="forbidden")
+    approve(ws, "pkg", "we use uv for packages", scope="user", kind="convention")
+    ws.write_session_memory("s1", ProposedMemory(id="task", type="fact", description="d", body="auth refactor"))
+    first = ws.context(session="s1", query="packages", now=NOW)
+    approve(ws, "db-tests", "mock it after all", kind="forbidden")
+    ws.delete("pkg", actor=ACTOR)
+    ws.write_session_memory("s1", ProposedMemory(id="task", type="fact", description="d", body="other task"))
+    second = ws.context(session="s1", now="2027-01-10T12:00:00Z")
+    [one, two] = ws.replay_session("s1")
+    assert (one.text, one.sha256, one.matches) == (first.text, first.sha256, True)
+    assert (two.text, two.matches) == (second.text, True)
+    assert "never mock the database" in one.text and "mock it after all" in two.text
+    assert [e.type for e in ws.log(session="s1")].count("context.built") == 2
