@@ -27,6 +27,12 @@ _LEAD = (
     r"(?:^|[,;:(\u2014\u2013]\s*|\s-\s|\bplease\s+|"
     r"\b(?:and|but|also|so|then|just|btw|oh|ok|okay|pls|plz|remember|rule)\s*[,:]?\s+)"
 )
+# After "always"/"never" an imperative verb follows; a determiner or a third-person
+# verb ("it always fails", "always the same error") describes, it does not instruct.
+_NOT_IMPERATIVE = (
+    r"(?!(?:the|a|an|same|this|that|these|those|it|its|there|here|so|too|been|was|were|is|are|had|has|have|"
+    r"did|does|got|gets|works?|worked|happens?|fails?|failed|breaks?|broke|crashes?)\b)(?!\w*[^s\W]s\b)"
+)
 _DONT_NOT_RULES = (
     r"(?:worry|know|think|understand|see|get|have|need|care|mind|want|like|bother|forget|"
     r"remember|be\s+afraid|hesitate|agree|believe|recall|expect)"
@@ -54,14 +60,14 @@ SIGNALS: tuple[Signal, ...] = (
          r"\b(?:from\s+now\s+on|going\s+forward|from\s+here\s+on(?:\s+out)?|moving\s+forward|henceforth|"
          r"in\s+(?:the\s+)?future|next\s+time|by\s+default|(?:every|each)\s+time\s+(?:you|we)|whenever\s+(?:you|we))\b"),
     _sig("never", "forbid", True,
-         rf"(?:{_LEAD}|\b(?:we|i|you\s+(?:should|must)|should|must)\s+)never\s+(?!mind\b)(?!{_PAST}\b)\w"),
+         rf"(?:{_LEAD}|\b(?:we|i|you\s+(?:should|must)|should|must)\s+)never\s+(?!mind\b)(?!{_PAST}\b){_NOT_IMPERATIVE}\w"),
     _sig("don't", "forbid", False,
          rf"(?:{_LEAD}|\b(?:you|we)\s+)(?:don'?t|do\s+not)\s+(?!{_DONT_NOT_RULES}\b)(?!forget\s+to\b)\w"),
     _sig("must not", "forbid", False, r"\b(?:must\s+not|mustn't|should\s+not|shouldn't)\s+(?!have\b)\w"),
     _sig("avoid", "forbid", False, rf"{_LEAD}avoid\s+\w"),
     _sig("stop", "forbid", False, rf"{_LEAD}stop\s+\w+ing\b"),
     _sig("I don't like", "forbid", True, r"\bi\s+(?:really\s+)?(?:don'?t\s+like|hate|dislike|can'?t\s+stand)\b"),
-    _sig("always", "always", True, rf"(?:{_LEAD}|\b(?:we|i|you\s+(?:should|must))\s+)always\s+(?!been\b)\w"),
+    _sig("always", "always", True, rf"(?:{_LEAD}|\b(?:we|i|you\s+(?:should|must))\s+)always\s+{_NOT_IMPERATIVE}\w"),
     _sig("I prefer", "prefer", True,
          r"\bi(?:'d|\s+would)?\s+(?:much\s+|really\s+|generally\s+|strongly\s+|usually\s+)?prefer\b|"
          r"\bmy\s+preference\b|\bi\s+like\s+(?:it\s+when|my|to\s+(?:keep|have|use|see))\b"),
@@ -79,7 +85,7 @@ SIGNALS: tuple[Signal, ...] = (
          r"\bthe\s+(?:convention|rule|policy)\s+(?:here|in\s+this\s+(?:project|repo|codebase))\s+is\b"),
     _sig("note that", "note", False,
          r"(?:^|\bplease\s+|\b(?:and|also|just)\s+)(?:note|keep\s+in\s+mind|fyi|for\s+the\s+record|"
-         r"just\s+so\s+you\s+know|for\s+reference|be\s+aware)\s*(?:that\b|:|,)"),
+         r"just\s+so\s+you\s+know|for\s+reference|be\s+aware)\s*(?:that\b|:|,)|^fyi\b"),
     _sig("remember to", "reminder", False,
          r"(?:^|\bplease\s+|\b(?:and|also|just)\s+)(?:remember|don'?t\s+forget|do\s+not\s+forget)\s+to\b|"
          r"(?:^|\bplease\s+)make\s+sure\s+(?:to|you)\b"),
@@ -96,7 +102,8 @@ SIGNALS: tuple[Signal, ...] = (
          r"我们(?:一般|通常|都|统一|一直|只|总是)?(?:用|使用|采用|遵循|遵守)|我们的(?:规范|约定|惯例|规则|风格)|"
          r"团队(?:规范|约定)|按照(?:我们的)?(?:规范|约定)"),
     _sig("在这个项目", "convention", True,
-         r"(?:在)?(?:这个|本|我们的?)(?:项目|仓库|代码库)(?:里|中|内)?[，,]?(?:我们|都|统一|一律|必须|要|请|不要|别|用|使用)"),
+         r"(?:在)?(?:这个|本|我们的?)(?:项目|仓库|代码库)(?:里|中|内)?[，,]?"
+         r"(?:我们|都|统一|一律|必须|要|请|不要|别|用|使用|只|所有|禁止|默认)"),
     _sig("必须", "must", False, r"必须|一定要|务必"),
     _sig("记得", "reminder", False, r"记得|别忘了|不要忘记"),
 )
@@ -141,7 +148,7 @@ _PROJECT = re.compile(
     r"dockerfile|makefile|docker|api|endpoints?|modules?|packages?|dependenc(?:y|ies)|config|service|"
     r"server|fixtures?|we|our|us)\b"
     r"|(?:^|\s)[\w.-]*/[\w./-]*|\b[\w-]+\.(?:py|ts|tsx|js|jsx|go|rs|toml|json|ya?ml|md|cfg|ini|lock|sql|sh|env)\b"
-    r"|项目|仓库|代码库|测试|数据库|部署|分支|提交|我们|团队|接口|服务|配置|依赖|迁移|流水线",
+    r"|项目|仓库|代码|测试|数据库|部署|分支|提交|我们|团队|接口|服务|配置|依赖|迁移|流水线",
     _I,
 )
 _DURABLE_SPAN = re.compile(

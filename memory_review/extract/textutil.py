@@ -15,7 +15,7 @@ from collections.abc import Iterator
 # whole), at any CJK terminator, or at a line break: statements never span lines,
 # which keeps every quote a substring of a single source line.
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[。！？；]|\n")
-_LEADING_NOISE = re.compile(r"^(?:[-*+•]\s+|\d{1,3}[.)]\s+|#{1,6}\s+)+")
+_LEADING_NOISE = re.compile(r"(?:[-*+•]\s+|\d{1,3}[.)]\s+|#{1,6}\s+)+")
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")

@@ -1,0 +1,110 @@
+"""The one-off vs durable table: realistic sentences (English and Chinese) and what each must become."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_review.extract.heuristic import extract
+from memory_review.extract.signals import classify
+from memory_review.extract.transcript import Transcript, Turn
+
+# (sentence, expected (type, scope) or None for "not a memory")
+DURABLE = [
+    ("Never mock the database in tests — use the test container.", ("forbidden", "project")),
+    ("Always use pnpm, not npm.", ("preference", "user")),
+    ("From now on, write commit messages in the imperative mood.", ("convention", "project")),
+    ("I prefer f-strings over .format() calls.", ("preference", "user")),
+    ("We use poetry for dependency management.", ("convention", "project")),
+    ("Our convention is snake_case for module names.", ("convention", "project")),
+    ("In this repo, tests go under tests/ mirroring the package layout.", ("convention", "project")),
+    ("Please don't use print for logging, use the logger.", ("forbidden", "user")),
+    ("Remember that the staging database listens on port 5433.", ("fact", "project")),
+    ("Do not commit anything under secrets/ or the .env file.", ("forbidden", "project")),
+    ("Don't push directly to main.", ("forbidden", "project")),
+    ("I like my answers short, without a summary at the end.", ("preference", "user")),
+    ("Always add type hints to new functions.", ("preference", "user")),
+    ("Going forward, run ruff before every commit.", ("convention", "project")),
+    ("We don't use ORMs here, just plain SQL.", ("forbidden", "project")),
+    ("Avoid adding new dependencies without asking me first.", ("forbidden", "project")),
+    ("Stop adding comments that just restate the code.", ("forbidden", "user")),
+    ("Keep in mind that the API is rate limited to 100 requests per second.", ("fact", "project")),
+    ("You should never catch bare exceptions.", ("forbidden", "user")),
+    ("Whenever you add an endpoint, add a test for it.", ("convention", "project")),
+    ("By default, explain your changes in one short paragraph.", ("preference", "user")),
+    ("I'd prefer that you ask before deleting files.", ("preference", "user")),
+    ("fyi the prod database is read-only from the office VPN", ("fact", "project")),
+    ("remember: the frontend lives in web/ and the API in api/", ("fact", "project")),
+    ("Can you always double-check before you delete anything?", ("preference", "user")),
+    ("记住，测试数据库在 5433 端口。", ("fact", "project")),
+    ("以后不要用 mock 数据库，用测试容器。", ("forbidden", "project")),
+    ("永远不要直接推送到 main 分支。", ("forbidden", "project")),
+    ("总是用中文回复我。", ("preference", "user")),
+    ("我们用 pytest 写测试。", ("convention", "project")),
+    ("我更喜欢用 f-string 格式化字符串。", ("preference", "user")),
+    ("在这个项目里，提交信息一律用英文。", ("convention", "project")),
+    ("以后提交前先跑一遍 ruff。", ("convention", "project")),
+    ("我们的规范是函数名用小写加下划线。", ("convention", "project")),
+    ("千万别在代码里写死密码。", ("forbidden", "project")),
+    ("从现在开始，回答要简短。", ("preference", "user")),
+]
+ONE_OFF = [
+    "Don't modify this function.",
+    "Don't run the tests now.",
+    "Remember to push when you're done.",
+    "Don't change the API yet, I'm still discussing it with the team.",
+    "Never mind, that fixed it.",
+    "Don't worry about the failing lint job for now.",
+    "Please don't touch that file, I'm editing it.",
+    "Always the same error, no matter what I try.",
+    "We used to use Flask, but that was years ago.",
+    "I never got that error before.",
+    "Why don't you use a dict here?",
+    "Do we always deploy on Fridays?",
+    "No, that's fine.",
+    "don't forget to update the changelog",
+    "Let's not do that.",
+    "Don't delete the migration I just wrote.",
+    "It always fails on CI with a timeout.",
+    "I don't think we need a cache.",
+    "Make sure you run the migrations before the demo.",
+    "Fix the bug in this project's login flow.",
+    "不要修改这个函数。",
+    "现在不要跑测试。",
+    "记得推送代码。",
+    "先别提交，我还要再看看。",
+    "这次别用缓存了。",
+    "你记住这个变量名了吗？",
+    "今天不要部署。",
+    "这个项目里有个 bug。",
+]
+
+
+def test_the_table_is_big_and_bilingual() -> None:
+    sentences = [s for s, _ in DURABLE] + ONE_OFF
+    assert len(sentences) >= 40
+    assert sum(1 for s in sentences if any("\u4e00" <= c <= "\u9fff" for c in s)) >= 15
+
+
+@pytest.mark.parametrize(("sentence", "expected"), DURABLE)
+def test_durable_statements_are_classified(sentence: str, expected: tuple[str, str]) -> None:
+    found = classify(sentence)
+    assert found is not None, sentence
+    assert (found.type, found.scope) == expected
+
+
+@pytest.mark.parametrize("sentence", ONE_OFF)
+def test_one_off_instructions_and_chatter_are_not_memories(sentence: str) -> None:
+    assert classify(sentence) is None
+
+
+def test_extract_over_the_whole_table_finds_exactly_the_durable_rows() -> None:
+    rows = [s for s, _ in DURABLE] + ONE_OFF
+    turns = [
+        Turn(turn_id=f"t{i}", role="user", text=text, source="user", index=i) for i, text in enumerate(rows)
+    ]
+    findings = extract(Transcript(session_id="sess_table", format="text", turns=turns))
+    assert sorted(f.evidence[0].turn_id for f in findings) == sorted(f"t{i}" for i in range(len(DURABLE)))
+    for finding in findings:
+        expected = DURABLE[int(finding.evidence[0].turn_id[1:])]
+        assert finding.quote == expected[0]
+        assert (finding.memory.type, finding.scope) == expected[1]
