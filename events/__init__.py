@@ -7,7 +7,14 @@ event, hash-chained by ``prev``, appended with one fsync per batch. See
 
 from __future__ import annotations
 
-from .durable import TEMP_PREFIX, atomic_replace, fsync_dir, is_temp_file, remove_file, write_new_file
+from .durable import (
+    TEMP_PREFIX,
+    atomic_replace,
+    fsync_dir,
+    is_temp_file,
+    remove_file,
+    write_new_file,
+)
 from .errors import (
     EventNotFoundError,
     LogConflictError,

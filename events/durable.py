@@ -36,7 +36,7 @@ def write_all(fd: int, data: bytes, *, name: str) -> None:
 
 
 def fsync_fd(fd: int, *, name: str) -> None:
-    """fsync ``fd`` between fault points. A failed fsync is raised, never retried: the data is lost."""
+    """fsync ``fd`` between fault points. A failed fsync is raised, never retried."""
     faults.point(f"{name}.before_fsync")
     os.fsync(fd)
     faults.point(f"{name}.after_fsync")

@@ -47,7 +47,11 @@ class FaultPlan(BaseModel):
 
     @model_validator(mode="after")
     def _sensible(self) -> FaultPlan:
-        if self.action == "partial" and self.point is not None and not self.point.endswith(WRITE_SUFFIX):
+        if (
+            self.action == "partial"
+            and self.point is not None
+            and not self.point.endswith(WRITE_SUFFIX)
+        ):
             raise ValueError(f"a partial write needs a point ending in {WRITE_SUFFIX!r}")
         if self.mode == "from" and self.action != "raise":
             raise ValueError("mode 'from' only applies to action 'raise'")
@@ -78,7 +82,9 @@ class _Armed:
             if not self.plan.matches(name):
                 return None
             self.count += 1
-            due = self.count == self.plan.nth or (self.plan.mode == "from" and self.count > self.plan.nth)
+            due = self.count == self.plan.nth or (
+                self.plan.mode == "from" and self.count > self.plan.nth
+            )
             return self.plan.action if due and self.plan.action != "record" else None
 
 
@@ -109,7 +115,7 @@ def point(name: str) -> None:
 
 
 def write_point(name: str, fd: int, data: bytes) -> None:
-    """The point before writing ``data`` to ``fd``; a ``partial`` plan writes half of it and dies here."""
+    """The point before writing ``data`` to ``fd``; a ``partial`` plan writes half and dies."""
     armed = _armed
     if armed is None:
         return
@@ -140,7 +146,7 @@ def _append_line(path: str, text: str) -> None:
 def _arm_from_env() -> None:
     raw = os.environ.get(ENV_VAR)
     if raw:
-        # A malformed plan must fail loudly: a test that thinks it armed a fault must not pass unarmed.
+        # A malformed plan fails loudly: a test that thinks it armed a fault must not pass unarmed.
         arm(FaultPlan.model_validate_json(raw))
 
 

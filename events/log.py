@@ -19,11 +19,11 @@ the file and verify the chain as they go; a damaged line in the middle is a
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import BinaryIO, Callable
+from typing import Any, BinaryIO, Literal
 
 from . import faults
 from .durable import fsync_fd, sync_directory, write_all
@@ -40,7 +40,7 @@ _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 def utc_timestamp() -> str:
     """The current time as an event ``ts``: UTC, microseconds, ``Z``."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 class EventLog:
@@ -130,8 +130,10 @@ class EventLog:
         seq, prev = head.seq, head.hash
         events, lines = [], []
         for index, draft in enumerate(drafts):
-            more = True if index < len(drafts) - 1 else None
-            event = Event(**_draft_fields(draft), seq=seq + 1, prev=prev, ts=ts, origin=self.origin, more=more)
+            more: Literal[True] | None = True if index < len(drafts) - 1 else None
+            event = Event(
+                **_draft_fields(draft), seq=seq + 1, prev=prev, ts=ts, origin=self.origin, more=more
+            )
             line = encode_event(event)
             seq, prev = event.seq, line_hash(line)
             events.append(event)
@@ -153,7 +155,7 @@ class EventLog:
     def __iter__(self) -> Iterator[Event]:
         """Every committed event in order, streamed and chain-checked; a torn tail is skipped."""
         try:
-            stream = open(self.path, "rb")
+            stream = open(self.path, "rb")  # noqa: SIM115 - closed by the with below
         except FileNotFoundError:
             return
         except OSError as exc:
@@ -176,7 +178,7 @@ class EventLog:
         start: int | None = None,
         stop: int | None = None,
     ) -> Iterator[Event]:
-        """Committed events matching every filter given; ``start``/``stop`` are seqs, both inclusive.
+        """Committed events matching every filter given; ``start``/``stop`` are inclusive seqs.
 
         ``memory`` matches events whose ``changes`` touch that memory id.
         """
@@ -192,7 +194,7 @@ class EventLog:
                 yield event
 
     def get(self, seq: int) -> Event:
-        """The committed event with this seq; :class:`EventNotFoundError` (a LogError) if there is none."""
+        """The committed event with this seq; :class:`EventNotFoundError` (a LogError) if none."""
         for event in self.read(start=seq, stop=seq):
             return event
         raise EventNotFoundError(seq)
@@ -212,14 +214,16 @@ class EventLog:
             raise LogIOError.wrap(self.path, exc) from exc
 
 
-def _draft_fields(draft: EventDraft) -> dict[str, object]:
+def _draft_fields(draft: EventDraft) -> dict[str, Any]:
     if not isinstance(draft, EventDraft) or isinstance(draft, Event):
         raise TypeError(f"append takes EventDraft objects, not {type(draft).__name__}")
     return {name: getattr(draft, name) for name in EventDraft.model_fields}
 
 
 def _torn(tail: Tail) -> TornTail | None:
-    return TornTail(tail.committed, tail.size - tail.committed) if tail.size > tail.committed else None
+    return (
+        TornTail(tail.committed, tail.size - tail.committed) if tail.size > tail.committed else None
+    )
 
 
 def _cut(fd: int, tail: Tail) -> TornTail | None:
@@ -240,8 +244,10 @@ def _roll_back(fd: int, size: int, exc: BaseException) -> None:
         faults.point("log.rollback.after_truncate")
         fsync_fd(fd, name="log.rollback")
     except OSError as second:
-        exc.add_note(f"truncating the log back to {size} bytes failed too ({second}); "
-                     "what was written is a torn tail or a whole batch, as after a crash")
+        exc.add_note(
+            f"truncating the log back to {size} bytes failed too ({second}); "
+            "what was written is a torn tail or a whole batch, as after a crash"
+        )
 
 
 def _committed_events(stream: BinaryIO, path: Path) -> Iterator[Event]:
@@ -263,10 +269,14 @@ def _check_link(path: Path, line_no: int, event: Event, expected: int, prev: str
     if event.seq != expected:
         raise LogIntegrityError(path, line_no, f"seq {event.seq} where {expected} was expected")
     if event.prev != prev:
-        raise LogIntegrityError(path, line_no, "prev does not match the sha256 of the previous line")
+        raise LogIntegrityError(
+            path, line_no, "prev does not match the sha256 of the previous line"
+        )
 
 
-def _matches(event: Event, *, session: str | None, memory: str | None, candidate: str | None) -> bool:
+def _matches(
+    event: Event, *, session: str | None, memory: str | None, candidate: str | None
+) -> bool:
     if session is not None and event.session != session:
         return False
     if candidate is not None and event.candidate != candidate:

@@ -45,9 +45,13 @@ MEMORY_TYPES = frozenset({"candidate.applied", "memory.reverted", "memory.delete
 CHANGE_TYPES = MEMORY_TYPES | {"session.written"}
 """Events that may carry ``changes`` (session writes change session memory, not durable memory)."""
 
-CANDIDATE_TYPES = frozenset({"candidate.created", "candidate.edited", "candidate.applied", "candidate.discarded"})
+CANDIDATE_TYPES = frozenset(
+    {"candidate.created", "candidate.edited", "candidate.applied", "candidate.discarded"}
+)
 RECORD_TYPES = frozenset({"candidate.created", "candidate.edited"})
-PERSON_TYPES = frozenset({"candidate.applied", "candidate.discarded", "memory.reverted", "memory.deleted"})
+PERSON_TYPES = frozenset(
+    {"candidate.applied", "candidate.discarded", "memory.reverted", "memory.deleted"}
+)
 """Only a person may take these actions; an ``agent:`` actor is refused."""
 
 GENESIS = "0" * 64
@@ -119,7 +123,9 @@ class Change(_Frozen):
             raise ValueError(f"change to memory {self.memory!r} has neither before nor after")
         for side in (self.before, self.after):
             if side is not None and "id" in side and side["id"] != self.memory:
-                raise ValueError(f"change to memory {self.memory!r} carries a record with id {side['id']!r}")
+                raise ValueError(
+                    f"change to memory {self.memory!r} carries a record with id {side['id']!r}"
+                )
         return self
 
 
@@ -190,11 +196,11 @@ class Event(EventDraft):
     ts: str = Field(pattern=TS_RE.pattern)
     origin: str = Field(min_length=1, max_length=200)
     more: Literal[True] | None = None
-    """Set on every line of a multi-line batch but its last: the batch commits with its last line."""
+    """Set on every line of a multi-line batch but its last: the batch commits with it."""
 
 
 def encode_event(event: Event) -> bytes:
-    """The line for ``event``: orjson, sorted keys, None-valued fields omitted, ``\\n``-terminated."""
+    """The line for ``event``: orjson, sorted keys, None-valued fields omitted, ends in ``\\n``."""
     fields: dict[str, Any] = {}
     for name in Event.model_fields:
         value = getattr(event, name)
@@ -208,14 +214,16 @@ def encode_event(event: Event) -> bytes:
 
 
 def decode_event(line: bytes, *, path: Path | str, line_no: int) -> Event:
-    """Parse one stored line; anything but a valid event in canonical form is a LogIntegrityError."""
+    """Parse one stored line; all but a valid event in canonical form is a LogIntegrityError."""
     try:
         event = Event.model_validate_json(line, strict=True)
         canonical = encode_event(event)
     except (ValueError, TypeError) as exc:  # pydantic's ValidationError is a ValueError
         raise LogIntegrityError(path, line_no, f"not a valid event: {_describe(exc)}") from exc
     if canonical != (line if line.endswith(b"\n") else line + b"\n"):
-        raise LogIntegrityError(path, line_no, "not in canonical form (sorted keys, orjson spacing)")
+        raise LogIntegrityError(
+            path, line_no, "not in canonical form (sorted keys, orjson spacing)"
+        )
     return event
 
 

@@ -29,21 +29,25 @@ class ReplayState:
 
 
 def apply_event(state: ReplayState, event: Event) -> ReplayState:
-    """The state after ``event``; ``state`` is left untouched. A change with ``after`` None deletes."""
+    """The state after ``event`` (``state`` is untouched). A change with ``after`` None deletes."""
     _check_order(state, event)
     memories = dict(state.memories)
     fold_changes(memories, event)
     return ReplayState(seq=event.seq, memories=memories)
 
 
-def replay(events: Iterable[Event], *, at: int | None = None, initial: ReplayState | None = None) -> ReplayState:
-    """Fold ``events`` (in seq order) onto ``initial`` (empty by default), up to and including seq ``at``.
+def replay(
+    events: Iterable[Event], *, at: int | None = None, initial: ReplayState | None = None
+) -> ReplayState:
+    """Fold ``events`` (in seq order) onto ``initial`` (default: empty), up to and including ``at``.
 
     Events may skip seqs (e.g. only the memory-changing ones were read) but never go back.
     """
     start = initial or ReplayState()
     if at is not None and at < start.seq:
-        raise ReplayError(f"cannot replay to seq {at}: the initial state is already at seq {start.seq}")
+        raise ReplayError(
+            f"cannot replay to seq {at}: the initial state is already at seq {start.seq}"
+        )
     seq, memories = start.seq, dict(start.memories)
     for event in events:
         if at is not None and event.seq > at:
@@ -55,7 +59,7 @@ def replay(events: Iterable[Event], *, at: int | None = None, initial: ReplaySta
 
 
 def change_conflicts(memories: dict[str, dict[str, Any]], event: Event) -> list[str]:
-    """Changes of ``event`` whose ``before`` is not the replayed state of their memory (empty: consistent)."""
+    """Messages for changes of ``event`` whose ``before`` is not the replayed state (or [])."""
     if event.type == "session.written":
         return []
     return [

@@ -19,7 +19,8 @@ from .errors import LogIntegrityError
 from .model import Event, decode_event, line_hash
 from .report import LogHead
 
-CHUNK = 64 * 1024
+CHUNK = 1024 * 1024
+FIRST_CHUNK = 8 * 1024
 
 
 @dataclass(frozen=True)
@@ -36,26 +37,44 @@ def read_at(fd: int, offset: int, size: int) -> bytes:
     return os.pread(fd, size, offset)
 
 
-def rfind_newline(fd: int, end: int) -> int:
-    """Offset of the last ``\\n`` before byte ``end``, or -1 when there is none."""
-    cursor = end
-    while cursor > 0:
-        size = min(CHUNK, cursor)
-        chunk = read_at(fd, cursor - size, size)
-        found = chunk.rfind(b"\n")
-        if found >= 0:
-            return cursor - size + found
-        cursor -= size
-    return -1
+class _Backward:
+    """The end of a file, read backward in growing chunks; every byte is read at most once."""
+
+    def __init__(self, fd: int, end: int) -> None:
+        self.fd = fd
+        self.start = end  # self.buffer holds the bytes [start, end)
+        self.buffer = b""
+        self.chunk = FIRST_CHUNK
+
+    def rfind_newline(self, before: int) -> int:
+        """Offset of the last ``\\n`` before byte ``before``, or -1 when there is none."""
+        while True:
+            found = self.buffer.rfind(b"\n", 0, max(before - self.start, 0))
+            if found >= 0:
+                return self.start + found
+            if self.start == 0:
+                return -1
+            self._extend()
+
+    def bytes(self, start: int, end: int) -> bytes:
+        """Bytes ``[start, end)``, which rfind_newline has already read."""
+        return self.buffer[start - self.start : end - self.start]
+
+    def _extend(self) -> None:
+        size = min(self.chunk, self.start)
+        self.buffer = read_at(self.fd, self.start - size, size) + self.buffer
+        self.start -= size
+        self.chunk = min(self.chunk * 2, CHUNK)
 
 
 def read_tail(fd: int, path: Path) -> Tail:
     """The head and committed end of the log open at ``fd``, reading only its last lines."""
     size = os.fstat(fd).st_size
-    end = rfind_newline(fd, size) + 1
+    reader = _Backward(fd, size)
+    end = reader.rfind_newline(size) + 1
     while end > 0:
-        start = rfind_newline(fd, end - 1) + 1
-        line = read_at(fd, start, end - start)
+        start = reader.rfind_newline(end - 1) + 1
+        line = reader.bytes(start, end)
         event = _decode_at(fd, path, line, start)
         if not event.more:
             return Tail(LogHead(event.seq, line_hash(line)), end, size)
@@ -84,7 +103,7 @@ def count_lines(fd: int, end: int) -> int:
 
 
 def iter_lines(stream: BinaryIO) -> Iterator[tuple[int, int, bytes]]:
-    """``(line number, offset, bytes)`` of each line from the start; only the last may lack ``\\n``."""
+    """``(line number, offset, bytes)`` of each line only the last may lack ``\\n``."""
     offset = 0
     for line_no, line in enumerate(stream, 1):
         yield line_no, offset, line

@@ -17,7 +17,7 @@ import orjson
 
 from .errors import LogIntegrityError
 from .model import GENESIS, MEMORY_TYPES, TERMINAL_TYPES, Event, decode_event, line_hash
-from .replay import fold_changes, change_conflicts
+from .replay import change_conflicts, fold_changes
 from .report import LogHead, Problem, TornTail, VerifyReport
 from .scan import iter_lines
 
@@ -26,7 +26,7 @@ def verify_log(path: Path) -> VerifyReport:
     """Check every line of the log at ``path``; damage becomes Problems, never an exception."""
     walker = _Walker(path)
     try:
-        stream = open(path, "rb")
+        stream = open(path, "rb")  # noqa: SIM115 - closed by the with below
     except FileNotFoundError:
         return walker.report(0)
     with stream:
@@ -87,7 +87,9 @@ class _Walker:
             self.problems.append(Problem(line_no, f"seq {event.seq} {kind} (expected {expected})"))
         if event.prev != self.prev_hash:
             what = "GENESIS" if self.prev_hash == GENESIS else f"the sha256 of line {line_no - 1}"
-            self.problems.append(Problem(line_no, f"prev does not match {what} (that line or this one was altered)"))
+            self.problems.append(
+                Problem(line_no, f"prev does not match {what} (that line or this one was altered)")
+            )
 
     def _commit(self, end: int, head: LogHead) -> None:
         for line_no, event in self.pending:
@@ -124,7 +126,9 @@ class _Semantics:
         messages = []
         resolved = self.terminal.get(candidate)
         if resolved is not None:
-            messages.append(f"{event.type} for candidate {candidate} after its terminal event (seq {resolved})")
+            messages.append(
+                f"{event.type} for candidate {candidate} after its terminal event (seq {resolved})"
+            )
         elif event.type in TERMINAL_TYPES:
             self.terminal[candidate] = event.seq
         if event.type == "candidate.created":
@@ -137,7 +141,9 @@ class _Semantics:
         target = event.reverts
         if target is None or target in self.changed:
             return []
-        return [f"memory.reverted names seq {target}, which is not an earlier event that changed memory"]
+        return [
+            f"memory.reverted names seq {target}, which is not an earlier event that changed memory"
+        ]
 
 
 def _raw_seq(line: bytes) -> int | None:
