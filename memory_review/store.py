@@ -119,6 +119,8 @@ class Store:
         self.lock_path = root / ".lock"
         self.log_path = root / "events.jsonl"
         self.sessions = SessionFiles(root / "sessions")
+        # Called after each commit's checkpoint (e.g. git history); their failures become warnings.
+        self.observers: list[Callable[[Store, list[Event]], None]] = []
 
     # --- layout ------------------------------------------------------------------------
 
@@ -373,7 +375,15 @@ class Transaction:
                 f"the change is committed to the log, but updating derived files failed: {exc}; "
                 "the next command (or `memory-review verify --repair`) completes it"
             )
+        self._notify(events, result)
         return result
+
+    def _notify(self, events: list[Event], result: CommitResult) -> None:
+        for observer in self.store.observers:
+            try:
+                observer(self.store, events)
+            except MemoryReviewError as exc:
+                result.warnings.append(f"committed, but a follow-up step failed: {exc}")
 
 
 def memory_delta(events: list[Event]) -> dict[str, Memory | None]:
