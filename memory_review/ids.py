@@ -1,4 +1,4 @@
-"""Identifiers and the paths built from them: memory slugs, candidate and session ids, store children.
+"""Identifiers and the paths built from them: memory slugs, candidate/session ids, store children.
 
 Every id here ends up in a file name (``memory/<id>-<rev>.md``,
 ``candidates/<id>.json``, ``sessions/<id>.json``), so each check first refuses
@@ -44,7 +44,7 @@ def _show(value: str) -> str:
 
 
 def is_windows_device_name(name: str) -> bool:
-    """True for ``con``, ``nul.txt``, ``COM1.json``, ``aux.`` ...: names Windows opens as devices."""
+    """True for ``con``, ``nul.txt``, ``COM1.json``, ``aux.``: names Windows opens as devices."""
     stem = name.split(".", 1)[0].rstrip(" ").lower()
     return stem in WINDOWS_DEVICE_NAMES
 
@@ -69,7 +69,10 @@ def _path_problem(value: str, max_len: int) -> str | None:
         return problem
     folded = unicodedata.normalize("NFKC", value)
     if folded != value:
-        return f"changes under Unicode NFKC normalisation (to {_show(folded)}); lookalike characters are not allowed"
+        return (
+            f"changes under Unicode NFKC normalisation (to {_show(folded)}); "
+            "lookalike characters are not allowed"
+        )
     if "/" in value or "\\" in value:
         return "contains a path separator ('/' or '\\')"
     if ".." in value:
@@ -82,10 +85,18 @@ def _path_problem(value: str, max_len: int) -> str | None:
 
 
 def _check(
-    value: object, *, field: str, pattern: re.Pattern[str], max_len: int, rule: str, path: Path | str | None
+    value: object,
+    *,
+    field: str,
+    pattern: re.Pattern[str],
+    max_len: int,
+    rule: str,
+    path: Path | str | None,
 ) -> str:
     if not isinstance(value, str):
-        raise ValidationError(f"must be a string, not {type(value).__name__}", path=path, field=field)
+        raise ValidationError(
+            f"must be a string, not {type(value).__name__}", path=path, field=field
+        )
     if not value:
         raise ValidationError("is empty", path=path, field=field)
     problem = _path_problem(value, max_len)
@@ -106,17 +117,27 @@ def check_slug(value: str, *, field: str = "id", path: Path | str | None = None)
     return _check(value, field=field, pattern=SLUG_RE, max_len=SLUG_MAX, rule=rule, path=path)
 
 
-def check_session_id(value: str, *, field: str = "session_id", path: Path | str | None = None) -> str:
-    """Return ``value`` if it is a safe session id (``^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$``, no ``..``)."""
+def check_session_id(
+    value: str, *, field: str = "session_id", path: Path | str | None = None
+) -> str:
+    """Return ``value`` if it is a safe session id: ``^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$``."""
     rule = "use 1-128 letters, digits, '.', '-' or '_', starting with a letter or digit"
-    return _check(value, field=field, pattern=SESSION_ID_RE, max_len=SESSION_ID_MAX, rule=rule, path=path)
+    return _check(
+        value, field=field, pattern=SESSION_ID_RE, max_len=SESSION_ID_MAX, rule=rule, path=path
+    )
 
 
-def check_candidate_id(value: str, *, field: str = "candidate", path: Path | str | None = None) -> str:
+def check_candidate_id(
+    value: str, *, field: str = "candidate", path: Path | str | None = None
+) -> str:
     """Return ``value`` if it is ``cand_`` + 26 Crockford base32 characters."""
-    rule = "expected 'cand_' followed by 26 characters of Crockford base32 (0-9, A-Z without I L O U)"
+    rule = (
+        "expected 'cand_' followed by 26 characters of Crockford base32 (0-9, A-Z without I L O U)"
+    )
     max_len = len(CANDIDATE_PREFIX) + 26
-    return _check(value, field=field, pattern=CANDIDATE_ID_RE, max_len=max_len, rule=rule, path=path)
+    return _check(
+        value, field=field, pattern=CANDIDATE_ID_RE, max_len=max_len, rule=rule, path=path
+    )
 
 
 # --------------------------------------------------------------------------- new ids
@@ -151,7 +172,9 @@ def new_candidate_id(now: float | None = None) -> str:
     """
     ms = int((time.time() if now is None else now) * 1000)
     if not 0 <= ms < 1 << 48:
-        raise ValidationError(f"time {now!r} is outside the 48-bit millisecond range of candidate ids")
+        raise ValidationError(
+            f"time {now!r} is outside the 48-bit millisecond range of candidate ids"
+        )
     return CANDIDATE_PREFIX + _encode_crockford((ms << 80) | _next_random(ms), 26)
 
 
@@ -189,7 +212,7 @@ def _part_problem(part: str) -> str | None:
 
 
 def safe_child(root: Path, *parts: str) -> Path:
-    """``root`` joined with ``parts``, resolved; UnsafePathError unless it lies strictly inside root.
+    """``root`` joined with ``parts`` and resolved; UnsafePathError unless strictly inside root.
 
     Symlinks are followed (also dangling ones), so a link planted in the store
     that points outside it is refused. Parts may hold '/' (``"memory/x.md"``) but
@@ -205,5 +228,7 @@ def safe_child(root: Path, *parts: str) -> Path:
     except (OSError, RuntimeError) as exc:  # a symlink loop
         raise UnsafePathError(f"cannot resolve {'/'.join(parts)!r}: {exc}", path=root) from exc
     if target == base or not target.is_relative_to(base):
-        raise UnsafePathError(f"{'/'.join(parts)!r} resolves to {str(target)!r}, outside the store", path=root)
+        raise UnsafePathError(
+            f"{'/'.join(parts)!r} resolves to {str(target)!r}, outside the store", path=root
+        )
     return target

@@ -87,7 +87,7 @@ def quote(value: str) -> str:
 
 
 def _source_lines(source: models.Source) -> list[str]:
-    lines = []
+    lines: list[str] = []
     for key in SOURCE_KEYS:
         value = getattr(source, key)
         if value is not None:
@@ -110,7 +110,7 @@ def _frontmatter_lines(memory: Memory) -> list[str]:
 
 
 def check_body(body: str, *, path: Where = None) -> str:
-    """Return ``body`` if a memory file can hold it: no CR, no control characters but tab/newline."""
+    """Return ``body`` if a file can hold it: no CR, no control characters but tab and newline."""
     for index, ch in enumerate(body):
         if ch == "\r":
             raise ValidationError(
@@ -130,7 +130,7 @@ def _encode(text: str, path: Where) -> bytes:
         return text.encode("utf-8")
     except UnicodeEncodeError as exc:
         raise ValidationError(
-            f"contains a lone surrogate (U+{ord(exc.object[exc.start]):04X}) that UTF-8 cannot encode",
+            f"contains a lone surrogate U+{ord(exc.object[exc.start]):04X}, not encodable in UTF-8",
             path=path,
         ) from exc
 
@@ -161,7 +161,7 @@ def memory_sha256(memory: Memory) -> str:
 
 
 def check_memory(memory: Memory, *, path: Where = None) -> Memory:
-    """Return ``memory`` if it can be written as a file (safe id, storable body, within the caps)."""
+    """Return ``memory`` if it can be written as a file (safe id, storable body, within caps)."""
     _render(memory, path if path is not None else f"memory {memory.id!r}")
     return memory
 
@@ -177,12 +177,14 @@ def check_size(data: bytes, *, path: Where = None) -> None:
     """Raise ValidationError if ``data`` exceeds MAX_MEMORY_BYTES or MAX_MEMORY_LINES."""
     if len(data) > models.MAX_MEMORY_BYTES:
         raise ValidationError(
-            f"memory file is {len(data)} bytes; at most {models.MAX_MEMORY_BYTES} are allowed", path=path
+            f"memory file is {len(data)} bytes; at most {models.MAX_MEMORY_BYTES} are allowed",
+            path=path,
         )
     lines = _line_count(data)
     if lines > models.MAX_MEMORY_LINES:
         raise ValidationError(
-            f"memory file has {lines} lines; at most {models.MAX_MEMORY_LINES} are allowed", path=path
+            f"memory file has {lines} lines; at most {models.MAX_MEMORY_LINES} are allowed",
+            path=path,
         )
 
 
@@ -191,11 +193,15 @@ def check_size(data: bytes, *, path: Where = None) -> None:
 
 def _decode(data: bytes, path: Where) -> str:
     if data.startswith(codecs.BOM_UTF8):
-        raise ValidationError("starts with a UTF-8 byte order mark (BOM); save it as UTF-8 without BOM", path=path)
+        raise ValidationError(
+            "starts with a UTF-8 byte order mark (BOM); save it as UTF-8 without BOM", path=path
+        )
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ValidationError(f"is not valid UTF-8 (bad byte at offset {exc.start})", path=path) from exc
+        raise ValidationError(
+            f"is not valid UTF-8 (bad byte at offset {exc.start})", path=path
+        ) from exc
 
 
 def _check_chars(text: str, path: Where) -> None:
@@ -222,13 +228,17 @@ def split_frontmatter(text: str, *, path: Where = None) -> tuple[str, str]:
     """
     lines = text.split("\n")
     if lines[0] != FENCE:
-        raise ValidationError("must start with a '---' line opening the YAML frontmatter", path=path, line=1)
+        raise ValidationError(
+            "must start with a '---' line opening the YAML frontmatter", path=path, line=1
+        )
     try:
         close = lines.index(FENCE, 1)
     except ValueError:
-        raise ValidationError("frontmatter is never closed: no '---' line after the opening one", path=path) from None
+        raise ValidationError(
+            "frontmatter is never closed: no '---' line after the opening one", path=path
+        ) from None
     rest = "\n".join(lines[close + 1 :])
-    return "\n".join(lines[1:close]) + "\n", rest[:-1] if rest.endswith("\n") else rest
+    return "\n".join(lines[1:close]) + "\n", rest.removesuffix("\n")
 
 
 # --------------------------------------------------------------------------- parsing: YAML
@@ -245,7 +255,7 @@ class StrictLoader(yaml.SafeLoader):
         super().__init__(stream)
         self.depth = 0
 
-    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node | None:
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
         event = self.peek_event()
         if isinstance(event, yaml.AliasEvent):
             raise _yaml_error("aliases (*name) are not allowed", event)
@@ -257,14 +267,17 @@ class StrictLoader(yaml.SafeLoader):
         self.depth += 1
         try:
             if self.depth > MAX_YAML_DEPTH:
-                raise _yaml_error(f"nesting deeper than {MAX_YAML_DEPTH} levels is not allowed", event)
-            return super().compose_node(parent, index)  # type: ignore[no-any-return]
+                raise _yaml_error(
+                    f"nesting deeper than {MAX_YAML_DEPTH} levels is not allowed", event
+                )
+            node: yaml.Node | None = super().compose_node(parent, index)
+            return node
         finally:
             self.depth -= 1
 
 
 def _yaml_error(problem: str, event: yaml.Event) -> yaml.MarkedYAMLError:
-    return yaml.MarkedYAMLError(problem=problem, problem_mark=event.start_mark)
+    return yaml.MarkedYAMLError(problem=problem, problem_mark=event.start_mark)  # type: ignore[arg-type]
 
 
 def _yaml_line(exc: yaml.YAMLError) -> int | None:
@@ -274,13 +287,17 @@ def _yaml_line(exc: yaml.YAMLError) -> int | None:
 
 def _compose(front: str, path: Where) -> yaml.Node:
     if len(front.encode("utf-8")) > MAX_FRONTMATTER_BYTES:
-        raise ValidationError(f"frontmatter is larger than {MAX_FRONTMATTER_BYTES} bytes", path=path)
+        raise ValidationError(
+            f"frontmatter is larger than {MAX_FRONTMATTER_BYTES} bytes", path=path
+        )
     loader = StrictLoader(front)
     try:
         node = loader.get_single_node()
     except yaml.YAMLError as exc:
         problem = getattr(exc, "problem", None) or str(exc)
-        raise ValidationError(f"invalid YAML frontmatter: {problem}", path=path, line=_yaml_line(exc)) from exc
+        raise ValidationError(
+            f"invalid YAML frontmatter: {problem}", path=path, line=_yaml_line(exc)
+        ) from exc
     finally:
         loader.dispose()
     if node is None:
@@ -307,27 +324,45 @@ def _convert_str(node: yaml.Node, field: str, path: Where, *, optional: bool = F
     if isinstance(node, yaml.ScalarNode) and node.tag == _STR_TAG:
         return str(node.value)
     hint = "; put the value in double quotes" if isinstance(node, yaml.ScalarNode) else ""
-    raise ValidationError(f"expected a string but YAML reads {_kind(node)}{hint}", path=path, field=field, line=_line(node))
+    raise ValidationError(
+        f"expected a string but YAML reads {_kind(node)}{hint}",
+        path=path,
+        field=field,
+        line=_line(node),
+    )
 
 
 def _convert_list(node: yaml.Node, field: str, path: Where) -> list[yaml.Node]:
     if isinstance(node, yaml.SequenceNode):
         return list(node.value)
-    raise ValidationError(f"expected a list but YAML reads {_kind(node)}", path=path, field=field, line=_line(node))
+    raise ValidationError(
+        f"expected a list but YAML reads {_kind(node)}", path=path, field=field, line=_line(node)
+    )
 
 
-def _pairs(node: yaml.Node, field: str, allowed: tuple[str, ...], path: Where) -> dict[str, yaml.Node]:
+def _pairs(
+    node: yaml.Node, field: str, allowed: tuple[str, ...], path: Where
+) -> dict[str, yaml.Node]:
     """A mapping node's items by key: keys must be plain strings, known, and unique."""
     if not isinstance(node, yaml.MappingNode):
-        raise ValidationError(f"expected a mapping but YAML reads {_kind(node)}", path=path, field=field or None, line=_line(node))
+        raise ValidationError(
+            f"expected a mapping but YAML reads {_kind(node)}",
+            path=path,
+            field=field or None,
+            line=_line(node),
+        )
     items: dict[str, yaml.Node] = {}
     for key_node, value_node in node.value:
         key = _key(key_node, path)
         where = f"{field}{key}"
         if key in items:
-            raise ValidationError(f"duplicate key {key!r}", path=path, field=where, line=_line(key_node))
+            raise ValidationError(
+                f"duplicate key {key!r}", path=path, field=where, line=_line(key_node)
+            )
         if key not in allowed:
-            raise ValidationError(_unknown_key(key, allowed), path=path, field=where, line=_line(key_node))
+            raise ValidationError(
+                _unknown_key(key, allowed), path=path, field=where, line=_line(key_node)
+            )
         items[key] = value_node
     return items
 
@@ -335,7 +370,9 @@ def _pairs(node: yaml.Node, field: str, allowed: tuple[str, ...], path: Where) -
 def _key(node: yaml.Node, path: Where) -> str:
     if isinstance(node, yaml.ScalarNode) and node.tag == _STR_TAG:
         return str(node.value)
-    raise ValidationError(f"keys must be plain strings, but YAML reads {_kind(node)}", path=path, line=_line(node))
+    raise ValidationError(
+        f"keys must be plain strings, but YAML reads {_kind(node)}", path=path, line=_line(node)
+    )
 
 
 def _unknown_key(key: str, allowed: tuple[str, ...]) -> str:
@@ -354,9 +391,15 @@ def _convert_source(node: yaml.Node, field: str, path: Where) -> dict[str, Any]:
 
 def _convert_value(key: str, node: yaml.Node, path: Where) -> Any:
     if key == "sources":
-        return tuple(_convert_source(n, f"sources[{i}]", path) for i, n in enumerate(_convert_list(node, key, path)))
+        return tuple(
+            _convert_source(n, f"sources[{i}]", path)
+            for i, n in enumerate(_convert_list(node, key, path))
+        )
     if key == "related_sessions":
-        return tuple(_convert_str(n, f"{key}[{i}]", path) for i, n in enumerate(_convert_list(node, key, path)))
+        return tuple(
+            _convert_str(n, f"{key}[{i}]", path)
+            for i, n in enumerate(_convert_list(node, key, path))
+        )
     return _convert_str(node, key, path, optional=key in _OPTIONAL_STR)
 
 
@@ -390,7 +433,7 @@ def _build(fields: dict[str, Any], path: Where, lines: dict[str, int] | None = N
 
 
 def _pydantic_message(errors: list[Any]) -> str:
-    """The first problem, then the names of the other fields with problems (all of them, briefly)."""
+    """The first problem, then the names of all other fields with problems."""
     message = str(errors[0]["msg"]).removeprefix("Value error, ")
     others = [_field_name(e["loc"]) for e in errors[1:]]
     return message + (f"; also wrong: {', '.join(others)}" if others else "")
@@ -414,18 +457,19 @@ def parse_memory(data: bytes, *, path: Path | str | None = None) -> Memory:
     return memory
 
 
-# --------------------------------------------------------------------------- JSON (events, manifest, sessions)
+# --------------------------------------------------------------------------- JSON form
 
 
 def memory_to_json(memory: Memory) -> dict[str, Any]:
-    """The memory as a JSON-able dict: frontmatter fields in file order (None left out), then ``body``."""
+    """The memory as a JSON-able dict: frontmatter fields in file order (no None), then ``body``."""
     out: dict[str, Any] = {}
     for key in FRONTMATTER_KEYS[:-2]:
         value = getattr(memory, key)
         if value is not None:
             out[key] = value
     out["sources"] = [
-        {key: getattr(s, key) for key in SOURCE_KEYS if getattr(s, key) is not None} for s in memory.sources
+        {key: getattr(s, key) for key in SOURCE_KEYS if getattr(s, key) is not None}
+        for s in memory.sources
     ]
     out["related_sessions"] = list(memory.related_sessions)
     out["body"] = memory.body
@@ -433,7 +477,7 @@ def memory_to_json(memory: Memory) -> dict[str, Any]:
 
 
 def _tuples(data: dict[str, Any]) -> dict[str, Any]:
-    """JSON arrays arrive as lists; the model's sequence fields are tuples (strict mode wants tuples)."""
+    """JSON arrays arrive as lists; the model's sequence fields are tuples (strict mode)."""
     fixed = dict(data)
     for key in ("sources", "related_sessions"):
         if isinstance(fixed.get(key), list):
@@ -448,7 +492,9 @@ def memory_from_json(data: dict[str, Any], *, where: str = "") -> Memory:
     """
     path = where or None
     if not isinstance(data, dict):
-        raise ValidationError(f"a memory must be a JSON object, not {type(data).__name__}", path=path)
+        raise ValidationError(
+            f"a memory must be a JSON object, not {type(data).__name__}", path=path
+        )
     if not all(isinstance(key, str) for key in data):
         raise ValidationError("a memory's keys must be strings", path=path)
     memory = _build(_tuples(data), path)

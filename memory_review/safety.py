@@ -50,7 +50,9 @@ _JOINERS = frozenset({0x200C, 0x200D})
 def is_invisible_char(ch: str) -> bool:
     """True for a zero-width, bidi-control, tag or supplementary variation-selector character."""
     cp = ord(ch)
-    return cp in ZERO_WIDTH or cp in BIDI_CONTROLS or cp in TAG_RANGE or cp in VARIATION_SELECTOR_RANGE
+    return (
+        cp in ZERO_WIDTH or cp in BIDI_CONTROLS or cp in TAG_RANGE or cp in VARIATION_SELECTOR_RANGE
+    )
 
 
 def is_control_char(ch: str) -> bool:
@@ -148,55 +150,81 @@ _INJECTION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         # "ignore all lint rules for tests/" stays a normal preference)
         (
             "override",
-            rf"\b{_VERB}\s+(?:all|any|every|your)\s+(?:of\s+)?(?:the\s+|your\s+|my\s+)?"
-            r"(?:instructions|rules|guidelines|guardrails|directives|prompts|restrictions"
-            r"|constraints|programming)\b",
+            (
+                rf"\b{_VERB}\s+(?:all|any|every|your)\s+(?:of\s+)?(?:the\s+|your\s+|my\s+)?"
+                r"(?:instructions|rules|guidelines|guardrails|directives|prompts|restrictions"
+                r"|constraints|programming)\b"
+            ),
         ),
-        ("override", r"\bforget\s+(?:everything|all)\s+(?:you|that|above|before|previously|else)\b"),
+        (
+            "override",
+            r"\bforget\s+(?:everything|all)\s+(?:you|that|above|before|previously|else)\b",
+        ),
         (
             "system-prompt",
-            r"\b(?:reveal|print|show|output|repeat|leak|dump|display|disclose|ignore|override)"
-            r"\s+(?:[\w-]+\s+){0,3}?(?:system|initial|hidden)\s+(?:prompt|message|instructions?)\b",
+            (
+                r"\b(?:reveal|print|show|output|repeat|leak|dump|display|disclose|ignore|override)"
+                r"\s+(?:[\w-]+\s+){0,3}?(?:system|initial|hidden)\s+(?:prompt|message|instructions?)\b"
+            ),
         ),
         ("role-change", r"\byou\s+are\s+now\b"),
-        ("role-change", r"\bpretend\s+(?:that\s+)?you\s+(?:are|have)\s+(?:no|not|an?\s+unrestricted)\b"),
+        (
+            "role-change",
+            r"\bpretend\s+(?:that\s+)?you\s+(?:are|have)\s+(?:no|not|an?\s+unrestricted)\b",
+        ),
         ("role-change", r"\b(?:DAN|developer|god)\s+mode\s+(?:enabled|activated|on)\b"),
         (
             "new-instructions",
-            r"^\W{0,6}(?:new|updated|real|actual|true|additional|hidden|secret|override)\s+"
-            r"(?:system\s+)?instructions?\s*:",
+            (
+                r"^\W{0,6}(?:new|updated|real|actual|true|additional|hidden|secret|override)\s+"
+                r"(?:system\s+)?instructions?\s*:"
+            ),
         ),
         ("new-instructions", r"\bnew\s+system\s+prompt\b"),
         (
             "concealment",
-            r"\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|notify|alert)\s+(?:the\s+)?"
-            r"(?:user|human|reviewer|operator)\b",
+            (
+                r"\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|notify|alert)\s+(?:the\s+)?"
+                r"(?:user|human|reviewer|operator)\b"
+            ),
         ),
         (
             "concealment",
-            r"\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|disclose)\s+(?:this|these|it|that)\b"
-            r"[^.\n]{0,40}?\b(?:user|human|reviewer|operator)\b",
+            (
+                r"\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|disclose)\s+(?:this|these|it|that)\b"
+                r"[^.\n]{0,40}?\b(?:user|human|reviewer|operator)\b"
+            ),
         ),
-        ("concealment", r"\bwithout\s+(?:telling|informing|notifying|alerting)\s+(?:the\s+)?(?:user|human|reviewer|operator)\b"),
+        (
+            "concealment",
+            r"\bwithout\s+(?:telling|informing|notifying|alerting)\s+(?:the\s+)?(?:user|human|reviewer|operator)\b",
+        ),
         # Any remote markdown image is fetched when rendered, so its URL can carry data out.
         ("exfiltration", r"!\[[^\]\n]{0,200}\]\(\s*<?\s*(?:https?:)?//"),
         ("exfiltration", r"<img\b[^>]{0,200}?\bsrc\s*=\s*[\"']?\s*(?:https?:)?//"),
         (
             "exfiltration",
-            r"\]\(\s*<?\s*(?:https?:)?//[^\s)?]{1,300}\?[^\s)]{0,300}?"
-            r"(?:[{}$]|%7[bd]|(?<![a-z0-9+/_=-])[a-z0-9+/_=-]{40})",
+            (
+                r"\]\(\s*<?\s*(?:https?:)?//[^\s)?]{1,300}\?[^\s)]{0,300}?"
+                r"(?:[{}$]|%7[bd]|(?<![a-z0-9+/_=-])[a-z0-9+/_=-]{40})"
+            ),
         ),
         (
             "exfiltration",
-            r"(?:https?:)?//[^\s<>\"')?]{1,300}\?[^\s<>\"')]{0,300}?"
-            r"(?:\{\{?\s*[\w.-]{1,40}\s*\}|\$\{|\$\(|<[A-Z_]{2,40}>)",
+            (
+                r"(?:https?:)?//[^\s<>\"')?]{1,300}\?[^\s<>\"')]{0,300}?"
+                r"(?:\{\{?\s*[\w.-]{1,40}\s*\}|\$\{|\$\(|<[A-Z_]{2,40}>)"
+            ),
         ),
         ("forged-tag", r"\[\s*memory\s*:"),
         ("forged-tag", r"<\s*/?\s*memory(?:[-_][a-z]+)*\b"),
         ("role-marker", r"<\|[a-z0-9_]{1,30}\|>"),
         ("role-marker", r"\[/?INST\]|<</?SYS>>"),
         ("role-marker", rf"^[ \t>]*(?:#{{1,6}}[ \t]*)?{_ROLE_WORDS}[ \t]*:"),
-        ("role-marker", r"<\s*/?\s*(?:system|system[-_]prompt|instructions|assistant|developer)\s*>"),
+        (
+            "role-marker",
+            r"<\s*/?\s*(?:system|system[-_]prompt|instructions|assistant|developer)\s*>",
+        ),
     )
 )
 
@@ -280,20 +308,30 @@ def _has_digit(match: re.Match[str]) -> bool:
     return any(c.isdigit() for c in _span_text(match))
 
 
-_ALWAYS: Callable[[re.Match[str]], bool] = lambda match: True  # noqa: E731
+_ALWAYS: Callable[[re.Match[str]], bool] = lambda match: True
 _KEY_PREFIX = r"(?<![A-Za-z0-9_-])"
 _SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], bool]], ...] = tuple(
     (kind, re.compile(pattern), check)
     for kind, pattern, check in (
         (
             "private-key",
-            r"-----BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?"
-            r"(?:-----END (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----|\Z)",
+            (
+                r"-----BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?"
+                r"(?:-----END (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----|\Z)"
+            ),
             _ALWAYS,
         ),
         ("anthropic-key", rf"{_KEY_PREFIX}sk-ant-[A-Za-z0-9_-]{{20,}}", _ALWAYS),
-        ("openai-key", rf"{_KEY_PREFIX}sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{{20,}}", _has_digit),
-        ("github-token", rf"{_KEY_PREFIX}(?:gh[pousr]_[A-Za-z0-9]{{30,}}|github_pat_[A-Za-z0-9_]{{22,}})", _ALWAYS),
+        (
+            "openai-key",
+            rf"{_KEY_PREFIX}sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{{20,}}",
+            _has_digit,
+        ),
+        (
+            "github-token",
+            rf"{_KEY_PREFIX}(?:gh[pousr]_[A-Za-z0-9]{{30,}}|github_pat_[A-Za-z0-9_]{{22,}})",
+            _ALWAYS,
+        ),
         ("slack-token", rf"{_KEY_PREFIX}xox[abposr]-[A-Za-z0-9-]{{10,}}", _has_digit),
         ("aws-access-key", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b", _ALWAYS),
         ("google-api-key", rf"{_KEY_PREFIX}AIza[0-9A-Za-z_-]{{35}}", _ALWAYS),
@@ -307,15 +345,19 @@ _SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], bo
         ("bearer-token", r"\b[Bb]earer\s+(?P<secret>[A-Za-z0-9._~+/-]{16,}=*)", _has_digit),
         (
             "password",
-            r"(?i)\b(?:[a-z0-9]{1,30}[_-]){0,6}+(?:password|passwd|passphrase|pwd)s?\b[\"']?"
-            r"(?:\s*[:=]\s*|\s+is\s+)"
-            r"(?:\"(?P<dq>[^\"\n]{1,200})\"|'(?P<sq>[^'\n]{1,200})'|(?P<bare>[^\s\"',;)=][^\s\"',;)]{0,199}))",
+            (
+                r"(?i)\b(?:[a-z0-9]{1,30}[_-]){0,6}+(?:password|passwd|passphrase|pwd)s?\b[\"']?"
+                r"(?:\s*[:=]\s*|\s+is\s+)"
+                r"(?:\"(?P<dq>[^\"\n]{1,200})\"|'(?P<sq>[^'\n]{1,200})'|(?P<bare>[^\s\"',;)=][^\s\"',;)]{0,199}))"
+            ),
             _password_value,
         ),
         (
             "token",
-            r"(?i)\b(?:[a-z0-9]{1,30}[_-]){0,6}+(?:token|secret|key|apikey)s?\b[\"']?"
-            r"(?:\s*[:=]\s*|\s+is\s+|\s+)[\"']?(?P<secret>[A-Za-z0-9+/_.=-]{20,200})",
+            (
+                r"(?i)\b(?:[a-z0-9]{1,30}[_-]){0,6}+(?:token|secret|key|apikey)s?\b[\"']?"
+                r"(?:\s*[:=]\s*|\s+is\s+|\s+)[\"']?(?P<secret>[A-Za-z0-9+/_.=-]{20,200})"
+            ),
             _token_value,
         ),
     )

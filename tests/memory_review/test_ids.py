@@ -76,12 +76,16 @@ def test_candidate_id_refuses_path_attacks(value: str, words: str) -> None:
         check_candidate_id(value)
 
 
-@pytest.mark.parametrize("value", ["a", "pref-indent-4-spaces", "x_y", "0", "a" * 64, "con-fig", "com10", "nul_ptr"])
+@pytest.mark.parametrize(
+    "value", ["a", "pref-indent-4-spaces", "x_y", "0", "a" * 64, "con-fig", "com10", "nul_ptr"]
+)
 def test_valid_slugs(value: str) -> None:
     assert check_slug(value) == value
 
 
-@pytest.mark.parametrize("value", ["", "Upper", "-lead", "_lead", "has space", "café", "a.b", "a" * 63 + "B"])
+@pytest.mark.parametrize(
+    "value", ["", "Upper", "-lead", "_lead", "has space", "café", "a.b", "a" * 63 + "B"]
+)
 def test_invalid_slugs_are_validation_errors_not_unsafe(value: str) -> None:
     with pytest.raises(ValidationError) as caught:
         check_slug(value, field="memory", path="cand.json")
@@ -109,7 +113,14 @@ def test_error_messages_show_hidden_characters_escaped() -> None:
 
 @pytest.mark.parametrize(
     "value",
-    ["sess_x", "3f2b8c1e-9d4a-4f6b-8e2a-1c5d7e9f0a1b", "a.b-c_D", "A" * 128, "sess.2026-05-18", "Console"],
+    [
+        "sess_x",
+        "3f2b8c1e-9d4a-4f6b-8e2a-1c5d7e9f0a1b",
+        "a.b-c_D",
+        "A" * 128,
+        "sess.2026-05-18",
+        "Console",
+    ],
 )
 def test_valid_session_ids(value: str) -> None:
     assert check_session_id(value) == value
@@ -133,7 +144,9 @@ def test_session_id_length_limit_is_128() -> None:
 
 
 def test_device_name_detection() -> None:
-    assert all(is_windows_device_name(n) for n in ["con", "CON", "con.md", "com0", "conin$", "aux .txt"])
+    assert all(
+        is_windows_device_name(n) for n in ["con", "CON", "con.md", "com0", "conin$", "aux .txt"]
+    )
     assert not any(is_windows_device_name(n) for n in ["cons", "com10", "console.md", "x.con"])
 
 
@@ -206,7 +219,10 @@ def store(tmp_path: Path) -> Path:
 
 
 def test_safe_child_inside(store: Path) -> None:
-    assert safe_child(store, "memory", "a-0123456789ab.md") == store.resolve() / "memory" / "a-0123456789ab.md"
+    assert (
+        safe_child(store, "memory", "a-0123456789ab.md")
+        == store.resolve() / "memory" / "a-0123456789ab.md"
+    )
     assert safe_child(store, "memory/a.md") == store.resolve() / "memory" / "a.md"
     assert safe_child(store, "not-yet-created/x.json").parent.name == "not-yet-created"
 
@@ -235,7 +251,12 @@ def test_symlink_planted_in_store_pointing_outside_is_refused(store: Path) -> No
     (store / "memory" / "evil").symlink_to(outside, target_is_directory=True)
     (store / "memory" / "evil.md").symlink_to(outside / "secret.txt")
     (store / "candidates").symlink_to(outside, target_is_directory=True)
-    for parts in [("memory", "evil"), ("memory", "evil", "secret.txt"), ("memory/evil.md",), ("candidates", "x.json")]:
+    for parts in [
+        ("memory", "evil"),
+        ("memory", "evil", "secret.txt"),
+        ("memory/evil.md",),
+        ("candidates", "x.json"),
+    ]:
         with pytest.raises(UnsafePathError, match="outside the store"):
             safe_child(store, *parts)
 

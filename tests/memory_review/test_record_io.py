@@ -30,10 +30,10 @@ HEADER = f'---\nid: "a"\ntype: "fact"\nscope: "user"\ndescription: "d"\ncreated_
 
 
 def _memory(**changes: object) -> Memory:
-    fields: dict[str, object] = dict(
-        id="pref-indent-4-spaces", type="preference", scope="user",
-        description="Indent with 4 spaces, never tabs", created_at=TS, updated_at=TS,
-    )  # fmt: skip
+    fields: dict[str, object] = {
+        "id": "pref-indent-4-spaces", "type": "preference", "scope": "user",
+        "description": "Indent with 4 spaces, never tabs", "created_at": TS, "updated_at": TS,
+    }  # fmt: skip
     fields.update(changes)
     return Memory(**fields)  # type: ignore[arg-type]
 
@@ -58,7 +58,11 @@ GOLDEN_MEMORY = _memory(
     applied_from="cand_01JXB4Q5M8TZ3K9W2R6N0PDHVE",
     applied_by="no",
     sources=(
-        Source(session_id="sess_x", turn_id="turn_y", evidence="user in turn y: 'use 4 spaces, not tabs'"),
+        Source(
+            session_id="sess_x",
+            turn_id="turn_y",
+            evidence="user in turn y: 'use 4 spaces, not tabs'",
+        ),
         Source(evidence="1.10\tcafé \u200b😀"),
     ),
     related_sessions=("2026-05-18", "yes"),
@@ -126,13 +130,24 @@ _OPTIONAL = st.none() | _TRICKY | _MULTILINE | st.text(_ANY_CHAR, max_size=20)
 _TIMESTAMP = st.datetimes(min_value=__import__("datetime").datetime(1, 1, 1)).map(
     lambda d: d.strftime("%Y-%m-%dT%H:%M:%SZ").rjust(20, "0")
 )
-_BODY_LINES = st.lists(st.sampled_from(["---", "", "id: x", "text", " ---", "--- ", "...", "\t", "é ✓"]), max_size=8)
+_BODY_LINES = st.lists(
+    st.sampled_from(["---", "", "id: x", "text", " ---", "--- ", "...", "\t", "é ✓"]), max_size=8
+)
 _BODY = st.one_of(
     st.text(_BODY_CHAR, max_size=200),
-    st.tuples(_BODY_LINES, st.sampled_from(["", "\n", "\n\n"])).map(lambda t: "\n".join(t[0]) + t[1]),
+    st.tuples(_BODY_LINES, st.sampled_from(["", "\n", "\n\n"])).map(
+        lambda t: "\n".join(t[0]) + t[1]
+    ),
 )
-_SLUG = st.from_regex(models.SLUG_RE, fullmatch=True).filter(lambda s: not is_windows_device_name(s))
-_SOURCE = st.builds(Source, session_id=_OPTIONAL, turn_id=_OPTIONAL, evidence=_LINE | _MULTILINE | st.text(_ANY_CHAR, min_size=1, max_size=40))
+_SLUG = st.from_regex(models.SLUG_RE, fullmatch=True).filter(
+    lambda s: not is_windows_device_name(s)
+)
+_SOURCE = st.builds(
+    Source,
+    session_id=_OPTIONAL,
+    turn_id=_OPTIONAL,
+    evidence=_LINE | _MULTILINE | st.text(_ANY_CHAR, min_size=1, max_size=40),
+)
 MEMORIES = st.builds(
     Memory,
     id=_SLUG,
@@ -175,7 +190,9 @@ def test_round_trip_json(memory: Memory) -> None:
     assert memory_from_json(as_json, where="event 1") == memory
 
 
-@pytest.mark.parametrize("body", ["", "x", "x\n", "\n", "\n\n", "---", "---\nid: evil\n---", "a\n---\n", "  trailing  "])
+@pytest.mark.parametrize(
+    "body", ["", "x", "x\n", "\n", "\n\n", "---", "---\nid: evil\n---", "a\n---\n", "  trailing  "]
+)
 def test_body_edges_round_trip(body: str) -> None:
     memory = _memory(body=body)
     assert parse_memory(render_memory(memory)) == memory
@@ -192,7 +209,7 @@ def test_hand_written_file_with_plain_scalars_and_flow_sources() -> None:
     data = (
         "---\nid: style-guide\ntype: convention\nscope: project\ndescription: Use black\n"
         f"created_at: '{TS}'\nupdated_at: \"{TS}\"\n"
-        "sources:\n  - {session_id: sess_x, evidence: \"we use black\"}\nrelated_sessions: [sess_x]\n"
+        'sources:\n  - {session_id: sess_x, evidence: "we use black"}\nrelated_sessions: [sess_x]\n'
         "---\nRun black before committing."  # no final newline: accepted, not canonical
     ).encode()
     memory = parse_memory(data, path="hand.md")
@@ -202,17 +219,23 @@ def test_hand_written_file_with_plain_scalars_and_flow_sources() -> None:
 
 
 def test_explicit_nulls_for_optional_fields() -> None:
-    memory = parse_memory(_file("applied_from: null\napplied_by: ~\nsources:\n  - {turn_id: null, evidence: \"e\"}\n"))
-    assert memory.applied_from is None and memory.applied_by is None and memory.sources[0].turn_id is None
+    memory = parse_memory(
+        _file('applied_from: null\napplied_by: ~\nsources:\n  - {turn_id: null, evidence: "e"}\n')
+    )
+    assert (
+        memory.applied_from is None
+        and memory.applied_by is None
+        and memory.sources[0].turn_id is None
+    )
 
 
 # --------------------------------------------------------------------------- attacks: every one a ValidationError naming the file
 
 ALIAS_BOMB = (
-    '---\na: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\n'
-    "c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n"
-    "e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nid: *e\n---\n"
-).encode()
+    b'---\na: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\n'
+    b"c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n"
+    b"e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nid: *e\n---\n"
+)
 
 ATTACKS: dict[str, tuple[bytes, str | None, str]] = {
     # name: (file bytes, field named or None, words the message must contain)
@@ -221,33 +244,85 @@ ATTACKS: dict[str, tuple[bytes, str | None, str]] = {
     "str-tag": (_file('applied_by: !!str "x"\n'), None, "tags"),
     "local-tag": (_file('applied_by: !custom "x"\n'), None, "tags"),
     "alias-bomb": (ALIAS_BOMB, None, "anchors"),
-    "alias": (_file('applied_by: *x\n'), None, "alias"),
+    "alias": (_file("applied_by: *x\n"), None, "alias"),
     "merge-key": (_file('<<: {applied_by: "x"}\n'), None, "plain strings"),
     "huge-frontmatter": (_file("".join(f'x{i}: "{"y" * 60}"\n' for i in range(80))), None, "bytes"),
     "duplicate-key": (_file('id: "b"\n'), "id", "duplicate key"),
-    "duplicate-nested-key": (_file('sources:\n  - {evidence: "a", evidence: "b"}\n'), "sources[0].evidence", "duplicate"),
-    "yaml11-no": (HEADER.replace('description: "d"', "description: no").encode() + b"---\n", "description", "bool"),
+    "duplicate-nested-key": (
+        _file('sources:\n  - {evidence: "a", evidence: "b"}\n'),
+        "sources[0].evidence",
+        "duplicate",
+    ),
+    "yaml11-no": (
+        HEADER.replace('description: "d"', "description: no").encode() + b"---\n",
+        "description",
+        "bool",
+    ),
     "yaml11-yes-applied-by": (_file("applied_by: yes\n"), "applied_by", "bool"),
-    "yaml11-float": (HEADER.replace('description: "d"', "description: 1.10").encode() + b"---\n", "description", "float"),
+    "yaml11-float": (
+        HEADER.replace('description: "d"', "description: 1.10").encode() + b"---\n",
+        "description",
+        "float",
+    ),
     "yaml11-int": (HEADER.replace('id: "a"', "id: 42").encode() + b"---\n", "id", "int"),
     "yaml11-sexagesimal": (_file("applied_by: 12:30\n"), "applied_by", "int"),
-    "yaml11-date": (HEADER.replace(f'created_at: "{TS}"', "created_at: 2026-05-18").encode() + b"---\n", "created_at", "timestamp"),
-    "yaml11-datetime": (HEADER.replace(f'updated_at: "{TS}"', f"updated_at: {TS}").encode() + b"---\n", "updated_at", "timestamp"),
-    "null-required": (HEADER.replace('description: "d"', "description: ~").encode() + b"---\n", "description", "null"),
-    "list-for-string": (HEADER.replace('description: "d"', "description: [a, b]").encode() + b"---\n", "description", "list"),
-    "mapping-for-string": (HEADER.replace('description: "d"', "description: {a: b}").encode() + b"---\n", "description", "mapping"),
-    "string-for-list": (_file('related_sessions: "sess_x"\n'), "related_sessions", "expected a list"),
+    "yaml11-date": (
+        HEADER.replace(f'created_at: "{TS}"', "created_at: 2026-05-18").encode() + b"---\n",
+        "created_at",
+        "timestamp",
+    ),
+    "yaml11-datetime": (
+        HEADER.replace(f'updated_at: "{TS}"', f"updated_at: {TS}").encode() + b"---\n",
+        "updated_at",
+        "timestamp",
+    ),
+    "null-required": (
+        HEADER.replace('description: "d"', "description: ~").encode() + b"---\n",
+        "description",
+        "null",
+    ),
+    "list-for-string": (
+        HEADER.replace('description: "d"', "description: [a, b]").encode() + b"---\n",
+        "description",
+        "list",
+    ),
+    "mapping-for-string": (
+        HEADER.replace('description: "d"', "description: {a: b}").encode() + b"---\n",
+        "description",
+        "mapping",
+    ),
+    "string-for-list": (
+        _file('related_sessions: "sess_x"\n'),
+        "related_sessions",
+        "expected a list",
+    ),
     "int-in-source": (_file("sources:\n  - {evidence: 5}\n"), "sources[0].evidence", "int"),
     "unknown-key": (_file('evil: "x"\n'), "evil", "unknown key"),
-    "unknown-source-key": (_file('sources:\n  - {evidence: "e", url: "u"}\n'), "sources[0].url", "unknown key"),
+    "unknown-source-key": (
+        _file('sources:\n  - {evidence: "e", url: "u"}\n'),
+        "sources[0].url",
+        "unknown key",
+    ),
     "body-key": (_file('body: "x"\n'), "body", "not a frontmatter key"),
     "missing-field": (b'---\nid: "a"\n---\n', "type", "required"),
     "bad-enum": (HEADER.replace('"fact"', '"opinion"').encode() + b"---\n", "type", "preference"),
-    "bad-timestamp": (HEADER.replace(f'created_at: "{TS}"', 'created_at: "2026-05-18 10:30"').encode() + b"---\n", "created_at", "ISO-8601"),
+    "bad-timestamp": (
+        HEADER.replace(f'created_at: "{TS}"', 'created_at: "2026-05-18 10:30"').encode() + b"---\n",
+        "created_at",
+        "ISO-8601",
+    ),
     "bad-slug": (HEADER.replace('id: "a"', 'id: "Bad Id"').encode() + b"---\n", "id", "not valid"),
-    "traversal-id": (HEADER.replace('id: "a"', 'id: "../../x"').encode() + b"---\n", "id", "path separator"),
+    "traversal-id": (
+        HEADER.replace('id: "a"', 'id: "../../x"').encode() + b"---\n",
+        "id",
+        "path separator",
+    ),
     "device-id": (HEADER.replace('id: "a"', 'id: "con"').encode() + b"---\n", "id", "device"),
-    "multiline-description": (HEADER.replace('description: "d"', 'description: "a\\nb"').encode() + b"---\n", "description", "one"),
+    "multiline-description": (
+        HEADER.replace('description: "d"', 'description: "a\\nb"').encode() + b"---\n",
+        "description",
+        "one",
+    ),
     "bom": (b"\xef\xbb\xbf" + _file(), None, "BOM"),
     "crlf": (_file().replace(b"\n", b"\r\n"), None, "CRLF"),
     "cr-in-body": (_file(body="a\rb\n"), None, "CR"),
@@ -257,7 +332,11 @@ ATTACKS: dict[str, tuple[bytes, str | None, str]] = {
     "indented-fence": (b" " + _file(), None, "must start"),
     "missing-closing-fence": (HEADER.encode(), None, "never closed"),
     "invalid-utf8": (_file(body="ok\n") + b"\xff\xfe\n", None, "UTF-8"),
-    "overlong-utf8-slash": (HEADER.replace('id: "a"', 'id: "\xc0\xaf"').encode("latin-1"), None, "UTF-8"),
+    "overlong-utf8-slash": (
+        HEADER.replace('id: "a"', 'id: "\xc0\xaf"').encode("latin-1"),
+        None,
+        "UTF-8",
+    ),
     "not-a-mapping": (b'---\n- "a"\n---\n', None, "mapping"),
     "empty-frontmatter": (b"---\n---\n", None, "empty"),
     "two-documents": (b'---\nid: "a"\n...\n--- \nid: "b"\n---\n', None, "document"),
@@ -301,7 +380,9 @@ def test_errors_carry_the_line_number() -> None:
     assert caught.value.line == 8 and str(caught.value).startswith("m.md:8")
 
 
-def test_frontmatter_cap_holds_even_if_file_caps_are_raised(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_frontmatter_cap_holds_even_if_file_caps_are_raised(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(models, "MAX_MEMORY_BYTES", 1 << 20)
     monkeypatch.setattr(models, "MAX_MEMORY_LINES", 1 << 20)
     data = _file("".join(f'x{i}: "{"y" * 100}"\n' for i in range(100)))
@@ -411,7 +492,11 @@ def test_memory_from_json_missing_field() -> None:
 
 def test_real_foreign_memory_files_fail_cleanly() -> None:
     """CLAUDE.md, AGENTS.md, Cursor rules (with their own frontmatter): a named ValidationError, nothing else."""
-    files = [p for p in sorted((_data_dir() / "memory-files").rglob("*")) if p.is_file() and p.name != "LICENSE"]
+    files = [
+        p
+        for p in sorted((_data_dir() / "memory-files").rglob("*"))
+        if p.is_file() and p.name != "LICENSE"
+    ]
     assert files
     for path in files:
         with pytest.raises(ValidationError) as caught:
