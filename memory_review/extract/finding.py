@@ -32,15 +32,16 @@ TYPE_PREFIX: dict[str, str] = {
 SLUG_IGNORE: frozenset[str] = frozenset(
     """remember never always prefer don't dont use using convention conventions project repo repository
     codebase now forward future note mind avoid stop like hate dislike preference rule rules default
-    time whenever make sure keep""".split()
+    time whenever make sure keep redacted""".split()
 )
 _FILLER = re.compile(
-    r"^(?:(?:ok(?:ay)?|so|and|also|oh|btw|hey|please|pls|just|alright|one more thing|"
+    r"^(?:(?:(?:ok(?:ay)?|so|and|also|oh|btw|hey|please|pls|just|alright|one more thing|"
     r"remember|note|keep in mind|fyi|for the record|just so you know|from now on|going forward|"
-    r"moving forward|in (?:the )?future)\s*(?:that\b|[,:\u2014-])?\s*)+",
+    r"moving forward|in (?:the )?future)\s*(?:that\b|[,:\u2014-])?"
+    r"|(?:no|nope|actually|again)\s*[,:\u2014-])\s*)+",
     re.IGNORECASE,
 )
-_ZH_FILLER = re.compile(r"^(?:(?:请|记住|记得|注意|另外|还有|好的|好)[，,：:]?\s*)+")
+_ZH_FILLER = re.compile(r"^(?:(?:请|记住|记得|注意|另外|还有|好的|好|以后|今后|从现在开始)[，,：:]?\s*)+")
 
 
 class Finding(Strict):

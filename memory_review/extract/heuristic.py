@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from memory_review.extract.corrections import Correction, find_correction
 from memory_review.extract.finding import FLAG_UNTRUSTED, Finding, build_finding
-from memory_review.extract.signals import Classification, classify, scope_of
+from memory_review.extract.signals import CUE, Classification, classify, scope_of
 from memory_review.extract.textutil import sentence_spans
 from memory_review.extract.transcript import UNTRUSTED_SOURCES, Transcript, Turn
 from memory_review.proposal import Priority, Proposer
@@ -28,6 +28,7 @@ PROPOSER = Proposer(kind="heuristic", name="memory-review-heuristic")
 SIGNAL_REPEATED = "repeated correction"
 MIN_REPEATS = 2
 MAX_EVIDENCE = 3
+_MAYBE_CORRECTION = re.compile(r"\b(?:no|nope|nah|wrong|actually|again|said|told|instead|rather)\b|不对|不是|错了|说了|说过", re.I)
 # A reason given right after a rule belongs to it: "Never mock the DB. It hid a bug."
 _REASON = re.compile(r"^(?:because|since|otherwise|that's\s+why|it\s+(?:hid|broke|caused|masks?)|因为|否则)", re.I)
 
@@ -62,6 +63,8 @@ def extract(transcript: Transcript, *, include_untrusted: bool = False) -> list[
 def _scan_turn(turn: Turn) -> tuple[list[tuple[_Said, Classification]], list[tuple[_Said, Correction]]]:
     statements: list[tuple[_Said, Classification]] = []
     corrections: list[tuple[_Said, Correction]] = []
+    if not CUE.search(turn.text) and not _MAYBE_CORRECTION.search(turn.text):
+        return statements, corrections
     spans = list(sentence_spans(turn.text))
     for position, (start, end) in enumerate(spans):
         said = _Said(turn, start, end)

@@ -145,7 +145,7 @@ _PROJECT = re.compile(
     r"\b(?:project|repo|repository|codebase|code\s*base|monorepo|tests?|testing|ci|pipeline|build|builds|"
     r"migrations?|database|db|schema|deploy(?:ment|s|ing)?|staging|production|prod|branch(?:es)?|main|"
     r"master|commits?|committing|pull\s+requests?|prs?|merge|merging|release|lint(?:er|ing)?|pre-commit|"
-    r"dockerfile|makefile|docker|api|endpoints?|modules?|packages?|dependenc(?:y|ies)|config|service|"
+    r"dockerfile|makefile|docker|api|endpoints?|modules?|packages?|dependenc(?:y|ies)|config|env|service|"
     r"server|fixtures?|we|our|us)\b"
     r"|(?:^|\s)[\w.-]*/[\w./-]*|\b[\w-]+\.(?:py|ts|tsx|js|jsx|go|rs|toml|json|ya?ml|md|cfg|ini|lock|sql|sh|env)\b"
     r"|项目|仓库|代码|测试|数据库|部署|分支|提交|我们|团队|接口|服务|配置|依赖|迁移|流水线",
@@ -159,6 +159,17 @@ _PROJECT_PHRASE = re.compile(r"\b(?:this|our)\s+(?:project|repo|repository|codeb
 
 MIN_CHARS = 6
 MAX_CHARS = 400
+# Every signal above contains one of these; text without any is skipped after one
+# cheap search instead of two dozen (tool output can be megabytes).
+CUE = re.compile(
+    r"never|always|don'?t|do\s+not|must|should|avoid|stop|remember|forget|make\s+sure|prefer|like|hate|"
+    r"dislike|stand|we|our|convention|rule|policy|note|fyi|keep\s+in\s+mind|record|so\s+you\s+know|"
+    r"reference|aware|now\s+on|forward|here\s+on|henceforth|future|next\s+time|default|time|whenever|"
+    r"project|repo|codebase|"
+    r"记|以后|今后|从现在|往后|下次|永远|绝|千万|决不|从不|禁止|严禁|不允许|不要|不许|不准|不能用|别|总是|始终|一律|"
+    r"每次|一直|喜欢|偏好|倾向|习惯|我们|团队|按照|项目|仓库|代码库|必须|一定要|务必|忘",
+    _I,
+)
 
 
 @dataclass(frozen=True)
@@ -177,6 +188,8 @@ def classify(sentence: str) -> Classification | None:
     if not MIN_CHARS <= len(text) <= MAX_CHARS or is_question(text):
         return None
     text = _POLITE.sub("", text)
+    if not CUE.search(text):
+        return None
     hits = [signal for signal in SIGNALS if signal.pattern.search(text)]
     if not hits or _is_one_off(text):
         return None

@@ -91,8 +91,13 @@ def content_words(text: str) -> list[str]:
 
 
 def _stem(word: str) -> str:
-    # Only the plural/verb "s": enough for "tests"/"test", harmless elsewhere.
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+    # Plural and third-person endings only: enough for "tests"/"test" and
+    # "dependencies"/"dependency", harmless elsewhere.
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("sses", "xes", "ches", "shes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return word[:-1]
     return word
 

@@ -108,3 +108,20 @@ def test_extract_over_the_whole_table_finds_exactly_the_durable_rows() -> None:
         expected = DURABLE[int(finding.evidence[0].turn_id[1:])]
         assert finding.quote == expected[0]
         assert (finding.memory.type, finding.scope) == expected[1]
+
+
+def test_the_cheap_cue_filter_never_hides_a_signal() -> None:
+    # classify() skips text without a CUE before running the signal table; a signal
+    # whose anchor word is missing from CUE would silently never fire.
+    from memory_review.extract.signals import CUE, SIGNALS
+
+    sentences = [s for s, _ in DURABLE] + ONE_OFF + [
+        "henceforth use tabs", "next time, ask first", "I can't stand trailing whitespace",
+        "by convention we name fixtures after tables", "just so you know: CI is flaky",
+        "For reference, the API is versioned", "make sure to always lint", "往后都用 uv", "下次别忘了", "务必先备份",
+        "按照规范来", "团队规范是四个空格", "You must not log tokens", "本项目统一用 UTC", "绝不提交密钥", "严禁硬编码", "不许用 print", "一律用 UTC",
+    ]
+    for sentence in sentences:
+        if any(signal.pattern.search(sentence) for signal in SIGNALS):
+            assert CUE.search(sentence), sentence
+    assert all(any(s.pattern.search(x) for x in sentences) for s in SIGNALS)  # every signal exercised
