@@ -13,6 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from memory_review.ids import check_slug
+
 MemoryType = Literal["preference", "convention", "fact", "forbidden"]
 Scope = Literal["user", "project", "session"]
 DurableScope = Literal["user", "project"]
@@ -65,9 +67,7 @@ class Memory(Strict):
     @field_validator("id")
     @classmethod
     def _slug(cls, value: str) -> str:
-        if not SLUG_RE.fullmatch(value):
-            raise ValueError("must be a slug: lowercase letters, digits, '-' or '_', 1-64 chars")
-        return value
+        return check_slug(value)
 
     @field_validator("description")
     @classmethod
@@ -79,6 +79,14 @@ class Memory(Strict):
     @field_validator("created_at", "updated_at")
     @classmethod
     def _timestamp(cls, value: str) -> str:
-        if not TIMESTAMP_RE.fullmatch(value):
+        if not TIMESTAMP_RE.fullmatch(value) or not _real_time(value):
             raise ValueError("must be an ISO-8601 UTC timestamp like 2026-05-18T10:30:00Z")
         return value
+
+
+def _real_time(value: str) -> bool:
+    try:
+        datetime.strptime(value, "%Y-%m-%dT%H:%M:%SZ")
+    except ValueError:
+        return False
+    return True

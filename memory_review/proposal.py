@@ -14,7 +14,9 @@ from pydantic import Field, TypeAdapter, field_validator
 from pydantic import ValidationError as PydanticValidationError
 
 from memory_review.errors import ValidationError
-from memory_review.models import SLUG_RE, DurableScope, MemoryType, Strict
+from memory_review.ids import check_slug
+from memory_review.models import DurableScope, MemoryType, Strict
+from memory_review.record_io import check_body
 
 Priority = Literal["high", "medium", "low"]
 ProposerKind = Literal["heuristic", "llm", "agent", "import", "human"]
@@ -47,9 +49,19 @@ class ProposedMemory(Strict):
     @field_validator("id")
     @classmethod
     def _slug(cls, value: str) -> str:
-        if not SLUG_RE.fullmatch(value):
-            raise ValueError("must be a slug: lowercase letters, digits, '-' or '_', 1-64 chars")
+        return check_slug(value)
+
+    @field_validator("description")
+    @classmethod
+    def _one_line(cls, value: str) -> str:
+        if "\n" in value or "\r" in value or not value.strip():
+            raise ValueError("must be one non-empty line")
         return value
+
+    @field_validator("body")
+    @classmethod
+    def _storable(cls, value: str) -> str:
+        return check_body(value, path="proposal")
 
 
 class _ProposalBase(Strict):
@@ -84,9 +96,7 @@ class DeleteProposal(_ProposalBase):
     @field_validator("memory_id")
     @classmethod
     def _slug(cls, value: str) -> str:
-        if not SLUG_RE.fullmatch(value):
-            raise ValueError("must be a slug: lowercase letters, digits, '-' or '_', 1-64 chars")
-        return value
+        return check_slug(value, field="memory_id")
 
 
 class ConsolidateProposal(_ProposalBase):

@@ -427,8 +427,8 @@ def test_non_bytes_input_is_rejected() -> None:
         (_memory(body="bell\x07"), "U+0007"),
         # pydantic refuses lone surrogates; model_construct skips it, render still must not write one
         (_memory().model_copy(update={"body": "lone \ud800 surrogate"}), "surrogate"),
-        (_memory(id="con"), "device"),
-        (_memory(id="lpt1"), "device"),
+        (_memory().model_copy(update={"id": "con"}), "device"),  # the model refuses it too
+        (_memory().model_copy(update={"id": "lpt1"}), "device"),
     ],
 )
 def test_render_refuses_unstorable_memories(memory: Memory, words: str) -> None:
