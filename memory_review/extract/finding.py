@@ -71,17 +71,21 @@ def build_finding(
     signal: str,
     priority: Priority,
     extra_flags: frozenset[str] = frozenset(),
+    memory_id: str | None = None,
+    description: str | None = None,
 ) -> Finding:
     """Make a finding from a statement: slug id, one-line description, redacted texts, safety flags.
 
     ``evidence`` holds ``(quote, session_id, turn_id)`` triples, quotes verbatim from the turns.
+    ``memory_id`` and ``description`` replace the derived ones (a model names its own).
     """
-    flags = frozenset(safety.scan(statement)).union(*(safety.scan(q) for q, _, _ in evidence)) | extra_flags
+    texts = [statement, description or "", *(quote for quote, _, _ in evidence)]
+    flags = frozenset().union(*(safety.scan(text) for text in texts)) | extra_flags
     body = safety.redact(statement)
     memory = ProposedMemory(
-        id=slug(TYPE_PREFIX[memory_type], body, ignore=SLUG_IGNORE),
+        id=memory_id or slug(TYPE_PREFIX[memory_type], body, ignore=SLUG_IGNORE),
         type=memory_type,
-        description=describe(body),
+        description=describe(safety.redact(description) if description else body),
         body=body[:4096],
     )
     quotes = tuple(
