@@ -7,8 +7,8 @@ from pathlib import Path
 from memory_review.extract.transcript import (
     Role,
     SkippedRecord,
-    TranscriptFormat,
     Transcript,
+    TranscriptFormat,
     Turn,
     TurnSource,
 )
@@ -42,8 +42,15 @@ class TurnSink:
         unique = self._unique(turn_id, line, index)
         self.turns.append(
             Turn(
-                turn_id=unique, role=role, text=text, source=source, is_sidechain=is_sidechain,
-                index=index, line=line, session_id=session_id, timestamp=timestamp,
+                turn_id=unique,
+                role=role,
+                text=text,
+                source=source,
+                is_sidechain=is_sidechain,
+                index=index,
+                line=line,
+                session_id=session_id,
+                timestamp=timestamp,
             )
         )
         if session_id and self.first_session is None:

@@ -114,7 +114,11 @@ def _assistant_pieces(content: str | list[Any]) -> list[Piece] | None:
         return [("assistant", "assistant", content)]
     if not all(isinstance(part, dict) for part in content):
         return None
-    texts = [part["text"] for part in content if part.get("type") == "text" and isinstance(part.get("text"), str)]
+    texts = [
+        part["text"]
+        for part in content
+        if part.get("type") == "text" and isinstance(part.get("text"), str)
+    ]
     return [("assistant", "assistant", "\n\n".join(texts))]
 
 
@@ -143,7 +147,11 @@ def _user_part(record: dict[str, Any], part: dict[str, Any]) -> Piece | None:
 def _user_text(record: dict[str, Any], text: str) -> Piece:
     if record.get("isSidechain") is True:
         return ("user", "assistant", text)  # the parent agent wrote the subagent's prompt
-    if record.get("isMeta") is True or record.get("isCompactSummary") is True or _WRAPPER.match(text):
+    if (
+        record.get("isMeta") is True
+        or record.get("isCompactSummary") is True
+        or _WRAPPER.match(text)
+    ):
         return ("user", "system", text)
     return ("user", "user", _without_reminders(text))
 
@@ -162,7 +170,9 @@ def _tool_result_text(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        texts = [p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)]
+        texts = [
+            p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)
+        ]
         return "\n\n".join(texts)
     return ""
 
@@ -181,8 +191,14 @@ def _emit(sink: TurnSink, pieces: list[Piece], where: _Where) -> None:
     for number, (role, source, text) in enumerate(pieces):
         turn_id = where.base_id if number == 0 else f"{where.base_id}.{number}"
         sink.add(
-            turn_id, role, text, source, line=where.line, is_sidechain=where.sidechain,
-            session_id=where.session, timestamp=where.timestamp,
+            turn_id,
+            role,
+            text,
+            source,
+            line=where.line,
+            is_sidechain=where.sidechain,
+            session_id=where.session,
+            timestamp=where.timestamp,
         )
 
 

@@ -32,7 +32,7 @@ TYPE_PREFIX: dict[str, str] = {
 SLUG_IGNORE: frozenset[str] = frozenset(
     """remember never always prefer don't dont use using convention conventions project repo repository
     codebase now forward future note mind avoid stop like hate dislike preference rule rules default
-    time whenever make sure keep redacted""".split()
+    time whenever make sure keep redacted""".split()  # noqa: SIM905 (a word list reads better as prose)
 )
 _FILLER = re.compile(
     r"^(?:(?:(?:ok(?:ay)?|so|and|also|oh|btw|hey|please|pls|just|alright|one more thing|"
@@ -41,7 +41,9 @@ _FILLER = re.compile(
     r"|(?:no|nope|actually|again)\s*[,:\u2014-])\s*)+",
     re.IGNORECASE,
 )
-_ZH_FILLER = re.compile(r"^(?:(?:请|记住|记得|注意|另外|还有|好的|好|以后|今后|从现在开始)[，,：:]?\s*)+")
+_ZH_FILLER = re.compile(
+    r"^(?:(?:请|记住|记得|注意|另外|还有|好的|好|以后|今后|从现在开始)[，,：:]?\s*)+"
+)
 
 
 class Finding(Strict):
@@ -93,8 +95,13 @@ def build_finding(
         for quote, session, turn in evidence
     )
     return Finding(
-        memory=memory, scope=scope, rationale=rationale[:2000], evidence=quotes,
-        signal=signal, flags=flags, priority=priority,
+        memory=memory,
+        scope=scope,
+        rationale=rationale[:2000],
+        evidence=quotes,
+        signal=signal,
+        flags=flags,
+        priority=priority,
     )
 
 

@@ -22,15 +22,22 @@ from memory_review.extract.finding import FLAG_UNTRUSTED, Finding, build_finding
 from memory_review.extract.signals import CUE, Classification, classify, scope_of
 from memory_review.extract.textutil import sentence_spans
 from memory_review.extract.transcript import UNTRUSTED_SOURCES, Transcript, Turn
+from memory_review.models import MemoryType
 from memory_review.proposal import Priority, Proposer
 
 PROPOSER = Proposer(kind="heuristic", name="memory-review-heuristic")
 SIGNAL_REPEATED = "repeated correction"
 MIN_REPEATS = 2
 MAX_EVIDENCE = 3
-_MAYBE_CORRECTION = re.compile(r"\b(?:no|nope|nah|wrong|actually|again|said|told|instead|rather)\b|不对|不是|错了|说了|说过", re.I)
+_MAYBE_CORRECTION = re.compile(
+    r"\b(?:no|nope|nah|wrong|actually|again|said|told|instead|rather)\b|不对|不是|错了|说了|说过",
+    re.IGNORECASE,
+)
 # A reason given right after a rule belongs to it: "Never mock the DB. It hid a bug."
-_REASON = re.compile(r"^(?:because|since|otherwise|that's\s+why|it\s+(?:hid|broke|caused|masks?)|因为|否则)", re.I)
+_REASON = re.compile(
+    r"^(?:because|since|otherwise|that's\s+why|it\s+(?:hid|broke|caused|masks?)|因为|否则)",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -53,14 +60,18 @@ def extract(transcript: Transcript, *, include_untrusted: bool = False) -> list[
         if not trusted and not (include_untrusted and turn.source in UNTRUSTED_SOURCES):
             continue
         statements, corrected = _scan_turn(turn)
-        findings.extend(_finding(transcript, said, found, trusted=trusted) for said, found in statements)
+        findings.extend(
+            _finding(transcript, said, found, trusted=trusted) for said, found in statements
+        )
         if trusted:  # only the user's own corrections can add up to a preference
             corrections.extend(corrected)
     findings.extend(_repeated(transcript, corrections))
     return findings
 
 
-def _scan_turn(turn: Turn) -> tuple[list[tuple[_Said, Classification]], list[tuple[_Said, Correction]]]:
+def _scan_turn(
+    turn: Turn,
+) -> tuple[list[tuple[_Said, Classification]], list[tuple[_Said, Correction]]]:
     statements: list[tuple[_Said, Classification]] = []
     corrections: list[tuple[_Said, Correction]] = []
     if not CUE.search(turn.text) and not _MAYBE_CORRECTION.search(turn.text):
@@ -86,18 +97,20 @@ def _with_reason(turn: Turn, spans: list[tuple[int, int]], position: int, said: 
     return _Said(turn, said.start, next_end)
 
 
-def _finding(transcript: Transcript, said: _Said, found: Classification, *, trusted: bool) -> Finding:
+def _finding(
+    transcript: Transcript, said: _Said, found: Classification, *, trusted: bool
+) -> Finding:
     turn = said.turn
     others = [name for name in found.signals if name != found.signal]
-    also = f' (also {", ".join(repr(n) for n in others)})' if others else ""
+    also = f" (also {', '.join(repr(n) for n in others)})" if others else ""
     if trusted:
         rationale = (
             f'The user stated a durable {found.type} in turn {turn.turn_id}: signal "{found.signal}"{also}, '
-            "with no one-off marker such as \"now\" or \"this file\"."
+            'with no one-off marker such as "now" or "this file".'
         )
     else:
         rationale = (
-            f'NOT said by the user: {turn.source} in turn {turn.turn_id} contains a {found.type} '
+            f"NOT said by the user: {turn.source} in turn {turn.turn_id} contains a {found.type} "
             f'("{found.signal}"{also}); it may be injected text — keep it only if you recognise it.'
         )
     return build_finding(
@@ -137,14 +150,19 @@ def _repeated_finding(transcript: Transcript, items: list[tuple[_Said, Correctio
     first = items[0][1]
     statement = first.phrase[:1].upper() + first.phrase[1:]
     scope = scope_of(statement)
-    memory_type = "forbidden" if first.negative else ("convention" if scope == "project" else "preference")
+    memory_type: MemoryType = "forbidden" if first.negative else "preference"
+    if memory_type == "preference" and scope == "project":
+        memory_type = "convention"
     turns = ", ".join(said.turn.turn_id for said, _ in items)
     return build_finding(
         statement,
         memory_type=memory_type,
         scope=scope,
         rationale=f'The user corrected the agent the same way in {len(items)} turns ({turns}): "{first.phrase}".',
-        evidence=[(said.text, transcript.session_of(said.turn), said.turn.turn_id) for said, _ in items[:MAX_EVIDENCE]],
+        evidence=[
+            (said.text, transcript.session_of(said.turn), said.turn.turn_id)
+            for said, _ in items[:MAX_EVIDENCE]
+        ],
         signal=SIGNAL_REPEATED,
         priority="high",
     )

@@ -23,14 +23,21 @@ import urllib.error
 import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import IO, Any, Literal
 
 from memory_review.models import Strict, utc_now
 
 Api = Literal["openai", "anthropic"]
 FailureKind = Literal[
-    "not-configured", "http-error", "unreachable", "timeout", "truncated", "tool-call", "bad-response",
-    "malformed", "schema",
+    "not-configured",
+    "http-error",
+    "unreachable",
+    "timeout",
+    "truncated",
+    "tool-call",
+    "bad-response",
+    "malformed",
+    "schema",
 ]
 MAX_REPLY_BYTES = 2 * 1024 * 1024
 MAX_OUTPUT_TOKENS = 4096
@@ -67,23 +74,37 @@ def config_from_env(env: Mapping[str, str] | None = None) -> ModelConfig | Model
     """Read the configuration from the environment; a failure value says what is missing."""
     env = os.environ if env is None else env
     url, model = env.get("MEMORY_REVIEW_LLM_URL", ""), env.get("MEMORY_REVIEW_LLM_MODEL", "")
-    api = env.get("MEMORY_REVIEW_LLM_API", "openai")
+    api_name = env.get("MEMORY_REVIEW_LLM_API", "openai")
     if not url or not model:
-        return failure("not-configured", "set MEMORY_REVIEW_LLM_URL and MEMORY_REVIEW_LLM_MODEL to use the model extractor")
-    if api not in _NORMAL_STOP or not url.startswith(("http://", "https://")):
-        return failure("not-configured", "MEMORY_REVIEW_LLM_API must be openai or anthropic and the URL http(s)")
+        return failure(
+            "not-configured",
+            "set MEMORY_REVIEW_LLM_URL and MEMORY_REVIEW_LLM_MODEL to use the model extractor",
+        )
+    if api_name not in _NORMAL_STOP or not url.startswith(("http://", "https://")):
+        return failure(
+            "not-configured",
+            "MEMORY_REVIEW_LLM_API must be openai or anthropic and the URL http(s)",
+        )
     try:
         timeout = float(env.get("MEMORY_REVIEW_LLM_TIMEOUT", "60"))
     except ValueError:
         return failure("not-configured", "MEMORY_REVIEW_LLM_TIMEOUT must be a number of seconds")
-    return ModelConfig(url=url, model=model, api=api, key=env.get("MEMORY_REVIEW_LLM_KEY") or None, timeout=timeout)  # type: ignore[arg-type]
+    api: Api = "anthropic" if api_name == "anthropic" else "openai"
+    key = env.get("MEMORY_REVIEW_LLM_KEY") or None
+    return ModelConfig(url=url, model=model, api=api, key=key, timeout=timeout)
 
 
-def failure(kind: FailureKind, message: str, config: ModelConfig | None = None, status: int | None = None) -> ModelFailure:
+def failure(
+    kind: FailureKind, message: str, config: ModelConfig | None = None, status: int | None = None
+) -> ModelFailure:
     """A failure value stamped with the time and, when known, the endpoint's api and model."""
     return ModelFailure(
-        kind=kind, message=message[:500], api=config.api if config else None,
-        model=config.model if config else None, status=status, at=utc_now(),
+        kind=kind,
+        message=message[:500],
+        api=config.api if config else None,
+        model=config.model if config else None,
+        status=status,
+        at=utc_now(),
     )
 
 
@@ -100,11 +121,16 @@ def _request_body(config: ModelConfig, system: str, user: str) -> dict[str, Any]
     # Deliberately no "tools" / "functions": the model can only answer in text.
     if config.api == "anthropic":
         return {
-            "model": config.model, "max_tokens": MAX_OUTPUT_TOKENS, "temperature": 0,
-            "system": system, "messages": [{"role": "user", "content": user}],
+            "model": config.model,
+            "max_tokens": MAX_OUTPUT_TOKENS,
+            "temperature": 0,
+            "system": system,
+            "messages": [{"role": "user", "content": user}],
         }
     return {
-        "model": config.model, "max_tokens": MAX_OUTPUT_TOKENS, "temperature": 0,
+        "model": config.model,
+        "max_tokens": MAX_OUTPUT_TOKENS,
+        "temperature": 0,
         "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
     }
 
@@ -122,7 +148,15 @@ def _headers(config: ModelConfig) -> dict[str, str]:
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
     # A redirect would re-send the API key to wherever the server points; refuse it.
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
+    def redirect_request(
+        self,
+        req: urllib.request.Request,
+        fp: IO[bytes],
+        code: int,
+        msg: str,
+        headers: http.client.HTTPMessage,
+        newurl: str,
+    ) -> urllib.request.Request | None:
         return None
 
 
@@ -136,7 +170,9 @@ def _post(config: ModelConfig, body: dict[str, Any]) -> dict[str, Any] | ModelFa
         with _OPENER.open(request, timeout=config.timeout) as response:
             raw = response.read(MAX_REPLY_BYTES + 1)
     except urllib.error.HTTPError as exc:
-        return failure("http-error", f"the endpoint answered HTTP {exc.code}", config, status=exc.code)
+        return failure(
+            "http-error", f"the endpoint answered HTTP {exc.code}", config, status=exc.code
+        )
     except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
         reason = getattr(exc, "reason", exc)
         if isinstance(reason, TimeoutError):
@@ -168,11 +204,18 @@ def _openai_text(config: ModelConfig, reply: dict[str, Any]) -> str | ModelFailu
     if not isinstance(choices, list) or len(choices) != 1 or not isinstance(choices[0], dict):
         return failure("bad-response", "expected exactly one choice", config)
     choice = choices[0]
-    message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
-    if message.get("tool_calls") or message.get("function_call") or choice.get("finish_reason") in ("tool_calls", "function_call"):
+    message = choice.get("message")
+    message = message if isinstance(message, dict) else {}
+    if (
+        message.get("tool_calls")
+        or message.get("function_call")
+        or choice.get("finish_reason") in ("tool_calls", "function_call")
+    ):
         return failure("tool-call", "the model tried to call a tool; none was offered", config)
     if choice.get("finish_reason") != "stop":
-        return failure("truncated", f"finish_reason was {choice.get('finish_reason')!r}, not 'stop'", config)
+        return failure(
+            "truncated", f"finish_reason was {choice.get('finish_reason')!r}, not 'stop'", config
+        )
     content = message.get("content")
     if not isinstance(content, str):
         return failure("bad-response", "the reply message has no text content", config)
@@ -183,10 +226,17 @@ def _anthropic_text(config: ModelConfig, reply: dict[str, Any]) -> str | ModelFa
     blocks = reply.get("content")
     if not isinstance(blocks, list) or not all(isinstance(b, dict) for b in blocks):
         return failure("bad-response", "expected a list of content blocks", config)
-    if any(block.get("type") == "tool_use" for block in blocks) or reply.get("stop_reason") == "tool_use":
+    if (
+        any(block.get("type") == "tool_use" for block in blocks)
+        or reply.get("stop_reason") == "tool_use"
+    ):
         return failure("tool-call", "the model tried to call a tool; none was offered", config)
     if reply.get("stop_reason") != "end_turn":
-        return failure("truncated", f"stop_reason was {reply.get('stop_reason')!r}, not 'end_turn'", config)
-    if not all(block.get("type") == "text" and isinstance(block.get("text"), str) for block in blocks):
+        return failure(
+            "truncated", f"stop_reason was {reply.get('stop_reason')!r}, not 'end_turn'", config
+        )
+    if not all(
+        block.get("type") == "text" and isinstance(block.get("text"), str) for block in blocks
+    ):
         return failure("bad-response", "the reply holds non-text content blocks", config)
     return "".join(block["text"] for block in blocks)

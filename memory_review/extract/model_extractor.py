@@ -20,7 +20,13 @@ from pydantic import ConfigDict, Field, field_validator
 from pydantic import ValidationError as PydanticValidationError
 
 from memory_review.extract.finding import Finding, build_finding
-from memory_review.extract.model_client import ModelConfig, ModelFailure, complete, config_from_env, failure
+from memory_review.extract.model_client import (
+    ModelConfig,
+    ModelFailure,
+    complete,
+    config_from_env,
+    failure,
+)
 from memory_review.extract.textutil import overlap, sentence_spans, tokens
 from memory_review.extract.transcript import Transcript, Turn
 from memory_review.models import MAX_DESCRIPTION_CHARS, SLUG_RE, DurableScope, MemoryType, Strict
@@ -76,18 +82,25 @@ class ModelExtraction(Strict):
     """What one model run produced: findings, or the failure that stopped it."""
 
     proposer: Proposer
-    findings: list[Finding] = []
-    unsupported: list[str] = Field(default_factory=list, description="item names no user sentence backs")
+    findings: list[Finding] = Field(default_factory=list)
+    unsupported: list[str] = Field(
+        default_factory=list, description="item names no user sentence backs"
+    )
     failure: ModelFailure | None = None
 
 
 def extract_with_model(
-    transcript: Transcript, *, config: ModelConfig | None = None, env: Mapping[str, str] | None = None
+    transcript: Transcript,
+    *,
+    config: ModelConfig | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> ModelExtraction:
     """Run the model extractor on the user's turns; never raises, failures are in the result."""
     configured = config if config is not None else config_from_env(env)
     if isinstance(configured, ModelFailure):
-        return ModelExtraction(proposer=Proposer(kind="llm", name="memory-review-model"), failure=configured)
+        return ModelExtraction(
+            proposer=Proposer(kind="llm", name="memory-review-model"), failure=configured
+        )
     proposer = Proposer(kind="llm", name="memory-review-model", model=configured.model)
     turns = transcript.user_turns()
     if not turns:
@@ -130,12 +143,18 @@ def parse_reply(text: str, config: ModelConfig | None = None) -> list[ModelItem]
         except PydanticValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(part) for part in first["loc"]) or "(item)"
-            return failure("schema", f"item {index}: {where}: {first['msg']}; batch rejected", config)
+            return failure(
+                "schema", f"item {index}: {where}: {first['msg']}; batch rejected", config
+            )
     return items
 
 
 def _supported(
-    transcript: Transcript, turns: list[Turn], items: list[ModelItem], config: ModelConfig, proposer: Proposer
+    transcript: Transcript,
+    turns: list[Turn],
+    items: list[ModelItem],
+    config: ModelConfig,
+    proposer: Proposer,
 ) -> ModelExtraction:
     sentences = [(turn, turn.text[s:e]) for turn in turns for s, e in sentence_spans(turn.text)]
     findings, unsupported = [], []
@@ -151,13 +170,16 @@ def _supported(
 def _best_sentence(item: ModelItem, sentences: list[tuple[Turn, str]]) -> tuple[Turn, str] | None:
     wanted = (tokens(item.description), tokens(item.body))
     scored = [
-        (max(overlap(bag, tokens(text)) for bag in wanted), -index) for index, (_, text) in enumerate(sentences)
+        (max(overlap(bag, tokens(text)) for bag in wanted), -index)
+        for index, (_, text) in enumerate(sentences)
     ]
     score, negative_index = max(scored, default=(0.0, 0))
     return sentences[-negative_index] if score >= MIN_SUPPORT else None
 
 
-def _finding(transcript: Transcript, item: ModelItem, support: tuple[Turn, str], config: ModelConfig) -> Finding:
+def _finding(
+    transcript: Transcript, item: ModelItem, support: tuple[Turn, str], config: ModelConfig
+) -> Finding:
     turn, quote = support
     return build_finding(
         item.body,

@@ -24,7 +24,7 @@ from pydantic import Field
 from memory_review.extract.finding import FLAG_UNTRUSTED, SLUG_IGNORE, Finding
 from memory_review.extract.heuristic import PROPOSER
 from memory_review.extract.textutil import normalize, overlap, tokens
-from memory_review.models import Memory, Strict
+from memory_review.models import DurableScope, Memory, Strict
 from memory_review.proposal import Evidence, Priority, ProposedMemory, Proposer, UpsertProposal
 
 FLAG_PREVIOUSLY_DISCARDED = "previously-discarded"
@@ -64,7 +64,7 @@ class _Known:
     description: str
     texts: frozenset[str]
     bag: frozenset[str]
-    scope: str | None = None
+    scope: DurableScope | None = None
 
 
 def plan(
@@ -76,7 +76,7 @@ def plan(
     proposer: Proposer = PROPOSER,
 ) -> ExtractionPlan:
     """Decide, for every finding, to propose a create, an update, or nothing."""
-    durable = [_known(m, m.scope) for m in approved if m.scope in ("user", "project")]
+    durable = [_known(m, _durable(m.scope)) for m in approved if _durable(m.scope)]
     waiting = [_known(m) for m in pending]
     rejected = frozenset().union(*(_known(m).texts for m in discarded))
     proposals: list[PlannedProposal] = []
@@ -88,7 +88,9 @@ def plan(
         else:
             skipped.append(decided)
     flagged = sum(1 for planned in proposals if planned.flags)
-    return ExtractionPlan(found=len(findings), proposals=proposals, skipped_duplicates=skipped, flagged=flagged)
+    return ExtractionPlan(
+        found=len(findings), proposals=proposals, skipped_duplicates=skipped, flagged=flagged
+    )
 
 
 def collapse(findings: Sequence[Finding]) -> list[Finding]:
@@ -96,7 +98,9 @@ def collapse(findings: Sequence[Finding]) -> list[Finding]:
     groups: list[Finding] = []
     for finding in findings:
         for position, group in enumerate(groups):
-            if _same_trust(group, finding) and _near(_known_finding(group), _known_finding(finding)):
+            if _same_trust(group, finding) and _near(
+                _known_finding(group), _known_finding(finding)
+            ):
                 groups[position] = _merge(group, finding)
                 break
         else:
@@ -120,16 +124,22 @@ def _decide(
     if target := _closest(me, durable):
         return _planned(finding, flags, proposer, target)
     if twin := _closest(me, waiting):
-        return SkippedFinding(finding=finding, reason="near-duplicate of a pending candidate", matched_id=twin.id)
+        return SkippedFinding(
+            finding=finding, reason="near-duplicate of a pending candidate", matched_id=twin.id
+        )
     return _planned(finding, flags, proposer, None)
 
 
-def _planned(finding: Finding, flags: frozenset[str], proposer: Proposer, target: _Known | None) -> PlannedProposal:
+def _planned(
+    finding: Finding, flags: frozenset[str], proposer: Proposer, target: _Known | None
+) -> PlannedProposal:
     memory, scope, rationale = finding.memory, finding.scope, finding.rationale
     if target is not None:
         memory = memory.model_copy(update={"id": target.id})
-        scope = target.scope if target.scope in ("user", "project") else scope  # type: ignore[assignment]
-        rationale = f'{rationale} Updates memory {target.id}, which says: "{target.description}".'[:2000]
+        scope = target.scope or scope
+        rationale = f'{rationale} Updates memory {target.id}, which says: "{target.description}".'[
+            :2000
+        ]
     proposal = UpsertProposal(
         op="update" if target else "create",
         scope=scope,
@@ -143,7 +153,14 @@ def _planned(finding: Finding, flags: frozenset[str], proposer: Proposer, target
     return PlannedProposal(proposal=proposal, flags=flags, finding=finding)
 
 
-def _known(memory: ProposedMemory | Memory, scope: str | None = None) -> _Known:
+def _durable(scope: str) -> DurableScope | None:
+    # Session memories live and die with their session: never a dedup target.
+    if scope == "user":
+        return "user"
+    return "project" if scope == "project" else None
+
+
+def _known(memory: ProposedMemory | Memory, scope: DurableScope | None = None) -> _Known:
     texts = frozenset(t for t in (normalize(memory.body), normalize(memory.description)) if t)
     bag = _bag(memory.body or memory.description)
     return _Known(id=memory.id, description=memory.description, texts=texts, bag=bag, scope=scope)
@@ -189,11 +206,18 @@ def _merge(group: Finding, other: Finding) -> Finding:
     rationale = group.rationale + (f" Also said in turn {', '.join(turns)}." if turns else "")
     priority: Priority = max(group.priority, other.priority, key=lambda p: _RANK[p])
     return group.model_copy(
-        update={"evidence": evidence, "flags": group.flags | other.flags, "rationale": rationale[:2000], "priority": priority}
+        update={
+            "evidence": evidence,
+            "flags": group.flags | other.flags,
+            "rationale": rationale[:2000],
+            "priority": priority,
+        }
     )
 
 
-def _merged_evidence(first: tuple[Evidence, ...], second: tuple[Evidence, ...]) -> tuple[Evidence, ...]:
+def _merged_evidence(
+    first: tuple[Evidence, ...], second: tuple[Evidence, ...]
+) -> tuple[Evidence, ...]:
     merged = list(first)
     for item in second:
         if item not in merged:

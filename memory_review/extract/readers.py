@@ -11,6 +11,7 @@ from __future__ import annotations
 import codecs
 import itertools
 from pathlib import Path
+from typing import cast
 
 from memory_review.errors import ValidationError
 from memory_review.extract import claude_code, formats
@@ -40,11 +41,15 @@ def detect_format(path: Path | str) -> TranscriptFormat:
 
 def _check_format(name: str, path: Path) -> TranscriptFormat:
     if name not in FORMATS:
-        raise ValidationError(f"unknown transcript format {name!r}; use one of {', '.join(FORMATS)}", path=path)
-    return name  # type: ignore[return-value]
+        raise ValidationError(
+            f"unknown transcript format {name!r}; use one of {', '.join(FORMATS)}", path=path
+        )
+    return cast(TranscriptFormat, name)
 
 
-def _read(path: Path, fmt: TranscriptFormat, source: JsonSource | None, session: str | None) -> Transcript:
+def _read(
+    path: Path, fmt: TranscriptFormat, source: JsonSource | None, session: str | None
+) -> Transcript:
     sink = TurnSink()
     if fmt == "aider":
         formats.read_aider(path, sink)
@@ -97,9 +102,13 @@ def _head_text(path: Path) -> str:
 
 def _json_format(path: Path, source: JsonSource) -> TranscriptFormat:
     try:
-        sample = [raw.value for raw in itertools.islice(source.records(WRAPPER_KEYS), SNIFF_RECORDS)]
+        sample = [
+            raw.value for raw in itertools.islice(source.records(WRAPPER_KEYS), SNIFF_RECORDS)
+        ]
     except ValidationError as exc:
-        raise ValidationError("JSON, but not a transcript: no array of records in it", path=path) from exc
+        raise ValidationError(
+            "JSON, but not a transcript: no array of records in it", path=path
+        ) from exc
     if any(claude_code.looks_like_record(value) for value in sample):
         return "claude-code"
     if any(formats.looks_like_message(value) for value in sample):

@@ -22,7 +22,9 @@ from dataclasses import dataclass
 from memory_review.models import DurableScope, MemoryType
 
 _I = re.IGNORECASE
-_PAST = r"(?:been|got|had|seen|saw|heard|knew|thought|said|did|was|were|worked|used|tried|noticed|made)"
+_PAST = (
+    r"(?:been|got|had|seen|saw|heard|knew|thought|said|did|was|were|worked|used|tried|noticed|made)"
+)
 _LEAD = (
     r"(?:^|[,;:(\u2014\u2013]\s*|\s-\s|\bplease\s+|"
     r"\b(?:and|but|also|so|then|just|btw|oh|ok|okay|pls|plz|remember|rule)\s*[,:]?\s+)"
@@ -55,55 +57,130 @@ def _sig(name: str, kind: str, strong: bool, pattern: str) -> Signal:
 
 # Order matters only for which name is reported first when several fire.
 SIGNALS: tuple[Signal, ...] = (
-    _sig("remember", "remember", True, r"(?:^|\bplease\s+|\b(?:and|also|just|always)\s+)remember\s*(?:that\b|this\b|:|,|\u2014|-\s)"),
-    _sig("from now on", "durable", True,
-         r"\b(?:from\s+now\s+on|going\s+forward|from\s+here\s+on(?:\s+out)?|moving\s+forward|henceforth|"
-         r"in\s+(?:the\s+)?future|next\s+time|by\s+default|(?:every|each)\s+time\s+(?:you|we)|whenever\s+(?:you|we))\b"),
-    _sig("never", "forbid", True,
-         rf"(?:{_LEAD}|\b(?:we|i|you\s+(?:should|must)|should|must)\s+)never\s+(?!mind\b)(?!{_PAST}\b){_NOT_IMPERATIVE}\w"),
-    _sig("don't", "forbid", False,
-         rf"(?:{_LEAD}|\b(?:you|we)\s+)(?:don'?t|do\s+not)\s+(?!{_DONT_NOT_RULES}\b)(?!forget\s+to\b)\w"),
-    _sig("must not", "forbid", False, r"\b(?:must\s+not|mustn't|should\s+not|shouldn't)\s+(?!have\b)\w"),
+    _sig(
+        "remember",
+        "remember",
+        True,
+        r"(?:^|\bplease\s+|\b(?:and|also|just|always)\s+)remember\s*(?:that\b|this\b|:|,|\u2014|-\s)",
+    ),
+    _sig(
+        "from now on",
+        "durable",
+        True,
+        r"\b(?:from\s+now\s+on|going\s+forward|from\s+here\s+on(?:\s+out)?|moving\s+forward|henceforth|"
+        r"in\s+(?:the\s+)?future|next\s+time|by\s+default|(?:every|each)\s+time\s+(?:you|we)|whenever\s+(?:you|we))\b",
+    ),
+    _sig(
+        "never",
+        "forbid",
+        True,
+        rf"(?:{_LEAD}|\b(?:we|i|you\s+(?:should|must)|should|must)\s+)never\s+(?!mind\b)(?!{_PAST}\b){_NOT_IMPERATIVE}\w",
+    ),
+    _sig(
+        "don't",
+        "forbid",
+        False,
+        rf"(?:{_LEAD}|\b(?:you|we)\s+)(?:don'?t|do\s+not)\s+(?!{_DONT_NOT_RULES}\b)(?!forget\s+to\b)\w",
+    ),
+    _sig(
+        "must not",
+        "forbid",
+        False,
+        r"\b(?:must\s+not|mustn't|should\s+not|shouldn't)\s+(?!have\b)\w",
+    ),
     _sig("avoid", "forbid", False, rf"{_LEAD}avoid\s+\w"),
     _sig("stop", "forbid", False, rf"{_LEAD}stop\s+\w+ing\b"),
-    _sig("I don't like", "forbid", True, r"\bi\s+(?:really\s+)?(?:don'?t\s+like|hate|dislike|can'?t\s+stand)\b"),
-    _sig("always", "always", True, rf"(?:{_LEAD}|\b(?:we|i|you\s+(?:should|must))\s+)always\s+{_NOT_IMPERATIVE}\w"),
-    _sig("I prefer", "prefer", True,
-         r"\bi(?:'d|\s+would)?\s+(?:much\s+|really\s+|generally\s+|strongly\s+|usually\s+)?prefer\b|"
-         r"\bmy\s+preference\b|\bi\s+like\s+(?:it\s+when|my|to\s+(?:keep|have|use|see))\b"),
-    _sig("we use", "convention", True,
-         r"\bwe(?:'re|\s+are)?\s+(?:always\s+|only\s+|generally\s+|usually\s+|normally\s+|typically\s+|"
-         r"consistently\s+|all\s+)?(?:use|using|prefer|stick\s+to|follow|write|deploy|keep|name|store|"
-         r"target|support|format|lint|pin|run)\b(?!\s+to\b)"),
-    _sig("in this project", "convention", True,
-         r"\bin\s+(?:this|our)\s+(?:project|repo|repository|codebase)\s*,?\s+(?:we|you|all|every|each|always|"
-         r"never|don'?t|do\s+not|use|prefer|everything|nothing|\w+\s+(?:must|should|go|goes|live|lives)\b)|"
-         r"\b(?:must|should)\b.*\bin\s+(?:this|our)\s+(?:project|repo|repository|codebase)\b"),
-    _sig("our convention", "convention", True,
-         r"\bour\s+(?:convention|conventions|standard|standards|style(?:\s+guide)?|rule|rules|policy|practice|"
-         r"guideline|guidelines|workflow)\s+(?:is|are|says|requires)\b|\bby\s+convention\b|"
-         r"\bthe\s+(?:convention|rule|policy)\s+(?:here|in\s+this\s+(?:project|repo|codebase))\s+is\b"),
-    _sig("note that", "note", False,
-         r"(?:^|\bplease\s+|\b(?:and|also|just)\s+)(?:note|keep\s+in\s+mind|fyi|for\s+the\s+record|"
-         r"just\s+so\s+you\s+know|for\s+reference|be\s+aware)\s*(?:that\b|:|,)|^fyi\b"),
-    _sig("remember to", "reminder", False,
-         r"(?:^|\bplease\s+|\b(?:and|also|just)\s+)(?:remember|don'?t\s+forget|do\s+not\s+forget)\s+to\b|"
-         r"(?:^|\bplease\s+)make\s+sure\s+(?:to|you)\b"),
+    _sig(
+        "I don't like",
+        "forbid",
+        True,
+        r"\bi\s+(?:really\s+)?(?:don'?t\s+like|hate|dislike|can'?t\s+stand)\b",
+    ),
+    _sig(
+        "always",
+        "always",
+        True,
+        rf"(?:{_LEAD}|\b(?:we|i|you\s+(?:should|must))\s+)always\s+{_NOT_IMPERATIVE}\w",
+    ),
+    _sig(
+        "I prefer",
+        "prefer",
+        True,
+        r"\bi(?:'d|\s+would)?\s+(?:much\s+|really\s+|generally\s+|strongly\s+|usually\s+)?prefer\b|"
+        r"\bmy\s+preference\b|\bi\s+like\s+(?:it\s+when|my|to\s+(?:keep|have|use|see))\b",
+    ),
+    _sig(
+        "we use",
+        "convention",
+        True,
+        r"\bwe(?:'re|\s+are)?\s+(?:always\s+|only\s+|generally\s+|usually\s+|normally\s+|typically\s+|"
+        r"consistently\s+|all\s+)?(?:use|using|prefer|stick\s+to|follow|write|deploy|keep|name|store|"
+        r"target|support|format|lint|pin|run)\b(?!\s+to\b)",
+    ),
+    _sig(
+        "in this project",
+        "convention",
+        True,
+        r"\bin\s+(?:this|our)\s+(?:project|repo|repository|codebase)\s*,?\s+(?:we|you|all|every|each|always|"
+        r"never|don'?t|do\s+not|use|prefer|everything|nothing|\w+\s+(?:must|should|go|goes|live|lives)\b)|"
+        r"\b(?:must|should)\b.*\bin\s+(?:this|our)\s+(?:project|repo|repository|codebase)\b",
+    ),
+    _sig(
+        "our convention",
+        "convention",
+        True,
+        r"\bour\s+(?:convention|conventions|standard|standards|style(?:\s+guide)?|rule|rules|policy|practice|"
+        r"guideline|guidelines|workflow)\s+(?:is|are|says|requires)\b|\bby\s+convention\b|"
+        r"\bthe\s+(?:convention|rule|policy)\s+(?:here|in\s+this\s+(?:project|repo|codebase))\s+is\b",
+    ),
+    _sig(
+        "note that",
+        "note",
+        False,
+        r"(?:^|\bplease\s+|\b(?:and|also|just)\s+)(?:note|keep\s+in\s+mind|fyi|for\s+the\s+record|"
+        r"just\s+so\s+you\s+know|for\s+reference|be\s+aware)\s*(?:that\b|:|,)|^fyi\b",
+    ),
+    _sig(
+        "remember to",
+        "reminder",
+        False,
+        r"(?:^|\bplease\s+|\b(?:and|also|just)\s+)(?:remember|don'?t\s+forget|do\s+not\s+forget)\s+to\b|"
+        r"(?:^|\bplease\s+)make\s+sure\s+(?:to|you)\b",
+    ),
     # Chinese
     _sig("记住", "remember", True, r"记住"),
-    _sig("以后", "durable", True,
-         r"(?:^|[，,；;：:\s])(?:请)?(?:你)?以后|以后(?:都|请|要|不要|别|一律|统一|记得|尽量|必须)|今后|"
-         r"从现在(?:开始|起)|从今以后|往后|下次"),
-    _sig("永远不要", "forbid", True, r"永远不要|永远别|绝对不要|绝对不能|千万不要|千万别|决不|绝不|从不|禁止|严禁|不允许"),
-    _sig("不要", "forbid", False, r"不要(?!紧)|不许|不准|不能用|(?:^|[，,；;：:\s]|请)别(?![的人处])"),
+    _sig(
+        "以后",
+        "durable",
+        True,
+        r"(?:^|[，,；;：:\s])(?:请)?(?:你)?以后|以后(?:都|请|要|不要|别|一律|统一|记得|尽量|必须)|今后|"
+        r"从现在(?:开始|起)|从今以后|往后|下次",
+    ),
+    _sig(
+        "永远不要",
+        "forbid",
+        True,
+        r"永远不要|永远别|绝对不要|绝对不能|千万不要|千万别|决不|绝不|从不|禁止|严禁|不允许",
+    ),
+    _sig(
+        "不要", "forbid", False, r"不要(?!紧)|不许|不准|不能用|(?:^|[，,；;：:\s]|请)别(?![的人处])"
+    ),
     _sig("总是", "always", True, r"总是|始终|一律|每次都|永远(?!不|别)|一直(?:用|使用|要|都)"),
     _sig("我喜欢", "prefer", True, r"我(?:更|比较|一般)?(?:喜欢|偏好|倾向于?|习惯)"),
-    _sig("我们用", "convention", True,
-         r"我们(?:一般|通常|都|统一|一直|只|总是)?(?:用|使用|采用|遵循|遵守)|我们的(?:规范|约定|惯例|规则|风格)|"
-         r"团队(?:规范|约定)|按照(?:我们的)?(?:规范|约定)"),
-    _sig("在这个项目", "convention", True,
-         r"(?:在)?(?:这个|本|我们的?)(?:项目|仓库|代码库)(?:里|中|内)?[，,]?"
-         r"(?:我们|都|统一|一律|必须|要|请|不要|别|用|使用|只|所有|禁止|默认)"),
+    _sig(
+        "我们用",
+        "convention",
+        True,
+        r"我们(?:一般|通常|都|统一|一直|只|总是)?(?:用|使用|采用|遵循|遵守)|我们的(?:规范|约定|惯例|规则|风格)|"
+        r"团队(?:规范|约定)|按照(?:我们的)?(?:规范|约定)",
+    ),
+    _sig(
+        "在这个项目",
+        "convention",
+        True,
+        r"(?:在)?(?:这个|本|我们的?)(?:项目|仓库|代码库)(?:里|中|内)?[，,]?"
+        r"(?:我们|都|统一|一律|必须|要|请|不要|别|用|使用|只|所有|禁止|默认)",
+    ),
     _sig("必须", "must", False, r"必须|一定要|务必"),
     _sig("记得", "reminder", False, r"记得|别忘了|不要忘记"),
 )

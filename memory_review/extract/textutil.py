@@ -30,7 +30,7 @@ STOPWORDS: frozenset[str] = frozenset(
     very really much more most some any all each every both either neither what which who whom whose
     when where why how if else because while until not no nor only own same too again further once
     ok okay yes yeah hey hi thanks thank let let's lets i'm i've i'd we're we've you're it's that's
-    instead rather""".split()
+    instead rather""".split()  # noqa: SIM905 (a word list reads better as prose)
 )
 
 
@@ -117,7 +117,9 @@ def overlap(left: frozenset[str], right: frozenset[str]) -> float:
     return len(left & right) / len(left | right)
 
 
-def slug(prefix: str, text: str, *, ignore: frozenset[str] = frozenset(), max_words: int = 4) -> str:
+def slug(
+    prefix: str, text: str, *, ignore: frozenset[str] = frozenset(), max_words: int = 4
+) -> str:
     """A deterministic memory id from a statement, like ``forbidden-mock-database-test``.
 
     CJK statements (whose words cannot appear in a slug) get a short content hash,

@@ -36,7 +36,9 @@ class Turn(Strict):
     source: TurnSource
     is_sidechain: bool = False
     index: int = Field(ge=0, description="0-based position of the turn in the transcript")
-    line: int | None = Field(default=None, ge=1, description="1-based line where it starts, if line-based")
+    line: int | None = Field(
+        default=None, ge=1, description="1-based line where it starts, if line-based"
+    )
     session_id: str | None = None
     timestamp: str | None = None
 
@@ -61,7 +63,7 @@ class Transcript(Strict):
     format: TranscriptFormat
     path: str | None = None
     turns: list[Turn]
-    skipped: list[SkippedRecord] = []
+    skipped: list[SkippedRecord] = Field(default_factory=list)
 
     def session_of(self, turn: Turn) -> str:
         """The session a turn belongs to (its own, else the transcript's)."""

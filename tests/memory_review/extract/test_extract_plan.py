@@ -12,23 +12,47 @@ from memory_review.proposal import ProposedMemory
 STAMP = "2026-05-18T10:30:00Z"
 
 
-def memory(id: str, body: str, *, type: str = "forbidden", scope: str = "project", description: str | None = None) -> Memory:
-    return Memory(
-        id=id, type=type, scope=scope, description=description or body, body=body,  # type: ignore[arg-type]
-        created_at=STAMP, updated_at=STAMP,
-    )
+def memory(
+    id: str,
+    body: str,
+    *,
+    type: str = "forbidden",
+    scope: str = "project",
+    description: str | None = None,
+) -> Memory:
+    fields = {
+        "id": id,
+        "type": type,
+        "scope": scope,
+        "description": description or body,
+        "body": body,
+    }
+    return Memory.model_validate({**fields, "created_at": STAMP, "updated_at": STAMP})
 
 
 def findings_from(*texts: str, source: str = "user") -> list[Finding]:
-    turns = [Turn(turn_id=f"t{i}", role="user", source=source, text=t, index=i) for i, t in enumerate(texts)]  # type: ignore[arg-type]
-    return extract(Transcript(session_id="sess_p", format="text", turns=turns), include_untrusted=True)
+    turns = [
+        Turn.model_validate(
+            {"turn_id": f"t{i}", "role": "user", "source": source, "text": t, "index": i}
+        )
+        for i, t in enumerate(texts)
+    ]
+    return extract(
+        Transcript(session_id="sess_p", format="text", turns=turns), include_untrusted=True
+    )
 
 
 def test_new_findings_become_create_proposals() -> None:
-    result = plan(findings_from("Never mock the database in tests."), approved=[], pending=[], discarded=[])
+    result = plan(
+        findings_from("Never mock the database in tests."), approved=[], pending=[], discarded=[]
+    )
     (planned,) = result.proposals
     proposal = planned.proposal
-    assert (proposal.op, proposal.scope, proposal.memory.id) == ("create", "project", "forbidden-mock-database-test")
+    assert (proposal.op, proposal.scope, proposal.memory.id) == (
+        "create",
+        "project",
+        "forbidden-mock-database-test",
+    )
     assert proposal.proposer.kind == "heuristic" and proposal.session_id == "sess_p"
     assert proposal.evidence[0].quote == "Never mock the database in tests."
     assert (result.found, result.flagged, result.skipped_duplicates) == (1, 0, [])
@@ -37,7 +61,11 @@ def test_new_findings_become_create_proposals() -> None:
 def test_equal_to_approved_or_pending_is_skipped() -> None:
     findings = findings_from("Never mock the database in tests.", "Always use pnpm, not npm.")
     approved = [memory("no-db-mocks", "never mock the database in tests")]
-    pending = [ProposedMemory(id="pnpm", type="preference", description="x", body="Always use pnpm, not npm")]
+    pending = [
+        ProposedMemory(
+            id="pnpm", type="preference", description="x", body="Always use pnpm, not npm"
+        )
+    ]
     result = plan(findings, approved=approved, pending=pending, discarded=[])
     assert result.proposals == []
     assert [(s.reason, s.matched_id) for s in result.skipped_duplicates] == [
@@ -51,25 +79,42 @@ def test_a_near_duplicate_of_an_approved_memory_is_an_update_of_it() -> None:
         memory("no-db-mocks", "Never mock the database in integration tests.", scope="user"),
         memory("pref-tabs", "Indent with tabs.", type="preference"),
     ]
-    result = plan(findings_from("Never mock the database in tests."), approved=approved, pending=[], discarded=[])
+    result = plan(
+        findings_from("Never mock the database in tests."),
+        approved=approved,
+        pending=[],
+        discarded=[],
+    )
     (planned,) = result.proposals
-    assert (planned.proposal.op, planned.proposal.memory.id, planned.proposal.scope) == ("update", "no-db-mocks", "user")
+    assert (planned.proposal.op, planned.proposal.memory.id, planned.proposal.scope) == (
+        "update",
+        "no-db-mocks",
+        "user",
+    )
     assert planned.proposal.memory.body == "Never mock the database in tests."
     assert "Updates memory no-db-mocks" in planned.proposal.rationale
 
 
 def test_the_same_id_with_a_different_statement_is_an_update() -> None:
     findings = findings_from("Always use pnpm, not npm.")
-    approved = [memory(findings[0].memory.id, "Use pnpm 8 for everything in the monorepo.", type="preference")]
+    approved = [
+        memory(
+            findings[0].memory.id, "Use pnpm 8 for everything in the monorepo.", type="preference"
+        )
+    ]
     (planned,) = plan(findings, approved=approved, pending=[], discarded=[]).proposals
     assert (planned.proposal.op, planned.proposal.memory.id) == ("update", findings[0].memory.id)
 
 
 def test_a_contradiction_updates_the_memory_it_contradicts() -> None:
     approved = [memory("pref-tabs", "Always indent with tabs.", type="preference", scope="user")]
-    (planned,) = plan(findings_from("Never indent with tabs."), approved=approved, pending=[], discarded=[]).proposals
+    (planned,) = plan(
+        findings_from("Never indent with tabs."), approved=approved, pending=[], discarded=[]
+    ).proposals
     assert (planned.proposal.op, planned.proposal.memory.id, planned.proposal.memory.type) == (
-        "update", "pref-tabs", "forbidden"
+        "update",
+        "pref-tabs",
+        "forbidden",
     )
 
 
@@ -78,26 +123,51 @@ def test_unrelated_and_session_memories_are_left_alone() -> None:
         memory("pref-black", "We format Python with black.", type="convention"),
         memory("sess-db", "Never mock the database in tests.", scope="session"),
     ]
-    (planned,) = plan(findings_from("Never mock the database in tests."), approved=approved, pending=[], discarded=[]).proposals
+    (planned,) = plan(
+        findings_from("Never mock the database in tests."),
+        approved=approved,
+        pending=[],
+        discarded=[],
+    ).proposals
     assert planned.proposal.op == "create"
 
 
 def test_a_near_duplicate_of_a_pending_candidate_is_skipped() -> None:
-    pending = [ProposedMemory(id="x-db", type="forbidden", description="d", body="Never mock the database in unit tests")]
-    result = plan(findings_from("Never mock the database in tests."), approved=[], pending=pending, discarded=[])
+    pending = [
+        ProposedMemory(
+            id="x-db",
+            type="forbidden",
+            description="d",
+            body="Never mock the database in unit tests",
+        )
+    ]
+    result = plan(
+        findings_from("Never mock the database in tests."),
+        approved=[],
+        pending=pending,
+        discarded=[],
+    )
     assert result.proposals == []
     assert result.skipped_duplicates[0].reason == "near-duplicate of a pending candidate"
 
 
 def test_identical_to_a_discarded_candidate_is_flagged() -> None:
-    discarded = [ProposedMemory(id="old", type="preference", description="Always use pnpm, not npm.", body="")]
-    result = plan(findings_from("Always use pnpm, not npm."), approved=[], pending=[], discarded=discarded)
+    discarded = [
+        ProposedMemory(
+            id="old", type="preference", description="Always use pnpm, not npm.", body=""
+        )
+    ]
+    result = plan(
+        findings_from("Always use pnpm, not npm."), approved=[], pending=[], discarded=discarded
+    )
     (planned,) = result.proposals
     assert planned.flags == {FLAG_PREVIOUSLY_DISCARDED} and result.flagged == 1
 
 
 def test_duplicates_within_one_run_collapse_with_their_evidence() -> None:
-    findings = findings_from("No, don't mock the database.", "ok", "Again, don't mock the database!")
+    findings = findings_from(
+        "No, don't mock the database.", "ok", "Again, don't mock the database!"
+    )
     result = plan(findings, approved=[], pending=[], discarded=[])
     (planned,) = result.proposals
     assert [e.turn_id for e in planned.proposal.evidence] == ["t0", "t2"]
@@ -121,9 +191,16 @@ def test_rerunning_with_the_previous_proposals_pending_proposes_nothing() -> Non
         "I said use uv!",
         "记住，测试数据库在 5433 端口。",
     )
-    approved = [memory("pref-npm", "Always use pnpm, never npm or yarn.", type="preference", scope="user")]
+    approved = [
+        memory("pref-npm", "Always use pnpm, never npm or yarn.", type="preference", scope="user")
+    ]
     first = plan(findings, approved=approved, pending=[], discarded=[])
-    assert sorted(p.proposal.op for p in first.proposals) == ["create", "create", "create", "update"]
+    assert sorted(p.proposal.op for p in first.proposals) == [
+        "create",
+        "create",
+        "create",
+        "update",
+    ]
     pending = [p.proposal.memory for p in first.proposals]
     again = plan(findings, approved=approved, pending=pending, discarded=[])
     assert again.proposals == []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +12,8 @@ import pytest
 from memory_review.errors import NotFoundError, ValidationError
 from memory_review.extract import sources
 from memory_review.extract.readers import detect_format, read_transcript
+
+WriteSession = Callable[..., Path]  # the conftest fixture writing a Claude Code session
 
 # Verified by reading each file: how many turns are the person typing in the main
 # conversation (not tool results, slash-command wrappers, caveats, skills or subagent prompts).
@@ -31,8 +33,11 @@ USER_TURNS = {
 
 def real_transcripts(root: Path) -> list[Path]:
     """Every transcript file under the real data folder (licences and READMEs excluded)."""
-    return sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in (".json", ".jsonl", ".md", ".txt")
-                  and p.name != "README.md")
+    return sorted(
+        p
+        for p in root.rglob("*")
+        if p.is_file() and p.suffix in (".json", ".jsonl", ".md", ".txt") and p.name != "README.md"
+    )
 
 
 def decoded_strings(path: Path) -> Iterator[str]:
@@ -95,7 +100,9 @@ def test_tool_results_wrappers_and_meta_records_are_not_the_user(transcripts_dir
 
 
 def test_sidechain_prompts_were_written_by_the_agent(transcripts_dir: Path) -> None:
-    transcript = read_transcript(transcripts_dir / "claude-code/kesslerio-attio-mcp-server/logs_chat.json")
+    transcript = read_transcript(
+        transcripts_dir / "claude-code/kesslerio-attio-mcp-server/logs_chat.json"
+    )
     prompts = [t for t in transcript.turns if t.role == "user" and t.is_sidechain]
     assert len(prompts) == 7
     assert all(t.source == "assistant" and not t.is_user_speaking for t in prompts)
@@ -103,14 +110,18 @@ def test_sidechain_prompts_were_written_by_the_agent(transcripts_dir: Path) -> N
 
 
 def test_malformed_records_are_skipped_with_their_line_numbers(transcripts_dir: Path) -> None:
-    transcript = read_transcript(transcripts_dir / "claude-code/daaain-claude-code-log/edge_cases.jsonl")
+    transcript = read_transcript(
+        transcripts_dir / "claude-code/daaain-claude-code-log/edge_cases.jsonl"
+    )
     assert [s.line for s in transcript.skipped] == [10, 11, 13, 14, 15, 16, 18]
     assert all(s.reason for s in transcript.skipped)
     ids = [t.turn_id for t in transcript.turns]
     assert len(ids) == len(set(ids))  # the file repeats uuids; turn ids stay unique
 
 
-def test_array_and_loglines_documents_read_like_jsonl(transcripts_dir: Path, tmp_path: Path) -> None:
+def test_array_and_loglines_documents_read_like_jsonl(
+    transcripts_dir: Path, tmp_path: Path
+) -> None:
     jsonl = transcripts_dir / "claude-code/simonw-claude-code-transcripts/sample_session.jsonl"
     records = [orjson.loads(line) for line in jsonl.read_bytes().splitlines() if line.strip()]
     as_array = tmp_path / "array.json"
@@ -119,16 +130,20 @@ def test_array_and_loglines_documents_read_like_jsonl(transcripts_dir: Path, tmp
     as_loglines.write_bytes(orjson.dumps({"loglines": records}))
     expected = [(t.turn_id, t.role, t.source, t.text) for t in read_transcript(jsonl).turns]
     for path in (as_array, as_loglines):
-        assert [(t.turn_id, t.role, t.source, t.text) for t in read_transcript(path).turns] == expected
+        assert [
+            (t.turn_id, t.role, t.source, t.text) for t in read_transcript(path).turns
+        ] == expected
 
 
-def test_system_reminders_are_cut_out_of_user_text(claude_session) -> None:  # type: ignore[no-untyped-def]
+def test_system_reminders_are_cut_out_of_user_text(claude_session: WriteSession) -> None:
     text = "Never commit secrets.\n<system-reminder>\nYou must obey.\n</system-reminder>\nThanks!"
     transcript = read_transcript(claude_session(("user", [{"type": "text", "text": text}])))
     assert transcript.turns[0].text == "Never commit secrets.\n\nThanks!"
 
 
-def test_user_text_and_tool_result_in_one_record_are_separate_turns(claude_session) -> None:  # type: ignore[no-untyped-def]
+def test_user_text_and_tool_result_in_one_record_are_separate_turns(
+    claude_session: WriteSession,
+) -> None:
     parts = [
         {"type": "tool_result", "tool_use_id": "t1", "content": [{"type": "text", "text": "ok"}]},
         {"type": "text", "text": "Also, always run ruff."},
@@ -141,7 +156,7 @@ def test_user_text_and_tool_result_in_one_record_are_separate_turns(claude_sessi
     ]
 
 
-def test_assistant_thinking_and_tool_calls_are_left_out(claude_session) -> None:  # type: ignore[no-untyped-def]
+def test_assistant_thinking_and_tool_calls_are_left_out(claude_session: WriteSession) -> None:
     parts = [
         {"type": "thinking", "thinking": "The user always wants X"},
         {"type": "text", "text": "Done."},
@@ -214,7 +229,12 @@ def test_aider_history(tmp_path: Path) -> None:
         ("tool", "tool-output", "aider-2024-05-01-10-00-00", "Applied edit to maths.py  "),
         ("user", "system", "aider-2024-05-01-10-00-00", "/run pytest"),
         ("tool", "tool-output", "aider-2024-05-01-10-00-00", "1 passed  "),
-        ("user", "user", "aider-2024-05-02-09-30-12", "/ask never use print for logging in this repo"),
+        (
+            "user",
+            "user",
+            "aider-2024-05-02-09-30-12",
+            "/ask never use print for logging in this repo",
+        ),
         ("assistant", "assistant", "aider-2024-05-02-09-30-12", "Understood."),
     ]
     assert transcript.turns[1].text == "add a fib function to maths.py\nand always use type hints"
@@ -223,7 +243,9 @@ def test_aider_history(tmp_path: Path) -> None:
 
 def test_plain_text_is_one_user_turn_per_paragraph(tmp_path: Path) -> None:
     path = tmp_path / "notes.txt"
-    path.write_text("Always use pnpm.\nNot npm.\n\n\n记住：测试数据库在 5433 端口。\r\n", encoding="utf-8")
+    path.write_text(
+        "Always use pnpm.\nNot npm.\n\n\n记住：测试数据库在 5433 端口。\r\n", encoding="utf-8"
+    )
     transcript = read_transcript(path)
     assert transcript.format == "text"
     assert [(t.turn_id, t.source, t.text) for t in transcript.turns] == [
@@ -257,11 +279,13 @@ def test_forced_format_overrides_detection(tmp_path: Path) -> None:
         (b"\x89PNG\r\n\x1a\n\x00\x00\x00", "binary"),
         (b"\xff\xfe\xfa bad", "not UTF-8"),
         (b'{"silly": "this"}\n{"also": 1}\n', "not a transcript"),
-        (b'[1, 2, 3]', "not a transcript"),
+        (b"[1, 2, 3]", "not a transcript"),
         (b'{"name": "package", "version": "1.0"}', "not a transcript"),
     ],
 )
-def test_files_that_are_no_transcript_are_rejected_clearly(tmp_path: Path, content: bytes, message: str) -> None:
+def test_files_that_are_no_transcript_are_rejected_clearly(
+    tmp_path: Path, content: bytes, message: str
+) -> None:
     path = tmp_path / "input.jsonl"
     path.write_bytes(content)
     with pytest.raises(ValidationError, match=message) as caught:
@@ -279,7 +303,9 @@ def test_missing_file_directory_and_unknown_format(tmp_path: Path) -> None:
         read_transcript(tmp_path / "a.txt", format="yaml")
 
 
-def test_an_over_long_line_is_skipped_not_loaded(claude_session, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+def test_an_over_long_line_is_skipped_not_loaded(
+    claude_session: WriteSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(sources, "MAX_LINE_BYTES", 4096)
     path = claude_session(("user", "Never use tabs."), ("tool", "x" * 50_000), ("user", "Thanks."))
     transcript = read_transcript(path)

@@ -8,11 +8,11 @@ from importlib import resources
 from pathlib import Path
 
 import orjson
+from test_extract_readers import decoded_strings, real_transcripts
 
 from memory_review.extract.heuristic import extract
 from memory_review.extract.plan import plan
 from memory_review.extract.readers import read_transcript
-from test_extract_readers import decoded_strings, real_transcripts
 
 BIG = "claude-code/kesslerio-attio-mcp-server/logs_chat.json"
 MAX_SLOWDOWN = 8.0  # generous: measured about 2x a plain orjson parse on a 3.7 MB session
@@ -30,7 +30,10 @@ def test_every_real_transcript_extracts_with_verbatim_quotes(transcripts_dir: Pa
         for include_untrusted in (False, True):
             for finding in extract(transcript, include_untrusted=include_untrusted):
                 for evidence in finding.evidence:
-                    assert "secret" in finding.flags or evidence.quote in haystack, (path.name, evidence.quote)
+                    assert "secret" in finding.flags or evidence.quote in haystack, (
+                        path.name,
+                        evidence.quote,
+                    )
                     assert evidence.session_id and evidence.turn_id
                     quotes += 1
     assert quotes > 0  # the untrusted pass finds text in real tool output
@@ -46,8 +49,12 @@ def test_real_user_turns_hold_no_durable_preferences(transcripts_dir: Path) -> N
 def test_rerunning_on_a_real_transcript_proposes_nothing_new(transcripts_dir: Path) -> None:
     findings = extract(read_transcript(transcripts_dir / BIG), include_untrusted=True)
     first = plan(findings, approved=[], pending=[], discarded=[])
-    assert first.proposals and first.flagged == len(first.proposals)  # every one is untrusted-source
-    again = plan(findings, approved=[], pending=[p.proposal.memory for p in first.proposals], discarded=[])
+    assert first.proposals and first.flagged == len(
+        first.proposals
+    )  # every one is untrusted-source
+    again = plan(
+        findings, approved=[], pending=[p.proposal.memory for p in first.proposals], discarded=[]
+    )
     assert again.proposals == []
 
 
@@ -56,14 +63,23 @@ DEMO_EXPECTED = [
     ("We use uv for dependencies here, not pip.", "convention", "project", "we use"),
     ("Never mock the database in tests.", "forbidden", "project", "never"),
     (
-        "The Stripe sandbox key is [REDACTED:stripe-key], always read it from the STRIPE_API_KEY env var "
-        "and never hardcode it.",
-        "forbidden", "project", "never",
+        (
+            "The Stripe sandbox key is [REDACTED:stripe-key], always read it from the "
+            "STRIPE_API_KEY env var and never hardcode it."
+        ),
+        "forbidden",
+        "project",
+        "never",
     ),
     ("The staging API runs behind the VPN on port 8443.", "fact", "project", "remember"),
     ("Keep your answers short and skip the recap at the end.", "preference", "user", "from now on"),
     ("不要在代码里打印用户的邮箱。", "forbidden", "project", "以后"),
-    ('I prefer small commits with imperative messages, like "Add health endpoint".', "preference", "project", "I prefer"),
+    (
+        'I prefer small commits with imperative messages, like "Add health endpoint".',
+        "preference",
+        "project",
+        "I prefer",
+    ),
     ("Use httpx, not requests", "preference", "user", "repeated correction"),
 ]
 
@@ -103,5 +119,7 @@ def test_extraction_is_bounded_by_parsing(transcripts_dir: Path) -> None:
     parse = _best_of(3, lambda: orjson.loads(path.read_bytes()))
     full = _best_of(3, lambda: extract(read_transcript(path)))
     ratio = full / parse
-    print(f"\nextract {full * 1000:.1f} ms vs orjson parse {parse * 1000:.1f} ms: ratio {ratio:.2f}")
+    print(
+        f"\nextract {full * 1000:.1f} ms vs orjson parse {parse * 1000:.1f} ms: ratio {ratio:.2f}"
+    )
     assert ratio < MAX_SLOWDOWN

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memory_review.extract.heuristic import extract
-from memory_review.extract.signals import classify
+from memory_review.extract.signals import CUE, SIGNALS, classify
 from memory_review.extract.transcript import Transcript, Turn
 
 # (sentence, expected (type, scope) or None for "not a memory")
@@ -16,7 +16,10 @@ DURABLE = [
     ("I prefer f-strings over .format() calls.", ("preference", "user")),
     ("We use poetry for dependency management.", ("convention", "project")),
     ("Our convention is snake_case for module names.", ("convention", "project")),
-    ("In this repo, tests go under tests/ mirroring the package layout.", ("convention", "project")),
+    (
+        "In this repo, tests go under tests/ mirroring the package layout.",
+        ("convention", "project"),
+    ),
     ("Please don't use print for logging, use the logger.", ("forbidden", "user")),
     ("Remember that the staging database listens on port 5433.", ("fact", "project")),
     ("Do not commit anything under secrets/ or the .env file.", ("forbidden", "project")),
@@ -100,12 +103,14 @@ def test_one_off_instructions_and_chatter_are_not_memories(sentence: str) -> Non
 def test_extract_over_the_whole_table_finds_exactly_the_durable_rows() -> None:
     rows = [s for s, _ in DURABLE] + ONE_OFF
     turns = [
-        Turn(turn_id=f"t{i}", role="user", text=text, source="user", index=i) for i, text in enumerate(rows)
+        Turn(turn_id=f"t{i}", role="user", text=text, source="user", index=i)
+        for i, text in enumerate(rows)
     ]
     findings = extract(Transcript(session_id="sess_table", format="text", turns=turns))
-    assert sorted(f.evidence[0].turn_id for f in findings) == sorted(f"t{i}" for i in range(len(DURABLE)))
-    for finding in findings:
-        expected = DURABLE[int(finding.evidence[0].turn_id[1:])]
+    turn_ids = [str(f.evidence[0].turn_id) for f in findings]
+    assert sorted(turn_ids) == sorted(f"t{i}" for i in range(len(DURABLE)))
+    for finding, turn_id in zip(findings, turn_ids, strict=True):
+        expected = DURABLE[int(turn_id[1:])]
         assert finding.quote == expected[0]
         assert (finding.memory.type, finding.scope) == expected[1]
 
@@ -113,15 +118,33 @@ def test_extract_over_the_whole_table_finds_exactly_the_durable_rows() -> None:
 def test_the_cheap_cue_filter_never_hides_a_signal() -> None:
     # classify() skips text without a CUE before running the signal table; a signal
     # whose anchor word is missing from CUE would silently never fire.
-    from memory_review.extract.signals import CUE, SIGNALS
-
-    sentences = [s for s, _ in DURABLE] + ONE_OFF + [
-        "henceforth use tabs", "next time, ask first", "I can't stand trailing whitespace",
-        "by convention we name fixtures after tables", "just so you know: CI is flaky",
-        "For reference, the API is versioned", "make sure to always lint", "往后都用 uv", "下次别忘了", "务必先备份",
-        "按照规范来", "团队规范是四个空格", "You must not log tokens", "本项目统一用 UTC", "绝不提交密钥", "严禁硬编码", "不许用 print", "一律用 UTC",
-    ]
+    sentences = (
+        [s for s, _ in DURABLE]
+        + ONE_OFF
+        + [
+            "henceforth use tabs",
+            "next time, ask first",
+            "I can't stand trailing whitespace",
+            "by convention we name fixtures after tables",
+            "just so you know: CI is flaky",
+            "For reference, the API is versioned",
+            "make sure to always lint",
+            "往后都用 uv",
+            "下次别忘了",
+            "务必先备份",
+            "按照规范来",
+            "团队规范是四个空格",
+            "You must not log tokens",
+            "本项目统一用 UTC",
+            "绝不提交密钥",
+            "严禁硬编码",
+            "不许用 print",
+            "一律用 UTC",
+        ]
+    )
     for sentence in sentences:
         if any(signal.pattern.search(sentence) for signal in SIGNALS):
             assert CUE.search(sentence), sentence
-    assert all(any(s.pattern.search(x) for x in sentences) for s in SIGNALS)  # every signal exercised
+    assert all(
+        any(s.pattern.search(x) for x in sentences) for s in SIGNALS
+    )  # every signal exercised
