@@ -74,8 +74,11 @@ class LogIOError(LogError, OSError):
 
     @classmethod
     def wrap(cls, path: Path | str, exc: OSError) -> LogIOError:
-        """The one translation of an OSError into ours: keeps errno, names the file."""
-        return cls(f"{path}: {exc.strerror or exc}", path=path, errno=exc.errno)
+        """The one translation of an OSError into ours: keeps errno and notes, names the file."""
+        wrapped = cls(f"{path}: {exc.strerror or exc}", path=path, errno=exc.errno)
+        for note in getattr(exc, "__notes__", ()):
+            wrapped.add_note(note)  # e.g. "the rollback failed too": the caller must see it
+        return wrapped
 
     def __str__(self) -> str:
         return self.message

@@ -219,3 +219,29 @@ def test_arming_again_starts_counting_afresh() -> None:
 def test_nonsense_plans_are_refused(fields: dict[str, object]) -> None:
     with pytest.raises(ValidationError):
         FaultPlan.model_validate(fields)
+
+
+def test_a_failed_rollback_is_told_to_the_caller(tmp_path: Path) -> None:
+    path = tmp_path / "events.jsonl"
+    old = _prepare(path, "torn")
+    nth = _points(tmp_path, "torn").index("log.append.before_fsync") + 1
+    arm(FaultPlan(action="raise", nth=nth, mode="from", errno=errno.EIO))
+    with pytest.raises(LogIOError) as caught:
+        _append(path)
+    arm(None)
+    # The fsync failed and so did the truncate meant to undo the write: the lines are there,
+    # unsynced, and the error says so instead of pretending the log is unchanged.
+    assert any("truncating the log back" in note for note in caught.value.__notes__)
+    assert EventLog(path, origin=ORIGIN).head().seq == old.seq + BATCH
+
+
+def test_a_rolled_back_append_leaves_the_exact_old_bytes(tmp_path: Path) -> None:
+    path = tmp_path / "events.jsonl"
+    _prepare(path, "new")
+    EventLog(path, origin=ORIGIN).append([recovered("one")])
+    before = path.read_bytes()
+    arm(FaultPlan(action="raise", point="log.append.after_fsync"))
+    with pytest.raises(LogIOError):
+        _append(path)
+    arm(None)
+    assert path.read_bytes() == before
