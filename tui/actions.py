@@ -1,0 +1,191 @@
+"""What each decision in the UI does to the workspace, and how it is undone.
+
+An :class:`Operation` is one person's decision as a function of the workspace;
+running it returns an :class:`Outcome` with a message and, when the decision
+can be taken back, the operation that takes it back. Every operation calls the
+library's public ``Workspace`` methods, so every change goes through the one
+commit path and lands in the event log. No Textual here: the app runs these in
+a worker thread and only shows the outcome.
+
+Undo is always a new, recorded decision, never a rewrite of history:
+
+- apply    -> revert each applied event (``memory.reverted``)
+- delete   -> revert the ``memory.deleted`` event
+- revert   -> revert the revert
+- edit     -> edit back to the previous record (another ``candidate.edited``)
+- discard  -> propose the same change again (a new candidate, flagged ``previously-discarded``)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from events import MEMORY_TYPES, Event
+from memory_review.candidate import Candidate
+from memory_review.errors import NotFoundError
+from memory_review.proposal import (
+    ConsolidateProposal,
+    DeleteProposal,
+    ProposedMemory,
+    UpsertProposal,
+)
+from memory_review.workspace import Workspace
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a finished operation reports: a message for the person and how to undo it."""
+
+    message: str
+    undo: Operation | None = None
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One decision: ``run`` makes exactly the library calls it needs and returns the outcome."""
+
+    label: str
+    run: Callable[[Workspace], Outcome]
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+# --- candidates ---------------------------------------------------------------------------
+
+
+def apply_op(candidates: Sequence[Candidate], *, actor: str) -> Operation:
+    """Apply candidates (one batch per store); undone by reverting what was applied."""
+    ids = [c.id for c in candidates]
+    scope_of = {c.id: c.scope for c in candidates}
+
+    def run(ws: Workspace) -> Outcome:
+        events = ws.apply(ids, actor=actor)
+        undo = _revert_events_op(events, scope_of, actor=actor, label="undo apply")
+        return Outcome(f"applied {_plural(len(ids), 'candidate')}", undo)
+
+    return Operation(f"apply {_plural(len(ids), 'candidate')}", run)
+
+
+def _revert_events_op(events: Sequence[Event], scope_of: dict[str, str], *, actor: str,
+                      label: str) -> Operation:
+    targets = [(e.seq, scope_of[e.candidate]) for e in events if e.changes and e.candidate in scope_of]
+
+    def run(ws: Workspace) -> Outcome:
+        for seq, scope in reversed(targets):  # newest first, so each revert sees its own after-state
+            ws.revert(seq, actor=actor, scope=scope)
+        return Outcome(f"{label}: reverted {_plural(len(targets), 'change')} (recorded)")
+
+    return Operation(label, run)
+
+
+def discard_op(candidates: Sequence[Candidate], *, actor: str, reason: str | None) -> Operation:
+    """Discard candidates with an optional reason; undone by proposing them again."""
+    ids = [c.id for c in candidates]
+    reason = (reason or "").strip() or None
+
+    def run(ws: Workspace) -> Outcome:
+        ws.discard(ids, actor=actor, reason=reason)
+        undo = repropose_op(candidates)
+        return Outcome(f"discarded {_plural(len(ids), 'candidate')}", undo)
+
+    return Operation(f"discard {_plural(len(ids), 'candidate')}", run)
+
+
+def repropose_op(candidates: Sequence[Candidate]) -> Operation:
+    """Put discarded candidates back in the queue as new proposals with the same content and origin."""
+    proposals = [proposal_of(c) for c in candidates]
+
+    def run(ws: Workspace) -> Outcome:
+        ws.propose(proposals)
+        return Outcome(f"undo discard: {_plural(len(proposals), 'candidate')} back in the queue "
+                       "(flagged previously-discarded)")
+
+    return Operation("undo discard", run)
+
+
+def proposal_of(candidate: Candidate) -> UpsertProposal | DeleteProposal | ConsolidateProposal:
+    """The proposal that would make ``candidate`` again (same content, rationale, evidence, proposer)."""
+    common = dict(scope=candidate.scope, rationale=candidate.rationale, evidence=candidate.evidence,
+                  proposer=candidate.proposer, priority=candidate.priority, session_id=candidate.session_id)
+    afters = [c.after for c in candidate.changes if c.after is not None]
+    results = [ProposedMemory(id=m.id, type=m.type, description=m.description, body=m.body) for m in afters]
+    if candidate.op == "delete":
+        return DeleteProposal(op="delete", memory_id=candidate.changes[0].memory, **common)
+    if candidate.op == "consolidate":
+        sources = tuple(c.memory for c in candidate.changes if c.before is not None)
+        return ConsolidateProposal(op="consolidate", sources=sources, results=tuple(results), **common)
+    return UpsertProposal(op=candidate.op, memory=results[0], **common)
+
+
+def edit_op(candidate: Candidate, record: ProposedMemory, *, actor: str) -> Operation:
+    """Replace the proposed record (``candidate.edited``); undone by editing it back."""
+    previous = editable_record(candidate)
+
+    def run(ws: Workspace) -> Outcome:
+        ws.edit(candidate.id, record, actor=actor)
+        undo = restore_record_op(candidate.id, previous, actor=actor, label="undo edit") if previous else None
+        return Outcome(f"edited {record.id} (recorded as candidate.edited)", undo)
+
+    return Operation(f"edit {record.id}", run)
+
+
+def restore_record_op(candidate_id: str, record: ProposedMemory, *, actor: str, label: str) -> Operation:
+    """Put an earlier proposed record back on a pending candidate (another ``candidate.edited``)."""
+
+    def run(ws: Workspace) -> Outcome:
+        current = editable_record(ws.show(candidate_id).candidate)
+        ws.edit(candidate_id, record, actor=actor)
+        undo = restore_record_op(candidate_id, current, actor=actor, label=f"undo {label}") if current else None
+        return Outcome(f"{label}: {record.id} restored (recorded as candidate.edited)", undo)
+
+    return Operation(label, run)
+
+
+def editable_record(candidate: Candidate) -> ProposedMemory | None:
+    """The proposed record an editor starts from (the first change that has an ``after``)."""
+    for change in candidate.changes:
+        if change.after is not None:
+            after = change.after
+            return ProposedMemory(id=after.id, type=after.type, description=after.description, body=after.body)
+    return None
+
+
+# --- memories and history -----------------------------------------------------------------
+
+
+def delete_op(memory_id: str, scope: str, *, actor: str, reason: str | None = None) -> Operation:
+    """Delete an approved memory (``memory.deleted``); undone by reverting the deletion."""
+
+    def run(ws: Workspace) -> Outcome:
+        event = ws.delete(memory_id, actor=actor, scope=scope, reason=reason)
+        return Outcome(f"deleted {scope} memory {memory_id} (recorded; u to undo)",
+                       revert_op(event.seq, scope, actor=actor, label="undo delete"))
+
+    return Operation(f"delete {memory_id}", run)
+
+
+def revert_op(seq: int, scope: str, *, actor: str, force: bool = False, label: str = "revert") -> Operation:
+    """Revert the change event ``seq`` of ``scope``'s log; undone by reverting the revert."""
+
+    def run(ws: Workspace) -> Outcome:
+        event = ws.revert(seq, actor=actor, scope=scope, force=force)
+        forced = " (forced over a newer change)" if event.forced else ""
+        undo = revert_op(event.seq, scope, actor=actor, label=f"undo {label}")
+        return Outcome(f"{label}: {scope} event {seq} reverted as event {event.seq}{forced}", undo)
+
+    return Operation(f"{label} {scope} event {seq}", run)
+
+
+def revert_last_change_op(memory_id: str, scope: str, *, actor: str) -> Operation:
+    """Revert the newest event that changed ``memory_id`` in ``scope``."""
+
+    def run(ws: Workspace) -> Outcome:
+        changed = [e for e in ws.log(scope=scope, memory=memory_id) if e.type in MEMORY_TYPES]
+        if not changed:
+            raise NotFoundError(f"change of {scope} memory", memory_id)
+        return revert_op(changed[-1].seq, scope, actor=actor).run(ws)
+
+    return Operation(f"revert the last change of {memory_id}", run)

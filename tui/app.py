@@ -1,0 +1,210 @@
+"""The review app and its one factory, :func:`make_app` (used by the CLI and by the tests).
+
+The app owns what every screen shares: the workspace, the person's name, how
+things are displayed, the undo stack, the poller that notices changes made by
+other processes, and the one place where decisions run. Screens ask it to
+``commit`` an :class:`~tui.actions.Operation`; it runs the operation in a
+worker thread (the lock and the disk never block the UI), then reports back by
+message: a notification, an undo entry, a reload. Every library error becomes a
+notification — never a traceback — and leaves the store and the queue as they
+were, so no decision is lost.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from datetime import datetime
+from textual import work
+from textual.app import App
+from textual.binding import Binding
+from textual.message import Message
+from textual.worker import Worker, WorkerState
+
+from memory_review.errors import MemoryReviewError
+from memory_review.workspace import Workspace, current_actor
+from tui.actions import Operation, Outcome
+from tui.data import PendingReader, fingerprint
+from tui.format import Display, error_text, error_title
+from tui.screens.base import DataScreen
+from tui.screens.help import HelpScreen
+from tui.screens.history import HistoryScreen
+from tui.screens.memories import MemoriesScreen
+from tui.screens.review import ReviewScreen
+from tui.screens.sessions import SessionsScreen
+
+Callback = Callable[[], None]
+ErrorCallback = Callable[[MemoryReviewError], bool]
+
+
+class StoresChecked(Message):
+    """The poller's reading of the stores' fingerprint."""
+
+    def __init__(self, value: tuple) -> None:
+        super().__init__()
+        self.value = value
+
+
+class OperationDone(Message):
+    """A decision finished: its outcome, or the library error that stopped it."""
+
+    def __init__(self, op: Operation, outcome: Outcome | None, error: MemoryReviewError | None, *,
+                 undoing: bool, on_success: Callback | None, on_error: ErrorCallback | None) -> None:
+        super().__init__()
+        self.op = op
+        self.outcome = outcome
+        self.error = error
+        self.undoing = undoing
+        self.on_success = on_success
+        self.on_error = on_error
+
+
+class ReviewApp(App[None]):
+    """memory-review's terminal UI: review, memories, history and sessions."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "memory-review"
+    ENABLE_COMMAND_PALETTE = False
+    MODES = {"review": ReviewScreen, "memories": MemoriesScreen, "history": HistoryScreen,
+             "sessions": SessionsScreen}
+    DEFAULT_MODE = "review"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (160, "-wide")]
+    BINDINGS = [
+        Binding("1", "switch_mode('review')", "Review"),
+        Binding("2", "switch_mode('memories')", "Memories"),
+        Binding("3", "switch_mode('history')", "History"),
+        Binding("4", "switch_mode('sessions')", "Sessions"),
+        Binding("u", "undo", "Undo"),
+        Binding("question_mark", "help", "Help"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, workspace: Workspace, *, display: Display, actor: str,
+                 poll_interval: float | None) -> None:
+        super().__init__()
+        self.workspace = workspace
+        self.display_opts = display
+        self.actor = actor
+        self.poll_interval = poll_interval
+        self.reader = PendingReader(workspace)
+        self.undo_stack: list[Operation] = []
+        self.generation = 0
+        self._fingerprint = fingerprint(workspace)  # a few stat calls; the screens load after this
+        self._commit_lock = threading.Lock()
+
+    def on_mount(self) -> None:
+        self.sub_title = self.workspace.root.name
+        if self.poll_interval:
+            self.set_interval(self.poll_interval, self.check_stores)
+
+    # --- live refresh -------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="poll", exit_on_error=False)
+    def check_stores(self) -> None:
+        """Read the stores' fingerprint (off the UI thread) and report it."""
+        self.post_message(StoresChecked(fingerprint(self.workspace)))
+
+    def on_stores_checked(self, message: StoresChecked) -> None:
+        if message.value == self._fingerprint:
+            return
+        self._fingerprint = message.value
+        self.generation += 1
+        for screen in self.screen_stack:
+            if isinstance(screen, DataScreen):
+                screen.reload()
+
+    # --- decisions ----------------------------------------------------------------------------
+
+    def commit(self, op: Operation, *, on_success: Callback | None = None,
+               on_error: ErrorCallback | None = None) -> None:
+        """Run a decision in a worker; ``on_error`` may handle a library error (return True)."""
+        self._run(op, False, on_success, on_error)
+
+    @work(thread=True, group="commit", exit_on_error=False)
+    def _run(self, op: Operation, undoing: bool, on_success: Callback | None,
+             on_error: ErrorCallback | None) -> None:
+        with self._commit_lock:  # decisions run one at a time, in the order they were taken
+            try:
+                outcome, error = op.run(self.workspace), None
+            except MemoryReviewError as exc:
+                outcome, error = None, exc
+        self.post_message(OperationDone(op, outcome, error, undoing=undoing, on_success=on_success,
+                                        on_error=on_error))
+
+    def on_operation_done(self, message: OperationDone) -> None:
+        if message.error is not None:
+            self._failed(message)
+        else:
+            self._succeeded(message)
+        self._show_warnings()
+        self.check_stores()
+
+    def _failed(self, message: OperationDone) -> None:
+        assert message.error is not None
+        if message.undoing:
+            self.undo_stack.append(message.op)  # still undoable once the cause is fixed
+        if not (message.on_error and message.on_error(message.error)):
+            self.show_error(message.error)
+
+    def _succeeded(self, message: OperationDone) -> None:
+        assert message.outcome is not None
+        self.notify(message.outcome.message, title="Undone" if message.undoing else "Done", markup=False)
+        if message.outcome.undo is not None and not message.undoing:
+            self.undo_stack.append(message.outcome.undo)
+        if message.on_success is not None:
+            message.on_success()
+
+    def _show_warnings(self) -> None:
+        while self.workspace.warnings:
+            self.notify(self.workspace.warnings.pop(0), title="Warning", severity="warning", markup=False)
+
+    def show_error(self, error: MemoryReviewError) -> None:
+        """Tell the person what went wrong and what to do; nothing was lost."""
+        self.notify(error_text(error), title=error_title(error), severity="error", timeout=12, markup=False)
+
+    def report_worker(self, event: Worker.StateChanged) -> None:
+        """A worker died of something that is not a library error: a bug. Say so, keep running."""
+        if event.state == WorkerState.ERROR:
+            error = event.worker.error
+            self.notify(f"{type(error).__name__}: {error}\nThe store is unchanged or fully changed; "
+                        "see the history screen.", title="Internal error — please report",
+                        severity="error", timeout=20, markup=False)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        self.report_worker(event)
+
+    # --- keys ---------------------------------------------------------------------------------
+
+    def action_undo(self) -> None:
+        if not self.undo_stack:
+            self.notify("Nothing to undo.", severity="warning")
+            return
+        self._run(self.undo_stack.pop(), True, None, None)
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+
+def make_app(workspace: Workspace, *, now: datetime | Callable[[], datetime] | None = None,
+             id_display: Callable[[str], str] | None = None, time_display: Callable[[str], str] | None = None,
+             actor: str | None = None, poll_interval: float | None = 1.0) -> ReviewApp:
+    """The review app on ``workspace``.
+
+    ``now`` fixes the clock ages are measured from; ``id_display`` and
+    ``time_display`` change how candidate ids and timestamps are shown (tests
+    pin all three so snapshots are stable). ``actor`` is the person deciding
+    (default: :func:`current_actor`); ``poll_interval`` is how often, in
+    seconds, the stores are checked for changes made by other processes
+    (``None``: never).
+    """
+    display = Display(clock=_clock(now), id_display=id_display or (lambda cid: cid), time_display=time_display)
+    return ReviewApp(workspace, display=display, actor=actor or current_actor(), poll_interval=poll_interval)
+
+
+def _clock(now: datetime | Callable[[], datetime] | None) -> Callable[[], datetime]:
+    if now is None:
+        return Display().clock
+    if isinstance(now, datetime):
+        return lambda: now
+    return now

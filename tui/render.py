@@ -1,0 +1,165 @@
+"""The detail panes' contents: a candidate, a memory, an event, a session step.
+
+Each function turns library values into one rich renderable; hidden Unicode is
+always made visible (``safety.visible_form``) because a reviewer must see
+exactly what an agent would be given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from events import Event
+from memory_review.candidate import Candidate
+from memory_review.models import Memory
+from memory_review.workspace import CandidateState
+from tui.format import (
+    EVENT_STYLE,
+    FLAG_WORDS,
+    OP_STYLE,
+    Display,
+    diff_text,
+    event_diff,
+    memory_tag,
+    proposer_text,
+    safe,
+)
+
+
+def heading(text: str) -> Text:
+    """A section title inside a detail pane."""
+    return Text(f"\n{text}", style="bold underline")
+
+
+def _pairs(pairs: Iterable[tuple[str, str]]) -> Text:
+    out = Text()
+    for label, value in pairs:
+        out.append(f"{label}: ", style="dim")
+        out.append(f"{value}\n")
+    return out
+
+
+def candidate_detail(state: CandidateState, display: Display) -> RenderableType:
+    """Everything a reviewer needs: what, why, on what evidence, from whom, and every warning."""
+    c = state.candidate
+    parts: list[RenderableType] = [_candidate_title(c, display), warnings(state.flags)]
+    parts += [heading("Why"), Text(safe(c.rationale))]
+    parts += [heading("Evidence"), evidence_text(c)]
+    parts += [heading("Change"), diff_text(c.diff, display)]
+    return Group(*parts)
+
+
+def _candidate_title(c: Candidate, display: Display) -> Text:
+    out = Text()
+    out.append(f"{c.op} ", style=f"bold {OP_STYLE.get(c.op, '')}")
+    out.append(", ".join(c.memory_ids()), style="bold")
+    out.append(f" in the {c.scope} store · priority {c.priority}\n")
+    out.append(f"{display.cid(c.id)} · by {proposer_text(c)} · {display.when(c.created_at)}"
+               f" · session {c.session_id or '-'}\n", style="dim")
+    return out
+
+
+def warnings(flags: Sequence[str]) -> Text:
+    """Each flag spelled out, in red; "no warnings" when there are none."""
+    if not flags:
+        return Text("no warnings", style="green")
+    out = Text()
+    for flag in flags:
+        out.append(f"⚠ {flag}: ", style="bold red")
+        out.append(f"{FLAG_WORDS.get(flag, 'see the candidate')}\n", style="red")
+    out.rstrip()
+    return out
+
+
+def evidence_text(c: Candidate) -> Text:
+    """Each quote with the session and turn it came from."""
+    if not c.evidence:
+        return Text("(no evidence given)", style="yellow")
+    out = Text()
+    for item in c.evidence:
+        out.append(f"“{safe(item.quote)}”\n")
+        out.append(f"   session {item.session_id or '?'}, turn {item.turn_id or '?'}\n", style="dim")
+    return out
+
+
+def memory_detail(memory: Memory, display: Display, overrides: Memory | None,
+                  overridden_by: Memory | None) -> RenderableType:
+    """A memory as injection sees it: its tag, text, provenance and which tier wins."""
+    title = Text()
+    title.append(memory_tag(memory), style="bold cyan")
+    title.append(f" {memory.id}\n", style="bold")
+    title.append(f"{safe(memory.description)}\n")
+    parts: list[RenderableType] = [title, _tier_note(memory, overrides, overridden_by)]
+    parts += [heading("Body"), Text(safe(memory.body) or "(empty)")]
+    parts += [heading("Provenance"), _provenance(memory, display)]
+    return Group(*parts)
+
+
+def _tier_note(memory: Memory, overrides: Memory | None, overridden_by: Memory | None) -> Text:
+    if overridden_by is not None:
+        return Text(f"not injected: the {overridden_by.scope} memory with this id overrides it",
+                    style="yellow")
+    if overrides is not None:
+        return Text(f"overrides the {overrides.scope} memory with this id ({safe(overrides.description)})",
+                    style="yellow")
+    return Text("injected as is (no other tier has this id)", style="dim")
+
+
+def _provenance(memory: Memory, display: Display) -> Text:
+    out = _pairs([
+        ("created", display.when(memory.created_at)),
+        ("updated", display.when(memory.updated_at)),
+        ("applied from", display.cid(memory.applied_from)),
+        ("applied by", memory.applied_by or "-"),
+    ])
+    for source in memory.sources:
+        out.append(f"“{safe(source.evidence)}”\n")
+        out.append(f"   session {source.session_id or '?'}, turn {source.turn_id or '?'}\n", style="dim")
+    return out
+
+
+def event_detail(event: Event, scope: str, display: Display) -> RenderableType:
+    """One log event: who did what when, and the before → after of every memory it changed."""
+    title = Text()
+    title.append(event.type, style=f"bold {EVENT_STYLE.get(event.type, '')}")
+    title.append(f"  {scope} log, event {event.seq}\n")
+    title.append_text(_pairs(_event_fields(event, display)))
+    parts: list[RenderableType] = [title]
+    if event.record is not None:
+        parts += [heading("Why"), Text(safe(str(event.record.get("rationale", "-"))))]
+        parts += [heading("Proposed change"), diff_text(str(event.record.get("diff", "")), display)]
+    if event.changes:
+        parts += [heading("Before → after"), diff_text(event_diff(event), display)]
+    if event.context is not None:
+        parts += [heading("Context given to the session"), context_text(event.context)]
+    return Group(*parts)
+
+
+def _event_fields(event: Event, display: Display) -> list[tuple[str, str]]:
+    fields = [("when", display.when(event.ts)), ("actor", event.actor)]
+    optional = [("session", event.session), ("candidate", display.cid(event.candidate) if event.candidate else None),
+                ("reason", event.reason), ("reverts event", str(event.reverts) if event.reverts else None),
+                ("forced", "yes — overwrote a newer change" if event.forced else None)]
+    return fields + [(k, v) for k, v in optional if v]
+
+
+def context_text(context: dict) -> Text:
+    """A ``context.built`` payload: the exact block when it carries one, else its fields."""
+    if isinstance(context.get("text"), str):
+        return Text(safe(context["text"]))
+    return Text("\n".join(f"{k}: {safe(str(v))}" for k, v in sorted(context.items())))
+
+
+def memory_list(title: str, memories: Sequence[Memory]) -> RenderableType:
+    """A titled list of memories with their tags."""
+    out = Text()
+    for memory in memories:
+        out.append(memory_tag(memory), style="cyan")
+        out.append(f" {memory.id}", style="bold")
+        out.append(f" — {safe(memory.description)}\n")
+    if not memories:
+        out.append("(no memories)\n", style="dim")
+    return Group(heading(title), out)

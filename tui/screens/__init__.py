@@ -1,0 +1,1 @@
+"""One screen per module: review, memories, history, sessions, help and the modals."""

@@ -1,0 +1,63 @@
+"""What every data screen shares: load in a worker, reload when the stores change.
+
+The app counts store changes in ``generation`` (its poller bumps it whenever the
+stores' fingerprint moves). A screen remembers the generation it loaded; the
+visible screen reloads at once, a hidden one when it is shown again.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from textual.screen import Screen
+from textual.widgets import Header
+from textual.worker import Worker
+
+from memory_review.workspace import Workspace
+from tui.format import Display
+from tui.widgets.key_bar import KeyBar
+
+if TYPE_CHECKING:
+    from tui.app import ReviewApp
+
+
+class DataScreen(Screen[None]):
+    """A screen over store data; subclasses implement :meth:`load` (a thread worker)."""
+
+    loaded_generation = -1
+
+    @property
+    def review_app(self) -> ReviewApp:
+        """The app, typed."""
+        return cast("ReviewApp", self.app)
+
+    @property
+    def ws(self) -> Workspace:
+        return self.review_app.workspace
+
+    @property
+    def display_opts(self) -> Display:
+        return self.review_app.display_opts
+
+    def chrome(self) -> tuple[Header, KeyBar]:
+        """The header and the key bar every screen has."""
+        return Header(), KeyBar()
+
+    def on_mount(self) -> None:
+        self.reload()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        self.review_app.report_worker(event)
+
+    def on_screen_resume(self) -> None:
+        if self.loaded_generation < self.review_app.generation:
+            self.reload()
+
+    def reload(self) -> None:
+        """Load the screen's data again (in a worker)."""
+        self.loaded_generation = self.review_app.generation
+        self.load()
+
+    def load(self) -> None:
+        """Start the worker that reads the data and posts it back to the screen."""
+        raise NotImplementedError

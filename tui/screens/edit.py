@@ -1,0 +1,85 @@
+"""The in-app editor for a candidate's proposed record.
+
+The form is validated with the library's own ``ProposedMemory`` model before it
+is handed back, so an invalid edit is shown in the form and never saved; the
+screen that opened it then records the edit as ``candidate.edited``.
+"""
+
+from __future__ import annotations
+
+from pydantic import ValidationError as PydanticValidationError
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select, Static, TextArea
+
+from memory_review.models import MEMORY_TYPES, Memory
+from memory_review.proposal import ProposedMemory
+
+_EPOCH = "2000-01-01T00:00:00Z"
+
+
+class EditModal(ModalScreen[ProposedMemory | None]):
+    """Edit id (new memories only), type, description and body; ctrl+s saves, escape cancels."""
+
+    BINDINGS = [Binding("ctrl+s", "save", "Save"), Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, record: ProposedMemory, *, can_rename: bool, title: str) -> None:
+        super().__init__(classes="modal")
+        self.record = record
+        self.can_rename = can_rename
+        self.title_text = title
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog editor"):
+            yield Label(self.title_text, classes="dialog-title")
+            with Horizontal(classes="editor-row"):
+                yield Input(self.record.id, id="edit-id", disabled=not self.can_rename)
+                yield Select([(t, t) for t in MEMORY_TYPES], value=self.record.type, allow_blank=False,
+                             id="edit-type")
+            yield Input(self.record.description, id="edit-description", placeholder="one-line description")
+            yield TextArea(self.record.body, id="edit-body", soft_wrap=True)
+            yield Static("", id="edit-error")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Save (ctrl+s)", id="save", variant="primary")
+                yield Button("Cancel (esc)", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#edit-description", Input).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_save() if event.button.id == "save" else self.action_cancel()
+
+    def action_save(self) -> None:
+        try:
+            record = self.current()
+        except PydanticValidationError as exc:
+            self.query_one("#edit-error", Static).update(_describe(exc))
+            return
+        self.dismiss(None if record == self.record else record)
+
+    def current(self) -> ProposedMemory:
+        """The form as a validated record (raises pydantic's ValidationError when it is not one)."""
+        record = ProposedMemory(
+            id=self.query_one("#edit-id", Input).value.strip(),
+            type=self.query_one("#edit-type", Select).value,
+            description=self.query_one("#edit-description", Input).value,
+            body=self.query_one("#edit-body", TextArea).text,
+        )
+        # The stored record is stricter than the proposal (one non-blank line of description):
+        # check it the same way now, so the form says what is wrong instead of the store.
+        Memory(**record.model_dump(), scope="project", created_at=_EPOCH, updated_at=_EPOCH)
+        return record
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def _describe(exc: PydanticValidationError) -> str:
+    parts = []
+    for error in exc.errors(include_url=False):
+        field = ".".join(str(p) for p in error["loc"]) or "record"
+        parts.append(f"{field}: {str(error['msg']).removeprefix('Value error, ')}")
+    return "Not saved — " + "; ".join(parts)

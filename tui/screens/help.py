@@ -1,0 +1,72 @@
+"""The help screen (``?``): every key of every screen, from one table that is also tested."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Label, Static
+
+KEYMAP: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    ("Everywhere", (
+        ("1 2 3 4", "review queue · memories · history · sessions"),
+        ("u", "undo the last action (as a new recorded event: an apply is undone by a revert)"),
+        ("?", "this help"),
+        ("q", "quit (every decision is already on disk)"),
+        ("↑ ↓ j k  pgup pgdn  home end", "move in a list"),
+        ("tab", "move between the list and the details"),
+    )),
+    ("Review", (
+        ("a", "apply the marked candidates, or the one under the cursor"),
+        ("d", "discard them, with an optional reason (kept in the log)"),
+        ("e", "edit the proposed record (validated, recorded as candidate.edited)"),
+        ("space", "mark / unmark and move down"),
+        ("/", "filter the queue (esc clears); every word must match"),
+        ("", "flagged candidates (I injection, S secret, D discarded before, B stale base) "
+             "are applied only after you confirm; a bulk apply skips them unless you say so"),
+    )),
+    ("Memories", (
+        ("d", "delete the memory (asks first; recorded, revertible)"),
+        ("r", "revert the memory's last change"),
+        ("/", "filter"),
+    )),
+    ("History", (
+        ("r", "revert the selected change (a forced revert is offered on conflict)"),
+        ("/", "filter: words, or type:applied session:ID memory:ID scope:user"),
+    )),
+    ("Sessions", (
+        ("enter", "step through the selected session"),
+        ("n p", "next / previous step"),
+        ("escape", "back to the list of sessions"),
+    )),
+)
+
+
+def help_table() -> Table:
+    """The key table, one section per screen."""
+    table = Table(show_header=False, box=None, padding=(0, 2, 0, 0), expand=True)
+    table.add_column("key", style="bold cyan", no_wrap=True, min_width=10)
+    table.add_column("what it does", ratio=1)
+    for section, keys in KEYMAP:
+        table.add_row(Text(section, style="bold underline"), "")
+        for key, text in keys:
+            table.add_row(key, text)
+        table.add_row("", "")
+    return table
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every key, grouped by screen; escape, ? or q closes it."""
+
+    BINDINGS = [Binding("escape,question_mark,q", "close", "Close")]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog help"):
+            yield Label("memory-review — keys", classes="dialog-title")
+            yield Static(help_table())
+
+    def action_close(self) -> None:
+        self.dismiss(None)

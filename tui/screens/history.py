@@ -1,0 +1,259 @@
+"""The history screen: both stores' event logs as one timeline, newest first.
+
+Filter with ``/`` (words, or ``type:`` ``session:`` ``memory:`` ``scope:``
+terms); the details show any event's before → after. ``r`` reverts the selected
+change: an apply, a delete or a revert by a recorded ``memory.reverted`` (a
+forced revert is offered on conflict), an edit by restoring the record it
+replaced.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Container
+from textual.message import Message
+from textual.widgets import Input
+
+from events import MEMORY_TYPES, Event
+from memory_review.candidate import candidate_from_json
+from memory_review.errors import ConflictError, MemoryReviewError
+from memory_review.workspace import DURABLE
+from tui.actions import editable_record, restore_record_op, revert_op
+from tui.format import EVENT_STYLE, event_subject
+from tui.render import event_detail
+from tui.screens.base import DataScreen
+from tui.screens.confirm import confirm
+from tui.widgets.detail import DetailPane
+from tui.widgets.filter_bar import FilterBar
+from tui.widgets.row_table import Column, Row, RowTable
+
+COLUMNS = (
+    Column("store", 7),
+    Column("seq", 5),
+    Column("age", 4),
+    Column("type", 19, styler=lambda t: EVENT_STYLE.get(t, "")),
+    Column("actor", 16, style="dim"),
+    Column("about", None, style="bold", min_width=10),
+    Column("session", None, style="dim", min_width=8),
+)
+FIELDS = ("type", "session", "memory", "scope")
+
+
+@dataclass(frozen=True)
+class LoggedEvent:
+    """An event and the store whose log holds it."""
+
+    scope: str
+    event: Event
+
+    @property
+    def key(self) -> str:
+        return f"{self.scope}:{self.event.seq}"
+
+    def memories(self) -> list[str]:
+        return [c.memory for c in self.event.changes or ()]
+
+
+def timeline(logs: dict[str, list[Event]]) -> list[LoggedEvent]:
+    """Both logs merged, newest first (by timestamp, then store, then seq)."""
+    merged = [LoggedEvent(scope, e) for scope, events in logs.items() for e in events]
+    return sorted(merged, key=lambda item: (item.event.ts, item.scope, item.event.seq), reverse=True)
+
+
+def parse_filter(text: str) -> tuple[dict[str, str], list[str]]:
+    """``type:applied memory:foo words`` -> ({"type": "applied", "memory": "foo"}, ["words"])."""
+    fields, words = {}, []
+    for token in text.lower().split():
+        name, sep, value = token.partition(":")
+        if sep and name in FIELDS:
+            fields[name] = value
+        else:
+            words.append(token)
+    return fields, words
+
+
+def keep(item: LoggedEvent, fields: dict[str, str], words: list[str], haystack: str) -> bool:
+    """Whether an event passes the filter's field terms and free words."""
+    e = item.event
+    checks = {
+        "type": lambda v: v in e.type,
+        "session": lambda v: v in (e.session or "").lower(),
+        "memory": lambda v: any(v in m for m in item.memories()) or v in haystack,
+        "scope": lambda v: item.scope.startswith(v),
+    }
+    return all(checks[k](v) for k, v in fields.items()) and all(w in haystack for w in words)
+
+
+class HistoryScreen(DataScreen):
+    """The timeline and the selected event's details."""
+
+    BINDINGS = [
+        Binding("r", "revert", "Revert"),
+        Binding("slash", "filter", "Filter"),
+    ]
+
+    class Loaded(Message):
+        """Both logs, merged."""
+
+        def __init__(self, items: list[LoggedEvent]) -> None:
+            super().__init__()
+            self.items = items
+
+    class LoadFailed(Message):
+        """A log could not be read."""
+
+        def __init__(self, error: MemoryReviewError) -> None:
+            super().__init__()
+            self.error = error
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.items: dict[str, LoggedEvent] = {}
+        self.order: list[str] = []
+        self.haystacks: dict[str, str] = {}
+        self.filter_text = ""
+
+    def compose(self) -> ComposeResult:
+        header, footer = self.chrome()
+        yield header
+        with Container(id="main"):
+            yield RowTable(COLUMNS, id="events", empty_text="loading…")
+            yield DetailPane(id="detail")
+        yield FilterBar(placeholder="filter: words, or type:applied session:ID memory:ID scope:user",
+                        id="filter")
+        yield footer
+
+    def on_mount(self) -> None:
+        self.query_one("#events", RowTable).focus()
+        super().on_mount()
+
+    @work(thread=True, exclusive=True, group="load-history", exit_on_error=False)
+    def load(self) -> None:
+        try:
+            logs = {scope: self.ws.log(scope=scope) for scope in DURABLE}
+        except MemoryReviewError as exc:
+            self.post_message(self.LoadFailed(exc))
+            return
+        self.post_message(self.Loaded(timeline(logs)))
+
+    def on_history_screen_loaded(self, message: Loaded) -> None:
+        self.items = {item.key: item for item in message.items}
+        self.order = [item.key for item in message.items]
+        self.haystacks = {item.key: self._haystack(item) for item in message.items}
+        self.query_one("#events", RowTable).empty_text = "the logs are empty"
+        self.refresh_rows()
+
+    def on_history_screen_load_failed(self, message: LoadFailed) -> None:
+        self.review_app.show_error(message.error)
+
+    def _haystack(self, item: LoggedEvent) -> str:
+        e = item.event
+        return " ".join([item.scope, e.type, e.actor, e.session or "", e.candidate or "",
+                         event_subject(e, self.display_opts), e.reason or ""]).lower()
+
+    def refresh_rows(self) -> None:
+        """Rebuild the timeline rows (after a load or a change of filter)."""
+        fields, words = parse_filter(self.filter_text)
+        shown = [k for k in self.order if keep(self.items[k], fields, words, self.haystacks[k])]
+        table = self.query_one("#events", RowTable)
+        table.set_rows([self._row(self.items[k]) for k in shown])
+        total = f"{len(shown)} of {len(self.order)} events" if len(shown) != len(self.order) else (
+            f"{len(self.order)} events")
+        table.border_title = f"History · {total}, newest first"
+        if not table.rows:
+            self.query_one("#detail", DetailPane).show("")
+
+    def _row(self, item: LoggedEvent) -> Row:
+        e = item.event
+        cells = (item.scope, str(e.seq), self.display_opts.age(e.ts), e.type, e.actor,
+                 event_subject(e, self.display_opts), e.session or "")
+        return Row(item.key, cells)
+
+    @on(RowTable.Highlighted, "#events")
+    def _show_event(self, message: RowTable.Highlighted) -> None:
+        item = self.items.get(message.key) if message.key else None
+        if item is not None:
+            self.query_one("#detail", DetailPane).show(event_detail(item.event, item.scope, self.display_opts))
+
+    def current(self) -> LoggedEvent | None:
+        """The event under the cursor."""
+        key = self.query_one("#events", RowTable).highlighted_key
+        return self.items.get(key) if key else None
+
+    def action_filter(self) -> None:
+        self.query_one("#filter", FilterBar).open()
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, message: Input.Changed) -> None:
+        self.filter_text = message.value
+        self.refresh_rows()
+
+    @on(FilterBar.Done)
+    def _filter_done(self) -> None:
+        self.query_one("#events", RowTable).focus()
+
+    # --- reverting ----------------------------------------------------------------------------
+
+    def action_revert(self) -> None:
+        item = self.current()
+        if item is None:
+            return
+        if item.event.type in MEMORY_TYPES:
+            self._ask_revert(item)
+        elif item.event.type == "candidate.edited":
+            self._ask_restore(item)
+        else:
+            self.notify(f"A {item.event.type} event changed no memory; there is nothing to revert.",
+                        severity="warning")
+
+    def _ask_revert(self, item: LoggedEvent) -> None:
+        e = item.event
+        op = revert_op(e.seq, item.scope, actor=self.review_app.actor)
+        body = (f"{e.type} of {', '.join(item.memories())}: the memory goes back to what it was before "
+                f"event {e.seq}. The revert is itself recorded and can be undone.")
+
+        def answered(answer: str | None) -> None:
+            if answer == "yes":
+                self.review_app.commit(op, on_error=lambda exc: self._offer_force(item, exc))
+
+        self.app.push_screen(confirm(f"Revert {item.scope} event {e.seq}?", body, "Revert"), answered)
+
+    def _offer_force(self, item: LoggedEvent, error: MemoryReviewError) -> bool:
+        if not isinstance(error, ConflictError):
+            return False
+        op = revert_op(item.event.seq, item.scope, actor=self.review_app.actor, force=True, label="forced revert")
+        body = (f"{error}\n\nForcing overwrites the newer change; the overwrite is recorded "
+                "(forced) and can itself be reverted.")
+
+        def answered(answer: str | None) -> None:
+            if answer == "yes":
+                self.review_app.commit(op)
+
+        self.app.push_screen(confirm("The memory changed since — force the revert?", body, "Force revert",
+                                     danger=True), answered)
+        return True
+
+    def _ask_restore(self, item: LoggedEvent) -> None:
+        previous = self._record_before(item)
+        if previous is None:
+            self.notify("No earlier record of this candidate is in the log.", severity="warning")
+            return
+        cid = item.event.candidate or ""
+        op = restore_record_op(cid, previous, actor=self.review_app.actor, label="revert edit")
+        body = (f"The candidate's proposed record goes back to what it was before event {item.event.seq} "
+                f"({previous.id}: {previous.description}). Recorded as candidate.edited.")
+        self.app.push_screen(confirm("Revert this edit?", body, "Revert edit"),
+                             lambda answer: self.review_app.commit(op) if answer == "yes" else None)
+
+    def _record_before(self, item: LoggedEvent):
+        earlier = [i.event for i in self.items.values()
+                   if i.scope == item.scope and i.event.candidate == item.event.candidate
+                   and i.event.seq < item.event.seq and i.event.record is not None]
+        if not earlier:
+            return None
+        latest = max(earlier, key=lambda e: e.seq)
+        return editable_record(candidate_from_json(latest.record, where=f"{item.scope} log {latest.seq}"))

@@ -1,0 +1,199 @@
+"""The memories screen: approved memories of every durable tier, merged as injection will see them.
+
+Rows come in injection priority order (``memory_review.injection``); a user
+memory that a project memory with the same id overrides is listed after them,
+dimmed. ``d`` deletes (confirmed, recorded), ``r`` reverts the last change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Container
+from textual.message import Message
+from textual.widgets import Input
+
+from memory_review.errors import MemoryReviewError
+from memory_review.injection import merge_tiers, priority_order
+from memory_review.models import Memory
+from tui.actions import delete_op, revert_last_change_op
+from tui.format import memory_tag, safe
+from tui.render import memory_detail
+from tui.screens.base import DataScreen
+from tui.screens.confirm import confirm
+from tui.widgets.detail import DetailPane
+from tui.widgets.filter_bar import FilterBar, matches
+from tui.widgets.row_table import Column, Row, RowTable
+
+COLUMNS = (
+    Column("#", 3, style="dim"),
+    Column("tag", 27, style="cyan"),
+    Column("id", None, style="bold", min_width=12),
+    Column("description", None, min_width=10),
+    Column("age", 4),
+    Column("source", 14, style="dim"),
+    Column("tier", 10, styler=lambda t: "yellow" if t else ""),
+)
+
+
+@dataclass(frozen=True)
+class MemoryEntry:
+    """One row: the memory, its place in the injection order, and how tiers interact on its id."""
+
+    memory: Memory
+    rank: int | None
+    overrides: Memory | None = None
+    overridden_by: Memory | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.memory.scope}:{self.memory.id}"
+
+
+def merged_entries(user: list[Memory], project: list[Memory]) -> list[MemoryEntry]:
+    """Injected memories in priority order, then the user memories a project memory overrides."""
+    by_scope = {"user": {m.id: m for m in user}, "project": {m.id: m for m in project}}
+    active = priority_order(merge_tiers(user, project, []))
+    entries = [MemoryEntry(m, i + 1, overrides=by_scope["user"].get(m.id) if m.scope == "project" else None)
+               for i, m in enumerate(active)]
+    shadowed = [MemoryEntry(m, None, overridden_by=by_scope["project"][m.id])
+                for m in sorted(user, key=lambda m: m.id) if m.id in by_scope["project"]]
+    return entries + shadowed
+
+
+class MemoriesScreen(DataScreen):
+    """Approved memories and their details."""
+
+    BINDINGS = [
+        Binding("d", "delete", "Delete"),
+        Binding("r", "revert", "Revert last change"),
+        Binding("slash", "filter", "Filter"),
+    ]
+
+    class Loaded(Message):
+        """The merged memories."""
+
+        def __init__(self, entries: list[MemoryEntry]) -> None:
+            super().__init__()
+            self.entries = entries
+
+    class LoadFailed(Message):
+        """A store could not be read."""
+
+        def __init__(self, error: MemoryReviewError) -> None:
+            super().__init__()
+            self.error = error
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entries: dict[str, MemoryEntry] = {}
+        self.order: list[str] = []
+        self.filter_text = ""
+
+    def compose(self) -> ComposeResult:
+        header, footer = self.chrome()
+        yield header
+        with Container(id="main"):
+            yield RowTable(COLUMNS, id="memories", empty_text="loading…")
+            yield DetailPane(id="detail")
+        yield FilterBar(placeholder="filter memories (esc clears)", id="filter")
+        yield footer
+
+    def on_mount(self) -> None:
+        self.query_one("#memories", RowTable).focus()
+        super().on_mount()
+
+    @work(thread=True, exclusive=True, group="load-memories", exit_on_error=False)
+    def load(self) -> None:
+        try:
+            user = self.ws.store("user").view().memories()
+            project = self.ws.store("project").view().memories()
+        except MemoryReviewError as exc:
+            self.post_message(self.LoadFailed(exc))
+            return
+        self.post_message(self.Loaded(merged_entries(user, project)))
+
+    def on_memories_screen_loaded(self, message: Loaded) -> None:
+        self.entries = {e.key: e for e in message.entries}
+        self.order = [e.key for e in message.entries]
+        self.query_one("#memories", RowTable).empty_text = "no approved memories yet"
+        self.refresh_rows()
+
+    def on_memories_screen_load_failed(self, message: LoadFailed) -> None:
+        self.review_app.show_error(message.error)
+
+    def refresh_rows(self) -> None:
+        """Rebuild the rows (after a load or a change of filter)."""
+        table = self.query_one("#memories", RowTable)
+        shown = [k for k in self.order if matches(self._haystack(self.entries[k]), self.filter_text)]
+        table.set_rows([self._row(self.entries[k]) for k in shown])
+        injected = sum(1 for e in self.entries.values() if e.rank is not None)
+        table.border_title = f"Memories · {injected} injected, in this order"
+        if not table.rows:
+            self.query_one("#detail", DetailPane).show("")
+
+    def _row(self, entry: MemoryEntry) -> Row:
+        m = entry.memory
+        tier = ("overrides " + entry.overrides.scope) if entry.overrides else (
+            "overridden" if entry.overridden_by else "")
+        cells = (str(entry.rank or "-"), memory_tag(m), m.id, safe(m.description),
+                 self.display_opts.age(m.updated_at), _source(m), tier)
+        return Row(entry.key, cells, style="dim" if entry.overridden_by else "")
+
+    @staticmethod
+    def _haystack(entry: MemoryEntry) -> str:
+        m = entry.memory
+        return f"{memory_tag(m)} {m.id} {m.description} {m.body} {_source(m)}".lower()
+
+    @on(RowTable.Highlighted, "#memories")
+    def _show_memory(self, message: RowTable.Highlighted) -> None:
+        entry = self.entries.get(message.key) if message.key else None
+        if entry is not None:
+            self.query_one("#detail", DetailPane).show(
+                memory_detail(entry.memory, self.display_opts, entry.overrides, entry.overridden_by))
+
+    def current(self) -> MemoryEntry | None:
+        """The memory under the cursor."""
+        key = self.query_one("#memories", RowTable).highlighted_key
+        return self.entries.get(key) if key else None
+
+    def action_filter(self) -> None:
+        self.query_one("#filter", FilterBar).open()
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, message: Input.Changed) -> None:
+        self.filter_text = message.value
+        self.refresh_rows()
+
+    @on(FilterBar.Done)
+    def _filter_done(self) -> None:
+        self.query_one("#memories", RowTable).focus()
+
+    def action_delete(self) -> None:
+        entry = self.current()
+        if entry is None:
+            return
+        m = entry.memory
+        op = delete_op(m.id, m.scope, actor=self.review_app.actor)
+        body = (f"{memory_tag(m)} {m.id}\n{safe(m.description)}\n\n"
+                "The deletion is recorded in the log and can be reverted (u, or from the history).")
+        self.app.push_screen(confirm(f"Delete the {m.scope} memory {m.id}?", body, "Delete", danger=True),
+                             lambda answer: self.review_app.commit(op) if answer == "yes" else None)
+
+    def action_revert(self) -> None:
+        entry = self.current()
+        if entry is None:
+            return
+        m = entry.memory
+        op = revert_last_change_op(m.id, m.scope, actor=self.review_app.actor)
+        body = f"{memory_tag(m)} {m.id} goes back to what it was before its last change (recorded)."
+        self.app.push_screen(confirm(f"Revert the last change of {m.id}?", body, "Revert"),
+                             lambda answer: self.review_app.commit(op) if answer == "yes" else None)
+
+
+def _source(memory: Memory) -> str:
+    sessions = [s.session_id for s in memory.sources if s.session_id]
+    return sessions[0] if sessions else (memory.applied_by or "-")

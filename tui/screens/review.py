@@ -1,0 +1,333 @@
+"""The review screen (the default): the queue of pending candidates and the one under the cursor.
+
+Keys (a contract, DESIGN §9): ``a`` apply, ``d`` discard, ``e`` edit, ``space``
+mark, ``/`` filter. Applying a flagged candidate asks first; a bulk apply never
+applies flagged ones without an explicit choice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Container
+from textual.message import Message
+from textual.widgets import Input
+
+from memory_review.errors import MemoryReviewError
+from memory_review.workspace import CandidateState
+from tui.actions import apply_op, discard_op, edit_op, editable_record
+from tui.data import Problem, live_states, stored_states
+from tui.format import (
+    OP_STYLE,
+    PRIORITY_RANK,
+    description,
+    flag_marks,
+    main_memory,
+    proposer_text,
+)
+from tui.render import candidate_detail
+from tui.screens.base import DataScreen
+from tui.screens.confirm import Choice, ChoiceModal, ReasonModal, confirm
+from tui.screens.edit import EditModal
+from tui.widgets.detail import DetailPane
+from tui.widgets.filter_bar import FilterBar, matches
+from tui.widgets.row_table import Column, Row, RowTable
+
+MARK = "●"
+COLUMNS = (
+    Column(" ", 1, style="bold yellow"),
+    Column("!", 3, style="bold red"),
+    Column("scope", 7),
+    Column("type", 10),
+    Column("op", 6, styler=lambda op: OP_STYLE.get(op, "")),
+    Column("memory", None, style="bold", min_width=12),
+    Column("description", None, min_width=10),
+    Column("proposer", 10, style="dim"),
+    Column("age", 4),
+    Column("pri", 4, styler=lambda p: {"high": "bold", "low": "dim"}.get(p, "")),
+)
+SHORT_PRIORITY = {"medium": "med"}
+SCOPE_RANK = {"project": 0, "user": 1}
+
+
+@dataclass(frozen=True)
+class QueueEntry:
+    """A pending candidate as the queue shows it: its state, its row cells and its search text."""
+
+    state: CandidateState
+    cells: tuple[str, ...]
+    haystack: str
+
+    @property
+    def id(self) -> str:
+        return self.state.candidate.id
+
+    def sort_key(self) -> tuple:
+        c = self.state.candidate
+        return (PRIORITY_RANK.get(c.priority, 1), SCOPE_RANK.get(c.scope, 2), c.created_at, c.id)
+
+
+class ReviewScreen(DataScreen):
+    """The queue (virtual table) above or beside the selected candidate's details."""
+
+    BINDINGS = [
+        Binding("a", "apply", "Apply"),
+        Binding("d", "discard", "Discard"),
+        Binding("e", "edit", "Edit"),
+        Binding("space", "mark", "Mark"),
+        Binding("slash", "filter", "Filter"),
+    ]
+
+    class Loaded(Message):
+        """The queue as read by the loader (``final`` once live flags are in)."""
+
+        def __init__(self, states: list[CandidateState], problems: list[Problem], final: bool) -> None:
+            super().__init__()
+            self.states = states
+            self.problems = problems
+            self.final = final
+
+    class LoadFailed(Message):
+        """The stores could not be read."""
+
+        def __init__(self, error: MemoryReviewError) -> None:
+            super().__init__()
+            self.error = error
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entries: dict[str, QueueEntry] = {}
+        self.order: list[str] = []
+        self.marked: set[str] = set()
+        self.filter_text = ""
+        self.loaded = False
+        self._reported_problems: set[str] = set()
+
+    def compose(self) -> ComposeResult:
+        header, footer = self.chrome()
+        yield header
+        with Container(id="main"):
+            yield RowTable(COLUMNS, id="queue", empty_text="loading…")
+            yield DetailPane(id="detail")
+        yield FilterBar(placeholder="filter the queue: words that must all match (esc clears)", id="filter")
+        yield footer
+
+    def on_mount(self) -> None:
+        self.query_one("#queue", RowTable).focus()
+        super().on_mount()
+
+    # --- loading ----------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="load-review", exit_on_error=False)
+    def load(self) -> None:
+        reader = self.review_app.reader
+        try:
+            with reader.lock:
+                collected = []
+                for chunk in reader.chunks():
+                    collected.extend(chunk)
+                    if not self.loaded and chunk:  # first load: show rows as soon as they are read
+                        self.post_message(self.Loaded(stored_states(collected), [], final=False))
+                states = live_states(self.ws, collected)
+                problems = list(reader.problems)
+        except MemoryReviewError as exc:
+            self.post_message(self.LoadFailed(exc))
+            return
+        self.post_message(self.Loaded(states, problems, final=True))
+
+    def on_review_screen_loaded(self, message: Loaded) -> None:
+        old = self.entries
+        self.entries = {s.candidate.id: self._entry(s, old.get(s.candidate.id)) for s in message.states}
+        self.order = sorted(self.entries, key=lambda cid: self.entries[cid].sort_key())
+        self.marked &= set(self.entries)
+        self.loaded = self.loaded or message.final
+        self.query_one("#queue", RowTable).empty_text = "no pending candidates" if message.final else "loading…"
+        self.refresh_rows()
+        self._report_problems(message.problems)
+
+    def on_review_screen_load_failed(self, message: LoadFailed) -> None:
+        self.review_app.show_error(message.error)
+
+    def _entry(self, state: CandidateState, old: QueueEntry | None) -> QueueEntry:
+        if old is not None and old.state == state:
+            return old  # same candidate, same flags: keep the cells already built
+        c = state.candidate
+        cells = (flag_marks(state.flags), c.scope, _types(state), c.op, main_memory(c), description(c),
+                 c.proposer.kind, self.display_opts.age(c.created_at), SHORT_PRIORITY.get(c.priority, c.priority))
+        haystack = " ".join([c.id, *c.memory_ids(), *cells, proposer_text(c), c.priority, *state.flags,
+                             c.session_id or ""]).lower()
+        return QueueEntry(state, cells, haystack)
+
+    def _report_problems(self, problems: list[Problem]) -> None:
+        for problem in problems:
+            if problem.path not in self._reported_problems:
+                self._reported_problems.add(problem.path)
+                self.review_app.show_error(problem.error)
+
+    # --- showing ----------------------------------------------------------------------------
+
+    def visible_ids(self) -> list[str]:
+        """The candidate ids the queue shows, in order (after the filter)."""
+        if not self.filter_text.strip():
+            return list(self.order)
+        return [cid for cid in self.order if matches(self.entries[cid].haystack, self.filter_text)]
+
+    def refresh_rows(self) -> None:
+        """Rebuild the queue's rows from the entries, marks and filter."""
+        table = self.query_one("#queue", RowTable)
+        table.set_rows([self._row(cid) for cid in self.visible_ids()])
+        self._update_title(len(table.rows))
+        if not table.rows:
+            self.query_one("#detail", DetailPane).show(Text("Nothing to review." if self.loaded else "Loading…",
+                                                            style="dim"))
+
+    def _row(self, cid: str) -> Row:
+        entry = self.entries[cid]
+        mark = MARK if cid in self.marked else " "
+        return Row(cid, (mark, *entry.cells), style="bold" if cid in self.marked else "")
+
+    def _update_title(self, shown: int) -> None:
+        parts = [f"{len(self.order)} pending"]
+        if self.marked:
+            parts.append(f"{len(self.marked)} marked")
+        if self.filter_text.strip():
+            parts.append(f"filter “{self.filter_text.strip()}”: {shown} shown")
+        self.query_one("#queue", RowTable).border_title = "Queue · " + " · ".join(parts)
+
+    @on(RowTable.Highlighted, "#queue")
+    def _show_candidate(self, message: RowTable.Highlighted) -> None:
+        entry = self.entries.get(message.key) if message.key else None
+        if entry is not None:
+            self.query_one("#detail", DetailPane).show(candidate_detail(entry.state, self.display_opts))
+
+    def current(self) -> QueueEntry | None:
+        """The entry under the cursor."""
+        key = self.query_one("#queue", RowTable).highlighted_key
+        return self.entries.get(key) if key else None
+
+    # --- marking and filtering --------------------------------------------------------------
+
+    def action_mark(self) -> None:
+        entry = self.current()
+        if entry is None:
+            return
+        self.marked.symmetric_difference_update({entry.id})
+        table = self.query_one("#queue", RowTable)
+        table.replace_row(self._row(entry.id))
+        self._update_title(len(table.rows))
+        table.action_cursor(1)
+
+    def action_filter(self) -> None:
+        self.query_one("#filter", FilterBar).open()
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, message: Input.Changed) -> None:
+        self.filter_text = message.value
+        self.refresh_rows()
+
+    @on(FilterBar.Done)
+    def _filter_done(self) -> None:
+        self.query_one("#queue", RowTable).focus()
+
+    # --- decisions --------------------------------------------------------------------------
+
+    def targets(self) -> list[CandidateState]:
+        """What a decision acts on: the marked candidates, else the one under the cursor."""
+        if self.marked:
+            return [self.entries[cid].state for cid in self.order if cid in self.marked]
+        entry = self.current()
+        return [entry.state] if entry else []
+
+    def action_apply(self) -> None:
+        targets = self.targets()
+        if not targets:
+            self.notify("Nothing to apply.", severity="warning")
+            return
+        flagged = [t for t in targets if t.flags]
+        if not flagged:
+            self._apply(targets)
+        elif len(targets) == 1:
+            self.app.push_screen(confirm("Apply a flagged candidate?", _flag_report(flagged, self.display_opts),
+                                         "Apply anyway", danger=True),
+                                 lambda answer: self._apply(targets) if answer == "yes" else None)
+        else:
+            self._ask_bulk(targets, flagged)
+
+    def _ask_bulk(self, targets: list[CandidateState], flagged: list[CandidateState]) -> None:
+        clean = [t for t in targets if not t.flags]
+        choices = [Choice("clean", f"Apply the {len(clean)} unflagged", "primary")] if clean else []
+        choices += [Choice("all", f"Apply all {len(targets)}, flagged too", "error"), Choice("cancel", "Cancel")]
+        body = _flag_report(flagged, self.display_opts)
+        title = f"{len(flagged)} of the {len(targets)} marked candidates are flagged"
+
+        def answered(answer: str | None) -> None:
+            if answer == "clean":
+                self._apply(clean)
+            elif answer == "all":
+                self._apply(targets)
+
+        self.app.push_screen(ChoiceModal(title, body, choices), answered)
+
+    def _apply(self, states: list[CandidateState]) -> None:
+        ids = {s.candidate.id for s in states}
+        op = apply_op([s.candidate for s in states], actor=self.review_app.actor)
+        self.review_app.commit(op, on_success=lambda: self._unmark(ids))
+
+    def _unmark(self, ids: set[str]) -> None:
+        self.marked -= ids
+        self.refresh_rows()
+
+    def action_discard(self) -> None:
+        targets = self.targets()
+        if not targets:
+            self.notify("Nothing to discard.", severity="warning")
+            return
+        names = ", ".join(sorted({m for t in targets for m in t.candidate.memory_ids()}))
+        ids = {t.candidate.id for t in targets}
+
+        def answered(reason: str | None) -> None:
+            if reason is not None:
+                op = discard_op([t.candidate for t in targets], actor=self.review_app.actor, reason=reason)
+                self.review_app.commit(op, on_success=lambda: self._unmark(ids))
+
+        title = f"Discard {len(targets)} candidate{'s' if len(targets) > 1 else ''}?"
+        self.app.push_screen(ReasonModal(title, f"about: {names}"), answered)
+
+    def action_edit(self) -> None:
+        entry = self.current()
+        if entry is None:
+            return
+        candidate = entry.state.candidate
+        record = editable_record(candidate)
+        if record is None:
+            self.notify("This candidate deletes a memory; there is no record to edit.", severity="warning")
+            return
+        renamable = len(candidate.changes) == 1 and candidate.changes[0].before is None
+
+        def edited(new_record) -> None:
+            if new_record is not None:
+                self.review_app.commit(edit_op(candidate, new_record, actor=self.review_app.actor))
+
+        title = f"Edit the proposed record ({candidate.op} in the {candidate.scope} store)"
+        self.app.push_screen(EditModal(record, can_rename=renamable, title=title), edited)
+
+
+def _types(state: CandidateState) -> str:
+    c = state.candidate
+    types = {ch.after.type if ch.after else ch.before.type for ch in c.changes if ch.after or ch.before}
+    return ",".join(sorted(types))
+
+
+def _flag_report(flagged: list[CandidateState], display) -> Text:
+    out = Text()
+    for state in flagged:
+        out.append(", ".join(state.candidate.memory_ids()), style="bold")
+        out.append(f" ({display.cid(state.candidate.id)})\n", style="dim")
+        for flag in state.flags:
+            out.append(f"  ⚠ {flag}\n", style="red")
+    out.append("\nFlagged candidates are applied only if you say so.", style="italic")
+    return out

@@ -1,0 +1,219 @@
+"""The sessions screen: sessions found in the logs, stepped through event by event.
+
+Pick a session (enter) and step with ``n``/``p``: each step shows what the
+session proposed, what was applied or discarded, any context it was given
+(``context.built``), next to the memory set as it was when the session started
+(replayed from the logs alone).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.console import Group
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Container, Horizontal
+from textual.message import Message
+
+from events import Event
+from memory_review.errors import MemoryReviewError
+from memory_review.injection import merge_tiers, priority_order
+from memory_review.models import Memory
+from memory_review.workspace import DURABLE, SessionSummary, Workspace
+from tui.format import EVENT_STYLE, event_subject
+from tui.render import event_detail, memory_list
+from tui.screens.base import DataScreen
+from tui.screens.history import LoggedEvent
+from tui.widgets.detail import DetailPane
+from tui.widgets.row_table import Column, Row, RowTable
+
+SESSION_COLUMNS = (
+    Column("session", None, style="bold", min_width=10),
+    Column("events", 6),
+    Column("last", 4),
+)
+STEP_COLUMNS = (
+    Column("#", 3, style="dim"),
+    Column("store", 7),
+    Column("type", 19, styler=lambda t: EVENT_STYLE.get(t, "")),
+    Column("about", None, style="bold", min_width=10),
+)
+
+
+@dataclass(frozen=True)
+class SessionStory:
+    """One session: its events in order (both stores) and the memory set when it started."""
+
+    session: str
+    steps: list[LoggedEvent]
+    start: list[Memory]
+
+
+def session_story(ws: Workspace, session: str) -> SessionStory:
+    """Read a session's events and replay each store to just before the session's first event."""
+    logs = {scope: ws.log(scope=scope) for scope in DURABLE}
+    steps = sorted((LoggedEvent(scope, e) for scope, events in logs.items() for e in events if e.session == session),
+                   key=lambda item: (item.event.ts, item.scope, item.event.seq))
+    first_ts = steps[0].event.ts if steps else ""
+    tiers = {scope: _state_before(ws, scope, logs[scope], first_ts) for scope in DURABLE}
+    return SessionStory(session, steps, priority_order(merge_tiers(tiers["user"], tiers["project"], [])))
+
+
+def _state_before(ws: Workspace, scope: str, events: list[Event], ts: str) -> list[Memory]:
+    earlier = [e.seq for e in events if e.ts < ts]
+    return list(ws.replay(at=max(earlier), scope=scope).values()) if earlier else []
+
+
+class SessionsScreen(DataScreen):
+    """Sessions, the steps of the chosen one, and the step under the cursor."""
+
+    BINDINGS = [
+        Binding("n", "step(1)", "Next step"),
+        Binding("p", "step(-1)", "Previous step"),
+        Binding("escape", "back", "Sessions", show=False),
+    ]
+
+    class Loaded(Message):
+        """The sessions found in the logs."""
+
+        def __init__(self, sessions: list[SessionSummary]) -> None:
+            super().__init__()
+            self.sessions = sessions
+
+    class StoryLoaded(Message):
+        """One session's steps and starting memory."""
+
+        def __init__(self, story: SessionStory) -> None:
+            super().__init__()
+            self.story = story
+
+    class LoadFailed(Message):
+        """A log could not be read."""
+
+        def __init__(self, error: MemoryReviewError) -> None:
+            super().__init__()
+            self.error = error
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sessions: dict[str, SessionSummary] = {}
+        self.story: SessionStory | None = None
+
+    def compose(self) -> ComposeResult:
+        header, footer = self.chrome()
+        yield header
+        with Container(id="main"):
+            with Horizontal(id="session-lists"):
+                yield RowTable(SESSION_COLUMNS, id="sessions", empty_text="loading…")
+                yield RowTable(STEP_COLUMNS, id="steps", empty_text="pick a session (enter)")
+            yield DetailPane(id="detail")
+        yield footer
+
+    def on_mount(self) -> None:
+        self.query_one("#sessions", RowTable).focus()
+        super().on_mount()
+
+    # --- loading ----------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="load-sessions", exit_on_error=False)
+    def load(self) -> None:
+        try:
+            sessions = self.ws.sessions()
+        except MemoryReviewError as exc:
+            self.post_message(self.LoadFailed(exc))
+            return
+        self.post_message(self.Loaded(sessions))
+        if self.story is not None:
+            self.load_story(self.story.session)
+
+    @work(thread=True, exclusive=True, group="load-story", exit_on_error=False)
+    def load_story(self, session: str) -> None:
+        """Read one session's steps (in a worker)."""
+        try:
+            story = session_story(self.ws, session)
+        except MemoryReviewError as exc:
+            self.post_message(self.LoadFailed(exc))
+            return
+        self.post_message(self.StoryLoaded(story))
+
+    def on_sessions_screen_loaded(self, message: Loaded) -> None:
+        self.sessions = {s.session: s for s in message.sessions}
+        table = self.query_one("#sessions", RowTable)
+        table.empty_text = "no sessions in the logs yet"
+        newest_first = sorted(message.sessions, key=lambda s: s.last_ts, reverse=True)
+        table.set_rows([Row(s.session, (s.session, str(s.events), self.display_opts.age(s.last_ts)))
+                        for s in newest_first])
+        table.border_title = f"Sessions · {len(message.sessions)}"
+
+    def on_sessions_screen_story_loaded(self, message: StoryLoaded) -> None:
+        self.story = message.story
+        steps = self.query_one("#steps", RowTable)
+        steps.set_rows([Row(item.key, (str(i + 1), item.scope, item.event.type,
+                                       event_subject(item.event, self.display_opts)))
+                        for i, item in enumerate(message.story.steps)])
+        steps.border_title = f"Steps of {message.story.session} · {len(message.story.steps)}"
+        self._show_step()
+
+    def on_sessions_screen_load_failed(self, message: LoadFailed) -> None:
+        self.review_app.show_error(message.error)
+
+    # --- choosing and stepping --------------------------------------------------------------
+
+    @on(RowTable.Selected, "#sessions")
+    def _open_session(self, message: RowTable.Selected) -> None:
+        self.load_story(message.key)
+        self.query_one("#steps", RowTable).focus()
+
+    @on(RowTable.Highlighted, "#sessions")
+    def _preview_session(self, message: RowTable.Highlighted) -> None:
+        summary = self.sessions.get(message.key) if message.key else None
+        if summary is not None and (self.story is None or self.story.session != summary.session):
+            kinds = ", ".join(f"{n} {t}" for t, n in sorted(summary.types.items()))
+            self.query_one("#detail", DetailPane).show(Text(
+                f"{summary.session}\n{summary.events} events: {kinds}\n"
+                f"from {self.display_opts.when(summary.first_ts)}\nto   {self.display_opts.when(summary.last_ts)}"
+                "\n\nenter: step through it"))
+
+    @on(RowTable.Highlighted, "#steps")
+    def _step_changed(self) -> None:
+        self._show_step()
+
+    def action_step(self, delta: int) -> None:
+        if self.story is None:
+            key = self.query_one("#sessions", RowTable).highlighted_key
+            if key:
+                self.load_story(key)
+            return
+        self.query_one("#steps", RowTable).action_cursor(delta)
+
+    def action_back(self) -> None:
+        self.query_one("#sessions", RowTable).focus()
+
+    @property
+    def step_index(self) -> int | None:
+        """The index of the step under the cursor (None before a session is opened)."""
+        if self.story is None or not self.story.steps:
+            return None
+        return self.query_one("#steps", RowTable).cursor
+
+    @property
+    def current_step(self) -> LoggedEvent | None:
+        """The event of the step under the cursor."""
+        index = self.step_index
+        return None if index is None else self.story.steps[index]
+
+    def _show_step(self) -> None:
+        story, item = self.story, self.current_step
+        if story is None:
+            return
+        if item is None:
+            self.query_one("#detail", DetailPane).show(Text("This session left no events.", style="dim"))
+            return
+        title = Text(f"Step {self.step_index + 1} of {len(story.steps)} of session {story.session}\n",
+                     style="bold reverse")
+        self.query_one("#detail", DetailPane).show(Group(
+            title, event_detail(item.event, item.scope, self.display_opts),
+            memory_list("Memory when the session started", story.start)))

@@ -1,0 +1,1 @@
+"""Widgets of the review UI: a virtual table, a detail pane and a filter bar."""

@@ -1,0 +1,57 @@
+"""A two-line footer: this screen's keys on the first line, the keys that work everywhere on the second.
+
+Textual's one-line Footer cannot hold the review keys and the screen keys
+(``1``–``4``, ``u``, ``?``, ``q``) in 80 columns; every one of them is part of
+the key contract, so all must be visible.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import App
+from textual.widget import Widget
+
+
+class KeyBar(Widget):
+    """The active key bindings, grouped: the screen's first, then the app's."""
+
+    COMPONENT_CLASSES = {"key-bar--key", "key-bar--description"}
+    DEFAULT_CSS = """
+    KeyBar { dock: bottom; height: 2; background: $panel; }
+    KeyBar > .key-bar--key { color: $accent; text-style: bold; }
+    KeyBar > .key-bar--description { color: $text; }
+    """
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _bindings_changed(self, screen: object) -> None:
+        self.refresh()
+
+    def lines(self) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+        """(key, description) pairs: the screen's and focused widgets', then the app's."""
+        local: list[tuple[str, str]] = []
+        app: list[tuple[str, str]] = []
+        seen: set[str] = set()
+        for node, binding, enabled, _tooltip in self.screen.active_bindings.values():
+            if not binding.show or not enabled or binding.action in seen:
+                continue
+            seen.add(binding.action)
+            pair = (self.app.get_key_display(binding), binding.description)
+            (app if isinstance(node, App) else local).append(pair)
+        return local, app
+
+    def render(self) -> Text:
+        key_style = self.get_component_rich_style("key-bar--key")
+        text_style = self.get_component_rich_style("key-bar--description")
+        out = Text(no_wrap=True, overflow="ellipsis")
+        for number, pairs in enumerate(self.lines()):
+            if number:
+                out.append("\n")
+            for key, description in pairs:
+                out.append(f" {key} ", style=key_style)
+                out.append(f"{description} ", style=text_style)
+        return out

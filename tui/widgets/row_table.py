@@ -1,0 +1,247 @@
+"""A virtual table: only the visible rows are ever rendered, so 10,000 rows cost what 30 do.
+
+Textual's DataTable measures every cell of every row it is given, which takes
+over a second for a queue of 10,000 candidates. This widget draws with the
+Line API instead: rows are plain tuples of strings, column widths are fixed
+(one or more flexible columns share what is left), and ``render_line`` turns
+only the lines on screen into segments. It keeps a cursor, keeps it on the same
+row key when the rows are replaced, and tells its parent by message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+Styler = Callable[[str], str]
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column: its header, a fixed width (None: share the rest) and how to style a value."""
+
+    label: str
+    width: int | None = None
+    style: str = ""
+    styler: Styler | None = None
+    min_width: int = 8
+
+    def style_for(self, value: str) -> str:
+        return self.styler(value) if self.styler else self.style
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row: a unique key, one string per column, and a style for the whole row."""
+
+    key: str
+    cells: tuple[str, ...]
+    style: str = ""
+
+
+class RowTable(ScrollView, can_focus=True):
+    """A keyboard-driven table over any number of rows, drawn line by line."""
+
+    BINDINGS = [
+        Binding("up,k", "cursor(-1)", "Up", show=False),
+        Binding("down,j", "cursor(1)", "Down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home", "edge(0)", "First", show=False),
+        Binding("end", "edge(1)", "Last", show=False),
+        Binding("enter", "select", "Open", show=False),
+    ]
+    COMPONENT_CLASSES = {"row-table--header", "row-table--cursor", "row-table--empty"}
+    DEFAULT_CSS = """
+    RowTable { background: $surface; overflow-x: hidden; }
+    RowTable > .row-table--header { background: $panel; color: $text; text-style: bold; }
+    RowTable > .row-table--cursor { background: $accent 30%; }
+    RowTable:focus > .row-table--cursor { background: $accent 60%; text-style: bold; }
+    RowTable > .row-table--empty { color: $text-muted; text-style: italic; }
+    """
+
+    class Highlighted(Message):
+        """The cursor moved to another row (``key`` is None when the table is empty)."""
+
+        def __init__(self, table: RowTable, key: str | None) -> None:
+            super().__init__()
+            self.table = table
+            self.key = key
+
+        @property
+        def control(self) -> RowTable:
+            return self.table
+
+    class Selected(Message):
+        """Enter was pressed on a row."""
+
+        def __init__(self, table: RowTable, key: str) -> None:
+            super().__init__()
+            self.table = table
+            self.key = key
+
+        @property
+        def control(self) -> RowTable:
+            return self.table
+
+    def __init__(self, columns: Sequence[Column], *, empty_text: str = "nothing here",
+                 name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.columns = tuple(columns)
+        self.empty_text = empty_text
+        self.rows: list[Row] = []
+        self._index: dict[str, int] = {}
+        self.cursor = 0
+        self._reported: str | None | bool = False  # last key posted; False: nothing posted yet
+
+    # --- data -----------------------------------------------------------------------------
+
+    def set_rows(self, rows: Sequence[Row]) -> None:
+        """Replace every row; the cursor stays on the same key when it is still there."""
+        key = self.highlighted_key
+        self.rows = list(rows)
+        self._index = {row.key: i for i, row in enumerate(self.rows)}
+        self.cursor = self._index.get(key, min(self.cursor, max(len(self.rows) - 1, 0))) if key else 0
+        self._resize_virtual()
+        self._follow_cursor()
+        self.refresh()
+        self._report()
+
+    def replace_row(self, row: Row) -> None:
+        """Change one row in place (same key), e.g. to show a mark."""
+        index = self._index.get(row.key)
+        if index is not None:
+            self.rows[index] = row
+            self.refresh()
+
+    @property
+    def highlighted_key(self) -> str | None:
+        """The key of the row under the cursor."""
+        return self.rows[self.cursor].key if 0 <= self.cursor < len(self.rows) else None
+
+    def move_to(self, key: str) -> None:
+        """Put the cursor on ``key`` if it is shown."""
+        if key in self._index:
+            self._set_cursor(self._index[key])
+
+    # --- actions --------------------------------------------------------------------------
+
+    def action_cursor(self, delta: int) -> None:
+        self._set_cursor(self.cursor + delta)
+
+    def action_page(self, direction: int) -> None:
+        self._set_cursor(self.cursor + direction * max(self._visible_rows() - 1, 1))
+
+    def action_edge(self, end: int) -> None:
+        self._set_cursor(len(self.rows) - 1 if end else 0)
+
+    def action_select(self) -> None:
+        key = self.highlighted_key
+        if key is not None:
+            self.post_message(self.Selected(self, key))
+
+    def on_click(self, event: events.Click) -> None:
+        if event.y >= 1:
+            self._set_cursor(int(self.scroll_offset.y) + event.y - 1)
+
+    # --- cursor and scrolling -------------------------------------------------------------
+
+    def _set_cursor(self, index: int) -> None:
+        if not self.rows:
+            return
+        index = max(0, min(index, len(self.rows) - 1))
+        if index != self.cursor:
+            self.cursor = index
+            self._follow_cursor()
+            self.refresh()
+        self._report()
+
+    def _report(self) -> None:
+        key = self.highlighted_key
+        if key != self._reported:
+            self._reported = key
+            self.post_message(self.Highlighted(self, key))
+
+    def _visible_rows(self) -> int:
+        return max(self.scrollable_content_region.height - 1, 1)
+
+    def _follow_cursor(self) -> None:
+        top = int(self.scroll_offset.y)
+        visible = self._visible_rows()
+        if self.cursor < top:
+            self.scroll_to(y=self.cursor, animate=False, immediate=True)
+        elif self.cursor >= top + visible:
+            self.scroll_to(y=self.cursor - visible + 1, animate=False, immediate=True)
+
+    def _resize_virtual(self) -> None:
+        # Width 0: rows are cut to the visible width at draw time, so there is never a horizontal scroll.
+        self.virtual_size = Size(0, len(self.rows) + 1)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._resize_virtual()
+        self._follow_cursor()
+
+    # --- drawing --------------------------------------------------------------------------
+
+    def widths(self, total: int) -> list[int]:
+        """Each column's width for a line of ``total`` cells (one space between columns)."""
+        fixed = sum(c.width for c in self.columns if c.width is not None)
+        flexible = [c for c in self.columns if c.width is None]
+        spare = max(total - fixed - (len(self.columns) - 1), 0)
+        share = spare // len(flexible) if flexible else 0
+        widths = [c.width if c.width is not None else max(share, c.min_width) for c in self.columns]
+        if flexible:  # the last flexible column takes the rounding remainder
+            last = max(i for i, c in enumerate(self.columns) if c.width is None)
+            widths[last] += max(spare - share * len(flexible), 0)
+        return widths
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if y == 0:
+            return self._strip(self._header_text(width), width, base + self._component("row-table--header"))
+        index = int(self.scroll_offset.y) + y - 1
+        if not self.rows:
+            text = Text(f" {self.empty_text}") if y == 1 else Text()
+            return self._strip(text, width, base + self._component("row-table--empty"))
+        if index >= len(self.rows):
+            return Strip.blank(width, base)
+        style = base + self._component("row-table--cursor") if index == self.cursor else base
+        return self._strip(self._row_text(self.rows[index], width), width, style)
+
+    def _component(self, name: str) -> Style:
+        return self.get_component_rich_style(name, partial=True)
+
+    def _header_text(self, width: int) -> Text:
+        return self._join([(c.label, "") for c in self.columns], width)
+
+    def _row_text(self, row: Row, width: int) -> Text:
+        cells = [(value, column.style_for(value)) for column, value in zip(self.columns, row.cells)]
+        text = self._join(cells, width)
+        if row.style:
+            text.stylize(row.style)
+        return text
+
+    def _join(self, cells: list[tuple[str, str]], width: int) -> Text:
+        line = Text(no_wrap=True, end="")
+        for i, ((value, style), size) in enumerate(zip(cells, self.widths(width))):
+            cell = Text(value.replace("\n", " "), style=style, no_wrap=True, end="")
+            cell.truncate(size, overflow="ellipsis", pad=True)
+            line.append_text(cell)
+            if i < len(cells) - 1:
+                line.append(" ")
+        return line
+
+    def _strip(self, text: Text, width: int, style: Style) -> Strip:
+        segments = [s for s in text.render(self.app.console) if s.text != "\n"]
+        return Strip(Segment.apply_style(segments, style)).crop_extend(0, width, style)
