@@ -34,13 +34,18 @@ EventType = Literal[
     "context.built",
     "store.recovered",
     "session.written",
+    "sync.merged",
 ]
 
 TERMINAL_TYPES = frozenset({"candidate.applied", "candidate.discarded"})
 """At most one of these per candidate: a candidate is resolved once."""
 
-MEMORY_TYPES = frozenset({"candidate.applied", "memory.reverted", "memory.deleted"})
-"""Events that change durable memory: they must carry ``changes``."""
+MEMORY_TYPES = frozenset({"candidate.applied", "memory.reverted", "memory.deleted", "sync.merged"})
+"""Events that change durable memory: all but ``sync.merged`` must carry ``changes``.
+
+``sync.merged`` (docs/adr/0007) takes teammates' changes in; it carries ``changes`` only when
+a memory moved, and its ``sync`` object says what was merged (it may only open conflict candidates).
+"""
 
 CHANGE_TYPES = MEMORY_TYPES | {"session.written"}
 """Events that may carry ``changes`` (session writes change session memory, not durable memory)."""
@@ -142,6 +147,8 @@ class EventDraft(_Frozen):
     reverts: int | None = Field(default=None, ge=1)
     forced: bool | None = None
     context: JsonObject | None = None
+    sync: JsonObject | None = None
+    """``sync.merged`` only: the versions, adoptions and conflicts of one merge (docs/adr/0007)."""
 
     @model_validator(mode="after")
     def _fits_its_type(self) -> EventDraft:
@@ -171,7 +178,7 @@ def draft_problems(draft: EventDraft) -> list[str]:
 def _field_problems(draft: EventDraft) -> list[str]:
     kind = draft.type
     required = [
-        ("changes", kind in MEMORY_TYPES and not draft.changes),
+        ("changes", kind in MEMORY_TYPES - {"sync.merged"} and not draft.changes),
         ("candidate", kind in CANDIDATE_TYPES and draft.candidate is None),
         ("record", kind in RECORD_TYPES and draft.record is None),
         ("reverts", kind == "memory.reverted" and draft.reverts is None),
@@ -181,6 +188,7 @@ def _field_problems(draft: EventDraft) -> list[str]:
         ("changes", kind not in CHANGE_TYPES and draft.changes is not None),
         ("reverts", kind != "memory.reverted" and draft.reverts is not None),
         ("forced", kind != "memory.reverted" and draft.forced is not None),
+        ("sync", kind != "sync.merged" and draft.sync is not None),
     ]
     return [f"{kind} must carry {name}" for name, bad in required if bad] + [
         f"{name} is not allowed on {kind}" for name, bad in forbidden if bad
