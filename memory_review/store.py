@@ -267,6 +267,10 @@ class Store:
 
     def _recover(self) -> Manifest:
         """Roll the manifest (and derived files) forward to the log's head; idempotent."""
+        with _log_errors(self.log_path):
+            # A dead writer's partial append (we hold the lock: nobody else is writing). Cutting it here
+            # rather than at the next append lets `verify` pass right after recovery, like LevelDB does.
+            self.log().cut_torn_tail()
         manifest = self.read_manifest()
         head = self._head()
         if manifest is None:
@@ -319,10 +323,12 @@ class Store:
         with _storage_errors(self.root):
             for candidate in put:
                 atomic_replace(self.candidate_dir / f"{candidate.id}.json", encode_candidate(candidate))
-            self._write_index(updated, delta)
-            atomic_replace(self.manifest_path, encode_manifest(updated))
+            # Resolved candidates go BEFORE the manifest moves: the manifest is the checkpoint, so once it
+            # names a seq, recovery redoes nothing up to it and a leftover file would stay "pending" forever.
             for candidate_id in drop:
                 remove_file(self.candidate_dir / f"{candidate_id}.json")
+            self._write_index(updated, delta)
+            atomic_replace(self.manifest_path, encode_manifest(updated))
         self._collect_garbage(updated)
         return updated
 
@@ -347,6 +353,21 @@ class Store:
                 os.unlink(self.memory_dir / name)
             if doomed:
                 fsync_dir(self.memory_dir)
+        self._collect_temp_files()
+
+    def _collect_temp_files(self) -> None:
+        """Temp files of a crashed atomic replace in the other folders (manifest, MEMORY.md, candidates)."""
+        # Only the lock holder writes temp files, and we hold the lock: any found belong to a dead process.
+        for folder in (self.root, self.candidate_dir, self.sessions.root):
+            try:
+                doomed = [n for n in os.listdir(folder) if n.startswith(TEMP_PREFIX)]
+            except FileNotFoundError:
+                continue
+            with _storage_errors(folder):
+                for name in doomed:
+                    os.unlink(folder / name)
+                if doomed:
+                    fsync_dir(folder)
 
 
 class Transaction:

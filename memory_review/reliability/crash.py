@@ -1,0 +1,206 @@
+"""The crash matrix: a child process dies at every fault point of every operation.
+
+For each operation the parent first runs it in-process with a ``record`` plan to
+list the points it hits, in order (the same code hits the same points in the
+child, which starts from a byte-identical copy of the template). Then, for each
+hit, a child is armed to die right there (``kill``), and at each write point also
+half-way through the write (``partial``). The parent recovers — with ``verify``
+or with the next write, alternately — and checks:
+
+- the state is exactly the state before the operation or exactly after it, and
+  the right one: dying before the log write completed must leave *before*
+  (anything else is a phantom), dying after it must leave *after* (anything
+  else is a lost commit);
+- the next operation succeeds, and then every invariant holds.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from events import faults
+from events.faults import WRITE_SUFFIX, FaultPlan
+from memory_review.errors import MemoryReviewError
+from memory_review.reliability.child import KILLED, run_child
+from memory_review.reliability.invariants import Outside, check_invariants, stores_of
+from memory_review.reliability.results import SuiteResult, timed
+from memory_review.reliability.scenario import (
+    NEXT_OPERATION,
+    OPERATIONS,
+    Context,
+    Trial,
+    build_template,
+    copy_trial,
+)
+from memory_review.reliability.state import StoreState, store_state
+
+COMMIT_POINT = "log.append.after_write"
+"""Once the log write has completed, a process death can no longer undo the change."""
+NEXT_MEMORY = frozenset({"theta"})
+"""The memory the "next operation" proposes; its candidate is not part of the compared state."""
+
+
+@dataclass(frozen=True)
+class Point:
+    """One place to die: the ``nth`` hit of point ``name``, at ``index`` in the operation's trace."""
+
+    name: str
+    nth: int
+    index: int
+    partial: bool = False
+
+    def plan(self) -> FaultPlan:
+        """The fault plan that ends a child here."""
+        return FaultPlan(action="partial" if self.partial else "kill", point=self.name, nth=self.nth)
+
+    def label(self) -> str:
+        return f"{'partial' if self.partial else 'kill'}@{self.name}#{self.nth}"
+
+
+def record_points(run: Callable[[], object]) -> list[str]:
+    """The fault points ``run`` hits, in order (recorded in this process, then disarmed)."""
+    faults.arm(FaultPlan(action="record"))
+    try:
+        run()
+        return faults.points_hit()
+    finally:
+        faults.arm(None)
+
+
+def enumerate_points(trace: list[str], *, partial: bool = True) -> list[Point]:
+    """Every hit of the trace as a kill point, plus a partial-write point at each write."""
+    seen: dict[str, int] = {}
+    points = []
+    for index, name in enumerate(trace):
+        seen[name] = seen.get(name, 0) + 1
+        points.append(Point(name, seen[name], index))
+        if partial and name.endswith(WRITE_SUFFIX):
+            points.append(Point(name, seen[name], index, partial=True))
+    return points
+
+
+def commit_index(trace: list[str]) -> int:
+    """Index of the commit point in the trace (past the end if the operation never appends)."""
+    return trace.index(COMMIT_POINT) if COMMIT_POINT in trace else len(trace)
+
+
+def expected_outcome(point: Point, trace: list[str]) -> str:
+    """``before`` if the child dies before the log write completed, else ``after``."""
+    return "after" if point.index >= commit_index(trace) else "before"
+
+
+@dataclass
+class Prepared:
+    """The template of a run and, per operation, its trace and the state after it."""
+
+    template: Path
+    ctx: Context
+    before: StoreState
+    traces: dict[str, list[str]] = field(default_factory=dict)
+    after: dict[str, StoreState] = field(default_factory=dict)
+
+    @property
+    def known(self) -> frozenset[str]:
+        return known_ids(self.ctx)
+
+
+def known_ids(ctx: Context) -> frozenset[str]:
+    """The candidate ids a template holds (any other id is a trial's new proposal)."""
+    return frozenset({ctx.new, ctx.upd, ctx.b1, ctx.b2, ctx.disc})
+
+
+def prepare(workdir: Path, ops: Iterable[str] = OPERATIONS) -> Prepared:
+    """Build the template, then run each operation once in-process to learn its trace and its after-state."""
+    template = workdir / "template"
+    ctx = build_template(template)
+    prep = Prepared(template, ctx, store_state(Trial(template).workspace().project, known_ids(ctx)))
+    for op in ops:
+        trial = copy_trial(template, workdir / f"reference-{op}")
+        ws = trial.workspace()
+        prep.traces[op] = record_points(lambda: OPERATIONS[op](ws, ctx))
+        prep.after[op] = store_state(ws.project, prep.known)
+        shutil.rmtree(trial.root)
+    return prep
+
+
+def classify(state: StoreState, before: StoreState, after: StoreState) -> str:
+    """``before``, ``after`` or ``mixed``."""
+    if state == before:
+        return "before"
+    return "after" if state == after else "mixed"
+
+
+def recover(trial: Trial, *, by_write: bool) -> list[str]:
+    """Recovery as a user would trigger it: ``verify`` (which must then pass), or simply the next write."""
+    ws = trial.workspace()
+    if by_write:
+        NEXT_OPERATION(ws, None)
+        return []
+    return [f"verify right after recovery: {p}" for report in ws.verify() for p in report.problems]
+
+
+def crash_trial(prep: Prepared, op: str, point: Point, dest: Path, *, by_write: bool) -> tuple[str, list[str]]:
+    """One child dying at ``point`` of ``op``; returns the outcome and every problem found."""
+    trial = copy_trial(prep.template, dest)
+    outside = Outside.take(trial.root, stores_of(trial.workspace()))
+    child = run_child("op", {"root": str(trial.root), "op": op, "ctx": prep.ctx.model_dump()}, plan=point.plan())
+    if child.returncode != KILLED:
+        return "not-reached", [f"child exited {child.returncode} instead of dying: {child.stderr[-400:]}"]
+    return check_recovered(prep, op, trial, outside, expected_outcome(point, prep.traces[op]), by_write=by_write)
+
+
+def check_recovered(prep: Prepared, op: str, trial: Trial, outside: Outside, expected: str, *,
+                    by_write: bool) -> tuple[str, list[str]]:
+    """Recover the trial, classify its state against ``expected``, run the next operation, check invariants."""
+    try:
+        problems = recover(trial, by_write=by_write)
+        state = store_state(trial.workspace().project, prep.known, ignore=NEXT_MEMORY)
+        if not by_write:
+            NEXT_OPERATION(trial.workspace(), None)
+    except MemoryReviewError as exc:
+        return "unrecoverable", [f"recovery or the next operation failed: {type(exc).__name__}: {exc}"]
+    outcome = classify(state, prep.before, prep.after[op])
+    problems += _outcome_problems(outcome, expected, state)
+    problems += check_invariants(trial.workspace(), outside=outside)
+    return outcome, problems
+
+
+def _outcome_problems(outcome: str, expected: str, state: StoreState) -> list[str]:
+    if outcome == "mixed":
+        return [f"MIXED state after recovery: {state.describe()}"]
+    if outcome != expected:
+        kind = "LOST committed change" if expected == "after" else "PHANTOM change without a commit"
+        return [f"{kind}: expected the state {expected} the operation, found {outcome}"]
+    return []
+
+
+def run_crash_matrix(workdir: Path, *, ops: Iterable[str] = OPERATIONS, runs: int = 1, jobs: int = 2,
+                     partial: bool = True) -> SuiteResult:
+    """Every crash point of every operation in ``ops``, ``runs`` times; the figures of the crash matrix."""
+    result = SuiteResult("crash matrix")
+    with timed(result):
+        prep = prepare(workdir, ops)
+        tasks = [(op, point, run) for run in range(runs) for op in prep.traces
+                 for point in enumerate_points(prep.traces[op], partial=partial)]
+        for op in prep.traces:
+            result.row(op)["points"] = len(prep.traces[op])
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            outcomes = pool.map(lambda t: _one(prep, workdir, *t), enumerate(tasks))
+            for (op, point, _run), (outcome, problems, label) in zip(tasks, outcomes):
+                result.record(op, outcome, problems, trial=label)
+                result.row(op)["partial" if point.partial else "kill"] += 1
+    return result
+
+
+def _one(prep: Prepared, workdir: Path, number: int, task: tuple[str, Point, int]) -> tuple[str, list[str], str]:
+    op, point, run = task
+    dest = workdir / f"t{number}"
+    label = f"crash {op} {point.label()} run {run} ({dest})"
+    outcome, problems = crash_trial(prep, op, point, dest, by_write=number % 2 == 1)
+    if not problems:
+        shutil.rmtree(dest, ignore_errors=True)
+    return outcome, problems, label

@@ -1,0 +1,107 @@
+"""The child process of the trials: ``python -m memory_review.reliability.driver COMMAND JSON``.
+
+A child is armed (or not) by ``MEMORY_REVIEW_FAULT`` in its environment, which
+``events.faults`` reads at import, so the fault fires inside the real library
+code of a real, separate process. Commands:
+
+``op``          run one named operation of the scenario on a trial copy;
+``recover``     run recovery (``verify``: lock, roll forward, check);
+``hold-lock``   take the store lock, say ``locked``, and sleep (to be SIGKILLed);
+``busy``        loop random operations, printing each success as a JSON line (to be SIGKILLed);
+``workload``    wait for a go-file, run N random operations, print a JSON summary;
+``apply-one``   wait for a go-file, apply one candidate, print the outcome.
+
+Exit status: 0 done; 3 a library error (its type is printed as JSON); anything
+else is a crash of the code under test (a traceback on stderr), or the fault.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from memory_review.errors import MemoryReviewError
+from memory_review.reliability.scenario import ACTOR, OPERATIONS, Context, Trial
+from memory_review.reliability.workload import Workload
+
+LIBRARY_ERROR_EXIT = 3
+
+
+def _emit(doc: Any) -> None:
+    sys.stdout.buffer.write(orjson.dumps(doc) + b"\n")
+    sys.stdout.flush()
+
+
+def _wait_for(go_file: str | None) -> None:
+    """Spin until the parent creates ``go_file``, so that every child starts at the same moment."""
+    if go_file is None:
+        return
+    _emit({"ready": True})
+    while not Path(go_file).exists():
+        time.sleep(0.001)
+
+
+def _workspace(args: dict[str, Any]) -> Any:
+    return Trial(Path(args["root"])).workspace(lock_timeout=args.get("lock_timeout", 10.0))
+
+
+def cmd_op(args: dict[str, Any]) -> None:
+    OPERATIONS[args["op"]](_workspace(args), Context.model_validate(args["ctx"]))
+    _emit({"done": args["op"]})
+
+
+def cmd_recover(args: dict[str, Any]) -> None:
+    reports = _workspace(args).verify()
+    _emit({"ok": all(r.ok for r in reports)})
+
+
+def cmd_hold_lock(args: dict[str, Any]) -> None:
+    ws = _workspace(args)
+    with ws.project.transact():
+        _emit({"locked": True})
+        time.sleep(args.get("seconds", 60))
+
+
+def cmd_busy(args: dict[str, Any]) -> None:
+    workload = Workload(_workspace(args), args["seed"])
+    _emit({"ready": True})
+    workload.run(args.get("steps", 1_000_000), on_success=_emit)
+
+
+def cmd_workload(args: dict[str, Any]) -> None:
+    workload = Workload(_workspace(args), args["seed"], ops=tuple(args["ops"]))
+    _wait_for(args.get("go_file"))
+    result = workload.run(args["steps"])
+    _emit(result.to_json())
+
+
+def cmd_apply_one(args: dict[str, Any]) -> None:
+    ws = _workspace(args)
+    _wait_for(args.get("go_file"))
+    events = ws.apply([args["candidate"]], actor=ACTOR)
+    _emit({"applied": [e.seq for e in events], "at": time.time()})
+
+
+COMMANDS = {
+    "op": cmd_op, "recover": cmd_recover, "hold-lock": cmd_hold_lock, "busy": cmd_busy,
+    "workload": cmd_workload, "apply-one": cmd_apply_one,
+}
+
+
+def main(argv: list[str]) -> int:
+    """Run one command; a library error is reported as JSON with exit status 3."""
+    command, raw = argv[0], argv[1] if len(argv) > 1 else "{}"
+    try:
+        COMMANDS[command](orjson.loads(raw))
+    except MemoryReviewError as exc:
+        _emit({"error": type(exc).__name__, "message": str(exc)})
+        return LIBRARY_ERROR_EXIT
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,40 @@
+"""Fixtures of the reliability suite: no fault left armed, a shared prepared template, the run's scale.
+
+The heavy variants (thousands of trials) run only with ``MEMORY_REVIEW_FULL=1``;
+by default each suite runs its quick mode, the same one CI's figures script runs.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from events import faults
+from memory_review.reliability.crash import Prepared, prepare
+
+FULL = os.environ.get("MEMORY_REVIEW_FULL") == "1"
+JOBS = max(2, os.cpu_count() or 2)
+
+full_only = pytest.mark.skipif(not FULL, reason="heavy run: set MEMORY_REVIEW_FULL=1")
+
+
+@pytest.fixture(autouse=True)
+def _disarmed() -> Iterator[None]:
+    """Every test starts and ends with fault injection off, whatever it armed."""
+    faults.arm(None)
+    yield
+    faults.arm(None)
+
+
+@pytest.fixture(scope="session")
+def prepared(tmp_path_factory: pytest.TempPathFactory) -> Prepared:
+    """The template store and, per operation, its fault-point trace and after-state (built once)."""
+    return prepare(tmp_path_factory.mktemp("prepared"))
+
+
+@pytest.fixture
+def workdir(tmp_path: Path) -> Path:
+    return tmp_path
