@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from memory_review.extract.transcript import (
@@ -12,6 +13,22 @@ from memory_review.extract.transcript import (
     Turn,
     TurnSource,
 )
+from memory_review.ids import SESSION_ID_MAX, SESSION_ID_RE
+
+_NOT_SESSION_CHAR = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+def session_key(raw: str) -> str:
+    """A session id the stores accept (``SESSION_ID_RE``), derived deterministically from ``raw``.
+
+    Ids written by the tool that made the transcript are kept as they are when valid;
+    anything else (a file stem like ``.aider.chat.history``, or a hostile ``../x``) is
+    reduced to safe characters, so it can never become a path outside a store.
+    """
+    if SESSION_ID_RE.fullmatch(raw):
+        return raw
+    cleaned = _NOT_SESSION_CHAR.sub("-", raw).lstrip("-_.")[:SESSION_ID_MAX].rstrip("-")
+    return cleaned or "transcript"
 
 
 class TurnSink:
@@ -38,6 +55,7 @@ class TurnSink:
         """Add a turn unless its text is blank; a repeated id gets its position appended."""
         if not text.strip():
             return
+        session_id = session_key(session_id) if session_id else None
         index = len(self.turns)
         unique = self._unique(turn_id, line, index)
         self.turns.append(
@@ -62,7 +80,8 @@ class TurnSink:
 
     def build(self, path: Path, fmt: TranscriptFormat, session_override: str | None) -> Transcript:
         """The finished transcript; its session id is the override, the first seen, or the file stem."""
-        session = session_override or self.first_session or path.stem or "transcript"
+        chosen = session_override or self.first_session or path.stem
+        session = session_key(chosen)
         return Transcript(
             session_id=session, format=fmt, path=str(path), turns=self.turns, skipped=self.skipped
         )

@@ -45,7 +45,7 @@ def looks_like_record(value: Any) -> bool:
     if not isinstance(value, dict):
         return False
     kind = value.get("type")
-    known = kind in MESSAGE_TYPES or kind in BOOKKEEPING_TYPES
+    known = isinstance(kind, str) and (kind in MESSAGE_TYPES or kind in BOOKKEEPING_TYPES)
     return known and any(key in value for key in _ID_KEYS)
 
 
@@ -69,7 +69,9 @@ def add_record(sink: TurnSink, raw: RawRecord) -> None:
         sink.skip("record is not a JSON object", line=raw.line, index=raw.index)
         return
     kind = record.get("type")
-    if kind in MESSAGE_TYPES:
+    if not isinstance(kind, str):
+        sink.skip("record without a string 'type'", line=raw.line, index=raw.index)
+    elif kind in MESSAGE_TYPES:
         _add_message(sink, record, raw)
     elif kind not in BOOKKEEPING_TYPES:
         sink.skip(f"not a Claude Code record (type {kind!r})", line=raw.line, index=raw.index)

@@ -22,6 +22,10 @@ from memory_review.models import MAX_DESCRIPTION_CHARS, DurableScope, MemoryType
 from memory_review.proposal import Evidence, Priority, ProposedMemory
 
 FLAG_UNTRUSTED = "untrusted-source"
+# A stored memory is at most 4,096 bytes with its frontmatter, and every evidence quote
+# is copied into it as a source: these caps keep a finding's record well inside that.
+MAX_STATEMENT_BYTES = 1200
+MAX_QUOTE_BYTES = 600
 TYPE_PREFIX: dict[str, str] = {
     "forbidden": "forbidden",
     "preference": "pref",
@@ -83,15 +87,19 @@ def build_finding(
     """
     texts = [statement, description or "", *(quote for quote, _, _ in evidence)]
     flags = frozenset().union(*(safety.scan(text) for text in texts)) | extra_flags
-    body = safety.redact(statement)
+    body = storable(safety.redact(statement))
     memory = ProposedMemory(
         id=memory_id or slug(TYPE_PREFIX[memory_type], body, ignore=SLUG_IGNORE),
         type=memory_type,
-        description=describe(safety.redact(description) if description else body),
-        body=body[:4096],
+        description=describe(storable(safety.redact(description)) if description else body),
+        body=body,
     )
     quotes = tuple(
-        Evidence(quote=safety.redact(quote)[:2000], session_id=session, turn_id=turn)
+        Evidence(
+            quote=clip_bytes(safety.redact(quote), MAX_QUOTE_BYTES),
+            session_id=session,
+            turn_id=turn,
+        )
         for quote, session, turn in evidence
     )
     return Finding(
@@ -103,6 +111,20 @@ def build_finding(
         flags=flags,
         priority=priority,
     )
+
+
+def storable(text: str) -> str:
+    """``text`` without the control characters a memory file cannot hold (the flags still tell)."""
+    clipped = clip_bytes(text, MAX_STATEMENT_BYTES)
+    return "".join(ch for ch in clipped if ch in "\t\n" or not safety.is_control_char(ch))
+
+
+def clip_bytes(text: str, limit: int) -> str:
+    """The longest prefix of ``text`` whose UTF-8 encoding fits in ``limit`` bytes (still verbatim)."""
+    encoded = text.encode("utf-8", "surrogatepass")
+    if len(encoded) <= limit:
+        return text
+    return encoded[:limit].decode("utf-8", "ignore")
 
 
 def describe(statement: str) -> str:

@@ -18,7 +18,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from memory_review.extract.corrections import Correction, find_correction
-from memory_review.extract.finding import FLAG_UNTRUSTED, Finding, build_finding
+from memory_review.extract.finding import FLAG_UNTRUSTED, MAX_QUOTE_BYTES, Finding, build_finding
 from memory_review.extract.signals import CUE, Classification, classify, scope_of
 from memory_review.extract.textutil import sentence_spans
 from memory_review.extract.transcript import UNTRUSTED_SOURCES, Transcript, Turn
@@ -93,6 +93,8 @@ def _with_reason(turn: Turn, spans: list[tuple[int, int]], position: int, said: 
     next_start, next_end = spans[position + 1]
     between = turn.text[said.end : next_start]
     if "\n" in between or not _REASON.match(turn.text[next_start:next_end]):
+        return said
+    if len(turn.text[said.start : next_end].encode("utf-8", "surrogatepass")) > MAX_QUOTE_BYTES:
         return said
     return _Said(turn, said.start, next_end)
 

@@ -48,7 +48,7 @@ Answer with ONLY a JSON array (no prose, no code fence). Each item is an object 
   "type": one of "preference", "convention", "fact", "forbidden"
   "scope": "user" (personal style, any project) or "project" (this repository)
   "description": one line, at most 200 characters
-  "body": the full statement, at most 2000 characters
+  "body": the full statement, at most 1000 characters
 Answer [] when nothing is durable."""
 
 
@@ -61,7 +61,7 @@ class ModelItem(Strict):
     type: MemoryType
     scope: DurableScope
     description: str = Field(min_length=1, max_length=MAX_DESCRIPTION_CHARS)
-    body: str = Field(min_length=1, max_length=2000)
+    body: str = Field(min_length=1, max_length=1000)
 
     @field_validator("name")
     @classmethod

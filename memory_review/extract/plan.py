@@ -29,7 +29,7 @@ from memory_review.proposal import Evidence, Priority, ProposedMemory, Proposer,
 
 FLAG_PREVIOUSLY_DISCARDED = "previously-discarded"
 NEAR_DUPLICATE = 0.6
-MAX_MERGED_EVIDENCE = 5
+MAX_MERGED_EVIDENCE = 3
 _RANK: dict[str, int] = {"low": 0, "medium": 1, "high": 2}
 
 

@@ -235,7 +235,8 @@ _DURABLE_SPAN = re.compile(
 _PROJECT_PHRASE = re.compile(r"\b(?:this|our)\s+(?:project|repo|repository|codebase)\b", _I)
 
 MIN_CHARS = 6
-MAX_CHARS = 400
+# Long sentences are pasted text, not preferences; the cap also keeps a memory small.
+MAX_BYTES = 600
 # Every signal above contains one of these; text without any is skipped after one
 # cheap search instead of two dozen (tool output can be megabytes).
 CUE = re.compile(
@@ -262,7 +263,9 @@ class Classification:
 def classify(sentence: str) -> Classification | None:
     """Classify one sentence as a durable memory, or ``None`` for chatter and one-off instructions."""
     text = sentence.replace("\u2019", "'")
-    if not MIN_CHARS <= len(text) <= MAX_CHARS or is_question(text):
+    if len(text) < MIN_CHARS or len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+        return None
+    if is_question(text):
         return None
     text = _POLITE.sub("", text)
     if not CUE.search(text):

@@ -6,7 +6,10 @@ from memory_review.extract.finding import Finding
 from memory_review.extract.heuristic import extract
 from memory_review.extract.plan import FLAG_PREVIOUSLY_DISCARDED, plan
 from memory_review.extract.transcript import Transcript, Turn
-from memory_review.models import Memory
+from memory_review.ids import new_candidate_id
+from memory_review.models import Memory, utc_now
+from memory_review.record_io import render_memory
+from memory_review.rules import proposed_record
 from memory_review.proposal import ProposedMemory
 
 STAMP = "2026-05-18T10:30:00Z"
@@ -205,3 +208,18 @@ def test_rerunning_with_the_previous_proposals_pending_proposes_nothing() -> Non
     again = plan(findings, approved=approved, pending=pending, discarded=[])
     assert again.proposals == []
     assert len(again.skipped_duplicates) == len(first.proposals)
+
+
+def test_the_largest_merged_finding_still_fits_a_memory_file() -> None:
+    # Three long Chinese statements (just under the sentence cap) that collapse into one
+    # proposal: body, description and three evidence quotes all land in one record.
+    base = "记住，" + "测试数据库在五四三三端口只能通过内网访问" * 9
+    texts = [base + "。", base + "！", base + "；"]
+    result = plan(findings_from(*texts), approved=[], pending=[], discarded=[])
+    (planned,) = result.proposals
+    proposal = planned.proposal
+    assert len(proposal.evidence) == 3
+    record = proposed_record(
+        None, proposal.memory, proposal, proposal.scope, new_candidate_id(), utc_now()
+    )
+    assert len(render_memory(record)) <= 4096

@@ -311,3 +311,14 @@ def test_an_over_long_line_is_skipped_not_loaded(
     transcript = read_transcript(path)
     assert [t.text for t in transcript.turns] == ["Never use tabs.", "Thanks."]
     assert [(s.line, "longer than" in s.reason) for s in transcript.skipped] == [(2, True)]
+
+
+def test_session_ids_are_always_safe_store_keys(
+    claude_session: WriteSession, tmp_path: Path
+) -> None:
+    hostile = read_transcript(claude_session(("user", "hi"), session="../../etc/passwd"))
+    assert hostile.session_id == "etc-passwd" and hostile.turns[0].session_id == "etc-passwd"
+    text = tmp_path / ".aider notes (old).txt"
+    text.write_text("Never use tabs.\n", encoding="utf-8")
+    assert read_transcript(text).session_id == "aider-notes-old"
+    assert read_transcript(text, session_id="sess_ok-1.2").session_id == "sess_ok-1.2"
