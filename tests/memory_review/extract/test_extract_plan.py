@@ -8,9 +8,9 @@ from memory_review.extract.plan import FLAG_PREVIOUSLY_DISCARDED, plan
 from memory_review.extract.transcript import Transcript, Turn
 from memory_review.ids import new_candidate_id
 from memory_review.models import Memory, utc_now
+from memory_review.proposal import ProposedMemory
 from memory_review.record_io import render_memory
 from memory_review.rules import proposed_record
-from memory_review.proposal import ProposedMemory
 
 STAMP = "2026-05-18T10:30:00Z"
 
