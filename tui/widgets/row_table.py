@@ -113,7 +113,7 @@ class RowTable(ScrollView, can_focus=True):
         self._index = {row.key: i for i, row in enumerate(self.rows)}
         self.cursor = self._index.get(key, min(self.cursor, max(len(self.rows) - 1, 0))) if key else 0
         self._resize_virtual()
-        self._follow_cursor()
+        self.call_after_refresh(self._follow_cursor)  # once the new virtual height is laid out
         self.refresh()
         self._report()
 

@@ -1,0 +1,203 @@
+"""Memories, history, sessions and help, driven by real keys; checks read the store and the log."""
+
+from __future__ import annotations
+
+import pytest
+from tui_helpers import ACTOR, app_for, candidate_for, loaded, settle, wait_until
+
+from memory_review.workspace import Workspace
+from tui.screens.confirm import ChoiceModal
+from tui.screens.help import KEYMAP, HelpScreen
+from tui.screens.history import HistoryScreen
+from tui.screens.memories import MemoriesScreen
+from tui.screens.review import ReviewScreen
+from tui.screens.sessions import SessionsScreen
+
+pytestmark = pytest.mark.asyncio
+SIZE = (100, 30)
+
+
+async def switch(pilot, key: str, kind: type):
+    await settle(pilot)
+    await pilot.press(key)
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, kind), what=f"the {kind.__name__}")
+    await settle(pilot)
+    return pilot.app.screen
+
+
+async def select_row(pilot, table_id: str, key: str) -> None:
+    table = pilot.app.screen.query_one(table_id)
+    keys = [row.key for row in table.rows]
+    await pilot.press("home", *["down"] * keys.index(key))
+    assert table.highlighted_key == key
+
+
+async def test_number_keys_reach_every_screen(demo: Workspace) -> None:
+    app = app_for(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        for key, kind in (("2", MemoriesScreen), ("3", HistoryScreen), ("4", SessionsScreen),
+                          ("1", ReviewScreen)):
+            await switch(pilot, key, kind)
+
+
+async def test_delete_from_memories_is_confirmed_recorded_and_undoable(demo: Workspace) -> None:
+    app = app_for(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await switch(pilot, "2", MemoriesScreen)
+        await select_row(pilot, "#memories", "project:fact-staging-url")
+        await pilot.press("d")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceModal), what="the confirmation")
+        await pilot.press("escape")  # first: cancelled, nothing happens
+        await settle(pilot)
+        assert not demo.log(type="memory.deleted")
+        await pilot.press("d", "enter")
+        await wait_until(pilot, lambda: "project:fact-staging-url" not in screen.entries, what="the deletion")
+        [deleted] = demo.log(type="memory.deleted")
+        assert deleted.actor == ACTOR and deleted.changes[0].memory == "fact-staging-url"
+        assert "fact-staging-url" not in {m.id for m in demo.memories()}
+        await pilot.press("u")
+        await wait_until(pilot, lambda: "project:fact-staging-url" in screen.entries, what="the undo")
+    [reverted] = demo.log(type="memory.reverted")
+    assert reverted.reverts == deleted.seq
+    assert "fact-staging-url" in {m.id for m in demo.memories()}
+
+
+async def test_revert_last_change_from_memories(demo: Workspace) -> None:
+    before = {m.id: m for m in demo.memories()}
+    demo.apply([candidate_for(demo, "conv-package-manager")], actor="someone")
+    app = app_for(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await switch(pilot, "2", MemoriesScreen)
+        await select_row(pilot, "#memories", "project:conv-package-manager")
+        await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceModal), what="the confirmation")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: bool(demo.log(type="memory.reverted")), what="the revert")
+        await settle(pilot)
+    assert {m.id: m for m in demo.memories()}["conv-package-manager"] == before["conv-package-manager"]
+
+
+async def test_revert_from_history(demo: Workspace) -> None:
+    app = app_for(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await switch(pilot, "3", HistoryScreen)
+        [applied] = [e for e in demo.log(type="candidate.applied") if e.changes[0].memory == "fact-staging-url"]
+        await select_row(pilot, "#events", f"project:{applied.seq}")
+        await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceModal), what="the confirmation")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: bool(demo.log(type="memory.reverted")), what="the revert")
+        await wait_until(pilot, lambda: len(screen.order) == 13, what="the timeline to show the revert")
+        assert screen.query_one("#events").rows[0].cells[3] == "memory.reverted"
+    [reverted] = demo.log(type="memory.reverted")
+    assert reverted.reverts == applied.seq and reverted.actor == ACTOR
+    assert "fact-staging-url" not in {m.id for m in demo.memories()}
+
+
+async def test_revert_from_history_offers_force_on_conflict(demo: Workspace) -> None:
+    [created] = [e for e in demo.log(type="candidate.applied") if e.changes[0].memory == "conv-package-manager"]
+    demo.apply([candidate_for(demo, "conv-package-manager")], actor="someone")  # a newer change
+    app = app_for(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await switch(pilot, "3", HistoryScreen)
+        await select_row(pilot, "#events", f"project:{created.seq}")
+        await pilot.press("r", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceModal) and "force" in app.screen.title_text,
+                         what="the offer to force")
+        assert not demo.log(type="memory.reverted")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: bool(demo.log(type="memory.reverted")), what="the forced revert")
+        await settle(pilot)
+    [reverted] = demo.log(type="memory.reverted")
+    assert reverted.reverts == created.seq and reverted.forced is True
+    assert "conv-package-manager" not in {m.id for m in demo.memories()}
+
+
+async def test_revert_an_edit_from_history(demo: Workspace) -> None:
+    from memory_review.proposal import ProposedMemory
+
+    cid = candidate_for(demo, "pref-small-commits")
+    original = demo.show(cid).candidate.changes[0].after
+    demo.edit(cid, ProposedMemory(id="pref-small-commits", type="preference", description="Tiny commits",
+                                  body="Smaller."), actor="someone")
+    app = app_for(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await switch(pilot, "3", HistoryScreen)
+        [edited] = demo.log(scope="user", type="candidate.edited")
+        await select_row(pilot, "#events", f"user:{edited.seq}")
+        await pilot.press("r", "enter")
+        await wait_until(pilot, lambda: len(demo.log(scope="user", type="candidate.edited")) == 2,
+                         what="the restoring edit")
+        await settle(pilot)
+    restored = demo.show(cid).candidate.changes[0].after
+    assert (restored.description, restored.body) == (original.description, original.body)
+
+
+async def test_history_filter_by_type_and_memory(demo: Workspace) -> None:
+    app = app_for(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await switch(pilot, "3", HistoryScreen)
+        await pilot.press("slash", *"type:applied memory:conv", "enter")
+        await settle(pilot)
+        rows = screen.query_one("#events").rows
+        assert [(r.cells[3], r.cells[5]) for r in rows] == [("candidate.applied", "conv-package-manager")]
+
+
+async def test_session_step_through(demo: Workspace) -> None:
+    session = "demo-2026-11-30-a1b2"
+    demo.apply([candidate_for(demo, "forbidden-mock-database")], actor="someone")
+    expected = sorted(((e.ts, scope, e.seq) for scope in ("project", "user")
+                       for e in demo.log(scope=scope, session=session)))
+    app = app_for(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await switch(pilot, "4", SessionsScreen)
+        assert list(screen.sessions) == [session]
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: screen.story is not None, what="the session's steps")
+        seen = []
+        for _ in range(len(expected)):
+            step = screen.current_step
+            seen.append((step.event.ts, step.scope, step.event.seq))
+            await pilot.press("n")
+        assert seen == expected
+        assert screen.current_step.event.type == "candidate.applied"  # n stops at the last step
+        await pilot.press("p")
+        assert screen.step_index == len(expected) - 2
+        start = {m.id for m in screen.story.start}
+    # The memory set when the session started: the demo's three approved memories.
+    assert start == {"pref-indent-4-spaces", "conv-package-manager", "fact-staging-url"}
+    assert [e.type for e in demo.log(session=session)][-1] == "candidate.applied"
+
+
+async def test_help_lists_every_contract_key(demo: Workspace) -> None:
+    app = app_for(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: loaded(app), what="the queue")
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen), what="the help screen")
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, ReviewScreen)
+    keys = {key for _, rows in KEYMAP for key, _ in rows}
+    for key in ("a", "d", "e", "space", "u", "/", "?", "q", "1 2 3 4"):
+        assert key in keys
+
+
+async def test_key_bar_shows_the_contract_keys(demo: Workspace) -> None:
+    app = app_for(demo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: loaded(app), what="the queue")
+        from tui.widgets.key_bar import KeyBar
+
+        local, everywhere = app.screen.query_one(KeyBar).lines()
+    shown = {key for key, _ in local + everywhere}
+    assert {"a", "d", "e", "space", "/", "1", "2", "3", "4", "u", "?", "q"} <= shown
+
+
+async def test_q_quits(demo: Workspace) -> None:
+    app = app_for(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: loaded(app), what="the queue")
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0
