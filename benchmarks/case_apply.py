@@ -1,0 +1,120 @@
+"""Applying candidates: one against the bare writes it needs, a batch of 1,000, and growth with store size."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from benchmarks.build import fill_store, proposal, workspace
+from benchmarks.measure import Row, Series, interleaved, median, timed
+from benchmarks.scale import Scale
+from memory_review.workspace import Workspace
+
+ACTOR = "bench"
+
+
+class BareCommit:
+    """A plain script doing the same durable writes as one apply, and nothing else.
+
+    Memory file (O_EXCL, write, fsync) and its directory fsync; the log line
+    (O_APPEND, write, fsync); the manifest (temp, write, fsync, rename, directory fsync).
+    """
+
+    def __init__(self, folder: Path, memory: bytes, line: bytes, manifest: bytes) -> None:
+        self.folder, self.memory, self.line, self.manifest = folder, memory, line, manifest
+        (folder / "memory").mkdir(parents=True, exist_ok=True)
+        self.count = 0
+
+    def __call__(self) -> None:
+        self.count += 1
+        _write_synced(self.folder / "memory" / f"m-{self.count}.md", os.O_CREAT | os.O_EXCL, self.memory)
+        _fsync_dir(self.folder / "memory")
+        _write_synced(self.folder / "events.jsonl", os.O_CREAT | os.O_APPEND, self.line)
+        temp = self.folder / f".tmp-{self.count}-manifest.json"
+        _write_synced(temp, os.O_CREAT | os.O_EXCL, self.manifest)
+        os.replace(temp, self.folder / "manifest.json")
+        _fsync_dir(self.folder)
+
+
+def _write_synced(path: Path, flags: int, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | flags, 0o644)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def pending_ids(ws: Workspace, count: int, prefix: str) -> list[str]:
+    """Propose ``count`` new memories in one call; their candidate ids."""
+    return [s.candidate.id for s in ws.propose([proposal(i, "project", prefix=prefix) for i in range(count)])]
+
+
+def _apply_each(ws: Workspace, ids: list[str]) -> Callable[[], object]:
+    queue: Iterator[str] = iter(ids)
+    return lambda: ws.apply([next(queue)], actor=ACTOR)
+
+
+def _bare_for(ws: Workspace, folder: Path) -> BareCommit:
+    """A bare script writing the same sizes as the apply just done in ``ws``."""
+    store = ws.project
+    manifest = store.manifest_path.read_bytes()
+    last = store.log_path.read_bytes().rsplit(b"\n", 2)[-2] + b"\n"
+    newest = max(store.memory_dir.iterdir(), key=lambda p: p.stat().st_mtime_ns)
+    return BareCommit(folder, newest.read_bytes(), last, manifest)
+
+
+def apply_rows(work: Path, scale: Scale) -> tuple[list[Row], float]:
+    """Apply one vs the bare writes, and 1,000 marked in one go vs one; returns the one-apply median too."""
+    ws = workspace(work / "apply-one")
+    fill_store(ws.project, scale.apply_base)
+    ids = pending_ids(ws, 1 + scale.repeat + scale.batch_probe, "one")
+    ws.apply([ids[0]], actor=ACTOR)
+    bare = _bare_for(ws, work / "bare")
+    one, floor = interleaved(_apply_each(ws, ids[1:]), bare, scale.repeat, warmup=0)
+    rows = [Row("apply one candidate (library call)", one, "bare script: same writes + fsyncs", floor, "≤ 2×", 2.0,
+                note=f"store of {scale.apply_base} memories")]
+    batch_ids = pending_ids(ws, scale.batch, "batch")
+    apply_next = _apply_each(ws, ids[1 + scale.repeat:])
+    probe = median([timed(apply_next) for _ in range(scale.batch_probe)])
+    batch = timed(lambda: ws.apply(batch_ids, actor=ACTOR))
+    rows.append(Row(f"apply {scale.batch:,} marked candidates in one call", batch, "one apply (same store)", probe,
+                    "≤ 10×", 10.0, note="one lock, one log fsync"))
+    return rows, one
+
+
+def propose_growth(work: Path, scale: Scale) -> tuple[Series, Series]:
+    """Apply one and propose one at each store size (fresh store per size)."""
+    apply_series = Series("apply one candidate", "approved memories in the store")
+    propose_series = Series("propose one candidate", "approved memories in the store")
+    for size in scale.growth_memories:
+        ws = workspace(work / f"growth-{size}")
+        fill_store(ws.project, size)
+        proposed = [timed(lambda i=i: ws.propose([proposal(i, "project", prefix="grow")]))
+                    for i in range(scale.repeat + 1)][1:]
+        ids = [c.candidate.id for c in ws.list_candidates(scope="project")]
+        apply_next = _apply_each(ws, ids)
+        applied = [timed(apply_next) for _ in ids][1:]
+        apply_series.points.append((size, median(applied)))
+        propose_series.points.append((size, median(proposed)))
+    return apply_series, propose_series
+
+
+def growth_rows(series: Series, goal: bool) -> list[Row]:
+    """Each size against the smallest: the apply goal is ≤ 2× at the largest size."""
+    (small, base), *rest = series.points
+    rows = []
+    for size, seconds in rest:
+        last = goal and size == series.points[-1][0]
+        rows.append(Row(f"{series.name} at {size:,} memories", seconds, f"same at {small:,} memories", base,
+                        "≤ 2×" if last else "report", 2.0 if last else None))
+    return rows
