@@ -193,21 +193,39 @@ class Store:
         return memory
 
     def pending(self) -> list[Candidate]:
-        """Pending candidates, oldest first; a bad file is an error naming it."""
+        """Pending candidates, oldest first, rolled forward like :meth:`view`; a bad file is an error naming it."""
+        put, drop = self._candidates_past_checkpoint()
         try:
             names = sorted(p for p in os.listdir(self.candidate_dir) if p.endswith(".json"))
         except FileNotFoundError:
-            return []
-        result = []
-        for name in names:
+            names = []
+        found = dict(put)
+        for candidate_id in (name[: -len(".json")] for name in names):
+            if candidate_id in found or candidate_id in drop:
+                continue
             try:
-                result.append(self.candidate(name[: -len(".json")]))
+                found[candidate_id] = self._candidate_file(candidate_id)
             except NotFoundError:
                 continue  # resolved between listdir and read
-        return result
+        return [found[k] for k in sorted(found)]
 
     def candidate(self, candidate_id: str) -> Candidate:
-        """One pending candidate by id."""
+        """One pending candidate by id, rolled forward like :meth:`view`."""
+        check_candidate_id(candidate_id)
+        put, drop = self._candidates_past_checkpoint()
+        if candidate_id in drop:
+            raise NotFoundError("pending candidate", candidate_id)
+        return put.get(candidate_id) or self._candidate_file(candidate_id)
+
+    def _candidates_past_checkpoint(self) -> tuple[dict[str, Candidate], set[str]]:
+        """Candidates the log changed past the manifest's seq (a writer died or failed after its commit)."""
+        # Without this, a commit whose candidate files could not be written yet would be reported as a
+        # success while `list` still showed the old candidates (or an applied one as pending).
+        manifest = self.read_manifest() or Manifest(origin="0" * 16)
+        put, drop = candidate_delta(self._events_since(manifest, self._head()))
+        return {c.id: c for c in put}, set(drop)
+
+    def _candidate_file(self, candidate_id: str) -> Candidate:
         check_candidate_id(candidate_id)
         path = safe_child(self.candidate_dir, f"{candidate_id}.json")
         try:

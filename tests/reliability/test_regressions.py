@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
+from events import faults
+from events.faults import FaultPlan
 from memory_review.reliability.crash import Point, Prepared, crash_trial
-from memory_review.reliability.scenario import copy_trial
+from memory_review.reliability.iofaults import io_trial
+from memory_review.reliability.scenario import copy_trial, upsert
 
 
 def _point(prepared: Prepared, op: str, name: str, nth: int = 1, *, partial: bool = False) -> Point:
@@ -51,3 +55,32 @@ def test_recovery_cuts_the_torn_tail_under_the_lock(prepared: Prepared, tmp_path
     [project, user] = trial.workspace().verify()
     assert project.ok and user.ok, project.problems
     assert store.log_path.stat().st_size == size and store.log().torn_tail() is None
+
+
+def _io_point(prepared: Prepared, op: str, name: str, nth: int = 1) -> int:
+    return [i for i, n in enumerate(prepared.traces[op]) if n == name][nth - 1] + 1
+
+
+def test_a_success_whose_candidate_files_failed_is_visible_at_once(prepared: Prepared, tmp_path: Path) -> None:
+    # Found: after the commit point a failed candidate-file write is only a warning, but `list`/`show`
+    # read candidates/ alone: the new proposal was missing, an applied one still "pending".
+    cases = [("create", "durable.atomic_replace.before_open"), ("apply", "durable.remove.before_unlink"),
+             ("edit", "durable.atomic_replace.before_write"), ("discard", "durable.remove.before_unlink")]
+    for op, name in cases:
+        n = _io_point(prepared, op, name)
+        outcome, problems = io_trial(prepared, op, n, "once", errno.EIO, tmp_path / op)
+        assert (outcome, problems) == ("success→after", []), op
+
+
+def test_show_and_apply_see_a_candidate_the_log_holds_before_its_file(prepared: Prepared, tmp_path: Path) -> None:
+    trial = copy_trial(prepared.template, tmp_path / "t")
+    ws = trial.workspace()
+    faults.arm(FaultPlan(action="raise", point="durable.atomic_replace.before_open", nth=1))
+    [state] = ws.propose([upsert("kappa", "Prefer small commits.")])
+    faults.arm(None)
+    cid = state.candidate.id
+    assert ws.warnings and not (ws.project.candidate_dir / f"{cid}.json").exists()
+    assert ws.show(cid).status == "pending"
+    assert cid in [s.candidate.id for s in ws.list_candidates()]
+    ws.apply([cid], actor="alice")
+    assert ws.show(cid).status == "applied" and cid not in [s.candidate.id for s in ws.list_candidates()]
