@@ -113,8 +113,15 @@ def _memories(args, ws: Workspace):
 
 @command("log", out.render_log)
 def _log(args, ws: Workspace):
+    if args.git:
+        return out.GitLog(ws.git_log(scope=args.scope, limit=args.limit))
     return ws.log(scope=args.scope, session=args.session, type=args.type, memory=args.memory,
                   candidate=args.candidate)
+
+
+@command("sync", out.render_sync)
+def _sync(args, ws: Workspace):
+    return ws.sync(args.remote, scope=args.scope)
 
 
 @command("context", out.render_context)
@@ -260,6 +267,9 @@ def _cfg_delete(p):
 
 def _cfg_log(p):
     p.add_argument("--scope", choices=["user", "project"], default="project", help="which store's log")
+    p.add_argument("--git", action="store_true",
+                   help="the git history instead (refs/memory-review/<scope>; also `git log <ref>`)")
+    p.add_argument("--limit", type=int, default=50, metavar="N", help="with --git: the newest N commits")
     p.add_argument("--type", help="only this event type, e.g. candidate.applied")
     p.add_argument("--memory", help="only events touching this memory id")
     p.add_argument("--candidate", help="only events of this candidate")
@@ -295,6 +305,11 @@ def _none(p):
     return None
 
 
+def _cfg_sync(p):
+    p.add_argument("remote", nargs="?", metavar="REMOTE", help="git remote to sync through (default: origin)")
+    _scope(p, "only this store (default: every store whose repository has REMOTE)")
+
+
 SUBCOMMANDS = [
     ("review", "open the review UI (the default)", "memory-review review", _none),
     ("demo", "a throwaway workspace with realistic candidates, opened in the UI",
@@ -318,6 +333,8 @@ SUBCOMMANDS = [
     ("replay", "rebuild past state from the log (--at SEQ), or a session's contexts (--session ID)",
      "memory-review replay --at 12", _cfg_replay),
     ("verify", "check manifest, files and the log's chain", "memory-review verify --repair", _cfg_verify),
+    ("sync", "share approved memory through a git remote: fetch teammates' changes, merge, push yours",
+     "memory-review sync origin", _cfg_sync),
     ("promote", "propose moving a session memory to user/project", "memory-review promote S1 tabs --scope user",
      _cfg_promote),
 ]

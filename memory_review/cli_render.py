@@ -136,10 +136,52 @@ def render_memories(memories: list[Memory], args) -> str:
     return "\n".join(f"[memory:{m.scope}:{m.type}] {m.id} — {m.description}" for m in memories)
 
 
-def render_log(events: list[Event], args) -> str:
+@dataclass(frozen=True)
+class GitLog:
+    """``log --git``: a store's history commits, newest first."""
+
+    entries: list
+
+    def to_json(self) -> list[dict]:
+        return [asdict(entry) for entry in self.entries]
+
+
+def render_log(events, args) -> str:
+    if isinstance(events, GitLog):
+        return render_git_log(events, args)
     if not events:
         return "no events"
     return "\n".join(f"{e.ts}  {e.actor:<16} {render_event(e, args)}" for e in events)
+
+
+def render_git_log(log: GitLog, args) -> str:
+    if not log.entries:
+        return f"no git history for the {args.scope} store (refs/memory-review/{args.scope})"
+    blocks = []
+    for e in log.entries:
+        merge = f"  (merges {len(e.parents) - 1} replica commit(s))" if len(e.parents) > 1 else ""
+        blocks.append(f"commit {e.commit}{merge}\nAuthor: {e.author} <{e.email}>\nDate:   {e.date}\n\n"
+                      + "\n".join(f"    {line}" for line in e.message.splitlines()))
+    return "\n\n".join(blocks)
+
+
+def render_sync(results, args) -> str:
+    return "\n".join(_sync_lines(r) for r in results)
+
+
+def _sync_lines(r) -> str:
+    if r.status != "synced":
+        return f"{r.scope} store: skipped ({r.reason})"
+    lines = [f"{r.scope} store via {r.remote}: {len(r.replicas)} other clone(s); "
+             + ("pushed" if r.pushed else "nothing new to push")]
+    lines += [f"  took in: {', '.join(r.adopted)}"] if r.adopted else []
+    lines += [f"  CONFLICT: {cid} waits for your review (`memory-review show {cid}`)" for cid in r.conflicts]
+    lines += [f"  closed {cid}: settled elsewhere" for cid in r.closed]
+    lines += [f"  waiting: {', '.join(r.waiting)} (other clones disagree; nothing taken)"] if r.waiting else []
+    lines += [f"  left out replica {s}" for s in r.skipped_replicas]
+    if not (r.adopted or r.conflicts or r.closed or r.waiting):
+        lines.append("  up to date")
+    return "\n".join(lines)
 
 
 def render_context(result, args) -> str:
@@ -172,6 +214,7 @@ def render_verify(result, args) -> str:
         lines.append(f"{r.scope} store {r.root}: {status} ({r.events} events, {r.memories} memories, "
                      f"{r.pending} pending)")
         lines += [f"  repaired: {p}" for p in r.repaired]
+        lines += [f"  note: {n}" for n in getattr(r, "notes", [])]
         lines += [f"  - {p}" for p in r.problems]
     return "\n".join(lines)
 

@@ -1,10 +1,33 @@
-"""The one door to git (gitpython). Everything git-related goes through here."""
+"""The one door to git (gitpython). Everything git-related goes through here.
+
+Only plumbing is used to write: ``hash-object``, ``mktree``, ``commit-tree`` and
+``update-ref`` on refs under ``refs/memory-review/``, so the user's HEAD, index,
+branches and working tree are never touched. Every call runs with ``GIT_DIR``
+pinned to the repository (a hook's ``GIT_DIR`` cannot redirect it), no terminal
+prompts, no hooks and no automatic gc. Every git failure leaves this module as a
+:mod:`memory_review.errors` error, translated in :func:`_git_errors` alone.
+"""
 
 from __future__ import annotations
 
+import os
+import subprocess
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import git
+
+from memory_review.errors import ConflictError, MemoryReviewError, NotFoundError, StorageError
+
+ZERO = "0" * 40
+NETWORK_TIMEOUT = 120.0
+"""Seconds a fetch or push may take before it is killed (a hung remote must not hang us)."""
+
+_OPTIONS = ("-c", "gc.auto=0", "-c", "maintenance.auto=false", "-c", f"core.hooksPath={os.devnull}")
+_FALLBACK_NAME = "memory-review"
+_FALLBACK_EMAIL = "memory-review@localhost"
 
 
 def toplevel(path: Path) -> Path | None:
@@ -18,3 +41,236 @@ def toplevel(path: Path) -> Path | None:
     finally:
         repo.close()
     return Path(root) if root else None
+
+
+@dataclass(frozen=True)
+class Identity:
+    """A git author or committer."""
+
+    name: str
+    email: str
+
+
+@dataclass(frozen=True)
+class TreeEntry:
+    """One line of ``mktree`` input: a blob (``100644``) or a subtree (``040000``)."""
+
+    mode: str
+    kind: str
+    sha: str
+    name: str
+
+
+@dataclass(frozen=True)
+class RefTip:
+    """The commit a ref points at, with its full message."""
+
+    commit: str
+    message: str
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One commit of a ref's history, as ``log --git`` shows it."""
+
+    commit: str
+    parents: tuple[str, ...]
+    author: str
+    email: str
+    date: str
+    message: str
+
+    @property
+    def subject(self) -> str:
+        return self.message.split("\n", 1)[0]
+
+
+class GitRepo:
+    """A repository memory-review records history in and syncs through."""
+
+    def __init__(self, repo: git.Repo) -> None:
+        self._repo = repo
+        self.git_dir = Path(repo.git_dir)
+        self._identity: dict[str, Identity] = {}
+
+    @classmethod
+    def open(cls, path: Path) -> GitRepo:
+        """The repository at ``path`` exactly (a work tree root or a bare repository)."""
+        try:
+            return cls(git.Repo(path))
+        except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
+            raise NotFoundError("git repository", str(path)) from exc
+
+    @classmethod
+    def init_bare(cls, path: Path) -> GitRepo:
+        """Open the bare repository at ``path``, creating it first if missing."""
+        if (path / "HEAD").exists():
+            return cls.open(path)
+        with _git_errors("init", path):
+            return cls(git.Repo.init(path, mkdir=True, bare=True))
+
+    def close(self) -> None:
+        self._repo.close()
+
+    # --- writing objects and refs (plumbing only) ----------------------------------------
+
+    def hash_files(self, paths: Sequence[Path]) -> list[str]:
+        """Store each file as a blob, byte for byte (no filters); their ids in order."""
+        if not paths:
+            return []
+        data = "".join(f"{p}\n" for p in paths).encode()
+        out = self._run("hash-object", "-w", "--no-filters", "--stdin-paths", stdin=data)
+        ids = out.decode().split()
+        if len(ids) != len(paths):
+            raise StorageError(f"git hash-object returned {len(ids)} ids for {len(paths)} files",
+                               path=self.git_dir)
+        return ids
+
+    def make_tree(self, entries: Sequence[TreeEntry]) -> str:
+        """Write a tree object from ``entries`` (mktree sorts them); its id."""
+        data = "".join(f"{e.mode} {e.kind} {e.sha}\t{e.name}\n" for e in entries).encode()
+        return self._run("mktree", stdin=data).decode().strip()
+
+    def commit_tree(self, tree: str, parents: Sequence[str], message: str, *, when: str) -> str:
+        """Write a commit object (never moving any branch); ``when`` is a git date like ``@1700000000 +0000``."""
+        author, committer = self.identity("AUTHOR"), self.identity("COMMITTER")
+        env = {"GIT_AUTHOR_NAME": author.name, "GIT_AUTHOR_EMAIL": author.email, "GIT_AUTHOR_DATE": when,
+               "GIT_COMMITTER_NAME": committer.name, "GIT_COMMITTER_EMAIL": committer.email,
+               "GIT_COMMITTER_DATE": when}
+        args = ["commit-tree", tree]
+        for parent in dict.fromkeys(parents):
+            args += ["-p", parent]
+        return self._run(*args, stdin=message.encode("utf-8"), env=env).decode().strip()
+
+    def update_ref(self, ref: str, new: str, old: str | None) -> None:
+        """Move ``ref`` to ``new`` only if it is still at ``old`` (None: must not exist yet)."""
+        try:
+            self._run("update-ref", "-m", "memory-review", ref, new, old or ZERO)
+        except StorageError as exc:
+            if "cannot lock ref" in str(exc) or "but expected" in str(exc):
+                raise ConflictError(f"{ref} moved while memory-review was writing it: {exc}") from exc
+            raise
+
+    # --- reading -------------------------------------------------------------------------
+
+    def ref_tip(self, ref: str) -> RefTip | None:
+        """The commit ``ref`` points at and its message, or None if the ref does not exist."""
+        out = self._run("for-each-ref", "--format=%(refname)%00%(objectname)%00%(contents)%00%00", ref)
+        for record in out.decode("utf-8", "replace").split("\0\0"):
+            parts = record.lstrip("\n").split("\0", 2)
+            if len(parts) == 3 and parts[0] == ref:
+                return RefTip(commit=parts[1], message=parts[2])
+        return None
+
+    def refs_under(self, prefix: str) -> dict[str, str]:
+        """Every ref below ``prefix`` (ending in ``/``) -> its commit id."""
+        out = self._run("for-each-ref", "--format=%(refname) %(objectname)", prefix)
+        refs = (line.split(" ", 1) for line in out.decode().splitlines() if line)
+        return {name: sha for name, sha in refs if name.startswith(prefix)}
+
+    def read_blob(self, commit: str, path: str) -> bytes | None:
+        """The bytes of ``path`` in ``commit``'s tree, or None if the tree has no such file."""
+        try:
+            return self._run("cat-file", "blob", f"{commit}:{path}")
+        except StorageError as exc:
+            if "does not exist" in str(exc) or "nvalid object name" in str(exc):
+                return None
+            raise
+
+    def missing(self, shas: Sequence[str]) -> set[str]:
+        """Which of ``shas`` this repository does not hold."""
+        if not shas:
+            return set()
+        out = self._run("cat-file", "--batch-check", stdin="".join(f"{s}\n" for s in shas).encode())
+        return {line.split()[0] for line in out.decode().splitlines() if line.endswith(" missing")}
+
+    def log(self, ref: str, limit: int) -> list[LogEntry]:
+        """The newest ``limit`` commits reachable from ``ref`` (none if it does not exist)."""
+        if self.ref_tip(ref) is None:
+            return []
+        fmt = "--format=%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%B%x1e"
+        out = self._run("log", fmt, f"--max-count={limit}", ref, "--")
+        return [_log_entry(chunk) for chunk in out.decode("utf-8", "replace").split("\x1e") if chunk.strip()]
+
+    def remote_names(self) -> list[str]:
+        """The remotes configured in this repository."""
+        with _git_errors("remote", self.git_dir):
+            return sorted(remote.name for remote in self._repo.remotes)
+
+    def identity(self, role: str) -> Identity:
+        """``AUTHOR`` or ``COMMITTER``: from ``GIT_<role>_NAME/EMAIL``, else user.name/email, else a fallback.
+
+        A machine without a git identity still gets history: memory-review never fails for want of one.
+        """
+        if role not in self._identity:
+            name = os.environ.get(f"GIT_{role}_NAME") or self._config("name") or _FALLBACK_NAME
+            email = os.environ.get(f"GIT_{role}_EMAIL") or self._config("email") or _FALLBACK_EMAIL
+            self._identity[role] = Identity(name, email)
+        return self._identity[role]
+
+    def _config(self, key: str) -> str:
+        with _git_errors("config", self.git_dir):
+            reader = self._repo.config_reader()
+            return str(reader.get_value("user", key, default="") or "")
+
+    # --- the network ---------------------------------------------------------------------
+
+    def fetch(self, remote: str, refspec: str) -> None:
+        """Fetch exactly ``refspec`` from ``remote`` (no tags, no FETCH_HEAD, pruning what vanished)."""
+        self._run("fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--prune", remote, refspec,
+                  timeout=NETWORK_TIMEOUT)
+
+    def push(self, remote: str, src: str, dst: str, *, expect: str | None) -> None:
+        """Push ``src`` to ``dst`` only if the remote's ``dst`` is still ``expect`` (None: absent)."""
+        lease = f"--force-with-lease={dst}:{expect or ''}"
+        try:
+            self._run("push", "--quiet", "--no-verify", "--porcelain", lease, remote, f"{src}:{dst}",
+                      timeout=NETWORK_TIMEOUT)
+        except StorageError as exc:
+            if "stale info" in str(exc) or "rejected" in str(exc):
+                raise ConflictError(f"the remote's {dst} changed during sync: {exc}",
+                                    hint="run `memory-review sync` again") from exc
+            raise
+
+    # --- the one place a git process starts ----------------------------------------------
+
+    def _run(self, *args: str, stdin: bytes | None = None, env: dict[str, str] | None = None,
+             timeout: float | None = None) -> bytes:
+        command = ["git", *_OPTIONS, *args]
+        # Pin the repository: an inherited GIT_DIR (inside a hook) must not redirect our writes.
+        full_env = {"GIT_DIR": str(self.git_dir), "GIT_TERMINAL_PROMPT": "0", **(env or {})}
+        with _git_errors(args[0], self.git_dir):
+            if stdin is None:
+                out = self._repo.git.execute(command, env=full_env, stdout_as_string=False,
+                                             strip_newline_in_stdout=False, kill_after_timeout=timeout)
+                return bytes(out)
+            proc = self._repo.git.execute(command, env=full_env, istream=subprocess.PIPE, as_process=True)
+            out, err = proc.communicate(stdin)
+            if proc.returncode:
+                raise git.GitCommandError(command, proc.returncode, err)
+            return bytes(out)
+
+
+def _log_entry(chunk: str) -> LogEntry:
+    commit, parents, author, email, date, message = chunk.lstrip("\n").split("\x1f", 5)
+    return LogEntry(commit=commit, parents=tuple(parents.split()), author=author, email=email, date=date,
+                    message=message.strip("\n"))
+
+
+@contextmanager
+def _git_errors(what: str, where: Path) -> Iterator[None]:
+    """Translate gitpython's and the OS's errors into ours: the one place that does."""
+    try:
+        yield
+    except MemoryReviewError:
+        raise
+    except git.GitCommandError as exc:
+        raise StorageError(f"git {what} failed: {_stderr(exc)}", path=where) from exc
+    except (git.GitError, OSError, ValueError) as exc:
+        raise StorageError(f"git {what} failed: {exc}", path=where) from exc
+
+
+def _stderr(exc: git.GitCommandError) -> str:
+    raw = exc.stderr if isinstance(exc.stderr, str) else (exc.stderr or b"").decode("utf-8", "replace")
+    text = " ".join(raw.replace("stderr:", " ").split()).strip("' ")
+    return text or f"exit status {exc.status}"

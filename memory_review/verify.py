@@ -33,6 +33,8 @@ class StoreReport:
     pending: int = 0
     problems: list[str] = field(default_factory=list)
     repaired: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """Worth knowing but not damage (e.g. git history that lags the log; the log is the truth)."""
 
     @property
     def ok(self) -> bool:

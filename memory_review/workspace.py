@@ -16,6 +16,9 @@ from events import Change, Event, EventDraft, replay
 from memory_review import rules
 from memory_review.candidate import FLAG_STALE_BASE, Candidate, candidate_from_json
 from memory_review.errors import ConflictError, NotFoundError, ValidationError
+from memory_review.gitrepo import LogEntry
+from memory_review.history import History
+from memory_review.sync import StoreSync, sync_stores
 from memory_review.ids import check_session_id, new_candidate_id
 from memory_review.locking import DEFAULT_TIMEOUT
 from memory_review.models import Memory, utc_now
@@ -83,6 +86,10 @@ class Workspace:
         self.project = Store(project_store_dir(root), "project", lock_timeout=lock_timeout)
         self.user = Store(user_dir, "user", lock_timeout=lock_timeout)
         self.warnings: list[str] = []  # trouble after a commit point; the change still stands
+        # Git history follows every commit (a failure is a warning; `verify --repair` catches it up).
+        self.history = {"project": History.of_project(self.project, root), "user": History.of_user(self.user)}
+        for scope, history in self.history.items():
+            self.store(scope).observers.append(history.observe)
 
     @classmethod
     def open(cls, project: Path | None = None, *, cwd: Path | None = None,
@@ -302,8 +309,28 @@ class Workspace:
         """Recover, then check both stores; with ``repair``, rebuild derived files from the logs."""
         if repair:
             who = actor or current_actor()
-            return [repair_store(store, actor=who) for store in self._stores(None)]
-        return [verify_store(store) for store in self._stores(None)]
+            reports = [repair_store(store, actor=who) for store in self._stores(None)]
+        else:
+            reports = [verify_store(store) for store in self._stores(None)]
+        for report in reports:
+            self.history[report.scope].check(report, repair=repair)
+        return reports
+
+    # --- git history and team sync (docs/adr/0007) -------------------------------------
+
+    def git_log(self, *, scope: str = "project", limit: int = 50) -> list[LogEntry]:
+        """The newest commits of a store's git history (``refs/memory-review/<scope>``)."""
+        return self.history[self.store(scope).scope].entries(limit)
+
+    def sync(self, remote: str | None = None, *, scope: str | None = None,
+             actor: str | None = None) -> list[StoreSync]:
+        """Fetch teammates' store histories through git ``remote`` (default ``origin``), merge, push ours."""
+        who = rules.require_person(actor or current_actor())
+        histories = [self.history[store.scope] for store in self._stores(scope)]
+        results = sync_stores(histories, remote or "origin", actor=who, explicit=scope is not None)
+        for result in results:
+            self.warnings.extend(result.warnings)
+        return results
 
     # --- lookup helpers -----------------------------------------------------------------
 

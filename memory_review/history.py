@@ -1,0 +1,295 @@
+"""Git history of a store: each committed change also becomes a commit on ``refs/memory-review/<scope>``.
+
+The commit's tree holds the store's shared files as they stand after the change —
+``manifest.json``, ``MEMORY.md``, ``events.jsonl`` and ``memory/`` (never the
+pending ``candidates/`` or the ``sessions/`` files) — and its message says what
+changed, which candidate and who approved, ending in trailers that name the log
+position it records. Commits are built with plumbing only (see ``gitrepo``).
+
+The project store records into the project's own repository (when the project root
+is a repository's top level); the user store into a bare repository of its own,
+``<user store>/history.git``. History is a follow-up of the commit path: it runs
+as a :class:`~memory_review.store.Store` observer under the store lock, a failure
+is a warning, and the next change (or ``verify --repair``, or ``sync``) records
+everything the history missed in one commit. The event log stays the truth.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from events import GENESIS, Event, encode_event, faults, line_hash, utc_timestamp
+
+from memory_review import gitrepo
+from memory_review.errors import IntegrityError, MemoryReviewError, StorageError
+from memory_review.gitrepo import GitRepo, LogEntry, RefTip, TreeEntry
+from memory_review.ids import safe_child
+from memory_review.manifest import Manifest
+from memory_review.store import Store, _log_errors
+from memory_review.verify import StoreReport
+
+HISTORY_TYPES = frozenset({"candidate.applied", "candidate.edited", "candidate.discarded", "memory.reverted",
+                           "memory.deleted", "store.recovered", "sync.merged"})
+"""Events that make a history commit (proposals, context builds and session writes wait for the next one)."""
+
+USER_REPO_DIR = "history.git"
+REF_PREFIX = "refs/memory-review/"
+SEQ_TRAILER = "Memory-Review-Seq"
+HEAD_TRAILER = "Memory-Review-Log-Head"
+MAX_MESSAGE_LINES = 40
+
+Locator = Callable[[bool], GitRepo | None]
+
+
+def history_ref(scope: str) -> str:
+    """The ref holding a store's history."""
+    return f"{REF_PREFIX}{scope}"
+
+
+@dataclass(frozen=True)
+class Position:
+    """The log position a history commit records (from its trailers)."""
+
+    seq: int
+    head: str
+
+
+class History:
+    """The git history of one store: where it lives, recording into it, and reading it back."""
+
+    def __init__(self, store: Store, locate: Locator) -> None:
+        self.store = store
+        self.ref = history_ref(store.scope)
+        self._locate = locate
+        self._repo: GitRepo | None = None
+
+    @classmethod
+    def of_project(cls, store: Store, root: Path) -> History:
+        """Project history lives in the project's repository, if the project root is its top level."""
+        return cls(store, lambda create: _project_repo(root))
+
+    @classmethod
+    def of_user(cls, store: Store) -> History:
+        """User history lives in a bare repository inside the user store, made on first use."""
+        path = store.root / USER_REPO_DIR
+        return cls(store, lambda create: GitRepo.init_bare(path) if create or path.exists() else None)
+
+    def repo(self, *, create: bool = False) -> GitRepo | None:
+        """The repository (None: this store has none, e.g. a project that is not a git repository)."""
+        if self._repo is None:
+            self._repo = self._locate(create)
+        return self._repo
+
+    # --- recording (the caller holds the store lock) ---------------------------------------
+
+    def observe(self, store: Store, events: list[Event]) -> None:
+        """The store observer: record a commit when the batch holds a change worth one."""
+        if any(event.type in HISTORY_TYPES for event in events):
+            self.record(events)
+
+    def record(self, batch: Sequence[Event] = ()) -> str | None:
+        """Commit the store's files if the history does not yet record the log's head; the new commit id.
+
+        ``batch`` (the events just committed) spares re-reading the log in the common case.
+        """
+        repo = self.repo(create=True)
+        if repo is None:
+            return None
+        manifest, head = self._checkpoint()
+        tip = repo.ref_tip(self.ref)
+        position = _position(tip)
+        if position == head:
+            return None
+        events, restarted = self._events_since(position, list(batch))
+        tree = self._tree(repo, manifest)
+        parents = ([tip.commit] if tip else []) + _merged_commits(repo, events)
+        message = describe(self.store.scope, manifest, events, restarted=restarted)
+        faults.point("history.before_commit")
+        commit = repo.commit_tree(tree, parents, message, when=_git_date(events[-1].ts if events else None))
+        faults.point("history.before_update_ref")
+        repo.update_ref(self.ref, commit, tip.commit if tip else None)
+        return commit
+
+    def _checkpoint(self) -> tuple[Manifest, Position]:
+        log = self.store.log()
+        with _log_errors(self.store.log_path):
+            log.cut_torn_tail()  # we hold the lock: exactly what the next append would do
+            head = log.head()
+        manifest = self.store.read_manifest()
+        if manifest is None or (manifest.log_seq, manifest.log_head) != (head.seq, head.hash):
+            raise StorageError("git history waits: manifest.json is behind the event log (the next command "
+                               "completes it)", path=self.store.manifest_path)
+        return manifest, Position(head.seq, head.hash)
+
+    def _events_since(self, position: Position | None, batch: list[Event]) -> tuple[list[Event], bool]:
+        """Events after ``position``, and whether the history does not continue this log (restarted)."""
+        if position and batch and batch[0].seq == position.seq + 1 and batch[0].prev == position.head:
+            return batch, False
+        start = position.seq if position else 0
+        with _log_errors(self.store.log_path):
+            events = list(self.store.log().read(start=max(start, 1)))
+        if position is None:
+            return events, False
+        if position.seq == 0:
+            return events, position.head != GENESIS
+        if not events or line_hash(encode_event(events[0])) != position.head:
+            return events, True
+        return events[1:], False
+
+    def _tree(self, repo: GitRepo, manifest: Manifest) -> str:
+        top = [(name, path) for name, path in (("manifest.json", self.store.manifest_path),
+                                               ("MEMORY.md", self.store.index_path),
+                                               ("events.jsonl", self.store.log_path)) if path.exists()]
+        memory = [(Path(entry.file).name, self._checked_file(entry.file, entry.sha256))
+                  for entry in manifest.memories.values()]
+        ids = repo.hash_files([path for _, path in top + memory])
+        entries = [TreeEntry("100644", "blob", sha, name) for (name, _), sha in zip(top, ids)]
+        if memory:
+            subtree = [TreeEntry("100644", "blob", sha, name) for (name, _), sha in zip(memory, ids[len(top):])]
+            entries.append(TreeEntry("040000", "tree", repo.make_tree(subtree), "memory"))
+        return repo.make_tree(entries)
+
+    def _checked_file(self, name: str, sha256: str) -> Path:
+        """A memory file the manifest names, refused if its bytes are not what the manifest says."""
+        path = safe_child(self.store.root, name)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise StorageError(f"{path}: {exc.strerror or exc}", path=path, errno=exc.errno) from exc
+        if hashlib.sha256(data).hexdigest() != sha256:
+            raise IntegrityError("content does not match manifest.json; not recorded in git", path=path)
+        return path
+
+    # --- reading -------------------------------------------------------------------------
+
+    def position(self) -> Position | None:
+        """The log position the history records now (None: no history yet)."""
+        repo = self.repo()
+        return _position(repo.ref_tip(self.ref)) if repo else None
+
+    def entries(self, limit: int = 50) -> list[LogEntry]:
+        """The newest history commits, newest first."""
+        repo = self.repo()
+        return repo.log(self.ref, limit) if repo else []
+
+    def unrecorded(self) -> list[Event]:
+        """Changes in the log the history does not record yet (only those that make a commit)."""
+        if self.repo() is None and self.store.scope == "project":
+            return []
+        position = self.position()
+        with _log_errors(self.store.log_path):
+            events = self.store.log().read(start=(position.seq + 1) if position else 1)
+            return [event for event in events if event.type in HISTORY_TYPES]
+
+    def check(self, report: StoreReport, *, repair: bool) -> None:
+        """``verify``: note a history that lags the log; with ``repair``, record what it misses."""
+        if not self.store.exists():
+            return
+        try:
+            missing = self.unrecorded()
+            if missing and repair:
+                with self.store.transact():
+                    commit = self.record()
+                if commit:
+                    report.repaired.append(f"git history caught up ({len(missing)} change(s)) as "
+                                           f"{commit[:12]} on {self.ref}")
+            elif missing:
+                report.notes.append(f"git history ({self.ref}) lacks {len(missing)} change(s) since seq "
+                                    f"{missing[0].seq - 1}; the next change or `verify --repair` records them")
+        except MemoryReviewError as exc:
+            (report.problems if repair else report.notes).append(f"git history ({self.ref}): {exc}")
+
+
+def _project_repo(root: Path) -> GitRepo | None:
+    top = gitrepo.toplevel(root)
+    if top is None or top.resolve() != root.resolve():
+        return None  # not a repository, or a sub-folder of one: its ref would clash with the top's
+    return GitRepo.open(top)
+
+
+def _position(tip: RefTip | None) -> Position | None:
+    if tip is None:
+        return None
+    seq = re.search(rf"^{SEQ_TRAILER}: (\d+)$", tip.message, re.MULTILINE)
+    head = re.search(rf"^{HEAD_TRAILER}: ([0-9a-f]{{64}})$", tip.message, re.MULTILINE)
+    # A foreign commit on our ref records nothing we know: history restarts on top of it.
+    return Position(int(seq.group(1)), head.group(1)) if seq and head else Position(-1, "")
+
+
+def _merged_commits(repo: GitRepo, events: list[Event]) -> list[str]:
+    """Teammates' history commits a sync merged: extra parents, so ``git log --graph`` shows the merge."""
+    wanted = []
+    for event in events:
+        if event.type == "sync.merged" and event.sync:
+            remotes = event.sync.get("remotes") or {}
+            wanted += [sha for sha in remotes.values() if isinstance(sha, str) and re.fullmatch("[0-9a-f]{40}", sha)]
+    wanted = list(dict.fromkeys(wanted))
+    missing = repo.missing(wanted)
+    return [sha for sha in wanted if sha not in missing]
+
+
+def _git_date(ts: str | None) -> str:
+    moment = datetime.strptime(ts or utc_timestamp(), "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+    return f"@{int(moment.timestamp())} +0000"
+
+
+# --- the commit message ------------------------------------------------------------------
+
+
+def describe(scope: str, manifest: Manifest, events: list[Event], *, restarted: bool = False) -> str:
+    """The message of a history commit: a subject, one line per change, and the position trailers."""
+    changes = [e for e in events if e.type in HISTORY_TYPES]
+    lines = [describe_event(e) for e in changes] if len(changes) > 1 else []
+    if len(lines) > MAX_MESSAGE_LINES:
+        lines = lines[:MAX_MESSAGE_LINES] + [f"... and {len(lines) - MAX_MESSAGE_LINES} more"]
+    others = len(events) - len(changes)
+    if others:
+        lines.append(f"(+{others} other event(s): proposals, context builds, session notes)")
+    if restarted:
+        lines.insert(0, "The previous commit on this ref does not record this log; history restarts here.")
+    body = "\n".join(lines)
+    trailers = (f"Memory-Review-Store: {scope}\nMemory-Review-Origin: {manifest.origin}\n"
+                f"{SEQ_TRAILER}: {manifest.log_seq}\n{HEAD_TRAILER}: {manifest.log_head}")
+    return f"{_subject(scope, changes, events)}\n\n" + (f"{body}\n\n" if body else "") + trailers + "\n"
+
+
+def _subject(scope: str, changes: list[Event], events: list[Event]) -> str:
+    if not changes:
+        return f"memory-review ({scope}): record the log up to seq {events[-1].seq if events else 0}"
+    first = describe_event(changes[0])
+    more = f" (+{len(changes) - 1} more)" if len(changes) > 1 else ""
+    return f"memory-review ({scope}): {first}{more}"[:200]
+
+
+def describe_event(event: Event) -> str:
+    """One line for a person: what happened, to which memories, by whom."""
+    verb = {"candidate.applied": "apply", "candidate.edited": "edit", "candidate.discarded": "discard",
+            "memory.reverted": "revert", "memory.deleted": "delete", "store.recovered": "repair",
+            "sync.merged": "sync"}.get(event.type, event.type)
+    what = [event.candidate] if event.candidate else []
+    if event.reverts:
+        what.append(f"#{event.reverts}")
+    what += [_change_mark(c.before, c.after) + c.memory for c in event.changes or ()]
+    if event.type == "sync.merged" and event.sync:
+        what.append(_sync_summary(event.sync))
+    reason = f" — {event.reason}" if event.reason else ""
+    return " ".join([f"#{event.seq} {verb}", *what, f"by {event.actor}"]) + reason
+
+
+def _change_mark(before: object, after: object) -> str:
+    return "+" if before is None else "-" if after is None else "~"
+
+
+def _sync_summary(sync: dict) -> str:
+    remotes = sync.get("remotes") or {}
+    conflicts = [str(c.get("memory")) for c in sync.get("conflicts") or []]
+    closed = sync.get("closed") or []
+    parts = [f"from {len(remotes)} other clone(s)"]
+    parts += [f"conflict on {', '.join(conflicts)}"] if conflicts else []
+    parts += [f"closed {len(closed)} settled conflict(s)"] if closed else []
+    return f"({'; '.join(parts)})"

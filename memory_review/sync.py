@@ -1,0 +1,373 @@
+"""``memory-review sync [REMOTE]``: share a store's approved memory through an ordinary git remote (ADR 0007).
+
+Every clone publishes its own store history (``refs/memory-review/<scope>``) as
+``refs/memory-review/replicas/<scope>/<origin>`` on the remote, where ``origin`` is
+the store's replica id; nobody else ever writes that ref. A sync:
+
+1. fetches every replica ref into ``refs/memory-review/fetched/<remote>/<scope>/`` (no lock held);
+2. under the store lock, records any history the store still lacks, reads each
+   replica's ``events.jsonl`` from its commit, merges them with ``sync_merge``'s rules,
+   and commits the outcome as one batch: a ``sync.merged`` event (the memories that
+   moved, with full snapshots), the conflict candidates it opens and the ones it closes;
+3. pushes this clone's history to its own replica ref, leased on what was fetched.
+
+Each step leaves every clone valid: the fetch and the push change refs only, and the
+merge is one commit of the ordinary commit path. Running sync again repeats whatever
+was left undone and otherwise changes nothing. Pending candidates stay local: they
+are never merged, only the log that records them travels.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from events import GENESIS, Change, EventDraft, decode_event, faults, line_hash
+from events.errors import LogIntegrityError
+from events.scan import iter_lines
+
+from memory_review.candidate import Candidate, CandidateChange, base_of, candidate_to_json, render_diff
+from memory_review.errors import (
+    ConflictError,
+    IntegrityError,
+    MemoryReviewError,
+    NotFoundError,
+    StorageError,
+    ValidationError,
+)
+from memory_review.gitrepo import GitRepo
+from memory_review.history import History
+from memory_review.ids import new_candidate_id
+from memory_review.manifest import decode_manifest
+from memory_review.models import Memory, Strict, utc_now
+from memory_review.proposal import Proposer
+from memory_review.record_io import memory_from_json, memory_to_json
+from memory_review.rules import Plan, View
+from memory_review.safety import scan
+from memory_review.store import Transaction
+from memory_review.sync_merge import (
+    Graph,
+    Head,
+    Knowledge,
+    Node,
+    Outcome,
+    SyncAdopt,
+    SyncConflict,
+    SyncNode,
+    SyncRecord,
+    know,
+    merge_memory,
+    new_nodes,
+)
+
+REPLICA_PREFIX = "refs/memory-review/replicas/"
+FETCHED_PREFIX = "refs/memory-review/fetched/"
+FLAG_SYNC_CONFLICT = "sync-conflict"
+ORIGIN_RE = re.compile(r"^[0-9a-f]{16}$")
+REMOTE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+
+
+class StoreSync(Strict):
+    """What one sync did to one store."""
+
+    scope: str
+    remote: str
+    status: str = "synced"
+    """``synced``, or ``skipped`` (with ``reason``) for a store that has no such remote."""
+    reason: str | None = None
+    replicas: tuple[str, ...] = ()
+    adopted: tuple[str, ...] = ()
+    """Memories that changed here (teammates' changes, or agreed merges)."""
+    conflicts: tuple[str, ...] = ()
+    """Conflict candidates opened here, one per memory changed differently on both sides."""
+    closed: tuple[str, ...] = ()
+    waiting: tuple[str, ...] = ()
+    """Memories other clones disagree on; nothing is taken until one of them resolves it."""
+    skipped_replicas: tuple[str, ...] = ()
+    event: int | None = None
+    pushed: bool = False
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Replica:
+    """One teammate's published history: its commit and what its log knows."""
+
+    origin: str
+    commit: str
+    known: Knowledge
+
+
+@dataclass
+class _Merge:
+    """The outcome of merging every memory, gathered into one batch."""
+
+    plan: Plan = field(default_factory=Plan)
+    changes: list[Change] = field(default_factory=list)
+    adopt: list[SyncAdopt] = field(default_factory=list)
+    conflicts: list[SyncConflict] = field(default_factory=list)
+    closed: list[str] = field(default_factory=list)
+    waiting: list[str] = field(default_factory=list)
+    merged: list[tuple[str, str, Node]] = field(default_factory=list)
+    """Merge versions made here: (memory, id, node)."""
+
+
+# --- the whole sync of one store ----------------------------------------------------------------
+
+
+def ready(history: History, remote: str) -> str | None:
+    """Why ``history``'s store cannot sync through ``remote`` (None: it can)."""
+    repo = history.repo()
+    if repo is None:
+        if history.store.scope == "project":
+            return "the project root is not the top level of a git repository"
+        return f"the user store has no git history yet ({history.store.root / 'history.git'})"
+    if remote not in repo.remote_names():
+        return f"no git remote {remote!r} in {repo.git_dir}"
+    return None
+
+
+def sync_store(history: History, remote: str, *, actor: str) -> StoreSync:
+    """Fetch, merge and push one store through git remote ``remote``."""
+    if not REMOTE_RE.fullmatch(remote):
+        raise ValidationError(f"{remote!r} is not a git remote name", field="REMOTE")
+    problem = ready(history, remote)
+    repo = history.repo()
+    if problem or repo is None:
+        raise NotFoundError("git remote", remote, hint=problem or "")
+    store, scope = history.store, history.store.scope
+    fetched = f"{FETCHED_PREFIX}{remote}/{scope}/"
+    faults.point("sync.before_fetch")
+    repo.fetch(remote, f"+{REPLICA_PREFIX}{scope}/*:{fetched}*")
+    faults.point("sync.after_fetch")
+    with store.transact() as tx:
+        origin = tx.manifest.origin
+        history.record()  # what we publish must hold everything the log does
+        local = _read_log(_local_bytes(store.log_path), where=str(store.log_path))
+        tips = repo.refs_under(fetched)
+        own = tips.pop(f"{fetched}{origin}", None)
+        _check_own(repo, own, local, f"{remote}: {REPLICA_PREFIX}{scope}/{origin}")
+        replicas, skipped = _load_replicas(repo, tips, fetched, scope)
+        merge = plan_merge(tx.view, know(local), replicas, actor=actor, now=utc_now())
+        event, warnings = _commit(tx, history, merge)
+    faults.point("sync.before_push")
+    pushed = _publish(repo, history.ref, remote, f"{REPLICA_PREFIX}{scope}/{origin}", own)
+    return StoreSync(scope=scope, remote=remote, replicas=tuple(r.origin for r in replicas),
+                     adopted=tuple(c.memory for c in merge.adopt), conflicts=tuple(c.candidate for c in merge.conflicts),
+                     closed=tuple(merge.closed), waiting=tuple(merge.waiting), skipped_replicas=tuple(skipped),
+                     event=event, pushed=pushed, warnings=tuple(warnings))
+
+
+def sync_stores(histories: Sequence[History], remote: str, *, actor: str, explicit: bool) -> list[StoreSync]:
+    """Sync each store; without an explicit scope, a store with no such remote is skipped, not an error."""
+    results, errors = [], []
+    for history in histories:
+        problem = ready(history, remote)
+        if problem and not explicit:
+            results.append(StoreSync(scope=history.store.scope, remote=remote, status="skipped", reason=problem))
+            errors.append(problem)
+            continue
+        results.append(sync_store(history, remote, actor=actor))
+    if all(r.status == "skipped" for r in results):
+        raise NotFoundError("git remote", remote, hint="; ".join(errors))
+    return results
+
+
+def _commit(tx: Transaction, history: History, merge: _Merge) -> tuple[int | None, list[str]]:
+    if not merge.plan.drafts:
+        return None, []
+    result = tx.commit(merge.plan)
+    warnings = list(result.warnings)
+    try:
+        history.record(result.events)  # a no-op when the observer did it; a second chance when not
+    except MemoryReviewError as exc:
+        warnings.append(f"the merge is committed, but git history failed: {exc}; sync again to publish it")
+    return result.events[0].seq, warnings
+
+
+def _publish(repo: GitRepo, ref: str, remote: str, dst: str, own: str | None) -> bool:
+    tip = repo.ref_tip(ref)
+    if tip is None or tip.commit == own:
+        return False
+    repo.push(remote, ref, dst, expect=own)
+    return True
+
+
+# --- reading replicas ------------------------------------------------------------------------------
+
+
+def _read_log(data: bytes, *, where: str) -> list[tuple[Any, str]]:
+    """The committed events of a log's bytes, each with its line hash; the chain is checked."""
+    lines: list[tuple[Any, str]] = []
+    batch: list[tuple[Any, str]] = []
+    prev, expected = GENESIS, 1
+    try:
+        for line_no, _offset, line in iter_lines(io.BytesIO(data)):
+            if not line.endswith(b"\n"):
+                break  # a torn tail: never committed
+            event = decode_event(line, path=where, line_no=line_no)
+            if event.seq != expected or event.prev != prev:
+                raise LogIntegrityError(where, line_no, "the hash chain is broken here")
+            prev, expected = line_hash(line), expected + 1
+            batch.append((event, prev))
+            if not event.more:
+                lines += batch
+                batch = []
+    except LogIntegrityError as exc:
+        raise IntegrityError(exc.reason, path=where, line=exc.line) from exc
+    return lines
+
+
+def _local_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return b""  # a store with no events yet
+    except OSError as exc:
+        raise StorageError(f"{path}: {exc.strerror or exc}", path=path, errno=exc.errno) from exc
+
+
+def _check_own(repo: GitRepo, own: str | None, local: list[tuple[Any, str]], where: str) -> None:
+    """Our replica ref on the remote must hold an older state of this very log, or someone else wrote it."""
+    if own is None:
+        return
+    data = repo.read_blob(own, "manifest.json")
+    manifest = decode_manifest(data, where=where) if data is not None else None
+    seq = manifest.log_seq if manifest else -1
+    ours = GENESIS if seq == 0 else (local[seq - 1][1] if 0 < seq <= len(local) else None)
+    if manifest is None or ours != manifest.log_head:
+        raise ConflictError(f"{where} holds a log this store never wrote: another clone publishes under "
+                            "the same replica id (was the store folder copied?)",
+                            hint="give one of the copies a fresh store (a new origin) and sync again")
+
+
+def _load_replicas(repo: GitRepo, tips: dict[str, str], prefix: str, scope: str) -> tuple[list[Replica], list[str]]:
+    """Each teammate's knowledge; a replica that cannot be read is left out (and said so), never half-used."""
+    replicas, skipped = [], []
+    for ref, commit in sorted(tips.items()):
+        origin = ref[len(prefix):]
+        if not ORIGIN_RE.fullmatch(origin):
+            skipped.append(f"{origin}: not a replica id")
+            continue
+        try:
+            data = repo.read_blob(commit, "events.jsonl") or b""
+            known = know(_read_log(data, where=f"replica {origin}"))
+            _check_records(known, scope, origin)
+        except MemoryReviewError as exc:
+            skipped.append(f"{origin}: {exc}")
+            continue
+        replicas.append(Replica(origin, commit, known))
+    return replicas, skipped
+
+
+def _check_records(known: Knowledge, scope: str, origin: str) -> None:
+    for memory_id, record in known.records.items():
+        if record is not None:
+            _memory(record, memory_id, scope, origin)
+
+
+def _memory(record: dict[str, Any], memory_id: str, scope: str, origin: str) -> Memory:
+    memory = memory_from_json(record, where=f"replica {origin}, memory {memory_id}")
+    if memory.id != memory_id or memory.scope != scope:
+        raise IntegrityError(f"replica {origin} holds {memory.scope} memory {memory.id!r} as {memory_id!r}")
+    return memory
+
+
+# --- planning the merge (no I/O) -------------------------------------------------------------------
+
+
+def plan_merge(view: View, local: Knowledge, replicas: Sequence[Replica], *, actor: str, now: str) -> _Merge:
+    """Merge every memory any clone knows; the batch to commit (empty when nothing changes here)."""
+    graph = Graph([local, *(r.known for r in replicas)])
+    memories = sorted(set(local.current).union(*(r.known.current for r in replicas)))
+    merge = _Merge()
+    for memory_id in memories:
+        ours = Head(local.head(memory_id), local.records.get(memory_id), "")
+        theirs = [Head(r.known.head(memory_id), r.known.records.get(memory_id), r.origin)
+                  for r in replicas if memory_id in r.known.current]
+        outcome = merge_memory(memory_id, graph, ours, theirs)
+        _settle(view, local, memory_id, ours, outcome, merge, now)
+    if merge.plan.drafts or merge.adopt or merge.closed:
+        _finish(merge, graph, local, replicas, actor)
+    return merge
+
+
+def _settle(view: View, local: Knowledge, memory_id: str, ours: Head, outcome: Outcome, merge: _Merge,
+            now: str) -> None:
+    wanted = (ours.id, outcome.head.id) if outcome.kind == "conflict" and outcome.head else None
+    kept = False
+    for candidate_id, conflict in sorted(local.conflicts.items()):
+        if conflict.memory != memory_id:
+            continue
+        if (conflict.ours, conflict.theirs) == wanted:
+            kept = True
+        else:
+            merge.closed.append(candidate_id)
+    if outcome.kind == "adopt" and outcome.head:
+        _adopt(view, memory_id, outcome, merge)
+    elif outcome.kind == "conflict" and outcome.head and not kept:
+        _open_conflict(view, memory_id, ours, outcome.head, merge, now)
+    elif outcome.kind == "waiting":
+        merge.waiting.append(memory_id)
+
+
+def _adopt(view: View, memory_id: str, outcome: Outcome, merge: _Merge) -> None:
+    head = outcome.head
+    assert head is not None
+    if outcome.node is not None:
+        merge.merged.append((memory_id, head.id, outcome.node))
+    merge.adopt.append(SyncAdopt(memory=memory_id, id=head.id))
+    current = view.memory(memory_id)
+    after = _memory(head.record, memory_id, view.scope, head.origin) if head.record is not None else None
+    before_json = memory_to_json(current) if current else None
+    after_json = memory_to_json(after) if after else None
+    if before_json != after_json:
+        merge.changes.append(Change(memory=memory_id, before=before_json, after=after_json))
+        merge.plan.delta[memory_id] = after
+
+
+def _open_conflict(view: View, memory_id: str, ours: Head, theirs: Head, merge: _Merge, now: str) -> None:
+    candidate = conflict_candidate(view, memory_id, theirs, candidate_id=new_candidate_id(), now=now)
+    merge.conflicts.append(SyncConflict(memory=memory_id, candidate=candidate.id, ours=ours.id, theirs=theirs.id))
+    merge.plan.drafts.append(EventDraft(type="candidate.created", actor=f"sync:{theirs.origin}",
+                                        candidate=candidate.id, record=candidate_to_json(candidate)))
+    merge.plan.put_candidates.append(candidate)
+
+
+def _finish(merge: _Merge, graph: Graph, local: Knowledge, replicas: Sequence[Replica], actor: str) -> None:
+    """Put the ``sync.merged`` event first (it declares what the candidate events after it mean)."""
+    nodes = new_nodes(graph, local)
+    nodes += [SyncNode(memory=m, id=vid, parents=n.parents, key=n.key) for m, vid, n in merge.merged]
+    record = SyncRecord(remotes={r.origin: r.commit for r in replicas}, nodes=tuple(nodes),
+                        adopt=tuple(merge.adopt), conflicts=tuple(merge.conflicts), closed=tuple(merge.closed))
+    event = EventDraft(type="sync.merged", actor=actor, changes=tuple(merge.changes) or None,
+                       sync=record.model_dump(mode="json"))
+    reason = "closed by sync: the conflict it offered no longer stands (settled on another clone, or superseded)"
+    closes = [EventDraft(type="candidate.discarded", actor=actor, candidate=cid, reason=reason)
+              for cid in merge.closed]
+    merge.plan.drafts[:0] = [event]
+    merge.plan.drafts += closes
+    merge.plan.drop_candidates += merge.closed
+
+
+def conflict_candidate(view: View, memory_id: str, theirs: Head, *, candidate_id: str, now: str) -> Candidate:
+    """A pending candidate offering their version over ours: apply takes theirs, discard keeps ours."""
+    before = view.memory(memory_id)
+    after = _memory(theirs.record, memory_id, view.scope, theirs.origin) if theirs.record is not None else None
+    changes = (CandidateChange(memory=memory_id, before=before, after=after),)
+    op = "create" if before is None else "delete" if after is None else "update"
+    flags = {FLAG_SYNC_CONFLICT} | (scan(f"{after.description}\n{after.body}") if after else set())
+    who = f" (approved by {after.applied_by})" if after and after.applied_by else ""
+    said = f"their version: {after.description!r}{who}" if after else "they deleted it"
+    rationale = (f"Sync conflict on {memory_id!r}: this clone and replica {theirs.origin} changed it differently "
+                 f"since they last agreed ({said}). Apply to take theirs, edit to combine both, or discard to "
+                 "keep yours. Nothing was picked automatically.")
+    return Candidate(id=candidate_id, op=op, scope=view.scope, changes=changes, base=base_of(changes),
+                     diff=render_diff(changes), rationale=rationale, evidence=(),
+                     proposer=Proposer(kind="import", name=f"sync:{theirs.origin}"), priority="high",
+                     flags=tuple(sorted(flags)), session_id=None, created_at=now)
+

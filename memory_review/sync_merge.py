@@ -1,0 +1,298 @@
+"""The merge rules of team sync, pure: a version graph per memory, read from event logs (ADR 0007).
+
+Every change of a memory is a *version*: the authoring event's line hash names it,
+its parents are the versions it replaced, and its *key* is the sha256 of what it says
+(type, description, body; ``absent`` for a deleted or never-created memory). Each
+replica's log implies the graph it knows and the version each memory is at:
+
+- ``candidate.applied`` / ``memory.reverted`` / ``memory.deleted`` author a version whose
+  parent is the current one (plus the other side's version when the applied candidate
+  was a sync conflict: taking theirs, or an edit of both, resolves the conflict);
+- ``sync.merged`` declares the versions it learned, the ones it adopted, the conflict
+  candidates it opened and the ones it closed itself;
+- a person discarding a conflict candidate ("keep mine") authors a version with the
+  same content and both sides as parents, so the other side adopts it.
+
+Merging one memory takes the heads (versions that no other descends from) of ours and
+every replica's: one head is a fast-forward; several whose changes since their common
+base agree become a deterministic merge version (same id and content on every clone);
+otherwise it is a conflict for a person to resolve. No rule depends on clocks or on
+the order replicas are read in, so every clone reaches the same result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import orjson
+from pydantic import ValidationError as PydanticValidationError
+
+from events import Event
+from memory_review.errors import ValidationError
+from memory_review.models import Strict
+
+ROOT = "root"
+"""The version of a memory before it was ever created."""
+ABSENT = "absent"
+"""The key of a version in which the memory does not exist."""
+AUTHORING = frozenset({"candidate.applied", "memory.reverted", "memory.deleted"})
+
+
+# --- the ``sync`` object of a ``sync.merged`` event (a stored boundary: strict) ------------------
+
+
+class SyncNode(Strict):
+    """A version learned from a replica (or a merge version made here)."""
+
+    memory: str
+    id: str
+    parents: tuple[str, ...]
+    key: str
+
+
+class SyncAdopt(Strict):
+    """The version a memory is at after the merge."""
+
+    memory: str
+    id: str
+
+
+class SyncConflict(Strict):
+    """A conflict candidate opened by this merge: our version against theirs."""
+
+    memory: str
+    candidate: str
+    ours: str
+    theirs: str
+
+
+class SyncRecord(Strict):
+    """What one ``sync.merged`` event merged."""
+
+    remotes: dict[str, str] = {}
+    """Replica origin -> the history commit read from it."""
+    nodes: tuple[SyncNode, ...] = ()
+    adopt: tuple[SyncAdopt, ...] = ()
+    conflicts: tuple[SyncConflict, ...] = ()
+    closed: tuple[str, ...] = ()
+    """Conflict candidates this sync discards itself (settled elsewhere or superseded): no "keep mine"."""
+
+
+def sync_record(raw: dict[str, Any] | None, *, where: str) -> SyncRecord:
+    """Validate the ``sync`` object of a stored event."""
+    try:
+        return SyncRecord.model_validate(raw or {})
+    except PydanticValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in first["loc"]) or "(root)"
+        raise ValidationError(f"sync.{loc}: {first['msg']}", path=where) from exc
+
+
+def content_key(record: dict[str, Any] | None) -> str:
+    """What a version says, hashed: equal keys are the same memory to a reader."""
+    if record is None:
+        return ABSENT
+    content = [record.get("type"), record.get("description"), record.get("body", "")]
+    return hashlib.sha256(orjson.dumps(content)).hexdigest()
+
+
+def merge_id(memory: str, parents: Sequence[str]) -> str:
+    """The id of the merge of ``parents``: the same on every clone that makes it."""
+    text = "\0".join(["memory-review merge", memory, *sorted(parents)])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+# --- what one log knows ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Node:
+    """A version: the versions it replaced, and what it says."""
+
+    parents: tuple[str, ...]
+    key: str
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """A pending conflict candidate: our version against theirs, on one memory."""
+
+    memory: str
+    ours: str
+    theirs: str
+
+
+@dataclass
+class Knowledge:
+    """The version graph one log implies, and where each memory stands in it."""
+
+    nodes: dict[str, dict[str, Node]] = field(default_factory=dict)
+    current: dict[str, str] = field(default_factory=dict)
+    records: dict[str, dict[str, Any] | None] = field(default_factory=dict)
+    conflicts: dict[str, Conflict] = field(default_factory=dict)
+
+    def head(self, memory: str) -> str:
+        return self.current.get(memory, ROOT)
+
+    def add(self, memory: str, vid: str, node: Node) -> None:
+        self.nodes.setdefault(memory, {}).setdefault(vid, node)
+
+    def move(self, memory: str, vid: str, record: dict[str, Any] | None) -> None:
+        self.current[memory] = vid
+        self.records[memory] = record
+
+
+def know(lines: Iterable[tuple[Event, str]]) -> Knowledge:
+    """Fold a log (each event with its line hash) into the graph it implies."""
+    known = Knowledge()
+    closing: set[str] = set()
+    for event, line in lines:
+        if event.type == "sync.merged":
+            _fold_sync(known, event, closing)
+        elif event.type in AUTHORING:
+            _fold_authored(known, event, line)
+        elif event.type == "candidate.discarded" and event.candidate in known.conflicts:
+            _fold_discard(known, event.candidate, line, closing)
+    return known
+
+
+def _fold_authored(known: Knowledge, event: Event, line: str) -> None:
+    resolved = known.conflicts.pop(event.candidate, None) if event.type == "candidate.applied" else None
+    for change in event.changes or ():
+        parents = [known.head(change.memory)]
+        if resolved and resolved.memory == change.memory and resolved.theirs not in parents:
+            parents.append(resolved.theirs)
+        known.add(change.memory, line, Node(tuple(parents), content_key(change.after)))
+        known.move(change.memory, line, change.after)
+
+
+def _fold_sync(known: Knowledge, event: Event, closing: set[str]) -> None:
+    record = sync_record(event.sync, where=f"event {event.seq}")
+    for node in record.nodes:
+        known.add(node.memory, node.id, Node(node.parents, node.key))
+    changes = {change.memory: change for change in event.changes or ()}
+    for adopt in record.adopt:
+        change = changes.get(adopt.memory)
+        known.move(adopt.memory, adopt.id, change.after if change else known.records.get(adopt.memory))
+    for conflict in record.conflicts:
+        known.conflicts[conflict.candidate] = Conflict(conflict.memory, conflict.ours, conflict.theirs)
+    closing.update(record.closed)
+
+
+def _fold_discard(known: Knowledge, candidate: str, line: str, closing: set[str]) -> None:
+    conflict = known.conflicts.pop(candidate)
+    if candidate in closing:
+        closing.discard(candidate)
+        return
+    memory, current = conflict.memory, known.head(conflict.memory)
+    graph = Graph([known])
+    if graph.descends(memory, current, conflict.theirs):
+        return
+    # "Keep mine": a version with our content that has seen theirs, so the other side adopts it.
+    known.add(memory, line, Node((current, conflict.theirs), graph.key(memory, current)))
+    known.move(memory, line, known.records.get(memory))
+
+
+# --- the graph of every replica, and the merge of one memory ---------------------------------
+
+
+class Graph:
+    """The union of the version graphs of several logs."""
+
+    def __init__(self, knowledge: Iterable[Knowledge]) -> None:
+        self.nodes: dict[str, dict[str, Node]] = {}
+        for known in knowledge:
+            for memory, nodes in known.nodes.items():
+                mine = self.nodes.setdefault(memory, {})
+                for vid, node in nodes.items():
+                    mine.setdefault(vid, node)
+
+    def node(self, memory: str, vid: str) -> Node | None:
+        if vid == ROOT:
+            return Node((), ABSENT)
+        return self.nodes.get(memory, {}).get(vid)
+
+    def key(self, memory: str, vid: str) -> str | None:
+        node = self.node(memory, vid)
+        return node.key if node else None
+
+    def lineage(self, memory: str, vid: str) -> set[str]:
+        """``vid`` and every version it descends from (as far as the graph knows)."""
+        seen, stack = {vid}, [vid]
+        while stack:
+            node = self.node(memory, stack.pop())
+            for parent in node.parents if node else ():
+                if parent not in seen:
+                    seen.add(parent)
+                    stack.append(parent)
+        return seen
+
+    def descends(self, memory: str, vid: str, ancestor: str) -> bool:
+        """Whether ``vid`` is ``ancestor`` or has it in its lineage."""
+        return ancestor in self.lineage(memory, vid)
+
+    def base_key(self, memory: str, heads: Sequence[str]) -> str | None:
+        """The key of the heads' nearest common versions, if they all say the same (else None)."""
+        lineages = [self.lineage(memory, h) for h in heads]
+        common = set.intersection(*lineages)
+        nearest = [c for c in common if not any(c != d and c in self.lineage(memory, d) for d in common)]
+        keys = {self.key(memory, c) for c in nearest}
+        return keys.pop() if len(keys) == 1 else None
+
+
+@dataclass(frozen=True)
+class Head:
+    """A version some clone is at, with its record and which clone ("" for this one)."""
+
+    id: str
+    record: dict[str, Any] | None
+    origin: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What to do with one memory: keep ours, adopt a version, open a conflict, or wait for others."""
+
+    kind: Literal["keep", "adopt", "conflict", "waiting"]
+    head: Head | None = None
+    node: Node | None = None
+    """Set when ``head`` is a merge version made here (recorded in the ``sync.merged`` event)."""
+
+
+def merge_memory(memory: str, graph: Graph, ours: Head, theirs: Sequence[Head]) -> Outcome:
+    """Merge one memory: ``ours`` against every replica's head; deterministic in its inputs."""
+    heads = {ours.id: ours}
+    for head in sorted(theirs, key=lambda h: (h.id, h.origin)):
+        heads.setdefault(head.id, head)
+    ids = sorted(heads)
+    tips = [i for i in ids if not any(j != i and graph.descends(memory, j, i) for j in ids)]
+    if tips == [ours.id]:
+        return Outcome("keep")
+    if len(tips) == 1:
+        return Outcome("adopt", heads[tips[0]])
+    keys = {i: graph.key(memory, i) or content_key(heads[i].record) for i in tips}
+    base = graph.base_key(memory, tips)
+    changed = [i for i in tips if keys[i] != base]
+    if len({keys[i] for i in changed}) <= 1:
+        winner = heads[min(changed or tips)]
+        merged = Head(merge_id(memory, tips), winner.record, winner.origin)
+        return Outcome("adopt", merged, Node(tuple(tips), keys[winner.id]))
+    if ours.id in changed:
+        other = min(i for i in changed if keys[i] != keys[ours.id])
+        return Outcome("conflict", heads[other])
+    return Outcome("waiting")
+
+
+def new_nodes(graph: Graph, local: Knowledge) -> list[SyncNode]:
+    """Versions the graph holds that this log does not record yet (sorted, so events are stable)."""
+    found = []
+    for memory in sorted(graph.nodes):
+        mine = local.nodes.get(memory, {})
+        for vid in sorted(graph.nodes[memory]):
+            if vid not in mine:
+                node = graph.nodes[memory][vid]
+                found.append(SyncNode(memory=memory, id=vid, parents=node.parents, key=node.key))
+    return found
