@@ -199,8 +199,8 @@ class History:
                     report.repaired.append(f"git history caught up ({len(missing)} change(s)) as "
                                            f"{commit[:12]} on {self.ref}")
             elif missing:
-                report.notes.append(f"git history ({self.ref}) lacks {len(missing)} change(s) since seq "
-                                    f"{missing[0].seq - 1}; the next change or `verify --repair` records them")
+                report.notes.append(f"git history ({self.ref}) lacks {len(missing)} change(s), from seq "
+                                    f"{missing[0].seq}; the next change or `verify --repair` records them")
         except MemoryReviewError as exc:
             (report.problems if repair else report.notes).append(f"git history ({self.ref}): {exc}")
 

@@ -182,10 +182,11 @@ def _commit(tx: Transaction, history: History, merge: _Merge) -> tuple[int | Non
         return None, []
     result = tx.commit(merge.plan)
     warnings = list(result.warnings)
-    try:
-        history.record(result.events)  # a no-op when the observer did it; a second chance when not
-    except MemoryReviewError as exc:
-        warnings.append(f"the merge is committed, but git history failed: {exc}; sync again to publish it")
+    if warnings or history.observe not in tx.store.observers:
+        try:
+            history.record(result.events)  # a second chance for a history the observer could not write
+        except MemoryReviewError as exc:
+            warnings.append(f"the merge is committed, but git history failed: {exc}; sync again to publish it")
     return result.events[0].seq, warnings
 
 
