@@ -129,6 +129,12 @@ def _context(args, ws: Workspace):
     return ws.context(session=args.session, query=args.query, budget=args.budget)
 
 
+@command("extract", out.render_extract)
+def _extract(args, ws: Workspace):
+    return ws.extract(Path(args.transcript), format=args.format, session=args.session,
+                      extractor=args.extractor)
+
+
 @command("sessions", out.render_sessions)
 def _sessions(args, ws: Workspace):
     return ws.sessions()
@@ -285,6 +291,16 @@ def _cfg_context(p):
     p.add_argument("--budget", type=int, metavar="BYTES", help="size limit of the block (default 25000)")
 
 
+def _cfg_extract(p):
+    from memory_review.extract import FORMATS
+
+    p.add_argument("transcript", metavar="TRANSCRIPT",
+                   help="Claude Code session JSONL (or JSON array), {role, content} JSONL, aider history, text")
+    p.add_argument("--format", choices=sorted(FORMATS), help="skip auto-detection")
+    p.add_argument("--extractor", choices=["heuristic", "model"], default="heuristic",
+                   help="model: an OpenAI-compatible or Anthropic endpoint from MEMORY_REVIEW_LLM_* (off by default)")
+
+
 def _cfg_verify(p):
     p.add_argument("--repair", action="store_true",
                    help="rebuild manifest, memory files, MEMORY.md and candidates from the log")
@@ -329,6 +345,8 @@ SUBCOMMANDS = [
      _cfg_log),
     ("context", "the block of approved memories to put in the prompt (--session records it)",
      "memory-review --session S1 context --query 'database tests'", _cfg_context),
+    ("extract", "propose candidates found in an agent session transcript (never memory)",
+     "memory-review extract ~/.claude/projects/x/session.jsonl", _cfg_extract),
     ("sessions", "sessions seen in the logs", "memory-review sessions", _none),
     ("replay", "rebuild past state from the log (--at SEQ), or a session's contexts (--session ID)",
      "memory-review replay --at 12", _cfg_replay),

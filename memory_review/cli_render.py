@@ -188,6 +188,18 @@ def render_context(result, args) -> str:
     return result.text.rstrip("\n") if result.text else "(no approved memories to inject)"
 
 
+def render_extract(summary, args) -> str:
+    lines = [f"{summary.source} ({summary.format}, session {summary.session}): {summary.user_turns} user turns",
+             f"  found {summary.found}, proposed {len(summary.proposed)}, "
+             f"skipped {summary.skipped_duplicates} as duplicates, flagged {summary.flagged}"]
+    if summary.failure:
+        lines.append(f"  warning: {summary.failure}")
+    lines += [f"  {cid}" for cid in summary.proposed]
+    if summary.proposed:
+        lines.append("review them with `memory-review`")
+    return "\n".join(lines)
+
+
 def render_sessions(sessions, args) -> str:
     if not sessions:
         return "no sessions in the logs"

@@ -95,13 +95,18 @@ def propose(
     candidate_id: str,
     now: str,
     discarded: frozenset[str] = frozenset(),
+    flags: Iterable[str] = (),
 ) -> tuple[Candidate, Plan]:
-    """Turn a proposal into a candidate and its ``candidate.created`` event; memory is untouched."""
+    """Turn a proposal into a candidate and its ``candidate.created`` event; memory is untouched.
+
+    ``flags`` are warnings the caller knows of (an extractor's ``untrusted-source``); they only add.
+    """
     changes = _proposed_changes(view, proposal, candidate_id, now)
     op = _effective_op(proposal, changes)
     candidate = _candidate(proposal, op, changes, candidate_id, now, view.scope)
-    if candidate.fingerprint() in discarded:
-        candidate = candidate.model_copy(update={"flags": _add(candidate.flags, FLAG_PREVIOUSLY_DISCARDED)})
+    extra = set(flags) | ({FLAG_PREVIOUSLY_DISCARDED} if candidate.fingerprint() in discarded else set())
+    if extra:
+        candidate = candidate.model_copy(update={"flags": tuple(sorted(set(candidate.flags) | extra))})
     draft = EventDraft(
         type="candidate.created",
         actor=f"{proposal.proposer.kind}:{proposal.proposer.name}",
@@ -202,10 +207,6 @@ def _proposed_texts(proposal) -> list[str]:
     if isinstance(proposal, ConsolidateProposal):
         return [f"{r.description}\n{r.body}" for r in proposal.results]
     return []
-
-
-def _add(flags: Sequence[str], flag: str) -> tuple[str, ...]:
-    return tuple(sorted(set(flags) | {flag}))
 
 
 # --- edit ------------------------------------------------------------------------------

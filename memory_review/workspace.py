@@ -8,7 +8,7 @@ The TUI, the MCP server and the hooks call the same methods.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -110,11 +110,16 @@ class Workspace:
 
     # --- proposing (the agent's way in) ------------------------------------------------
 
-    def propose(self, proposals: Sequence[AnyProposal]) -> list[CandidateState]:
-        """Turn proposals into pending candidates; all are validated before any is written."""
-        by_scope: dict[str, list[AnyProposal]] = {}
-        for proposal in proposals:
-            by_scope.setdefault(proposal.scope, []).append(proposal)
+    def propose(self, proposals: Sequence[AnyProposal],
+                flags: Sequence[Iterable[str]] | None = None) -> list[CandidateState]:
+        """Turn proposals into pending candidates; all are validated before any is written.
+
+        ``flags`` (one set per proposal) adds warnings the caller knows of, such as an extractor's.
+        """
+        by_scope: dict[str, list[tuple[AnyProposal, frozenset[str]]]] = {}
+        for i, proposal in enumerate(proposals):
+            extra = frozenset(flags[i]) if flags else frozenset()
+            by_scope.setdefault(proposal.scope, []).append((proposal, extra))
         for scope, items in by_scope.items():
             self._plan_proposals(self.store(scope), items, dry_run=True)
         results: list[CandidateState] = []
@@ -122,13 +127,14 @@ class Workspace:
             results.extend(self._plan_proposals(self.store(scope), items, dry_run=False))
         return results
 
-    def _plan_proposals(self, store: Store, proposals: Sequence[AnyProposal], *, dry_run: bool):
+    def _plan_proposals(self, store: Store, proposals: Sequence[tuple[AnyProposal, frozenset[str]]], *,
+                        dry_run: bool):
         with store.transact() as tx:
             discarded = _discarded_fingerprints(store)
             plan, made = rules.Plan(), []
-            for proposal in proposals:
+            for proposal, extra in proposals:
                 candidate, step = rules.propose(tx.view, proposal, candidate_id=new_candidate_id(),
-                                                now=utc_now(), discarded=discarded)
+                                                now=utc_now(), discarded=discarded, flags=extra)
                 made.append(candidate)
                 plan.drafts += step.drafts
                 plan.put_candidates += step.put_candidates
@@ -305,6 +311,13 @@ class Workspace:
 
         return replay_session(self, check_session_id(session))
 
+    def extract(self, path: Path, *, format: str | None = None, session: str | None = None,
+                extractor: str = "heuristic"):
+        """Propose candidates found in a transcript (deduplicated; never memory)."""
+        from memory_review.extraction import extract_transcript
+
+        return extract_transcript(self, path, format=format, session=session, extractor=extractor)
+
     def verify(self, *, repair: bool = False, actor: str | None = None) -> list[StoreReport]:
         """Recover, then check both stores; with ``repair``, rebuild derived files from the logs."""
         if repair:
@@ -403,15 +416,21 @@ def _candidate_from_log(store: Store, candidate_id: str) -> CandidateState | Non
 
 
 def _discarded_fingerprints(store: Store) -> frozenset[str]:
-    records: dict[str, str] = {}
-    discarded: set[str] = set()
+    return frozenset(candidate.fingerprint() for candidate in discarded_candidates(store))
+
+
+def discarded_candidates(store: Store) -> list[Candidate]:
+    """Every discarded candidate of a store, as last proposed or edited, from its log."""
+    records: dict[str, dict] = {}
+    discarded: list[Candidate] = []
     with _log_errors(store.log_path):
         for event in store.log().read(type=("candidate.created", "candidate.edited", "candidate.discarded")):
             if event.record is not None and event.candidate:
-                records[event.candidate] = candidate_from_json(event.record, where="log").fingerprint()
+                records[event.candidate] = event.record
             elif event.type == "candidate.discarded" and event.candidate in records:
-                discarded.add(records[event.candidate])
-    return frozenset(discarded)
+                where = f"{store.log_path} ({event.candidate})"
+                discarded.append(candidate_from_json(records[event.candidate], where=where))
+    return discarded
 
 
 def _summary(session: str, events: list[Event]) -> SessionSummary:

@@ -1,0 +1,105 @@
+"""Extraction wired to the stores: transcript -> findings -> deduplicated candidates (never memory).
+
+``extract/`` is pure (readers, the heuristic, the optional model, the dedup
+plan). This module gathers what the plan needs from the stores — approved
+memories, pending and discarded proposals — and proposes what survives through
+the one commit path, with the flags the plan found.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from memory_review.extract import Finding, extract, extract_with_model, plan, read_transcript
+from memory_review.extract.transcript import Transcript
+from memory_review.models import Memory
+from memory_review.proposal import ProposedMemory
+from memory_review.store import Store
+
+if TYPE_CHECKING:
+    from memory_review.workspace import Workspace
+
+Extractor = Literal["heuristic", "model"]
+
+
+@dataclass
+class ExtractSummary:
+    """What one extraction run did: found, proposed, skipped as duplicates, flagged."""
+
+    source: str
+    format: str
+    session: str
+    user_turns: int
+    found: int
+    proposed: list[str] = field(default_factory=list)
+    skipped_duplicates: int = 0
+    flagged: int = 0
+    failure: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"source": self.source, "format": self.format, "session": self.session,
+                "user_turns": self.user_turns, "found": self.found, "proposed": self.proposed,
+                "skipped_duplicates": self.skipped_duplicates, "flagged": self.flagged,
+                "failure": self.failure}
+
+
+def extract_transcript(ws: Workspace, path: Path, *, format: str | None = None, session: str | None = None,
+                       extractor: Extractor = "heuristic") -> ExtractSummary:
+    """Read a transcript, extract findings and propose the new ones as candidates."""
+    transcript = read_transcript(path, format=format, session_id=session)
+    findings, failure = _findings(transcript, extractor)
+    return propose_findings(ws, findings, transcript=transcript, failure=failure, source=str(path))
+
+
+def propose_findings(ws: Workspace, findings: list[Finding], *, transcript: Transcript,
+                     failure: str | None = None, source: str = "") -> ExtractSummary:
+    """Dedup findings against both stores and propose what is new (one batch, all or nothing)."""
+    known = known_records(ws)
+    planned = plan(findings, approved=known.approved, pending=known.pending, discarded=known.discarded)
+    summary = ExtractSummary(source=source, format=transcript.format, session=transcript.session_id,
+                             user_turns=len(transcript.user_turns()), found=planned.found,
+                             skipped_duplicates=len(planned.skipped_duplicates), flagged=planned.flagged,
+                             failure=failure)
+    if planned.proposals:
+        states = ws.propose([p.proposal for p in planned.proposals], flags=[p.flags for p in planned.proposals])
+        summary.proposed = [state.candidate.id for state in states]
+    return summary
+
+
+def _findings(transcript: Transcript, extractor: Extractor) -> tuple[list[Finding], str | None]:
+    if extractor == "heuristic":
+        return extract(transcript), None
+    result = extract_with_model(transcript)
+    if result.failure is not None:
+        return [], f"model extractor failed: {result.failure}"
+    return result.findings, None
+
+
+@dataclass
+class KnownRecords:
+    """What a finding is deduplicated against."""
+
+    approved: list[Memory]
+    pending: list[ProposedMemory]
+    discarded: list[ProposedMemory]
+
+
+def known_records(ws: Workspace) -> KnownRecords:
+    """Approved memories, pending proposals and discarded proposals of both durable stores."""
+    approved = [m for store in (ws.user, ws.project) for m in store.view().memories()]
+    pending = [_proposed(c.after) for store in (ws.user, ws.project) for cand in store.pending()
+               for c in cand.changes if c.after is not None]
+    discarded = [p for store in (ws.user, ws.project) for p in _discarded(store)]
+    return KnownRecords(approved=approved, pending=pending, discarded=discarded)
+
+
+def _discarded(store: Store) -> list[ProposedMemory]:
+    from memory_review.workspace import discarded_candidates
+
+    return [_proposed(c.after) for cand in discarded_candidates(store) for c in cand.changes if c.after]
+
+
+def _proposed(memory: Memory) -> ProposedMemory:
+    return ProposedMemory(id=memory.id, type=memory.type, description=memory.description, body=memory.body)

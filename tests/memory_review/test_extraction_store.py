@@ -1,0 +1,81 @@
+"""Extraction through the stores: candidates only, deduplicated, idempotent, flags carried."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memory_review.errors import NotFoundError, ValidationError
+from memory_review.extract import read_transcript
+from memory_review.workspace import Workspace
+
+DEMO = Path(__file__).resolve().parents[2] / "memory_review" / "data" / "demo_transcript.jsonl"
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Workspace:
+    (tmp_path / "p").mkdir()
+    workspace = Workspace(tmp_path / "p", tmp_path / "home")
+    workspace.init()
+    return workspace
+
+
+def test_extract_proposes_candidates_and_never_memory(ws: Workspace) -> None:
+    summary = ws.extract(DEMO)
+    assert summary.proposed and summary.found >= len(summary.proposed)
+    assert ws.memories() == []
+    types = {e.type for e in ws.log()} | {e.type for e in ws.log(scope="user")}
+    assert types == {"candidate.created"}
+    turns = {turn.turn_id: turn.text for turn in read_transcript(DEMO).turns}
+    for state in ws.list_candidates():
+        for evidence in state.candidate.evidence:
+            if "secret" not in state.flags:  # secrets are redacted in the quote too
+                assert evidence.quote in turns[evidence.turn_id]
+
+
+def test_rerun_proposes_nothing_new(ws: Workspace) -> None:
+    first = ws.extract(DEMO)
+    second = ws.extract(DEMO)
+    assert second.proposed == [] and second.skipped_duplicates == first.found
+
+
+def test_discarded_then_rerun_flags_previously_discarded_or_skips(ws: Workspace) -> None:
+    first = ws.extract(DEMO)
+    ws.discard(first.proposed, actor="alice", reason="not useful")
+    again = ws.extract(DEMO)
+    flagged = [ws.show(cid) for cid in again.proposed]
+    assert all("previously-discarded" in state.flags for state in flagged)
+
+
+def test_secret_is_redacted_and_flagged(ws: Workspace) -> None:
+    ws.extract(DEMO)
+    log_bytes = ws.project.log_path.read_bytes() + ws.user.log_path.read_bytes()
+    secret_states = [s for s in ws.list_candidates() if "secret" in s.flags]
+    assert secret_states
+    assert b"sk_test_" not in log_bytes or b"REDACTED" in log_bytes
+
+
+def test_unknown_file_is_a_clear_error(ws: Workspace, tmp_path: Path) -> None:
+    with pytest.raises(NotFoundError):
+        ws.extract(tmp_path / "missing.jsonl")
+    binary = tmp_path / "x.bin"
+    binary.write_bytes(b"\x00\x01\x02\xff" * 100)
+    with pytest.raises(ValidationError):
+        ws.extract(binary)
+
+
+def test_extract_cli_summary_json(tmp_path: Path) -> None:
+    root = tmp_path / "p"
+    root.mkdir()
+    env = {**os.environ, "MEMORY_REVIEW_HOME": str(tmp_path / "home")}
+    done = subprocess.run([sys.executable, "-m", "memory_review.cli", "extract", str(DEMO), "--json"],
+                          cwd=root, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert {"found", "proposed", "skipped_duplicates", "flagged"} <= set(summary)
+    assert len(summary["proposed"]) == summary["found"] - summary["skipped_duplicates"]
