@@ -202,7 +202,9 @@ _DEIXIS = re.compile(
     r"approach|solution|version|output|code|implementation|diff|migration|page|route|thing|stuff|folder|"
     r"directory|value|field|table|case|snippet|fix|edit|message|comment|import|call)\b|"
     r"\b(?:do|did|change|touch|modify|delete|remove|undo|revert|run|try|use|add|merge|push)\s+"
-    r"(?:that|this|it|them|those|these)(?:\s+again)?\s*[.!]*$"
+    r"(?:that|this|it|them|those|these)(?:\s+again)?\s*[.!]*$|"
+    r"\b(?:for|on|in|with|to|about|from|at)\s+(?:this|that|it|them|these|those)\s*[.!]*$|"
+    r"\b(?:in|over|out|from|up|down)\s+there\b"
     r"|这(?:个|些|段|行|里|儿|块|部分)(?!项目|仓库|代码库)|那(?:个|些|段|行|里)(?!项目|仓库|代码库)",
     _I,
 )
@@ -229,7 +231,9 @@ _PROJECT = re.compile(
     _I,
 )
 _DURABLE_SPAN = re.compile(
-    r"\bfrom\s+now\s+on\b|\bgoing\s+forward\b|\bmoving\s+forward\b|\bin\s+(?:the\s+)?future\b|以后|今后|从现在(?:开始|起)",
+    r"\bfrom\s+now\s+on\b|\bgoing\s+forward\b|\bmoving\s+forward\b|\bin\s+(?:the\s+)?future\b|"
+    r"\bhenceforth\b|\bby\s+default\b|\b(?:whenever|every\s+time|each\s+time)\s+(?:you|we)\b|"
+    r"以后|今后|从现在(?:开始|起)",
     _I,
 )
 _PROJECT_PHRASE = re.compile(r"\b(?:this|our)\s+(?:project|repo|repository|codebase)\b", _I)
