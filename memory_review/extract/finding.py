@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from pydantic import Field
+from pydantic import Field, field_serializer
 
 from memory_review import safety
 from memory_review.extract.textutil import slug
@@ -60,6 +60,10 @@ class Finding(Strict):
     signal: str = Field(min_length=1)
     flags: frozenset[str] = frozenset()
     priority: Priority = "medium"
+
+    @field_serializer("flags")
+    def _sorted_flags(self, flags: frozenset[str]) -> list[str]:
+        return sorted(flags)  # set order varies between runs; JSON output must not
 
     @property
     def quote(self) -> str:

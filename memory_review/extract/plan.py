@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from pydantic import Field
+from pydantic import Field, field_serializer
 
 from memory_review.extract.finding import FLAG_UNTRUSTED, SLUG_IGNORE, Finding
 from memory_review.extract.heuristic import PROPOSER
@@ -39,6 +39,10 @@ class PlannedProposal(Strict):
     proposal: UpsertProposal
     flags: frozenset[str] = frozenset()
     finding: Finding
+
+    @field_serializer("flags")
+    def _sorted_flags(self, flags: frozenset[str]) -> list[str]:
+        return sorted(flags)  # set order varies between runs; JSON output must not
 
 
 class SkippedFinding(Strict):
