@@ -64,13 +64,14 @@ class StoreView:
     """The store's current set as the manifest (plus any roll-forward) says; files load lazily."""
 
     def __init__(self, store: Store, manifest: Manifest, head: LogHead,
-                 overlay: dict[str, Memory | None] | None = None) -> None:
+                 overlay: dict[str, Memory | None] | None = None, *, locked: bool = False) -> None:
         self.store = store
         self.scope = store.scope
         self.manifest = manifest
         self.head = head
         self._overlay = overlay or {}
         self._cache: dict[str, Memory] = {}
+        self._locked = locked
 
     def ids(self) -> list[str]:
         ids = set(self.manifest.memories) | {k for k, v in self._overlay.items() if v}
@@ -83,7 +84,12 @@ class StoreView:
         if entry is None:
             return None
         if memory_id not in self._cache:
-            self._cache[memory_id] = self.store.read_memory(memory_id, entry)
+            try:
+                self._cache[memory_id] = self.store.read_memory(memory_id, entry)
+            except _FileMovedUnderUs as exc:
+                if not self._locked:
+                    raise  # a lock-free reader raced a writer's garbage collection: view() retries
+                raise _missing(exc) from exc  # under the lock nothing moves: the file is gone
         return self._cache[memory_id]
 
     def sha256(self, memory_id: str) -> str | None:
@@ -170,9 +176,10 @@ class Store:
             try:
                 view.memories()
                 return view
-            except _FileMovedUnderUs:
+            except _FileMovedUnderUs as exc:
+                missing = exc
                 continue  # a writer replaced the manifest and collected a file mid-read
-        raise IntegrityError("store kept changing while being read", path=self.root)
+        raise _missing(missing)
 
     def read_memory(self, memory_id: str, entry: ManifestEntry) -> Memory:
         """Load one memory file, checking its path, hash, schema, id and scope."""
@@ -196,7 +203,9 @@ class Store:
         """Pending candidates, oldest first, rolled forward like :meth:`view`; a bad file is an error naming it."""
         put, drop = self._candidates_past_checkpoint()
         try:
-            names = sorted(p for p in os.listdir(self.candidate_dir) if p.endswith(".json"))
+            # A writer's in-flight (or a dead writer's) temp file ends in .json too: never a candidate.
+            names = sorted(p for p in os.listdir(self.candidate_dir)
+                           if p.endswith(".json") and not p.startswith(TEMP_PREFIX))
         except FileNotFoundError:
             names = []
         found = dict(put)
@@ -295,7 +304,12 @@ class Store:
             return self._roll_forward(Manifest(origin=new_origin_id()), head,
                                       self._events_since(Manifest(origin="0" * 16), head))
         events = self._events_since(manifest, head)
-        return self._roll_forward(manifest, head, events) if events else manifest
+        if events:
+            return self._roll_forward(manifest, head, events)
+        # Nothing to redo, but a writer may have died before its commit point (or while collecting):
+        # its leftovers go now, not only at the next commit.
+        self._collect_garbage(manifest)
+        return manifest
 
     def _roll_forward(self, manifest: Manifest, head: LogHead, events: list[Event]) -> Manifest:
         delta = memory_delta(events)
@@ -394,7 +408,8 @@ class Transaction:
     def __init__(self, store: Store, manifest: Manifest) -> None:
         self.store = store
         self.manifest = manifest
-        self.view = StoreView(store, manifest, LogHead(seq=manifest.log_seq, hash=manifest.log_head))
+        self.view = StoreView(store, manifest, LogHead(seq=manifest.log_seq, hash=manifest.log_head),
+                              locked=True)
 
     def commit(self, plan: Plan) -> CommitResult:
         store = self.store
@@ -452,6 +467,12 @@ def candidate_delta(events: list[Event]) -> tuple[list[Candidate], list[str]]:
 
 class _FileMovedUnderUs(Exception):
     """A memory file vanished between reading the manifest and reading the file."""
+
+
+def _missing(exc: _FileMovedUnderUs) -> IntegrityError:
+    # Five reads in a row found the manifest naming a file that is not there: not a race, damage.
+    return IntegrityError("listed in manifest.json but missing", path=exc.args[0],
+                          hint="run `memory-review verify --repair` to restore it from the event log")
 
 
 @contextmanager

@@ -26,7 +26,7 @@ import orjson
 
 from memory_review.errors import MemoryReviewError
 from memory_review.reliability.scenario import ACTOR, OPERATIONS, Context, Trial
-from memory_review.reliability.workload import Workload
+from memory_review.reliability.workload import Workload, WorkloadResult
 
 LIBRARY_ERROR_EXIT = 3
 
@@ -68,8 +68,13 @@ def cmd_hold_lock(args: dict[str, Any]) -> None:
 
 def cmd_busy(args: dict[str, Any]) -> None:
     workload = Workload(_workspace(args), args["seed"])
+    result = WorkloadResult()
     _emit({"ready": True})
-    workload.run(args.get("steps", 1_000_000), on_success=_emit)
+    for _ in range(args.get("steps", 1_000_000)):
+        seen = len(result.unexpected)
+        workload.run_step(result, _emit)  # each success is printed the moment the call returns
+        for text in result.unexpected[seen:]:
+            _emit({"unexpected": text})
 
 
 def cmd_workload(args: dict[str, Any]) -> None:

@@ -8,8 +8,11 @@ from pathlib import Path
 
 from events import faults
 from events.faults import FaultPlan
+from memory_review.reliability import corpus_cases  # noqa: F401 — registers the corpus
+from memory_review.reliability.corpus import CASES, run_case
 from memory_review.reliability.crash import Point, Prepared, crash_trial
 from memory_review.reliability.iofaults import io_trial
+from memory_review.reliability.recovery import interrupted_trial, make_crash_state
 from memory_review.reliability.scenario import copy_trial, upsert
 
 
@@ -84,3 +87,32 @@ def test_show_and_apply_see_a_candidate_the_log_holds_before_its_file(prepared: 
     assert cid in [s.candidate.id for s in ws.list_candidates()]
     ws.apply([cid], actor="alice")
     assert ws.show(cid).status == "applied" and cid not in [s.candidate.id for s in ws.list_candidates()]
+
+
+def test_list_ignores_temp_candidate_files_and_recovery_collects_them(prepared: Prepared, tmp_path: Path) -> None:
+    # Found: Store.pending() took a writer's in-flight (or a dead writer's) `.tmp-*-cand_*.json` for a
+    # candidate and raised UnsafePathError, so `list` broke while another process wrote, or for good
+    # once recovery had nothing left to roll forward (leftovers were collected only at a commit).
+    trial = copy_trial(prepared.template, tmp_path / "t")
+    ws = trial.workspace()
+    temp = ws.project.candidate_dir / f".tmp-0123456789abcdef-{prepared.ctx.new}.json"
+    temp.write_bytes(b'{"half": ')
+    assert len(ws.list_candidates()) == 5
+    assert all(r.ok for r in ws.verify())
+    assert not temp.exists()
+
+
+def test_recovery_killed_after_its_checkpoint_leaves_nothing_behind(prepared: Prepared, tmp_path: Path) -> None:
+    crashed, expected = make_crash_state(prepared, "edit", Point("durable.atomic_replace.before_rename", 1, -1),
+                                         tmp_path / "state")
+    target = Point("durable.atomic_replace.after_rename", 3, -1)  # recovery's manifest replace
+    outcome, problems = interrupted_trial(prepared, "edit", crashed.root, expected, target, tmp_path / "r")
+    assert (outcome, problems) == ("after", [])
+
+
+def test_a_missing_memory_file_is_a_typed_error_naming_it(prepared: Prepared, tmp_path: Path) -> None:
+    # Found: applying a change to a memory whose file is missing leaked the store's internal
+    # _FileMovedUnderUs (a traceback through the CLI), and readers said "store kept changing while
+    # being read" without naming the file.
+    [item] = [c for c in CASES if c.name == "memory file listed in manifest.json is missing"]
+    assert run_case(item, prepared.template, prepared.ctx, tmp_path / "case") == []
