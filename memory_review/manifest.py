@@ -1,7 +1,10 @@
 """``manifest.json``: the only authority for a store's current set of memories, and the derived ``MEMORY.md``.
 
 The manifest is the checkpoint readers use: which file holds each memory and
-its sha256, and the log position (seq and line hash) it reflects. Parsing is
+its sha256, and the log position (seq and line hash) it reflects. Each entry also
+carries a copy of its memory's type, description and updated_at, so ``MEMORY.md``
+and the context build can order and list memories without opening every file
+(entries written before these fields existed simply lack them). Parsing is
 strict: duplicate keys, NaN, deep nesting and unknown fields are all errors.
 """
 
@@ -15,7 +18,7 @@ from pydantic import Field
 from pydantic import ValidationError as PydanticValidationError
 
 from memory_review.errors import IntegrityError
-from memory_review.models import Memory, Strict
+from memory_review.models import MAX_DESCRIPTION_CHARS, TIMESTAMP_RE, Memory, MemoryType, Strict
 
 GENESIS = "0" * 64
 MAX_MANIFEST_BYTES = 64 * 1024 * 1024
@@ -24,10 +27,25 @@ INDEX_MAX_BYTES = 25_000
 
 
 class ManifestEntry(Strict):
-    """Where one memory lives and what its bytes hash to."""
+    """Where one memory lives, what its bytes hash to, and the fields needed to list it without reading it."""
 
     file: str = Field(pattern=r"^memory/[a-z0-9][a-z0-9_-]{0,63}-[0-9a-f]{12}\.md$")
     sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    type: MemoryType | None = None
+    description: str | None = Field(default=None, min_length=1, max_length=MAX_DESCRIPTION_CHARS,
+                                    pattern=r"^[^\n\r]+$")
+    updated_at: str | None = Field(default=None, pattern=TIMESTAMP_RE.pattern)
+
+    @classmethod
+    def of(cls, file: str, sha256: str, memory: Memory) -> ManifestEntry:
+        """The entry for ``memory`` stored in ``file`` with content hash ``sha256``."""
+        return cls(file=file, sha256=sha256, type=memory.type, description=memory.description,
+                   updated_at=memory.updated_at)
+
+    @property
+    def listed(self) -> bool:
+        """Whether the entry carries its memory's type, description and updated_at."""
+        return self.type is not None and self.description is not None and self.updated_at is not None
 
 
 class Manifest(Strict):
@@ -41,17 +59,22 @@ class Manifest(Strict):
 
 
 def encode_manifest(manifest: Manifest) -> bytes:
-    """Deterministic bytes: sorted keys, two-space indent, final newline."""
+    """Deterministic bytes: sorted keys, two-space indent, final newline (absent fields left out)."""
     return orjson.dumps(
-        manifest.model_dump(mode="json"), option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2
+        manifest.model_dump(mode="json", exclude_none=True), option=_CANONICAL
     ) + b"\n"
+
+
+_CANONICAL = orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2
 
 
 def decode_manifest(data: bytes, *, where: str) -> Manifest:
     """Parse a manifest strictly; any damage is an IntegrityError naming the file."""
     if len(data) > MAX_MANIFEST_BYTES:
         raise IntegrityError("manifest is implausibly large", path=where)
-    raw = _strict_json(data, where)
+    raw = _canonical_json(data)
+    if raw is None:
+        raw = _strict_json(data, where)
     try:
         return Manifest.model_validate(raw)
     except PydanticValidationError as exc:
@@ -61,6 +84,24 @@ def decode_manifest(data: bytes, *, where: str) -> Manifest:
 
 
 _REPAIR = "run `memory-review verify --repair` to rebuild it from the event log"
+
+
+def _canonical_json(data: bytes) -> Any | None:
+    """The parsed manifest if ``data`` is exactly what :func:`encode_manifest` writes, else None.
+
+    The fast path (orjson, in C): bytes that re-encode to themselves cannot hide a
+    duplicate key, NaN or a huge integer, so the strict parser's checks hold.
+    Anything else — hand-edited, damaged — goes through :func:`_strict_json`.
+    """
+    try:
+        raw = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return None
+    try:
+        same = orjson.dumps(raw, option=_CANONICAL) + b"\n" == data
+    except TypeError:
+        return None
+    return raw if same else None
 
 
 def _strict_json(data: bytes, where: str) -> Any:
@@ -86,6 +127,11 @@ def _no_constants(name: str) -> Any:
 
 def render_index(memories: list[Memory]) -> bytes:
     """``MEMORY.md``: a bounded, derived index of the store; never read back as truth."""
+    return render_index_lines([(m.type, m.id, m.description) for m in memories])
+
+
+def render_index_lines(items: list[tuple[str, str, str]]) -> bytes:
+    """``MEMORY.md`` from ``(type, id, description)`` triples (e.g. from manifest entries)."""
     header = [
         "# Memory index",
         "",
@@ -94,9 +140,9 @@ def render_index(memories: list[Memory]) -> bytes:
     ]
     lines = list(header)
     size = sum(len(line.encode()) + 1 for line in lines)
-    ordered = sorted(memories, key=lambda m: (m.type, m.id))
-    for shown, memory in enumerate(ordered):
-        line = f"- [{memory.type}] {memory.id}: {memory.description}"
+    ordered = sorted(items)
+    for shown, (kind, memory_id, description) in enumerate(ordered):
+        line = f"- [{kind}] {memory_id}: {description}"
         more = len(ordered) - shown
         if len(lines) + 2 > INDEX_MAX_LINES or size + len(line.encode()) + 60 > INDEX_MAX_BYTES:
             lines.append(f"- … and {more} more (see `memory-review memories`)")

@@ -15,6 +15,7 @@ Readers take no lock: they read the manifest and, if the log has moved past it
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 from collections.abc import Callable, Iterator
@@ -46,7 +47,7 @@ from memory_review.manifest import (
     ManifestEntry,
     decode_manifest,
     encode_manifest,
-    render_index,
+    render_index_lines,
 )
 from memory_review.models import Memory
 from memory_review.record_io import memory_from_json, memory_sha256, parse_memory, render_memory
@@ -349,9 +350,9 @@ class Store:
             else:
                 data = render_memory(memory)
                 sha = hashlib.sha256(data).hexdigest()
-                entries[memory_id] = ManifestEntry(file=f"{MEMORY_DIR}/{memory_id}-{sha[:12]}.md", sha256=sha)
+                entries[memory_id] = ManifestEntry.of(f"{MEMORY_DIR}/{memory_id}-{sha[:12]}.md", sha, memory)
         updated = Manifest(origin=manifest.origin, log_seq=head.seq, log_head=head.hash,
-                           memories=dict(sorted(entries.items())))
+                           memories=dict(sorted(self._listed(entries).items())))
         with _storage_errors(self.root):
             for candidate in put:
                 atomic_replace(self.candidate_dir / f"{candidate.id}.json", encode_candidate(candidate))
@@ -359,18 +360,25 @@ class Store:
             # names a seq, recovery redoes nothing up to it and a leftover file would stay "pending" forever.
             for candidate_id in drop:
                 remove_file(self.candidate_dir / f"{candidate_id}.json")
-            self._write_index(updated, delta)
+            self._write_index(updated)
             atomic_replace(self.manifest_path, encode_manifest(updated))
         self._collect_garbage(updated)
         return updated
 
-    def _write_index(self, manifest: Manifest, delta: dict[str, Memory | None]) -> None:
-        view = StoreView(self, manifest, LogHead(seq=manifest.log_seq, hash=manifest.log_head), delta)
-        try:
-            memories = view.memories()
-        except (MemoryReviewError, _FileMovedUnderUs):
-            memories = [m for m in delta.values() if m is not None]
-        atomic_replace(self.index_path, render_index(memories))
+    def _listed(self, entries: dict[str, ManifestEntry]) -> dict[str, ManifestEntry]:
+        """Entries from before the manifest listed type/description/updated_at get them from their file, once."""
+        listed = {}
+        for memory_id, entry in entries.items():
+            if not entry.listed:
+                with contextlib.suppress(MemoryReviewError, _FileMovedUnderUs):  # verify reports a bad file
+                    entry = ManifestEntry.of(entry.file, entry.sha256, self.read_memory(memory_id, entry))
+            listed[memory_id] = entry
+        return listed
+
+    def _write_index(self, manifest: Manifest) -> None:
+        # From the manifest alone: parsing every memory file on every commit made a commit O(store size).
+        items = [(e.type, mid, e.description) for mid, e in manifest.memories.items() if e.type and e.description]
+        atomic_replace(self.index_path, render_index_lines(items))
 
     def _collect_garbage(self, manifest: Manifest) -> None:
         """Remove memory files no manifest entry names, and temp files left by crashes."""
