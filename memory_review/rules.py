@@ -165,10 +165,21 @@ def proposed_record(before: Memory | None, proposed: ProposedMemory, proposal, s
         id=proposed.id, type=proposed.type, scope=scope, description=redact(proposed.description),
         body=redact(proposed.body), created_at=before.created_at if before else now, updated_at=now,
         applied_from=candidate_id, applied_by=None, sources=sources[-MAX_SOURCES:],
-        related_sessions=sessions,
+        related_sessions=sessions[-MAX_SOURCES:],
     )
-    render_memory(record)  # raises ValidationError when over the size limits
-    return record
+    return _fitted(record, keep=len(proposal.evidence))
+
+
+def _fitted(record: Memory, *, keep: int) -> Memory:
+    """Drop the oldest inherited sources until the file fits; the new evidence is never dropped."""
+    while True:
+        try:
+            render_memory(record)
+            return record
+        except ValidationError:
+            if len(record.sources) <= keep:
+                raise  # the proposal itself is too big: the caller must shorten it
+            record = record.model_copy(update={"sources": record.sources[1:]})
 
 
 def _merge(old: Iterable, new: Iterable) -> tuple:

@@ -273,3 +273,19 @@ def test_session_memory_and_promote(ws: Workspace) -> None:
     assert ws.user.view().memory("scratch").scope == "user"
     assert [s.session for s in ws.sessions()] == ["sess-1"]
     assert all(r.ok for r in ws.verify())
+
+
+def test_updates_shed_old_sources_to_stay_within_the_size_limit(ws: Workspace) -> None:
+    long_quote = "x" * 700
+    doc = proposal(body="v0")
+    doc["evidence"] = [{"quote": long_quote + "0", "session_id": "s1", "turn_id": "t0"}]
+    [state] = propose(ws, doc)
+    ws.apply([state.candidate.id], actor=ACTOR)
+    for i in range(1, 8):
+        doc = proposal(body=f"v{i}")
+        doc["evidence"] = [{"quote": long_quote + str(i), "session_id": "s1", "turn_id": f"t{i}"}]
+        [state] = propose(ws, doc)
+        ws.apply([state.candidate.id], actor=ACTOR)
+    memory = ws.project.view().memory("pref-tabs")
+    assert memory.body == "v7" and memory.sources[-1].evidence.endswith("7")
+    assert len(memory.sources) < 6
