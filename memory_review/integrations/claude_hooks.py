@@ -1,0 +1,353 @@
+"""``memory-review hook claude-code``: the Claude Code hook (reads the hook's JSON on stdin).
+
+* ``SessionStart`` / ``UserPromptSubmit``: answer with the context block as
+  ``{"hookSpecificOutput": {"hookEventName": ..., "additionalContext": <block>}}``
+  (Claude Code's JSON output for added context; the prompt is the query). The
+  block is recorded as ``context.built`` for the session first: nothing is
+  injected that could not be replayed later.
+* ``Stop`` / ``SubagentStop`` / ``PreCompact``: extract from ``transcript_path``,
+  keeping only findings whose evidence lies in turns not read before for that
+  session (offsets in ``hooks/sessions/``), and propose them as candidates.
+* Anything else (``Notification`` ...): nothing.
+
+It must never block or break the agent: a watchdog ends the process at a
+deadline (5 s for context, 20 s for extraction), the store lock is waited for
+briefly, and on *any* failure the hook exits 0 with nothing on stdout and the
+error appended to ``<store>/hooks/errors.jsonl`` (``memory-review hook errors``).
+A crash at the deadline is safe: the commit path is crash-atomic (DESIGN §5).
+
+The hooks never create a store: in a project without a project store
+(``memory-review init`` not run there) they do nothing, so a user-wide install
+does not litter every repository Claude Code opens.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import orjson
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ValidationError as PydanticValidationError
+
+from memory_review.errors import IntegrityError, MemoryReviewError, ValidationError
+from memory_review.extract import Finding, Transcript, extract, read_transcript
+from memory_review.extraction import ExtractSummary, propose_findings
+from memory_review.integrations.hook_state import (
+    HookError,
+    HookState,
+    SessionOffsets,
+    TranscriptOffset,
+    hooks_dir,
+    log_error,
+    read_errors,
+)
+from memory_review.models import utc_now
+from memory_review.paths import project_root, project_store_dir, user_store_dir
+from memory_review.workspace import Workspace
+
+CONTEXT_EVENTS = frozenset({"SessionStart", "UserPromptSubmit"})
+EXTRACT_EVENTS = frozenset({"Stop", "SubagentStop", "PreCompact"})
+HOOK_EVENTS = ("SessionStart", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact")
+
+CONTEXT_DEADLINE = 5.0
+EXTRACT_DEADLINE = 20.0
+LOCK_TIMEOUT = 1.0
+# Claude Code caps what a hook adds to the context at 10,000 characters; a byte budget of
+# 10,000 keeps the whole block (and its closing delimiter) under that cap.
+CONTEXT_BUDGET = 10_000
+MAX_PAYLOAD_BYTES = 1024 * 1024
+DEADLINE_ENV = "MEMORY_REVIEW_HOOK_DEADLINE"
+
+
+class HookPayload(BaseModel):
+    """The fields of a Claude Code hook payload that the hook uses.
+
+    Deliberately *not* ``extra="forbid"``: this is another program's output, and each
+    Claude Code release adds fields (``permission_mode``, ``model``, ``agent_id`` ...).
+    Forbidding them would silently switch memory off on the next upgrade.
+    """
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    hook_event_name: str = Field(min_length=1)
+    session_id: str = Field(min_length=1)
+    transcript_path: str | None = None
+    cwd: str | None = None
+    prompt: str | None = None
+
+
+@dataclass
+class HookOutcome:
+    """What one hook run did: the JSON it answers with (or None) and the candidates it proposed."""
+
+    event: str
+    output: dict[str, Any] | None = None
+    proposed: list[str] = field(default_factory=list)
+    skipped: str | None = None
+
+
+# --- the pure-ish core: a payload in, an outcome out (raises on failure) ----------------------
+
+
+def parse_payload(raw: bytes) -> HookPayload:
+    """Decode the hook's stdin; ValidationError when it is not a hook payload."""
+    if len(raw) > MAX_PAYLOAD_BYTES:
+        raise ValidationError(f"hook payload larger than {MAX_PAYLOAD_BYTES} bytes", path="stdin")
+    try:
+        return HookPayload.model_validate(orjson.loads(raw))
+    except orjson.JSONDecodeError as exc:
+        raise ValidationError(f"hook payload is not JSON: {exc}", path="stdin") from exc
+    except PydanticValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "(root)"
+        raise ValidationError(f"not a Claude Code hook payload: {where}: {first['msg']}", path="stdin") from exc
+
+
+def handle(payload: HookPayload, *, project: Path | None = None, deadline: float | None = None) -> HookOutcome:
+    """Answer one hook event. Raises MemoryReviewError (or OSError) on failure; the caller logs it."""
+    outcome = HookOutcome(event=payload.hook_event_name)
+    if payload.hook_event_name not in CONTEXT_EVENTS | EXTRACT_EVENTS:
+        outcome.skipped = "not an event memory-review acts on"
+        return outcome
+    ws = open_workspace(payload, project)
+    if not ws.project.exists():
+        outcome.skipped = f"no project store at {ws.project.root} (run `memory-review init` there)"
+        return outcome
+    if payload.hook_event_name in CONTEXT_EVENTS:
+        outcome.output = answer_context(ws, payload)
+    else:
+        summary = extract_new_turns(ws, payload, deadline=deadline)
+        outcome.proposed = summary.proposed if summary else []
+        outcome.output = _review_notice(outcome.proposed)
+    for warning in ws.warnings:  # trouble after a commit point (e.g. git history): the change stands
+        record_error(ws.project.root, RuntimeWarning(warning), payload=payload)
+    return outcome
+
+
+def open_workspace(payload: HookPayload, project: Path | None) -> Workspace:
+    """The workspace of ``--project``, else of the payload's ``cwd``; the store lock is waited for briefly."""
+    cwd = Path(payload.cwd) if payload.cwd else None
+    if project is None and cwd is not None and not cwd.is_dir():
+        raise ValidationError(f"the hook's cwd is not a directory: {cwd}", field="cwd")
+    return Workspace.open(project, cwd=cwd, lock_timeout=LOCK_TIMEOUT)
+
+
+def answer_context(ws: Workspace, payload: HookPayload) -> dict[str, Any] | None:
+    """The hook output adding the (recorded) context block, or None when there is nothing to add."""
+    query = payload.prompt if payload.hook_event_name == "UserPromptSubmit" else None
+    result = ws.context(session=payload.session_id, query=query or None, budget=CONTEXT_BUDGET)
+    if not result.text:
+        return None
+    return {"hookSpecificOutput": {"hookEventName": payload.hook_event_name, "additionalContext": result.text}}
+
+
+def _review_notice(proposed: list[str]) -> dict[str, Any] | None:
+    if not proposed:
+        return None
+    # systemMessage is shown to the person, not the model: the agent is never told to approve anything.
+    return {"systemMessage": f"memory-review: {len(proposed)} new candidate(s) waiting for review "
+                             "(run `memory-review`)", "suppressOutput": True}
+
+
+def hook_errors(ws: Workspace) -> list[HookError]:
+    """Every logged hook failure (project store's log and user store's), oldest first."""
+    entries = read_errors(hooks_dir(ws.project.root)) + read_errors(hooks_dir(ws.user.root))
+    return sorted(entries, key=lambda entry: entry.ts)
+
+
+# --- incremental extraction ---------------------------------------------------------------------
+
+
+def extract_new_turns(ws: Workspace, payload: HookPayload, *, deadline: float | None = None) -> ExtractSummary | None:
+    """Propose what the turns not yet read for this session support; None when the file is unchanged."""
+    if not payload.transcript_path:
+        raise ValidationError(f"{payload.hook_event_name} payload has no transcript_path", field="transcript_path")
+    path = Path(payload.transcript_path).expanduser().absolute()
+    state = HookState(ws.project.root, lock_timeout=LOCK_TIMEOUT)
+    with state.extraction_lock(timeout=_lock_wait(deadline)):
+        offsets = _offsets(state, payload, ws)
+        seen = offsets.of(path)
+        stat = _stat(path)
+        if seen is not None and (seen.size, seen.mtime_ns) == (stat.st_size, stat.st_mtime_ns):
+            return None
+        transcript = read_transcript(path, session_id=payload.session_id)
+        start = resume_index(transcript, seen)
+        findings = new_findings(extract(transcript), transcript, start)
+        summary = propose_findings(ws, findings, transcript=transcript, source=str(path))
+        # Saved after the proposals: a crash in between re-reads these turns, and dedup makes that a no-op.
+        state.save(offsets.with_offset(path, _offset_after(transcript, stat)))
+    return summary
+
+
+def resume_index(transcript: Transcript, seen: TranscriptOffset | None) -> int:
+    """Index of the first turn not read before; 0 when the file is not the one read before."""
+    if seen is None or seen.turns == 0:
+        return 0
+    turns = transcript.turns
+    if len(turns) >= seen.turns and turns[seen.turns - 1].turn_id == seen.last_turn:
+        return seen.turns
+    return 0  # rewritten or replaced: read it all again (dedup keeps old findings from repeating)
+
+
+def new_findings(findings: list[Finding], transcript: Transcript, start: int) -> list[Finding]:
+    """The findings with evidence in a new turn (a correction repeated across old and new turns counts)."""
+    fresh = {turn.turn_id for turn in transcript.turns[start:]}
+    return [f for f in findings if any(e.turn_id in fresh for e in f.evidence)]
+
+
+def _offsets(state: HookState, payload: HookPayload, ws: Workspace) -> SessionOffsets:
+    try:
+        return state.offsets(payload.session_id)
+    except IntegrityError as exc:
+        # Derived state: say so in the error log, then start this session over rather than stay stuck.
+        record_error(ws.project.root, exc, payload=payload)
+        return SessionOffsets(session=payload.session_id)
+
+
+def _offset_after(transcript: Transcript, stat: os.stat_result) -> TranscriptOffset:
+    last = transcript.turns[-1].turn_id if transcript.turns else None
+    return TranscriptOffset(turns=len(transcript.turns), last_turn=last, size=stat.st_size,
+                            mtime_ns=stat.st_mtime_ns)
+
+
+def _stat(path: Path) -> os.stat_result:
+    try:
+        return path.stat()
+    except OSError as exc:
+        raise ValidationError(f"cannot read the transcript: {exc.strerror}", path=path) from exc
+
+
+def _lock_wait(deadline: float | None) -> float:
+    """Wait for another extraction at most until shortly before the deadline."""
+    if deadline is None:
+        return EXTRACT_DEADLINE / 2
+    return max(0.1, min(EXTRACT_DEADLINE / 2, deadline - time.monotonic() - 2.0))
+
+
+# --- the boundary: never fail, never block -------------------------------------------------------
+
+
+def run_hook(stdin: IO[bytes], stdout: IO[str], *, project: str | None = None) -> int:
+    """The command: read stdin, answer, and exit 0 whatever happens (errors go to the hook error log)."""
+    watchdog = Watchdog(_deadline(EXTRACT_DEADLINE), on_expiry=lambda: _timed_out(None, project))
+    payload: HookPayload | None = None
+    try:
+        payload = parse_payload(stdin.read(MAX_PAYLOAD_BYTES + 1))
+        limit = _deadline(CONTEXT_DEADLINE if payload.hook_event_name in CONTEXT_EVENTS else EXTRACT_DEADLINE)
+        watchdog.restart(limit, on_expiry=lambda: _timed_out(payload, project))
+        outcome = handle(payload, project=Path(project) if project else None, deadline=watchdog.expires_at)
+    except Exception as exc:  # noqa: BLE001 — the hook's boundary: log anything, add nothing, exit 0
+        watchdog.finish(lambda: _log_failure(exc, payload, project))
+        return 0
+    watchdog.finish(lambda: _write(stdout, outcome.output))
+    return 0
+
+
+def _write(stdout: IO[str], output: dict[str, Any] | None) -> None:
+    if output is None:
+        return
+    try:
+        stdout.write(orjson.dumps(output).decode("utf-8") + "\n")
+        stdout.flush()
+    except OSError:
+        pass  # Claude Code stopped reading (its own timeout): there is no one left to answer
+
+
+def _deadline(default: float) -> float:
+    value = os.environ.get(DEADLINE_ENV)  # the user's own setting (tests use a tiny one)
+    try:
+        return float(value) if value else default
+    except ValueError:
+        return default  # a typo in the environment must not switch the deadline off
+
+
+def _log_failure(exc: BaseException, payload: HookPayload | None, project: str | None) -> None:
+    record_error(error_folder_for(payload, project), exc, payload=payload)
+
+
+def _timed_out(payload: HookPayload | None, project: str | None) -> None:
+    exc = TimeoutError("the hook ran past its deadline and was stopped; nothing was added")
+    record_error(error_folder_for(payload, project), exc, payload=payload)
+
+
+def record_error(store_root: Path | None, exc: BaseException, *, payload: HookPayload | None = None) -> None:
+    """Append a hook failure to the store's hook error log (stderr when no store can take it)."""
+    entry = HookError(ts=utc_now(), event=payload.hook_event_name if payload else None,
+                      session=payload.session_id if payload else None, error=type(exc).__name__,
+                      message=_message(exc))
+    try:
+        if store_root is None:
+            raise FileNotFoundError("no store for the hook error log")
+        log_error(hooks_dir(store_root), entry)
+    except OSError:
+        # Last resort: Claude Code keeps a hook's stderr in its debug log; the exit code stays 0.
+        print(f"memory-review hook: {entry.error}: {entry.message}", file=sys.stderr)
+
+
+def _message(exc: BaseException) -> str:
+    hint = getattr(exc, "hint", "")
+    return f"{exc}" + (f" (hint: {hint})" if hint else "")
+
+
+def error_folder_for(payload: HookPayload | None, project: str | None) -> Path | None:
+    """The store whose hook log takes an error: the project store if it exists, else the user store."""
+    try:
+        cwd = Path(payload.cwd) if payload and payload.cwd and Path(payload.cwd).is_dir() else None
+        root = project_root(Path(project) if project else None, cwd)
+        store = project_store_dir(root)
+        if store.is_dir():
+            return store
+        return user_store_dir()
+    except (MemoryReviewError, OSError):
+        return None  # record_error falls back to stderr
+
+
+class Watchdog:
+    """Ends the process (exit 0, nothing written) if the hook is still running at its deadline.
+
+    ``finish`` runs the last step (writing the answer or logging) under the same lock the
+    expiry takes, so the process never dies halfway through writing its JSON.
+    """
+
+    def __init__(self, seconds: float, *, on_expiry: Callable[[], None]) -> None:
+        self._lock = threading.Lock()
+        self._done = False
+        self._timer: threading.Timer | None = None
+        self.expires_at = 0.0
+        self.restart(seconds, on_expiry=on_expiry)
+
+    def restart(self, seconds: float, *, on_expiry: Callable[[], None]) -> None:
+        """Replace the deadline (measured from now)."""
+        if self._timer is not None:
+            self._timer.cancel()
+        self.expires_at = time.monotonic() + seconds
+        self._timer = threading.Timer(seconds, self._expire, args=(on_expiry,))
+        self._timer.daemon = True
+        self._timer.start()
+
+    def finish(self, last_step: Callable[[], None]) -> None:
+        """Run the last step unless the deadline has already ended the run."""
+        with self._lock:
+            if self._done:
+                return
+            self._done = True
+            if self._timer is not None:
+                self._timer.cancel()
+            last_step()
+
+    def _expire(self, on_expiry: Callable[[], None]) -> None:
+        with self._lock:
+            if self._done:
+                return
+            self._done = True
+            try:
+                on_expiry()
+            finally:
+                os._exit(0)  # the main thread may be blocked in I/O; the commit path is crash-safe

@@ -1,0 +1,189 @@
+"""Derived state of the agent hooks, under ``<store>/hooks/`` — bookkeeping, never memory.
+
+::
+
+    hooks/sessions/<session-id>.json   how far each transcript of a session has been read
+    hooks/errors.jsonl                 what went wrong inside a hook (``memory-review hook errors``)
+    hooks/extract.lock                 one extraction at a time per project (filelock, never deleted)
+
+Losing any of it loses nothing that matters: an offset only saves re-reading a
+transcript (extraction dedups against pending, approved and discarded proposals
+anyway), and the error log is diagnostics. So offsets are written by atomic
+replace and the error log is appended and fsynced, but neither is hash-chained.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Literal
+
+import orjson
+from pydantic import Field
+from pydantic import ValidationError as PydanticValidationError
+
+from events.durable import atomic_replace
+
+from memory_review.errors import IntegrityError, StorageError
+from memory_review.ids import check_session_id
+from memory_review.locking import store_lock
+from memory_review.models import Strict
+
+HOOKS_DIR = "hooks"
+ERROR_LOG = "errors.jsonl"
+MAX_ERROR_LOG_BYTES = 512 * 1024  # then the log rotates to errors.jsonl.1 (one generation kept)
+MAX_MESSAGE_CHARS = 2000
+
+
+def hooks_dir(store_root: Path) -> Path:
+    """The hooks' folder inside a store folder."""
+    return store_root / HOOKS_DIR
+
+
+# --- transcript offsets ---------------------------------------------------------------------
+
+
+class TranscriptOffset(Strict):
+    """How much of one transcript file was read: a turn count, the id of the last turn read, and the
+    file's size and mtime then (an unchanged file is not parsed again)."""
+
+    turns: int = Field(ge=0)
+    last_turn: str | None = None
+    size: int = Field(ge=0)
+    mtime_ns: int = Field(ge=0)
+
+
+class SessionOffsets(Strict):
+    """Every transcript a session's hooks have read (a subagent may write its own file)."""
+
+    v: Literal[1] = 1
+    session: str
+    transcripts: dict[str, TranscriptOffset] = Field(default_factory=dict)
+
+    def of(self, transcript: Path) -> TranscriptOffset | None:
+        """The offset recorded for ``transcript``, if any."""
+        return self.transcripts.get(str(transcript))
+
+    def with_offset(self, transcript: Path, offset: TranscriptOffset) -> SessionOffsets:
+        """A copy with ``transcript``'s offset replaced."""
+        return self.model_copy(update={"transcripts": {**self.transcripts, str(transcript): offset}})
+
+
+class HookState:
+    """The offsets and the extraction lock of one store's hooks."""
+
+    def __init__(self, store_root: Path, *, lock_timeout: float) -> None:
+        self.root = hooks_dir(store_root)
+        self.sessions = self.root / "sessions"
+        self.lock_timeout = lock_timeout
+
+    def offsets(self, session: str) -> SessionOffsets:
+        """The session's offsets (empty when none were saved); IntegrityError for a damaged file."""
+        path = self._session_file(session)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            return SessionOffsets(session=session)
+        except OSError as exc:
+            raise StorageError(f"cannot read hook offsets: {exc.strerror}", path=path, errno=exc.errno) from exc
+        try:
+            offsets = SessionOffsets.model_validate(orjson.loads(data))
+        except (orjson.JSONDecodeError, PydanticValidationError) as exc:
+            raise IntegrityError(f"damaged hook offsets file: {exc}".splitlines()[0], path=path,
+                                 hint="it is derived state: the hook starts this session over") from exc
+        if offsets.session != session:
+            raise IntegrityError(f"offsets file names session {offsets.session!r}", path=path)
+        return offsets
+
+    def save(self, offsets: SessionOffsets) -> None:
+        """Replace the session's offsets file atomically."""
+        path = self._session_file(offsets.session)
+        data = orjson.dumps(offsets.model_dump(mode="json"), option=orjson.OPT_SORT_KEYS) + b"\n"
+        try:
+            self.sessions.mkdir(parents=True, exist_ok=True)
+            atomic_replace(path, data)
+        except OSError as exc:
+            raise StorageError(f"cannot write hook offsets: {exc.strerror}", path=path, errno=exc.errno) from exc
+
+    @contextmanager
+    def extraction_lock(self, timeout: float | None = None) -> Iterator[None]:
+        """One extraction per project at a time (Stop and SubagentStop may fire together)."""
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StorageError(f"cannot create {self.root}: {exc.strerror}", path=self.root,
+                               errno=exc.errno) from exc
+        with store_lock(self.root / "extract.lock", self.lock_timeout if timeout is None else timeout):
+            yield
+
+    def _session_file(self, session: str) -> Path:
+        # A checked session id is a safe file name: letters, digits, '.', '-', '_', no leading dot.
+        return self.sessions / f"{check_session_id(session)}.json"
+
+
+# --- the error log --------------------------------------------------------------------------
+
+
+class HookError(Strict):
+    """One failure inside a hook: the hook still exited 0 and added nothing."""
+
+    ts: str
+    agent: str = "claude-code"
+    event: str | None = None
+    session: str | None = None
+    error: str
+    message: str
+    log: str | None = Field(default=None, description="the log file it was read from (set on reading)")
+
+
+def log_error(folder: Path, entry: HookError) -> Path:
+    """Append ``entry`` to ``folder/errors.jsonl`` (rotating a full log); the log's path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / ERROR_LOG
+    _rotate_if_full(path)
+    record = entry.model_copy(update={"message": entry.message[:MAX_MESSAGE_CHARS], "log": None})
+    line = orjson.dumps(record.model_dump(mode="json", exclude={"log"}), option=orjson.OPT_SORT_KEYS) + b"\n"
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+    try:
+        os.write(fd, line)  # one write of one short line with O_APPEND: concurrent hooks do not interleave
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    return path
+
+
+def _rotate_if_full(path: Path) -> None:
+    try:
+        if path.stat().st_size >= MAX_ERROR_LOG_BYTES:
+            os.replace(path, path.with_name(ERROR_LOG + ".1"))
+    except FileNotFoundError:
+        pass
+
+
+def read_errors(folder: Path) -> list[HookError]:
+    """The entries of ``folder``'s error log (the rotated generation first); a bad line is an entry too."""
+    entries: list[HookError] = []
+    for path in (folder / (ERROR_LOG + ".1"), folder / ERROR_LOG):
+        entries.extend(_read_log(path))
+    return entries
+
+
+def _read_log(path: Path) -> list[HookError]:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise StorageError(f"cannot read the hook error log: {exc.strerror}", path=path, errno=exc.errno) from exc
+    return [_entry(line, path, number) for number, line in enumerate(data.splitlines(), 1) if line.strip()]
+
+
+def _entry(line: bytes, path: Path, number: int) -> HookError:
+    try:
+        return HookError.model_validate(orjson.loads(line)).model_copy(update={"log": str(path)})
+    except (orjson.JSONDecodeError, PydanticValidationError):
+        # A torn or foreign line is shown for what it is rather than hidden.
+        return HookError(ts="", error="UnreadableLine", message=f"line {number} is not a hook error record",
+                         log=str(path))

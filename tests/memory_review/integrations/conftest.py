@@ -1,0 +1,130 @@
+"""Fixtures for the integration tests: real data, a real git project with stores, and the CLI as a subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memory_review.workspace import Workspace
+
+PROPOSAL = {
+    "op": "create", "scope": "project",
+    "memory": {"id": "forbidden-mock-database", "type": "forbidden",
+               "description": "Never mock the database in tests",
+               "body": "Integration tests run against the Postgres test container."},
+    "rationale": "The user corrected this twice.",
+    "evidence": [{"quote": "no, don't mock the database", "session_id": "s1", "turn_id": "t4"}],
+}
+
+
+def _data_dir() -> Path:
+    default = Path(__file__).resolve().parents[3] / ".." / "shared" / "data"
+    return Path(os.environ.get("MEMORY_REVIEW_TEST_DATA", default)).resolve()
+
+
+@pytest.fixture
+def shared_data() -> Path:
+    """The real test data folder (``MEMORY_REVIEW_TEST_DATA``), or skip when it is absent."""
+    path = _data_dir()
+    if not path.is_dir():
+        pytest.skip(f"real test data not found at {path} (set MEMORY_REVIEW_TEST_DATA)")
+    return path
+
+
+@pytest.fixture
+def hook_payloads(shared_data: Path) -> dict[str, list[dict[str, Any]]]:
+    """Every real Claude Code hook payload, by file name (each file is a JSON array of payloads)."""
+    folder = shared_data / "hooks" / "claude-code"
+    files = sorted(folder.glob("*/*.json"))
+    if not files:
+        pytest.skip(f"no Claude Code hook payloads in {folder}")
+    return {path.name: json.loads(path.read_text(encoding="utf-8")) for path in files}
+
+
+@pytest.fixture
+def real_transcripts(shared_data: Path) -> list[Path]:
+    """The real Claude Code transcripts (JSONL sessions and JSON arrays of their records)."""
+    folder = shared_data / "transcripts" / "claude-code"
+    files = sorted(p for p in folder.glob("*/*") if p.suffix in (".jsonl", ".json"))
+    if not files:
+        pytest.skip(f"no real transcripts in {folder}")
+    return files
+
+
+@dataclass
+class Project:
+    """A real git repository with both stores, and the environment the CLI runs in."""
+
+    root: Path
+    env: dict[str, str]
+
+    def workspace(self) -> Workspace:
+        """A library view of the same stores (for assertions)."""
+        return Workspace(self.root, Path(self.env["MEMORY_REVIEW_HOME"]))
+
+    def run(self, *args: str, stdin: str | bytes | None = None, env: dict[str, str] | None = None,
+            timeout: float = 60) -> subprocess.CompletedProcess:
+        """``memory-review ARGS`` as a real subprocess in the project."""
+        data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
+        return subprocess.run([sys.executable, "-m", "memory_review.cli", *args], input=data,
+                              env=env or self.env, cwd=self.root, capture_output=True, timeout=timeout)
+
+    def json(self, *args: str, stdin: str | None = None) -> Any:
+        """``memory-review ARGS --json``, which must succeed."""
+        done = self.run(*args, "--json", stdin=stdin)
+        assert done.returncode == 0, done.stderr.decode()
+        return json.loads(done.stdout)
+
+    def hook(self, payload: dict[str, Any], *, env: dict[str, str] | None = None,
+             timeout: float = 30) -> subprocess.CompletedProcess:
+        """``memory-review hook claude-code`` with ``payload`` on stdin, as Claude Code runs it."""
+        return self.run("hook", "claude-code", stdin=json.dumps(payload), env=env, timeout=timeout)
+
+    def approve(self, proposal: dict[str, Any]) -> str:
+        """Propose and apply (a person, through the CLI); the candidate id."""
+        cid = self.json("propose", "--file", "-", stdin=json.dumps(proposal))["id"]
+        done = self.run("apply", cid)
+        assert done.returncode == 0, done.stderr.decode()
+        return cid
+
+
+def make_project(base: Path, *, init: bool = True) -> Project:
+    """A fresh project under ``base`` (its own user store and HOME, so nothing leaks out)."""
+    root = base / "repo"
+    root.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    env = {**os.environ, "MEMORY_REVIEW_HOME": str(base / "user-store"), "MEMORY_REVIEW_ACTOR": "alice",
+           "HOME": str(base / "home")}
+    env.pop("CLAUDE_CONFIG_DIR", None)
+    env.pop("MEMORY_REVIEW_HOOK_DEADLINE", None)
+    project = Project(root.resolve(), env)
+    if init:
+        Workspace(project.root, base / "user-store").init()
+    return project
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Project:
+    """An initialised project (both stores exist)."""
+    return make_project(tmp_path)
+
+
+@pytest.fixture
+def payload_for(project: Project) -> Callable[..., dict[str, Any]]:
+    """A real payload re-aimed at the test project (``cwd``) and, optionally, a transcript."""
+
+    def aim(payload: dict[str, Any], transcript: Path | None = None) -> dict[str, Any]:
+        aimed = {**payload, "cwd": str(project.root)}
+        if transcript is not None:
+            aimed["transcript_path"] = str(transcript)
+        return aimed
+
+    return aim

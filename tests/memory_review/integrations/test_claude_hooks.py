@@ -1,0 +1,194 @@
+"""``memory-review hook claude-code`` fed the real payloads Claude Code sent, as a real subprocess."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import orjson
+import pytest
+from conftest import PROPOSAL, Project
+
+import memory_review
+from memory_review.extract import extract, read_transcript
+from memory_review.integrations.claude_hooks import (
+    CONTEXT_BUDGET,
+    CONTEXT_EVENTS,
+    EXTRACT_EVENTS,
+    new_findings,
+    resume_index,
+)
+from memory_review.integrations.hook_state import HookState, TranscriptOffset
+
+DEMO = Path(memory_review.__file__).parent / "data" / "demo_transcript.jsonl"
+
+
+def _evidence_turns(state) -> set[str]:
+    return {e.turn_id for e in state.candidate.evidence if e.turn_id}
+
+
+def test_every_real_payload_through_the_hook_command(project: Project, hook_payloads, real_transcripts,
+                                                     payload_for) -> None:
+    project.approve(PROPOSAL)
+    transcripts = itertools.cycle(real_transcripts)
+    jobs = [payload_for(p, next(transcripts) if p["hook_event_name"] in EXTRACT_EVENTS else None)
+            for _name, payloads in sorted(hook_payloads.items()) for p in payloads]
+    assert {j["hook_event_name"] for j in jobs} >= CONTEXT_EVENTS | EXTRACT_EVENTS | {"Notification"}
+    # Claude Code runs hooks of several sessions at once; so do we (the store lock sorts them out).
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        results = list(pool.map(project.hook, jobs))
+
+    for payload, done in zip(jobs, results, strict=True):
+        assert done.returncode == 0 and done.stderr == b"", (payload["hook_event_name"], done.stderr)
+        _check_answer(payload, done.stdout)
+    assert project.json("hook", "errors") == []
+    _check_context_recorded(project, jobs)
+    _check_extraction(project, jobs)
+
+
+def _check_answer(payload: dict, stdout: bytes) -> None:
+    event = payload["hook_event_name"]
+    if event not in CONTEXT_EVENTS:
+        assert stdout == b""  # real transcripts hold no memory signals: nothing proposed, nothing said
+        return
+    answer = json.loads(stdout)
+    assert list(answer) == ["hookSpecificOutput"]
+    assert set(answer["hookSpecificOutput"]) == {"hookEventName", "additionalContext"}
+    assert answer["hookSpecificOutput"]["hookEventName"] == event
+    text = answer["hookSpecificOutput"]["additionalContext"]
+    assert text.startswith("<memory-review-context>\n") and text.endswith("</memory-review-context>\n")
+    # forbidden memories go in whatever the prompt is about
+    assert "[memory:project:forbidden] id=forbidden-mock-database" in text
+    assert len(text) <= CONTEXT_BUDGET
+
+
+def _check_context_recorded(project: Project, jobs: list[dict]) -> None:
+    built = project.json("log", "--type", "context.built")
+    asked = [j for j in jobs if j["hook_event_name"] in CONTEXT_EVENTS]
+    assert sorted(e["session"] for e in built) == sorted(j["session_id"] for j in asked)
+    queries = {e["context"]["query"] for e in built}
+    assert queries >= {j["prompt"] for j in asked if j["hook_event_name"] == "UserPromptSubmit"}
+    ws = project.workspace()
+    for session in {j["session_id"] for j in asked}:
+        assert all(replayed.matches for replayed in ws.replay_session(session))
+
+
+def _check_extraction(project: Project, jobs: list[dict]) -> None:
+    ws = project.workspace()
+    state = HookState(ws.project.root, lock_timeout=1)
+    expected: set[str] = set()
+    for job in (j for j in jobs if j["hook_event_name"] in EXTRACT_EVENTS):
+        path = Path(job["transcript_path"])
+        transcript = read_transcript(path, session_id=job["session_id"])
+        offset = state.offsets(job["session_id"]).of(path)
+        assert offset is not None and offset.turns == len(transcript.turns)
+        expected |= {f.memory.id for f in extract(transcript)}
+    pending = {c.memory for s in ws.list_candidates() for c in s.candidate.changes}
+    assert pending == expected
+
+
+def test_context_answer_is_the_recorded_block(project: Project, hook_payloads, payload_for) -> None:
+    project.approve(PROPOSAL)
+    start = payload_for(hook_payloads["session_start.json"][0])
+    done = project.hook(start)
+    text = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    [event] = project.json("log", "--type", "context.built", "--session", start["session_id"])
+    assert event["context"]["sha256"] == project.json("replay", "--session", start["session_id"])[0]["sha256"]
+    assert project.json("replay", "--session", start["session_id"])[0]["text"] == text
+
+
+def test_nothing_approved_means_nothing_added(project: Project, hook_payloads, payload_for) -> None:
+    done = project.hook(payload_for(hook_payloads["user_prompt_submit.json"][1]))
+    assert done.returncode == 0 and done.stdout == b"" and done.stderr == b""
+
+
+def test_stop_reads_only_the_turns_claude_code_appended(project: Project, hook_payloads, real_transcripts,
+                                                       payload_for, tmp_path: Path) -> None:
+    real = next(p for p in real_transcripts if p.suffix == ".jsonl")
+    live = tmp_path / "session.jsonl"
+    live.write_bytes(real.read_bytes())
+    stop = payload_for(hook_payloads["stop.json"][0], live)
+    first = project.hook(stop)
+    assert (first.returncode, first.stdout) == (0, b"")
+    before = read_transcript(live, session_id=stop["session_id"])
+    ws = project.workspace()
+    assert ws.list_candidates() == []
+
+    live.write_bytes(live.read_bytes() + DEMO.read_bytes())  # the session goes on
+    second = project.hook(stop)
+    notice = json.loads(second.stdout)
+    after = read_transcript(live, session_id=stop["session_id"])
+    old = {t.turn_id for t in before.turns}
+    new = {t.turn_id for t in after.turns} - old
+    pending = ws.list_candidates()
+    assert pending and notice["systemMessage"].startswith(f"memory-review: {len(pending)} new candidate(s)")
+    assert all(_evidence_turns(s) and _evidence_turns(s) <= new for s in pending)
+    assert {c.memory for s in pending for c in s.candidate.changes} == {f.memory.id for f in extract(after)}
+
+    for event in ("Stop", "SubagentStop", "PreCompact"):  # nothing new since: nothing proposed, nothing said
+        again = project.hook({**stop, "hook_event_name": event})
+        assert (again.returncode, again.stdout) == (0, b"")
+    assert len(ws.list_candidates()) == len(pending)
+
+
+def test_turns_already_read_are_not_proposed_again(project: Project, hook_payloads, payload_for,
+                                                   tmp_path: Path) -> None:
+    lines = DEMO.read_bytes().splitlines(keepends=True)
+    live = tmp_path / "session.jsonl"
+    live.write_bytes(b"".join(lines[:24]))
+    stop = payload_for(hook_payloads["stop.json"][0], live)
+    assert project.hook(stop).returncode == 0
+    early = project.json("list")
+    assert early
+    assert project.run("discard", *[c["id"] for c in early], "--reason", "not now").returncode == 0
+
+    live.write_bytes(b"".join(lines))
+    assert project.hook(stop).returncode == 0
+    later = project.json("list")
+    # Re-reading the early turns would re-propose what was discarded (flagged previously-discarded).
+    assert later and not {c["changes"][0]["memory"] for c in later} & {c["changes"][0]["memory"] for c in early}
+    assert all("previously-discarded" not in c["flags"] for c in later)
+
+
+def test_a_replaced_transcript_is_read_from_the_start(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(DEMO.read_bytes())
+    transcript = read_transcript(path)
+    seen = TranscriptOffset(turns=5, last_turn=transcript.turns[4].turn_id, size=1, mtime_ns=1)
+    assert resume_index(transcript, seen) == 5
+    assert resume_index(transcript, seen.model_copy(update={"last_turn": "someone-else"})) == 0
+    assert resume_index(transcript, seen.model_copy(update={"turns": len(transcript.turns) + 1})) == 0
+    assert resume_index(transcript, None) == 0
+    everything = extract(transcript)
+    assert new_findings(everything, transcript, 0) == everything
+    assert new_findings(everything, transcript, len(transcript.turns)) == []
+
+
+def test_offsets_survive_a_damaged_state_file(project: Project, hook_payloads, payload_for,
+                                              tmp_path: Path) -> None:
+    live = tmp_path / "session.jsonl"
+    live.write_bytes(DEMO.read_bytes())
+    stop = payload_for(hook_payloads["stop.json"][0], live)
+    assert project.hook(stop).returncode == 0
+    proposed = len(project.json("list"))
+    state_file = project.root / ".memory-review" / "hooks" / "sessions" / f"{stop['session_id']}.json"
+    assert orjson.loads(state_file.read_bytes())["transcripts"][str(live)]["turns"] > 0
+    state_file.write_bytes(b"{not json")
+    live.write_bytes(live.read_bytes() + b"\n")  # touched: the hook reads it again
+    done = project.hook(stop)
+    assert (done.returncode, done.stdout) == (0, b"")  # started over; dedup: nothing new
+    assert len(project.json("list")) == proposed
+    [error] = project.json("hook", "errors")
+    assert error["error"] == "IntegrityError" and error["session"] == stop["session_id"]
+    assert orjson.loads(state_file.read_bytes())["session"] == stop["session_id"]
+
+
+@pytest.mark.parametrize("event", ["Notification", "SessionEnd", "PreToolUse"])
+def test_events_it_does_not_act_on_add_nothing(project: Project, hook_payloads, payload_for, event) -> None:
+    project.approve(PROPOSAL)
+    payload = payload_for({**hook_payloads["notification.json"][0], "hook_event_name": event})
+    done = project.hook(payload)
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+    assert project.json("log", "--type", "context.built") == []
