@@ -177,6 +177,17 @@ class GitRepo:
                 return None
             raise
 
+    def blobs_under(self, commit: str, folder: str) -> dict[str, str]:
+        """File name -> blob id of the files directly in ``folder`` of ``commit``'s tree."""
+        out = self._run("ls-tree", "-z", commit, "--", f"{folder}/")
+        blobs = {}
+        for record in out.decode("utf-8", "replace").split("\0"):
+            meta, _, path = record.partition("\t")
+            parts = meta.split()
+            if len(parts) == 3 and parts[1] == "blob":
+                blobs[path.removeprefix(f"{folder}/")] = parts[2]
+        return blobs
+
     def missing(self, shas: Sequence[str]) -> set[str]:
         """Which of ``shas`` this repository does not hold."""
         if not shas:

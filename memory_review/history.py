@@ -18,19 +18,19 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from events import GENESIS, Event, encode_event, faults, line_hash, utc_timestamp
+from events import GENESIS, Event, decode_event, faults, line_hash, utc_timestamp
 
 from memory_review import gitrepo
 from memory_review.errors import IntegrityError, MemoryReviewError, StorageError
 from memory_review.gitrepo import GitRepo, LogEntry, RefTip, TreeEntry
 from memory_review.ids import safe_child
 from memory_review.manifest import Manifest
-from memory_review.store import Store, _log_errors
+from memory_review.store import MEMORY_DIR, Store, _log_errors
 from memory_review.verify import StoreReport
 
 HISTORY_TYPES = frozenset({"candidate.applied", "candidate.edited", "candidate.discarded", "memory.reverted",
@@ -90,13 +90,10 @@ class History:
     def observe(self, store: Store, events: list[Event]) -> None:
         """The store observer: record a commit when the batch holds a change worth one."""
         if any(event.type in HISTORY_TYPES for event in events):
-            self.record(events)
+            self.record()
 
-    def record(self, batch: Sequence[Event] = ()) -> str | None:
-        """Commit the store's files if the history does not yet record the log's head; the new commit id.
-
-        ``batch`` (the events just committed) spares re-reading the log in the common case.
-        """
+    def record(self) -> str | None:
+        """Commit the store's files if the history does not yet record the log's head; the new commit id."""
         repo = self.repo(create=True)
         if repo is None:
             return None
@@ -105,8 +102,8 @@ class History:
         position = _position(tip)
         if position == head:
             return None
-        events, restarted = self._events_since(position, list(batch))
-        tree = self._tree(repo, manifest)
+        events, restarted = self._events_since(position)
+        tree = self._tree(repo, manifest, tip)
         parents = ([tip.commit] if tip else []) + _merged_commits(repo, events)
         message = describe(self.store.scope, manifest, events, restarted=restarted)
         faults.point("history.before_commit")
@@ -126,32 +123,45 @@ class History:
                                "completes it)", path=self.store.manifest_path)
         return manifest, Position(head.seq, head.hash)
 
-    def _events_since(self, position: Position | None, batch: list[Event]) -> tuple[list[Event], bool]:
-        """Events after ``position``, and whether the history does not continue this log (restarted)."""
-        if position and batch and batch[0].seq == position.seq + 1 and batch[0].prev == position.head:
-            return batch, False
-        start = position.seq if position else 0
-        with _log_errors(self.store.log_path):
-            events = list(self.store.log().read(start=max(start, 1)))
-        if position is None:
-            return events, False
-        if position.seq == 0:
-            return events, position.head != GENESIS
-        if not events or line_hash(encode_event(events[0])) != position.head:
-            return events, True
-        return events[1:], False
+    def _events_since(self, position: Position | None) -> tuple[list[Event], bool]:
+        """Events after ``position``, and whether the history does not continue this log (restarted).
 
-    def _tree(self, repo: GitRepo, manifest: Manifest) -> str:
+        Line N of the log is event N, so only the lines after ``position`` are decoded.
+        """
+        lines = self._log_lines()
+        seq = position.seq if position else 0
+        continues = position is None or (0 <= seq <= len(lines) and position.head == (
+            GENESIS if seq == 0 else line_hash(lines[seq - 1])))
+        start = seq if continues else 0
+        with _log_errors(self.store.log_path):
+            events = [decode_event(line, path=self.store.log_path, line_no=number)
+                      for number, line in enumerate(lines[start:], start + 1)]
+        return events, not continues
+
+    def _log_lines(self) -> list[bytes]:
+        try:
+            data = self.store.log_path.read_bytes()
+        except FileNotFoundError:
+            return []
+        except OSError as exc:
+            raise StorageError(f"{self.store.log_path}: {exc.strerror or exc}", path=self.store.log_path,
+                               errno=exc.errno) from exc
+        return [line + b"\n" for line in data.split(b"\n")[:-1]]
+
+    def _tree(self, repo: GitRepo, manifest: Manifest, tip: RefTip | None) -> str:
         top = [(name, path) for name, path in (("manifest.json", self.store.manifest_path),
                                                ("MEMORY.md", self.store.index_path),
                                                ("events.jsonl", self.store.log_path)) if path.exists()]
-        memory = [(Path(entry.file).name, self._checked_file(entry.file, entry.sha256))
-                  for entry in manifest.memories.values()]
-        ids = repo.hash_files([path for _, path in top + memory])
+        # Memory file names are content-addressed: a name the last commit holds needs no re-hashing.
+        known = repo.blobs_under(tip.commit, MEMORY_DIR) if tip and manifest.memories else {}
+        names = {Path(entry.file).name: entry for entry in manifest.memories.values()}
+        fresh = [(name, self._checked_file(e.file, e.sha256)) for name, e in names.items() if name not in known]
+        ids = repo.hash_files([path for _, path in top + fresh])
         entries = [TreeEntry("100644", "blob", sha, name) for (name, _), sha in zip(top, ids)]
-        if memory:
-            subtree = [TreeEntry("100644", "blob", sha, name) for (name, _), sha in zip(memory, ids[len(top):])]
-            entries.append(TreeEntry("040000", "tree", repo.make_tree(subtree), "memory"))
+        blobs = {**{n: known[n] for n in names if n in known}, **{n: sha for (n, _), sha in zip(fresh, ids[len(top):])}}
+        if blobs:
+            subtree = [TreeEntry("100644", "blob", sha, name) for name, sha in sorted(blobs.items())]
+            entries.append(TreeEntry("040000", "tree", repo.make_tree(subtree), MEMORY_DIR))
         return repo.make_tree(entries)
 
     def _checked_file(self, name: str, sha256: str) -> Path:
@@ -181,10 +191,8 @@ class History:
         """Changes in the log the history does not record yet (only those that make a commit)."""
         if self.repo() is None and self.store.scope == "project":
             return []
-        position = self.position()
-        with _log_errors(self.store.log_path):
-            events = self.store.log().read(start=(position.seq + 1) if position else 1)
-            return [event for event in events if event.type in HISTORY_TYPES]
+        events, _restarted = self._events_since(self.position())
+        return [event for event in events if event.type in HISTORY_TYPES]
 
     def check(self, report: StoreReport, *, repair: bool) -> None:
         """``verify``: note a history that lags the log; with ``repair``, record what it misses."""

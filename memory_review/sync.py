@@ -184,7 +184,7 @@ def _commit(tx: Transaction, history: History, merge: _Merge) -> tuple[int | Non
     warnings = list(result.warnings)
     if warnings or history.observe not in tx.store.observers:
         try:
-            history.record(result.events)  # a second chance for a history the observer could not write
+            history.record()  # a second chance for a history the observer could not write
         except MemoryReviewError as exc:
             warnings.append(f"the merge is committed, but git history failed: {exc}; sync again to publish it")
     return result.events[0].seq, warnings

@@ -162,15 +162,28 @@ def test_a_foreign_commit_on_the_ref_is_built_upon_not_lost(team: Team) -> None:
     assert git("rev-parse", "HEAD", cwd=ann.root).strip() == head
 
 
-def test_a_hand_edited_memory_file_is_not_recorded_as_history(team: Team) -> None:
+def test_history_keeps_the_verified_bytes_of_a_file_edited_by_hand(team: Team) -> None:
     ann = team["ann"]
     ann.approve("one", "first")
+    entry = ann.ws.project.read_manifest().memories["one"]
+    path = ann.root / ".memory-review" / entry.file
+    good = path.read_bytes()
+    path.write_text("tampered\n")
+    ann.approve("two", "second")
+    assert git("show", f"{REF}:{entry.file}", cwd=ann.root).encode() == good
+
+
+def test_a_file_edited_by_hand_before_it_was_recorded_is_refused(team: Team) -> None:
+    ann = team["ann"]
+    lock = _lock_ref(ann)
+    ann.ws.apply([ann.propose("one", "first")], actor="ann")
+    lock.unlink()
     entry = ann.ws.project.read_manifest().memories["one"]
     (ann.root / ".memory-review" / entry.file).write_text("tampered\n")
     ws = ann.ws
     ws.apply([ann.propose("two", "second")], actor="ann")
     assert any("does not match manifest.json" in w for w in ws.warnings)
-    assert len(history(ann)) == 1
+    assert ann.ws.git_log() == []
 
 
 @pytest.mark.parametrize("scope", ["project", "user"])
