@@ -1,0 +1,253 @@
+"""Which memory files a path holds, and how each format's files become documents.
+
+Formats (auto-detected from the path, or forced with ``format``):
+
+* ``claude-md`` — ``CLAUDE.md``, ``.claude/CLAUDE.md``, ``CLAUDE.local.md``, ``AGENTS.md``
+  (any ``*CLAUDE*.md`` / ``*AGENTS*.md`` file), with ``@path`` imports;
+* ``claude-memory`` — a Claude Code auto-memory folder: ``MEMORY.md`` (an index of
+  ``- [Title](file.md) — hook`` links, maybe with notes of its own) and one topic file
+  per memory with ``name`` / ``description`` / ``type`` frontmatter;
+* ``cursor`` — Cursor rules: ``.cursor/rules/*.mdc`` (one or more frontmatter blocks,
+  each opening a rule) and the legacy ``.cursorrules``;
+* ``cline`` — a Cline memory bank: ``memory-bank/*.md`` (``projectbrief.md``,
+  ``productContext.md``, ``activeContext.md``, ``systemPatterns.md``, ``techContext.md``,
+  ``progress.md`` and any extra file).
+
+A project folder may hold several of these; each one found is read, in that order.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memory_review.errors import ValidationError
+from memory_review.importers.document import FORMATS, Document, body_range
+from memory_review.importers.files import FileReader, Refused, SourceFile, list_dir
+from memory_review.importers.instructions import read_instructions
+from memory_review.importers.markdown import frontmatter_blocks
+
+INSTRUCTION_FILES = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md", "AGENTS.md")
+CLINE_FILES = ("projectbrief.md", "productContext.md", "activeContext.md", "systemPatterns.md",
+               "techContext.md", "progress.md")
+AUTO_MEMORY_TYPES = frozenset({"user", "feedback", "project", "reference"})
+_INDEX_LINK = re.compile(r"^\s*[-*+]\s*\[([^\]]+)\]\(([^)\s]+)\)\s*(?:[\u2014\u2013:-]+\s*(.*?))?\s*$")
+
+
+@dataclass
+class Collected:
+    """Every document an import found, the formats they came in, and notes on what was left out."""
+
+    formats: list[str] = field(default_factory=list)
+    documents: list[Document] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def files(self) -> list[str]:
+        """The files read, each once, in reading order."""
+        return list(dict.fromkeys(doc.file.rel for doc in self.documents))
+
+
+def collect(reader: FileReader, rel: str, format: str | None = None) -> Collected:
+    """Read the memory files at ``rel`` (a file or a folder) as documents."""
+    if format is not None and format not in FORMATS:
+        raise ValidationError(f"unknown import format {format!r}; use one of {', '.join(FORMATS)}",
+                              field="format")
+    path = reader.resolve(rel)
+    found = Collected()
+    plan = _folder_plan(reader, rel, path, format) if path.is_dir() else [(_file_format(path, rel, format), rel)]
+    for fmt, target in plan:
+        found.formats.append(fmt)
+        found.documents.extend(READERS[fmt](reader, target, named=target == rel))
+    found.formats = list(dict.fromkeys(found.formats))
+    found.notes = reader.notes
+    return found
+
+
+# --------------------------------------------------------------------------- detection
+
+
+def _file_format(path: Path, rel: str, forced: str | None) -> str:
+    if forced:
+        return forced
+    # The name the person gave decides (an AGENTS.md linked to a .mdc file is still AGENTS.md).
+    name = posixpath.basename(rel)
+    upper = name.upper()
+    if name.endswith(".mdc") or name == ".cursorrules":
+        return "cursor"
+    if upper == "MEMORY.MD":
+        return "claude-memory"
+    if upper.endswith(".MD") and ("CLAUDE" in upper or "AGENTS" in upper):
+        return "claude-md"
+    if name.lower() in {n.lower() for n in CLINE_FILES}:
+        return "cline"
+    if _topic_type(path):
+        return "claude-memory"
+    raise ValidationError(
+        "cannot tell which memory-file format this is", path=rel,
+        hint=f"name it with --format ({', '.join(FORMATS)})",
+    )
+
+
+def _topic_type(path: Path) -> str | None:
+    try:
+        head = path.read_text(encoding="utf-8", errors="replace")[:4096].replace("\r\n", "\n")
+    except OSError:
+        return None
+    blocks = frontmatter_blocks(head.split("\n"))
+    kind = blocks[0].meta.get("type", "") if blocks else ""
+    return kind if kind in AUTO_MEMORY_TYPES else None
+
+
+def _folder_plan(reader: FileReader, rel: str, path: Path, forced: str | None) -> list[tuple[str, str]]:
+    names = set(list_dir(path))
+    kinds: list[tuple[str, str]] = []
+    if "MEMORY.md" in names:
+        kinds.append(("claude-memory", rel))
+    if path.name == "memory-bank" or len(names & set(CLINE_FILES)) >= 2:
+        kinds.append(("cline", rel))
+    if any(n.endswith(".mdc") for n in names) or ".cursorrules" in names:
+        kinds.append(("cursor", rel))
+    if any(_exists(reader, _join(rel, n)) for n in INSTRUCTION_FILES):
+        kinds.append(("claude-md", rel))
+    for sub, fmt in ((".cursor/rules", "cursor"), ("memory-bank", "cline")):
+        if _exists(reader, _join(rel, sub)) and all(k != fmt for k, _ in kinds):
+            kinds.append((fmt, _join(rel, sub)))
+    if forced:
+        kinds = [k for k in kinds if k[0] == forced] or [(forced, rel)]
+    if not kinds:
+        raise ValidationError("no memory files found in this folder", path=rel,
+                              hint=f"name a file, or force a format with --format ({', '.join(FORMATS)})")
+    return kinds
+
+
+def _exists(reader: FileReader, rel: str) -> bool:
+    try:
+        return reader.resolve(rel).exists()
+    except Refused:
+        return True  # present, and refused when read: the note says why
+
+
+def _join(folder: str, name: str) -> str:
+    return name if folder in ("", ".") else posixpath.join(folder, name)
+
+
+# --------------------------------------------------------------------------- readers
+
+
+def _named(reader: FileReader, rel: str, named: bool) -> SourceFile | None:
+    """Read ``rel``; when the person named it, a refusal is their error, not a note."""
+    if not named:
+        return reader.try_read(rel)
+    try:
+        return reader.read(rel)
+    except Refused as exc:
+        raise ValidationError(str(exc), path=rel) from None
+
+
+def read_claude_md(reader: FileReader, rel: str, *, named: bool) -> list[Document]:
+    """A ``CLAUDE.md``/``AGENTS.md`` file, or those a project folder holds, with their imports."""
+    if reader.resolve(rel).is_dir():
+        files = [f for n in INSTRUCTION_FILES if _exists(reader, _join(rel, n))
+                 and (f := reader.try_read(_join(rel, n))) is not None]
+    else:
+        files = [f for f in (_named(reader, rel, named),) if f is not None]
+    home = (Path.home() / ".claude").resolve()  # ~/.claude/CLAUDE.md: the person's own, for every project
+    return [doc for f in files for doc in read_instructions(reader, f, user_level=f.path.parent == home)]
+
+
+def read_cursor(reader: FileReader, rel: str, *, named: bool) -> list[Document]:
+    """Cursor rules: each ``.mdc`` file, split into one document per frontmatter block."""
+    if not reader.resolve(rel).is_dir():
+        file = _named(reader, rel, named)
+        return _rule_documents(file) if file else []
+    names = list_dir(reader.resolve(rel))
+    wanted = [n for n in names if n.endswith(".mdc")] + [n for n in names if n == ".cursorrules"]
+    files = [reader.try_read(_join(rel, n)) for n in wanted]
+    return [doc for f in files if f is not None for doc in _rule_documents(f)]
+
+
+def _rule_documents(file: SourceFile) -> list[Document]:
+    lines = file.lines
+    blocks = frontmatter_blocks(lines, anywhere=True)
+    if not blocks:
+        return [Document(file=file, format="cursor", kind="Cursor rule", start=0, end=len(lines))]
+    docs = [Document(file=file, format="cursor", kind="Cursor rule", start=0, end=blocks[0].start)]
+    for block, nxt in zip(blocks, [*blocks[1:], None]):
+        end = nxt.start if nxt else len(lines)
+        docs.append(Document(file=file, format="cursor", kind="Cursor rule", start=block.end, end=end,
+                             meta=block.meta, title=block.meta.get("description") or None))
+    return [d for d in docs if d.end > d.start]
+
+
+def read_cline(reader: FileReader, rel: str, *, named: bool) -> list[Document]:
+    """A Cline memory bank: its core files first (in Cline's order), then any other Markdown file."""
+    if not reader.resolve(rel).is_dir():
+        file = _named(reader, rel, named)
+        return [_cline_document(file)] if file else []
+    names = list_dir(reader.resolve(rel))
+    ordered = [n for n in CLINE_FILES if n in names] + [n for n in names if n.endswith(".md")
+                                                        and n not in CLINE_FILES]
+    files = [reader.try_read(_join(rel, n)) for n in ordered]
+    return [_cline_document(f) for f in files if f is not None]
+
+
+def _cline_document(file: SourceFile) -> Document:
+    start, end, meta = body_range(file)
+    return Document(file=file, format="cline", kind="Cline memory bank", start=start, end=end, meta=meta)
+
+
+def read_auto_memory(reader: FileReader, rel: str, *, named: bool) -> list[Document]:
+    """A Claude Code auto-memory folder (or its ``MEMORY.md``, or one topic file)."""
+    path = reader.resolve(rel)
+    folder = rel if path.is_dir() else posixpath.dirname(rel)
+    index_rel = _join(folder, "MEMORY.md")
+    if not path.is_dir() and posixpath.basename(rel) != "MEMORY.md":
+        file = _named(reader, rel, named)
+        return [_topic_document(file, {})] if file else []
+    index = _named(reader, index_rel, named)
+    links, docs = _index(index) if index else ({}, [])
+    for target, hook in links.items():
+        file = reader.try_read(_join(folder, target))
+        docs += [_topic_document(file, hook, via=f"linked from {index_rel}")] if file else []
+    if path.is_dir():
+        for name in (n for n in list_dir(path) if n.endswith(".md") and n != "MEMORY.md"):
+            file = reader.try_read(_join(folder, name))
+            docs += [_topic_document(file, {})] if file else []
+    return docs
+
+
+def is_index_line(line: str) -> bool:
+    """Whether ``line`` is a ``- [Title](file.md) — hook`` entry of an auto-memory index."""
+    return _INDEX_LINK.match(line) is not None
+
+
+def _index(index: SourceFile) -> tuple[dict[str, dict[str, str]], list[Document]]:
+    """The topic files ``MEMORY.md`` links to (with the link's title and hook), and its own notes."""
+    links: dict[str, dict[str, str]] = {}
+    for line in index.lines:
+        match = _INDEX_LINK.match(line)
+        if match and "://" not in match.group(2) and not match.group(2).startswith("#"):
+            links.setdefault(match.group(2), {"name": match.group(1), "hook": match.group(3) or ""})
+    notes = Document(file=index, format="claude-memory", kind="Claude Code auto memory (MEMORY.md notes)",
+                     start=0, end=len(index.lines), meta={"index": "true"})
+    return links, [notes]
+
+
+def _topic_document(file: SourceFile, link: dict[str, str], via: str | None = None) -> Document:
+    start, end, meta = body_range(file)
+    merged = {"name": link.get("name", ""), "description": link.get("hook", "")}
+    merged.update({k: v for k, v in meta.items() if v})
+    return Document(file=file, format="claude-memory", kind="Claude Code auto memory", start=start, end=end,
+                    meta=merged, via=via, title=merged.get("name") or None, whole=True)
+
+
+READERS: dict[str, Callable[..., list[Document]]] = {
+    "claude-md": read_claude_md,
+    "claude-memory": read_auto_memory,
+    "cursor": read_cursor,
+    "cline": read_cline,
+}

@@ -1,0 +1,86 @@
+"""``CLAUDE.md`` / ``AGENTS.md`` instruction files, with their ``@path`` imports followed safely.
+
+Claude Code lets an instruction file pull in others with ``@path/to/file`` (not inside
+code spans or fenced blocks, relative to the importing file, up to five hops). An
+import here follows the same rules, and stays inside the import root: an absolute or
+``~`` path, a ``..`` that climbs out, or a symlink pointing outside is refused and
+reported; a file importing one of its own importers is a cycle, reported and cut; a
+file reached twice is read once. Each file becomes its own document, so every memory
+names the file its text came from.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterator
+
+from memory_review.importers.document import Document, body_range
+from memory_review.importers.files import FileReader, Refused, SourceFile
+from memory_review.importers.markdown import code_lines
+
+MAX_IMPORT_DEPTH = 5
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+_IMPORT = re.compile(r"(?:^|(?<=\s))@([^\s`'\"<>()\[\]{}|,;*]+)")
+_TRAILING = ".:!?"
+USER_FILE_NAMES = ("CLAUDE.md",)
+
+
+def read_instructions(reader: FileReader, first: SourceFile, *, user_level: bool = False) -> list[Document]:
+    """``first`` and every file it imports (depth first, in the order they are named)."""
+    documents: list[Document] = []
+    _walk(reader, first, documents, stack=(first.path,), via=None, user_level=user_level)
+    return documents
+
+
+def _walk(reader: FileReader, file: SourceFile, out: list[Document], *, stack: tuple, via: str | None,
+          user_level: bool) -> None:
+    start, end, meta = body_range(file)
+    out.append(Document(file=file, format="claude-md", kind=_kind(file), start=start, end=end, meta=meta,
+                        via=via, user_level=user_level))
+    for reference in imports(file.lines):
+        target = _target(reader, file, reference, stack)
+        if target is None:
+            continue
+        child = reader.try_read(target)
+        if child is not None:
+            _walk(reader, child, out, stack=(*stack, child.path), via=f"imported by {file.rel} (@{reference})",
+                  user_level=user_level)
+
+
+def _target(reader: FileReader, file: SourceFile, reference: str, stack: tuple) -> str | None:
+    rel = posixpath.join(posixpath.dirname(file.rel), reference)
+    try:
+        real = reader.resolve(rel)
+    except Refused as exc:
+        reader.notes.append(f"{file.rel}: import @{reference} refused: {exc}")
+        return None
+    if real in stack:
+        chain = " -> ".join(reader.relative(p) for p in (*stack, real))
+        reader.notes.append(f"{file.rel}: import @{reference} is a cycle ({chain}); not followed")
+        return None
+    if len(stack) > MAX_IMPORT_DEPTH:
+        reader.notes.append(f"{file.rel}: import @{reference} not followed: more than {MAX_IMPORT_DEPTH} hops")
+        return None
+    if not real.exists():
+        reader.notes.append(f"{file.rel}: import @{reference} not found")
+        return None
+    return rel
+
+
+def imports(lines: list[str]) -> Iterator[str]:
+    """The ``@path`` references of a file, in order, outside code; ``@name`` without ``.`` or ``/`` is a mention."""
+    code = code_lines(lines)
+    for index, line in enumerate(lines):
+        if index in code or "@" not in line:
+            continue
+        prose = _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), line)
+        for match in _IMPORT.finditer(prose):
+            reference = match.group(1).rstrip(_TRAILING)
+            if ("." in reference or "/" in reference) and "://" not in reference:
+                yield reference
+
+
+def _kind(file: SourceFile) -> str:
+    name = posixpath.basename(file.rel).upper()
+    return "AGENTS.md instructions" if "AGENTS" in name else "CLAUDE.md instructions"

@@ -1,0 +1,131 @@
+"""Import wired to the stores: memory files -> findings -> deduplicated candidates (never memory).
+
+The import root — the folder no file may leave — is the project root when the path
+is inside the project, else the named folder (or the named file's folder). Findings
+are planned exactly like extraction's (``extraction.known_records`` + ``extract.plan``),
+so a second import of the same files proposes nothing new, and a changed section of an
+already approved memory comes back as an *update* with a diff. Each planned candidate
+is checked to fit a memory file as it will be written (with the sources an update
+keeps); one that cannot is left out and reported, never silently cut.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memory_review.errors import UnsafePathError, ValidationError
+from memory_review.extract import PlannedProposal, plan
+from memory_review.extraction import known_records
+from memory_review.importers.classify import PROPOSER, findings
+from memory_review.importers.files import open_named
+from memory_review.importers.formats import collect
+from memory_review.models import DurableScope, Memory, utc_now
+from memory_review.record_io import render_memory
+from memory_review.rules import proposed_record
+
+if TYPE_CHECKING:
+    from memory_review.workspace import Workspace
+
+# At apply time a memory is stamped with the person's name (``applied_by``) and the
+# candidate id: the size check leaves room for both.
+_PLACEHOLDER_CANDIDATE = "cand_" + "0" * 26
+_ACTOR_ROOM = "x" * 64
+
+
+@dataclass
+class ImportSummary:
+    """What one import did: files read, found, proposed, skipped as duplicates, flagged, and why not.
+
+    ``merged`` counts pieces that said the same as another piece of this import (their
+    evidence joined that one's); ``too_large`` names memories that could not fit a file.
+    """
+
+    source: str
+    formats: list[str]
+    files: list[str]
+    found: int
+    proposed: list[str] = field(default_factory=list)
+    skipped_duplicates: int = 0
+    merged: int = 0
+    flagged: int = 0
+    duplicates: list[dict[str, str]] = field(default_factory=list)
+    too_large: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``import --json`` document."""
+        return {"source": self.source, "formats": self.formats, "files": self.files, "found": self.found,
+                "proposed": self.proposed, "skipped_duplicates": self.skipped_duplicates,
+                "merged": self.merged, "flagged": self.flagged, "duplicates": self.duplicates, "too_large": self.too_large,
+                "notes": self.notes}
+
+
+def import_memories(ws: Workspace, path: Path | str, *, format: str | None = None,
+                    scope: str | None = None) -> ImportSummary:
+    """Read memory files at ``path`` and propose what is new as candidates (one batch, all or nothing)."""
+    forced = _scope(scope)
+    path = Path(path)
+    reader, rel = open_named(path, import_root(ws, path))
+    collected = collect(reader, rel, format)
+    found = findings(collected.documents, scope=forced)
+    known = known_records(ws)
+    planned = plan(found, approved=known.approved, pending=known.pending, discarded=known.discarded,
+                   proposer=PROPOSER)
+    fitting, too_large = _fitting(ws, planned.proposals)
+    summary = ImportSummary(
+        source=str(path), formats=collected.formats, files=collected.files, found=planned.found,
+        skipped_duplicates=len(planned.skipped_duplicates),
+        merged=planned.found - len(planned.proposals) - len(planned.skipped_duplicates), flagged=sum(1 for p in fitting if p.flags),
+        duplicates=[{"memory": s.finding.memory.id, "reason": s.reason, "matched": s.matched_id}
+                    for s in planned.skipped_duplicates],
+        too_large=too_large, notes=list(collected.notes),
+    )
+    if fitting:
+        states = ws.propose([p.proposal for p in fitting], flags=[p.flags for p in fitting])
+        summary.proposed = [state.candidate.id for state in states]
+    return summary
+
+
+def import_root(ws: Workspace, path: Path) -> Path:
+    """The folder an import may read in: the project root if ``path`` is in it, else ``path``'s own folder."""
+    absolute = path.absolute()
+    for store in (ws.project, ws.user):
+        if absolute.resolve().is_relative_to(store.root.resolve()):
+            raise UnsafePathError("this is a memory-review store; its memories are already reviewed",
+                                  path=path)
+    project = ws.root.resolve()
+    if absolute.is_relative_to(ws.root) or absolute.resolve().is_relative_to(project):
+        return project
+    return absolute if absolute.is_dir() else absolute.parent
+
+
+def _scope(scope: str | None) -> DurableScope | None:
+    if scope is None or scope in ("user", "project"):
+        return scope  # type: ignore[return-value]
+    raise ValidationError(f"scope must be 'user' or 'project', not {scope!r}", field="scope")
+
+
+def _fitting(ws: Workspace, planned: list[PlannedProposal]) -> tuple[list[PlannedProposal], list[str]]:
+    views: dict[str, Any] = {}
+    fitting: list[PlannedProposal] = []
+    too_large: list[str] = []
+    for item in planned:
+        scope = item.proposal.scope
+        view = views.setdefault(scope, ws.store(scope).view())
+        if _fits(view.memory(item.proposal.memory.id), item, scope):
+            fitting.append(item)
+        else:
+            too_large.append(item.proposal.memory.id)
+    return fitting, too_large
+
+
+def _fits(before: Memory | None, item: PlannedProposal, scope: str) -> bool:
+    try:
+        record = proposed_record(before, item.proposal.memory, item.proposal, scope,
+                                 _PLACEHOLDER_CANDIDATE, utc_now())
+        render_memory(record.model_copy(update={"applied_by": _ACTOR_ROOM}))
+    except ValidationError:
+        return False
+    return True
