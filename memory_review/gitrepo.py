@@ -132,7 +132,7 @@ class GitRepo:
         return self._run("mktree", stdin=data).decode().strip()
 
     def commit_tree(self, tree: str, parents: Sequence[str], message: str, *, when: str) -> str:
-        """Write a commit object (never moving any branch); ``when`` is a git date like ``@1700000000 +0000``."""
+        """Write a commit object (moving no branch); ``when`` is a git date like ``@1700000000 +0000``."""
         author, committer = self.identity("AUTHOR"), self.identity("COMMITTER")
         env = {"GIT_AUTHOR_NAME": author.name, "GIT_AUTHOR_EMAIL": author.email, "GIT_AUTHOR_DATE": when,
                "GIT_COMMITTER_NAME": committer.name, "GIT_COMMITTER_EMAIL": committer.email,

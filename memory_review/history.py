@@ -42,6 +42,7 @@ REF_PREFIX = "refs/memory-review/"
 SEQ_TRAILER = "Memory-Review-Seq"
 HEAD_TRAILER = "Memory-Review-Log-Head"
 MAX_MESSAGE_LINES = 40
+COMMIT_RE = re.compile(r"^[0-9a-f]{40}$")
 
 Locator = Callable[[bool], GitRepo | None]
 
@@ -149,20 +150,29 @@ class History:
         return [line + b"\n" for line in data.split(b"\n")[:-1]]
 
     def _tree(self, repo: GitRepo, manifest: Manifest, tip: RefTip | None) -> str:
+        """The tree of the store's shared files: manifest, index, log, and ``memory/``."""
         top = [(name, path) for name, path in (("manifest.json", self.store.manifest_path),
                                                ("MEMORY.md", self.store.index_path),
                                                ("events.jsonl", self.store.log_path)) if path.exists()]
-        # Memory file names are content-addressed: a name the last commit holds needs no re-hashing.
-        known = repo.blobs_under(tip.commit, MEMORY_DIR) if tip and manifest.memories else {}
-        names = {Path(entry.file).name: entry for entry in manifest.memories.values()}
-        fresh = [(name, self._checked_file(e.file, e.sha256)) for name, e in names.items() if name not in known]
-        ids = repo.hash_files([path for _, path in top + fresh])
-        entries = [TreeEntry("100644", "blob", sha, name) for (name, _), sha in zip(top, ids)]
-        blobs = {**{n: known[n] for n in names if n in known}, **{n: sha for (n, _), sha in zip(fresh, ids[len(top):])}}
-        if blobs:
-            subtree = [TreeEntry("100644", "blob", sha, name) for name, sha in sorted(blobs.items())]
+        known, fresh = self._memory_files(repo, manifest, tip)
+        blobs = dict(zip([name for name, _ in top + fresh], repo.hash_files([p for _, p in top + fresh])))
+        entries = [TreeEntry("100644", "blob", blobs[name], name) for name, _ in top]
+        memory = {**known, **{name: blobs[name] for name, _ in fresh}}
+        if memory:
+            subtree = [TreeEntry("100644", "blob", sha, name) for name, sha in sorted(memory.items())]
             entries.append(TreeEntry("040000", "tree", repo.make_tree(subtree), MEMORY_DIR))
         return repo.make_tree(entries)
+
+    def _memory_files(self, repo: GitRepo, manifest: Manifest,
+                      tip: RefTip | None) -> tuple[dict[str, str], list[tuple[str, Path]]]:
+        """Memory files the last commit already holds (name -> blob id), and the new ones to hash."""
+        # Memory file names are content-addressed: a name the last commit holds needs no re-hashing.
+        recorded = repo.blobs_under(tip.commit, MEMORY_DIR) if tip and manifest.memories else {}
+        names = {Path(entry.file).name: entry for entry in manifest.memories.values()}
+        known = {name: recorded[name] for name in names if name in recorded}
+        fresh = [(name, self._checked_file(entry.file, entry.sha256))
+                 for name, entry in names.items() if name not in known]
+        return known, fresh
 
     def _checked_file(self, name: str, sha256: str) -> Path:
         """A memory file the manifest names, refused if its bytes are not what the manifest says."""
@@ -235,7 +245,7 @@ def _merged_commits(repo: GitRepo, events: list[Event]) -> list[str]:
     for event in events:
         if event.type == "sync.merged" and event.sync:
             remotes = event.sync.get("remotes") or {}
-            wanted += [sha for sha in remotes.values() if isinstance(sha, str) and re.fullmatch("[0-9a-f]{40}", sha)]
+            wanted += [sha for sha in remotes.values() if isinstance(sha, str) and COMMIT_RE.fullmatch(sha)]
     wanted = list(dict.fromkeys(wanted))
     missing = repo.missing(wanted)
     return [sha for sha in wanted if sha not in missing]

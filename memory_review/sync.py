@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from events import GENESIS, Change, EventDraft, decode_event, faults, line_hash
+from events import GENESIS, Change, Event, EventDraft, decode_event, faults, line_hash
 from events.errors import LogIntegrityError
 from events.scan import iter_lines
 
@@ -68,6 +68,8 @@ REPLICA_PREFIX = "refs/memory-review/replicas/"
 FETCHED_PREFIX = "refs/memory-review/fetched/"
 FLAG_SYNC_CONFLICT = "sync-conflict"
 ORIGIN_RE = re.compile(r"^[0-9a-f]{16}$")
+LogLines = list[tuple[Event, str]]
+"""A log's committed events, each with the sha256 of its line (its version id when it authors one)."""
 REMOTE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 
 
@@ -133,42 +135,96 @@ def ready(history: History, remote: str) -> str | None:
 
 def sync_store(history: History, remote: str, *, actor: str) -> StoreSync:
     """Fetch, merge and push one store through git remote ``remote``."""
-    if not REMOTE_RE.fullmatch(remote):
-        raise ValidationError(f"{remote!r} is not a git remote name", field="REMOTE")
-    problem = ready(history, remote)
-    repo = history.repo()
-    if problem or repo is None:
-        raise NotFoundError("git remote", remote, hint=problem or "")
-    store, scope = history.store, history.store.scope
-    fetched = f"{FETCHED_PREFIX}{remote}/{scope}/"
+    target = _Target.of(history, remote)
     faults.point("sync.before_fetch")
-    repo.fetch(remote, f"+{REPLICA_PREFIX}{scope}/*:{fetched}*")
+    target.repo.fetch(remote, f"+{REPLICA_PREFIX}{target.scope}/*:{target.fetched}*")
     faults.point("sync.after_fetch")
-    with store.transact() as tx:
-        origin = tx.manifest.origin
-        history.record()  # what we publish must hold everything the log does
-        local = _read_log(_local_bytes(store.log_path), where=str(store.log_path))
-        tips = repo.refs_under(fetched)
-        own = tips.pop(f"{fetched}{origin}", None)
-        _check_own(repo, own, local, f"{remote}: {REPLICA_PREFIX}{scope}/{origin}")
-        replicas, skipped = _load_replicas(repo, tips, fetched, scope)
-        merge = plan_merge(tx.view, know(local), replicas, actor=actor, now=utc_now())
-        event, warnings = _commit(tx, history, merge)
+    with history.store.transact() as tx:
+        step = _merge_locked(tx, target, actor)
     faults.point("sync.before_push")
-    pushed = _publish(repo, history.ref, remote, f"{REPLICA_PREFIX}{scope}/{origin}", own)
-    return StoreSync(scope=scope, remote=remote, replicas=tuple(r.origin for r in replicas),
-                     adopted=tuple(c.memory for c in merge.adopt), conflicts=tuple(c.candidate for c in merge.conflicts),
-                     closed=tuple(merge.closed), waiting=tuple(merge.waiting), skipped_replicas=tuple(skipped),
-                     event=event, pushed=pushed, warnings=tuple(warnings))
+    return step.report(pushed=_publish(target, step))
 
 
-def sync_stores(histories: Sequence[History], remote: str, *, actor: str, explicit: bool) -> list[StoreSync]:
+@dataclass(frozen=True)
+class _Target:
+    """Where one store syncs: its history, repository and remote, and the refs that follow from them."""
+
+    history: History
+    repo: GitRepo
+    remote: str
+
+    @classmethod
+    def of(cls, history: History, remote: str) -> _Target:
+        if not REMOTE_RE.fullmatch(remote):
+            raise ValidationError(f"{remote!r} is not a git remote name", field="REMOTE")
+        problem = ready(history, remote)
+        repo = history.repo()
+        if problem or repo is None:
+            raise NotFoundError("git remote", remote, hint=problem or "")
+        return cls(history, repo, remote)
+
+    @property
+    def scope(self) -> str:
+        return self.history.store.scope
+
+    @property
+    def fetched(self) -> str:
+        """Where the remote's replica refs land here (one per teammate's clone)."""
+        return f"{FETCHED_PREFIX}{self.remote}/{self.scope}/"
+
+    def published(self, origin: str) -> str:
+        """This clone's own ref on the remote."""
+        return f"{REPLICA_PREFIX}{self.scope}/{origin}"
+
+
+@dataclass
+class _Step:
+    """What the locked part of a sync found and did."""
+
+    target: _Target
+    origin: str
+    own: str | None
+    """The commit our own replica ref had on the remote when fetched (None: never published)."""
+    replicas: list[Replica]
+    skipped: list[str]
+    merge: _Merge
+    event: int | None = None
+    warnings: list[str] = field(default_factory=list)
+
+    def report(self, *, pushed: bool) -> StoreSync:
+        merge = self.merge
+        return StoreSync(scope=self.target.scope, remote=self.target.remote,
+                         replicas=tuple(r.origin for r in self.replicas),
+                         adopted=tuple(a.memory for a in merge.adopt),
+                         conflicts=tuple(c.candidate for c in merge.conflicts), closed=tuple(merge.closed),
+                         waiting=tuple(merge.waiting), skipped_replicas=tuple(self.skipped), event=self.event,
+                         pushed=pushed, warnings=tuple(self.warnings))
+
+
+def _merge_locked(tx: Transaction, target: _Target, actor: str) -> _Step:
+    """Under the store lock: catch history up, read every replica, merge, commit one batch."""
+    store, origin = tx.store, tx.manifest.origin
+    target.history.record()  # what we publish must hold everything the log does
+    local = _read_log(_local_bytes(store.log_path), where=str(store.log_path))
+    tips = target.repo.refs_under(target.fetched)
+    own = tips.pop(f"{target.fetched}{origin}", None)
+    _check_own(target.repo, own, local, f"{target.remote}: {target.published(origin)}")
+    replicas, skipped = _load_replicas(target.repo, tips, target.fetched, target.scope)
+    merge = plan_merge(tx.view, know(local), replicas, actor=actor, now=utc_now())
+    step = _Step(target, origin, own, replicas, skipped, merge)
+    step.event, step.warnings = _commit(tx, target.history, merge)
+    return step
+
+
+def sync_stores(histories: Sequence[History], remote: str, *, actor: str,
+                explicit: bool) -> list[StoreSync]:
     """Sync each store; without an explicit scope, a store with no such remote is skipped, not an error."""
     results, errors = [], []
     for history in histories:
         problem = ready(history, remote)
         if problem and not explicit:
-            results.append(StoreSync(scope=history.store.scope, remote=remote, status="skipped", reason=problem))
+            results.append(StoreSync(scope=history.store.scope, remote=remote, status="skipped",
+                                     reason=problem))
             errors.append(problem)
             continue
         results.append(sync_store(history, remote, actor=actor))
@@ -186,25 +242,27 @@ def _commit(tx: Transaction, history: History, merge: _Merge) -> tuple[int | Non
         try:
             history.record()  # a second chance for a history the observer could not write
         except MemoryReviewError as exc:
-            warnings.append(f"the merge is committed, but git history failed: {exc}; sync again to publish it")
+            warnings.append(f"the merge is committed, but git history failed: {exc}; "
+                            "sync again to publish it")
     return result.events[0].seq, warnings
 
 
-def _publish(repo: GitRepo, ref: str, remote: str, dst: str, own: str | None) -> bool:
-    tip = repo.ref_tip(ref)
-    if tip is None or tip.commit == own:
+def _publish(target: _Target, step: _Step) -> bool:
+    """Push our history to our own replica ref, leased on what the fetch saw there."""
+    tip = target.repo.ref_tip(target.history.ref)
+    if tip is None or tip.commit == step.own:
         return False
-    repo.push(remote, ref, dst, expect=own)
+    target.repo.push(target.remote, target.history.ref, target.published(step.origin), expect=step.own)
     return True
 
 
 # --- reading replicas ------------------------------------------------------------------------------
 
 
-def _read_log(data: bytes, *, where: str) -> list[tuple[Any, str]]:
+def _read_log(data: bytes, *, where: str) -> LogLines:
     """The committed events of a log's bytes, each with its line hash; the chain is checked."""
-    lines: list[tuple[Any, str]] = []
-    batch: list[tuple[Any, str]] = []
+    lines: LogLines = []
+    batch: LogLines = []
     prev, expected = GENESIS, 1
     try:
         for line_no, _offset, line in iter_lines(io.BytesIO(data)):
@@ -232,7 +290,7 @@ def _local_bytes(path: Path) -> bytes:
         raise StorageError(f"{path}: {exc.strerror or exc}", path=path, errno=exc.errno) from exc
 
 
-def _check_own(repo: GitRepo, own: str | None, local: list[tuple[Any, str]], where: str) -> None:
+def _check_own(repo: GitRepo, own: str | None, local: LogLines, where: str) -> None:
     """Our replica ref on the remote must hold an older state of this very log, or someone else wrote it."""
     if own is None:
         return
@@ -246,7 +304,8 @@ def _check_own(repo: GitRepo, own: str | None, local: list[tuple[Any, str]], whe
                             hint="give one of the copies a fresh store (a new origin) and sync again")
 
 
-def _load_replicas(repo: GitRepo, tips: dict[str, str], prefix: str, scope: str) -> tuple[list[Replica], list[str]]:
+def _load_replicas(repo: GitRepo, tips: dict[str, str], prefix: str,
+                   scope: str) -> tuple[list[Replica], list[str]]:
     """Each teammate's knowledge; a replica that cannot be read is left out (and said so), never half-used."""
     replicas, skipped = [], []
     for ref, commit in sorted(tips.items()):
@@ -333,7 +392,8 @@ def _adopt(view: View, memory_id: str, outcome: Outcome, merge: _Merge) -> None:
 
 def _open_conflict(view: View, memory_id: str, ours: Head, theirs: Head, merge: _Merge, now: str) -> None:
     candidate = conflict_candidate(view, memory_id, theirs, candidate_id=new_candidate_id(), now=now)
-    merge.conflicts.append(SyncConflict(memory=memory_id, candidate=candidate.id, ours=ours.id, theirs=theirs.id))
+    merge.conflicts.append(SyncConflict(memory=memory_id, candidate=candidate.id, ours=ours.id,
+                                        theirs=theirs.id))
     merge.plan.drafts.append(EventDraft(type="candidate.created", actor=f"sync:{theirs.origin}",
                                         candidate=candidate.id, record=candidate_to_json(candidate)))
     merge.plan.put_candidates.append(candidate)
@@ -344,10 +404,11 @@ def _finish(merge: _Merge, graph: Graph, local: Knowledge, replicas: Sequence[Re
     nodes = new_nodes(graph, local)
     nodes += [SyncNode(memory=m, id=vid, parents=n.parents, key=n.key) for m, vid, n in merge.merged]
     record = SyncRecord(remotes={r.origin: r.commit for r in replicas}, nodes=tuple(nodes),
-                        adopt=tuple(merge.adopt), conflicts=tuple(merge.conflicts), closed=tuple(merge.closed))
+                        adopt=tuple(merge.adopt), conflicts=tuple(merge.conflicts),
+                        closed=tuple(merge.closed))
     event = EventDraft(type="sync.merged", actor=actor, changes=tuple(merge.changes) or None,
                        sync=record.model_dump(mode="json"))
-    reason = "closed by sync: the conflict it offered no longer stands (settled on another clone, or superseded)"
+    reason = "closed by sync: the conflict it offered no longer stands (settled elsewhere, or superseded)"
     closes = [EventDraft(type="candidate.discarded", actor=actor, candidate=cid, reason=reason)
               for cid in merge.closed]
     merge.plan.drafts[:0] = [event]
@@ -358,15 +419,15 @@ def _finish(merge: _Merge, graph: Graph, local: Knowledge, replicas: Sequence[Re
 def conflict_candidate(view: View, memory_id: str, theirs: Head, *, candidate_id: str, now: str) -> Candidate:
     """A pending candidate offering their version over ours: apply takes theirs, discard keeps ours."""
     before = view.memory(memory_id)
-    after = _memory(theirs.record, memory_id, view.scope, theirs.origin) if theirs.record is not None else None
+    after = _memory(theirs.record, memory_id, view.scope, theirs.origin) if theirs.record else None
     changes = (CandidateChange(memory=memory_id, before=before, after=after),)
     op = "create" if before is None else "delete" if after is None else "update"
     flags = {FLAG_SYNC_CONFLICT} | (scan(f"{after.description}\n{after.body}") if after else set())
     who = f" (approved by {after.applied_by})" if after and after.applied_by else ""
     said = f"their version: {after.description!r}{who}" if after else "they deleted it"
-    rationale = (f"Sync conflict on {memory_id!r}: this clone and replica {theirs.origin} changed it differently "
-                 f"since they last agreed ({said}). Apply to take theirs, edit to combine both, or discard to "
-                 "keep yours. Nothing was picked automatically.")
+    rationale = (f"Sync conflict on {memory_id!r}: this clone and replica {theirs.origin} changed it "
+                 f"differently since they last agreed ({said}). Apply to take theirs, edit to combine both, "
+                 "or discard to keep yours. Nothing was picked automatically.")
     return Candidate(id=candidate_id, op=op, scope=view.scope, changes=changes, base=base_of(changes),
                      diff=render_diff(changes), rationale=rationale, evidence=(),
                      proposer=Proposer(kind="import", name=f"sync:{theirs.origin}"), priority="high",
