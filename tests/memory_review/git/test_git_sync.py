@@ -245,3 +245,16 @@ def test_the_user_store_syncs_through_its_own_repository(team: Team) -> None:
     ann.sync("user"), ben.sync("user"), ann.sync("user")
     assert {m.id for m in ann.ws.user.view().memories()} == {"answer-style", "other"}
     assert {m.id for m in ben.ws.user.view().memories()} == {"answer-style", "other"}
+
+
+def test_reverting_a_merge_is_an_ordinary_change_that_travels(team: Team) -> None:
+    ann, ben = team.pair()
+    ann.approve("x", "1")
+    ann.sync()
+    merged = ben.sync().event
+    ben.ws.revert(merged, actor="ben")  # ben undoes taking ann's note
+    ben.assert_valid()
+    assert "x" not in ben.bodies()
+    ben.sync(), ann.sync()
+    assert "x" not in ann.bodies()
+    _converged(team)
