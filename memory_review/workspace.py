@@ -31,7 +31,7 @@ from memory_review.proposal import (
     UpsertProposal,
 )
 from memory_review.record_io import memory_from_json, memory_to_json
-from memory_review.store import CommitResult, Store, _log_errors
+from memory_review.store import CommitResult, Store, Transaction, _log_errors
 from memory_review.verify import StoreReport, repair_store, verify_store
 
 AnyProposal = UpsertProposal | DeleteProposal | ConsolidateProposal
@@ -175,7 +175,7 @@ class Workspace:
         events: list[Event] = []
         for store, ids in self._group_pending(candidate_ids).items():
             with store.transact() as tx:
-                candidates = [_pending_in(store, cid) for cid in ids]
+                candidates = [_pending_in(tx, cid) for cid in ids]
                 events += self._commit(tx, rules.apply(tx.view, candidates, actor=actor, now=utc_now()))
         return events
 
@@ -185,7 +185,7 @@ class Workspace:
         events: list[Event] = []
         for store, ids in self._group_pending(candidate_ids).items():
             with store.transact() as tx:
-                candidates = [_pending_in(store, cid) for cid in ids]
+                candidates = [_pending_in(tx, cid) for cid in ids]
                 events += self._commit(tx, rules.discard(candidates, actor=actor, reason=reason))
         return events
 
@@ -194,7 +194,7 @@ class Workspace:
         rules.require_person(actor)
         store = self._store_of_pending(candidate_id)
         with store.transact() as tx:
-            plan = rules.edit(tx.view, _pending_in(store, candidate_id), memory, actor=actor, now=utc_now())
+            plan = rules.edit(tx.view, _pending_in(tx, candidate_id), memory, actor=actor, now=utc_now())
             self._commit(tx, plan)
         updated = plan.put_candidates[0]
         return CandidateState(updated, "pending", updated.flags)
@@ -387,9 +387,9 @@ class Workspace:
         raise NotFoundError("applied change for", str(target))
 
 
-def _pending_in(store: Store, candidate_id: str) -> Candidate:
+def _pending_in(tx: Transaction, candidate_id: str) -> Candidate:
     try:
-        return store.candidate(candidate_id)
+        return tx.candidate(candidate_id)
     except NotFoundError:
         raise ConflictError(f"candidate {candidate_id} was resolved by someone else meanwhile") from None
 
