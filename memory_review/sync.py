@@ -40,7 +40,7 @@ from memory_review.errors import (
     ValidationError,
 )
 from memory_review.gitrepo import GitRepo
-from memory_review.history import History
+from memory_review.history import USER_REPO_DIR, History
 from memory_review.ids import new_candidate_id
 from memory_review.manifest import decode_manifest
 from memory_review.models import Memory, Strict, utc_now
@@ -127,7 +127,9 @@ def ready(history: History, remote: str) -> str | None:
     if repo is None:
         if history.store.scope == "project":
             return "the project root is not the top level of a git repository"
-        return f"the user store has no git history yet ({history.store.root / 'history.git'})"
+        path = history.store.root / USER_REPO_DIR
+        return (f"the user store has no git repository yet ({path}; made on its first change, or by "
+                f"`git init --bare {path}`)")
     if remote not in repo.remote_names():
         return f"no git remote {remote!r} in {repo.git_dir}"
     return None

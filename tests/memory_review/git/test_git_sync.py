@@ -258,3 +258,17 @@ def test_reverting_a_merge_is_an_ordinary_change_that_travels(team: Team) -> Non
     ben.sync(), ann.sync()
     assert "x" not in ann.bodies()
     _converged(team)
+
+
+def test_a_new_machine_can_pull_the_user_store_before_any_change(team: Team) -> None:
+    ann, ben = team.pair()
+    shared = team.tmp / "dotfiles.git"
+    git("init", "-q", "--bare", str(shared), cwd=team.tmp)
+    ann.approve("answer-style", "Be brief.", scope="user")
+    git("remote", "add", "origin", str(shared), cwd=ann.home / "history.git")
+    ann.sync("user")
+    fresh = ben.home / "history.git"
+    assert "git init --bare" in ben.cli("sync", "--scope", "user").stderr
+    git("init", "-q", "--bare", str(fresh), cwd=team.tmp)
+    git("remote", "add", "origin", str(shared), cwd=fresh)
+    assert ben.sync("user").adopted == ("answer-style",)
