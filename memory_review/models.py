@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timezone
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 from memory_review.ids import check_slug
 
@@ -28,6 +28,16 @@ TIMESTAMP_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
 MAX_MEMORY_BYTES = 4096
 MAX_MEMORY_LINES = 200
 MAX_DESCRIPTION_CHARS = 200
+
+
+def _one_line(value: str) -> str:
+    if "\n" in value or "\r" in value or not value.strip():
+        raise ValueError("must be one non-empty line")
+    return value
+
+
+OneLine = Annotated[str, AfterValidator(_one_line)]
+"""A non-blank string without line breaks (descriptions)."""
 
 
 def utc_now() -> str:
@@ -55,7 +65,7 @@ class Memory(Strict):
     id: str
     type: MemoryType
     scope: Scope
-    description: str = Field(min_length=1, max_length=MAX_DESCRIPTION_CHARS)
+    description: OneLine = Field(min_length=1, max_length=MAX_DESCRIPTION_CHARS)
     created_at: str
     updated_at: str
     applied_from: str | None = None
@@ -68,13 +78,6 @@ class Memory(Strict):
     @classmethod
     def _slug(cls, value: str) -> str:
         return check_slug(value)
-
-    @field_validator("description")
-    @classmethod
-    def _one_line(cls, value: str) -> str:
-        if "\n" in value or "\r" in value or not value.strip():
-            raise ValueError("must be one non-empty line")
-        return value
 
     @field_validator("created_at", "updated_at")
     @classmethod

@@ -15,7 +15,7 @@ from pydantic import ValidationError as PydanticValidationError
 
 from memory_review.errors import ValidationError
 from memory_review.ids import check_slug
-from memory_review.models import DurableScope, MemoryType, Strict
+from memory_review.models import DurableScope, MemoryType, OneLine, Strict
 from memory_review.record_io import check_body
 
 Priority = Literal["high", "medium", "low"]
@@ -43,20 +43,13 @@ class ProposedMemory(Strict):
 
     id: str
     type: MemoryType
-    description: str = Field(min_length=1, max_length=200)
+    description: OneLine = Field(min_length=1, max_length=200)
     body: str = Field(default="", max_length=4096)
 
     @field_validator("id")
     @classmethod
     def _slug(cls, value: str) -> str:
         return check_slug(value)
-
-    @field_validator("description")
-    @classmethod
-    def _one_line(cls, value: str) -> str:
-        if "\n" in value or "\r" in value or not value.strip():
-            raise ValueError("must be one non-empty line")
-        return value
 
     @field_validator("body")
     @classmethod

@@ -29,7 +29,14 @@ from memory_review.extract.model_client import (
 )
 from memory_review.extract.textutil import overlap, sentence_spans, tokens
 from memory_review.extract.transcript import Transcript, Turn
-from memory_review.models import MAX_DESCRIPTION_CHARS, SLUG_RE, DurableScope, MemoryType, Strict
+from memory_review.models import (
+    MAX_DESCRIPTION_CHARS,
+    SLUG_RE,
+    DurableScope,
+    MemoryType,
+    OneLine,
+    Strict,
+)
 from memory_review.proposal import Proposer
 
 MAX_PROMPT_CHARS = 60_000
@@ -60,7 +67,7 @@ class ModelItem(Strict):
     name: str
     type: MemoryType
     scope: DurableScope
-    description: str = Field(min_length=1, max_length=MAX_DESCRIPTION_CHARS)
+    description: OneLine = Field(min_length=1, max_length=MAX_DESCRIPTION_CHARS)
     body: str = Field(min_length=1, max_length=1000)
 
     @field_validator("name")
@@ -70,12 +77,6 @@ class ModelItem(Strict):
             raise ValueError("must be a slug: lowercase letters, digits, '-' or '_', 1-64 chars")
         return value
 
-    @field_validator("description")
-    @classmethod
-    def _one_line(cls, value: str) -> str:
-        if "\n" in value or "\r" in value or not value.strip():
-            raise ValueError("must be one non-empty line")
-        return value
 
 
 class ModelExtraction(Strict):
