@@ -29,8 +29,9 @@ FLAG_MARKS: dict[str, str] = {
     "stale-base": "B",
 }
 FLAG_WORDS: dict[str, str] = {
-    "possible-prompt-injection": "possible prompt injection: the text tries to steer the agent",
-    "secret": "looks like a secret (token, key or password); it would be injected into prompts",
+    "possible-prompt-injection": "the text tries to steer the agent (override, exfiltration link, "
+                                 "forged tag or hidden characters)",
+    "secret": "looks like a token, key or password; it would be put into every prompt",
     "previously-discarded": "an identical proposal was discarded before",
     "stale-base": "the memory changed since this was proposed; applying it will conflict",
 }

@@ -39,6 +39,7 @@ def _pairs(pairs: Iterable[tuple[str, str]]) -> Text:
     for label, value in pairs:
         out.append(f"{label}: ", style="dim")
         out.append(f"{value}\n")
+    out.rstrip()
     return out
 
 
@@ -46,9 +47,10 @@ def candidate_detail(state: CandidateState, display: Display) -> RenderableType:
     """Everything a reviewer needs: what, why, on what evidence, from whom, and every warning."""
     c = state.candidate
     parts: list[RenderableType] = [_candidate_title(c, display), warnings(state.flags)]
+    parts += [heading("Would remember" if c.op != "delete" else "Would forget"), proposed_text(c)]
     parts += [heading("Why"), Text(safe(c.rationale))]
     parts += [heading("Evidence"), evidence_text(c)]
-    parts += [heading("Change"), diff_text(c.diff, display)]
+    parts += [heading("Diff (memory files)"), diff_text(c.diff, display)]
     return Group(*parts)
 
 
@@ -58,7 +60,7 @@ def _candidate_title(c: Candidate, display: Display) -> Text:
     out.append(", ".join(c.memory_ids()), style="bold")
     out.append(f" in the {c.scope} store · priority {c.priority}\n")
     out.append(f"{display.cid(c.id)} · by {proposer_text(c)} · {display.when(c.created_at)}"
-               f" · session {c.session_id or '-'}\n", style="dim")
+               f" · session {c.session_id or '-'}", style="dim")
     return out
 
 
@@ -70,6 +72,22 @@ def warnings(flags: Sequence[str]) -> Text:
     for flag in flags:
         out.append(f"⚠ {flag}: ", style="bold red")
         out.append(f"{FLAG_WORDS.get(flag, 'see the candidate')}\n", style="red")
+    out.rstrip()
+    return out
+
+
+def proposed_text(c: Candidate) -> Text:
+    """Each memory as it would be injected after the change (or, for a deletion, what goes)."""
+    out = Text()
+    for change in c.changes:
+        shown = change.after or change.before
+        if shown is None:
+            continue
+        style = "" if change.after else "strike dim"
+        out.append(memory_tag(shown), style="cyan")
+        out.append(f" {safe(shown.description)}\n", style=style or "bold")
+        if shown.body:
+            out.append(f"{safe(shown.body)}\n", style=style)
     out.rstrip()
     return out
 
@@ -91,7 +109,7 @@ def memory_detail(memory: Memory, display: Display, overrides: Memory | None,
     title = Text()
     title.append(memory_tag(memory), style="bold cyan")
     title.append(f" {memory.id}\n", style="bold")
-    title.append(f"{safe(memory.description)}\n")
+    title.append(safe(memory.description))
     parts: list[RenderableType] = [title, _tier_note(memory, overrides, overridden_by)]
     parts += [heading("Body"), Text(safe(memory.body) or "(empty)")]
     parts += [heading("Provenance"), _provenance(memory, display)]
@@ -115,6 +133,8 @@ def _provenance(memory: Memory, display: Display) -> Text:
         ("applied from", display.cid(memory.applied_from)),
         ("applied by", memory.applied_by or "-"),
     ])
+    if memory.sources:
+        out.append("\nevidence:\n", style="dim")
     for source in memory.sources:
         out.append(f"“{safe(source.evidence)}”\n")
         out.append(f"   session {source.session_id or '?'}, turn {source.turn_id or '?'}\n", style="dim")
@@ -125,7 +145,7 @@ def event_detail(event: Event, scope: str, display: Display) -> RenderableType:
     """One log event: who did what when, and the before → after of every memory it changed."""
     title = Text()
     title.append(event.type, style=f"bold {EVENT_STYLE.get(event.type, '')}")
-    title.append(f"  {scope} log, event {event.seq}\n")
+    title.append(f"  in the {scope} log, event {event.seq}\n")
     title.append_text(_pairs(_event_fields(event, display)))
     parts: list[RenderableType] = [title]
     if event.record is not None:

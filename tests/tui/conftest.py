@@ -1,16 +1,16 @@
-"""Fixtures for the review UI tests: a real demo workspace on disk (see ``tui_helpers``)."""
+"""Fixtures for the review UI tests: the fixed scenario workspace on disk (see ``scenario.py``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from scenario import build_scenario
 
-from memory_review.demo import build_demo
 from memory_review.workspace import Workspace
 
 
 @pytest.fixture
-def demo(tmp_path: Path) -> Workspace:
-    """The demo workspace: 3 approved memories, 6 pending candidates (2 of them flagged)."""
-    return build_demo(tmp_path)
+def scenario(tmp_path: Path) -> Workspace:
+    """Three approved memories and six pending candidates (two of them flagged), all on disk."""
+    return build_scenario(tmp_path)

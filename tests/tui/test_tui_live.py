@@ -32,13 +32,13 @@ def cli(ws: Workspace, *args: str, stdin: bytes = b"") -> subprocess.CompletedPr
 
 
 @pytest.mark.asyncio
-async def test_candidate_from_another_process_appears_and_leaves(demo: Workspace) -> None:
-    app = app_for(demo, poll_interval=1.0)
+async def test_candidate_from_another_process_appears_and_leaves(scenario: Workspace) -> None:
+    app = app_for(scenario, poll_interval=1.0)
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: loaded(app), what="the queue")
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
-        done = await asyncio.to_thread(cli, demo, "propose", "--file", "-", "--json",
+        done = await asyncio.to_thread(cli, scenario, "propose", "--file", "-", "--json",
                                        stdin=orjson.dumps(PROPOSAL))
         assert done.returncode == 0, done.stderr.decode()
         new_id = orjson.loads(done.stdout)["id"]  # one proposal in, one {"id": ...} out
@@ -47,29 +47,29 @@ async def test_candidate_from_another_process_appears_and_leaves(demo: Workspace
         assert time.monotonic() - started < 3.0  # polled about once a second
         assert screen.entries[new_id].cells[4] == "conv-from-elsewhere"
 
-        done = await asyncio.to_thread(cli, demo, "apply", new_id)
+        done = await asyncio.to_thread(cli, scenario, "apply", new_id)
         assert done.returncode == 0, done.stderr.decode()
         await wait_until(pilot, lambda: new_id not in screen.entries, timeout=5, what="it to leave")
         await settle(pilot)
-    assert [e.type for e in demo.log(candidate=new_id)] == ["candidate.created", "candidate.applied"]
+    assert [e.type for e in scenario.log(candidate=new_id)] == ["candidate.created", "candidate.applied"]
 
 
-def test_pending_reader_matches_list_candidates(demo: Workspace) -> None:
+def test_pending_reader_matches_list_candidates(scenario: Workspace) -> None:
     """The UI's incremental reader gives what the library's list_candidates gives, flags included."""
-    reader = PendingReader(demo)
+    reader = PendingReader(scenario)
 
     def read() -> list[tuple[str, tuple[str, ...], str]]:
         candidates = [c for chunk in reader.chunks(size=2) for c in chunk]
-        return [(s.candidate.id, s.flags, s.candidate.rationale) for s in live_states(demo, candidates)]
+        return [(s.candidate.id, s.flags, s.candidate.rationale) for s in live_states(scenario, candidates)]
 
     def library() -> list[tuple[str, tuple[str, ...], str]]:
-        return [(s.candidate.id, s.flags, s.candidate.rationale) for s in demo.list_candidates()]
+        return [(s.candidate.id, s.flags, s.candidate.rationale) for s in scenario.list_candidates()]
 
     assert read() == library()
     # A competing change makes one candidate stale; an edit replaces a file; a discard removes one.
-    other = Workspace(demo.root, demo.user.root)
+    other = Workspace(scenario.root, scenario.user.root)
     other.delete("conv-package-manager", actor="someone", scope="project")
-    states = {s.candidate.memory_ids()[0]: s.candidate for s in demo.list_candidates()}
+    states = {s.candidate.memory_ids()[0]: s.candidate for s in scenario.list_candidates()}
     other.edit(states["pref-small-commits"].id, ProposedMemory(
         id="pref-small-commits", type="preference", description="Small commits", body="Keep them small."),
         actor="someone")

@@ -55,12 +55,12 @@ def test_filters() -> None:
     assert matches("anything", "   ")
 
 
-def test_proposal_of_makes_the_same_change_again(demo: Workspace) -> None:
+def test_proposal_of_makes_the_same_change_again(scenario: Workspace) -> None:
     """Undoing a discard proposes each kind of candidate again with the same content."""
-    states = demo.list_candidates()
+    states = scenario.list_candidates()
     assert {s.candidate.op for s in states} >= {"create", "update", "delete"}
-    demo.discard([s.candidate.id for s in states], actor="tester")
-    again = demo.propose([proposal_of(s.candidate) for s in states])
+    scenario.discard([s.candidate.id for s in states], actor="tester")
+    again = scenario.propose([proposal_of(s.candidate) for s in states])
     for old, new in zip(states, again):
         assert new.candidate.fingerprint() == old.candidate.fingerprint()
         assert (new.candidate.rationale, new.candidate.evidence, new.candidate.proposer) == (
@@ -68,9 +68,9 @@ def test_proposal_of_makes_the_same_change_again(demo: Workspace) -> None:
         assert "previously-discarded" in new.flags
 
 
-def test_memories_merge_marks_the_override(demo: Workspace) -> None:
-    user = demo.user.view().memories()
-    project = demo.project.view().memories()
+def test_memories_merge_marks_the_override(scenario: Workspace) -> None:
+    user = scenario.user.view().memories()
+    project = scenario.project.view().memories()
     shadow = user[0].model_copy(update={"scope": "project"})
     entries = merged_entries(user, [*project, shadow])
     assert [e.rank for e in entries] == [1, 2, 3, None]  # three injected, then the shadowed user one
@@ -85,6 +85,8 @@ def test_row_table_widths_share_the_rest() -> None:
     assert table.widths(40) == [4, 15, 16, 2]  # 40 - 6 fixed - 3 gaps = 31, split 15 + 16
     narrow = table.widths(10)  # too narrow: minimum widths win (the row is cut when drawn)
     assert narrow[0] == 4 and narrow[1] == 8 and narrow[2] >= 3 and narrow[3] == 2
+    hiding = RowTable([Column("a", 4), Column("b", None), Column("c", 5, hide_below=30)])
+    assert hiding.widths(40) == [4, 29, 5] and hiding.widths(20) == [4, 15, 0]
 
 
 class _TableApp(App[None]):

@@ -38,24 +38,24 @@ async def go_to(pilot, screen: ReviewScreen, candidate_id: str) -> None:
     assert screen.current().id == candidate_id
 
 
-async def test_apply_one_candidate(demo: Workspace) -> None:
-    cid = candidate_for(demo, "forbidden-mock-database")
-    app = app_for(demo)
+async def test_apply_one_candidate(scenario: Workspace) -> None:
+    cid = candidate_for(scenario, "forbidden-mock-database")
+    app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(pilot)
         await go_to(pilot, screen, cid)
         await pilot.press("a")
         await wait_until(pilot, lambda: cid not in screen.entries, what="the applied candidate to leave")
-    assert cid not in pending_ids(demo)
-    [applied] = demo.log(type="candidate.applied", candidate=cid)
+    assert cid not in pending_ids(scenario)
+    [applied] = scenario.log(type="candidate.applied", candidate=cid)
     assert applied.actor == ACTOR
     assert applied.changes[0].after["id"] == "forbidden-mock-database"
-    assert "forbidden-mock-database" in {m.id for m in demo.memories()}
+    assert "forbidden-mock-database" in {m.id for m in scenario.memories()}
 
 
-async def test_discard_with_reason(demo: Workspace) -> None:
-    cid = candidate_for(demo, "pref-small-commits")
-    app = app_for(demo)
+async def test_discard_with_reason(scenario: Workspace) -> None:
+    cid = candidate_for(scenario, "pref-small-commits")
+    app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(pilot)
         await go_to(pilot, screen, cid)
@@ -63,47 +63,47 @@ async def test_discard_with_reason(demo: Workspace) -> None:
         await pilot.press(*"one-off remark")
         await pilot.press("enter")
         await wait_until(pilot, lambda: cid not in screen.entries, what="the discarded candidate to leave")
-    [discarded] = demo.log(scope="user", type="candidate.discarded", candidate=cid)
+    [discarded] = scenario.log(scope="user", type="candidate.discarded", candidate=cid)
     assert discarded.reason == "one-off remark"
     assert discarded.actor == ACTOR
-    assert "pref-small-commits" not in {m.id for m in demo.memories()}
+    assert "pref-small-commits" not in {m.id for m in scenario.memories()}
 
 
-async def test_discard_cancelled_with_escape_writes_nothing(demo: Workspace) -> None:
-    before = len(demo.log())
-    app = app_for(demo)
+async def test_discard_cancelled_with_escape_writes_nothing(scenario: Workspace) -> None:
+    before = len(scenario.log())
+    app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         await open_review(pilot)
         await pilot.press("d", "x", "escape")
         await settle(pilot)
         assert isinstance(app.screen, ReviewScreen)
-    assert len(demo.log()) == before
+    assert len(scenario.log()) == before
 
 
-async def test_edit_then_apply(demo: Workspace) -> None:
-    cid = candidate_for(demo, "forbidden-mock-database")
-    app = app_for(demo)
+async def test_edit_then_apply(scenario: Workspace) -> None:
+    cid = candidate_for(scenario, "forbidden-mock-database")
+    app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(pilot)
         await go_to(pilot, screen, cid)
         await pilot.press("e")
         await wait_until(pilot, lambda: isinstance(app.screen, EditModal), what="the editor")
         await pilot.press("end", *" (Postgres 16)", "ctrl+s")
-        await wait_until(pilot, lambda: "candidate.edited" in events_of(demo, cid), what="the edit event")
+        await wait_until(pilot, lambda: "candidate.edited" in events_of(scenario, cid), what="the edit event")
         await settle(pilot)
         await go_to(pilot, screen, cid)
         await pilot.press("a")
         await wait_until(pilot, lambda: cid not in screen.entries, what="the applied candidate to leave")
-    assert events_of(demo, cid) == ["candidate.created", "candidate.edited", "candidate.applied"]
-    [edited] = demo.log(type="candidate.edited", candidate=cid)
+    assert events_of(scenario, cid) == ["candidate.created", "candidate.edited", "candidate.applied"]
+    [edited] = scenario.log(type="candidate.edited", candidate=cid)
     assert edited.actor == ACTOR
-    memory = {m.id: m for m in demo.memories()}["forbidden-mock-database"]
+    memory = {m.id: m for m in scenario.memories()}["forbidden-mock-database"]
     assert memory.description == "Never mock the database in tests; use the test container (Postgres 16)"
 
 
-async def test_invalid_edit_is_shown_and_not_saved(demo: Workspace) -> None:
-    cid = candidate_for(demo, "forbidden-mock-database")
-    app = app_for(demo)
+async def test_invalid_edit_is_shown_and_not_saved(scenario: Workspace) -> None:
+    cid = candidate_for(scenario, "forbidden-mock-database")
+    app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(pilot)
         await go_to(pilot, screen, cid)
@@ -116,11 +116,11 @@ async def test_invalid_edit_is_shown_and_not_saved(demo: Workspace) -> None:
         assert "description" in str(app.screen.query_one("#edit-error").render())
         await pilot.press("escape")
         await settle(pilot)
-    assert events_of(demo, cid) == ["candidate.created"]
+    assert events_of(scenario, cid) == ["candidate.created"]
 
 
-async def test_bulk_apply_skips_flagged_ones(demo: Workspace) -> None:
-    app = app_for(demo)
+async def test_bulk_apply_skips_flagged_ones(scenario: Workspace) -> None:
+    app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(pilot)
         await pilot.press("home", *["space"] * len(screen.order))
@@ -131,15 +131,15 @@ async def test_bulk_apply_skips_flagged_ones(demo: Workspace) -> None:
         await wait_until(pilot, lambda: isinstance(app.screen, ChoiceModal), what="the bulk question")
         await pilot.press("enter")  # the focused, first answer: apply the unflagged only
         await wait_until(pilot, lambda: set(screen.entries) == flagged, what="only flagged ones to remain")
-    assert pending_ids(demo) == flagged
-    applied = [e.candidate for e in demo.log(type="candidate.applied")] + [
-        e.candidate for e in demo.log(scope="user", type="candidate.applied")]
+    assert pending_ids(scenario) == flagged
+    applied = [e.candidate for e in scenario.log(type="candidate.applied")] + [
+        e.candidate for e in scenario.log(scope="user", type="candidate.applied")]
     assert not flagged & set(applied)
-    assert len(applied) == 3 + 4  # the demo's 3 approved, then the 4 unflagged just applied
+    assert len(applied) == 3 + 4  # the scenario's 3 approved, then the 4 unflagged just applied
 
 
-async def test_bulk_apply_with_flagged_needs_the_explicit_choice(demo: Workspace) -> None:
-    app = app_for(demo)
+async def test_bulk_apply_with_flagged_needs_the_explicit_choice(scenario: Workspace) -> None:
+    app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(pilot)
         await pilot.press("home", *["space"] * len(screen.order))
@@ -147,12 +147,12 @@ async def test_bulk_apply_with_flagged_needs_the_explicit_choice(demo: Workspace
         await wait_until(pilot, lambda: isinstance(app.screen, ChoiceModal), what="the bulk question")
         await pilot.click("#choice-all")
         await wait_until(pilot, lambda: not screen.entries, what="the queue to empty")
-    assert pending_ids(demo) == set()
+    assert pending_ids(scenario) == set()
 
 
-async def test_flagged_candidate_asks_first_and_cancel_keeps_it(demo: Workspace) -> None:
-    cid = candidate_for(demo, "fact-ci-token")
-    app = app_for(demo)
+async def test_flagged_candidate_asks_first_and_cancel_keeps_it(scenario: Workspace) -> None:
+    cid = candidate_for(scenario, "fact-ci-token")
+    app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(pilot)
         await go_to(pilot, screen, cid)
@@ -160,36 +160,36 @@ async def test_flagged_candidate_asks_first_and_cancel_keeps_it(demo: Workspace)
         await wait_until(pilot, lambda: isinstance(app.screen, ChoiceModal), what="the confirmation")
         await pilot.press("escape")
         await settle(pilot)
-        assert cid in pending_ids(demo)
+        assert cid in pending_ids(scenario)
         await pilot.press("a")
         await wait_until(pilot, lambda: isinstance(app.screen, ChoiceModal), what="the confirmation")
         await pilot.press("enter")  # "Apply anyway" has the focus
         await wait_until(pilot, lambda: cid not in screen.entries, what="the applied candidate to leave")
-    assert events_of(demo, cid) == ["candidate.created", "candidate.applied"]
+    assert events_of(scenario, cid) == ["candidate.created", "candidate.applied"]
 
 
-async def test_undo_apply_is_a_recorded_revert(demo: Workspace) -> None:
-    cid = candidate_for(demo, "conv-package-manager")
-    before = {m.id: m for m in demo.memories()}["conv-package-manager"]
-    app = app_for(demo)
+async def test_undo_apply_is_a_recorded_revert(scenario: Workspace) -> None:
+    cid = candidate_for(scenario, "conv-package-manager")
+    before = {m.id: m for m in scenario.memories()}["conv-package-manager"]
+    app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(pilot)
         await go_to(pilot, screen, cid)
         await pilot.press("a")
         await wait_until(pilot, lambda: cid not in screen.entries, what="the apply")
         await pilot.press("u")
-        await wait_until(pilot, lambda: bool(demo.log(type="memory.reverted")), what="the revert")
+        await wait_until(pilot, lambda: bool(scenario.log(type="memory.reverted")), what="the revert")
         await settle(pilot)
-    [applied] = demo.log(type="candidate.applied", candidate=cid)
-    [reverted] = demo.log(type="memory.reverted")
+    [applied] = scenario.log(type="candidate.applied", candidate=cid)
+    [reverted] = scenario.log(type="memory.reverted")
     assert reverted.reverts == applied.seq and reverted.actor == ACTOR
-    after = {m.id: m for m in demo.memories()}["conv-package-manager"]
+    after = {m.id: m for m in scenario.memories()}["conv-package-manager"]
     assert after == before
 
 
-async def test_undo_discard_puts_the_proposal_back(demo: Workspace) -> None:
-    cid = candidate_for(demo, "pref-small-commits")
-    app = app_for(demo)
+async def test_undo_discard_puts_the_proposal_back(scenario: Workspace) -> None:
+    cid = candidate_for(scenario, "pref-small-commits")
+    app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(pilot)
         await go_to(pilot, screen, cid)
@@ -197,14 +197,14 @@ async def test_undo_discard_puts_the_proposal_back(demo: Workspace) -> None:
         await wait_until(pilot, lambda: cid not in screen.entries, what="the discard")
         await pilot.press("u")
         await wait_until(pilot, lambda: len(screen.entries) == 6, what="the proposal to come back")
-    back = [s for s in demo.list_candidates() if "pref-small-commits" in s.candidate.memory_ids()]
+    back = [s for s in scenario.list_candidates() if "pref-small-commits" in s.candidate.memory_ids()]
     assert len(back) == 1 and back[0].candidate.id != cid
     assert "previously-discarded" in back[0].flags
     assert back[0].candidate.rationale == "Stated preference about commit style."
 
 
-async def test_undo_with_nothing_to_undo_says_so(demo: Workspace) -> None:
-    app = app_for(demo)
+async def test_undo_with_nothing_to_undo_says_so(scenario: Workspace) -> None:
+    app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         await open_review(pilot)
         await pilot.press("u")
@@ -212,9 +212,9 @@ async def test_undo_with_nothing_to_undo_says_so(demo: Workspace) -> None:
     assert ("warning", "", "Nothing to undo.") in notifications(app)
 
 
-async def test_filter_narrows_the_queue_and_actions_follow_it(demo: Workspace) -> None:
-    cid = candidate_for(demo, "fact-staging-url")
-    app = app_for(demo)
+async def test_filter_narrows_the_queue_and_actions_follow_it(scenario: Workspace) -> None:
+    cid = candidate_for(scenario, "fact-staging-url")
+    app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(pilot)
         await pilot.press("slash", *"staging delete", "enter")
@@ -225,16 +225,16 @@ async def test_filter_narrows_the_queue_and_actions_follow_it(demo: Workspace) -
         await pilot.press("slash", "escape")
         await settle(pilot)
         assert len(screen.visible_ids()) == 5
-    assert "fact-staging-url" not in {m.id for m in demo.memories()}
-    [deleted] = demo.log(type="candidate.applied", candidate=cid)
+    assert "fact-staging-url" not in {m.id for m in scenario.memories()}
+    [deleted] = scenario.log(type="candidate.applied", candidate=cid)
     assert deleted.changes[0].after is None
 
 
-async def test_conflict_is_shown_and_the_candidate_kept(demo: Workspace) -> None:
+async def test_conflict_is_shown_and_the_candidate_kept(scenario: Workspace) -> None:
     """Another process changes the memory under a pending update; applying it reports a conflict."""
-    cid = candidate_for(demo, "conv-package-manager")
-    other = Workspace(demo.root, demo.user.root)  # a second handle, as another process would have
-    app = app_for(demo)  # no polling: the UI still believes the candidate is fine
+    cid = candidate_for(scenario, "conv-package-manager")
+    other = Workspace(scenario.root, scenario.user.root)  # a second handle, as another process would have
+    app = app_for(scenario)  # no polling: the UI still believes the candidate is fine
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(pilot)
         other.delete("conv-package-manager", actor="someone-else", scope="project")
@@ -248,5 +248,5 @@ async def test_conflict_is_shown_and_the_candidate_kept(demo: Workspace) -> None
         assert "stale-base" in screen.entries[cid].state.flags  # the reload after the failure shows why
     [(severity, title, message)] = [n for n in notifications(app) if n[0] == "error"]
     assert title.startswith("Conflict") and "conv-package-manager" in message
-    assert events_of(demo, cid) == ["candidate.created"]
-    assert cid in pending_ids(demo)
+    assert events_of(scenario, cid) == ["candidate.created"]
+    assert cid in pending_ids(scenario)

@@ -32,16 +32,16 @@ async def select_row(pilot, table_id: str, key: str) -> None:
     assert table.highlighted_key == key
 
 
-async def test_number_keys_reach_every_screen(demo: Workspace) -> None:
-    app = app_for(demo)
+async def test_number_keys_reach_every_screen(scenario: Workspace) -> None:
+    app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         for key, kind in (("2", MemoriesScreen), ("3", HistoryScreen), ("4", SessionsScreen),
                           ("1", ReviewScreen)):
             await switch(pilot, key, kind)
 
 
-async def test_delete_from_memories_is_confirmed_recorded_and_undoable(demo: Workspace) -> None:
-    app = app_for(demo)
+async def test_delete_from_memories_is_confirmed_recorded_and_undoable(scenario: Workspace) -> None:
+    app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         screen = await switch(pilot, "2", MemoriesScreen)
         await select_row(pilot, "#memories", "project:fact-staging-url")
@@ -49,92 +49,92 @@ async def test_delete_from_memories_is_confirmed_recorded_and_undoable(demo: Wor
         await wait_until(pilot, lambda: isinstance(app.screen, ChoiceModal), what="the confirmation")
         await pilot.press("escape")  # first: cancelled, nothing happens
         await settle(pilot)
-        assert not demo.log(type="memory.deleted")
+        assert not scenario.log(type="memory.deleted")
         await pilot.press("d", "enter")
         await wait_until(pilot, lambda: "project:fact-staging-url" not in screen.entries, what="the deletion")
-        [deleted] = demo.log(type="memory.deleted")
+        [deleted] = scenario.log(type="memory.deleted")
         assert deleted.actor == ACTOR and deleted.changes[0].memory == "fact-staging-url"
-        assert "fact-staging-url" not in {m.id for m in demo.memories()}
+        assert "fact-staging-url" not in {m.id for m in scenario.memories()}
         await pilot.press("u")
         await wait_until(pilot, lambda: "project:fact-staging-url" in screen.entries, what="the undo")
-    [reverted] = demo.log(type="memory.reverted")
+    [reverted] = scenario.log(type="memory.reverted")
     assert reverted.reverts == deleted.seq
-    assert "fact-staging-url" in {m.id for m in demo.memories()}
+    assert "fact-staging-url" in {m.id for m in scenario.memories()}
 
 
-async def test_revert_last_change_from_memories(demo: Workspace) -> None:
-    before = {m.id: m for m in demo.memories()}
-    demo.apply([candidate_for(demo, "conv-package-manager")], actor="someone")
-    app = app_for(demo)
+async def test_revert_last_change_from_memories(scenario: Workspace) -> None:
+    before = {m.id: m for m in scenario.memories()}
+    scenario.apply([candidate_for(scenario, "conv-package-manager")], actor="someone")
+    app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         await switch(pilot, "2", MemoriesScreen)
         await select_row(pilot, "#memories", "project:conv-package-manager")
         await pilot.press("r")
         await wait_until(pilot, lambda: isinstance(app.screen, ChoiceModal), what="the confirmation")
         await pilot.press("enter")
-        await wait_until(pilot, lambda: bool(demo.log(type="memory.reverted")), what="the revert")
+        await wait_until(pilot, lambda: bool(scenario.log(type="memory.reverted")), what="the revert")
         await settle(pilot)
-    assert {m.id: m for m in demo.memories()}["conv-package-manager"] == before["conv-package-manager"]
+    assert {m.id: m for m in scenario.memories()}["conv-package-manager"] == before["conv-package-manager"]
 
 
-async def test_revert_from_history(demo: Workspace) -> None:
-    app = app_for(demo)
+async def test_revert_from_history(scenario: Workspace) -> None:
+    app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         screen = await switch(pilot, "3", HistoryScreen)
-        [applied] = [e for e in demo.log(type="candidate.applied") if e.changes[0].memory == "fact-staging-url"]
+        [applied] = [e for e in scenario.log(type="candidate.applied") if e.changes[0].memory == "fact-staging-url"]
         await select_row(pilot, "#events", f"project:{applied.seq}")
         await pilot.press("r")
         await wait_until(pilot, lambda: isinstance(app.screen, ChoiceModal), what="the confirmation")
         await pilot.press("enter")
-        await wait_until(pilot, lambda: bool(demo.log(type="memory.reverted")), what="the revert")
+        await wait_until(pilot, lambda: bool(scenario.log(type="memory.reverted")), what="the revert")
         await wait_until(pilot, lambda: len(screen.order) == 13, what="the timeline to show the revert")
         assert screen.query_one("#events").rows[0].cells[3] == "memory.reverted"
-    [reverted] = demo.log(type="memory.reverted")
+    [reverted] = scenario.log(type="memory.reverted")
     assert reverted.reverts == applied.seq and reverted.actor == ACTOR
-    assert "fact-staging-url" not in {m.id for m in demo.memories()}
+    assert "fact-staging-url" not in {m.id for m in scenario.memories()}
 
 
-async def test_revert_from_history_offers_force_on_conflict(demo: Workspace) -> None:
-    [created] = [e for e in demo.log(type="candidate.applied") if e.changes[0].memory == "conv-package-manager"]
-    demo.apply([candidate_for(demo, "conv-package-manager")], actor="someone")  # a newer change
-    app = app_for(demo)
+async def test_revert_from_history_offers_force_on_conflict(scenario: Workspace) -> None:
+    [created] = [e for e in scenario.log(type="candidate.applied") if e.changes[0].memory == "conv-package-manager"]
+    scenario.apply([candidate_for(scenario, "conv-package-manager")], actor="someone")  # a newer change
+    app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         await switch(pilot, "3", HistoryScreen)
         await select_row(pilot, "#events", f"project:{created.seq}")
         await pilot.press("r", "enter")
         await wait_until(pilot, lambda: isinstance(app.screen, ChoiceModal) and "force" in app.screen.title_text,
                          what="the offer to force")
-        assert not demo.log(type="memory.reverted")
+        assert not scenario.log(type="memory.reverted")
         await pilot.press("enter")
-        await wait_until(pilot, lambda: bool(demo.log(type="memory.reverted")), what="the forced revert")
+        await wait_until(pilot, lambda: bool(scenario.log(type="memory.reverted")), what="the forced revert")
         await settle(pilot)
-    [reverted] = demo.log(type="memory.reverted")
+    [reverted] = scenario.log(type="memory.reverted")
     assert reverted.reverts == created.seq and reverted.forced is True
-    assert "conv-package-manager" not in {m.id for m in demo.memories()}
+    assert "conv-package-manager" not in {m.id for m in scenario.memories()}
 
 
-async def test_revert_an_edit_from_history(demo: Workspace) -> None:
+async def test_revert_an_edit_from_history(scenario: Workspace) -> None:
     from memory_review.proposal import ProposedMemory
 
-    cid = candidate_for(demo, "pref-small-commits")
-    original = demo.show(cid).candidate.changes[0].after
-    demo.edit(cid, ProposedMemory(id="pref-small-commits", type="preference", description="Tiny commits",
+    cid = candidate_for(scenario, "pref-small-commits")
+    original = scenario.show(cid).candidate.changes[0].after
+    scenario.edit(cid, ProposedMemory(id="pref-small-commits", type="preference", description="Tiny commits",
                                   body="Smaller."), actor="someone")
-    app = app_for(demo)
+    app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         await switch(pilot, "3", HistoryScreen)
-        [edited] = demo.log(scope="user", type="candidate.edited")
+        [edited] = scenario.log(scope="user", type="candidate.edited")
         await select_row(pilot, "#events", f"user:{edited.seq}")
         await pilot.press("r", "enter")
-        await wait_until(pilot, lambda: len(demo.log(scope="user", type="candidate.edited")) == 2,
+        await wait_until(pilot, lambda: len(scenario.log(scope="user", type="candidate.edited")) == 2,
                          what="the restoring edit")
         await settle(pilot)
-    restored = demo.show(cid).candidate.changes[0].after
+    restored = scenario.show(cid).candidate.changes[0].after
     assert (restored.description, restored.body) == (original.description, original.body)
 
 
-async def test_history_filter_by_type_and_memory(demo: Workspace) -> None:
-    app = app_for(demo)
+async def test_history_filter_by_type_and_memory(scenario: Workspace) -> None:
+    app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         screen = await switch(pilot, "3", HistoryScreen)
         await pilot.press("slash", *"type:applied memory:conv", "enter")
@@ -143,12 +143,12 @@ async def test_history_filter_by_type_and_memory(demo: Workspace) -> None:
         assert [(r.cells[3], r.cells[5]) for r in rows] == [("candidate.applied", "conv-package-manager")]
 
 
-async def test_session_step_through(demo: Workspace) -> None:
-    session = "demo-2026-11-30-a1b2"
-    demo.apply([candidate_for(demo, "forbidden-mock-database")], actor="someone")
+async def test_session_step_through(scenario: Workspace) -> None:
+    session = "sess-2026-11-30-a1b2"
+    scenario.apply([candidate_for(scenario, "forbidden-mock-database")], actor="someone")
     expected = sorted(((e.ts, scope, e.seq) for scope in ("project", "user")
-                       for e in demo.log(scope=scope, session=session)))
-    app = app_for(demo)
+                       for e in scenario.log(scope=scope, session=session)))
+    app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         screen = await switch(pilot, "4", SessionsScreen)
         assert list(screen.sessions) == [session]
@@ -164,13 +164,13 @@ async def test_session_step_through(demo: Workspace) -> None:
         await pilot.press("p")
         assert screen.step_index == len(expected) - 2
         start = {m.id for m in screen.story.start}
-    # The memory set when the session started: the demo's three approved memories.
+    # The memory set when the session started: the scenario's three approved memories.
     assert start == {"pref-indent-4-spaces", "conv-package-manager", "fact-staging-url"}
-    assert [e.type for e in demo.log(session=session)][-1] == "candidate.applied"
+    assert [e.type for e in scenario.log(session=session)][-1] == "candidate.applied"
 
 
-async def test_help_lists_every_contract_key(demo: Workspace) -> None:
-    app = app_for(demo)
+async def test_help_lists_every_contract_key(scenario: Workspace) -> None:
+    app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: loaded(app), what="the queue")
         await pilot.press("question_mark")
@@ -183,8 +183,8 @@ async def test_help_lists_every_contract_key(demo: Workspace) -> None:
         assert key in keys
 
 
-async def test_key_bar_shows_the_contract_keys(demo: Workspace) -> None:
-    app = app_for(demo)
+async def test_key_bar_shows_the_contract_keys(scenario: Workspace) -> None:
+    app = app_for(scenario)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: loaded(app), what="the queue")
         from tui.widgets.key_bar import KeyBar
@@ -194,10 +194,27 @@ async def test_key_bar_shows_the_contract_keys(demo: Workspace) -> None:
     assert {"a", "d", "e", "space", "/", "1", "2", "3", "4", "u", "?", "q"} <= shown
 
 
-async def test_q_quits(demo: Workspace) -> None:
-    app = app_for(demo)
+async def test_q_quits(scenario: Workspace) -> None:
+    app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: loaded(app), what="the queue")
         await pilot.press("q")
         await pilot.pause()
     assert app.return_code == 0
+
+
+async def test_the_real_demo_opens_on_every_screen(tmp_path) -> None:
+    """``memory-review demo``'s workspace (whatever the extractor proposes today) loads everywhere."""
+    from memory_review.demo import build_demo
+    from tui_helpers import notifications
+
+    ws = build_demo(tmp_path)
+    app = app_for(ws)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: loaded(app), what="the queue")
+        assert len(app.screen.entries) == len(ws.list_candidates()) > 0
+        for key, kind in (("2", MemoriesScreen), ("3", HistoryScreen), ("4", SessionsScreen)):
+            await switch(pilot, key, kind)
+        await pilot.press("enter", "n")
+        await settle(pilot)
+    assert not [n for n in notifications(app) if n[0] == "error"]

@@ -44,7 +44,7 @@ class ChoiceModal(ModalScreen[str | None]):
             yield Static(self.body, classes="dialog-body")
             with Horizontal(classes="dialog-buttons"):
                 for choice in self.choices:
-                    yield Button(choice.label, id=f"choice-{choice.value}", variant=choice.variant)
+                    yield Button(choice.label, id=f"choice-{choice.value}", variant=choice.variant, compact=True)
 
     def on_mount(self) -> None:
         self.query(Button).first().focus()

@@ -34,16 +34,22 @@ class EditModal(ModalScreen[ProposedMemory | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog editor"):
             yield Label(self.title_text, classes="dialog-title")
-            with Horizontal(classes="editor-row"):
-                yield Input(self.record.id, id="edit-id", disabled=not self.can_rename)
+            with Horizontal(classes="field"):
+                yield Label("id", classes="field-label")
+                yield Input(self.record.id, id="edit-id", disabled=not self.can_rename, compact=True)
+                yield Label("type", classes="field-label short")
                 yield Select([(t, t) for t in MEMORY_TYPES], value=self.record.type, allow_blank=False,
-                             id="edit-type")
-            yield Input(self.record.description, id="edit-description", placeholder="one-line description")
+                             id="edit-type", compact=True)
+            with Horizontal(classes="field"):
+                yield Label("description", classes="field-label")
+                yield Input(self.record.description, id="edit-description", compact=True,
+                            placeholder="one line: what to remember")
+            yield Label("body", classes="field-label")
             yield TextArea(self.record.body, id="edit-body", soft_wrap=True)
             yield Static("", id="edit-error")
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Save (ctrl+s)", id="save", variant="primary")
-                yield Button("Cancel (esc)", id="cancel")
+                yield Button("Save  ctrl+s", id="save", variant="primary", compact=True)
+                yield Button("Cancel  esc", id="cancel", compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#edit-description", Input).focus()

@@ -16,7 +16,7 @@ KEYMAP: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ("u", "undo the last action (as a new recorded event: an apply is undone by a revert)"),
         ("?", "this help"),
         ("q", "quit (every decision is already on disk)"),
-        ("↑ ↓ j k  pgup pgdn  home end", "move in a list"),
+        ("↑ ↓ j k", "move in a list (pgup pgdn home end jump)"),
         ("tab", "move between the list and the details"),
     )),
     ("Review", (

@@ -36,9 +36,9 @@ COLUMNS = (
     Column("seq", 5),
     Column("age", 4),
     Column("type", 19, styler=lambda t: EVENT_STYLE.get(t, "")),
-    Column("actor", 16, style="dim"),
+    Column("actor", 14, style="dim"),
     Column("about", None, style="bold", min_width=10),
-    Column("session", None, style="dim", min_width=8),
+    Column("session", None, style="dim", min_width=8, hide_below=96),
 )
 FIELDS = ("type", "session", "memory", "scope")
 
@@ -185,7 +185,7 @@ class HistoryScreen(DataScreen):
         return self.items.get(key) if key else None
 
     def action_filter(self) -> None:
-        self.query_one("#filter", FilterBar).open()
+        self.query_one("#filter", FilterBar).reveal()
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, message: Input.Changed) -> None:

@@ -32,10 +32,10 @@ COLUMNS = (
     Column("#", 3, style="dim"),
     Column("tag", 27, style="cyan"),
     Column("id", None, style="bold", min_width=12),
-    Column("description", None, min_width=10),
+    Column("description", None, min_width=10, hide_below=96),
     Column("age", 4),
-    Column("source", 14, style="dim"),
-    Column("tier", 10, styler=lambda t: "yellow" if t else ""),
+    Column("source", 12, style="dim"),
+    Column("tier", 9, styler=lambda t: "yellow" if t else ""),
 )
 
 
@@ -137,8 +137,7 @@ class MemoriesScreen(DataScreen):
 
     def _row(self, entry: MemoryEntry) -> Row:
         m = entry.memory
-        tier = ("overrides " + entry.overrides.scope) if entry.overrides else (
-            "overridden" if entry.overridden_by else "")
+        tier = f"over {entry.overrides.scope}" if entry.overrides else ("shadowed" if entry.overridden_by else "")
         cells = (str(entry.rank or "-"), memory_tag(m), m.id, safe(m.description),
                  self.display_opts.age(m.updated_at), _source(m), tier)
         return Row(entry.key, cells, style="dim" if entry.overridden_by else "")
@@ -161,7 +160,7 @@ class MemoriesScreen(DataScreen):
         return self.entries.get(key) if key else None
 
     def action_filter(self) -> None:
-        self.query_one("#filter", FilterBar).open()
+        self.query_one("#filter", FilterBar).reveal()
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, message: Input.Changed) -> None:

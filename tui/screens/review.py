@@ -46,7 +46,7 @@ COLUMNS = (
     Column("op", 6, styler=lambda op: OP_STYLE.get(op, "")),
     Column("memory", None, style="bold", min_width=12),
     Column("description", None, min_width=10),
-    Column("proposer", 10, style="dim"),
+    Column("proposer", 10, style="dim", hide_below=90),
     Column("age", 4),
     Column("pri", 4, styler=lambda p: {"high": "bold", "low": "dim"}.get(p, "")),
 )
@@ -222,7 +222,7 @@ class ReviewScreen(DataScreen):
         table.action_cursor(1)
 
     def action_filter(self) -> None:
-        self.query_one("#filter", FilterBar).open()
+        self.query_one("#filter", FilterBar).reveal()
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, message: Input.Changed) -> None:

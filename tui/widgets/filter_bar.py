@@ -19,7 +19,7 @@ class FilterBar(Input):
         super().__init__(placeholder=placeholder, id=id)
         self.display = False
 
-    def open(self) -> None:
+    def reveal(self) -> None:
         """Show the bar and put the cursor in it."""
         self.display = True
         self.focus()

@@ -28,13 +28,15 @@ Styler = Callable[[str], str]
 
 @dataclass(frozen=True)
 class Column:
-    """A column: its header, a fixed width (None: share the rest) and how to style a value."""
+    """A column: its header, a fixed width (None: share the rest), how to style a value, and
+    the table width below which it is left out (so narrow terminals keep the columns that matter)."""
 
     label: str
     width: int | None = None
     style: str = ""
     styler: Styler | None = None
     min_width: int = 8
+    hide_below: int = 0
 
     def style_for(self, value: str) -> str:
         return self.styler(value) if self.styler else self.style
@@ -194,16 +196,16 @@ class RowTable(ScrollView, can_focus=True):
     # --- drawing --------------------------------------------------------------------------
 
     def widths(self, total: int) -> list[int]:
-        """Each column's width for a line of ``total`` cells (one space between columns)."""
-        fixed = sum(c.width for c in self.columns if c.width is not None)
-        flexible = [c for c in self.columns if c.width is None]
-        spare = max(total - fixed - (len(self.columns) - 1), 0)
+        """Each column's width for a line of ``total`` cells (0: left out; one space between columns)."""
+        shown = [c for c in self.columns if total >= c.hide_below]
+        fixed = sum(c.width for c in shown if c.width is not None)
+        flexible = [c for c in shown if c.width is None]
+        spare = max(total - fixed - (len(shown) - 1), 0)
         share = spare // len(flexible) if flexible else 0
-        widths = [c.width if c.width is not None else max(share, c.min_width) for c in self.columns]
+        widths = {id(c): c.width if c.width is not None else max(share, c.min_width) for c in shown}
         if flexible:  # the last flexible column takes the rounding remainder
-            last = max(i for i, c in enumerate(self.columns) if c.width is None)
-            widths[last] += max(spare - share * len(flexible), 0)
-        return widths
+            widths[id(flexible[-1])] += max(spare - share * len(flexible), 0)
+        return [widths.get(id(c), 0) for c in self.columns]
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
@@ -234,11 +236,12 @@ class RowTable(ScrollView, can_focus=True):
 
     def _join(self, cells: list[tuple[str, str]], width: int) -> Text:
         line = Text(no_wrap=True, end="")
-        for i, ((value, style), size) in enumerate(zip(cells, self.widths(width))):
+        shown = [(cell, size) for cell, size in zip(cells, self.widths(width)) if size > 0]
+        for i, ((value, style), size) in enumerate(shown):
             cell = Text(value.replace("\n", " "), style=style, no_wrap=True, end="")
             cell.truncate(size, overflow="ellipsis", pad=True)
             line.append_text(cell)
-            if i < len(cells) - 1:
+            if i < len(shown) - 1:
                 line.append(" ")
         return line
 

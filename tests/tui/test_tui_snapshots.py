@@ -1,0 +1,118 @@
+"""What a person sees: every screen at 100x30 and at a narrow 80x24 (pytest-textual-snapshot).
+
+The app runs on the fixed scenario workspace (``scenario.py``) with the clock, candidate ids and
+timestamps pinned (``stable_options``), so the SVGs are the same on every run.
+Update with ``--snapshot-update`` only after looking at the new SVGs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+import pytest
+from tui_helpers import app_for, loaded, settle, wait_until
+
+from memory_review.workspace import Workspace
+
+SIZES = {"100x30": (100, 30), "80x24": (80, 24)}
+Steps = Callable[[object, Workspace], Awaitable[None]]
+
+
+async def _review(pilot, ws: Workspace) -> None:
+    await wait_until(pilot, lambda: loaded(pilot.app), what="the queue")
+    await settle(pilot)
+
+
+async def _flagged(pilot, ws: Workspace) -> None:
+    await _review(pilot, ws)
+    await pilot.press("end")  # the low-priority candidate that tries to steer the agent
+
+
+async def _bulk_question(pilot, ws: Workspace) -> None:
+    await _review(pilot, ws)
+    await pilot.press("space", "space", "space", "space", "space", "a")
+    await settle(pilot)
+
+
+async def _discard_reason(pilot, ws: Workspace) -> None:
+    await _review(pilot, ws)
+    await pilot.press("down", "d", *"not a lasting preference")
+    await settle(pilot)
+
+
+async def _editor(pilot, ws: Workspace) -> None:
+    await _review(pilot, ws)
+    await pilot.press("e")
+    await settle(pilot)
+
+
+async def _memories(pilot, ws: Workspace) -> None:
+    await _review(pilot, ws)
+    await pilot.press("2")
+    await settle(pilot)
+
+
+async def _history(pilot, ws: Workspace) -> None:
+    await _review(pilot, ws)
+    await pilot.press("3")
+    await settle(pilot)
+    await pilot.press("end", "up", "up", "up")  # the user store's apply, with its before -> after
+
+
+async def _sessions(pilot, ws: Workspace) -> None:
+    await _review(pilot, ws)
+    await pilot.press("4")
+    await settle(pilot)
+    await pilot.press("enter")
+    await settle(pilot)
+    await pilot.press("n")
+
+
+async def _help(pilot, ws: Workspace) -> None:
+    await _review(pilot, ws)
+    await pilot.press("question_mark")
+    await settle(pilot)
+
+
+def _project_overrides_user(ws: Workspace) -> None:
+    """A project memory with the same id as a user one: the project tier wins for this project."""
+    from memory_review.proposal import parse_proposals
+
+    proposal = b"""{"op": "create", "scope": "project", "memory": {"id": "pref-indent-4-spaces",
+        "type": "preference", "description": "This repo indents with 2 spaces",
+        "body": "The formatter config here says 2 spaces."}, "rationale": "Repo style differs."}"""
+    [state] = ws.propose(parse_proposals(proposal))
+    ws.apply([state.candidate.id], actor="alice")
+
+
+PREPARE = {"memories-override": _project_overrides_user}
+
+SCENES: dict[str, Steps] = {
+    "review": _review,
+    "review-flagged": _flagged,
+    "bulk-apply-question": _bulk_question,
+    "discard-reason": _discard_reason,
+    "edit": _editor,
+    "memories": _memories,
+    "memories-override": _memories,
+    "history": _history,
+    "sessions-step": _sessions,
+    "help": _help,
+}
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("scene", list(SCENES))
+def test_screen(scene: str, size: str, scenario: Workspace, snap_compare) -> None:
+    if scene in PREPARE:
+        PREPARE[scene](scenario)
+    app = app_for(scenario)
+
+    async def run_before(pilot) -> None:
+        await SCENES[scene](pilot, scenario)
+        await settle(pilot)
+        for widget in pilot.app.screen.query("Input, TextArea"):
+            widget.cursor_blink = False  # a blinking cursor would make the picture depend on timing
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZES[size], run_before=run_before)
