@@ -19,6 +19,7 @@ from pathlib import Path
 
 import git
 
+from events import faults
 from memory_review.errors import ConflictError, MemoryReviewError, NotFoundError, StorageError
 
 ZERO = "0" * 40
@@ -260,6 +261,14 @@ class GitRepo:
             if proc.returncode:
                 raise git.GitCommandError(command, proc.returncode, err)
             return bytes(out)
+
+
+def step(name: str) -> None:
+    """A named fault point of a git step (tests crash or fail there); an injected OSError is ours."""
+    try:
+        faults.point(name)
+    except OSError as exc:
+        raise StorageError(f"{name}: {exc.strerror or exc}", errno=exc.errno) from exc
 
 
 def _log_entry(chunk: str) -> LogEntry:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from events import GENESIS, Event, decode_event, faults, line_hash, utc_timestamp
+from events import GENESIS, Event, decode_event, line_hash, utc_timestamp
 
 from memory_review import gitrepo
 from memory_review.errors import IntegrityError, MemoryReviewError, StorageError
@@ -107,9 +107,9 @@ class History:
         tree = self._tree(repo, manifest, tip)
         parents = ([tip.commit] if tip else []) + _merged_commits(repo, events)
         message = describe(self.store.scope, manifest, events, restarted=restarted)
-        faults.point("history.before_commit")
+        gitrepo.step("history.before_commit")
         commit = repo.commit_tree(tree, parents, message, when=_git_date(events[-1].ts if events else None))
-        faults.point("history.before_update_ref")
+        gitrepo.step("history.before_update_ref")
         repo.update_ref(self.ref, commit, tip.commit if tip else None)
         return commit
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from events import GENESIS, Change, Event, EventDraft, decode_event, faults, line_hash
+from events import GENESIS, Change, Event, EventDraft, decode_event, line_hash
 from events.errors import LogIntegrityError
 from events.scan import iter_lines
 
@@ -39,6 +39,7 @@ from memory_review.errors import (
     StorageError,
     ValidationError,
 )
+from memory_review import gitrepo
 from memory_review.gitrepo import GitRepo
 from memory_review.history import USER_REPO_DIR, History
 from memory_review.ids import new_candidate_id
@@ -138,12 +139,12 @@ def ready(history: History, remote: str) -> str | None:
 def sync_store(history: History, remote: str, *, actor: str) -> StoreSync:
     """Fetch, merge and push one store through git remote ``remote``."""
     target = _Target.of(history, remote)
-    faults.point("sync.before_fetch")
+    gitrepo.step("sync.before_fetch")
     target.repo.fetch(remote, f"+{REPLICA_PREFIX}{target.scope}/*:{target.fetched}*")
-    faults.point("sync.after_fetch")
+    gitrepo.step("sync.after_fetch")
     with history.store.transact() as tx:
         step = _merge_locked(tx, target, actor)
-    faults.point("sync.before_push")
+    gitrepo.step("sync.before_push")
     return step.report(pushed=_publish(target, step))
 
 

@@ -197,3 +197,19 @@ def test_history_follows_a_store_created_before_history_existed(team: Team, scop
     ann.approve("new", "now", scope=scope)
     [entry] = ann.ws.git_log(scope=scope)
     assert "+old" in entry.message and "+new" in entry.message
+
+
+@pytest.mark.parametrize("point", ["history.before_commit", "history.before_update_ref"])
+def test_an_io_error_in_a_git_step_is_a_warning_never_an_untyped_error(team: Team, point: str) -> None:
+    from events import FaultPlan, arm
+
+    ann = team["ann"]
+    cid = ann.propose("one", "first")
+    ws = ann.ws
+    arm(FaultPlan(action="raise", point=point, errno=28))
+    try:
+        ws.apply([cid], actor="ann")
+    finally:
+        arm(None)
+    assert ws.memories()[0].id == "one" and "No space left" in ws.warnings[0]
+    ann.assert_valid()
