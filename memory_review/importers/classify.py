@@ -30,10 +30,12 @@ from memory_review.importers.document import Document
 from memory_review.importers.formats import is_index_line
 from memory_review.importers.markdown import Piece, code_lines, heading_at, pieces
 from memory_review.models import MAX_DESCRIPTION_CHARS, DurableScope, MemoryType
-from memory_review.proposal import Evidence, Priority, Proposer, ProposedMemory
+from memory_review.proposal import Evidence, Priority, ProposedMemory, Proposer
 
 PROPOSER = Proposer(kind="import", name="memory-review-import")
-MAX_WHERE = 160  # a deep path is shown by its tail: the evidence's place must not crowd out its text
+MAX_WHERE = (
+    160  # a deep path is shown by its tail: the evidence's place must not crowd out its text
+)
 _I = re.IGNORECASE
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+")
 _PROHIBITION = re.compile(
@@ -88,7 +90,7 @@ def _bare(doc: Document, line: str) -> bool:
 def _finding(doc: Document, piece: Piece, forced: DurableScope | None, used: set[str]) -> Finding:
     label = section_label(doc, piece)
     memory_type = memory_type_of(doc, piece, label)
-    raw_description = _description(label + _glob_note(doc), piece.body)
+    raw_description = _description(label + _glob_note(doc), piece, doc)
     memory = ProposedMemory(
         id=_unique(_memory_id(doc, label, memory_type), used),
         type=memory_type,
@@ -124,10 +126,15 @@ def _glob_note(doc: Document) -> str:
     return f" (for {globs})" if globs and doc.meta.get("alwaysApply", "").lower() != "true" else ""
 
 
-def _description(label: str, body: str) -> str:
-    lines = body.split("\n")
+def _description(label: str, piece: Piece, doc: Document) -> str:
+    part = f" (part {piece.part} of {piece.parts})" if piece.parts > 1 else ""
+    if doc.whole and doc.meta.get("description", "").strip():  # an auto memory names itself
+        return _one_line(doc.meta["description"], suffix=part)
+    lines = piece.body.split("\n")
     code = code_lines(lines)
-    first = next((_plain(line) for i, line in enumerate(lines) if i not in code and _plain(line)), "")
+    first = next(
+        (_plain(line) for i, line in enumerate(lines) if i not in code and _plain(line)), ""
+    )
     text = f"{label}: {first}" if first and first.lower() != label.lower() else label
     return _one_line(text)
 
@@ -138,12 +145,13 @@ def _plain(line: str) -> str:
     return " ".join(_MARKUP.sub("", _BULLET.sub("", line)).split())
 
 
-def _one_line(text: str) -> str:
+def _one_line(text: str, *, suffix: str = "") -> str:
     text = "".join(ch for ch in " ".join(text.split()) if not safety.is_control_char(ch))
-    if len(text) <= MAX_DESCRIPTION_CHARS:
-        return text
-    cut = text[: MAX_DESCRIPTION_CHARS - 1].rsplit(" ", 1)[0]
-    return cut + "\u2026"
+    room = MAX_DESCRIPTION_CHARS - len(suffix)
+    if len(text) <= room:
+        return text + suffix
+    cut = text[: room - 1].rsplit(" ", 1)[0]
+    return cut + "\u2026" + suffix
 
 
 def _memory_id(doc: Document, label: str, memory_type: MemoryType) -> str:
@@ -182,15 +190,17 @@ def memory_type_of(doc: Document, piece: Piece, label: str) -> MemoryType:
 
 
 def forbids(label: str, body: str) -> bool:
-    """A heading that names prohibitions, or a body whose statements mostly forbid."""
+    """A heading that names prohibitions, or a body most of whose statements forbid."""
     if _FORBID_TITLE.search(label):
         return True
     statements = [_BULLET.sub("", line).strip() for line in body.split("\n")]
-    statements = [s for s in statements if s and not heading_at(s) and not s.startswith(("```", "~~~"))]
+    statements = [
+        s for s in statements if s and not heading_at(s) and not s.startswith(("```", "~~~"))
+    ]
     if not statements:
         return False
     prohibitions = sum(1 for s in statements if _PROHIBITION.search(s))
-    return prohibitions * 2 >= len(statements) and prohibitions > 0
+    return prohibitions * 2 > len(statements)
 
 
 def _auto_memory_type(kind: str, body: str) -> MemoryType:
@@ -222,7 +232,9 @@ def _priority(doc: Document, memory_type: MemoryType) -> Priority:
 
 def _evidence(doc: Document, piece: Piece) -> Evidence:
     last = piece.first + piece.quote.count("\n") + 1
-    rel = doc.file.rel if len(doc.file.rel) <= MAX_WHERE else "\u2026" + doc.file.rel[1 - MAX_WHERE:]
+    rel = (
+        doc.file.rel if len(doc.file.rel) <= MAX_WHERE else "\u2026" + doc.file.rel[1 - MAX_WHERE :]
+    )
     where = f"{rel}:{piece.first + 1}-{last}"
     return Evidence(quote=safety.redact(piece.quote), session_id=None, turn_id=where)
 
@@ -230,7 +242,7 @@ def _evidence(doc: Document, piece: Piece) -> Evidence:
 _TYPE_REASON: dict[str, str] = {
     "forbidden": "its heading or most of its lines forbid something, so it is a prohibition",
     "fact": "it describes the project rather than telling how to work, so it is a fact",
-    "convention": "it is a standing rule for how work is done in this project, so it is a convention",
+    "convention": "it is a standing rule for how work is done here, so it is a convention",
     "preference": "it is how this person wants the work done, so it is a preference",
 }
 
@@ -240,7 +252,8 @@ def _rationale(doc: Document, piece: Piece, label: str, memory_type: MemoryType)
     lines = f"lines {piece.start + 1}-{piece.end}"
     where = f'section "{label}"' if piece.titles or piece.parts > 1 else "the file"
     via = f", {doc.via}" if doc.via else ""
-    text = f"Imported from {doc.kind} {doc.file.rel}{link}, {where} ({lines}){via}: {_TYPE_REASON[memory_type]}."
+    reason = _TYPE_REASON[memory_type]
+    text = f"Imported from {doc.kind} {doc.file.rel}{link}, {where} ({lines}){via}: {reason}."
     return text + _applies(doc)
 
 

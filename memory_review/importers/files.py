@@ -62,7 +62,7 @@ class FileReader:
         self.root = self.root.resolve()
 
     def resolve(self, rel: str) -> Path:
-        """The real path of ``rel`` (relative to the root); :class:`Refused` if it leaves the root."""
+        """The real path of ``rel`` (relative to the root); :class:`Refused` if it leaves it."""
         problem = _reference_problem(rel)
         if problem:
             raise Refused(f"{rel!r} {problem}")
@@ -94,12 +94,16 @@ class FileReader:
             raise Refused(f"{rel!r} not read: an import reads at most {MAX_FILES} files")
         data = _read_regular(path, rel)
         if self._total + len(data) > MAX_TOTAL_BYTES:
-            raise Refused(f"{rel!r} not read: an import reads at most {MAX_TOTAL_BYTES} bytes in all")
+            raise Refused(
+                f"{rel!r} not read: an import reads at most {MAX_TOTAL_BYTES} bytes in all"
+            )
         self._seen.add(path)
         self._total += len(data)
         shown = posixpath.normpath(rel)
         real = self.relative(path)
-        return SourceFile(path=path, rel=shown, text=decode(data, rel), link_to=None if real == shown else real)
+        return SourceFile(
+            path=path, rel=shown, text=decode(data, rel), link_to=None if real == shown else real
+        )
 
     def try_read(self, rel: str) -> SourceFile | None:
         """:meth:`read`, with a refusal kept as a note; a file read already is skipped quietly."""
@@ -113,7 +117,7 @@ class FileReader:
 
 
 def open_named(path: Path, root: Path) -> tuple[FileReader, str]:
-    """A reader for an import of ``path`` (a file or folder) under ``root``, and ``path`` relative to it.
+    """A reader for importing ``path`` (a file or folder) under ``root``, and ``path`` in it.
 
     The path the person named must exist and stay inside ``root``: anything else is an error.
     """
@@ -183,7 +187,9 @@ def _read_capped(path: Path, rel: str) -> bytes:
     except PermissionError as exc:
         raise Refused(f"{rel!r} cannot be read: {exc.strerror}") from exc
     except OSError as exc:
-        raise StorageError(f"cannot read {path}: {exc.strerror}", path=path, errno=exc.errno) from exc
+        raise StorageError(
+            f"cannot read {path}: {exc.strerror}", path=path, errno=exc.errno
+        ) from exc
     if len(data) > MAX_FILE_BYTES:  # grew between stat and read
         raise Refused(f"{rel!r} not read: more than {MAX_FILE_BYTES} bytes")
     return data

@@ -31,10 +31,18 @@ from memory_review.importers.instructions import read_instructions
 from memory_review.importers.markdown import frontmatter_blocks
 
 INSTRUCTION_FILES = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md", "AGENTS.md")
-CLINE_FILES = ("projectbrief.md", "productContext.md", "activeContext.md", "systemPatterns.md",
-               "techContext.md", "progress.md")
+CLINE_FILES = (
+    "projectbrief.md",
+    "productContext.md",
+    "activeContext.md",
+    "systemPatterns.md",
+    "techContext.md",
+    "progress.md",
+)
 AUTO_MEMORY_TYPES = frozenset({"user", "feedback", "project", "reference"})
-_INDEX_LINK = re.compile(r"^\s*[-*+]\s*\[([^\]]+)\]\(([^)\s]+)\)\s*(?:[\u2014\u2013:-]+\s*(.*?))?\s*$")
+_INDEX_LINK = re.compile(
+    r"^\s*[-*+]\s*\[([^\]]+)\]\(([^)\s]+)\)\s*(?:[\u2014\u2013:-]+\s*(.*?))?\s*$"
+)
 
 
 @dataclass
@@ -54,11 +62,16 @@ class Collected:
 def collect(reader: FileReader, rel: str, format: str | None = None) -> Collected:
     """Read the memory files at ``rel`` (a file or a folder) as documents."""
     if format is not None and format not in FORMATS:
-        raise ValidationError(f"unknown import format {format!r}; use one of {', '.join(FORMATS)}",
-                              field="format")
+        raise ValidationError(
+            f"unknown import format {format!r}; use one of {', '.join(FORMATS)}", field="format"
+        )
     path = reader.resolve(rel)
     found = Collected()
-    plan = _folder_plan(reader, rel, path, format) if path.is_dir() else [(_file_format(path, rel, format), rel)]
+    plan = (
+        _folder_plan(reader, rel, path, format)
+        if path.is_dir()
+        else [(_file_format(path, rel, format), rel)]
+    )
     for fmt, target in plan:
         found.formats.append(fmt)
         found.documents.extend(READERS[fmt](reader, target, named=target == rel))
@@ -87,7 +100,8 @@ def _file_format(path: Path, rel: str, forced: str | None) -> str:
     if _topic_type(path):
         return "claude-memory"
     raise ValidationError(
-        "cannot tell which memory-file format this is", path=rel,
+        "cannot tell which memory-file format this is",
+        path=rel,
         hint=f"name it with --format ({', '.join(FORMATS)})",
     )
 
@@ -102,7 +116,9 @@ def _topic_type(path: Path) -> str | None:
     return kind if kind in AUTO_MEMORY_TYPES else None
 
 
-def _folder_plan(reader: FileReader, rel: str, path: Path, forced: str | None) -> list[tuple[str, str]]:
+def _folder_plan(
+    reader: FileReader, rel: str, path: Path, forced: str | None
+) -> list[tuple[str, str]]:
     names = set(list_dir(path))
     kinds: list[tuple[str, str]] = []
     if "MEMORY.md" in names:
@@ -119,8 +135,11 @@ def _folder_plan(reader: FileReader, rel: str, path: Path, forced: str | None) -
     if forced:
         kinds = [k for k in kinds if k[0] == forced] or [(forced, rel)]
     if not kinds:
-        raise ValidationError("no memory files found in this folder", path=rel,
-                              hint=f"name a file, or force a format with --format ({', '.join(FORMATS)})")
+        raise ValidationError(
+            "no memory files found in this folder",
+            path=rel,
+            hint=f"name a file, or force a format with --format ({', '.join(FORMATS)})",
+        )
     return kinds
 
 
@@ -151,12 +170,19 @@ def _named(reader: FileReader, rel: str, named: bool) -> SourceFile | None:
 def read_claude_md(reader: FileReader, rel: str, *, named: bool) -> list[Document]:
     """A ``CLAUDE.md``/``AGENTS.md`` file, or those a project folder holds, with their imports."""
     if reader.resolve(rel).is_dir():
-        files = [f for n in INSTRUCTION_FILES if _exists(reader, _join(rel, n))
-                 and (f := reader.try_read(_join(rel, n))) is not None]
+        files = [
+            f
+            for n in INSTRUCTION_FILES
+            if _exists(reader, _join(rel, n)) and (f := reader.try_read(_join(rel, n))) is not None
+        ]
     else:
         files = [f for f in (_named(reader, rel, named),) if f is not None]
-    home = (Path.home() / ".claude").resolve()  # ~/.claude/CLAUDE.md: the person's own, for every project
-    return [doc for f in files for doc in read_instructions(reader, f, user_level=f.path.parent == home)]
+    home = (
+        Path.home() / ".claude"
+    ).resolve()  # ~/.claude/CLAUDE.md: the person's own, for every project
+    return [
+        doc for f in files for doc in read_instructions(reader, f, user_level=f.path.parent == home)
+    ]
 
 
 def read_cursor(reader: FileReader, rel: str, *, named: bool) -> list[Document]:
@@ -176,28 +202,40 @@ def _rule_documents(file: SourceFile) -> list[Document]:
     if not blocks:
         return [Document(file=file, format="cursor", kind="Cursor rule", start=0, end=len(lines))]
     docs = [Document(file=file, format="cursor", kind="Cursor rule", start=0, end=blocks[0].start)]
-    for block, nxt in zip(blocks, [*blocks[1:], None]):
+    for block, nxt in zip(blocks, [*blocks[1:], None], strict=True):
         end = nxt.start if nxt else len(lines)
-        docs.append(Document(file=file, format="cursor", kind="Cursor rule", start=block.end, end=end,
-                             meta=block.meta, title=block.meta.get("description") or None))
+        docs.append(
+            Document(
+                file=file,
+                format="cursor",
+                kind="Cursor rule",
+                start=block.end,
+                end=end,
+                meta=block.meta,
+                title=block.meta.get("description") or None,
+            )
+        )
     return [d for d in docs if d.end > d.start]
 
 
 def read_cline(reader: FileReader, rel: str, *, named: bool) -> list[Document]:
-    """A Cline memory bank: its core files first (in Cline's order), then any other Markdown file."""
+    """A Cline memory bank: its core files in Cline's order, then any other Markdown file."""
     if not reader.resolve(rel).is_dir():
         file = _named(reader, rel, named)
         return [_cline_document(file)] if file else []
     names = list_dir(reader.resolve(rel))
-    ordered = [n for n in CLINE_FILES if n in names] + [n for n in names if n.endswith(".md")
-                                                        and n not in CLINE_FILES]
+    ordered = [n for n in CLINE_FILES if n in names] + [
+        n for n in names if n.endswith(".md") and n not in CLINE_FILES
+    ]
     files = [reader.try_read(_join(rel, n)) for n in ordered]
     return [_cline_document(f) for f in files if f is not None]
 
 
 def _cline_document(file: SourceFile) -> Document:
     start, end, meta = body_range(file)
-    return Document(file=file, format="cline", kind="Cline memory bank", start=start, end=end, meta=meta)
+    return Document(
+        file=file, format="cline", kind="Cline memory bank", start=start, end=end, meta=meta
+    )
 
 
 def read_auto_memory(reader: FileReader, rel: str, *, named: bool) -> list[Document]:
@@ -226,23 +264,52 @@ def is_index_line(line: str) -> bool:
 
 
 def _index(index: SourceFile) -> tuple[dict[str, dict[str, str]], list[Document]]:
-    """The topic files ``MEMORY.md`` links to (with the link's title and hook), and its own notes."""
+    """The topic files ``MEMORY.md`` links to (with title and hook), and its own notes."""
     links: dict[str, dict[str, str]] = {}
     for line in index.lines:
         match = _INDEX_LINK.match(line)
         if match and "://" not in match.group(2) and not match.group(2).startswith("#"):
             links.setdefault(match.group(2), {"name": match.group(1), "hook": match.group(3) or ""})
-    notes = Document(file=index, format="claude-memory", kind="Claude Code auto memory (MEMORY.md notes)",
-                     start=0, end=len(index.lines), meta={"index": "true"})
-    return links, [notes]
+    return links, [
+        Document(
+            file=index,
+            format="claude-memory",
+            kind="Claude Code auto memory (MEMORY.md notes)",
+            start=start,
+            end=end,
+            meta={"index": "true"},
+        )
+        for start, end in _between_links(index)
+    ]
+
+
+def _between_links(index: SourceFile) -> list[tuple[int, int]]:
+    """The runs of ``MEMORY.md`` lines that are not index links: notes kept in the index itself."""
+    runs: list[tuple[int, int]] = []
+    start = 0
+    for number, line in enumerate(index.lines):
+        if is_index_line(line):
+            runs += [(start, number)] if number > start else []
+            start = number + 1
+    runs += [(start, len(index.lines))] if len(index.lines) > start else []
+    return runs
 
 
 def _topic_document(file: SourceFile, link: dict[str, str], via: str | None = None) -> Document:
     start, end, meta = body_range(file)
     merged = {"name": link.get("name", ""), "description": link.get("hook", "")}
     merged.update({k: v for k, v in meta.items() if v})
-    return Document(file=file, format="claude-memory", kind="Claude Code auto memory", start=start, end=end,
-                    meta=merged, via=via, title=merged.get("name") or None, whole=True)
+    return Document(
+        file=file,
+        format="claude-memory",
+        kind="Claude Code auto memory",
+        start=start,
+        end=end,
+        meta=merged,
+        via=via,
+        title=merged.get("name") or None,
+        whole=True,
+    )
 
 
 READERS: dict[str, Callable[..., list[Document]]] = {

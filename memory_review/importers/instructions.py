@@ -26,26 +26,51 @@ _TRAILING = ".:!?"
 USER_FILE_NAMES = ("CLAUDE.md",)
 
 
-def read_instructions(reader: FileReader, first: SourceFile, *, user_level: bool = False) -> list[Document]:
+def read_instructions(
+    reader: FileReader, first: SourceFile, *, user_level: bool = False
+) -> list[Document]:
     """``first`` and every file it imports (depth first, in the order they are named)."""
     documents: list[Document] = []
     _walk(reader, first, documents, stack=(first.path,), via=None, user_level=user_level)
     return documents
 
 
-def _walk(reader: FileReader, file: SourceFile, out: list[Document], *, stack: tuple, via: str | None,
-          user_level: bool) -> None:
+def _walk(
+    reader: FileReader,
+    file: SourceFile,
+    out: list[Document],
+    *,
+    stack: tuple,
+    via: str | None,
+    user_level: bool,
+) -> None:
     start, end, meta = body_range(file)
-    out.append(Document(file=file, format="claude-md", kind=_kind(file), start=start, end=end, meta=meta,
-                        via=via, user_level=user_level))
+    out.append(
+        Document(
+            file=file,
+            format="claude-md",
+            kind=_kind(file),
+            start=start,
+            end=end,
+            meta=meta,
+            via=via,
+            user_level=user_level,
+        )
+    )
     for reference in imports(file.lines):
         target = _target(reader, file, reference, stack)
         if target is None:
             continue
         child = reader.try_read(target)
         if child is not None:
-            _walk(reader, child, out, stack=(*stack, child.path), via=f"imported by {file.rel} (@{reference})",
-                  user_level=user_level)
+            _walk(
+                reader,
+                child,
+                out,
+                stack=(*stack, child.path),
+                via=f"imported by {file.rel} (@{reference})",
+                user_level=user_level,
+            )
 
 
 def _target(reader: FileReader, file: SourceFile, reference: str, stack: tuple) -> str | None:
@@ -60,7 +85,9 @@ def _target(reader: FileReader, file: SourceFile, reference: str, stack: tuple) 
         reader.notes.append(f"{file.rel}: import @{reference} is a cycle ({chain}); not followed")
         return None
     if len(stack) > MAX_IMPORT_DEPTH:
-        reader.notes.append(f"{file.rel}: import @{reference} not followed: more than {MAX_IMPORT_DEPTH} hops")
+        reader.notes.append(
+            f"{file.rel}: import @{reference} not followed: more than {MAX_IMPORT_DEPTH} hops"
+        )
         return None
     if not real.exists():
         reader.notes.append(f"{file.rel}: import @{reference} not found")
@@ -69,7 +96,10 @@ def _target(reader: FileReader, file: SourceFile, reference: str, stack: tuple) 
 
 
 def imports(lines: list[str]) -> Iterator[str]:
-    """The ``@path`` references of a file, in order, outside code; ``@name`` without ``.`` or ``/`` is a mention."""
+    """The ``@path`` references of a file, in order, outside code.
+
+    ``@name`` without ``.`` or ``/`` is a mention, not a file.
+    """
     code = code_lines(lines)
     for index, line in enumerate(lines):
         if index in code or "@" not in line:

@@ -35,7 +35,7 @@ _LIST_LINE = re.compile(r"^[ \t]+-[ \t]")
 
 @dataclass(frozen=True)
 class Frontmatter:
-    """A ``---`` delimited block of ``key: value`` lines at ``[start, end)``; ``meta`` holds its keys."""
+    """A ``---`` delimited block of ``key: value`` lines at ``[start, end)``, keys in ``meta``."""
 
     start: int
     end: int
@@ -152,7 +152,7 @@ def sections(
     path = list(titles)
     depth = len(titles)
     cut = [(i, t) for i, lvl, t in headings if lvl <= level]
-    for (i, title), nxt in zip(cut, [*cut[1:], (end, "")]):
+    for (i, title), nxt in zip(cut, [*cut[1:], (end, "")], strict=True):
         del path[depth:]
         path.extend(_ancestors(headings, i, level))
         found.append(Section((*path, title), i, i + 1, nxt[0]))
@@ -161,8 +161,13 @@ def sections(
     return found
 
 
-def _preamble(lines: Sequence[str], headings: list[tuple[int, int, str]], start: int, end: int,
-              titles: tuple[str, ...]) -> Section:
+def _preamble(
+    lines: Sequence[str],
+    headings: list[tuple[int, int, str]],
+    start: int,
+    end: int,
+    titles: tuple[str, ...],
+) -> Section:
     """Text before the first section; a heading opening it (the document title) names it."""
     first, _ = _trim(lines, start, end)
     named = [(i, title) for i, _, title in headings if i == first]
@@ -204,8 +209,14 @@ def _ancestors(headings: list[tuple[int, int, str]], index: int, level: int) -> 
 # --------------------------------------------------------------------------- pieces
 
 
-def pieces(lines: Sequence[str], start: int, end: int, *, split_sections: bool = True,
-           titles: tuple[str, ...] = ()) -> list[Piece]:
+def pieces(
+    lines: Sequence[str],
+    start: int,
+    end: int,
+    *,
+    split_sections: bool = True,
+    titles: tuple[str, ...] = (),
+) -> list[Piece]:
     """Memories-to-be of ``lines[start:end]``: one per section (or whole), each within the caps."""
     if not split_sections and _fits(lines, start, end):
         found = [Section(titles, None, start, end)]
@@ -231,8 +242,9 @@ def _section_pieces(lines: Sequence[str], section: Section) -> list[Piece]:
     return [replace(p, part=n, parts=len(made)) for n, p in enumerate(made, start=1)]
 
 
-def _piece(lines: Sequence[str], section: Section, start: int, end: int,
-           text: str | None = None) -> Piece:
+def _piece(
+    lines: Sequence[str], section: Section, start: int, end: int, text: str | None = None
+) -> Piece:
     if text is not None:  # a slice of one over-long line
         return Piece(section.titles, start, end, text, clip_lines(text, QUOTE_BYTES), start)
     # The first piece of a section quotes its heading too: it says where the text stands.
@@ -314,11 +326,11 @@ def _long_line(lines: Sequence[str], index: int) -> Iterator[tuple[int, int, str
     while text:
         part = clip_bytes(text, BODY_BYTES)
         yield index, index + 1, part
-        text = text[len(part):]
+        text = text[len(part) :]
 
 
 def clip_bytes(text: str, limit: int) -> str:
-    """The longest prefix of ``text`` whose UTF-8 form fits in ``limit`` bytes (at least one char)."""
+    """The longest prefix of ``text`` whose UTF-8 form fits ``limit`` bytes (at least one char)."""
     encoded = text.encode("utf-8")
     if len(encoded) <= limit:
         return text
@@ -326,21 +338,26 @@ def clip_bytes(text: str, limit: int) -> str:
 
 
 def clip_lines(text: str, limit: int) -> str:
-    """A verbatim prefix of ``text`` within ``limit`` bytes as stored, cut at a line end when it can be.
+    """A verbatim prefix of ``text`` within ``limit`` bytes as stored, cut at a line end if it can.
 
     "As stored": a quote sits in the memory's frontmatter as a double-quoted string, where
     each newline, quote, backslash and tab takes two bytes.
     """
     if stored_size(text) <= limit:
         return text
-    size, end = 0, 0
-    for end, ch in enumerate(text):  # noqa: B007 (``end`` is the cut after the loop)
-        size += stored_size(ch)
-        if size > limit:
-            break
-    kept = text[: max(end, 1)]
+    kept = text[: max(_fitting_prefix(text, limit), 1)]
     cut = kept.rfind("\n")
     return kept[:cut].rstrip("\n") if cut > 0 else kept
+
+
+def _fitting_prefix(text: str, limit: int) -> int:
+    """The length of the longest prefix of ``text`` whose stored size is within ``limit``."""
+    size = 0
+    for index, ch in enumerate(text):
+        size += stored_size(ch)
+        if size > limit:
+            return index
+    return len(text)
 
 
 def stored_size(text: str) -> int:

@@ -11,12 +11,13 @@ keeps); one that cannot is left out and reported, never silently cut.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memory_review.errors import UnsafePathError, ValidationError
-from memory_review.extract import PlannedProposal, plan
+from memory_review.extract import Finding, PlannedProposal, plan
 from memory_review.extraction import known_records
 from memory_review.importers.classify import PROPOSER, findings
 from memory_review.importers.files import open_named
@@ -36,7 +37,7 @@ _ACTOR_ROOM = "x" * 64
 
 @dataclass
 class ImportSummary:
-    """What one import did: files read, found, proposed, skipped as duplicates, flagged, and why not.
+    """What one import did: files read, found, proposed, skipped as duplicates, flagged, why not.
 
     ``merged`` counts pieces that said the same as another piece of this import (their
     evidence joined that one's); ``too_large`` names memories that could not fit a file.
@@ -56,31 +57,54 @@ class ImportSummary:
 
     def to_json(self) -> dict[str, Any]:
         """The ``import --json`` document."""
-        return {"source": self.source, "formats": self.formats, "files": self.files, "found": self.found,
-                "proposed": self.proposed, "skipped_duplicates": self.skipped_duplicates,
-                "merged": self.merged, "flagged": self.flagged, "duplicates": self.duplicates, "too_large": self.too_large,
-                "notes": self.notes}
+        return {
+            "source": self.source,
+            "formats": self.formats,
+            "files": self.files,
+            "found": self.found,
+            "proposed": self.proposed,
+            "skipped_duplicates": self.skipped_duplicates,
+            "merged": self.merged,
+            "flagged": self.flagged,
+            "duplicates": self.duplicates,
+            "too_large": self.too_large,
+            "notes": self.notes,
+        }
 
 
-def import_memories(ws: Workspace, path: Path | str, *, format: str | None = None,
-                    scope: str | None = None) -> ImportSummary:
-    """Read memory files at ``path`` and propose what is new as candidates (one batch, all or nothing)."""
+def import_memories(
+    ws: Workspace, path: Path | str, *, format: str | None = None, scope: str | None = None
+) -> ImportSummary:
+    """Read memory files at ``path``; propose what is new as candidates (one batch, all or none)."""
     forced = _scope(scope)
     path = Path(path)
     reader, rel = open_named(path, import_root(ws, path))
     collected = collect(reader, rel, format)
     found = findings(collected.documents, scope=forced)
     known = known_records(ws)
-    planned = plan(found, approved=known.approved, pending=known.pending, discarded=known.discarded,
-                   proposer=PROPOSER)
-    fitting, too_large = _fitting(ws, planned.proposals)
+    keyed, descriptions = _keyed_by_body(found)
+    planned = plan(
+        keyed,
+        approved=known.approved,
+        pending=known.pending,
+        discarded=known.discarded,
+        proposer=PROPOSER,
+    )
+    fitting, too_large = _fitting(ws, [_described(p, descriptions) for p in planned.proposals])
     summary = ImportSummary(
-        source=str(path), formats=collected.formats, files=collected.files, found=planned.found,
+        source=str(path),
+        formats=collected.formats,
+        files=collected.files,
+        found=planned.found,
         skipped_duplicates=len(planned.skipped_duplicates),
-        merged=planned.found - len(planned.proposals) - len(planned.skipped_duplicates), flagged=sum(1 for p in fitting if p.flags),
-        duplicates=[{"memory": s.finding.memory.id, "reason": s.reason, "matched": s.matched_id}
-                    for s in planned.skipped_duplicates],
-        too_large=too_large, notes=list(collected.notes),
+        merged=planned.found - len(planned.proposals) - len(planned.skipped_duplicates),
+        flagged=sum(1 for p in fitting if p.flags),
+        duplicates=[
+            {"memory": s.finding.memory.id, "reason": s.reason, "matched": s.matched_id}
+            for s in planned.skipped_duplicates
+        ],
+        too_large=too_large,
+        notes=list(collected.notes),
     )
     if fitting:
         states = ws.propose([p.proposal for p in fitting], flags=[p.flags for p in fitting])
@@ -88,13 +112,40 @@ def import_memories(ws: Workspace, path: Path | str, *, format: str | None = Non
     return summary
 
 
+def _keyed_by_body(found: list[Finding]) -> tuple[list[Finding], dict[str, str]]:
+    """Findings whose description is a digest of their body, and the digest -> real description map.
+
+    The planner treats equal descriptions as the same statement. An imported description
+    is only a label ("Testing: first line"): a section whose later lines changed keeps it,
+    and two sections can share one. Planning on the body alone makes a changed section an
+    *update* and keeps different sections apart; the real description is put back after.
+    """
+    keyed: list[Finding] = []
+    descriptions: dict[str, str] = {}
+    for finding in found:
+        key = "import:" + hashlib.sha256(finding.memory.body.encode()).hexdigest()[:32]
+        descriptions.setdefault(key, finding.memory.description)
+        memory = finding.memory.model_copy(update={"description": key})
+        keyed.append(finding.model_copy(update={"memory": memory}))
+    return keyed, descriptions
+
+
+def _described(planned: PlannedProposal, descriptions: dict[str, str]) -> PlannedProposal:
+    memory = planned.proposal.memory
+    real = memory.model_copy(update={"description": descriptions[memory.description]})
+    return planned.model_copy(
+        update={"proposal": planned.proposal.model_copy(update={"memory": real})}
+    )
+
+
 def import_root(ws: Workspace, path: Path) -> Path:
-    """The folder an import may read in: the project root if ``path`` is in it, else ``path``'s own folder."""
+    """The folder an import may read in: the project root if ``path`` is in it, else its folder."""
     absolute = path.absolute()
     for store in (ws.project, ws.user):
         if absolute.resolve().is_relative_to(store.root.resolve()):
-            raise UnsafePathError("this is a memory-review store; its memories are already reviewed",
-                                  path=path)
+            raise UnsafePathError(
+                "this is a memory-review store; its memories are already reviewed", path=path
+            )
     project = ws.root.resolve()
     if absolute.is_relative_to(ws.root) or absolute.resolve().is_relative_to(project):
         return project
@@ -107,7 +158,9 @@ def _scope(scope: str | None) -> DurableScope | None:
     raise ValidationError(f"scope must be 'user' or 'project', not {scope!r}", field="scope")
 
 
-def _fitting(ws: Workspace, planned: list[PlannedProposal]) -> tuple[list[PlannedProposal], list[str]]:
+def _fitting(
+    ws: Workspace, planned: list[PlannedProposal]
+) -> tuple[list[PlannedProposal], list[str]]:
     views: dict[str, Any] = {}
     fitting: list[PlannedProposal] = []
     too_large: list[str] = []
@@ -123,8 +176,9 @@ def _fitting(ws: Workspace, planned: list[PlannedProposal]) -> tuple[list[Planne
 
 def _fits(before: Memory | None, item: PlannedProposal, scope: str) -> bool:
     try:
-        record = proposed_record(before, item.proposal.memory, item.proposal, scope,
-                                 _PLACEHOLDER_CANDIDATE, utc_now())
+        record = proposed_record(
+            before, item.proposal.memory, item.proposal, scope, _PLACEHOLDER_CANDIDATE, utc_now()
+        )
         render_memory(record.model_copy(update={"applied_by": _ACTOR_ROOM}))
     except ValidationError:
         return False

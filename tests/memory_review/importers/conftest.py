@@ -1,4 +1,4 @@
-"""Fixtures for the import tests: the real memory files, workspaces, and project folders built from them."""
+"""Fixtures for the import tests: the real memory files, workspaces, and project folders."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ Place = Callable[[Path, str], Path]
 
 @pytest.fixture
 def place(ws: Workspace) -> Place:
-    """Copy a real file into the workspace's project under ``name`` (in tmp_path, never the repo)."""
+    """Copy a real file into the workspace's project as ``name`` (in tmp_path, never the repo)."""
 
     def copy(source: Path, name: str) -> Path:
         target = ws.root / name

@@ -1,4 +1,4 @@
-"""Markdown structure for import: frontmatter blocks, sections, pieces within the caps, exact quotes."""
+"""Markdown structure for import: frontmatter, sections, pieces within the caps, exact quotes."""
 
 from __future__ import annotations
 
@@ -30,7 +30,10 @@ def test_leading_frontmatter_is_read_tolerantly() -> None:
 
 
 def test_later_blocks_only_when_asked_and_a_markdown_rule_is_no_block() -> None:
-    text = "---\ndescription: a\n---\nbody one\n\n---\ndescription: b\nglobs:\n---\nbody two\n\n---\nplain text\n"
+    text = (
+        "---\ndescription: a\n---\nbody one\n\n"
+        "---\ndescription: b\nglobs:\n---\nbody two\n\n---\nplain text\n"
+    )
     lines = _lines(text)
     assert len(frontmatter_blocks(lines)) == 1
     blocks = frontmatter_blocks(lines, anywhere=True)
@@ -54,14 +57,20 @@ def test_sections_split_where_the_document_has_them() -> None:
 
 def test_a_heading_inside_a_code_fence_is_code() -> None:
     text = "## Workflow\n\n```bash\n# 1. Make changes\nmake\n```\n\n## Next\n\nx\n"
-    assert [s.titles for s in sections(_lines(text), 0, len(_lines(text)))] == [("Workflow",), ("Next",)]
+    assert [s.titles for s in sections(_lines(text), 0, len(_lines(text)))] == [
+        ("Workflow",),
+        ("Next",),
+    ]
 
 
 def test_small_sections_are_one_piece_each_with_the_heading_quoted() -> None:
     text = "# CLAUDE.md\n\n## Testing\n\n- Never mock.\n\n## Style\n\nUse ruff.\n"
     lines = _lines(text)
     found = pieces(lines, 0, len(lines))
-    assert [(p.titles[-1], p.body) for p in found] == [("Testing", "- Never mock."), ("Style", "Use ruff.")]
+    assert [(p.titles[-1], p.body) for p in found] == [
+        ("Testing", "- Never mock."),
+        ("Style", "Use ruff."),
+    ]
     assert found[0].quote == "## Testing\n\n- Never mock."
     assert found[0].first == 2 and found[0].start == 4
 
@@ -105,7 +114,9 @@ def test_quotes_are_clipped_as_stored_at_a_line_end() -> None:
 
 _TEXT = st.lists(
     st.one_of(
-        st.sampled_from(["", "# Title", "## Section", "### Sub", "```", "- item", "---", "text line"]),
+        st.sampled_from(
+            ["", "# Title", "## Section", "### Sub", "```", "- item", "---", "text line"]
+        ),
         st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), max_size=300),
     ),
     max_size=120,
