@@ -148,7 +148,7 @@ class Workspace:
         """Pending candidates of both stores (project first), with live flags."""
         states = []
         for store in self._stores(scope):
-            view = store.view()
+            view = store.view(load=False)  # stale-base flags need hashes only: no memory file is read
             for candidate in store.pending():
                 states.append(CandidateState(candidate, "pending", _live_flags(view, candidate)))
         return states
@@ -160,7 +160,7 @@ class Workspace:
                 candidate = store.candidate(candidate_id)
             except NotFoundError:
                 continue
-            return CandidateState(candidate, "pending", _live_flags(store.view(), candidate))
+            return CandidateState(candidate, "pending", _live_flags(store.view(load=False), candidate))
         for store in self._stores(None):
             found = _candidate_from_log(store, candidate_id)
             if found:
@@ -318,6 +318,19 @@ class Workspace:
 
         return extract_transcript(self, path, format=format, session=session, extractor=extractor)
 
+    def import_memories(self, path: Path, *, format: str | None = None, scope: str | None = None):
+        """Propose candidates from existing memory files: CLAUDE.md/AGENTS.md, auto memory, Cursor, Cline."""
+        from memory_review.importers import import_memories
+
+        return import_memories(self, path, format=format, scope=scope)
+
+    def propose_consolidation(self, *, scope: str | None = None, threshold: int | None = None):
+        """Propose ``consolidate`` candidates for near-duplicate (or, past ``threshold``, related) memories."""
+        from memory_review.consolidate import DEFAULT_THRESHOLD, propose_consolidation
+
+        chosen = DEFAULT_THRESHOLD if threshold is None else threshold
+        return propose_consolidation(self, scope=scope, threshold=chosen)
+
     def verify(self, *, repair: bool = False, actor: str | None = None) -> list[StoreReport]:
         """Recover, then check both stores; with ``repair``, rebuild derived files from the logs."""
         if repair:
@@ -372,7 +385,7 @@ class Workspace:
 
     def _store_of_memory(self, memory_id: str, scope: str | None) -> Store:
         for store in self._stores(scope):
-            if store.view().memory(memory_id) is not None:
+            if store.view(load=False).sha256(memory_id) is not None:
                 return store
         raise NotFoundError("memory", memory_id)
 
