@@ -30,15 +30,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticValidationError
 
 from memory_review.errors import IntegrityError, MemoryReviewError, ValidationError
-from memory_review.extract import Finding, Transcript, extract, read_transcript
-from memory_review.extraction import ExtractSummary, propose_findings
 from memory_review.integrations.hook_state import (
     HookError,
     HookState,
@@ -51,6 +49,10 @@ from memory_review.integrations.hook_state import (
 from memory_review.models import utc_now
 from memory_review.paths import project_root, project_store_dir, user_store_dir
 from memory_review.workspace import Workspace
+
+if TYPE_CHECKING:
+    from memory_review.extract import Finding, Transcript
+    from memory_review.extraction import ExtractSummary
 
 CONTEXT_EVENTS = frozenset({"SessionStart", "UserPromptSubmit"})
 EXTRACT_EVENTS = frozenset({"Stop", "SubagentStop", "PreCompact"})
@@ -167,6 +169,10 @@ def hook_errors(ws: Workspace) -> list[HookError]:
 
 def extract_new_turns(ws: Workspace, payload: HookPayload, *, deadline: float | None = None) -> ExtractSummary | None:
     """Propose what the turns not yet read for this session support; None when the file is unchanged."""
+    # Imported here: the context hooks run on every prompt and need none of the extraction code.
+    from memory_review.extract import extract, read_transcript
+    from memory_review.extraction import propose_findings
+
     if not payload.transcript_path:
         raise ValidationError(f"{payload.hook_event_name} payload has no transcript_path", field="transcript_path")
     path = Path(payload.transcript_path).expanduser().absolute()

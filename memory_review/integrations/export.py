@@ -117,13 +117,19 @@ def regenerate(old: str | None, section: str, *, format: str) -> str:
     if old is None:
         prefix = CURSOR_FRONTMATTER + "\n" if format == "cursor-rules" else ""
         return prefix + section
-    newline = "\r\n" if "\r\n" in old else "\n"
-    section = section.replace("\n", newline)
     span = _section_span(old)
+    newline = _newline_of(old, span[0] if span else 0)
+    section = section.replace("\n", newline)
     if span is None:
         return old + _blank_line_before(old, newline) + section
     start, end = span
     return old[:start] + section + old[end:]
+
+
+def _newline_of(text: str, start: int) -> str:
+    """The line end used from ``start`` on (the section's own, once there is one): CRLF or LF."""
+    index = text.find("\n", start)
+    return "\r\n" if index > 0 and text[index - 1] == "\r" else "\n"
 
 
 def _blank_line_before(old: str, newline: str) -> str:

@@ -172,11 +172,11 @@ def uninstall_claude_code(path: Path) -> InstallResult:
     if original is None:
         return InstallResult("claude-code", str(path), "not-installed")
     data = _parse(original, path)
-    stripped, removed = strip_hooks(data)
-    if not removed:
-        return InstallResult("claude-code", str(path), "not-installed")
     backup_path = path.with_name(path.name + BACKUP_SUFFIX)
     backup = _read(backup_path)
+    stripped, removed = strip_hooks(data, before=_backup_data(backup))
+    if not removed:
+        return InstallResult("claude-code", str(path), "not-installed")
     if backup is not None and _same_data(backup, stripped):
         _write(path, backup)
         _remove(backup_path)
@@ -189,19 +189,26 @@ def uninstall_claude_code(path: Path) -> InstallResult:
                          backup=str(backup_path) if backup is not None else None)
 
 
-def strip_hooks(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    """``data`` without our hook entries (and containers only they filled); the events touched."""
+def strip_hooks(data: dict[str, Any], *, before: dict[str, Any] | None = None) -> tuple[dict[str, Any], list[str]]:
+    """``data`` without our hook entries; the events touched.
+
+    A group, event list or ``hooks`` object that our removal leaves empty is dropped too,
+    unless ``before`` (the settings as they were before install) already had it.
+    """
     stripped = json.loads(json.dumps(data))
     hooks = stripped.get("hooks")
     if not isinstance(hooks, dict):
         return stripped, []
-    touched = [event for event, groups in list(hooks.items()) if _strip_event(hooks, event, groups)]
-    if touched and not hooks:
+    had = before.get("hooks") if isinstance(before, dict) else None
+    had_events = set(had) if isinstance(had, dict) else set()
+    touched = [event for event, groups in list(hooks.items())
+               if _strip_event(hooks, event, groups, keep_empty=event in had_events)]
+    if touched and not hooks and not isinstance(had, dict):
         del stripped["hooks"]
     return stripped, touched
 
 
-def _strip_event(hooks: dict[str, Any], event: str, groups: Any) -> bool:
+def _strip_event(hooks: dict[str, Any], event: str, groups: Any, *, keep_empty: bool) -> bool:
     if not isinstance(groups, list):
         return False
     found = False
@@ -213,7 +220,7 @@ def _strip_event(hooks: dict[str, Any], event: str, groups: Any) -> bool:
                 group["hooks"] = kept
             else:
                 groups.remove(group)
-    if found and not groups:
+    if found and not groups and not keep_empty:
         del hooks[event]
     return found
 
@@ -250,11 +257,17 @@ def _parse(raw: bytes, path: Path) -> dict[str, Any]:
     return data
 
 
-def _same_data(raw: bytes, data: dict[str, Any]) -> bool:
+def _backup_data(raw: bytes | None) -> dict[str, Any] | None:
+    if raw is None:
+        return None
     try:
-        return _parse(raw, Path("backup")) == data
+        return _parse(raw, Path("backup"))
     except ValidationError:
-        return False
+        return None  # a backup we cannot read is not restored; the removal still works
+
+
+def _same_data(raw: bytes, data: dict[str, Any]) -> bool:
+    return _backup_data(raw) == data
 
 
 def _dump(data: dict[str, Any], original: bytes | None) -> bytes:

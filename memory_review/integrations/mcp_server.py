@@ -116,7 +116,8 @@ def build_server(ws: Workspace, *, session: str | None = None) -> Any:
     """An MCP server exposing :class:`MemoryTools` (the ``mcp`` package must be installed)."""
     server_class, tool_error = _sdk()
     tools = MemoryTools(ws, session=session)
-    server = server_class(SERVER_NAME, instructions=INSTRUCTIONS)
+    # stdout carries the protocol; the SDK's per-call INFO lines on stderr would only be noise.
+    server = server_class(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING")
     for register in (_propose, _context, _list, _search, _status):
         register(server, tools, _guard(tool_error))
     return server

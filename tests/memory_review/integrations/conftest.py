@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from memory_review.proposal import parse_proposal
 from memory_review.workspace import Workspace
 
 PROPOSAL = {
@@ -89,11 +90,11 @@ class Project:
         return self.run("hook", "claude-code", stdin=json.dumps(payload), env=env, timeout=timeout)
 
     def approve(self, proposal: dict[str, Any]) -> str:
-        """Propose and apply (a person, through the CLI); the candidate id."""
-        cid = self.json("propose", "--file", "-", stdin=json.dumps(proposal))["id"]
-        done = self.run("apply", cid)
-        assert done.returncode == 0, done.stderr.decode()
-        return cid
+        """Propose and apply (a person, through the library); the candidate id."""
+        ws = self.workspace()
+        [state] = ws.propose([parse_proposal(proposal)])
+        ws.apply([state.candidate.id], actor="alice")
+        return state.candidate.id
 
 
 def make_project(base: Path, *, init: bool = True) -> Project:

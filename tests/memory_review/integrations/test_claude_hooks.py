@@ -17,6 +17,7 @@ from memory_review.integrations.claude_hooks import (
     CONTEXT_BUDGET,
     CONTEXT_EVENTS,
     EXTRACT_EVENTS,
+    hook_errors,
     new_findings,
     resume_index,
 )
@@ -33,8 +34,10 @@ def test_every_real_payload_through_the_hook_command(project: Project, hook_payl
                                                      payload_for) -> None:
     project.approve(PROPOSAL)
     transcripts = itertools.cycle(real_transcripts)
+    # Each distinct payload once (the files repeat some verbatim; repeats are the incremental tests' job).
+    distinct = {json.dumps(p, sort_keys=True): p for _name, ps in sorted(hook_payloads.items()) for p in ps}
     jobs = [payload_for(p, next(transcripts) if p["hook_event_name"] in EXTRACT_EVENTS else None)
-            for _name, payloads in sorted(hook_payloads.items()) for p in payloads]
+            for p in distinct.values()]
     assert {j["hook_event_name"] for j in jobs} >= CONTEXT_EVENTS | EXTRACT_EVENTS | {"Notification"}
     # Claude Code runs hooks of several sessions at once; so do we (the store lock sorts them out).
     with ThreadPoolExecutor(max_workers=3) as pool:
@@ -43,7 +46,7 @@ def test_every_real_payload_through_the_hook_command(project: Project, hook_payl
     for payload, done in zip(jobs, results, strict=True):
         assert done.returncode == 0 and done.stderr == b"", (payload["hook_event_name"], done.stderr)
         _check_answer(payload, done.stdout)
-    assert project.json("hook", "errors") == []
+    assert project.json("hook", "errors") == []  # the command a person runs to see hook failures
     _check_context_recorded(project, jobs)
     _check_extraction(project, jobs)
 
@@ -65,12 +68,12 @@ def _check_answer(payload: dict, stdout: bytes) -> None:
 
 
 def _check_context_recorded(project: Project, jobs: list[dict]) -> None:
-    built = project.json("log", "--type", "context.built")
-    asked = [j for j in jobs if j["hook_event_name"] in CONTEXT_EVENTS]
-    assert sorted(e["session"] for e in built) == sorted(j["session_id"] for j in asked)
-    queries = {e["context"]["query"] for e in built}
-    assert queries >= {j["prompt"] for j in asked if j["hook_event_name"] == "UserPromptSubmit"}
     ws = project.workspace()
+    built = ws.log(type="context.built")
+    asked = [j for j in jobs if j["hook_event_name"] in CONTEXT_EVENTS]
+    assert sorted(e.session for e in built) == sorted(j["session_id"] for j in asked)
+    queries = {e.context["query"] for e in built}
+    assert queries >= {j["prompt"] for j in asked if j["hook_event_name"] == "UserPromptSubmit"}
     for session in {j["session_id"] for j in asked}:
         assert all(replayed.matches for replayed in ws.replay_session(session))
 
@@ -94,9 +97,11 @@ def test_context_answer_is_the_recorded_block(project: Project, hook_payloads, p
     start = payload_for(hook_payloads["session_start.json"][0])
     done = project.hook(start)
     text = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
-    [event] = project.json("log", "--type", "context.built", "--session", start["session_id"])
-    assert event["context"]["sha256"] == project.json("replay", "--session", start["session_id"])[0]["sha256"]
-    assert project.json("replay", "--session", start["session_id"])[0]["text"] == text
+    ws = project.workspace()
+    [event] = ws.log(type="context.built", session=start["session_id"])
+    [replayed] = ws.replay_session(start["session_id"])
+    assert replayed.matches and replayed.text == text and event.context["sha256"] == replayed.sha256
+    assert event.context["query"] is None and event.actor == f"agent:{start['session_id']}"
 
 
 def test_nothing_approved_means_nothing_added(project: Project, hook_payloads, payload_for) -> None:
@@ -140,16 +145,18 @@ def test_turns_already_read_are_not_proposed_again(project: Project, hook_payloa
     live.write_bytes(b"".join(lines[:24]))
     stop = payload_for(hook_payloads["stop.json"][0], live)
     assert project.hook(stop).returncode == 0
-    early = project.json("list")
+    ws = project.workspace()
+    early = ws.list_candidates()
     assert early
-    assert project.run("discard", *[c["id"] for c in early], "--reason", "not now").returncode == 0
+    ws.discard([s.candidate.id for s in early], actor="alice", reason="not now")
 
     live.write_bytes(b"".join(lines))
     assert project.hook(stop).returncode == 0
-    later = project.json("list")
+    later = ws.list_candidates()
     # Re-reading the early turns would re-propose what was discarded (flagged previously-discarded).
-    assert later and not {c["changes"][0]["memory"] for c in later} & {c["changes"][0]["memory"] for c in early}
-    assert all("previously-discarded" not in c["flags"] for c in later)
+    memories = {c.memory for s in early for c in s.candidate.changes}
+    assert later and not {c.memory for s in later for c in s.candidate.changes} & memories
+    assert all("previously-discarded" not in s.flags for s in later)
 
 
 def test_a_replaced_transcript_is_read_from_the_start(tmp_path: Path) -> None:
@@ -172,16 +179,17 @@ def test_offsets_survive_a_damaged_state_file(project: Project, hook_payloads, p
     live.write_bytes(DEMO.read_bytes())
     stop = payload_for(hook_payloads["stop.json"][0], live)
     assert project.hook(stop).returncode == 0
-    proposed = len(project.json("list"))
+    ws = project.workspace()
+    proposed = len(ws.list_candidates())
     state_file = project.root / ".memory-review" / "hooks" / "sessions" / f"{stop['session_id']}.json"
     assert orjson.loads(state_file.read_bytes())["transcripts"][str(live)]["turns"] > 0
     state_file.write_bytes(b"{not json")
     live.write_bytes(live.read_bytes() + b"\n")  # touched: the hook reads it again
     done = project.hook(stop)
     assert (done.returncode, done.stdout) == (0, b"")  # started over; dedup: nothing new
-    assert len(project.json("list")) == proposed
-    [error] = project.json("hook", "errors")
-    assert error["error"] == "IntegrityError" and error["session"] == stop["session_id"]
+    assert len(ws.list_candidates()) == proposed
+    [error] = hook_errors(ws)
+    assert error.error == "IntegrityError" and error.session == stop["session_id"]
     assert orjson.loads(state_file.read_bytes())["session"] == stop["session_id"]
 
 
@@ -191,4 +199,4 @@ def test_events_it_does_not_act_on_add_nothing(project: Project, hook_payloads, 
     payload = payload_for({**hook_payloads["notification.json"][0], "hook_event_name": event})
     done = project.hook(payload)
     assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
-    assert project.json("log", "--type", "context.built") == []
+    assert project.workspace().log(type="context.built") == []

@@ -1,0 +1,164 @@
+"""The hook never blocks or breaks the agent: any failure exits 0 quickly, adds nothing, and is logged."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import PROPOSAL, Project, make_project
+
+import memory_review
+from memory_review.integrations.claude_hooks import hook_errors
+
+DEMO = Path(memory_review.__file__).parent / "data" / "demo_transcript.jsonl"
+QUICK = 5.0  # seconds: well inside Claude Code's patience, and our own context deadline
+
+
+def _timed_hook(project: Project, payload: dict, **kwargs) -> tuple[subprocess.CompletedProcess, float]:
+    start = time.monotonic()
+    done = project.hook(payload, **kwargs)
+    return done, time.monotonic() - start
+
+
+def _errors(project: Project) -> list[dict]:
+    return project.json("hook", "errors")
+
+
+def test_a_broken_store_adds_nothing_and_says_why(project: Project, hook_payloads, payload_for) -> None:
+    project.approve(PROPOSAL)
+    (project.root / ".memory-review" / "manifest.json").write_bytes(b'{"version": 1, "memories": {')
+    start = payload_for(hook_payloads["session_start.json"][0])
+    done, took = _timed_hook(project, start)
+    assert (done.returncode, done.stdout) == (0, b"") and took < QUICK
+    [error] = _errors(project)
+    assert error["error"] == "IntegrityError" and error["event"] == "SessionStart"
+    assert error["session"] == start["session_id"] and "manifest.json" in error["message"]
+    text = project.run("hook", "errors")
+    assert text.returncode == 0 and b"IntegrityError" in text.stdout
+
+
+def test_a_damaged_log_stops_extraction_cleanly(project: Project, hook_payloads, payload_for,
+                                                real_transcripts) -> None:
+    project.approve(PROPOSAL)
+    log = project.root / ".memory-review" / "events.jsonl"
+    lines = log.read_bytes().splitlines(keepends=True)
+    log.write_bytes(lines[0] + b'{"v":1,"seq":99,"flipped":true}\n' + b"".join(lines[1:]))
+    before = sorted(p.name for p in (project.root / ".memory-review" / "candidates").iterdir())
+    done, took = _timed_hook(project, payload_for(hook_payloads["stop.json"][0], real_transcripts[0]))
+    assert (done.returncode, done.stdout) == (0, b"") and took < QUICK
+    assert sorted(p.name for p in (project.root / ".memory-review" / "candidates").iterdir()) == before
+    assert [e["error"] for e in _errors(project)] == ["IntegrityError"]
+
+
+@pytest.mark.parametrize(("content", "payloads"), [
+    (None, "stop.json"),                                      # missing
+    (b"", "subagent_stop.json"),                              # empty
+    (b"\x00\x01\x02binary\xff", "pre_compact.json"),          # not text
+    (b'{"just": "a json object"}\n', "stop.json"),            # JSON, not a transcript
+    ("directory", "subagent_stop.json"),                      # not a file at all
+], ids=["missing", "empty", "binary", "not-a-transcript", "directory"])
+def test_a_broken_transcript_adds_nothing(project: Project, hook_payloads, payload_for, tmp_path: Path,
+                                          content: bytes | str | None, payloads: str) -> None:
+    path = tmp_path / "transcript.jsonl"
+    if content == "directory":
+        path.mkdir()
+    elif content is not None:
+        path.write_bytes(content)
+    payload = payload_for(hook_payloads[payloads][0], path)
+    done, took = _timed_hook(project, payload)
+    assert (done.returncode, done.stdout) == (0, b"") and took < QUICK
+    ws = project.workspace()
+    assert ws.list_candidates() == []
+    [error] = hook_errors(ws)
+    assert error.event == payload["hook_event_name"] and error.session == payload["session_id"]
+    assert error.error == "ValidationError" and str(path) in error.message
+
+
+def test_a_half_written_last_line_is_read_when_complete(project: Project, hook_payloads, payload_for,
+                                                         tmp_path: Path) -> None:
+    demo = DEMO.read_bytes()
+    cut = demo.index(b"We use uv") + 4  # Claude Code is mid-way through writing this user turn
+    live = tmp_path / "session.jsonl"
+    live.write_bytes(demo[:cut])
+    stop = payload_for(hook_payloads["stop.json"][0], live)
+    done = project.hook(stop)
+    assert (done.returncode, done.stdout) == (0, b"")
+    ws = project.workspace()
+    assert ws.list_candidates() == [] and hook_errors(ws) == []
+
+    live.write_bytes(demo)
+    done = project.hook(stop)
+    assert done.returncode == 0 and json.loads(done.stdout)["systemMessage"]
+    memories = {c.memory for s in ws.list_candidates() for c in s.candidate.changes}
+    assert any("uv" in m for m in memories)
+
+
+def test_a_payload_that_is_not_json_is_logged(project: Project) -> None:
+    done = project.run("hook", "claude-code", stdin=b"this is not a hook payload")
+    assert (done.returncode, done.stdout) == (0, b"")
+    [error] = hook_errors(project.workspace())
+    assert error.error == "ValidationError" and error.event is None
+
+
+@pytest.fixture
+def lock_holder(project: Project) -> Iterator[subprocess.Popen]:
+    """Another process holding the project store's lock (as a long apply would)."""
+    code = ("import sys, time; from pathlib import Path; from memory_review.locking import store_lock\n"
+            "with store_lock(Path(sys.argv[1]), 5):\n    print('locked', flush=True); time.sleep(60)\n")
+    child = subprocess.Popen([sys.executable, "-c", code, str(project.root / ".memory-review" / ".lock")],
+                             stdout=subprocess.PIPE, env=project.env)
+    assert child.stdout is not None and child.stdout.readline() == b"locked\n"
+    yield child
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+
+
+def test_a_held_store_lock_is_not_waited_for(project: Project, hook_payloads, payload_for,
+                                             lock_holder: subprocess.Popen) -> None:
+    prompt = payload_for(hook_payloads["user_prompt_submit.json"][0])
+    done, took = _timed_hook(project, prompt)
+    assert (done.returncode, done.stdout) == (0, b"") and took < QUICK
+    [error] = hook_errors(project.workspace())
+    assert error.error == "LockTimeoutError" and error.event == "UserPromptSubmit"
+
+
+def test_the_deadline_ends_the_hook(project: Project, hook_payloads, payload_for,
+                                    lock_holder: subprocess.Popen) -> None:
+    # A deadline shorter than the lock wait: the watchdog, not the lock timeout, ends this run.
+    env = {**project.env, "MEMORY_REVIEW_HOOK_DEADLINE": "0.3"}
+    done, took = _timed_hook(project, payload_for(hook_payloads["session_start.json"][0]), env=env)
+    assert (done.returncode, done.stdout) == (0, b"") and took < QUICK
+    [error] = hook_errors(project.workspace())
+    assert error.error == "TimeoutError" and "deadline" in error.message
+    lock_holder.send_signal(signal.SIGKILL)
+    lock_holder.wait()
+    ws = project.workspace()
+    assert ws.log(type="context.built") == []
+    assert all(report.ok for report in ws.verify())  # stopped mid-way, the store is whole
+
+
+def test_a_project_without_a_store_is_left_alone(tmp_path: Path, hook_payloads, real_transcripts) -> None:
+    bare = make_project(tmp_path, init=False)
+    for name in ("session_start.json", "user_prompt_submit.json", "stop.json"):
+        payload = {**hook_payloads[name][0], "cwd": str(bare.root), "transcript_path": str(real_transcripts[0])}
+        done = bare.hook(payload)
+        assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+    assert not (bare.root / ".memory-review").exists()
+    assert not Path(bare.env["MEMORY_REVIEW_HOME"]).exists()
+
+
+def test_a_missing_cwd_is_an_error_not_a_guess(project: Project, hook_payloads) -> None:
+    payload = dict(hook_payloads["session_start.json"][0])  # cwd: the original /Users/... path
+    assert not os.path.isdir(payload["cwd"])
+    done = project.hook(payload)
+    assert (done.returncode, done.stdout) == (0, b"")
+    [error] = hook_errors(project.workspace())  # logged in the store of the directory it ran in
+    assert error.error == "ValidationError" and "cwd" in error.message
+    assert json.loads(project.run("hook", "errors", "--json").stdout)[0]["log"].endswith("errors.jsonl")
