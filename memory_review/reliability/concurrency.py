@@ -13,6 +13,7 @@ import os
 import signal
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -164,7 +165,14 @@ def run_same_candidate(template: Path, ctx: Context, dest: Path, *, processes: i
     if len(applied) != 1:
         problems.append(f"{len(applied)} candidate.applied events for one candidate")
     problems += check_invariants(trial.workspace(), outside=outside)
-    result.record(f"{processes} processes apply one candidate", "run", problems, trial=str(dest))
+    key = f"{processes} processes apply one candidate"
+    result.record(key, "run", problems, trial=str(dest))
+    _count_outcomes(result.row(key), children)
+
+
+def _count_outcomes(row: Counter[str], children: list[ChildResult]) -> None:
+    row["winners"] += sum(1 for c in children if c.returncode == 0)
+    row["ConflictError"] += sum(1 for c in children if c.lines and c.lines[-1].get("error") == "ConflictError")
 
 
 def _one_winner(children: list[ChildResult], processes: int) -> list[str]:
@@ -194,7 +202,9 @@ def run_same_base(template: Path, dest: Path, *, result: SuiteResult) -> None:
     if loser.candidate.id not in [s.candidate.id for s in ws.list_candidates()]:
         problems.append("the conflicting candidate is no longer pending")
     problems += check_invariants(ws, outside=outside)
-    result.record("2 processes, 2 candidates, same base", "run", problems, trial=str(dest))
+    key = "2 processes, 2 candidates, same base"
+    result.record(key, "run", problems, trial=str(dest))
+    _count_outcomes(result.row(key), children)
 
 
 # --- a dead lock holder ------------------------------------------------------------------------

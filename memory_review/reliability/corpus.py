@@ -156,7 +156,7 @@ def run_case(item: Case, template: Path, ctx: Context, dest: Path) -> list[str]:
     if outcome.unchanged_paths is not None:
         before = {p: v for p, v in before.items() if _within(p, outcome.unchanged_paths)}
         after = {p: v for p, v in after.items() if _within(p, outcome.unchanged_paths)}
-    problems += [f"store changed: {line}" for line in snapshot_diff(before, after)]
+    problems += [f"STORE CHANGED: {line}" for line in snapshot_diff(before, after)]
     return problems
 
 
@@ -166,9 +166,10 @@ def _within(path: str, prefixes: tuple[str, ...]) -> bool:
 
 def _error_problems(item: Case, outcome: Outcome) -> list[str]:
     if outcome.error != item.expect:
-        return [f"expected {item.expect or 'no error'}, got {outcome.error}: {outcome.message[:300]}"]
+        return [f"NOT REJECTED as expected: wanted {item.expect or 'no error'}, got {outcome.error}: "
+                f"{outcome.message[:300]}"]
     if item.mentions and item.mentions not in outcome.message:
-        return [f"the message does not name {item.mentions!r}: {outcome.message[:300]}"]
+        return [f"NOT REJECTED clearly: the message does not name {item.mentions!r}: {outcome.message[:300]}"]
     return []
 
 
@@ -176,7 +177,7 @@ def run_corpus(template: Path, ctx: Context, workdir: Path, *, cases: list[Case]
     """Every case of the corpus (importing the cases registers them)."""
     from memory_review.reliability import corpus_cases  # noqa: F401 — registers CASES
 
-    result = SuiteResult("bad-input corpus")
+    result = SuiteResult("bad-input corpus", zero=("not rejected", "store changed", "other violations"))
     with timed(result):
         for number, item in enumerate(cases if cases is not None else CASES):
             dest = workdir / f"case{number}"

@@ -25,7 +25,7 @@ from pathlib import Path
 from events import faults
 from events.faults import WRITE_SUFFIX, FaultPlan
 from memory_review.errors import MemoryReviewError
-from memory_review.reliability.child import KILLED, run_child
+from memory_review.reliability.child import KILLED, Launcher, launcher, spawn_launcher
 from memory_review.reliability.invariants import Outside, check_invariants, stores_of
 from memory_review.reliability.results import SuiteResult, timed
 from memory_review.reliability.scenario import (
@@ -38,6 +38,11 @@ from memory_review.reliability.scenario import (
 )
 from memory_review.reliability.state import StoreState, store_state
 
+LAUNCHES = {
+    "fork": "a zygote process imports the library once and forks each child, which arms its fault plan "
+            "right after the fork and dies by os._exit at its point",
+    "spawn": "a fresh interpreter per child, armed through MEMORY_REVIEW_FAULT in its environment",
+}
 COMMIT_POINT = "log.append.after_write"
 """Once the log write has completed, a process death can no longer undo the change."""
 NEXT_MEMORY = frozenset({"theta"})
@@ -143,11 +148,12 @@ def recover(trial: Trial, *, by_write: bool) -> list[str]:
     return [f"verify right after recovery: {p}" for report in ws.verify() for p in report.problems]
 
 
-def crash_trial(prep: Prepared, op: str, point: Point, dest: Path, *, by_write: bool) -> tuple[str, list[str]]:
+def crash_trial(prep: Prepared, op: str, point: Point, dest: Path, *, by_write: bool,
+                run: Launcher = spawn_launcher) -> tuple[str, list[str]]:
     """One child dying at ``point`` of ``op``; returns the outcome and every problem found."""
     trial = copy_trial(prep.template, dest)
     outside = Outside.take(trial.root, stores_of(trial.workspace()))
-    child = run_child("op", {"root": str(trial.root), "op": op, "ctx": prep.ctx.model_dump()}, plan=point.plan())
+    child = run("op", {"root": str(trial.root), "op": op, "ctx": prep.ctx.model_dump()}, point.plan())
     if child.returncode != KILLED:
         return "not-reached", [f"child exited {child.returncode} instead of dying: {child.stderr[-400:]}"]
     return check_recovered(prep, op, trial, outside, expected_outcome(point, prep.traces[op]), by_write=by_write)
@@ -179,28 +185,36 @@ def _outcome_problems(outcome: str, expected: str, state: StoreState) -> list[st
 
 
 def run_crash_matrix(workdir: Path, *, ops: Iterable[str] = OPERATIONS, runs: int = 1, jobs: int = 2,
-                     partial: bool = True) -> SuiteResult:
-    """Every crash point of every operation in ``ops``, ``runs`` times; the figures of the crash matrix."""
-    result = SuiteResult("crash matrix")
+                     partial: bool = True, prep: Prepared | None = None, launch: str = "fork") -> SuiteResult:
+    """Every crash point of every operation in ``ops``, ``runs`` times; the figures of the crash matrix.
+
+    ``launch`` is ``fork`` (children forked by a zygote: fast) or ``spawn`` (a fresh interpreter each).
+    """
+    result = SuiteResult("crash matrix", zero=("lost", "phantom", "mixed states", "leaked temp files",
+                                                   "other violations"))
+    ops = list(ops)
     with timed(result):
-        prep = prepare(workdir, ops)
-        tasks = [(op, point, run) for run in range(runs) for op in prep.traces
+        workdir.mkdir(parents=True, exist_ok=True)
+        prep = prep or prepare(workdir, ops)
+        tasks = [(op, point, run) for run in range(runs) for op in ops
                  for point in enumerate_points(prep.traces[op], partial=partial)]
-        for op in prep.traces:
+        for op in ops:
             result.row(op)["points"] = len(prep.traces[op])
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            outcomes = pool.map(lambda t: _one(prep, workdir, *t), enumerate(tasks))
+        result.notes.append(f"children started by {launch}: " + LAUNCHES[launch])
+        with launcher(launch, workdir / "zygotes") as run, ThreadPoolExecutor(max_workers=jobs) as pool:
+            outcomes = pool.map(lambda t: _one(prep, workdir, run, *t), enumerate(tasks))
             for (op, point, _run), (outcome, problems, label) in zip(tasks, outcomes):
                 result.record(op, outcome, problems, trial=label)
                 result.row(op)["partial" if point.partial else "kill"] += 1
     return result
 
 
-def _one(prep: Prepared, workdir: Path, number: int, task: tuple[str, Point, int]) -> tuple[str, list[str], str]:
-    op, point, run = task
+def _one(prep: Prepared, workdir: Path, run: Launcher, number: int,
+         task: tuple[str, Point, int]) -> tuple[str, list[str], str]:
+    op, point, repeat = task
     dest = workdir / f"t{number}"
-    label = f"crash {op} {point.label()} run {run} ({dest})"
-    outcome, problems = crash_trial(prep, op, point, dest, by_write=number % 2 == 1)
+    label = f"crash {op} {point.label()} run {repeat} ({dest})"
+    outcome, problems = crash_trial(prep, op, point, dest, by_write=number % 2 == 1, run=run)
     if not problems:
         shutil.rmtree(dest, ignore_errors=True)
     return outcome, problems, label

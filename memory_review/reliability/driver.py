@@ -9,7 +9,14 @@ code of a real, separate process. Commands:
 ``hold-lock``   take the store lock, say ``locked``, and sleep (to be SIGKILLed);
 ``busy``        loop random operations, printing each success as a JSON line (to be SIGKILLed);
 ``workload``    wait for a go-file, run N random operations, print a JSON summary;
-``apply-one``   wait for a go-file, apply one candidate, print the outcome.
+``apply-one``   wait for a go-file, apply one candidate, print the outcome;
+``zygote``      import everything once, then fork one child per request read from stdin.
+
+The zygote makes a crash trial cost a fork instead of an interpreter start: each
+request (command, arguments, fault plan, output files) is run in a forked child,
+armed with :func:`events.faults.arm` right after the fork, whose exit status the
+zygote reports back. The child is a separate process like any other: it dies by
+``os._exit`` at its fault point and the kernel releases its file lock.
 
 Exit status: 0 done; 3 a library error (its type is printed as JSON); anything
 else is a crash of the code under test (a traceback on stderr), or the fault.
@@ -17,13 +24,18 @@ else is a crash of the code under test (a traceback on stderr), or the fault.
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 import time
+import traceback
 from pathlib import Path
 from typing import Any
 
 import orjson
 
+from events import faults
+from events.faults import FaultPlan
 from memory_review.errors import MemoryReviewError
 from memory_review.reliability.scenario import ACTOR, OPERATIONS, Context, Trial
 from memory_review.reliability.workload import Workload, WorkloadResult
@@ -91,9 +103,51 @@ def cmd_apply_one(args: dict[str, Any]) -> None:
     _emit({"applied": [e.seq for e in events], "at": time.time()})
 
 
+def cmd_zygote(args: dict[str, Any]) -> None:
+    _emit({"ready": True})
+    for line in sys.stdin.buffer:
+        request = orjson.loads(line)
+        pid = os.fork()
+        if pid == 0:
+            _forked(request)  # never returns
+        _emit({"code": _reap(pid, request.get("timeout", 60.0))})
+
+
+def _forked(request: dict[str, Any]) -> None:
+    """In the forked child: point stdout/stderr at the request's files, arm the plan, run, exit."""
+    code = 1
+    try:
+        for fd, name in ((1, request["out"]), (2, request["err"])):
+            target = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            os.dup2(target, fd)
+            os.close(target)
+        faults.arm(FaultPlan.model_validate(request["plan"]) if request.get("plan") else None)
+        code = main([request["command"], orjson.dumps(request["args"]).decode()])
+    except BaseException:  # noqa: BLE001 — a forked child must never return into the zygote's loop
+        traceback.print_exc()
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
+
+def _reap(pid: int, timeout: float) -> int:
+    """The child's exit status; a child still running after ``timeout`` seconds is killed (-9)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return os.waitstatus_to_exitcode(status)
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            return -9
+        time.sleep(0.001)
+
+
 COMMANDS = {
     "op": cmd_op, "recover": cmd_recover, "hold-lock": cmd_hold_lock, "busy": cmd_busy,
-    "workload": cmd_workload, "apply-one": cmd_apply_one,
+    "workload": cmd_workload, "apply-one": cmd_apply_one, "zygote": cmd_zygote,
 }
 
 

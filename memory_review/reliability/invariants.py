@@ -126,6 +126,8 @@ def log_chain_holds(store: Store) -> list[str]:
     problems = [f"events.jsonl: {p}" for p in report.problems]
     if report.torn_tail is not None:
         problems.append(f"events.jsonl has a torn tail of {report.torn_tail.length} bytes after recovery")
+    if report.problems:
+        return problems  # a damaged chain cannot be read as events; verify's lines say it all
     terminal = Counter(e.candidate for e in log.read() if e.type in TERMINAL)
     problems += [f"candidate {cid} has {n} terminal events" for cid, n in terminal.items() if n > 1]
     return problems

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from events.faults import FaultPlan
 from memory_review.errors import MemoryReviewError
-from memory_review.reliability.child import KILLED, run_child
+from memory_review.reliability.child import KILLED, Launcher, launcher, spawn_launcher
 from memory_review.reliability.crash import (
     Point,
     Prepared,
@@ -48,13 +48,14 @@ CRASH_STATES: tuple[tuple[str, Point], ...] = (
 MAX_RERUNS = 5
 
 
-def make_crash_state(prep: Prepared, op: str, point: Point, dest: Path) -> tuple[Trial, str]:
+def make_crash_state(prep: Prepared, op: str, point: Point, dest: Path,
+                     run: Launcher = spawn_launcher) -> tuple[Trial, str]:
     """A trial copy where a child died at ``point`` of ``op``; returns it and the state recovery must reach."""
     trace = prep.traces[op]
     index = [i for i, name in enumerate(trace) if name == point.name][point.nth - 1]
     located = Point(point.name, point.nth, index, point.partial)
     trial = copy_trial(prep.template, dest)
-    child = run_child("op", {"root": str(trial.root), "op": op, "ctx": prep.ctx.model_dump()}, plan=located.plan())
+    child = run("op", {"root": str(trial.root), "op": op, "ctx": prep.ctx.model_dump()}, located.plan())
     if child.returncode != KILLED:
         raise RuntimeError(f"could not make the crash state {op} {located.label()}: {child.stderr[-300:]}")
     return trial, expected_outcome(located, trace)
@@ -75,26 +76,26 @@ def rerun_until_idempotent(trial: Trial) -> list[str]:
 
 
 def interrupted_trial(prep: Prepared, op: str, crashed: Path, expected: str, point: Point | None,
-                      dest: Path) -> tuple[str, list[str]]:
+                      dest: Path, run: Launcher = spawn_launcher) -> tuple[str, list[str]]:
     """Copy a crash state, kill recovery at ``point`` (None: a chain of kills), recover fully, check."""
     shutil.copytree(crashed, dest, symlinks=True)
     trial = Trial(dest)
     outside = Outside.take(trial.root, stores_of(trial.workspace()))
-    problems = _kill_once(trial, point) if point is not None else _kill_chain(trial)
+    problems = _kill_once(trial, point, run) if point is not None else _kill_chain(trial, run)
     problems += rerun_until_idempotent(trial)
     outcome, more = check_recovered(prep, op, trial, outside, expected, by_write=False)
     return outcome, problems + more
 
 
-def _kill_once(trial: Trial, point: Point) -> list[str]:
-    child = run_child("recover", {"root": str(trial.root)}, plan=point.plan())
+def _kill_once(trial: Trial, point: Point, run: Launcher) -> list[str]:
+    child = run("recover", {"root": str(trial.root)}, point.plan())
     return [] if child.returncode == KILLED else [f"recovery child exited {child.returncode}: {child.stderr[-300:]}"]
 
 
-def _kill_chain(trial: Trial) -> list[str]:
+def _kill_chain(trial: Trial, run: Launcher) -> list[str]:
     """Kill recovery at hit 1, then (on the result) at hit 2, ... until a recovery run completes."""
     for nth in range(1, 200):
-        child = run_child("recover", {"root": str(trial.root)}, plan=FaultPlan(action="kill", nth=nth))
+        child = run("recover", {"root": str(trial.root)}, FaultPlan(action="kill", nth=nth))
         if child.returncode == 0:
             return []
         if child.returncode != KILLED:
@@ -103,13 +104,19 @@ def _kill_chain(trial: Trial) -> list[str]:
 
 
 def run_recovery_trials(prep: Prepared, workdir: Path, *, states: Iterable[tuple[str, Point]] = CRASH_STATES,
-                        jobs: int = 2, chains: bool = True) -> SuiteResult:
+                        jobs: int = 2, chains: bool = True, launch: str = "fork") -> SuiteResult:
     """For each crash state: a kill at every recovery point (and a torn write at each write), plus a chain."""
-    result = SuiteResult("interrupted recovery")
+    with launcher(launch, workdir / "zygotes") as run:
+        return _recovery_trials(prep, workdir, states, jobs, chains, run)
+
+
+def _recovery_trials(prep: Prepared, workdir: Path, states: Iterable[tuple[str, Point]], jobs: int,
+                     chains: bool, run: Launcher) -> SuiteResult:
+    result = SuiteResult("interrupted recovery", zero=("lost", "mixed states", "leaked temp files", "other violations"))
     with timed(result):
         tasks = []
         for number, (op, point) in enumerate(states):
-            crashed, expected = make_crash_state(prep, op, point, workdir / f"state{number}")
+            crashed, expected = make_crash_state(prep, op, point, workdir / f"state{number}", run)
             trace = record_points(lambda: _recover_copy(crashed.root, workdir / f"rec{number}"))
             key = f"{op} died at {point.label()}"
             result.row(key)["points"] = len(trace)
@@ -117,16 +124,16 @@ def run_recovery_trials(prep: Prepared, workdir: Path, *, states: Iterable[tuple
             tasks += [(key, op, crashed.root, expected, target, workdir / f"state{number}-r{i}")
                       for i, target in enumerate(targets)]
         with ThreadPoolExecutor(max_workers=jobs) as pool:
-            for task, (outcome, problems) in zip(tasks, pool.map(lambda t: _one(prep, *t[1:]), tasks)):
+            for task, (outcome, problems) in zip(tasks, pool.map(lambda t: _one(prep, run, *t[1:]), tasks)):
                 key, target, dest = task[0], task[4], task[5]
                 label = f"recovery of {key}, {'chain' if target is None else target.label()} ({dest})"
                 result.record(key, outcome, problems, trial=label)
     return result
 
 
-def _one(prep: Prepared, op: str, crashed: Path, expected: str, target: Point | None,
+def _one(prep: Prepared, run: Launcher, op: str, crashed: Path, expected: str, target: Point | None,
          dest: Path) -> tuple[str, list[str]]:
-    outcome, problems = interrupted_trial(prep, op, crashed, expected, target, dest)
+    outcome, problems = interrupted_trial(prep, op, crashed, expected, target, dest, run)
     if not problems:
         shutil.rmtree(dest, ignore_errors=True)
     return outcome, problems

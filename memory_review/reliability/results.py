@@ -16,11 +16,27 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+KINDS = (("LOST", "lost"), ("PHANTOM", "phantom"), ("MIXED", "mixed states"), ("SILENT SUCCESS", "silent successes"),
+         ("temp file left", "leaked temp files"), ("DEADLOCK", "deadlocks"),
+         ("NOT REJECTED", "not rejected"), ("STORE CHANGED", "store changed"))
+"""Failure kinds the figures count by name, found by a marker in the problem's text."""
+
+
+def kind_of(problem: str) -> str:
+    """The counted kind of a problem: lost, phantom, mixed, ... or ``other violations``."""
+    return next((kind for marker, kind in KINDS if marker in problem), "other violations")
+
+
 @dataclass
 class SuiteResult:
-    """Counts and failures of one suite; ``rows`` holds a per-operation (or per-case) breakdown."""
+    """Counts and failures of one suite; ``rows`` holds a per-operation (or per-case) breakdown.
+
+    ``zero`` names the counts this suite publishes as "must be zero"; they are
+    counted from the problems of each trial (see :func:`kind_of`), so a zero is measured.
+    """
 
     name: str
+    zero: tuple[str, ...] = ()
     trials: int = 0
     counts: Counter[str] = field(default_factory=Counter)
     failures: list[str] = field(default_factory=list)
@@ -38,6 +54,10 @@ class SuiteResult:
         self.counts[outcome] += 1
         self.row(key)[outcome] += 1
         self.row(key)["trials"] += 1
+        for kind in self.zero:
+            self.counts[kind] += 0  # published even when nothing went wrong
+        for kind in {kind_of(p) for p in problems}:
+            self.counts[kind] += 1
         if problems:
             self.counts["failed"] += 1
             self.row(key)["failed"] += 1
@@ -63,7 +83,7 @@ class SuiteResult:
         return f"{self.name}: {self.trials} trials ({counts}) in {self.seconds:.1f}s — {status}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "trials": self.trials, "counts": dict(self.counts),
+        return {"name": self.name, "zero": list(self.zero), "trials": self.trials, "counts": dict(self.counts),
                 "rows": {k: dict(v) for k, v in self.rows.items()}, "failures": self.failures,
                 "seconds": round(self.seconds, 1), "notes": self.notes}
 

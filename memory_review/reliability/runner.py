@@ -1,0 +1,123 @@
+"""Every suite at a chosen scale: ``smoke`` (the script's own test), ``quick`` (what CI's tests run), ``full``.
+
+The pytest suite in ``tests/reliability/`` calls the same trial functions at the
+``quick`` scale, so the figures script and CI exercise one body of code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from memory_review.reliability.concurrency import (
+    run_dead_lock_holder,
+    run_process_workload,
+    run_same_base,
+    run_same_candidate,
+    run_thread_workload,
+)
+from memory_review.reliability.corpus import run_corpus
+from memory_review.reliability.crash import Prepared, prepare, run_crash_matrix
+from memory_review.reliability.iofaults import run_io_matrix
+from memory_review.reliability.recovery import CRASH_STATES, run_recovery_trials
+from memory_review.reliability.results import SuiteResult, timed
+from memory_review.reliability.sigkill import run_sigkill_trials
+
+
+@dataclass(frozen=True)
+class Scale:
+    """How many trials of each kind one run makes."""
+
+    name: str
+    crash_launches: tuple[str, ...]
+    """One full crash matrix per entry, its children started by ``fork`` (zygote) or ``spawn``."""
+    crash_ops: tuple[str, ...] | None
+    io_all_errnos: bool
+    recovery_states: tuple[int, ...]
+    """Indexes into ``recovery.CRASH_STATES``."""
+    sigkill_trials: int
+    workloads: tuple[tuple[int, int], ...]
+    """(processes, operations each) per multi-process run."""
+    thread_workloads: tuple[tuple[int, int], ...]
+    same_candidate_runs: int
+    same_candidate_processes: int
+    same_base_runs: int
+    lock_holder_runs: int
+    hypothesis_examples: int
+    hypothesis_steps: int
+    derandomize: bool
+
+
+SMOKE = Scale("smoke", ("fork",), ("discard",), False, (7,), 2, ((2, 4),), ((2, 4),), 1, 3, 1, 1, 3, 5, True)
+QUICK = Scale("quick", ("fork",), None, False, (0, 5, 7), 10, ((4, 20),), ((4, 20),), 2, 8, 3, 2, 40, 20, True)
+FULL = Scale("full", ("spawn", "spawn", "fork", "fork", "fork"), None, True, tuple(range(len(CRASH_STATES))), 200,
+             ((4, 60), (6, 60), (8, 50), (4, 60), (6, 60), (8, 50)), ((4, 60), (8, 40), (8, 40)),
+             20, 8, 20, 10, 500, 30, False)
+SCALES = {s.name: s for s in (SMOKE, QUICK, FULL)}
+
+
+def run_all(scale: Scale, workdir: Path, *, jobs: int = 2,
+            progress: Callable[[SuiteResult], None] | None = None) -> list[SuiteResult]:
+    """Run every suite at ``scale`` under ``workdir``; ``progress`` sees each result as it completes."""
+    prep = prepare(workdir / "prepared")
+    suites = [
+        lambda: _crash_matrices(scale, prep, workdir / "crash", jobs),
+        lambda: run_sigkill_trials(prep.template, workdir / "sigkill", trials=scale.sigkill_trials, jobs=jobs),
+        lambda: run_io_matrix(workdir / "io", ops=scale.crash_ops or tuple(prep.traces),
+                              all_errnos=scale.io_all_errnos, prep=prep),
+        lambda: run_recovery_trials(prep, workdir / "recovery",
+                                    states=[CRASH_STATES[i] for i in scale.recovery_states], jobs=jobs),
+        lambda: run_concurrency(prep, scale, workdir / "concurrency"),
+        lambda: run_corpus(prep.template, prep.ctx, workdir / "corpus"),
+        lambda: _stateful(scale),
+    ]
+    results = []
+    for suite in suites:
+        results.append(suite())
+        if progress is not None:
+            progress(results[-1])
+    return results
+
+
+def _crash_matrices(scale: Scale, prep: Prepared, workdir: Path, jobs: int) -> SuiteResult:
+    result = SuiteResult("crash matrix", zero=("lost", "phantom", "mixed states", "leaked temp files",
+                                               "other violations"))
+    for number, launch in enumerate(scale.crash_launches):
+        one = run_crash_matrix(workdir / f"run{number}", ops=scale.crash_ops or tuple(prep.traces), jobs=jobs,
+                               prep=prep, launch=launch)
+        points = {op: row["points"] for op, row in one.rows.items()}
+        result.merge(one)
+        result.seconds += one.seconds
+        for op, count in points.items():
+            result.row(op)["points"] = count  # points per operation, not summed over runs
+    result.notes = sorted(set(result.notes))
+    return result
+
+
+def run_concurrency(prep: Prepared, scale: Scale, workdir: Path) -> SuiteResult:
+    """Every concurrency scenario at ``scale``."""
+    result = SuiteResult("concurrency", zero=("lost", "phantom", "mixed states", "deadlocks", "other violations"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    with timed(result):
+        for i, (processes, steps) in enumerate(scale.workloads):
+            run_process_workload(prep.template, workdir / f"p{i}", processes=processes, steps=steps, seed=i,
+                                 result=result)
+        for i, (threads, steps) in enumerate(scale.thread_workloads):
+            run_thread_workload(prep.template, workdir / f"t{i}", threads=threads, steps=steps, seed=i,
+                                result=result)
+        for i in range(scale.same_candidate_runs):
+            run_same_candidate(prep.template, prep.ctx, workdir / f"c{i}", processes=scale.same_candidate_processes,
+                               result=result)
+        for i in range(scale.same_base_runs):
+            run_same_base(prep.template, workdir / f"b{i}", result=result)
+        for i in range(scale.lock_holder_runs):
+            run_dead_lock_holder(prep.template, prep.ctx, workdir / f"l{i}", result=result)
+    return result
+
+
+def _stateful(scale: Scale) -> SuiteResult:
+    from memory_review.reliability.stateful import run_stateful  # needs hypothesis, a test dependency
+
+    return run_stateful(examples=scale.hypothesis_examples, steps=scale.hypothesis_steps,
+                        derandomize=scale.derandomize)

@@ -1,0 +1,64 @@
+"""The crash matrix: a real child process dies at every fault point of every operation (and half-way
+through every write); the parent recovers and finds exactly the state before or after, and every invariant."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import FULL, JOBS, full_only
+
+from memory_review.reliability.crash import (
+    COMMIT_POINT,
+    Prepared,
+    commit_index,
+    enumerate_points,
+    expected_outcome,
+    run_crash_matrix,
+)
+from memory_review.reliability.scenario import OPERATIONS, build_template, copy_trial
+from memory_review.reliability.sigkill import run_sigkill_trials
+
+
+def test_every_operation_hits_the_commit_path_points(prepared: Prepared) -> None:
+    for op, trace in prepared.traces.items():
+        assert COMMIT_POINT in trace, op
+        assert any(p.startswith("durable.atomic_replace") for p in trace), op
+    assert any(p.startswith("durable.write_new") for p in prepared.traces["apply"])
+    assert any(p.startswith("durable.remove") for p in prepared.traces["discard"])
+
+
+def test_points_are_classified_around_the_commit_point(prepared: Prepared) -> None:
+    trace = prepared.traces["apply"]
+    points = enumerate_points(trace)
+    commit = commit_index(trace)
+    assert [expected_outcome(p, trace) for p in points if p.index < commit] == ["before"] * len(
+        [p for p in points if p.index < commit])
+    assert {expected_outcome(p, trace) for p in points if p.index >= commit} == {"after"}
+    assert any(p.partial for p in points) and len({(p.name, p.nth) for p in points}) == len(trace)
+
+
+@pytest.mark.parametrize("op", list(OPERATIONS))
+def test_a_crash_at_any_point_leaves_before_or_after(prepared: Prepared, tmp_path: Path, op: str) -> None:
+    result = run_crash_matrix(tmp_path, ops=[op], jobs=JOBS, prep=prepared, runs=3 if FULL else 1)
+    assert result.failures == []
+    row = result.row(op)
+    assert row["trials"] == (row["points"] + sum(p.endswith(".before_write") for p in prepared.traces[op])) * (
+        3 if FULL else 1)
+    assert row["after"] > 0 and row["before"] > 0, dict(row)
+
+
+def test_random_moment_sigkill_of_a_busy_store(prepared: Prepared, tmp_path: Path) -> None:
+    result = run_sigkill_trials(prepared.template, tmp_path, trials=200 if FULL else 8, jobs=JOBS)
+    assert result.failures == []
+    assert result.row("busy store")["reported successes"] > 0
+
+
+@full_only
+def test_crash_matrix_on_a_second_template(tmp_path: Path) -> None:
+    # A fresh template: other ids, other timestamps, the same guarantees.
+    template = tmp_path / "other-template"
+    build_template(template)
+    copy_trial(template, tmp_path / "copy")
+    result = run_crash_matrix(tmp_path / "matrix", jobs=JOBS)
+    assert result.failures == []
