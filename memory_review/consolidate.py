@@ -107,8 +107,9 @@ def propose_consolidation(
     proposals: list[ConsolidateProposal] = []
     for store in [ws.store(scope)] if scope else [ws.project, ws.user]:
         memories = store.view().memories()
+        durable: DurableScope = "user" if store.scope == "user" else "project"
         planned = plan_consolidation(
-            memories, scope=store.scope, threshold=threshold, known=_named_before(store)
+            memories, scope=durable, threshold=threshold, known=_named_before(store)
         )
         summary.memories[store.scope] = len(memories)
         summary.groups += [

@@ -14,6 +14,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 from memory_review.importers.document import Document, body_range
 from memory_review.importers.files import FileReader, Refused, SourceFile
@@ -40,7 +41,7 @@ def _walk(
     file: SourceFile,
     out: list[Document],
     *,
-    stack: tuple,
+    stack: tuple[Path, ...],
     via: str | None,
     user_level: bool,
 ) -> None:
@@ -73,7 +74,9 @@ def _walk(
             )
 
 
-def _target(reader: FileReader, file: SourceFile, reference: str, stack: tuple) -> str | None:
+def _target(
+    reader: FileReader, file: SourceFile, reference: str, stack: tuple[Path, ...]
+) -> str | None:
     rel = posixpath.join(posixpath.dirname(file.rel), reference)
     try:
         real = reader.resolve(rel)
