@@ -18,6 +18,7 @@ A project folder may hold several of these; each one found is read, in that orde
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 from collections.abc import Callable
@@ -177,12 +178,15 @@ def read_claude_md(reader: FileReader, rel: str, *, named: bool) -> list[Documen
         ]
     else:
         files = [f for f in (_named(reader, rel, named),) if f is not None]
-    home = (
-        Path.home() / ".claude"
-    ).resolve()  # ~/.claude/CLAUDE.md: the person's own, for every project
     return [
-        doc for f in files for doc in read_instructions(reader, f, user_level=f.path.parent == home)
+        doc for f in files for doc in read_instructions(reader, f, user_level=is_user_level(f.path))
     ]
+
+
+def is_user_level(path: Path) -> bool:
+    """Whether ``path`` is the person's own ``~/.claude/CLAUDE.md`` (for every project)."""
+    home = Path(os.path.expanduser("~"))  # "~" stays as it is when no home is known: no match
+    return path.name == "CLAUDE.md" and path.parent == (home / ".claude").resolve()
 
 
 def read_cursor(reader: FileReader, rel: str, *, named: bool) -> list[Document]:

@@ -148,3 +148,16 @@ def test_cli_import_errors_exit_1_and_write_nothing(ws: Workspace) -> None:
     bad = _cli(ws, "import", str(ws.root), "--format", "word")
     assert bad.returncode == 2
     assert _log_bytes(ws) == b""
+
+
+def test_the_persons_own_claude_md_goes_to_the_user_store(
+    ws: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "person"))
+    path = write(
+        tmp_path / "person" / ".claude" / "CLAUDE.md", "## Style\n\nAnswer briefly, no recap.\n"
+    )
+    ws.import_memories(path)
+    [state] = ws.list_candidates()
+    assert state.candidate.scope == "user"
+    assert state.candidate.changes[0].after.type == "preference"
