@@ -131,7 +131,7 @@ def _folder_plan(
     if any(_exists(reader, _join(rel, n)) for n in INSTRUCTION_FILES):
         kinds.append(("claude-md", rel))
     for sub, fmt in ((".cursor/rules", "cursor"), ("memory-bank", "cline")):
-        if _exists(reader, _join(rel, sub)) and all(k != fmt for k, _ in kinds):
+        if _exists(reader, _join(rel, sub)) and path.name not in ("rules", "memory-bank"):
             kinds.append((fmt, _join(rel, sub)))
     if forced:
         kinds = [k for k in kinds if k[0] == forced] or [(forced, rel)]

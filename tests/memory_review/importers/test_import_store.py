@@ -161,3 +161,23 @@ def test_the_persons_own_claude_md_goes_to_the_user_store(
     [state] = ws.list_candidates()
     assert state.candidate.scope == "user"
     assert state.candidate.changes[0].after.type == "preference"
+
+
+def test_a_project_folder_imports_every_kind_it_holds(ws: Workspace) -> None:
+    write(ws.root / "CLAUDE.md", "## Tests\n\nRun make test.\n")
+    write(ws.root / ".cursorrules", "Prefer small functions.\n")
+    write(
+        ws.root / ".cursor" / "rules" / "style.mdc", "---\nalwaysApply: true\n---\n\nUse black.\n"
+    )
+    write(ws.root / "memory-bank" / "projectbrief.md", "# Brief\n\n## Overview\n\nA CLI tool.\n")
+    summary = ws.import_memories(ws.root)
+    assert summary.formats == ["cursor", "claude-md", "cline"]
+    assert summary.files == [
+        ".cursorrules",
+        "CLAUDE.md",
+        ".cursor/rules/style.mdc",
+        "memory-bank/projectbrief.md",
+    ]
+    assert len(summary.proposed) == 4
+    only = ws.import_memories(ws.root, format="cline")
+    assert only.formats == ["cline"] and only.proposed == []
