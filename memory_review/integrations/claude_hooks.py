@@ -250,7 +250,8 @@ def run_hook(stdin: IO[bytes], stdout: IO[str], *, project: str | None = None) -
         watchdog.restart(limit, on_expiry=lambda: _timed_out(payload, project))
         outcome = handle(payload, project=Path(project) if project else None, deadline=watchdog.expires_at)
     except Exception as exc:  # noqa: BLE001 — the hook's boundary: log anything, add nothing, exit 0
-        watchdog.finish(lambda: _log_failure(exc, payload, project))
+        failure = exc  # `exc` is unbound after the block; the lambda must not depend on when it runs
+        watchdog.finish(lambda: _log_failure(failure, payload, project))
         return 0
     watchdog.finish(lambda: _write(stdout, outcome.output))
     return 0

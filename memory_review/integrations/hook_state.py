@@ -25,7 +25,6 @@ from pydantic import Field
 from pydantic import ValidationError as PydanticValidationError
 
 from events.durable import atomic_replace
-
 from memory_review.errors import IntegrityError, StorageError
 from memory_review.ids import check_session_id
 from memory_review.locking import store_lock

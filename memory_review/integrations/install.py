@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from events.durable import atomic_replace, remove_file
-
 from memory_review.errors import StorageError, ValidationError
 from memory_review.integrations.claude_hooks import CONTEXT_EVENTS, HOOK_EVENTS
 

@@ -28,7 +28,7 @@ from pydantic import ValidationError as PydanticValidationError
 from memory_review.errors import MemoryReviewError, ValidationError
 from memory_review.injection import keyword_select, priority_order
 from memory_review.models import Memory
-from memory_review.proposal import Evidence, Proposer, ProposedMemory, UpsertProposal
+from memory_review.proposal import Evidence, Proposer, UpsertProposal
 from memory_review.record_io import memory_to_json
 
 if TYPE_CHECKING:
@@ -59,13 +59,13 @@ class MemoryTools:
                        session_id: str | None = None) -> dict[str, Any]:
         """Propose one memory; the pending candidate's id, flags and the review note."""
         session = session_id or self.session
-        try:
-            proposal = UpsertProposal(
-                op=op, scope=scope, session_id=session,
-                memory=ProposedMemory(id=memory_id, type=type, description=description, body=body),
-                rationale=rationale, proposer=Proposer(kind="agent", name="mcp"),
-                evidence=tuple(Evidence(quote=q, session_id=session) for q in evidence or ()),
-            )
+        try:  # an agent's input: validated as data, like `propose --file`
+            proposal = UpsertProposal.model_validate({
+                "op": op, "scope": scope, "session_id": session,
+                "memory": {"id": memory_id, "type": type, "description": description, "body": body},
+                "rationale": rationale, "proposer": Proposer(kind="agent", name="mcp"),
+                "evidence": [Evidence(quote=q, session_id=session) for q in evidence or ()],
+            })
         except PydanticValidationError as exc:
             raise ValidationError(_describe(exc), path="propose_memory") from exc
         state = self.ws.propose([proposal])[0]
@@ -134,8 +134,9 @@ def _sdk() -> tuple[type, type[Exception]]:
         from mcp.server.mcpserver.exceptions import ToolError
     except ImportError:
         try:
-            from mcp.server.fastmcp import FastMCP as MCPServer
-            from mcp.server.fastmcp.exceptions import ToolError
+            # SDK 1.x names (mypy checks against whichever major is installed).
+            from mcp.server.fastmcp import FastMCP as MCPServer  # type: ignore[attr-defined,no-redef]
+            from mcp.server.fastmcp.exceptions import ToolError  # type: ignore[no-redef]
         except ImportError as exc:
             raise MemoryReviewError("the MCP server needs the optional 'mcp' package",
                                     hint="pip install 'memory-review[mcp]'") from exc

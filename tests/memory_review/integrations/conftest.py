@@ -75,7 +75,7 @@ class Project:
             timeout: float = 60) -> subprocess.CompletedProcess:
         """``memory-review ARGS`` as a real subprocess in the project."""
         data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
-        return subprocess.run([sys.executable, "-m", "memory_review.cli", *args], input=data,
+        return subprocess.run([sys.executable, "-m", "memory_review.cli", *args], input=data, check=False,
                               env=env or self.env, cwd=self.root, capture_output=True, timeout=timeout)
 
     def json(self, *args: str, stdin: str | None = None) -> Any:

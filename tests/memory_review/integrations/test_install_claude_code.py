@@ -169,6 +169,6 @@ def test_the_installed_command_runs_the_hook(project: Project, hook_payloads) ->
     payload = {**hook_payloads["session_start.json"][0], "cwd": str(project.root)}
     # As Claude Code does it: the command line through a shell, the payload on stdin.
     done = subprocess.run(group["hooks"][0]["command"], shell=True, input=json.dumps(payload).encode(),
-                          env=project.env, cwd=project.root, capture_output=True, timeout=30)
+                          env=project.env, cwd=project.root, capture_output=True, timeout=30, check=False)
     assert done.returncode == 0, done.stderr
     assert "forbidden-mock-database" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]

@@ -18,8 +18,8 @@ from memory_review.errors import NotFoundError, ValidationError
 from memory_review.integrations.mcp_server import REVIEW_NOTE, TOOL_NAMES, MemoryTools
 
 mcp = pytest.importorskip("mcp", reason="the optional 'mcp' extra is not installed (pip install '.[mcp]')")
-from mcp import ClientSession, StdioServerParameters  # noqa: E402
-from mcp.client.stdio import stdio_client  # noqa: E402
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
 
 SESSION = "sess-mcp-1"
 DECIDING_WORDS = ("apply", "approve", "discard", "reject", "edit", "revert", "delete", "remove", "accept")
