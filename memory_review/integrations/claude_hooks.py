@@ -61,8 +61,8 @@ HOOK_EVENTS = ("SessionStart", "UserPromptSubmit", "Stop", "SubagentStop", "PreC
 CONTEXT_DEADLINE = 5.0
 EXTRACT_DEADLINE = 20.0
 LOCK_TIMEOUT = 1.0
-# Claude Code caps what a hook adds to the context at 10,000 characters; a byte budget of
-# 10,000 keeps the whole block (and its closing delimiter) under that cap.
+# Recent Claude Code versions replace an oversized hook output by a short preview (reported at
+# 50 KB; 10,000 characters arrive whole). A 10,000-byte budget keeps the block whole, delimiters included.
 CONTEXT_BUDGET = 10_000
 MAX_PAYLOAD_BYTES = 1024 * 1024
 DEADLINE_ENV = "MEMORY_REVIEW_HOOK_DEADLINE"
