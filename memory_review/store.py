@@ -257,6 +257,20 @@ class Store:
             raise IntegrityError(f"file holds candidate {candidate.id} ({candidate.scope})", path=path)
         return candidate
 
+    def session_memories(self, session_id: str) -> dict[str, Memory]:
+        """A session's memories, rolled forward like :meth:`view`: its file may lag the log after a failure."""
+        memories = self.sessions.read(session_id)
+        manifest = self.read_manifest() or Manifest(origin="0" * 16)
+        for event in self._events_since(manifest, self._head()):
+            if event.type != "session.written" or event.session != session_id:
+                continue
+            for change in event.changes or ():
+                if change.after is None:
+                    memories.pop(change.memory, None)
+                else:
+                    memories[change.memory] = memory_from_json(change.after, where=f"event {event.seq}")
+        return memories
+
     def _head(self) -> LogHead:
         with _log_errors(self.log_path):
             return self.log().head()

@@ -243,13 +243,13 @@ class Workspace:
 
     def session_memories(self, session_id: str) -> list[Memory]:
         """A session's own memories (only ever visible to that session)."""
-        return sorted(self.project.sessions.read(check_session_id(session_id)).values(), key=lambda m: m.id)
+        return sorted(self.project.session_memories(check_session_id(session_id)).values(), key=lambda m: m.id)
 
     def promote(self, session_id: str, memory_id: str, *, scope: str, actor: str,
                 rationale: str | None = None) -> CandidateState:
         """Propose moving a session memory into the user or project store (a person still reviews it)."""
         rules.require_person(actor)
-        found = self.project.sessions.read(check_session_id(session_id)).get(memory_id)
+        found = self.project.session_memories(check_session_id(session_id)).get(memory_id)
         if found is None:
             raise NotFoundError(f"memory in session {session_id}", memory_id)
         proposal = UpsertProposal(

@@ -115,19 +115,19 @@ class Prepared:
 
 def known_ids(ctx: Context) -> frozenset[str]:
     """The candidate ids a template holds (any other id is a trial's new proposal)."""
-    return frozenset({ctx.new, ctx.upd, ctx.b1, ctx.b2, ctx.disc})
+    return frozenset({ctx.new, ctx.upd, ctx.b1, ctx.b2, ctx.disc, ctx.user})
 
 
 def prepare(workdir: Path, ops: Iterable[str] = OPERATIONS) -> Prepared:
     """Build the template, then run each operation once in-process to learn its trace and its after-state."""
     template = workdir / "template"
     ctx = build_template(template)
-    prep = Prepared(template, ctx, store_state(Trial(template).workspace().project, known_ids(ctx)))
+    prep = Prepared(template, ctx, store_state(Trial(template).workspace(), known_ids(ctx)))
     for op in ops:
         trial = copy_trial(template, workdir / f"reference-{op}")
         ws = trial.workspace()
         prep.traces[op] = record_points(lambda: OPERATIONS[op](ws, ctx))
-        prep.after[op] = store_state(ws.project, prep.known)
+        prep.after[op] = store_state(ws, prep.known)
         shutil.rmtree(trial.root)
     return prep
 
@@ -164,7 +164,7 @@ def check_recovered(prep: Prepared, op: str, trial: Trial, outside: Outside, exp
     """Recover the trial, classify its state against ``expected``, run the next operation, check invariants."""
     try:
         problems = recover(trial, by_write=by_write)
-        state = store_state(trial.workspace().project, prep.known, ignore=NEXT_MEMORY)
+        state = store_state(trial.workspace(), prep.known, ignore=NEXT_MEMORY)
         if not by_write:
             NEXT_OPERATION(trial.workspace(), None)
     except MemoryReviewError as exc:

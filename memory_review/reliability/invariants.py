@@ -38,7 +38,8 @@ from memory_review.verify import verify_store
 from memory_review.workspace import Workspace
 
 STORE_ENTRIES = frozenset({"manifest.json", "MEMORY.md", "events.jsonl", ".lock", "memory", "candidates",
-                           "sessions"})
+                           "sessions", "history.git"})
+"""What a store folder may hold (``history.git``: the user store's git history, ADR 0007)."""
 TERMINAL = frozenset({"candidate.applied", "candidate.discarded"})
 
 

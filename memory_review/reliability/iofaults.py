@@ -77,7 +77,7 @@ def _run_armed(trial: Trial, prep: Prepared, op: str, plan: FaultPlan) -> tuple[
 
 def _check_success(prep: Prepared, op: str, trial: Trial, must_fail: bool) -> list[str]:
     problems = [f"{SILENT}: a fault at or before the log fsync was not reported"] if must_fail else []
-    state = store_state(trial.workspace().project, prep.known)
+    state = store_state(trial.workspace(), prep.known)
     if state != prep.after[op]:
         problems.append(f"{SILENT}: reported success but the change is not visible: {state.describe()}")
     return problems
@@ -94,7 +94,7 @@ def _check_after(prep: Prepared, op: str, trial: Trial, outside: Outside,
     ws = trial.workspace()
     try:
         ws.verify()
-        state = store_state(ws.project, prep.known, ignore=NEXT_MEMORY)
+        state = store_state(ws, prep.known, ignore=NEXT_MEMORY)
         NEXT_OPERATION(ws, None)
     except MemoryReviewError as exc:
         return "unrecoverable", [f"recovery or the next operation failed: {type(exc).__name__}: {exc}"]

@@ -37,6 +37,8 @@ class Context(Strict):
     """Pending creates of ``delta`` and ``epsilon`` (the batch)."""
     disc: str
     """Pending create of ``zeta`` (to be discarded)."""
+    user: str
+    """Pending create of ``omega`` in the user store (whose apply also records the user store's git history)."""
     revert_seq: int
     """The event that updated ``alpha`` (to be reverted)."""
 
@@ -77,8 +79,8 @@ def delete_proposal(memory_id: str) -> DeleteProposal:
     return DeleteProposal(op="delete", scope="project", memory_id=memory_id, rationale="no longer true")
 
 
-def _propose_one(ws: Workspace, memory_id: str, body: str) -> str:
-    [state] = ws.propose([upsert(memory_id, body)])
+def _propose_one(ws: Workspace, memory_id: str, body: str, scope: str = "project") -> str:
+    [state] = ws.propose([upsert(memory_id, body, scope=scope)])
     return state.candidate.id
 
 
@@ -102,6 +104,7 @@ def build_template(root: Path) -> Context:
         b1=_propose_one(ws, "delta", "Prefer pathlib over os.path."),
         b2=_propose_one(ws, "epsilon", "Commit messages say why, not what."),
         disc=_propose_one(ws, "zeta", "The build server is called hal."),
+        user=_propose_one(ws, "omega", "Answer in English, even to French prompts.", scope="user"),
         revert_seq=revert_seq,
     )
 
@@ -147,14 +150,25 @@ def op_delete(ws: Workspace, ctx: Context) -> object:
     return ws.delete("beta", actor=ACTOR, reason="obsolete")
 
 
+def op_apply_user(ws: Workspace, ctx: Context) -> object:
+    """Apply the pending user-store candidate (the user store keeps its own git history)."""
+    return ws.apply([ctx.user], actor=ACTOR)
+
+
+def op_session_write(ws: Workspace, ctx: Context) -> object:
+    """An agent writes its own session memory (no review; a ``session.written`` event)."""
+    memory = ProposedMemory(id="scratch", type="fact", description="Working on auth", body="Auth refactor.")
+    return ws.write_session_memory("sess-rel", memory)
+
+
 def op_batch_apply(ws: Workspace, ctx: Context) -> object:
     """Apply three candidates in one batch (one lock, one log fsync)."""
     return ws.apply([ctx.new, ctx.b1, ctx.b2], actor=ACTOR)
 
 
 def op_next(ws: Workspace, ctx: Context | None = None) -> object:
-    """Propose a memory no trial touches: valid whatever state a trial ended in."""
-    return ws.propose([upsert("theta", "Keep functions small.")])
+    """Propose, to both stores, a memory no trial touches: valid whatever state a trial ended in."""
+    return ws.propose([upsert("theta", "Keep functions small."), upsert("theta", "Be brief.", scope="user")])
 
 
 Operation = Callable[[Workspace, Context], object]
@@ -167,6 +181,8 @@ OPERATIONS: dict[str, Operation] = {
     "revert": op_revert,
     "delete": op_delete,
     "batch-apply": op_batch_apply,
+    "apply-user": op_apply_user,
+    "session-write": op_session_write,
 }
 """The operations of the crash and I/O matrices, by name."""
 

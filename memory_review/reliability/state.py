@@ -23,7 +23,9 @@ import orjson
 
 from events import replay
 from memory_review.candidate import Candidate, candidate_to_json
+from memory_review.record_io import memory_to_json
 from memory_review.store import Store
+from memory_review.workspace import Workspace
 
 TIME_KEYS = frozenset({"created_at", "updated_at", "diff"})
 """Left out of a digest: the clock's fields, and the diff (derived from the records, times included)."""
@@ -52,10 +54,12 @@ def content_digest(record: dict[str, Any], *, anonymous: str | None = None) -> s
 
 @dataclass(frozen=True)
 class StoreState:
-    """Memories (id -> digest) as the log replays them, and pending candidates (id or ``new`` -> digest)."""
+    """Memories (``scope:id`` -> digest) as the logs replay them, pending candidates (id or ``new`` -> digest),
+    and session memory (``session id`` -> digest of its memories)."""
 
     memories: tuple[tuple[str, str], ...]
     pending: tuple[tuple[str, str], ...]
+    sessions: tuple[tuple[str, str], ...] = ()
 
     def candidate_ids(self) -> set[str]:
         """The candidate ids this state names (``new`` excluded)."""
@@ -65,7 +69,8 @@ class StoreState:
         """A short human form for failure messages."""
         mems = ", ".join(f"{k}:{v[:6]}" for k, v in self.memories)
         cands = ", ".join(f"{k[-6:]}:{v[:6]}" for k, v in self.pending)
-        return f"memories[{mems}] pending[{cands}]"
+        sessions = ", ".join(f"{k}:{v[:6]}" for k, v in self.sessions)
+        return f"memories[{mems}] pending[{cands}] sessions[{sessions}]"
 
 
 def replayed_memories(store: Store) -> dict[str, dict[str, Any]]:
@@ -74,15 +79,30 @@ def replayed_memories(store: Store) -> dict[str, dict[str, Any]]:
     return replay(events).memories
 
 
-def store_state(store: Store, known: Iterable[str] = (), *, ignore: frozenset[str] = frozenset()) -> StoreState:
-    """The store's state; candidate ids outside ``known`` are named ``new`` (a trial cannot predict them).
+def store_state(target: Store | Workspace, known: Iterable[str] = (), *,
+                ignore: frozenset[str] = frozenset()) -> StoreState:
+    """The state of a store, or of both stores of a workspace; candidate ids outside ``known`` are ``new``.
 
     Pending candidates that touch a memory in ``ignore`` are left out (a trial's own later proposal).
     """
+    stores = [target] if isinstance(target, Store) else [target.project, target.user]
     known_ids = set(known)
-    memories = sorted((mid, content_digest(rec)) for mid, rec in replayed_memories(store).items())
-    pending = sorted(_pending_entry(c, known_ids) for c in store.pending() if not set(c.memory_ids()) & ignore)
-    return StoreState(tuple(memories), tuple(pending))
+    memories = sorted((f"{s.scope}:{mid}", content_digest(rec)) for s in stores
+                      for mid, rec in replayed_memories(s).items())
+    pending = sorted(_pending_entry(c, known_ids) for s in stores for c in s.pending()
+                     if not set(c.memory_ids()) & ignore)
+    sessions = sorted((sid, _session_digest(s, sid)) for s in stores for sid in _session_ids(s))
+    return StoreState(tuple(memories), tuple(pending), tuple(sessions))
+
+
+def _session_ids(store: Store) -> set[str]:
+    return {e.session for e in store.log().read(type="session.written") if e.session}
+
+
+def _session_digest(store: Store, session_id: str) -> str:
+    """What a reader sees of a session (through the store's public read, rolled forward)."""
+    records = {mid: memory_to_json(m) for mid, m in store.session_memories(session_id).items()}
+    return content_digest(records)
 
 
 def _pending_entry(candidate: Candidate, known: set[str]) -> tuple[str, str]:

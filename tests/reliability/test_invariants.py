@@ -85,10 +85,10 @@ def test_writes_outside_the_store_are_reported(trial: Trial) -> None:
 
 def test_states_compare_equal_across_copies_and_differ_after_a_change(prepared: Prepared, tmp_path: Path) -> None:
     one, two = copy_trial(prepared.template, tmp_path / "a"), copy_trial(prepared.template, tmp_path / "b")
-    assert store_state(one.workspace().project, prepared.known) == prepared.before
-    assert store_state(two.workspace().project, prepared.known) == prepared.before
+    assert store_state(one.workspace(), prepared.known) == prepared.before
+    assert store_state(two.workspace(), prepared.known) == prepared.before
     two.workspace().discard([prepared.ctx.disc], actor="alice")
-    assert store_state(two.workspace().project, prepared.known) != prepared.before
+    assert store_state(two.workspace(), prepared.known) != prepared.before
 
 
 def test_tree_snapshots_see_content_links_and_removals(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from memory_review.reliability.corpus import CASES, run_case
 from memory_review.reliability.crash import Point, Prepared, crash_trial
 from memory_review.reliability.iofaults import io_trial
 from memory_review.reliability.recovery import interrupted_trial, make_crash_state
+from memory_review.proposal import ProposedMemory
 from memory_review.reliability.scenario import copy_trial, upsert
 
 
@@ -97,7 +98,7 @@ def test_list_ignores_temp_candidate_files_and_recovery_collects_them(prepared: 
     ws = trial.workspace()
     temp = ws.project.candidate_dir / f".tmp-0123456789abcdef-{prepared.ctx.new}.json"
     temp.write_bytes(b'{"half": ')
-    assert len(ws.list_candidates()) == 5
+    assert len(ws.list_candidates()) == len(prepared.known)
     assert all(r.ok for r in ws.verify())
     assert not temp.exists()
 
@@ -116,3 +117,18 @@ def test_a_missing_memory_file_is_a_typed_error_naming_it(prepared: Prepared, tm
     # being read" without naming the file.
     [item] = [c for c in CASES if c.name == "memory file listed in manifest.json is missing"]
     assert run_case(item, prepared.template, prepared.ctx, tmp_path / "case") == []
+
+
+def test_a_session_write_whose_file_failed_is_visible_at_once(prepared: Prepared, tmp_path: Path) -> None:
+    # Found: a session write is committed by its event, and a failure to write the session file after
+    # it is only a warning — but session_memories() read the file alone, so the write was invisible.
+    trial = copy_trial(prepared.template, tmp_path / "t")
+    ws = trial.workspace()
+    faults.arm(FaultPlan(action="raise", point="durable.atomic_replace.before_open", nth=1))
+    ws.write_session_memory("sess-1", ProposedMemory(id="scratch", type="fact", description="d", body="b"))
+    faults.arm(None)
+    assert ws.warnings
+    assert [m.id for m in ws.session_memories("sess-1")] == ["scratch"]
+    assert "scratch" in [m.id for m in ws.memories(session="sess-1")]
+    n = prepared.traces["session-write"].index("durable.atomic_replace.before_open") + 1
+    assert io_trial(prepared, "session-write", n, "once", errno.EACCES, tmp_path / "io") == ("success→after", [])
