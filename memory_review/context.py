@@ -8,17 +8,28 @@ after the memories it showed were edited, reverted or deleted.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from events import Change, EventDraft, replay
 
 from memory_review.errors import IntegrityError
-from memory_review.injection import ContextRequest, ContextResult, Selector, build_context, merge_tiers
+from memory_review.injection import (
+    ContextRequest,
+    ContextResult,
+    DroppedMemory,
+    Selector,
+    build_context,
+    merge_tiers,
+    priority_order,
+)
+from memory_review.injection.render import fixed_cost, frame_cost, render_frame
+from memory_review.manifest import ManifestEntry
 from memory_review.models import Memory, utc_now
 from memory_review.record_io import memory_from_json, memory_sha256
 from memory_review.rules import Plan
-from memory_review.store import _log_errors
+from memory_review.store import StoreView, _log_errors
 
 if TYPE_CHECKING:
     from memory_review.workspace import Workspace
@@ -45,17 +56,92 @@ class ReplayedContext:
 def context_for(ws: Workspace, *, session: str | None, query: str | None, budget: int | None,
                 selector: Selector | None = None, now: str | None = None) -> ContextResult:
     """Build the block for ``session`` (user → project → that session only); record it if a session asked."""
-    user_view, project_view = ws.user.view(), ws.project.view()
     session_memories = ws.session_memories(session) if session else []
-    merged = merge_tiers(user_view.memories(), project_view.memories(), session_memories)
-    hashes = {m.id: sha for view in (user_view, project_view) for m in view.memories()
-              if (sha := view.sha256(m.id))}
     request = ContextRequest(query=query, budget_bytes=budget or DEFAULT_BUDGET, now=now or utc_now())
-    result = build_context(merged, request, selector=selector,
-                           sha256_of=lambda m: hashes.get(m.id) if m.scope != "session" else memory_sha256(m))
+
+    def with_user(user: StoreView) -> tuple[ContextResult, int]:
+        result = ws.project.read_consistently(
+            lambda project: _build(user, project, session_memories, request, selector))
+        return result, user.head.seq
+
+    result, user_seq = ws.user.read_consistently(with_user)
     if session:
-        _record(ws, session, request, result, user_seq=user_view.head.seq)
+        _record(ws, session, request, result, user_seq=user_seq)
     return result
+
+
+def _build(user: StoreView, project: StoreView, session_memories: list[Memory], request: ContextRequest,
+           selector: Selector | None) -> ContextResult:
+    views = {"user": user, "project": project}
+
+    def sha256_of(memory: Memory) -> str:
+        view = views.get(memory.scope)
+        return (view.sha256(memory.id) or "") if view else memory_sha256(memory)
+
+    if request.query is not None and request.query.strip():
+        # Selection matches words in every body, so every memory file is read.
+        merged = merge_tiers(user.memories(), project.memories(), session_memories)
+        return build_context(merged, request, selector=selector, sha256_of=sha256_of)
+    order = priority_order(merge_tiers(_outline(user), _outline(project), session_memories))
+    return _build_within_budget(order, request, views, sha256_of)
+
+
+def _outline(view: StoreView) -> list[Memory]:
+    """Every memory of ``view``; body-less stand-ins where the manifest lists what ordering needs."""
+    outline = []
+    for memory_id in view.ids():
+        entry = view.listed_entry(memory_id)
+        memory = _stand_in(view.scope, memory_id, entry) if entry else view.memory(memory_id)
+        if memory is not None:
+            outline.append(memory)
+    return outline
+
+
+def _stand_in(scope: str, memory_id: str, entry: ManifestEntry) -> Memory:
+    # Never rendered: only ordered, then replaced by the memory read from its file (see _loaded).
+    return Memory.model_construct(id=memory_id, type=entry.type, scope=scope, description=entry.description,
+                                  created_at=entry.updated_at, updated_at=entry.updated_at)
+
+
+def _build_within_budget(order: list[Memory], request: ContextRequest, views: dict[str, StoreView],
+                         sha256_of: Callable[[Memory], str]) -> ContextResult:
+    """The block from the files of the memories that can fit only, the rest reported as over budget.
+
+    ``build_context`` takes the longest priority prefix that fits, so a memory after
+    the first one that does not fit can never be in the block: its file is not read.
+    """
+    prefix = _prefix_to_first_misfit(order, request, views)
+    result = build_context(prefix, request, sha256_of=sha256_of)
+    if len(result.included) == len(prefix) < len(order):
+        # The estimate below disagreed with build_context's own budget; the sure way is to read all.
+        return build_context([_loaded(m, views) for m in order], request, sha256_of=sha256_of)
+    rest = tuple(DroppedMemory.model_construct(id=m.id, scope=m.scope, type=m.type, sha256=sha256_of(m),
+                                               reason="budget") for m in order[len(prefix):])
+    return result.model_copy(update={"dropped": result.dropped + rest})
+
+
+def _prefix_to_first_misfit(order: list[Memory], request: ContextRequest,
+                            views: dict[str, StoreView]) -> list[Memory]:
+    used_bytes, used_lines = fixed_cost()
+    prefix = []
+    for outline in order:
+        memory = _loaded(outline, views)
+        prefix.append(memory)
+        add_bytes, add_lines = frame_cost(render_frame(memory, request.now))
+        used_bytes, used_lines = used_bytes + add_bytes, used_lines + add_lines
+        if used_bytes > request.budget_bytes or used_lines > request.budget_lines:
+            break
+    return prefix
+
+
+def _loaded(outline: Memory, views: dict[str, StoreView]) -> Memory:
+    """The memory itself, read (and checked) from its file; it must agree with what ordered it."""
+    view = views.get(outline.scope)
+    memory = view.memory(outline.id) if view else outline
+    if memory is None or (memory.type, memory.updated_at) != (outline.type, outline.updated_at):
+        raise IntegrityError(f"manifest.json lists {outline.scope} memory {outline.id!r} unlike its file",
+                             hint="run `memory-review verify --repair`")
+    return memory
 
 
 def _record(ws: Workspace, session: str, request: ContextRequest, result: ContextResult, *,

@@ -103,6 +103,13 @@ class StoreView:
     def memories(self) -> list[Memory]:
         return [m for m in (self.memory(i) for i in self.ids()) if m is not None]
 
+    def listed_entry(self, memory_id: str) -> ManifestEntry | None:
+        """The manifest entry of a memory when it lists the current version (type, description, updated_at)."""
+        if memory_id in self._overlay:
+            return None  # rolled forward past the manifest: only the overlay knows this version
+        entry = self.manifest.memories.get(memory_id)
+        return entry if entry is not None and entry.listed else None
+
 
 @dataclass
 class CommitResult:
@@ -175,20 +182,32 @@ class Store:
         self._manifest_cache = (data, manifest)
         return manifest
 
-    def view(self) -> StoreView:
-        """A lock-free read of the current set (rolling forward in memory if the log is ahead)."""
+    def view(self, *, load: bool = True) -> StoreView:
+        """A lock-free read of the current set (rolling forward in memory if the log is ahead).
+
+        With ``load`` every memory file is read and checked up front. Without it nothing is read
+        until asked: ids, hashes and listing fields come from the manifest; to read only some
+        memory files, use :meth:`read_consistently`.
+        """
+        if not load:
+            return self._fresh_view()
+        return self.read_consistently(_loaded)
+
+    def read_consistently(self, read: Callable[[StoreView], T]) -> T:
+        """``read(view)`` on a lock-free view; on a fresh view again if a writer collected a file it read."""
+        missing = None
         for _attempt in range(5):
-            manifest = self.read_manifest() or Manifest(origin="0" * 16)
-            head = self._head()
-            overlay = self._pending_overlay(manifest, head)
-            view = StoreView(self, manifest, head, overlay)
             try:
-                view.memories()
-                return view
+                return read(self._fresh_view())
             except _FileMovedUnderUs as exc:
-                missing = exc
-                continue  # a writer replaced the manifest and collected a file mid-read
+                missing = exc  # a writer replaced the manifest and collected a file mid-read
+        assert missing is not None
         raise _missing(missing)
+
+    def _fresh_view(self) -> StoreView:
+        manifest = self.read_manifest() or Manifest(origin="0" * 16)
+        head = self._head()
+        return StoreView(self, manifest, head, self._pending_overlay(manifest, head))
 
     def read_memory(self, memory_id: str, entry: ManifestEntry) -> Memory:
         """Load one memory file, checking its path, hash, schema, id and scope."""
@@ -504,6 +523,11 @@ def candidate_delta(events: list[Event]) -> tuple[list[Candidate], list[str]]:
 
 class _FileMovedUnderUs(Exception):
     """A memory file vanished between reading the manifest and reading the file."""
+
+
+def _loaded(view: StoreView) -> StoreView:
+    view.memories()  # reads and checks every file now
+    return view
 
 
 def _missing(exc: _FileMovedUnderUs) -> IntegrityError:
