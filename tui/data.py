@@ -10,9 +10,12 @@ Everything here only reads; it runs in worker threads. Two costs shape it:
   show at once) and remembers each file by ``(inode, size, mtime)``, so a
   refresh re-reads only the files that changed.
 
-The live ``stale-base`` flag is the library's rule (``Workspace.list_candidates``):
-a candidate is stale when a memory it changes no longer has the sha256 it was
-proposed against. A test keeps this reader equal to ``list_candidates``.
+The reader gives what ``Workspace.list_candidates`` gives (a test keeps the two
+equal). It reads candidate files itself only while a store is at rest — its
+manifest is at the log's head — and then takes the live ``stale-base`` flag
+from the manifest's hashes, the library's own rule. A store whose log has moved
+past its manifest (a writer died after its commit point) is left to the
+library, which rolls it forward.
 """
 
 from __future__ import annotations
@@ -23,8 +26,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memory_review.candidate import FLAG_STALE_BASE, Candidate
-from memory_review.errors import MemoryReviewError, NotFoundError
+from events import LogError
+from memory_review.candidate import FLAG_STALE_BASE, Candidate, decode_candidate
+from memory_review.errors import IntegrityError, MemoryReviewError, StorageError
+from memory_review.ids import check_candidate_id
 from memory_review.workspace import DURABLE, CandidateState, Workspace
 
 Stat = tuple[int, int, int] | None
@@ -61,6 +66,12 @@ class Problem:
     error: MemoryReviewError
 
 
+def live_flags(candidate: Candidate, hashes: dict[str, str]) -> tuple[str, ...]:
+    """The candidate's flags, plus ``stale-base`` when a memory it changes moved since it was proposed."""
+    stale = any(hashes.get(mid) != sha for mid, sha in candidate.base.items())
+    return tuple(sorted(set(candidate.flags) | ({FLAG_STALE_BASE} if stale else set())))
+
+
 @dataclass
 class PendingReader:
     """Reads pending candidates of both stores, re-reading only changed files between calls."""
@@ -71,27 +82,45 @@ class PendingReader:
     lock: threading.Lock = field(default_factory=threading.Lock)
     """Held by whoever iterates :meth:`chunks` (loads run in worker threads)."""
 
-    def chunks(self, size: int = CHUNK) -> Iterator[list[Candidate]]:
-        """Pending candidates, project store first, oldest first, ``size`` at a time."""
+    def chunks(self, size: int = CHUNK) -> Iterator[list[CandidateState]]:
+        """Pending candidates with live flags, project store first, oldest first, ``size`` at a time."""
         self.problems = []
         seen: set[Path] = set()
-        batch: list[Candidate] = []
+        batch: list[CandidateState] = []
         for scope in DURABLE:
+            hashes = self._hashes_at_rest(scope)
+            if hashes is None:
+                batch.extend(self.ws.list_candidates(scope=scope))  # mid-recovery: the library rolls forward
+                continue
             for path in self._listing(scope):
                 seen.add(path)
                 candidate = self._read(scope, path)
                 if candidate is not None:
-                    batch.append(candidate)
+                    batch.append(CandidateState(candidate, "pending", live_flags(candidate, hashes)))
                 if len(batch) >= size:
                     yield batch
                     batch = []
         self._cache = {p: v for p, v in self._cache.items() if p in seen}
         yield batch
 
+    def _hashes_at_rest(self, scope: str) -> dict[str, str] | None:
+        """The manifest's memory hashes if the store is at rest (manifest at the log's head), else None."""
+        store = self.ws.store(scope)
+        manifest = store.read_manifest()
+        try:
+            head = store.log().head()
+        except LogError:
+            return None  # the library reads it again and reports the damage in its own words
+        if manifest is None:
+            return {} if head.seq == 0 else None
+        if manifest.log_seq != head.seq or manifest.log_head != head.hash:
+            return None
+        return {mid: entry.sha256 for mid, entry in manifest.memories.items()}
+
     def _listing(self, scope: str) -> list[Path]:
         folder = self.ws.store(scope).candidate_dir
         try:
-            names = sorted(n for n in os.listdir(folder) if n.endswith(".json"))
+            names = sorted(n for n in os.listdir(folder) if n.endswith(".json") and not n.startswith("."))
         except FileNotFoundError:
             return []
         return [folder / name for name in names]
@@ -102,27 +131,25 @@ class PendingReader:
         if cached is not None and cached[0] == stat:
             return cached[1]
         try:
-            candidate = self.ws.store(scope).candidate(path.name[: -len(".json")])
-        except NotFoundError:
-            return None  # resolved between listing and reading
+            candidate = _decode(path, scope)
         except MemoryReviewError as exc:
             self.problems.append(Problem(str(path), exc))
             return None
-        self._cache[path] = (stat, candidate)
+        if candidate is not None:
+            self._cache[path] = (stat, candidate)
         return candidate
 
 
-def live_states(ws: Workspace, candidates: list[Candidate]) -> list[CandidateState]:
-    """Candidates with their live flags (``stale-base`` added when a base no longer matches)."""
-    views = {scope: ws.store(scope).view() for scope in {c.scope for c in candidates}}
-    return [CandidateState(c, "pending", _flags(views[c.scope], c)) for c in candidates]
-
-
-def _flags(view, candidate: Candidate) -> tuple[str, ...]:
-    stale = any(view.sha256(mid) != sha for mid, sha in candidate.base.items())
-    return tuple(sorted(set(candidate.flags) | ({FLAG_STALE_BASE} if stale else set())))
-
-
-def stored_states(candidates: list[Candidate]) -> list[CandidateState]:
-    """Candidates with the flags they were stored with (before the live check has run)."""
-    return [CandidateState(c, "pending", tuple(sorted(c.flags))) for c in candidates]
+def _decode(path: Path, scope: str) -> Candidate | None:
+    """One candidate file, checked like the store checks it (None: resolved since the listing)."""
+    candidate_id = check_candidate_id(path.name[: -len(".json")])
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise StorageError(f"{path}: {exc.strerror}", path=path, errno=exc.errno) from exc
+    candidate = decode_candidate(data, where=str(path))
+    if candidate.id != candidate_id or candidate.scope != scope:
+        raise IntegrityError(f"file holds candidate {candidate.id} ({candidate.scope})", path=path)
+    return candidate

@@ -12,7 +12,7 @@ from tui_helpers import PYTHON, ROOT, app_for, cli_env, loaded, settle, wait_unt
 
 from memory_review.proposal import ProposedMemory
 from memory_review.workspace import Workspace
-from tui.data import PendingReader, live_states
+from tui.data import PendingReader
 from tui.screens.review import ReviewScreen
 
 PROPOSAL = {
@@ -59,8 +59,8 @@ def test_pending_reader_matches_list_candidates(scenario: Workspace) -> None:
     reader = PendingReader(scenario)
 
     def read() -> list[tuple[str, tuple[str, ...], str]]:
-        candidates = [c for chunk in reader.chunks(size=2) for c in chunk]
-        return [(s.candidate.id, s.flags, s.candidate.rationale) for s in live_states(scenario, candidates)]
+        states = [s for chunk in reader.chunks(size=2) for s in chunk]
+        return [(s.candidate.id, s.flags, s.candidate.rationale) for s in states]
 
     def library() -> list[tuple[str, tuple[str, ...], str]]:
         return [(s.candidate.id, s.flags, s.candidate.rationale) for s in scenario.list_candidates()]

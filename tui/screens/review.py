@@ -20,7 +20,7 @@ from textual.widgets import Input
 from memory_review.errors import MemoryReviewError
 from memory_review.workspace import CandidateState
 from tui.actions import apply_op, discard_op, edit_op, editable_record
-from tui.data import Problem, live_states, stored_states
+from tui.data import Problem
 from tui.format import (
     OP_STYLE,
     PRIORITY_RANK,
@@ -52,6 +52,7 @@ COLUMNS = (
 )
 SHORT_PRIORITY = {"medium": "med"}
 SCOPE_RANK = {"project": 0, "user": 1}
+PROGRESS_EVERY = 4  # chunks (of tui.data.CHUNK candidates) between progressive updates of the first load
 
 
 @dataclass(frozen=True)
@@ -127,12 +128,12 @@ class ReviewScreen(DataScreen):
         reader = self.review_app.reader
         try:
             with reader.lock:
-                collected = []
-                for chunk in reader.chunks():
-                    collected.extend(chunk)
-                    if not self.loaded and chunk:  # first load: show rows as soon as they are read
-                        self.post_message(self.Loaded(stored_states(collected), [], final=False))
-                states = live_states(self.ws, collected)
+                states: list[CandidateState] = []
+                for number, chunk in enumerate(reader.chunks()):
+                    states.extend(chunk)
+                    # First load: show the first rows at once, then more every few chunks.
+                    if not self.loaded and chunk and number % PROGRESS_EVERY == 0:
+                        self.post_message(self.Loaded(list(states), [], final=False))
                 problems = list(reader.problems)
         except MemoryReviewError as exc:
             self.post_message(self.LoadFailed(exc))
@@ -153,8 +154,10 @@ class ReviewScreen(DataScreen):
         self.review_app.show_error(message.error)
 
     def _entry(self, state: CandidateState, old: QueueEntry | None) -> QueueEntry:
-        if old is not None and old.state == state:
-            return old  # same candidate, same flags: keep the cells already built
+        # The reader hands back the same Candidate object for an unchanged file: compare by identity
+        # (a deep comparison of 10,000 models would cost more than building the rows again).
+        if old is not None and old.state.candidate is state.candidate and old.state.flags == state.flags:
+            return old
         c = state.candidate
         cells = (flag_marks(state.flags), c.scope, _types(state), c.op, main_memory(c), description(c),
                  c.proposer.kind, self.display_opts.age(c.created_at), SHORT_PRIORITY.get(c.priority, c.priority))

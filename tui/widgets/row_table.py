@@ -12,15 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
+from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
-from rich.text import Text
 from textual import events
 from textual.binding import Binding
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
+from textual.cache import LRUCache
 from textual.strip import Strip
 
 Styler = Callable[[str], str]
@@ -105,6 +107,8 @@ class RowTable(ScrollView, can_focus=True):
         self._index: dict[str, int] = {}
         self.cursor = 0
         self._reported: str | None | bool = False  # last key posted; False: nothing posted yet
+        self._strips: LRUCache[tuple[Row, int, Style], Strip] = LRUCache(1024)
+        self._width = 0
 
     # --- data -----------------------------------------------------------------------------
 
@@ -207,44 +211,57 @@ class RowTable(ScrollView, can_focus=True):
             widths[id(flexible[-1])] += max(spare - share * len(flexible), 0)
         return [widths.get(id(c), 0) for c in self.columns]
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Looking the region up costs more than drawing a cached line: do it once per repaint.
+        self._width = self.scrollable_content_region.width
+        return super().render_lines(crop)
+
     def render_line(self, y: int) -> Strip:
-        width = self.scrollable_content_region.width
+        width = self._width
         base = self.rich_style
         if y == 0:
-            return self._strip(self._header_text(width), width, base + self._component("row-table--header"))
+            header = [(c.label, "") for c in self.columns]
+            return self._line(header, width, base + self._component("row-table--header"), "")
         index = int(self.scroll_offset.y) + y - 1
         if not self.rows:
-            text = Text(f" {self.empty_text}") if y == 1 else Text()
-            return self._strip(text, width, base + self._component("row-table--empty"))
+            text = f" {self.empty_text}" if y == 1 else ""
+            return self._line([(text, "")], width, base + self._component("row-table--empty"), "", fill=True)
         if index >= len(self.rows):
             return Strip.blank(width, base)
+        row = self.rows[index]
         style = base + self._component("row-table--cursor") if index == self.cursor else base
-        return self._strip(self._row_text(self.rows[index], width), width, style)
+        key = (row, width, style)
+        strip = self._strips.get(key)
+        if strip is None:  # scrolling by one line draws one new line; the rest come from here
+            cells = [(value, column.style_for(value)) for column, value in zip(self.columns, row.cells)]
+            strip = self._strips[key] = self._line(cells, width, style, row.style)
+        return strip
 
     def _component(self, name: str) -> Style:
         return self.get_component_rich_style(name, partial=True)
 
-    def _header_text(self, width: int) -> Text:
-        return self._join([(c.label, "") for c in self.columns], width)
-
-    def _row_text(self, row: Row, width: int) -> Text:
-        cells = [(value, column.style_for(value)) for column, value in zip(self.columns, row.cells)]
-        text = self._join(cells, width)
-        if row.style:
-            text.stylize(row.style)
-        return text
-
-    def _join(self, cells: list[tuple[str, str]], width: int) -> Text:
-        line = Text(no_wrap=True, end="")
-        shown = [(cell, size) for cell, size in zip(cells, self.widths(width)) if size > 0]
-        for i, ((value, style), size) in enumerate(shown):
-            cell = Text(value.replace("\n", " "), style=style, no_wrap=True, end="")
-            cell.truncate(size, overflow="ellipsis", pad=True)
-            line.append_text(cell)
+    def _line(self, cells: list[tuple[str, str]], width: int, style: Style, row_style: str, *,
+              fill: bool = False) -> Strip:
+        """One line of cells, each cut (with an ellipsis) or padded to its column's width."""
+        sizes = [width] if fill else self.widths(width)
+        shown = [(cell, size) for cell, size in zip(cells, sizes) if size > 0]
+        extra = _style(row_style)
+        segments = []
+        for i, ((value, cell_style), size) in enumerate(shown):
+            segments.append(Segment(_fit(value, size), style + _style(cell_style) + extra))
             if i < len(shown) - 1:
-                line.append(" ")
-        return line
+                segments.append(Segment(" ", style + extra))
+        return Strip(segments).crop_extend(0, width, style)
 
-    def _strip(self, text: Text, width: int, style: Style) -> Strip:
-        segments = [s for s in text.render(self.app.console) if s.text != "\n"]
-        return Strip(Segment.apply_style(segments, style)).crop_extend(0, width, style)
+
+@lru_cache(maxsize=256)
+def _style(definition: str) -> Style:
+    return Style.parse(definition) if definition else Style.null()
+
+
+def _fit(value: str, size: int) -> str:
+    """``value`` on one line, exactly ``size`` cells wide: padded, or cut with an ellipsis."""
+    text = value.replace("\n", " ")
+    if cell_len(text) <= size:
+        return set_cell_size(text, size)
+    return set_cell_size(text, size - 1) + "…" if size > 1 else set_cell_size(text, size)
