@@ -22,6 +22,7 @@ import orjson
 
 from memory_review import cli_render as out
 from memory_review.errors import MemoryReviewError, ValidationError
+from memory_review.integrations import claude_hooks, export, install, mcp_server
 from memory_review.proposal import ProposedMemory, parse_proposals
 from memory_review.record_io import parse_memory, render_memory
 from memory_review.workspace import Workspace, current_actor
@@ -156,6 +157,33 @@ def _verify(args, ws: Workspace):
 def _promote(args, ws: Workspace):
     state = ws.promote(args.session_id, args.memory, scope=args.scope, actor=current_actor())
     return out.ProposeResult.of(state)
+
+
+@command("hook", out.render_hook_errors)
+def _hook(args, ws: Workspace):
+    # `hook claude-code` never gets here: main() runs it before anything that could fail loudly.
+    return claude_hooks.hook_errors(ws)
+
+
+@command("install", out.render_install)
+def _install(args, ws: Workspace):
+    return install.install(ws, scope=args.settings, command=args.command_line)
+
+
+@command("uninstall", out.render_install)
+def _uninstall(args, ws: Workspace):
+    return install.uninstall(ws, scope=args.settings)
+
+
+@command("mcp", lambda result, args: "")
+def _mcp(args, ws: Workspace):
+    mcp_server.serve(ws, session=args.session)
+
+
+@command("export", out.render_export)
+def _export(args, ws: Workspace):
+    return export.export_memories(ws, format=args.format, output=Path(args.output) if args.output else None,
+                                  scope=args.scope)
 
 
 @command("demo", out.render_demo)
@@ -326,6 +354,37 @@ def _cfg_sync(p):
     _scope(p, "only this store (default: every store whose repository has REMOTE)")
 
 
+def _cfg_hook(p):
+    p.add_argument("target", choices=["claude-code", "errors"], metavar="claude-code|errors",
+                   help="claude-code: run as Claude Code's hook (JSON on stdin; always exits 0); "
+                        "errors: what went wrong inside hooks")
+
+
+def _cfg_install(p, *, with_command: bool = True):
+    p.add_argument("agent", choices=["claude-code"], metavar="claude-code", help="the agent to hook into")
+    # Here --project names the settings file, not the project root: this group takes the flag over
+    # (the root can still be given before the command: memory-review --project DIR install ...).
+    where = p.add_argument_group("which settings file (the last one given wins)", conflict_handler="resolve")
+    where.add_argument("--user", dest="settings", action="store_const", const="user",
+                       help="~/.claude/settings.json (every project; acts where `memory-review init` ran)")
+    where.add_argument("--project", dest="settings", action="store_const", const="project",
+                       help="<project>/.claude/settings.json, shared with the team (the default)")
+    where.add_argument("--local", dest="settings", action="store_const", const="local",
+                       help="<project>/.claude/settings.local.json, this machine only")
+    p.set_defaults(settings="project")
+    if with_command:
+        p.add_argument("--command", dest="command_line", metavar="CMD",
+                       help="what Claude Code runs (default: memory-review hook claude-code, by full path "
+                            "when memory-review is not on PATH)")
+
+
+def _cfg_export(p):
+    p.add_argument("--format", required=True, choices=sorted(export.FORMATS),
+                   help="agents-md: AGENTS.md, claude-md: CLAUDE.md, cursor-rules: .cursor/rules/memory-review.mdc")
+    p.add_argument("--output", metavar="FILE", help="write this file instead of the format's default")
+    _scope(p, "only this store's memories (default: both, as injection sees them)")
+
+
 SUBCOMMANDS = [
     ("review", "open the review UI (the default)", "memory-review review", _none),
     ("demo", "a throwaway workspace with realistic candidates, opened in the UI",
@@ -355,6 +414,16 @@ SUBCOMMANDS = [
      "memory-review sync origin", _cfg_sync),
     ("promote", "propose moving a session memory to user/project", "memory-review promote S1 tabs --scope user",
      _cfg_promote),
+    ("hook", "Claude Code hook: context on session start and prompts, candidates from transcripts; "
+             "`hook errors` lists its failures", "memory-review hook errors", _cfg_hook),
+    ("install", "add memory-review's hooks to Claude Code's settings.json (idempotent, backed up)",
+     "memory-review install claude-code --project", _cfg_install),
+    ("uninstall", "remove exactly the hooks `install` added", "memory-review uninstall claude-code --project",
+     lambda p: _cfg_install(p, with_command=False)),
+    ("mcp", "MCP server on stdio: agents propose and read memory, never approve (needs the mcp extra)",
+     "claude mcp add memory-review -- memory-review mcp", _none),
+    ("export", "write approved memories into a marked section of AGENTS.md, CLAUDE.md or a Cursor rule",
+     "memory-review export --format agents-md", _cfg_export),
 ]
 
 
@@ -365,6 +434,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     name = args.command or "review"
     if name not in COMMANDS:
         parser.error(f"unknown command {name!r}")
+    if name == "hook" and args.target == "claude-code":
+        return claude_hooks.run_hook(sys.stdin.buffer, sys.stdout, project=getattr(args, "project", None))
     handler, render = COMMANDS[name]
     try:
         ws = Workspace.open(Path(args.project) if getattr(args, "project", None) else None)

@@ -239,3 +239,27 @@ def render_demo(workspace, args) -> str:
             f"  (user store: {workspace.user.root})\n\n" + render_list(states, args)
             + f"\n\ntry: memory-review --project {workspace.root} show {states[0].candidate.id}"
             if states else f"demo workspace: {workspace.root}")
+
+
+def render_hook_errors(entries, args) -> str:
+    if not entries:
+        return "no hook errors"
+    return "\n".join(f"{e.ts}  {e.event or '-':<16} {e.session or '-'}  {e.error}: {e.message}" for e in entries)
+
+
+def render_install(result, args) -> str:
+    lines = [f"{result.agent}: {result.action} — {result.settings}"]
+    if result.command and result.action in ("installed", "updated"):
+        lines.append(f"  hooks: {', '.join(result.events)} run `{result.command}`")
+    if result.backup:
+        lines.append(f"  backup of the previous file: {result.backup}")
+    if result.store_created:
+        lines.append("  created the project store (.memory-review/)")
+    if args.settings == "user" and result.action in ("installed", "updated"):
+        lines.append("  the hooks act in projects that have a store: run `memory-review init` in each")
+    return "\n".join(lines)
+
+
+def render_export(result, args) -> str:
+    what = "unchanged" if not result.changed else ("created" if result.created else "updated")
+    return f"{result.path}: {what} ({result.memories} approved memories, format {result.format})"
