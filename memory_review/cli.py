@@ -136,6 +136,16 @@ def _extract(args, ws: Workspace):
                       extractor=args.extractor)
 
 
+@command("import", out.render_import)
+def _import(args, ws: Workspace):
+    return ws.import_memories(Path(args.path), format=args.format, scope=args.scope)
+
+
+@command("consolidate", out.render_consolidate)
+def _consolidate(args, ws: Workspace):
+    return ws.propose_consolidation(scope=args.scope, threshold=args.threshold)
+
+
 @command("sessions", out.render_sessions)
 def _sessions(args, ws: Workspace):
     return ws.sessions()
@@ -329,6 +339,23 @@ def _cfg_extract(p):
                    help="model: an OpenAI-compatible or Anthropic endpoint from MEMORY_REVIEW_LLM_* (off by default)")
 
 
+def _cfg_import(p):
+    from memory_review.importers import FORMATS as IMPORT_FORMATS
+
+    p.add_argument("path", metavar="PATH",
+                   help="CLAUDE.md / AGENTS.md, a Claude Code auto-memory folder (MEMORY.md), a Cursor rule "
+                        "(.mdc) or .cursor/rules, a Cline memory-bank folder, or a project folder holding them")
+    p.add_argument("--format", choices=IMPORT_FORMATS, help="skip auto-detection")
+    _scope(p, "propose every memory for this store (default: by file: project, or user for personal ones)")
+
+
+def _cfg_consolidate(p):
+    _scope(p, "only this store (default: both)")
+    p.add_argument("--threshold", type=int, metavar="N",
+                   help="from N approved memories in a store, also merge related ones, not only "
+                        "near-duplicates (default 10)")
+
+
 def _cfg_verify(p):
     p.add_argument("--repair", action="store_true",
                    help="rebuild manifest, memory files, MEMORY.md and candidates from the log")
@@ -406,6 +433,10 @@ SUBCOMMANDS = [
      "memory-review --session S1 context --query 'database tests'", _cfg_context),
     ("extract", "propose candidates found in an agent session transcript (never memory)",
      "memory-review extract ~/.claude/projects/x/session.jsonl", _cfg_extract),
+    ("import", "propose candidates from existing memory files: CLAUDE.md, AGENTS.md, Cursor rules, Cline, "
+               "Claude Code auto memory (never memory)", "memory-review import CLAUDE.md", _cfg_import),
+    ("consolidate", "propose merging near-duplicate (or, past a threshold, related) approved memories",
+     "memory-review consolidate --threshold 10", _cfg_consolidate),
     ("sessions", "sessions seen in the logs", "memory-review sessions", _none),
     ("replay", "rebuild past state from the log (--at SEQ), or a session's contexts (--session ID)",
      "memory-review replay --at 12", _cfg_replay),

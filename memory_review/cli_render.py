@@ -200,6 +200,30 @@ def render_extract(summary, args) -> str:
     return "\n".join(lines)
 
 
+def render_import(summary, args) -> str:
+    lines = [f"{summary.source} ({', '.join(summary.formats)}): {len(summary.files)} file(s) read",
+             f"  found {summary.found}, proposed {len(summary.proposed)}, "
+             f"skipped {summary.skipped_duplicates} as duplicates, flagged {summary.flagged}"]
+    lines += [f"  merged {summary.merged} repeated piece(s) into others"] if summary.merged else []
+    lines += [f"  too large to store, left out: {', '.join(summary.too_large)}"] if summary.too_large else []
+    lines += [f"  note: {note}" for note in summary.notes]
+    lines += [f"  {cid}" for cid in summary.proposed]
+    if summary.proposed:
+        lines.append("review them with `memory-review`")
+    return "\n".join(lines)
+
+
+def render_consolidate(summary, args) -> str:
+    counts = ", ".join(f"{scope} {n}" for scope, n in summary.memories.items())
+    lines = [f"approved memories: {counts} (threshold {summary.threshold})"]
+    for group, cid in zip(summary.groups, summary.proposed, strict=True):
+        lines.append(f"  {cid}  {group['scope']}: {', '.join(group['sources'])} -> {group['result']} "
+                     f"({group['kind']}, overlap {group['similarity']:.0%})")
+    lines += [f"  note: {note}" for note in summary.notes]
+    lines.append("review them with `memory-review`" if summary.proposed else "nothing to consolidate")
+    return "\n".join(lines)
+
+
 def render_sessions(sessions, args) -> str:
     if not sessions:
         return "no sessions in the logs"
