@@ -346,7 +346,8 @@ def _memory(record: dict[str, Any], memory_id: str, scope: str, origin: str) -> 
 def plan_merge(view: View, local: Knowledge, replicas: Sequence[Replica], *, actor: str, now: str) -> _Merge:
     """Merge every memory any clone knows; the batch to commit (empty when nothing changes here)."""
     graph = Graph([local, *(r.known for r in replicas)])
-    memories = sorted(set(local.current).union(*(r.known.current for r in replicas)))
+    pending = {conflict.memory for conflict in local.conflicts.values()}
+    memories = sorted(set(local.current).union(pending, *(r.known.current for r in replicas)))
     merge = _Merge()
     for memory_id in memories:
         ours = Head(local.head(memory_id), local.records.get(memory_id), "")

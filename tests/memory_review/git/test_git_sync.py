@@ -272,3 +272,27 @@ def test_a_new_machine_can_pull_the_user_store_before_any_change(team: Team) -> 
     git("init", "-q", "--bare", str(fresh), cwd=team.tmp)
     git("remote", "add", "origin", str(shared), cwd=fresh)
     assert ben.sync("user").adopted == ("answer-style",)
+
+
+def test_three_clones_changing_one_memory_get_one_candidate_each(team: Team) -> None:
+    ann, ben, cat = team.trio()
+    ann.approve("owner", "nobody")
+    team.sync_all()
+    for clone in (ann, ben, cat):
+        clone.approve("owner", f"{clone.name} owns it")
+    team.sync_all()
+    assert [len(c.pending()) for c in (ann, ben, cat)] == [1, 1, 1]
+    for _ in range(3):  # each person in turn: sync, take the other side if asked, publish
+        taken = 0
+        for clone in (ann, ben, cat):
+            clone.sync()
+            for state in clone.pending():
+                clone.ws.apply([state.candidate.id], actor=clone.name)
+                taken += 1
+                clone.sync()
+        if not taken:
+            break
+    team.sync_all(rounds=1)
+    assert all(c.pending() == [] for c in team.clones)
+    assert len({c.bodies()["owner"] for c in team.clones}) == 1
+    _converged(team)
