@@ -33,6 +33,7 @@ from memory_review.record_io import memory_from_json, memory_sha256, memory_to_j
 from memory_review.safety import redact, scan
 
 MAX_SOURCES = 5
+MAX_ACTOR_CHARS = 64
 
 
 class View(Protocol):
@@ -82,6 +83,9 @@ def require_person(actor: str) -> str:
             f"only a person may do this, not {actor!r}",
             hint="agents can only propose; a person reviews with `memory-review`",
         )
+    if len(actor) > MAX_ACTOR_CHARS or "\n" in actor:
+        raise ValidationError(f"a person's name is one line of at most {MAX_ACTOR_CHARS} characters",
+                              field="actor")
     return actor
 
 
@@ -143,11 +147,18 @@ def _upsert(view: View, proposal, proposed: ProposedMemory, candidate_id: str, n
 
 
 def _consolidation(view: View, proposal: ConsolidateProposal, candidate_id: str, now: str):
+    """Results that differ from what is stored, and deletions of sources not kept as results."""
     result_ids = {r.id for r in proposal.results}
-    changes = [_upsert(view, proposal, result, candidate_id, now) for result in proposal.results]
+    changes = []
+    for result in proposal.results:
+        current = view.memory(result.id)
+        if current is None or not _same_content(current, result):
+            changes.append(_upsert(view, proposal, result, candidate_id, now))
     for source in proposal.sources:
         if source not in result_ids:
             changes.append(_deletion(view, source))
+    if not changes:
+        raise ValidationError("this consolidation would change nothing", field="results")
     return tuple(changes)
 
 
@@ -171,10 +182,13 @@ def proposed_record(before: Memory | None, proposed: ProposedMemory, proposal, s
 
 
 def _fitted(record: Memory, *, keep: int) -> Memory:
-    """Drop the oldest inherited sources until the file fits; the new evidence is never dropped."""
+    """Drop the oldest inherited sources until the file fits; the new evidence is never dropped.
+
+    Room is kept for the longest ``applied_by`` a person's name can stamp on it at apply time.
+    """
     while True:
         try:
-            render_memory(record)
+            render_memory(record.model_copy(update={"applied_by": "x" * MAX_ACTOR_CHARS}))
             return record
         except ValidationError:
             if len(record.sources) <= keep:
@@ -188,7 +202,7 @@ def _merge(old: Iterable, new: Iterable) -> tuple:
     return tuple(merged)
 
 
-def _same_content(a: Memory, b: Memory) -> bool:
+def _same_content(a: Memory, b: Memory | ProposedMemory) -> bool:
     return (a.type, a.description, a.body) == (b.type, b.description, b.body)
 
 

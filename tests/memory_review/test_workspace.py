@@ -289,3 +289,22 @@ def test_updates_shed_old_sources_to_stay_within_the_size_limit(ws: Workspace) -
     memory = ws.project.view().memory("pref-tabs")
     assert memory.body == "v7" and memory.sources[-1].evidence.endswith("7")
     assert len(memory.sources) < 6
+
+
+def test_consolidation_may_keep_one_source_unchanged(ws: Workspace) -> None:
+    [a, b] = propose(ws, proposal("keep-me", body="Use 4 spaces."), proposal("twin", body="Use 4 spaces."))
+    ws.apply([a.candidate.id, b.candidate.id], actor=ACTOR)
+    kept = {"id": "keep-me", "type": "preference", "description": "About keep-me", "body": "Use 4 spaces."}
+    doc = {"op": "consolidate", "scope": "project", "sources": ["keep-me", "twin"], "results": [kept],
+           "rationale": "exact twins"}
+    [state] = ws.propose(parse_proposals(json.dumps(doc).encode()))
+    assert [(c.memory, c.after is None) for c in state.candidate.changes] == [("twin", True)]
+    ws.apply([state.candidate.id], actor=ACTOR)
+    assert [m.id for m in ws.memories()] == ["keep-me"]
+
+
+def test_an_actor_name_must_be_short_and_one_line(ws: Workspace) -> None:
+    [state] = propose(ws, proposal())
+    for bad in ("x" * 65, "alice\nbob"):
+        with pytest.raises(ValidationError):
+            ws.apply([state.candidate.id], actor=bad)
