@@ -474,7 +474,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MemoryReviewError as exc:
         _report(exc, getattr(args, "json", False))
         return 1
-    _emit(result, args, render)
+    try:
+        _emit(result, args, render)
+    except BrokenPipeError:
+        # The reader went away (`memory-review log | head`): not an error of ours, and no traceback.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     for warning in ws.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     return 0 if getattr(result, "ok", True) else 1
