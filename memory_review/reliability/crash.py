@@ -118,10 +118,10 @@ def known_ids(ctx: Context) -> frozenset[str]:
     return frozenset({ctx.new, ctx.upd, ctx.b1, ctx.b2, ctx.disc, ctx.user})
 
 
-def prepare(workdir: Path, ops: Iterable[str] = OPERATIONS) -> Prepared:
+def prepare(workdir: Path, ops: Iterable[str] = OPERATIONS, *, git: bool = False) -> Prepared:
     """Build the template, then run each operation once in-process to learn its trace and its after-state."""
     template = workdir / "template"
-    ctx = build_template(template)
+    ctx = build_template(template, git=git)
     prep = Prepared(template, ctx, store_state(Trial(template).workspace(), known_ids(ctx)))
     for op in ops:
         trial = copy_trial(template, workdir / f"reference-{op}")

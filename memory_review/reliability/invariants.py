@@ -68,8 +68,14 @@ class Outside:
         return [f"outside the store: {line}" for line in snapshot_diff(self.snapshot, now)]
 
 
+GIT_HISTORY = (".git/objects", ".git/refs/memory-review", ".git/logs/refs/memory-review")
+"""What the project store's git history may write in the project's repository (ADR 0007); HEAD, the
+index, branches and everything else in ``.git`` count as outside the store."""
+
+
 def _outside_snapshot(root: Path, stores: tuple[Path, ...]) -> Snapshot:
     inside = [s.relative_to(root).as_posix() for s in stores if s.is_relative_to(root)]
+    inside += [f"{Path(s).parent.as_posix()}/{h}" for s in inside for h in GIT_HISTORY]
     snap = tree_snapshot(root)
     return {p: v for p, v in snap.items() if not any(p == s or p.startswith(s + "/") for s in inside)}
 

@@ -52,7 +52,9 @@ class Poller:
             except Exception as exc:  # noqa: BLE001 — any error a reader sees is the finding
                 self.errors.append(f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=4)}")
                 continue
-            self.memory_sets.add(frozenset((m.id, content_digest(memory_to_json(m))) for m in memories))
+            # The writers race on the project store; the user store's memories merge in unchanged.
+            self.memory_sets.add(frozenset((m.id, content_digest(memory_to_json(m)))
+                                           for m in memories if m.scope == "project"))
             self.candidates.update((s.candidate.id, content_digest(candidate_to_json(s.candidate))) for s in pending)
             self.reads += 1
 
@@ -73,12 +75,14 @@ def _log_states(trial: Trial) -> tuple[set[MemorySet], set[tuple[str, str]]]:
     memories: dict[str, dict[str, Any]] = {}
     states: set[MemorySet] = {frozenset()}
     versions: set[tuple[str, str]] = set()
-    for event in trial.workspace().project.log().read():
+    ws = trial.workspace()
+    for event in ws.project.log().read():
         fold_changes(memories, event)
-        if event.record is not None and event.candidate:
-            versions.add((event.candidate, content_digest(event.record)))
         if not event.more:
             states.add(frozenset((mid, _digest(rec)) for mid, rec in memories.items()))
+    for store in (ws.project, ws.user):
+        versions |= {(e.candidate, content_digest(e.record)) for e in store.log().read()
+                     if e.record is not None and e.candidate}
     return states, versions
 
 

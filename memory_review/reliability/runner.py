@@ -30,8 +30,9 @@ class Scale:
     """How many trials of each kind one run makes."""
 
     name: str
-    crash_launches: tuple[str, ...]
-    """One full crash matrix per entry, its children started by ``fork`` (zygote) or ``spawn``."""
+    crash_runs: tuple[tuple[str, bool], ...]
+    """One whole crash matrix per entry: children started by ``fork`` (zygote) or ``spawn``, and whether
+    the project is a git repository (then every change also records the store's git history)."""
     crash_ops: tuple[str, ...] | None
     io_all_errnos: bool
     recovery_states: tuple[int, ...]
@@ -49,9 +50,9 @@ class Scale:
     derandomize: bool
 
 
-SMOKE = Scale("smoke", ("fork",), ("discard",), False, (7,), 2, ((2, 4),), ((2, 4),), 1, 3, 1, 1, 3, 5, True)
-QUICK = Scale("quick", ("fork",), None, False, (0, 5, 7), 10, ((4, 20),), ((4, 20),), 2, 8, 3, 2, 40, 20, True)
-FULL = Scale("full", ("spawn", "spawn", "fork", "fork", "fork"), None, True, tuple(range(len(CRASH_STATES))), 200,
+SMOKE = Scale("smoke", (("fork", False),), ("discard",), False, (7,), 2, ((2, 4),), ((2, 4),), 1, 3, 1, 1, 3, 5, True)
+QUICK = Scale("quick", (("fork", False),), None, False, (0, 5, 7), 10, ((4, 20),), ((4, 20),), 2, 8, 3, 2, 40, 20, True)
+FULL = Scale("full", (("spawn", False), ("spawn", True), ("fork", False), ("fork", True), ("fork", False)), None, True, tuple(range(len(CRASH_STATES))), 200,
              ((4, 60), (6, 60), (8, 50), (4, 60), (6, 60), (8, 50)), ((4, 60), (8, 40), (8, 40)),
              20, 8, 20, 10, 500, 30, False)
 SCALES = {s.name: s for s in (SMOKE, QUICK, FULL)}
@@ -83,16 +84,30 @@ def run_all(scale: Scale, workdir: Path, *, jobs: int = 2,
 def _crash_matrices(scale: Scale, prep: Prepared, workdir: Path, jobs: int) -> SuiteResult:
     result = SuiteResult("crash matrix", zero=("lost", "phantom", "mixed states", "leaked temp files",
                                                "other violations"))
-    for number, launch in enumerate(scale.crash_launches):
+    git_prep: Prepared | None = None
+    for number, (launch, git) in enumerate(scale.crash_runs):
+        if git and git_prep is None:
+            git_prep = prepare(workdir / "git-prepared", git=True)
         one = run_crash_matrix(workdir / f"run{number}", ops=scale.crash_ops or tuple(prep.traces), jobs=jobs,
-                               prep=prep, launch=launch)
-        points = {op: row["points"] for op, row in one.rows.items()}
-        result.merge(one)
-        result.seconds += one.seconds
-        for op, count in points.items():
-            result.row(op)["points"] = count  # points per operation, not summed over runs
+                               prep=git_prep if git else prep, launch=launch)
+        _add_run(result, one, " (git project)" if git else "")
     result.notes = sorted(set(result.notes))
+    if git_prep is not None:
+        result.notes.append("`(git project)` rows: the project is a git repository, so each change also "
+                            "records the store's git history (refs/memory-review/project), whose fault points "
+                            "are in the trace too")
     return result
+
+
+def _add_run(total: SuiteResult, one: SuiteResult, suffix: str) -> None:
+    """Add one matrix run to ``total``: rows by operation (+ suffix); points counted once, not per run."""
+    rows, one.rows = one.rows, {}
+    total.merge(one)
+    total.seconds += one.seconds
+    for op, row in rows.items():
+        points = row.pop("points", 0)
+        total.row(op + suffix).update(row)
+        total.row(op + suffix)["points"] = points
 
 
 def run_concurrency(prep: Prepared, scale: Scale, workdir: Path) -> SuiteResult:

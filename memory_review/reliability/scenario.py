@@ -13,6 +13,7 @@ library call, the same call the CLI makes.
 from __future__ import annotations
 
 import shutil
+import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,10 +90,16 @@ def _apply_new(ws: Workspace, memory_id: str, body: str) -> int:
     return event.seq
 
 
-def build_template(root: Path) -> Context:
-    """Create the template store under ``root`` (``project/`` and ``home/``) and say what it holds."""
+def build_template(root: Path, *, git: bool = False) -> Context:
+    """Create the template store under ``root`` (``project/`` and ``home/``) and say what it holds.
+
+    With ``git`` the project is a git repository, so every change also records the project
+    store's git history (``refs/memory-review/project``) — more of the commit path to crash in.
+    """
     trial = Trial(root)
     trial.project.mkdir(parents=True)
+    if git:
+        subprocess.run(["git", "init", "-q", str(trial.project)], check=True, capture_output=True)
     ws = trial.workspace()
     ws.init()
     _apply_new(ws, "alpha", "Use 4 spaces for indentation.")

@@ -18,7 +18,6 @@ from memory_review.reliability.crash import Prepared, prepare
 FULL = os.environ.get("MEMORY_REVIEW_FULL") == "1"
 JOBS = max(2, os.cpu_count() or 2)
 
-full_only = pytest.mark.skipif(not FULL, reason="heavy run: set MEMORY_REVIEW_FULL=1")
 
 
 @pytest.fixture(autouse=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import FULL, JOBS, full_only
+from conftest import FULL, JOBS
 
 from memory_review.reliability.crash import (
     COMMIT_POINT,
@@ -14,9 +14,10 @@ from memory_review.reliability.crash import (
     commit_index,
     enumerate_points,
     expected_outcome,
+    prepare,
     run_crash_matrix,
 )
-from memory_review.reliability.scenario import OPERATIONS, build_template, copy_trial
+from memory_review.reliability.scenario import OPERATIONS
 from memory_review.reliability.sigkill import run_sigkill_trials
 
 
@@ -54,11 +55,10 @@ def test_random_moment_sigkill_of_a_busy_store(prepared: Prepared, tmp_path: Pat
     assert result.row("busy store")["reported successes"] > 0
 
 
-@full_only
-def test_crash_matrix_on_a_second_template(tmp_path: Path) -> None:
-    # A fresh template: other ids, other timestamps, the same guarantees.
-    template = tmp_path / "other-template"
-    build_template(template)
-    copy_trial(template, tmp_path / "copy")
-    result = run_crash_matrix(tmp_path / "matrix", jobs=JOBS)
+def test_crashes_in_a_git_project_also_cover_its_history(tmp_path: Path) -> None:
+    # In a git project every change also commits the store's history into the project's .git
+    # (only objects and refs/memory-review/ may change there; HEAD, index and branches never).
+    git_prep = prepare(tmp_path / "prep", OPERATIONS if FULL else ["apply", "delete"], git=True)
+    assert all("history.before_update_ref" in trace for trace in git_prep.traces.values())
+    result = run_crash_matrix(tmp_path / "m", ops=list(git_prep.traces), jobs=JOBS, prep=git_prep)
     assert result.failures == []
