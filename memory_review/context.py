@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from events import Change, EventDraft, replay
 
@@ -82,29 +82,39 @@ def _build(user: StoreView, project: StoreView, session_memories: list[Memory], 
         # Selection matches words in every body, so every memory file is read.
         merged = merge_tiers(user.memories(), project.memories(), session_memories)
         return build_context(merged, request, selector=selector, sha256_of=sha256_of)
-    order = priority_order(merge_tiers(_outline(user), _outline(project), session_memories))
+    # Merging and ordering read only id, scope, type and updated_at, which outlines have too.
+    tiers = [cast(list[Memory], _outline(user)), cast(list[Memory], _outline(project)), session_memories]
+    order = cast(list[Memory | Outline], priority_order(merge_tiers(*tiers)))
     return _build_within_budget(order, request, views, sha256_of)
 
 
-def _outline(view: StoreView) -> list[Memory]:
-    """Every memory of ``view``; body-less stand-ins where the manifest lists what ordering needs."""
-    outline = []
+class Outline(NamedTuple):
+    """A memory as the manifest lists it: enough to order it, never rendered (see :func:`_loaded`)."""
+
+    id: str
+    scope: str
+    type: str
+    updated_at: str
+
+
+def _outline(view: StoreView) -> list[Memory | Outline]:
+    """Every memory of ``view``: an outline where the manifest lists it, else the memory itself."""
+    outline: list[Memory | Outline] = []
     for memory_id in view.ids():
         entry = view.listed_entry(memory_id)
-        memory = _stand_in(view.scope, memory_id, entry) if entry else view.memory(memory_id)
+        memory = _outline_of(view.scope, memory_id, entry) if entry else view.memory(memory_id)
         if memory is not None:
             outline.append(memory)
     return outline
 
 
-def _stand_in(scope: str, memory_id: str, entry: ManifestEntry) -> Memory:
-    # Never rendered: only ordered, then replaced by the memory read from its file (see _loaded).
-    return Memory.model_construct(id=memory_id, type=entry.type, scope=scope, description=entry.description,
-                                  created_at=entry.updated_at, updated_at=entry.updated_at)
+def _outline_of(scope: str, memory_id: str, entry: ManifestEntry) -> Outline:
+    # A tuple, not a Memory.model_construct: 10,000 of those cost ~0.1 s.
+    return Outline(memory_id, scope, str(entry.type), str(entry.updated_at))
 
 
-def _build_within_budget(order: list[Memory], request: ContextRequest, views: dict[str, StoreView],
-                         sha256_of: Callable[[Memory], str]) -> ContextResult:
+def _build_within_budget(order: list[Memory | Outline], request: ContextRequest,
+                         views: dict[str, StoreView], sha256_of: Callable[[Any], str]) -> ContextResult:
     """The block from the files of the memories that can fit only, the rest reported as over budget.
 
     ``build_context`` takes the longest priority prefix that fits, so a memory after
@@ -115,12 +125,12 @@ def _build_within_budget(order: list[Memory], request: ContextRequest, views: di
     if len(result.included) == len(prefix) < len(order):
         # The estimate below disagreed with build_context's own budget; the sure way is to read all.
         return build_context([_loaded(m, views) for m in order], request, sha256_of=sha256_of)
-    rest = tuple(DroppedMemory.model_construct(id=m.id, scope=m.scope, type=m.type, sha256=sha256_of(m),
-                                               reason="budget") for m in order[len(prefix):])
+    rest = tuple(DroppedMemory(id=m.id, scope=m.scope, type=m.type, sha256=sha256_of(m), reason="budget")
+                 for m in order[len(prefix):])
     return result.model_copy(update={"dropped": result.dropped + rest})
 
 
-def _prefix_to_first_misfit(order: list[Memory], request: ContextRequest,
+def _prefix_to_first_misfit(order: list[Memory | Outline], request: ContextRequest,
                             views: dict[str, StoreView]) -> list[Memory]:
     used_bytes, used_lines = fixed_cost()
     prefix = []
@@ -134,10 +144,10 @@ def _prefix_to_first_misfit(order: list[Memory], request: ContextRequest,
     return prefix
 
 
-def _loaded(outline: Memory, views: dict[str, StoreView]) -> Memory:
+def _loaded(outline: Memory | Outline, views: dict[str, StoreView]) -> Memory:
     """The memory itself, read (and checked) from its file; it must agree with what ordered it."""
     view = views.get(outline.scope)
-    memory = view.memory(outline.id) if view else outline
+    memory = view.memory(outline.id) if view else cast(Memory, outline)  # session: already whole
     if memory is None or (memory.type, memory.updated_at) != (outline.type, outline.updated_at):
         raise IntegrityError(f"manifest.json lists {outline.scope} memory {outline.id!r} unlike its file",
                              hint="run `memory-review verify --repair`")
