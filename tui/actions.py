@@ -69,12 +69,17 @@ def apply_op(candidates: Sequence[Candidate], *, actor: str) -> Operation:
     return Operation(f"apply {_plural(len(ids), 'candidate')}", run)
 
 
-def _revert_events_op(events: Sequence[Event], scope_of: dict[str, str], *, actor: str,
-                      label: str) -> Operation:
-    targets = [(e.seq, scope_of[e.candidate]) for e in events if e.changes and e.candidate in scope_of]
+def _revert_events_op(
+    events: Sequence[Event], scope_of: dict[str, str], *, actor: str, label: str
+) -> Operation:
+    targets = [
+        (e.seq, scope_of[e.candidate]) for e in events if e.changes and e.candidate in scope_of
+    ]
 
     def run(ws: Workspace) -> Outcome:
-        for seq, scope in reversed(targets):  # newest first, so each revert sees its own after-state
+        for seq, scope in reversed(
+            targets
+        ):  # newest first, so each revert sees its own after-state
             ws.revert(seq, actor=actor, scope=scope)
         return Outcome(f"{label}: reverted {_plural(len(targets), 'change')} (recorded)")
 
@@ -95,28 +100,40 @@ def discard_op(candidates: Sequence[Candidate], *, actor: str, reason: str | Non
 
 
 def repropose_op(candidates: Sequence[Candidate]) -> Operation:
-    """Put discarded candidates back in the queue as new proposals with the same content and origin."""
+    """Put discarded candidates back in the queue: new proposals, same content and origin."""
     proposals = [proposal_of(c) for c in candidates]
 
     def run(ws: Workspace) -> Outcome:
         ws.propose(proposals)
-        return Outcome(f"undo discard: {_plural(len(proposals), 'candidate')} back in the queue "
-                       "(flagged previously-discarded)")
+        return Outcome(
+            f"undo discard: {_plural(len(proposals), 'candidate')} back in the queue "
+            "(flagged previously-discarded)"
+        )
 
     return Operation("undo discard", run)
 
 
 def proposal_of(candidate: Candidate) -> UpsertProposal | DeleteProposal | ConsolidateProposal:
-    """The proposal that would make ``candidate`` again (same content, rationale, evidence, proposer)."""
-    common = dict(scope=candidate.scope, rationale=candidate.rationale, evidence=candidate.evidence,
-                  proposer=candidate.proposer, priority=candidate.priority, session_id=candidate.session_id)
+    """The proposal that makes ``candidate`` again (content, rationale, evidence, proposer)."""
+    common = dict(
+        scope=candidate.scope,
+        rationale=candidate.rationale,
+        evidence=candidate.evidence,
+        proposer=candidate.proposer,
+        priority=candidate.priority,
+        session_id=candidate.session_id,
+    )
     afters = [c.after for c in candidate.changes if c.after is not None]
-    results = [ProposedMemory(id=m.id, type=m.type, description=m.description, body=m.body) for m in afters]
+    results = [
+        ProposedMemory(id=m.id, type=m.type, description=m.description, body=m.body) for m in afters
+    ]
     if candidate.op == "delete":
         return DeleteProposal(op="delete", memory_id=candidate.changes[0].memory, **common)
     if candidate.op == "consolidate":
         sources = tuple(c.memory for c in candidate.changes if c.before is not None)
-        return ConsolidateProposal(op="consolidate", sources=sources, results=tuple(results), **common)
+        return ConsolidateProposal(
+            op="consolidate", sources=sources, results=tuple(results), **common
+        )
     return UpsertProposal(op=candidate.op, memory=results[0], **common)
 
 
@@ -126,19 +143,29 @@ def edit_op(candidate: Candidate, record: ProposedMemory, *, actor: str) -> Oper
 
     def run(ws: Workspace) -> Outcome:
         ws.edit(candidate.id, record, actor=actor)
-        undo = restore_record_op(candidate.id, previous, actor=actor, label="undo edit") if previous else None
+        undo = (
+            restore_record_op(candidate.id, previous, actor=actor, label="undo edit")
+            if previous
+            else None
+        )
         return Outcome(f"edited {record.id} (recorded as candidate.edited)", undo)
 
     return Operation(f"edit {record.id}", run)
 
 
-def restore_record_op(candidate_id: str, record: ProposedMemory, *, actor: str, label: str) -> Operation:
+def restore_record_op(
+    candidate_id: str, record: ProposedMemory, *, actor: str, label: str
+) -> Operation:
     """Put an earlier proposed record back on a pending candidate (another ``candidate.edited``)."""
 
     def run(ws: Workspace) -> Outcome:
         current = editable_record(ws.show(candidate_id).candidate)
         ws.edit(candidate_id, record, actor=actor)
-        undo = restore_record_op(candidate_id, current, actor=actor, label=f"undo {label}") if current else None
+        undo = (
+            restore_record_op(candidate_id, current, actor=actor, label=f"undo {label}")
+            if current
+            else None
+        )
         return Outcome(f"{label}: {record.id} restored (recorded as candidate.edited)", undo)
 
     return Operation(label, run)
@@ -149,7 +176,9 @@ def editable_record(candidate: Candidate) -> ProposedMemory | None:
     for change in candidate.changes:
         if change.after is not None:
             after = change.after
-            return ProposedMemory(id=after.id, type=after.type, description=after.description, body=after.body)
+            return ProposedMemory(
+                id=after.id, type=after.type, description=after.description, body=after.body
+            )
     return None
 
 
@@ -161,13 +190,17 @@ def delete_op(memory_id: str, scope: str, *, actor: str, reason: str | None = No
 
     def run(ws: Workspace) -> Outcome:
         event = ws.delete(memory_id, actor=actor, scope=scope, reason=reason)
-        return Outcome(f"deleted {scope} memory {memory_id} (recorded; u to undo)",
-                       revert_op(event.seq, scope, actor=actor, label="undo delete"))
+        return Outcome(
+            f"deleted {scope} memory {memory_id} (recorded; u to undo)",
+            revert_op(event.seq, scope, actor=actor, label="undo delete"),
+        )
 
     return Operation(f"delete {memory_id}", run)
 
 
-def revert_op(seq: int, scope: str, *, actor: str, force: bool = False, label: str = "revert") -> Operation:
+def revert_op(
+    seq: int, scope: str, *, actor: str, force: bool = False, label: str = "revert"
+) -> Operation:
     """Revert the change event ``seq`` of ``scope``'s log; undone by reverting the revert."""
 
     def run(ws: Workspace) -> Outcome:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from datetime import datetime
+
 from textual import work
 from textual.app import App
 from textual.binding import Binding
@@ -48,8 +49,16 @@ class StoresChecked(Message):
 class OperationDone(Message):
     """A decision finished: its outcome, or the library error that stopped it."""
 
-    def __init__(self, op: Operation, outcome: Outcome | None, error: MemoryReviewError | None, *,
-                 undoing: bool, on_success: Callback | None, on_error: ErrorCallback | None) -> None:
+    def __init__(
+        self,
+        op: Operation,
+        outcome: Outcome | None,
+        error: MemoryReviewError | None,
+        *,
+        undoing: bool,
+        on_success: Callback | None,
+        on_error: ErrorCallback | None,
+    ) -> None:
         super().__init__()
         self.op = op
         self.outcome = outcome
@@ -65,8 +74,12 @@ class ReviewApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "memory-review"
     ENABLE_COMMAND_PALETTE = False
-    MODES = {"review": ReviewScreen, "memories": MemoriesScreen, "history": HistoryScreen,
-             "sessions": SessionsScreen}
+    MODES = {
+        "review": ReviewScreen,
+        "memories": MemoriesScreen,
+        "history": HistoryScreen,
+        "sessions": SessionsScreen,
+    }
     DEFAULT_MODE = "review"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (160, "-wide")]
     BINDINGS = [
@@ -79,8 +92,9 @@ class ReviewApp(App[None]):
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(self, workspace: Workspace, *, display: Display, actor: str,
-                 poll_interval: float | None) -> None:
+    def __init__(
+        self, workspace: Workspace, *, display: Display, actor: str, poll_interval: float | None
+    ) -> None:
         super().__init__()
         self.workspace = workspace
         self.display_opts = display
@@ -115,21 +129,34 @@ class ReviewApp(App[None]):
 
     # --- decisions ----------------------------------------------------------------------------
 
-    def commit(self, op: Operation, *, on_success: Callback | None = None,
-               on_error: ErrorCallback | None = None) -> None:
+    def commit(
+        self,
+        op: Operation,
+        *,
+        on_success: Callback | None = None,
+        on_error: ErrorCallback | None = None,
+    ) -> None:
         """Run a decision in a worker; ``on_error`` may handle a library error (return True)."""
         self._run(op, False, on_success, on_error)
 
     @work(thread=True, group="commit", exit_on_error=False)
-    def _run(self, op: Operation, undoing: bool, on_success: Callback | None,
-             on_error: ErrorCallback | None) -> None:
+    def _run(
+        self,
+        op: Operation,
+        undoing: bool,
+        on_success: Callback | None,
+        on_error: ErrorCallback | None,
+    ) -> None:
         with self._commit_lock:  # decisions run one at a time, in the order they were taken
             try:
                 outcome, error = op.run(self.workspace), None
             except MemoryReviewError as exc:
                 outcome, error = None, exc
-        self.post_message(OperationDone(op, outcome, error, undoing=undoing, on_success=on_success,
-                                        on_error=on_error))
+        self.post_message(
+            OperationDone(
+                op, outcome, error, undoing=undoing, on_success=on_success, on_error=on_error
+            )
+        )
 
     def on_operation_done(self, message: OperationDone) -> None:
         if message.error is not None:
@@ -148,7 +175,9 @@ class ReviewApp(App[None]):
 
     def _succeeded(self, message: OperationDone) -> None:
         assert message.outcome is not None
-        self.notify(message.outcome.message, title="Undone" if message.undoing else "Done", markup=False)
+        self.notify(
+            message.outcome.message, title="Undone" if message.undoing else "Done", markup=False
+        )
         if message.outcome.undo is not None and not message.undoing:
             self.undo_stack.append(message.outcome.undo)
         if message.on_success is not None:
@@ -156,19 +185,28 @@ class ReviewApp(App[None]):
 
     def _show_warnings(self) -> None:
         while self.workspace.warnings:
-            self.notify(self.workspace.warnings.pop(0), title="Warning", severity="warning", markup=False)
+            self.notify(
+                self.workspace.warnings.pop(0), title="Warning", severity="warning", markup=False
+            )
 
     def show_error(self, error: MemoryReviewError) -> None:
         """Tell the person what went wrong and what to do; nothing was lost."""
-        self.notify(error_text(error), title=error_title(error), severity="error", timeout=12, markup=False)
+        self.notify(
+            error_text(error), title=error_title(error), severity="error", timeout=12, markup=False
+        )
 
     def report_worker(self, event: Worker.StateChanged) -> None:
         """A worker died of something that is not a library error: a bug. Say so, keep running."""
         if event.state == WorkerState.ERROR:
             error = event.worker.error
-            self.notify(f"{type(error).__name__}: {error}\nThe store is unchanged or fully changed; "
-                        "see the history screen.", title="Internal error — please report",
-                        severity="error", timeout=20, markup=False)
+            self.notify(
+                f"{type(error).__name__}: {error}\nThe store is unchanged or fully changed; "
+                "see the history screen.",
+                title="Internal error — please report",
+                severity="error",
+                timeout=20,
+                markup=False,
+            )
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         self.report_worker(event)
@@ -186,9 +224,15 @@ class ReviewApp(App[None]):
             self.push_screen(HelpScreen())
 
 
-def make_app(workspace: Workspace, *, now: datetime | Callable[[], datetime] | None = None,
-             id_display: Callable[[str], str] | None = None, time_display: Callable[[str], str] | None = None,
-             actor: str | None = None, poll_interval: float | None = 1.0) -> ReviewApp:
+def make_app(
+    workspace: Workspace,
+    *,
+    now: datetime | Callable[[], datetime] | None = None,
+    id_display: Callable[[str], str] | None = None,
+    time_display: Callable[[str], str] | None = None,
+    actor: str | None = None,
+    poll_interval: float | None = 1.0,
+) -> ReviewApp:
     """The review app on ``workspace``.
 
     ``now`` fixes the clock ages are measured from; ``id_display`` and
@@ -198,8 +242,12 @@ def make_app(workspace: Workspace, *, now: datetime | Callable[[], datetime] | N
     seconds, the stores are checked for changes made by other processes
     (``None``: never).
     """
-    display = Display(clock=_clock(now), id_display=id_display or (lambda cid: cid), time_display=time_display)
-    return ReviewApp(workspace, display=display, actor=actor or current_actor(), poll_interval=poll_interval)
+    display = Display(
+        clock=_clock(now), id_display=id_display or (lambda cid: cid), time_display=time_display
+    )
+    return ReviewApp(
+        workspace, display=display, actor=actor or current_actor(), poll_interval=poll_interval
+    )
 
 
 def _clock(now: datetime | Callable[[], datetime] | None) -> Callable[[], datetime]:

@@ -67,7 +67,7 @@ class Problem:
 
 
 def live_flags(candidate: Candidate, hashes: dict[str, str]) -> tuple[str, ...]:
-    """The candidate's flags, plus ``stale-base`` when a memory it changes moved since it was proposed."""
+    """The candidate's flags, plus ``stale-base`` if a memory it changes has moved on."""
     stale = any(hashes.get(mid) != sha for mid, sha in candidate.base.items())
     return tuple(sorted(set(candidate.flags) | ({FLAG_STALE_BASE} if stale else set())))
 
@@ -83,20 +83,24 @@ class PendingReader:
     """Held by whoever iterates :meth:`chunks` (loads run in worker threads)."""
 
     def chunks(self, size: int = CHUNK) -> Iterator[list[CandidateState]]:
-        """Pending candidates with live flags, project store first, oldest first, ``size`` at a time."""
+        """Pending candidates with live flags: project store, then user; oldest first; in chunks."""
         self.problems = []
         seen: set[Path] = set()
         batch: list[CandidateState] = []
         for scope in DURABLE:
             hashes = self._hashes_at_rest(scope)
             if hashes is None:
-                batch.extend(self.ws.list_candidates(scope=scope))  # mid-recovery: the library rolls forward
+                batch.extend(
+                    self.ws.list_candidates(scope=scope)
+                )  # mid-recovery: the library rolls forward
                 continue
             for path in self._listing(scope):
                 seen.add(path)
                 candidate = self._read(scope, path)
                 if candidate is not None:
-                    batch.append(CandidateState(candidate, "pending", live_flags(candidate, hashes)))
+                    batch.append(
+                        CandidateState(candidate, "pending", live_flags(candidate, hashes))
+                    )
                 if len(batch) >= size:
                     yield batch
                     batch = []
@@ -104,7 +108,7 @@ class PendingReader:
         yield batch
 
     def _hashes_at_rest(self, scope: str) -> dict[str, str] | None:
-        """The manifest's memory hashes if the store is at rest (manifest at the log's head), else None."""
+        """The manifest's hashes if the store is at rest (manifest at the log head), else None."""
         store = self.ws.store(scope)
         manifest = store.read_manifest()
         try:
@@ -120,7 +124,9 @@ class PendingReader:
     def _listing(self, scope: str) -> list[Path]:
         folder = self.ws.store(scope).candidate_dir
         try:
-            names = sorted(n for n in os.listdir(folder) if n.endswith(".json") and not n.startswith("."))
+            names = sorted(
+                n for n in os.listdir(folder) if n.endswith(".json") and not n.startswith(".")
+            )
         except FileNotFoundError:
             return []
         return [folder / name for name in names]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from rich.text import Text
 
@@ -30,7 +30,7 @@ FLAG_MARKS: dict[str, str] = {
 }
 FLAG_WORDS: dict[str, str] = {
     "possible-prompt-injection": "the text tries to steer the agent (override, exfiltration link, "
-                                 "forged tag or hidden characters)",
+    "forged tag or hidden characters)",
     "secret": "looks like a token, key or password; it would be put into every prompt",
     "previously-discarded": "an identical proposal was discarded before",
     "stale-base": "the memory changed since this was proposed; applying it will conflict",
@@ -51,7 +51,7 @@ EVENT_STYLE = {
 
 
 def _utc_now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def parse_ts(ts: str) -> datetime:
@@ -81,7 +81,7 @@ class Display:
     time_display: Callable[[str], str] | None = None
 
     def in_text(self, text: str) -> str:
-        """``text`` (a diff, a record) with candidate ids and, if asked, timestamps shown the same way."""
+        """``text`` (a diff) with candidate ids and, if asked, timestamps shown the same way."""
         text = CANDIDATE_ID_RE.sub(lambda m: self.id_display(m.group()), text)
         if self.time_display is not None:
             text = TIMESTAMP_RE.sub(lambda m: self.time_display(m.group()), text)
@@ -111,7 +111,7 @@ def age_text(seconds: float) -> str:
 
 
 def flag_marks(flags: Iterable[str]) -> str:
-    """One letter per flag (``I`` injection, ``S`` secret, ``D`` discarded before, ``B`` stale base)."""
+    """One letter per flag: ``I`` injection, ``S`` secret, ``D`` discarded before, ``B`` stale."""
     return "".join(FLAG_MARKS.get(flag, "?") for flag in sorted(flags))
 
 
@@ -179,9 +179,14 @@ def changes_diff(changes: Iterable[Change]) -> str:
     converted = []
     for change in changes:
         try:
-            converted.append(CandidateChange(memory=change.memory, before=_record(change.before),
-                                             after=_record(change.after)))
-        except MemoryReviewError as exc:  # a snapshot the current rules reject: say so, do not hide it
+            converted.append(
+                CandidateChange(
+                    memory=change.memory, before=_record(change.before), after=_record(change.after)
+                )
+            )
+        except (
+            MemoryReviewError
+        ) as exc:  # a snapshot the current rules reject: say so, do not hide it
             return f"(cannot show the diff of {change.memory}: {exc})\n"
     return render_diff(tuple(converted))
 

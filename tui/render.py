@@ -59,8 +59,11 @@ def _candidate_title(c: Candidate, display: Display) -> Text:
     out.append(f"{c.op} ", style=f"bold {OP_STYLE.get(c.op, '')}")
     out.append(", ".join(c.memory_ids()), style="bold")
     out.append(f" in the {c.scope} store · priority {c.priority}\n")
-    out.append(f"{display.cid(c.id)} · by {proposer_text(c)} · {display.when(c.created_at)}"
-               f" · session {c.session_id or '-'}", style="dim")
+    out.append(
+        f"{display.cid(c.id)} · by {proposer_text(c)} · {display.when(c.created_at)}"
+        f" · session {c.session_id or '-'}",
+        style="dim",
+    )
     return out
 
 
@@ -99,12 +102,15 @@ def evidence_text(c: Candidate) -> Text:
     out = Text()
     for item in c.evidence:
         out.append(f"“{safe(item.quote)}”\n")
-        out.append(f"   session {item.session_id or '?'}, turn {item.turn_id or '?'}\n", style="dim")
+        out.append(
+            f"   session {item.session_id or '?'}, turn {item.turn_id or '?'}\n", style="dim"
+        )
     return out
 
 
-def memory_detail(memory: Memory, display: Display, overrides: Memory | None,
-                  overridden_by: Memory | None) -> RenderableType:
+def memory_detail(
+    memory: Memory, display: Display, overrides: Memory | None, overridden_by: Memory | None
+) -> RenderableType:
     """A memory as injection sees it: its tag, text, provenance and which tier wins."""
     title = Text()
     title.append(memory_tag(memory), style="bold cyan")
@@ -118,26 +124,34 @@ def memory_detail(memory: Memory, display: Display, overrides: Memory | None,
 
 def _tier_note(memory: Memory, overrides: Memory | None, overridden_by: Memory | None) -> Text:
     if overridden_by is not None:
-        return Text(f"not injected: the {overridden_by.scope} memory with this id overrides it",
-                    style="yellow")
+        return Text(
+            f"not injected: the {overridden_by.scope} memory with this id overrides it",
+            style="yellow",
+        )
     if overrides is not None:
-        return Text(f"overrides the {overrides.scope} memory with this id ({safe(overrides.description)})",
-                    style="yellow")
+        return Text(
+            f"overrides the {overrides.scope} memory with this id ({safe(overrides.description)})",
+            style="yellow",
+        )
     return Text("injected as is (no other tier has this id)", style="dim")
 
 
 def _provenance(memory: Memory, display: Display) -> Text:
-    out = _pairs([
-        ("created", display.when(memory.created_at)),
-        ("updated", display.when(memory.updated_at)),
-        ("applied from", display.cid(memory.applied_from)),
-        ("applied by", memory.applied_by or "-"),
-    ])
+    out = _pairs(
+        [
+            ("created", display.when(memory.created_at)),
+            ("updated", display.when(memory.updated_at)),
+            ("applied from", display.cid(memory.applied_from)),
+            ("applied by", memory.applied_by or "-"),
+        ]
+    )
     if memory.sources:
         out.append("\nevidence:\n", style="dim")
     for source in memory.sources:
         out.append(f"“{safe(source.evidence)}”\n")
-        out.append(f"   session {source.session_id or '?'}, turn {source.turn_id or '?'}\n", style="dim")
+        out.append(
+            f"   session {source.session_id or '?'}, turn {source.turn_id or '?'}\n", style="dim"
+        )
     return out
 
 
@@ -160,9 +174,13 @@ def event_detail(event: Event, scope: str, display: Display) -> RenderableType:
 
 def _event_fields(event: Event, display: Display) -> list[tuple[str, str]]:
     fields = [("when", display.when(event.ts)), ("actor", event.actor)]
-    optional = [("session", event.session), ("candidate", display.cid(event.candidate) if event.candidate else None),
-                ("reason", event.reason), ("reverts event", str(event.reverts) if event.reverts else None),
-                ("forced", "yes — overwrote a newer change" if event.forced else None)]
+    optional = [
+        ("session", event.session),
+        ("candidate", display.cid(event.candidate) if event.candidate else None),
+        ("reason", event.reason),
+        ("reverts event", str(event.reverts) if event.reverts else None),
+        ("forced", "yes — overwrote a newer change" if event.forced else None),
+    ]
     return fields + [(k, v) for k, v in optional if v]
 
 

@@ -25,10 +25,10 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from memory_review.proposal import parse_proposals  # noqa: E402
-from memory_review.workspace import Workspace  # noqa: E402
-from tui.app import make_app  # noqa: E402
-from tui.screens.review import ReviewScreen  # noqa: E402
+from memory_review.proposal import parse_proposals
+from memory_review.workspace import Workspace
+from tui.app import make_app
+from tui.screens.review import ReviewScreen
 
 BATCH = 1000
 
@@ -42,28 +42,52 @@ def build(base: Path, candidates: int, memories: int) -> Workspace:
         return ws
     ws.init()
     for start in range(0, memories, BATCH):
-        made = ws.propose(parse_proposals(orjson.dumps([_memory(i) for i in range(start, min(start + BATCH, memories))])))
+        made = ws.propose(
+            parse_proposals(
+                orjson.dumps([_memory(i) for i in range(start, min(start + BATCH, memories))])
+            )
+        )
         ws.apply([s.candidate.id for s in made], actor="bench")
     for start in range(0, candidates, BATCH):
-        ws.propose(parse_proposals(orjson.dumps([_candidate(i) for i in range(start, min(start + BATCH, candidates))])))
+        ws.propose(
+            parse_proposals(
+                orjson.dumps([_candidate(i) for i in range(start, min(start + BATCH, candidates))])
+            )
+        )
     marker.touch()
     return ws
 
 
 def _memory(i: int) -> dict:
-    return {"op": "create", "scope": "project" if i % 4 else "user",
-            "memory": {"id": f"mem-{i:05d}", "type": ("fact", "convention", "preference", "forbidden")[i % 4],
-                       "description": f"approved memory number {i}", "body": "Some remembered detail. " * 4},
-            "rationale": "benchmark data"}
+    return {
+        "op": "create",
+        "scope": "project" if i % 4 else "user",
+        "memory": {
+            "id": f"mem-{i:05d}",
+            "type": ("fact", "convention", "preference", "forbidden")[i % 4],
+            "description": f"approved memory number {i}",
+            "body": "Some remembered detail. " * 4,
+        },
+        "rationale": "benchmark data",
+    }
 
 
 def _candidate(i: int) -> dict:
-    return {"op": "create", "scope": "project" if i % 3 else "user",
-            "memory": {"id": f"cand-{i:05d}", "type": "convention",
-                       "description": f"proposed convention number {i} about the build",
-                       "body": "Run the build with make; never commit generated files. " * 2},
-            "rationale": "the user said so", "priority": ("high", "medium", "low")[i % 3],
-            "evidence": [{"quote": "always do it this way", "session_id": f"s{i % 50}", "turn_id": "t1"}]}
+    return {
+        "op": "create",
+        "scope": "project" if i % 3 else "user",
+        "memory": {
+            "id": f"cand-{i:05d}",
+            "type": "convention",
+            "description": f"proposed convention number {i} about the build",
+            "body": "Run the build with make; never commit generated files. " * 2,
+        },
+        "rationale": "the user said so",
+        "priority": ("high", "medium", "low")[i % 3],
+        "evidence": [
+            {"quote": "always do it this way", "session_id": f"s{i % 50}", "turn_id": "t1"}
+        ],
+    }
 
 
 async def key_times(pilot, key: str, rounds: int) -> tuple[float, float]:
@@ -99,8 +123,12 @@ async def measure(ws: Workspace, label: str) -> dict[str, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / "memory-review-bench")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--dir", type=Path, default=Path(tempfile.gettempdir()) / "memory-review-bench"
+    )
     parser.add_argument("--candidates", type=int, default=10_000)
     parser.add_argument("--memories", type=int, default=2_000)
     args = parser.parse_args()

@@ -1,11 +1,21 @@
-"""Trouble reaches the person as a message with what to do; the UI keeps running and loses nothing."""
+"""Trouble reaches the person as a message saying what to do; the UI runs on, losing nothing."""
 
 from __future__ import annotations
 
 import subprocess
 
 import pytest
-from tui_helpers import PYTHON, ROOT, app_for, candidate_for, events_of, loaded, notifications, settle, wait_until
+from tui_helpers import (
+    PYTHON,
+    ROOT,
+    app_for,
+    candidate_for,
+    events_of,
+    loaded,
+    notifications,
+    settle,
+    wait_until,
+)
 
 from memory_review.workspace import Workspace
 from tui.app import make_app
@@ -29,11 +39,17 @@ def errors(app) -> list[tuple[str, str, str]]:
     return [n for n in notifications(app) if n[0] == "error"]
 
 
-async def test_lock_held_by_another_process_is_reported_and_nothing_lost(scenario: Workspace) -> None:
+async def test_lock_held_by_another_process_is_reported_and_nothing_lost(
+    scenario: Workspace,
+) -> None:
     cid = candidate_for(scenario, "forbidden-mock-database")
     ws = Workspace(scenario.root, scenario.user.root, lock_timeout=0.3)
-    holder = subprocess.Popen([PYTHON, "-c", HOLD_LOCK, str(scenario.root), str(scenario.user.root)],
-                              stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    holder = subprocess.Popen(
+        [PYTHON, "-c", HOLD_LOCK, str(scenario.root), str(scenario.user.root)],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
     try:
         assert holder.stdout.readline().strip() == "locked"
         app = app_for(ws)
@@ -50,10 +66,14 @@ async def test_lock_held_by_another_process_is_reported_and_nothing_lost(scenari
         holder.kill()
         holder.wait()
     assert events_of(scenario, cid) == ["candidate.created"]
-    scenario.apply([cid], actor="tester")  # once the other process is gone, the decision can be made
+    scenario.apply(
+        [cid], actor="tester"
+    )  # once the other process is gone, the decision can be made
 
 
-async def test_damaged_candidate_file_is_named_and_the_rest_still_shown(scenario: Workspace) -> None:
+async def test_damaged_candidate_file_is_named_and_the_rest_still_shown(
+    scenario: Workspace,
+) -> None:
     broken = scenario.project.candidate_dir / f"{candidate_for(scenario, 'fact-ci-token')}.json"
     broken.write_bytes(b'{"id": "half a file')
     app = app_for(scenario)
@@ -70,9 +90,13 @@ async def test_damaged_log_is_reported_not_a_crash(scenario: Workspace) -> None:
     lines = log.read_bytes().splitlines(keepends=True)
     lines[2] = lines[2].replace(b'"candidate.', b'"candidatX.', 1)  # a bad line in the middle
     log.write_bytes(b"".join(lines))
-    app = make_app(scenario, actor="tester", poll_interval=None)  # (stable_options would read the log)
+    app = make_app(
+        scenario, actor="tester", poll_interval=None
+    )  # (stable_options would read the log)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: loaded(app), what="the queue")  # the queue needs only the log's head
+        await wait_until(
+            pilot, lambda: loaded(app), what="the queue"
+        )  # the queue needs only the log's head
         assert len(app.screen.entries) == 6 and not errors(app)
         await pilot.press("3")  # the history reads every line
         await wait_until(pilot, lambda: bool(errors(app)), what="the damage report")

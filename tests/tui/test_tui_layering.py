@@ -17,13 +17,43 @@ from tui_helpers import ROOT, app_for, loaded, settle, wait_until
 from memory_review.workspace import Workspace
 
 TUI = sorted((ROOT / "tui").rglob("*.py"))
-WRITERS = {"apply", "discard", "edit", "revert", "delete", "propose", "promote", "write_session_memory",
-           "init", "verify", "context"}
-FILE_METHODS = {"write_text", "write_bytes", "unlink", "rename", "rmdir", "mkdir", "touch", "symlink_to",
-                "chmod", "hardlink_to", "open"}
+WRITERS = {
+    "apply",
+    "discard",
+    "edit",
+    "revert",
+    "delete",
+    "propose",
+    "promote",
+    "write_session_memory",
+    "init",
+    "verify",
+    "context",
+}
+FILE_METHODS = {
+    "write_text",
+    "write_bytes",
+    "unlink",
+    "rename",
+    "rmdir",
+    "mkdir",
+    "touch",
+    "symlink_to",
+    "chmod",
+    "hardlink_to",
+    "open",
+}
 OS_READS = {"stat", "listdir", "environ", "pathsep", "sep", "fspath"}
-FORBIDDEN_IMPORTS = {"shutil", "tempfile", "filelock", "events.durable", "memory_review.store",
-                     "memory_review.rules", "memory_review.locking", "memory_review.manifest"}
+FORBIDDEN_IMPORTS = {
+    "shutil",
+    "tempfile",
+    "filelock",
+    "events.durable",
+    "memory_review.store",
+    "memory_review.rules",
+    "memory_review.locking",
+    "memory_review.manifest",
+}
 
 
 def _calls(tree: ast.AST) -> list[ast.Call]:
@@ -46,28 +76,36 @@ def test_no_tui_module_touches_files_itself(path: Path) -> None:
     assert not _imports(tree) & FORBIDDEN_IMPORTS
     for call in _calls(tree):
         func = call.func
-        assert not (isinstance(func, ast.Name) and func.id == "open"), f"{path.name}:{call.lineno} open()"
+        assert not (isinstance(func, ast.Name) and func.id == "open"), (
+            f"{path.name}:{call.lineno} open()"
+        )
         if isinstance(func, ast.Attribute):
             assert func.attr not in FILE_METHODS, f"{path.name}:{call.lineno} .{func.attr}()"
             if isinstance(func.value, ast.Name) and func.value.id == "os":
                 assert func.attr in OS_READS, f"{path.name}:{call.lineno} os.{func.attr}()"
 
 
-@pytest.mark.parametrize("path", [p for p in TUI if p.name != "actions.py"],
-                         ids=lambda p: p.relative_to(ROOT).as_posix())
+@pytest.mark.parametrize(
+    "path", [p for p in TUI if p.name != "actions.py"], ids=lambda p: p.relative_to(ROOT).as_posix()
+)
 def test_only_actions_calls_the_workspace_writers(path: Path) -> None:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     for call in _calls(tree):
         if isinstance(call.func, ast.Attribute) and call.func.attr in WRITERS:
             receiver = ast.unparse(call.func.value)
             assert receiver not in {"ws", "self.ws", "self.workspace", "workspace"}, (
-                f"{path.name}:{call.lineno} calls {receiver}.{call.func.attr}(); decisions go through tui.actions")
+                f"{path.name}:{call.lineno} calls {receiver}.{call.func.attr}(); "
+                "decisions go through tui.actions"
+            )
 
 
 def test_actions_change_stores_only_through_workspace_methods() -> None:
     tree = ast.parse((ROOT / "tui" / "actions.py").read_text(encoding="utf-8"))
-    used = {call.func.attr for call in _calls(tree)
-            if isinstance(call.func, ast.Attribute) and ast.unparse(call.func.value) == "ws"}
+    used = {
+        call.func.attr
+        for call in _calls(tree)
+        if isinstance(call.func, ast.Attribute) and ast.unparse(call.func.value) == "ws"
+    }
     assert used <= {"apply", "discard", "edit", "revert", "delete", "propose", "show", "log"}
 
 
@@ -84,9 +122,13 @@ async def test_stores_verify_after_a_session_of_decisions(scenario: Workspace) -
         await pilot.press("u")
         await wait_until(pilot, lambda: len(screen.entries) == 5, what="the undo")
         await pilot.press("2", "d", "enter")
-        await wait_until(pilot, lambda: bool(scenario.log(type="memory.deleted")), what="the delete")
+        await wait_until(
+            pilot, lambda: bool(scenario.log(type="memory.deleted")), what="the delete"
+        )
         await settle(pilot)
     reports = scenario.verify()
-    assert all(report.ok for report in reports), [r.to_json() if hasattr(r, "to_json") else r for r in reports]
+    assert all(report.ok for report in reports), [
+        r.to_json() if hasattr(r, "to_json") else r for r in reports
+    ]
     types = [e.type for scope in ("project", "user") for e in scenario.log(scope=scope)]
     assert {"candidate.applied", "candidate.discarded", "memory.deleted"} <= set(types)

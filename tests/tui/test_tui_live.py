@@ -16,19 +16,35 @@ from tui.data import PendingReader
 from tui.screens.review import ReviewScreen
 
 PROPOSAL = {
-    "op": "create", "scope": "project",
-    "memory": {"id": "conv-from-elsewhere", "type": "convention",
-               "description": "Branch names start with the ticket number",
-               "body": "Name branches like ABC-123-short-title."},
+    "op": "create",
+    "scope": "project",
+    "memory": {
+        "id": "conv-from-elsewhere",
+        "type": "convention",
+        "description": "Branch names start with the ticket number",
+        "body": "Name branches like ABC-123-short-title.",
+    },
     "rationale": "Said in another terminal while the review UI was open.",
-    "evidence": [{"quote": "branches start with the ticket number", "session_id": "other-sess", "turn_id": "t1"}],
+    "evidence": [
+        {
+            "quote": "branches start with the ticket number",
+            "session_id": "other-sess",
+            "turn_id": "t1",
+        }
+    ],
 }
 
 
 def cli(ws: Workspace, *args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
     """Run ``python -m memory_review.cli --project ROOT ...`` as a separate process."""
-    return subprocess.run([PYTHON, "-m", "memory_review.cli", "--project", str(ws.root), *args],
-                          input=stdin, capture_output=True, env=cli_env(ws), cwd=ROOT, timeout=60)
+    return subprocess.run(
+        [PYTHON, "-m", "memory_review.cli", "--project", str(ws.root), *args],
+        input=stdin,
+        capture_output=True,
+        env=cli_env(ws),
+        cwd=ROOT,
+        timeout=60,
+    )
 
 
 @pytest.mark.asyncio
@@ -38,12 +54,15 @@ async def test_candidate_from_another_process_appears_and_leaves(scenario: Works
         await wait_until(pilot, lambda: loaded(app), what="the queue")
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
-        done = await asyncio.to_thread(cli, scenario, "propose", "--file", "-", "--json",
-                                       stdin=orjson.dumps(PROPOSAL))
+        done = await asyncio.to_thread(
+            cli, scenario, "propose", "--file", "-", "--json", stdin=orjson.dumps(PROPOSAL)
+        )
         assert done.returncode == 0, done.stderr.decode()
         new_id = orjson.loads(done.stdout)["id"]  # one proposal in, one {"id": ...} out
         started = time.monotonic()
-        await wait_until(pilot, lambda: new_id in screen.entries, timeout=5, what="the new candidate")
+        await wait_until(
+            pilot, lambda: new_id in screen.entries, timeout=5, what="the new candidate"
+        )
         assert time.monotonic() - started < 3.0  # polled about once a second
         assert screen.entries[new_id].cells[4] == "conv-from-elsewhere"
 
@@ -51,11 +70,14 @@ async def test_candidate_from_another_process_appears_and_leaves(scenario: Works
         assert done.returncode == 0, done.stderr.decode()
         await wait_until(pilot, lambda: new_id not in screen.entries, timeout=5, what="it to leave")
         await settle(pilot)
-    assert [e.type for e in scenario.log(candidate=new_id)] == ["candidate.created", "candidate.applied"]
+    assert [e.type for e in scenario.log(candidate=new_id)] == [
+        "candidate.created",
+        "candidate.applied",
+    ]
 
 
 def test_pending_reader_matches_list_candidates(scenario: Workspace) -> None:
-    """The UI's incremental reader gives what the library's list_candidates gives, flags included."""
+    """The UI's incremental reader gives what list_candidates gives, flags included."""
     reader = PendingReader(scenario)
 
     def read() -> list[tuple[str, tuple[str, ...], str]]:
@@ -63,16 +85,25 @@ def test_pending_reader_matches_list_candidates(scenario: Workspace) -> None:
         return [(s.candidate.id, s.flags, s.candidate.rationale) for s in states]
 
     def library() -> list[tuple[str, tuple[str, ...], str]]:
-        return [(s.candidate.id, s.flags, s.candidate.rationale) for s in scenario.list_candidates()]
+        return [
+            (s.candidate.id, s.flags, s.candidate.rationale) for s in scenario.list_candidates()
+        ]
 
     assert read() == library()
     # A competing change makes one candidate stale; an edit replaces a file; a discard removes one.
     other = Workspace(scenario.root, scenario.user.root)
     other.delete("conv-package-manager", actor="someone", scope="project")
     states = {s.candidate.memory_ids()[0]: s.candidate for s in scenario.list_candidates()}
-    other.edit(states["pref-small-commits"].id, ProposedMemory(
-        id="pref-small-commits", type="preference", description="Small commits", body="Keep them small."),
-        actor="someone")
+    other.edit(
+        states["pref-small-commits"].id,
+        ProposedMemory(
+            id="pref-small-commits",
+            type="preference",
+            description="Small commits",
+            body="Keep them small.",
+        ),
+        actor="someone",
+    )
     other.discard([states["fact-readme-note"].id], actor="someone")
     assert read() == library()
     assert any("stale-base" in flags for _, flags, _ in read())

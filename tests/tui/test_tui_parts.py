@@ -1,8 +1,8 @@
-"""The UI's pure parts: formatting, filters, undo proposals, and the virtual table on 10,000 rows."""
+"""The UI's pure parts: formatting, filters, undo proposals, the virtual table on 10,000 rows."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from textual.app import App, ComposeResult
@@ -16,17 +16,29 @@ from tui.widgets.filter_bar import matches
 from tui.widgets.row_table import Column, Row, RowTable
 
 
-@pytest.mark.parametrize(("seconds", "text"), [
-    (-5, "0s"), (0, "0s"), (59, "59s"), (60, "1m"), (3599, "59m"), (3600, "1h"), (86399, "23h"),
-    (86400, "1d"), (47 * 86400 + 5, "47d"),
-])
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [
+        (-5, "0s"),
+        (0, "0s"),
+        (59, "59s"),
+        (60, "1m"),
+        (3599, "59m"),
+        (3600, "1h"),
+        (86399, "23h"),
+        (86400, "1d"),
+        (47 * 86400 + 5, "47d"),
+    ],
+)
 def test_age_text(seconds: float, text: str) -> None:
     assert age_text(seconds) == text
 
 
 def test_display_ages_and_masks_from_its_clock() -> None:
-    now = datetime(2026, 5, 18, 12, 0, tzinfo=timezone.utc)
-    display = Display(clock=lambda: now, id_display=lambda cid: "cand_X", time_display=lambda ts: "T")
+    now = datetime(2026, 5, 18, 12, 0, tzinfo=UTC)
+    display = Display(
+        clock=lambda: now, id_display=lambda cid: "cand_X", time_display=lambda ts: "T"
+    )
     assert display.age("2026-05-18T11:55:00Z") == "5m"
     assert display.age("2026-05-18T11:59:59.500000Z") == "0s"
     assert display.when("2026-05-17T12:00:00Z") == "T (1d ago)"
@@ -36,7 +48,7 @@ def test_display_ages_and_masks_from_its_clock() -> None:
 
 
 def test_parse_ts_accepts_both_precisions() -> None:
-    assert parse_ts("2026-05-18T10:30:00Z") == datetime(2026, 5, 18, 10, 30, tzinfo=timezone.utc)
+    assert parse_ts("2026-05-18T10:30:00Z") == datetime(2026, 5, 18, 10, 30, tzinfo=UTC)
     assert parse_ts("2026-05-18T10:30:00.250000Z").microsecond == 250000
 
 
@@ -48,7 +60,9 @@ def test_flag_marks_are_stable_letters() -> None:
 
 def test_filters() -> None:
     assert parse_filter("type:applied Memory:Conv words here") == (
-        {"type": "applied", "memory": "conv"}, ["words", "here"])
+        {"type": "applied", "memory": "conv"},
+        ["words", "here"],
+    )
     assert parse_filter("url:x") == ({}, ["url:x"])  # unknown fields are plain words
     assert matches("project fact staging url", "staging FACT")
     assert not matches("project fact staging url", "staging user")
@@ -64,7 +78,10 @@ def test_proposal_of_makes_the_same_change_again(scenario: Workspace) -> None:
     for old, new in zip(states, again):
         assert new.candidate.fingerprint() == old.candidate.fingerprint()
         assert (new.candidate.rationale, new.candidate.evidence, new.candidate.proposer) == (
-            old.candidate.rationale, old.candidate.evidence, old.candidate.proposer)
+            old.candidate.rationale,
+            old.candidate.evidence,
+            old.candidate.proposer,
+        )
         assert "previously-discarded" in new.flags
 
 
@@ -73,7 +90,12 @@ def test_memories_merge_marks_the_override(scenario: Workspace) -> None:
     project = scenario.project.view().memories()
     shadow = user[0].model_copy(update={"scope": "project"})
     entries = merged_entries(user, [*project, shadow])
-    assert [e.rank for e in entries] == [1, 2, 3, None]  # three injected, then the shadowed user one
+    assert [e.rank for e in entries] == [
+        1,
+        2,
+        3,
+        None,
+    ]  # three injected, then the shadowed user one
     overridden = [e for e in entries if e.overridden_by is not None]
     assert [e.memory.scope for e in overridden] == ["user"]
     winner = next(e for e in entries if e.memory is shadow)
@@ -81,7 +103,9 @@ def test_memories_merge_marks_the_override(scenario: Workspace) -> None:
 
 
 def test_row_table_widths_share_the_rest() -> None:
-    table = RowTable([Column("a", 4), Column("b", None), Column("c", None, min_width=3), Column("d", 2)])
+    table = RowTable(
+        [Column("a", 4), Column("b", None), Column("c", None, min_width=3), Column("d", 2)]
+    )
     assert table.widths(40) == [4, 15, 16, 2]  # 40 - 6 fixed - 3 gaps = 31, split 15 + 16
     narrow = table.widths(10)  # too narrow: minimum widths win (the row is cut when drawn)
     assert narrow[0] == 4 and narrow[1] == 8 and narrow[2] >= 3 and narrow[3] == 2
@@ -110,7 +134,9 @@ async def test_row_table_handles_ten_thousand_rows() -> None:
         table.set_rows([Row(f"k{i}", (str(i), f"row {i}")) for i in range(5_000, 10_000)])
         await pilot.pause()
         assert table.scroll_offset.y <= table.cursor < table.scroll_offset.y + table._visible_rows()
-        assert table.highlighted_key == f"k{9999 - (table._visible_rows() - 1) - 1}"  # same row kept
+        assert (
+            table.highlighted_key == f"k{9999 - (table._visible_rows() - 1) - 1}"
+        )  # same row kept
         await pilot.press("home")
         assert table.highlighted_key == "k5000" and table.scroll_offset.y == 0
         table.set_rows([])

@@ -45,7 +45,9 @@ async def test_apply_one_candidate(scenario: Workspace) -> None:
         screen = await open_review(pilot)
         await go_to(pilot, screen, cid)
         await pilot.press("a")
-        await wait_until(pilot, lambda: cid not in screen.entries, what="the applied candidate to leave")
+        await wait_until(
+            pilot, lambda: cid not in screen.entries, what="the applied candidate to leave"
+        )
     assert cid not in pending_ids(scenario)
     [applied] = scenario.log(type="candidate.applied", candidate=cid)
     assert applied.actor == ACTOR
@@ -62,7 +64,9 @@ async def test_discard_with_reason(scenario: Workspace) -> None:
         await pilot.press("d")
         await pilot.press(*"one-off remark")
         await pilot.press("enter")
-        await wait_until(pilot, lambda: cid not in screen.entries, what="the discarded candidate to leave")
+        await wait_until(
+            pilot, lambda: cid not in screen.entries, what="the discarded candidate to leave"
+        )
     [discarded] = scenario.log(scope="user", type="candidate.discarded", candidate=cid)
     assert discarded.reason == "one-off remark"
     assert discarded.actor == ACTOR
@@ -89,16 +93,27 @@ async def test_edit_then_apply(scenario: Workspace) -> None:
         await pilot.press("e")
         await wait_until(pilot, lambda: isinstance(app.screen, EditModal), what="the editor")
         await pilot.press("end", *" (Postgres 16)", "ctrl+s")
-        await wait_until(pilot, lambda: "candidate.edited" in events_of(scenario, cid), what="the edit event")
+        await wait_until(
+            pilot, lambda: "candidate.edited" in events_of(scenario, cid), what="the edit event"
+        )
         await settle(pilot)
         await go_to(pilot, screen, cid)
         await pilot.press("a")
-        await wait_until(pilot, lambda: cid not in screen.entries, what="the applied candidate to leave")
-    assert events_of(scenario, cid) == ["candidate.created", "candidate.edited", "candidate.applied"]
+        await wait_until(
+            pilot, lambda: cid not in screen.entries, what="the applied candidate to leave"
+        )
+    assert events_of(scenario, cid) == [
+        "candidate.created",
+        "candidate.edited",
+        "candidate.applied",
+    ]
     [edited] = scenario.log(type="candidate.edited", candidate=cid)
     assert edited.actor == ACTOR
     memory = {m.id: m for m in scenario.memories()}["forbidden-mock-database"]
-    assert memory.description == "Never mock the database in tests; use the test container (Postgres 16)"
+    assert (
+        memory.description
+        == "Never mock the database in tests; use the test container (Postgres 16)"
+    )
 
 
 async def test_invalid_edit_is_shown_and_not_saved(scenario: Workspace) -> None:
@@ -128,12 +143,17 @@ async def test_bulk_apply_skips_flagged_ones(scenario: Workspace) -> None:
         flagged = {cid for cid, e in screen.entries.items() if e.state.flags}
         assert len(flagged) == 2
         await pilot.press("a")
-        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceModal), what="the bulk question")
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, ChoiceModal), what="the bulk question"
+        )
         await pilot.press("enter")  # the focused, first answer: apply the unflagged only
-        await wait_until(pilot, lambda: set(screen.entries) == flagged, what="only flagged ones to remain")
+        await wait_until(
+            pilot, lambda: set(screen.entries) == flagged, what="only flagged ones to remain"
+        )
     assert pending_ids(scenario) == flagged
     applied = [e.candidate for e in scenario.log(type="candidate.applied")] + [
-        e.candidate for e in scenario.log(scope="user", type="candidate.applied")]
+        e.candidate for e in scenario.log(scope="user", type="candidate.applied")
+    ]
     assert not flagged & set(applied)
     assert len(applied) == 3 + 4  # the scenario's 3 approved, then the 4 unflagged just applied
 
@@ -144,7 +164,9 @@ async def test_bulk_apply_with_flagged_needs_the_explicit_choice(scenario: Works
         screen = await open_review(pilot)
         await pilot.press("home", *["space"] * len(screen.order))
         await pilot.press("a")
-        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceModal), what="the bulk question")
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, ChoiceModal), what="the bulk question"
+        )
         await pilot.click("#choice-all")
         await wait_until(pilot, lambda: not screen.entries, what="the queue to empty")
     assert pending_ids(scenario) == set()
@@ -157,14 +179,20 @@ async def test_flagged_candidate_asks_first_and_cancel_keeps_it(scenario: Worksp
         screen = await open_review(pilot)
         await go_to(pilot, screen, cid)
         await pilot.press("a")
-        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceModal), what="the confirmation")
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, ChoiceModal), what="the confirmation"
+        )
         await pilot.press("escape")
         await settle(pilot)
         assert cid in pending_ids(scenario)
         await pilot.press("a")
-        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceModal), what="the confirmation")
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, ChoiceModal), what="the confirmation"
+        )
         await pilot.press("enter")  # "Apply anyway" has the focus
-        await wait_until(pilot, lambda: cid not in screen.entries, what="the applied candidate to leave")
+        await wait_until(
+            pilot, lambda: cid not in screen.entries, what="the applied candidate to leave"
+        )
     assert events_of(scenario, cid) == ["candidate.created", "candidate.applied"]
 
 
@@ -178,7 +206,9 @@ async def test_undo_apply_is_a_recorded_revert(scenario: Workspace) -> None:
         await pilot.press("a")
         await wait_until(pilot, lambda: cid not in screen.entries, what="the apply")
         await pilot.press("u")
-        await wait_until(pilot, lambda: bool(scenario.log(type="memory.reverted")), what="the revert")
+        await wait_until(
+            pilot, lambda: bool(scenario.log(type="memory.reverted")), what="the revert"
+        )
         await settle(pilot)
     [applied] = scenario.log(type="candidate.applied", candidate=cid)
     [reverted] = scenario.log(type="memory.reverted")
@@ -197,7 +227,9 @@ async def test_undo_discard_puts_the_proposal_back(scenario: Workspace) -> None:
         await wait_until(pilot, lambda: cid not in screen.entries, what="the discard")
         await pilot.press("u")
         await wait_until(pilot, lambda: len(screen.entries) == 6, what="the proposal to come back")
-    back = [s for s in scenario.list_candidates() if "pref-small-commits" in s.candidate.memory_ids()]
+    back = [
+        s for s in scenario.list_candidates() if "pref-small-commits" in s.candidate.memory_ids()
+    ]
     assert len(back) == 1 and back[0].candidate.id != cid
     assert "previously-discarded" in back[0].flags
     assert back[0].candidate.rationale == "Stated preference about commit style."
@@ -233,19 +265,26 @@ async def test_filter_narrows_the_queue_and_actions_follow_it(scenario: Workspac
 async def test_conflict_is_shown_and_the_candidate_kept(scenario: Workspace) -> None:
     """Another process changes the memory under a pending update; applying it reports a conflict."""
     cid = candidate_for(scenario, "conv-package-manager")
-    other = Workspace(scenario.root, scenario.user.root)  # a second handle, as another process would have
+    other = Workspace(
+        scenario.root, scenario.user.root
+    )  # a second handle, as another process would have
     app = app_for(scenario)  # no polling: the UI still believes the candidate is fine
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(pilot)
         other.delete("conv-package-manager", actor="someone-else", scope="project")
         await go_to(pilot, screen, cid)
         await pilot.press("a")
-        await wait_until(pilot, lambda: any(sev == "error" for sev, _, _ in notifications(app)),
-                         what="the conflict message")
+        await wait_until(
+            pilot,
+            lambda: any(sev == "error" for sev, _, _ in notifications(app)),
+            what="the conflict message",
+        )
         await settle(pilot)
         assert isinstance(app.screen, ReviewScreen)
         assert cid in screen.entries
-        assert "stale-base" in screen.entries[cid].state.flags  # the reload after the failure shows why
+        assert (
+            "stale-base" in screen.entries[cid].state.flags
+        )  # the reload after the failure shows why
     [(severity, title, message)] = [n for n in notifications(app) if n[0] == "error"]
     assert title.startswith("Conflict") and "conv-package-manager" in message
     assert events_of(scenario, cid) == ["candidate.created"]

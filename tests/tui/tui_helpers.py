@@ -47,8 +47,9 @@ def app_for(ws: Workspace, **overrides: Any) -> ReviewApp:
     return make_app(ws, **options)
 
 
-async def wait_until(pilot, condition: Callable[[], bool], *, timeout: float = 10.0,
-                     what: str = "condition") -> None:
+async def wait_until(
+    pilot, condition: Callable[[], bool], *, timeout: float = 10.0, what: str = "condition"
+) -> None:
     """Let the app run (workers, messages) until ``condition()`` holds; fail after ``timeout``."""
     deadline = time.monotonic() + timeout
     while not condition():

@@ -29,8 +29,11 @@ class Choice:
 class ChoiceModal(ModalScreen[str | None]):
     """A question with a few answers; the first choice has the focus, escape cancels."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("left", "app.focus_previous", show=False),
-                Binding("right", "app.focus_next", show=False)]
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("left", "app.focus_previous", show=False),
+        Binding("right", "app.focus_next", show=False),
+    ]
 
     def __init__(self, title: str, body: Text | str, choices: Sequence[Choice]) -> None:
         super().__init__(classes="modal")
@@ -44,7 +47,12 @@ class ChoiceModal(ModalScreen[str | None]):
             yield Static(self.body, classes="dialog-body")
             with Horizontal(classes="dialog-buttons"):
                 for choice in self.choices:
-                    yield Button(choice.label, id=f"choice-{choice.value}", variant=choice.variant, compact=True)
+                    yield Button(
+                        choice.label,
+                        id=f"choice-{choice.value}",
+                        variant=choice.variant,
+                        compact=True,
+                    )
 
     def on_mount(self) -> None:
         self.query(Button).first().focus()
@@ -59,8 +67,11 @@ class ChoiceModal(ModalScreen[str | None]):
 
 def confirm(title: str, body: Text | str, yes: str, *, danger: bool = False) -> ChoiceModal:
     """A yes/cancel question whose "yes" answer is ``"yes"``."""
-    return ChoiceModal(title, body, [Choice("yes", yes, "error" if danger else "primary"),
-                                     Choice("cancel", "Cancel")])
+    return ChoiceModal(
+        title,
+        body,
+        [Choice("yes", yes, "error" if danger else "primary"), Choice("cancel", "Cancel")],
+    )
 
 
 class ReasonModal(ModalScreen[str | None]):
@@ -68,7 +79,9 @@ class ReasonModal(ModalScreen[str | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, title: str, body: str, placeholder: str = "reason (optional) — enter to confirm") -> None:
+    def __init__(
+        self, title: str, body: str, placeholder: str = "reason (optional) — enter to confirm"
+    ) -> None:
         super().__init__(classes="modal")
         self.title_text = title
         self.body = body

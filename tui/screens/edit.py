@@ -36,14 +36,25 @@ class EditModal(ModalScreen[ProposedMemory | None]):
             yield Label(self.title_text, classes="dialog-title")
             with Horizontal(classes="field"):
                 yield Label("id", classes="field-label")
-                yield Input(self.record.id, id="edit-id", disabled=not self.can_rename, compact=True)
+                yield Input(
+                    self.record.id, id="edit-id", disabled=not self.can_rename, compact=True
+                )
                 yield Label("type", classes="field-label short")
-                yield Select([(t, t) for t in MEMORY_TYPES], value=self.record.type, allow_blank=False,
-                             id="edit-type", compact=True)
+                yield Select(
+                    [(t, t) for t in MEMORY_TYPES],
+                    value=self.record.type,
+                    allow_blank=False,
+                    id="edit-type",
+                    compact=True,
+                )
             with Horizontal(classes="field"):
                 yield Label("description", classes="field-label")
-                yield Input(self.record.description, id="edit-description", compact=True,
-                            placeholder="one line: what to remember")
+                yield Input(
+                    self.record.description,
+                    id="edit-description",
+                    compact=True,
+                    placeholder="one line: what to remember",
+                )
             yield Label("body", classes="field-label")
             yield TextArea(self.record.body, id="edit-body", soft_wrap=True)
             yield Static("", id="edit-error")

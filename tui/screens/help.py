@@ -11,37 +11,55 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 KEYMAP: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
-    ("Everywhere", (
-        ("1 2 3 4", "review queue · memories · history · sessions"),
-        ("u", "undo the last action (as a new recorded event: an apply is undone by a revert)"),
-        ("?", "this help"),
-        ("q", "quit (every decision is already on disk)"),
-        ("↑ ↓ j k", "move in a list (pgup pgdn home end jump)"),
-        ("tab", "move between the list and the details"),
-    )),
-    ("Review", (
-        ("a", "apply the marked candidates, or the one under the cursor"),
-        ("d", "discard them, with an optional reason (kept in the log)"),
-        ("e", "edit the proposed record (validated, recorded as candidate.edited)"),
-        ("space", "mark / unmark and move down"),
-        ("/", "filter the queue (esc clears); every word must match"),
-        ("", "flagged candidates (I injection, S secret, D discarded before, B stale base) "
-             "are applied only after you confirm; a bulk apply skips them unless you say so"),
-    )),
-    ("Memories", (
-        ("d", "delete the memory (asks first; recorded, revertible)"),
-        ("r", "revert the memory's last change"),
-        ("/", "filter"),
-    )),
-    ("History", (
-        ("r", "revert the selected change (a forced revert is offered on conflict)"),
-        ("/", "filter: words, or type:applied session:ID memory:ID scope:user"),
-    )),
-    ("Sessions", (
-        ("enter", "step through the selected session"),
-        ("n p", "next / previous step"),
-        ("escape", "back to the list of sessions"),
-    )),
+    (
+        "Everywhere",
+        (
+            ("1 2 3 4", "review queue · memories · history · sessions"),
+            ("u", "undo the last action (as a new recorded event: an apply is undone by a revert)"),
+            ("?", "this help"),
+            ("q", "quit (every decision is already on disk)"),
+            ("↑ ↓ j k", "move in a list (pgup pgdn home end jump)"),
+            ("tab", "move between the list and the details"),
+        ),
+    ),
+    (
+        "Review",
+        (
+            ("a", "apply the marked candidates, or the one under the cursor"),
+            ("d", "discard them, with an optional reason (kept in the log)"),
+            ("e", "edit the proposed record (validated, recorded as candidate.edited)"),
+            ("space", "mark / unmark and move down"),
+            ("/", "filter the queue (esc clears); every word must match"),
+            (
+                "",
+                "flagged candidates (I injection, S secret, D discarded before, B stale base) "
+                "are applied only after you confirm; a bulk apply skips them unless you say so",
+            ),
+        ),
+    ),
+    (
+        "Memories",
+        (
+            ("d", "delete the memory (asks first; recorded, revertible)"),
+            ("r", "revert the memory's last change"),
+            ("/", "filter"),
+        ),
+    ),
+    (
+        "History",
+        (
+            ("r", "revert the selected change (a forced revert is offered on conflict)"),
+            ("/", "filter: words, or type:applied session:ID memory:ID scope:user"),
+        ),
+    ),
+    (
+        "Sessions",
+        (
+            ("enter", "step through the selected session"),
+            ("n p", "next / previous step"),
+            ("escape", "back to the list of sessions"),
+        ),
+    ),
 )
 
 

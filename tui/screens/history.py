@@ -61,7 +61,9 @@ class LoggedEvent:
 def timeline(logs: dict[str, list[Event]]) -> list[LoggedEvent]:
     """Both logs merged, newest first (by timestamp, then store, then seq)."""
     merged = [LoggedEvent(scope, e) for scope, events in logs.items() for e in events]
-    return sorted(merged, key=lambda item: (item.event.ts, item.scope, item.event.seq), reverse=True)
+    return sorted(
+        merged, key=lambda item: (item.event.ts, item.scope, item.event.seq), reverse=True
+    )
 
 
 def parse_filter(text: str) -> tuple[dict[str, str], list[str]]:
@@ -123,8 +125,10 @@ class HistoryScreen(DataScreen):
         with Container(id="main"):
             yield RowTable(COLUMNS, id="events", empty_text="loading…")
             yield DetailPane(id="detail")
-        yield FilterBar(placeholder="filter: words, or type:applied session:ID memory:ID scope:user",
-                        id="filter")
+        yield FilterBar(
+            placeholder="filter: words, or type:applied session:ID memory:ID scope:user",
+            id="filter",
+        )
         yield footer
 
     def on_mount(self) -> None:
@@ -152,8 +156,17 @@ class HistoryScreen(DataScreen):
 
     def _haystack(self, item: LoggedEvent) -> str:
         e = item.event
-        return " ".join([item.scope, e.type, e.actor, e.session or "", e.candidate or "",
-                         event_subject(e, self.display_opts), e.reason or ""]).lower()
+        return " ".join(
+            [
+                item.scope,
+                e.type,
+                e.actor,
+                e.session or "",
+                e.candidate or "",
+                event_subject(e, self.display_opts),
+                e.reason or "",
+            ]
+        ).lower()
 
     def refresh_rows(self) -> None:
         """Rebuild the timeline rows (after a load or a change of filter)."""
@@ -161,23 +174,35 @@ class HistoryScreen(DataScreen):
         shown = [k for k in self.order if keep(self.items[k], fields, words, self.haystacks[k])]
         table = self.query_one("#events", RowTable)
         table.set_rows([self._row(self.items[k]) for k in shown])
-        total = f"{len(shown)} of {len(self.order)} events" if len(shown) != len(self.order) else (
-            f"{len(self.order)} events")
+        total = (
+            f"{len(shown)} of {len(self.order)} events"
+            if len(shown) != len(self.order)
+            else (f"{len(self.order)} events")
+        )
         table.border_title = f"History · {total}, newest first"
         if not table.rows:
             self.query_one("#detail", DetailPane).show("")
 
     def _row(self, item: LoggedEvent) -> Row:
         e = item.event
-        cells = (item.scope, str(e.seq), self.display_opts.age(e.ts), e.type, e.actor,
-                 event_subject(e, self.display_opts), e.session or "")
+        cells = (
+            item.scope,
+            str(e.seq),
+            self.display_opts.age(e.ts),
+            e.type,
+            e.actor,
+            event_subject(e, self.display_opts),
+            e.session or "",
+        )
         return Row(item.key, cells)
 
     @on(RowTable.Highlighted, "#events")
     def _show_event(self, message: RowTable.Highlighted) -> None:
         item = self.items.get(message.key) if message.key else None
         if item is not None:
-            self.query_one("#detail", DetailPane).show(event_detail(item.event, item.scope, self.display_opts))
+            self.query_one("#detail", DetailPane).show(
+                event_detail(item.event, item.scope, self.display_opts)
+            )
 
     def current(self) -> LoggedEvent | None:
         """The event under the cursor."""
@@ -207,34 +232,52 @@ class HistoryScreen(DataScreen):
         elif item.event.type == "candidate.edited":
             self._ask_restore(item)
         else:
-            self.notify(f"A {item.event.type} event changed no memory; there is nothing to revert.",
-                        severity="warning")
+            self.notify(
+                f"A {item.event.type} event changed no memory; there is nothing to revert.",
+                severity="warning",
+            )
 
     def _ask_revert(self, item: LoggedEvent) -> None:
         e = item.event
         op = revert_op(e.seq, item.scope, actor=self.review_app.actor)
-        body = (f"{e.type} of {', '.join(item.memories())}: the memory goes back to what it was before "
-                f"event {e.seq}. The revert is itself recorded and can be undone.")
+        body = (
+            f"{e.type} of {', '.join(item.memories())}: the memory goes back to what it was before "
+            f"event {e.seq}. The revert is itself recorded and can be undone."
+        )
 
         def answered(answer: str | None) -> None:
             if answer == "yes":
                 self.review_app.commit(op, on_error=lambda exc: self._offer_force(item, exc))
 
-        self.app.push_screen(confirm(f"Revert {item.scope} event {e.seq}?", body, "Revert"), answered)
+        self.app.push_screen(
+            confirm(f"Revert {item.scope} event {e.seq}?", body, "Revert"), answered
+        )
 
     def _offer_force(self, item: LoggedEvent, error: MemoryReviewError) -> bool:
         if not isinstance(error, ConflictError):
             return False
-        op = revert_op(item.event.seq, item.scope, actor=self.review_app.actor, force=True, label="forced revert")
-        body = (f"{error}\n\nForcing overwrites the newer change; the overwrite is recorded "
-                "(forced) and can itself be reverted.")
+        op = revert_op(
+            item.event.seq,
+            item.scope,
+            actor=self.review_app.actor,
+            force=True,
+            label="forced revert",
+        )
+        body = (
+            f"{error}\n\nForcing overwrites the newer change; the overwrite is recorded "
+            "(forced) and can itself be reverted."
+        )
 
         def answered(answer: str | None) -> None:
             if answer == "yes":
                 self.review_app.commit(op)
 
-        self.app.push_screen(confirm("The memory changed since — force the revert?", body, "Force revert",
-                                     danger=True), answered)
+        self.app.push_screen(
+            confirm(
+                "The memory changed since — force the revert?", body, "Force revert", danger=True
+            ),
+            answered,
+        )
         return True
 
     def _ask_restore(self, item: LoggedEvent) -> None:
@@ -244,16 +287,28 @@ class HistoryScreen(DataScreen):
             return
         cid = item.event.candidate or ""
         op = restore_record_op(cid, previous, actor=self.review_app.actor, label="revert edit")
-        body = (f"The candidate's proposed record goes back to what it was before event {item.event.seq} "
-                f"({previous.id}: {previous.description}). Recorded as candidate.edited.")
-        self.app.push_screen(confirm("Revert this edit?", body, "Revert edit"),
-                             lambda answer: self.review_app.commit(op) if answer == "yes" else None)
+        body = (
+            f"The candidate's proposed record goes back to what it was before event "
+            f"{item.event.seq} "
+            f"({previous.id}: {previous.description}). Recorded as candidate.edited."
+        )
+        self.app.push_screen(
+            confirm("Revert this edit?", body, "Revert edit"),
+            lambda answer: self.review_app.commit(op) if answer == "yes" else None,
+        )
 
     def _record_before(self, item: LoggedEvent):
-        earlier = [i.event for i in self.items.values()
-                   if i.scope == item.scope and i.event.candidate == item.event.candidate
-                   and i.event.seq < item.event.seq and i.event.record is not None]
+        earlier = [
+            i.event
+            for i in self.items.values()
+            if i.scope == item.scope
+            and i.event.candidate == item.event.candidate
+            and i.event.seq < item.event.seq
+            and i.event.record is not None
+        ]
         if not earlier:
             return None
         latest = max(earlier, key=lambda e: e.seq)
-        return editable_record(candidate_from_json(latest.record, where=f"{item.scope} log {latest.seq}"))
+        return editable_record(
+            candidate_from_json(latest.record, where=f"{item.scope} log {latest.seq}")
+        )

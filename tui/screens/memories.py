@@ -57,10 +57,17 @@ def merged_entries(user: list[Memory], project: list[Memory]) -> list[MemoryEntr
     """Injected memories in priority order, then the user memories a project memory overrides."""
     by_scope = {"user": {m.id: m for m in user}, "project": {m.id: m for m in project}}
     active = priority_order(merge_tiers(user, project, []))
-    entries = [MemoryEntry(m, i + 1, overrides=by_scope["user"].get(m.id) if m.scope == "project" else None)
-               for i, m in enumerate(active)]
-    shadowed = [MemoryEntry(m, None, overridden_by=by_scope["project"][m.id])
-                for m in sorted(user, key=lambda m: m.id) if m.id in by_scope["project"]]
+    entries = [
+        MemoryEntry(
+            m, i + 1, overrides=by_scope["user"].get(m.id) if m.scope == "project" else None
+        )
+        for i, m in enumerate(active)
+    ]
+    shadowed = [
+        MemoryEntry(m, None, overridden_by=by_scope["project"][m.id])
+        for m in sorted(user, key=lambda m: m.id)
+        if m.id in by_scope["project"]
+    ]
     return entries + shadowed
 
 
@@ -128,7 +135,9 @@ class MemoriesScreen(DataScreen):
     def refresh_rows(self) -> None:
         """Rebuild the rows (after a load or a change of filter)."""
         table = self.query_one("#memories", RowTable)
-        shown = [k for k in self.order if matches(self._haystack(self.entries[k]), self.filter_text)]
+        shown = [
+            k for k in self.order if matches(self._haystack(self.entries[k]), self.filter_text)
+        ]
         table.set_rows([self._row(self.entries[k]) for k in shown])
         injected = sum(1 for e in self.entries.values() if e.rank is not None)
         table.border_title = f"Memories · {injected} injected, in this order"
@@ -137,9 +146,20 @@ class MemoriesScreen(DataScreen):
 
     def _row(self, entry: MemoryEntry) -> Row:
         m = entry.memory
-        tier = f"over {entry.overrides.scope}" if entry.overrides else ("shadowed" if entry.overridden_by else "")
-        cells = (str(entry.rank or "-"), memory_tag(m), m.id, safe(m.description),
-                 self.display_opts.age(m.updated_at), _source(m), tier)
+        tier = (
+            f"over {entry.overrides.scope}"
+            if entry.overrides
+            else ("shadowed" if entry.overridden_by else "")
+        )
+        cells = (
+            str(entry.rank or "-"),
+            memory_tag(m),
+            m.id,
+            safe(m.description),
+            self.display_opts.age(m.updated_at),
+            _source(m),
+            tier,
+        )
         return Row(entry.key, cells, style="dim" if entry.overridden_by else "")
 
     @staticmethod
@@ -152,7 +172,8 @@ class MemoriesScreen(DataScreen):
         entry = self.entries.get(message.key) if message.key else None
         if entry is not None:
             self.query_one("#detail", DetailPane).show(
-                memory_detail(entry.memory, self.display_opts, entry.overrides, entry.overridden_by))
+                memory_detail(entry.memory, self.display_opts, entry.overrides, entry.overridden_by)
+            )
 
     def current(self) -> MemoryEntry | None:
         """The memory under the cursor."""
@@ -177,10 +198,14 @@ class MemoriesScreen(DataScreen):
             return
         m = entry.memory
         op = delete_op(m.id, m.scope, actor=self.review_app.actor)
-        body = (f"{memory_tag(m)} {m.id}\n{safe(m.description)}\n\n"
-                "The deletion is recorded in the log and can be reverted (u, or from the history).")
-        self.app.push_screen(confirm(f"Delete the {m.scope} memory {m.id}?", body, "Delete", danger=True),
-                             lambda answer: self.review_app.commit(op) if answer == "yes" else None)
+        body = (
+            f"{memory_tag(m)} {m.id}\n{safe(m.description)}\n\n"
+            "The deletion is recorded in the log and can be reverted (u, or from the history)."
+        )
+        self.app.push_screen(
+            confirm(f"Delete the {m.scope} memory {m.id}?", body, "Delete", danger=True),
+            lambda answer: self.review_app.commit(op) if answer == "yes" else None,
+        )
 
     def action_revert(self) -> None:
         entry = self.current()
@@ -189,8 +214,10 @@ class MemoriesScreen(DataScreen):
         m = entry.memory
         op = revert_last_change_op(m.id, m.scope, actor=self.review_app.actor)
         body = f"{memory_tag(m)} {m.id} goes back to what it was before its last change (recorded)."
-        self.app.push_screen(confirm(f"Revert the last change of {m.id}?", body, "Revert"),
-                             lambda answer: self.review_app.commit(op) if answer == "yes" else None)
+        self.app.push_screen(
+            confirm(f"Revert the last change of {m.id}?", body, "Revert"),
+            lambda answer: self.review_app.commit(op) if answer == "yes" else None,
+        )
 
 
 def _source(memory: Memory) -> str:

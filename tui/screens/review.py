@@ -52,7 +52,9 @@ COLUMNS = (
 )
 SHORT_PRIORITY = {"medium": "med"}
 SCOPE_RANK = {"project": 0, "user": 1}
-PROGRESS_EVERY = 4  # chunks (of tui.data.CHUNK candidates) between progressive updates of the first load
+PROGRESS_EVERY = (
+    4  # chunks (of tui.data.CHUNK candidates) between progressive updates of the first load
+)
 
 
 @dataclass(frozen=True)
@@ -86,7 +88,9 @@ class ReviewScreen(DataScreen):
     class Loaded(Message):
         """The queue as read by the loader (``final`` once live flags are in)."""
 
-        def __init__(self, states: list[CandidateState], problems: list[Problem], final: bool) -> None:
+        def __init__(
+            self, states: list[CandidateState], problems: list[Problem], final: bool
+        ) -> None:
             super().__init__()
             self.states = states
             self.problems = problems
@@ -114,7 +118,9 @@ class ReviewScreen(DataScreen):
         with Container(id="main"):
             yield RowTable(COLUMNS, id="queue", empty_text="loading…")
             yield DetailPane(id="detail")
-        yield FilterBar(placeholder="filter the queue: words that must all match (esc clears)", id="filter")
+        yield FilterBar(
+            placeholder="filter the queue: words that must all match (esc clears)", id="filter"
+        )
         yield footer
 
     def on_mount(self) -> None:
@@ -142,11 +148,15 @@ class ReviewScreen(DataScreen):
 
     def on_review_screen_loaded(self, message: Loaded) -> None:
         old = self.entries
-        self.entries = {s.candidate.id: self._entry(s, old.get(s.candidate.id)) for s in message.states}
+        self.entries = {
+            s.candidate.id: self._entry(s, old.get(s.candidate.id)) for s in message.states
+        }
         self.order = sorted(self.entries, key=lambda cid: self.entries[cid].sort_key())
         self.marked &= set(self.entries)
         self.loaded = self.loaded or message.final
-        self.query_one("#queue", RowTable).empty_text = "no pending candidates" if message.final else "loading…"
+        self.query_one("#queue", RowTable).empty_text = (
+            "no pending candidates" if message.final else "loading…"
+        )
         self.refresh_rows()
         self._report_problems(message.problems)
 
@@ -156,13 +166,35 @@ class ReviewScreen(DataScreen):
     def _entry(self, state: CandidateState, old: QueueEntry | None) -> QueueEntry:
         # The reader hands back the same Candidate object for an unchanged file: compare by identity
         # (a deep comparison of 10,000 models would cost more than building the rows again).
-        if old is not None and old.state.candidate is state.candidate and old.state.flags == state.flags:
+        if (
+            old is not None
+            and old.state.candidate is state.candidate
+            and old.state.flags == state.flags
+        ):
             return old
         c = state.candidate
-        cells = (flag_marks(state.flags), c.scope, _types(state), c.op, main_memory(c), description(c),
-                 c.proposer.kind, self.display_opts.age(c.created_at), SHORT_PRIORITY.get(c.priority, c.priority))
-        haystack = " ".join([c.id, *c.memory_ids(), *cells, proposer_text(c), c.priority, *state.flags,
-                             c.session_id or ""]).lower()
+        cells = (
+            flag_marks(state.flags),
+            c.scope,
+            _types(state),
+            c.op,
+            main_memory(c),
+            description(c),
+            c.proposer.kind,
+            self.display_opts.age(c.created_at),
+            SHORT_PRIORITY.get(c.priority, c.priority),
+        )
+        haystack = " ".join(
+            [
+                c.id,
+                *c.memory_ids(),
+                *cells,
+                proposer_text(c),
+                c.priority,
+                *state.flags,
+                c.session_id or "",
+            ]
+        ).lower()
         return QueueEntry(state, cells, haystack)
 
     def _report_problems(self, problems: list[Problem]) -> None:
@@ -185,8 +217,9 @@ class ReviewScreen(DataScreen):
         table.set_rows([self._row(cid) for cid in self.visible_ids()])
         self._update_title(len(table.rows))
         if not table.rows:
-            self.query_one("#detail", DetailPane).show(Text("Nothing to review." if self.loaded else "Loading…",
-                                                            style="dim"))
+            self.query_one("#detail", DetailPane).show(
+                Text("Nothing to review." if self.loaded else "Loading…", style="dim")
+            )
 
     def _row(self, cid: str) -> Row:
         entry = self.entries[cid]
@@ -205,7 +238,9 @@ class ReviewScreen(DataScreen):
     def _show_candidate(self, message: RowTable.Highlighted) -> None:
         entry = self.entries.get(message.key) if message.key else None
         if entry is not None:
-            self.query_one("#detail", DetailPane).show(candidate_detail(entry.state, self.display_opts))
+            self.query_one("#detail", DetailPane).show(
+                candidate_detail(entry.state, self.display_opts)
+            )
 
     def current(self) -> QueueEntry | None:
         """The entry under the cursor."""
@@ -254,16 +289,25 @@ class ReviewScreen(DataScreen):
         if not flagged:
             self._apply(targets)
         elif len(targets) == 1:
-            self.app.push_screen(confirm("Apply a flagged candidate?", _flag_report(flagged, self.display_opts),
-                                         "Apply anyway", danger=True),
-                                 lambda answer: self._apply(targets) if answer == "yes" else None)
+            self.app.push_screen(
+                confirm(
+                    "Apply a flagged candidate?",
+                    _flag_report(flagged, self.display_opts),
+                    "Apply anyway",
+                    danger=True,
+                ),
+                lambda answer: self._apply(targets) if answer == "yes" else None,
+            )
         else:
             self._ask_bulk(targets, flagged)
 
     def _ask_bulk(self, targets: list[CandidateState], flagged: list[CandidateState]) -> None:
         clean = [t for t in targets if not t.flags]
         choices = [Choice("clean", f"Apply the {len(clean)} unflagged", "primary")] if clean else []
-        choices += [Choice("all", f"Apply all {len(targets)}, flagged too", "error"), Choice("cancel", "Cancel")]
+        choices += [
+            Choice("all", f"Apply all {len(targets)}, flagged too", "error"),
+            Choice("cancel", "Cancel"),
+        ]
         body = _flag_report(flagged, self.display_opts)
         title = f"{len(flagged)} of the {len(targets)} marked candidates are flagged"
 
@@ -294,7 +338,9 @@ class ReviewScreen(DataScreen):
 
         def answered(reason: str | None) -> None:
             if reason is not None:
-                op = discard_op([t.candidate for t in targets], actor=self.review_app.actor, reason=reason)
+                op = discard_op(
+                    [t.candidate for t in targets], actor=self.review_app.actor, reason=reason
+                )
                 self.review_app.commit(op, on_success=lambda: self._unmark(ids))
 
         title = f"Discard {len(targets)} candidate{'s' if len(targets) > 1 else ''}?"
@@ -307,7 +353,9 @@ class ReviewScreen(DataScreen):
         candidate = entry.state.candidate
         record = editable_record(candidate)
         if record is None:
-            self.notify("This candidate deletes a memory; there is no record to edit.", severity="warning")
+            self.notify(
+                "This candidate deletes a memory; there is no record to edit.", severity="warning"
+            )
             return
         renamable = len(candidate.changes) == 1 and candidate.changes[0].before is None
 
@@ -321,7 +369,9 @@ class ReviewScreen(DataScreen):
 
 def _types(state: CandidateState) -> str:
     c = state.candidate
-    types = {ch.after.type if ch.after else ch.before.type for ch in c.changes if ch.after or ch.before}
+    types = {
+        ch.after.type if ch.after else ch.before.type for ch in c.changes if ch.after or ch.before
+    }
     return ",".join(sorted(types))
 
 

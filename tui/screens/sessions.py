@@ -55,11 +55,20 @@ class SessionStory:
 def session_story(ws: Workspace, session: str) -> SessionStory:
     """Read a session's events and replay each store to just before the session's first event."""
     logs = {scope: ws.log(scope=scope) for scope in DURABLE}
-    steps = sorted((LoggedEvent(scope, e) for scope, events in logs.items() for e in events if e.session == session),
-                   key=lambda item: (item.event.ts, item.scope, item.event.seq))
+    steps = sorted(
+        (
+            LoggedEvent(scope, e)
+            for scope, events in logs.items()
+            for e in events
+            if e.session == session
+        ),
+        key=lambda item: (item.event.ts, item.scope, item.event.seq),
+    )
     first_ts = steps[0].event.ts if steps else ""
     tiers = {scope: _state_before(ws, scope, logs[scope], first_ts) for scope in DURABLE}
-    return SessionStory(session, steps, priority_order(merge_tiers(tiers["user"], tiers["project"], [])))
+    return SessionStory(
+        session, steps, priority_order(merge_tiers(tiers["user"], tiers["project"], []))
+    )
 
 
 def _state_before(ws: Workspace, scope: str, events: list[Event], ts: str) -> list[Memory]:
@@ -144,16 +153,31 @@ class SessionsScreen(DataScreen):
         table = self.query_one("#sessions", RowTable)
         table.empty_text = "no sessions in the logs yet"
         newest_first = sorted(message.sessions, key=lambda s: s.last_ts, reverse=True)
-        table.set_rows([Row(s.session, (s.session, str(s.events), self.display_opts.age(s.last_ts)))
-                        for s in newest_first])
+        table.set_rows(
+            [
+                Row(s.session, (s.session, str(s.events), self.display_opts.age(s.last_ts)))
+                for s in newest_first
+            ]
+        )
         table.border_title = f"Sessions · {len(message.sessions)}"
 
     def on_sessions_screen_story_loaded(self, message: StoryLoaded) -> None:
         self.story = message.story
         steps = self.query_one("#steps", RowTable)
-        steps.set_rows([Row(item.key, (str(i + 1), item.scope, item.event.type,
-                                       event_subject(item.event, self.display_opts)))
-                        for i, item in enumerate(message.story.steps)])
+        steps.set_rows(
+            [
+                Row(
+                    item.key,
+                    (
+                        str(i + 1),
+                        item.scope,
+                        item.event.type,
+                        event_subject(item.event, self.display_opts),
+                    ),
+                )
+                for i, item in enumerate(message.story.steps)
+            ]
+        )
         steps.border_title = f"Steps of {message.story.session} · {len(message.story.steps)}"
         self._show_step()
 
@@ -172,10 +196,14 @@ class SessionsScreen(DataScreen):
         summary = self.sessions.get(message.key) if message.key else None
         if summary is not None and (self.story is None or self.story.session != summary.session):
             kinds = ", ".join(f"{n} {t}" for t, n in sorted(summary.types.items()))
-            self.query_one("#detail", DetailPane).show(Text(
-                f"{summary.session}\n{summary.events} events: {kinds}\n"
-                f"from {self.display_opts.when(summary.first_ts)}\nto   {self.display_opts.when(summary.last_ts)}"
-                "\n\nenter: step through it"))
+            when = self.display_opts.when
+            self.query_one("#detail", DetailPane).show(
+                Text(
+                    f"{summary.session}\n{summary.events} events: {kinds}\n"
+                    f"from {when(summary.first_ts)}\nto   {when(summary.last_ts)}"
+                    "\n\nenter: step through it"
+                )
+            )
 
     @on(RowTable.Highlighted, "#steps")
     def _step_changed(self) -> None:
@@ -210,10 +238,18 @@ class SessionsScreen(DataScreen):
         if story is None:
             return
         if item is None:
-            self.query_one("#detail", DetailPane).show(Text("This session left no events.", style="dim"))
+            self.query_one("#detail", DetailPane).show(
+                Text("This session left no events.", style="dim")
+            )
             return
-        title = Text(f"Step {self.step_index + 1} of {len(story.steps)} of session {story.session}\n",
-                     style="bold reverse")
-        self.query_one("#detail", DetailPane).show(Group(
-            title, event_detail(item.event, item.scope, self.display_opts),
-            memory_list("Memory when the session started", story.start)))
+        title = Text(
+            f"Step {self.step_index + 1} of {len(story.steps)} of session {story.session}\n",
+            style="bold reverse",
+        )
+        self.query_one("#detail", DetailPane).show(
+            Group(
+                title,
+                event_detail(item.event, item.scope, self.display_opts),
+                memory_list("Memory when the session started", story.start),
+            )
+        )

@@ -8,7 +8,7 @@ from textual.widgets import Input
 
 
 class FilterBar(Input):
-    """An input that filters a list; its parent reacts to ``Input.Changed`` and ``FilterBar.Done``."""
+    """An input that filters a list; the parent handles ``Input.Changed`` and ``FilterBar.Done``."""
 
     BINDINGS = [Binding("escape", "clear", "Clear filter")]
 

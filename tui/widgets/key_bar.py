@@ -1,4 +1,4 @@
-"""A two-line footer: this screen's keys on the first line, the keys that work everywhere on the second.
+"""A two-line footer: this screen's keys on the first line, the keys that work everywhere below.
 
 Textual's one-line Footer cannot hold the review keys and the screen keys
 (``1``–``4``, ``u``, ``?``, ``q``) in 80 columns; every one of them is part of

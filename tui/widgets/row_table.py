@@ -19,10 +19,10 @@ from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.binding import Binding
+from textual.cache import LRUCache
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
-from textual.cache import LRUCache
 from textual.strip import Strip
 
 Styler = Callable[[str], str]
@@ -31,7 +31,7 @@ Styler = Callable[[str], str]
 @dataclass(frozen=True)
 class Column:
     """A column: its header, a fixed width (None: share the rest), how to style a value, and
-    the table width below which it is left out (so narrow terminals keep the columns that matter)."""
+    the table width below which it is left out (narrow terminals keep the columns that matter)."""
 
     label: str
     width: int | None = None
@@ -98,8 +98,15 @@ class RowTable(ScrollView, can_focus=True):
         def control(self) -> RowTable:
             return self.table
 
-    def __init__(self, columns: Sequence[Column], *, empty_text: str = "nothing here",
-                 name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self,
+        columns: Sequence[Column],
+        *,
+        empty_text: str = "nothing here",
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.columns = tuple(columns)
         self.empty_text = empty_text
@@ -117,7 +124,9 @@ class RowTable(ScrollView, can_focus=True):
         key = self.highlighted_key
         self.rows = list(rows)
         self._index = {row.key: i for i, row in enumerate(self.rows)}
-        self.cursor = self._index.get(key, min(self.cursor, max(len(self.rows) - 1, 0))) if key else 0
+        self.cursor = (
+            self._index.get(key, min(self.cursor, max(len(self.rows) - 1, 0))) if key else 0
+        )
         self._resize_virtual()
         self.call_after_refresh(self._follow_cursor)  # once the new virtual height is laid out
         self.refresh()
@@ -190,7 +199,7 @@ class RowTable(ScrollView, can_focus=True):
             self.scroll_to(y=self.cursor - visible + 1, animate=False, immediate=True)
 
     def _resize_virtual(self) -> None:
-        # Width 0: rows are cut to the visible width at draw time, so there is never a horizontal scroll.
+        # Width 0: rows are cut to the visible width when drawn, so there is no horizontal scroll.
         self.virtual_size = Size(0, len(self.rows) + 1)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -200,7 +209,7 @@ class RowTable(ScrollView, can_focus=True):
     # --- drawing --------------------------------------------------------------------------
 
     def widths(self, total: int) -> list[int]:
-        """Each column's width for a line of ``total`` cells (0: left out; one space between columns)."""
+        """Each column's width in a line of ``total`` cells (0: left out; one space between)."""
         shown = [c for c in self.columns if total >= c.hide_below]
         fixed = sum(c.width for c in shown if c.width is not None)
         flexible = [c for c in shown if c.width is None]
@@ -225,7 +234,9 @@ class RowTable(ScrollView, can_focus=True):
         index = int(self.scroll_offset.y) + y - 1
         if not self.rows:
             text = f" {self.empty_text}" if y == 1 else ""
-            return self._line([(text, "")], width, base + self._component("row-table--empty"), "", fill=True)
+            return self._line(
+                [(text, "")], width, base + self._component("row-table--empty"), "", fill=True
+            )
         if index >= len(self.rows):
             return Strip.blank(width, base)
         row = self.rows[index]
@@ -233,15 +244,24 @@ class RowTable(ScrollView, can_focus=True):
         key = (row, width, style)
         strip = self._strips.get(key)
         if strip is None:  # scrolling by one line draws one new line; the rest come from here
-            cells = [(value, column.style_for(value)) for column, value in zip(self.columns, row.cells)]
+            cells = [
+                (value, column.style_for(value)) for column, value in zip(self.columns, row.cells)
+            ]
             strip = self._strips[key] = self._line(cells, width, style, row.style)
         return strip
 
     def _component(self, name: str) -> Style:
         return self.get_component_rich_style(name, partial=True)
 
-    def _line(self, cells: list[tuple[str, str]], width: int, style: Style, row_style: str, *,
-              fill: bool = False) -> Strip:
+    def _line(
+        self,
+        cells: list[tuple[str, str]],
+        width: int,
+        style: Style,
+        row_style: str,
+        *,
+        fill: bool = False,
+    ) -> Strip:
         """One line of cells, each cut (with an ellipsis) or padded to its column's width."""
         sizes = [width] if fill else self.widths(width)
         shown = [(cell, size) for cell, size in zip(cells, sizes) if size > 0]
