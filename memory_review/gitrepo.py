@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -23,6 +24,8 @@ from events import faults
 from memory_review.errors import ConflictError, MemoryReviewError, NotFoundError, StorageError
 
 ZERO = "0" * 40
+STALE_LOCK_SECONDS = 60.0
+"""A lock on one of our refs older than this belongs to a dead git process."""
 NETWORK_TIMEOUT = 120.0
 """Seconds a fetch or push may take before it is killed (a hung remote must not hang us)."""
 
@@ -144,13 +147,33 @@ class GitRepo:
         return self._run(*args, stdin=message.encode("utf-8"), env=env).decode().strip()
 
     def update_ref(self, ref: str, new: str, old: str | None) -> None:
-        """Move ``ref`` to ``new`` only if it is still at ``old`` (None: must not exist yet)."""
+        """Move ``ref`` to ``new`` only if it is still at ``old`` (None: must not exist yet).
+
+        Our refs are written only under the store lock, so a ``<ref>.lock`` older than
+        ``STALE_LOCK_SECONDS`` was left by a git process that died: it is removed and the update retried once.
+        """
         try:
             self._run("update-ref", "-m", "memory-review", ref, new, old or ZERO)
         except StorageError as exc:
+            if "cannot lock ref" in str(exc) and self._clear_stale_lock(ref):
+                return self.update_ref(ref, new, old)
             if "cannot lock ref" in str(exc) or "but expected" in str(exc):
                 raise ConflictError(f"{ref} moved while memory-review was writing it: {exc}") from exc
             raise
+
+    def _clear_stale_lock(self, ref: str) -> bool:
+        if not ref.startswith("refs/memory-review/"):
+            return False  # never another tool's lock
+        lock = Path(self._repo.common_dir) / f"{ref}.lock"
+        try:
+            if time.time() - lock.stat().st_mtime < STALE_LOCK_SECONDS:
+                return False
+            lock.unlink()
+        except FileNotFoundError:
+            return False
+        except OSError as exc:
+            raise StorageError(f"{lock}: {exc.strerror or exc}", path=lock, errno=exc.errno) from exc
+        return True
 
     # --- reading -------------------------------------------------------------------------
 

@@ -213,3 +213,15 @@ def test_an_io_error_in_a_git_step_is_a_warning_never_an_untyped_error(team: Tea
         arm(None)
     assert ws.memories()[0].id == "one" and "No space left" in ws.warnings[0]
     ann.assert_valid()
+
+
+def test_a_stale_lock_left_by_a_dead_git_process_is_cleared(team: Team) -> None:
+    import os
+
+    ann = team["ann"]
+    lock = _lock_ref(ann)
+    os.utime(lock, (lock.stat().st_atime - 3600, lock.stat().st_mtime - 3600))  # an hour old
+    ws = ann.ws
+    ws.apply([ann.propose("one", "first")], actor="ann")
+    assert ws.warnings == [] and not lock.exists()
+    assert "+one" in history(ann)[0]
