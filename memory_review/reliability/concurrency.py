@@ -22,7 +22,7 @@ from memory_review.reliability.child import KILLED, ChildResult, parse_lines, sp
 from memory_review.reliability.invariants import Outside, check_invariants, stores_of
 from memory_review.reliability.poller import Poller
 from memory_review.reliability.results import SuiteResult
-from memory_review.reliability.scenario import ACTOR, Context, Trial, copy_trial, upsert
+from memory_review.reliability.scenario import Context, Trial, copy_trial, upsert
 from memory_review.reliability.workload import Workload, WorkloadResult
 
 RACING_OPS = ("propose", "apply", "discard", "edit", "revert")

@@ -196,14 +196,14 @@ def run_crash_matrix(workdir: Path, *, ops: Iterable[str] = OPERATIONS, runs: in
     with timed(result):
         workdir.mkdir(parents=True, exist_ok=True)
         prep = prep or prepare(workdir, ops)
-        tasks = [(op, point, run) for run in range(runs) for op in ops
+        tasks = [(op, point, repeat) for repeat in range(runs) for op in ops
                  for point in enumerate_points(prep.traces[op], partial=partial)]
         for op in ops:
             result.row(op)["points"] = len(prep.traces[op])
         result.notes.append(f"children started by {launch}: " + LAUNCHES[launch])
         with launcher(launch, workdir / "zygotes") as run, ThreadPoolExecutor(max_workers=jobs) as pool:
             outcomes = pool.map(lambda t: _one(prep, workdir, run, *t), enumerate(tasks))
-            for (op, point, _run), (outcome, problems, label) in zip(tasks, outcomes):
+            for (op, point, _repeat), (outcome, problems, label) in zip(tasks, outcomes):
                 result.record(op, outcome, problems, trial=label)
                 result.row(op)["partial" if point.partial else "kill"] += 1
     return result
