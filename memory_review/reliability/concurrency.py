@@ -92,7 +92,7 @@ def _worker_results(children: list[ChildResult]) -> tuple[list[WorkloadResult], 
 
 
 def run_process_workload(template: Path, dest: Path, *, processes: int, steps: int, seed: int,
-                         result: SuiteResult) -> None:
+                         result: SuiteResult, label: str = "") -> None:
     """``processes`` children run ``steps`` random operations each, while a poller reads like the UI."""
     trial = copy_trial(template, dest)
     outside = Outside.take(trial.root, stores_of(trial.workspace()))
@@ -106,7 +106,7 @@ def run_process_workload(template: Path, dest: Path, *, processes: int, steps: i
     results, problems = _worker_results(children)
     problems += check_successes(trial, start_seq, results) + poller.check()
     problems += check_invariants(trial.workspace(), outside=outside)
-    _count(result, f"{processes} processes × {steps} ops", results, children, poller, problems, dest)
+    _count(result, f"{processes} processes × {steps} ops{label}", results, children, poller, problems, dest)
 
 
 def run_thread_workload(template: Path, dest: Path, *, threads: int, steps: int, seed: int,

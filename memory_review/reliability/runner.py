@@ -22,6 +22,7 @@ from memory_review.reliability.crash import Prepared, prepare, run_crash_matrix
 from memory_review.reliability.iofaults import run_io_matrix
 from memory_review.reliability.recovery import CRASH_STATES, run_recovery_trials
 from memory_review.reliability.results import SuiteResult, timed
+from memory_review.reliability.scenario import build_template
 from memory_review.reliability.sigkill import run_sigkill_trials
 
 
@@ -41,6 +42,8 @@ class Scale:
     workloads: tuple[tuple[int, int], ...]
     """(processes, operations each) per multi-process run."""
     thread_workloads: tuple[tuple[int, int], ...]
+    git_workloads: tuple[tuple[int, int], ...]
+    """Multi-process runs on a project that is a git repository (history commits race too)."""
     same_candidate_runs: int
     same_candidate_processes: int
     same_base_runs: int
@@ -50,10 +53,11 @@ class Scale:
     derandomize: bool
 
 
-SMOKE = Scale("smoke", (("fork", False),), ("discard",), False, (7,), 2, ((2, 4),), ((2, 4),), 1, 3, 1, 1, 3, 5, True)
-QUICK = Scale("quick", (("fork", False),), None, False, (0, 5, 7), 10, ((4, 20),), ((4, 20),), 2, 8, 3, 2, 40, 20, True)
+SMOKE = Scale("smoke", (("fork", False),), ("discard",), False, (7,), 2, ((2, 4),), ((2, 4),), (), 1, 3, 1, 1, 3, 5, True)
+QUICK = Scale("quick", (("fork", False),), None, False, (0, 5, 7), 10, ((4, 20),), ((4, 20),), (), 2, 8, 3, 2, 40, 20, True)
 FULL = Scale("full", (("spawn", False), ("spawn", True), ("fork", False), ("fork", True), ("fork", False)), None, True, tuple(range(len(CRASH_STATES))), 200,
              ((4, 60), (6, 60), (8, 50), (4, 60), (6, 60), (8, 50)), ((4, 60), (8, 40), (8, 40)),
+             ((4, 40), (8, 30)),
              20, 8, 20, 10, 500, 30, False)
 SCALES = {s.name: s for s in (SMOKE, QUICK, FULL)}
 
@@ -118,6 +122,12 @@ def run_concurrency(prep: Prepared, scale: Scale, workdir: Path) -> SuiteResult:
         for i, (processes, steps) in enumerate(scale.workloads):
             run_process_workload(prep.template, workdir / f"p{i}", processes=processes, steps=steps, seed=i,
                                  result=result)
+        if scale.git_workloads:
+            git_template = workdir / "git-template"
+            build_template(git_template, git=True)
+        for i, (processes, steps) in enumerate(scale.git_workloads):
+            run_process_workload(git_template, workdir / f"g{i}", processes=processes, steps=steps, seed=50 + i,
+                                 result=result, label=" (git project)")
         for i, (threads, steps) in enumerate(scale.thread_workloads):
             run_thread_workload(prep.template, workdir / f"t{i}", threads=threads, steps=steps, seed=i,
                                 result=result)
