@@ -53,14 +53,19 @@ wait_for() {
 
 log_lines() { cat "$PROJECT_LOG" "$USER_LOG" 2>/dev/null | wc -l; }
 
-# wait_for_log PATTERN [SECONDS]: until an event line matching PATTERN is in either log.
+# logged TYPE: whether either log holds an event of TYPE by this script's actor.
+logged() {
+    cat "$PROJECT_LOG" "$USER_LOG" 2>/dev/null | grep -F "\"type\":\"$1\"" | grep -qF "\"actor\":\"$ACTOR\""
+}
+
+# wait_for_log TYPE [SECONDS]: until an event of TYPE by this script's actor is in either log.
 wait_for_log() {
-    local pattern="$1" limit="${2:-15}" i
+    local type="$1" limit="${2:-15}" i
     for ((i = 0; i < limit * 10; i++)); do
-        if cat "$PROJECT_LOG" "$USER_LOG" 2>/dev/null | grep -q -- "$pattern"; then return 0; fi
+        if logged "$type"; then return 0; fi
         sleep 0.1
     done
-    fail "no event matching $pattern reached the log"
+    fail "no $type event by $ACTOR reached the log"
 }
 
 # The UI runs in a shell that reports its exit status, then waits so the screen can be read.
@@ -74,14 +79,17 @@ pending_before="$(screen | grep -oE '[0-9]+ pending' | head -1 | cut -d' ' -f1)"
 [[ -n "$pending_before" && "$pending_before" -gt 0 ]] || fail "the queue shows no pending candidate"
 
 tmux -L "$SERVER" send-keys -t check a
-sleep 0.5
-if screen | grep -qF "Apply anyway"; then  # the first candidate is flagged: confirm on purpose
-    tmux -L "$SERVER" send-keys -t check Enter
-fi
-wait_for_log "\"type\":\"candidate.applied\""
+# Either the apply lands, or the first candidate is flagged and the UI asks: then confirm on purpose.
+for ((i = 0; i < 150; i++)); do
+    if screen | grep -qF "Apply anyway"; then
+        tmux -L "$SERVER" send-keys -t check Enter
+        break
+    fi
+    if logged candidate.applied; then break; fi
+    sleep 0.1
+done
+wait_for_log candidate.applied
 wait_for "$((pending_before - 1)) pending"
-grep -h "\"type\":\"candidate.applied\"" "$PROJECT_LOG" "$USER_LOG" | grep -q "\"actor\":\"$ACTOR\"" \
-    || fail "the applied event does not name the actor $ACTOR"
 
 tmux -L "$SERVER" send-keys -t check 3
 wait_for "History"
@@ -89,7 +97,7 @@ wait_for "candidate.applied"
 screen | grep "candidate.applied" | grep -qF "$ACTOR" || fail "the history does not show the apply by $ACTOR"
 
 tmux -L "$SERVER" send-keys -t check u
-wait_for_log "\"type\":\"memory.reverted\""
+wait_for_log memory.reverted
 wait_for "memory.reverted"
 after="$(log_lines)"
 [[ "$after" -ge $((before + 2)) ]] || fail "expected at least 2 new events, the logs went from $before to $after lines"
