@@ -329,23 +329,48 @@ def _cfg_context(p):
     p.add_argument("--budget", type=int, metavar="BYTES", help="size limit of the block (default 25000)")
 
 
-def _cfg_extract(p):
+class _LazyChoices:
+    """Choices loaded when argparse first needs them: building the parser must not import every command's
+    module (the extract package alone costs ~60 ms of each `memory-review context` call)."""
+
+    def __init__(self, load: Callable[[], Sequence[str]]) -> None:
+        self._load = load
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._load()
+
+    def __iter__(self):
+        return iter(self._load())
+
+
+def _transcript_formats() -> list[str]:
     from memory_review.extract import FORMATS
 
+    return sorted(FORMATS)
+
+
+def _cfg_extract(p):
     p.add_argument("transcript", metavar="TRANSCRIPT",
                    help="Claude Code session JSONL (or JSON array), {role, content} JSONL, aider history, text")
-    p.add_argument("--format", choices=sorted(FORMATS), help="skip auto-detection")
+    # A metavar, so argparse does not list (load) the choices while building the parser.
+    p.add_argument("--format", choices=_LazyChoices(_transcript_formats), metavar="FORMAT",
+                   help="skip auto-detection: claude-code, jsonl, aider or text")
     p.add_argument("--extractor", choices=["heuristic", "model"], default="heuristic",
                    help="model: an OpenAI-compatible or Anthropic endpoint from MEMORY_REVIEW_LLM_* (off by default)")
 
 
-def _cfg_import(p):
-    from memory_review.importers import FORMATS as IMPORT_FORMATS
+def _import_formats() -> list[str]:
+    from memory_review.importers import FORMATS
 
+    return list(FORMATS)
+
+
+def _cfg_import(p):
     p.add_argument("path", metavar="PATH",
                    help="CLAUDE.md / AGENTS.md, a Claude Code auto-memory folder (MEMORY.md), a Cursor rule "
                         "(.mdc) or .cursor/rules, a Cline memory-bank folder, or a project folder holding them")
-    p.add_argument("--format", choices=IMPORT_FORMATS, help="skip auto-detection")
+    p.add_argument("--format", choices=_LazyChoices(_import_formats), metavar="FORMAT",
+                   help="skip auto-detection: claude-md, claude-memory, cursor or cline")
     _scope(p, "propose every memory for this store (default: by file: project, or user for personal ones)")
 
 
