@@ -168,7 +168,7 @@ def event_detail(event: Event, scope: str, display: Display) -> RenderableType:
     if event.changes:
         parts += [heading("Before → after"), diff_text(event_diff(event), display)]
     if event.context is not None:
-        parts += [heading("Context given to the session"), context_text(event.context)]
+        parts += [heading("Context recorded"), context_text(event.context)]
     return Group(*parts)
 
 
@@ -185,10 +185,39 @@ def _event_fields(event: Event, display: Display) -> list[tuple[str, str]]:
 
 
 def context_text(context: dict) -> Text:
-    """A ``context.built`` payload: the exact block when it carries one, else its fields."""
-    if isinstance(context.get("text"), str):
-        return Text(safe(context["text"]))
-    return Text("\n".join(f"{k}: {safe(str(v))}" for k, v in sorted(context.items())))
+    """A ``context.built`` record: the query, the budget and which memories (by id) went in."""
+    out = Text()
+    out.append_text(
+        _pairs(
+            [
+                ("query", str(context.get("query") or "(none: every memory, in priority order)")),
+                (
+                    "budget",
+                    f"{context.get('budget_bytes', '?')} bytes, "
+                    f"{context.get('budget_lines', '?')} lines",
+                ),
+                ("sha256 of the block", str(context.get("sha256", "?"))),
+            ]
+        )
+    )
+    for item in context.get("included") or []:
+        if isinstance(item, dict):
+            out.append(
+                f"\n[memory:{item.get('scope')}:{item.get('type')}] {item.get('id')}", style="cyan"
+            )
+    return out
+
+
+def rebuilt_context(text: str, matches: bool) -> RenderableType:
+    """The exact block a session was given, rebuilt from the logs, and whether its hash matches."""
+    verdict = (
+        Text("rebuilt from the logs; sha256 matches the record ✓", style="green")
+        if matches
+        else Text("rebuilt from the logs, but its sha256 DIFFERS from the record", style="bold red")
+    )
+    return Group(
+        heading("Context given to the session"), verdict, Text(safe(text) or "(empty block)")
+    )
 
 
 def memory_list(title: str, memories: Sequence[Memory]) -> RenderableType:

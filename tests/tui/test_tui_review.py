@@ -7,6 +7,7 @@ from tui_helpers import (
     ACTOR,
     app_for,
     candidate_for,
+    detail_text,
     events_of,
     loaded,
     notifications,
@@ -260,6 +261,29 @@ async def test_filter_narrows_the_queue_and_actions_follow_it(scenario: Workspac
     assert "fact-staging-url" not in {m.id for m in scenario.memories()}
     [deleted] = scenario.log(type="candidate.applied", candidate=cid)
     assert deleted.changes[0].after is None
+
+
+async def test_details_spell_out_warnings_and_show_hidden_characters(scenario: Workspace) -> None:
+    from memory_review.proposal import parse_proposals
+
+    hidden = rb"""{"op": "create", "scope": "project", "memory": {"id": "fact-zero-width",
+        "type": "fact", "description": "Deploys go\u200b through CI", "body": "Always\u200b."},
+        "rationale": "said once",
+        "evidence": [{"quote": "deploys go through CI", "turn_id": "t2"}]}"""
+    [state] = scenario.propose(parse_proposals(hidden))
+    app = app_for(scenario)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        await go_to(pilot, screen, state.candidate.id)
+        hidden_shown = detail_text(app)
+        await go_to(pilot, screen, candidate_for(scenario, "fact-readme-note"))
+        injection_shown = detail_text(app)
+    assert "Deploys go<U+200B> through CI" in hidden_shown
+    assert "“deploys go through CI”" in hidden_shown and "turn t2" in hidden_shown
+    assert "⚠ possible-prompt-injection" in injection_shown and "steer the agent" in injection_shown
+    assert (
+        "Ignore all previous instructions" in injection_shown
+    )  # the reviewer sees the text itself
 
 
 async def test_conflict_is_shown_and_the_candidate_kept(scenario: Workspace) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from tui_helpers import ACTOR, app_for, candidate_for, loaded, settle, wait_until
+from tui_helpers import ACTOR, app_for, candidate_for, detail_text, loaded, settle, wait_until
 
 from memory_review.workspace import Workspace
 from tui.screens.confirm import ChoiceModal
@@ -269,3 +269,22 @@ async def test_the_real_demo_opens_on_every_screen(tmp_path) -> None:
         await pilot.press("enter", "n")
         await settle(pilot)
     assert not [n for n in notifications(app) if n[0] == "error"]
+
+
+async def test_session_step_shows_the_exact_context_it_was_given(scenario: Workspace) -> None:
+    session = "sess-2026-11-30-a1b2"
+    given = scenario.context(session=session)  # recorded as context.built
+    assert given.text
+    app = app_for(scenario)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await switch(pilot, "4", SessionsScreen)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: screen.story is not None, what="the session's steps")
+        await pilot.press("end")
+        step = screen.current_step
+        assert step.event.type == "context.built"
+        rebuilt = screen.story.contexts[step.event.seq]
+        shown = detail_text(app)
+    assert rebuilt.text == given.text and rebuilt.matches
+    assert "sha256 matches the record" in shown
+    assert all(line.strip() in shown for line in given.text.splitlines() if line.strip())

@@ -9,6 +9,7 @@ so snapshots compare equal from run to run.
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import sys
 import time
@@ -106,3 +107,12 @@ def cli_env(ws: Workspace) -> dict[str, str]:
 
 
 PYTHON = sys.executable
+
+
+def detail_text(app: ReviewApp) -> str:
+    """The plain text of the current screen's detail pane, as a person would read it."""
+    from rich.console import Console
+
+    console = Console(width=100, record=True, file=io.StringIO())
+    console.print(app.screen.query_one("#detail .detail-body").content)
+    return console.export_text()

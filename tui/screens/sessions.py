@@ -8,7 +8,7 @@ session proposed, what was applied or discarded, any context it was given
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rich.console import Group
 from rich.text import Text
@@ -19,12 +19,13 @@ from textual.containers import Container, Horizontal
 from textual.message import Message
 
 from events import Event
+from memory_review.context import ReplayedContext
 from memory_review.errors import MemoryReviewError
 from memory_review.injection import merge_tiers, priority_order
 from memory_review.models import Memory
 from memory_review.workspace import DURABLE, SessionSummary, Workspace
 from tui.format import EVENT_STYLE, event_subject
-from tui.render import event_detail, memory_list
+from tui.render import event_detail, memory_list, rebuilt_context
 from tui.screens.base import DataScreen
 from tui.screens.history import LoggedEvent
 from tui.widgets.detail import DetailPane
@@ -45,11 +46,13 @@ STEP_COLUMNS = (
 
 @dataclass(frozen=True)
 class SessionStory:
-    """One session: its events in order (both stores) and the memory set when it started."""
+    """One session: its events in order (both stores), the memory set when it started, and each
+    context it was given, rebuilt from the logs (by project seq; a message if it could not be)."""
 
     session: str
     steps: list[LoggedEvent]
     start: list[Memory]
+    contexts: dict[int, ReplayedContext | str] = field(default_factory=dict)
 
 
 def session_story(ws: Workspace, session: str) -> SessionStory:
@@ -66,9 +69,20 @@ def session_story(ws: Workspace, session: str) -> SessionStory:
     )
     first_ts = steps[0].event.ts if steps else ""
     tiers = {scope: _state_before(ws, scope, logs[scope], first_ts) for scope in DURABLE}
-    return SessionStory(
-        session, steps, priority_order(merge_tiers(tiers["user"], tiers["project"], []))
-    )
+    start = priority_order(merge_tiers(tiers["user"], tiers["project"], []))
+    return SessionStory(session, steps, start, _contexts(ws, session, steps))
+
+
+def _contexts(
+    ws: Workspace, session: str, steps: list[LoggedEvent]
+) -> dict[int, ReplayedContext | str]:
+    built = [item.event.seq for item in steps if item.event.type == "context.built"]
+    if not built:
+        return {}
+    try:
+        return {rebuilt.seq: rebuilt for rebuilt in ws.replay_session(session)}
+    except MemoryReviewError as exc:  # shown on those steps; the rest of the story still stands
+        return dict.fromkeys(built, f"could not rebuild the context: {exc}")
 
 
 def _state_before(ws: Workspace, scope: str, events: list[Event], ts: str) -> list[Memory]:
@@ -246,10 +260,11 @@ class SessionsScreen(DataScreen):
             f"Step {self.step_index + 1} of {len(story.steps)} of session {story.session}\n",
             style="bold reverse",
         )
-        self.query_one("#detail", DetailPane).show(
-            Group(
-                title,
-                event_detail(item.event, item.scope, self.display_opts),
-                memory_list("Memory when the session started", story.start),
-            )
-        )
+        parts = [title, event_detail(item.event, item.scope, self.display_opts)]
+        rebuilt = story.contexts.get(item.event.seq) if item.scope == "project" else None
+        if isinstance(rebuilt, ReplayedContext):
+            parts.append(rebuilt_context(rebuilt.text, rebuilt.matches))
+        elif rebuilt is not None:
+            parts.append(Text(rebuilt, style="bold red"))
+        parts.append(memory_list("Memory when the session started", story.start))
+        self.query_one("#detail", DetailPane).show(Group(*parts))
