@@ -186,4 +186,5 @@ def run_corpus(template: Path, ctx: Context, workdir: Path, *, cases: list[Case]
                           trial=f"bad input {item.name!r} ({dest})")
             if not problems:
                 shutil.rmtree(dest, ignore_errors=True)
+            result.notes.append(f"{item.category}: {item.name} → {item.expect or 'flagged / parsed safely'}")
     return result

@@ -43,6 +43,11 @@ LAUNCHES = {
             "right after the fork and dies by os._exit at its point",
     "spawn": "a fresh interpreter per child, armed through MEMORY_REVIEW_FAULT in its environment",
 }
+CRASH_NOTE = (
+    "`kill`: the child died at the point; `partial`: it wrote half the bytes of that write, then died. "
+    "`before`/`after`: recovery found exactly the state before/after the operation (memories as the logs "
+    "replay them, pending candidates, session memory). Dying before the log write completed must give "
+    "`before`, after it `after`; recovery alternates between `verify` and simply the next write.")
 COMMIT_POINT = "log.append.after_write"
 """Once the log write has completed, a process death can no longer undo the change."""
 NEXT_MEMORY = frozenset({"theta"})
@@ -200,7 +205,7 @@ def run_crash_matrix(workdir: Path, *, ops: Iterable[str] = OPERATIONS, runs: in
                  for point in enumerate_points(prep.traces[op], partial=partial)]
         for op in ops:
             result.row(op)["points"] = len(prep.traces[op])
-        result.notes.append(f"children started by {launch}: " + LAUNCHES[launch])
+        result.notes += [f"children started by {launch}: " + LAUNCHES[launch], CRASH_NOTE]
         with launcher(launch, workdir / "zygotes") as run, ThreadPoolExecutor(max_workers=jobs) as pool:
             outcomes = pool.map(lambda t: _one(prep, workdir, run, *t), enumerate(tasks))
             for (op, point, _repeat), (outcome, problems, label) in zip(tasks, outcomes):

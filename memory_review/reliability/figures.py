@@ -92,6 +92,9 @@ def headline(results: list[SuiteResult]) -> list[str]:
 def breakdown(result: SuiteResult) -> list[str]:
     """One table per suite: a row per operation, crash state, scenario or input category."""
     columns = sorted({k for row in result.rows.values() for k in row}, key=_column_order)
+    # An outcome every trial had (e.g. "run", "killed") repeats the trials column: leave it out.
+    columns = [c for c in columns if c == "trials" or any(row.get(c, 0) != row["trials"]
+                                                          for row in result.rows.values())]
     rows = [[key] + [_n(row.get(c, 0)) for c in columns] for key, row in result.rows.items()]
     lines = [f"## {result.name}", "", *_table([""] + columns, rows), ""]
     lines += [f"- {note}" for note in result.notes]

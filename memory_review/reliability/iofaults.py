@@ -108,6 +108,11 @@ def run_io_matrix(workdir: Path, *, ops: Iterable[str] = OPERATIONS, all_errnos:
                   prep: Prepared | None = None) -> SuiteResult:
     """Every N of every operation, once and from-N-on; one errno per N (rotating), or all three."""
     result = SuiteResult("I/O error matrix", zero=("silent successes", "leaked temp files", "other violations"))
+    result.notes.append(
+        "`error→before`: a StorageError, nothing changed. `error→after`: a StorageError whose roll-back "
+        "truncate failed too (from-N-on mode); the error says so, and recovery completes the committed "
+        "batch. `success→after`: the fault came after the commit point (a warning); the change was visible "
+        f"at once. Errnos: {'ENOSPC, EIO and EACCES at every N' if all_errnos else 'one per N, rotating'}.")
     with timed(result):
         prep = prep or prepare(workdir / "io-prep", ops)
         for op in ops:

@@ -113,6 +113,9 @@ def run_recovery_trials(prep: Prepared, workdir: Path, *, states: Iterable[tuple
 def _recovery_trials(prep: Prepared, workdir: Path, states: Iterable[tuple[str, Point]], jobs: int,
                      chains: bool, run: Launcher) -> SuiteResult:
     result = SuiteResult("interrupted recovery", zero=("lost", "mixed states", "leaked temp files", "other violations"))
+    result.notes.append("a row per crash state; trials: a kill at each recovery point, a torn write at each "
+                        "recovery write, and one chain (recovery killed at its 1st hit, then the 2nd, ... until "
+                        "one completes); then recovery is rerun until a run changes no byte")
     with timed(result):
         tasks = []
         for number, (op, point) in enumerate(states):

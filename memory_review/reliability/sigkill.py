@@ -96,6 +96,9 @@ def _one_batch_after(events: list[Event], last: int) -> bool:
 def run_sigkill_trials(template: Path, workdir: Path, *, trials: int, jobs: int = 2, seed: int = 0) -> SuiteResult:
     """``trials`` random-moment kills, ``jobs`` at a time."""
     result = SuiteResult("random SIGKILL", zero=("lost", "phantom", "leaked temp files", "other violations"))
+    result.notes.append(f"a child loops random operations (propose, apply, discard, edit, revert, delete) and is "
+                        f"SIGKILLed 0-{MAX_DELAY:g} s after it is ready; every success it printed must have its "
+                        "events, and the only unreported events may be the one batch in flight")
     with timed(result):
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             futures = [pool.submit(_one, template, workdir / f"kill{i}", seed * 10_000 + i) for i in range(trials)]
