@@ -28,6 +28,7 @@ USER_LOG="$DEMO/user-home/events.jsonl"
 
 cleanup() {
     tmux -L "$SERVER" kill-server >/dev/null 2>&1 || true
+    rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SERVER"  # kill-server leaves its socket file behind
     rm -rf "$WORK"
 }
 trap cleanup EXIT
