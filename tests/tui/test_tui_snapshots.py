@@ -75,12 +75,16 @@ async def _help(pilot, ws: Workspace) -> None:
 
 
 def _project_overrides_user(ws: Workspace) -> None:
-    """A project memory with the same id as a user one: the project tier wins for this project."""
+    """A project memory with the same id as a user one: the project tier wins for this project.
+
+    It is a ``forbidden`` memory, so it ranks first whatever the clock says (recency only orders
+    memories of one kind, and timestamps have one-second resolution).
+    """
     from memory_review.proposal import parse_proposals
 
     proposal = b"""{"op": "create", "scope": "project", "memory": {"id": "pref-indent-4-spaces",
-        "type": "preference", "description": "This repo indents with 2 spaces",
-        "body": "The formatter config here says 2 spaces."}, "rationale": "Repo style differs."}"""
+        "type": "forbidden", "description": "Never indent with tabs in this repo",
+        "body": "The formatter rejects tabs here."}, "rationale": "Repo style."}"""
     [state] = ws.propose(parse_proposals(proposal))
     ws.apply([state.candidate.id], actor="alice")
 
