@@ -63,7 +63,7 @@ async def test_candidate_from_another_process_appears_and_leaves(scenario: Works
         await wait_until(
             pilot, lambda: new_id in screen.entries, timeout=5, what="the new candidate"
         )
-        assert time.monotonic() - started < 3.0  # polled about once a second
+        assert time.monotonic() - started < 4.0  # polled once a second (slack for a loaded machine)
         assert screen.entries[new_id].cells[4] == "conv-from-elsewhere"
 
         done = await asyncio.to_thread(cli, scenario, "apply", new_id)
