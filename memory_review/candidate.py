@@ -87,9 +87,9 @@ def render_diff(changes: tuple[CandidateChange, ...]) -> str:
         before = _lines(change.before)
         after = _lines(change.after)
         label = f"memory/{change.memory}.md"
-        old = label if change.before else "/dev/null"
-        new = label if change.after else "/dev/null"
-        parts.extend(difflib.unified_diff(before, after, fromfile=f"a/{old}", tofile=f"b/{new}"))
+        old = f"a/{label}" if change.before else "/dev/null"  # git's convention for an absent side
+        new = f"b/{label}" if change.after else "/dev/null"
+        parts.extend(difflib.unified_diff(before, after, fromfile=old, tofile=new))
     return "".join(parts)
 
 
