@@ -23,12 +23,14 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, BinaryIO, Literal
+from typing import Any, BinaryIO, Literal, get_args
+
+import orjson
 
 from . import faults
 from .durable import fsync_fd, sync_directory, write_all
 from .errors import EventNotFoundError, LogConflictError, LogError, LogIntegrityError, LogIOError
-from .model import GENESIS, Event, EventDraft, decode_event, encode_event, line_hash
+from .model import GENESIS, Event, EventDraft, EventType, decode_event, encode_event, line_hash
 from .report import LogHead, Problem, TornTail, VerifyReport
 from .scan import Tail, iter_lines, read_tail
 from .verify import verify_log
@@ -154,6 +156,9 @@ class EventLog:
 
     def __iter__(self) -> Iterator[Event]:
         """Every committed event in order, streamed and chain-checked; a torn tail is skipped."""
+        return self._events(None)
+
+    def _events(self, wanted: Callable[[dict[str, Any]], bool] | None) -> Iterator[Event]:
         try:
             stream = open(self.path, "rb")  # noqa: SIM115 - closed by the with below
         except FileNotFoundError:
@@ -162,7 +167,7 @@ class EventLog:
             raise LogIOError.wrap(self.path, exc) from exc
         with stream:
             try:
-                yield from _committed_events(stream, self.path)
+                yield from _committed_events(stream, self.path, wanted)
             except LogError:
                 raise
             except OSError as exc:
@@ -180,10 +185,22 @@ class EventLog:
     ) -> Iterator[Event]:
         """Committed events matching every filter given; ``start``/``stop`` are inclusive seqs.
 
-        ``memory`` matches events whose ``changes`` touch that memory id.
+        ``memory`` matches events whose ``changes`` touch that memory id. A line the filters
+        rule out is only skimmed (parsed for its seq, prev and filter fields, and chain-checked),
+        not validated as an event, so picking a few events out of a long log costs a JSON parse
+        per line rather than a full decode; ``verify`` still validates every line.
         """
         types = {type} if isinstance(type, str) else (set(type) if type is not None else None)
-        for event in self:
+
+        def wanted(raw: dict[str, Any]) -> bool:
+            seq = raw["seq"]
+            if stop is not None and seq > stop:
+                return True  # decoded, so the loop below can stop at it
+            if (start is not None and seq < start) or (types is not None and raw.get("type") not in types):
+                return False
+            return _raw_matches(raw, session=session, memory=memory, candidate=candidate)
+
+        for event in self._events(wanted):
             if stop is not None and event.seq > stop:
                 return
             if start is not None and event.seq < start:
@@ -250,25 +267,65 @@ def _roll_back(fd: int, size: int, exc: BaseException) -> None:
         )
 
 
-def _committed_events(stream: BinaryIO, path: Path) -> Iterator[Event]:
+def _committed_events(
+    stream: BinaryIO, path: Path, wanted: Callable[[dict[str, Any]], bool] | None = None
+) -> Iterator[Event]:
     prev, expected = GENESIS, 1
     pending: list[Event] = []
     for line_no, _offset, line in iter_lines(stream):
         if not line.endswith(b"\n"):
             return  # a torn tail: the writer died, nothing after it was committed
-        event = decode_event(line, path=path, line_no=line_no)
-        _check_link(path, line_no, event, expected, prev)
-        prev, expected = line_hash(line), event.seq + 1
-        pending.append(event)
-        if not event.more:
+        raw = _skim(line) if wanted is not None else None
+        if raw is not None and wanted is not None and not wanted(raw):
+            event, seq, line_prev, more = None, raw["seq"], raw["prev"], raw.get("more")
+        else:
+            event = decode_event(line, path=path, line_no=line_no)
+            seq, line_prev, more = event.seq, event.prev, event.more
+        _check_link(path, line_no, seq, line_prev, expected, prev)
+        prev, expected = line_hash(line), seq + 1
+        if event is not None:
+            pending.append(event)
+        if not more:
             yield from pending
             pending = []
 
 
-def _check_link(path: Path, line_no: int, event: Event, expected: int, prev: str) -> None:
-    if event.seq != expected:
-        raise LogIntegrityError(path, line_no, f"seq {event.seq} where {expected} was expected")
-    if event.prev != prev:
+_EVENT_FIELDS = frozenset(Event.model_fields)
+_EVENT_TYPES = frozenset(get_args(EventType))
+
+
+def _skim(line: bytes) -> dict[str, Any] | None:
+    """The line as a plain dict if its chain and filter fields have the right shapes, else None.
+
+    None sends the line through the full decode, which names whatever is wrong with it.
+    """
+    try:
+        raw = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(raw, dict) or not raw.keys() <= _EVENT_FIELDS or raw.get("v") != 1:
+        return None
+    shapes = (type(raw.get("seq")) is int, isinstance(raw.get("prev"), str), raw.get("more") in (None, True),
+              raw.get("type") in _EVENT_TYPES, isinstance(raw.get("changes", []), list),
+              all(isinstance(raw.get(k, ""), str) for k in ("session", "candidate")))
+    return raw if all(shapes) else None
+
+
+def _raw_matches(
+    raw: dict[str, Any], *, session: str | None, memory: str | None, candidate: str | None
+) -> bool:
+    if session is not None and raw.get("session") != session:
+        return False
+    if candidate is not None and raw.get("candidate") != candidate:
+        return False
+    changes = raw.get("changes") or ()
+    return memory is None or any(isinstance(c, dict) and c.get("memory") == memory for c in changes)
+
+
+def _check_link(path: Path, line_no: int, seq: int, line_prev: str, expected: int, prev: str) -> None:
+    if seq != expected:
+        raise LogIntegrityError(path, line_no, f"seq {seq} where {expected} was expected")
+    if line_prev != prev:
         raise LogIntegrityError(
             path, line_no, "prev does not match the sha256 of the previous line"
         )

@@ -130,7 +130,8 @@ class Workspace:
     def _plan_proposals(self, store: Store, proposals: Sequence[tuple[AnyProposal, frozenset[str]]], *,
                         dry_run: bool):
         with store.transact() as tx:
-            discarded = _discarded_fingerprints(store)
+            # Only flags depend on it, so the all-or-nothing validation pass skips the log scan.
+            discarded = frozenset() if dry_run else _discarded_fingerprints(store)
             plan, made = rules.Plan(), []
             for proposal, extra in proposals:
                 candidate, step = rules.propose(tx.view, proposal, candidate_id=new_candidate_id(),
