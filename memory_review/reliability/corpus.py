@@ -173,6 +173,12 @@ def _error_problems(item: Case, outcome: Outcome) -> list[str]:
     return []
 
 
+def _outcome_name(item: Case) -> str:
+    if item.expect is not None:
+        return "rejected"
+    return "flagged" if item.category == "prompt injection" else "accepted safely"
+
+
 def run_corpus(template: Path, ctx: Context, workdir: Path, *, cases: list[Case] | None = None) -> SuiteResult:
     """Every case of the corpus (importing the cases registers them)."""
     from memory_review.reliability import corpus_cases  # noqa: F401 — registers CASES
@@ -182,9 +188,8 @@ def run_corpus(template: Path, ctx: Context, workdir: Path, *, cases: list[Case]
         for number, item in enumerate(cases if cases is not None else CASES):
             dest = workdir / f"case{number}"
             problems = run_case(item, template, ctx, dest)
-            result.record(item.category, "flagged" if item.expect is None else "rejected", problems,
-                          trial=f"bad input {item.name!r} ({dest})")
+            result.record(item.category, _outcome_name(item), problems, trial=f"bad input {item.name!r} ({dest})")
             if not problems:
                 shutil.rmtree(dest, ignore_errors=True)
-            result.notes.append(f"{item.category}: {item.name} → {item.expect or 'flagged / parsed safely'}")
+            result.notes.append(f"{item.category}: {item.name} → {item.expect or _outcome_name(item)}")
     return result

@@ -38,6 +38,9 @@ FIXES: tuple[tuple[str, str], ...] = (
     ("A write touching a memory whose file is missing leaked the store's internal exception (a traceback "
      "through the CLI); readers said \"store kept changing\" without naming the file.",
      "test_a_missing_memory_file_is_a_typed_error_naming_it"),
+    ("A session write is committed by its event and a failed session file after it is only a warning, but "
+     "`session_memories()` read the file alone: the reported write was invisible until the next command.",
+     "test_a_session_write_whose_file_failed_is_visible_at_once"),
 )
 """Bugs the suite found and their regression tests (tests/reliability/test_regressions.py)."""
 
