@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -92,21 +94,35 @@ def apply_rows(work: Path, scale: Scale) -> tuple[list[Row], float]:
     return rows, one
 
 
-def propose_growth(work: Path, scale: Scale) -> tuple[Series, Series]:
-    """Apply one and propose one at each store size (fresh store per size)."""
-    apply_series = Series("apply one candidate", "approved memories in the store")
-    propose_series = Series("propose one candidate", "approved memories in the store")
+def propose_growth(work: Path, scale: Scale) -> tuple[Series, Series, Series]:
+    """Propose one, apply one, and apply one with git history on, at each store size."""
+    label = "approved memories in the store"
+    propose_series, apply_series = Series("propose one candidate", label), Series("apply one candidate", label)
+    git_series = Series("apply one, git history on", label)
     for size in scale.growth_memories:
         ws = workspace(work / f"growth-{size}")
         fill_store(ws.project, size)
+        git_ws = with_git(ws, work / f"growth-git-{size}")
         proposed = [timed(lambda i=i: ws.propose([proposal(i, "project", prefix="grow")]))
                     for i in range(scale.repeat + 1)][1:]
-        ids = [c.candidate.id for c in ws.list_candidates(scope="project")]
-        apply_next = _apply_each(ws, ids)
-        applied = [timed(apply_next) for _ in ids][1:]
-        apply_series.points.append((size, median(applied)))
         propose_series.points.append((size, median(proposed)))
-    return apply_series, propose_series
+        apply_series.points.append((size, _apply_median(ws, scale.repeat)))
+        git_series.points.append((size, _apply_median(git_ws, scale.repeat)))
+    return propose_series, apply_series, git_series
+
+
+def with_git(ws: Workspace, root: Path) -> Workspace:
+    """A copy of ``ws`` whose project is a git repository: each change also becomes a history commit."""
+    shutil.copytree(ws.root.parent, root)
+    subprocess.run(["git", "init", "-q", str(root / "project")], check=True)
+    return workspace(root)
+
+
+def _apply_median(ws: Workspace, repeat: int) -> float:
+    """Median seconds of applying one fresh candidate at a time (the first, a warm-up, is left out)."""
+    ids = pending_ids(ws, repeat + 1, "grow-apply")
+    apply_next = _apply_each(ws, ids)
+    return median([timed(apply_next) for _ in ids][1:])
 
 
 def growth_rows(series: Series, goal: bool) -> list[Row]:
@@ -118,3 +134,11 @@ def growth_rows(series: Series, goal: bool) -> list[Row]:
         rows.append(Row(f"{series.name} at {size:,} memories", seconds, f"same at {small:,} memories", base,
                         "≤ 2×" if last else "report", 2.0 if last else None))
     return rows
+
+
+def history_row(plain: Series, with_git: Series) -> Row:
+    """What git history adds to an apply, at the smallest store size."""
+    (size, base), (_size, seconds) = plain.points[0], with_git.points[0]
+    return Row(f"apply one candidate with git history on ({size:,} memories)", seconds,
+               "the same apply, project not a git repository", base, "report", None,
+               note="history commit built with git plumbing, in subprocesses")

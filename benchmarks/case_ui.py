@@ -42,9 +42,15 @@ def ui_rows(work: Path, scale: Scale, env: dict[str, str]) -> list[Row]:
         ws.propose([proposal(start + i, "project", prefix="queue") for i in range(count)])
     report = run_child("ui", [str(root), str(scale.ui_keys)], env)
     rss = f"peak RSS {report['rss_kb'] / 1024:.0f} MB"
-    return [Row(name, report["seconds"], "absolute goal", OPEN_GOAL, "≤ ~1 s", 1.0, note=rss),
-            Row(key, report["key_seconds"], "absolute goal", KEY_GOAL, "≤ ~50 ms", 1.0,
-                note=f"median of {scale.ui_keys}; slowest {report['key_max'] * 1000:.0f} ms")]
+    own = max(report["key_seconds"] - report["floor_seconds"], 0.0)
+    return [Row(name, report["seconds"], "absolute goal", OPEN_GOAL, "≤ ~1 s", 1.0,
+                note=f"until the queue shows its first rows (it keeps loading in a worker); {rss}"),
+            Row(f"... until all {scale.ui_candidates:,} candidates are in the queue", report["loaded_seconds"],
+                "absolute goal", OPEN_GOAL, "report", None),
+            Row(key, own, "absolute goal", KEY_GOAL, "≤ ~50 ms", 1.0,
+                note=f"the UI's own share: Pilot press+pause took {report['key_seconds'] * 1000:.0f} ms (median "
+                     f"of {scale.ui_keys}, slowest {report['key_max'] * 1000:.0f} ms) against "
+                     f"{report['floor_seconds'] * 1000:.0f} ms on a bare Textual table app in the same process")]
 
 
 async def drive(root: Path, keys: int) -> dict[str, Any]:
@@ -56,13 +62,43 @@ async def drive(root: Path, keys: int) -> dict[str, Any]:
     app = make_app(ws)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
+        while not getattr(app.screen, "entries", True):  # the review screen's rows, once it has any
+            await pilot.pause(0.005)
+        usable = time.perf_counter() - start
         await app.workers.wait_for_complete()
         await pilot.pause()
-        opened = time.perf_counter() - start
-        presses = []
-        for _ in range(keys):
-            began = time.perf_counter()
-            await pilot.press("down")
-            await pilot.pause()
-            presses.append(time.perf_counter() - began)
-    return {"seconds": opened, "key_seconds": statistics.median(presses), "key_max": max(presses)}
+        loaded = time.perf_counter() - start
+        presses = await _press(pilot, keys)
+    floor = await _floor(keys)
+    return {"seconds": usable, "loaded_seconds": loaded, "key_seconds": statistics.median(presses),
+            "key_max": max(presses), "floor_seconds": statistics.median(floor)}
+
+
+async def _press(pilot: Any, keys: int) -> list[float]:
+    presses = []
+    for _ in range(keys):
+        began = time.perf_counter()
+        await pilot.press("down")
+        await pilot.pause()
+        presses.append(time.perf_counter() - began)
+    return presses
+
+
+async def _floor(keys: int) -> list[float]:
+    """The harness's own cost: the same presses on a bare Textual app holding one 100-row table."""
+    from textual.app import App, ComposeResult
+    from textual.widgets import DataTable
+
+    class Bare(App[None]):
+        def compose(self) -> ComposeResult:
+            yield DataTable()
+
+        def on_mount(self) -> None:
+            table = self.query_one(DataTable)
+            table.add_columns("id", "text")
+            table.add_rows([(str(i), "row") for i in range(100)])
+            table.focus()
+
+    async with Bare().run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        return await _press(pilot, keys)
