@@ -20,8 +20,8 @@ def value(seconds: float | None, unit: str) -> str:
         return "—"
     if unit == "MB":
         return f"{seconds:.0f} MB"
-    if seconds >= 10:
-        return f"{seconds:.1f} s"
+    if seconds >= 1:
+        return f"{seconds:.2f} s"
     if seconds >= 0.001:
         return f"{seconds * 1000:.3g} ms"
     return f"{seconds * 1e6:.3g} µs"
