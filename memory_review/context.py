@@ -23,6 +23,7 @@ from memory_review.injection import (
     build_context,
     merge_tiers,
     priority_order,
+    select,
 )
 from memory_review.injection.render import fixed_cost, frame_cost, render_frame
 from memory_review.manifest import ManifestEntry
@@ -79,7 +80,9 @@ def _build(user: StoreView, project: StoreView, session_memories: list[Memory], 
         return (view.sha256(memory.id) or "") if view else memory_sha256(memory)
 
     if request.query is not None and request.query.strip():
-        # Selection matches words in every body, so every memory file is read.
+        if selector is None:
+            return _build_by_keywords(user, project, session_memories, request, views, sha256_of)
+        # A pluggable selector may look at any field: every memory is read whole.
         merged = merge_tiers(user.memories(), project.memories(), session_memories)
         return build_context(merged, request, selector=selector, sha256_of=sha256_of)
     # Merging and ordering read only id, scope, type and updated_at, which outlines have too.
@@ -88,29 +91,51 @@ def _build(user: StoreView, project: StoreView, session_memories: list[Memory], 
     return _build_within_budget(order, request, views, sha256_of)
 
 
+def _build_by_keywords(user: StoreView, project: StoreView, session_memories: list[Memory],
+                       request: ContextRequest, views: dict[str, StoreView],
+                       sha256_of: Callable[[Any], str]) -> ContextResult:
+    """Keyword selection reads only id, description and body: bodies come from the files' checked
+    bytes, and only the chosen memories (at most ``limit`` plus the forbidden ones) are parsed."""
+    tiers = [cast(list[Memory], _outline(user, texts=True)), cast(list[Memory], _outline(project, texts=True)),
+             session_memories]
+    texts = merge_tiers(*tiers)
+    chosen = select(texts, cast(str, request.query), limit=request.limit)
+    # Built from the chosen alone, select() picks them all again; the rest are the ones not selected.
+    result = build_context([_loaded(m, views) for m in chosen], request, sha256_of=sha256_of)
+    picked = {m.id for m in chosen}
+    rest = tuple(DroppedMemory(id=m.id, scope=m.scope, type=m.type, sha256=sha256_of(m), reason="not selected")
+                 for m in priority_order([m for m in texts if m.id not in picked]))
+    return result.model_copy(update={"dropped": result.dropped + rest})
+
+
 class Outline(NamedTuple):
-    """A memory as the manifest lists it: enough to order it, never rendered (see :func:`_loaded`)."""
+    """A memory as the manifest lists it: enough to order (and, with text, select) it; never rendered."""
 
     id: str
     scope: str
     type: str
     updated_at: str
+    description: str = ""
+    body: str | None = None  # None: not read
 
 
-def _outline(view: StoreView) -> list[Memory | Outline]:
+def _outline(view: StoreView, *, texts: bool = False) -> list[Memory | Outline]:
     """Every memory of ``view``: an outline where the manifest lists it, else the memory itself."""
     outline: list[Memory | Outline] = []
     for memory_id in view.ids():
         entry = view.listed_entry(memory_id)
-        memory = _outline_of(view.scope, memory_id, entry) if entry else view.memory(memory_id)
+        memory = _outline_of(view, memory_id, entry, texts) if entry else view.memory(memory_id)
         if memory is not None:
             outline.append(memory)
     return outline
 
 
-def _outline_of(scope: str, memory_id: str, entry: ManifestEntry) -> Outline:
+def _outline_of(view: StoreView, memory_id: str, entry: ManifestEntry, texts: bool) -> Outline:
     # A tuple, not a Memory.model_construct: 10,000 of those cost ~0.1 s.
-    return Outline(memory_id, scope, str(entry.type), str(entry.updated_at))
+    if not texts:
+        return Outline(memory_id, view.scope, str(entry.type), str(entry.updated_at))
+    return Outline(memory_id, view.scope, str(entry.type), str(entry.updated_at), str(entry.description),
+                   view.body(memory_id))
 
 
 def _build_within_budget(order: list[Memory | Outline], request: ContextRequest,
@@ -148,10 +173,19 @@ def _loaded(outline: Memory | Outline, views: dict[str, StoreView]) -> Memory:
     """The memory itself, read (and checked) from its file; it must agree with what ordered it."""
     view = views.get(outline.scope)
     memory = view.memory(outline.id) if view else cast(Memory, outline)  # session: already whole
-    if memory is None or (memory.type, memory.updated_at) != (outline.type, outline.updated_at):
+    if memory is None or not _agrees(memory, outline):
         raise IntegrityError(f"manifest.json lists {outline.scope} memory {outline.id!r} unlike its file",
                              hint="run `memory-review verify --repair`")
     return memory
+
+
+def _agrees(memory: Memory, outline: Memory | Outline) -> bool:
+    """Whether what ordered (and selected) a memory is what its file says."""
+    if (memory.type, memory.updated_at) != (outline.type, outline.updated_at):
+        return False
+    if isinstance(outline, Outline) and outline.body is not None:
+        return (memory.description, memory.body) == (outline.description, outline.body)
+    return True
 
 
 def _record(ws: Workspace, session: str, request: ContextRequest, result: ContextResult, *,

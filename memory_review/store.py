@@ -104,6 +104,14 @@ class StoreView:
     def memories(self) -> list[Memory]:
         return [m for m in (self.memory(i) for i in self.ids()) if m is not None]
 
+    def body(self, memory_id: str) -> str:
+        """A memory's body; from its file's bytes without a parse where the manifest lists it."""
+        entry = self.listed_entry(memory_id)
+        if entry is None or memory_id in self._cache:
+            memory = self.memory(memory_id)
+            return memory.body if memory is not None else ""
+        return self.store.memory_body(memory_id, entry)
+
     def listed_entry(self, memory_id: str) -> ManifestEntry | None:
         """The manifest entry of a memory when it lists the current version (type, description, updated_at)."""
         if memory_id in self._overlay:
@@ -229,6 +237,31 @@ class Store:
             raise IntegrityError(f"holds {memory.scope} memory {memory.id!r}, manifest says "
                                  f"{self.scope} {memory_id!r}", path=path)
         return memory
+
+    def memory_body(self, memory_id: str, entry: ManifestEntry) -> str:
+        """The body of a memory file without a YAML parse (keyword selection reads every body).
+
+        Bytes that match the manifest's sha256 are exactly what ``render_memory`` wrote, and
+        there each frontmatter value is one quoted line: the body is all after the first
+        ``\\n---\\n``, less its one final newline. ``entry.file`` is a validated
+        ``memory/<id>-<hex>.md``, opened without following a symlink; anything unusual takes
+        :meth:`read_memory`, which checks (and names) everything.
+        """
+        path = os.path.join(self.memory_dir, entry.file.rpartition("/")[2])
+        try:
+            fd = -1 if os.path.islink(self.memory_dir) else os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        except FileNotFoundError as exc:
+            raise _FileMovedUnderUs(Path(path)) from exc
+        except OSError:
+            fd = -1
+        if fd < 0:
+            return self.read_memory(memory_id, entry).body
+        with os.fdopen(fd, "rb") as stream:
+            data = stream.read()
+        if hashlib.sha256(data).hexdigest() != entry.sha256:
+            return self.read_memory(memory_id, entry).body  # raises, naming the file
+        _front, _fence, rest = data.decode("utf-8").partition("\n---\n")
+        return rest[:-1]
 
     def pending(self) -> list[Candidate]:
         """Pending candidates, oldest first, rolled forward like :meth:`view`; a bad file is an error naming it."""
