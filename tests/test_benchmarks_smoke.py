@@ -53,14 +53,15 @@ def _proposals(scope: str, start: int, count: int) -> list:
     }) for i in range(start, start + count)]
 
 
-def _full_build(ws, budget: int, session: str | None):
-    """The context as it was built before the lazy path: every memory file read, no shortcut."""
+def _full_build(ws, budget: int, session: str | None, query: str | None = None):
+    """The context as it was built before the lazy paths: every memory file read, no shortcut."""
     from memory_review.injection import ContextRequest, build_context, merge_tiers
     from memory_review.record_io import memory_sha256
 
     tiers = merge_tiers(ws.user.view().memories(), ws.project.view().memories(),
                         ws.session_memories(session) if session else [])
-    return build_context(tiers, ContextRequest(budget_bytes=budget, now=NOW), sha256_of=memory_sha256)
+    request = ContextRequest(query=query, budget_bytes=budget, now=NOW)
+    return build_context(tiers, request, sha256_of=memory_sha256)
 
 
 def _without_listing(store) -> None:
@@ -81,6 +82,9 @@ def test_lazy_context_and_manifest_index_equal_the_full_reads(tmp_path: Path) ->
     ws = Workspace(tmp_path / "project", tmp_path / "user")
     for scope, start in (("user", 0), ("project", 25)):  # ids 25..39 are in both: project overrides
         ws.apply([s.candidate.id for s in ws.propose(_proposals(scope, start, 40))], actor="ann")
+    cjk = _proposals("project", 90, 1)[0].model_copy(update={"memory": ProposedMemory(
+        id="note-cjk", type="convention", description="数据库测试", body="测试时不要模拟数据库\n---\nwords")})
+    ws.apply([ws.propose([cjk])[0].candidate.id], actor="ann")
     ws.write_session_memory("s1", ProposedMemory(id="note-030", type="forbidden", description="session",
                                                  body="session body"))
     for legacy in (False, True):
@@ -90,6 +94,9 @@ def test_lazy_context_and_manifest_index_equal_the_full_reads(tmp_path: Path) ->
                     _without_listing(ws.project)  # again: recording a session's context re-lists it
                 lazy = ws.context(session=session, budget=budget, now=NOW)
                 assert lazy == _full_build(ws, budget, session), (legacy, budget, session)
+        for query in ("user body 7 words", "project note 33", "数据库", "nothing-like-it", "body"):
+            lazy = ws.context(query=query, budget=3_000, now=NOW)
+            assert lazy == _full_build(ws, 3_000, None, query), (legacy, query)
     ws.apply([s.candidate.id for s in ws.propose(_proposals("project", 100, 1))], actor="ann")
     assert all(entry.listed for entry in ws.project.read_manifest().memories.values())
     for store in (ws.user, ws.project):
