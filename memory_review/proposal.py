@@ -113,6 +113,10 @@ def parse_proposal(data: Any, *, where: str = "proposal") -> UpsertProposal | De
         return _PROPOSAL.validate_python(data)
     except PydanticValidationError as exc:
         raise ValidationError(_describe(exc), path=where) from exc
+    except ValidationError as exc:  # our own checks (ids, bodies) run inside pydantic's validators
+        if exc.path is not None:
+            raise
+        raise type(exc)(str(exc), path=where, hint=exc.hint) from exc
 
 
 def parse_proposals(raw: bytes, *, where: str = "input") -> list[UpsertProposal | DeleteProposal | ConsolidateProposal]:

@@ -301,14 +301,13 @@ def apply(view: View, candidates: Sequence[Candidate], *, actor: str, now: str) 
 
 
 def _applied_change(view: View, candidate: Candidate, change: CandidateChange, actor: str, now: str) -> Change:
-    expected = candidate.base.get(change.memory)
-    if view.sha256(change.memory) != expected:
+    current = view.memory(change.memory)  # first: a file that fails its manifest hash is an IntegrityError
+    if view.sha256(change.memory) != candidate.base.get(change.memory):
         raise ConflictError(
             f"memory {change.memory!r} changed since candidate {candidate.id} was proposed",
             memory_id=change.memory,
             hint="the candidate is kept; review the new state, then edit or discard it",
         )
-    current = view.memory(change.memory)
     after = None
     if change.after is not None:
         after = change.after.model_copy(update={
@@ -351,7 +350,7 @@ def revert(view: View, event: Event, *, actor: str, force: bool = False) -> Plan
             overwrote = True
         changes.append(Change(memory=change.memory, before=_json(current), after=change.before))
     if not changes:
-        raise ValidationError(f"event {event.seq} is already undone: memory is as it was before it")
+        raise ConflictError(f"event {event.seq} is already undone: memory is as it was before it")
     plan = Plan(drafts=[EventDraft(type="memory.reverted", actor=actor, session=event.session,
                                    candidate=event.candidate, reverts=event.seq, changes=tuple(changes),
                                    forced=True if overwrote else None)])

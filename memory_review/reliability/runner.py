@@ -23,7 +23,6 @@ from memory_review.reliability.iofaults import run_io_matrix
 from memory_review.reliability.recovery import CRASH_STATES, run_recovery_trials
 from memory_review.reliability.results import SuiteResult, timed
 from memory_review.reliability.scenario import build_template
-from memory_review.reliability.workload import RACED_REVERT
 from memory_review.reliability.sigkill import run_sigkill_trials
 
 
@@ -121,9 +120,8 @@ def run_concurrency(prep: Prepared, scale: Scale, workdir: Path) -> SuiteResult:
     result.notes += [
         "workers propose, apply, discard, edit and revert at random; a UI-like poller reads "
         "`list_candidates()` and `memories()` meanwhile: each memory set it saw must be one the log replays "
-        "to at some seq, each candidate one the log recorded",
-        f"{RACED_REVERT}: two workers reverted the same event at once; the loser is told \"already undone\" "
-        "by rules.revert with a ValidationError instead of a ConflictError (counted, not hidden)"]
+        "to at some seq, each candidate one the log recorded; when two workers revert the same event at "
+        "once the loser gets a ConflictError (\"already undone\")"]
     workdir.mkdir(parents=True, exist_ok=True)
     with timed(result):
         for i, (processes, steps) in enumerate(scale.workloads):

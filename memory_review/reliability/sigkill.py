@@ -50,10 +50,13 @@ def sigkill_trial(template: Path, dest: Path, seed: int) -> tuple[str, list[str]
 def _run_and_kill(trial: Trial, seed: int, delay: float) -> list[dict]:
     proc = spawn("busy", {"root": str(trial.root), "seed": seed})
     proc.stdout.readline()  # {"ready": true}
+    # Wait for the first operation's report, so a loaded machine cannot turn every trial into a kill
+    # before any work; kills before the first commit are the crash matrix's job, point by point.
+    first = proc.stdout.readline()
     time.sleep(delay)
     os.kill(proc.pid, signal.SIGKILL)
     out, _err = proc.communicate()
-    return parse_lines(out)
+    return parse_lines(first + out)
 
 
 def _recovered(trial: Trial) -> list[str]:

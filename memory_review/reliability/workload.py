@@ -18,15 +18,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from events import Event
-from memory_review.errors import ConflictError, LockTimeoutError, MemoryReviewError, ValidationError
+from memory_review.errors import ConflictError, LockTimeoutError, MemoryReviewError
 from memory_review.proposal import ProposedMemory
 from memory_review.record_io import memory_to_json
 from memory_review.reliability.scenario import ACTOR, upsert
 from memory_review.workspace import CandidateState, Workspace
 
 EXPECTED_RACE_ERRORS = (ConflictError, LockTimeoutError)
-ALREADY_UNDONE = "is already undone"
-RACED_REVERT = "ValidationError (revert already undone by a racing revert)"
 MEMORY_POOL = tuple(f"w{i}" for i in range(6))
 WEIGHTS = {"propose": 4, "apply": 4, "discard": 1, "edit": 1, "revert": 1, "delete": 1}
 
@@ -85,10 +83,8 @@ class Workload:
             result.errors[type(exc).__name__] += 1
             return
         except MemoryReviewError as exc:
-            raced = _raced_revert(exc)
-            result.errors[RACED_REVERT if raced else type(exc).__name__] += 1
-            if not raced:
-                result.unexpected.append(f"{type(exc).__name__}: {exc}")
+            result.errors[type(exc).__name__] += 1
+            result.unexpected.append(f"{type(exc).__name__}: {exc}")
             return
         if record is not None:
             result.successes.append(record)
@@ -153,12 +149,6 @@ class Workload:
         if not ids:
             return None
         return success_record("delete", [self.ws.delete(self.rng.choice(ids), actor=ACTOR, scope="project")])
-
-
-def _raced_revert(exc: MemoryReviewError) -> bool:
-    # Two reverts of one event raced: rules.revert tells the loser "already undone" with a
-    # ValidationError, not a ConflictError. Counted apart and published, never hidden.
-    return isinstance(exc, ValidationError) and ALREADY_UNDONE in str(exc)
 
 
 def _is_current(current: dict[str, Any], memory_id: str, after: dict[str, Any] | None) -> bool:
