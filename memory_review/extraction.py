@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from memory_review.extract import Finding, extract, extract_with_model, plan, read_transcript
 from memory_review.extract.transcript import Transcript
-from memory_review.models import Memory
+from memory_review.errors import StorageError
+from memory_review.models import Memory, utc_now
 from memory_review.proposal import ProposedMemory
 from memory_review.store import Store
 
@@ -50,7 +51,21 @@ def extract_transcript(ws: Workspace, path: Path, *, format: str | None = None, 
     """Read a transcript, extract findings and propose the new ones as candidates."""
     transcript = read_transcript(path, format=format, session_id=session)
     findings, failure = _findings(transcript, extractor)
+    if failure:
+        _record_failure(ws, transcript, failure)
     return propose_findings(ws, findings, transcript=transcript, failure=failure, source=str(path))
+
+
+def _record_failure(ws: Workspace, transcript: Transcript, failure: str) -> None:
+    """Keep the model's failure where `memory-review hook errors` shows it; extraction itself goes on."""
+    from memory_review.integrations.hook_state import HookError, hooks_dir, log_error
+
+    entry = HookError(ts=utc_now(), agent="extract", event="model-extractor", session=transcript.session_id,
+                      error="ModelFailure", message=failure)
+    try:
+        log_error(hooks_dir(ws.project.root), entry)
+    except OSError as exc:
+        raise StorageError(f"cannot record the model extractor's failure: {exc.strerror}") from exc
 
 
 def propose_findings(ws: Workspace, findings: list[Finding], *, transcript: Transcript,

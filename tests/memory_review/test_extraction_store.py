@@ -79,3 +79,17 @@ def test_extract_cli_summary_json(tmp_path: Path) -> None:
     summary = json.loads(done.stdout)
     assert {"found", "proposed", "skipped_duplicates", "flagged"} <= set(summary)
     assert len(summary["proposed"]) == summary["found"] - summary["skipped_duplicates"]
+
+
+def test_a_failing_model_extractor_is_recorded_and_breaks_nothing(ws: Workspace, monkeypatch) -> None:
+    from memory_review.integrations.claude_hooks import hook_errors
+
+    # An endpoint nothing listens on: the model extractor must fail, record it, and propose nothing.
+    monkeypatch.setenv("MEMORY_REVIEW_LLM_URL", "http://127.0.0.1:9/v1/chat/completions")
+    monkeypatch.setenv("MEMORY_REVIEW_LLM_MODEL", "test-model")
+    monkeypatch.setenv("MEMORY_REVIEW_LLM_API", "openai")
+    summary = ws.extract(DEMO, extractor="model")
+    assert summary.failure and summary.proposed == []
+    [entry] = hook_errors(ws)
+    assert entry.event == "model-extractor" and entry.error == "ModelFailure"
+    assert ws.list_candidates() == []
