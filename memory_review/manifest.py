@@ -10,6 +10,7 @@ strict: duplicate keys, NaN, deep nesting and unknown fields are all errors.
 
 from __future__ import annotations
 
+import heapq
 import json
 from typing import Any, Literal
 
@@ -140,10 +141,11 @@ def render_index_lines(items: list[tuple[str, str, str]]) -> bytes:
     ]
     lines = list(header)
     size = sum(len(line.encode()) + 1 for line in lines)
-    ordered = sorted(items)
+    # Only the first lines can be shown: no need to sort a 10,000-memory store on every commit.
+    ordered = heapq.nsmallest(INDEX_MAX_LINES, items)
     for shown, (kind, memory_id, description) in enumerate(ordered):
         line = f"- [{kind}] {memory_id}: {description}"
-        more = len(ordered) - shown
+        more = len(items) - shown
         if len(lines) + 2 > INDEX_MAX_LINES or size + len(line.encode()) + 60 > INDEX_MAX_BYTES:
             lines.append(f"- … and {more} more (see `memory-review memories`)")
             break
