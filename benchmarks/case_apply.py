@@ -99,11 +99,12 @@ def apply_rows(work: Path, scale: Scale) -> tuple[list[Row], float]:
     return rows, one
 
 
-def propose_growth(work: Path, scale: Scale) -> tuple[Series, Series, Series]:
-    """Propose one, apply one, and apply one with git history on, at each store size."""
+def propose_growth(work: Path, scale: Scale) -> tuple[Series, Series, Series, Series]:
+    """Propose one, apply one, apply one with git history on, and the bare writes, at each store size."""
     label = "approved memories in the store"
     propose_series, apply_series = Series("propose one candidate", label), Series("apply one candidate", label)
     git_series = Series("apply one, git history on", label)
+    bare_series = Series("bare script, same writes", label)
     for size in scale.growth_memories:
         ws = workspace(work / f"growth-{size}")
         fill_store(ws.project, size)
@@ -113,7 +114,9 @@ def propose_growth(work: Path, scale: Scale) -> tuple[Series, Series, Series]:
         propose_series.points.append((size, median(proposed)))
         apply_series.points.append((size, _apply_median(ws, scale.repeat)))
         git_series.points.append((size, _apply_median(git_ws, scale.repeat)))
-    return propose_series, apply_series, git_series
+        bare = _bare_for(ws, work / f"bare-{size}")  # its manifest grows with the store too
+        bare_series.points.append((size, median([timed(bare) for _ in range(scale.repeat)])))
+    return propose_series, apply_series, git_series, bare_series
 
 
 def with_git(ws: Workspace, root: Path) -> Workspace:

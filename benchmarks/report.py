@@ -71,7 +71,7 @@ def draw(folder: Path, rows: Sequence[Row], series: dict[str, Series]) -> list[s
     if bars:
         plot.ratio_chart(folder / "ratios.png", "Ratio to the baseline (log scale; black tick: goal)", bars)
         names.append("ratios.png")
-    growth = [series[k] for k in ("apply", "git", "propose") if k in series]
+    growth = [series[k] for k in ("apply", "git", "propose", "bare") if k in series]
     if growth:
         plot.line_chart(folder / "apply-growth.png", "Propose and apply one candidate",
                         [(s.name, [(x, y * 1000) for x, y in s.points]) for s in growth],

@@ -39,9 +39,10 @@ def _run_case(name: str, work: Path, scale: Scale, env: dict[str, str], results:
         rows, _one = case_apply.apply_rows(work, scale)
         results.rows += rows
     elif name == "growth":
-        proposed, applied, with_git = case_apply.propose_growth(work, scale)
-        results.series.update(apply=applied, propose=proposed, git=with_git)
-        results.rows += case_apply.growth_rows(applied, goal=True) + case_apply.growth_rows(with_git, goal=False)
+        proposed, applied, with_git, bare = case_apply.propose_growth(work, scale)
+        results.series.update(apply=applied, propose=proposed, git=with_git, bare=bare)
+        results.rows += case_apply.growth_rows(applied, goal=True) + case_apply.growth_rows(bare, goal=False)
+        results.rows += case_apply.growth_rows(with_git, goal=False)
         results.rows += case_apply.growth_rows(proposed, goal=False)
         results.rows.append(case_apply.history_row(applied, with_git))
     elif name == "log":
