@@ -68,6 +68,15 @@ TASKS: dict[str, Callable[[Path], int]] = {
 }
 
 
+def peak_rss_kb() -> int:
+    """This process's peak RSS since exec: VmHWM. ru_maxrss would carry the forking parent's peak over."""
+    try:
+        status = Path("/proc/self/status").read_text()
+    except OSError:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmHWM:"))
+
+
 def main(argv: list[str]) -> int:
     if argv[0] == "ui":
         report = review_ui(Path(argv[1]), int(argv[2]))
@@ -75,7 +84,7 @@ def main(argv: list[str]) -> int:
         start = time.perf_counter()
         events = TASKS[argv[0]](Path(argv[1]))
         report = {"seconds": time.perf_counter() - start, "events": events}
-    report["rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    report["rss_kb"] = peak_rss_kb()
     print(json.dumps(report))
     return 0
 
