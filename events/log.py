@@ -200,7 +200,8 @@ class EventLog:
                 return False
             return _raw_matches(raw, session=session, memory=memory, candidate=candidate)
 
-        for event in self._events(wanted):
+        skims = any(f is not None for f in (session, types, memory, candidate, start))
+        for event in self._events(wanted if skims else None):  # else every line is decoded anyway
             if stop is not None and event.seq > stop:
                 return
             if start is not None and event.seq < start:
