@@ -24,7 +24,7 @@ class Scale:
     ui_keys: int                      # key presses measured
 
 
-FULL = Scale("full", repeat=15, apply_base=100, batch=1_000, batch_probe=5,
+FULL = Scale("full", repeat=21, apply_base=100, batch=1_000, batch_probe=5,
              growth_memories=(100, 1_000, 10_000), log_events=100_000,
              growth_events=(10_000, 100_000, 1_000_000), context_memories=10_000, cli_runs=9,
              ui_candidates=10_000, ui_memories=2_000, ui_keys=20)
