@@ -153,3 +153,10 @@ def history_row(plain: Series, with_git: Series) -> Row:
     return Row(f"apply one candidate with git history on ({size:,} memories)", seconds,
                "the same apply, project not a git repository", base, "report", None,
                note="history commit built with git plumbing, in subprocesses")
+
+
+def against_bare_row(applied: Series, bare: Series) -> Row:
+    """Apply at the largest size against the bare writes of the same sizes, measured interleaved."""
+    (size, seconds), (_size, floor) = applied.points[-1], bare.points[-1]
+    return Row(f"apply one candidate at {size:,} memories", seconds, "bare script: same writes, same manifest size",
+               floor, "report", None)

@@ -42,7 +42,7 @@ def _run_case(name: str, work: Path, scale: Scale, env: dict[str, str], results:
         proposed, applied, with_git, bare = case_apply.propose_growth(work, scale)
         results.series.update(apply=applied, propose=proposed, git=with_git, bare=bare)
         results.rows += case_apply.growth_rows(applied, goal=True) + case_apply.growth_rows(bare, goal=False)
-        results.rows += case_apply.growth_rows(with_git, goal=False)
+        results.rows += case_apply.growth_rows(with_git, goal=False) + [case_apply.against_bare_row(applied, bare)]
         results.rows += case_apply.growth_rows(proposed, goal=False)
         results.rows.append(case_apply.history_row(applied, with_git))
     elif name == "log":
