@@ -125,23 +125,26 @@ Points = Sequence[tuple[float, float]]
 
 
 def line_chart(path: Path, title: str, series: Sequence[tuple[str, Points]], x_label: str, y_label: str,
-               *, size: tuple[int, int] = (900, 520)) -> None:
-    """Lines over a log-scaled x axis (the sizes grow by 10×), y from zero."""
+               *, size: tuple[int, int] = (900, 520), log_y: bool = False) -> None:
+    """Lines over a log-scaled x axis (the sizes grow by 10×); y from zero, or log-scaled by decades."""
     canvas = Canvas(*size)
     left, top, right, bottom = 110, 70, size[0] - 30, size[1] - 80
     xs = sorted({x for _, points in series for x, _ in points})
-    y_max = nice_max(max(y for _, points in series for _, y in points) * 1.1)
+    ys = [y for _, points in series for _, y in points]
     lo, hi = math.log10(xs[0]), math.log10(xs[-1]) if len(xs) > 1 else math.log10(xs[0]) + 1
+    y_ticks = _decades(ys) if log_y else [nice_max(max(ys) * 1.1) * i / 5 for i in range(6)]
 
     def px(x: float) -> float:
         return left + (math.log10(x) - lo) / ((hi - lo) or 1) * (right - left)
 
     def py(y: float) -> float:
-        return bottom - y / y_max * (bottom - top)
+        if log_y:
+            span = math.log10(y_ticks[-1]) - math.log10(y_ticks[0])
+            return bottom - (math.log10(max(y, y_ticks[0])) - math.log10(y_ticks[0])) / span * (bottom - top)
+        return bottom - y / y_ticks[-1] * (bottom - top)
 
     canvas.text(left, 10, title, scale=3)
-    for i in range(6):
-        value = y_max * i / 5
+    for value in y_ticks:
         canvas.line(left, py(value), right, py(value), LIGHT)
         label = short(value)
         canvas.text(left - 12 - text_width(label), round(py(value)) - 7, label, GREY)
@@ -163,11 +166,18 @@ def line_chart(path: Path, title: str, series: Sequence[tuple[str, Points]], x_l
     canvas.save(path)
 
 
+def _decades(values: Sequence[float]) -> list[float]:
+    """Powers of ten spanning ``values`` (positive), one below and one above."""
+    low = math.floor(math.log10(min(v for v in values if v > 0)))
+    high = math.ceil(math.log10(max(values)))
+    return [10.0 ** e for e in range(low, max(high, low + 1) + 1)]
+
+
 def ratio_chart(path: Path, title: str, bars: Sequence[tuple[str, float, float | None]]) -> None:
     """One bar per row: its ratio (log scale, 1× to the largest), the goal as a black tick; green if met."""
     height = 90 + 34 * len(bars)
-    canvas = Canvas(1100, height)
-    left, right = 520, 1060
+    canvas = Canvas(1300, height)
+    left, right = 700, 1220
     top_value = nice_max(max([r for _, r, _ in bars] + [g or 1 for _, _, g in bars]) * 1.2)
     span = math.log10(max(top_value, 2.0)) - math.log10(0.1)
 
@@ -182,9 +192,10 @@ def ratio_chart(path: Path, title: str, bars: Sequence[tuple[str, float, float |
     for index, (label, ratio, goal) in enumerate(bars):
         y = 64 + 34 * index
         met = goal is None or ratio <= goal
-        canvas.text(20, y + 6, label[:40], BLACK)
+        canvas.text(20, y + 6, label[:55], BLACK)
         canvas.rect(left, y, max(2, round(px(ratio) - left)), 22, GREEN if met else RED)
-        canvas.text(round(px(ratio)) + 6, y + 4, f"{ratio:.2g}×", BLACK)
+        text_at = round(max(px(ratio), px(goal) if goal is not None else 0)) + 6  # clear of the goal tick
+        canvas.text(text_at, y + 4, f"{ratio:.2g}×" if ratio < 100 else f"{ratio:.0f}×", BLACK)
         if goal is not None:
             canvas.rect(round(px(goal)) - 2, y - 4, 4, 30, BLACK)
     canvas.save(path)

@@ -67,15 +67,16 @@ def draw(folder: Path, rows: Sequence[Row], series: dict[str, Series]) -> list[s
     """The charts, as file names relative to ``folder``'s parent."""
     folder.mkdir(parents=True, exist_ok=True)
     names = []
-    bars = [(r.name, r.ratio, r.limit) for r in rows if r.ratio is not None]
+    bars = [(r.name, r.ratio, r.limit) for r in rows if r.ratio is not None and r.limit is not None]
     if bars:
-        plot.ratio_chart(folder / "ratios.png", "Ratio to the baseline (log scale; black tick: goal)", bars)
+        plot.ratio_chart(folder / "ratios.png", "The goals: ratio to the baseline (log scale; black tick: goal)",
+                         bars)
         names.append("ratios.png")
     growth = [series[k] for k in ("apply", "git", "propose", "bare") if k in series]
     if growth:
         plot.line_chart(folder / "apply-growth.png", "Propose and apply one candidate",
                         [(s.name, [(x, y * 1000) for x, y in s.points]) for s in growth],
-                        growth[0].x_label, "milliseconds")
+                        growth[0].x_label, "milliseconds (log scale)", log_y=True)
         names.append("apply-growth.png")
     if "replay" in series:
         replay = series["replay"]
