@@ -58,7 +58,7 @@ def context_for(ws: Workspace, *, session: str | None, query: str | None, budget
                 selector: Selector | None = None, now: str | None = None) -> ContextResult:
     """Build the block for ``session`` (user → project → that session only); record it if a session asked."""
     session_memories = ws.session_memories(session) if session else []
-    request = ContextRequest(query=query, budget_bytes=budget or DEFAULT_BUDGET, now=now or utc_now())
+    request = ContextRequest(query=query, budget_bytes=DEFAULT_BUDGET if budget is None else budget, now=now or utc_now())
 
     def with_user(user: StoreView) -> tuple[ContextResult, int]:
         result = ws.project.read_consistently(

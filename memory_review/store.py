@@ -39,7 +39,6 @@ from memory_review.errors import (
     MemoryReviewError,
     NotFoundError,
     StorageError,
-    ValidationError,
 )
 from memory_review.ids import check_candidate_id, new_origin_id, safe_child
 from memory_review.locking import DEFAULT_TIMEOUT, store_lock
