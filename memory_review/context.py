@@ -30,7 +30,7 @@ from memory_review.manifest import ManifestEntry
 from memory_review.models import Memory, utc_now
 from memory_review.record_io import memory_from_json, memory_sha256
 from memory_review.rules import Plan
-from memory_review.store import StoreView, _log_errors
+from memory_review.store import StoreView, log_errors
 
 if TYPE_CHECKING:
     from memory_review.workspace import Workspace
@@ -196,15 +196,15 @@ def _record(ws: Workspace, session: str, request: ContextRequest, result: Contex
         "included": [item.model_dump(mode="json") for item in result.included],
     }
     with ws.project.transact() as tx:
-        ws._commit(tx, Plan(drafts=[EventDraft(type="context.built", actor=f"agent:{session}",
+        ws.commit(tx, Plan(drafts=[EventDraft(type="context.built", actor=f"agent:{session}",
                                                session=session, context=context)]))
 
 
 def replay_session(ws: Workspace, session: str) -> list[ReplayedContext]:
     """Every context ``session`` was given, rebuilt byte for byte from the user and project logs."""
-    with _log_errors(ws.project.log_path):
+    with log_errors(ws.project.log_path):
         events = list(ws.project.log().read())
-    with _log_errors(ws.user.log_path):
+    with log_errors(ws.user.log_path):
         user_events = list(ws.user.log().read())
     replayed = []
     for event in events:

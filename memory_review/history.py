@@ -30,7 +30,7 @@ from memory_review.errors import IntegrityError, MemoryReviewError, StorageError
 from memory_review.gitrepo import GitRepo, LogEntry, RefTip, TreeEntry
 from memory_review.ids import safe_child
 from memory_review.manifest import Manifest
-from memory_review.store import MEMORY_DIR, Store, _log_errors
+from memory_review.store import MEMORY_DIR, Store, log_errors
 from memory_review.verify import StoreReport
 
 HISTORY_TYPES = frozenset({"candidate.applied", "candidate.edited", "candidate.discarded", "memory.reverted",
@@ -115,7 +115,7 @@ class History:
 
     def _checkpoint(self) -> tuple[Manifest, Position]:
         log = self.store.log()
-        with _log_errors(self.store.log_path):
+        with log_errors(self.store.log_path):
             log.cut_torn_tail()  # we hold the lock: exactly what the next append would do
             head = log.head()
         manifest = self.store.read_manifest()
@@ -134,7 +134,7 @@ class History:
         continues = position is None or (0 <= seq <= len(lines) and position.head == (
             GENESIS if seq == 0 else line_hash(lines[seq - 1])))
         start = seq if continues else 0
-        with _log_errors(self.store.log_path):
+        with log_errors(self.store.log_path):
             events = [decode_event(line, path=self.store.log_path, line_no=number)
                       for number, line in enumerate(lines[start:], start + 1)]
         return events, not continues

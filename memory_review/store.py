@@ -329,7 +329,7 @@ class Store:
         return memories
 
     def _head(self) -> LogHead:
-        with _log_errors(self.log_path):
+        with log_errors(self.log_path):
             return self.log().head()
 
     def _pending_overlay(self, manifest: Manifest, head: LogHead) -> dict[str, Memory | None]:
@@ -353,7 +353,7 @@ class Store:
         return events
 
     def _events_after(self, seq: int) -> list[Event]:
-        with _log_errors(self.log_path):
+        with log_errors(self.log_path):
             return list(self.log().read(start=seq + 1))
 
     # --- the commit path ---------------------------------------------------------------
@@ -375,7 +375,7 @@ class Store:
     def _recover(self) -> Manifest:
         """Roll the manifest (and derived files) forward to the log's head; idempotent."""
         self._swept = None  # another process may have left debris since: this recovery sweeps in full
-        with _log_errors(self.log_path):
+        with log_errors(self.log_path):
             # A dead writer's partial append (we hold the lock: nobody else is writing). Cutting it here
             # rather than at the next append lets `verify` pass right after recovery, like LevelDB does.
             self.log().cut_torn_tail()
@@ -556,7 +556,7 @@ class Transaction:
         store = self.store
         store._write_memory_files([m for m in plan.delta.values() if m is not None])
         log = store.log(self.manifest.origin)
-        with _log_errors(store.log_path):
+        with log_errors(store.log_path):
             events = log.append(plan.drafts, expect=self.view.head)
         # Past the commit point: the change stands even if a derived file cannot be written now.
         head = LogHead(seq=events[-1].seq, hash=log.head().hash)
@@ -636,7 +636,7 @@ def _storage(exc: OSError, path: Path | str) -> StorageError:
 
 
 @contextmanager
-def _log_errors(path: Path) -> Iterator[None]:
+def log_errors(path: Path) -> Iterator[None]:
     """Translate the log's own errors into ours: the one place that does."""
     try:
         yield

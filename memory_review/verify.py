@@ -19,7 +19,7 @@ from memory_review.ids import new_origin_id
 from memory_review.manifest import Manifest
 from memory_review.record_io import memory_from_json, memory_sha256
 from memory_review.rules import Plan
-from memory_review.store import Store, _log_errors, candidate_delta, memory_delta
+from memory_review.store import Store, log_errors, candidate_delta, memory_delta
 
 
 @dataclass
@@ -70,7 +70,7 @@ def _recover_first(store: Store) -> None:
 
 
 def _check_log(store: Store, report: StoreReport):
-    with _log_errors(store.log_path):
+    with log_errors(store.log_path):
         log_report = store.log().verify()
     report.events = log_report.events
     for problem in log_report.problems:
@@ -151,7 +151,7 @@ def repair_store(store: Store, *, actor: str) -> StoreReport:
 
 
 def _rebuild(store: Store) -> None:
-    with _log_errors(store.log_path):
+    with log_errors(store.log_path):
         log = store.log()
         log.cut_torn_tail()
         events = list(log.read())

@@ -31,7 +31,7 @@ from memory_review.proposal import (
     UpsertProposal,
 )
 from memory_review.record_io import memory_from_json, memory_to_json
-from memory_review.store import CommitResult, Store, Transaction, _log_errors
+from memory_review.store import CommitResult, Store, Transaction, log_errors
 from memory_review.verify import StoreReport, repair_store, verify_store
 
 AnyProposal = UpsertProposal | DeleteProposal | ConsolidateProposal
@@ -140,7 +140,7 @@ class Workspace:
                 plan.drafts += step.drafts
                 plan.put_candidates += step.put_candidates
             if not dry_run:
-                self._commit(tx, plan)
+                self.commit(tx, plan)
         return [CandidateState(c, "pending", c.flags) for c in made]
 
     # --- reading candidates -------------------------------------------------------------
@@ -177,7 +177,7 @@ class Workspace:
         for store, ids in self._group_pending(candidate_ids).items():
             with store.transact() as tx:
                 candidates = [_pending_in(tx, cid) for cid in ids]
-                events += self._commit(tx, rules.apply(tx.view, candidates, actor=actor, now=utc_now()))
+                events += self.commit(tx, rules.apply(tx.view, candidates, actor=actor, now=utc_now()))
         return events
 
     def discard(self, candidate_ids: Sequence[str], *, actor: str, reason: str | None = None) -> list[Event]:
@@ -187,7 +187,7 @@ class Workspace:
         for store, ids in self._group_pending(candidate_ids).items():
             with store.transact() as tx:
                 candidates = [_pending_in(tx, cid) for cid in ids]
-                events += self._commit(tx, rules.discard(candidates, actor=actor, reason=reason))
+                events += self.commit(tx, rules.discard(candidates, actor=actor, reason=reason))
         return events
 
     def edit(self, candidate_id: str, memory: ProposedMemory, *, actor: str) -> CandidateState:
@@ -196,7 +196,7 @@ class Workspace:
         store = self._store_of_pending(candidate_id)
         with store.transact() as tx:
             plan = rules.edit(tx.view, _pending_in(tx, candidate_id), memory, actor=actor, now=utc_now())
-            self._commit(tx, plan)
+            self.commit(tx, plan)
         updated = plan.put_candidates[0]
         return CandidateState(updated, "pending", updated.flags)
 
@@ -206,9 +206,9 @@ class Workspace:
         rules.require_person(actor)
         store, seq = self._locate_event(target, scope)
         with store.transact() as tx:
-            with _log_errors(store.log_path):
+            with log_errors(store.log_path):
                 event = store.log().get(seq)
-            return self._commit(tx, rules.revert(tx.view, event, actor=actor, force=force))[0]
+            return self.commit(tx, rules.revert(tx.view, event, actor=actor, force=force))[0]
 
     def delete(self, memory_id: str, *, actor: str, scope: str | None = None,
                reason: str | None = None) -> Event:
@@ -216,9 +216,10 @@ class Workspace:
         rules.require_person(actor)
         store = self._store_of_memory(memory_id, scope)
         with store.transact() as tx:
-            return self._commit(tx, rules.delete(tx.view, memory_id, actor=actor, reason=reason))[0]
+            return self.commit(tx, rules.delete(tx.view, memory_id, actor=actor, reason=reason))[0]
 
-    def _commit(self, tx, plan: rules.Plan) -> list[Event]:
+    def commit(self, tx, plan: rules.Plan) -> list[Event]:
+        """Commit a plan in an open transaction, keeping any after-commit warnings for the caller."""
         result: CommitResult = tx.commit(plan)
         self.warnings.extend(result.warnings)
         return result.events
@@ -238,7 +239,7 @@ class Workspace:
                             updated_at=now, related_sessions=(session_id,))
             change = Change(memory=memory.id, before=memory_to_json(before) if before else None,
                             after=memory_to_json(record))
-            self._commit(tx, rules.Plan(drafts=[EventDraft(type="session.written", actor=actor,
+            self.commit(tx, rules.Plan(drafts=[EventDraft(type="session.written", actor=actor,
                                                            session=session_id, changes=(change,))]))
         return record
 
@@ -278,14 +279,14 @@ class Workspace:
             memory: str | None = None, candidate: str | None = None) -> list[Event]:
         """Events of one store's log, filtered."""
         store = self.store(scope)
-        with _log_errors(store.log_path):
+        with log_errors(store.log_path):
             return list(store.log().read(session=session, type=type, memory=memory, candidate=candidate))
 
     def sessions(self) -> list[SessionSummary]:
         """Every session that left events in either log."""
         seen: dict[str, list[Event]] = {}
         for store in self._stores(None):
-            with _log_errors(store.log_path):
+            with log_errors(store.log_path):
                 for event in store.log().read():
                     if event.session:
                         seen.setdefault(event.session, []).append(event)
@@ -294,7 +295,7 @@ class Workspace:
     def replay(self, *, at: int | None = None, scope: str = "project") -> dict[str, Memory]:
         """The memory set of a store as it was right after event ``at`` (default: now), from the log alone."""
         store = self.store(scope)
-        with _log_errors(store.log_path):
+        with log_errors(store.log_path):
             events = (e for e in store.log().read(stop=at) if e.type != "session.written")
             state = replay(events, at=at)
         return {mid: memory_from_json(rec, where=f"replay {mid}") for mid, rec in sorted(state.memories.items())}
@@ -394,7 +395,7 @@ class Workspace:
         if isinstance(target, int) or str(target).isdigit():
             return self.store(scope or "project"), int(target)
         for store in self._stores(scope):
-            with _log_errors(store.log_path):
+            with log_errors(store.log_path):
                 changed = [e for e in store.log().read(candidate=str(target)) if e.changes]
             if changed:
                 return store, changed[-1].seq
@@ -415,7 +416,7 @@ def _live_flags(view, candidate: Candidate) -> tuple[str, ...]:
 
 def _candidate_from_log(store: Store, candidate_id: str) -> CandidateState | None:
     record, status = None, "pending"
-    with _log_errors(store.log_path):
+    with log_errors(store.log_path):
         for event in store.log().read(candidate=candidate_id):
             if event.record is not None:
                 record = event.record
@@ -437,7 +438,7 @@ def discarded_candidates(store: Store) -> list[Candidate]:
     """Every discarded candidate of a store, as last proposed or edited, from its log."""
     records: dict[str, dict] = {}
     discarded: list[Candidate] = []
-    with _log_errors(store.log_path):
+    with log_errors(store.log_path):
         for event in store.log().read(type=("candidate.created", "candidate.edited", "candidate.discarded")):
             if event.record is not None and event.candidate:
                 records[event.candidate] = event.record
