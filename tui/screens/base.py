@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
+from textual import on
 from textual.screen import Screen
-from textual.widgets import Header
+from textual.widgets import Header, Input
 from textual.worker import Worker
 
 from memory_review.workspace import Workspace
 from tui.format import Display
+from tui.widgets.filter_bar import FilterBar
 from tui.widgets.key_bar import KeyBar
+from tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
     from tui.app import ReviewApp
@@ -61,3 +64,26 @@ class DataScreen(Screen[None]):
     def load(self) -> None:
         """Start the worker that reads the data and posts it back to the screen."""
         raise NotImplementedError
+
+
+class FilteredScreen(DataScreen):
+    """A data screen whose table narrows as the person types in its ``#filter`` bar (``/``)."""
+
+    table_id = ""  # the CSS id of the table the filter narrows, e.g. "#queue"
+    filter_text = ""
+
+    def refresh_rows(self) -> None:
+        """Rebuild the table's rows for the current ``filter_text``."""
+        raise NotImplementedError
+
+    def action_filter(self) -> None:
+        self.query_one("#filter", FilterBar).reveal()
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, message: Input.Changed) -> None:
+        self.filter_text = message.value
+        self.refresh_rows()
+
+    @on(FilterBar.Done)
+    def _filter_done(self) -> None:
+        self.query_one(self.table_id, RowTable).focus()

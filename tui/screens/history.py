@@ -16,7 +16,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container
 from textual.message import Message
-from textual.widgets import Input
 
 from events import MEMORY_TYPES, Event
 from memory_review.candidate import candidate_from_json
@@ -25,7 +24,7 @@ from memory_review.workspace import DURABLE
 from tui.actions import editable_record, restore_record_op, revert_op
 from tui.format import EVENT_STYLE, event_subject
 from tui.render import event_detail
-from tui.screens.base import DataScreen
+from tui.screens.base import FilteredScreen
 from tui.screens.confirm import confirm
 from tui.widgets.detail import DetailPane
 from tui.widgets.filter_bar import FilterBar
@@ -90,8 +89,10 @@ def keep(item: LoggedEvent, fields: dict[str, str], words: list[str], haystack: 
     return all(checks[k](v) for k, v in fields.items()) and all(w in haystack for w in words)
 
 
-class HistoryScreen(DataScreen):
+class HistoryScreen(FilteredScreen):
     """The timeline and the selected event's details."""
+
+    table_id = "#events"
 
     BINDINGS = [
         Binding("r", "revert", "Revert"),
@@ -208,18 +209,6 @@ class HistoryScreen(DataScreen):
         """The event under the cursor."""
         key = self.query_one("#events", RowTable).highlighted_key
         return self.items.get(key) if key else None
-
-    def action_filter(self) -> None:
-        self.query_one("#filter", FilterBar).reveal()
-
-    @on(Input.Changed, "#filter")
-    def _filter_changed(self, message: Input.Changed) -> None:
-        self.filter_text = message.value
-        self.refresh_rows()
-
-    @on(FilterBar.Done)
-    def _filter_done(self) -> None:
-        self.query_one("#events", RowTable).focus()
 
     # --- reverting ----------------------------------------------------------------------------
 

@@ -14,7 +14,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container
 from textual.message import Message
-from textual.widgets import Input
 
 from memory_review.errors import MemoryReviewError
 from memory_review.injection import merge_tiers, priority_order
@@ -22,7 +21,7 @@ from memory_review.models import Memory
 from tui.actions import delete_op, revert_last_change_op
 from tui.format import memory_tag, safe
 from tui.render import memory_detail
-from tui.screens.base import DataScreen
+from tui.screens.base import FilteredScreen
 from tui.screens.confirm import confirm
 from tui.widgets.detail import DetailPane
 from tui.widgets.filter_bar import FilterBar, matches
@@ -71,8 +70,10 @@ def merged_entries(user: list[Memory], project: list[Memory]) -> list[MemoryEntr
     return entries + shadowed
 
 
-class MemoriesScreen(DataScreen):
+class MemoriesScreen(FilteredScreen):
     """Approved memories and their details."""
+
+    table_id = "#memories"
 
     BINDINGS = [
         Binding("d", "delete", "Delete"),
@@ -179,18 +180,6 @@ class MemoriesScreen(DataScreen):
         """The memory under the cursor."""
         key = self.query_one("#memories", RowTable).highlighted_key
         return self.entries.get(key) if key else None
-
-    def action_filter(self) -> None:
-        self.query_one("#filter", FilterBar).reveal()
-
-    @on(Input.Changed, "#filter")
-    def _filter_changed(self, message: Input.Changed) -> None:
-        self.filter_text = message.value
-        self.refresh_rows()
-
-    @on(FilterBar.Done)
-    def _filter_done(self) -> None:
-        self.query_one("#memories", RowTable).focus()
 
     def action_delete(self) -> None:
         entry = self.current()

@@ -15,7 +15,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container
 from textual.message import Message
-from textual.widgets import Input
 
 from memory_review.errors import MemoryReviewError
 from memory_review.workspace import CandidateState
@@ -30,7 +29,7 @@ from tui.format import (
     proposer_text,
 )
 from tui.render import candidate_detail
-from tui.screens.base import DataScreen
+from tui.screens.base import FilteredScreen
 from tui.screens.confirm import Choice, ChoiceModal, ReasonModal, confirm
 from tui.screens.edit import EditModal
 from tui.widgets.detail import DetailPane
@@ -74,8 +73,10 @@ class QueueEntry:
         return (PRIORITY_RANK.get(c.priority, 1), SCOPE_RANK.get(c.scope, 2), c.created_at, c.id)
 
 
-class ReviewScreen(DataScreen):
+class ReviewScreen(FilteredScreen):
     """The queue (virtual table) above or beside the selected candidate's details."""
+
+    table_id = "#queue"
 
     BINDINGS = [
         Binding("a", "apply", "Apply"),
@@ -258,18 +259,6 @@ class ReviewScreen(DataScreen):
         table.replace_row(self._row(entry.id))
         self._update_title(len(table.rows))
         table.action_cursor(1)
-
-    def action_filter(self) -> None:
-        self.query_one("#filter", FilterBar).reveal()
-
-    @on(Input.Changed, "#filter")
-    def _filter_changed(self, message: Input.Changed) -> None:
-        self.filter_text = message.value
-        self.refresh_rows()
-
-    @on(FilterBar.Done)
-    def _filter_done(self) -> None:
-        self.query_one("#queue", RowTable).focus()
 
     # --- decisions --------------------------------------------------------------------------
 
