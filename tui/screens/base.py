@@ -10,10 +10,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from textual import on
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Header, Input
 from textual.worker import Worker
 
+from memory_review.errors import MemoryReviewError
 from memory_review.workspace import Workspace
 from tui.format import Display
 from tui.widgets.filter_bar import FilterBar
@@ -28,6 +30,16 @@ class DataScreen(Screen[None]):
     """A screen over store data; subclasses implement :meth:`load` (a thread worker)."""
 
     loaded_generation = -1
+
+    class LoadFailed(Message):
+        """The screen's data could not be read; the person sees why."""
+
+        def __init__(self, error: MemoryReviewError) -> None:
+            super().__init__()
+            self.error = error
+
+    def on_data_screen_load_failed(self, message: LoadFailed) -> None:
+        self.review_app.show_error(message.error)
 
     @property
     def review_app(self) -> ReviewApp:

@@ -106,13 +106,6 @@ class HistoryScreen(FilteredScreen):
             super().__init__()
             self.items = items
 
-    class LoadFailed(Message):
-        """A log could not be read."""
-
-        def __init__(self, error: MemoryReviewError) -> None:
-            super().__init__()
-            self.error = error
-
     def __init__(self) -> None:
         super().__init__()
         self.items: dict[str, LoggedEvent] = {}
@@ -151,9 +144,6 @@ class HistoryScreen(FilteredScreen):
         self.haystacks = {item.key: self._haystack(item) for item in message.items}
         self.query_one("#events", RowTable).empty_text = "the logs are empty"
         self.refresh_rows()
-
-    def on_history_screen_load_failed(self, message: LoadFailed) -> None:
-        self.review_app.show_error(message.error)
 
     def _haystack(self, item: LoggedEvent) -> str:
         e = item.event

@@ -88,13 +88,6 @@ class MemoriesScreen(FilteredScreen):
             super().__init__()
             self.entries = entries
 
-    class LoadFailed(Message):
-        """A store could not be read."""
-
-        def __init__(self, error: MemoryReviewError) -> None:
-            super().__init__()
-            self.error = error
-
     def __init__(self) -> None:
         super().__init__()
         self.entries: dict[str, MemoryEntry] = {}
@@ -129,9 +122,6 @@ class MemoriesScreen(FilteredScreen):
         self.order = [e.key for e in message.entries]
         self.query_one("#memories", RowTable).empty_text = "no approved memories yet"
         self.refresh_rows()
-
-    def on_memories_screen_load_failed(self, message: LoadFailed) -> None:
-        self.review_app.show_error(message.error)
 
     def refresh_rows(self) -> None:
         """Rebuild the rows (after a load or a change of filter)."""

@@ -97,13 +97,6 @@ class ReviewScreen(FilteredScreen):
             self.problems = problems
             self.final = final
 
-    class LoadFailed(Message):
-        """The stores could not be read."""
-
-        def __init__(self, error: MemoryReviewError) -> None:
-            super().__init__()
-            self.error = error
-
     def __init__(self) -> None:
         super().__init__()
         self.entries: dict[str, QueueEntry] = {}
@@ -160,9 +153,6 @@ class ReviewScreen(FilteredScreen):
         )
         self.refresh_rows()
         self._report_problems(message.problems)
-
-    def on_review_screen_load_failed(self, message: LoadFailed) -> None:
-        self.review_app.show_error(message.error)
 
     def _entry(self, state: CandidateState, old: QueueEntry | None) -> QueueEntry:
         # The reader hands back the same Candidate object for an unchanged file: compare by identity

@@ -113,13 +113,6 @@ class SessionsScreen(DataScreen):
             super().__init__()
             self.story = story
 
-    class LoadFailed(Message):
-        """A log could not be read."""
-
-        def __init__(self, error: MemoryReviewError) -> None:
-            super().__init__()
-            self.error = error
-
     def __init__(self) -> None:
         super().__init__()
         self.sessions: dict[str, SessionSummary] = {}
@@ -194,9 +187,6 @@ class SessionsScreen(DataScreen):
         )
         steps.border_title = f"Steps of {message.story.session} · {len(message.story.steps)}"
         self._show_step()
-
-    def on_sessions_screen_load_failed(self, message: LoadFailed) -> None:
-        self.review_app.show_error(message.error)
 
     # --- choosing and stepping --------------------------------------------------------------
 
