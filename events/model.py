@@ -8,6 +8,9 @@ line must re-encode to exactly itself, or it is reported as damaged.
 Snapshots and records (``before``/``after``, ``record``, ``context``) are plain
 JSON values. They are checked and copied on construction, so an event never
 shares a mutable dict with its caller and always round-trips through the log.
+A line decoded from the log is the exception: what orjson just parsed from it
+belongs to nobody else and can only hold JSON values, so it is not copied
+(docs/adr/0012).
 """
 
 from __future__ import annotations
@@ -16,10 +19,10 @@ import hashlib
 import math
 import re
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 import orjson
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 from pydantic import ValidationError as PydanticValidationError
 
 from .errors import LogIntegrityError
@@ -102,7 +105,16 @@ def _checked_key(key: object) -> str:
     return _checked_str(key)
 
 
-def _json_object(value: dict[str, Any]) -> dict[str, Any]:
+_FRESH: dict[str, bool] = {"fresh_from_orjson": True}
+"""The validation context of :func:`_decode_canonical` (compared by identity)."""
+
+
+def _json_object(value: dict[str, Any], info: ValidationInfo) -> dict[str, Any]:
+    if info.context is _FRESH:
+        # Parsed by orjson from one canonical line for this event alone, its depth checked by
+        # _decode_canonical: it shares nothing, and orjson yields no NaN, lone surrogate, int
+        # beyond 64 bits or non-string key, so the copy below would only cost time.
+        return value
     copied: dict[str, Any] = _json_copy(value)
     return copied
 
@@ -164,35 +176,47 @@ def draft_problems(draft: EventDraft) -> list[str]:
     problems = _field_problems(draft)
     if kind in PERSON_TYPES and draft.actor.startswith("agent:"):
         problems.append(f"{kind} is a person's action; actor {draft.actor!r} is an agent")
-    if kind == "memory.deleted" and any(c.after is not None for c in draft.changes or ()):
-        problems.append("memory.deleted changes must have after = null")
-    memories = [c.memory for c in draft.changes or ()]
-    if len(set(memories)) != len(memories):
-        problems.append("changes name the same memory twice")
-    record_id = (draft.record or {}).get("id")
+    if draft.changes:
+        problems += _change_problems(kind, draft.changes)
+    record = draft.record
+    record_id = record.get("id") if record is not None else None
     if record_id is not None and draft.candidate is not None and record_id != draft.candidate:
         problems.append(f"record is candidate {record_id!r}, event names {draft.candidate!r}")
     return problems
 
 
+def _change_problems(kind: str, changes: tuple[Change, ...]) -> list[str]:
+    problems = []
+    if kind == "memory.deleted" and any(c.after is not None for c in changes):
+        problems.append("memory.deleted changes must have after = null")
+    if len(changes) > 1 and len({c.memory for c in changes}) != len(changes):
+        problems.append("changes name the same memory twice")
+    return problems
+
+
+_REQUIRES = (
+    ("changes", MEMORY_TYPES - {"sync.merged"}),
+    ("candidate", CANDIDATE_TYPES),
+    ("record", RECORD_TYPES),
+    ("reverts", {"memory.reverted"}),
+    ("context", {"context.built"}),
+)
+_ALLOWS = (
+    ("changes", CHANGE_TYPES),
+    ("reverts", {"memory.reverted"}),
+    ("forced", {"memory.reverted"}),
+    ("sync", {"sync.merged"}),
+)
+# Per type, once: every event is checked against them, and a log holds many.
+_REQUIRED = {k: tuple(n for n, kinds in _REQUIRES if k in kinds) for k in get_args(EventType)}
+_FORBIDDEN = {k: tuple(n for n, kinds in _ALLOWS if k not in kinds) for k in get_args(EventType)}
+_ABSENT = (None, ())  # an empty tuple of changes is as good as none
+
+
 def _field_problems(draft: EventDraft) -> list[str]:
-    kind = draft.type
-    required = [
-        ("changes", kind in MEMORY_TYPES - {"sync.merged"} and not draft.changes),
-        ("candidate", kind in CANDIDATE_TYPES and draft.candidate is None),
-        ("record", kind in RECORD_TYPES and draft.record is None),
-        ("reverts", kind == "memory.reverted" and draft.reverts is None),
-        ("context", kind == "context.built" and draft.context is None),
-    ]
-    forbidden = [
-        ("changes", kind not in CHANGE_TYPES and draft.changes is not None),
-        ("reverts", kind != "memory.reverted" and draft.reverts is not None),
-        ("forced", kind != "memory.reverted" and draft.forced is not None),
-        ("sync", kind != "sync.merged" and draft.sync is not None),
-    ]
-    return [f"{kind} must carry {name}" for name, bad in required if bad] + [
-        f"{name} is not allowed on {kind}" for name, bad in forbidden if bad
-    ]
+    kind, fields = draft.type, draft.__dict__
+    missing = [f"{kind} must carry {n}" for n in _REQUIRED[kind] if fields[n] in _ABSENT]
+    return missing + [f"{n} is not allowed on {kind}" for n in _FORBIDDEN[kind] if fields[n] is not None]
 
 
 class Event(EventDraft):
@@ -205,6 +229,10 @@ class Event(EventDraft):
     origin: str = Field(min_length=1, max_length=200)
     more: Literal[True] | None = None
     """Set on every line of a multi-line batch but its last: the batch commits with it."""
+
+
+_validate_event = Event.__pydantic_validator__.validate_python
+"""Event's own validator, without ``model_validate``'s Python wrapper (it runs once per line)."""
 
 
 def encode_event(event: Event) -> bytes:
@@ -223,6 +251,67 @@ def encode_event(event: Event) -> bytes:
 
 def decode_event(line: bytes, *, path: Path | str, line_no: int) -> Event:
     """Parse one stored line; all but a valid event in canonical form is a LogIntegrityError."""
+    event = _decode_canonical(line)
+    return event if event is not None else _decode_checked(line, path=path, line_no=line_no)
+
+
+def _decode_canonical(line: bytes) -> Event | None:
+    """The event of a line that is canonical and valid, else None (the full check says why).
+
+    The line is canonical when it is exactly orjson's sorted encoding of what orjson parses
+    from it, carries ``v`` (a default ``encode_event`` would add) and no null field (which it
+    would omit). Strict validation of that dict accepts what the strict JSON validation of the
+    line accepts and keeps every value as parsed (the Literal fields are checked first: pydantic
+    would turn the ``true`` of a ``"v":true`` into ``1``), so ``encode_event`` would write the
+    line again: the result equals :func:`_decode_checked`'s without the re-encode or the copies.
+    Anything unusual, even if valid, goes the full way.
+    """
+    body = line[:-1] if line.endswith(b"\n") else line
+    try:
+        raw = orjson.loads(body)
+        if type(raw) is not dict or None in raw.values() or not _literals_as_written(raw):
+            return None
+        if orjson.dumps(raw, option=orjson.OPT_SORT_KEYS) != body:
+            return None
+    except (orjson.JSONDecodeError, orjson.JSONEncodeError):  # e.g. nested past orjson's limit
+        return None
+    if body.count(b"{") + body.count(b"[") > _MAX_DEPTH and not _shallow(raw):
+        return None  # maybe nested too deep: _json_copy says how deep
+    changes = raw.get("changes")
+    if type(changes) is list:
+        raw["changes"] = tuple(changes)  # strict Python validation takes a tuple, JSON an array
+    try:
+        return _validate_event(raw, strict=True, context=_FRESH)
+    except PydanticValidationError:
+        return None
+
+
+def _shallow(raw: dict[str, Any]) -> bool:
+    """Whether no container of the line sits deeper than ``_MAX_DEPTH`` (the line itself is 1).
+
+    Every JSON object of an event is nested at least one level in its line, so none of them
+    then holds a value deeper than ``_json_copy`` allows.
+    """
+    level: list[Any] = [raw]
+    for _ in range(_MAX_DEPTH):
+        level = [
+            item
+            for container in level
+            for item in (container.values() if type(container) is dict else container)
+            if type(item) is dict or type(item) is list
+        ]
+        if not level:
+            return True
+    return False
+
+
+def _literals_as_written(raw: dict[str, Any]) -> bool:
+    """Whether ``v`` and ``more`` hold what their Literal types give back (``1`` may come as ``true``)."""
+    return type(raw.get("v")) is int and raw.get("more", True) is True
+
+
+def _decode_checked(line: bytes, *, path: Path | str, line_no: int) -> Event:
+    """The full decode: strict JSON validation, snapshots copied, then the canonical re-encode."""
     try:
         event = Event.model_validate_json(line, strict=True)
         canonical = encode_event(event)
