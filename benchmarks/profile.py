@@ -1,4 +1,4 @@
-"""Profiles of the operations that miss their goals: ``python -m benchmarks.profile apply|replay|context|cli``.
+"""Profiles of the operations that miss their goals: ``python -m benchmarks.profile apply|replay|context|cli|ui``.
 
 Each prints where the time goes (cProfile, by own time; or ``-X importtime`` for the
 CLI's start-up), on a scratch store built like the suite's. The findings are written
@@ -91,7 +91,61 @@ def cli(work: Path) -> None:
             print(f"{'  ' * depth}{name}: {cumulative / 1000:.0f}")
 
 
-CASES = {"apply": apply, "replay": replay, "context": context, "cli": cli}
+def ui(work: Path, candidates: int = 10_000, memories: int = 2_000) -> None:
+    """The review UI's load: its reader alone (the worker's share), then the app opened headless with its GC."""
+    import asyncio
+    import gc
+
+    from benchmarks.case_ui import build_queue, drive
+    from memory_review.workspace import Workspace
+    from tui.data import PendingReader
+
+    root = work / "ui"
+    build_queue(root, candidates, memories)
+    reader = PendingReader(Workspace(root / "project", root / "user"))
+    _profile(lambda: sum(len(chunk) for chunk in reader.chunks()), f"reading {candidates:,} pending candidates")
+    del reader
+    gc.collect()
+    with GcClock() as clock:
+        cpu = time.process_time()
+        report = asyncio.run(drive(root, 5))
+        cpu = time.process_time() - cpu
+    print(f"== the app, headless: first rows {report['seconds'] * 1000:.0f} ms, loaded "
+          f"{report['loaded_seconds'] * 1000:.0f} ms, longest stall {report['stall_seconds'] * 1000:.0f} ms; "
+          f"process CPU {cpu * 1000:.0f} ms, of it garbage collection {clock.total * 1000:.0f} ms "
+          f"({clock.full} full passes, the longest {clock.longest * 1000:.0f} ms)")
+
+
+class GcClock:
+    """Time spent in the cycle collector while inside (``gc.callbacks``)."""
+
+    def __init__(self) -> None:
+        self.total = self.longest = 0.0
+        self.full = 0
+        self._began = 0.0
+
+    def __enter__(self) -> GcClock:
+        import gc
+
+        gc.callbacks.append(self._tick)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        import gc
+
+        gc.callbacks.remove(self._tick)
+
+    def _tick(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+            return
+        took = time.perf_counter() - self._began
+        self.total += took
+        self.longest = max(self.longest, took)
+        self.full += info["generation"] == 2
+
+
+CASES = {"apply": apply, "replay": replay, "context": context, "cli": cli, "ui": ui}
 
 
 def main(argv: list[str]) -> int:
