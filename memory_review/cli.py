@@ -22,10 +22,12 @@ import orjson
 
 from memory_review import cli_render as out
 from memory_review.errors import MemoryReviewError, ValidationError
-from memory_review.integrations import claude_hooks, export, install, mcp_server
 from memory_review.proposal import ProposedMemory, parse_proposals
 from memory_review.record_io import parse_memory, render_memory
 from memory_review.workspace import Workspace, current_actor
+
+# The integrations are imported by the handlers that use them: `context`, the command an agent runs
+# before every turn, must not pay for the hook, install, MCP and export modules (docs/performance.md).
 
 EPILOG = """examples:
   memory-review init
@@ -172,26 +174,36 @@ def _promote(args, ws: Workspace):
 @command("hook", out.render_hook_errors)
 def _hook(args, ws: Workspace):
     # `hook claude-code` never gets here: main() runs it before anything that could fail loudly.
+    from memory_review.integrations import claude_hooks
+
     return claude_hooks.hook_errors(ws)
 
 
 @command("install", out.render_install)
 def _install(args, ws: Workspace):
+    from memory_review.integrations import install
+
     return install.install(ws, scope=args.settings, command=args.command_line)
 
 
 @command("uninstall", out.render_install)
 def _uninstall(args, ws: Workspace):
+    from memory_review.integrations import install
+
     return install.uninstall(ws, scope=args.settings)
 
 
 @command("mcp", lambda result, args: "")
 def _mcp(args, ws: Workspace):
+    from memory_review.integrations import mcp_server
+
     mcp_server.serve(ws, session=args.session)
 
 
 @command("export", out.render_export)
 def _export(args, ws: Workspace):
+    from memory_review.integrations import export
+
     return export.export_memories(ws, format=args.format, output=Path(args.output) if args.output else None,
                                   scope=args.scope)
 
@@ -430,8 +442,14 @@ def _cfg_install(p, *, with_command: bool = True):
                             "when memory-review is not on PATH)")
 
 
+def _export_formats() -> list[str]:
+    from memory_review.integrations.export import FORMATS
+
+    return sorted(FORMATS)
+
+
 def _cfg_export(p):
-    p.add_argument("--format", required=True, choices=sorted(export.FORMATS),
+    p.add_argument("--format", required=True, choices=_LazyChoices(_export_formats), metavar="FORMAT",
                    help="agents-md: AGENTS.md, claude-md: CLAUDE.md, cursor-rules: .cursor/rules/memory-review.mdc")
     p.add_argument("--output", metavar="FILE", help="write this file instead of the format's default")
     _scope(p, "only this store's memories (default: both, as injection sees them)")
@@ -491,6 +509,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if name not in COMMANDS:
         parser.error(f"unknown command {name!r}")
     if name == "hook" and args.target == "claude-code":
+        from memory_review.integrations import claude_hooks
+
         return claude_hooks.run_hook(sys.stdin.buffer, sys.stdout, project=getattr(args, "project", None))
     handler, render = COMMANDS[name]
     try:
