@@ -11,14 +11,13 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from events import Change, Event, EventDraft, replay
 from memory_review import rules
 from memory_review.candidate import FLAG_STALE_BASE, Candidate, candidate_from_json
 from memory_review.errors import ConflictError, NotFoundError, ValidationError
-from memory_review.gitrepo import LogEntry
 from memory_review.history import History
-from memory_review.sync import StoreSync, sync_stores
 from memory_review.ids import check_session_id, new_candidate_id
 from memory_review.locking import DEFAULT_TIMEOUT
 from memory_review.models import Memory, utc_now
@@ -33,6 +32,10 @@ from memory_review.proposal import (
 from memory_review.record_io import memory_from_json, memory_to_json
 from memory_review.store import CommitResult, Store, Transaction, log_errors
 from memory_review.verify import StoreReport, repair_store, verify_store
+
+if TYPE_CHECKING:
+    from memory_review.gitrepo import LogEntry
+    from memory_review.sync import StoreSync
 
 AnyProposal = UpsertProposal | DeleteProposal | ConsolidateProposal
 DURABLE = ("project", "user")
@@ -353,6 +356,8 @@ class Workspace:
     def sync(self, remote: str | None = None, *, scope: str | None = None,
              actor: str | None = None) -> list[StoreSync]:
         """Fetch teammates' store histories through git ``remote`` (default ``origin``), merge, push ours."""
+        from memory_review.sync import sync_stores  # only `sync` needs it: not every command's start-up
+
         who = rules.require_person(actor or current_actor())
         histories = [self.history[store.scope] for store in self._stores(scope)]
         results = sync_stores(histories, remote or "origin", actor=who, explicit=scope is not None)
