@@ -20,7 +20,7 @@ import unicodedata
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from memory_review.errors import UnsafePathError, ValidationError
-from memory_review.safety import is_control_char, is_invisible_char
+from memory_review import safety
 
 SLUG_MAX = 64
 SESSION_ID_MAX = 128
@@ -49,15 +49,20 @@ def is_windows_device_name(name: str) -> bool:
     return stem in WINDOWS_DEVICE_NAMES
 
 
+# NUL, tab, newline and every other control, invisible, bidi or tag character: none belongs in a file name.
+_UNSAFE_CHAR = re.compile(f"[\t\n{safety.CONTROL_CLASS}{safety.INVISIBLE_CLASS}]")
+
+
 def _char_problem(value: str) -> str | None:
-    for ch in value:
-        if ch == "\x00":
-            return "contains a NUL byte"
-        if is_control_char(ch) or ch == "\t" or ch == "\n":
-            return f"contains the control character U+{ord(ch):04X}"
-        if is_invisible_char(ch):
-            return f"contains the invisible, bidi or tag character U+{ord(ch):04X}"
-    return None
+    bad = _UNSAFE_CHAR.search(value)
+    if bad is None:
+        return None
+    ch = bad.group()
+    if ch == "\x00":
+        return "contains a NUL byte"
+    if safety.is_invisible_char(ch):
+        return f"contains the invisible, bidi or tag character U+{ord(ch):04X}"
+    return f"contains the control character U+{ord(ch):04X}"
 
 
 def _path_problem(value: str, max_len: int) -> str | None:

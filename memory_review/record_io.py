@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import codecs
 import hashlib
+import re
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +48,7 @@ from memory_review import models
 from memory_review.errors import ValidationError
 from memory_review.ids import check_slug
 from memory_review.models import Memory
-from memory_review.safety import is_control_char, is_invisible_char
+from memory_review import safety
 
 MAX_FRONTMATTER_BYTES = 8192
 MAX_YAML_DEPTH = 5
@@ -76,14 +77,23 @@ def _escape_char(ch: str) -> str:
     if ch in _SHORT_ESCAPES:
         return _SHORT_ESCAPES[ch]
     cp = ord(ch)
-    if cp < 0x20 or is_control_char(ch) or cp in _YAML_UNSAFE or is_invisible_char(ch):
-        return f"\\u{cp:04X}" if cp <= 0xFFFF else f"\\U{cp:08X}"
-    return ch
+    return f"\\u{cp:04X}" if cp <= 0xFFFF else f"\\U{cp:08X}"
+
+
+# Exactly the characters _escape_char changes: the short escapes, C0 and C1 controls and DEL, what YAML
+# reads as a line break or refuses, and the invisible ones. One regex pass instead of a call per character.
+_NEEDS_ESCAPE = re.compile(
+    "["
+    + re.escape("".join(_SHORT_ESCAPES))
+    + r"\x00-\x1f" + safety.CONTROL_CLASS + safety.INVISIBLE_CLASS
+    + "".join(re.escape(chr(cp)) for cp in sorted(_YAML_UNSAFE))
+    + "]"
+)
 
 
 def quote(value: str) -> str:
     """``value`` as a YAML double-quoted scalar that reads back as exactly ``value``."""
-    return '"' + "".join(_escape_char(ch) for ch in value) + '"'
+    return '"' + _NEEDS_ESCAPE.sub(lambda match: _escape_char(match.group()), value) + '"'
 
 
 def _source_lines(source: models.Source) -> list[str]:
@@ -111,18 +121,16 @@ def _frontmatter_lines(memory: Memory) -> list[str]:
 
 def check_body(body: str, *, path: Where = None) -> str:
     """Return ``body`` if a file can hold it: no CR, no control characters but tab and newline."""
-    for index, ch in enumerate(body):
-        if ch == "\r":
-            raise ValidationError(
-                "contains a carriage return (CR/CRLF line endings); use LF ('\\n') only",
-                path=path, field="body", line=body.count("\n", 0, index) + 1,
-            )  # fmt: skip
-        if is_control_char(ch):
-            raise ValidationError(
-                f"contains the control character U+{ord(ch):04X}",
-                path=path, field="body", line=body.count("\n", 0, index) + 1,
-            )  # fmt: skip
-    return body
+    bad = _BODY_REFUSED.search(body)
+    if bad is None:
+        return body
+    ch, index = bad.group(), bad.start()
+    what = ("contains a carriage return (CR/CRLF line endings); use LF ('\\n') only" if ch == "\r"
+            else f"contains the control character U+{ord(ch):04X}")
+    raise ValidationError(what, path=path, field="body", line=body.count("\n", 0, index) + 1)
+
+
+_BODY_REFUSED = re.compile(f"[\r{safety.CONTROL_CLASS}]")
 
 
 def _encode(text: str, path: Where) -> bytes:
@@ -211,12 +219,12 @@ def _check_chars(text: str, path: Where) -> None:
             "uses CR or CRLF line endings; memory files must use LF ('\\n') only",
             path=path, line=text.count("\n", 0, text.index("\r")) + 1,
         )  # fmt: skip
-    for index, ch in enumerate(text):
-        if is_control_char(ch):
-            raise ValidationError(
-                f"contains the control character U+{ord(ch):04X}",
-                path=path, line=text.count("\n", 0, index) + 1,
-            )  # fmt: skip
+    bad = safety.CONTROL_CHARS.search(text)
+    if bad is not None:
+        raise ValidationError(
+            f"contains the control character U+{ord(bad.group()):04X}",
+            path=path, line=text.count("\n", 0, bad.start()) + 1,
+        )  # fmt: skip
 
 
 def split_frontmatter(text: str, *, path: Where = None) -> tuple[str, str]:

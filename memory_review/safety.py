@@ -89,16 +89,18 @@ def _char_class(codepoints: list[int]) -> str:
     return "".join(re.escape(chr(cp)) for cp in sorted(codepoints))
 
 
-# Every character that *might* be hidden; _is_hidden_at decides. Scanning with a
-# regex first keeps long transcripts fast (most text has none of these).
-_MAYBE_HIDDEN = re.compile(
-    "["
-    + _char_class([cp for cp in range(0xA0) if is_control_char(chr(cp))])
-    + _char_class(sorted(ZERO_WIDTH | BIDI_CONTROLS))
+# Character-class bodies (for ``re``) of exactly the characters the two predicates above accept:
+# scanning with a regex first keeps long text fast, as most text holds none of them.
+CONTROL_CLASS = _char_class([cp for cp in range(0xA0) if is_control_char(chr(cp))])
+INVISIBLE_CLASS = (
+    _char_class(sorted(ZERO_WIDTH | BIDI_CONTROLS))
     + f"{chr(TAG_RANGE[0])}-{chr(TAG_RANGE[-1])}"
     + f"{chr(VARIATION_SELECTOR_RANGE[0])}-{chr(VARIATION_SELECTOR_RANGE[-1])}"
-    + "]"
 )
+CONTROL_CHARS = re.compile(f"[{CONTROL_CLASS}]")
+INVISIBLE_CHARS = re.compile(f"[{INVISIBLE_CLASS}]")
+# Every character that *might* be hidden; _is_hidden_at decides.
+_MAYBE_HIDDEN = re.compile(f"[{CONTROL_CLASS}{INVISIBLE_CLASS}]")
 
 
 def hidden_positions(text: str) -> list[int]:

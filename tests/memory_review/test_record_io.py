@@ -17,13 +17,16 @@ from memory_review.errors import UnsafePathError, ValidationError
 from memory_review.ids import is_windows_device_name
 from memory_review.models import Memory, Source
 from memory_review.record_io import (
+    check_body,
     check_memory,
     memory_from_json,
     memory_sha256,
     memory_to_json,
     parse_memory,
+    quote,
     render_memory,
 )
+from memory_review.safety import is_control_char, is_invisible_char
 
 TS = "2026-05-18T10:30:00Z"
 HEADER = f'---\nid: "a"\ntype: "fact"\nscope: "user"\ndescription: "d"\ncreated_at: "{TS}"\nupdated_at: "{TS}"\n'
@@ -502,3 +505,47 @@ def test_real_foreign_memory_files_fail_cleanly() -> None:
         with pytest.raises(ValidationError) as caught:
             parse_memory(path.read_bytes(), path=path)
         assert caught.value.path == str(path)
+
+
+# --- the regex scans agree with the character predicates they replace, on every code point
+
+
+def _reference_quote(value: str) -> str:
+    """The per-character definition the one-pass ``quote`` must match."""
+    short = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+    yaml_unsafe = {0x85, 0x2028, 0x2029, 0xFEFF, 0xFFFE, 0xFFFF}
+
+    def escape(ch: str) -> str:
+        if ch in short:
+            return short[ch]
+        cp = ord(ch)
+        if cp < 0x20 or is_control_char(ch) or cp in yaml_unsafe or is_invisible_char(ch):
+            return f"\\u{cp:04X}" if cp <= 0xFFFF else f"\\U{cp:08X}"
+        return ch
+
+    return '"' + "".join(escape(ch) for ch in value) + '"'
+
+
+def test_quote_matches_the_per_character_rule_on_every_code_point() -> None:
+    everything = "".join(chr(cp) for cp in range(0x110000))
+    assert quote(everything) == _reference_quote(everything)
+
+
+def test_control_scans_find_the_first_control_character_on_every_code_point() -> None:
+    for cp in range(0x110000):
+        ch = chr(cp)
+        expected = is_control_char(ch) or ch == "\r"
+        refused = False
+        try:
+            check_body(f"ok{ch}")
+        except ValidationError as exc:
+            refused = True
+            assert f"{cp:04X}" in str(exc) or "carriage return" in str(exc)
+        assert refused is expected, hex(cp)
+
+
+@pytest.mark.parametrize("body", ["a\nb\x07c", "a\n\nb\x85", "x\u009f"])
+def test_control_character_error_names_its_line(body: str) -> None:
+    with pytest.raises(ValidationError) as caught:
+        check_body(body)
+    assert caught.value.line == body.count("\n") + 1
