@@ -72,12 +72,14 @@ def write_new_file(path: Path, data: bytes) -> None:
         raise
 
 
-def atomic_replace(path: Path, data: bytes) -> None:
+def atomic_replace(path: Path, data: bytes, *, sync_dir: bool = True) -> None:
     """Replace ``path`` with ``data`` atomically and durably: readers see the old or new bytes.
 
     Temp file in the same directory (unique name, O_EXCL), write, fsync, rename
     over ``path``, fsync the directory. The temp file is removed on any failure
     before the rename; after it, the new content is in place (if not yet durable).
+    With ``sync_dir=False`` the rename is not yet durable: the caller replaces
+    more files in the same directory and then calls :func:`fsync_dir` once.
     """
     temp = path.with_name(f"{TEMP_PREFIX}-{secrets.token_hex(8)}-{path.name}")
     faults.point("durable.atomic_replace.before_open")
@@ -89,7 +91,8 @@ def atomic_replace(path: Path, data: bytes) -> None:
         os.replace(temp, path)
         renamed = True
         faults.point("durable.atomic_replace.after_rename")
-        sync_directory(path.parent, name="durable.atomic_replace.dir")
+        if sync_dir:
+            sync_directory(path.parent, name="durable.atomic_replace.dir")
     except BaseException:
         if not renamed:
             _discard(temp)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import stat
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -43,6 +44,7 @@ from memory_review.errors import (
 from memory_review.ids import check_candidate_id, new_origin_id, safe_child
 from memory_review.locking import DEFAULT_TIMEOUT, store_lock
 from memory_review.manifest import (
+    INDEX_MAX_BYTES,
     Manifest,
     ManifestEntry,
     decode_manifest,
@@ -292,6 +294,14 @@ class Store:
             raise NotFoundError("pending candidate", candidate_id)
         return put.get(candidate_id) or self._candidate_file(candidate_id)
 
+    def has_pending(self, candidate_id: str) -> bool:
+        """Whether a candidate is pending here, rolled forward like :meth:`view`, without parsing its file."""
+        check_candidate_id(candidate_id)  # before any path is built from it
+        put, drop = self._candidates_past_checkpoint()
+        if candidate_id in drop:
+            return False
+        return candidate_id in put or os.path.isfile(self.candidate_dir / f"{candidate_id}.json")
+
     def _candidates_past_checkpoint(self) -> tuple[dict[str, Candidate], set[str]]:
         """Candidates the log changed past the manifest's seq (a writer died or failed after its commit)."""
         # Without this, a commit whose candidate files could not be written yet would be reported as a
@@ -440,50 +450,69 @@ class Store:
                 entries.pop(memory_id, None)
             else:
                 entries[memory_id] = self._entry(memory)
+        listed, relisted = self._listed(manifest, entries)
         updated = Manifest(origin=manifest.origin, log_seq=head.seq, log_head=head.hash,
-                           memories=dict(sorted(self._listed(manifest, entries).items())))
+                           memories=dict(sorted(listed.items())))
         with _storage_errors(self.root):
-            for candidate in put:
-                atomic_replace(self.candidate_dir / f"{candidate.id}.json", encode_candidate(candidate))
             # Resolved candidates go BEFORE the manifest moves: the manifest is the checkpoint, so once it
             # names a seq, recovery redoes nothing up to it and a leftover file would stay "pending" forever.
-            self._remove_candidates(drop)
-            self._write_index(updated)
+            self._write_candidates(put, drop)
+            # MEMORY.md and the manifest are renamed first, then one directory fsync makes both durable.
+            self._write_index(updated, entries_changed=bool(delta) or relisted)
             data = encode_manifest(updated)
-            atomic_replace(self.manifest_path, data)
+            atomic_replace(self.manifest_path, data, sync_dir=False)
+            sync_directory(self.root, name="durable.atomic_replace.dir")
             self._manifest_cache = (data, updated)
             self._all_listed = updated
         self._collect_garbage(updated, swept=manifest, changed=delta.keys())
         return updated
 
-    def _remove_candidates(self, candidate_ids: list[str]) -> None:
-        """Unlink resolved candidate files, then ONE directory fsync makes every removal durable."""
-        # remove_file fsyncs the directory per file: 1,000 fsyncs for a bulk apply of 1,000. Same fault
-        # points, so the crash and I/O-error matrices still stop and fail each step.
-        for candidate_id in candidate_ids:
+    def _write_candidates(self, put: list[Candidate], drop: list[str]) -> None:
+        """Write pending and unlink resolved candidate files, then ONE directory fsync makes all durable."""
+        # A directory fsync per file costs 1,000 fsyncs for a bulk apply of 1,000. The fault points are
+        # the same as remove_file's, so the crash and I/O-error matrices still stop and fail each step.
+        for candidate in put:
+            atomic_replace(self.candidate_dir / f"{candidate.id}.json", encode_candidate(candidate),
+                           sync_dir=False)
+        for candidate_id in drop:
             faults.point("durable.remove.before_unlink")
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(self.candidate_dir / f"{candidate_id}.json")
             faults.point("durable.remove.after_unlink")
-        if candidate_ids:
+        if put or drop:
             sync_directory(self.candidate_dir, name="durable.remove.dir")
 
-    def _listed(self, manifest: Manifest, entries: dict[str, ManifestEntry]) -> dict[str, ManifestEntry]:
-        """Entries from before the manifest listed type/description/updated_at get them from their file, once."""
+    def _listed(self, manifest: Manifest,
+                entries: dict[str, ManifestEntry]) -> tuple[dict[str, ManifestEntry], bool]:
+        """Entries from before the manifest listed type/description/updated_at get them from their file, once.
+
+        Also says whether any entry changed so (MEMORY.md lists those fields).
+        """
         if manifest is self._all_listed:
-            return entries  # this process wrote that manifest: its entries are listed (or unreadable)
-        listed = {}
+            return entries, False  # this process wrote that manifest: its entries are listed (or unreadable)
+        listed, relisted = {}, False
         for memory_id, entry in entries.items():
             if not entry.listed:
                 with contextlib.suppress(MemoryReviewError, _FileMovedUnderUs):  # verify reports a bad file
                     entry = ManifestEntry.of(entry.file, entry.sha256, self.read_memory(memory_id, entry))
+                    relisted = True
             listed[memory_id] = entry
-        return listed
+        return listed, relisted
 
-    def _write_index(self, manifest: Manifest) -> None:
-        # From the manifest alone: parsing every memory file on every commit made a commit O(store size).
+    def _write_index(self, manifest: Manifest, *, entries_changed: bool) -> None:
+        """Replace MEMORY.md when its bytes change (the caller fsyncs the directory).
+
+        From the manifest alone: parsing every memory file on every commit made a commit O(store
+        size). It is a function of the entries, rewritten at every checkpoint that changes them, so a
+        commit that changes none (propose, discard, context.built) leaves it as it is.
+        """
+        current = _read_small_regular_file(self.index_path, INDEX_MAX_BYTES)
+        if not entries_changed and current is not None:
+            return
         items = [(e.type, mid, e.description) for mid, e in manifest.memories.items() if e.type and e.description]
-        atomic_replace(self.index_path, render_index_lines(items))
+        data = render_index_lines(items)
+        if data != current:
+            atomic_replace(self.index_path, data, sync_dir=False)
 
     def _referenced_names(self, manifest: Manifest) -> set[str]:
         """Memory file names ``manifest`` references; kept per manifest, as recovery and the checkpoint
@@ -608,6 +637,22 @@ def candidate_delta(events: list[Event]) -> tuple[list[Candidate], list[str]]:
 
 class _FileMovedUnderUs(Exception):
     """A memory file vanished between reading the manifest and reading the file."""
+
+
+def _read_small_regular_file(path: Path, limit: int) -> bytes | None:
+    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes, else None.
+
+    Never follows a symlink nor blocks on a FIFO: a project store can arrive by ``git clone``.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as stream:
+        info = os.fstat(stream.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
+        return stream.read(limit + 1)
 
 
 def _loaded(view: StoreView) -> StoreView:

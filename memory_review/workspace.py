@@ -380,13 +380,10 @@ class Workspace:
 
     def _store_of_pending(self, candidate_id: str) -> Store:
         for store in self._stores(None):
-            # store.candidate validates the id before any path is built, and sees a candidate the
-            # log holds even when its file could not be written yet.
-            try:
-                store.candidate(candidate_id)
-            except NotFoundError:
-                continue
-            return store
+            # Sees a candidate the log holds even when its file could not be written yet; the
+            # transaction parses (and checks) the file itself.
+            if store.has_pending(candidate_id):
+                return store
         self.show(candidate_id)  # NotFoundError, or a resolved candidate:
         raise ConflictError(f"candidate {candidate_id} is no longer pending (see `memory-review show`)")
 

@@ -75,6 +75,15 @@ def test_atomic_replace_replaces_and_syncs_file_then_directory(
     assert (tmp_path / "fresh.json").read_bytes() == OLD
 
 
+def test_atomic_replaces_can_share_one_directory_fsync(tmp_path: Path, fsyncs: _FsyncSpy) -> None:
+    atomic_replace(tmp_path / "MEMORY.md", OLD, sync_dir=False)
+    atomic_replace(tmp_path / "manifest.json", NEW, sync_dir=False)
+    fsync_dir(tmp_path)
+    assert fsyncs.kinds == ["file", "file", "dir"]
+    assert (tmp_path / "MEMORY.md").read_bytes() == OLD and (tmp_path / "manifest.json").read_bytes() == NEW
+    assert _leftovers(tmp_path) == []
+
+
 def test_remove_file_syncs_the_directory_even_when_missing(
     tmp_path: Path, fsyncs: _FsyncSpy
 ) -> None:
