@@ -32,7 +32,7 @@ from .durable import fsync_fd, sync_directory, write_all
 from .errors import EventNotFoundError, LogConflictError, LogError, LogIntegrityError, LogIOError
 from .model import GENESIS, Event, EventDraft, EventType, decode_event, encode_event, line_hash
 from .report import LogHead, Problem, TornTail, VerifyReport
-from .scan import Tail, iter_lines, read_tail
+from .scan import Tail, read_tail
 from .verify import verify_log
 
 __all__ = ["EventLog", "LogHead", "Problem", "TornTail", "VerifyReport", "utc_timestamp"]
@@ -191,7 +191,22 @@ class EventLog:
         per line rather than a full decode; ``verify`` still validates every line.
         """
         types = {type} if isinstance(type, str) else (set(type) if type is not None else None)
+        if all(f is None for f in (session, types, memory, candidate, start, stop)):
+            return self._events(None)  # nothing to filter: no generator of its own in between
+        return self._filtered(
+            session=session, types=types, memory=memory, candidate=candidate, start=start, stop=stop
+        )
 
+    def _filtered(
+        self,
+        *,
+        session: str | None,
+        types: set[str] | None,
+        memory: str | None,
+        candidate: str | None,
+        start: int | None,
+        stop: int | None,
+    ) -> Iterator[Event]:
         def wanted(raw: dict[str, Any]) -> bool:
             seq = raw["seq"]
             if stop is not None and seq > stop:
@@ -271,13 +286,43 @@ def _roll_back(fd: int, size: int, exc: BaseException) -> None:
 def _committed_events(
     stream: BinaryIO, path: Path, wanted: Callable[[dict[str, Any]], bool] | None = None
 ) -> Iterator[Event]:
+    if wanted is None:
+        return _every_event(stream, path)
+    return _wanted_events(stream, path, wanted)
+
+
+def _every_event(stream: BinaryIO, path: Path) -> Iterator[Event]:
+    """Every committed event, each line decoded; the loop of replay, kept lean."""
     prev, expected = GENESIS, 1
     pending: list[Event] = []
-    for line_no, _offset, line in iter_lines(stream):
+    for line_no, line in enumerate(stream, 1):
+        if line[-1:] != b"\n":
+            return  # a torn tail: the writer died, nothing after it was committed
+        event = decode_event(line, path=path, line_no=line_no)
+        if event.seq != expected or event.prev != prev:
+            _check_link(path, line_no, event.seq, event.prev, expected, prev)
+        prev, expected = line_hash(line), event.seq + 1
+        if event.more:
+            pending.append(event)  # a batch commits with its last line
+        elif pending:
+            yield from pending
+            yield event
+            pending = []
+        else:
+            yield event
+
+
+def _wanted_events(
+    stream: BinaryIO, path: Path, wanted: Callable[[dict[str, Any]], bool]
+) -> Iterator[Event]:
+    """The committed events ``wanted`` picks from each line's skim; the others are only skimmed."""
+    prev, expected = GENESIS, 1
+    pending: list[Event] = []
+    for line_no, line in enumerate(stream, 1):
         if not line.endswith(b"\n"):
             return  # a torn tail: the writer died, nothing after it was committed
-        raw = _skim(line) if wanted is not None else None
-        if raw is not None and wanted is not None and not wanted(raw):
+        raw = _skim(line)
+        if raw is not None and not wanted(raw):
             event, seq, line_prev, more = None, raw["seq"], raw["prev"], raw.get("more")
         else:
             event = decode_event(line, path=path, line_no=line_no)

@@ -215,8 +215,14 @@ _ABSENT = (None, ())  # an empty tuple of changes is as good as none
 
 def _field_problems(draft: EventDraft) -> list[str]:
     kind, fields = draft.type, draft.__dict__
-    missing = [f"{kind} must carry {n}" for n in _REQUIRED[kind] if fields[n] in _ABSENT]
-    return missing + [f"{n} is not allowed on {kind}" for n in _FORBIDDEN[kind] if fields[n] is not None]
+    problems = []
+    for name in _REQUIRED[kind]:  # plain loops: every decoded line runs this
+        if fields[name] in _ABSENT:
+            problems.append(f"{kind} must carry {name}")
+    for name in _FORBIDDEN[kind]:
+        if fields[name] is not None:
+            problems.append(f"{name} is not allowed on {kind}")
+    return problems
 
 
 class Event(EventDraft):

@@ -48,13 +48,20 @@ def replay(
         raise ReplayError(
             f"cannot replay to seq {at}: the initial state is already at seq {start.seq}"
         )
-    seq, memories = start.seq, dict(start.memories)
+    seq, memories, folded = start.seq, dict(start.memories), set()
     for event in events:
         if at is not None and event.seq > at:
             break
-        _check_order(ReplayState(seq=seq), event)
-        fold_changes(memories, event)
+        if event.seq <= seq:
+            _check_order(ReplayState(seq=seq), event)
+        if event.changes and event.type != "session.written":
+            fold_changes(memories, event, copy=False)
+            folded.update(change.memory for change in event.changes)
         seq = event.seq
+    # Private copies, once per memory rather than per change: a caller editing the state
+    # must not edit the events it came from.
+    for memory_id in folded & memories.keys():
+        memories[memory_id] = _copy(memories[memory_id])
     return ReplayState(seq=seq, memories=memories)
 
 
@@ -74,13 +81,21 @@ def _check_order(state: ReplayState, event: Event) -> None:
         raise ReplayError(f"event seq {event.seq} folded onto a state already at seq {state.seq}")
 
 
-def fold_changes(memories: dict[str, dict[str, Any]], event: Event) -> None:
-    """Apply the durable-memory changes of ``event`` to ``memories`` in place."""
+def fold_changes(memories: dict[str, dict[str, Any]], event: Event, *, copy: bool = True) -> None:
+    """Apply the durable-memory changes of ``event`` to ``memories`` in place.
+
+    Each record is a private copy of the event's, unless ``copy`` is False: then ``memories``
+    holds the event's own dicts, for callers that copy later or never hand the state out.
+    """
     if event.type == "session.written":
         return
     for change in event.changes or ():
         if change.after is None:
             memories.pop(change.memory, None)
         else:
-            # A private copy: a caller editing the state must not edit the event it came from.
-            memories[change.memory] = orjson.loads(orjson.dumps(change.after))
+            memories[change.memory] = _copy(change.after) if copy else change.after
+
+
+def _copy(record: dict[str, Any]) -> dict[str, Any]:
+    copied: dict[str, Any] = orjson.loads(orjson.dumps(record))
+    return copied

@@ -115,7 +115,7 @@ class _Semantics:
         messages = self._candidate_rules(event) + self._revert_rules(event)
         messages += change_conflicts(self.memories, event)
         self.problems.extend(Problem(line_no, message) for message in messages)
-        fold_changes(self.memories, event)
+        fold_changes(self.memories, event, copy=False)  # the state never leaves verify
         if event.type in MEMORY_TYPES:
             self.changed.add(event.seq)
 

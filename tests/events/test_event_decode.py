@@ -46,8 +46,10 @@ def _mutate(draw: st.DrawFn, raw: dict[str, Any]) -> None:
         raw[draw(st.sampled_from(_FIELDS))] = draw(_ODD_VALUES | values)
     elif kind == "drop" and raw:
         raw.pop(draw(st.sampled_from(sorted(raw))))
-    elif kind == "change" and raw.get("changes"):
+    elif kind == "change" and raw.get("changes") and type(raw["changes"]) is list:
         change = draw(st.sampled_from(raw["changes"]))
+        if type(change) is not dict:
+            return
         change[draw(st.sampled_from(_CHANGE_FIELDS))] = draw(_ODD_VALUES | values)
 
 
