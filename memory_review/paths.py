@@ -11,8 +11,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from platformdirs import user_config_dir
-
 from memory_review import gitrepo
 from memory_review.errors import ValidationError
 
@@ -25,6 +23,8 @@ def user_store_dir(environ: dict[str, str] | None = None) -> Path:
     home = env.get("MEMORY_REVIEW_HOME")
     if home:
         return _absolute(Path(home), "MEMORY_REVIEW_HOME")
+    from platformdirs import user_config_dir  # ~4 ms of start-up, needed only without MEMORY_REVIEW_HOME
+
     return Path(user_config_dir("memory-review", appauthor=False))
 
 
