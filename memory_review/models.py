@@ -48,7 +48,7 @@ def utc_now() -> str:
 class Strict(BaseModel):
     """Base for every boundary model: unknown fields are an error, values are immutable."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=False)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=False, defer_build=True)
 
 
 class Source(Strict):
