@@ -19,7 +19,6 @@ from .errors import LogIntegrityError
 from .model import GENESIS, MEMORY_TYPES, TERMINAL_TYPES, Event, decode_event, line_hash
 from .replay import change_conflicts, fold_changes
 from .report import LogHead, Problem, TornTail, VerifyReport
-from .scan import iter_lines
 
 
 def verify_log(path: Path) -> VerifyReport:
@@ -31,9 +30,9 @@ def verify_log(path: Path) -> VerifyReport:
         return walker.report(0)
     with stream:
         size = 0
-        for line_no, offset, line in iter_lines(stream):
-            size = offset + len(line)
-            if line.endswith(b"\n"):
+        for line_no, line in enumerate(stream, 1):
+            offset, size = size, size + len(line)
+            if line[-1:] == b"\n":
                 walker.feed(line_no, offset, line)
     return walker.report(size)
 
@@ -46,7 +45,7 @@ class _Walker:
         self.problems: list[Problem] = []
         self.expected_seq: int | None = 1
         self.prev_hash = GENESIS
-        self.head = LogHead.empty()
+        self.head = (0, GENESIS)  # a LogHead at the end: one per line would cost a dataclass each
         self.committed = 0
         self.events = 0
         self.pending: list[tuple[int, Event]] = []
@@ -59,17 +58,19 @@ class _Walker:
         except LogIntegrityError as exc:
             self._bad_line(line_no, offset, line, exc.reason)
             return
-        self._check_chain(line_no, event)
+        if event.seq != self.expected_seq or event.prev != self.prev_hash:
+            self._check_chain(line_no, event)
         self.prev_hash = line_hash(line)
         self.expected_seq = event.seq + 1
         self.pending.append((line_no, event))
         if not event.more:
-            self._commit(offset + len(line), LogHead(event.seq, self.prev_hash))
+            self._commit(offset + len(line), (event.seq, self.prev_hash))
 
     def report(self, size: int) -> VerifyReport:
         """The findings; bytes after the last committed line are the torn tail."""
         torn = TornTail(self.committed, size - self.committed) if size > self.committed else None
-        return VerifyReport(not self.problems, self.head, self.events, torn, tuple(self.problems))
+        head = LogHead(*self.head)
+        return VerifyReport(not self.problems, head, self.events, torn, tuple(self.problems))
 
     def _bad_line(self, line_no: int, offset: int, line: bytes, reason: str) -> None:
         self.problems.append(Problem(line_no, reason))
@@ -91,9 +92,10 @@ class _Walker:
                 Problem(line_no, f"prev does not match {what} (that line or this one was altered)")
             )
 
-    def _commit(self, end: int, head: LogHead) -> None:
+    def _commit(self, end: int, head: tuple[int, str]) -> None:
+        check = self.semantics.check
         for line_no, event in self.pending:
-            self.semantics.check(line_no, event)
+            check(line_no, event)
         self.events += len(self.pending)
         self.pending = []
         self.committed = end
@@ -112,10 +114,14 @@ class _Semantics:
 
     def check(self, line_no: int, event: Event) -> None:
         """Check ``event`` against everything before it, then fold it in."""
-        messages = self._candidate_rules(event) + self._revert_rules(event)
-        messages += change_conflicts(self.memories, event)
-        self.problems.extend(Problem(line_no, message) for message in messages)
-        fold_changes(self.memories, event, copy=False)  # the state never leaves verify
+        messages = self._candidate_rules(event) if event.candidate is not None else []
+        if event.reverts is not None:
+            messages += self._revert_rules(event)
+        if event.changes:
+            messages += change_conflicts(self.memories, event)
+            fold_changes(self.memories, event, copy=False)  # the state never leaves verify
+        if messages:
+            self.problems.extend(Problem(line_no, message) for message in messages)
         if event.type in MEMORY_TYPES:
             self.changed.add(event.seq)
 
