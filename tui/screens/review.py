@@ -127,7 +127,7 @@ class ReviewScreen(FilteredScreen):
     def load(self) -> None:
         reader = self.review_app.reader
         try:
-            with reader.lock:
+            with reader.reading():
                 states: list[CandidateState] = []
                 for number, chunk in enumerate(reader.chunks()):
                     states.extend(chunk)

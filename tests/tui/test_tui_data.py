@@ -1,0 +1,83 @@
+"""The UI's candidate reader: the cycle collector is paused around a pass and always restored."""
+
+from __future__ import annotations
+
+import gc
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+import tui.data
+from memory_review.workspace import Workspace
+from tui.data import PendingReader
+
+
+@pytest.fixture(autouse=True)
+def collector_restored() -> Iterator[None]:
+    """Whatever a test does, the process leaves it with the collector on and nothing frozen."""
+    yield
+    gc.unfreeze()
+    gc.enable()
+
+
+def _pass(reader: PendingReader) -> list[str]:
+    with reader.reading():
+        assert not gc.isenabled()
+        return [s.candidate.id for chunk in reader.chunks(size=2) for s in chunk]
+
+
+def test_a_pass_pauses_the_collector_and_turns_it_back_on(scenario: Workspace) -> None:
+    reader = PendingReader(scenario)
+    assert _pass(reader) == [s.candidate.id for s in scenario.list_candidates()]
+    assert gc.isenabled()
+    assert reader.decoded == 6
+    _pass(reader)
+    assert reader.decoded == 0  # every file came from the cache
+
+
+def test_a_collector_someone_turned_off_stays_off(scenario: Workspace) -> None:
+    gc.disable()
+    _pass(PendingReader(scenario))
+    assert not gc.isenabled()
+
+
+def test_a_failing_pass_still_turns_the_collector_back_on(scenario: Workspace) -> None:
+    reader = PendingReader(scenario)
+    with pytest.raises(RuntimeError), reader.reading():
+        raise RuntimeError("the worker died")
+    assert gc.isenabled()
+    assert not reader.lock.locked()
+
+
+def test_overlapping_passes_leave_it_on_only_when_the_last_one_ends(scenario: Workspace) -> None:
+    first_in, second_done = threading.Event(), threading.Event()
+    seen: list[bool] = []
+
+    def first() -> None:
+        with PendingReader(scenario).reading():
+            first_in.set()
+            second_done.wait(10)
+            seen.append(gc.isenabled())  # the other pass ended first: still paused for this one
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    first_in.wait(10)
+    _pass(PendingReader(scenario))
+    second_done.set()
+    thread.join(10)
+    assert seen == [False]
+    assert gc.isenabled()
+
+
+def test_a_bulk_pass_freezes_what_it_loaded(
+    scenario: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reader = PendingReader(scenario)
+    monkeypatch.setattr(tui.data, "FREEZE_AFTER", 7)
+    _pass(reader)  # 6 files: not a bulk pass
+    assert gc.get_freeze_count() == 0
+    monkeypatch.setattr(tui.data, "FREEZE_AFTER", 6)
+    _pass(PendingReader(scenario))
+    assert gc.get_freeze_count() > 0
+    assert gc.isenabled()
