@@ -26,6 +26,7 @@ from memory_review.injection import (
     select,
 )
 from memory_review.injection.render import fixed_cost, frame_cost, render_frame
+from memory_review.injection.result import DropReason
 from memory_review.manifest import ManifestEntry
 from memory_review.models import Memory, utc_now
 from memory_review.record_io import memory_from_json, memory_sha256
@@ -103,8 +104,7 @@ def _build_by_keywords(user: StoreView, project: StoreView, session_memories: li
     # Built from the chosen alone, select() picks them all again; the rest are the ones not selected.
     result = build_context([_loaded(m, views) for m in chosen], request, sha256_of=sha256_of)
     picked = {m.id for m in chosen}
-    rest = tuple(DroppedMemory(id=m.id, scope=m.scope, type=m.type, sha256=sha256_of(m), reason="not selected")
-                 for m in priority_order([m for m in texts if m.id not in picked]))
+    rest = _dropped(priority_order([m for m in texts if m.id not in picked]), "not selected", sha256_of)
     return result.model_copy(update={"dropped": result.dropped + rest})
 
 
@@ -115,6 +115,7 @@ class Outline(NamedTuple):
     scope: str
     type: str
     updated_at: str
+    sha256: str  # the manifest's hash of its file
     description: str = ""
     body: str | None = None  # None: not read
 
@@ -133,9 +134,9 @@ def _outline(view: StoreView, *, texts: bool = False) -> list[Memory | Outline]:
 def _outline_of(view: StoreView, memory_id: str, entry: ManifestEntry, texts: bool) -> Outline:
     # A tuple, not a Memory.model_construct: 10,000 of those cost ~0.1 s.
     if not texts:
-        return Outline(memory_id, view.scope, str(entry.type), str(entry.updated_at))
-    return Outline(memory_id, view.scope, str(entry.type), str(entry.updated_at), str(entry.description),
-                   view.body(memory_id))
+        return Outline(memory_id, view.scope, str(entry.type), str(entry.updated_at), entry.sha256)
+    return Outline(memory_id, view.scope, str(entry.type), str(entry.updated_at), entry.sha256,
+                   str(entry.description), view.body(memory_id))
 
 
 def _build_within_budget(order: list[Memory | Outline], request: ContextRequest,
@@ -150,9 +151,15 @@ def _build_within_budget(order: list[Memory | Outline], request: ContextRequest,
     if len(result.included) == len(prefix) < len(order):
         # The estimate below disagreed with build_context's own budget; the sure way is to read all.
         return build_context([_loaded(m, views) for m in order], request, sha256_of=sha256_of)
-    rest = tuple(DroppedMemory(id=m.id, scope=m.scope, type=m.type, sha256=sha256_of(m), reason="budget")
-                 for m in order[len(prefix):])
+    rest = _dropped(order[len(prefix):], "budget", sha256_of)
     return result.model_copy(update={"dropped": result.dropped + rest})
+
+
+def _dropped(memories: list[Memory | Outline], reason: DropReason,
+             sha256_of: Callable[[Any], str]) -> tuple[DroppedMemory, ...]:
+    """The memories a build left out (on a big store, nearly all of them: an outline carries its hash)."""
+    return tuple(DroppedMemory(m.id, m.scope, m.type, m.sha256 if isinstance(m, Outline) else sha256_of(m),
+                               reason) for m in memories)
 
 
 def _prefix_to_first_misfit(order: list[Memory | Outline], request: ContextRequest,
