@@ -94,11 +94,28 @@ def _fold(text: str) -> tuple[str, list[int]]:
     """The folded text, and for each folded character the index of the original it came from."""
     parts: list[str] = []
     origin: list[int] = []
-    for index, char in enumerate(text):
-        folded = _fold_char(char)
-        parts.append(folded)
-        origin.extend([index] * len(folded))
+    start = 0
+    for run in _NON_ASCII_RE.finditer(text):
+        _fold_ascii(text, start, run.start(), parts, origin)
+        for index in range(run.start(), run.end()):
+            folded = _fold_char(text[index])
+            parts.append(folded)
+            origin.extend([index] * len(folded))
+        start = run.end()
+    _fold_ascii(text, start, len(text), parts, origin)
     return "".join(parts), origin
+
+
+# An ASCII character folds to its lower case, one for one: NFKD and casefold change nothing else,
+# none is a mark or format character, and no look-alike is ASCII (a test checks all 128). Most text
+# is ASCII, so it is folded by the run instead of a call per character.
+_NON_ASCII_RE = re.compile(r"[^\x00-\x7f]+")
+
+
+def _fold_ascii(text: str, start: int, end: int, parts: list[str], origin: list[int]) -> None:
+    if start < end:
+        parts.append(text[start:end].lower())
+        origin.extend(range(start, end))
 
 
 def _fold_char(char: str) -> str:
