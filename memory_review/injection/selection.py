@@ -31,7 +31,8 @@ _CJK = (
 )
 _CJK_RE = re.compile(f"[{_CJK}]+")
 # A word character that is neither "_" nor CJK, so words and CJK runs split apart.
-_WORD_RE = re.compile(f"[^\\W_{_CJK}]{{3,}}")
+_WORD_CHAR = f"[^\\W_{_CJK}]"
+_WORD_RE = re.compile(f"{_WORD_CHAR}{{3,}}")
 
 
 def select(
@@ -79,16 +80,37 @@ def keyword_select(memories: Sequence[Memory], query: str, limit: int) -> set[st
     words, cjk = _terms(query)
     if not (words or cjk) or limit <= 0:
         return set()
+    finders = [_WordFinder(word) for word in sorted(words)]
     scored = []
     for memory in memories:
         folded = _fold(f"{memory.id} {memory.description} {memory.body}")
         # A CJK term (two CJK characters, or a lone one) is found as a substring: two adjacent
         # CJK characters are always one bigram of the memory's own CJK run.
-        score = len(words.intersection(_WORD_RE.findall(folded))) + sum(t in folded for t in cjk)
+        score = sum(1 for finder in finders if finder.is_word_of(folded)) + sum(t in folded for t in cjk)
         if score:
             scored.append((-score, memory.id))
     scored.sort()
     return {memory_id for _, memory_id in scored[:limit]}
+
+
+class _WordFinder:
+    """Whether a query word is one of a text's words, without listing the text's words.
+
+    A word is a maximal run of 3+ word characters, so ``word`` is one of ``text``'s words
+    exactly when it occurs with no word character right before or after it. A substring
+    test rules most texts out first; in ASCII text the word characters are ``[A-Za-z0-9]``.
+    """
+
+    def __init__(self, word: str) -> None:
+        self.word = word
+        escaped = re.escape(word)
+        self._ascii = re.compile(f"(?<![A-Za-z0-9]){escaped}(?![A-Za-z0-9])")
+        self._any = re.compile(f"(?<!{_WORD_CHAR}){escaped}(?!{_WORD_CHAR})")
+
+    def is_word_of(self, text: str) -> bool:
+        if self.word not in text:
+            return False
+        return (self._ascii if text.isascii() else self._any).search(text) is not None
 
 
 def tokens(text: str) -> set[str]:

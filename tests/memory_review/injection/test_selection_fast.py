@@ -1,0 +1,44 @@
+"""Keyword selection finds query words without listing every word of every memory (ADR 0013):
+it must choose exactly what listing the words (the ADR 0005 definition) chooses."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from injection_helpers import make_memory
+
+from memory_review.injection import selection
+from memory_review.injection.selection import keyword_select
+
+
+def _reference(memories, query: str, limit: int) -> set[str]:
+    words, cjk = selection._terms(query)
+    if not (words or cjk) or limit <= 0:
+        return set()
+    scored = []
+    for memory in memories:
+        folded = selection._fold(f"{memory.id} {memory.description} {memory.body}")
+        score = len(words.intersection(selection._WORD_RE.findall(folded))) + sum(t in folded for t in cjk)
+        if score:
+            scored.append((-score, memory.id))
+    scored.sort()
+    return {memory_id for _, memory_id in scored[:limit]}
+
+
+# Few distinct letters, so query words keep turning up inside, before and after the memories' words.
+_PIECES = st.sampled_from(["ab", "abc", "abcd", "ba", "c", "_", " ", "-", "1", "é", "É", "ß", "ss", "ﬁ", "fi",
+                           "数据", "库", "テスト", "\u0301", "ａｂｃ", ".", "\n", "abc_abc", "abc1"])
+_TEXT = st.lists(_PIECES, max_size=12).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_TEXT, min_size=1, max_size=8), _TEXT, st.integers(min_value=0, max_value=4))
+def test_same_choice_as_listing_every_word(bodies: list[str], query: str, limit: int) -> None:
+    memories = [make_memory(f"m{i}", body=body, description="note") for i, body in enumerate(bodies)]
+    assert keyword_select(memories, query, limit) == _reference(memories, query, limit)
+
+
+def test_a_query_word_inside_a_longer_word_does_not_count() -> None:
+    memories = [make_memory("a", body="tests and testing"), make_memory("b", body="a test, here"),
+                make_memory("c", body="contest_test"), make_memory("d", body="café test")]
+    assert keyword_select(memories, "test", 5) == {"b", "c", "d"} == _reference(memories, "test", 5)
