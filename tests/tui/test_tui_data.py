@@ -1,4 +1,5 @@
-"""The UI's candidate reader: the cycle collector is paused around a pass and always restored."""
+"""Loading the queue: the reader pauses the cycle collector and always restores it; the first load
+arrives in parts and ends as the whole queue would."""
 
 from __future__ import annotations
 
@@ -7,10 +8,13 @@ import threading
 from collections.abc import Iterator
 
 import pytest
+from tui_helpers import app_for, loaded, settle, wait_until
 
 import tui.data
+import tui.screens.review
 from memory_review.workspace import Workspace
 from tui.data import PendingReader
+from tui.screens.review import ReviewScreen
 
 
 @pytest.fixture(autouse=True)
@@ -81,3 +85,34 @@ def test_a_bulk_pass_freezes_what_it_loaded(
     _pass(PendingReader(scenario))
     assert gc.get_freeze_count() > 0
     assert gc.isenabled()
+
+
+@pytest.mark.asyncio
+async def test_the_first_load_comes_in_parts_and_equals_a_whole_reload(
+    scenario: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    chunks = PendingReader.chunks
+    monkeypatch.setattr(PendingReader, "chunks", lambda self, size=2: chunks(self, size))
+    monkeypatch.setattr(tui.screens.review, "PROGRESS_EVERY", 1)
+    parts: list[tuple[int, bool, bool]] = []
+    handle = ReviewScreen.on_review_screen_loaded
+
+    def record(screen: ReviewScreen, message: ReviewScreen.Loaded) -> None:
+        parts.append((len(message.entries), message.replace, message.final))
+        handle(screen, message)
+
+    monkeypatch.setattr(ReviewScreen, "on_review_screen_loaded", record)
+    app = app_for(scenario)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: loaded(app), what="the queue")
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        assert parts == [(2, True, False), (2, False, False), (2, False, False), (0, False, True)]
+        first = (list(screen.order), dict(screen.entries))
+        screen.reload()
+        await settle(pilot)
+        assert parts[-1] == (6, True, True)  # a later pass sends the queue whole
+        assert screen.order == first[0]
+        assert all(screen.entries[cid] is entry for cid, entry in first[1].items())  # reused
+    library = sorted(scenario.list_candidates(), key=lambda s: first[1][s.candidate.id].key)
+    assert first[0] == [s.candidate.id for s in library]

@@ -7,7 +7,6 @@ applies flagged ones without an explicit choice.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from rich.text import Text
 from textual import on, work
@@ -19,15 +18,9 @@ from textual.message import Message
 from memory_review.errors import MemoryReviewError
 from memory_review.workspace import CandidateState
 from tui.actions import apply_op, discard_op, edit_op, editable_record
-from tui.data import Problem
-from tui.format import (
-    OP_STYLE,
-    PRIORITY_RANK,
-    description,
-    flag_marks,
-    main_memory,
-    proposer_text,
-)
+from tui.data import PendingReader, Problem
+from tui.format import OP_STYLE
+from tui.queue import EntryCache, QueueEntry
 from tui.render import candidate_detail
 from tui.screens.base import FilteredScreen
 from tui.screens.confirm import Choice, ChoiceModal, ReasonModal, confirm
@@ -36,7 +29,6 @@ from tui.widgets.detail import DetailPane
 from tui.widgets.filter_bar import FilterBar, matches
 from tui.widgets.row_table import Column, Row, RowTable
 
-MARK = "●"
 COLUMNS = (
     Column(" ", 1, style="bold yellow"),
     Column("!", 3, style="bold red"),
@@ -49,28 +41,9 @@ COLUMNS = (
     Column("age", 4),
     Column("pri", 4, styler=lambda p: {"high": "bold", "low": "dim"}.get(p, "")),
 )
-SHORT_PRIORITY = {"medium": "med"}
-SCOPE_RANK = {"project": 0, "user": 1}
 PROGRESS_EVERY = (
     4  # chunks (of tui.data.CHUNK candidates) between progressive updates of the first load
 )
-
-
-@dataclass(frozen=True)
-class QueueEntry:
-    """A pending candidate as the queue shows it: its state, its row cells and its search text."""
-
-    state: CandidateState
-    cells: tuple[str, ...]
-    haystack: str
-
-    @property
-    def id(self) -> str:
-        return self.state.candidate.id
-
-    def sort_key(self) -> tuple:
-        c = self.state.candidate
-        return (PRIORITY_RANK.get(c.priority, 1), SCOPE_RANK.get(c.scope, 2), c.created_at, c.id)
 
 
 class ReviewScreen(FilteredScreen):
@@ -87,15 +60,20 @@ class ReviewScreen(FilteredScreen):
     ]
 
     class Loaded(Message):
-        """The queue as read by the loader (``final`` once live flags are in)."""
+        """Queue entries read by the loader: the whole queue (``replace``) or more of it.
+
+        The first load sends the queue as it is read: a first part that replaces
+        what is shown, then parts to add; ``final`` marks the last part of a pass.
+        """
 
         def __init__(
-            self, states: list[CandidateState], problems: list[Problem], final: bool
+            self, entries: list[QueueEntry], problems: list[Problem], *, final: bool, replace: bool
         ) -> None:
             super().__init__()
-            self.states = states
+            self.entries = entries
             self.problems = problems
             self.final = final
+            self.replace = replace
 
     def __init__(self) -> None:
         super().__init__()
@@ -105,6 +83,8 @@ class ReviewScreen(FilteredScreen):
         self.filter_text = ""
         self.loaded = False
         self._reported_problems: set[str] = set()
+        self._built = EntryCache()  # the loader's, one pass at a time (under the reader's lock)
+        self._read_once = False  # the loader's: a pass has finished, later ones send it whole
 
     def compose(self) -> ComposeResult:
         header, footer = self.chrome()
@@ -128,65 +108,41 @@ class ReviewScreen(FilteredScreen):
         reader = self.review_app.reader
         try:
             with reader.reading():
-                states: list[CandidateState] = []
-                for number, chunk in enumerate(reader.chunks()):
-                    states.extend(chunk)
-                    # First load: show the first rows at once, then more every few chunks.
-                    if not self.loaded and chunk and number % PROGRESS_EVERY == 0:
-                        self.post_message(self.Loaded(list(states), [], final=False))
-                problems = list(reader.problems)
+                self._read_queue(reader)
         except MemoryReviewError as exc:
             self.post_message(self.LoadFailed(exc))
-            return
-        self.post_message(self.Loaded(states, problems, final=True))
+
+    def _read_queue(self, reader: PendingReader) -> None:
+        """(In the loader's thread.) Build the entries; the first pass sends them as they come."""
+        display, progressive = self.display_opts, not self._read_once
+        entries: list[QueueEntry] = []
+        sent = 0
+        for number, chunk in enumerate(reader.chunks()):
+            entries.extend(self._built.entry(state, display) for state in chunk)
+            # First load: show the first rows at once, then more every few chunks.
+            if progressive and chunk and number % PROGRESS_EVERY == 0:
+                self.post_message(self.Loaded(entries[sent:], [], final=False, replace=sent == 0))
+                sent = len(entries)
+        self._built.keep(entries)
+        self._read_once = True
+        problems = list(reader.problems)
+        self.post_message(self.Loaded(entries[sent:], problems, final=True, replace=sent == 0))
 
     def on_review_screen_loaded(self, message: Loaded) -> None:
-        old = self.entries
-        self.entries = {
-            s.candidate.id: self._entry(s, old.get(s.candidate.id)) for s in message.states
-        }
-        self.order = sorted(self.entries, key=lambda cid: self.entries[cid].sort_key())
-        self.marked &= set(self.entries)
+        if message.replace:
+            self.entries = {entry.id: entry for entry in message.entries}
+            self.order = list(self.entries)
+        else:
+            self.entries.update((entry.id, entry) for entry in message.entries)
+            self.order += [entry.id for entry in message.entries]
+        self.order.sort(key=lambda cid: self.entries[cid].key)
+        self.marked &= self.entries.keys()
         self.loaded = self.loaded or message.final
         self.query_one("#queue", RowTable).empty_text = (
             "no pending candidates" if message.final else "loading…"
         )
         self.refresh_rows()
         self._report_problems(message.problems)
-
-    def _entry(self, state: CandidateState, old: QueueEntry | None) -> QueueEntry:
-        # The reader hands back the same Candidate object for an unchanged file: compare by identity
-        # (a deep comparison of 10,000 models would cost more than building the rows again).
-        if (
-            old is not None
-            and old.state.candidate is state.candidate
-            and old.state.flags == state.flags
-        ):
-            return old
-        c = state.candidate
-        cells = (
-            flag_marks(state.flags),
-            c.scope,
-            _types(state),
-            c.op,
-            main_memory(c),
-            description(c),
-            c.proposer.kind,
-            self.display_opts.age(c.created_at),
-            SHORT_PRIORITY.get(c.priority, c.priority),
-        )
-        haystack = " ".join(
-            [
-                c.id,
-                *c.memory_ids(),
-                *cells,
-                proposer_text(c),
-                c.priority,
-                *state.flags,
-                c.session_id or "",
-            ]
-        ).lower()
-        return QueueEntry(state, cells, haystack)
 
     def _report_problems(self, problems: list[Problem]) -> None:
         for problem in problems:
@@ -214,8 +170,7 @@ class ReviewScreen(FilteredScreen):
 
     def _row(self, cid: str) -> Row:
         entry = self.entries[cid]
-        mark = MARK if cid in self.marked else " "
-        return Row(cid, (mark, *entry.cells), style="bold" if cid in self.marked else "")
+        return entry.marked_row() if cid in self.marked else entry.row
 
     def _update_title(self, shown: int) -> None:
         parts = [f"{len(self.order)} pending"]
@@ -344,14 +299,6 @@ class ReviewScreen(FilteredScreen):
 
         title = f"Edit the proposed record ({candidate.op} in the {candidate.scope} store)"
         self.app.push_screen(EditModal(record, can_rename=renamable, title=title), edited)
-
-
-def _types(state: CandidateState) -> str:
-    c = state.candidate
-    types = {
-        ch.after.type if ch.after else ch.before.type for ch in c.changes if ch.after or ch.before
-    }
-    return ",".join(sorted(types))
 
 
 def _flag_report(flagged: list[CandidateState], display) -> Text:
