@@ -59,11 +59,36 @@ class Manifest(Strict):
     memories: dict[str, ManifestEntry] = {}
 
 
-def encode_manifest(manifest: Manifest) -> bytes:
-    """Deterministic bytes: sorted keys, two-space indent, final newline (absent fields left out)."""
-    return orjson.dumps(
-        manifest.model_dump(mode="json", exclude_none=True), option=_CANONICAL
-    ) + b"\n"
+EncodedEntries = dict[str, tuple["ManifestEntry", bytes]]
+"""Memory id -> (entry object, its encoding in a manifest), kept by a writer between checkpoints."""
+
+
+def encode_manifest(manifest: Manifest, cache: EncodedEntries | None = None) -> bytes:
+    """Deterministic bytes: sorted keys, two-space indent, final newline (absent fields left out).
+
+    Exactly ``orjson.dumps(manifest.model_dump(mode="json", exclude_none=True), option=_CANONICAL)``
+    plus a newline (a test holds it so), assembled entry by entry: with a ``cache`` carried from
+    checkpoint to checkpoint, a commit encodes only the entries it changed.
+    """
+    outer = orjson.dumps(manifest.model_dump(mode="json", exclude={"memories"}) | {"memories": {}},
+                         option=_CANONICAL)
+    if not manifest.memories:
+        return outer + b"\n"
+    cache = {} if cache is None else cache
+    entries = b",\n".join(b"    " + orjson.dumps(memory_id) + b": " + _encoded_entry(memory_id, entry, cache)
+                           for memory_id, entry in manifest.memories.items())
+    before, _placeholder, after = outer.partition(b'"memories": {}')
+    return before + b'"memories": {\n' + entries + b"\n  }" + after + b"\n"
+
+
+def _encoded_entry(memory_id: str, entry: ManifestEntry, cache: EncodedEntries) -> bytes:
+    cached = cache.get(memory_id)
+    if cached is not None and cached[0] is entry:
+        return cached[1]
+    raw = orjson.dumps(entry.model_dump(mode="json", exclude_none=True), option=_CANONICAL)
+    encoded = raw.replace(b"\n", b"\n    ")  # indented for its depth in the manifest
+    cache[memory_id] = (entry, encoded)
+    return encoded
 
 
 _CANONICAL = orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2

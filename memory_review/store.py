@@ -45,6 +45,7 @@ from memory_review.ids import check_candidate_id, new_origin_id, safe_child
 from memory_review.locking import DEFAULT_TIMEOUT, store_lock
 from memory_review.manifest import (
     INDEX_MAX_BYTES,
+    EncodedEntries,
     Manifest,
     ManifestEntry,
     decode_manifest,
@@ -61,6 +62,8 @@ T = TypeVar("T")
 MEMORY_DIR = "memory"
 CANDIDATE_DIR = "candidates"
 TEMP_PREFIX = ".tmp"
+UNFINISHED = ".unfinished"
+"""In ``memory/`` while a lock holder writes: the next one lists the folders for leftovers only if it is there."""
 
 
 class StoreView:
@@ -148,9 +151,13 @@ class Store:
         self._manifest_cache: tuple[bytes, Manifest] | None = None
         # Entries of the memory files this commit wrote, so the checkpoint does not render them again.
         self._written: dict[str, tuple[Memory, ManifestEntry]] = {}
+        self._encoded_entries: EncodedEntries = {}  # so a checkpoint encodes only the entries it changed
         self._referenced: tuple[Manifest, set[str]] | None = None
         self._all_listed: Manifest | None = None  # the last manifest this process checkpointed
         self._swept: Manifest | None = None  # what this lock holder's last full sweep left the store at
+        self.unfinished_path = self.memory_dir / UNFINISHED
+        self._unfinished = False  # whether the marker file is there (as far as this lock holder knows)
+        self._debris_possible = False  # files written since the last finished checkpoint or full sweep
         # Called after each commit's checkpoint (e.g. git history); their failures become warnings.
         self.observers: list[Callable[[Store, list[Event]], None]] = []
 
@@ -369,11 +376,18 @@ class Store:
     # --- the commit path ---------------------------------------------------------------
 
     @contextmanager
-    def transact(self) -> Iterator[Transaction]:
-        """Lock, recover, and hand out a transaction whose ``commit`` is the one way to write."""
+    def transact(self, *, sweep: bool = False) -> Iterator[Transaction]:
+        """Lock, recover, and hand out a transaction whose ``commit`` is the one way to write.
+
+        ``sweep`` lists every folder for leftovers even if no writer left the unfinished marker
+        (``verify`` does, for debris of versions that wrote none).
+        """
         with self.locked():
-            manifest = self._recover()
-            yield Transaction(self, manifest)
+            manifest = self._recover(sweep=sweep)
+            try:
+                yield Transaction(self, manifest)
+            finally:
+                self._finish_writes()  # keeps the marker if writes may have left something behind
 
     @contextmanager
     def locked(self) -> Iterator[None]:
@@ -382,9 +396,11 @@ class Store:
         with store_lock(self.lock_path, self.lock_timeout):
             yield
 
-    def _recover(self) -> Manifest:
+    def _recover(self, *, sweep: bool = False) -> Manifest:
         """Roll the manifest (and derived files) forward to the log's head; idempotent."""
-        self._swept = None  # another process may have left debris since: this recovery sweeps in full
+        self._unfinished = os.path.lexists(self.unfinished_path)
+        self._debris_possible = self._unfinished or sweep
+        self._swept = None  # until this recovery has read the manifest, or swept
         with log_errors(self.log_path):
             # A dead writer's partial append (we hold the lock: nobody else is writing). Cutting it here
             # rather than at the next append lets `verify` pass right after recovery, like LevelDB does.
@@ -394,12 +410,16 @@ class Store:
         if manifest is None:
             return self._roll_forward(Manifest(origin=new_origin_id()), head,
                                       self._events_since(Manifest(origin="0" * 16), head))
+        if not self._debris_possible:
+            # Every writer makes the unfinished marker before its first write and removes it once its
+            # checkpoint is done: without it nothing can be left over, and 10,000 names need no listing.
+            self._swept = manifest
         events = self._events_since(manifest, head)
         if events:
             return self._roll_forward(manifest, head, events)
-        # Nothing to redo, but a writer may have died before its commit point (or while collecting):
-        # its leftovers go now, not only at the next commit.
-        self._collect_garbage(manifest)
+        if self._debris_possible:
+            # A writer died before its commit point (or while collecting): its leftovers go now.
+            self._collect_garbage(manifest)
         return manifest
 
     def _roll_forward(self, manifest: Manifest, head: LogHead, events: list[Event]) -> Manifest:
@@ -409,7 +429,26 @@ class Store:
         self.sessions.roll_forward(events)
         return self._checkpoint(manifest, head, delta, put, drop)
 
+    def _begin_writes(self) -> None:
+        """Mark the store unfinished before the first write, so a crash's leftovers are swept next time."""
+        self._debris_possible = True
+        if self._unfinished:
+            return
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        with _storage_errors(self.unfinished_path), contextlib.suppress(FileExistsError):
+            os.close(os.open(self.unfinished_path, flags, 0o644))
+        self._unfinished = True
+
+    def _finish_writes(self) -> None:
+        """Remove the unfinished marker once nothing can be left over (a checkpoint or full sweep finished)."""
+        if self._unfinished and not self._debris_possible:
+            # Not made durable, and a failure is not raised: a marker that stays costs one full sweep.
+            with contextlib.suppress(OSError):
+                os.unlink(self.unfinished_path)
+            self._unfinished = False
+
     def _write_memory_files(self, memories: list[Memory]) -> None:
+        self._begin_writes()
         self._written = {}
         if not memories:
             return
@@ -444,6 +483,7 @@ class Store:
 
     def _checkpoint(self, manifest: Manifest, head: LogHead, delta: dict[str, Memory | None],
                     put: list[Candidate], drop: list[str]) -> Manifest:
+        self._begin_writes()
         entries = dict(manifest.memories)
         for memory_id, memory in delta.items():
             if memory is None:
@@ -451,20 +491,23 @@ class Store:
             else:
                 entries[memory_id] = self._entry(memory)
         listed, relisted = self._listed(manifest, entries)
-        updated = Manifest(origin=manifest.origin, log_seq=head.seq, log_head=head.hash,
-                           memories=dict(sorted(listed.items())))
+        # Every part is already validated (entries are ManifestEntry objects, the head is the log's):
+        # checking 10,000 entries again on each commit cost milliseconds.
+        updated = Manifest.model_construct(origin=manifest.origin, log_seq=head.seq, log_head=head.hash,
+                                           memories=dict(sorted(listed.items())))
         with _storage_errors(self.root):
             # Resolved candidates go BEFORE the manifest moves: the manifest is the checkpoint, so once it
             # names a seq, recovery redoes nothing up to it and a leftover file would stay "pending" forever.
             self._write_candidates(put, drop)
             # MEMORY.md and the manifest are renamed first, then one directory fsync makes both durable.
             self._write_index(updated, entries_changed=bool(delta) or relisted)
-            data = encode_manifest(updated)
+            data = encode_manifest(updated, self._encoded_entries)
             atomic_replace(self.manifest_path, data, sync_dir=False)
             sync_directory(self.root, name="durable.atomic_replace.dir")
             self._manifest_cache = (data, updated)
             self._all_listed = updated
         self._collect_garbage(updated, swept=manifest, changed=delta.keys())
+        self._debris_possible = False  # all this checkpoint wrote is referenced, all it replaced is gone
         return updated
 
     def _write_candidates(self, put: list[Candidate], drop: list[str]) -> None:
@@ -545,6 +588,7 @@ class Store:
         self._remove_memory_files(doomed)
         self._collect_temp_files()
         self._swept = manifest
+        self._debris_possible = False
 
     def _remove_memory_files(self, doomed: list[str]) -> None:
         with _storage_errors(self.memory_dir):

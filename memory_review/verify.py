@@ -61,7 +61,7 @@ def verify_store(store: Store) -> StoreReport:
 def _recover_first(store: Store) -> None:
     """Run recovery before looking, so what verify reports is damage, not a dead writer's leftovers."""
     try:
-        with store.transact():
+        with store.transact(sweep=True):  # also debris of versions that left no unfinished marker
             pass
     except MemoryReviewError:
         # Damage recovery cannot get past (a bad manifest, a broken chain): the checks below

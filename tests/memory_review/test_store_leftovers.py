@@ -1,0 +1,93 @@
+"""Leftovers of a dead writer: the unfinished marker decides whether a commit lists every folder."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from memory_review.errors import StorageError
+from memory_review.proposal import parse_proposals
+from memory_review.store import UNFINISHED
+from memory_review.workspace import Workspace
+
+ACTOR = "alice"
+
+
+def _proposal(memory_id: str) -> dict:
+    return {
+        "op": "create", "scope": "project",
+        "memory": {"id": memory_id, "type": "fact", "description": f"About {memory_id}", "body": "Body."},
+        "rationale": "the user said so",
+        "evidence": [{"quote": "body", "session_id": "s1", "turn_id": "t1"}],
+    }  # fmt: skip
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Workspace:
+    project = tmp_path / "project"
+    project.mkdir()
+    workspace = Workspace(project, tmp_path / "home")
+    workspace.init()
+    return workspace
+
+
+def _apply_one(ws: Workspace, memory_id: str) -> None:
+    [state] = ws.propose(parse_proposals(json.dumps([_proposal(memory_id)]).encode()))
+    ws.apply([state.candidate.id], actor=ACTOR)
+
+
+def _debris(ws: Workspace) -> tuple[Path, Path]:
+    """What a writer killed between its memory file and its commit point leaves behind."""
+    orphan = ws.project.memory_dir / "orphan-0123456789ab.md"
+    orphan.write_bytes(b"---\nid: orphan\n---\n")
+    temp = ws.project.root / ".tmp-0123456789abcdef-manifest.json"
+    temp.write_bytes(b"{")
+    return orphan, temp
+
+
+def test_a_finished_commit_leaves_no_marker(ws: Workspace) -> None:
+    _apply_one(ws, "alpha")
+    assert not (ws.project.memory_dir / UNFINISHED).exists()
+    assert sorted(os.listdir(ws.project.memory_dir)) == [Path(e.file).name for e in
+                                                         ws.project.read_manifest().memories.values()]
+
+
+def test_the_marker_makes_the_next_commit_collect_a_dead_writers_leftovers(ws: Workspace) -> None:
+    orphan, temp = _debris(ws)
+    (ws.project.memory_dir / UNFINISHED).touch()  # made before the dead writer's first write
+    _apply_one(ws, "alpha")
+    assert not orphan.exists() and not temp.exists()
+    assert not (ws.project.memory_dir / UNFINISHED).exists()
+
+
+def test_without_the_marker_commits_skip_the_listing_and_verify_still_sweeps(ws: Workspace) -> None:
+    orphan, temp = _debris(ws)  # e.g. from a version that wrote no marker
+    _apply_one(ws, "alpha")
+    assert orphan.exists() and temp.exists()
+    assert all(report.ok for report in ws.verify())
+    assert not orphan.exists() and not temp.exists()
+
+
+def test_a_failed_write_keeps_the_marker_for_the_next_lock_holder(ws: Workspace, monkeypatch) -> None:
+    def refuse(*_args, **_kwargs):
+        raise OSError(5, "Input/output error")
+
+    [state] = ws.propose(parse_proposals(json.dumps([_proposal("alpha")]).encode()))
+    monkeypatch.setattr("memory_review.store.write_new_file", refuse)
+    with pytest.raises(StorageError):
+        ws.apply([state.candidate.id], actor=ACTOR)
+    assert (ws.project.memory_dir / UNFINISHED).exists()
+    monkeypatch.undo()
+    ws.apply([state.candidate.id], actor=ACTOR)
+    assert not (ws.project.memory_dir / UNFINISHED).exists()
+
+
+def test_a_planted_marker_symlink_is_never_followed(ws: Workspace, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    (ws.project.memory_dir / UNFINISHED).symlink_to(outside)
+    _apply_one(ws, "alpha")
+    assert not outside.exists()
+    assert not os.path.lexists(ws.project.memory_dir / UNFINISHED)
