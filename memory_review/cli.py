@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -244,6 +242,9 @@ def _read_record(name: str):
 
 
 def _edit_in_editor(data: bytes):
+    import subprocess  # noqa: PLC0415 - imported here: every other command's start-up skips them
+    import tempfile  # noqa: PLC0415
+
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
     with tempfile.TemporaryDirectory(prefix="memory-review-edit-") as folder:
         path = Path(folder) / "memory.md"

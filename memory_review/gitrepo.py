@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 import re
 import stat
-import subprocess
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -372,6 +371,8 @@ class GitRepo:
 
     def _run(self, *args: str, stdin: bytes | None = None, env: dict[str, str] | None = None,
              timeout: float | None = None) -> bytes:
+        import subprocess  # noqa: PLC0415 - here, like gitpython itself: not in every command's start-up
+
         command = ["git", *_OPTIONS, *args]
         # Pin the repository: an inherited GIT_DIR (inside a hook) must not redirect our writes.
         full_env = {"GIT_DIR": str(self.git_dir), "GIT_TERMINAL_PROMPT": "0", **(env or {})}
