@@ -14,6 +14,7 @@ The budget drops from the end of this order, so "lowest priority" means "last".
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter
 
 from memory_review.errors import ValidationError
 from memory_review.models import Memory
@@ -66,7 +67,11 @@ def check_unique(memories: Sequence[Memory]) -> None:
 def priority_order(memories: Sequence[Memory]) -> list[Memory]:
     """``memories`` from highest to lowest priority (see the module docstring)."""
     # Stable sorts from the least to the most significant key: id asc, recency desc, then rank.
-    ordered = sorted(memories, key=lambda m: m.id)
-    ordered.sort(key=lambda m: m.updated_at, reverse=True)
-    ordered.sort(key=lambda m: (_GROUP_RANK[m.type], _SCOPE_RANK[m.scope]))
+    ordered = sorted(memories, key=attrgetter("id"))
+    ordered.sort(key=attrgetter("updated_at"), reverse=True)
+    ordered.sort(key=lambda m: _RANK[m.type, m.scope])
     return ordered
+
+
+# (group, scope) rank of each (type, scope), in one lookup: the store-sized sort runs on 10,000 memories.
+_RANK = {(kind, scope): (group, rank) for kind, group in _GROUP_RANK.items() for scope, rank in _SCOPE_RANK.items()}

@@ -11,7 +11,6 @@ where a slotted dataclass checking the same rules costs well under one
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
@@ -29,9 +28,8 @@ DEFAULT_BUDGET_LINES = 200
 DEFAULT_LIMIT = 5
 
 _SHA256 = r"^[0-9a-f]{64}$"
-_SHA256_RE = re.compile("[0-9a-f]{64}")
-_SCOPES = frozenset(SCOPES)
-_TYPES = frozenset(MEMORY_TYPES)
+_HEX = "0123456789abcdef"
+_LABELS = frozenset((scope, kind, reason) for scope in SCOPES for kind in MEMORY_TYPES for reason in DROP_REASONS)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -89,16 +87,23 @@ class DroppedMemory:
     reason: DropReason
 
     def __post_init__(self) -> None:
-        if not isinstance(self.id, str):
-            raise ValidationError("must be a string", field="id")
-        if self.scope not in _SCOPES:
-            raise ValidationError(f"not a scope: {self.scope!r}", field="scope")
-        if self.type not in _TYPES:
-            raise ValidationError(f"not a memory type: {self.type!r}", field="type")
-        if not isinstance(self.sha256, str) or not _SHA256_RE.fullmatch(self.sha256):
-            raise ValidationError(f"not a sha256 hex digest: {self.sha256!r}", field="sha256")
-        if self.reason not in DROP_REASONS:
-            raise ValidationError(f"not a drop reason: {self.reason!r}", field="reason")
+        # One combined test (this runs ~10,000 times per build); the slow path names the field.
+        sha = self.sha256
+        if ((self.scope, self.type, self.reason) not in _LABELS or type(sha) is not str or len(sha) != 64
+                or sha.strip(_HEX) or type(self.id) is not str):
+            raise _refusal(self)
+
+
+def _refusal(dropped: DroppedMemory) -> ValidationError:
+    if not isinstance(dropped.id, str):
+        return ValidationError("must be a string", field="id")
+    if dropped.scope not in SCOPES:
+        return ValidationError(f"not a scope: {dropped.scope!r}", field="scope")
+    if dropped.type not in MEMORY_TYPES:
+        return ValidationError(f"not a memory type: {dropped.type!r}", field="type")
+    if dropped.reason not in DROP_REASONS:
+        return ValidationError(f"not a drop reason: {dropped.reason!r}", field="reason")
+    return ValidationError(f"not a sha256 hex digest: {dropped.sha256!r}", field="sha256")
 
 
 class ContextResult(Strict):
