@@ -97,20 +97,34 @@ class _WordFinder:
     """Whether a query word is one of a text's words, without listing the text's words.
 
     A word is a maximal run of 3+ word characters, so ``word`` is one of ``text``'s words
-    exactly when it occurs with no word character right before or after it. A substring
-    test rules most texts out first; in ASCII text the word characters are ``[A-Za-z0-9]``.
+    exactly when it occurs with no word character right before or after it. In ASCII text
+    the word characters are the ASCII letters and digits (``str.isalnum``); other text is
+    searched with the word-character class itself, compiled only when such a text needs it
+    (the class spans the CJK ranges: compiling it costs ~2 ms, and each prompt brings new words).
     """
 
     def __init__(self, word: str) -> None:
         self.word = word
-        escaped = re.escape(word)
-        self._ascii = re.compile(f"(?<![A-Za-z0-9]){escaped}(?![A-Za-z0-9])")
-        self._any = re.compile(f"(?<!{_WORD_CHAR}){escaped}(?!{_WORD_CHAR})")
+        self._pattern: re.Pattern[str] | None = None
 
     def is_word_of(self, text: str) -> bool:
-        if self.word not in text:
+        start = text.find(self.word)
+        if start < 0:
             return False
-        return (self._ascii if text.isascii() else self._any).search(text) is not None
+        if text.isascii():
+            return self._bounded_in_ascii(text, start)
+        if self._pattern is None:
+            escaped = re.escape(self.word)
+            self._pattern = re.compile(f"(?<!{_WORD_CHAR}){escaped}(?!{_WORD_CHAR})")
+        return self._pattern.search(text, start) is not None
+
+    def _bounded_in_ascii(self, text: str, start: int) -> bool:
+        end = len(self.word)
+        while start >= 0:
+            if not text[start - 1 : start].isalnum() and not text[start + end : start + end + 1].isalnum():
+                return True
+            start = text.find(self.word, start + 1)
+        return False
 
 
 def tokens(text: str) -> set[str]:

@@ -42,3 +42,17 @@ def test_a_query_word_inside_a_longer_word_does_not_count() -> None:
     memories = [make_memory("a", body="tests and testing"), make_memory("b", body="a test, here"),
                 make_memory("c", body="contest_test"), make_memory("d", body="café test")]
     assert keyword_select(memories, "test", 5) == {"b", "c", "d"} == _reference(memories, "test", 5)
+
+
+def test_later_occurrence_counts_when_the_first_is_inside_a_word() -> None:
+    finder = selection._WordFinder("test")
+    assert finder.is_word_of("tests, contest and then test.")
+    assert not finder.is_word_of("tests, contest, attested")
+    assert finder._pattern is None  # ASCII text never compiles the word-character class
+
+
+def test_non_ascii_text_uses_the_word_character_class() -> None:
+    finder = selection._WordFinder("test")
+    assert not finder.is_word_of("testé, attest")  # é is a word character
+    assert finder._pattern is not None
+    assert finder.is_word_of("testé, test数据")  # CJK is not: words and CJK runs split apart
