@@ -14,6 +14,7 @@ memory with score 0 is never chosen.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -29,10 +30,21 @@ _CJK = (
     "\uac00-\ud7af"  # hangul syllables
     "\U00020000-\U0003134f"  # CJK extensions B-G
 )
-_CJK_RE = re.compile(f"[{_CJK}]+")
 # A word character that is neither "_" nor CJK, so words and CJK runs split apart.
 _WORD_CHAR = f"[^\\W_{_CJK}]"
-_WORD_RE = re.compile(f"{_WORD_CHAR}{{3,}}")
+# In ASCII text the word characters are the letters and digits, and there is no CJK. The full
+# classes take milliseconds to compile, so they are compiled when non-ASCII text first needs them.
+_ASCII_WORD_RE = re.compile("[A-Za-z0-9]{3,}")
+
+
+@functools.cache
+def _cjk_re() -> re.Pattern[str]:
+    return re.compile(f"[{_CJK}]+")
+
+
+@functools.cache
+def _word_re() -> re.Pattern[str]:
+    return re.compile(f"{_WORD_CHAR}{{3,}}")
 
 
 def select(
@@ -135,13 +147,15 @@ def tokens(text: str) -> set[str]:
 
 def _terms(text: str) -> tuple[set[str], set[str]]:
     folded = _fold(text)
+    if folded.isascii():
+        return set(_ASCII_WORD_RE.findall(folded)), set()
     cjk: set[str] = set()
-    for run in _CJK_RE.findall(folded):
+    for run in _cjk_re().findall(folded):
         if len(run) == 1:
             cjk.add(run)
         else:
             cjk.update(run[i : i + 2] for i in range(len(run) - 1))
-    return set(_WORD_RE.findall(folded)), cjk
+    return set(_word_re().findall(folded)), cjk
 
 
 def _fold(text: str) -> str:

@@ -18,7 +18,7 @@ def _reference(memories, query: str, limit: int) -> set[str]:
     scored = []
     for memory in memories:
         folded = selection._fold(f"{memory.id} {memory.description} {memory.body}")
-        score = len(words.intersection(selection._WORD_RE.findall(folded))) + sum(t in folded for t in cjk)
+        score = len(words.intersection(selection._word_re().findall(folded))) + sum(t in folded for t in cjk)
         if score:
             scored.append((-score, memory.id))
     scored.sort()
@@ -56,3 +56,14 @@ def test_non_ascii_text_uses_the_word_character_class() -> None:
     assert not finder.is_word_of("testé, attest")  # é is a word character
     assert finder._pattern is not None
     assert finder.is_word_of("testé, test数据")  # CJK is not: words and CJK runs split apart
+
+
+@settings(max_examples=500, deadline=None)
+@given(_TEXT)
+def test_terms_of_ascii_text_equal_the_full_class_terms(text: str) -> None:
+    folded = selection._fold(text)
+    full = set(selection._word_re().findall(folded)), {r for r in selection._cjk_re().findall(folded)}
+    words, cjk = selection._terms(text)
+    assert words == full[0]
+    if folded.isascii():
+        assert cjk == set() == full[1]
