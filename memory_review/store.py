@@ -48,6 +48,7 @@ from memory_review.manifest import (
     EncodedEntries,
     Manifest,
     ManifestEntry,
+    SortedIndexItems,
     decode_manifest,
     encode_manifest,
     render_index_lines,
@@ -151,6 +152,7 @@ class Store:
         self._manifest_cache: tuple[bytes, Manifest] | None = None
         # Entries of the memory files this commit wrote, so the checkpoint does not render them again.
         self._written: dict[str, tuple[Memory, ManifestEntry]] = {}
+        self._index_items = SortedIndexItems()  # MEMORY.md's lines, kept sorted between checkpoints
         self._encoded_entries: EncodedEntries = {}  # so a checkpoint encodes only the entries it changed
         self._referenced: tuple[Manifest, set[str]] | None = None
         self._all_listed: Manifest | None = None  # the last manifest this process checkpointed
@@ -485,22 +487,26 @@ class Store:
                     put: list[Candidate], drop: list[str]) -> Manifest:
         self._begin_writes()
         entries = dict(manifest.memories)
+        added = False
         for memory_id, memory in delta.items():
             if memory is None:
                 entries.pop(memory_id, None)
             else:
+                added = added or memory_id not in entries
                 entries[memory_id] = self._entry(memory)
         listed, relisted = self._listed(manifest, entries)
+        if added or manifest is not self._all_listed:  # else still in the order this process wrote
+            listed = dict(sorted(listed.items()))
         # Every part is already validated (entries are ManifestEntry objects, the head is the log's):
         # checking 10,000 entries again on each commit cost milliseconds.
         updated = Manifest.model_construct(origin=manifest.origin, log_seq=head.seq, log_head=head.hash,
-                                           memories=dict(sorted(listed.items())))
+                                           memories=listed)
         with _storage_errors(self.root):
             # Resolved candidates go BEFORE the manifest moves: the manifest is the checkpoint, so once it
             # names a seq, recovery redoes nothing up to it and a leftover file would stay "pending" forever.
             self._write_candidates(put, drop)
             # MEMORY.md and the manifest are renamed first, then one directory fsync makes both durable.
-            self._write_index(updated, entries_changed=bool(delta) or relisted)
+            self._write_index(updated, manifest, delta.keys() if not relisted else None)
             data = encode_manifest(updated, self._encoded_entries)
             atomic_replace(self.manifest_path, data, sync_dir=False)
             sync_directory(self.root, name="durable.atomic_replace.dir")
@@ -542,18 +548,19 @@ class Store:
             listed[memory_id] = entry
         return listed, relisted
 
-    def _write_index(self, manifest: Manifest, *, entries_changed: bool) -> None:
+    def _write_index(self, manifest: Manifest, previous: Manifest, changed: Iterable[str] | None) -> None:
         """Replace MEMORY.md when its bytes change (the caller fsyncs the directory).
 
         From the manifest alone: parsing every memory file on every commit made a commit O(store
         size). It is a function of the entries, rewritten at every checkpoint that changes them, so a
-        commit that changes none (propose, discard, context.built) leaves it as it is.
+        commit that changes none (propose, discard, context.built) leaves it as it is. ``changed``:
+        the memories whose entries changed since ``previous`` (None: any may have).
         """
         current = _read_small_regular_file(self.index_path, INDEX_MAX_BYTES)
-        if not entries_changed and current is not None:
+        if changed is not None and not changed and current is not None:
             return
-        items = [(e.type, mid, e.description) for mid, e in manifest.memories.items() if e.type and e.description]
-        data = render_index_lines(items)
+        items = self._index_items.items(manifest, previous if changed is not None else None, changed or ())
+        data = render_index_lines(items, presorted=True)
         if data != current:
             atomic_replace(self.index_path, data, sync_dir=False)
 

@@ -1,4 +1,4 @@
-"""manifest.json's encoding: assembled from cached entry encodings, byte-identical to the plain orjson form."""
+"""manifest.json's encoding and MEMORY.md's items: kept between checkpoints, equal to computing them afresh."""
 
 from __future__ import annotations
 
@@ -6,9 +6,18 @@ import orjson
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memory_review.manifest import GENESIS, Manifest, ManifestEntry, decode_manifest, encode_manifest
+from memory_review.manifest import (
+    GENESIS,
+    Manifest,
+    ManifestEntry,
+    SortedIndexItems,
+    decode_manifest,
+    encode_manifest,
+    render_index_lines,
+)
 
 _CANONICAL = orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2
+TS = "2026-05-18T10:30:00Z"
 _SLUGS = st.from_regex(r"[a-z0-9][a-z0-9_-]{0,20}", fullmatch=True)
 _DESCRIPTIONS = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"),
                         min_size=1, max_size=40)
@@ -25,7 +34,7 @@ def _entries(draw: st.DrawFn) -> ManifestEntry:
     return ManifestEntry(
         file=f"memory/{slug}-{digest[:12]}.md", sha256=digest,
         type="fact" if listed else None, description=draw(_DESCRIPTIONS) if listed else None,
-        updated_at="2026-05-18T10:30:00Z" if listed else None,
+        updated_at=TS if listed else None,
     )  # fmt: skip
 
 
@@ -38,3 +47,27 @@ def test_encoding_is_the_plain_canonical_json(memories: dict[str, ManifestEntry]
     assert data == _plain(manifest)
     assert encode_manifest(manifest, cache) == data  # again, from the cached entry encodings
     assert decode_manifest(data, where="manifest.json") == manifest
+
+
+_KINDS = st.sampled_from(["fact", "preference", "convention", "forbidden"])
+
+
+@given(st.lists(st.tuples(st.sampled_from("abcdefgh"), st.one_of(st.none(), st.tuples(_KINDS, _DESCRIPTIONS))),
+                min_size=1, max_size=30))
+def test_index_items_kept_sorted_match_a_full_rebuild(steps: list) -> None:
+    kept, manifest = SortedIndexItems(), Manifest(origin="0123456789abcdef")
+    kept.items(manifest, None, ())
+    for memory_id, change in steps:
+        memories = dict(manifest.memories)
+        if change is None:
+            memories.pop(memory_id, None)
+        else:
+            kind, description = change
+            memories[memory_id] = ManifestEntry(file=f"memory/{memory_id}-{'0' * 12}.md", sha256="0" * 64,
+                                                type=kind, description=description, updated_at=TS)
+        updated = Manifest(origin=manifest.origin, memories=dict(sorted(memories.items())))
+        items = kept.items(updated, manifest, [memory_id])
+        assert items == SortedIndexItems().items(updated, None, ())
+        assert render_index_lines(items, presorted=True) == render_index_lines(
+            [(e.type, k, e.description) for k, e in updated.memories.items()])
+        manifest = updated
