@@ -273,13 +273,8 @@ def _decode_canonical(line: bytes) -> Event | None:
     Anything unusual, even if valid, goes the full way.
     """
     body = line[:-1] if line.endswith(b"\n") else line
-    try:
-        raw = orjson.loads(body)
-        if type(raw) is not dict or None in raw.values() or not _literals_as_written(raw):
-            return None
-        if orjson.dumps(raw, option=orjson.OPT_SORT_KEYS) != body:
-            return None
-    except (orjson.JSONDecodeError, orjson.JSONEncodeError):  # e.g. nested past orjson's limit
+    raw = _parse_canonical(body)
+    if raw is None:
         return None
     if body.count(b"{") + body.count(b"[") > _MAX_DEPTH and not _shallow(raw):
         return None  # maybe nested too deep: _json_copy says how deep
@@ -290,6 +285,22 @@ def _decode_canonical(line: bytes) -> Event | None:
         return _validate_event(raw, strict=True, context=_FRESH)
     except PydanticValidationError:
         return None
+
+
+def _parse_canonical(body: bytes) -> dict[str, Any] | None:
+    """What orjson parses from ``body`` if that is an object whose encoding is ``body`` itself."""
+    try:
+        raw = orjson.loads(body)
+        if type(raw) is not dict:
+            return None
+        # v and more must hold what their Literal types give back: a "v":true validates as 1.
+        if type(raw.get("v")) is not int or raw.get("more", True) is not True:
+            return None
+        if None in raw.values() or orjson.dumps(raw, option=orjson.OPT_SORT_KEYS) != body:
+            return None
+    except (orjson.JSONDecodeError, orjson.JSONEncodeError):  # e.g. nested past orjson's limit
+        return None
+    return raw
 
 
 def _shallow(raw: dict[str, Any]) -> bool:
@@ -309,11 +320,6 @@ def _shallow(raw: dict[str, Any]) -> bool:
         if not level:
             return True
     return False
-
-
-def _literals_as_written(raw: dict[str, Any]) -> bool:
-    """Whether ``v`` and ``more`` hold what their Literal types give back (``1`` may come as ``true``)."""
-    return type(raw.get("v")) is int and raw.get("more", True) is True
 
 
 def _decode_checked(line: bytes, *, path: Path | str, line_no: int) -> Event:

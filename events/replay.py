@@ -48,7 +48,8 @@ def replay(
         raise ReplayError(
             f"cannot replay to seq {at}: the initial state is already at seq {start.seq}"
         )
-    seq, memories, folded = start.seq, dict(start.memories), set()
+    seq, memories = start.seq, dict(start.memories)
+    folded: set[str] = set()
     for event in events:
         if at is not None and event.seq > at:
             break

@@ -65,7 +65,7 @@ def _encode(draw: st.DrawFn, raw: dict[str, Any]) -> bytes:
 
 @st.composite
 def lines(draw: st.DrawFn) -> bytes:
-    """A stored line, then maybe altered: a field set, dropped or retyped, re-encoded, a byte hit."""
+    """A stored line, maybe altered: fields set, dropped or retyped, re-encoded, a byte hit."""
     line = encode_event(draw(events()))
     if draw(st.booleans()):
         raw = orjson.loads(line)
@@ -85,8 +85,9 @@ def test_any_line_decodes_as_the_full_check_does(line: bytes) -> None:
 
 
 def _context_line(context: Any, **extra: Any) -> bytes:
-    fields = {"v": 1, "seq": 1, "prev": "0" * 64, "ts": "2026-11-30T19:55:00.123456Z",
-              "origin": "o", "type": "context.built", "actor": "system", "context": context, **extra}
+    fields = {"v": 1, "seq": 1, "prev": "0" * 64, "ts": "2026-11-30T19:55:00.123456Z"}
+    fields |= {"origin": "o", "type": "context.built", "actor": "system", "context": context}
+    fields |= extra
     return orjson.dumps(fields, option=orjson.OPT_SORT_KEYS) + b"\n"
 
 
