@@ -61,35 +61,63 @@ class Manifest(Strict):
     memories: dict[str, ManifestEntry] = {}
 
 
-EncodedEntries = dict[str, tuple["ManifestEntry", bytes]]
-"""Memory id -> (entry object, its line in a manifest), kept by a writer between checkpoints."""
-
-
-def encode_manifest(manifest: Manifest, cache: EncodedEntries | None = None) -> bytes:
+def encode_manifest(manifest: Manifest, lines: list[bytes] | None = None) -> bytes:
     """Deterministic bytes: sorted keys, two-space indent, final newline (absent fields left out).
 
     Exactly ``orjson.dumps(manifest.model_dump(mode="json", exclude_none=True), option=_CANONICAL)``
-    plus a newline (a test holds it so), assembled entry by entry: with a ``cache`` carried from
-    checkpoint to checkpoint, a commit encodes only the entries it changed.
+    plus a newline (a test holds it so), assembled from one line per entry in key order: ``lines``
+    as :class:`ManifestLines` keeps them, or encoded here.
     """
     outer = orjson.dumps(manifest.model_dump(mode="json", exclude={"memories"}) | {"memories": {}},
                          option=_CANONICAL)
     if not manifest.memories:
         return outer + b"\n"
-    cache = {} if cache is None else cache
-    lines = []
-    for memory_id, entry in manifest.memories.items():  # a plain loop: 10,000 entries per commit
-        cached = cache.get(memory_id)
-        lines.append(cached[1] if cached is not None and cached[0] is entry else _entry_line(memory_id, entry, cache))
+    if lines is None:
+        lines = [entry_line(k, manifest.memories[k]) for k in sorted(manifest.memories)]
     before, _placeholder, after = outer.partition(b'"memories": {}')
     return before + b'"memories": {\n' + b",\n".join(lines) + b"\n  }" + after + b"\n"
 
 
-def _entry_line(memory_id: str, entry: ManifestEntry, cache: EncodedEntries) -> bytes:
+def entry_line(memory_id: str, entry: ManifestEntry) -> bytes:
+    """One entry of ``memories`` as :func:`encode_manifest` writes it, indented for its depth."""
     raw = orjson.dumps(entry.model_dump(mode="json", exclude_none=True), option=_CANONICAL)
-    line = b"    " + orjson.dumps(memory_id) + b": " + raw.replace(b"\n", b"\n    ")  # at its depth
-    cache[memory_id] = (entry, line)
-    return line
+    return b"    " + orjson.dumps(memory_id) + b": " + raw.replace(b"\n", b"\n    ")
+
+
+class ManifestLines:
+    """A manifest's entry lines in key order, kept from checkpoint to checkpoint by one writer.
+
+    A writer that checkpointed ``previous`` itself re-encodes only the entries a commit changed
+    (placed by bisect) instead of walking 10,000 entries again.
+    """
+
+    def __init__(self) -> None:
+        self._manifest: Manifest | None = None
+        self._keys: list[str] = []
+        self._lines: list[bytes] = []
+
+    def lines(self, manifest: Manifest, previous: Manifest | None, changed: Iterable[str]) -> list[bytes]:
+        """The lines of ``manifest``, which differs from ``previous`` only in ``changed`` (None: unknown)."""
+        if previous is not None and self._manifest is previous:
+            for memory_id in changed:
+                self._update(memory_id, manifest.memories.get(memory_id))
+        else:
+            self._keys = sorted(manifest.memories)
+            self._lines = [entry_line(k, manifest.memories[k]) for k in self._keys]
+        self._manifest = manifest
+        return self._lines
+
+    def _update(self, memory_id: str, entry: ManifestEntry | None) -> None:
+        at = bisect.bisect_left(self._keys, memory_id)
+        present = at < len(self._keys) and self._keys[at] == memory_id
+        if entry is None:
+            if present:
+                del self._keys[at], self._lines[at]
+        elif present:
+            self._lines[at] = entry_line(memory_id, entry)
+        else:
+            self._keys.insert(at, memory_id)
+            self._lines.insert(at, entry_line(memory_id, entry))
 
 
 _CANONICAL = orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2

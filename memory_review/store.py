@@ -45,9 +45,9 @@ from memory_review.ids import check_candidate_id, new_origin_id, safe_child
 from memory_review.locking import DEFAULT_TIMEOUT, store_lock
 from memory_review.manifest import (
     INDEX_MAX_BYTES,
-    EncodedEntries,
     Manifest,
     ManifestEntry,
+    ManifestLines,
     SortedIndexItems,
     decode_manifest,
     encode_manifest,
@@ -153,7 +153,7 @@ class Store:
         # Entries of the memory files this commit wrote, so the checkpoint does not render them again.
         self._written: dict[str, tuple[Memory, ManifestEntry]] = {}
         self._index_items = SortedIndexItems()  # MEMORY.md's lines, kept sorted between checkpoints
-        self._encoded_entries: EncodedEntries = {}  # so a checkpoint encodes only the entries it changed
+        self._manifest_lines = ManifestLines()  # so a checkpoint encodes only the entries it changed
         self._referenced: tuple[Manifest, set[str]] | None = None
         self._all_listed: Manifest | None = None  # the last manifest this process checkpointed
         self._swept: Manifest | None = None  # what this lock holder's last full sweep left the store at
@@ -487,16 +487,13 @@ class Store:
                     put: list[Candidate], drop: list[str]) -> Manifest:
         self._begin_writes()
         entries = dict(manifest.memories)
-        added = False
         for memory_id, memory in delta.items():
             if memory is None:
                 entries.pop(memory_id, None)
             else:
-                added = added or memory_id not in entries
                 entries[memory_id] = self._entry(memory)
         listed, relisted = self._listed(manifest, entries)
-        if added or manifest is not self._all_listed:  # else still in the order this process wrote
-            listed = dict(sorted(listed.items()))
+        changed = delta.keys() if not relisted else None  # None: entries beyond the delta changed too
         # Every part is already validated (entries are ManifestEntry objects, the head is the log's):
         # checking 10,000 entries again on each commit cost milliseconds.
         updated = Manifest.model_construct(origin=manifest.origin, log_seq=head.seq, log_head=head.hash,
@@ -506,8 +503,9 @@ class Store:
             # names a seq, recovery redoes nothing up to it and a leftover file would stay "pending" forever.
             self._write_candidates(put, drop)
             # MEMORY.md and the manifest are renamed first, then one directory fsync makes both durable.
-            self._write_index(updated, manifest, delta.keys() if not relisted else None)
-            data = encode_manifest(updated, self._encoded_entries)
+            self._write_index(updated, manifest, changed)
+            data = encode_manifest(updated, self._manifest_lines.lines(updated, manifest if changed is not None
+                                                                       else None, changed or ()))
             atomic_replace(self.manifest_path, data, sync_dir=False)
             sync_directory(self.root, name="durable.atomic_replace.dir")
             self._manifest_cache = (data, updated)

@@ -10,6 +10,7 @@ from memory_review.manifest import (
     GENESIS,
     Manifest,
     ManifestEntry,
+    ManifestLines,
     SortedIndexItems,
     decode_manifest,
     encode_manifest,
@@ -42,10 +43,8 @@ def _entries(draw: st.DrawFn) -> ManifestEntry:
 def test_encoding_is_the_plain_canonical_json(memories: dict[str, ManifestEntry], seq: int) -> None:
     manifest = Manifest(origin="0123456789abcdef", log_seq=seq, log_head=GENESIS,
                         memories=dict(sorted(memories.items())))
-    cache: dict = {}
-    data = encode_manifest(manifest, cache)
+    data = encode_manifest(manifest)
     assert data == _plain(manifest)
-    assert encode_manifest(manifest, cache) == data  # again, from the cached entry encodings
     assert decode_manifest(data, where="manifest.json") == manifest
 
 
@@ -54,20 +53,23 @@ _KINDS = st.sampled_from(["fact", "preference", "convention", "forbidden"])
 
 @given(st.lists(st.tuples(st.sampled_from("abcdefgh"), st.one_of(st.none(), st.tuples(_KINDS, _DESCRIPTIONS))),
                 min_size=1, max_size=30))
-def test_index_items_kept_sorted_match_a_full_rebuild(steps: list) -> None:
-    kept, manifest = SortedIndexItems(), Manifest(origin="0123456789abcdef")
-    kept.items(manifest, None, ())
-    for memory_id, change in steps:
-        memories = dict(manifest.memories)
+def test_lines_and_index_items_kept_between_checkpoints_match_a_fresh_encoding(steps: list) -> None:
+    kept_items, kept_lines = SortedIndexItems(), ManifestLines()
+    manifest = Manifest(origin="0123456789abcdef")
+    kept_items.items(manifest, None, ())
+    kept_lines.lines(manifest, None, ())
+    for seq, (memory_id, change) in enumerate(steps, 1):
+        memories = dict(manifest.memories)  # a new id goes last, as in a checkpoint: order is encode's job
         if change is None:
             memories.pop(memory_id, None)
         else:
             kind, description = change
             memories[memory_id] = ManifestEntry(file=f"memory/{memory_id}-{'0' * 12}.md", sha256="0" * 64,
                                                 type=kind, description=description, updated_at=TS)
-        updated = Manifest(origin=manifest.origin, memories=dict(sorted(memories.items())))
-        items = kept.items(updated, manifest, [memory_id])
+        updated = Manifest(origin=manifest.origin, log_seq=seq, memories=memories)
+        items = kept_items.items(updated, manifest, [memory_id])
         assert items == SortedIndexItems().items(updated, None, ())
         assert render_index_lines(items, presorted=True) == render_index_lines(
             [(e.type, k, e.description) for k, e in updated.memories.items()])
+        assert encode_manifest(updated, kept_lines.lines(updated, manifest, [memory_id])) == _plain(updated)
         manifest = updated
