@@ -502,17 +502,22 @@ SUBCOMMANDS = [
 ]
 
 
+HOOK_ARGV = ("hook", "claude-code")
+"""The command line ``install`` gives Claude Code: run before every prompt, so it skips building the parser."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if tuple(arguments) == HOOK_ARGV:
+        return _run_claude_hook(project=None)
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(arguments)
     name = args.command or "review"
     if name not in COMMANDS:
         parser.error(f"unknown command {name!r}")
     if name == "hook" and args.target == "claude-code":
-        from memory_review.integrations import claude_hooks
-
-        return claude_hooks.run_hook(sys.stdin.buffer, sys.stdout, project=getattr(args, "project", None))
+        return _run_claude_hook(project=getattr(args, "project", None))
     handler, render = COMMANDS[name]
     try:
         ws = Workspace.open(Path(args.project) if getattr(args, "project", None) else None)
@@ -528,6 +533,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     for warning in ws.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     return 0 if getattr(result, "ok", True) else 1
+
+
+def _run_claude_hook(*, project: str | None) -> int:
+    from memory_review.integrations import claude_hooks
+
+    return claude_hooks.run_hook(sys.stdin.buffer, sys.stdout, project=project)
 
 
 def _emit(result: Any, args: argparse.Namespace, render) -> None:
