@@ -16,6 +16,7 @@ Readers take no lock: they read the manifest and, if the log has moved past it
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
 import stat
@@ -63,6 +64,7 @@ T = TypeVar("T")
 MEMORY_DIR = "memory"
 CANDIDATE_DIR = "candidates"
 TEMP_PREFIX = ".tmp"
+_READ_NO_FOLLOW = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 UNFINISHED = ".unfinished"
 """In ``memory/`` while a lock holder writes: the next one lists the folders for leftovers only if it is there."""
 
@@ -235,9 +237,9 @@ class Store:
 
     def read_memory(self, memory_id: str, entry: ManifestEntry) -> Memory:
         """Load one memory file, checking its path, hash, schema, id and scope."""
-        path = safe_child(self.root, entry.file)
+        path = self.root / entry.file
         try:
-            data = path.read_bytes()
+            data = self._read_child(entry.file)
         except FileNotFoundError as exc:
             raise _FileMovedUnderUs(path) from exc
         except OSError as exc:
@@ -251,26 +253,40 @@ class Store:
                                  f"{self.scope} {memory_id!r}", path=path)
         return memory
 
+    def _read_child(self, relative: str) -> bytes:
+        """The bytes of ``relative`` (``memory/…`` or ``candidates/…`` built from a checked id).
+
+        Opened without following a symlink (nor blocking on a FIFO): the common case costs one
+        ``lstat`` and one ``open``, not a resolve of every path component. A symlinked folder or file
+        takes ``safe_child``, which follows it and refuses one that leads outside the store.
+        """
+        folder, _slash, name = relative.rpartition("/")
+        folder_path = os.path.join(self.root, folder)
+        if not os.path.islink(folder_path):
+            try:
+                fd = os.open(os.path.join(folder_path, name), _READ_NO_FOLLOW)
+            except OSError as exc:
+                if exc.errno != errno.ELOOP:
+                    raise
+            else:
+                with os.fdopen(fd, "rb") as stream:
+                    return stream.read()
+        return safe_child(self.root, relative).read_bytes()
+
     def memory_body(self, memory_id: str, entry: ManifestEntry) -> str:
         """The body of a memory file without a YAML parse (keyword selection reads every body).
 
         Bytes that match the manifest's sha256 are exactly what ``render_memory`` wrote, and
         there each frontmatter value is one quoted line: the body is all after the first
-        ``\\n---\\n``, less its one final newline. ``entry.file`` is a validated
-        ``memory/<id>-<hex>.md``, opened without following a symlink; anything unusual takes
-        :meth:`read_memory`, which checks (and names) everything.
+        ``\\n---\\n``, less its one final newline. Anything else takes :meth:`read_memory`, which
+        checks (and names) everything.
         """
-        path = os.path.join(self.memory_dir, entry.file.rpartition("/")[2])
         try:
-            fd = -1 if os.path.islink(self.memory_dir) else os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+            data = self._read_child(entry.file)
         except FileNotFoundError as exc:
-            raise _FileMovedUnderUs(Path(path)) from exc
-        except OSError:
-            fd = -1
-        if fd < 0:
-            return self.read_memory(memory_id, entry).body
-        with os.fdopen(fd, "rb") as stream:
-            data = stream.read()
+            raise _FileMovedUnderUs(self.root / entry.file) from exc
+        except OSError as exc:
+            raise _storage(exc, self.root / entry.file) from exc
         if hashlib.sha256(data).hexdigest() != entry.sha256:
             return self.read_memory(memory_id, entry).body  # raises, naming the file
         _front, _fence, rest = data.decode("utf-8").partition("\n---\n")
@@ -321,9 +337,10 @@ class Store:
 
     def _candidate_file(self, candidate_id: str) -> Candidate:
         check_candidate_id(candidate_id)
-        path = safe_child(self.candidate_dir, f"{candidate_id}.json")
+        relative = f"{CANDIDATE_DIR}/{candidate_id}.json"
+        path = self.root / relative
         try:
-            data = path.read_bytes()
+            data = self._read_child(relative)
         except FileNotFoundError as exc:
             raise NotFoundError("pending candidate", candidate_id) from exc
         except OSError as exc:
@@ -463,12 +480,12 @@ class Store:
         data = render_memory(memory)
         sha = hashlib.sha256(data).hexdigest()
         name = f"{MEMORY_DIR}/{memory.id}-{sha[:12]}.md"
-        path = safe_child(self.root, name)
+        path = self.root / name  # a checked slug in memory/, which the lock holder checked is no symlink
         with _storage_errors(path):
             try:
-                write_new_file(path, data)
+                write_new_file(path, data)  # O_EXCL: never through a planted symlink
             except FileExistsError:
-                if path.read_bytes() != data:
+                if self._read_child(name) != data:
                     # Unreferenced debris of a crashed write: same name, other bytes. Replace it whole.
                     atomic_replace(path, data)
         self._written[memory.id] = (memory, ManifestEntry.of(name, sha, memory))
