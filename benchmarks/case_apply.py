@@ -40,6 +40,38 @@ class BareCommit:
         _fsync_dir(self.folder)
 
 
+class DesignCommit(BareCommit):
+    """The bare writes plus the two more DESIGN §5 requires of an apply, in the store's order.
+
+    The resolved candidate file's removal (unlink, fsync ``candidates/``) before the checkpoint,
+    and ``MEMORY.md`` (temp, write, fsync, rename) sharing the manifest's directory fsync.
+    """
+
+    def __init__(self, folder: Path, memory: bytes, line: bytes, manifest: bytes, index: bytes,
+                 resolved: int) -> None:
+        super().__init__(folder, memory, line, manifest)
+        self.index = index
+        (folder / "candidates").mkdir(exist_ok=True)
+        for number in range(resolved):  # made up front: the apply's candidate file existed before it too
+            (folder / "candidates" / f"c-{number}.json").write_bytes(b"{}")
+        self.resolved = 0
+
+    def __call__(self, files: int = 1) -> None:
+        for _ in range(files):
+            self.count += 1
+            _write_synced(self.folder / "memory" / f"m-{self.count}.md", os.O_CREAT | os.O_EXCL, self.memory)
+        _fsync_dir(self.folder / "memory")
+        _write_synced(self.folder / "events.jsonl", os.O_CREAT | os.O_APPEND, self.line * files)
+        os.unlink(self.folder / "candidates" / f"c-{self.resolved}.json")
+        self.resolved += 1
+        _fsync_dir(self.folder / "candidates")
+        for name, data in (("MEMORY.md", self.index), ("manifest.json", self.manifest)):
+            temp = self.folder / f".tmp-{self.count}-{name}"
+            _write_synced(temp, os.O_CREAT | os.O_EXCL, data)
+            os.replace(temp, self.folder / name)
+        _fsync_dir(self.folder)
+
+
 def _write_synced(path: Path, flags: int, data: bytes) -> None:
     fd = os.open(path, os.O_WRONLY | flags, 0o644)
     try:
@@ -67,12 +99,15 @@ def _apply_each(ws: Workspace, ids: list[str]) -> Callable[[], object]:
     return lambda: ws.apply([next(queue)], actor=ACTOR)
 
 
-def _bare_for(ws: Workspace, folder: Path) -> BareCommit:
-    """A bare script writing the same sizes as the apply just done in ``ws``."""
+def _bare_for(ws: Workspace, folder: Path, *, design: int = 0) -> BareCommit:
+    """A bare script writing the same sizes as the apply just done in ``ws`` (``design``: a
+    :class:`DesignCommit` with that many candidate files to remove)."""
     store = ws.project
     manifest = store.manifest_path.read_bytes()
     last = store.log_path.read_bytes().rsplit(b"\n", 2)[-2] + b"\n"
-    newest = max(store.memory_dir.iterdir(), key=lambda p: p.stat().st_mtime_ns)
+    newest = max((p for p in store.memory_dir.iterdir() if p.suffix == ".md"), key=lambda p: p.stat().st_mtime_ns)
+    if design:
+        return DesignCommit(folder, newest.read_bytes(), last, manifest, store.index_path.read_bytes(), design)
     return BareCommit(folder, newest.read_bytes(), last, manifest)
 
 
@@ -80,14 +115,19 @@ def apply_rows(work: Path, scale: Scale) -> tuple[list[Row], float]:
     """Apply one vs the bare writes, and 1,000 marked in one go vs one; returns the one-apply median too."""
     ws = workspace(work / "apply-one")
     fill_store(ws.project, scale.apply_base)
-    ids = pending_ids(ws, 1 + scale.repeat + scale.batch_probe, "one")
+    ids = pending_ids(ws, 1 + 2 * scale.repeat + scale.batch_probe, "one")
     ws.apply([ids[0]], actor=ACTOR)
     bare = _bare_for(ws, work / "bare")
     one, floor = interleaved(_apply_each(ws, ids[1:]), bare, scale.repeat, warmup=0)
     rows = [Row("apply one candidate (library call)", one, "bare script: same writes + fsyncs", floor, "≤ 2×", 2.0,
                 note=f"store of {scale.apply_base} memories")]
+    design = _bare_for(ws, work / "design", design=scale.repeat)
+    again, design_floor = interleaved(_apply_each(ws, ids[1 + scale.repeat:]), design, scale.repeat, warmup=0)
+    rows.append(Row("apply one candidate (library call)", again,
+                    "bare script: every write DESIGN §5 requires (+ MEMORY.md, candidate removal)", design_floor,
+                    "report", None, note="7 fsyncs, as the apply makes"))
     batch_ids = pending_ids(ws, scale.batch, "batch")
-    apply_next = _apply_each(ws, ids[1 + scale.repeat:])
+    apply_next = _apply_each(ws, ids[1 + 2 * scale.repeat:])
     probe = median([timed(apply_next) for _ in range(scale.batch_probe)])
     batch = timed(lambda: ws.apply(batch_ids, actor=ACTOR))
     bare_batch = timed(lambda: bare(scale.batch))
