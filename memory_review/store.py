@@ -605,7 +605,7 @@ class Store:
         try:
             names = os.listdir(self.memory_dir)
         except FileNotFoundError:
-            return
+            names = []  # the other folders may still hold a dead writer's temp files
         doomed = [n for n in names if n not in keep and (n.endswith(".md") or n.startswith(TEMP_PREFIX))]
         self._remove_memory_files(doomed)
         self._collect_temp_files()
