@@ -92,17 +92,36 @@ def keyword_select(memories: Sequence[Memory], query: str, limit: int) -> set[st
     words, cjk = _terms(query)
     if not (words or cjk) or limit <= 0:
         return set()
-    finders = [_WordFinder(word) for word in sorted(words)]
-    scored = []
-    for memory in memories:
-        folded = _fold(f"{memory.id} {memory.description} {memory.body}")
+    texts = [_fold(f"{memory.id} {memory.description} {memory.body}") for memory in memories]
+    scores = _scores_by_word(texts, words) if len(words) <= _FEW_WORDS else _scores_by_text(texts, words)
+    for term in cjk:
         # A CJK term (two CJK characters, or a lone one) is found as a substring: two adjacent
         # CJK characters are always one bigram of the memory's own CJK run.
-        score = sum(1 for finder in finders if finder.is_word_of(folded)) + sum(t in folded for t in cjk)
-        if score:
-            scored.append((-score, memory.id))
-    scored.sort()
+        for index in [i for i, text in enumerate(texts) if term in text]:
+            scores[index] += 1
+    scored = sorted((-score, memory.id) for score, memory in zip(scores, memories, strict=True) if score)
     return {memory_id for _, memory_id in scored[:limit]}
+
+
+# Up to this many query words, each is looked for in every text (a substring test rules most texts
+# out, cheaply); past it, listing each text's words once costs less (an agent's prompt is often long).
+_FEW_WORDS = 16
+
+
+def _scores_by_word(texts: list[str], words: set[str]) -> list[int]:
+    """For each text, how many of ``words`` are among its words: word by word."""
+    scores = [0] * len(texts)
+    for word in words:
+        finder = _WordFinder(word)
+        for index in [i for i, text in enumerate(texts) if word in text]:
+            scores[index] += finder.is_word_of(texts[index])
+    return scores
+
+
+def _scores_by_text(texts: list[str], words: set[str]) -> list[int]:
+    """For each text, how many of ``words`` are among its words: text by text."""
+    return [len(words.intersection(_ASCII_WORD_RE.findall(text) if text.isascii() else _word_re().findall(text)))
+            for text in texts]
 
 
 class _WordFinder:

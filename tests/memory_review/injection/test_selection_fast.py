@@ -35,7 +35,14 @@ _TEXT = st.lists(_PIECES, max_size=12).map("".join)
 @given(st.lists(_TEXT, min_size=1, max_size=8), _TEXT, st.integers(min_value=0, max_value=4))
 def test_same_choice_as_listing_every_word(bodies: list[str], query: str, limit: int) -> None:
     memories = [make_memory(f"m{i}", body=body, description="note") for i, body in enumerate(bodies)]
-    assert keyword_select(memories, query, limit) == _reference(memories, query, limit)
+    expected = _reference(memories, query, limit)
+    saved = selection._FEW_WORDS
+    try:
+        for few_words in (0, 1_000):  # text by text, then word by word
+            selection._FEW_WORDS = few_words
+            assert keyword_select(memories, query, limit) == expected
+    finally:
+        selection._FEW_WORDS = saved
 
 
 def test_a_query_word_inside_a_longer_word_does_not_count() -> None:
