@@ -9,7 +9,7 @@ Everything here only reads; it runs in worker threads. Two costs shape it:
   validate. :class:`PendingReader` reads the candidate files in chunks (so the
   first rows show at once) and remembers each file by ``(inode, size, mtime)``,
   so a refresh re-reads only the files that changed. A pass runs inside
-  :meth:`PendingReader.reading`, which pauses the cycle collector (ADR 0014).
+  :meth:`PendingReader.reading`, a bulk read (:mod:`tui.bulk`).
 
 The reader gives what ``Workspace.list_candidates`` gives (a test keeps the two
 equal). It reads candidate files itself only while a store is at rest — its
@@ -21,7 +21,6 @@ library, which rolls it forward.
 
 from __future__ import annotations
 
-import gc
 import os
 import threading
 from collections.abc import Iterator
@@ -34,11 +33,10 @@ from memory_review.candidate import FLAG_STALE_BASE, Candidate, decode_candidate
 from memory_review.errors import IntegrityError, MemoryReviewError, StorageError
 from memory_review.ids import check_candidate_id
 from memory_review.workspace import DURABLE, CandidateState, Workspace
+from tui.bulk import bulk_read
 
 Stat = tuple[int, int, int] | None
 CHUNK = 500
-FREEZE_AFTER = 1_000
-"""Files decoded in one pass that make it a bulk load, whose objects are frozen after (ADR 0014)."""
 
 
 def _stat(path: Path) -> Stat:
@@ -91,17 +89,10 @@ class PendingReader:
 
     @contextmanager
     def reading(self) -> Iterator[PendingReader]:
-        """Hold the reader for a pass of :meth:`chunks`, with the cycle collector paused.
-
-        Decoding 10,000 candidates makes some 300,000 objects the collector tracks, and
-        each of its full passes walks them all; none of them is in a reference cycle, so
-        pausing frees nothing later than it would have been. After a bulk pass the
-        objects alive are frozen: later passes skip them (ADR 0014).
-        """
-        with self.lock, _collector_paused():
+        """Hold the reader for a pass of :meth:`chunks`, as a bulk read (:mod:`tui.bulk`)."""
+        with self.lock, bulk_read() as read:
             yield self
-            if self.decoded >= FREEZE_AFTER:
-                gc.freeze()
+            read.kept = self.decoded  # new this pass; cached ones were counted when they were read
 
     def chunks(self, size: int = CHUNK) -> Iterator[list[CandidateState]]:
         """Pending candidates with live flags: project store, then user; oldest first; in chunks."""
@@ -167,33 +158,6 @@ class PendingReader:
             self.decoded += 1
             self._cache[path] = (stat, candidate)
         return candidate
-
-
-class _CollectorPause:
-    """``gc`` disabled while any thread is inside; restored as found when the last one leaves."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._inside = 0
-        self._was_enabled = False
-
-    @contextmanager
-    def __call__(self) -> Iterator[None]:
-        with self._lock:
-            if self._inside == 0:
-                self._was_enabled = gc.isenabled()
-                gc.disable()
-            self._inside += 1
-        try:
-            yield
-        finally:
-            with self._lock:
-                self._inside -= 1
-                if self._inside == 0 and self._was_enabled:
-                    gc.enable()
-
-
-_collector_paused = _CollectorPause()
 
 
 def _decode(path: Path, scope: str) -> Candidate | None:

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from tui_helpers import app_for, loaded, settle, wait_until
 
-import tui.data
+import tui.bulk
 import tui.screens.review
 from memory_review.workspace import Workspace
 from tui.data import PendingReader
@@ -78,10 +78,10 @@ def test_a_bulk_pass_freezes_what_it_loaded(
     scenario: Workspace, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     reader = PendingReader(scenario)
-    monkeypatch.setattr(tui.data, "FREEZE_AFTER", 7)
+    monkeypatch.setattr(tui.bulk, "FREEZE_AFTER", 7)
     _pass(reader)  # 6 files: not a bulk pass
     assert gc.get_freeze_count() == 0
-    monkeypatch.setattr(tui.data, "FREEZE_AFTER", 6)
+    monkeypatch.setattr(tui.bulk, "FREEZE_AFTER", 6)
     _pass(PendingReader(scenario))
     assert gc.get_freeze_count() > 0
     assert gc.isenabled()

@@ -22,6 +22,7 @@ from memory_review.candidate import candidate_from_json
 from memory_review.errors import ConflictError, MemoryReviewError
 from memory_review.workspace import DURABLE
 from tui.actions import editable_record, restore_record_op, revert_op
+from tui.bulk import bulk_read
 from tui.format import EVENT_STYLE, event_subject
 from tui.render import event_detail
 from tui.screens.base import FilteredScreen
@@ -100,17 +101,22 @@ class HistoryScreen(FilteredScreen):
     ]
 
     class Loaded(Message):
-        """Both logs, merged."""
+        """Both logs, merged, with each event's search text and row (built by the loader)."""
 
-        def __init__(self, items: list[LoggedEvent]) -> None:
+        def __init__(
+            self, items: list[LoggedEvent], haystacks: dict[str, str], rows: dict[str, Row]
+        ) -> None:
             super().__init__()
             self.items = items
+            self.haystacks = haystacks
+            self.rows = rows
 
     def __init__(self) -> None:
         super().__init__()
         self.items: dict[str, LoggedEvent] = {}
         self.order: list[str] = []
         self.haystacks: dict[str, str] = {}
+        self.rows: dict[str, Row] = {}
         self.filter_text = ""
 
     def compose(self) -> ComposeResult:
@@ -132,16 +138,22 @@ class HistoryScreen(FilteredScreen):
     @work(thread=True, exclusive=True, group="load-history", exit_on_error=False)
     def load(self) -> None:
         try:
-            logs = {scope: self.ws.log(scope=scope) for scope in DURABLE}
+            with bulk_read() as read:  # a long log is hundreds of thousands of objects
+                items = timeline({scope: self.ws.log(scope=scope) for scope in DURABLE})
+                # Search texts and rows are built here too, off the UI thread (~10 µs an event).
+                haystacks = {item.key: self._haystack(item) for item in items}
+                rows = {item.key: self._row(item) for item in items}
+                read.kept = len(items)
         except MemoryReviewError as exc:
             self.post_message(self.LoadFailed(exc))
             return
-        self.post_message(self.Loaded(timeline(logs)))
+        self.post_message(self.Loaded(items, haystacks, rows))
 
     def on_history_screen_loaded(self, message: Loaded) -> None:
         self.items = {item.key: item for item in message.items}
         self.order = [item.key for item in message.items]
-        self.haystacks = {item.key: self._haystack(item) for item in message.items}
+        self.haystacks = message.haystacks
+        self.rows = message.rows
         self.query_one("#events", RowTable).empty_text = "the logs are empty"
         self.refresh_rows()
 
@@ -164,7 +176,7 @@ class HistoryScreen(FilteredScreen):
         fields, words = parse_filter(self.filter_text)
         shown = [k for k in self.order if keep(self.items[k], fields, words, self.haystacks[k])]
         table = self.query_one("#events", RowTable)
-        table.set_rows([self._row(self.items[k]) for k in shown])
+        table.set_rows([self.rows[k] for k in shown])
         total = (
             f"{len(shown)} of {len(self.order)} events"
             if len(shown) != len(self.order)

@@ -19,6 +19,7 @@ from memory_review.errors import MemoryReviewError
 from memory_review.injection import merge_tiers, priority_order
 from memory_review.models import Memory
 from tui.actions import delete_op, revert_last_change_op
+from tui.bulk import bulk_read
 from tui.format import memory_tag, safe
 from tui.render import memory_detail
 from tui.screens.base import FilteredScreen
@@ -110,8 +111,10 @@ class MemoriesScreen(FilteredScreen):
     @work(thread=True, exclusive=True, group="load-memories", exit_on_error=False)
     def load(self) -> None:
         try:
-            user = self.ws.store("user").view().memories()
-            project = self.ws.store("project").view().memories()
+            with bulk_read() as read:
+                user = self.ws.store("user").view().memories()
+                project = self.ws.store("project").view().memories()
+                read.kept = len(user) + len(project)
         except MemoryReviewError as exc:
             self.post_message(self.LoadFailed(exc))
             return

@@ -24,6 +24,7 @@ from memory_review.errors import MemoryReviewError
 from memory_review.injection import merge_tiers, priority_order
 from memory_review.models import Memory
 from memory_review.workspace import DURABLE, SessionSummary, Workspace
+from tui.bulk import bulk_read
 from tui.format import EVENT_STYLE, event_subject
 from tui.render import event_detail, memory_list, rebuilt_context
 from tui.screens.base import DataScreen
@@ -137,7 +138,8 @@ class SessionsScreen(DataScreen):
     @work(thread=True, exclusive=True, group="load-sessions", exit_on_error=False)
     def load(self) -> None:
         try:
-            sessions = self.ws.sessions()
+            with bulk_read():  # reads both logs whole; keeps only a summary of each session
+                sessions = self.ws.sessions()
         except MemoryReviewError as exc:
             self.post_message(self.LoadFailed(exc))
             return
