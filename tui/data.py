@@ -37,6 +37,7 @@ from tui.bulk import bulk_read
 
 Stat = tuple[int, int, int] | None
 CHUNK = 500
+FIRST_CHUNK = 100  # a screenful and then some: the first rows show before the next files are read
 
 
 def _stat(path: Path) -> Stat:
@@ -95,11 +96,13 @@ class PendingReader:
             read.kept = self.decoded  # new this pass; cached ones were counted when they were read
 
     def chunks(self, size: int = CHUNK) -> Iterator[list[CandidateState]]:
-        """Pending candidates with live flags: project store, then user; oldest first; in chunks."""
+        """Pending candidates with live flags: project store, then user; oldest first; in chunks
+        of ``size`` (the first one at most :data:`FIRST_CHUNK`)."""
         self.problems = []
         self.decoded = 0
         seen: set[Path] = set()
         batch: list[CandidateState] = []
+        limit = min(size, FIRST_CHUNK)
         for scope in DURABLE:
             hashes = self._hashes_at_rest(scope)
             if hashes is None:
@@ -114,9 +117,9 @@ class PendingReader:
                     batch.append(
                         CandidateState(candidate, "pending", live_flags(candidate, hashes))
                     )
-                if len(batch) >= size:
+                if len(batch) >= limit:
                     yield batch
-                    batch = []
+                    batch, limit = [], size
         self._cache = {p: v for p, v in self._cache.items() if p in seen}
         yield batch
 

@@ -11,6 +11,7 @@ import pytest
 from tui_helpers import app_for, loaded, settle, wait_until
 
 import tui.bulk
+import tui.data
 import tui.screens.review
 from memory_review.workspace import Workspace
 from tui.data import PendingReader
@@ -85,6 +86,14 @@ def test_a_bulk_pass_freezes_what_it_loaded(
     _pass(PendingReader(scenario))
     assert gc.get_freeze_count() > 0
     assert gc.isenabled()
+
+
+def test_the_first_chunk_is_small_so_the_first_rows_show_early(
+    scenario: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tui.data, "FIRST_CHUNK", 2)
+    assert [len(chunk) for chunk in PendingReader(scenario).chunks(size=3)] == [2, 3, 1]
+    assert [len(chunk) for chunk in PendingReader(scenario).chunks(size=1)] == [1] * 6 + [0]
 
 
 @pytest.mark.asyncio
