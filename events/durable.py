@@ -14,6 +14,8 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import faults
@@ -70,6 +72,84 @@ def write_new_file(path: Path, data: bytes) -> None:
     except BaseException:
         _discard(path)
         raise
+
+
+def write_new_files(files: list[tuple[Path, bytes]]) -> list[Path]:
+    """:func:`write_new_file` for many files at once; returns the paths that already existed.
+
+    Each file is created (O_EXCL), written and fsynced, like :func:`write_new_file` does one;
+    but the fsyncs are issued together from a thread pool, so the file system commits them
+    in a few journal transactions instead of one after another (ext4 groups concurrent
+    fsyncs: 1,000 files take a fraction of the time). Fault points are still passed in a
+    fixed order, in the calling thread. On an error every file created here is removed again
+    and the first error is raised.
+    """
+    created: list[tuple[Path, int]] = []
+    existed: list[Path] = []
+    try:
+        for path, data in files:
+            faults.point("durable.write_new.before_open")
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_CLOEXEC, 0o644)
+            except FileExistsError:
+                existed.append(path)
+                continue
+            created.append((path, fd))
+            write_all(fd, data, name="durable.write_new")
+        _fsync_all([fd for _path, fd in created], name="durable.write_new")
+    except BaseException:
+        for path, _fd in created:
+            _discard(path)
+        raise
+    finally:
+        for _path, fd in created:
+            os.close(fd)
+    return existed
+
+
+_FSYNC_THREADS = 16
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def _fsync_all(fds: list[int], *, name: str) -> None:
+    """fsync every fd, concurrently when there are several; fault points in order, in this thread."""
+    if len(fds) <= 1:
+        for fd in fds:
+            fsync_fd(fd, name=name)
+        return
+    for _fd in fds:
+        faults.point(f"{name}.before_fsync")
+    errors = [error for error in _executor().map(_fsync_quietly, fds) if error is not None]
+    if errors:
+        raise errors[0]
+    for _fd in fds:
+        faults.point(f"{name}.after_fsync")
+
+
+def _fsync_quietly(fd: int) -> OSError | None:
+    try:
+        os.fsync(fd)
+    except OSError as error:
+        return error
+    return None
+
+
+def _executor() -> ThreadPoolExecutor:
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(_FSYNC_THREADS, thread_name_prefix="fsync")
+        return _pool
+
+
+def _forget_pool_in_child() -> None:
+    # A forked child has none of the parent's threads: a pool inherited from it would queue forever.
+    global _pool, _pool_lock
+    _pool, _pool_lock = None, threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_pool_in_child)
 
 
 def atomic_replace(path: Path, data: bytes, *, sync_dir: bool = True) -> None:

@@ -28,7 +28,7 @@ from typing import TypeVar
 
 from events import Event, EventLog, EventNotFoundError, LogError, LogHead, LogIntegrityError
 from events import faults
-from events.durable import atomic_replace, fsync_dir, sync_directory, write_new_file
+from events.durable import atomic_replace, fsync_dir, sync_directory, write_new_files
 
 from memory_review.candidate import (
     Candidate,
@@ -467,29 +467,27 @@ class Store:
             self._unfinished = False
 
     def _write_memory_files(self, memories: list[Memory]) -> None:
+        """A new file per memory (O_EXCL, fsynced together), then ONE fsync of ``memory/``."""
         self._begin_writes()
         self._written = {}
         if not memories:
             return
+        files: dict[str, bytes] = {}
         for memory in memories:
-            self._write_memory_file(memory)
+            data = render_memory(memory)
+            sha = hashlib.sha256(data).hexdigest()
+            name = f"{MEMORY_DIR}/{memory.id}-{sha[:12]}.md"
+            files[name] = data
+            self._written[memory.id] = (memory, ManifestEntry.of(name, sha, memory))
         with _storage_errors(self.memory_dir):
-            fsync_dir(self.memory_dir)
-
-    def _write_memory_file(self, memory: Memory) -> str:
-        data = render_memory(memory)
-        sha = hashlib.sha256(data).hexdigest()
-        name = f"{MEMORY_DIR}/{memory.id}-{sha[:12]}.md"
-        path = self.root / name  # a checked slug in memory/, which the lock holder checked is no symlink
-        with _storage_errors(path):
-            try:
-                write_new_file(path, data)  # O_EXCL: never through a planted symlink
-            except FileExistsError:
-                if self._read_child(name) != data:
+            # Checked slugs in memory/, which the lock holder checked is no symlink; O_EXCL never
+            # writes through a planted one.
+            for path in write_new_files([(self.root / name, data) for name, data in files.items()]):
+                name = f"{MEMORY_DIR}/{path.name}"
+                if self._read_child(name) != files[name]:
                     # Unreferenced debris of a crashed write: same name, other bytes. Replace it whole.
-                    atomic_replace(path, data)
-        self._written[memory.id] = (memory, ManifestEntry.of(name, sha, memory))
-        return name
+                    atomic_replace(path, files[name])
+            fsync_dir(self.memory_dir)
 
     def _entry(self, memory: Memory) -> ManifestEntry:
         """The manifest entry of ``memory``, reusing the render of the file just written for it."""

@@ -22,6 +22,7 @@ from events import (
     remove_file,
     write_new_file,
 )
+from events.durable import write_new_files
 
 OLD, NEW = b"old contents\n", b"new contents, longer than the old ones\n"
 
@@ -171,6 +172,52 @@ def test_write_new_file_under_faults_leaves_no_half_file(tmp_path: Path, mode: s
         assert not path.exists(), (
             name
         )  # an error means no file: a retry will not hit FileExistsError
+
+
+def _many(path: Path) -> list[tuple[Path, bytes]]:
+    return [(path.with_name(f"m-{i}.md"), NEW + bytes([48 + i])) for i in range(3)]
+
+
+def test_write_new_files_writes_and_fsyncs_each_and_reports_existing(tmp_path: Path, fsyncs: _FsyncSpy) -> None:
+    files = _many(tmp_path / "x")
+    files[1][0].write_bytes(OLD)
+    assert write_new_files(files) == [files[1][0]]
+    assert [p.read_bytes() for p, _ in files] == [files[0][1], OLD, files[2][1]]
+    assert fsyncs.kinds == ["file", "file"]
+
+
+def test_write_new_files_passes_its_fault_points_in_one_order(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = _record(lambda: write_new_files(_many(tmp_path / "a" / "x")))
+    second = _record(lambda: write_new_files(_many(tmp_path / "b" / "x")))
+    assert first == second
+    assert first.count("durable.write_new.before_fsync") == 3 and first[-1] == "durable.write_new.after_fsync"
+
+
+@pytest.mark.parametrize("mode", ["once", "from"])
+def test_write_new_files_under_faults_leaves_no_file(tmp_path: Path, mode: str) -> None:
+    results = _each_fault(tmp_path, mode, lambda p: None, lambda p: write_new_files(_many(p)))
+    assert len(results) == 3 * 5
+    for name, path in results:
+        assert not [p for p, _ in _many(path) if p.exists()], name
+
+
+def test_write_new_files_raises_a_failed_fsync_and_removes_every_file(tmp_path: Path, monkeypatch) -> None:
+    real, calls = os.fsync, []
+
+    def second_fails(fd: int) -> None:
+        calls.append(fd)
+        if len(calls) == 2:
+            raise OSError(errno.EIO, "Input/output error")
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", second_fails)
+    files = _many(tmp_path / "x")
+    with pytest.raises(OSError) as caught:
+        write_new_files(files)
+    assert caught.value.errno == errno.EIO and len(calls) == 3
+    assert not [p for p, _ in files if p.exists()]
 
 
 @pytest.mark.parametrize("mode", ["once", "from"])

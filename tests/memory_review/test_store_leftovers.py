@@ -76,7 +76,7 @@ def test_a_failed_write_keeps_the_marker_for_the_next_lock_holder(ws: Workspace,
         raise OSError(5, "Input/output error")
 
     [state] = ws.propose(parse_proposals(json.dumps([_proposal("alpha")]).encode()))
-    monkeypatch.setattr("memory_review.store.write_new_file", refuse)
+    monkeypatch.setattr("memory_review.store.write_new_files", refuse)
     with pytest.raises(StorageError):
         ws.apply([state.candidate.id], actor=ACTOR)
     assert (ws.project.memory_dir / UNFINISHED).exists()
