@@ -55,7 +55,11 @@ def _run_and_kill(trial: Trial, seed: int, delay: float) -> list[dict]:
     first = proc.stdout.readline()
     time.sleep(delay)
     os.kill(proc.pid, signal.SIGKILL)
-    out, _err = proc.communicate()
+    # Read through the buffered stream: communicate() reads the raw pipe and would drop the lines
+    # readline() had already buffered - a reported success would look like a phantom commit.
+    out = proc.stdout.read()
+    proc.stderr.read()
+    proc.wait()
     return parse_lines(first + out)
 
 
