@@ -674,7 +674,7 @@ class Transaction:
                 result.warnings.append(f"committed, but a follow-up step failed: {exc}")
 
 
-def memory_delta(events: list[Event]) -> dict[str, Memory | None]:
+def memory_delta(events: Iterable[Event]) -> dict[str, Memory | None]:
     """The last state each memory reaches in ``events`` (None: deleted). Session writes excluded."""
     delta: dict[str, Memory | None] = {}
     for event in events:
@@ -686,7 +686,7 @@ def memory_delta(events: list[Event]) -> dict[str, Memory | None]:
     return delta
 
 
-def candidate_delta(events: list[Event]) -> tuple[list[Candidate], list[str]]:
+def candidate_delta(events: Iterable[Event]) -> tuple[list[Candidate], list[str]]:
     """Candidate files implied by ``events``: latest record of each still-pending one, and resolved ids."""
     latest: dict[str, Candidate] = {}
     resolved: list[str] = []

@@ -83,13 +83,14 @@ def _check_log(store: Store, report: StoreReport):
 
 
 def _check_against_log(store: Store, manifest: Manifest, report: StoreReport) -> None:
-    events = list(store.log().read())
-    expected = memory_delta(events)
-    expected = {k: v for k, v in expected.items() if v is not None}
+    # Each fold streams the log (a second read, not a list of every event: memory stays flat).
+    with log_errors(store.log_path):
+        expected = {k: v for k, v in memory_delta(store.log().read()).items() if v is not None}
+        pending, _resolved = candidate_delta(store.log().read())
     report.memories = len(manifest.memories)
     _check_files(store, manifest, report)
     _compare_sets(store, manifest, expected, report)
-    _check_candidates(store, events, report)
+    _check_candidates(store, pending, report)
 
 
 def _check_files(store: Store, manifest: Manifest, report: StoreReport) -> None:
@@ -121,8 +122,7 @@ def _compare_sets(store: Store, manifest: Manifest, expected: dict, report: Stor
             report.problems.append(f"memory {memory_id!r}: manifest.json and the log disagree")
 
 
-def _check_candidates(store: Store, events, report: StoreReport) -> None:
-    pending, _resolved = candidate_delta(events)
+def _check_candidates(store: Store, pending: list, report: StoreReport) -> None:
     want = {c.id for c in pending}
     try:
         have = {n[:-5] for n in os.listdir(store.candidate_dir) if n.endswith(".json")}
@@ -151,18 +151,18 @@ def repair_store(store: Store, *, actor: str) -> StoreReport:
 
 
 def _rebuild(store: Store) -> None:
-    with log_errors(store.log_path):
+    with log_errors(store.log_path):  # each pass streams the log: memory stays flat however long it is
         log = store.log()
         log.cut_torn_tail()
-        events = list(log.read())
         head = log.head()
-    state = replay(e for e in events if e.type != "session.written")
+        state = replay(e for e in log.read() if e.type != "session.written")
+        pending, _ = candidate_delta(log.read())
     memories = {mid: memory_from_json(rec, where=f"replay of {mid}") for mid, rec in state.memories.items()}
     store._write_memory_files(list(memories.values()))
-    pending, _ = candidate_delta(events)
     _remove_all(store.candidate_dir, keep={f"{c.id}.json" for c in pending})
     _remove_all(store.sessions.root, keep=set())
-    store.sessions.roll_forward(events)
+    with log_errors(store.log_path):
+        store.sessions.roll_forward(log.read())
     try:
         origin = (store.read_manifest() or Manifest(origin=new_origin_id())).origin
     except MemoryReviewError:
