@@ -7,7 +7,6 @@ applies flagged ones without an explicit choice.
 
 from __future__ import annotations
 
-
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
