@@ -19,6 +19,7 @@ nothing is imported from the rest of the project.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -143,92 +144,95 @@ _TARGET = (
 _DETERMINERS = r"(?:(?:all|any|every|each|the|of|your|my|their|these|those|its)\s+){0,3}"
 _ROLE_WORDS = r"(?:system|assistant|developer|human)"
 
-_INJECTION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (kind, re.compile(pattern, re.IGNORECASE | re.MULTILINE))
-    for kind, pattern in (
-        # "ignore all previous instructions", "disregard the system prompt"
-        ("override", rf"\b{_VERB}\s+{_DETERMINERS}{_QUALIFIER}\s+(?:[\w-]+\s+)?{_TARGET}\b"),
-        # "ignore all rules", "forget your instructions" (no word in between, so
-        # "ignore all lint rules for tests/" stays a normal preference)
-        (
-            "override",
+@functools.cache
+def _injection_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    # Compiled on first use: most commands (context, the hook) never scan for injections.
+    return tuple(
+        (kind, re.compile(pattern, re.IGNORECASE | re.MULTILINE))
+        for kind, pattern in (
+            # "ignore all previous instructions", "disregard the system prompt"
+            ("override", rf"\b{_VERB}\s+{_DETERMINERS}{_QUALIFIER}\s+(?:[\w-]+\s+)?{_TARGET}\b"),
+            # "ignore all rules", "forget your instructions" (no word in between, so
+            # "ignore all lint rules for tests/" stays a normal preference)
             (
-                rf"\b{_VERB}\s+(?:all|any|every|your)\s+(?:of\s+)?(?:the\s+|your\s+|my\s+)?"
-                r"(?:instructions|rules|guidelines|guardrails|directives|prompts|restrictions"
-                r"|constraints|programming)\b"
+                "override",
+                (
+                    rf"\b{_VERB}\s+(?:all|any|every|your)\s+(?:of\s+)?(?:the\s+|your\s+|my\s+)?"
+                    r"(?:instructions|rules|guidelines|guardrails|directives|prompts|restrictions"
+                    r"|constraints|programming)\b"
+                ),
             ),
-        ),
-        (
-            "override",
-            r"\bforget\s+(?:everything|all)\s+(?:you|that|above|before|previously|else)\b",
-        ),
-        (
-            "system-prompt",
             (
-                r"\b(?:reveal|print|show|output|repeat|leak|dump|display|disclose|ignore|override)"
-                r"\s+(?:[\w-]+\s+){0,3}?(?:system|initial|hidden)\s+(?:prompt|message|instructions?)\b"
+                "override",
+                r"\bforget\s+(?:everything|all)\s+(?:you|that|above|before|previously|else)\b",
             ),
-        ),
-        ("role-change", r"\byou\s+are\s+now\b"),
-        (
-            "role-change",
-            r"\bpretend\s+(?:that\s+)?you\s+(?:are|have)\s+(?:no|not|an?\s+unrestricted)\b",
-        ),
-        ("role-change", r"\b(?:DAN|developer|god)\s+mode\s+(?:enabled|activated|on)\b"),
-        (
-            "new-instructions",
             (
-                r"^\W{0,6}(?:new|updated|real|actual|true|additional|hidden|secret|override)\s+"
-                r"(?:system\s+)?instructions?\s*:"
+                "system-prompt",
+                (
+                    r"\b(?:reveal|print|show|output|repeat|leak|dump|display|disclose|ignore|override)"
+                    r"\s+(?:[\w-]+\s+){0,3}?(?:system|initial|hidden)\s+(?:prompt|message|instructions?)\b"
+                ),
             ),
-        ),
-        ("new-instructions", r"\bnew\s+system\s+prompt\b"),
-        (
-            "concealment",
+            ("role-change", r"\byou\s+are\s+now\b"),
             (
-                r"\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|notify|alert)\s+(?:the\s+)?"
-                r"(?:user|human|reviewer|operator)\b"
+                "role-change",
+                r"\bpretend\s+(?:that\s+)?you\s+(?:are|have)\s+(?:no|not|an?\s+unrestricted)\b",
             ),
-        ),
-        (
-            "concealment",
+            ("role-change", r"\b(?:DAN|developer|god)\s+mode\s+(?:enabled|activated|on)\b"),
             (
-                r"\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|disclose)\s+(?:this|these|it|that)\b"
-                r"[^.\n]{0,40}?\b(?:user|human|reviewer|operator)\b"
+                "new-instructions",
+                (
+                    r"^\W{0,6}(?:new|updated|real|actual|true|additional|hidden|secret|override)\s+"
+                    r"(?:system\s+)?instructions?\s*:"
+                ),
             ),
-        ),
-        (
-            "concealment",
-            r"\bwithout\s+(?:telling|informing|notifying|alerting)\s+(?:the\s+)?(?:user|human|reviewer|operator)\b",
-        ),
-        # Any remote markdown image is fetched when rendered, so its URL can carry data out.
-        ("exfiltration", r"!\[[^\]\n]{0,200}\]\(\s*<?\s*(?:https?:)?//"),
-        ("exfiltration", r"<img\b[^>]{0,200}?\bsrc\s*=\s*[\"']?\s*(?:https?:)?//"),
-        (
-            "exfiltration",
+            ("new-instructions", r"\bnew\s+system\s+prompt\b"),
             (
-                r"\]\(\s*<?\s*(?:https?:)?//[^\s)?]{1,300}\?[^\s)]{0,300}?"
-                r"(?:[{}$]|%7[bd]|(?<![a-z0-9+/_=-])[a-z0-9+/_=-]{40})"
+                "concealment",
+                (
+                    r"\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|notify|alert)\s+(?:the\s+)?"
+                    r"(?:user|human|reviewer|operator)\b"
+                ),
             ),
-        ),
-        (
-            "exfiltration",
             (
-                r"(?:https?:)?//[^\s<>\"')?]{1,300}\?[^\s<>\"')]{0,300}?"
-                r"(?:\{\{?\s*[\w.-]{1,40}\s*\}|\$\{|\$\(|<[A-Z_]{2,40}>)"
+                "concealment",
+                (
+                    r"\b(?:do\s+not|don'?t|never)\s+(?:mention|reveal|disclose)\s+(?:this|these|it|that)\b"
+                    r"[^.\n]{0,40}?\b(?:user|human|reviewer|operator)\b"
+                ),
             ),
-        ),
-        ("forged-tag", r"\[\s*memory\s*:"),
-        ("forged-tag", r"<\s*/?\s*memory(?:[-_][a-z]+)*\b"),
-        ("role-marker", r"<\|[a-z0-9_]{1,30}\|>"),
-        ("role-marker", r"\[/?INST\]|<</?SYS>>"),
-        ("role-marker", rf"^[ \t>]*(?:#{{1,6}}[ \t]*)?{_ROLE_WORDS}[ \t]*:"),
-        (
-            "role-marker",
-            r"<\s*/?\s*(?:system|system[-_]prompt|instructions|assistant|developer)\s*>",
-        ),
+            (
+                "concealment",
+                r"\bwithout\s+(?:telling|informing|notifying|alerting)\s+(?:the\s+)?(?:user|human|reviewer|operator)\b",
+            ),
+            # Any remote markdown image is fetched when rendered, so its URL can carry data out.
+            ("exfiltration", r"!\[[^\]\n]{0,200}\]\(\s*<?\s*(?:https?:)?//"),
+            ("exfiltration", r"<img\b[^>]{0,200}?\bsrc\s*=\s*[\"']?\s*(?:https?:)?//"),
+            (
+                "exfiltration",
+                (
+                    r"\]\(\s*<?\s*(?:https?:)?//[^\s)?]{1,300}\?[^\s)]{0,300}?"
+                    r"(?:[{}$]|%7[bd]|(?<![a-z0-9+/_=-])[a-z0-9+/_=-]{40})"
+                ),
+            ),
+            (
+                "exfiltration",
+                (
+                    r"(?:https?:)?//[^\s<>\"')?]{1,300}\?[^\s<>\"')]{0,300}?"
+                    r"(?:\{\{?\s*[\w.-]{1,40}\s*\}|\$\{|\$\(|<[A-Z_]{2,40}>)"
+                ),
+            ),
+            ("forged-tag", r"\[\s*memory\s*:"),
+            ("forged-tag", r"<\s*/?\s*memory(?:[-_][a-z]+)*\b"),
+            ("role-marker", r"<\|[a-z0-9_]{1,30}\|>"),
+            ("role-marker", r"\[/?INST\]|<</?SYS>>"),
+            ("role-marker", rf"^[ \t>]*(?:#{{1,6}}[ \t]*)?{_ROLE_WORDS}[ \t]*:"),
+            (
+                "role-marker",
+                r"<\s*/?\s*(?:system|system[-_]prompt|instructions|assistant|developer)\s*>",
+            ),
+        )
     )
-)
 
 
 @dataclass(frozen=True)
@@ -248,7 +252,7 @@ def injection_findings(text: str) -> list[Finding]:
     """
     plain = unicodedata.normalize("NFKC", strip_invisible(text))
     found = []
-    for kind, pattern in _INJECTION_PATTERNS:
+    for kind, pattern in _injection_patterns():
         match = pattern.search(plain)
         if match:
             found.append(Finding(FLAG_INJECTION, kind, match.group(0)[:120]))
@@ -312,58 +316,61 @@ def _has_digit(match: re.Match[str]) -> bool:
 
 _ALWAYS: Callable[[re.Match[str]], bool] = lambda match: True
 _KEY_PREFIX = r"(?<![A-Za-z0-9_-])"
-_SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], bool]], ...] = tuple(
-    (kind, re.compile(pattern), check)
-    for kind, pattern, check in (
-        (
-            "private-key",
+@functools.cache
+def _secret_patterns() -> tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], bool]], ...]:
+    # Compiled on first use, like the injection patterns.
+    return tuple(
+        (kind, re.compile(pattern), check)
+        for kind, pattern, check in (
             (
-                r"-----BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?"
-                r"(?:-----END (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----|\Z)"
+                "private-key",
+                (
+                    r"-----BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?"
+                    r"(?:-----END (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----|\Z)"
+                ),
+                _ALWAYS,
             ),
-            _ALWAYS,
-        ),
-        ("anthropic-key", rf"{_KEY_PREFIX}sk-ant-[A-Za-z0-9_-]{{20,}}", _ALWAYS),
-        (
-            "openai-key",
-            rf"{_KEY_PREFIX}sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{{20,}}",
-            _has_digit,
-        ),
-        (
-            "github-token",
-            rf"{_KEY_PREFIX}(?:gh[pousr]_[A-Za-z0-9]{{30,}}|github_pat_[A-Za-z0-9_]{{22,}})",
-            _ALWAYS,
-        ),
-        ("slack-token", rf"{_KEY_PREFIX}xox[abposr]-[A-Za-z0-9-]{{10,}}", _has_digit),
-        ("aws-access-key", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b", _ALWAYS),
-        ("google-api-key", rf"{_KEY_PREFIX}AIza[0-9A-Za-z_-]{{35}}", _ALWAYS),
-        ("stripe-key", rf"{_KEY_PREFIX}(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{{16,}}", _ALWAYS),
-        ("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", _ALWAYS),
-        (
-            "url-credentials",
-            r"(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s/:@]{1,100}:(?P<secret>[^\s/@]{1,100})@",
-            lambda m: _not_placeholder(_span_text(m)),
-        ),
-        ("bearer-token", r"\b[Bb]earer\s+(?P<secret>[A-Za-z0-9._~+/-]{16,}=*)", _has_digit),
-        (
-            "password",
+            ("anthropic-key", rf"{_KEY_PREFIX}sk-ant-[A-Za-z0-9_-]{{20,}}", _ALWAYS),
             (
-                r"(?i)\b(?:[a-z0-9]{1,30}[_-]){0,6}+(?:password|passwd|passphrase|pwd)s?\b[\"']?"
-                r"(?:\s*[:=]\s*|\s+is\s+)"
-                r"(?:\"(?P<dq>[^\"\n]{1,200})\"|'(?P<sq>[^'\n]{1,200})'|(?P<bare>[^\s\"',;)=][^\s\"',;)]{0,199}))"
+                "openai-key",
+                rf"{_KEY_PREFIX}sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{{20,}}",
+                _has_digit,
             ),
-            _password_value,
-        ),
-        (
-            "token",
             (
-                r"(?i)\b(?:[a-z0-9]{1,30}[_-]){0,6}+(?:token|secret|key|apikey)s?\b[\"']?"
-                r"(?:\s*[:=]\s*|\s+is\s+|\s+)[\"']?(?P<secret>[A-Za-z0-9+/_.=-]{20,200})"
+                "github-token",
+                rf"{_KEY_PREFIX}(?:gh[pousr]_[A-Za-z0-9]{{30,}}|github_pat_[A-Za-z0-9_]{{22,}})",
+                _ALWAYS,
             ),
-            _token_value,
-        ),
+            ("slack-token", rf"{_KEY_PREFIX}xox[abposr]-[A-Za-z0-9-]{{10,}}", _has_digit),
+            ("aws-access-key", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b", _ALWAYS),
+            ("google-api-key", rf"{_KEY_PREFIX}AIza[0-9A-Za-z_-]{{35}}", _ALWAYS),
+            ("stripe-key", rf"{_KEY_PREFIX}(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{{16,}}", _ALWAYS),
+            ("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", _ALWAYS),
+            (
+                "url-credentials",
+                r"(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s/:@]{1,100}:(?P<secret>[^\s/@]{1,100})@",
+                lambda m: _not_placeholder(_span_text(m)),
+            ),
+            ("bearer-token", r"\b[Bb]earer\s+(?P<secret>[A-Za-z0-9._~+/-]{16,}=*)", _has_digit),
+            (
+                "password",
+                (
+                    r"(?i)\b(?:[a-z0-9]{1,30}[_-]){0,6}+(?:password|passwd|passphrase|pwd)s?\b[\"']?"
+                    r"(?:\s*[:=]\s*|\s+is\s+)"
+                    r"(?:\"(?P<dq>[^\"\n]{1,200})\"|'(?P<sq>[^'\n]{1,200})'|(?P<bare>[^\s\"',;)=][^\s\"',;)]{0,199}))"
+                ),
+                _password_value,
+            ),
+            (
+                "token",
+                (
+                    r"(?i)\b(?:[a-z0-9]{1,30}[_-]){0,6}+(?:token|secret|key|apikey)s?\b[\"']?"
+                    r"(?:\s*[:=]\s*|\s+is\s+|\s+)[\"']?(?P<secret>[A-Za-z0-9+/_.=-]{20,200})"
+                ),
+                _token_value,
+            ),
+        )
     )
-)
 
 
 @dataclass(frozen=True)
@@ -388,7 +395,7 @@ def _span_text(match: re.Match[str]) -> str:
 
 
 def _candidates(text: str) -> Iterator[SecretMatch]:
-    for kind, pattern, check in _SECRET_PATTERNS:
+    for kind, pattern, check in _secret_patterns():
         for match in pattern.finditer(text):
             if check(match):
                 yield SecretMatch(kind, *_span(match))
