@@ -14,6 +14,7 @@ from memory_review.manifest import (
     SortedIndexItems,
     decode_manifest,
     encode_manifest,
+    entry_line,
     render_index_lines,
 )
 
@@ -57,7 +58,7 @@ def test_lines_and_index_items_kept_between_checkpoints_match_a_fresh_encoding(s
     kept_items, kept_lines = SortedIndexItems(), ManifestLines()
     manifest = Manifest(origin="0123456789abcdef")
     kept_items.items(manifest, None, ())
-    kept_lines.lines(manifest, None, ())
+    assert kept_lines.lines(manifest, None, ()) is None  # not its own checkpoint: encoded in bulk
     for seq, (memory_id, change) in enumerate(steps, 1):
         memories = dict(manifest.memories)  # a new id goes last, as in a checkpoint: order is encode's job
         if change is None:
@@ -73,3 +74,14 @@ def test_lines_and_index_items_kept_between_checkpoints_match_a_fresh_encoding(s
             [(e.type, k, e.description) for k, e in updated.memories.items()])
         assert encode_manifest(updated, kept_lines.lines(updated, manifest, [memory_id])) == _plain(updated)
         manifest = updated
+
+
+@given(st.dictionaries(_SLUGS, _entries(), max_size=6))
+def test_lines_cut_from_one_bulk_encoding_equal_each_entry_encoded_alone(memories: dict[str, ManifestEntry]) -> None:
+    manifest = Manifest(origin="0123456789abcdef", memories=memories)
+    keys = sorted(memories)
+    kept, empty = ManifestLines(), Manifest(origin="0123456789abcdef")
+    kept.lines(manifest, None, ())
+    again = Manifest(origin=manifest.origin, log_seq=1, memories=memories)
+    assert kept.lines(again, manifest, ()) == [entry_line(k, memories[k]) for k in keys]
+    assert encode_manifest(empty, kept.lines(empty, again, keys)) == _plain(empty)
