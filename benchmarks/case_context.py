@@ -11,6 +11,9 @@ from benchmarks.measure import Row, interleaved, median, run_process, timed
 from benchmarks.scale import Scale
 
 BASELINE = [sys.executable, "-c", "import pydantic, yaml, orjson"]
+# The same, plus what any command that validates a file with pydantic pays: one model, built and used.
+ONE_MODEL = [sys.executable, "-c", "import pydantic, yaml, orjson\n"
+             "class M(pydantic.BaseModel):\n    x: int\nM.model_validate({'x': 1})"]
 
 
 def _cli() -> list[str]:
@@ -39,10 +42,13 @@ def context_rows(work: Path, scale: Scale, env: dict[str, str]) -> list[Row]:
     note = f"{scale.context_memories:,} memories (user + project), no session"
     plain, floor = interleaved(cli(), bare, scale.cli_runs)
     query, floor_q = interleaved(cli("--query", "database migration tests"), bare, scale.cli_runs, warmup=0)
+    model, _floor = interleaved(lambda: run_process(ONE_MODEL, env), bare, scale.cli_runs, warmup=0)
     build = median([timed(lambda: ws.context()) for _ in range(scale.repeat)])
     return [
         Row("`memory-review context` (CLI process)", plain, "python -c 'import pydantic, yaml, orjson'", floor,
             "≤ 2×", 2.0, note=note),
+        Row("`memory-review context` (CLI process)", plain, "bare start-up + one pydantic model validated", model,
+            "report", None, note="the floor of any command that checks a file with pydantic"),
         Row("`memory-review context --query …` (CLI process)", query, "the same bare start-up", floor_q,
             "report", None, note=note),
         Row("build the context in process (`Workspace.context`)", build, "the bare start-up", floor,
