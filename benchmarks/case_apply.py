@@ -29,14 +29,23 @@ class BareCommit:
         self.count = 0
 
     def __call__(self, files: int = 1) -> None:
+        self.commit_point(files)
+        self.replace({"manifest.json": self.manifest})
+
+    def commit_point(self, files: int) -> None:
+        """The memory files and their directory, then the log line(s)."""
         for _ in range(files):
             self.count += 1
             _write_synced(self.folder / "memory" / f"m-{self.count}.md", os.O_CREAT | os.O_EXCL, self.memory)
         _fsync_dir(self.folder / "memory")
         _write_synced(self.folder / "events.jsonl", os.O_CREAT | os.O_APPEND, self.line * files)
-        temp = self.folder / f".tmp-{self.count}-manifest.json"
-        _write_synced(temp, os.O_CREAT | os.O_EXCL, self.manifest)
-        os.replace(temp, self.folder / "manifest.json")
+
+    def replace(self, files: dict[str, bytes]) -> None:
+        """Each file by temp + fsync + rename, then one fsync of the folder."""
+        for name, data in files.items():
+            temp = self.folder / f".tmp-{self.count}-{name}"
+            _write_synced(temp, os.O_CREAT | os.O_EXCL, data)
+            os.replace(temp, self.folder / name)
         _fsync_dir(self.folder)
 
 
@@ -57,19 +66,11 @@ class DesignCommit(BareCommit):
         self.resolved = 0
 
     def __call__(self, files: int = 1) -> None:
-        for _ in range(files):
-            self.count += 1
-            _write_synced(self.folder / "memory" / f"m-{self.count}.md", os.O_CREAT | os.O_EXCL, self.memory)
-        _fsync_dir(self.folder / "memory")
-        _write_synced(self.folder / "events.jsonl", os.O_CREAT | os.O_APPEND, self.line * files)
+        self.commit_point(files)
         os.unlink(self.folder / "candidates" / f"c-{self.resolved}.json")
         self.resolved += 1
         _fsync_dir(self.folder / "candidates")
-        for name, data in (("MEMORY.md", self.index), ("manifest.json", self.manifest)):
-            temp = self.folder / f".tmp-{self.count}-{name}"
-            _write_synced(temp, os.O_CREAT | os.O_EXCL, data)
-            os.replace(temp, self.folder / name)
-        _fsync_dir(self.folder)
+        self.replace({"MEMORY.md": self.index, "manifest.json": self.manifest})
 
 
 def _write_synced(path: Path, flags: int, data: bytes) -> None:

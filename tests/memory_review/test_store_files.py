@@ -1,4 +1,5 @@
-"""Leftovers of a dead writer: the unfinished marker decides whether a commit lists every folder."""
+"""The store's files: a dead writer's leftovers (the unfinished marker decides whether a commit lists
+every folder), and reads that never follow a planted symlink out of the store nor hang on a FIFO."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from memory_review.errors import StorageError
+from memory_review.errors import IntegrityError, StorageError, UnsafePathError
 from memory_review.proposal import parse_proposals
 from memory_review.store import UNFINISHED
 from memory_review.workspace import Workspace
@@ -91,3 +92,40 @@ def test_a_planted_marker_symlink_is_never_followed(ws: Workspace, tmp_path: Pat
     _apply_one(ws, "alpha")
     assert not outside.exists()
     assert not os.path.lexists(ws.project.memory_dir / UNFINISHED)
+
+
+# --- reads never follow a link out of the store, nor hang
+
+
+def _memory_file(ws: Workspace) -> Path:
+    _apply_one(ws, "alpha")
+    return ws.project.root / ws.project.read_manifest().memories["alpha"].file
+
+
+def test_a_memory_file_replaced_by_a_fifo_is_an_integrity_error_not_a_hang(ws: Workspace) -> None:
+    path = _memory_file(ws)
+    path.unlink()
+    os.mkfifo(path)
+    with pytest.raises(IntegrityError, match="sha256"):
+        ws.memories()
+    with pytest.raises(IntegrityError, match="sha256"):
+        ws.context(query="alpha")
+
+
+def test_a_memory_file_linked_outside_is_refused_for_the_body_too(ws: Workspace, tmp_path: Path) -> None:
+    path = _memory_file(ws)
+    outside = tmp_path / "outside.md"
+    outside.write_bytes(path.read_bytes())  # even the very same bytes: a link out is never read
+    path.unlink()
+    path.symlink_to(outside)
+    with pytest.raises(UnsafePathError, match="outside the store"):
+        ws.context(query="alpha")
+
+
+def test_a_memory_file_linked_inside_the_store_is_read(ws: Workspace) -> None:
+    path = _memory_file(ws)
+    inside = ws.project.root / "copy.md"
+    inside.write_bytes(path.read_bytes())
+    path.unlink()
+    path.symlink_to(inside)
+    assert [m.id for m in ws.memories()] == ["alpha"]
