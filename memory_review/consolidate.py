@@ -133,7 +133,7 @@ def check_threshold(threshold: int) -> int:
 
 def _named_before(store: Store) -> frozenset[frozenset[str]]:
     """Member sets of the consolidations pending or discarded in ``store``: not to propose again."""
-    from memory_review.workspace import discarded_candidates
+    from memory_review.discarded import discarded_candidates
 
     candidates = [*store.pending(), *discarded_candidates(store)]
     return frozenset(frozenset(c.memory_ids()) for c in candidates if c.op == "consolidate")

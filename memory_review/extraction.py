@@ -111,7 +111,7 @@ def known_records(ws: Workspace) -> KnownRecords:
 
 
 def _discarded(store: Store) -> list[ProposedMemory]:
-    from memory_review.workspace import discarded_candidates
+    from memory_review.discarded import discarded_candidates
 
     return [_proposed(c.after) for cand in discarded_candidates(store) for c in cand.changes if c.after]
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from events import Change, Event, EventDraft, replay
 from memory_review import rules
 from memory_review.candidate import FLAG_STALE_BASE, Candidate, candidate_from_json
+from memory_review.discarded import DiscardedFingerprints
 from memory_review.errors import ConflictError, NotFoundError, ValidationError
 from memory_review.history import History
 from memory_review.ids import check_session_id, new_candidate_id
@@ -134,7 +135,7 @@ class Workspace:
                         dry_run: bool):
         with store.transact() as tx:
             # Only flags depend on it, so the all-or-nothing validation pass skips the log scan.
-            discarded = frozenset() if dry_run else _discarded_fingerprints(store)
+            discarded = frozenset() if dry_run else DiscardedFingerprints(store)
             plan, made = rules.Plan(), []
             for proposal, extra in proposals:
                 candidate, step = rules.propose(tx.view, proposal, candidate_id=new_candidate_id(),
@@ -430,24 +431,6 @@ def _candidate_from_log(store: Store, candidate_id: str) -> CandidateState | Non
         return None
     candidate = candidate_from_json(record, where=f"{store.log_path} ({candidate_id})")
     return CandidateState(candidate, status, candidate.flags)
-
-
-def _discarded_fingerprints(store: Store) -> frozenset[str]:
-    return frozenset(candidate.fingerprint() for candidate in discarded_candidates(store))
-
-
-def discarded_candidates(store: Store) -> list[Candidate]:
-    """Every discarded candidate of a store, as last proposed or edited, from its log."""
-    records: dict[str, dict] = {}
-    discarded: list[Candidate] = []
-    with log_errors(store.log_path):
-        for event in store.log().read(type=("candidate.created", "candidate.edited", "candidate.discarded")):
-            if event.record is not None and event.candidate:
-                records[event.candidate] = event.record
-            elif event.type == "candidate.discarded" and event.candidate in records:
-                where = f"{store.log_path} ({event.candidate})"
-                discarded.append(candidate_from_json(records[event.candidate], where=where))
-    return discarded
 
 
 def _summary(session: str, events: list[Event]) -> SessionSummary:

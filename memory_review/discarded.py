@@ -1,0 +1,72 @@
+"""Discarded candidates of a store, from its log: what flags an identical later proposal."""
+
+from __future__ import annotations
+
+import mmap
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import orjson
+
+from memory_review.candidate import Candidate, candidate_from_json
+from memory_review.store import Store, log_errors
+
+
+class DiscardedFingerprints:
+    """The fingerprints of a store's discarded candidates, gathered only when a proposal could match one.
+
+    Gathering them decodes every candidate event of the log. But a discarded candidate's record is
+    in the log, and equal fingerprints mean equal bodies: if the log's bytes hold no ``"body":`` with
+    the JSON of one of the proposal's bodies (written by the same canonical encoder), it cannot match.
+    """
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._all: frozenset[str] | None = None
+
+    def __contains__(self, fingerprint: object) -> bool:
+        if self._all is None:
+            if isinstance(fingerprint, str) and not self._may_be_logged(fingerprint):
+                return False
+            self._all = frozenset(candidate.fingerprint() for candidate in discarded_candidates(self.store))
+        return fingerprint in self._all
+
+    def _may_be_logged(self, fingerprint: str) -> bool:
+        _op, _scope, results = orjson.loads(fingerprint)
+        needles = [b'"body":' + orjson.dumps(result[3]) for result in results if result is not None]
+        if not needles:
+            return True  # a deletion: nothing distinctive to look for
+        with log_errors(self.store.log_path), _mapped(self.store.log_path) as log:
+            return all(log.find(needle) >= 0 for needle in needles)
+
+
+@contextmanager
+def _mapped(path: Path) -> Iterator[bytes | mmap.mmap]:
+    """The file's bytes without reading them into memory (an empty or missing file: b"")."""
+    try:
+        stream = open(path, "rb")  # noqa: SIM115 - closed below
+    except FileNotFoundError:
+        yield b""
+        return
+    with stream:
+        if os.fstat(stream.fileno()).st_size == 0:
+            yield b""
+            return
+        with mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+            yield mapped
+
+
+def discarded_candidates(store: Store) -> list[Candidate]:
+    """Every discarded candidate of a store, as last proposed or edited, from its log."""
+    records: dict[str, dict] = {}
+    discarded: list[Candidate] = []
+    with log_errors(store.log_path):
+        for event in store.log().read(type=("candidate.created", "candidate.edited", "candidate.discarded")):
+            if event.record is not None and event.candidate:
+                records[event.candidate] = event.record
+            elif event.type == "candidate.discarded" and event.candidate in records:
+                where = f"{store.log_path} ({event.candidate})"
+                discarded.append(candidate_from_json(records[event.candidate], where=where))
+    return discarded
