@@ -15,23 +15,33 @@ from memory_review.store import Store, log_errors
 
 
 class DiscardedFingerprints:
-    """The fingerprints of a store's discarded candidates, gathered only when a proposal could match one.
+    """The fingerprints of a store's discarded candidates, decoded only when a proposal could match one.
 
     Gathering them decodes every candidate event of the log. But a discarded candidate's record is
     in the log, and equal fingerprints mean equal bodies: if the log's bytes hold no ``"body":`` with
     the JSON of one of the proposal's bodies (written by the same canonical encoder), it cannot match.
+    The log's chain is checked either way (each line hashed), so a damaged log still refuses a
+    proposal, naming the line.
     """
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self._all: frozenset[str] | None = None
+        self._chain_checked = False
 
     def __contains__(self, fingerprint: object) -> bool:
         if self._all is None:
             if isinstance(fingerprint, str) and not self._may_be_logged(fingerprint):
+                self._check_chain()
                 return False
             self._all = frozenset(candidate.fingerprint() for candidate in discarded_candidates(self.store))
         return fingerprint in self._all
+
+    def _check_chain(self) -> None:
+        if not self._chain_checked:
+            with log_errors(self.store.log_path):
+                self.store.log().check_chain()
+            self._chain_checked = True
 
     def _may_be_logged(self, fingerprint: str) -> bool:
         _op, _scope, results = orjson.loads(fingerprint)

@@ -322,3 +322,33 @@ def test_events_without_ids_read_back_equal(log_path: Path) -> None:
         ]
     )
     assert list(log) == written
+
+
+def test_check_chain_counts_the_committed_lines_and_ignores_a_torn_tail(log: EventLog, log_path: Path) -> None:
+    assert log.check_chain() == 0
+    for draft in HISTORY:
+        log.append([draft])
+    with open(log_path, "ab") as stream:
+        stream.write(b'{"v":1,"seq":')
+    assert log.check_chain() == len(HISTORY)
+
+
+@pytest.mark.parametrize(
+    "damage, line",
+    [
+        (lambda lines: lines[:3] + [lines[3].replace(b'"actor"', b'"actoR"', 1)] + lines[4:], 4),  # a flipped bit
+        (lambda lines: lines[:5] + [lines[4]] + lines[5:], 6),  # a duplicated line
+        (lambda lines: lines[:3] + [lines[4], lines[3]] + lines[5:], 4),  # two lines swapped
+    ],
+)
+def test_check_chain_names_the_line_that_breaks_it_as_a_read_does(log: EventLog, log_path: Path,
+                                                                  damage: Any, line: int) -> None:
+    for draft in HISTORY:
+        log.append([draft])
+    log_path.write_bytes(b"".join(damage(_lines(log_path))))
+    with pytest.raises(LogIntegrityError) as by_read:
+        list(log.read(type="candidate.applied"))
+    with pytest.raises(LogIntegrityError) as by_check:
+        log.check_chain()
+    assert by_check.value.line == by_read.value.line == line
+    assert str(by_check.value) == str(by_read.value)
