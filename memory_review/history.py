@@ -168,7 +168,7 @@ class History:
         """Memory files the last commit already holds (name -> blob id), and the new ones to hash."""
         # Memory file names are content-addressed: a name the last commit holds needs no re-hashing.
         recorded = repo.blobs_under(tip.commit, MEMORY_DIR) if tip and manifest.memories else {}
-        names = {Path(entry.file).name: entry for entry in manifest.memories.values()}
+        names = {entry.file.rpartition("/")[2]: entry for entry in manifest.memories.values()}  # no Path each
         known = {name: recorded[name] for name in names if name in recorded}
         fresh = [(name, self._checked_file(entry.file, entry.sha256))
                  for name, entry in names.items() if name not in known]
