@@ -52,6 +52,8 @@ class EventLog:
         self.path = Path(path)
         self.origin = origin
         self._clock = clock or utc_timestamp
+        self.appended: LogHead | None = None
+        """The head right after this object's last successful append (no need to read it back)."""
 
     def __repr__(self) -> str:
         return f"EventLog({str(self.path)!r}, origin={self.origin!r})"
@@ -107,9 +109,10 @@ class EventLog:
                 tail = read_tail(fd, self.path)
                 self._check_expect(expect, tail.head)
                 _cut(fd, tail)
-                events, data = self._build(drafts, tail.head)
+                events, data, head = self._build(drafts, tail.head)
                 # The first commit into a file makes its name durable too (it may be new).
                 self._commit(fd, data, tail.committed, sync_dir=created or tail.committed == 0)
+                self.appended = head
                 return events
             finally:
                 os.close(fd)
@@ -127,7 +130,7 @@ class EventLog:
         if expect is not None and expect != head:
             raise LogConflictError(expect, head)
 
-    def _build(self, drafts: list[EventDraft], head: LogHead) -> tuple[list[Event], bytes]:
+    def _build(self, drafts: list[EventDraft], head: LogHead) -> tuple[list[Event], bytes, LogHead]:
         ts = self._clock()
         seq, prev = head.seq, head.hash
         events, lines = [], []
@@ -140,7 +143,7 @@ class EventLog:
             seq, prev = event.seq, line_hash(line)
             events.append(event)
             lines.append(line)
-        return events, b"".join(lines)
+        return events, b"".join(lines), LogHead(seq, prev)
 
     def _commit(self, fd: int, data: bytes, base: int, *, sync_dir: bool) -> None:
         try:

@@ -654,7 +654,7 @@ class Transaction:
         with log_errors(store.log_path):
             events = log.append(plan.drafts, expect=self.view.head)
         # Past the commit point: the change stands even if a derived file cannot be written now.
-        head = LogHead(seq=events[-1].seq, hash=log.head().hash)
+        head = log.appended if log.appended is not None else self.view.head  # a plan without events
         result = CommitResult(events=events)
         try:
             store.sessions.roll_forward(events)

@@ -352,3 +352,10 @@ def test_check_chain_names_the_line_that_breaks_it_as_a_read_does(log: EventLog,
         log.check_chain()
     assert by_check.value.line == by_read.value.line == line
     assert str(by_check.value) == str(by_read.value)
+
+
+def test_append_remembers_the_head_it_made(log: EventLog) -> None:
+    assert log.appended is None
+    log.append([HISTORY[0]])
+    log.append(HISTORY[1:3])
+    assert log.appended == log.head()
