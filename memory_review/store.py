@@ -510,7 +510,8 @@ class Store:
             else:
                 entries[memory_id] = self._entry(memory)
         listed, relisted = self._listed(manifest, entries)
-        changed = delta.keys() if not relisted else None  # None: entries beyond the delta changed too
+        # What the kept MEMORY.md items and manifest lines need: which entries differ from which manifest.
+        previous, changed = (None, ()) if relisted else (manifest, delta.keys())
         # Every part is already validated (entries are ManifestEntry objects, the head is the log's):
         # checking 10,000 entries again on each commit cost milliseconds.
         updated = Manifest.model_construct(origin=manifest.origin, log_seq=head.seq, log_head=head.hash,
@@ -520,9 +521,8 @@ class Store:
             # names a seq, recovery redoes nothing up to it and a leftover file would stay "pending" forever.
             self._write_candidates(put, drop)
             # MEMORY.md and the manifest are renamed first, then one directory fsync makes both durable.
-            self._write_index(updated, manifest, changed)
-            data = encode_manifest(updated, self._manifest_lines.lines(updated, manifest if changed is not None
-                                                                       else None, changed or ()))
+            self._write_index(updated, previous, changed)
+            data = encode_manifest(updated, self._manifest_lines.lines(updated, previous, changed))
             atomic_replace(self.manifest_path, data, sync_dir=False)
             sync_directory(self.root, name="durable.atomic_replace.dir")
             self._manifest_cache = (data, updated)
@@ -563,18 +563,18 @@ class Store:
             listed[memory_id] = entry
         return listed, relisted
 
-    def _write_index(self, manifest: Manifest, previous: Manifest, changed: Iterable[str] | None) -> None:
+    def _write_index(self, manifest: Manifest, previous: Manifest | None, changed: Iterable[str]) -> None:
         """Replace MEMORY.md when its bytes change (the caller fsyncs the directory).
 
         From the manifest alone: parsing every memory file on every commit made a commit O(store
         size). It is a function of the entries, rewritten at every checkpoint that changes them, so a
         commit that changes none (propose, discard, context.built) leaves it as it is. ``changed``:
-        the memories whose entries changed since ``previous`` (None: any may have).
+        the memories whose entries differ from ``previous`` (None: any may differ).
         """
         current = _read_small_regular_file(self.index_path, INDEX_MAX_BYTES)
-        if changed is not None and not changed and current is not None:
+        if previous is not None and not changed and current is not None:
             return
-        items = self._index_items.items(manifest, previous if changed is not None else None, changed or ())
+        items = self._index_items.items(manifest, previous, changed)
         data = render_index_lines(items, presorted=True)
         if data != current:
             atomic_replace(self.index_path, data, sync_dir=False)
