@@ -259,6 +259,11 @@ class SortedIndexItems:
         self._manifest = manifest
         return self._items
 
+    def carry(self, manifest: Manifest, previous: Manifest) -> None:
+        """``manifest`` has the same items as ``previous`` (no memory changed): keep the list for it."""
+        if self._manifest is previous:
+            self._manifest = manifest
+
     def _move(self, old: IndexItem | None, new: IndexItem | None) -> None:
         if old is not None:
             del self._items[bisect.bisect_left(self._items, old)]

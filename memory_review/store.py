@@ -573,6 +573,7 @@ class Store:
         """
         current = _read_small_regular_file(self.index_path, INDEX_MAX_BYTES)
         if previous is not None and not changed and current is not None:
+            self._index_items.carry(manifest, previous)
             return
         items = self._index_items.items(manifest, previous, changed)
         data = render_index_lines(items, presorted=True)

@@ -67,13 +67,16 @@ def test_lines_and_index_items_kept_between_checkpoints_match_a_fresh_encoding(s
             kind, description = change
             memories[memory_id] = ManifestEntry(file=f"memory/{memory_id}-{'0' * 12}.md", sha256="0" * 64,
                                                 type=kind, description=description, updated_at=TS)
-        updated = Manifest(origin=manifest.origin, log_seq=seq, memories=memories)
+        updated = Manifest(origin=manifest.origin, log_seq=2 * seq, memories=memories)
         items = kept_items.items(updated, manifest, [memory_id])
         assert items == SortedIndexItems().items(updated, None, ())
         assert render_index_lines(items, presorted=True) == render_index_lines(
             [(e.type, k, e.description) for k, e in updated.memories.items()])
         assert encode_manifest(updated, kept_lines.lines(updated, manifest, [memory_id])) == _plain(updated)
-        manifest = updated
+        # Then a commit that changes no memory (a proposal): both follow it without a rebuild.
+        manifest = Manifest(origin=manifest.origin, log_seq=2 * seq + 1, memories=memories)
+        kept_items.carry(manifest, updated)
+        assert encode_manifest(manifest, kept_lines.lines(manifest, updated, ())) == _plain(manifest)
 
 
 @given(st.dictionaries(_SLUGS, _entries(), max_size=6))
