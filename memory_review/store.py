@@ -140,6 +140,7 @@ class Store:
 
     def __init__(self, root: Path, scope: str, *, lock_timeout: float = DEFAULT_TIMEOUT) -> None:
         self.root = root
+        self._root_text = os.fspath(root)
         self.scope = scope
         self.lock_timeout = lock_timeout
         self.memory_dir = root / MEMORY_DIR
@@ -260,11 +261,10 @@ class Store:
         ``lstat`` and one ``open``, not a resolve of every path component. A symlinked folder or file
         takes ``safe_child``, which follows it and refuses one that leads outside the store.
         """
-        folder, _slash, name = relative.rpartition("/")
-        folder_path = os.path.join(self.root, folder)
-        if not os.path.islink(folder_path):
+        folder = f"{self._root_text}/{relative.rpartition('/')[0]}"  # no os.path.join: 10,000 bodies per query
+        if not os.path.islink(folder):
             try:
-                fd = os.open(os.path.join(folder_path, name), _READ_NO_FOLLOW)
+                fd = os.open(f"{self._root_text}/{relative}", _READ_NO_FOLLOW)
             except OSError as exc:
                 if exc.errno != errno.ELOOP:
                     raise
