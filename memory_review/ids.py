@@ -19,8 +19,8 @@ import time
 import unicodedata
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
-from memory_review.errors import UnsafePathError, ValidationError
 from memory_review import safety
+from memory_review.errors import UnsafePathError, ValidationError
 
 SLUG_MAX = 64
 SESSION_ID_MAX = 128

@@ -44,11 +44,10 @@ from typing import Any
 import pydantic
 import yaml
 
-from memory_review import models
+from memory_review import models, safety
 from memory_review.errors import ValidationError
 from memory_review.ids import check_slug
 from memory_review.models import Memory
-from memory_review import safety
 
 MAX_FRONTMATTER_BYTES = 8192
 MAX_YAML_DEPTH = 5
