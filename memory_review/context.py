@@ -31,7 +31,8 @@ from memory_review.manifest import ManifestEntry
 from memory_review.models import Memory, utc_now
 from memory_review.record_io import memory_from_json, memory_sha256
 from memory_review.rules import Plan
-from memory_review.store import StoreView, log_errors
+from memory_review.store import log_errors
+from memory_review.store_view import StoreView
 
 if TYPE_CHECKING:
     from memory_review.workspace import Workspace

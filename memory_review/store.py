@@ -19,7 +19,6 @@ import contextlib
 import errno
 import hashlib
 import os
-import stat
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -30,18 +29,15 @@ from events import Event, EventLog, EventNotFoundError, LogError, LogHead, LogIn
 from events import faults
 from events.durable import atomic_replace, fsync_dir, sync_directory, write_new_files
 
-from memory_review.candidate import (
-    Candidate,
-    candidate_from_json,
-    decode_candidate,
-    encode_candidate,
-)
+from memory_review.candidate import Candidate, decode_candidate, encode_candidate
+from memory_review.deltas import candidate_delta, memory_delta
 from memory_review.errors import (
     IntegrityError,
     MemoryReviewError,
     NotFoundError,
     StorageError,
 )
+from memory_review.file_reads import READ_NO_FOLLOW, read_all, read_regular_file
 from memory_review.ids import check_candidate_id, new_origin_id, safe_child
 from memory_review.locking import DEFAULT_TIMEOUT, store_lock
 from memory_review.manifest import (
@@ -55,76 +51,18 @@ from memory_review.manifest import (
     render_index_lines,
 )
 from memory_review.models import Memory
-from memory_review.record_io import memory_from_json, memory_sha256, parse_memory, render_memory
+from memory_review.record_io import memory_from_json, parse_memory, render_memory
 from memory_review.rules import Plan
 from memory_review.sessions import SessionFiles
+from memory_review.store_view import FileMovedUnderUs, StoreView, missing_file_error
 
 T = TypeVar("T")
 
 MEMORY_DIR = "memory"
 CANDIDATE_DIR = "candidates"
 TEMP_PREFIX = ".tmp"
-_READ_NO_FOLLOW = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 UNFINISHED = ".unfinished"
 """In ``memory/`` while a lock holder writes: the next one lists the folders for leftovers only if it is there."""
-
-
-class StoreView:
-    """The store's current set as the manifest (plus any roll-forward) says; files load lazily."""
-
-    def __init__(self, store: Store, manifest: Manifest, head: LogHead,
-                 overlay: dict[str, Memory | None] | None = None, *, locked: bool = False) -> None:
-        self.store = store
-        self.scope = store.scope
-        self.manifest = manifest
-        self.head = head
-        self._overlay = overlay or {}
-        self._cache: dict[str, Memory] = {}
-        self._locked = locked
-
-    def ids(self) -> list[str]:
-        ids = set(self.manifest.memories) | {k for k, v in self._overlay.items() if v}
-        return sorted(i for i in ids if not (i in self._overlay and self._overlay[i] is None))
-
-    def memory(self, memory_id: str) -> Memory | None:
-        if memory_id in self._overlay:
-            return self._overlay[memory_id]
-        entry = self.manifest.memories.get(memory_id)
-        if entry is None:
-            return None
-        if memory_id not in self._cache:
-            try:
-                self._cache[memory_id] = self.store.read_memory(memory_id, entry)
-            except _FileMovedUnderUs as exc:
-                if not self._locked:
-                    raise  # a lock-free reader raced a writer's garbage collection: view() retries
-                raise _missing(exc) from exc  # under the lock nothing moves: the file is gone
-        return self._cache[memory_id]
-
-    def sha256(self, memory_id: str) -> str | None:
-        if memory_id in self._overlay:
-            current = self._overlay[memory_id]
-            return memory_sha256(current) if current else None
-        entry = self.manifest.memories.get(memory_id)
-        return entry.sha256 if entry else None
-
-    def memories(self) -> list[Memory]:
-        return [m for m in (self.memory(i) for i in self.ids()) if m is not None]
-
-    def body(self, memory_id: str) -> str:
-        """A memory's body; from its file's bytes without a parse where the manifest lists it."""
-        entry = self.listed_entry(memory_id)
-        if entry is None or memory_id in self._cache:
-            memory = self.memory(memory_id)
-            return memory.body if memory is not None else ""
-        return self.store.memory_body(memory_id, entry)
-
-    def listed_entry(self, memory_id: str) -> ManifestEntry | None:
-        """The manifest entry of a memory when it lists the current version (type, description, updated_at)."""
-        if memory_id in self._overlay:
-            return None  # rolled forward past the manifest: only the overlay knows this version
-        entry = self.manifest.memories.get(memory_id)
-        return entry if entry is not None and entry.listed else None
 
 
 @dataclass
@@ -226,10 +164,10 @@ class Store:
         for _attempt in range(5):
             try:
                 return read(self._fresh_view())
-            except _FileMovedUnderUs as exc:
+            except FileMovedUnderUs as exc:
                 missing = exc  # a writer replaced the manifest and collected a file mid-read
         assert missing is not None
-        raise _missing(missing)
+        raise missing_file_error(missing)
 
     def _fresh_view(self) -> StoreView:
         manifest = self.read_manifest() or Manifest(origin="0" * 16)
@@ -242,7 +180,7 @@ class Store:
         try:
             data = self._read_child(entry.file)
         except FileNotFoundError as exc:
-            raise _FileMovedUnderUs(path) from exc
+            raise FileMovedUnderUs(path) from exc
         except OSError as exc:
             raise _storage(exc, path) from exc
         if hashlib.sha256(data).hexdigest() != entry.sha256:
@@ -264,13 +202,13 @@ class Store:
         folder = f"{self._root_text}/{relative.rpartition('/')[0]}"  # no os.path.join: 10,000 bodies per query
         if not os.path.islink(folder):
             try:
-                fd = os.open(f"{self._root_text}/{relative}", _READ_NO_FOLLOW)
+                fd = os.open(f"{self._root_text}/{relative}", READ_NO_FOLLOW)
             except OSError as exc:
                 if exc.errno != errno.ELOOP:
                     raise
             else:
                 try:
-                    return _read_all(fd)
+                    return read_all(fd)
                 finally:
                     os.close(fd)
         return safe_child(self.root, relative).read_bytes()
@@ -286,7 +224,7 @@ class Store:
         try:
             data = self._read_child(entry.file)
         except FileNotFoundError as exc:
-            raise _FileMovedUnderUs(self.root / entry.file) from exc
+            raise FileMovedUnderUs(self.root / entry.file) from exc
         except OSError as exc:
             raise _storage(exc, self.root / entry.file) from exc
         if hashlib.sha256(data).hexdigest() != entry.sha256:
@@ -557,7 +495,7 @@ class Store:
         listed, relisted = {}, False
         for memory_id, entry in entries.items():
             if not entry.listed:
-                with contextlib.suppress(MemoryReviewError, _FileMovedUnderUs):  # verify reports a bad file
+                with contextlib.suppress(MemoryReviewError, FileMovedUnderUs):  # verify reports a bad file
                     entry = ManifestEntry.of(entry.file, entry.sha256, self.read_memory(memory_id, entry))
                     relisted = True
             listed[memory_id] = entry
@@ -571,7 +509,7 @@ class Store:
         commit that changes none (propose, discard, context.built) leaves it as it is. ``changed``:
         the memories whose entries differ from ``previous`` (None: any may differ).
         """
-        current = _read_small_regular_file(self.index_path, INDEX_MAX_BYTES)
+        current = read_regular_file(self.index_path, INDEX_MAX_BYTES)
         if previous is not None and not changed and current is not None:
             self._index_items.carry(manifest, previous)
             return
@@ -677,71 +615,9 @@ class Transaction:
                 result.warnings.append(f"committed, but a follow-up step failed: {exc}")
 
 
-def memory_delta(events: Iterable[Event]) -> dict[str, Memory | None]:
-    """The last state each memory reaches in ``events`` (None: deleted). Session writes excluded."""
-    delta: dict[str, Memory | None] = {}
-    for event in events:
-        if event.type == "session.written" or not event.changes:
-            continue
-        for change in event.changes:
-            where = f"event {event.seq}"
-            delta[change.memory] = memory_from_json(change.after, where=where) if change.after else None
-    return delta
-
-
-def candidate_delta(events: Iterable[Event]) -> tuple[list[Candidate], list[str]]:
-    """Candidate files implied by ``events``: latest record of each still-pending one, and resolved ids."""
-    latest: dict[str, Candidate] = {}
-    resolved: list[str] = []
-    for event in events:
-        if event.type in ("candidate.created", "candidate.edited") and event.record is not None:
-            latest[event.candidate] = candidate_from_json(event.record, where=f"event {event.seq}")
-        elif event.type in ("candidate.applied", "candidate.discarded") and event.candidate:
-            latest.pop(event.candidate, None)
-            resolved.append(event.candidate)
-    return list(latest.values()), resolved
-
-
-class _FileMovedUnderUs(Exception):
-    """A memory file vanished between reading the manifest and reading the file."""
-
-
-def _read_all(fd: int) -> bytes:
-    """Every byte from ``fd`` with plain reads (no file object: the hook's query reads 10,000 files)."""
-    chunks = [os.read(fd, _READ_CHUNK)]
-    while len(chunks[-1]) == _READ_CHUNK:
-        chunks.append(os.read(fd, _READ_CHUNK))
-    return b"".join(chunks)
-
-
-_READ_CHUNK = 1 << 16
-
-
-def _read_small_regular_file(path: Path, limit: int) -> bytes | None:
-    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes, else None.
-
-    Never follows a symlink nor blocks on a FIFO: a project store can arrive by ``git clone``.
-    """
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
-        return None
-    with os.fdopen(fd, "rb") as stream:
-        info = os.fstat(stream.fileno())
-        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
-            return None
-        return stream.read(limit + 1)
-
-
 def _loaded(view: StoreView) -> StoreView:
     view.memories()  # reads and checks every file now
     return view
-
-
-def _missing(exc: _FileMovedUnderUs) -> IntegrityError:
-    # Five reads in a row found the manifest naming a file that is not there: not a race, damage.
-    return IntegrityError("listed in manifest.json but missing", path=exc.args[0],
-                          hint="run `memory-review verify --repair` to restore it from the event log")
 
 
 @contextmanager

@@ -19,7 +19,8 @@ from memory_review.ids import new_origin_id
 from memory_review.manifest import Manifest
 from memory_review.record_io import memory_from_json, memory_sha256
 from memory_review.rules import Plan
-from memory_review.store import Store, log_errors, candidate_delta, memory_delta
+from memory_review.deltas import candidate_delta, memory_delta
+from memory_review.store import Store, log_errors
 
 
 @dataclass

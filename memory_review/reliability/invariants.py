@@ -33,7 +33,8 @@ from events.durable import is_temp_file
 from memory_review.errors import MemoryReviewError
 from memory_review.record_io import memory_from_json, memory_sha256
 from memory_review.reliability.state import Snapshot, replayed_memories, snapshot_diff, tree_snapshot
-from memory_review.store import Store, candidate_delta
+from memory_review.deltas import candidate_delta
+from memory_review.store import Store
 from memory_review.verify import verify_store
 from memory_review.workspace import Workspace
 
