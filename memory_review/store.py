@@ -246,7 +246,7 @@ class Store:
             if candidate_id in found or candidate_id in drop:
                 continue
             try:
-                found[candidate_id] = self._candidate_file(candidate_id)
+                found[candidate_id] = self.candidate_file(candidate_id)
             except NotFoundError:
                 continue  # resolved between listdir and read
         return [found[k] for k in sorted(found)]
@@ -257,7 +257,7 @@ class Store:
         put, drop = self._candidates_past_checkpoint()
         if candidate_id in drop:
             raise NotFoundError("pending candidate", candidate_id)
-        return put.get(candidate_id) or self._candidate_file(candidate_id)
+        return put.get(candidate_id) or self.candidate_file(candidate_id)
 
     def has_pending(self, candidate_id: str) -> bool:
         """Whether a candidate is pending here, rolled forward like :meth:`view`, without parsing its file."""
@@ -275,7 +275,8 @@ class Store:
         put, drop = candidate_delta(self._events_since(manifest, self._head()))
         return {c.id: c for c in put}, set(drop)
 
-    def _candidate_file(self, candidate_id: str) -> Candidate:
+    def candidate_file(self, candidate_id: str) -> Candidate:
+        """The candidate its file holds, checked (NotFoundError: no such file), without the log's roll-forward."""
         check_candidate_id(candidate_id)
         relative = f"{CANDIDATE_DIR}/{candidate_id}.json"
         path = self.root / relative
@@ -584,7 +585,7 @@ class Transaction:
 
     def candidate(self, candidate_id: str) -> Candidate:
         """A pending candidate from its file: under the lock, after recovery, the files are current."""
-        return self.store._candidate_file(candidate_id)
+        return self.store.candidate_file(candidate_id)
 
     def commit(self, plan: Plan) -> CommitResult:
         store = self.store

@@ -29,9 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from events import LogError
-from memory_review.candidate import FLAG_STALE_BASE, Candidate, decode_candidate
-from memory_review.errors import IntegrityError, MemoryReviewError, StorageError
-from memory_review.ids import check_candidate_id
+from memory_review.candidate import FLAG_STALE_BASE, Candidate
+from memory_review.errors import MemoryReviewError, NotFoundError
 from memory_review.workspace import DURABLE, CandidateState, Workspace
 from tui.bulk import bulk_read
 
@@ -153,7 +152,9 @@ class PendingReader:
         if cached is not None and cached[0] == stat:
             return cached[1]
         try:
-            candidate = _decode(path, scope)
+            candidate = self.ws.store(scope).candidate_file(path.name[: -len(".json")])
+        except NotFoundError:
+            candidate = None  # resolved since the listing
         except MemoryReviewError as exc:
             self.problems.append(Problem(str(path), exc))
             return None
@@ -161,18 +162,3 @@ class PendingReader:
             self.decoded += 1
             self._cache[path] = (stat, candidate)
         return candidate
-
-
-def _decode(path: Path, scope: str) -> Candidate | None:
-    """One candidate file, checked like the store checks it (None: resolved since the listing)."""
-    candidate_id = check_candidate_id(path.name[: -len(".json")])
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise StorageError(f"{path}: {exc.strerror}", path=path, errno=exc.errno) from exc
-    candidate = decode_candidate(data, where=str(path))
-    if candidate.id != candidate_id or candidate.scope != scope:
-        raise IntegrityError(f"file holds candidate {candidate.id} ({candidate.scope})", path=path)
-    return candidate
