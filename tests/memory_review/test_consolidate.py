@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from workspace_kit import fresh_workspace
 
 from memory_review.consolidate import (
     DEFAULT_THRESHOLD,
@@ -227,10 +228,7 @@ def test_merging_loses_no_statement(texts: list[str]) -> None:
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Workspace:
-    (tmp_path / "p").mkdir()
-    workspace = Workspace(tmp_path / "p", tmp_path / "home")
-    workspace.init()
-    return workspace
+    return fresh_workspace(tmp_path)
 
 
 def _approve(ws: Workspace, *items: tuple[str, str, str, str]) -> None:

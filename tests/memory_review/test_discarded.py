@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from workspace_kit import fresh_workspace
 
 from memory_review import discarded
 from memory_review.proposal import parse_proposals
@@ -16,10 +17,7 @@ FLAG = "previously-discarded"
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Workspace:
-    (tmp_path / "p").mkdir()
-    workspace = Workspace(tmp_path / "p", tmp_path / "home")
-    workspace.init()
-    return workspace
+    return fresh_workspace(tmp_path)
 
 
 def _propose(ws: Workspace, memory_id: str, body: str):

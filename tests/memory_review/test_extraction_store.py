@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from workspace_kit import fresh_workspace
 
 from memory_review.errors import NotFoundError, ValidationError
 from memory_review.extract import read_transcript
@@ -19,10 +20,7 @@ DEMO = Path(__file__).resolve().parents[2] / "memory_review" / "data" / "demo_tr
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Workspace:
-    (tmp_path / "p").mkdir()
-    workspace = Workspace(tmp_path / "p", tmp_path / "home")
-    workspace.init()
-    return workspace
+    return fresh_workspace(tmp_path)
 
 
 def test_extract_proposes_candidates_and_never_memory(ws: Workspace) -> None:

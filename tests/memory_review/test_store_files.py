@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
+from workspace_kit import fresh_workspace
 
 from memory_review.errors import IntegrityError, StorageError, UnsafePathError
 from memory_review.proposal import parse_proposals
@@ -28,11 +29,7 @@ def _proposal(memory_id: str) -> dict:
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Workspace:
-    project = tmp_path / "project"
-    project.mkdir()
-    workspace = Workspace(project, tmp_path / "home")
-    workspace.init()
-    return workspace
+    return fresh_workspace(tmp_path, "project")
 
 
 def _apply_one(ws: Workspace, memory_id: str) -> None:

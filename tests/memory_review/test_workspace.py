@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from workspace_kit import fresh_workspace
 
 from memory_review.errors import (
     ConflictError,
@@ -40,11 +41,7 @@ def propose(ws: Workspace, *docs: dict):
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Workspace:
-    project = tmp_path / "project"
-    project.mkdir()
-    workspace = Workspace(project, tmp_path / "home")
-    workspace.init()
-    return workspace
+    return fresh_workspace(tmp_path, "project")
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
