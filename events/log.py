@@ -161,13 +161,19 @@ class EventLog:
         """Every committed event in order, streamed and chain-checked; a torn tail is skipped."""
         return self._events(None)
 
-    def _events(self, wanted: Callable[[dict[str, Any]], bool] | None) -> Iterator[Event]:
+    def _open(self) -> BinaryIO | None:
+        """The log opened for reading; None when there is no log yet."""
         try:
-            stream = open(self.path, "rb")  # noqa: SIM115 - closed by the with below
+            return open(self.path, "rb")  # noqa: SIM115 - the caller closes it
         except FileNotFoundError:
-            return
+            return None
         except OSError as exc:
             raise LogIOError.wrap(self.path, exc) from exc
+
+    def _events(self, wanted: Callable[[dict[str, Any]], bool] | None) -> Iterator[Event]:
+        stream = self._open()
+        if stream is None:
+            return
         with stream:
             try:
                 yield from _committed_events(stream, self.path, wanted)
@@ -239,18 +245,16 @@ class EventLog:
         :class:`LogIntegrityError` naming exactly what is wrong with it.
         """
         prev, expected = GENESIS, 1
-        with self._io_errors():
-            try:
-                stream = open(self.path, "rb")  # noqa: SIM115 - closed by the with below
-            except FileNotFoundError:
-                return 0
-            with stream:
-                for line in stream:
-                    if line[-1:] != b"\n":
-                        break  # a torn tail: never committed
-                    if b'"seq":%d,' % expected not in line or b'"prev":"%s"' % prev.encode() not in line:
-                        self._raise_at_the_break(expected)
-                    prev, expected = line_hash(line), expected + 1
+        stream = self._open()
+        if stream is None:
+            return 0
+        with self._io_errors(), stream:
+            for line in stream:
+                if line[-1:] != b"\n":
+                    break  # a torn tail: never committed
+                if b'"seq":%d,' % expected not in line or b'"prev":"%s"' % prev.encode() not in line:
+                    self._raise_at_the_break(expected)
+                prev, expected = line_hash(line), expected + 1
         return expected - 1
 
     def _raise_at_the_break(self, line_no: int) -> None:
