@@ -8,6 +8,7 @@ after the memories it showed were edited, reverted or deleted.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
@@ -46,14 +47,17 @@ class ReplayedContext:
 
     seq: int
     ts: str
-    query: str | None
+    query_sha256: str | None
+    """The sha256 of the prompt the block was built for (None: built without one)."""
     text: str
     sha256: str
     matches: bool
+    query: str | None = None
+    """The prompt itself, only from a log written before prompts were recorded as hashes."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"seq": self.seq, "ts": self.ts, "query": self.query, "text": self.text,
-                "sha256": self.sha256, "matches": self.matches}
+        return {"seq": self.seq, "ts": self.ts, "query_sha256": self.query_sha256, "query": self.query,
+                "text": self.text, "sha256": self.sha256, "matches": self.matches}
 
 
 def context_for(ws: Workspace, *, session: str | None, query: str | None, budget: int | None,
@@ -201,14 +205,27 @@ def _agrees(memory: Memory, outline: Memory | Outline) -> bool:
 
 def _record(ws: Workspace, session: str, request: ContextRequest, result: ContextResult, *,
             user_seq: int) -> None:
-    context = {
-        "query": request.query, "budget_bytes": request.budget_bytes, "budget_lines": request.budget_lines,
+    """Record what the session was given: the selection (ids + sha256) and the prompt's hash, never the prompt.
+
+    A prompt is text nobody reviewed (it may hold a pasted token, or be 900 KB); replay needs
+    only the selection, so the log keeps the prompt's sha256 and length (docs/adr/0018).
+    """
+    context: dict[str, Any] = {
+        "budget_bytes": request.budget_bytes, "budget_lines": request.budget_lines,
         "now": request.now, "sha256": result.sha256, "user_seq": user_seq,
         "included": [item.model_dump(mode="json") for item in result.included],
     }
+    if request.query is not None:
+        context["query_sha256"] = query_sha256(request.query)
+        context["query_chars"] = len(request.query)
     with ws.project.transact() as tx:
         ws.commit(tx, Plan(drafts=[EventDraft(type="context.built", actor=f"agent:{session}",
                                                session=session, context=context)]))
+
+
+def query_sha256(query: str) -> str:
+    """How a ``context.built`` event names its prompt: the sha256 of its UTF-8 bytes."""
+    return hashlib.sha256(query.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def replay_session(ws: Workspace, session: str) -> list[ReplayedContext]:
@@ -235,8 +252,23 @@ def _rebuild(event, project_events, user_events) -> ReplayedContext:
     request = ContextRequest(query=None, budget_bytes=ctx["budget_bytes"], budget_lines=ctx["budget_lines"],
                              now=ctx["now"])
     result = build_context(shown, request)
-    return ReplayedContext(seq=event.seq, ts=event.ts, query=ctx.get("query"), text=result.text,
-                           sha256=result.sha256, matches=result.sha256 == ctx.get("sha256"))
+    return ReplayedContext(seq=event.seq, ts=event.ts, query_sha256=_recorded_query_sha256(ctx),
+                           text=result.text, sha256=result.sha256, matches=result.sha256 == ctx.get("sha256"),
+                           query=_legacy_query(ctx))
+
+
+def _legacy_query(ctx: dict[str, Any]) -> str | None:
+    """The raw prompt a log written before docs/adr/0018 recorded (read, never written again)."""
+    query = ctx.get("query")
+    return query if isinstance(query, str) else None
+
+
+def _recorded_query_sha256(ctx: dict[str, Any]) -> str | None:
+    recorded = ctx.get("query_sha256")
+    if isinstance(recorded, str):
+        return recorded
+    legacy = _legacy_query(ctx)
+    return query_sha256(legacy) if legacy is not None else None
 
 
 def _shown(tiers: dict[str, dict[str, Memory]], item: dict) -> Memory:

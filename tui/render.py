@@ -184,13 +184,20 @@ def _event_fields(event: Event, display: Display) -> list[tuple[str, str]]:
     return fields + [(k, v) for k, v in optional if v]
 
 
+def _query_label(context: dict) -> str:
+    """The prompt as the log names it: its sha256 (docs/adr/0018), or the raw text of an older log."""
+    if context.get("query_sha256"):
+        return f"sha256 {context['query_sha256']} ({context.get('query_chars', '?')} characters; not stored)"
+    return str(context.get("query") or "(none: every memory, in priority order)")
+
+
 def context_text(context: dict) -> Text:
     """A ``context.built`` record: the query, the budget and which memories (by id) went in."""
     out = Text()
     out.append_text(
         _pairs(
             [
-                ("query", str(context.get("query") or "(none: every memory, in priority order)")),
+                ("query", _query_label(context)),
                 (
                     "budget",
                     f"{context.get('budget_bytes', '?')} bytes, "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 from concurrent.futures import ThreadPoolExecutor
@@ -72,8 +73,11 @@ def _check_context_recorded(project: Project, jobs: list[dict]) -> None:
     built = ws.log(type="context.built")
     asked = [j for j in jobs if j["hook_event_name"] in CONTEXT_EVENTS]
     assert sorted(e.session for e in built) == sorted(j["session_id"] for j in asked)
-    queries = {e.context["query"] for e in built}
-    assert queries >= {j["prompt"] for j in asked if j["hook_event_name"] == "UserPromptSubmit"}
+    # docs/adr/0018: a prompt is recorded as its sha256, never as text
+    queries = {e.context.get("query_sha256") for e in built}
+    prompts = [j["prompt"] for j in asked if j["hook_event_name"] == "UserPromptSubmit"]
+    assert queries >= {hashlib.sha256(p.encode()).hexdigest() for p in prompts}
+    assert not any("query" in e.context for e in built)
     for session in {j["session_id"] for j in asked}:
         assert all(replayed.matches for replayed in ws.replay_session(session))
 
@@ -101,7 +105,7 @@ def test_context_answer_is_the_recorded_block(project: Project, hook_payloads, p
     [event] = ws.log(type="context.built", session=start["session_id"])
     [replayed] = ws.replay_session(start["session_id"])
     assert replayed.matches and replayed.text == text and event.context["sha256"] == replayed.sha256
-    assert event.context["query"] is None and event.actor == f"agent:{start['session_id']}"
+    assert "query_sha256" not in event.context and event.actor == f"agent:{start['session_id']}"
 
 
 def test_nothing_approved_means_nothing_added(project: Project, hook_payloads, payload_for) -> None:
