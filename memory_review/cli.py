@@ -122,7 +122,7 @@ def _log(args, ws: Workspace):
 
 @command("sync", out.render_sync)
 def _sync(args, ws: Workspace):
-    return ws.sync(args.remote, scope=args.scope)
+    return ws.sync(args.remote, scope=args.scope, share_pending=args.share_pending)
 
 
 @command("context", out.render_context)
@@ -417,6 +417,12 @@ def _none(p):
 def _cfg_sync(p):
     p.add_argument("remote", nargs="?", metavar="REMOTE", help="git remote to sync through (default: origin)")
     _scope(p, "only this store (default: every store whose repository has REMOTE)")
+    p.add_argument("--share-pending", action="store_true",
+                   help="also push your pending proposals (each candidate's full record: the memory it would "
+                        "write, rationale, evidence quotes, proposer, session id) where everyone who can read "
+                        "the remote sees them. Without it only reviewed events leave this machine: applies "
+                        "with the candidates they approved, reverts, deletes, sync merges. Prompts, discarded "
+                        "proposals and hook errors are never pushed")
 
 
 def _cfg_hook(p):

@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from events import faults
 from memory_review.errors import ConflictError, MemoryReviewError, NotFoundError, StorageError
@@ -230,6 +230,10 @@ class GitRepo:
                                path=self.git_dir)
         return ids
 
+    def hash_bytes(self, data: bytes) -> str:
+        """Store ``data`` as a blob; its id."""
+        return self._run("hash-object", "-w", "--no-filters", "--stdin", stdin=data).decode().strip()
+
     def make_tree(self, entries: Sequence[TreeEntry]) -> str:
         """Write a tree object from ``entries`` (mktree sorts them); its id."""
         data = "".join(f"{e.mode} {e.kind} {e.sha}\t{e.name}\n" for e in entries).encode()
@@ -301,6 +305,52 @@ class GitRepo:
                 return None
             raise
 
+    def tree_entries(self, commit: str) -> list[TreeEntry]:
+        """The top-level entries of ``commit``'s tree."""
+        out = self._run("ls-tree", "-z", commit)
+        entries = []
+        for record in out.decode("utf-8", "replace").split("\0"):
+            meta, _, name = record.partition("\t")
+            parts = meta.split()
+            if len(parts) == 3:
+                entries.append(TreeEntry(parts[0], parts[1], parts[2], name))
+        return entries
+
+    def tree_of(self, commit: str) -> str:
+        """The id of ``commit``'s tree."""
+        return self._run("rev-parse", f"{commit}^{{tree}}").decode().strip()
+
+    def blob_size(self, commit: str, path: str) -> int | None:
+        """The size in bytes of ``path`` in ``commit``'s tree, from the object header (nothing is read)."""
+        try:
+            return int(self._run("cat-file", "-s", f"{commit}:{path}"))
+        except StorageError as exc:
+            if "does not exist" in str(exc) or "nvalid object name" in str(exc) or "ot a valid" in str(exc):
+                return None
+            raise
+
+    @contextmanager
+    def stream_blob(self, commit: str, path: str) -> Iterator[BinaryIO]:
+        """The bytes of ``path`` in ``commit``'s tree as a stream, read from git as they are consumed.
+
+        Ask :meth:`blob_size` first: a stream is never read whole here, but its reader may be.
+        """
+        import subprocess  # noqa: PLC0415 - see _run
+
+        command = ["git", *_OPTIONS, "cat-file", "blob", f"{commit}:{path}"]
+        with _git_errors("cat-file", self.git_dir):
+            proc = subprocess.Popen(command, env=self._env(None), stdin=subprocess.DEVNULL,  # noqa: S603
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            assert proc.stdout is not None
+            yield proc.stdout
+        finally:
+            proc.kill()  # a reader that stopped early must not leave git writing into a full pipe
+            _out, err = proc.communicate()
+        if proc.returncode not in (0, -9) and proc.returncode is not None:
+            raise StorageError(f"git cat-file failed: {' '.join(err.decode('utf-8', 'replace').split())}",
+                               path=self.git_dir)
+
     def blobs_under(self, commit: str, folder: str) -> dict[str, str]:
         """File name -> blob id of the files directly in ``folder`` of ``commit``'s tree."""
         out = self._run("ls-tree", "-z", commit, "--", f"{folder}/")
@@ -368,6 +418,10 @@ class GitRepo:
             raise
 
     # --- the one place a git process starts ----------------------------------------------
+
+    def _env(self, env: dict[str, str] | None) -> dict[str, str]:
+        """The environment of a process started without gitpython: ours, pinned like ``_run``'s."""
+        return {**os.environ, "GIT_DIR": str(self.git_dir), "GIT_TERMINAL_PROMPT": "0", **(env or {})}
 
     def _run(self, *args: str, stdin: bytes | None = None, env: dict[str, str] | None = None,
              timeout: float | None = None) -> bytes:

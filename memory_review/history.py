@@ -108,7 +108,7 @@ class History:
         parents = ([tip.commit] if tip else []) + _merged_commits(repo, events)
         message = describe(self.store.scope, manifest, events, restarted=restarted)
         gitrepo.step("history.before_commit")
-        commit = repo.commit_tree(tree, parents, message, when=_git_date(events[-1].ts if events else None))
+        commit = repo.commit_tree(tree, parents, message, when=git_date(events[-1].ts if events else None))
         gitrepo.step("history.before_update_ref")
         repo.update_ref(self.ref, commit, tip.commit if tip else None)
         return commit
@@ -251,7 +251,8 @@ def _merged_commits(repo: GitRepo, events: list[Event]) -> list[str]:
     return [sha for sha in wanted if sha not in missing]
 
 
-def _git_date(ts: str | None) -> str:
+def git_date(ts: str | None) -> str:
+    """The git date (``@<epoch> +0000``) of an event timestamp (None: now)."""
     moment = datetime.strptime(ts or utc_timestamp(), "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
     return f"@{int(moment.timestamp())} +0000"
 

@@ -24,29 +24,18 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from events import GENESIS, Change, Event, EventDraft, decode_event, line_hash
-from events.errors import LogIntegrityError
-from events.scan import iter_lines
+from events import GENESIS, Change, EventDraft
 
 from memory_review.candidate import Candidate, CandidateChange, base_of, candidate_to_json, render_diff
-from memory_review.errors import (
-    ConflictError,
-    IntegrityError,
-    MemoryReviewError,
-    NotFoundError,
-    StorageError,
-    ValidationError,
-)
+from memory_review.errors import ConflictError, MemoryReviewError, NotFoundError, StorageError, ValidationError
 from memory_review import gitrepo
 from memory_review.gitrepo import GitRepo
 from memory_review.history import USER_REPO_DIR, History
 from memory_review.ids import new_candidate_id
-from memory_review.manifest import decode_manifest
 from memory_review.models import Memory, Strict, utc_now
 from memory_review.proposal import Proposer
-from memory_review.record_io import memory_from_json, memory_to_json
+from memory_review.record_io import memory_to_json
 from memory_review.rules import Plan, View
 from memory_review.safety import scan
 from memory_review.store import Transaction
@@ -64,13 +53,12 @@ from memory_review.sync_merge import (
     merge_memory,
     new_nodes,
 )
+from memory_review.sync_publish import publication
+from memory_review.sync_replicas import LogLines, Replica, load_replicas, read_log, replica_manifest, replica_memory
 
 REPLICA_PREFIX = "refs/memory-review/replicas/"
 FETCHED_PREFIX = "refs/memory-review/fetched/"
 FLAG_SYNC_CONFLICT = "sync-conflict"
-ORIGIN_RE = re.compile(r"^[0-9a-f]{16}$")
-LogLines = list[tuple[Event, str]]
-"""A log's committed events, each with the sha256 of its line (its version id when it authors one)."""
 REMOTE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 
 
@@ -94,15 +82,6 @@ class StoreSync(Strict):
     event: int | None = None
     pushed: bool = False
     warnings: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Replica:
-    """One teammate's published history: its commit and what its log knows."""
-
-    origin: str
-    commit: str
-    known: Knowledge
 
 
 @dataclass
@@ -136,8 +115,12 @@ def ready(history: History, remote: str) -> str | None:
     return None
 
 
-def sync_store(history: History, remote: str, *, actor: str) -> StoreSync:
-    """Fetch, merge and push one store through git remote ``remote``."""
+def sync_store(history: History, remote: str, *, actor: str, share_pending: bool = False) -> StoreSync:
+    """Fetch, merge and push one store through git remote ``remote``.
+
+    What is pushed holds only what a person reviewed; ``share_pending`` adds the records
+    of candidates still pending (docs/adr/0018).
+    """
     target = _Target.of(history, remote)
     gitrepo.step("sync.before_fetch")
     target.repo.fetch(remote, f"+{REPLICA_PREFIX}{target.scope}/*:{target.fetched}*")
@@ -145,7 +128,7 @@ def sync_store(history: History, remote: str, *, actor: str) -> StoreSync:
     with history.store.transact() as tx:
         step = _merge_locked(tx, target, actor)
     gitrepo.step("sync.before_push")
-    return step.report(pushed=_publish(target, step))
+    return step.report(pushed=_publish(target, step, share_pending=share_pending))
 
 
 @dataclass(frozen=True)
@@ -208,19 +191,20 @@ def _merge_locked(tx: Transaction, target: _Target, actor: str) -> _Step:
     """Under the store lock: catch history up, read every replica, merge, commit one batch."""
     store, origin = tx.store, tx.manifest.origin
     target.history.record()  # what we publish must hold everything the log does
-    local = _read_log(_local_bytes(store.log_path), where=str(store.log_path))
+    local = list(read_log(io.BytesIO(_local_bytes(store.log_path)), where=str(store.log_path)))
     tips = target.repo.refs_under(target.fetched)
     own = tips.pop(f"{target.fetched}{origin}", None)
     _check_own(target.repo, own, local, f"{target.remote}: {target.published(origin)}")
-    replicas, skipped = _load_replicas(target.repo, tips, target.fetched, target.scope)
+    replicas, skipped = load_replicas(target.repo, tips, target.fetched, target.scope,
+                                      name_of=lambda o: f"{target.remote}: {target.published(o)}")
     merge = plan_merge(tx.view, know(local), replicas, actor=actor, now=utc_now())
     step = _Step(target, origin, own, replicas, skipped, merge)
     step.event, step.warnings = _commit(tx, target.history, merge)
     return step
 
 
-def sync_stores(histories: Sequence[History], remote: str, *, actor: str,
-                explicit: bool) -> list[StoreSync]:
+def sync_stores(histories: Sequence[History], remote: str, *, actor: str, explicit: bool,
+                share_pending: bool = False) -> list[StoreSync]:
     """Sync each store; without an explicit scope, a store with no such remote is skipped, not an error."""
     results, errors = [], []
     for history in histories:
@@ -230,7 +214,7 @@ def sync_stores(histories: Sequence[History], remote: str, *, actor: str,
                                      reason=problem))
             errors.append(problem)
             continue
-        results.append(sync_store(history, remote, actor=actor))
+        results.append(sync_store(history, remote, actor=actor, share_pending=share_pending))
     if all(r.status == "skipped" for r in results):
         raise NotFoundError("git remote", remote, hint="; ".join(errors))
     return results
@@ -250,38 +234,23 @@ def _commit(tx: Transaction, history: History, merge: _Merge) -> tuple[int | Non
     return result.events[0].seq, warnings
 
 
-def _publish(target: _Target, step: _Step) -> bool:
-    """Push our history to our own replica ref, leased on what the fetch saw there."""
-    tip = target.repo.ref_tip(target.history.ref)
-    if tip is None or tip.commit == step.own:
+def _publish(target: _Target, step: _Step, *, share_pending: bool) -> bool:
+    """Push what this clone shares (sync_publish) to its own replica ref, leased on what the fetch saw."""
+    repo = target.repo
+    tip = repo.ref_tip(target.history.ref)
+    if tip is None:
         return False
-    target.repo.push(target.remote, target.history.ref, target.published(step.origin), expect=step.own)
+    previous = repo.ref_tip(f"{target.fetched}{step.origin}") if step.own else None
+    shared = publication(repo, tip, previous, scope=target.scope, origin=step.origin,
+                         share_pending=share_pending)
+    step.warnings += shared.warnings
+    if shared.commit is None:
+        return False
+    repo.push(target.remote, shared.commit, target.published(step.origin), expect=step.own)
     return True
 
 
-# --- reading replicas ------------------------------------------------------------------------------
-
-
-def _read_log(data: bytes, *, where: str) -> LogLines:
-    """The committed events of a log's bytes, each with its line hash; the chain is checked."""
-    lines: LogLines = []
-    batch: LogLines = []
-    prev, expected = GENESIS, 1
-    try:
-        for line_no, _offset, line in iter_lines(io.BytesIO(data)):
-            if not line.endswith(b"\n"):
-                break  # a torn tail: never committed
-            event = decode_event(line, path=where, line_no=line_no)
-            if event.seq != expected or event.prev != prev:
-                raise LogIntegrityError(where, line_no, "the hash chain is broken here")
-            prev, expected = line_hash(line), expected + 1
-            batch.append((event, prev))
-            if not event.more:
-                lines += batch
-                batch = []
-    except LogIntegrityError as exc:
-        raise IntegrityError(exc.reason, path=where, line=exc.line) from exc
-    return lines
+# --- reading our own log and replica ---------------------------------------------------------------
 
 
 def _local_bytes(path: Path) -> bytes:
@@ -297,47 +266,13 @@ def _check_own(repo: GitRepo, own: str | None, local: LogLines, where: str) -> N
     """Our replica ref on the remote must hold an older state of this very log, or someone else wrote it."""
     if own is None:
         return
-    data = repo.read_blob(own, "manifest.json")
-    manifest = decode_manifest(data, where=where) if data is not None else None
+    manifest = replica_manifest(repo, own, where=where)
     seq = manifest.log_seq if manifest else -1
     ours = GENESIS if seq == 0 else (local[seq - 1][1] if 0 < seq <= len(local) else None)
     if manifest is None or ours != manifest.log_head:
         raise ConflictError(f"{where} holds a log this store never wrote: another clone publishes under "
                             "the same replica id (was the store folder copied?)",
                             hint="give one of the copies a fresh store (a new origin) and sync again")
-
-
-def _load_replicas(repo: GitRepo, tips: dict[str, str], prefix: str,
-                   scope: str) -> tuple[list[Replica], list[str]]:
-    """Each teammate's knowledge; a replica that cannot be read is left out (and said so), never half-used."""
-    replicas, skipped = [], []
-    for ref, commit in sorted(tips.items()):
-        origin = ref[len(prefix):]
-        if not ORIGIN_RE.fullmatch(origin):
-            skipped.append(f"{origin}: not a replica id")
-            continue
-        try:
-            data = repo.read_blob(commit, "events.jsonl") or b""
-            known = know(_read_log(data, where=f"replica {origin}"))
-            _check_records(known, scope, origin)
-        except MemoryReviewError as exc:
-            skipped.append(f"{origin}: {exc}")
-            continue
-        replicas.append(Replica(origin, commit, known))
-    return replicas, skipped
-
-
-def _check_records(known: Knowledge, scope: str, origin: str) -> None:
-    for memory_id, record in known.records.items():
-        if record is not None:
-            _memory(record, memory_id, scope, origin)
-
-
-def _memory(record: dict[str, Any], memory_id: str, scope: str, origin: str) -> Memory:
-    memory = memory_from_json(record, where=f"replica {origin}, memory {memory_id}")
-    if memory.id != memory_id or memory.scope != scope:
-        raise IntegrityError(f"replica {origin} holds {memory.scope} memory {memory.id!r} as {memory_id!r}")
-    return memory
 
 
 # --- planning the merge (no I/O) -------------------------------------------------------------------
@@ -351,13 +286,24 @@ def plan_merge(view: View, local: Knowledge, replicas: Sequence[Replica], *, act
     merge = _Merge()
     for memory_id in memories:
         ours = Head(local.head(memory_id), local.records.get(memory_id), "")
-        theirs = [Head(r.known.head(memory_id), r.known.records.get(memory_id), r.origin)
-                  for r in replicas if memory_id in r.known.current]
+        theirs = [_head(r, memory_id) for r in replicas if memory_id in r.known.current]
         outcome = merge_memory(memory_id, graph, ours, theirs)
         _settle(view, local, memory_id, ours, outcome, merge, now)
     if merge.plan.drafts or merge.adopt or merge.closed:
         _finish(merge, graph, local, replicas, actor)
     return merge
+
+
+def _head(replica: Replica, memory_id: str) -> Head:
+    vid = replica.known.head(memory_id)
+    return Head(vid, replica.known.records.get(memory_id), replica.origin, replica.known.provenance.get(vid))
+
+
+def _arrival_flags(head: Head, after: Memory | None) -> set[str]:
+    """The flags a teammate's version arrives with: its candidate's own, and what a fresh scan finds
+    (a replica may have stripped them; docs/adr/0018)."""
+    recorded = set(head.provenance.flags) if head.provenance else set()
+    return recorded | (set(scan(f"{after.description}\n{after.body}")) if after else set())
 
 
 def _settle(view: View, local: Knowledge, memory_id: str, ours: Head, outcome: Outcome, merge: _Merge,
@@ -384,9 +330,14 @@ def _adopt(view: View, memory_id: str, outcome: Outcome, merge: _Merge) -> None:
     assert head is not None
     if outcome.node is not None:
         merge.merged.append((memory_id, head.id, outcome.node))
-    merge.adopt.append(SyncAdopt(memory=memory_id, id=head.id))
     current = view.memory(memory_id)
-    after = _memory(head.record, memory_id, view.scope, head.origin) if head.record is not None else None
+    after = replica_memory(head.record, memory_id, view.scope, head.origin) if head.record is not None else None
+    if head.origin:  # a teammate's version: say whose, which candidate, and its flags
+        candidate = head.provenance.candidate if head.provenance else None
+        merge.adopt.append(SyncAdopt(memory=memory_id, id=head.id, origin=head.origin, candidate=candidate,
+                                     flags=tuple(sorted(_arrival_flags(head, after)))))
+    else:
+        merge.adopt.append(SyncAdopt(memory=memory_id, id=head.id))
     before_json = memory_to_json(current) if current else None
     after_json = memory_to_json(after) if after else None
     if before_json != after_json:
@@ -423,10 +374,10 @@ def _finish(merge: _Merge, graph: Graph, local: Knowledge, replicas: Sequence[Re
 def conflict_candidate(view: View, memory_id: str, theirs: Head, *, candidate_id: str, now: str) -> Candidate:
     """A pending candidate offering their version over ours: apply takes theirs, discard keeps ours."""
     before = view.memory(memory_id)
-    after = _memory(theirs.record, memory_id, view.scope, theirs.origin) if theirs.record else None
+    after = replica_memory(theirs.record, memory_id, view.scope, theirs.origin) if theirs.record else None
     changes = (CandidateChange(memory=memory_id, before=before, after=after),)
     op = "create" if before is None else "delete" if after is None else "update"
-    flags = {FLAG_SYNC_CONFLICT} | (scan(f"{after.description}\n{after.body}") if after else set())
+    flags = {FLAG_SYNC_CONFLICT} | _arrival_flags(theirs, after)
     who = f" (approved by {after.applied_by})" if after and after.applied_by else ""
     said = f"their version: {after.description!r}{who}" if after else "they deleted it"
     rationale = (f"Sync conflict on {memory_id!r}: this clone and replica {theirs.origin} changed it "

@@ -54,10 +54,19 @@ class SyncNode(Strict):
 
 
 class SyncAdopt(Strict):
-    """The version a memory is at after the merge."""
+    """The version a memory is at after the merge, and where it came from.
+
+    ``origin``, ``candidate`` and ``flags`` say who sent a teammate's version, which
+    candidate authored it in their log and the safety flags it carries (the candidate's
+    own, joined with a fresh scan of what arrived): what a reviewer here needs to judge
+    it. Absent on events written before docs/adr/0018, and on adoptions of our own version.
+    """
 
     memory: str
     id: str
+    origin: str | None = None
+    candidate: str | None = None
+    flags: tuple[str, ...] = ()
 
 
 class SyncConflict(Strict):
@@ -125,6 +134,14 @@ class Conflict:
     theirs: str
 
 
+@dataclass(frozen=True)
+class Provenance:
+    """Which candidate authored a version in a log, and the flags its record carried."""
+
+    candidate: str | None
+    flags: tuple[str, ...]
+
+
 @dataclass
 class Knowledge:
     """The version graph one log implies, and where each memory stands in it."""
@@ -133,6 +150,8 @@ class Knowledge:
     current: dict[str, str] = field(default_factory=dict)
     records: dict[str, dict[str, Any] | None] = field(default_factory=dict)
     conflicts: dict[str, Conflict] = field(default_factory=dict)
+    provenance: dict[str, Provenance] = field(default_factory=dict)
+    """Version id -> how it was authored (applies, and adoptions that recorded it)."""
 
     def head(self, memory: str) -> str:
         return self.current.get(memory, ROOT)
@@ -149,24 +168,34 @@ def know(lines: Iterable[tuple[Event, str]]) -> Knowledge:
     """Fold a log (each event with its line hash) into the graph it implies."""
     known = Knowledge()
     closing: set[str] = set()
+    flags: dict[str, tuple[str, ...]] = {}  # candidate -> the flags of its latest record
     for event, line in lines:
         if event.type == "sync.merged":
             _fold_sync(known, event, closing)
         elif event.type in AUTHORING:
-            _fold_authored(known, event, line)
+            _fold_authored(known, event, line, flags)
         elif event.type == "candidate.discarded" and event.candidate in known.conflicts:
             _fold_discard(known, event.candidate, line, closing)
+        elif event.type in ("candidate.created", "candidate.edited") and event.candidate and event.record:
+            flags[event.candidate] = _flags_of(event.record)
     return known
 
 
-def _fold_authored(known: Knowledge, event: Event, line: str) -> None:
+def _flags_of(record: dict[str, Any]) -> tuple[str, ...]:
+    raw = record.get("flags")
+    return tuple(sorted({f for f in raw if isinstance(f, str)})) if isinstance(raw, list) else ()
+
+
+def _fold_authored(known: Knowledge, event: Event, line: str, flags: dict[str, tuple[str, ...]]) -> None:
     resolved = known.conflicts.pop(event.candidate, None) if event.type == "candidate.applied" else None
+    candidate = event.candidate if event.type == "candidate.applied" else None
     for change in event.changes or ():
         parents = [known.head(change.memory)]
         if resolved and resolved.memory == change.memory and resolved.theirs not in parents:
             parents.append(resolved.theirs)
         known.add(change.memory, line, Node(tuple(parents), content_key(change.after)))
         known.move(change.memory, line, change.after)
+    known.provenance[line] = Provenance(candidate, flags.get(candidate, ()) if candidate else ())
 
 
 def _fold_sync(known: Knowledge, event: Event, closing: set[str]) -> None:
@@ -177,6 +206,8 @@ def _fold_sync(known: Knowledge, event: Event, closing: set[str]) -> None:
     for adopt in record.adopt:
         change = changes.get(adopt.memory)
         known.move(adopt.memory, adopt.id, change.after if change else known.records.get(adopt.memory))
+        if adopt.origin is not None:
+            known.provenance.setdefault(adopt.id, Provenance(adopt.candidate, adopt.flags))
     for conflict in record.conflicts:
         known.conflicts[conflict.candidate] = Conflict(conflict.memory, conflict.ours, conflict.theirs)
     closing.update(record.closed)
@@ -250,6 +281,8 @@ class Head:
     id: str
     record: dict[str, Any] | None
     origin: str
+    provenance: Provenance | None = None
+    """How the clone's log says this version was authored (None: it does not say)."""
 
 
 @dataclass(frozen=True)
@@ -278,7 +311,7 @@ def merge_memory(memory: str, graph: Graph, ours: Head, theirs: Sequence[Head]) 
     changed = [i for i in tips if keys[i] != base]
     if len({keys[i] for i in changed}) <= 1:
         winner = heads[min(changed or tips)]
-        merged = Head(merge_id(memory, tips), winner.record, winner.origin)
+        merged = Head(merge_id(memory, tips), winner.record, winner.origin, winner.provenance)
         return Outcome("adopt", merged, Node(tuple(tips), keys[winner.id]))
     if ours.id in changed:
         other = min(i for i in changed if keys[i] != keys[ours.id])

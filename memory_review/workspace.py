@@ -354,14 +354,18 @@ class Workspace:
         """The newest commits of a store's git history (``refs/memory-review/<scope>``)."""
         return self.history[self.store(scope).scope].entries(limit)
 
-    def sync(self, remote: str | None = None, *, scope: str | None = None,
-             actor: str | None = None) -> list[StoreSync]:
-        """Fetch teammates' store histories through git ``remote`` (default ``origin``), merge, push ours."""
+    def sync(self, remote: str | None = None, *, scope: str | None = None, actor: str | None = None,
+             share_pending: bool = False) -> list[StoreSync]:
+        """Fetch teammates' store histories through git ``remote`` (default ``origin``), merge, push ours.
+
+        Only reviewed events are pushed; ``share_pending`` adds pending proposals (docs/adr/0018).
+        """
         from memory_review.sync import sync_stores  # only `sync` needs it: not every command's start-up
 
         who = rules.require_person(actor or current_actor())
         histories = [self.history[store.scope] for store in self._stores(scope)]
-        results = sync_stores(histories, remote or "origin", actor=who, explicit=scope is not None)
+        results = sync_stores(histories, remote or "origin", actor=who, explicit=scope is not None,
+                              share_pending=share_pending)
         for result in results:
             self.warnings.extend(result.warnings)
         return results
