@@ -55,8 +55,10 @@ def publication(repo: GitRepo, tip: RefTip, previous: RefTip | None, *, scope: s
                 share_pending: bool) -> Publication:
     """The publication of history commit ``tip``, on top of ``previous`` (what the remote holds now)."""
     where = f"{tip.commit[:12]}:events.jsonl"
-    with repo.stream_blob(tip.commit, "events.jsonl") as stream:
-        lines = list(stream)
+    lines: list[bytes] = []
+    if repo.blob_size(tip.commit, "events.jsonl") is not None:  # a store with no events has no log yet
+        with repo.stream_blob(tip.commit, "events.jsonl") as stream:
+            lines = list(stream)
     events = [decode_event(line, path=where, line_no=n) for n, line in enumerate(lines, 1)]
     log, warnings, withheld = published_log(events, lines, share_pending=share_pending)
     if withheld:

@@ -142,3 +142,14 @@ def user_git_state(root: Path) -> dict[str, bytes]:
 def history(clone: Clone, ref: str = REF) -> list[str]:
     """Subjects of the clone's history commits, newest first."""
     return git("log", "--format=%s", ref, "--", cwd=clone.root).splitlines()
+
+
+def plant_replica(team: Team, name: str, events: bytes | None = None, *, blob: str | None = None) -> str:
+    """Someone pushes a replica ref by hand, its tree holding only ``events.jsonl`` (bytes, or a blob id)."""
+    if blob is None:
+        blob = git("hash-object", "-w", "--stdin", cwd=team.remote, stdin=events).strip()
+    tree = git("mktree", cwd=team.remote, stdin=f"100644 blob {blob}\tevents.jsonl\n".encode()).strip()
+    commit = git("commit-tree", tree, "-m", "not a store", cwd=team.remote).strip()
+    ref = f"refs/memory-review/replicas/project/{name}"
+    git("update-ref", ref, commit, cwd=team.remote)
+    return ref

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from git_helpers import REF, Team, git, manifest_memories, user_git_state
+from git_helpers import REF, Team, git, manifest_memories, plant_replica, user_git_state
 
 from memory_review.errors import ConflictError, NotFoundError
 from memory_review.sync import FLAG_SYNC_CONFLICT
@@ -198,22 +198,14 @@ def test_a_copied_store_cannot_publish_under_the_same_origin(team: Team) -> None
     assert len(ben.events()) == before
 
 
-def _plant_replica(team: Team, name: str, events: bytes) -> None:
-    """Someone pushes a replica ref by hand whose log is not a valid store log."""
-    blob = git("hash-object", "-w", "--stdin", cwd=team.remote, stdin=events).strip()
-    tree = git("mktree", cwd=team.remote, stdin=f"100644 blob {blob}\tevents.jsonl\n".encode()).strip()
-    commit = git("commit-tree", tree, "-m", "not a store", cwd=team.remote).strip()
-    git("update-ref", f"refs/memory-review/replicas/project/{name}", commit, cwd=team.remote)
-
-
 def test_a_damaged_replica_is_left_out_not_half_used(team: Team) -> None:
     ann, ben = team.pair()
     ann.approve("x", "1")
     ann.sync()
     good = ann.ws.project.log_path.read_bytes()
-    _plant_replica(team, "00000000000000ff", b'{"not": "an event"}\n')
-    _plant_replica(team, "00000000000000fe", good.replace(b'"x"', b'"y"', 1))  # a broken hash chain
-    _plant_replica(team, "not-a-replica-id", good)
+    plant_replica(team, "00000000000000ff", b'{"not": "an event"}\n')
+    plant_replica(team, "00000000000000fe", good.replace(b'"x"', b'"y"', 1))  # a broken hash chain
+    plant_replica(team, "not-a-replica-id", good)
     result = ben.sync()
     assert result.adopted == ("x",)
     assert sorted(s.split(":")[0] for s in result.skipped_replicas) == [
