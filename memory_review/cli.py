@@ -54,7 +54,7 @@ def command(name: str, render: Callable[[Any, argparse.Namespace], str]):
 
 @command("init", out.render_init)
 def _init(args, ws: Workspace):
-    return ws.init()
+    return out.InitResult(stores=ws.init(), gitignore=ws.ignore_project_store())
 
 
 @command("propose", out.render_proposed)
@@ -181,7 +181,8 @@ def _hook(args, ws: Workspace):
 def _install(args, ws: Workspace):
     from memory_review.integrations import install
 
-    return install.install(ws, scope=args.settings, command=args.command_line)
+    return install.install(ws, scope=args.settings, command=args.command_line,
+                           keep_auto_memory=args.keep_auto_memory)
 
 
 @command("uninstall", out.render_install)
@@ -447,6 +448,9 @@ def _cfg_install(p, *, with_command: bool = True):
         p.add_argument("--command", dest="command_line", metavar="CMD",
                        help="what Claude Code runs (default: memory-review hook claude-code, by full path "
                             "when memory-review is not on PATH)")
+        p.add_argument("--keep-auto-memory", action="store_true",
+                       help="leave Claude Code's own auto memory on (by default install turns it off: "
+                            "it remembers what nobody reviewed)")
 
 
 def _export_formats() -> list[str]:
@@ -459,7 +463,9 @@ def _cfg_export(p):
     p.add_argument("--format", required=True, choices=_LazyChoices(_export_formats), metavar="FORMAT",
                    help="agents-md: AGENTS.md, claude-md: CLAUDE.md, cursor-rules: .cursor/rules/memory-review.mdc")
     p.add_argument("--output", metavar="FILE", help="write this file instead of the format's default")
-    _scope(p, "only this store's memories (default: both, as injection sees them)")
+    p.add_argument("--scope", choices=["project", "user", "all"], default="project",
+                   help="whose memories: project (the default: these files are usually committed), "
+                        "user (your own), or all")
 
 
 SUBCOMMANDS = [

@@ -38,8 +38,26 @@ def _extra(result: Any) -> dict:
     return {"ok": result.ok} if hasattr(result, "ok") else {}
 
 
-def render_init(result: dict[str, bool], args: argparse.Namespace) -> str:
-    return "\n".join(f"{scope} store: {'created' if new else 'already there'}" for scope, new in result.items())
+@dataclass(frozen=True)
+class InitResult:
+    """``init``: which stores were new, and what happened to the project's ``.gitignore``."""
+
+    stores: dict[str, bool]
+    gitignore: str
+
+    def to_json(self) -> dict:
+        return {**self.stores, "gitignore": self.gitignore}
+
+
+def render_init(result: InitResult, args: argparse.Namespace) -> str:
+    lines = [f"{scope} store: {'created' if new else 'already there'}" for scope, new in result.stores.items()]
+    return "\n".join([*lines, _gitignore_line(result.gitignore)])
+
+
+def _gitignore_line(status: str) -> str:
+    if status in ("added", "created"):
+        return f".gitignore: {status} .memory-review/ (the store travels through its own git refs)"
+    return f".gitignore: {status}"
 
 
 @dataclass(frozen=True)
@@ -273,17 +291,41 @@ def render_hook_errors(entries, args) -> str:
 
 def render_install(result, args) -> str:
     lines = [f"{result.agent}: {result.action} — {result.settings}"]
-    if result.command and result.action in ("installed", "updated"):
-        lines.append(f"  hooks: {', '.join(result.events)} run `{result.command}`")
+    if result.edited:
+        lines.append(f"  edited the link's target in place: {result.edited}")
+    installing = args.command == "install"
+    if installing:
+        lines += _install_lines(result, args)
+    elif result.action != "not-installed":
+        lines.append(f"  took out: hooks on {', '.join(result.events) or 'no event'}, "
+                     f"{result.deny_rules} deny rule(s)" + (", autoMemoryEnabled" if result.auto_memory else ""))
     if result.backup:
-        lines.append(f"  backup of the previous file: {result.backup}")
+        lines.append(f"  backup of the file before install: {result.backup}")
+    if result.gitignore:
+        lines.append(f"  {_gitignore_line(result.gitignore)}")
+    return "\n".join(lines)
+
+
+def _install_lines(result, args) -> list[str]:
+    lines = [f"  hooks: {', '.join(result.events)} run `{result.command}`",
+             f"  permissions.deny: {result.deny_rules} rules keep the agent's shell from running a person's "
+             "commands (apply, discard, edit, revert, delete, forget, trust, sync, verify --repair)"]
+    if result.auto_memory == "off":
+        lines.append("  autoMemoryEnabled: false — Claude Code's own auto memory is off: it stores notes nobody "
+                     "reviewed (--keep-auto-memory leaves it on)")
+    if result.auto_memory_folder:
+        lines.append(f"  existing auto memory kept at {result.auto_memory_folder}: review it with "
+                     f"`memory-review import {result.auto_memory_folder}`")
     if result.store_created:
         lines.append("  created the project store (.memory-review/)")
     if args.settings == "user" and result.action in ("installed", "updated"):
         lines.append("  the hooks act in projects that have a store: run `memory-review init` in each")
-    return "\n".join(lines)
+    return lines
 
 
 def render_export(result, args) -> str:
     what = "unchanged" if not result.changed else ("created" if result.created else "updated")
-    return f"{result.path}: {what} ({result.memories} approved memories, format {result.format})"
+    line = f"{result.path}: {what} ({result.memories} approved {result.scope} memories, format {result.format})"
+    if result.imports:
+        line += f"\n  it imports {result.imports} (@{result.imports}): Claude Code reads only CLAUDE.md once it exists"
+    return line

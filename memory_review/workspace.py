@@ -112,6 +112,12 @@ class Workspace:
         """Create both stores if missing; says which were new."""
         return {scope: self.store(scope).init() for scope in DURABLE}
 
+    def ignore_project_store(self) -> str:
+        """Add ``.memory-review/`` to the project's ``.gitignore`` (git work trees only); what happened."""
+        from memory_review.gitignore import ignore_store
+
+        return ignore_store(self.root)
+
     # --- proposing (the agent's way in) ------------------------------------------------
 
     def propose(self, proposals: Sequence[AnyProposal],

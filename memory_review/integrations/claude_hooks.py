@@ -16,7 +16,8 @@ briefly, and on *any* failure the hook exits 0 with nothing on stdout and the
 error appended to ``<store>/hooks/errors.jsonl`` (``memory-review hook errors``).
 A crash at the deadline is safe: the commit path is crash-atomic (DESIGN §5).
 
-The hooks never create a store: in a project without a project store
+The project is ``$CLAUDE_PROJECT_DIR`` when Claude Code sets it (the folder the session
+started in), else the payload's ``cwd``. The hooks never create a store: in a project without a project store
 (``memory-review init`` not run there) they do nothing, so a user-wide install
 does not litter every repository Claude Code opens.
 """
@@ -66,6 +67,7 @@ LOCK_TIMEOUT = 1.0
 CONTEXT_BUDGET = 10_000
 MAX_PAYLOAD_BYTES = 1024 * 1024
 DEADLINE_ENV = "MEMORY_REVIEW_HOOK_DEADLINE"
+PROJECT_DIR_ENV = "CLAUDE_PROJECT_DIR"
 
 
 class HookPayload(BaseModel):
@@ -134,11 +136,26 @@ def handle(payload: HookPayload, *, project: Path | None = None, deadline: float
 
 
 def open_workspace(payload: HookPayload, project: Path | None) -> Workspace:
-    """The workspace of ``--project``, else of the payload's ``cwd``; the store lock is waited for briefly."""
+    """The workspace of ``--project``, else ``$CLAUDE_PROJECT_DIR``, else the payload's ``cwd``;
+    the store lock is waited for briefly."""
+    project = project or claude_project_dir()
     cwd = Path(payload.cwd) if payload.cwd else None
     if project is None and cwd is not None and not cwd.is_dir():
         raise ValidationError(f"the hook's cwd is not a directory: {cwd}", field="cwd")
     return Workspace.open(project, cwd=cwd, lock_timeout=LOCK_TIMEOUT)
+
+
+def claude_project_dir() -> Path | None:
+    """The project root Claude Code gives the commands it starts (``$CLAUDE_PROJECT_DIR``), if it is a folder.
+
+    Steadier than the payload's ``cwd``, which follows the agent's ``cd`` (into ``/tmp`` or another
+    repository). Unset, empty or not a folder: None, and the ``cwd`` decides as before.
+    """
+    value = os.environ.get(PROJECT_DIR_ENV, "")
+    if not value or not os.path.isabs(value):
+        return None
+    path = Path(value)
+    return path if path.is_dir() else None
 
 
 def answer_context(ws: Workspace, payload: HookPayload) -> dict[str, Any] | None:
@@ -307,7 +324,7 @@ def error_folder_for(payload: HookPayload | None, project: str | None) -> Path |
     """The store whose hook log takes an error: the project store if it exists, else the user store."""
     try:
         cwd = Path(payload.cwd) if payload and payload.cwd and Path(payload.cwd).is_dir() else None
-        root = project_root(Path(project) if project else None, cwd)
+        root = project_root(Path(project) if project else claude_project_dir(), cwd)
         store = project_store_dir(root)
         if store.is_dir():
             return store

@@ -13,7 +13,14 @@ The memories go between two marker lines, and only there::
     <!-- memory-review:end -->
 
 Everything outside the markers is kept byte for byte; a file without markers
-gets the section appended. The section depends on the approved memories only
+gets the section appended. Only the project's memories are exported unless
+``scope`` says ``user`` or ``all``: these files are usually committed, and a
+person's own notes should not reach a shared repository by default.
+
+Claude Code reads AGENTS.md only while there is no CLAUDE.md. So a CLAUDE.md
+that holds nothing but our section (a new one, or one only export wrote) next
+to an AGENTS.md starts with an ``@AGENTS.md`` import line: creating it must not
+hide the repository's instructions from Claude Code. The section depends on the approved memories only
 (no clock, no ages), so exporting twice changes nothing. Memory text is made
 inert the way injection does it (``injection.render.sanitize``), and anything
 that could end the section early — an HTML comment delimiter — is escaped.
@@ -36,6 +43,9 @@ if TYPE_CHECKING:
     from memory_review.workspace import Workspace
 
 ExportFormat = Literal["agents-md", "claude-md", "cursor-rules"]
+ExportScope = Literal["project", "user", "all"]
+SCOPES = ("project", "user", "all")
+AGENTS_IMPORT = "@AGENTS.md"
 FORMATS: dict[str, str] = {
     "agents-md": "AGENTS.md",
     "claude-md": "CLAUDE.md",
@@ -70,19 +80,44 @@ class ExportResult:
     changed: bool
     created: bool
     memories: int
+    scope: str = "project"
+    imports: str | None = None  # "AGENTS.md": the CLAUDE.md imports it, so Claude Code still reads it
 
 
 def export_memories(ws: Workspace, *, format: str, output: Path | None = None,
-                    scope: str | None = None) -> ExportResult:
-    """Write the approved memories (of ``scope``, default both) into ``format``'s file."""
+                    scope: str = "project") -> ExportResult:
+    """Write the approved memories of ``scope`` (project, user or all) into ``format``'s file."""
+    if scope not in SCOPES:
+        raise ValidationError(f"scope must be one of {', '.join(SCOPES)}, not {scope!r}", field="scope")
     target = _target(ws.root, format, output)
-    memories = [m for m in ws.memories() if scope is None or m.scope == scope]
+    memories = [m for m in ws.memories() if scope == "all" or m.scope == scope]
     old = _read(target)
     new = regenerate(old, render_section(memories), format=format)
+    claude = format == "claude-md"
+    if claude and _needs_agents_import(target, new):
+        new = _with_agents_import(new)
     if new != old:
         _write(target, new)
     return ExportResult(format=format, path=str(target), changed=new != old, created=old is None,
-                        memories=len(memories))
+                        memories=len(memories), scope=scope,
+                        imports="AGENTS.md" if claude and _imports_agents(new) else None)
+
+
+def _needs_agents_import(target: Path, text: str) -> bool:
+    """A CLAUDE.md of nothing but our section, beside an AGENTS.md it does not import yet."""
+    if not (target.parent / "AGENTS.md").exists() or _imports_agents(text):
+        return False
+    span = _section_span(text)
+    return span is not None and not (text[:span[0]] + text[span[1]:]).strip()
+
+
+def _imports_agents(text: str) -> bool:
+    return any(line.strip() == AGENTS_IMPORT for line in text.splitlines())
+
+
+def _with_agents_import(text: str) -> str:
+    newline = _newline_of(text, 0)
+    return AGENTS_IMPORT + newline + newline + text
 
 
 # --- pure: render and splice --------------------------------------------------------------------

@@ -1,44 +1,58 @@
-"""``memory-review install|uninstall claude-code``: our hooks in a Claude Code ``settings.json``.
+"""``memory-review install|uninstall claude-code``: our hooks, deny rules and auto-memory switch in a
+Claude Code ``settings.json`` (ADR 0011, 0022).
 
-Claude Code reads hooks from ``~/.claude/settings.json`` (user; ``$CLAUDE_CONFIG_DIR``
-moves it), ``<project>/.claude/settings.json`` (project, shared) and
-``<project>/.claude/settings.local.json`` (local, personal). For each event we
-add one matcher group of our own::
+Claude Code reads ``~/.claude/settings.json`` (user; ``$CLAUDE_CONFIG_DIR`` moves it),
+``<project>/.claude/settings.json`` (project, shared) and ``<project>/.claude/settings.local.json``
+(local, personal). What goes in is :mod:`claude_settings`' business; this module finds the
+file, guards it and keeps the backup:
 
-    "Stop": [ ...their groups untouched..., {"hooks": [{"type": "command",
-              "command": "memory-review hook claude-code", "timeout": 30}]} ]
-
-Install is idempotent (an up-to-date file is not rewritten) and, before changing
-a file that holds none of our hooks, copies it byte for byte to
-``settings.json.memory-review.bak``. Uninstall removes exactly our hook entries
-(and the groups, event lists and ``hooks`` object that only held them); when what
-is left equals that backup, the backup's bytes are put back, so a round trip
-leaves the file byte-identical. A file that install created is removed again.
+* A symlinked settings file (a dotfiles set-up) is edited at its target, so the link stays a
+  link. A project or local file must resolve inside the project (and not into ``.git``); a
+  user file inside the user's config dir or home, owned by the user. Anything else is refused
+  before a byte is read, so outside content is never copied into the repository.
+* Before the first change the file's bytes are copied to the *user store*
+  (``<user store>/install-backups/``), never next to a project file where it would be committed.
+* Uninstall takes out exactly what is ours; when what is left equals the backup, the backup's
+  bytes are put back, so a round trip leaves the file byte-identical. A file install created
+  is removed again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 import shlex
 import shutil
+import stat
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from events.durable import atomic_replace, remove_file
-from memory_review.errors import StorageError, ValidationError
+from memory_review.errors import StorageError, UnsafePathError, ValidationError
 from memory_review.integrations.claude_hooks import CONTEXT_EVENTS, HOOK_EVENTS
+from memory_review.integrations.claude_settings import (
+    HOOK_ARGS,
+    Wanted,
+    deny_rules,
+    has_our_hooks,
+    merge_settings,
+    programs_for,
+    strip_settings,
+)
 
 if TYPE_CHECKING:
     from memory_review.workspace import Workspace
 
 SettingsScope = Literal["user", "project", "local"]
-BACKUP_SUFFIX = ".memory-review.bak"
-HOOK_ARGS = ("hook", "claude-code")
+BACKUP_DIR = "install-backups"
+MAX_SETTINGS_BYTES = 4 * 1024 * 1024
 # Claude Code's own limit per hook (seconds); ours stop earlier (claude_hooks deadlines).
 TIMEOUTS = {event: (10 if event in CONTEXT_EVENTS else 30) for event in HOOK_EVENTS}
+_READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
 
 
 @dataclass(frozen=True)
@@ -52,16 +66,40 @@ class InstallResult:
     backup: str | None = None
     command: str | None = None
     store_created: bool = False
+    edited: str | None = None  # the symlink's target, when the settings path is a link
+    deny_rules: int = 0  # rules of ours in the file after install / taken out by uninstall
+    auto_memory: str | None = None  # "off" | "kept" | "restored"
+    auto_memory_folder: str | None = None  # Claude Code's existing auto memory of this project
+    gitignore: str | None = None
+
+
+@dataclass(frozen=True)
+class Target:
+    """The settings path Claude Code reads, the file we edit (its symlink target) and where its backup goes."""
+
+    path: Path
+    real: Path
+    backup: Path
 
 
 def settings_path(scope: SettingsScope, root: Path, environ: dict[str, str] | None = None) -> Path:
     """The settings file Claude Code reads for ``scope``."""
-    env = os.environ if environ is None else environ
     if scope == "user":
-        base = Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else Path.home() / ".claude"
-        return base.expanduser() / "settings.json"
+        return config_dir(environ) / "settings.json"
     name = "settings.local.json" if scope == "local" else "settings.json"
     return root / ".claude" / name
+
+
+def config_dir(environ: dict[str, str] | None = None) -> Path:
+    """Claude Code's user config dir: ``$CLAUDE_CONFIG_DIR``, else ``~/.claude``."""
+    env = os.environ if environ is None else environ
+    base = Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else Path.home() / ".claude"
+    return base.expanduser().absolute()
+
+
+def auto_memory_dir(root: Path, environ: dict[str, str] | None = None) -> Path:
+    """Where Claude Code keeps its auto memory of ``root``: ``projects/<path, non-alphanumerics as ->/memory``."""
+    return config_dir(environ) / "projects" / re.sub(r"[^A-Za-z0-9]", "-", str(root)) / "memory"
 
 
 def hook_command() -> str:
@@ -70,8 +108,7 @@ def hook_command() -> str:
     A bare name keeps a shared project settings file portable; a full path keeps a
     virtualenv install working when Claude Code's PATH does not include the venv.
     """
-    script = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
-    here = script.resolve() if script is not None and script.name == "memory-review" else None
+    here = _this_executable()
     on_path = shutil.which("memory-review")
     if on_path and (here is None or Path(on_path).resolve() == here):
         return shlex.join(["memory-review", *HOOK_ARGS])
@@ -80,168 +117,172 @@ def hook_command() -> str:
     return shlex.join([sys.executable, "-m", "memory_review.cli", *HOOK_ARGS])
 
 
-def is_ours(entry: Any) -> bool:
-    """Whether a hook entry runs ``memory-review hook claude-code`` (under any path)."""
-    if not isinstance(entry, dict) or entry.get("type") != "command" or not isinstance(entry.get("command"), str):
-        return False
-    try:
-        words = shlex.split(entry["command"])
-    except ValueError:
-        return False
-    if tuple(words[-2:]) != HOOK_ARGS:
-        return False
-    program = words[:-2]
-    return (len(program) == 1 and Path(program[0]).name == "memory-review") or program[-2:] == [
-        "-m", "memory_review.cli"]
+def _this_executable() -> Path | None:
+    script = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    return script.resolve() if script is not None and script.name == "memory-review" else None
+
+
+def wanted(command: str, *, keep_auto_memory: bool) -> Wanted:
+    """Our part of the settings for a hook ``command``; the deny rules cover every way to run the tool."""
+    executables = [str(p) for p in (_this_executable(), _which()) if p is not None]
+    entries = {event: {"type": "command", "command": command, "timeout": TIMEOUTS[event]} for event in HOOK_EVENTS}
+    rules = deny_rules(programs_for(command, extra=[shlex.quote(p) for p in executables]))
+    return Wanted(hooks=entries, deny=rules, auto_memory_off=not keep_auto_memory)
+
+
+def _which() -> Path | None:
+    found = shutil.which("memory-review")
+    return Path(found).resolve() if found else None
 
 
 # --- install -----------------------------------------------------------------------------------
 
 
-def install(ws: Workspace, *, scope: SettingsScope = "project", command: str | None = None) -> InstallResult:
-    """Install the Claude Code hooks for ``scope``; a project/local install also creates the project store
-    (the hooks act only where one exists)."""
-    result = install_claude_code(settings_path(scope, ws.root), command=command)
+def install(ws: Workspace, *, scope: SettingsScope = "project", command: str | None = None,
+            keep_auto_memory: bool = False) -> InstallResult:
+    """Install for ``scope``; a project/local install also creates the project store (the hooks act
+    only where one exists) and keeps it out of the project's branches (``.gitignore``)."""
+    target = locate(scope, ws.root, backups=ws.user.root / BACKUP_DIR)
+    result = install_claude_code(target, command=command, keep_auto_memory=keep_auto_memory)
+    folder = auto_memory_dir(ws.root)
+    result = replace(result, auto_memory_folder=str(folder) if folder.is_dir() else None)
     if scope == "user":
         return result
-    return replace(result, store_created=ws.project.init())
+    created = ws.project.init()
+    return replace(result, store_created=created, gitignore=ws.ignore_project_store())
 
 
 def uninstall(ws: Workspace, *, scope: SettingsScope = "project") -> InstallResult:
-    """Remove exactly the hooks ``install`` added for ``scope`` (stores and memory are left alone)."""
-    return uninstall_claude_code(settings_path(scope, ws.root))
+    """Take out exactly what ``install`` added for ``scope`` (stores and memory are left alone)."""
+    return uninstall_claude_code(locate(scope, ws.root, backups=ws.user.root / BACKUP_DIR))
 
 
-def install_claude_code(path: Path, *, command: str | None = None) -> InstallResult:
-    """Merge our hooks into the settings file at ``path`` (created if missing)."""
+def install_claude_code(target: Target, *, command: str | None = None,
+                        keep_auto_memory: bool = False) -> InstallResult:
+    """Merge our part into the settings file of ``target`` (created if missing)."""
     command = command or hook_command()
-    original = _read(path)
-    data = _parse(original, path) if original is not None else {}
-    merged, changed = merge_hooks(data, command)
-    if not changed:
-        return InstallResult("claude-code", str(path), "unchanged", list(HOOK_EVENTS), command=command)
-    pristine = not any(True for _ in _our_entries(data))
-    backup = _backup(path, original) if pristine and original is not None else _existing_backup(path)
-    _write(path, _dump(merged, original))
-    return InstallResult("claude-code", str(path), "installed" if pristine else "updated", list(HOOK_EVENTS),
-                         backup=str(backup) if backup else None, command=command)
-
-
-def merge_hooks(data: dict[str, Any], command: str) -> tuple[dict[str, Any], bool]:
-    """``data`` with one up-to-date group of ours per event; whether anything changed."""
-    merged = json.loads(json.dumps(data))  # deep copy that keeps key order
-    hooks = merged.setdefault("hooks", {})
-    if not isinstance(hooks, dict):
-        raise ValidationError('"hooks" is not an object; fix the settings file first', field="hooks")
-    for event in HOOK_EVENTS:
-        groups = hooks.setdefault(event, [])
-        if not isinstance(groups, list):
-            raise ValidationError(f'"hooks.{event}" is not a list; fix the settings file first', field=event)
-        _merge_event(groups, _entry(event, command))
-    return merged, merged != data
-
-
-def _entry(event: str, command: str) -> dict[str, Any]:
-    return {"type": "command", "command": command, "timeout": TIMEOUTS[event]}
-
-
-def _merge_event(groups: list[Any], wanted: dict[str, Any]) -> None:
-    ours = [(g, e) for g in groups if isinstance(g, dict) for e in _hook_list(g) if is_ours(e)]
-    if not ours:
-        groups.append({"hooks": [wanted]})
-        return
-    ours[0][1].update(wanted)  # a moved install or new timeouts: update ours in place
-    for group, extra in ours[1:]:  # duplicates (e.g. copied by hand) would run the hook twice
-        group["hooks"].remove(extra)
-        if not group["hooks"]:
-            groups.remove(group)
-
-
-def _hook_list(group: dict[str, Any]) -> list[Any]:
-    hooks = group.get("hooks")
-    return hooks if isinstance(hooks, list) else []
+    original = _read(target.real)
+    data = _parse(original, target.real) if original is not None else {}
+    first = not has_our_hooks(data)
+    before = data if first else (_backup_data(_read(target.backup)) or {})
+    want = wanted(command, keep_auto_memory=keep_auto_memory)
+    merged = merge_settings(data, want, before=before)
+    result = InstallResult("claude-code", str(target.path), "unchanged", list(HOOK_EVENTS), command=command,
+                           edited=str(target.real) if target.real != target.path else None,
+                           deny_rules=len(want.deny), auto_memory="kept" if keep_auto_memory else "off")
+    if merged == data:
+        return result
+    if first and original is not None:
+        _write_backup(target.backup, original)
+    _write(target.real, _dump(merged, original))
+    backup = target.backup if _read(target.backup) is not None else None
+    return replace(result, action="installed" if first else "updated", backup=str(backup) if backup else None)
 
 
 # --- uninstall ---------------------------------------------------------------------------------
 
 
-def uninstall_claude_code(path: Path) -> InstallResult:
-    """Remove our hooks from ``path``; byte-identical to the backup when nothing else changed."""
-    original = _read(path)
+def uninstall_claude_code(target: Target) -> InstallResult:
+    """Take our part out of ``target``; byte-identical to the backup when nothing else changed."""
+    original = _read(target.real)
+    result = InstallResult("claude-code", str(target.path), "not-installed",
+                           edited=str(target.real) if target.real != target.path else None)
     if original is None:
-        return InstallResult("claude-code", str(path), "not-installed")
-    data = _parse(original, path)
-    backup_path = path.with_name(path.name + BACKUP_SUFFIX)
-    backup = _read(backup_path)
-    stripped, removed = strip_hooks(data, before=_backup_data(backup))
-    if not removed:
-        return InstallResult("claude-code", str(path), "not-installed")
-    if backup is not None and _same_data(backup, stripped):
-        _write(path, backup)
-        _remove(backup_path)
-        return InstallResult("claude-code", str(path), "restored", removed)
+        return result
+    data = _parse(original, target.real)
+    backup = _read(target.backup)
+    stripped, found = strip_settings(data, before=_backup_data(backup))
+    if not found.found:
+        return result
+    result = replace(result, events=found.events, deny_rules=len(found.rules),
+                     auto_memory="restored" if found.auto_memory else None)
+    if backup is not None and _backup_data(backup) == stripped:
+        _write(target.real, backup)
+        _remove(target.backup)
+        return replace(result, action="restored")
     if backup is None and stripped == {}:
-        _remove(path)  # install created it, and nothing else was added since
-        return InstallResult("claude-code", str(path), "deleted", removed)
-    _write(path, _dump(stripped, original))
-    return InstallResult("claude-code", str(path), "removed", removed,
-                         backup=str(backup_path) if backup is not None else None)
+        _remove(target.real)  # install created it, and nothing else was added since
+        return replace(result, action="deleted")
+    _write(target.real, _dump(stripped, original))
+    return replace(result, action="removed", backup=str(target.backup) if backup is not None else None)
 
 
-def strip_hooks(data: dict[str, Any], *, before: dict[str, Any] | None = None) -> tuple[dict[str, Any], list[str]]:
-    """``data`` without our hook entries; the events touched.
-
-    A group, event list or ``hooks`` object that our removal leaves empty is dropped too,
-    unless ``before`` (the settings as they were before install) already had it.
-    """
-    stripped = json.loads(json.dumps(data))
-    hooks = stripped.get("hooks")
-    if not isinstance(hooks, dict):
-        return stripped, []
-    had = before.get("hooks") if isinstance(before, dict) else None
-    had_events = set(had) if isinstance(had, dict) else set()
-    touched = [event for event, groups in list(hooks.items())
-               if _strip_event(hooks, event, groups, keep_empty=event in had_events)]
-    if touched and not hooks and not isinstance(had, dict):
-        del stripped["hooks"]
-    return stripped, touched
+# --- where: the file to edit, guarded --------------------------------------------------------------
 
 
-def _strip_event(hooks: dict[str, Any], event: str, groups: Any, *, keep_empty: bool) -> bool:
-    if not isinstance(groups, list):
-        return False
-    found = False
-    for group in [g for g in groups if isinstance(g, dict)]:
-        kept = [e for e in _hook_list(group) if not is_ours(e)]
-        if len(kept) != len(_hook_list(group)):
-            found = True
-            if kept:
-                group["hooks"] = kept
-            else:
-                groups.remove(group)
-    if found and not groups and not keep_empty:
-        del hooks[event]
-    return found
+def locate(scope: SettingsScope, root: Path, *, backups: Path, environ: dict[str, str] | None = None) -> Target:
+    """The settings file of ``scope``, its real target (checked) and its backup in the user store."""
+    path = settings_path(scope, root, environ)
+    try:
+        real = path.resolve()
+    except (OSError, RuntimeError) as exc:  # a symlink loop
+        raise UnsafePathError(f"cannot be resolved ({exc}); nothing was changed", path=path) from exc
+    if scope == "user":
+        _check_user_target(path, real, config_dir(environ))
+    else:
+        _check_project_target(path, real, root.resolve())
+    key = hashlib.sha256(str(real).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return Target(path=path, real=real, backup=backups / f"{real.name}.{key}.bak")
 
 
-def _our_entries(data: dict[str, Any]):
-    hooks = data.get("hooks")
-    for groups in (hooks.values() if isinstance(hooks, dict) else ()):
-        for group in (groups if isinstance(groups, list) else ()):
-            if isinstance(group, dict):
-                yield from (e for e in _hook_list(group) if is_ours(e))
+def _check_project_target(path: Path, real: Path, root: Path) -> None:
+    # The repository decides what `.claude/` holds: a link out of it must not aim our read or write elsewhere.
+    if not real.is_relative_to(root):
+        raise UnsafePathError(f"resolves outside the project ({real}); nothing was read or changed", path=path,
+                              hint="replace the link by a file, or use --user for your own settings")
+    if real.is_relative_to(root / ".git"):
+        raise UnsafePathError(f"resolves into the repository's .git ({real}); nothing was changed", path=path)
+    _check_kind(path, real)
+
+
+def _check_user_target(path: Path, real: Path, config: Path) -> None:
+    # The person's own link (dotfiles): followed anywhere in their own config dir or home, if theirs.
+    allowed = (config.resolve(), Path.home().resolve())
+    if not any(real.is_relative_to(base) for base in allowed):
+        raise UnsafePathError(f"resolves outside your config dir and home ({real}); nothing was changed", path=path)
+    _check_kind(path, real)
+    owner = _owner(real) if real.exists() else _owner(real.parent) if real.parent.exists() else os.getuid()
+    if owner != os.getuid():
+        raise UnsafePathError(f"{real} belongs to another user; nothing was changed", path=path)
+
+
+def _check_kind(path: Path, real: Path) -> None:
+    try:
+        info = real.lstat()
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise StorageError(f"cannot read: {exc.strerror}", path=path, errno=exc.errno) from exc
+    if not stat.S_ISREG(info.st_mode):
+        raise ValidationError(f"{real} is not a regular file; nothing was changed", path=path)
+
+
+def _owner(path: Path) -> int:
+    try:
+        return path.stat().st_uid
+    except OSError as exc:
+        raise StorageError(f"cannot read: {exc.strerror}", path=path, errno=exc.errno) from exc
 
 
 # --- files ---------------------------------------------------------------------------------------
 
 
 def _read(path: Path) -> bytes | None:
+    """The file's bytes (None when missing); never through a link, never blocking on a FIFO."""
     try:
-        return path.read_bytes()
+        fd = os.open(path, _READ_FLAGS)
     except FileNotFoundError:
         return None
     except OSError as exc:
         raise StorageError(f"cannot read: {exc.strerror}", path=path, errno=exc.errno) from exc
+    with os.fdopen(fd, "rb") as stream:
+        info = os.fstat(stream.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise ValidationError("not a regular file; nothing was changed", path=path)
+        data = stream.read(MAX_SETTINGS_BYTES + 1)
+    if len(data) > MAX_SETTINGS_BYTES:
+        raise ValidationError(f"larger than {MAX_SETTINGS_BYTES} bytes; nothing was changed", path=path)
+    return data
 
 
 def _parse(raw: bytes, path: Path) -> dict[str, Any]:
@@ -265,10 +306,6 @@ def _backup_data(raw: bytes | None) -> dict[str, Any] | None:
         return None  # a backup we cannot read is not restored; the removal still works
 
 
-def _same_data(raw: bytes, data: dict[str, Any]) -> bool:
-    return _backup_data(raw) == data
-
-
 def _dump(data: dict[str, Any], original: bytes | None) -> bytes:
     """JSON in the file's own indentation (2 spaces for a new file), ending in a newline."""
     return (json.dumps(data, indent=_indent_of(original), ensure_ascii=False) + "\n").encode("utf-8")
@@ -283,15 +320,12 @@ def _indent_of(original: bytes | None) -> int | str:
     return 2
 
 
-def _backup(path: Path, original: bytes) -> Path:
-    backup = path.with_name(path.name + BACKUP_SUFFIX)
-    _write(backup, original)
-    return backup
-
-
-def _existing_backup(path: Path) -> Path | None:
-    backup = path.with_name(path.name + BACKUP_SUFFIX)
-    return backup if backup.exists() else None
+def _write_backup(path: Path, data: bytes) -> None:
+    _write(path, data)
+    try:
+        os.chmod(path, 0o600)  # a settings file can hold tokens in "env"
+    except OSError as exc:
+        raise StorageError(f"cannot write: {exc.strerror}", path=path, errno=exc.errno) from exc
 
 
 def _write(path: Path, data: bytes) -> None:

@@ -104,7 +104,8 @@ def make_project(base: Path, *, init: bool = True) -> Project:
     subprocess.run(["git", "init", "-q", str(root)], check=True)
     env = {**os.environ, "MEMORY_REVIEW_HOME": str(base / "user-store"), "MEMORY_REVIEW_ACTOR": "alice",
            "HOME": str(base / "home")}
-    env.pop("CLAUDE_CONFIG_DIR", None)
+    for name in ("CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR"):  # the tests say where Claude Code would be
+        env.pop(name, None)
     env.pop("MEMORY_REVIEW_HOOK_DEADLINE", None)
     project = Project(root.resolve(), env)
     if init:

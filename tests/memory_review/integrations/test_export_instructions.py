@@ -58,17 +58,17 @@ def test_real_instruction_files_round_trip(project: Project, shared_data: Path) 
         original = source.read_bytes()
         target.write_bytes(original)
 
-        first = export_memories(ws, format=fmt)
+        first = export_memories(ws, format=fmt, scope="all")
         assert first.changed and not first.created and first.memories == 1
         text = target.read_text(encoding="utf-8")
         assert text.startswith(original.decode()) and _outside(text).rstrip("\n") == original.decode().rstrip("\n")
         assert text.count(BEGIN) == 1 and "forbidden-mock-database" in text
 
-        again = export_memories(ws, format=fmt)
+        again = export_memories(ws, format=fmt, scope="all")
         assert not again.changed and target.read_text(encoding="utf-8") == text
 
         project.approve(FACT)  # memory changed: only the section moves
-        third = export_memories(ws, format=fmt)
+        third = export_memories(ws, format=fmt, scope="all")
         updated = target.read_text(encoding="utf-8")
         assert third.changed and "pref-pnpm" in updated and _outside(updated) == _outside(text)
         ws.delete("pref-pnpm", actor="alice")
@@ -149,7 +149,8 @@ def test_cli_export_with_scope_and_output(project: Project) -> None:
     project.approve(FACT)
     out = project.root / "docs" / "memory.md"
     result = project.json("export", "--format", "agents-md", "--scope", "user", "--output", str(out))
-    assert result == {"format": "agents-md", "path": str(out), "changed": True, "created": True, "memories": 1}
+    assert result == {"format": "agents-md", "path": str(out), "changed": True, "created": True, "memories": 1,
+                      "scope": "user", "imports": None}
     assert "pref-pnpm" in out.read_text() and "forbidden-mock-database" not in out.read_text()
     text = project.run("export", "--format", "agents-md", "--scope", "user", "--output", str(out))
     assert text.returncode == 0 and b"unchanged" in text.stdout
@@ -177,3 +178,42 @@ def test_regenerating_keeps_the_outside_and_is_idempotent(before: str, after: st
     assert swapped.startswith(before) and swapped.endswith(with_tail[len(old):])
     assert regenerate(swapped, section, format="agents-md") == with_tail
 
+
+
+def test_user_memories_are_exported_only_when_asked(project: Project) -> None:
+    project.approve(PROPOSAL)
+    project.approve(FACT)  # a user-scope memory: the person's own, not the team's
+    shared = project.json("export", "--format", "agents-md")
+    assert shared["scope"] == "project" and shared["memories"] == 1
+    text = (project.root / "AGENTS.md").read_text()
+    assert "forbidden-mock-database" in text and "pref-pnpm" not in text
+    everything = project.json("export", "--format", "agents-md", "--scope", "all")
+    assert everything["memories"] == 2 and "pref-pnpm" in (project.root / "AGENTS.md").read_text()
+    assert project.run("export", "--format", "agents-md", "--scope", "team").returncode == 2
+
+
+def test_a_new_claude_md_keeps_agents_md_visible(project: Project) -> None:
+    project.approve(PROPOSAL)
+    agents = project.root / "AGENTS.md"
+    agents.write_bytes(b"# Agents\n\nRun `make test` before committing.\n")
+    done = project.run("export", "--format", "claude-md")
+    assert done.returncode == 0 and b"imports AGENTS.md" in done.stdout
+    claude = (project.root / "CLAUDE.md").read_text()
+    assert claude.startswith("@AGENTS.md\n\n" + BEGIN) and "forbidden-mock-database" in claude
+    assert agents.read_bytes() == b"# Agents\n\nRun `make test` before committing.\n"
+    again = project.json("export", "--format", "claude-md")
+    assert not again["changed"] and again["imports"] == "AGENTS.md"
+    assert (project.root / "CLAUDE.md").read_text().count("@AGENTS.md") == 1
+
+
+def test_a_claude_md_of_their_own_is_not_given_an_import(project: Project) -> None:
+    project.approve(PROPOSAL)
+    (project.root / "AGENTS.md").write_text("# Agents\n")
+    (project.root / "CLAUDE.md").write_text("# Claude\n\nTheir own notes.\n")
+    result = project.json("export", "--format", "claude-md")
+    assert result["imports"] is None
+    assert (project.root / "CLAUDE.md").read_text().startswith("# Claude\n\nTheir own notes.\n\n" + BEGIN)
+    # Without an AGENTS.md next to it, a new CLAUDE.md is just the section.
+    other = project.root / "sub" / "CLAUDE.md"
+    assert project.json("export", "--format", "claude-md", "--output", str(other))["imports"] is None
+    assert other.read_text().startswith(BEGIN)
