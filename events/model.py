@@ -38,6 +38,7 @@ EventType = Literal[
     "store.recovered",
     "session.written",
     "sync.merged",
+    "store.forgotten",
 ]
 
 TERMINAL_TYPES = frozenset({"candidate.applied", "candidate.discarded"})
@@ -58,7 +59,7 @@ CANDIDATE_TYPES = frozenset(
 )
 RECORD_TYPES = frozenset({"candidate.created", "candidate.edited"})
 PERSON_TYPES = frozenset(
-    {"candidate.applied", "candidate.discarded", "memory.reverted", "memory.deleted"}
+    {"candidate.applied", "candidate.discarded", "memory.reverted", "memory.deleted", "store.forgotten"}
 )
 """Only a person may take these actions; an ``agent:`` actor is refused."""
 
@@ -161,6 +162,8 @@ class EventDraft(_Frozen):
     context: JsonObject | None = None
     sync: JsonObject | None = None
     """``sync.merged`` only: the versions, adoptions and conflicts of one merge (docs/adr/0007)."""
+    forgotten: JsonObject | None = None
+    """``store.forgotten`` only: where a forgotten text was redacted, as counts (docs/adr/0019)."""
 
     @model_validator(mode="after")
     def _fits_its_type(self) -> EventDraft:
@@ -200,12 +203,14 @@ _REQUIRES = (
     ("record", RECORD_TYPES),
     ("reverts", {"memory.reverted"}),
     ("context", {"context.built"}),
+    ("forgotten", {"store.forgotten"}),
 )
 _ALLOWS = (
     ("changes", CHANGE_TYPES),
     ("reverts", {"memory.reverted"}),
     ("forced", {"memory.reverted"}),
     ("sync", {"sync.merged"}),
+    ("forgotten", {"store.forgotten"}),
 )
 # Per type, once: every event is checked against them, and a log holds many.
 _REQUIRED = {k: tuple(n for n, kinds in _REQUIRES if k in kinds) for k in get_args(EventType)}
