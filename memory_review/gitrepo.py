@@ -417,6 +417,63 @@ class GitRepo:
                                     hint="run `memory-review sync` again") from exc
             raise
 
+    # --- rewriting our own refs (``memory-review forget``, docs/adr/0019) -----------------
+
+    def commits_of(self, ref: str) -> list[tuple[str, tuple[str, ...]]]:
+        """Every commit reachable from ``ref``, parents before children: (id, parent ids)."""
+        out = self._run("rev-list", "--topo-order", "--reverse", "--parents", ref, "--")
+        return [(parts[0], tuple(parts[1:])) for parts in (line.split() for line in out.decode().splitlines())]
+
+    def objects_of(self, ref: str) -> list[str]:
+        """Every object (commit, tree, blob) reachable from ``ref``."""
+        out = self._run("rev-list", "--objects", "--no-object-names", ref, "--")
+        return out.decode().split()
+
+    def read_objects(self, shas: Sequence[str]) -> dict[str, tuple[str, bytes]]:
+        """id -> (type, content) of each object, in one ``cat-file --batch``."""
+        if not shas:
+            return {}
+        return dict(_batch(self._run("cat-file", "--batch", stdin="".join(f"{s}\n" for s in shas).encode())))
+
+    def all_objects(self) -> Iterator[tuple[str, tuple[str, bytes]]]:
+        """Every object the repository stores, reachable or not, loose or packed."""
+        return _batch(self._run("cat-file", "--batch-all-objects", "--batch"))
+
+    def write_object(self, kind: str, data: bytes) -> str:
+        """Store ``data`` as an object of ``kind`` (``blob``, ``commit``) exactly as given; its id."""
+        return self._run("hash-object", "-t", kind, "-w", "--stdin", stdin=data).decode().strip()
+
+    def tree_entries(self, tree: str) -> list[TreeEntry]:
+        """The entries directly in ``tree``."""
+        entries = []
+        for record in self._run("ls-tree", "-z", tree).decode("utf-8", "surrogateescape").split("\0"):
+            meta, _, name = record.partition("\t")
+            if meta:
+                mode, kind, sha = meta.split()
+                entries.append(TreeEntry(mode, kind, sha, name))
+        return entries
+
+    def delete_ref(self, ref: str, old: str) -> None:
+        """Delete one of our refs if it still points at ``old``."""
+        if not ref.startswith("refs/memory-review/"):
+            raise StorageError(f"refusing to delete {ref}: not a memory-review ref", path=self.git_dir)
+        self._run("update-ref", "-d", ref, old)
+
+    def _has_reflog(self, ref: str) -> bool:
+        try:
+            self._run("reflog", "exists", ref)
+        except StorageError:
+            return False
+        return True
+
+    def drop_unreachable(self, refs: Sequence[str]) -> None:
+        """Expire the reflogs of ``refs`` (ours), then remove every unreachable object, packed or loose."""
+        logged = [ref for ref in refs if self._has_reflog(ref)]  # git keeps none for refs/memory-review/ by default
+        if logged:
+            self._run("reflog", "expire", "--expire=now", "--expire-unreachable=now", *logged)
+        self._run("repack", "-a", "-d", "-q")
+        self._run("prune", "--expire=now")
+
     # --- the one place a git process starts ----------------------------------------------
 
     def _env(self, env: dict[str, str] | None) -> dict[str, str]:
@@ -440,6 +497,20 @@ class GitRepo:
             if proc.returncode:
                 raise _git().GitCommandError(command, proc.returncode, err)
             return bytes(out)
+
+
+def _batch(out: bytes) -> Iterator[tuple[str, tuple[str, bytes]]]:
+    """The objects of ``cat-file --batch`` output: a ``<id> <type> <size>`` line, the bytes, a newline."""
+    offset = 0
+    while offset < len(out):
+        end = out.index(b"\n", offset)
+        sha, kind, *size = out[offset:end].decode().split()
+        if kind == "missing" or not size:
+            offset = end + 1
+            continue
+        start = end + 1
+        offset = start + int(size[0]) + 1
+        yield sha, (kind, out[start:offset - 1])
 
 
 def step(name: str) -> None:

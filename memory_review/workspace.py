@@ -354,6 +354,25 @@ class Workspace:
             self.history[report.scope].check(report, repair=repair)
         return reports
 
+    # --- forgetting a text that must not be kept (docs/adr/0019) -------------------------
+
+    def forget(self, *, text: str | None = None, pattern: str | None = None, scope: str | None = None,
+               reason: str, actor: str, dry_run: bool = True):
+        """Take every match of ``text`` (or ``pattern``) out of the stores, their history and their git refs.
+
+        A person's command. With ``dry_run`` (the default) it only reports what it found.
+        """
+        from memory_review.forget import ForgetResult, forget_store  # noqa: PLC0415 - rare: not every start-up
+        from memory_review.forget_text import Needle  # noqa: PLC0415
+
+        who = rules.require_person(actor)
+        needle = Needle.of(text=text, pattern=pattern)
+        if not reason.strip() or needle.count(reason):
+            raise ValidationError("say why in --reason, without the text being forgotten", field="reason")
+        stores = [forget_store(store, self.history[store.scope], needle, actor=who, reason=reason, dry_run=dry_run)
+                  for store in self._stores(scope)]
+        return ForgetResult(stores, dry_run)
+
     # --- git history and team sync (docs/adr/0007) -------------------------------------
 
     def git_log(self, *, scope: str = "project", limit: int = 50) -> list[LogEntry]:

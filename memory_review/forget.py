@@ -1,0 +1,214 @@
+"""``memory-review forget``: take a text that must not be kept out of a store, and record that it was (ADR 0019).
+
+For each store, under its lock::
+
+    refuse a damaged log (a rewrite must never make tampering look valid)
+    -> find every match: the log (any field of any event), the derived files, hooks/, git history
+    -> re-chain the log with every match redacted, plus one ``store.forgotten`` event (no hash of
+       the text: only counts and places), and swap it in atomically        <- the commit point
+    -> rebuild every derived file from the new log (memory files under new names, candidates,
+       sessions, MEMORY.md, manifest) and collect the old ones; redact hooks/
+    -> rewrite ``refs/memory-review/*``, drop the old objects, record the new head in history
+    -> look again: whatever still holds the text is reported, never hidden
+
+A crash before the swap leaves the store as it was; after it, the log is clean and
+``memory-review verify --repair`` (or running forget again) rebuilds what was not yet.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from events import EventDraft, LogHead
+from events.durable import atomic_replace
+from events.rewrite import Rewritten, extend, rechain, replace_log
+
+from memory_review.errors import IntegrityError, StorageError
+from memory_review.file_reads import read_regular_file
+from memory_review.forget_git import GitForget, forget_in_history, matches_in_refs
+from memory_review.forget_text import JsonRedactor, LogRedactor, Needle
+from memory_review.store import Store, log_errors
+
+if TYPE_CHECKING:
+    from memory_review.history import History
+
+MAX_FILE_BYTES = 64 * 1024 * 1024
+LOG = "events.jsonl"
+GIT = "git history"
+_NOT_SCANNED = {".lock", LOG, "history.git"}
+_DERIVED = ("memory", "candidates", "sessions", "MEMORY.md", "manifest.json")
+
+
+@dataclass
+class StoreForget:
+    """What forget found and did in one store."""
+
+    scope: str
+    root: str
+    found: dict[str, int] = field(default_factory=dict)
+    """Place -> matches there before (``events.jsonl``, ``memory/``, ``hooks/``, ``git history`` ...)."""
+    events: list[int] = field(default_factory=list)
+    """Seqs of the events whose text changed (every later line changes by its ``prev`` only)."""
+    contexts: list[int] = field(default_factory=list)
+    """Seqs of ``context.built`` events that showed the text: replay reports them as changed."""
+    event: int | None = None
+    """The seq of the ``store.forgotten`` event (None: nothing was written)."""
+    git: GitForget | None = None
+    remaining: dict[str, int] = field(default_factory=dict)
+    """Place -> matches still there after (empty when everything was reached)."""
+    push_hint: list[str] = field(default_factory=list)
+    """Commands that replace this clone's published history on each remote (forget never pushes)."""
+
+    @property
+    def total(self) -> int:
+        return sum(self.found.values())
+
+
+@dataclass
+class ForgetResult:
+    """``forget`` over the stores asked for; a dry run (no ``--yes``) writes nothing."""
+
+    stores: list[StoreForget]
+    dry_run: bool
+
+    @property
+    def ok(self) -> bool:
+        return not any(store.remaining for store in self.stores)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": self.ok, "dry_run": self.dry_run, "stores": [asdict(s) for s in self.stores]}
+
+
+def forget_store(store: Store, history: History, needle: Needle, *, actor: str, reason: str,
+                 dry_run: bool) -> StoreForget:
+    """Find, and unless ``dry_run`` take out, every match of ``needle`` in one store (under its lock)."""
+    report = StoreForget(scope=store.scope, root=str(store.root))
+    if not store.exists():
+        return report
+    with store.locked():
+        head, data = _checked_log(store)
+        redactor = LogRedactor(needle, forget_seq=head.seq + 1, where=str(store.log_path))
+        with log_errors(store.log_path):
+            rewritten = rechain(data, redactor, where=store.log_path)
+        report.found = _found(store, history, needle, redactor)
+        report.events, report.contexts = rewritten.changed, redactor.contexts
+        if report.total == 0 or dry_run:
+            return report
+        _take_out(store, history, needle, report, rewritten, head, actor=actor, reason=reason)
+    return report
+
+
+def _checked_log(store: Store) -> tuple[LogHead, bytes]:
+    log = store.log()
+    with log_errors(store.log_path):
+        log.cut_torn_tail()  # we hold the lock: what the next append would do
+        verdict = log.verify()
+    if not verdict.ok:
+        raise IntegrityError(f"the log has {len(verdict.problems)} problem(s) (first: {verdict.problems[0]}); "
+                             "forget never rewrites a damaged log", path=store.log_path,
+                             hint="run `memory-review verify` and restore the log first")
+    try:
+        data = store.log_path.read_bytes()
+    except FileNotFoundError:
+        data = b""
+    except OSError as exc:
+        raise StorageError(f"{store.log_path}: {exc.strerror}", path=store.log_path, errno=exc.errno) from exc
+    return verdict.head, data
+
+
+def _found(store: Store, history: History, needle: Needle, redactor: LogRedactor) -> dict[str, int]:
+    found: Counter[str] = Counter(redactor.found)
+    for path, place in _store_files(store.root):
+        data = read_regular_file(path, MAX_FILE_BYTES)
+        if data is not None and needle.count_bytes(data):
+            found[place] += needle.count_bytes(data)
+    repo = history.repo()
+    if repo is not None:
+        found[GIT] += matches_in_refs(repo, needle)
+    return {place: count for place, count in sorted(found.items()) if count}
+
+
+def _store_files(root: Path) -> list[tuple[Path, str]]:
+    """Every regular file in the store folder but the log, the lock and the git repository, with its place."""
+    files = []
+    for folder, dirs, names in os.walk(root):  # os.walk never follows a symlinked folder
+        relative = Path(folder).relative_to(root)
+        if relative == Path("."):
+            dirs[:] = [d for d in dirs if d not in _NOT_SCANNED]
+            names = [n for n in names if n not in _NOT_SCANNED]
+        for name in names:
+            path = Path(folder) / name
+            if path.is_file() and not path.is_symlink():
+                files.append((path, _place(path.relative_to(root))))
+    return files
+
+
+def _place(relative: Path) -> str:
+    top = relative.parts[0]
+    if len(relative.parts) == 1:
+        return top if top in _DERIVED else f"other: {relative}"
+    return f"{top}/" if top in (*_DERIVED, "hooks") else f"other: {relative}"
+
+
+def _take_out(store: Store, history: History, needle: Needle, report: StoreForget, rewritten: Rewritten,
+              head: LogHead, *, actor: str, reason: str) -> None:
+    from memory_review.verify import _rebuild  # noqa: PLC0415 - repair's rebuild of every derived file
+
+    manifest = store.read_manifest()
+    origin = manifest.origin if manifest else "0" * 16
+    draft = EventDraft(type="store.forgotten", actor=actor, reason=reason,
+                       forgotten={"kind": needle.kind, "found": report.found, "events": len(report.events),
+                                  "first_seq": report.events[0] if report.events else None,
+                                  "contexts": report.contexts})
+    final = extend(rewritten, [draft], origin=origin)
+    with log_errors(store.log_path):
+        replace_log(store.log_path, final.data, expect=head)
+    report.event = final.head.seq
+    _rebuild(store)
+    _redact_hooks(store.root / "hooks", needle)
+    repo = history.repo()
+    if repo is not None:
+        report.git = forget_in_history(repo, history.ref, needle, forget_seq=report.event)
+        history.record()  # the forget itself, on top of the rewritten history
+        report.push_hint = [f"git -C {repo.git_dir} push --force {remote} "
+                            f"{history.ref}:refs/memory-review/replicas/{store.scope}/{origin}"
+                            for remote in repo.remote_names()]
+    report.remaining = _remaining(store, history, needle)
+
+
+def _redact_hooks(folder: Path, needle: Needle) -> None:
+    """Hook bookkeeping (error log, transcript offsets): JSON lines, each redacted where it matches."""
+    for path, _place_name in _store_files(folder):
+        data = read_regular_file(path, MAX_FILE_BYTES)
+        if data is None or not needle.count_bytes(data):
+            continue
+        redactor = JsonRedactor(needle)
+        lines = [_redact_line(line, redactor, needle) for line in data.splitlines(keepends=True)]
+        try:
+            atomic_replace(path, b"".join(lines))
+        except OSError as exc:
+            raise StorageError(f"{path}: {exc.strerror or exc}", path=path, errno=exc.errno) from exc
+
+
+def _redact_line(line: bytes, redactor: JsonRedactor, needle: Needle) -> bytes:
+    if not needle.count_bytes(line):
+        return line
+    try:
+        value = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return needle.sub(line.decode("utf-8", "replace"))[0].encode("utf-8")
+    return orjson.dumps(redactor.value(value, place="hooks/"), option=orjson.OPT_SORT_KEYS) + b"\n"
+
+
+def _remaining(store: Store, history: History, needle: Needle) -> dict[str, int]:
+    """Every place that still holds a match after the rewrite (the log included: counted by a redaction)."""
+    counter = LogRedactor(needle)
+    with log_errors(store.log_path):
+        rechain(store.log_path.read_bytes(), counter, where=store.log_path)
+    return _found(store, history, needle, counter)
