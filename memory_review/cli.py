@@ -163,6 +163,28 @@ def _verify(args, ws: Workspace):
     return out.VerifyResult(ws.verify(repair=args.repair))
 
 
+@command("forget", out.render_forget)
+def _forget(args, ws: Workspace):
+    text = None if args.pattern else _text_to_forget(args.text_from)
+    return ws.forget(text=text, pattern=args.pattern, scope=args.scope, reason=args.reason,
+                     actor=current_actor(), dry_run=not args.yes)
+
+
+def _text_to_forget(source: str | None) -> str:
+    """The text from stdin, a file or a prompt that does not echo: never from argv (``ps``, shell history)."""
+    if source == "-":
+        raw = sys.stdin.read()
+    elif source:
+        raw = _read_file(source).decode("utf-8", "replace")
+    elif sys.stdin.isatty():
+        import getpass  # noqa: PLC0415 - only this command prompts
+
+        raw = getpass.getpass("text to forget (not shown): ")
+    else:
+        raise ValidationError("give the text with --text-from - (stdin) or --text-from FILE, or a --pattern")
+    return raw[:-1] if raw.endswith("\n") else raw
+
+
 @command("promote", out.render_proposed)
 def _promote(args, ws: Workspace):
     state = ws.promote(args.session_id, args.memory, scope=args.scope, actor=current_actor())
@@ -400,6 +422,18 @@ def _cfg_verify(p):
                    help="rebuild manifest, memory files, MEMORY.md and candidates from the log")
 
 
+def _cfg_forget(p):
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--text-from", metavar="FILE|-",
+                      help="read the text to forget from FILE or stdin (-); without it, a prompt that does "
+                           "not echo. Never give a secret on the command line: ps and shell history keep it")
+    what.add_argument("--pattern", metavar="REGEX", help="forget every match of a regular expression instead")
+    p.add_argument("--reason", required=True, help="why (recorded; must not contain the text)")
+    _scope(p, "only this store (default: both)")
+    p.add_argument("--yes", action="store_true",
+                   help="rewrite for real (without it: only report what would be rewritten)")
+
+
 def _cfg_promote(p):
     p.add_argument("session_id", metavar="SESSION")
     p.add_argument("memory", metavar="MEMORY")
@@ -497,6 +531,9 @@ SUBCOMMANDS = [
     ("replay", "rebuild past state from the log (--at SEQ), or a session's contexts (--session ID)",
      "memory-review replay --at 12", _cfg_replay),
     ("verify", "check manifest, files and the log's chain", "memory-review verify --repair", _cfg_verify),
+    ("forget", "take a text (a leaked secret) out of the stores, their log and git history, recorded "
+               "(a person's command)", "memory-review forget --text-from - --reason 'leaked token' --yes",
+     _cfg_forget),
     ("sync", "share approved memory through a git remote: fetch teammates' changes, merge, push yours",
      "memory-review sync origin", _cfg_sync),
     ("promote", "propose moving a session memory to user/project", "memory-review promote S1 tabs --scope user",

@@ -258,7 +258,13 @@ def render_replay(result, args) -> str:
         lines = [f"{args.scope} store {at}: {len(result)} memories"]
         lines += [f"  [{m.type}] {m.id} — {m.description}" for m in result.values()]
         return "\n".join(lines)
-    return "\n\n".join(f"--- event {c.seq} ({c.ts}) sha256 {c.sha256}\n{c.text}" for c in result)
+    return "\n\n".join(f"--- event {c.seq} ({c.ts}) sha256 {c.sha256}{_replay_note(c)}\n{c.text}" for c in result)
+
+
+def _replay_note(context) -> str:
+    if getattr(context, "forgotten", None) is not None:
+        return f" (changed by forget, event {context.forgotten}: shown as redacted)"
+    return "" if context.matches else " (DOES NOT MATCH what was recorded)"
 
 
 def render_verify(result, args) -> str:
@@ -329,3 +335,38 @@ def render_export(result, args) -> str:
     if result.imports:
         line += f"\n  it imports {result.imports} (@{result.imports}): Claude Code reads only CLAUDE.md once it exists"
     return line
+
+
+FORGET_LIMITS = """forget cannot reach copies outside this machine's stores: a remote you pushed to (until the
+push below replaces your published history), clones and fetches of teammates (each must run forget too),
+backups, and the agent's own transcripts. Rotate the secret: treat it as known."""
+
+
+def render_forget(result, args) -> str:
+    lines = []
+    for store in result.stores:
+        found = ", ".join(f"{place} {count}" for place, count in store.found.items()) or "nothing"
+        lines.append(f"{store.scope} store {store.root}: found {found}")
+        lines += _forget_steps(store) if not result.dry_run and store.found else []
+    if result.dry_run:
+        lines.append("dry run: nothing changed; run again with --yes to rewrite")
+    else:
+        lines.append(FORGET_LIMITS)
+    return "\n".join(lines)
+
+
+def _forget_steps(store) -> list[str]:
+    first = f" (first seq {store.events[0]}; every later line re-chained)" if store.events else ""
+    lines = [f"  rewrote the text of {len(store.events)} event(s){first}; recorded as event {store.event}"]
+    if store.contexts:
+        lines.append(f"  {len(store.contexts)} recorded context(s) showed it: `replay --session` reports them "
+                     "as changed by this forget")
+    if store.git is not None:
+        git = store.git
+        lines.append(f"  git: {git.commits} commit(s) written again on {', '.join(git.rewritten) or 'no ref'}"
+                     + (f", deleted {', '.join(git.deleted)}" if git.deleted else "")
+                     + f"; reflogs expired and unreachable objects pruned in {git.repository}")
+    lines += [f"  to replace what you published: {hint}" for hint in store.push_hint]
+    still = ", ".join(f"{place} {count}" for place, count in store.remaining.items())
+    lines.append(f"  STILL THERE: {still}" if still else "  nothing in this store holds it any more")
+    return lines

@@ -54,10 +54,13 @@ class ReplayedContext:
     matches: bool
     query: str | None = None
     """The prompt itself, only from a log written before prompts were recorded as hashes."""
+    forgotten: int | None = None
+    """The seq of the ``store.forgotten`` event that redacted what this context showed (docs/adr/0019):
+    then the text is the redacted one and ``matches`` is False by design, not damage."""
 
     def to_json(self) -> dict[str, Any]:
         return {"seq": self.seq, "ts": self.ts, "query_sha256": self.query_sha256, "query": self.query,
-                "text": self.text, "sha256": self.sha256, "matches": self.matches}
+                "text": self.text, "sha256": self.sha256, "matches": self.matches, "forgotten": self.forgotten}
 
 
 def context_for(ws: Workspace, *, session: str | None, query: str | None, budget: int | None,
@@ -254,7 +257,7 @@ def _rebuild(event, project_events, user_events) -> ReplayedContext:
     result = build_context(shown, request)
     return ReplayedContext(seq=event.seq, ts=event.ts, query_sha256=_recorded_query_sha256(ctx),
                            text=result.text, sha256=result.sha256, matches=result.sha256 == ctx.get("sha256"),
-                           query=_legacy_query(ctx))
+                           query=_legacy_query(ctx), forgotten=ctx.get("forgotten"))
 
 
 def _legacy_query(ctx: dict[str, Any]) -> str | None:

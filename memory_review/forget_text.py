@@ -175,5 +175,5 @@ def _checked(build, where: str):  # noqa: ANN001, ANN202 - a thunk and what it b
     try:
         return build()
     except MemoryReviewError as exc:
-        raise ValidationError(f"{where}: after redaction a record is no longer valid ({exc})",
-                              hint="forget a longer, more exact text") from exc
+        raise ValidationError(f"the text occurs in an identifier or a fixed-form field, which forget never "
+                              f"rewrites: with it redacted, {exc}", hint="forget a longer, more exact text") from exc

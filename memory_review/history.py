@@ -34,7 +34,7 @@ from memory_review.store import MEMORY_DIR, Store, log_errors
 from memory_review.verify import StoreReport
 
 HISTORY_TYPES = frozenset({"candidate.applied", "candidate.edited", "candidate.discarded", "memory.reverted",
-                           "memory.deleted", "store.recovered", "sync.merged"})
+                           "memory.deleted", "store.recovered", "sync.merged", "store.forgotten"})
 """Events that make a history commit (proposals, context builds and session writes wait for the next one)."""
 
 USER_REPO_DIR = "history.git"
@@ -289,7 +289,7 @@ def describe_event(event: Event) -> str:
     """One line for a person: what happened, to which memories, by whom."""
     verb = {"candidate.applied": "apply", "candidate.edited": "edit", "candidate.discarded": "discard",
             "memory.reverted": "revert", "memory.deleted": "delete", "store.recovered": "repair",
-            "sync.merged": "sync"}.get(event.type, event.type)
+            "sync.merged": "sync", "store.forgotten": "forget"}.get(event.type, event.type)
     what = [event.candidate] if event.candidate else []
     if event.reverts:
         what.append(f"#{event.reverts}")

@@ -11,7 +11,7 @@ import pytest
 from events_testkit import HISTORY, ORIGIN, STATES, TS, chain, fixed_clock, flip, line_offsets, run_child
 
 from events import EventDraft, EventLog, FaultPlan, LogConflictError, LogIntegrityError, faults, replay
-from events.rewrite import rechain, replace_log
+from events.rewrite import extend, rechain, replace_log
 
 SECRET = "Postgres 16"
 
@@ -59,7 +59,7 @@ def test_a_redacted_log_keeps_its_seqs_chains_anew_and_replays(log_path: Path) -
 def test_appended_events_follow_the_rewritten_lines(log_path: Path) -> None:
     log = _history(log_path)
     note = EventDraft(type="store.recovered", actor="alice", reason="forgot a text")
-    result = rechain(log_path.read_bytes(), _redact, where=log_path, origin=ORIGIN, append=[note], ts=TS)
+    result = extend(rechain(log_path.read_bytes(), _redact, where=log_path), [note], origin=ORIGIN, ts=TS)
     (event,) = result.appended
     assert event.seq == len(HISTORY) + 1 and result.head.seq == event.seq
     replace_log(log_path, result.data, expect=log.head())
@@ -162,7 +162,7 @@ import sys
 from pathlib import Path
 import orjson
 from events import EventLog
-from events.rewrite import rechain, replace_log
+from events.rewrite import extend, rechain, replace_log
 path = Path(sys.argv[1])
 edit = lambda fields, renamed: orjson.loads(orjson.dumps(fields).replace(b"Postgres 16", b"[forgotten]"))
 result = rechain(path.read_bytes(), edit, where=path)
