@@ -59,9 +59,8 @@ class Rewritten:
         return self.changed[0] if self.changed else None
 
 
-def rechain(data: bytes, edit: Edit, *, where: Path | str, origin: str = "0" * 16,
-            append: Sequence[EventDraft] = (), ts: str | None = None) -> Rewritten:
-    """Rewrite every committed line of ``data`` through ``edit``; then append ``append``.
+def rechain(data: bytes, edit: Edit, *, where: Path | str) -> Rewritten:
+    """Rewrite every committed line of ``data`` through ``edit`` (:func:`extend` adds events after them).
 
     ``data`` must be a whole log whose chain holds (a torn tail is left out: never committed).
     An edit may not change ``seq``, ``v`` or ``more``; what it returns must be a valid event.
@@ -84,14 +83,17 @@ def rechain(data: bytes, edit: Edit, *, where: Path | str, origin: str = "0" * 1
             committed, result.head = line_no, LogHead(event.seq, new_prev)
     del lines[committed:]  # a batch cut short by a crash: never committed
     result.changed = [seq for seq in result.changed if seq <= committed]
-    if append:
-        clock = (lambda: ts) if ts is not None else None
-        appended, tail, result.head = EventLog(Path(where), origin=origin, clock=clock)._build(
-            list(append), result.head)
-        result.appended = appended
-        lines.append(tail)
     result.data = b"".join(lines)
     return result
+
+
+def extend(result: Rewritten, drafts: Sequence[EventDraft], *, origin: str, ts: str | None = None) -> Rewritten:
+    """``result`` with ``drafts`` committed after its lines as one batch, as an append would write them."""
+    clock = (lambda: ts) if ts is not None else None
+    appended, tail, head = EventLog(Path("events.jsonl"), origin=origin, clock=clock)._build(
+        list(drafts), result.head)
+    return Rewritten(data=result.data + tail, head=head, renamed=result.renamed, changed=result.changed,
+                     appended=result.appended + appended)
 
 
 def _edited_line(line: bytes, prev: str, edit: Edit, result: Rewritten, *, where: Path | str,
