@@ -337,8 +337,8 @@ def render_export(result, args) -> str:
     return line
 
 
-FORGET_LIMITS = """forget cannot reach copies outside this machine's stores: a remote you pushed to (until the
-push below replaces your published history), clones and fetches of teammates (each must run forget too),
+FORGET_LIMITS = """forget cannot reach copies outside this machine's stores: a remote you synced to (until the
+command above takes your publication down), clones and fetches of teammates (each must run forget too),
 backups, and the agent's own transcripts. Rotate the secret: treat it as known."""
 
 
@@ -366,7 +366,7 @@ def _forget_steps(store) -> list[str]:
         lines.append(f"  git: {git.commits} commit(s) written again on {', '.join(git.rewritten) or 'no ref'}"
                      + (f", deleted {', '.join(git.deleted)}" if git.deleted else "")
                      + f"; reflogs expired and unreachable objects pruned in {git.repository}")
-    lines += [f"  to replace what you published: {hint}" for hint in store.push_hint]
+    lines += [f"  to take down what you published: {hint}" for hint in store.push_hint]
     still = ", ".join(f"{place} {count}" for place, count in store.remaining.items())
     lines.append(f"  STILL THERE: {still}" if still else "  nothing in this store holds it any more")
     return lines

@@ -63,7 +63,7 @@ class StoreForget:
     remaining: dict[str, int] = field(default_factory=dict)
     """Place -> matches still there after (empty when everything was reached)."""
     push_hint: list[str] = field(default_factory=list)
-    """Commands that replace this clone's published history on each remote (forget never pushes)."""
+    """Per remote: how to take down what this clone published there, so sync publishes afresh."""
 
     @property
     def total(self) -> int:
@@ -176,8 +176,10 @@ def _take_out(store: Store, history: History, needle: Needle, report: StoreForge
     if repo is not None:
         report.git = forget_in_history(repo, history.ref, needle, forget_seq=report.event)
         history.record()  # the forget itself, on top of the rewritten history
-        report.push_hint = [f"git -C {repo.git_dir} push --force {remote} "
-                            f"{history.ref}:refs/memory-review/replicas/{store.scope}/{origin}"
+        # What this clone published still holds the text, and no longer continues the log: delete it, and
+        # the next sync publishes the rewritten history afresh (forget itself never touches the network).
+        report.push_hint = [f"git -C {repo.git_dir} push {remote} --delete refs/memory-review/replicas/"
+                            f"{store.scope}/{origin}, then `memory-review sync {remote}`"
                             for remote in repo.remote_names()]
     report.remaining = _remaining(store, history, needle)
 
