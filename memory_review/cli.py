@@ -218,7 +218,9 @@ def _uninstall(args, ws: Workspace):
 def _mcp(args, ws: Workspace):
     from memory_review.integrations import mcp_server
 
-    mcp_server.serve(ws, session=args.session)
+    # Without --project the server never takes the folder it was started in (ADR 0022): roots or
+    # $CLAUDE_PROJECT_DIR name the project, or it works on the user store only.
+    mcp_server.serve(ws, session=args.session, fixed_project=bool(getattr(args, "project", None)))
 
 
 @command("export", out.render_export)

@@ -10,6 +10,15 @@ Tools (DESIGN §9)::
 
 There is deliberately no tool that applies, discards, edits, reverts or deletes:
 those are a person's acts (``rules.require_person``), done in the review UI or CLI.
+Each tool carries MCP annotations: the four readers ``readOnlyHint``; ``propose_memory``
+adds a pending candidate only (``destructiveHint: false``) and proposing the same thing
+again returns the same candidate (``idempotentHint: true``). None reaches outside
+(``openWorldHint: false``).
+
+The project (ADR 0022) is never the folder the client happened to start us in: it is
+``--project``, else the first of the client's MCP roots (``roots/list``), else
+``$CLAUDE_PROJECT_DIR``. Without any, the server works on the user store only and a
+project-scope call is a tool error that says so.
 
 :class:`MemoryTools` is the plain-Python core (testable without the SDK);
 :func:`build_server` wraps it in the official ``mcp`` SDK, an optional extra
@@ -19,20 +28,29 @@ Its ``MCPServer`` (SDK 2.x) and ``FastMCP`` (SDK 1.x) share the decorator API we
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import tempfile
+import warnings
+from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
+from urllib.parse import unquote, urlparse
 
 from pydantic import Field
 from pydantic import ValidationError as PydanticValidationError
 
 from memory_review.errors import MemoryReviewError, ValidationError
+from memory_review.ids import new_candidate_id
 from memory_review.injection import keyword_select, priority_order
-from memory_review.models import Memory
+from memory_review.integrations.claude_hooks import claude_project_dir
+from memory_review.models import Memory, utc_now
+from memory_review.paths import project_store_dir
 from memory_review.proposal import Evidence, Proposer, UpsertProposal
 from memory_review.record_io import memory_to_json
+from memory_review.rules import proposed_record
+from memory_review.workspace import CandidateState, Workspace
 
 if TYPE_CHECKING:
-    from memory_review.workspace import Workspace
+    from memory_review.candidate import Candidate
 
 SERVER_NAME = "memory-review"
 TOOL_NAMES = ("propose_memory", "get_context", "list_memories", "search_memories", "candidate_status")
@@ -44,20 +62,35 @@ INSTRUCTIONS = (
     "remembering, call propose_memory with a rationale and the user's words as evidence: a person "
     "reviews every proposal; you cannot approve, edit or discard one."
 )
+EXISTING_NOTE = ("An identical proposal is already waiting for review; this is its id (nothing new was "
+                 "proposed). Check it with candidate_status.")
+NO_PROJECT = ("this server has no project: start it with --project DIR, from a client that shares its MCP "
+              "roots, or with $CLAUDE_PROJECT_DIR set; until then only user-scope memory is available")
 MAX_SEARCH_RESULTS = 20
+ROOTS_TIMEOUT = 5.0
 
 
 class MemoryTools:
-    """The tools as plain methods over one workspace; every result is JSON-ready."""
+    """The tools as plain methods over one workspace; every result is JSON-ready.
 
-    def __init__(self, ws: Workspace, *, session: str | None = None) -> None:
+    ``has_project=False``: the workspace's project is a stand-in (no folder of the client's);
+    project-scope calls fail with :data:`NO_PROJECT` and contexts are not recorded.
+    """
+
+    def __init__(self, ws: Workspace, *, session: str | None = None, has_project: bool = True) -> None:
         self.ws = ws
-        self.session = session
+        self.session = session if has_project else None  # context.built lives in the project's log
+        self.has_project = has_project
+
+    def _need_project(self, scope: str | None) -> None:
+        if scope == "project" and not self.has_project:
+            raise ValidationError(NO_PROJECT, field="scope")
 
     def propose_memory(self, *, memory_id: str, type: str, description: str, rationale: str, body: str = "",
                        scope: str = "project", op: str = "create", evidence: list[str] | None = None,
                        session_id: str | None = None) -> dict[str, Any]:
         """Propose one memory; the pending candidate's id, flags and the review note."""
+        self._need_project(scope)
         session = session_id or self.session
         try:  # an agent's input: validated as data, like `propose --file`
             proposal = UpsertProposal.model_validate({
@@ -68,18 +101,34 @@ class MemoryTools:
             })
         except PydanticValidationError as exc:
             raise ValidationError(_describe(exc), path="propose_memory") from exc
+        twin = self._pending_twin(proposal)
+        if twin is not None:  # an agent retrying, or two sessions noticing the same thing
+            return {"id": twin.candidate.id, "status": twin.status, "flags": list(twin.flags), "existing": True,
+                    "message": EXISTING_NOTE}
         state = self.ws.propose([proposal])[0]
-        return {"id": state.candidate.id, "status": state.status, "flags": list(state.flags),
+        return {"id": state.candidate.id, "status": state.status, "flags": list(state.flags), "existing": False,
                 "message": REVIEW_NOTE}
+
+    def _pending_twin(self, proposal: UpsertProposal) -> CandidateState | None:
+        """A pending candidate of the same store that would make memory say exactly this."""
+        # The record as the store would write it (redacted the same way), so equal means equal.
+        record = proposed_record(None, proposal.memory, proposal, proposal.scope, new_candidate_id(), utc_now())
+        wanted = [(record.id, record.type, record.description, record.body)]
+        for state in self.ws.list_candidates(scope=proposal.scope):
+            if _contents(state.candidate) == wanted:
+                return state
+        return None
 
     def get_context(self, *, query: str | None = None, session_id: str | None = None,
                     budget: int | None = None) -> str:
         """The context block (empty string when there is nothing approved to inject)."""
-        result = self.ws.context(session=session_id or self.session, query=query or None, budget=budget)
+        session = (session_id or self.session) if self.has_project else None
+        result = self.ws.context(session=session, query=query or None, budget=budget)
         return result.text
 
     def list_memories(self, *, scope: str | None = None) -> list[dict[str, Any]]:
         """Approved memories (user, project, and this session's), optionally of one scope."""
+        self._need_project(scope)
         memories = self.ws.memories(session=self.session)
         return [_public(m) for m in priority_order(memories) if scope is None or m.scope == scope]
 
@@ -98,6 +147,11 @@ class MemoryTools:
                 "memories": [c.memory for c in changes]}
 
 
+def _contents(candidate: Candidate) -> list[tuple[str, str, str, str]]:
+    return [(c.after.id, c.after.type, c.after.description, c.after.body) if c.after else ("", "", "", "")
+            for c in candidate.changes]
+
+
 def _public(memory: Memory) -> dict[str, Any]:
     record = memory_to_json(memory)
     return {key: record[key] for key in ("id", "scope", "type", "description", "body", "updated_at")}
@@ -109,48 +163,153 @@ def _describe(exc: PydanticValidationError) -> str:
     return f"{where}: {first['msg']}"
 
 
+# --- which project ------------------------------------------------------------------------------
+
+
+class ProjectFinder:
+    """The tools for the project of each call: ``--project``, the client's roots, ``$CLAUDE_PROJECT_DIR``.
+
+    Never the folder the client launched the server in. Without any of them the tools work on
+    the user store with a stand-in project folder of our own (an empty temporary directory),
+    so no call can create a store in a folder nobody named.
+    """
+
+    def __init__(self, ws: Workspace, *, session: str | None, fixed: bool) -> None:
+        self.ws = ws
+        self.session = session
+        self.fixed = fixed
+        self._tools: dict[Path, MemoryTools] = {}
+        self._stand_in: tempfile.TemporaryDirectory[str] | None = None
+
+    async def tools(self, ctx: Any) -> MemoryTools:
+        """The tools for this call's project."""
+        if self.fixed:
+            return self._for(self.ws.root)
+        root = await client_root(ctx) or claude_project_dir()
+        return self._for(root) if root is not None else self._user_only()
+
+    def _for(self, root: Path) -> MemoryTools:
+        if root not in self._tools:
+            ws = self.ws if root == self.ws.root else Workspace.open(root)
+            self._tools[root] = MemoryTools(ws, session=self.session)
+        return self._tools[root]
+
+    def _user_only(self) -> MemoryTools:
+        if self._stand_in is None:
+            self._stand_in = tempfile.TemporaryDirectory(prefix="memory-review-mcp-")
+        root = Path(self._stand_in.name)
+        if root not in self._tools:
+            self._tools[root] = MemoryTools(Workspace(root, self.ws.user.root), session=self.session,
+                                            has_project=False)
+        return self._tools[root]
+
+
+async def client_root(ctx: Any) -> Path | None:
+    """The client's project folder from ``roots/list``: the first root holding a store, else the first.
+
+    None when the client offers no roots (or does not answer in time). Roots are deprecated in
+    the 2026-07-28 spec (SEP-2577) but still what clients send; the SDK's warning is silenced.
+    """
+    if not _offers_roots(ctx):
+        return None
+    import anyio
+
+    try:
+        with anyio.fail_after(ROOTS_TIMEOUT), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            listed = await ctx.session.list_roots()
+    except Exception:  # noqa: BLE001 — a client that fails to list its roots leaves us without a project
+        return None
+    folders = [p for p in (_folder(str(root.uri)) for root in listed.roots) if p is not None]
+    with_store = [p for p in folders if project_store_dir(p).is_dir()]
+    return (with_store or folders or [None])[0]
+
+
+def _offers_roots(ctx: Any) -> bool:
+    caps = getattr(ctx, "client_capabilities", None)
+    if caps is None:  # SDK 1.x
+        params = getattr(ctx.session, "client_params", None)
+        caps = getattr(params, "capabilities", None)
+    return getattr(caps, "roots", None) is not None
+
+
+def _folder(uri: str) -> Path | None:
+    parsed = urlparse(uri)
+    if parsed.scheme != "file" or parsed.netloc not in ("", "localhost"):
+        return None
+    path = Path(unquote(parsed.path))
+    return path.resolve() if path.is_absolute() and "\x00" not in str(path) and path.is_dir() else None
+
+
 # --- the SDK wrapper -----------------------------------------------------------------------------
 
 
-def build_server(ws: Workspace, *, session: str | None = None) -> Any:
-    """An MCP server exposing :class:`MemoryTools` (the ``mcp`` package must be installed)."""
-    server_class, tool_error = _sdk()
-    tools = MemoryTools(ws, session=session)
+def build_server(ws: Workspace, *, session: str | None = None, fixed_project: bool = True) -> Any:
+    """An MCP server exposing :class:`MemoryTools` (the ``mcp`` package must be installed).
+
+    ``fixed_project``: ``ws.root`` is the project (``--project``); otherwise each call finds it.
+    """
+    sdk = _sdk()
+    finder = ProjectFinder(ws, session=session, fixed=fixed_project)
     # stdout carries the protocol; the SDK's per-call INFO lines on stderr would only be noise.
-    server = server_class(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING")
+    server = sdk.server(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING")
+    guard = _guard(sdk.tool_error, finder)
     for register in (_propose, _context, _list, _search, _status):
-        register(server, tools, _guard(tool_error))
+        register(server, guard, sdk)
     return server
 
 
-def serve(ws: Workspace, *, session: str | None = None) -> None:
+def serve(ws: Workspace, *, session: str | None = None, fixed_project: bool = True) -> None:
     """Run the server on stdin/stdout until the client closes it."""
-    build_server(ws, session=session).run("stdio")
+    build_server(ws, session=session, fixed_project=fixed_project).run("stdio")
 
 
-def _sdk() -> tuple[type, type[Exception]]:
+class _SDK:
+    """The pieces of the ``mcp`` SDK we use, from whichever major version is installed."""
+
+    def __init__(self, server: type, tool_error: type[Exception], context: type, annotations: type) -> None:
+        self.server = server
+        self.tool_error = tool_error
+        self.context = context
+        self.annotations = annotations
+
+    def tool(self, server: Any, fn: Callable[..., Any], *, description: str, read_only: bool,
+             idempotent: bool = True) -> None:
+        """Register ``fn``; its ``ctx`` parameter gets the SDK's request context."""
+        fn.__annotations__["ctx"] = self.context  # the SDK finds the context parameter by its type
+        hints = ({"readOnlyHint": True} if read_only else
+                 {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": idempotent})
+        annotations = self.annotations(openWorldHint=False, **hints)
+        server.tool(description=description, annotations=annotations)(fn)
+
+
+def _sdk() -> _SDK:
+    from mcp.types import ToolAnnotations
+
     try:
-        from mcp.server.mcpserver import MCPServer
+        from mcp.server.mcpserver import Context, MCPServer
         from mcp.server.mcpserver.exceptions import ToolError
     except ImportError:
         try:
             # SDK 1.x names (mypy checks against whichever major is installed).
+            from mcp.server.fastmcp import Context  # type: ignore[attr-defined,no-redef]
             from mcp.server.fastmcp import FastMCP as MCPServer  # type: ignore[attr-defined,no-redef]
             from mcp.server.fastmcp.exceptions import ToolError  # type: ignore[no-redef]
         except ImportError as exc:
             raise MemoryReviewError("the MCP server needs the optional 'mcp' package",
                                     hint="pip install 'memory-review[mcp]'") from exc
-    return MCPServer, ToolError
+    return _SDK(MCPServer, ToolError, Context, ToolAnnotations)
 
 
-Guard = Callable[..., Any]
+Guard = Callable[..., Awaitable[Any]]
 
 
-def _guard(tool_error: type[Exception]) -> Guard:
-    """Call a tool method; a MemoryReviewError becomes the SDK's tool error (a clean message, no trace)."""
-    def call(method: Callable[..., Any], **kwargs: Any) -> Any:
+def _guard(tool_error: type[Exception], finder: ProjectFinder) -> Guard:
+    """Call a tool method on this call's project; a MemoryReviewError becomes the SDK's tool error."""
+    async def call(ctx: Any, name: str, **kwargs: Any) -> Any:
         try:
-            return method(**kwargs)
+            tools = await finder.tools(ctx)
+            return getattr(tools, name)(**kwargs)
         except MemoryReviewError as exc:
             raise tool_error(f"{exc}" + (f" (hint: {exc.hint})" if exc.hint else "")) from exc
     return call
@@ -159,14 +318,13 @@ def _guard(tool_error: type[Exception]) -> Guard:
 MemoryType = Literal["preference", "convention", "fact", "forbidden"]
 
 
-def _propose(server: Any, tools: MemoryTools, guard: Guard) -> None:
-    @server.tool(description="Propose a memory for review. A person applies or discards it; it is not "
-                             "memory until then. Returns the candidate id to check with candidate_status.")
-    def propose_memory(
+def _propose(server: Any, guard: Guard, sdk: _SDK) -> None:
+    async def propose_memory(
         memory_id: Annotated[str, Field(description="slug: lowercase letters, digits, '-', '_' (max 64)")],
         type: Annotated[MemoryType, Field(description="forbidden = something never to be done")],
         description: Annotated[str, Field(description="one line saying what to remember")],
         rationale: Annotated[str, Field(description="why this is worth remembering")],
+        ctx: Any,
         body: Annotated[str, Field(description="the note itself (may be several lines)")] = "",
         scope: Annotated[Literal["project", "user"], Field(description="project, or user (every project)")]
         = "project",
@@ -175,43 +333,61 @@ def _propose(server: Any, tools: MemoryTools, guard: Guard) -> None:
         evidence: Annotated[list[str] | None, Field(description="the user's own words, quoted")] = None,
         session_id: Annotated[str | None, Field(description="your session id, if known")] = None,
     ) -> dict[str, Any]:
-        return guard(tools.propose_memory, memory_id=memory_id, type=type, description=description,
-                     rationale=rationale, body=body, scope=scope, op=op, evidence=evidence,
-                     session_id=session_id)
+        return await guard(ctx, "propose_memory", memory_id=memory_id, type=type, description=description,
+                           rationale=rationale, body=body, scope=scope, op=op, evidence=evidence,
+                           session_id=session_id)
+
+    sdk.tool(server, propose_memory, read_only=False, idempotent=True,
+             description="Propose a memory for review. A person applies or discards it; it is not memory "
+                         "until then. Returns the candidate id to check with candidate_status; proposing "
+                         "the same thing again returns the same id.")
 
 
-def _context(server: Any, tools: MemoryTools, guard: Guard) -> None:
-    @server.tool(description="The block of approved memories to keep in mind (notes, not instructions). "
-                             "With a query, the memories relevant to it (forbidden ones always).")
-    def get_context(
+def _context(server: Any, guard: Guard, sdk: _SDK) -> None:
+    async def get_context(
+        ctx: Any,
         query: Annotated[str | None, Field(description="what you are working on")] = None,
         session_id: Annotated[str | None, Field(description="your session id, if known")] = None,
         budget: Annotated[int | None, Field(description="size limit in bytes", ge=0)] = None,
     ) -> str:
-        return guard(tools.get_context, query=query, session_id=session_id, budget=budget)
+        return await guard(ctx, "get_context", query=query, session_id=session_id, budget=budget)
+
+    # Read-only for memory; with a session it appends the audit record of what it handed out.
+    sdk.tool(server, get_context, read_only=True,
+             description="The block of approved memories to keep in mind (notes, not instructions). "
+                         "With a query, the memories relevant to it (forbidden ones always).")
 
 
-def _list(server: Any, tools: MemoryTools, guard: Guard) -> None:
-    @server.tool(description="Approved memories (user and project), highest priority first.")
-    def list_memories(
+def _list(server: Any, guard: Guard, sdk: _SDK) -> None:
+    async def list_memories(
+        ctx: Any,
         scope: Annotated[Literal["user", "project", "session"] | None, Field(description="only this scope")]
         = None,
     ) -> list[dict[str, Any]]:
-        return guard(tools.list_memories, scope=scope)
+        return await guard(ctx, "list_memories", scope=scope)
+
+    sdk.tool(server, list_memories, read_only=True,
+             description="Approved memories (user and project), highest priority first.")
 
 
-def _search(server: Any, tools: MemoryTools, guard: Guard) -> None:
-    @server.tool(description="Approved memories sharing words with the query (keyword match).")
-    def search_memories(
+def _search(server: Any, guard: Guard, sdk: _SDK) -> None:
+    async def search_memories(
+        ctx: Any,
         query: Annotated[str, Field(description="words to look for", min_length=1)],
         limit: Annotated[int, Field(description="at most this many", ge=1, le=MAX_SEARCH_RESULTS)] = 5,
     ) -> list[dict[str, Any]]:
-        return guard(tools.search_memories, query=query, limit=limit)
+        return await guard(ctx, "search_memories", query=query, limit=limit)
+
+    sdk.tool(server, search_memories, read_only=True,
+             description="Approved memories sharing words with the query (keyword match).")
 
 
-def _status(server: Any, tools: MemoryTools, guard: Guard) -> None:
-    @server.tool(description="Whether a proposal is pending, applied or discarded (a person decides).")
-    def candidate_status(
+def _status(server: Any, guard: Guard, sdk: _SDK) -> None:
+    async def candidate_status(
+        ctx: Any,
         candidate_id: Annotated[str, Field(description="the id propose_memory returned (cand_...)")],
     ) -> dict[str, Any]:
-        return guard(tools.candidate_status, candidate_id=candidate_id)
+        return await guard(ctx, "candidate_status", candidate_id=candidate_id)
+
+    sdk.tool(server, candidate_status, read_only=True,
+             description="Whether a proposal is pending, applied or discarded (a person decides).")

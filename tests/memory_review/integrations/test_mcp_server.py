@@ -1,13 +1,16 @@
 """``memory-review mcp`` as a real subprocess, driven by the official MCP SDK's stdio client.
 
 An agent proposes, sees its proposal pending, finds no tool that could apply it; a
-person applies it through the CLI; then the agent gets it in its context.
+person applies it through the CLI; then the agent gets it in its context. The server
+finds its project from ``--project``, the client's roots or ``$CLAUDE_PROJECT_DIR``,
+never from the folder it was launched in.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -15,11 +18,14 @@ import pytest
 from conftest import PROPOSAL, Project
 
 from memory_review.errors import NotFoundError, ValidationError
-from memory_review.integrations.mcp_server import REVIEW_NOTE, TOOL_NAMES, MemoryTools
+from memory_review.integrations.mcp_server import EXISTING_NOTE, NO_PROJECT, REVIEW_NOTE, TOOL_NAMES, MemoryTools
 
 mcp = pytest.importorskip("mcp", reason="the optional 'mcp' extra is not installed (pip install '.[mcp]')")
 from mcp import ClientSession, StdioServerParameters
+from mcp import types as mcp_types
 from mcp.client.stdio import stdio_client
+
+READERS = ("get_context", "list_memories", "search_memories", "candidate_status")
 
 SESSION = "sess-mcp-1"
 DECIDING_WORDS = ("apply", "approve", "discard", "reject", "edit", "revert", "delete", "remove", "accept")
@@ -47,12 +53,23 @@ def _text(result: Any) -> str:
     return "".join(block.text for block in result.content)
 
 
-async def _agent_session(project: Project) -> dict[str, Any]:
-    params = StdioServerParameters(
-        command=sys.executable, args=["-m", "memory_review.cli", "--session", SESSION, "mcp"],
+def _server(project: Project, *args: str, cwd: Path | None = None, **env: str) -> StdioServerParameters:
+    """``memory-review ARGS mcp`` as a client starts it (in ``cwd``, the project root by default)."""
+    return StdioServerParameters(
+        command=sys.executable, args=["-m", "memory_review.cli", *args, "mcp"],
         # The SDK passes only a safe few variables on; ours (and an import path, if the tests use one) too.
-        env={k: project.env[k] for k in ("MEMORY_REVIEW_HOME", "HOME", "PYTHONPATH") if k in project.env},
-        cwd=str(project.root))
+        env={**{k: project.env[k] for k in ("MEMORY_REVIEW_HOME", "HOME", "PYTHONPATH") if k in project.env},
+             **env},
+        cwd=str(cwd or project.root))
+
+
+def _hint(annotations: Any, name: str) -> Any:
+    snake = "".join(f"_{c.lower()}" if c.isupper() else c for c in name)
+    return getattr(annotations, snake, getattr(annotations, name, None))
+
+
+async def _agent_session(project: Project) -> dict[str, Any]:
+    params = _server(project, "--project", str(project.root), "--session", SESSION)
     seen: dict[str, Any] = {}
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
@@ -61,6 +78,7 @@ async def _agent_session(project: Project) -> dict[str, Any]:
 
         proposed = _data(await session.call_tool("propose_memory", MEMORY))
         seen["proposed"] = proposed
+        seen["again"] = _data(await session.call_tool("propose_memory", MEMORY))
         seen["pending"] = _data(await session.call_tool("candidate_status", {"candidate_id": proposed["id"]}))
         seen["context_before"] = _text(await session.call_tool("get_context", {"query": "install packages"}))
         seen["apply_attempt"] = await _try(session, "apply_candidate", {"candidate_id": proposed["id"]})
@@ -95,6 +113,16 @@ def test_an_agent_can_propose_and_read_but_never_decide(project: Project) -> Non
     for tool in seen["tools"].values():
         assert not any(word in tool.name for word in DECIDING_WORDS), tool.name
     assert seen["proposed"]["status"] == "pending" and seen["proposed"]["message"] == REVIEW_NOTE
+    assert seen["proposed"]["existing"] is False
+    # The same proposal twice: the same candidate, said to be the existing one; nothing new in the queue.
+    assert seen["again"]["id"] == seen["proposed"]["id"] and seen["again"]["existing"] is True
+    assert seen["again"]["message"] == EXISTING_NOTE
+    for name in READERS:
+        annotations = seen["tools"][name].annotations
+        assert _hint(annotations, "readOnlyHint") is True and _hint(annotations, "openWorldHint") is False, name
+    propose = seen["tools"]["propose_memory"].annotations
+    assert (_hint(propose, "readOnlyHint"), _hint(propose, "destructiveHint"), _hint(propose, "idempotentHint")) \
+        == (False, False, True)
     assert seen["pending"]["status"] == "pending" and seen["pending"]["memories"] == ["conv-pnpm-only"]
     assert "conv-pnpm-only" not in seen["context_before"]  # proposed is not remembered
     assert "forbidden-mock-database" in seen["context_before"]
@@ -109,6 +137,8 @@ def test_an_agent_can_propose_and_read_but_never_decide(project: Project) -> Non
     assert _is_error(seen["missing"]) and "no candidate" in seen["missing"].content[0].text
 
     ws = project.workspace()
+    assert [c.candidate.id for c in ws.list_candidates()] == []  # applied; the duplicate never existed
+    assert len(ws.log(type="candidate.created")) == 2  # PROPOSAL's and the agent's one
     state = ws.show(seen["proposed"]["id"])
     assert (state.candidate.proposer.kind, state.candidate.proposer.name) == ("agent", "mcp")
     assert state.candidate.evidence[0].session_id == SESSION
@@ -129,3 +159,66 @@ def test_the_tools_without_the_sdk(project: Project) -> None:
     with pytest.raises(NotFoundError):
         tools.candidate_status(candidate_id="cand_00000000000000000000000000")
     assert not hasattr(tools, "apply") and not any(n.startswith(DECIDING_WORDS) for n in dir(tools))
+
+
+def _roots_callback(*folders: Path):
+    async def list_roots(context: Any) -> Any:
+        return mcp_types.ListRootsResult(roots=[mcp_types.Root(uri=f"file://{folder}", name=folder.name)
+                                                for folder in folders])
+    return list_roots
+
+
+async def _propose_and_list(params: StdioServerParameters, roots=None, *, scope: str = "project") -> dict:
+    extra = {"list_roots_callback": roots} if roots else {}
+    async with stdio_client(params) as (read, write), ClientSession(read, write, **extra) as session:
+        await session.initialize()
+        proposed = await session.call_tool("propose_memory", {**MEMORY, "scope": scope})
+        listed = await session.call_tool("list_memories", {})
+        context = await session.call_tool("get_context", {"session_id": "s-x"})
+        project_only = await session.call_tool("list_memories", {"scope": "project"})
+    return {"proposed": proposed, "listed": listed, "context": context, "project_only": project_only}
+
+
+def _launch_folder(tmp_path: Path) -> Path:
+    """Where a client happens to start the server: a git repository of its own, no store."""
+    folder = tmp_path / "launched-here"
+    folder.mkdir()
+    (folder / ".git").mkdir()
+    return folder
+
+
+def test_the_clients_roots_name_the_project(project: Project, tmp_path: Path) -> None:
+    launched = _launch_folder(tmp_path)
+    other = tmp_path / "other-root"
+    other.mkdir()
+    params = _server(project, cwd=launched)
+    seen = anyio.run(_propose_and_list, params, _roots_callback(other, project.root))
+    proposed = _data(seen["proposed"])
+    # The root holding a store wins; the launch folder gets nothing.
+    assert project.workspace().show(proposed["id"]).candidate.scope == "project"
+    assert not (launched / ".memory-review").exists() and not (other / ".memory-review").exists()
+    assert len(project.workspace().log(type="context.built", session="s-x")) == 1
+
+
+def test_claude_project_dir_names_the_project(project: Project, tmp_path: Path) -> None:
+    launched = _launch_folder(tmp_path)
+    params = _server(project, cwd=launched, CLAUDE_PROJECT_DIR=str(project.root))
+    seen = anyio.run(_propose_and_list, params)
+    assert project.workspace().show(_data(seen["proposed"])["id"]).status == "pending"
+    assert not (launched / ".memory-review").exists()
+
+
+def test_without_a_project_only_the_user_store_is_used(project: Project, tmp_path: Path) -> None:
+    project.approve({**PROPOSAL, "scope": "user", "memory": {**PROPOSAL["memory"], "id": "user-note"}})
+    launched = _launch_folder(tmp_path)
+    params = _server(project, cwd=launched)
+    refused = anyio.run(_propose_and_list, params)
+    assert _is_error(refused["proposed"]) and NO_PROJECT in refused["proposed"].content[0].text
+    assert _is_error(refused["project_only"]) and NO_PROJECT in refused["project_only"].content[0].text
+    assert [m["id"] for m in _data(refused["listed"])] == ["user-note"]
+    assert "user-note" in _text(refused["context"])
+
+    user = anyio.run(lambda: _propose_and_list(params, scope="user"))
+    assert project.workspace().show(_data(user["proposed"])["id"]).candidate.scope == "user"
+    assert not (launched / ".memory-review").exists()  # never a store in the folder it was started in
+    assert project.workspace().log(type="context.built") == []  # no project log to record in: nothing recorded
