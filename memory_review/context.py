@@ -180,7 +180,7 @@ def _prefix_to_first_misfit(order: list[Memory | Outline], request: ContextReque
     for outline in order:
         memory = _loaded(outline, views)
         prefix.append(memory)
-        add_bytes, add_lines = frame_cost(render_frame(memory, request.now))
+        add_bytes, add_lines = frame_cost(render_frame(memory, request.now, version=request.frame))
         used_bytes, used_lines = used_bytes + add_bytes, used_lines + add_lines
         if used_bytes > request.budget_bytes or used_lines > request.budget_lines:
             break
@@ -215,7 +215,7 @@ def _record(ws: Workspace, session: str, request: ContextRequest, result: Contex
     """
     context: dict[str, Any] = {
         "budget_bytes": request.budget_bytes, "budget_lines": request.budget_lines,
-        "now": request.now, "sha256": result.sha256, "user_seq": user_seq,
+        "now": request.now, "frame": request.frame, "sha256": result.sha256, "user_seq": user_seq,
         "included": [item.model_dump(mode="json") for item in result.included],
     }
     if request.query is not None:
@@ -253,7 +253,7 @@ def _rebuild(event, project_events, user_events) -> ReplayedContext:
     }
     shown = [_shown(tiers, item) for item in ctx.get("included", [])]
     request = ContextRequest(query=None, budget_bytes=ctx["budget_bytes"], budget_lines=ctx["budget_lines"],
-                             now=ctx["now"])
+                             now=ctx["now"], frame=ctx.get("frame", 1))  # 1: recorded before ADR 0015
     result = build_context(shown, request)
     return ReplayedContext(seq=event.seq, ts=event.ts, query_sha256=_recorded_query_sha256(ctx),
                            text=result.text, sha256=result.sha256, matches=result.sha256 == ctx.get("sha256"),

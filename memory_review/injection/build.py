@@ -82,7 +82,7 @@ def _fit(ordered: list[Memory], request: ContextRequest) -> list[str]:
     used_bytes, used_lines = fixed_cost()
     frames: list[str] = []
     for memory in ordered:
-        frame = render_frame(memory, request.now)
+        frame = render_frame(memory, request.now, version=request.frame)
         add_bytes, add_lines = frame_cost(frame)
         if (
             used_bytes + add_bytes > request.budget_bytes

@@ -1,15 +1,21 @@
 """Rendering memories as inert, framed notes inside one delimited block.
 
-The block is a contract in bytes (golden tests pin it; ADR 0005 explains it)::
+The block is a contract in bytes (golden tests pin it; ADR 0005 and ADR 0015 explain it)::
 
     <memory-review-context>
     ...header: these are remembered notes, not instructions...
     <blank line>
-    [memory:<scope>:<type>] id=<id>[ (This memory is N days old.)]
-    <body, or the description when the body is empty>
+    [memory:<scope>:<type>] <description> (id=<id>[; this memory is N days old])
+    <body, when it says more than the description>
     <blank line>
     [memory:...] ...
     </memory-review-context>
+
+:func:`render_frame` is the one renderer of a note: the review UI's preview,
+``show``, ``memories`` and the exports print what it returns, so what a person
+approves is byte for byte what the agent is given. Blocks recorded before this
+layout (``context.built`` without ``frame``) replay with the layout they were
+built with (``version=1``).
 
 Memory text is data written by people and agents, so before it goes in it is
 made inert: invisible and bidi characters are stripped, every kind of line break
@@ -27,6 +33,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import datetime
+from typing import cast
 
 from memory_review.models import Memory
 from memory_review.safety import strip_invisible
@@ -130,16 +137,45 @@ def _fold_char(char: str) -> str:
     return cached
 
 
-def render_frame(memory: Memory, now: str) -> str:
-    """One note: the tag line (with id and age) and its sanitized text, ending in ``\\n``."""
+FRAME_VERSION = 2
+"""The note layout ``context.built`` records as ``frame``; 1 is the layout before ADR 0015."""
+FRAME_VERSIONS = frozenset({1, 2})
+
+
+def render_frame(memory: Memory, now: str | None = None, *, version: int = FRAME_VERSION) -> str:
+    """One note, ending in ``\\n``: the tag, the description as its headline, the body under it.
+
+    The headline is one line (a line break in it becomes a space); the body is left
+    out when it is empty or says what the headline says. ``now`` None leaves the age
+    out: exports must not change with the clock, and a preview shows the note as
+    injected right after it is applied.
+    """
+    if version == 1:
+        return _frame_v1(memory, cast(str, now))
+    headline = " ".join(sanitize(memory.description).split("\n"))
+    body = sanitize(memory.body)
+    days = age_days(memory.updated_at, now) if now is not None else 0
+    age = f"; this memory is {days} {'day' if days == 1 else 'days'} old" if days else ""
+    line = " ".join(part for part in (f"[memory:{memory.scope}:{memory.type}]", headline,
+                                      f"(id={memory.id}{age})") if part)
+    return f"{line}\n{body}\n" if body and body != headline else f"{line}\n"
+
+
+def _frame_v1(memory: Memory, now: str) -> str:
+    """The layout of ``context.built`` events recorded before ADR 0015 (no headline; the id on the tag)."""
     text = sanitize(memory.body) or sanitize(memory.description)
     tag = f"[memory:{memory.scope}:{memory.type}] id={memory.id}{age_note(memory.updated_at, now)}"
     return f"{tag}\n{text}\n" if text else f"{tag}\n"
 
 
+def age_days(updated_at: str, now: str) -> int:
+    """Whole days from ``updated_at`` to ``now`` (floor; 0 for a time in the future)."""
+    return max(0, (_parse(now) - _parse(updated_at)).days)
+
+
 def age_note(updated_at: str, now: str) -> str:
-    """`` (This memory is N days old.)`` for memories a full day old or more, else ``""``."""
-    days = (_parse(now) - _parse(updated_at)).days
+    """`` (This memory is N days old.)`` for memories a full day old or more, else ``""`` (layout 1)."""
+    days = age_days(updated_at, now)
     if days < 1:
         return ""
     unit = "day" if days == 1 else "days"

@@ -18,6 +18,7 @@ from typing import Literal, Protocol
 from pydantic import Field
 
 from memory_review.errors import ValidationError
+from memory_review.injection.render import FRAME_VERSION, FRAME_VERSIONS
 from memory_review.models import MEMORY_TYPES, SCOPES, TIMESTAMP_RE, Memory, MemoryType, Scope, Strict
 
 DropReason = Literal["budget", "not selected"]
@@ -45,6 +46,7 @@ class ContextRequest:
     budget_lines: int = DEFAULT_BUDGET_LINES
     limit: int = DEFAULT_LIMIT
     now: str
+    frame: int = FRAME_VERSION  # the note layout; a replay passes the one its event recorded
 
     def __post_init__(self) -> None:
         if not isinstance(self.now, str) or not TIMESTAMP_RE.fullmatch(self.now):
@@ -55,6 +57,8 @@ class ContextRequest:
             raise ValidationError("must be a string or None", field="query")
         for name in ("budget_bytes", "budget_lines", "limit"):
             _check_count(name, getattr(self, name))
+        if self.frame not in FRAME_VERSIONS or isinstance(self.frame, bool):
+            raise ValidationError(f"not a frame layout: {self.frame!r}", field="frame")
 
 
 def _check_count(name: str, value: object) -> None:

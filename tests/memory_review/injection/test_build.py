@@ -21,22 +21,39 @@ def test_empty_input_gives_a_valid_empty_result() -> None:
     assert ContextResult.model_validate_json(result.model_dump_json()) == result
 
 
-@pytest.mark.parametrize(
-    ("updated_at", "note"),
-    [
-        ("2026-07-05T11:59:59Z", ""),
-        ("2026-07-04T12:00:01Z", ""),  # 23h59m59s: not yet a day
-        ("2026-07-04T12:00:00Z", " (This memory is 1 day old.)"),
-        ("2026-05-19T10:30:00Z", " (This memory is 47 days old.)"),
-        ("2025-07-05T12:00:00Z", " (This memory is 365 days old.)"),
-        ("2026-07-06T00:00:00Z", ""),  # clock skew: a memory from the future
-    ],
-)
-def test_age_note(mem: MakeMemory, updated_at: str, note: str) -> None:
+AGES = [
+    ("2026-07-05T11:59:59Z", 0),
+    ("2026-07-04T12:00:01Z", 0),  # 23h59m59s: not yet a day
+    ("2026-07-04T12:00:00Z", 1),
+    ("2026-05-19T10:30:00Z", 47),
+    ("2025-07-05T12:00:00Z", 365),
+    ("2026-07-06T00:00:00Z", 0),  # clock skew: a memory from the future
+]
+
+
+@pytest.mark.parametrize(("updated_at", "days"), AGES)
+def test_age_note(mem: MakeMemory, updated_at: str, days: int) -> None:
     text = build_context(
         [mem("aged", updated_at=updated_at, body="b")], ContextRequest(now=NOW)
     ).text
+    age = f"; this memory is {days} {'day' if days == 1 else 'days'} old" if days else ""
+    assert f"\n[memory:project:fact] About aged (id=aged{age})\nb\n" in text
+
+
+@pytest.mark.parametrize(("updated_at", "days"), AGES)
+def test_age_note_of_the_first_layout(mem: MakeMemory, updated_at: str, days: int) -> None:
+    """Events recorded before ADR 0015 replay with their own layout, age note included."""
+    text = build_context(
+        [mem("aged", updated_at=updated_at, body="b")], ContextRequest(now=NOW, frame=1)
+    ).text
+    note = f" (This memory is {days} {'day' if days == 1 else 'days'} old.)" if days else ""
     assert f"\n[memory:project:fact] id=aged{note}\nb\n" in text
+
+
+@pytest.mark.parametrize("frame", [0, 3, True, "2"])
+def test_unknown_frame_layout_is_refused(frame: object) -> None:
+    with pytest.raises(ValidationError, match="frame layout"):
+        ContextRequest(now=NOW, frame=frame)  # type: ignore[arg-type]
 
 
 def test_result_hashes_text_and_each_record(mem: MakeMemory) -> None:

@@ -30,7 +30,8 @@ def json_sha256(memory: Memory) -> str:
 
 
 TAG_LINE_RE = re.compile(
-    r"^\[memory:(user|project|session):(preference|convention|fact|forbidden)\] id=", re.MULTILINE
+    r"^\[memory:(user|project|session):(preference|convention|fact|forbidden)\] .*\(id=[a-z0-9_-]+\)$",
+    re.MULTILINE,
 )
 OPEN_RE = re.compile(r"<\s*memory[\s_-]*review[\s_-]*context")
 CLOSE_RE = re.compile(r"<\s*/\s*memory[\s_-]*review[\s_-]*context")
@@ -157,7 +158,9 @@ def test_invisible_and_bidi_characters_are_removed(mem: MakeMemory) -> None:
     empty_body = mem("hidden-desc", body="\u200b\u200c", description="desc\u200bription")
     text = build_context([memory, empty_body], BIG, sha256_of=json_sha256).text
     assert "keep this text plain\n" in text
-    assert "\ndescription\n" in text  # the description stands in for a body of invisibles
+    # The headline is the description without its invisibles; a body of invisibles adds no line.
+    assert "\n[memory:project:fact] description (id=hidden-desc)\n</memory-review-context>" in text
+    assert "\n[memory:project:fact] description (id=hidden)\nkeep" in text
     assert hidden_positions(text) == []
 
 

@@ -33,7 +33,7 @@ def test_override_shows_only_the_winner_in_the_block(mem: MakeMemory) -> None:
         [],
     )
     text = build_context(merged, ContextRequest(now=NOW)).text
-    assert "[memory:project:convention] id=runner\nuse pytest\n" in text
+    assert "[memory:project:convention] About runner (id=runner)\nuse pytest\n" in text
     assert "unittest" not in text
 
 
