@@ -64,7 +64,7 @@ def _check_answer(payload: dict, stdout: bytes) -> None:
     text = answer["hookSpecificOutput"]["additionalContext"]
     assert text.startswith("<memory-review-context>\n") and text.endswith("</memory-review-context>\n")
     # forbidden memories go in whatever the prompt is about
-    assert "[memory:project:forbidden] id=forbidden-mock-database" in text
+    assert "[memory:project:forbidden] Never mock the database in tests (id=forbidden-mock-database)\n" in text
     assert len(text) <= CONTEXT_BUDGET
 
 

@@ -131,7 +131,7 @@ def test_an_agent_can_propose_and_read_but_never_decide(project: Project) -> Non
     assert _is_error(seen["bad_proposal"]) and "'Not A Slug!' is not valid" in seen["bad_proposal"].content[0].text
 
     assert seen["applied"]["status"] == "applied"
-    assert "[memory:project:convention] id=conv-pnpm-only" in seen["context_after"]
+    assert "[memory:project:convention] Use pnpm, never npm or yarn (id=conv-pnpm-only)\n" in seen["context_after"]
     assert {m["id"] for m in seen["listed"]} == {"forbidden-mock-database", "conv-pnpm-only"}
     assert [m["id"] for m in seen["found"]] == ["conv-pnpm-only"]
     assert _is_error(seen["missing"]) and "no candidate" in seen["missing"].content[0].text
