@@ -81,3 +81,30 @@ def test_replayed_context_is_byte_identical_after_changes(tmp_path: Path, home: 
     assert (two.text, two.matches) == (second.text, True)
     assert "never mock the database" in one.text and "mock it after all" in two.text
     assert [e.type for e in ws.log(session="s1")].count("context.built") == 2
+
+
+def test_context_recorded_in_the_first_layout_still_replays(tmp_path: Path, home: Path) -> None:
+    """A ``context.built`` written before ADR 0015 (no ``frame``) rebuilds to the bytes it hashed."""
+    import hashlib
+
+    from events import EventDraft
+    from memory_review.injection.render import CLOSE, HEADER, OPEN
+    from memory_review.record_io import memory_sha256
+    from memory_review.rules import Plan
+
+    ws = make(tmp_path, "p", home)
+    approve(ws, "db-tests", "never mock the database", kind="forbidden")
+    [memory] = ws.memories()
+    old_text = OPEN + HEADER + "\n[memory:project:forbidden] id=db-tests\nnever mock the database\n" + CLOSE
+    context = {"query": None, "budget_bytes": 25_000, "budget_lines": 200, "now": NOW, "user_seq": 0,
+               "sha256": hashlib.sha256(old_text.encode()).hexdigest(),
+               "included": [{"id": "db-tests", "scope": "project", "type": "forbidden",
+                             "sha256": memory_sha256(memory)}]}
+    with ws.project.transact() as tx:
+        ws.commit(tx, Plan(drafts=[EventDraft(type="context.built", actor="agent:s1", session="s1",
+                                              context=context)]))
+    new = ws.context(session="s1", now=NOW)
+    [old, again] = ws.replay_session("s1")
+    assert (old.text, old.matches) == (old_text, True)
+    assert (again.text, again.matches) == (new.text, True) and new.text != old_text
+    assert [e.context["frame"] for e in ws.log(session="s1") if "frame" in e.context] == [2]
