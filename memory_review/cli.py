@@ -597,6 +597,10 @@ def _emit(result: Any, args: argparse.Namespace, render) -> None:
         sys.stdout.buffer.write(orjson.dumps(out.to_json(result), option=orjson.OPT_INDENT_2) + b"\n")
         return
     text = render(result, args)
+    if isinstance(text, out.Printed):  # a note for people beside output for programs (context)
+        text, note = text.stdout, text.stderr
+        if note:
+            print(note, file=sys.stderr)
     if text:
         print(text)
 

@@ -11,7 +11,9 @@ from pydantic import BaseModel
 import orjson
 
 from events import Event, encode_event
-from memory_review.models import Memory
+from memory_review.injection import priority_order
+from memory_review.injection.render import render_frame
+from memory_review.models import Memory, utc_now
 from memory_review.record_io import memory_to_json
 
 
@@ -124,7 +126,7 @@ def render_show(state, args) -> str:
              f"  priority:  {c.priority}", f"  created:   {c.created_at}"]
     if state.flags:
         lines.append(f"  WARNING:   {', '.join(state.flags)}")
-    lines += ["", "rationale:", f"  {c.rationale}", ""]
+    lines += ["", *_would_inject(c), "rationale:", f"  {c.rationale}", ""]
     if c.evidence:
         lines.append("evidence:")
         for e in c.evidence:
@@ -133,6 +135,17 @@ def render_show(state, args) -> str:
         lines.append("")
     lines += ["diff:", c.diff.rstrip("\n")]
     return "\n".join(lines)
+
+
+def _would_inject(c) -> list[str]:
+    """The notes the agent gets once ``c`` is applied, byte for byte (``render_frame``), unindented."""
+    kept = [render_frame(ch.after) for ch in c.changes if ch.after is not None]
+    gone = [render_frame(ch.before) for ch in c.changes if ch.after is None and ch.before is not None]
+    lines = []
+    for title, frames in (("once applied, injected as:", kept), ("once applied, no longer injected:", gone)):
+        if frames:
+            lines += [title, *"\n".join(frames).split("\n")]
+    return lines
 
 
 def render_events(events: list[Event], args) -> str:
@@ -149,9 +162,12 @@ def render_event(event: Event, args) -> str:
 
 
 def render_memories(memories: list[Memory], args) -> str:
+    """Every approved memory as the note the agent is given (``render_frame``, with its age),
+    in injection priority order; ``context`` decides which of them fit its budget."""
     if not memories:
         return "no approved memories"
-    return "\n".join(f"[memory:{m.scope}:{m.type}] {m.id} — {m.description}" for m in memories)
+    now = utc_now()
+    return "\n".join(render_frame(m, now) for m in priority_order(memories)).rstrip("\n")
 
 
 @dataclass(frozen=True)
@@ -202,8 +218,31 @@ def _sync_lines(r) -> str:
     return "\n".join(lines)
 
 
-def render_context(result, args) -> str:
-    return result.text.rstrip("\n") if result.text else "(no approved memories to inject)"
+@dataclass(frozen=True)
+class Printed:
+    """Text for stdout and a note for stderr: a hook or pipe reading stdout gets only the block."""
+
+    stdout: str
+    stderr: str = ""
+
+
+def render_context(result, args) -> Printed:
+    """The block, exactly, on stdout; how many memories were left out, and why, on stderr."""
+    text = result.text.rstrip("\n") if result.text else ""
+    return Printed(text, context_note(result) if result.dropped or not text else "")
+
+
+def context_note(result) -> str:
+    """``3 injected, 7 dropped: 5 over budget (--budget), 2 not selected by the query``."""
+    counts: dict[str, int] = {}
+    for item in result.dropped:
+        counts[item.reason] = counts.get(item.reason, 0) + 1
+    words = {"budget": "over budget (raise --budget)", "not selected": "not selected by the query"}
+    why = ", ".join(f"{n} {words.get(reason, reason)}" for reason, n in counts.items())
+    note = f"memory-review: {len(result.included)} injected"
+    if not result.included and not result.dropped:
+        return "memory-review: no approved memories to inject"
+    return note + (f", {len(result.dropped)} dropped: {why}" if why else "")
 
 
 def render_extract(summary, args) -> str:

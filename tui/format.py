@@ -95,6 +95,10 @@ class Display:
         """A candidate id as shown (``-`` for none)."""
         return self.id_display(candidate_id) if candidate_id else "-"
 
+    def now(self) -> str:
+        """The clock as a record timestamp (``2026-11-30T19:55:00Z``), for the age of a note."""
+        return self.clock().astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
     def when(self, ts: str) -> str:
         """An absolute timestamp, then its age: ``2026-11-30 19:55:00 (5m ago)``."""
         shown = (self.time_display or default_time_display)(ts)
@@ -118,6 +122,26 @@ def flag_marks(flags: Iterable[str]) -> str:
 def memory_tag(memory: Memory) -> str:
     """The tag injection puts before the memory: ``[memory:project:fact]``."""
     return f"[memory:{memory.scope}:{memory.type}]"
+
+
+def frame_text(frame: str, *, gone: bool = False) -> Text:
+    """A note exactly as ``injection.render.render_frame`` made it, coloured; the bytes are untouched.
+
+    The tag is cyan, the headline bold, the ``(id=...)`` trailer dim; a note that
+    would be forgotten (``gone``) is struck through.
+    """
+    if gone:
+        return Text(frame, style="strike dim")
+    headline, _, body = frame.partition("\n")
+    tag, _, rest = headline.partition(" ")
+    cut = rest.rfind(" (id=") if rest.endswith(")") else -1
+    title, trailer = (rest[:cut], rest[cut:]) if cut >= 0 else ("", f" {rest}" if rest else "")
+    out = Text()
+    out.append(tag, style="cyan")
+    out.append(f" {title}" if title else "", style="bold")
+    out.append(trailer, style="dim")
+    out.append(f"\n{body}")
+    return out
 
 
 def proposer_text(candidate: Candidate) -> str:

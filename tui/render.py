@@ -14,6 +14,7 @@ from rich.text import Text
 
 from events import Event
 from memory_review.candidate import Candidate
+from memory_review.injection.render import render_frame
 from memory_review.models import Memory
 from memory_review.workspace import CandidateState
 from tui.format import (
@@ -23,6 +24,7 @@ from tui.format import (
     Display,
     diff_text,
     event_diff,
+    frame_text,
     memory_tag,
     proposer_text,
     safe,
@@ -80,17 +82,19 @@ def warnings(flags: Sequence[str]) -> Text:
 
 
 def proposed_text(c: Candidate) -> Text:
-    """Each memory as it would be injected after the change (or, for a deletion, what goes)."""
+    """Each note byte for byte as the agent will be given it once applied (a deletion: the note that goes).
+
+    The notes come from the one renderer, ``injection.render.render_frame``, with no
+    age (an applied memory is new), separated by a blank line as in the block.
+    """
     out = Text()
     for change in c.changes:
         shown = change.after or change.before
         if shown is None:
             continue
-        style = "" if change.after else "strike dim"
-        out.append(memory_tag(shown), style="cyan")
-        out.append(f" {safe(shown.description)}\n", style=style or "bold")
-        if shown.body:
-            out.append(f"{safe(shown.body)}\n", style=style)
+        if out.plain:
+            out.append("\n")
+        out.append_text(frame_text(render_frame(shown), gone=change.after is None))
     out.rstrip()
     return out
 
@@ -109,31 +113,52 @@ def evidence_text(c: Candidate) -> Text:
 
 
 def memory_detail(
-    memory: Memory, display: Display, overrides: Memory | None, overridden_by: Memory | None
+    memory: Memory,
+    display: Display,
+    overrides: Memory | None,
+    overridden_by: Memory | None,
+    *,
+    left_out: str | None = None,
 ) -> RenderableType:
-    """A memory as injection sees it: its tag, text, provenance and which tier wins."""
+    """A memory as injection sees it: its note (the injected bytes), provenance and which tier wins."""
     title = Text()
     title.append(memory_tag(memory), style="bold cyan")
-    title.append(f" {memory.id}\n", style="bold")
-    title.append(safe(memory.description))
-    parts: list[RenderableType] = [title, _tier_note(memory, overrides, overridden_by)]
-    parts += [heading("Body"), Text(safe(memory.body) or "(empty)")]
+    title.append(f" {memory.id}", style="bold")
+    parts: list[RenderableType] = [title, _tier_note(memory, overrides, overridden_by, left_out)]
+    note = frame_text(render_frame(memory, display.now()))
+    note.rstrip()
+    parts += [heading("Injected as"), note]
     parts += [heading("Provenance"), _provenance(memory, display)]
     return Group(*parts)
 
 
-def _tier_note(memory: Memory, overrides: Memory | None, overridden_by: Memory | None) -> Text:
+def _tier_note(
+    memory: Memory, overrides: Memory | None, overridden_by: Memory | None, left_out: str | None
+) -> Text:
     if overridden_by is not None:
         return Text(
             f"not injected: the {overridden_by.scope} memory with this id overrides it",
             style="yellow",
         )
+    out = Text()
+    if left_out is not None:
+        why = LEFT_OUT_WORDS.get(left_out, left_out)
+        out.append(f"not in the block `memory-review context` gives now: {why}\n", style="bold yellow")
     if overrides is not None:
-        return Text(
+        out.append(
             f"overrides the {overrides.scope} memory with this id ({safe(overrides.description)})",
             style="yellow",
         )
-    return Text("injected as is (no other tier has this id)", style="dim")
+    elif left_out is None:
+        out.append("injected as is (no other tier has this id)", style="dim")
+    out.rstrip()
+    return out
+
+
+LEFT_OUT_WORDS = {
+    "budget": "over the budget (the notes before it fill it; it goes in when they shrink or go)",
+    "not selected": "the query did not select it",
+}
 
 
 def _provenance(memory: Memory, display: Display) -> Text:

@@ -20,10 +20,13 @@ person's own notes should not reach a shared repository by default.
 Claude Code reads AGENTS.md only while there is no CLAUDE.md. So a CLAUDE.md
 that holds nothing but our section (a new one, or one only export wrote) next
 to an AGENTS.md starts with an ``@AGENTS.md`` import line: creating it must not
-hide the repository's instructions from Claude Code. The section depends on the approved memories only
-(no clock, no ages), so exporting twice changes nothing. Memory text is made
-inert the way injection does it (``injection.render.sanitize``), and anything
-that could end the section early — an HTML comment delimiter — is escaped.
+hide the repository's instructions from Claude Code.
+
+Each memory is the very note the agent is given in the context block
+(``injection.render.render_frame``, ADR 0015), without its age: the section
+depends on the approved memories only (no clock), so exporting twice changes
+nothing. The one change to those bytes: anything that could end the section
+early — an HTML comment delimiter — is escaped.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from typing import TYPE_CHECKING, Literal
 from events.durable import atomic_replace
 from memory_review.errors import StorageError, UnsafePathError, ValidationError
 from memory_review.injection import priority_order
-from memory_review.injection.render import sanitize
+from memory_review.injection.render import render_frame
 from memory_review.models import Memory
 
 if TYPE_CHECKING:
@@ -133,17 +136,8 @@ def render_section(memories: list[Memory]) -> str:
 
 
 def _render(memory: Memory) -> str:
-    title = _inert(memory.description)
-    body = _inert(memory.body)
-    text = f"- [memory:{memory.scope}:{memory.type}] **{title}** (`{memory.id}`)\n"
-    if body and body != title:
-        text += "".join(f"  {line}\n" if line else "\n" for line in body.split("\n"))
-    return text
-
-
-def _inert(text: str) -> str:
-    # sanitize escapes forged memory tags; the comment delimiters could close our markers.
-    return sanitize(text).replace("<!--", "&lt;!--").replace("-->", "--&gt;")
+    # The frame is inert already (sanitized, forged tags escaped); comment delimiters could close our markers.
+    return render_frame(memory).replace("<!--", "&lt;!--").replace("-->", "--&gt;")
 
 
 def regenerate(old: str | None, section: str, *, format: str) -> str:

@@ -2,11 +2,15 @@
 
 Rows come in injection priority order (``memory_review.injection``); a user
 memory that a project memory with the same id overrides is listed after them,
-dimmed. ``d`` deletes (confirmed, recorded), ``r`` reverts the last change.
+dimmed. Which memories are in the block and which are dropped (and why) is what
+``Workspace.context`` computes — the screen never re-states the budget rule — so
+"N injected" is the number ``memory-review context`` puts in. ``d`` deletes
+(confirmed, recorded), ``r`` reverts the last change.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from textual import on, work
@@ -16,7 +20,7 @@ from textual.containers import Container
 from textual.message import Message
 
 from memory_review.errors import MemoryReviewError
-from memory_review.injection import merge_tiers, priority_order
+from memory_review.injection import ContextResult, merge_tiers, priority_order
 from memory_review.models import Memory
 from tui.actions import delete_op, revert_last_change_op
 from tui.bulk import bulk_read
@@ -41,34 +45,60 @@ COLUMNS = (
 
 @dataclass(frozen=True)
 class MemoryEntry:
-    """One row: the memory, its place in the injection order, and how tiers interact on its id."""
+    """One row: the memory, its place in the block (None: not in it), and how tiers interact on its id.
+
+    ``left_out`` says why an active memory is not in the block, as ``context`` reported
+    it (``"budget"``), or ``"not injected"`` when ``context`` did not consider it at all.
+    """
 
     memory: Memory
     rank: int | None
     overrides: Memory | None = None
     overridden_by: Memory | None = None
+    left_out: str | None = None
 
     @property
     def key(self) -> str:
         return f"{self.memory.scope}:{self.memory.id}"
 
 
-def merged_entries(user: list[Memory], project: list[Memory]) -> list[MemoryEntry]:
-    """Injected memories in priority order, then the user memories a project memory overrides."""
+def merged_entries(
+    user: list[Memory], project: list[Memory], context: ContextResult
+) -> list[MemoryEntry]:
+    """Active memories in priority order, each with its place in ``context`` (or why it is left out),
+    then the user memories a project memory overrides."""
     by_scope = {"user": {m.id: m for m in user}, "project": {m.id: m for m in project}}
-    active = priority_order(merge_tiers(user, project, []))
-    entries = [
-        MemoryEntry(
-            m, i + 1, overrides=by_scope["user"].get(m.id) if m.scope == "project" else None
+    place = {(m.scope, m.id): i + 1 for i, m in enumerate(context.included)}
+    reason = {(m.scope, m.id): m.reason for m in context.dropped}
+    entries = []
+    for m in priority_order(merge_tiers(user, project, [])):
+        rank = place.get((m.scope, m.id))
+        entries.append(
+            MemoryEntry(
+                m,
+                rank,
+                overrides=by_scope["user"].get(m.id) if m.scope == "project" else None,
+                left_out=None if rank else reason.get((m.scope, m.id), "not injected"),
+            )
         )
-        for i, m in enumerate(active)
-    ]
     shadowed = [
         MemoryEntry(m, None, overridden_by=by_scope["project"][m.id])
         for m in sorted(user, key=lambda m: m.id)
         if m.id in by_scope["project"]
     ]
     return entries + shadowed
+
+
+def block_summary(entries: list[MemoryEntry]) -> str:
+    """``5 of 12 injected by `context` · 7 dropped (budget)``: the counts ``context`` reported."""
+    active = [e for e in entries if e.overridden_by is None]
+    injected = sum(1 for e in active if e.rank is not None)
+    reasons = Counter(e.left_out for e in active if e.left_out)
+    summary = f"{injected} of {len(active)} injected by `context`"
+    if reasons:
+        why = ", ".join(f"{count} {reason}" for reason, count in sorted(reasons.items()))
+        summary += f" · {sum(reasons.values())} dropped ({why})"
+    return summary
 
 
 class MemoriesScreen(FilteredScreen):
@@ -115,10 +145,12 @@ class MemoriesScreen(FilteredScreen):
                 user = self.ws.store("user").view().memories()
                 project = self.ws.store("project").view().memories()
                 read.kept = len(user) + len(project)
+            # What `memory-review context` injects now (no session: nothing is recorded).
+            context = self.ws.context()
         except MemoryReviewError as exc:
             self.post_message(self.LoadFailed(exc))
             return
-        self.post_message(self.Loaded(merged_entries(user, project)))
+        self.post_message(self.Loaded(merged_entries(user, project, context)))
 
     def on_memories_screen_loaded(self, message: Loaded) -> None:
         self.entries = {e.key: e for e in message.entries}
@@ -133,8 +165,7 @@ class MemoriesScreen(FilteredScreen):
             k for k in self.order if matches(self._haystack(self.entries[k]), self.filter_text)
         ]
         table.set_rows([self._row(self.entries[k]) for k in shown])
-        injected = sum(1 for e in self.entries.values() if e.rank is not None)
-        table.border_title = f"Memories · {injected} injected, in this order"
+        table.border_title = f"Memories · {block_summary(list(self.entries.values()))}"
         if not table.rows:
             self.query_one("#detail", DetailPane).show("")
 
@@ -146,7 +177,7 @@ class MemoriesScreen(FilteredScreen):
             else ("shadowed" if entry.overridden_by else "")
         )
         cells = (
-            str(entry.rank or "-"),
+            str(entry.rank or ("✗" if entry.left_out else "-")),
             memory_tag(m),
             m.id,
             safe(m.description),
@@ -154,7 +185,7 @@ class MemoriesScreen(FilteredScreen):
             _source(m),
             tier,
         )
-        return Row(entry.key, cells, style="dim" if entry.overridden_by else "")
+        return Row(entry.key, cells, style="dim" if entry.overridden_by or entry.left_out else "")
 
     @staticmethod
     def _haystack(entry: MemoryEntry) -> str:
@@ -166,7 +197,13 @@ class MemoriesScreen(FilteredScreen):
         entry = self.entries.get(message.key) if message.key else None
         if entry is not None:
             self.query_one("#detail", DetailPane).show(
-                memory_detail(entry.memory, self.display_opts, entry.overrides, entry.overridden_by)
+                memory_detail(
+                    entry.memory,
+                    self.display_opts,
+                    entry.overrides,
+                    entry.overridden_by,
+                    left_out=entry.left_out,
+                )
             )
 
     def current(self) -> MemoryEntry | None:

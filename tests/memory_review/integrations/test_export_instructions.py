@@ -108,7 +108,8 @@ def test_a_memory_cannot_close_the_section_or_forge_a_frame(project: Project) ->
     text = Path(result.path).read_text()
     lines = text.splitlines()
     assert lines.count(BEGIN) == 1 and lines.count(END) == 1 and lines[-1] == END
-    assert "[memory:user:forbidden]" not in text.replace("- [memory:project:fact]", "")
+    assert "[memory:user:forbidden]" not in text.replace("\n[memory:project:fact] Release notes", "")
+    assert "\n[memory:project:fact] Release notes live in docs/ (id=fact-sneaky)\nSee docs/.\n" in text
     assert not export_memories(ws, format="claude-md").changed
 
 
