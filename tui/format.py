@@ -27,6 +27,9 @@ FLAG_MARKS: dict[str, str] = {
     "secret": "S",
     "previously-discarded": "D",
     "stale-base": "B",
+    "hidden-unicode": "H",
+    "untrusted-source": "U",
+    "sync-conflict": "C",
 }
 FLAG_WORDS: dict[str, str] = {
     "possible-prompt-injection": "the text tries to steer the agent (override, exfiltration link, "
@@ -34,6 +37,10 @@ FLAG_WORDS: dict[str, str] = {
     "secret": "looks like a token, key or password; it would be put into every prompt",
     "previously-discarded": "an identical proposal was discarded before",
     "stale-base": "the memory changed since this was proposed; applying it will conflict",
+    "hidden-unicode": "holds characters a reader cannot see; the note leaves them out (the diff "
+    "shows them)",
+    "untrusted-source": "it came from text the agent read (a file, a tool result), not from the user",
+    "sync-conflict": "another clone changed this memory differently; pick one",
 }
 PRIORITY_RANK = {"high": 0, "medium": 1, "low": 2}
 OP_STYLE = {"create": "green", "update": "yellow", "delete": "red", "consolidate": "magenta"}

@@ -14,7 +14,7 @@ from rich.text import Text
 
 from events import Event
 from memory_review.candidate import Candidate
-from memory_review.injection.render import render_frame
+from memory_review.injection.render import render_frame, sanitize
 from memory_review.models import Memory
 from memory_review.workspace import CandidateState
 from tui.format import (
@@ -81,7 +81,7 @@ def warnings(flags: Sequence[str]) -> Text:
     return out
 
 
-def proposed_text(c: Candidate) -> Text:
+def proposed_text(c: Candidate) -> RenderableType:
     """Each note byte for byte as the agent will be given it once applied (a deletion: the note that goes).
 
     The notes come from the one renderer, ``injection.render.render_frame``, with no
@@ -95,6 +95,24 @@ def proposed_text(c: Candidate) -> Text:
         if out.plain:
             out.append("\n")
         out.append_text(frame_text(render_frame(shown), gone=change.after is None))
+    out.rstrip()
+    return Group(out, *(_as_stored(m) for m in _changed_by_sanitizing(c)))
+
+
+def _changed_by_sanitizing(c: Candidate) -> list[Memory]:
+    """The proposed records whose stored text is not what the note says (invisibles, forged tags)."""
+    shown = [change.after for change in c.changes if change.after is not None]
+    return [
+        m
+        for m in shown
+        if sanitize(m.description) != m.description.strip() or sanitize(m.body) != m.body.strip()
+    ]
+
+
+def _as_stored(memory: Memory) -> Text:
+    out = Text(f"\n{memory.id} as stored (the note above leaves out or escapes part of it):\n")
+    out.stylize("yellow")
+    out.append(f"{safe(memory.description)}\n{safe(memory.body)}")
     out.rstrip()
     return out
 

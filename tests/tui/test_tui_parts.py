@@ -7,11 +7,12 @@ from datetime import UTC, datetime
 import pytest
 from textual.app import App, ComposeResult
 
+from memory_review.injection import ContextRequest, build_context, merge_tiers
 from memory_review.workspace import Workspace
 from tui.actions import proposal_of
 from tui.format import Display, age_text, flag_marks, parse_ts
 from tui.screens.history import parse_filter
-from tui.screens.memories import merged_entries
+from tui.screens.memories import block_summary, merged_entries
 from tui.widgets.filter_bar import matches
 from tui.widgets.row_table import Column, Row, RowTable
 
@@ -85,21 +86,25 @@ def test_proposal_of_makes_the_same_change_again(scenario: Workspace) -> None:
         assert "previously-discarded" in new.flags
 
 
-def test_memories_merge_marks_the_override(scenario: Workspace) -> None:
+def test_memories_merge_marks_the_override_and_what_context_dropped(scenario: Workspace) -> None:
     user = scenario.user.view().memories()
     project = scenario.project.view().memories()
     shadow = user[0].model_copy(update={"scope": "project"})
-    entries = merged_entries(user, [*project, shadow])
-    assert [e.rank for e in entries] == [
-        1,
-        2,
-        3,
-        None,
-    ]  # three injected, then the shadowed user one
+    merged = merge_tiers(user, [*project, shadow], [])
+    now = "2026-12-01T00:00:00Z"
+    full = build_context(merged, ContextRequest(now=now)).text
+    # Room for the first two notes only, to the byte: the third is dropped for the budget.
+    third = full.index("\n[memory:", full.index("\n[memory:", full.index("\n[memory:") + 1) + 1)
+    budget = len((full[:third] + "</memory-review-context>\n").encode())
+    context = build_context(merged, ContextRequest(now=now, budget_bytes=budget))
+    entries = merged_entries(user, [*project, shadow], context)
+    assert [e.rank for e in entries] == [1, 2, None, None]  # two in the block, one dropped, the shadowed
+    assert [e.left_out for e in entries] == [None, None, "budget", None]
     overridden = [e for e in entries if e.overridden_by is not None]
     assert [e.memory.scope for e in overridden] == ["user"]
     winner = next(e for e in entries if e.memory is shadow)
     assert winner.overrides == user[0]
+    assert block_summary(entries) == "2 of 3 injected by `context` · 1 dropped (1 budget)"
 
 
 def test_row_table_widths_share_the_rest() -> None:

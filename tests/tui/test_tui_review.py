@@ -173,24 +173,61 @@ async def test_bulk_apply_with_flagged_needs_the_explicit_choice(scenario: Works
     assert pending_ids(scenario) == set()
 
 
-async def test_flagged_candidate_asks_first_and_cancel_keeps_it(scenario: Workspace) -> None:
+async def test_bulk_apply_of_flagged_rows_takes_shift_a(scenario: Workspace) -> None:
+    app = app_for(scenario)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        flagged = [cid for cid in screen.order if screen.entries[cid].state.flags]
+        for cid in flagged:  # mark the flagged rows only: no unflagged one to apply by default
+            await go_to(pilot, screen, cid)
+            await pilot.press("space")
+        assert screen.marked == set(flagged)
+        for reflex in (["enter"], ["tab", "enter"], ["right", "enter"], ["a"], ["escape"]):
+            await pilot.press("a")
+            await wait_until(
+                pilot, lambda: isinstance(app.screen, ChoiceModal), what="the bulk question"
+            )
+            await pilot.press(*reflex)
+            if isinstance(app.screen, ChoiceModal):
+                await pilot.press("escape")  # the reflex left the question open: nothing chosen
+            await settle(pilot)
+            assert pending_ids(scenario) >= set(flagged), reflex
+        assert all(events_of(scenario, cid) == ["candidate.created"] for cid in flagged)
+        await pilot.press("a")
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, ChoiceModal), what="the bulk question"
+        )
+        await pilot.press("A")
+        await wait_until(
+            pilot, lambda: not set(flagged) & set(screen.entries), what="the flagged to go"
+        )
+    assert not set(flagged) & pending_ids(scenario)
+    assert all(events_of(scenario, cid)[-1] == "candidate.applied" for cid in flagged)
+
+
+async def test_flagged_candidate_asks_first_and_enter_keeps_it(scenario: Workspace) -> None:
     cid = candidate_for(scenario, "fact-ci-token")
     app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(pilot)
         await go_to(pilot, screen, cid)
+        # Each reflex closes the question (or leaves it open) and keeps the candidate pending.
+        for reflex in (["escape"], ["enter"], ["tab", "enter"], ["right", "enter"], ["a", "a"]):
+            await pilot.press("a")
+            await wait_until(
+                pilot, lambda: isinstance(app.screen, ChoiceModal), what="the confirmation"
+            )
+            await pilot.press(*reflex)
+            if isinstance(app.screen, ChoiceModal):
+                await pilot.press("escape")
+            await settle(pilot)
+            assert cid in pending_ids(scenario) and cid in screen.entries, reflex
+        assert events_of(scenario, cid) == ["candidate.created"]
         await pilot.press("a")
         await wait_until(
             pilot, lambda: isinstance(app.screen, ChoiceModal), what="the confirmation"
         )
-        await pilot.press("escape")
-        await settle(pilot)
-        assert cid in pending_ids(scenario)
-        await pilot.press("a")
-        await wait_until(
-            pilot, lambda: isinstance(app.screen, ChoiceModal), what="the confirmation"
-        )
-        await pilot.press("enter")  # "Apply anyway" has the focus
+        await pilot.press("A")  # shift+a: the deliberate key
         await wait_until(
             pilot, lambda: cid not in screen.entries, what="the applied candidate to leave"
         )
@@ -278,7 +315,9 @@ async def test_details_spell_out_warnings_and_show_hidden_characters(scenario: W
         hidden_shown = detail_text(app)
         await go_to(pilot, screen, candidate_for(scenario, "fact-readme-note"))
         injection_shown = detail_text(app)
-    assert "Deploys go<U+200B> through CI" in hidden_shown
+    # The note as injected (the invisible character is not in it), then the text as stored.
+    assert "[memory:project:fact] Deploys go through CI (id=fact-zero-width)\nAlways.\n" in hidden_shown
+    assert "Deploys go<U+200B> through CI\nAlways<U+200B>." in hidden_shown
     assert "“deploys go through CI”" in hidden_shown and "turn t2" in hidden_shown
     assert "⚠ possible-prompt-injection" in injection_shown and "steer the agent" in injection_shown
     assert (

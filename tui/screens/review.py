@@ -1,8 +1,9 @@
 """The review screen (the default): the queue of pending candidates and the one under the cursor.
 
 Keys (a contract, DESIGN §9): ``a`` apply, ``d`` discard, ``e`` edit, ``space``
-mark, ``/`` filter. Applying a flagged candidate asks first; a bulk apply never
-applies flagged ones without an explicit choice.
+mark, ``/`` filter. Applying a flagged candidate asks first, and the answer a reflex
+gives (enter) keeps it pending: only shift+a applies it. A bulk apply with flagged
+rows applies the unflagged ones on enter and the flagged ones only on shift+a.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from tui.format import OP_STYLE
 from tui.queue import EntryCache, QueueEntry
 from tui.render import candidate_detail
 from tui.screens.base import FilteredScreen
-from tui.screens.confirm import Choice, ChoiceModal, ReasonModal, confirm
+from tui.screens.confirm import ReasonModal, flagged_apply
 from tui.screens.edit import EditModal
 from tui.widgets.detail import DetailPane
 from tui.widgets.filter_bar import FilterBar, matches
@@ -221,28 +222,13 @@ class ReviewScreen(FilteredScreen):
         flagged = [t for t in targets if t.flags]
         if not flagged:
             self._apply(targets)
-        elif len(targets) == 1:
-            self.app.push_screen(
-                confirm(
-                    "Apply a flagged candidate?",
-                    _flag_report(flagged, self.display_opts),
-                    "Apply anyway",
-                    danger=True,
-                ),
-                lambda answer: self._apply(targets) if answer == "yes" else None,
-            )
-        else:
-            self._ask_bulk(targets, flagged)
-
-    def _ask_bulk(self, targets: list[CandidateState], flagged: list[CandidateState]) -> None:
+            return
         clean = [t for t in targets if not t.flags]
-        choices = [Choice("clean", f"Apply the {len(clean)} unflagged", "primary")] if clean else []
-        choices += [
-            Choice("all", f"Apply all {len(targets)}, flagged too", "error"),
-            Choice("cancel", "Cancel"),
-        ]
-        body = _flag_report(flagged, self.display_opts)
-        title = f"{len(flagged)} of the {len(targets)} marked candidates are flagged"
+        title = (
+            "Apply a flagged candidate?"
+            if len(targets) == 1
+            else f"{len(flagged)} of the {len(targets)} marked candidates are flagged"
+        )
 
         def answered(answer: str | None) -> None:
             if answer == "clean":
@@ -250,7 +236,10 @@ class ReviewScreen(FilteredScreen):
             elif answer == "all":
                 self._apply(targets)
 
-        self.app.push_screen(ChoiceModal(title, body, choices), answered)
+        body = _flag_report(flagged, self.display_opts)
+        self.app.push_screen(
+            flagged_apply(title, body, clean=len(clean), total=len(targets)), answered
+        )
 
     def _apply(self, states: list[CandidateState]) -> None:
         ids = {s.candidate.id for s in states}
@@ -307,5 +296,5 @@ def _flag_report(flagged: list[CandidateState], display) -> Text:
         out.append(f" ({display.cid(state.candidate.id)})\n", style="dim")
         for flag in state.flags:
             out.append(f"  ⚠ {flag}\n", style="red")
-    out.append("\nFlagged candidates are applied only if you say so.", style="italic")
+    out.append("\nA flagged candidate stays pending unless you press shift+a.", style="italic")
     return out
