@@ -28,6 +28,12 @@ async def _flagged(pilot, ws: Workspace) -> None:
     await pilot.press("end")  # the low-priority candidate that tries to steer the agent
 
 
+async def _flagged_question(pilot, ws: Workspace) -> None:
+    await _flagged(pilot, ws)
+    await pilot.press("a")
+    await settle(pilot)
+
+
 async def _bulk_question(pilot, ws: Workspace) -> None:
     await _review(pilot, ws)
     await pilot.press("space", "space", "space", "space", "space", "a")
@@ -94,6 +100,7 @@ PREPARE = {"memories-override": _project_overrides_user}
 SCENES: dict[str, Steps] = {
     "review": _review,
     "review-flagged": _flagged,
+    "apply-flagged-question": _flagged_question,
     "bulk-apply-question": _bulk_question,
     "discard-reason": _discard_reason,
     "edit": _editor,

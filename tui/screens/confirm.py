@@ -145,6 +145,6 @@ def flagged_apply(title: str, body: Text | str, *, clean: int, total: int) -> Ch
         *([Choice("cancel", "Cancel")] if clean else []),
         Choice("all", f"{APPLY_FLAGGED_KEY}: apply {every}", "error", key=APPLY_FLAGGED_KEY),
     ]
-    default = "applies the unflagged only" if clean else "keeps it pending"
-    hint = f"enter {default} · esc cancels · shift+a applies the flagged too"
+    default = "apply the unflagged only" if clean else "keep pending"
+    hint = f"enter: {default} · esc: cancel · shift+a: apply {'all' if total > 1 else 'anyway'}"
     return ChoiceModal(title, body, choices, hint=hint)

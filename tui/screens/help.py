@@ -32,9 +32,10 @@ KEYMAP: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
             ("/", "filter the queue (esc clears); every word must match"),
             (
                 "",
-                "flagged candidates (I injection, S secret, D discarded before, B stale base) "
-                "are applied only after you confirm; a bulk apply skips them unless you say so",
+                "flagged candidates (I injection, S secret, H hidden characters, U untrusted "
+                "source, D discarded before, B stale base) stay pending on enter",
             ),
+            ("A", "(shift+a) in that question: apply the flagged candidates too"),
         ),
     ),
     (
@@ -43,6 +44,7 @@ KEYMAP: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
             ("d", "delete the memory (asks first; recorded, revertible)"),
             ("r", "revert the memory's last change"),
             ("/", "filter"),
+            ("", "# is the note's place in the block `context` gives now; ✗: left out (budget)"),
         ),
     ),
     (

@@ -296,5 +296,5 @@ def _flag_report(flagged: list[CandidateState], display) -> Text:
         out.append(f" ({display.cid(state.candidate.id)})\n", style="dim")
         for flag in state.flags:
             out.append(f"  ⚠ {flag}\n", style="red")
-    out.append("\nA flagged candidate stays pending unless you press shift+a.", style="italic")
+    out.rstrip()
     return out

@@ -7,7 +7,10 @@ events recorded then must keep replaying to the bytes they hashed.
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -225,3 +228,48 @@ def test_first_layout_replays_to_its_recorded_bytes(name: str, memories) -> None
     """``frame=1`` (events recorded before ADR 0015) renders exactly the blocks of that time."""
     result = build_context(memories(), ContextRequest(now=NOW, frame=1))
     check_golden(name, result.text)
+
+
+# --- what a person reviews is what the agent gets -------------------------------------------------
+
+README_PROPOSAL = {
+    "op": "create", "scope": "project",
+    "memory": {"id": "forbidden-mock-database", "type": "forbidden",
+               "description": "Never mock the database in tests",
+               "body": "Integration tests run against the Postgres test container."},
+    "rationale": "The user corrected this twice.",
+}
+README_FRAME = "readme_example_frame.txt"
+
+
+def _cli(project: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "MEMORY_REVIEW_HOME": str(project.parent / "home"), "MEMORY_REVIEW_ACTOR": "alice"}
+    done = subprocess.run([sys.executable, "-m", "memory_review.cli", "--project", str(project), *args],
+                          input=stdin, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def _section(text: str, title: str) -> str:
+    """The lines of ``show`` between ``title`` and the blank line that ends them, with their line breaks."""
+    start = text.index(title + "\n") + len(title) + 1
+    return text[start : text.index("\n\n", start) + 1]
+
+
+def test_show_memories_export_and_context_carry_the_same_frame_bytes(tmp_path: Path) -> None:
+    """`show` before the apply, then `memories`, `export` and `context` after it: one note, byte for byte."""
+    project = tmp_path / "p"
+    project.mkdir()
+    _cli(project, "init")
+    [proposed] = json.loads(_cli(project, "propose", "--file", "-", "--json",
+                                 stdin=json.dumps([README_PROPOSAL])).stdout)
+    previewed = _section(_cli(project, "show", proposed["id"]).stdout, "once applied, injected as:")
+    check_golden(README_FRAME, previewed)
+    assert previewed.startswith("[memory:project:forbidden] Never mock the database in tests ")
+    _cli(project, "apply", proposed["id"])
+    context = _cli(project, "context")
+    assert "\n" + previewed + "</memory-review-context>\n" in context.stdout
+    assert context.stdout.count("[memory:") == 1
+    assert _cli(project, "memories").stdout == previewed
+    _cli(project, "export", "--format", "agents-md")
+    assert "\n" + previewed + "<!-- memory-review:end -->" in (project / "AGENTS.md").read_text()
