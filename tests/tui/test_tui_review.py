@@ -39,6 +39,16 @@ async def go_to(pilot, screen: ReviewScreen, candidate_id: str) -> None:
     assert screen.current().id == candidate_id
 
 
+async def answer_apply(pilot, *keys: str) -> None:
+    """Press ``a``, answer the question with ``keys``, and close it if they left it open."""
+    await pilot.press("a")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ChoiceModal), what="the question")
+    await pilot.press(*keys)
+    if isinstance(pilot.app.screen, ChoiceModal):
+        await pilot.press("escape")  # nothing was chosen
+    await settle(pilot)
+
+
 async def test_apply_one_candidate(scenario: Workspace) -> None:
     cid = candidate_for(scenario, "forbidden-mock-database")
     app = app_for(scenario)
@@ -183,21 +193,10 @@ async def test_bulk_apply_of_flagged_rows_takes_shift_a(scenario: Workspace) -> 
             await pilot.press("space")
         assert screen.marked == set(flagged)
         for reflex in (["enter"], ["tab", "enter"], ["right", "enter"], ["a"], ["escape"]):
-            await pilot.press("a")
-            await wait_until(
-                pilot, lambda: isinstance(app.screen, ChoiceModal), what="the bulk question"
-            )
-            await pilot.press(*reflex)
-            if isinstance(app.screen, ChoiceModal):
-                await pilot.press("escape")  # the reflex left the question open: nothing chosen
-            await settle(pilot)
+            await answer_apply(pilot, *reflex)
             assert pending_ids(scenario) >= set(flagged), reflex
         assert all(events_of(scenario, cid) == ["candidate.created"] for cid in flagged)
-        await pilot.press("a")
-        await wait_until(
-            pilot, lambda: isinstance(app.screen, ChoiceModal), what="the bulk question"
-        )
-        await pilot.press("A")
+        await answer_apply(pilot, "A")
         await wait_until(
             pilot, lambda: not set(flagged) & set(screen.entries), what="the flagged to go"
         )
@@ -213,21 +212,10 @@ async def test_flagged_candidate_asks_first_and_enter_keeps_it(scenario: Workspa
         await go_to(pilot, screen, cid)
         # Each reflex closes the question (or leaves it open) and keeps the candidate pending.
         for reflex in (["escape"], ["enter"], ["tab", "enter"], ["right", "enter"], ["a", "a"]):
-            await pilot.press("a")
-            await wait_until(
-                pilot, lambda: isinstance(app.screen, ChoiceModal), what="the confirmation"
-            )
-            await pilot.press(*reflex)
-            if isinstance(app.screen, ChoiceModal):
-                await pilot.press("escape")
-            await settle(pilot)
+            await answer_apply(pilot, *reflex)
             assert cid in pending_ids(scenario) and cid in screen.entries, reflex
         assert events_of(scenario, cid) == ["candidate.created"]
-        await pilot.press("a")
-        await wait_until(
-            pilot, lambda: isinstance(app.screen, ChoiceModal), what="the confirmation"
-        )
-        await pilot.press("A")  # shift+a: the deliberate key
+        await answer_apply(pilot, "A")  # shift+a: the deliberate key
         await wait_until(
             pilot, lambda: cid not in screen.entries, what="the applied candidate to leave"
         )
