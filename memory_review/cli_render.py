@@ -11,8 +11,6 @@ from pydantic import BaseModel
 import orjson
 
 from events import Event, encode_event
-from memory_review.injection import priority_order
-from memory_review.injection.render import render_frame
 from memory_review.models import Memory, utc_now
 from memory_review.record_io import memory_to_json
 
@@ -139,6 +137,8 @@ def render_show(state, args) -> str:
 
 def _would_inject(c) -> list[str]:
     """The notes the agent gets once ``c`` is applied, byte for byte (``render_frame``), unindented."""
+    from memory_review.injection.render import render_frame  # on use: most commands never render notes
+
     kept = [render_frame(ch.after) for ch in c.changes if ch.after is not None]
     gone = [render_frame(ch.before) for ch in c.changes if ch.after is None and ch.before is not None]
     lines = []
@@ -164,6 +164,9 @@ def render_event(event: Event, args) -> str:
 def render_memories(memories: list[Memory], args) -> str:
     """Every approved memory as the note the agent is given (``render_frame``, with its age),
     in injection priority order; ``context`` decides which of them fit its budget."""
+    from memory_review.injection import priority_order
+    from memory_review.injection.render import render_frame
+
     if not memories:
         return "no approved memories"
     now = utc_now()

@@ -33,7 +33,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import datetime
-from typing import cast
 
 from memory_review.models import Memory
 from memory_review.safety import strip_invisible
@@ -151,7 +150,7 @@ def render_frame(memory: Memory, now: str | None = None, *, version: int = FRAME
     injected right after it is applied.
     """
     if version == 1:
-        return _frame_v1(memory, cast(str, now))
+        return _frame_v1(memory, now or memory.updated_at)
     headline = " ".join(sanitize(memory.description).split("\n"))
     body = sanitize(memory.body)
     days = age_days(memory.updated_at, now) if now is not None else 0

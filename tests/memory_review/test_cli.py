@@ -207,3 +207,23 @@ def test_eight_processes_apply_the_same_candidate_exactly_one_wins(repo: Path, e
     assert all("no longer pending" in err or "resolved" in err for code, err in results if code == 1)
     ws = Workspace(repo, Path(env["MEMORY_REVIEW_HOME"]))
     assert len([e for e in ws.log() if e.type == "candidate.applied"]) == 1
+
+
+def test_context_prints_the_bare_block_and_says_on_stderr_what_it_dropped(repo: Path, env: dict) -> None:
+    assert run(["init"], env, repo).returncode == 0
+    second = {**PROPOSAL, "memory": {**PROPOSAL["memory"], "id": "fact-db", "type": "fact",
+                                     "description": "The database is Postgres 16"}}
+    [a, b] = run_json(["propose", "--file", "-"], env, repo, stdin=json.dumps([PROPOSAL, second]))
+    assert run(["apply", a["id"], b["id"]], env, repo).returncode == 0
+    whole = run_json(["context"], env, repo)
+    # Room for the forbidden note only: the fact, lower in priority, is dropped for the budget.
+    budget = whole["text"].index("\n[memory:project:fact]") + len("\n</memory-review-context>\n")
+    cut = run_json(["context", "--budget", str(budget)], env, repo)
+    assert [m["id"] for m in cut["included"]] == ["forbidden-mock-db"]
+    done = run(["context", "--budget", str(budget)], env, repo)
+    assert done.returncode == 0 and done.stdout == cut["text"]  # the block, byte for byte, and only it
+    assert done.stderr == "memory-review: 1 injected, 1 dropped: 1 over budget (raise --budget)\n"
+    everything = run(["context"], env, repo)
+    assert everything.stdout == whole["text"] and everything.stderr == ""
+    none = run(["context", "--budget", "10"], env, repo)
+    assert none.stdout == "" and "0 injected, 2 dropped: 2 over budget" in none.stderr

@@ -8,9 +8,11 @@ import pytest
 from textual.app import App, ComposeResult
 
 from memory_review.injection import ContextRequest, build_context, merge_tiers
+from memory_review.injection.render import render_frame
+from memory_review.models import Memory
 from memory_review.workspace import Workspace
 from tui.actions import proposal_of
-from tui.format import Display, age_text, flag_marks, parse_ts
+from tui.format import Display, age_text, flag_marks, frame_text, parse_ts
 from tui.screens.history import parse_filter
 from tui.screens.memories import block_summary, merged_entries
 from tui.widgets.filter_bar import matches
@@ -146,3 +148,24 @@ async def test_row_table_handles_ten_thousand_rows() -> None:
         assert table.highlighted_key == "k5000" and table.scroll_offset.y == 0
         table.set_rows([])
         assert table.highlighted_key is None
+
+
+@pytest.mark.parametrize(
+    ("description", "body"),
+    [
+        ("Never mock the database in tests", "Use the test container."),
+        ("Same text", "Same text"),
+        ("Ends like a trailer (id=other)", ""),
+        ("\u200b", "only a body"),
+        ("Two\u2028lines", "b\nc"),
+    ],
+)
+def test_frame_text_colours_the_note_and_keeps_its_bytes(description: str, body: str) -> None:
+    memory = Memory(id="m-1", type="forbidden", scope="project", description=description, body=body,
+                    created_at="2026-01-01T00:00:00Z", updated_at="2026-01-01T00:00:00Z")
+    frame = render_frame(memory, "2026-03-01T00:00:00Z")
+    shown = frame_text(frame)
+    assert shown.plain == frame and frame_text(frame, gone=True).plain == frame
+    assert shown.plain.endswith("(id=m-1; this memory is 59 days old)\n" + (f"{body}\n" if body != description.strip() and body else ""))
+    dim = [shown.plain[s.start : s.end] for s in shown.spans if s.style == "dim"]
+    assert dim == [" (id=m-1; this memory is 59 days old)"]
