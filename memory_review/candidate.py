@@ -9,16 +9,25 @@ why and the evidence. Its status is not stored in it: a file under
 from __future__ import annotations
 
 import difflib
-from typing import Literal
+from typing import Annotated, Literal
 
 import orjson
 from pydantic import Field, field_validator
 from pydantic import ValidationError as PydanticValidationError
 
 from memory_review.errors import ValidationError
-from memory_review.ids import check_candidate_id
-from memory_review.models import DurableScope, Memory, Strict
-from memory_review.proposal import Evidence, Priority, Proposer
+from memory_review.ids import check_candidate_id, check_slug
+from memory_review.limits import (
+    MAX_CANDIDATE_BYTES,
+    MAX_CONSOLIDATE_RESULTS,
+    MAX_CONSOLIDATE_SOURCES,
+    MAX_EVIDENCE_ITEMS,
+    MAX_FLAG_CHARS,
+    MAX_FLAGS,
+    MAX_RATIONALE_CHARS,
+)
+from memory_review.models import TIMESTAMP_RE, DurableScope, Memory, Strict
+from memory_review.proposal import Evidence, Priority, Proposer, SessionRef
 from memory_review.record_io import memory_sha256, render_memory
 
 CandidateOp = Literal["create", "update", "delete", "consolidate"]
@@ -26,7 +35,8 @@ Status = Literal["pending", "applied", "discarded"]
 
 FLAG_STALE_BASE = "stale-base"
 FLAG_PREVIOUSLY_DISCARDED = "previously-discarded"
-MAX_CANDIDATE_BYTES = 1024 * 1024
+MAX_CHANGES = MAX_CONSOLIDATE_RESULTS + MAX_CONSOLIDATE_SOURCES
+Flag = Annotated[str, Field(min_length=1, max_length=MAX_FLAG_CHARS, pattern=r"^[a-z0-9][a-z0-9:._-]*$")]
 
 
 class CandidateChange(Strict):
@@ -43,21 +53,28 @@ class Candidate(Strict):
     id: str
     op: CandidateOp
     scope: DurableScope
-    changes: tuple[CandidateChange, ...] = Field(min_length=1)
-    base: dict[str, str | None]
-    diff: str
-    rationale: str = Field(min_length=1)
-    evidence: tuple[Evidence, ...] = ()
+    changes: tuple[CandidateChange, ...] = Field(min_length=1, max_length=MAX_CHANGES)
+    base: dict[str, str | None] = Field(max_length=MAX_CHANGES)
+    diff: str = Field(max_length=MAX_CANDIDATE_BYTES)
+    rationale: str = Field(min_length=1, max_length=MAX_RATIONALE_CHARS)
+    evidence: tuple[Evidence, ...] = Field(default=(), max_length=MAX_EVIDENCE_ITEMS)
     proposer: Proposer
     priority: Priority = "medium"
-    flags: tuple[str, ...] = ()
-    session_id: str | None = None
-    created_at: str
+    flags: tuple[Flag, ...] = Field(default=(), max_length=MAX_FLAGS)
+    session_id: SessionRef | None = None
+    created_at: str = Field(pattern=TIMESTAMP_RE.pattern)
 
     @field_validator("id")
     @classmethod
     def _candidate_id(cls, value: str) -> str:
         return check_candidate_id(value)
+
+    @field_validator("base")
+    @classmethod
+    def _base_ids(cls, value: dict[str, str | None]) -> dict[str, str | None]:
+        for memory_id in value:
+            check_slug(memory_id, field="base")
+        return value
 
     def memory_ids(self) -> tuple[str, ...]:
         """The ids of every memory this candidate touches."""
@@ -104,6 +121,14 @@ def encode_candidate(candidate: Candidate) -> bytes:
     return orjson.dumps(
         candidate.model_dump(mode="json"), option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2
     ) + b"\n"
+
+
+def check_candidate_size(candidate: Candidate) -> None:
+    """Refuse a candidate whose file the readers would refuse (limits.py makes a valid one fit)."""
+    size = len(encode_candidate(candidate))
+    if size > MAX_CANDIDATE_BYTES:
+        raise ValidationError(f"the candidate would be {size} bytes; at most {MAX_CANDIDATE_BYTES} are allowed "
+                              "(shorten the evidence or the texts)")
 
 
 def candidate_to_json(candidate: Candidate) -> dict:

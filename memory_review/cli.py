@@ -61,7 +61,7 @@ def _init(args, ws: Workspace):
 def _propose(args, ws: Workspace):
     raw = sys.stdin.buffer.read() if args.file == "-" else _read_file(args.file)
     proposals = parse_proposals(raw, where="stdin" if args.file == "-" else args.file)
-    results = [out.ProposeResult.of(state) for state in ws.propose(proposals)]
+    results = [out.ProposeResult.of(state) for state in ws.propose(proposals, session=args.session)]
     single = len(results) == 1 and raw.lstrip()[:1] == b"{" and raw.strip().count(b"\n") == 0
     return results[0] if single else results
 

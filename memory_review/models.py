@@ -14,6 +14,17 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 from memory_review.ids import check_slug
+from memory_review.limits import (  # MAX_MEMORY_* are also read as models.MAX_MEMORY_*
+    CANDIDATE_ID_CHARS,
+    MAX_ACTOR_CHARS,
+    MAX_DESCRIPTION_CHARS,
+    MAX_MEMORY_BYTES,  # noqa: F401 - re-exported
+    MAX_MEMORY_LINES,  # noqa: F401 - re-exported
+    MAX_QUOTE_CHARS,
+    MAX_SESSION_ID_CHARS,
+    MAX_SOURCES,
+    MAX_TURN_ID_CHARS,
+)
 
 MemoryType = Literal["preference", "convention", "fact", "forbidden"]
 Scope = Literal["user", "project", "session"]
@@ -24,10 +35,6 @@ SCOPES: tuple[str, ...] = ("user", "project", "session")
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 TIMESTAMP_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
-
-MAX_MEMORY_BYTES = 4096
-MAX_MEMORY_LINES = 200
-MAX_DESCRIPTION_CHARS = 200
 
 
 def _one_line(value: str) -> str:
@@ -54,9 +61,9 @@ class Strict(BaseModel):
 class Source(Strict):
     """Evidence for a memory: where it was said and the exact quote."""
 
-    session_id: str | None = None
-    turn_id: str | None = None
-    evidence: str = Field(min_length=1, max_length=2000)
+    session_id: str | None = Field(default=None, max_length=MAX_SESSION_ID_CHARS)
+    turn_id: str | None = Field(default=None, max_length=MAX_TURN_ID_CHARS)
+    evidence: str = Field(min_length=1, max_length=MAX_QUOTE_CHARS)
 
 
 class Memory(Strict):
@@ -68,11 +75,12 @@ class Memory(Strict):
     description: OneLine = Field(min_length=1, max_length=MAX_DESCRIPTION_CHARS)
     created_at: str
     updated_at: str
-    applied_from: str | None = None
-    applied_by: str | None = None
-    sources: tuple[Source, ...] = ()
-    related_sessions: tuple[str, ...] = ()
-    body: str = ""
+    applied_from: str | None = Field(default=None, max_length=CANDIDATE_ID_CHARS)
+    applied_by: str | None = Field(default=None, max_length=MAX_ACTOR_CHARS)
+    sources: tuple[Source, ...] = Field(default=(), max_length=MAX_SOURCES)
+    related_sessions: tuple[Annotated[str, Field(max_length=MAX_SESSION_ID_CHARS)], ...] = Field(
+        default=(), max_length=MAX_SOURCES)
+    body: str = ""  # bounded by the file it must fit (record_io: MAX_MEMORY_BYTES, MAX_MEMORY_LINES)
 
     @field_validator("id")
     @classmethod

@@ -10,11 +10,26 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, Union
 
 import orjson
-from pydantic import Field, TypeAdapter, field_validator
+from pydantic import AfterValidator, Field, TypeAdapter, field_validator
 from pydantic import ValidationError as PydanticValidationError
 
+from memory_review import safety
 from memory_review.errors import ValidationError
-from memory_review.ids import check_slug
+from memory_review.ids import check_session_id, check_slug
+from memory_review.limits import (
+    MAX_BODY_CHARS,
+    MAX_CONSOLIDATE_RESULTS,
+    MAX_CONSOLIDATE_SOURCES,
+    MAX_DESCRIPTION_CHARS,
+    MAX_EVIDENCE_ITEMS,
+    MAX_PROPOSALS_PER_CALL,
+    MAX_PROPOSAL_INPUT_BYTES,
+    MAX_PROPOSER_MODEL_CHARS,
+    MAX_PROPOSER_NAME_CHARS,
+    MAX_QUOTE_CHARS,
+    MAX_RATIONALE_CHARS,
+    MAX_TURN_ID_CHARS,
+)
 from memory_review.models import DurableScope, MemoryType, OneLine, Strict
 from memory_review.record_io import check_body
 
@@ -22,20 +37,45 @@ Priority = Literal["high", "medium", "low"]
 ProposerKind = Literal["heuristic", "llm", "agent", "import", "human"]
 
 
+def check_session_ref(value: str, *, field: str = "session_id") -> str:
+    """A session id a record may carry: a safe id (ids.check_session_id) that holds no secret.
+
+    An id is a key other records refer to, so a secret in it is refused rather than redacted.
+    """
+    check_session_id(value, field=field)
+    found = safety.find_secrets(value)
+    if found:
+        raise ValidationError(f"looks like a secret ({found[0].kind}); session ids are stored in the log",
+                              field=field)
+    return value
+
+
+def check_turn_id(value: str) -> str:
+    """A turn id is a label, not a file name: one line, no control or invisible characters."""
+    if any(ch in "\t\n" or safety.is_control_char(ch) or safety.is_invisible_char(ch) for ch in value):
+        raise ValueError("must be one line without control or invisible characters")
+    return value
+
+
+SessionRef = Annotated[str, AfterValidator(check_session_ref)]
+"""A session id field of a proposal: validated like every session id, secrets refused."""
+TurnRef = Annotated[str, Field(min_length=1, max_length=MAX_TURN_ID_CHARS), AfterValidator(check_turn_id)]
+
+
 class Evidence(Strict):
     """A quote that supports a proposal, with where it was said."""
 
-    quote: str = Field(min_length=1, max_length=2000)
-    session_id: str | None = None
-    turn_id: str | None = None
+    quote: str = Field(min_length=1, max_length=MAX_QUOTE_CHARS)
+    session_id: SessionRef | None = None
+    turn_id: TurnRef | None = None
 
 
 class Proposer(Strict):
     """Who proposed a change; a proposer can never be the one who applies it."""
 
     kind: ProposerKind = "agent"
-    name: str = Field(default="agent", min_length=1, max_length=100)
-    model: str | None = None
+    name: OneLine = Field(default="agent", min_length=1, max_length=MAX_PROPOSER_NAME_CHARS)
+    model: OneLine | None = Field(default=None, min_length=1, max_length=MAX_PROPOSER_MODEL_CHARS)
 
 
 class ProposedMemory(Strict):
@@ -43,8 +83,8 @@ class ProposedMemory(Strict):
 
     id: str
     type: MemoryType
-    description: OneLine = Field(min_length=1, max_length=200)
-    body: str = Field(default="", max_length=4096)
+    description: OneLine = Field(min_length=1, max_length=MAX_DESCRIPTION_CHARS)
+    body: str = Field(default="", max_length=MAX_BODY_CHARS)
 
     @field_validator("id")
     @classmethod
@@ -59,11 +99,11 @@ class ProposedMemory(Strict):
 
 class _ProposalBase(Strict):
     scope: DurableScope
-    rationale: str = Field(min_length=1, max_length=2000)
-    evidence: tuple[Evidence, ...] = ()
+    rationale: str = Field(min_length=1, max_length=MAX_RATIONALE_CHARS)
+    evidence: tuple[Evidence, ...] = Field(default=(), max_length=MAX_EVIDENCE_ITEMS)
     proposer: Proposer = Proposer()
     priority: Priority = "medium"
-    session_id: str | None = None
+    session_id: SessionRef | None = None
 
     @field_validator("rationale")
     @classmethod
@@ -96,15 +136,20 @@ class ConsolidateProposal(_ProposalBase):
     """Replace several memories by merged results (sources not among results are deleted)."""
 
     op: Literal["consolidate"]
-    sources: tuple[str, ...] = Field(min_length=1)
-    results: tuple[ProposedMemory, ...] = Field(min_length=1)
+    sources: tuple[str, ...] = Field(min_length=1, max_length=MAX_CONSOLIDATE_SOURCES)
+    results: tuple[ProposedMemory, ...] = Field(min_length=1, max_length=MAX_CONSOLIDATE_RESULTS)
+
+    @field_validator("sources")
+    @classmethod
+    def _slugs(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(check_slug(source, field="sources") for source in value)
 
 
 Proposal = Annotated[
     Union[UpsertProposal, DeleteProposal, ConsolidateProposal], Field(discriminator="op")
 ]
 _PROPOSAL = TypeAdapter(Proposal)
-MAX_PROPOSAL_INPUT_BYTES = 8 * 1024 * 1024
+AnyProposal = UpsertProposal | DeleteProposal | ConsolidateProposal
 
 
 def parse_proposal(data: Any, *, where: str = "proposal") -> UpsertProposal | DeleteProposal | ConsolidateProposal:
@@ -126,6 +171,9 @@ def parse_proposals(raw: bytes, *, where: str = "input") -> list[UpsertProposal 
     items = _decode_json_or_lines(raw, where)
     if not items:
         raise ValidationError("no proposal found", path=where)
+    if len(items) > MAX_PROPOSALS_PER_CALL:
+        raise ValidationError(f"{len(items)} proposals in one call; at most {MAX_PROPOSALS_PER_CALL} are allowed",
+                              path=where)
     return [parse_proposal(item, where=f"{where}[{i}]") for i, item in enumerate(items)]
 
 
@@ -154,3 +202,68 @@ def _describe(exc: PydanticValidationError) -> str:
     loc = ".".join(str(part) for part in first["loc"]) or "(root)"
     more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
     return f"{loc}: {first['msg']}{more}"
+
+
+def in_session(proposal: AnyProposal, session_id: str) -> AnyProposal:
+    """The proposal tied to ``session_id`` (the caller's session); one naming another is refused."""
+    check_session_ref(session_id, field="session")
+    if proposal.session_id not in (None, session_id):
+        raise ValidationError(f"the proposal names session {proposal.session_id!r}, but it comes from session "
+                              f"{session_id!r}", field="session_id")
+    return proposal.model_copy(update={"session_id": session_id})
+
+
+# --- redaction: every free-text field, at the boundary ----------------------------------------
+
+def redact_within(text: str, limit: int) -> str:
+    """``text`` with each secret replaced by ``[REDACTED:<kind>]``, cut back to ``limit`` characters.
+
+    A marker can be longer than the secret it replaces (``pw=abc`` -> ``pw=[REDACTED:password]``),
+    and a stored field must still meet its own bound when it is read back.
+    """
+    return safety.redact(text)[:limit]
+
+
+def redacted_memory(memory: ProposedMemory) -> tuple[ProposedMemory, frozenset[str]]:
+    """A proposed record with secrets redacted, and the flags its text as sent raises."""
+    flags = safety.scan(f"{memory.description}\n{memory.body}")
+    clean = memory.model_copy(update={
+        "description": redact_within(memory.description, MAX_DESCRIPTION_CHARS),
+        "body": redact_within(memory.body, MAX_BODY_CHARS),
+    })
+    return clean, flags
+
+
+def redacted(proposal: AnyProposal) -> tuple[AnyProposal, frozenset[str]]:
+    """The proposal with a secret in any free-text field redacted, and the flags the raw text raises.
+
+    Covers what a candidate stores: the memory texts, the rationale, each quote and turn id, and
+    the proposer's name and model. Session ids hold no secret: :func:`check_session_ref` refused it.
+    """
+    raw = [proposal.rationale, proposal.proposer.name, proposal.proposer.model or ""]
+    raw += [text for e in proposal.evidence for text in (e.quote, e.turn_id or "")]
+    flags = frozenset().union(*(safety.scan(text) for text in raw if text))
+    update: dict[str, object] = {
+        "rationale": redact_within(proposal.rationale, MAX_RATIONALE_CHARS),
+        "evidence": tuple(_redacted_evidence(e) for e in proposal.evidence),
+        "proposer": _redacted_proposer(proposal.proposer),
+    }
+    if isinstance(proposal, UpsertProposal):
+        update["memory"], found = redacted_memory(proposal.memory)
+        flags |= found
+    elif isinstance(proposal, ConsolidateProposal):
+        results = [redacted_memory(result) for result in proposal.results]
+        update["results"] = tuple(clean for clean, _ in results)
+        flags = flags.union(*(found for _, found in results))
+    return proposal.model_copy(update=update), flags
+
+
+def _redacted_evidence(evidence: Evidence) -> Evidence:
+    turn = evidence.turn_id and redact_within(evidence.turn_id, MAX_TURN_ID_CHARS)
+    return evidence.model_copy(update={"quote": redact_within(evidence.quote, MAX_QUOTE_CHARS), "turn_id": turn})
+
+
+def _redacted_proposer(proposer: Proposer) -> Proposer:
+    model = proposer.model and redact_within(proposer.model, MAX_PROPOSER_MODEL_CHARS)
+    name = redact_within(proposer.name, MAX_PROPOSER_NAME_CHARS)
+    return proposer.model_copy(update={"name": name, "model": model})

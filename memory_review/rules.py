@@ -19,21 +19,23 @@ from memory_review.candidate import (
     CandidateChange,
     base_of,
     candidate_to_json,
+    check_candidate_size,
     render_diff,
 )
 from memory_review.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
+from memory_review.limits import MAX_ACTOR_CHARS, MAX_REASON_CHARS, MAX_SOURCES
 from memory_review.models import Memory, Source
 from memory_review.proposal import (
     ConsolidateProposal,
     DeleteProposal,
     ProposedMemory,
     UpsertProposal,
+    redact_within,
+    redacted,
+    redacted_memory,
 )
 from memory_review.record_io import memory_from_json, memory_sha256, memory_to_json, render_memory
 from memory_review.safety import redact, scan
-
-MAX_SOURCES = 5
-MAX_ACTOR_CHARS = 64
 
 
 class View(Protocol):
@@ -103,14 +105,17 @@ def propose(
 ) -> tuple[Candidate, Plan]:
     """Turn a proposal into a candidate and its ``candidate.created`` event; memory is untouched.
 
-    ``flags`` are warnings the caller knows of (an extractor's ``untrusted-source``); they only add.
+    Every free-text field is redacted first (the flags come from the text as sent). ``flags`` are
+    warnings the caller knows of (an extractor's ``untrusted-source``); they only add.
     """
+    proposal, text_flags = redacted(proposal)
     changes = _proposed_changes(view, proposal, candidate_id, now)
     op = _effective_op(proposal, changes)
-    candidate = _candidate(proposal, op, changes, candidate_id, now, view.scope)
+    candidate = _candidate(proposal, op, changes, candidate_id, now, view.scope, text_flags)
     extra = set(flags) | ({FLAG_PREVIOUSLY_DISCARDED} if candidate.fingerprint() in discarded else set())
     if extra:
         candidate = candidate.model_copy(update={"flags": tuple(sorted(set(candidate.flags) | extra))})
+    check_candidate_size(candidate)
     draft = EventDraft(
         type="candidate.created",
         actor=f"{proposal.proposer.kind}:{proposal.proposer.name}",
@@ -212,26 +217,15 @@ def _effective_op(proposal, changes: tuple[CandidateChange, ...]) -> str:
     return proposal.op
 
 
-def _candidate(proposal, op: str, changes, candidate_id: str, now: str, scope: str) -> Candidate:
-    texts = [proposal.rationale, *(e.quote for e in proposal.evidence)]
-    texts.extend(_proposed_texts(proposal))
-    flags = sorted(set().union(*(scan(t) for t in texts)))
-    evidence = tuple(e.model_copy(update={"quote": redact(e.quote)}) for e in proposal.evidence)
+def _candidate(proposal, op: str, changes, candidate_id: str, now: str, scope: str,
+               flags: frozenset[str]) -> Candidate:
+    """The candidate of a redacted proposal; ``flags`` were raised by its text as sent."""
     return Candidate(
         id=candidate_id, op=op, scope=scope, changes=changes, base=base_of(changes),
-        diff=render_diff(changes), rationale=redact(proposal.rationale), evidence=evidence,
-        proposer=proposal.proposer, priority=proposal.priority, flags=tuple(flags),
+        diff=render_diff(changes), rationale=proposal.rationale, evidence=proposal.evidence,
+        proposer=proposal.proposer, priority=proposal.priority, flags=tuple(sorted(flags)),
         session_id=proposal.session_id, created_at=now,
     )
-
-
-def _proposed_texts(proposal) -> list[str]:
-    """The text as the agent sent it (before redaction), so a secret still raises its flag."""
-    if isinstance(proposal, UpsertProposal):
-        return [f"{proposal.memory.description}\n{proposal.memory.body}"]
-    if isinstance(proposal, ConsolidateProposal):
-        return [f"{r.description}\n{r.body}" for r in proposal.results]
-    return []
 
 
 # --- edit ------------------------------------------------------------------------------
@@ -240,6 +234,7 @@ def _proposed_texts(proposal) -> list[str]:
 def edit(view: View, candidate: Candidate, edited: ProposedMemory, *, actor: str, now: str) -> Plan:
     """A person rewrites the proposed record of a pending candidate; recorded as ``candidate.edited``."""
     require_person(actor)
+    edited, edit_flags = redacted_memory(edited)  # a person can paste a secret too
     index = _editable_change(candidate, edited.id)
     change = candidate.changes[index]
     after = change.after.model_copy(
@@ -252,7 +247,8 @@ def edit(view: View, candidate: Candidate, edited: ProposedMemory, *, actor: str
     changes[index] = CandidateChange(memory=edited.id, before=change.before, after=after)
     if change.before is None and edited.id != change.memory and view.memory(edited.id) is not None:
         raise ConflictError(f"a memory {edited.id!r} already exists", memory_id=edited.id)
-    updated = _revised(candidate, tuple(changes))
+    updated = _revised(candidate, tuple(changes), edit_flags)
+    check_candidate_size(updated)
     draft = EventDraft(type="candidate.edited", actor=actor, session=candidate.session_id,
                        candidate=candidate.id, record=candidate_to_json(updated))
     return Plan(drafts=[draft], put_candidates=[updated])
@@ -271,9 +267,9 @@ def _editable_change(candidate: Candidate, memory_id: str) -> int:
     raise ValidationError(f"candidate {candidate.id} does not propose memory {memory_id!r}", field="id")
 
 
-def _revised(candidate: Candidate, changes: tuple[CandidateChange, ...]) -> Candidate:
+def _revised(candidate: Candidate, changes: tuple[CandidateChange, ...], edit_flags: frozenset[str]) -> Candidate:
     texts = [f"{c.after.description}\n{c.after.body}" for c in changes if c.after]
-    content_flags = set().union(*(scan(t) for t in texts)) if texts else set()
+    content_flags = set().union(edit_flags, *(scan(t) for t in texts))
     kept = {f for f in candidate.flags if f == FLAG_PREVIOUSLY_DISCARDED}
     evidence_flags = set().union(scan(candidate.rationale), *(scan(e.quote) for e in candidate.evidence))
     return candidate.model_copy(update={
@@ -323,7 +319,7 @@ def discard(candidates: Sequence[Candidate], *, actor: str, reason: str | None) 
     plan = Plan()
     for candidate in candidates:
         plan.drafts.append(EventDraft(type="candidate.discarded", actor=actor, session=candidate.session_id,
-                                      candidate=candidate.id, reason=reason or None))
+                                      candidate=candidate.id, reason=checked_reason(reason)))
         plan.drop_candidates.append(candidate.id)
     return plan
 
@@ -365,8 +361,18 @@ def delete(view: View, memory_id: str, *, actor: str, reason: str | None = None)
     if current is None:
         raise NotFoundError(f"{view.scope} memory", memory_id)
     change = Change(memory=memory_id, before=_json(current), after=None)
-    draft = EventDraft(type="memory.deleted", actor=actor, changes=(change,), reason=reason)
+    draft = EventDraft(type="memory.deleted", actor=actor, changes=(change,), reason=checked_reason(reason))
     return Plan(drafts=[draft], delta={memory_id: None})
+
+
+def checked_reason(reason: str | None) -> str | None:
+    """A person's discard or delete reason as stored: bounded, secrets redacted, None when blank."""
+    if reason is None or not reason.strip():
+        return None
+    if len(reason) > MAX_REASON_CHARS:
+        raise ValidationError(f"the reason is {len(reason)} characters; at most {MAX_REASON_CHARS} are allowed",
+                              field="reason")
+    return redact_within(reason, MAX_REASON_CHARS)
 
 
 def _json(memory: Memory | None) -> dict | None:

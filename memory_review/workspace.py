@@ -29,6 +29,7 @@ from memory_review.proposal import (
     Proposer,
     ProposedMemory,
     UpsertProposal,
+    in_session,
 )
 from memory_review.record_io import memory_from_json, memory_to_json
 from memory_review.store import CommitResult, Store, Transaction, log_errors
@@ -120,12 +121,15 @@ class Workspace:
 
     # --- proposing (the agent's way in) ------------------------------------------------
 
-    def propose(self, proposals: Sequence[AnyProposal],
-                flags: Sequence[Iterable[str]] | None = None) -> list[CandidateState]:
+    def propose(self, proposals: Sequence[AnyProposal], flags: Sequence[Iterable[str]] | None = None, *,
+                session: str | None = None) -> list[CandidateState]:
         """Turn proposals into pending candidates; all are validated before any is written.
 
         ``flags`` (one set per proposal) adds warnings the caller knows of, such as an extractor's.
+        ``session`` (the caller's ``--session``) ties each candidate to that session.
         """
+        if session is not None:
+            proposals = [in_session(proposal, session) for proposal in proposals]
         by_scope: dict[str, list[tuple[AnyProposal, frozenset[str]]]] = {}
         for i, proposal in enumerate(proposals):
             extra = frozenset(flags[i]) if flags else frozenset()

@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from cli_kit import run, run_json
 
 from memory_review.workspace import Workspace
 
@@ -33,17 +34,6 @@ def repo(tmp_path: Path) -> Path:
     (root / "src").mkdir(parents=True)
     subprocess.run(["git", "init", "-q", str(root)], check=True)
     return root
-
-
-def run(args: list[str], env: dict, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "memory_review.cli", *args], input=stdin, env=env, cwd=cwd,
-                          capture_output=True, text=True, timeout=60)
-
-
-def run_json(args: list[str], env: dict, cwd: Path, stdin: str | None = None):
-    done = run([*args, "--json"], env, cwd, stdin)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
 
 
 def test_project_root_is_the_git_toplevel(repo: Path, env: dict) -> None:
