@@ -14,19 +14,24 @@ import bisect
 import heapq
 import json
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import orjson
 from pydantic import Field
 from pydantic import ValidationError as PydanticValidationError
 
 from memory_review.errors import IntegrityError
+from memory_review.ids import SESSION_ID_RE
 from memory_review.models import MAX_DESCRIPTION_CHARS, TIMESTAMP_RE, Memory, MemoryType, Strict
 
 GENESIS = "0" * 64
 MAX_MANIFEST_BYTES = 64 * 1024 * 1024
 INDEX_MAX_LINES = 200
 INDEX_MAX_BYTES = 25_000
+
+
+Sha256 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+SessionKey = Annotated[str, Field(pattern=SESSION_ID_RE.pattern)]
 
 
 class ManifestEntry(Strict):
@@ -59,6 +64,8 @@ class Manifest(Strict):
     log_head: str = Field(default=GENESIS, pattern=r"^[0-9a-f]{64}$")
     origin: str = Field(pattern=r"^[0-9a-f]{16}$")
     memories: dict[str, ManifestEntry] = {}
+    sessions: dict[SessionKey, Sha256] | None = None
+    """The sha256 of each session file the commit path wrote (docs/adr/0017); absent: none yet."""
 
 
 def encode_manifest(manifest: Manifest, lines: list[bytes] | None = None) -> bytes:
@@ -70,7 +77,7 @@ def encode_manifest(manifest: Manifest, lines: list[bytes] | None = None) -> byt
     """
     if lines is None or not manifest.memories:
         return orjson.dumps(manifest.model_dump(mode="json", exclude_none=True), option=_CANONICAL) + b"\n"
-    outer = orjson.dumps(manifest.model_dump(mode="json", exclude={"memories"}) | {"memories": {}},
+    outer = orjson.dumps(manifest.model_dump(mode="json", exclude={"memories"}, exclude_none=True) | {"memories": {}},
                          option=_CANONICAL)
     before, _placeholder, after = outer.partition(b'"memories": {}')
     return before + b'"memories": {\n' + b",\n".join(lines) + b"\n  }" + after + b"\n"

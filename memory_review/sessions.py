@@ -5,28 +5,41 @@ needs no review), but every write is still a ``session.written`` event in the
 project log, so a session's context can be rebuilt exactly later. The files are
 derived from those events, like the manifest: a crash between the event and the
 file is repaired by rolling forward.
+
+A session file is checked like a memory file (docs/adr/0017): the manifest records
+the sha256 of each session file the commit path wrote, and a file whose bytes do not
+hash to it (hand-written, edited, or never written by any event) is an
+IntegrityError, never read as memory. ``verify`` compares every file with the fold
+of the log's session events.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
 import orjson
+from pydantic import Field
 from pydantic import ValidationError as PydanticValidationError
 
 from events import Event
 from events.durable import atomic_replace
 
-from memory_review.errors import IntegrityError, StorageError
+from memory_review.errors import IntegrityError, MemoryReviewError, StorageError
 from memory_review.ids import check_session_id, safe_child
+from memory_review.limits import MAX_SESSION_FILE_BYTES, MAX_SESSION_MEMORIES
 from memory_review.models import Memory, Strict
 from memory_review.record_io import memory_from_json, memory_to_json
 
-MAX_SESSION_FILE_BYTES = 4 * 1024 * 1024
+SESSION_EVENT = "session.written"
+Records = dict[str, dict[str, Any]]
+"""A session's memories by id, each as its canonical JSON record."""
+History = Callable[[str], Iterable[Event]]
+"""Every ``session.written`` event of one session, from the start of the log."""
 
 
 class SessionFile(Strict):
@@ -34,7 +47,45 @@ class SessionFile(Strict):
 
     version: Literal[1] = 1
     session_id: str
-    memories: dict[str, dict[str, Any]] = {}
+    memories: dict[str, dict[str, Any]] = Field(default={}, max_length=MAX_SESSION_MEMORIES)
+
+
+class SessionFileMismatch(IntegrityError):
+    """A session file whose bytes are not the ones the commit path recorded for it."""
+
+
+def encode_session(session_id: str, memories: Records) -> bytes:
+    """A session file's bytes: its records in id order, sorted keys, indented, final newline."""
+    doc = SessionFile(session_id=session_id, memories=dict(sorted(memories.items())))
+    return orjson.dumps(doc.model_dump(mode="json"), option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n"
+
+
+def fold_session(memories: Records, events: Iterable[Event]) -> Records:
+    """``memories`` after ``events`` (session writes; others are skipped), each record checked."""
+    folded = dict(memories)
+    for event in events:
+        if event.type != SESSION_EVENT:
+            continue
+        for change in event.changes or ():
+            if change.after is None:
+                folded.pop(change.memory, None)
+            else:
+                record = memory_from_json(change.after, where=f"event {event.seq}")
+                folded[change.memory] = memory_to_json(record)
+    return folded
+
+
+def session_states(events: Iterable[Event]) -> dict[str, Records]:
+    """Every session's memories as the log's session events leave them (one pass)."""
+    by_session: dict[str, list[Event]] = defaultdict(list)
+    for event in events:
+        if event.type == SESSION_EVENT and event.session:
+            by_session[event.session].append(event)
+    return {session_id: fold_session({}, written) for session_id, written in by_session.items()}
+
+
+def sha256_of(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 class SessionFiles:
@@ -46,57 +97,119 @@ class SessionFiles:
     def path(self, session_id: str) -> Path:
         return safe_child(self.root, f"{check_session_id(session_id)}.json")
 
-    def ids(self) -> list[str]:
-        """Sessions that have session memory on disk."""
+    def names(self) -> list[str]:
+        """The stems of the ``.json`` files on disk, unchecked (``verify`` checks each)."""
         try:
             names = os.listdir(self.root)
         except FileNotFoundError:
             return []
         return sorted(n[: -len(".json")] for n in names if n.endswith(".json"))
 
-    def read(self, session_id: str) -> dict[str, Memory]:
-        """The session's memories by id; a damaged file is an IntegrityError naming it."""
+    def raw(self, session_id: str) -> bytes | None:
+        """The file's bytes, or None when there is none."""
         path = self.path(session_id)
         try:
             data = path.read_bytes()
         except FileNotFoundError:
-            return {}
+            return None
         except OSError as exc:
             raise StorageError(f"{path}: {exc.strerror}", path=path, errno=exc.errno) from exc
-        doc = _decode(data, path)
-        return {mid: memory_from_json(rec, where=f"{path}:{mid}") for mid, rec in doc.memories.items()}
+        if len(data) > MAX_SESSION_FILE_BYTES:
+            raise IntegrityError("session file is implausibly large", path=path)
+        return data
 
-    def roll_forward(self, events: Iterable[Event]) -> None:
-        """Bring each touched session file up to date with its ``session.written`` events."""
+    def read(self, session_id: str, recorded: str | None) -> dict[str, Memory]:
+        """The session's memories by id, from a file whose sha256 is ``recorded`` (None: no file).
+
+        Any other file is a :class:`SessionFileMismatch` naming it: it is never read as memory.
+        """
+        return {mid: memory_from_json(rec, where=f"{self.path(session_id)}:{mid}")
+                for mid, rec in self._records(session_id, recorded).items()}
+
+    def _records(self, session_id: str, recorded: str | None) -> Records:
+        path = self.path(session_id)
+        data = self.raw(session_id)
+        if data is None and recorded is None:
+            return {}
+        if data is None:
+            raise SessionFileMismatch("session file is missing, but manifest.json records one", path=path,
+                                      hint="run `memory-review verify --repair` to rebuild it from the log")
+        if sha256_of(data) != recorded:
+            raise SessionFileMismatch(
+                "session file does not match what the log wrote (edited or written outside memory-review?)",
+                path=path, hint="run `memory-review verify`; `verify --repair` rebuilds it from the log")
+        return _decode(data, path).memories
+
+    def roll_forward(self, events: Iterable[Event], recorded: Mapping[str, str], history: History) -> dict[str, str]:
+        """Bring each touched session file up to date with its ``session.written`` events.
+
+        ``recorded`` holds the sha256 the manifest records for each file; a file that does not
+        match it is rebuilt from the session's whole ``history`` (the log is the truth). Returns
+        the sha256 of each file written.
+        """
         by_session: dict[str, list[Event]] = defaultdict(list)
         for event in events:
-            if event.type == "session.written" and event.session:
+            if event.type == SESSION_EVENT and event.session:
                 by_session[event.session].append(event)
-        for session_id, written in by_session.items():
-            self._apply(session_id, written)
+        return {session_id: self._apply(session_id, written, recorded.get(session_id), history)
+                for session_id, written in by_session.items()}
 
-    def _apply(self, session_id: str, written: list[Event]) -> None:
-        memories = {mid: memory_to_json(m) for mid, m in self.read(session_id).items()}
-        for event in written:
-            for change in event.changes or ():
-                if change.after is None:
-                    memories.pop(change.memory, None)
-                else:
-                    memories[change.memory] = change.after
-        doc = SessionFile(session_id=session_id, memories=dict(sorted(memories.items())))
-        self.root.mkdir(parents=True, exist_ok=True)
-        data = orjson.dumps(doc.model_dump(mode="json"), option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2)
+    def _apply(self, session_id: str, written: list[Event], recorded: str | None, history: History) -> str:
         try:
-            atomic_replace(self.path(session_id), data + b"\n")
+            memories = fold_session(self._records(session_id, recorded), written)
+        except SessionFileMismatch:
+            # A failed checkpoint left the file ahead of the manifest, or someone wrote it by hand.
+            memories = fold_session({}, history(session_id))
+        return self.write(session_id, memories)
+
+    def write(self, session_id: str, memories: Records) -> str:
+        """Replace the session's file atomically; returns the sha256 of its bytes."""
+        data = encode_session(session_id, memories)
+        self.root.mkdir(parents=True, exist_ok=True)
+        try:
+            atomic_replace(self.path(session_id), data)
         except OSError as exc:
             raise StorageError(f"{self.path(session_id)}: {exc.strerror}", errno=exc.errno) from exc
+        return sha256_of(data)
+
+
+def session_problems(files: SessionFiles, expected: Mapping[str, Records],
+                     recorded: Mapping[str, str]) -> list[str]:
+    """Where the session files and the manifest's record of them disagree with the log (for ``verify``)."""
+    problems = []
+    for name in sorted(set(files.names()) | set(expected) | set(recorded)):
+        try:
+            check_session_id(name)
+        except MemoryReviewError as exc:  # a name no session event can have written
+            problems.append(f"{files.root}: {name[:80]!r}.json is not a session file ({exc})")
+            continue
+        problems += _one_session(files, name, expected.get(name), recorded.get(name))
+    return problems
+
+
+def _one_session(files: SessionFiles, session_id: str, expected: Records | None,
+                 recorded: str | None) -> list[str]:
+    path = files.path(session_id)
+    want = encode_session(session_id, expected) if expected is not None else None
+    have = files.raw(session_id)
+    problems = []
+    if want is None and have is not None:
+        problems.append(f"{path}: no session event in the log wrote it (it is never injected)")
+    elif want is not None and have is None:
+        problems.append(f"{path}: missing; the log's session events wrote it")
+    elif have != want:
+        problems.append(f"{path}: disagrees with the log's session events (it is never injected)")
+    if recorded != (sha256_of(want) if want is not None else None):
+        problems.append(f"manifest.json: the sha256 it records for session {session_id} does not match the log")
+    return problems
 
 
 def _decode(data: bytes, path: Path) -> SessionFile:
-    if len(data) > MAX_SESSION_FILE_BYTES:
-        raise IntegrityError("session file is implausibly large", path=path)
     try:
-        return SessionFile.model_validate(orjson.loads(data))
+        doc = SessionFile.model_validate(orjson.loads(data))
     except (orjson.JSONDecodeError, PydanticValidationError) as exc:
         raise IntegrityError(f"damaged session file: {exc}", path=path,
                              hint="run `memory-review verify --repair` to rebuild it from the log") from exc
+    if doc.session_id != path.stem:
+        raise IntegrityError(f"session file names session {doc.session_id!r}", path=path)
+    return doc

@@ -53,7 +53,7 @@ from memory_review.manifest import (
 from memory_review.models import Memory
 from memory_review.record_io import memory_from_json, parse_memory, render_memory
 from memory_review.rules import Plan
-from memory_review.sessions import SessionFiles
+from memory_review.sessions import SESSION_EVENT, SessionFileMismatch, SessionFiles, fold_session
 from memory_review.store_view import FileMovedUnderUs, StoreView, missing_file_error
 
 T = TypeVar("T")
@@ -291,11 +291,27 @@ class Store:
             raise IntegrityError(f"file holds candidate {candidate.id} ({candidate.scope})", path=path)
         return candidate
 
-    def session_memories(self, session_id: str) -> dict[str, Memory]:
-        """A session's memories, rolled forward like :meth:`view`: its file may lag the log after a failure."""
-        memories = self.sessions.read(session_id)
-        manifest = self.read_manifest() or Manifest(origin="0" * 16)
-        for event in self._events_since(manifest, self._head()):
+    def session_memories(self, session_id: str, *, from_log_if_damaged: bool = False) -> dict[str, Memory]:
+        """A session's memories, rolled forward like :meth:`view`: its file may lag the log after a failure.
+
+        The file must hash to what the manifest records (docs/adr/0017), else it is not read: a
+        SessionFileMismatch, or with ``from_log_if_damaged`` (a writer about to replace it) the
+        memories the log's session events leave.
+        """
+        for attempt in (1, 2):  # a writer may replace the file and the manifest between our reads
+            manifest = self.read_manifest() or Manifest(origin="0" * 16)
+            events = self._events_since(manifest, self._head())
+            try:
+                memories = self.sessions.read(session_id, (manifest.sessions or {}).get(session_id))
+                break
+            except SessionFileMismatch:
+                ahead = any(e.type == SESSION_EVENT and e.session == session_id for e in events)
+                if ahead or from_log_if_damaged:
+                    # A failed checkpoint can leave the file ahead of the manifest: the log decides.
+                    return self._session_from_log(session_id)
+                if attempt == 2:
+                    raise
+        for event in events:
             if event.type != "session.written" or event.session != session_id:
                 continue
             for change in event.changes or ():
@@ -304,6 +320,18 @@ class Store:
                 else:
                     memories[change.memory] = memory_from_json(change.after, where=f"event {event.seq}")
         return memories
+
+    def _session_from_log(self, session_id: str) -> dict[str, Memory]:
+        records = fold_session({}, self._session_history(session_id))
+        return {mid: memory_from_json(rec, where=f"{self.log_path} ({session_id})") for mid, rec in records.items()}
+
+    def _session_history(self, session_id: str) -> list[Event]:
+        with log_errors(self.log_path):
+            return list(self.log().read(session=session_id, type=SESSION_EVENT))
+
+    def _roll_sessions(self, events: list[Event], manifest: Manifest) -> dict[str, str]:
+        """Session files brought up to ``events``; the sha256 of each written, for the checkpoint."""
+        return self.sessions.roll_forward(events, manifest.sessions or {}, self._session_history)
 
     def _head(self) -> LogHead:
         with log_errors(self.log_path):
@@ -386,8 +414,8 @@ class Store:
         delta = memory_delta(events)
         self._write_memory_files([m for m in delta.values() if m is not None])
         put, drop = candidate_delta(events)
-        self.sessions.roll_forward(events)
-        return self._checkpoint(manifest, head, delta, put, drop)
+        sessions = self._roll_sessions(events, manifest)
+        return self._checkpoint(manifest, head, delta, put, drop, sessions)
 
     def _begin_writes(self) -> None:
         """Mark the store unfinished before the first write, so a crash's leftovers are swept next time."""
@@ -440,7 +468,7 @@ class Store:
         return ManifestEntry.of(f"{MEMORY_DIR}/{memory.id}-{sha[:12]}.md", sha, memory)
 
     def _checkpoint(self, manifest: Manifest, head: LogHead, delta: dict[str, Memory | None],
-                    put: list[Candidate], drop: list[str]) -> Manifest:
+                    put: list[Candidate], drop: list[str], sessions: dict[str, str] | None = None) -> Manifest:
         self._begin_writes()
         entries = dict(manifest.memories)
         for memory_id, memory in delta.items():
@@ -453,8 +481,9 @@ class Store:
         previous, changed = (None, ()) if relisted else (manifest, delta.keys())
         # Every part is already validated (entries are ManifestEntry objects, the head is the log's):
         # checking 10,000 entries again on each commit cost milliseconds.
+        session_files = {**(manifest.sessions or {}), **(sessions or {})} or None
         updated = Manifest.model_construct(origin=manifest.origin, log_seq=head.seq, log_head=head.hash,
-                                           memories=listed)
+                                           memories=listed, sessions=session_files)
         with _storage_errors(self.root):
             # Resolved candidates go BEFORE the manifest moves: the manifest is the checkpoint, so once it
             # names a seq, recovery redoes nothing up to it and a leftover file would stay "pending" forever.
@@ -597,9 +626,9 @@ class Transaction:
         head = log.appended if log.appended is not None else self.view.head  # a plan without events
         result = CommitResult(events=events)
         try:
-            store.sessions.roll_forward(events)
+            sessions = store._roll_sessions(events, self.manifest)
             self.manifest = store._checkpoint(self.manifest, head, plan.delta,
-                                              plan.put_candidates, plan.drop_candidates)
+                                              plan.put_candidates, plan.drop_candidates, sessions)
         except (StorageError, IntegrityError) as exc:
             result.warnings.append(
                 f"the change is committed to the log, but updating derived files failed: {exc}; "

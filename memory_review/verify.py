@@ -19,6 +19,7 @@ from memory_review.ids import new_origin_id
 from memory_review.manifest import Manifest
 from memory_review.record_io import memory_from_json, memory_sha256
 from memory_review.rules import Plan
+from memory_review.sessions import SESSION_EVENT, session_problems, session_states
 from memory_review.deltas import candidate_delta, memory_delta
 from memory_review.store import Store, log_errors
 
@@ -88,10 +89,12 @@ def _check_against_log(store: Store, manifest: Manifest, report: StoreReport) ->
     with log_errors(store.log_path):
         expected = {k: v for k, v in memory_delta(store.log().read()).items() if v is not None}
         pending, _resolved = candidate_delta(store.log().read())
+        sessions = session_states(store.log().read(type=SESSION_EVENT))
     report.memories = len(manifest.memories)
     _check_files(store, manifest, report)
     _compare_sets(store, manifest, expected, report)
     _check_candidates(store, pending, report)
+    report.problems += session_problems(store.sessions, sessions, manifest.sessions or {})
 
 
 def _check_files(store: Store, manifest: Manifest, report: StoreReport) -> None:
@@ -163,12 +166,13 @@ def _rebuild(store: Store) -> None:
     _remove_all(store.candidate_dir, keep={f"{c.id}.json" for c in pending})
     _remove_all(store.sessions.root, keep=set())
     with log_errors(store.log_path):
-        store.sessions.roll_forward(log.read())
+        sessions = {sid: store.sessions.write(sid, records)
+                    for sid, records in session_states(log.read(type=SESSION_EVENT)).items()}
     try:
         origin = (store.read_manifest() or Manifest(origin=new_origin_id())).origin
     except MemoryReviewError:
         origin = new_origin_id()
-    store._checkpoint(Manifest(origin=origin), head, dict(memories), pending, [])
+    store._checkpoint(Manifest(origin=origin), head, dict(memories), pending, [], sessions)
 
 
 def _remove_all(folder, *, keep: set[str]) -> None:

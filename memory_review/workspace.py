@@ -20,6 +20,7 @@ from memory_review.discarded import DiscardedFingerprints
 from memory_review.errors import ConflictError, NotFoundError, ValidationError
 from memory_review.history import History
 from memory_review.ids import check_session_id, new_candidate_id
+from memory_review.limits import MAX_SESSION_MEMORIES
 from memory_review.locking import DEFAULT_TIMEOUT
 from memory_review.models import Memory, utc_now
 from memory_review.paths import project_root, project_store_dir, user_store_dir
@@ -29,7 +30,9 @@ from memory_review.proposal import (
     Proposer,
     ProposedMemory,
     UpsertProposal,
+    check_session_ref,
     in_session,
+    redacted_memory,
 )
 from memory_review.record_io import memory_from_json, memory_to_json
 from memory_review.store import CommitResult, Store, Transaction, log_errors
@@ -243,10 +246,15 @@ class Workspace:
     def write_session_memory(self, session_id: str, memory: ProposedMemory, *,
                              actor: str = "agent") -> Memory:
         """The agent's direct write to its own session's memory (no review: it dies with the session)."""
-        check_session_id(session_id)
+        check_session_ref(session_id)
         store = self.project
         with store.transact() as tx:
-            before = store.sessions.read(session_id).get(memory.id)
+            current = store.session_memories(session_id, from_log_if_damaged=True)  # ADR 0017
+            before = current.get(memory.id)
+            if before is None and len(current) >= MAX_SESSION_MEMORIES:
+                raise ValidationError(f"session {session_id} already holds {MAX_SESSION_MEMORIES} memories",
+                                      field="session")
+            memory, _flags = redacted_memory(memory)
             now = utc_now()
             record = Memory(id=memory.id, type=memory.type, scope="session", description=memory.description,
                             body=memory.body, created_at=before.created_at if before else now,

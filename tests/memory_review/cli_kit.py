@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 
 def run(args: list[str], env: dict, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
@@ -19,3 +22,29 @@ def run_json(args: list[str], env: dict, cwd: Path, stdin: str | None = None):
     done = run([*args, "--json"], env, cwd, stdin)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
+
+
+def cli_env(tmp_path: Path) -> dict[str, str]:
+    """The environment of a CLI run: the user store under ``tmp_path/home``, the person ``alice``."""
+    return {**os.environ, "MEMORY_REVIEW_HOME": str(tmp_path / "home"), "MEMORY_REVIEW_ACTOR": "alice"}
+
+
+def git_repo(root: Path, env: dict | None = None) -> Path:
+    """A fresh git repository at ``root``; with ``env``, its stores initialised through the CLI."""
+    root.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(root)], check=True, timeout=60)
+    if env is not None:
+        assert run(["init"], env, root).returncode == 0
+    return root
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    """Import into a test module (``from cli_kit import env, repo``) to use."""
+    return cli_env(tmp_path)
+
+
+@pytest.fixture
+def repo(tmp_path: Path, env: dict) -> Path:
+    """A git repository at ``tmp_path/repo`` whose stores ``init`` made."""
+    return git_repo(tmp_path / "repo", env)

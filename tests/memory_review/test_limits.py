@@ -10,12 +10,10 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
-from cli_kit import run, run_json
+from cli_kit import env, repo, run, run_json  # noqa: F401 - env and repo are fixtures
 
 from memory_review import limits
 from memory_review.models import Memory, Source
@@ -27,20 +25,6 @@ BASE = {
     "rationale": "The user said so.",
     "evidence": [{"quote": "use tabs", "session_id": "s1", "turn_id": "t1"}],
 }
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    return {**os.environ, "MEMORY_REVIEW_HOME": str(tmp_path / "home"), "MEMORY_REVIEW_ACTOR": "alice"}
-
-
-@pytest.fixture
-def repo(tmp_path: Path, env: dict) -> Path:
-    root = tmp_path / "repo"
-    root.mkdir()
-    subprocess.run(["git", "init", "-q", str(root)], check=True, timeout=60)
-    assert run(["init"], env, root).returncode == 0
-    return root
 
 
 def _store_digest(root: Path) -> dict[str, str]:

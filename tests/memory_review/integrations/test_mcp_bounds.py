@@ -1,0 +1,51 @@
+"""An MCP client's over-size proposal (issue 13, point 3) is refused, and the queue stays readable."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import anyio
+import pytest
+from conftest import Project
+
+from memory_review import limits
+
+mcp = pytest.importorskip("mcp", reason="the optional 'mcp' extra is not installed (pip install '.[mcp]')")
+from mcp import ClientSession, StdioServerParameters  # noqa: E402
+from mcp.client.stdio import stdio_client  # noqa: E402
+
+SESSION = "sess-mcp-bounds"
+MEMORY = {"memory_id": "conv-pnpm-only", "type": "convention", "description": "Use pnpm, never npm or yarn",
+          "body": "Install and run scripts with pnpm.", "rationale": "The user said it at the start of the task."}
+
+
+async def _propose(project: Project, calls: list[dict]) -> list[Any]:
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "memory_review.cli", "--session", SESSION, "mcp"],
+        env={k: project.env[k] for k in ("MEMORY_REVIEW_HOME", "HOME", "PYTHONPATH") if k in project.env},
+        cwd=str(project.root))
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        return [await session.call_tool("propose_memory", arguments) for arguments in calls]
+
+
+def _is_error(result: Any) -> bool:
+    return bool(getattr(result, "is_error", getattr(result, "isError", False)))
+
+
+def test_a_605_quote_proposal_is_refused_and_a_bounded_one_is_tied_to_the_session(project: Project) -> None:
+    huge = {**MEMORY, "evidence": [f"quote {i} " + "x" * 1500 for i in range(605)]}
+    bounded = {**MEMORY, "evidence": ["we use pnpm here"] * limits.MAX_EVIDENCE_ITEMS}
+    refused, accepted = anyio.run(_propose, project, [huge, bounded])
+
+    assert _is_error(refused) and "evidence" in refused.content[0].text and "at most 10" in refused.content[0].text
+    assert not _is_error(accepted)
+    listed = project.run("list", "--json")
+    assert listed.returncode == 0
+    [candidate] = json.loads(listed.stdout)
+    assert candidate["session_id"] == SESSION
+    logged = json.loads(project.run("log", "--session", SESSION, "--json").stdout)
+    assert [e["candidate"] for e in logged if e["type"] == "candidate.created"] == [candidate["id"]]
+    assert json.loads(project.run("verify", "--json").stdout)["ok"] is True
