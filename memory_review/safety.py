@@ -13,8 +13,11 @@ checks exist so the person sees what a candidate may be hiding::
 
 The checks are heuristics tuned against false positives on ordinary coding
 preferences ("never use tabs", "ignore the generated files in dist/"): a flag is a
-hint for the reviewer, never a verdict. Everything here is pure string work;
-nothing is imported from the rest of the project.
+hint for the reviewer, never a verdict. Everything here is pure string work,
+judged on what a reader would see (:mod:`memory_review.textfold`, ADR 0016):
+injection patterns on the look-alike fold (``[ᴍᴇᴍᴏʀʏ:``, Cyrillic-lettered
+"ignore previous instructions"), secrets on the visible fold (a key split by
+zero-width characters or written in fullwidth); nothing else of the project is imported.
 """
 
 from __future__ import annotations
@@ -27,33 +30,20 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from memory_review import textfold
+from memory_review.textfold import (
+    BIDI_CONTROLS,
+    TAG_RANGE,
+    VARIATION_SELECTOR_RANGE,
+    ZERO_WIDTH,
+    is_invisible_char,
+)
+
 FLAG_INJECTION = "possible-prompt-injection"
 FLAG_SECRET = "secret"
 FLAG_HIDDEN_UNICODE = "hidden-unicode"
 
-# Characters that render as nothing (or reorder what is rendered) in most
-# terminals and editors. A fixed list, not unicodedata categories, so the
-# answer does not change between Python versions.
-ZERO_WIDTH: frozenset[int] = frozenset(
-    {0x00AD, 0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180E, 0x200B, 0x200C, 0x200D}
-    | {0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0x3164, 0xFEFF, 0xFFA0}
-)
-BIDI_CONTROLS: frozenset[int] = frozenset(
-    {0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E}
-    | {0x2066, 0x2067, 0x2068, 0x2069}
-)
-TAG_RANGE = range(0xE0000, 0xE0080)
-# Supplementary variation selectors carry no glyph; runs of them smuggle data.
-VARIATION_SELECTOR_RANGE = range(0xE0100, 0xE01F0)
 _JOINERS = frozenset({0x200C, 0x200D})
-
-
-def is_invisible_char(ch: str) -> bool:
-    """True for a zero-width, bidi-control, tag or supplementary variation-selector character."""
-    cp = ord(ch)
-    return (
-        cp in ZERO_WIDTH or cp in BIDI_CONTROLS or cp in TAG_RANGE or cp in VARIATION_SELECTOR_RANGE
-    )
 
 
 def is_control_char(ch: str) -> bool:
@@ -134,7 +124,7 @@ _VERB = (
 )
 _QUALIFIER = (
     r"(?:previous|previously|prior|above|earlier|preceding|former|foregoing|original|initial"
-    r"|system|developer|safety)"
+    r"|system|developer|safety|user'?s|human'?s|operator'?s|user|human)"
 )
 _TARGET = (
     r"(?:instructions?|rules?|prompts?|directives?|directions?|guidelines?|guardrails?"
@@ -143,12 +133,79 @@ _TARGET = (
 )
 _DETERMINERS = r"(?:(?:all|any|every|each|the|of|your|my|their|these|those|its)\s+){0,3}"
 _ROLE_WORDS = r"(?:system|assistant|developer|human)"
+_PERSON = r"(?:the\s+|your\s+)?(?:user|human|operator|reviewer|developer)s?"
+# What a person said, as an override's object: "what the user says", "anything you were told".
+_SAID = (
+    r"(?:what(?:ever)?|anything|everything|all)\s+(?:that\s+)?"
+    rf"(?:{_PERSON}|they|i|you(?:'ve|\s+have|\s+were|\s+are)?(?:\s+been)?)\s+"
+    r"(?:says?|said|asks?|asked|tells?\s+you|told(?:\s+you)?|wants?|writes?|wrote|types?|requests?"
+    r"|instructs?|instructed)\b"
+)
+_SOON = r"(?:from\s+now\s+on|from\s+here\s+on|henceforth|going\s+forward|starting\s+now|for\s+the\s+rest)"
+
+@dataclass(frozen=True)
+class _Guarded:
+    """A pattern whose leading word-boundary guard is checked in code, not by ``re``.
+
+    Python's ``re`` skips ahead by a literal prefix (or a set of first characters)
+    only when a pattern starts with one; a leading ``\\b`` or lookbehind turns
+    that off and made scanning long text 25 times slower. So the guard is cut
+    off and checked on the character before each match, which finds exactly the
+    matches the guarded pattern would.
+    """
+
+    regex: re.Pattern[str]
+    refused_before: Callable[[str], bool] | None
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        pos = 0
+        while (match := self.regex.search(text, pos)) is not None:
+            start = match.start()
+            if self.refused_before is not None and start and self.refused_before(text[start - 1]):
+                pos = start + 1
+                continue
+            yield match
+            pos = match.end() if match.end() > start else start + 1
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return next(self.finditer(text), None)
+
+
+def _is_word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def _is_key_char(ch: str) -> bool:
+    return ch.isascii() and (ch.isalnum() or ch in "_-")
+
+
+_KEY_PREFIX = r"(?<![A-Za-z0-9_-])"
+# An identifier ending in a keyword ("DB_PASSWORD"): the keyword must not be glued to a letter before it.
+_IDENTIFIER_HEAD = r"\b(?:[a-z0-9]{1,30}[_-]){0,6}+"
+_GUARDS: tuple[tuple[str, Callable[[str], bool]], ...] = (
+    (_IDENTIFIER_HEAD, str.isalnum),
+    (r"\b", _is_word_char),
+    (_KEY_PREFIX, _is_key_char),
+)
+
+
+def _guarded(pattern: str, flags: int = 0) -> _Guarded:
+    """Compile ``pattern`` (its inline flags first), moving a leading ``\\b`` or key-prefix guard out."""
+    inline = re.match(r"\(\?[a-z]+\)", pattern)
+    head = inline.group() if inline else ""
+    body = pattern[len(head) :]
+    for guard, refused in _GUARDS:
+        if body.startswith(guard):
+            return _Guarded(re.compile(head + body[len(guard) :], flags), refused)
+    return _Guarded(re.compile(pattern, flags), None)
+
 
 @functools.cache
-def _injection_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
+def _injection_patterns() -> tuple[tuple[str, _Guarded], ...]:
     # Compiled on first use: most commands (context, the hook) never scan for injections.
+    # The text they run on is folded to lower case, so no IGNORECASE (which is slower).
     return tuple(
-        (kind, re.compile(pattern, re.IGNORECASE | re.MULTILINE))
+        (kind, _guarded(pattern, re.MULTILINE))
         for kind, pattern in (
             # "ignore all previous instructions", "disregard the system prompt"
             ("override", rf"\b{_VERB}\s+{_DETERMINERS}{_QUALIFIER}\s+(?:[\w-]+\s+)?{_TARGET}\b"),
@@ -166,6 +223,48 @@ def _injection_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
                 "override",
                 r"\bforget\s+(?:everything|all)\s+(?:you|that|above|before|previously|else)\b",
             ),
+            # "disregard what the user says", "ignore anything you were told"
+            ("override", rf"\b{_VERB}\s+{_SAID}"),
+            # "ignore the user and ...", "never listen to the user"
+            (
+                "override",
+                (
+                    r"\b(?:ignore|disregard|overrule|override|stop\s+listening\s+to|stop\s+obeying|disobey"
+                    rf"|(?:do\s+not|don'?t|never)\s+(?:listen\s+to|obey))\s+{_PERSON}"
+                    r"(?=\s*(?:[.,;:!]|$)|\s+(?:and|completely|entirely|from|if|when|whenever|even|now)\b)"
+                ),
+            ),
+            # "the above instructions are void", "previous rules no longer apply"
+            (
+                "override",
+                (
+                    rf"\b{_QUALIFIER}\s+(?:[\w-]+\s+)?{_TARGET}\s+(?:are|is|were|was|have\s+been|has\s+been)?\s*"
+                    r"(?:void|null|fake|false|wrong|outdated|obsolete|cancell?ed|revoked|suspended|lifted"
+                    r"|a\s+test|no\s+longer\s+(?:valid|apply|applies|in\s+effect|relevant|binding))\b"
+                ),
+            ),
+            # "this memory overrides the system prompt", "takes precedence over the user"
+            (
+                "override",
+                (
+                    r"\b(?:overrides?|supersedes?|outranks?|takes?\s+precedence\s+over|(?:has|have|takes?)\s+"
+                    r"(?:higher|top|absolute|first)\s+priority\s+(?:over|than))\s+"
+                    r"(?:all\s+|any\s+|every\s+|the\s+|your\s+){0,2}(?:other\s+)?"
+                    r"(?:system|developer|user'?s?|human'?s?|operator'?s?|previous|prior|earlier|safety"
+                    r"|instructions|rules|guidelines|prompts?)\b"
+                ),
+            ),
+            # "from now on, disregard ...", "from now on you are ..."
+            (
+                "override",
+                (
+                    rf"\b{_SOON}\b[^.\n]{{0,40}}?\b(?:(?:disregard|override|overrule|bypass|circumvent"
+                    r"|stop\s+following|no\s+longer\s+follow|forget)\s+(?:all|any|every|the|your|my|what|anything"
+                    r"|everything|previous|prior|earlier|other|safety|system)\b"
+                    r"|you\s+(?:are|will\s+be|work\s+for|answer\s+(?:only\s+)?to|serve|obey)\b"
+                    r"|(?:act|respond|answer|behave)\s+(?:as|like)\b|(?:only\s+)?(?:obey|listen\s+to)\s+(?:me|only))"
+                ),
+            ),
             (
                 "system-prompt",
                 (
@@ -176,14 +275,56 @@ def _injection_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
             ("role-change", r"\byou\s+are\s+now\b"),
             (
                 "role-change",
+                (
+                    r"\byou\s+are\s+no\s+longer\s+(?:an?\s+|the\s+|bound|restricted|limited|required|claude"
+                    r"|chatgpt|gpt|codex|copilot|gemini|assistant|helpful|safe|an?\s+ai)"
+                ),
+            ),
+            ("role-change", r"\byour\s+(?:new|real|true|actual)\s+(?:role|identity|persona|purpose|task|goal|objective)\b"),
+            (
+                "role-change",
+                (
+                    r"\b(?:act|behave|respond|answer|roleplay|role-play)\s+(?:as|like)\s+(?:an?\s+|the\s+)?"
+                    r"(?:unrestricted|unfiltered|uncensored|jailbroken|evil|malicious|rogue|different|root|admin"
+                    r"|administrator|system|developer|dan)\b"
+                ),
+            ),
+            (
+                "role-change",
+                r"\b(?:pretend|imagine)\s+(?:to\s+be|that\s+you\s+are|you\s+are)\s+(?:an?\s+|the\s+)?"
+                r"(?:unrestricted|unfiltered|uncensored|jailbroken|evil|different\s+ai|system|developer|admin)",
+            ),
+            (
+                "role-change",
+                (
+                    r"\b(?:enter|enable|switch\s+(?:to|into)|activate|turn\s+on)\s+(?:the\s+)?"
+                    r"(?:dan|developer|god|jailbreak|jailbroken|unrestricted|unfiltered|admin|root|debug\s+override)"
+                    r"\s+mode\b"
+                ),
+            ),
+            (
+                "role-change",
+                (
+                    r"\byou\s+(?:now\s+)?(?:have|are\s+under|operate\s+with(?:out)?)\s+no\s+(?:restrictions|rules"
+                    r"|limits|limitations|filters|guardrails|guidelines|content\s+polic(?:y|ies)|safety)\b"
+                ),
+            ),
+            ("role-change", r"\b(?:unrestricted|unfiltered|uncensored|jailbroken)\s+(?:mode|ai|assistant|model)\b"),
+            (
+                "role-change",
+                r"\bi\s+am\s+(?:your|the)\s+(?:developer|creator|administrator|admin|owner|operator|system)\b"
+                r"(?=[^.\n]{0,60}\b(?:so|must|obey|override|ignore|allowed?|authori[sz]e))",
+            ),
+            (
+                "role-change",
                 r"\bpretend\s+(?:that\s+)?you\s+(?:are|have)\s+(?:no|not|an?\s+unrestricted)\b",
             ),
-            ("role-change", r"\b(?:DAN|developer|god)\s+mode\s+(?:enabled|activated|on)\b"),
+            ("role-change", r"\b(?:dan|developer|god)\s+mode\s+(?:enabled|activated|on)\b"),
             (
                 "new-instructions",
                 (
                     r"^\W{0,6}(?:new|updated|real|actual|true|additional|hidden|secret|override)\s+"
-                    r"(?:system\s+)?instructions?\s*:"
+                    r"(?:system\s+)?(?:instructions?|directives?|orders|objective|mission)\s*:"
                 ),
             ),
             ("new-instructions", r"\bnew\s+system\s+prompt\b"),
@@ -205,6 +346,47 @@ def _injection_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
                 "concealment",
                 r"\bwithout\s+(?:telling|informing|notifying|alerting)\s+(?:the\s+)?(?:user|human|reviewer|operator)\b",
             ),
+            (
+                "concealment",
+                (
+                    r"\b(?:keep|hide)\s+(?:this|these|it|that|the\s+\w+)\s+(?:\w+\s+)?(?:secret|hidden)?\s*from\s+"
+                    rf"{_PERSON}\b"
+                ),
+            ),
+            (
+                "concealment",
+                rf"\b(?:without|so\s+that)\s+{_PERSON}\s+(?:knowing|noticing|seeing|finding\s+out|never\s+(?:knows|notices|sees))\b",
+            ),
+            (
+                "concealment",
+                r"\b(?:user|human|operator|reviewer)s?\s+(?:must|should|may)\s+(?:not|never)\s+"
+                r"(?:know|find\s+out|see|notice|learn)\b",
+            ),
+            # Sending secrets or the conversation somewhere.
+            (
+                "exfiltration",
+                (
+                    r"\b(?:send|post|upload|exfiltrate|forward|leak|transmit|e-?mail|copy|paste|submit)\b[^.\n]{0,60}?"
+                    r"\b(?:secrets?|credentials?|tokens?|api[\s_-]?keys?|passwords?|env(?:ironment)?(?:\s+variables?|\s+vars?)?"
+                    r"|\.env|ssh\s+keys?|id_rsa|private\s+keys?|conversation|chat\s+history|transcript|system\s+prompt"
+                    r"|source\s+code|cookies?)\b[^.\n]{0,60}?\b(?:to|at|into|via)\s+"
+                    r"(?:https?://|ftp://|\S+@\S+\.\w|(?:an?|my|this|that|the)\s+(?:external|remote|third[- ]party|webhook|pastebin|gist|server|url|endpoint))"
+                ),
+            ),
+            (
+                "exfiltration",
+                (
+                    r"\b(?:curl|wget|nc|netcat|http|fetch)\b[^\n]{0,200}?(?:\$\(\s*(?:cat|env|printenv|base64)\b"
+                    r"|@~?/?\S*(?:\.env|\.ssh|\.aws|id_rsa|credentials)\b)"
+                ),
+            ),
+            (
+                "exfiltration",
+                (
+                    r"\b(?:env|printenv|cat\s+\S*(?:\.env|id_rsa|credentials|\.netrc)\S*)\s*\|\s*"
+                    r"(?:curl|wget|nc|netcat|base64)\b"
+                ),
+            ),
             # Any remote markdown image is fetched when rendered, so its URL can carry data out.
             ("exfiltration", r"!\[[^\]\n]{0,200}\]\(\s*<?\s*(?:https?:)?//"),
             ("exfiltration", r"<img\b[^>]{0,200}?\bsrc\s*=\s*[\"']?\s*(?:https?:)?//"),
@@ -219,13 +401,13 @@ def _injection_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
                 "exfiltration",
                 (
                     r"(?:https?:)?//[^\s<>\"')?]{1,300}\?[^\s<>\"')]{0,300}?"
-                    r"(?:\{\{?\s*[\w.-]{1,40}\s*\}|\$\{|\$\(|<[A-Z_]{2,40}>)"
+                    r"(?:\{\{?\s*[\w.-]{1,40}\s*\}|\$\{|\$\(|<[a-z_]{2,40}>)"
                 ),
             ),
             ("forged-tag", r"\[\s*memory\s*:"),
             ("forged-tag", r"<\s*/?\s*memory(?:[-_][a-z]+)*\b"),
             ("role-marker", r"<\|[a-z0-9_]{1,30}\|>"),
-            ("role-marker", r"\[/?INST\]|<</?SYS>>"),
+            ("role-marker", r"\[/?inst\]|<</?sys>>"),
             ("role-marker", rf"^[ \t>]*(?:#{{1,6}}[ \t]*)?{_ROLE_WORDS}[ \t]*:"),
             (
                 "role-marker",
@@ -245,12 +427,13 @@ class Finding:
 
 
 def injection_findings(text: str) -> list[Finding]:
-    """Every injection pattern that matches ``text`` (after NFKC and removing hidden characters).
+    """Every injection pattern that matches ``text`` as a reader sees it (the excerpt is that reading).
 
-    NFKC first, so fullwidth ``ｉｇｎｏｒｅ`` reads as ``ignore``; hidden characters
-    are removed so ``ig\u200bnore`` cannot split a keyword.
+    Hidden characters are removed so ``ig\u200bnore`` cannot split a keyword, and
+    the look-alike fold makes fullwidth ``ｉｇｎｏｒｅ``, Cyrillic ``іgnоrе`` and small
+    capitals ``ɪɢɴᴏʀᴇ`` all read ``ignore``.
     """
-    plain = unicodedata.normalize("NFKC", strip_invisible(text))
+    plain = textfold.reader_fold(strip_invisible(text))
     found = []
     for kind, pattern in _injection_patterns():
         match = pattern.search(plain)
@@ -310,17 +493,25 @@ def _token_value(match: re.Match[str]) -> bool:
     return _not_placeholder(_span_text(match)) and looks_random(_span_text(match))
 
 
+# A URL scheme right before "://" (checked after the match, so the search can look for "://").
+_SCHEME_END = re.compile(r"(?i)(?<!\w)[a-z][a-z0-9+.-]{1,20}\Z")
+
+
+def _after_scheme(match: re.Match[str]) -> bool:
+    start = match.start()
+    return _SCHEME_END.search(match.string, max(0, start - 21), start) is not None
+
+
 def _has_digit(match: re.Match[str]) -> bool:
     return any(c.isdigit() for c in _span_text(match))
 
 
 _ALWAYS: Callable[[re.Match[str]], bool] = lambda match: True
-_KEY_PREFIX = r"(?<![A-Za-z0-9_-])"
 @functools.cache
-def _secret_patterns() -> tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], bool]], ...]:
+def _secret_patterns() -> tuple[tuple[str, _Guarded, Callable[[re.Match[str]], bool]], ...]:
     # Compiled on first use, like the injection patterns.
     return tuple(
-        (kind, re.compile(pattern), check)
+        (kind, _guarded(pattern), check)
         for kind, pattern, check in (
             (
                 "private-key",
@@ -348,14 +539,14 @@ def _secret_patterns() -> tuple[tuple[str, re.Pattern[str], Callable[[re.Match[s
             ("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", _ALWAYS),
             (
                 "url-credentials",
-                r"(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s/:@]{1,100}:(?P<secret>[^\s/@]{1,100})@",
-                lambda m: _not_placeholder(_span_text(m)),
+                r"(?i)://[^\s/:@]{1,100}:(?P<secret>[^\s/@]{1,100})@",
+                lambda m: _after_scheme(m) and _not_placeholder(_span_text(m)),
             ),
             ("bearer-token", r"\b[Bb]earer\s+(?P<secret>[A-Za-z0-9._~+/-]{16,}=*)", _has_digit),
             (
                 "password",
                 (
-                    r"(?i)\b(?:[a-z0-9]{1,30}[_-]){0,6}+(?:password|passwd|passphrase|pwd)s?\b[\"']?"
+                    rf"(?i){_IDENTIFIER_HEAD}(?:password|passwd|passphrase|pwd)s?\b[\"']?"
                     r"(?:\s*[:=]\s*|\s+is\s+)"
                     r"(?:\"(?P<dq>[^\"\n]{1,200})\"|'(?P<sq>[^'\n]{1,200})'|(?P<bare>[^\s\"',;)=][^\s\"',;)]{0,199}))"
                 ),
@@ -364,7 +555,7 @@ def _secret_patterns() -> tuple[tuple[str, re.Pattern[str], Callable[[re.Match[s
             (
                 "token",
                 (
-                    r"(?i)\b(?:[a-z0-9]{1,30}[_-]){0,6}+(?:token|secret|key|apikey)s?\b[\"']?"
+                    rf"(?i){_IDENTIFIER_HEAD}(?:token|secret|key|apikey)s?\b[\"']?"
                     r"(?:\s*[:=]\s*|\s+is\s+|\s+)[\"']?(?P<secret>[A-Za-z0-9+/_.=-]{20,200})"
                 ),
                 _token_value,
@@ -402,8 +593,19 @@ def _candidates(text: str) -> Iterator[SecretMatch]:
 
 
 def find_secrets(text: str) -> list[SecretMatch]:
-    """Non-overlapping secrets in ``text``, in order; the earliest (then longest) match wins."""
-    ordered = sorted(_candidates(text), key=lambda m: (m.start, -(m.end - m.start)))
+    """Non-overlapping secrets in ``text``, in order; the earliest (then longest) match wins.
+
+    Matched on the text as written and on its visible fold (NFKC, invisibles
+    dropped), whose spans are mapped back so a redaction covers the whole key,
+    invisible glue included. Both, because dropping a character can also join a
+    key to the word before it, which its prefix guard then refuses.
+    """
+    found = list(_candidates(text))
+    seen = textfold.visible_fold_with_origin(text)
+    if seen is not None:
+        folded, origin = seen
+        found += (SecretMatch(m.kind, origin[m.start], origin[m.end - 1] + 1) for m in _candidates(folded))
+    ordered = sorted(found, key=lambda m: (m.start, -(m.end - m.start)))
     kept: list[SecretMatch] = []
     for match in ordered:
         if not kept or match.start >= kept[-1].end:

@@ -22,18 +22,19 @@ made inert: invisible and bidi characters are stripped, every kind of line break
 becomes ``\\n``, control characters go, and anything that *reads* like a frame tag
 (``[memory:``) or like the block's own delimiters (``<memory-review-context``,
 ``</memory-review-context``) gets its opening bracket replaced by a visible ``(``.
-"Reads like" is decided on a folded copy of the text (NFKD per character,
-casefolded, combining marks and format characters dropped, common Cyrillic and
-Greek look-alikes mapped to Latin), so ``［ＭＥＭＯＲＹ：``, ``[mеmory:`` with a Cyrillic ``е`` and
+"Reads like" is decided on the reader fold of the text (:mod:`memory_review.textfold`:
+NFKD per character, casefolded, combining marks and format characters dropped,
+look-alikes from Unicode's confusables mapped to ASCII), so ``［ＭＥＭＯＲＹ：``,
+``[mеmory:`` with a Cyrillic ``е``, ``[ᴍᴇᴍᴏʀʏ:`` in small capitals, ``⦋memory:`` and
 ``[\\u0301memory:`` are escaped too.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from datetime import datetime
 
+from memory_review import textfold
 from memory_review.models import Memory
 from memory_review.safety import strip_invisible
 
@@ -54,19 +55,6 @@ _FORGERY_RE = re.compile(
     r"|<\s*/?\s*memory[\s_-]*review[\s_-]*context",
 )
 _ESCAPE_CHAR = "("
-
-# Look-alikes that NFKD leaves alone but a reader (human or model) takes for Latin.
-_CONFUSABLES = dict(
-    zip(
-        "аеёорсухмткіјѕгνοερυτκιχμԁԝѡɑɡı⟦【〔〚〖﹝❲‹〈⟨《❮❬˂∶꞉ː˸׃։܃᛬⁄∕⧸／",
-        "aeeopcyxmtkijsrvoepytkixmdwwagi[[[[[[[<<<<<<<::::::::////",
-        strict=True,
-    )
-)
-# Combining marks and format characters (e.g. a joiner kept between two Cyrillic
-# letters) are invisible glue: a reader sees the word without them.
-_DROPPED_IN_FOLD = frozenset({"Mn", "Me", "Cf"})
-_fold_cache: dict[str, str] = {}
 
 # Every control character except tab and newline: none of them has a place in a note.
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -96,44 +84,10 @@ def escape_forgeries(text: str) -> str:
     return "".join(chars)
 
 
-def _fold(text: str) -> tuple[str, list[int]]:
-    """The folded text, and for each folded character the index of the original it came from."""
-    parts: list[str] = []
-    origin: list[int] = []
-    start = 0
-    for run in _NON_ASCII_RE.finditer(text):
-        _fold_ascii(text, start, run.start(), parts, origin)
-        for index in range(run.start(), run.end()):
-            folded = _fold_char(text[index])
-            parts.append(folded)
-            origin.extend([index] * len(folded))
-        start = run.end()
-    _fold_ascii(text, start, len(text), parts, origin)
-    return "".join(parts), origin
-
-
-# An ASCII character folds to its lower case, one for one: NFKD and casefold change nothing else,
-# none is a mark or format character, and no look-alike is ASCII (a test checks all 128). Most text
-# is ASCII, so it is folded by the run instead of a call per character.
-_NON_ASCII_RE = re.compile(r"[^\x00-\x7f]+")
-
-
-def _fold_ascii(text: str, start: int, end: int, parts: list[str], origin: list[int]) -> None:
-    if start < end:
-        parts.append(text[start:end].lower())
-        origin.extend(range(start, end))
-
-
-def _fold_char(char: str) -> str:
-    cached = _fold_cache.get(char)
-    if cached is None:
-        cached = "".join(
-            _CONFUSABLES.get(c, c)
-            for c in unicodedata.normalize("NFKD", char).casefold()
-            if unicodedata.category(c) not in _DROPPED_IN_FOLD
-        )
-        _fold_cache[char] = cached
-    return cached
+# The reader fold (ADR 0016): NFKD, casefold, marks and format characters dropped, and the look-alike
+# table generated from Unicode's confusables; ASCII folds to its lower case, by the run.
+_fold = textfold.reader_fold_with_origin
+_fold_char = textfold.fold_char
 
 
 FRAME_VERSION = 2
