@@ -141,6 +141,12 @@ _SAID = (
     r"(?:says?|said|asks?|asked|tells?\s+you|told(?:\s+you)?|wants?|writes?|wrote|types?|requests?"
     r"|instructs?|instructed)\b"
 )
+# What an override throws away: "what ...", "your ...", "all previous ...", "the system ...".
+_OVERRIDDEN = (
+    r"(?:what|anything|everything|your|previous|prior|earlier|above|safety|system"
+    r"|(?:all|any|every|the)\s+(?:(?:of\s+)?(?:the|your)\s+)?(?:previous|prior|earlier|above|system|safety|user"
+    r"|instructions|rules|guidelines))\b"
+)
 _SOON = r"(?:from\s+now\s+on|from\s+here\s+on|henceforth|going\s+forward|starting\s+now|for\s+the\s+rest)"
 
 @dataclass(frozen=True)
@@ -243,26 +249,25 @@ def _injection_patterns() -> tuple[tuple[str, _Guarded], ...]:
                     r"|a\s+test|no\s+longer\s+(?:valid|apply|applies|in\s+effect|relevant|binding))\b"
                 ),
             ),
-            # "this memory overrides the system prompt", "takes precedence over the user"
+            # "this memory overrides the system prompt", "takes precedence over the user's instructions"
             (
                 "override",
                 (
                     r"\b(?:overrides?|supersedes?|outranks?|takes?\s+precedence\s+over|(?:has|have|takes?)\s+"
                     r"(?:higher|top|absolute|first)\s+priority\s+(?:over|than))\s+"
-                    r"(?:all\s+|any\s+|every\s+|the\s+|your\s+){0,2}(?:other\s+)?"
-                    r"(?:system|developer|user'?s?|human'?s?|operator'?s?|previous|prior|earlier|safety"
-                    r"|instructions|rules|guidelines|prompts?)\b"
+                    rf"(?:(?:all|any|every|your)\s+(?:other\s+)?(?:{_QUALIFIER}\s+)?|(?:the\s+)?(?:other\s+)?{_QUALIFIER}\s+)"
+                    rf"{_TARGET}\b"
                 ),
             ),
-            # "from now on, disregard ...", "from now on you are ..."
+            # "from now on, disregard what ...", "from now on you are no longer ..."
             (
                 "override",
                 (
                     rf"\b{_SOON}\b[^.\n]{{0,40}}?\b(?:(?:disregard|override|overrule|bypass|circumvent"
-                    r"|stop\s+following|no\s+longer\s+follow|forget)\s+(?:all|any|every|the|your|my|what|anything"
-                    r"|everything|previous|prior|earlier|other|safety|system)\b"
-                    r"|you\s+(?:are|will\s+be|work\s+for|answer\s+(?:only\s+)?to|serve|obey)\b"
-                    r"|(?:act|respond|answer|behave)\s+(?:as|like)\b|(?:only\s+)?(?:obey|listen\s+to)\s+(?:me|only))"
+                    rf"|stop\s+following|no\s+longer\s+follow|forget)\s+{_OVERRIDDEN}"
+                    r"|you\s+(?:are|will\s+be)\s+(?:no\s+longer|free\s+(?:of|from)|unrestricted|jailbroken|dan\b"
+                    r"|an?\s+(?:unrestricted|different|new|evil)\b)"
+                    r"|(?:only\s+)?(?:obey|listen\s+to)\s+(?:me|only|this))"
                 ),
             ),
             (
@@ -298,7 +303,7 @@ def _injection_patterns() -> tuple[tuple[str, _Guarded], ...]:
                 "role-change",
                 (
                     r"\b(?:enter|enable|switch\s+(?:to|into)|activate|turn\s+on)\s+(?:the\s+)?"
-                    r"(?:dan|developer|god|jailbreak|jailbroken|unrestricted|unfiltered|admin|root|debug\s+override)"
+                    r"(?:dan|god|jailbreak|jailbroken|unrestricted|unfiltered)"
                     r"\s+mode\b"
                 ),
             ),
@@ -313,7 +318,7 @@ def _injection_patterns() -> tuple[tuple[str, _Guarded], ...]:
             (
                 "role-change",
                 r"\bi\s+am\s+(?:your|the)\s+(?:developer|creator|administrator|admin|owner|operator|system)\b"
-                r"(?=[^.\n]{0,60}\b(?:so|must|obey|override|ignore|allowed?|authori[sz]e))",
+                r"(?=[^.\n]{0,60}\b(?:obey|override|ignore|disregard|you\s+must|authori[sz]e\s+you))",
             ),
             (
                 "role-change",
@@ -355,21 +360,24 @@ def _injection_patterns() -> tuple[tuple[str, _Guarded], ...]:
             ),
             (
                 "concealment",
-                rf"\b(?:without|so\s+that)\s+{_PERSON}\s+(?:knowing|noticing|seeing|finding\s+out|never\s+(?:knows|notices|sees))\b",
+                (
+                    rf"\b(?:without|so\s+that)\s+{_PERSON}\s+(?:knowing|noticing|finding\s+out"
+                    r"|(?:never|doesn'?t|does\s+not|won'?t)\s+(?:know|knows|notice|notices|find\s+out|finds\s+out))\b"
+                ),
             ),
             (
                 "concealment",
                 r"\b(?:user|human|operator|reviewer)s?\s+(?:must|should|may)\s+(?:not|never)\s+"
-                r"(?:know|find\s+out|see|notice|learn)\b",
+                r"(?:know|find\s+out|learn)\s+(?:about\s+)?(?:this|that|it|these|what)\b",
             ),
             # Sending secrets or the conversation somewhere.
             (
                 "exfiltration",
                 (
                     r"\b(?:send|post|upload|exfiltrate|forward|leak|transmit|e-?mail|copy|paste|submit)\b[^.\n]{0,60}?"
-                    r"\b(?:secrets?|credentials?|tokens?|api[\s_-]?keys?|passwords?|env(?:ironment)?(?:\s+variables?|\s+vars?)?"
-                    r"|\.env|ssh\s+keys?|id_rsa|private\s+keys?|conversation|chat\s+history|transcript|system\s+prompt"
-                    r"|source\s+code|cookies?)\b[^.\n]{0,60}?\b(?:to|at|into|via)\s+"
+                    r"(?:\.env\b|\b(?:secrets?|credentials?|tokens?|api[\s_-]?keys?|passwords?|env(?:ironment)?(?:\s+variables?|\s+vars?)?"
+                    r"|ssh\s+keys?|id_rsa|private\s+keys?|conversation|chat\s+history|transcript|system\s+prompt"
+                    r"|source\s+code|cookies?)\b)[^.\n]{0,60}?\b(?:to|at|into|via)\s+"
                     r"(?:https?://|ftp://|\S+@\S+\.\w|(?:an?|my|this|that|the)\s+(?:external|remote|third[- ]party|webhook|pastebin|gist|server|url|endpoint))"
                 ),
             ),
