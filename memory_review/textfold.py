@@ -63,9 +63,9 @@ _table: dict[str, str] | None = None
 def _look_alikes() -> dict[str, str]:
     global _table
     if _table is None:
-        from memory_review.textfold_table import FOLD
+        from memory_review.textfold_table import KEYS, VALUES
 
-        _table = FOLD
+        _table = dict(zip(KEYS, VALUES.split("\0"), strict=True))
     return _table
 
 
