@@ -306,6 +306,13 @@ NOT_SECRETS = [
     "postgres://localhost:5432/dev",
     "Never print secrets or API keys in logs.",
     "Already redacted: password=[REDACTED:password] and [REDACTED:openai-key].",
+    # Text beyond ASCII goes through the visible fold too, and stays as it was.
+    "Пароль хранится в системной связке ключей, не в файлах.",
+    "パスワードは環境変数 DB_PASSWORD から読む。",
+    "ｐａｓｓｗｏｒｄ: read it from $DB_PASSWORD",
+    "記住：不要使用制表符，以後都用四個空格。",
+    "Persian keeps its joiner: نمی\u200cخواهم",
+    "Café naïve résumé — ﬁle ligatures and ½ are fine.",
 ]
 
 
@@ -368,22 +375,6 @@ def test_disguised_secret_is_found_and_redacted_whole(text: str, secret: str, ki
     assert redact(written) == written.replace(disguised, f"[REDACTED:{kind}]")
     assert FLAG_SECRET not in scan(redact(written))
     assert redact(redact(written)) == redact(written)
-
-
-NOT_SECRETS_ABROAD = [
-    "Пароль хранится в системной связке ключей, не в файлах.",
-    "パスワードは環境変数 DB_PASSWORD から読む。",
-    "ｐａｓｓｗｏｒｄ: read it from $DB_PASSWORD",
-    "記住：不要使用制表符，以後都用四個空格。",
-    "Persian keeps its joiner: نمی\u200cخواهم",
-    "Café naïve résumé — ﬁle ligatures and ½ are fine.",
-]
-
-
-@pytest.mark.parametrize("text", NOT_SECRETS_ABROAD)
-def test_non_ascii_text_without_secrets_is_left_alone(text: str) -> None:
-    assert FLAG_SECRET not in scan(text), find_secrets(text)
-    assert redact(text) == text
 
 
 def test_a_split_key_is_not_stored_nor_rejoined_in_the_block(tmp_path: Path) -> None:
