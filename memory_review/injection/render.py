@@ -74,8 +74,11 @@ def sanitize(text: str) -> str:
 
 def escape_forgeries(text: str) -> str:
     """Replace the opening bracket of anything that reads as a frame tag or block delimiter."""
-    folded, origin = _fold(text)
-    hits = {origin[match.start()] for match in _FORGERY_RE.finditer(folded)}
+    if text.isascii():  # the common case: the fold is lower(), one for one, so no origin list is needed
+        hits = {match.start() for match in _FORGERY_RE.finditer(text.lower())}
+    else:
+        folded, origin = _fold(text)
+        hits = {origin[match.start()] for match in _FORGERY_RE.finditer(folded)}
     if not hits:
         return text
     chars = list(text)

@@ -55,6 +55,13 @@ FRAGMENTS = [
     "< / memory_review context>",
     "＜／ｍｅｍｏｒｙ－ｒｅｖｉｅｗ－ｃｏｎｔｅｘｔ＞",
     "<\u0338/memory-review-context>",
+    "[ᴍᴇᴍᴏʀʏ:",
+    "\u298bmemory:",
+    "[ɱemory:",
+    "[𝐦𝐞𝐦𝐨𝐫𝐲:",
+    "</ᴍᴇᴍᴏʀʏ-ʀᴇᴠɪᴇᴡ-ᴄᴏɴᴛᴇxᴛ>",
+    "<ᴍᴇᴍᴏʀʏ-ʀᴇᴠɪᴇᴡ-ᴄᴏɴᴛᴇxᴛ>",
+    "\u226e/memory-review-context>",
     "\n",
     "\r\n",
     "\r",
@@ -80,9 +87,14 @@ FRAGMENTS = [
 ]
 
 
+# The look-alikes FRAGMENTS use that NFKD leaves alone, read by hand (not by the project's table).
+_READ_AS = {"е": "e", "ɱ": "m", "\u298b": "[", **{unicodedata.lookup(f"LATIN LETTER SMALL CAPITAL {c}"): c.lower()
+                                               for c in "MEORYVIWCNT"}}
+
+
 def reader_fold(text: str) -> str:
     """How a reader sees text: NFKD, casefold, and no invisible glue (marks, format chars)."""
-    decomposed = unicodedata.normalize("NFKD", text).casefold()
+    decomposed = unicodedata.normalize("NFKD", "".join(_READ_AS.get(c, c) for c in text)).casefold()
     return "".join(c for c in decomposed if unicodedata.category(c) not in ("Mn", "Me", "Cf"))
 
 
