@@ -149,7 +149,6 @@ _OVERRIDDEN = (
 )
 _SOON = r"(?:from\s+now\s+on|from\s+here\s+on|henceforth|going\s+forward|starting\s+now|for\s+the\s+rest)"
 
-@dataclass(frozen=True)
 class _Guarded:
     """A pattern whose leading word-boundary guard is checked in code, not by ``re``.
 
@@ -160,8 +159,11 @@ class _Guarded:
     matches the guarded pattern would.
     """
 
-    regex: re.Pattern[str]
-    refused_before: Callable[[str], bool] | None
+    __slots__ = ("regex", "refused_before")  # a plain class: a dataclass costs an exec at import
+
+    def __init__(self, regex: re.Pattern[str], refused_before: Callable[[str], bool] | None) -> None:
+        self.regex = regex
+        self.refused_before = refused_before
 
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
         pos = 0
@@ -502,12 +504,14 @@ def _token_value(match: re.Match[str]) -> bool:
 
 
 # A URL scheme right before "://" (checked after the match, so the search can look for "://").
-_SCHEME_END = re.compile(r"(?i)(?<!\w)[a-z][a-z0-9+.-]{1,20}\Z")
+@functools.cache
+def _scheme_end() -> re.Pattern[str]:
+    return re.compile(r"(?i)(?<!\w)[a-z][a-z0-9+.-]{1,20}\Z")
 
 
 def _after_scheme(match: re.Match[str]) -> bool:
     start = match.start()
-    return _SCHEME_END.search(match.string, max(0, start - 21), start) is not None
+    return _scheme_end().search(match.string, max(0, start - 21), start) is not None
 
 
 def _has_digit(match: re.Match[str]) -> bool:
