@@ -39,6 +39,9 @@ EventType = Literal[
     "session.written",
     "sync.merged",
     "store.forgotten",
+    "memory.trusted",
+    "memory.refused",
+    "trust.remote",
 ]
 
 TERMINAL_TYPES = frozenset({"candidate.applied", "candidate.discarded"})
@@ -58,9 +61,11 @@ CANDIDATE_TYPES = frozenset(
     {"candidate.created", "candidate.edited", "candidate.applied", "candidate.discarded"}
 )
 RECORD_TYPES = frozenset({"candidate.created", "candidate.edited"})
+TRUST_TYPES = frozenset({"memory.trusted", "memory.refused", "trust.remote"})
+"""A person on this machine trusting (or refusing) memories it did not approve itself (docs/adr/0021)."""
 PERSON_TYPES = frozenset(
     {"candidate.applied", "candidate.discarded", "memory.reverted", "memory.deleted", "store.forgotten"}
-)
+) | TRUST_TYPES
 """Only a person may take these actions; an ``agent:`` actor is refused."""
 
 GENESIS = "0" * 64
@@ -164,6 +169,8 @@ class EventDraft(_Frozen):
     """``sync.merged`` only: the versions, adoptions and conflicts of one merge (docs/adr/0007)."""
     forgotten: JsonObject | None = None
     """``store.forgotten`` only: where a forgotten text was redacted, as counts (docs/adr/0019)."""
+    trust: JsonObject | None = None
+    """Trust events only: the memories (id, sha256) trusted or refused, or the remote (docs/adr/0021)."""
 
     @model_validator(mode="after")
     def _fits_its_type(self) -> EventDraft:
@@ -204,6 +211,7 @@ _REQUIRES = (
     ("reverts", {"memory.reverted"}),
     ("context", {"context.built"}),
     ("forgotten", {"store.forgotten"}),
+    ("trust", TRUST_TYPES),
 )
 _ALLOWS = (
     ("changes", CHANGE_TYPES),
@@ -211,6 +219,7 @@ _ALLOWS = (
     ("forced", {"memory.reverted"}),
     ("sync", {"sync.merged"}),
     ("forgotten", {"store.forgotten"}),
+    ("trust", TRUST_TYPES),
 )
 # Per type, once: every event is checked against them, and a log holds many.
 _REQUIRED = {k: tuple(n for n, kinds in _REQUIRES if k in kinds) for k in get_args(EventType)}

@@ -27,10 +27,20 @@ class StoreView:
         self._overlay = overlay or {}
         self._cache: dict[str, Memory] = {}
         self._locked = locked
+        self._only: list[str] | None = None  # set by only(): the ids this view shows
 
     def ids(self) -> list[str]:
+        if self._only is not None:
+            return list(self._only)
         ids = set(self.manifest.memories) | {k for k, v in self._overlay.items() if v}
         return sorted(i for i in ids if not (i in self._overlay and self._overlay[i] is None))
+
+    def only(self, ids: list[str]) -> StoreView:
+        """The same view listing only ``ids`` (sorted, each one of :meth:`ids`): the trust gate (ADR 0021)."""
+        narrowed = StoreView(self.store, self.manifest, self.head, self._overlay, locked=self._locked)
+        narrowed._cache = self._cache
+        narrowed._only = list(ids)
+        return narrowed
 
     def memory(self, memory_id: str) -> Memory | None:
         if memory_id in self._overlay:

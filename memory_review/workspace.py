@@ -36,11 +36,13 @@ from memory_review.proposal import (
 )
 from memory_review.record_io import memory_from_json, memory_to_json
 from memory_review.store import CommitResult, Store, Transaction, log_errors
+from memory_review.trust import Ledger, TrustRecords, decisions_of
 from memory_review.verify import StoreReport, repair_store, verify_store
 
 if TYPE_CHECKING:
     from memory_review.gitrepo import LogEntry
     from memory_review.sync import StoreSync
+    from memory_review.trust_review import ForeignMemory
 
 AnyProposal = UpsertProposal | DeleteProposal | ConsolidateProposal
 DURABLE = ("project", "user")
@@ -94,6 +96,7 @@ class Workspace:
         self.project = Store(project_store_dir(root), "project", lock_timeout=lock_timeout)
         self.user = Store(user_dir, "user", lock_timeout=lock_timeout)
         self.warnings: list[str] = []  # trouble after a commit point; the change still stands
+        self.trust_records = TrustRecords(user_dir)  # outside every repository (docs/adr/0021)
         # Git history follows every commit (a failure is a warning; `verify --repair` catches it up).
         self.history = {"project": History.of_project(self.project, root), "user": History.of_user(self.user)}
         for scope, history in self.history.items():
@@ -113,8 +116,12 @@ class Workspace:
     # --- set-up ------------------------------------------------------------------------
 
     def init(self) -> dict[str, bool]:
-        """Create both stores if missing; says which were new."""
-        return {scope: self.store(scope).init() for scope in DURABLE}
+        """Create both stores if missing; says which were new. A store made here is trusted from the start."""
+        created = {scope: self.store(scope).init() for scope in DURABLE}
+        for scope, new in created.items():
+            if new:
+                self.trust_records.start(self.store(scope))
+        return created
 
     def ignore_project_store(self) -> str:
         """Add ``.memory-review/`` to the project's ``.gitignore`` (git work trees only); what happened."""
@@ -236,7 +243,16 @@ class Workspace:
             return self.commit(tx, rules.delete(tx.view, memory_id, actor=actor, reason=reason))[0]
 
     def commit(self, tx, plan: rules.Plan) -> list[Event]:
-        """Commit a plan in an open transaction, keeping any after-commit warnings for the caller."""
+        """Commit a plan in an open transaction, keeping any after-commit warnings for the caller.
+
+        What a person's decision grants (the versions an apply or revert writes, a trust
+        decision) goes to the trust ledger first: after a crash past the commit point the
+        ledger still knows it, and a ledger entry for a commit that never happened names
+        a version a person approved all the same (docs/adr/0021).
+        """
+        decisions = decisions_of(plan)
+        if decisions:
+            self.trust_records.record(tx.store, decisions)
         result: CommitResult = tx.commit(plan)
         self.warnings.extend(result.warnings)
         return result.events
@@ -287,10 +303,15 @@ class Workspace:
     # --- reading memory and history ------------------------------------------------------
 
     def memories(self, *, session: str | None = None) -> list[Memory]:
-        """Approved memories as injection sees them: user, then project, then session; later overrides."""
+        """Approved memories as injection sees them: user, then project, then session; later overrides.
+
+        Only those a person on this machine approved (the trust gate); see :meth:`foreign` for the rest.
+        """
         merged: dict[str, Memory] = {}
+        ledgers = self.trusted_ledgers()
         for scope in ("user", "project"):
-            for memory in self.store(scope).view().memories():
+            gate = self.trust_records.gate
+            for memory in self.store(scope).read_consistently(lambda v: gate(v, ledgers[scope]).memories()):
                 merged[memory.id] = memory
         if session:
             for memory in self.session_memories(session):
@@ -385,6 +406,113 @@ class Workspace:
                   for store in self._stores(scope)]
         return ForgetResult(stores, dry_run)
 
+    # --- trust on first use (docs/adr/0021) ---------------------------------------------
+
+    def trusted_ledgers(self) -> dict[str, Ledger]:
+        """Both stores' trust ledgers; a user store from before trust records is adopted first."""
+        ledgers = {scope: self.trust_records.ledger(self.store(scope)) for scope in DURABLE}
+        if not ledgers["user"].exists and self.user.exists():
+            ledgers["user"] = self._adopt_user_store()
+        return ledgers
+
+    def _adopt_user_store(self) -> Ledger:
+        from memory_review.trust_review import adoptable, trust_plan
+
+        store = self.user
+        with store.transact() as tx:
+            if not self.trust_records.ledger(store).exists:  # nobody adopted it meanwhile
+                found = adoptable(store, tx.view)
+                if found:
+                    self.commit(tx, trust_plan(found, actor=current_actor(), reason="adopted: applied on this "
+                                               "machine before trust records existed (ADR 0021)"))
+                self.trust_records.start(store)
+        return self.trust_records.ledger(store)
+
+    def foreign(self, *, scope: str | None = None) -> list[ForeignMemory]:
+        """Memories no person on this machine approved (cloned, copied or synced): never injected."""
+        from memory_review.trust_review import foreign_memories
+
+        ledgers = self.trusted_ledgers()
+        found: list[ForeignMemory] = []
+        for store in self._stores(scope):
+            found += store.read_consistently(lambda view: foreign_memories(store, view, ledgers[store.scope]))
+        return found
+
+    def trust(self, memory_ids: Sequence[str] = (), *, actor: str, scope: str | None = None,
+              everything: bool = False, reason: str | None = None) -> list[Event]:
+        """Trust foreign memories by id (``everything``: all still undecided), recorded as ``memory.trusted``."""
+        from memory_review.trust_review import trust_plan, undecided, untrusted
+
+        rules.require_person(actor)
+        if not memory_ids and not everything:
+            raise ValidationError("give memory ids, or --all")
+        # By name, a refused memory can still be trusted (a change of mind); --all takes the undecided only.
+        return self._decide(scope, undecided if everything else untrusted, memory_ids, everything,
+                            lambda chosen: trust_plan(chosen, actor=actor, reason=reason))
+
+    def refuse(self, memory_ids: Sequence[str], *, actor: str, scope: str | None = None,
+               reason: str | None = None) -> list[Event]:
+        """Decline to trust foreign memories: never injected, not asked again (``memory.refused``)."""
+        from memory_review.trust_review import refuse_plan, undecided
+
+        rules.require_person(actor)
+        if not memory_ids:
+            raise ValidationError("give memory ids")
+        return self._decide(scope, undecided, memory_ids, False,
+                            lambda chosen: refuse_plan(chosen, actor=actor, reason=reason))
+
+    def _decide(self, scope: str | None, candidates_of, memory_ids: Sequence[str], everything: bool,
+                plan_of) -> list[Event]:
+        """Commit ``plan_of(chosen)`` per store, ``chosen`` taken from ``candidates_of`` under the lock."""
+        from memory_review.trust_review import check_named
+
+        stores = self._stores(scope)
+        if not everything:  # every name must be somewhere before anything is recorded
+            known = set()
+            for store in stores:
+                known |= candidates_of(store.view(load=False), self.trust_records.ledger(store)).keys()
+            check_named(known, memory_ids, scope=scope)
+        events: list[Event] = []
+        for store in stores:
+            with store.transact() as tx:
+                available = candidates_of(tx.view, self.trust_records.ledger(store))
+                chosen = available if everything else {m: available[m] for m in memory_ids if m in available}
+                if chosen:
+                    events += self.commit(tx, plan_of(chosen))
+        return events
+
+    def trust_remote(self, remote: str, *, actor: str, trusted: bool = True,
+                     scope: str | None = None) -> list[Event]:
+        """Let teammates' approvals arriving through ``remote`` count here (off by default; recorded)."""
+        from memory_review.sync import REMOTE_RE
+        from memory_review.trust_review import remote_plan
+
+        rules.require_person(actor)
+        if not REMOTE_RE.match(remote):
+            raise ValidationError(f"not a git remote name: {remote!r}", field="remote")
+        events: list[Event] = []
+        for store in self._stores(scope):
+            with store.transact() as tx:
+                if (remote in self.trust_records.ledger(store).remotes) != trusted:
+                    events += self.commit(tx, remote_plan(remote, trusted=trusted, actor=actor))
+        return events
+
+    def _trust_synced(self, remote: str, since: dict[str, int], actor: str) -> None:
+        """After a sync: trust what it brought from ``remote`` where that remote's approvals count."""
+        from memory_review.trust_review import foreign_memories, held_for_review, synced_since, trust_plan
+
+        for store in self._stores(None):
+            ledger = self.trust_records.ledger(store)
+            if remote not in ledger.remotes or store.scope not in since:
+                continue
+            moved = synced_since(store, since[store.scope])
+            with store.transact() as tx:
+                chosen = {f.id: f.sha256 for f in foreign_memories(store, tx.view, ledger)
+                          if f.id in moved and not held_for_review(f)}
+                if chosen:
+                    self.commit(tx, trust_plan(chosen, actor=actor, reason=f"synced from {remote}, whose "
+                                               "approvals count here (trust --remote)"))
+
     # --- git history and team sync (docs/adr/0007) -------------------------------------
 
     def git_log(self, *, scope: str = "project", limit: int = 50) -> list[LogEntry]:
@@ -401,10 +529,13 @@ class Workspace:
 
         who = rules.require_person(actor or current_actor())
         histories = [self.history[store.scope] for store in self._stores(scope)]
+        since = {store.scope: store.view(load=False).head.seq for store in self._stores(scope) if store.exists()}
         results = sync_stores(histories, remote or "origin", actor=who, explicit=scope is not None,
                               share_pending=share_pending)
         for result in results:
             self.warnings.extend(result.warnings)
+        # What arrived is foreign (reviewable with its flags) unless that remote's approvals count here.
+        self._trust_synced(remote or "origin", since, who)
         return results
 
     # --- lookup helpers -----------------------------------------------------------------

@@ -1,0 +1,255 @@
+"""Trust on first use: the record of what a person on this machine approved (docs/adr/0021).
+
+A store can arrive from elsewhere — a ``git clone`` of a repository that commits
+its ``.memory-review/``, a copied folder, a ``sync`` from teammates — with memories
+its log says were "applied". Its log is the repository's word, not ours. So the
+one thing injection believes is a *trust ledger* kept in the user's own store
+folder, outside any repository, one small JSON file per store, keyed by the
+store's real path::
+
+    <user store>/trust/<sha256(real path)[:32]>.json
+    {"v": 1, "store": "/real/path/.memory-review", "scope": "project",
+     "trusted": {"<sha256 of a memory file>": "<memory id>", ...},
+     "refused": {"<sha256>": "<memory id>", ...}, "remotes": ["origin"]}
+
+A memory is injected only if the sha256 of its current file is in ``trusted``.
+The hash covers the whole rendered record (id, scope, type, text, who applied it
+and when), so trusting one version never trusts another. Every other memory of
+the store is *foreign*: not injected, shown for review (``memory-review trust``).
+
+The ledger grows only through :meth:`TrustRecords.record`, which the workspace's
+commit calls before each commit point with what a person's decision grants
+(:func:`decisions_of`): an apply or revert grants the versions it writes; a
+``memory.trusted`` event the versions it names; ``memory.refused`` refuses them;
+``trust.remote`` turns a remote's approvals on or off.
+
+This module is on the per-prompt path (ADR 0013): reading a ledger is one
+``os.open`` without following links and one ``orjson.loads``; nothing else.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import stat
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from events.durable import atomic_replace
+from memory_review.errors import IntegrityError, StorageError
+from memory_review.file_reads import READ_NO_FOLLOW, read_all
+
+if TYPE_CHECKING:
+    from memory_review.rules import Plan
+    from memory_review.store import Store
+    from memory_review.store_view import StoreView
+
+TRUST_DIR = "trust"
+LEDGER_VERSION = 1
+MAX_LEDGER_BYTES = 64 * 1024 * 1024  # 10,000 memories with a long history of versions fit in ~2 MB
+SHA256_RE = re.compile(r"^[0-9a-f]{64}$")
+GRANTING_TYPES = frozenset({"candidate.applied", "memory.reverted"})
+"""A person's decisions whose new memory versions are trusted as they are committed."""
+
+
+@dataclass
+class Ledger:
+    """What a person on this machine decided about one store's memories."""
+
+    path: Path
+    store: str
+    scope: str
+    trusted: dict[str, str] = field(default_factory=dict)
+    """sha256 of an approved memory file -> its memory id."""
+    refused: dict[str, str] = field(default_factory=dict)
+    """sha256 of a memory version a person declined to trust -> its memory id (not asked again)."""
+    remotes: list[str] = field(default_factory=list)
+    """Remotes whose teammates' approvals count here (``trust --remote``; off by default)."""
+    exists: bool = False
+    """Whether the file was there: a store with no ledger predates trust records, or is a clone."""
+
+    def keeps(self, sha256: str | None) -> bool:
+        """Whether the memory version with this hash may be injected."""
+        return sha256 is not None and sha256 in self.trusted
+
+    def undecided(self, sha256: str | None) -> bool:
+        """Whether nobody here has decided about this version yet (foreign and still to review)."""
+        return sha256 is not None and sha256 not in self.trusted and sha256 not in self.refused
+
+    def to_bytes(self) -> bytes:
+        data = {"v": LEDGER_VERSION, "store": self.store, "scope": self.scope, "trusted": self.trusted,
+                "refused": self.refused, "remotes": sorted(set(self.remotes))}
+        return orjson.dumps(data, option=orjson.OPT_SORT_KEYS) + b"\n"
+
+
+@dataclass(frozen=True)
+class Decisions:
+    """What one commit's drafts decide about trust (empty for most commits)."""
+
+    trust: dict[str, str] = field(default_factory=dict)
+    refuse: dict[str, str] = field(default_factory=dict)
+    remotes: dict[str, bool] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.trust or self.refuse or self.remotes)
+
+
+def store_key(store_root: Path) -> tuple[str, str]:
+    """The real path of a store folder and the file name its ledger has (the path's hash)."""
+    real = os.path.realpath(store_root)
+    digest = hashlib.sha256(os.fsencode(real)).hexdigest()[:32]
+    return real, digest
+
+
+class TrustRecords:
+    """The trust ledgers of every store, kept under ``<user store>/trust/``."""
+
+    def __init__(self, user_dir: Path) -> None:
+        self.folder = user_dir / TRUST_DIR
+        self.foreign: dict[str, list[tuple[str, str]]] = {}
+        """The foreign (id, sha256) pairs the last :meth:`gate` left out, by scope (for the hook's notice)."""
+
+    def ledger_path(self, store: Store) -> Path:
+        return self.folder / f"{store_key(store.root)[1]}.json"
+
+    def ledger(self, store: Store) -> Ledger:
+        """The ledger of ``store`` (empty, ``exists=False``, when none was written yet)."""
+        real, _key = store_key(store.root)
+        path = self.ledger_path(store)
+        data = self._read(path)
+        if data is None:
+            return Ledger(path, real, store.scope)
+        return _decode(data, path, real, store.scope)
+
+    def gate(self, view: StoreView, ledger: Ledger) -> StoreView:
+        """``view`` showing only the memories a person on this machine approved (the injection gate)."""
+        sha256 = view.sha256
+        kept, foreign = [], []
+        for memory_id in view.ids():
+            sha = sha256(memory_id)
+            if ledger.keeps(sha):
+                kept.append(memory_id)
+            elif ledger.undecided(sha):
+                foreign.append((memory_id, sha or ""))
+        self.foreign[view.scope] = foreign
+        return view.only(kept)
+
+    def record(self, store: Store, decisions: Decisions) -> Ledger:
+        """Add ``decisions`` to the store's ledger, durably (temp file, fsync, rename, fsync the folder).
+
+        Called under the store's lock, so two writers of one ledger never race.
+        """
+        ledger = self.ledger(store)
+        for sha, memory_id in decisions.trust.items():
+            ledger.trusted[sha] = memory_id
+            ledger.refused.pop(sha, None)
+        for sha, memory_id in decisions.refuse.items():
+            if sha not in ledger.trusted:
+                ledger.refused[sha] = memory_id
+        for remote, on in decisions.remotes.items():
+            ledger.remotes = [r for r in ledger.remotes if r != remote] + ([remote] if on else [])
+        self.write(ledger)
+        return ledger
+
+    def write(self, ledger: Ledger) -> None:
+        self._ensure_folder()
+        try:
+            atomic_replace(ledger.path, ledger.to_bytes())
+        except OSError as exc:
+            raise StorageError(f"cannot write the trust record: {exc.strerror or exc}", path=ledger.path,
+                               errno=exc.errno) from exc
+        ledger.exists = True
+
+    def start(self, store: Store) -> None:
+        """Give a store this machine just created an (empty) ledger: its own store, trusted from the start."""
+        ledger = self.ledger(store)
+        if not ledger.exists:
+            self.write(ledger)
+
+    def _ensure_folder(self) -> None:
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            info = os.lstat(self.folder)
+        except OSError as exc:
+            raise StorageError(f"cannot create {self.folder}: {exc.strerror or exc}", path=self.folder,
+                               errno=exc.errno) from exc
+        if not stat.S_ISDIR(info.st_mode):
+            raise IntegrityError("is not a real directory (a symlink?); the trust record is kept only in one",
+                                 path=self.folder)
+
+    @staticmethod
+    def _read(path: Path) -> bytes | None:
+        try:
+            fd = os.open(path, READ_NO_FOLLOW)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise IntegrityError(f"cannot open the trust record ({exc.strerror}); it must be a regular file",
+                                 path=path) from exc
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_LEDGER_BYTES:
+                raise IntegrityError("the trust record is not a regular file of a sane size", path=path)
+            return read_all(fd)
+        finally:
+            os.close(fd)
+
+
+def _decode(data: bytes, path: Path, real: str, scope: str) -> Ledger:
+    try:
+        raw = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise _damaged(path, f"not JSON ({exc})") from exc
+    if not isinstance(raw, dict) or raw.get("v") != LEDGER_VERSION:
+        raise _damaged(path, "not a version 1 trust record")
+    if raw.get("store") != real or raw.get("scope") != scope:
+        raise _damaged(path, f"it records {raw.get('scope')!r} store {raw.get('store')!r}, not {real!r}")
+    trusted, refused = _hashes(raw.get("trusted"), path), _hashes(raw.get("refused"), path)
+    remotes = raw.get("remotes")
+    if not isinstance(remotes, list) or not all(isinstance(r, str) for r in remotes):
+        raise _damaged(path, "remotes is not a list of names")
+    return Ledger(path, real, scope, trusted, refused, remotes, exists=True)
+
+
+def _hashes(value: Any, path: Path) -> dict[str, str]:
+    if not isinstance(value, dict):
+        raise _damaged(path, "trusted/refused is not an object")
+    for sha, memory_id in value.items():
+        if not isinstance(memory_id, str) or not SHA256_RE.match(sha):
+            raise _damaged(path, f"bad entry {sha[:80]!r}")
+    return value
+
+
+def _damaged(path: Path, why: str) -> IntegrityError:
+    return IntegrityError(f"damaged trust record: {why}", path=path,
+                          hint="nothing of that store is injected; remove the file and review the store "
+                               "again with `memory-review trust`")
+
+
+def decisions_of(plan: Plan, sha256_of: Mapping[str, str] | None = None) -> Decisions:
+    """What a plan's person-made drafts decide about trust; ``sha256_of`` gives known hashes by memory id."""
+    from memory_review.record_io import memory_sha256  # renders a record: only decisions need it
+
+    decisions = Decisions()
+    for draft in plan.drafts:
+        if draft.type in GRANTING_TYPES:
+            for memory_id in (c.memory for c in draft.changes or () if c.after is not None):
+                memory = plan.delta.get(memory_id)
+                if memory is not None:
+                    known = sha256_of.get(memory_id) if sha256_of else None
+                    decisions.trust[known or memory_sha256(memory)] = memory_id
+        elif draft.type in ("memory.trusted", "memory.refused") and draft.trust:
+            target = decisions.trust if draft.type == "memory.trusted" else decisions.refuse
+            target.update(_named(draft.trust.get("memories", ())))
+        elif draft.type == "trust.remote" and draft.trust:
+            decisions.remotes[str(draft.trust["remote"])] = bool(draft.trust.get("trusted"))
+    return decisions
+
+
+def _named(memories: Iterable[dict[str, Any]]) -> dict[str, str]:
+    return {str(m["sha256"]): str(m["memory"]) for m in memories}

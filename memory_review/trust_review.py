@@ -1,0 +1,189 @@
+"""Reviewing foreign memories: what they are, where they came from, and the decisions about them (ADR 0021).
+
+A *foreign* memory is one in a store whose current version no person on this
+machine approved: the store came with a ``git clone`` or a copy, or the version
+arrived by ``sync``. Each is listed with its warnings — the safety scan run on it
+again here, plus the flags its own candidate carried where the store's log (the
+replica's records) still holds them — and where it came from.
+
+The decisions are pure: each returns the plan of one event a person makes
+(``memory.trusted``, ``memory.refused``, ``trust.remote``); the workspace commits it,
+and its commit records the decision in the trust ledger before the commit point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from events import Event, EventDraft
+from memory_review.errors import ValidationError
+from memory_review.models import Memory
+from memory_review.rules import Plan
+from memory_review.safety import FLAG_HIDDEN_UNICODE, FLAG_INJECTION, FLAG_SECRET, scan
+from memory_review.store import Store, log_errors
+from memory_review.store_view import StoreView
+from memory_review.trust import GRANTING_TYPES, Ledger
+
+FROM_STORE = "store"
+"""Came with the store itself (a clone, a copy, a pull of a committed store, or a store from before trust records)."""
+FROM_SYNC = "sync"
+"""Arrived from teammates through ``memory-review sync``."""
+HELD_FLAGS = frozenset({FLAG_INJECTION, FLAG_SECRET, FLAG_HIDDEN_UNICODE})
+
+
+@dataclass(frozen=True)
+class ForeignMemory:
+    """A memory injection leaves out until a person here trusts it."""
+
+    scope: str
+    memory: Memory
+    sha256: str
+    flags: tuple[str, ...]
+    source: str
+    origin: str | None
+    """The replica id of the store that wrote the event which made this version, when the log says."""
+    status: str = "foreign"
+
+    @property
+    def id(self) -> str:
+        return self.memory.id
+
+    def to_json(self) -> dict[str, Any]:
+        m = self.memory
+        return {"id": m.id, "scope": self.scope, "sha256": self.sha256, "type": m.type,
+                "description": m.description, "body": m.body, "flags": list(self.flags), "source": self.source,
+                "origin": self.origin, "status": self.status, "applied_by": m.applied_by,
+                "updated_at": m.updated_at}
+
+
+def undecided(view: StoreView, ledger: Ledger) -> dict[str, str]:
+    """The memories of ``view`` nobody here has trusted or refused: id -> sha256 of the current version."""
+    pairs = ((memory_id, view.sha256(memory_id)) for memory_id in view.ids())
+    return {memory_id: sha for memory_id, sha in pairs if sha and ledger.undecided(sha)}
+
+
+def untrusted(view: StoreView, ledger: Ledger) -> dict[str, str]:
+    """The memories not trusted here (undecided or refused): id -> sha256."""
+    pairs = ((memory_id, view.sha256(memory_id)) for memory_id in view.ids())
+    return {memory_id: sha for memory_id, sha in pairs if sha and not ledger.keeps(sha)}
+
+
+def foreign_memories(store: Store, view: StoreView, ledger: Ledger) -> list[ForeignMemory]:
+    """The undecided memories of a store, read and checked, with their flags and where they came from."""
+    pending = undecided(view, ledger)
+    if not pending:
+        return []  # the common case reads no log at all
+    origins = _last_changes(store, pending)
+    found = []
+    for memory_id, sha in sorted(pending.items()):
+        memory = view.memory(memory_id)
+        if memory is None:
+            continue
+        event, flags = origins.get(memory_id, (None, ()))
+        source = FROM_SYNC if event is not None and event.type == "sync.merged" else FROM_STORE
+        all_flags = tuple(sorted(scan(memory.description) | scan(memory.body) | set(flags)))
+        found.append(ForeignMemory(store.scope, memory, sha, all_flags, source,
+                                   event.origin if event is not None else None))
+    return found
+
+
+def held_for_review(foreign: ForeignMemory) -> bool:
+    """Whether a flagged memory must wait for a person even where a remote's approvals count."""
+    return bool(HELD_FLAGS & set(foreign.flags))
+
+
+def _last_changes(store: Store, wanted: dict[str, str]) -> dict[str, tuple[Event, tuple[str, ...]]]:
+    """For each wanted memory: the last event that changed it and the flags its records carried."""
+    flags_of_candidate: dict[str, tuple[str, ...]] = {}
+    last: dict[str, tuple[Event, tuple[str, ...]]] = {}
+    with log_errors(store.log_path):
+        for event in store.log().read():
+            if event.record is not None and event.candidate:
+                flags_of_candidate[event.candidate] = tuple(str(f) for f in event.record.get("flags", ()))
+            for change in event.changes or ():
+                if change.memory in wanted and event.type != "session.written":
+                    flags = flags_of_candidate.get(event.candidate or "", ()) + _synced_flags(event, change.memory)
+                    last[change.memory] = (event, flags)
+    return last
+
+
+def _synced_flags(event: Event, memory_id: str) -> tuple[str, ...]:
+    """The flags a ``sync.merged`` event says a merged memory carried on its replica, when it says so."""
+    if event.type != "sync.merged" or not event.sync:
+        return ()
+    flags: list[str] = []
+    for key in ("memories", "origins", "merged"):
+        for item in _dicts(event.sync.get(key)):
+            if item.get("memory") == memory_id:
+                flags += [str(f) for f in item.get("flags", ()) if isinstance(f, str)]
+    return tuple(flags)
+
+
+def _dicts(value: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(value, list):
+        yield from (item for item in value if isinstance(item, dict))
+
+
+# --- the decisions (pure) ----------------------------------------------------------------------
+
+
+def _entries(chosen: dict[str, str]) -> list[dict[str, str]]:
+    return [{"memory": memory_id, "sha256": sha} for memory_id, sha in sorted(chosen.items())]
+
+
+def trust_plan(chosen: dict[str, str], *, actor: str, reason: str | None = None) -> Plan:
+    """Trust these memory versions (id -> sha256): one ``memory.trusted`` event."""
+    return Plan(drafts=[EventDraft(type="memory.trusted", actor=actor, reason=reason,
+                                   trust={"memories": _entries(chosen)})])
+
+
+def refuse_plan(chosen: dict[str, str], *, actor: str, reason: str | None = None) -> Plan:
+    """Decline to trust these versions: never injected, never asked about again (``memory.refused``)."""
+    return Plan(drafts=[EventDraft(type="memory.refused", actor=actor, reason=reason,
+                                   trust={"memories": _entries(chosen)})])
+
+
+def remote_plan(remote: str, *, trusted: bool, actor: str) -> Plan:
+    """Let (or stop letting) the approvals of teammates syncing through ``remote`` count here."""
+    return Plan(drafts=[EventDraft(type="trust.remote", actor=actor,
+                                   trust={"remote": remote, "trusted": trusted})])
+
+
+def check_named(known: set[str], memory_ids: Iterable[str], *, scope: str | None) -> None:
+    """A usage error naming every id that is not a memory waiting for this decision."""
+    missing = [memory_id for memory_id in dict.fromkeys(memory_ids) if memory_id not in known]
+    if missing:
+        where = f" in the {scope} store" if scope else ""
+        raise ValidationError(f"not a memory waiting for trust{where}: {', '.join(missing)} "
+                              "(see `memory-review trust list`)", field="id")
+
+
+# --- migration and remotes ---------------------------------------------------------------------
+
+
+def adoptable(store: Store, view: StoreView) -> dict[str, str]:
+    """The memories of a user store from before trust records that a person here applied (ADR 0021).
+
+    Only a user store is ever adopted: its folder is set by the user's own settings, so
+    no repository can plant it. A memory whose latest version came by ``sync`` is not.
+    """
+    current = {memory_id: view.sha256(memory_id) for memory_id in view.ids()}
+    made_here: dict[str, bool] = {}
+    with log_errors(store.log_path):
+        for event in store.log().read():
+            for change in event.changes or ():
+                if event.type != "session.written":
+                    made_here[change.memory] = event.type in GRANTING_TYPES
+    return {m: sha for m, sha in current.items() if sha and made_here.get(m)}
+
+
+def synced_since(store: Store, seq: int) -> set[str]:
+    """The memories a ``sync.merged`` event after ``seq`` moved."""
+    moved: set[str] = set()
+    with log_errors(store.log_path):
+        for event in store.log().read(start=seq + 1):
+            if event.type == "sync.merged":
+                moved.update(c.memory for c in event.changes or () if c.after is not None)
+    return moved
