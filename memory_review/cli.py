@@ -125,6 +125,18 @@ def _sync(args, ws: Workspace):
     return ws.sync(args.remote, scope=args.scope, share_pending=args.share_pending)
 
 
+@command("trust", out.render_trust)
+def _trust(args, ws: Workspace):
+    if args.remote:
+        return ws.trust_remote(args.remote, actor=current_actor(), trusted=not args.off, scope=args.scope)
+    action = args.action or ("apply" if args.all else "list")
+    if action == "list":
+        return ws.foreign(scope=args.scope)
+    if action == "apply":
+        return ws.trust(args.ids, actor=current_actor(), scope=args.scope, everything=args.all, reason=args.reason)
+    return ws.refuse(args.ids, actor=current_actor(), scope=args.scope, reason=args.reason)
+
+
 @command("context", out.render_context)
 def _context(args, ws: Workspace):
     return ws.context(session=args.session, query=args.query, budget=args.budget)
@@ -362,6 +374,18 @@ def _cfg_replay(p):
     p.add_argument("--scope", choices=["user", "project"], default="project", help="which store")
 
 
+def _cfg_trust(p):
+    p.add_argument("action", nargs="?", choices=["list", "apply", "discard"],
+                   help="list (default): memories no one here approved; apply: trust them; discard: never")
+    p.add_argument("ids", nargs="*", metavar="ID", help="memory id(s)")
+    p.add_argument("--all", action="store_true", help="apply: every memory still waiting")
+    p.add_argument("--remote", metavar="NAME",
+                   help="let teammates' approvals that arrive by `sync` through git remote NAME count here")
+    p.add_argument("--off", action="store_true", help="with --remote: stop letting them count")
+    p.add_argument("--reason", help="why (kept in the log)")
+    _scope(p, "only this store (default: both)")
+
+
 def _cfg_context(p):
     p.add_argument("--query", help="select at most 5 memories relevant to this text (forbidden ones always)")
     p.add_argument("--budget", type=int, metavar="BYTES", help="size limit of the block (default 25000)")
@@ -521,6 +545,8 @@ SUBCOMMANDS = [
     ("memories", "approved memories as injection sees them", "memory-review memories --json", _none),
     ("log", "the event log (--session ID: only that session)", "memory-review log --type candidate.applied",
      _cfg_log),
+    ("trust", "memories no person on this machine approved (a cloned, copied or synced store): review, "
+              "trust or refuse them", "memory-review trust apply conv-pnpm", _cfg_trust),
     ("context", "the block of approved memories to put in the prompt (--session records it)",
      "memory-review --session S1 context --query 'database tests'", _cfg_context),
     ("extract", "propose candidates found in an agent session transcript (never memory)",

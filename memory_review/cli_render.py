@@ -155,6 +155,9 @@ def render_events(events: list[Event], args) -> str:
 def render_event(event: Event, args) -> str:
     what = event.candidate or ""
     changed = ", ".join(c.memory for c in event.changes or ())
+    if event.trust:  # memory.trusted / memory.refused name their memories; trust.remote its remote
+        changed = ", ".join(str(m.get("memory")) for m in event.trust.get("memories", ())) or \
+            f"remote {event.trust.get('remote')} {'on' if event.trust.get('trusted') else 'off'}"
     extra = f" reverts {event.reverts}" if event.reverts else ""
     extra += " (forced)" if event.forced else ""
     reason = f" — {event.reason}" if event.reason else ""
@@ -412,3 +415,20 @@ def _forget_steps(store) -> list[str]:
     still = ", ".join(f"{place} {count}" for place, count in store.remaining.items())
     lines.append(f"  STILL THERE: {still}" if still else "  nothing in this store holds it any more")
     return lines
+
+
+def render_trust(result, args) -> str:
+    """``trust list``: the foreign memories; a decision: the events that record it."""
+    if args.remote or args.all or args.action in ("apply", "discard"):
+        return render_events(result, args) if result else "nothing to decide"
+    if not result:
+        return "nothing waiting: every memory here was approved on this machine"
+    rows = [_foreign_row(f) for f in result]
+    count = f"{len(result)} memor{'y' if len(result) == 1 else 'ies'}"
+    return "\n".join(rows) + (f"\n{count} not approved on this machine, so not injected: "
+                              "`memory-review trust apply ID` trusts one, `discard` refuses it")
+
+
+def _foreign_row(f) -> str:
+    flags = f"  ! {', '.join(f.flags)}" if f.flags else ""
+    return f"{f.scope:<7} {f.memory.type:<11} {f.id}  — {f.memory.description}  [{f.source}]{flags}"

@@ -157,7 +157,7 @@ class TrustRecords:
         return ledger
 
     def write(self, ledger: Ledger) -> None:
-        self._ensure_folder()
+        self.ensure_folder()
         try:
             atomic_replace(ledger.path, ledger.to_bytes())
         except OSError as exc:
@@ -171,7 +171,8 @@ class TrustRecords:
         if not ledger.exists:
             self.write(ledger)
 
-    def _ensure_folder(self) -> None:
+    def ensure_folder(self) -> None:
+        """Create ``trust/`` if missing; refuse one that is not a real directory (a planted symlink)."""
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             info = os.lstat(self.folder)

@@ -125,7 +125,7 @@ def handle(payload: HookPayload, *, project: Path | None = None, deadline: float
         outcome.skipped = f"no project store at {ws.project.root} (run `memory-review init` there)"
         return outcome
     if payload.hook_event_name in CONTEXT_EVENTS:
-        outcome.output = answer_context(ws, payload)
+        outcome.output = with_trust_notice(answer_context(ws, payload), ws, payload)
     else:
         summary = extract_new_turns(ws, payload, deadline=deadline)
         outcome.proposed = summary.proposed if summary else []
@@ -165,6 +165,17 @@ def answer_context(ws: Workspace, payload: HookPayload) -> dict[str, Any] | None
     if not result.text:
         return None
     return {"hookSpecificOutput": {"hookEventName": payload.hook_event_name, "additionalContext": result.text}}
+
+
+def with_trust_notice(output: dict[str, Any] | None, ws: Workspace, payload: HookPayload) -> dict[str, Any] | None:
+    """``output`` plus, once per session and set, the notice of memories not approved here (ADR 0021)."""
+    from memory_review.trust_notice import trust_notice
+
+    notice = trust_notice(ws, payload.session_id)
+    if notice is None:
+        return output
+    # To the person (systemMessage), never the model: the agent must not be the one to trust anything.
+    return {**(output or {}), "systemMessage": notice}
 
 
 def _review_notice(proposed: list[str]) -> dict[str, Any] | None:

@@ -1,0 +1,78 @@
+"""The hooks' one-line notice that a store holds memories no person here approved (docs/adr/0021).
+
+Said once per session and per set of foreign memories (a fingerprint of their
+hashes), to the person (Claude Code's ``systemMessage``), never to the model: the
+agent is not the one to decide what it remembers. What was said last is kept in
+``<user store>/trust/notices.json`` — bookkeeping, not trust: losing it only
+repeats a notice.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+from typing import TYPE_CHECKING
+
+import orjson
+
+from events.durable import atomic_replace
+from memory_review.file_reads import read_regular_file
+from memory_review.trust import store_key
+
+if TYPE_CHECKING:
+    from memory_review.workspace import Workspace
+
+NOTICES = "notices.json"
+MAX_NOTICES_BYTES = 256 * 1024
+MAX_STORES = 500
+
+
+def trust_notice(ws: Workspace, session: str) -> str | None:
+    """The notice to show now, if any; call after ``ws.context`` (its gate saw the foreign memories)."""
+    due, state = [], _read_state(ws)
+    for scope, foreign in sorted(ws.trust_records.foreign.items()):
+        if not foreign:
+            continue
+        key = f"{scope}:{store_key(ws.store(scope).root)[1]}"
+        seen = {"fingerprint": _fingerprint(foreign), "session": session}
+        if state.get(key) != seen:
+            due.append((scope, len(foreign)))
+            state.pop(key, None)
+            state[key] = seen  # newest last: the oldest are dropped past MAX_STORES
+    if not due:
+        return None
+    _write_state(ws, dict(list(state.items())[-MAX_STORES:]))
+    return _message(ws, due)
+
+
+def _message(ws: Workspace, due: list[tuple[str, int]]) -> str:
+    parts = [f"{count} {'memory' if count == 1 else 'memories'} in the {scope} store" for scope, count in due]
+    verb = "was" if len(due) == 1 and due[0][1] == 1 else "were"
+    text = (f"memory-review: {' and '.join(parts)} {verb} not approved on this machine (a cloned, copied or "
+            f"synced store), so not injected. Review them with `memory-review` (or `memory-review trust`).")
+    if any(scope == "project" for scope, _count in due) and not ws.trust_records.ledger(ws.project).exists:
+        text += (" If you made this store yourself before trust records existed: "
+                 "`memory-review trust --all`.")
+    return text
+
+
+def _fingerprint(foreign: list[tuple[str, str]]) -> str:
+    return hashlib.sha256("\n".join(sorted(f"{m} {sha}" for m, sha in foreign)).encode()).hexdigest()
+
+
+def _read_state(ws: Workspace) -> dict[str, dict[str, str]]:
+    data = read_regular_file(ws.trust_records.folder / NOTICES, MAX_NOTICES_BYTES)
+    if data is None:
+        return {}
+    try:
+        state = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return {}  # bookkeeping only: a damaged file repeats the notice once
+    return state if isinstance(state, dict) else {}
+
+
+def _write_state(ws: Workspace, state: dict[str, dict[str, str]]) -> None:
+    # A notice that cannot be remembered is shown again next time; that must not cost the context.
+    with contextlib.suppress(OSError):
+        ws.trust_records.ensure_folder()
+        atomic_replace(ws.trust_records.folder / NOTICES, orjson.dumps(state, option=orjson.OPT_SORT_KEYS))
