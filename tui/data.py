@@ -33,6 +33,7 @@ from memory_review.candidate import FLAG_STALE_BASE, Candidate
 from memory_review.errors import MemoryReviewError, NotFoundError
 from memory_review.workspace import DURABLE, CandidateState, Workspace
 from tui.bulk import bulk_read
+from tui.foreign import foreign_states
 
 Stat = tuple[int, int, int] | None
 CHUNK = 500
@@ -120,6 +121,7 @@ class PendingReader:
                     yield batch
                     batch, limit = [], size
         self._cache = {p: v for p, v in self._cache.items() if p in seen}
+        batch.extend(foreign_states(self.ws))  # memories no one here approved, to trust or refuse (ADR 0021)
         yield batch
 
     def _hashes_at_rest(self, scope: str) -> dict[str, str] | None:

@@ -17,8 +17,9 @@ from textual.message import Message
 
 from memory_review.errors import MemoryReviewError
 from memory_review.workspace import CandidateState
-from tui.actions import apply_op, discard_op, edit_op, editable_record
+from tui.actions import edit_op, editable_record
 from tui.data import PendingReader, Problem
+from tui.foreign import decide_apply, decide_discard
 from tui.format import OP_STYLE
 from tui.queue import EntryCache, QueueEntry
 from tui.render import candidate_detail
@@ -243,7 +244,7 @@ class ReviewScreen(FilteredScreen):
 
     def _apply(self, states: list[CandidateState]) -> None:
         ids = {s.candidate.id for s in states}
-        op = apply_op([s.candidate for s in states], actor=self.review_app.actor)
+        op = decide_apply(states, actor=self.review_app.actor)  # foreign rows are trusted (tui/foreign.py)
         self.review_app.commit(op, on_success=lambda: self._unmark(ids))
 
     def _unmark(self, ids: set[str]) -> None:
@@ -260,9 +261,7 @@ class ReviewScreen(FilteredScreen):
 
         def answered(reason: str | None) -> None:
             if reason is not None:
-                op = discard_op(
-                    [t.candidate for t in targets], actor=self.review_app.actor, reason=reason
-                )
+                op = decide_discard(targets, actor=self.review_app.actor, reason=reason)
                 self.review_app.commit(op, on_success=lambda: self._unmark(ids))
 
         title = f"Discard {len(targets)} candidate{'s' if len(targets) > 1 else ''}?"
