@@ -180,11 +180,13 @@ class TrustRecords:
             raise StorageError(f"cannot create {self.folder}: {exc.strerror or exc}", path=self.folder,
                                errno=exc.errno) from exc
         if not stat.S_ISDIR(info.st_mode):
-            raise IntegrityError("is not a real directory (a symlink?); the trust record is kept only in one",
+            raise IntegrityError("is not a real directory; the trust record is kept only in a real directory",
                                  path=self.folder)
 
-    @staticmethod
-    def _read(path: Path) -> bytes | None:
+    def _read(self, path: Path) -> bytes | None:
+        if os.path.islink(self.folder):
+            raise IntegrityError("is a symlink; the trust record is kept only in a real directory",
+                                 path=self.folder)
         try:
             fd = os.open(path, READ_NO_FOLLOW)
         except FileNotFoundError:
