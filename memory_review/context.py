@@ -70,12 +70,12 @@ def context_for(ws: Workspace, *, session: str | None, query: str | None, budget
     request = ContextRequest(query=query, budget_bytes=DEFAULT_BUDGET if budget is None else budget, now=now or utc_now())
 
     # The trust gate (docs/adr/0021): only memories a person on this machine approved reach the block.
-    ledgers, gate = ws.trusted_ledgers(), ws.trust_records.gate
+    ws.adopt_old_user_store()
+    gate = ws.trust_records.gate
 
     def with_user(user: StoreView) -> tuple[ContextResult, int]:
         result = ws.project.read_consistently(
-            lambda project: _build(gate(user, ledgers["user"]), gate(project, ledgers["project"]),
-                                   session_memories, request, selector))
+            lambda project: _build(gate(user), gate(project), session_memories, request, selector))
         return result, user.head.seq
 
     result, user_seq = ws.user.read_consistently(with_user)

@@ -29,6 +29,7 @@ This module is on the per-prompt path (ADR 0013): reading a ledger is one
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -40,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from events.durable import atomic_replace
+from events.durable import TEMP_PREFIX, atomic_replace
 from memory_review.errors import IntegrityError, StorageError
 from memory_review.file_reads import READ_NO_FOLLOW, read_all
 
@@ -126,8 +127,13 @@ class TrustRecords:
             return Ledger(path, real, store.scope)
         return _decode(data, path, real, store.scope)
 
-    def gate(self, view: StoreView, ledger: Ledger) -> StoreView:
-        """``view`` showing only the memories a person on this machine approved (the injection gate)."""
+    def gate(self, view: StoreView) -> StoreView:
+        """``view`` showing only the memories a person on this machine approved (the injection gate).
+
+        The ledger is read *after* the view: a commit writes its ledger entries before its commit
+        point, so every version a view can see that a person approved is already in the ledger.
+        """
+        ledger = self.ledger(view.store)
         sha256 = view.sha256
         kept, foreign = [], []
         for memory_id in view.ids():
@@ -170,6 +176,31 @@ class TrustRecords:
         ledger = self.ledger(store)
         if not ledger.exists:
             self.write(ledger)
+
+    def collect(self, store: Store) -> None:
+        """Remove temp files a crashed ledger write of ``store`` left (call under its lock: no live writer).
+
+        The notices' temp files go too: a hook writing one right now loses only a notice.
+        """
+        own = (f"-{self.ledger_path(store).name}", "-notices.json")
+        try:
+            doomed = [n for n in os.listdir(self.folder) if n.startswith(TEMP_PREFIX) and n.endswith(own)]
+        except FileNotFoundError:
+            return
+        for name in doomed:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.folder / name)
+
+    def carry(self, old_root: Path, store: Store) -> None:
+        """Give ``store`` the decisions recorded for the store that was at ``old_root`` (moved or copied by
+        its owner: the ledger is keyed by path, so a move alone loses them)."""
+        old_path = self.folder / f"{store_key(old_root)[1]}.json"
+        data = self._read(old_path)
+        if data is None:
+            return
+        old = _decode(data, old_path, store_key(old_root)[0], store.scope)
+        real, _key = store_key(store.root)
+        self.write(Ledger(self.ledger_path(store), real, store.scope, old.trusted, old.refused, old.remotes))
 
     def ensure_folder(self) -> None:
         """Create ``trust/`` if missing; refuse one that is not a real directory (a planted symlink)."""

@@ -36,7 +36,7 @@ from memory_review.proposal import (
 )
 from memory_review.record_io import memory_from_json, memory_to_json
 from memory_review.store import CommitResult, Store, Transaction, log_errors
-from memory_review.trust import Ledger, TrustRecords, decisions_of
+from memory_review.trust import TrustRecords, decisions_of
 from memory_review.verify import StoreReport, repair_store, verify_store
 
 if TYPE_CHECKING:
@@ -250,6 +250,7 @@ class Workspace:
         ledger still knows it, and a ledger entry for a commit that never happened names
         a version a person approved all the same (docs/adr/0021).
         """
+        self.trust_records.collect(tx.store)  # what a crashed ledger write left (we hold the lock)
         decisions = decisions_of(plan)
         if decisions:
             self.trust_records.record(tx.store, decisions)
@@ -308,10 +309,10 @@ class Workspace:
         Only those a person on this machine approved (the trust gate); see :meth:`foreign` for the rest.
         """
         merged: dict[str, Memory] = {}
-        ledgers = self.trusted_ledgers()
+        self.adopt_old_user_store()
+        gate = self.trust_records.gate
         for scope in ("user", "project"):
-            gate = self.trust_records.gate
-            for memory in self.store(scope).read_consistently(lambda v: gate(v, ledgers[scope]).memories()):
+            for memory in self.store(scope).read_consistently(lambda view: gate(view).memories()):
                 merged[memory.id] = memory
         if session:
             for memory in self.session_memories(session):
@@ -385,6 +386,10 @@ class Workspace:
             reports = [verify_store(store) for store in self._stores(None)]
         for report in reports:
             self.history[report.scope].check(report, repair=repair)
+        for store in self._stores(None):
+            if store.exists():
+                with store.locked():  # recovery of the trust ledger's own leftovers (docs/adr/0021)
+                    self.trust_records.collect(store)
         return reports
 
     # --- forgetting a text that must not be kept (docs/adr/0019) -------------------------
@@ -408,14 +413,12 @@ class Workspace:
 
     # --- trust on first use (docs/adr/0021) ---------------------------------------------
 
-    def trusted_ledgers(self) -> dict[str, Ledger]:
-        """Both stores' trust ledgers; a user store from before trust records is adopted first."""
-        ledgers = {scope: self.trust_records.ledger(self.store(scope)) for scope in DURABLE}
-        if not ledgers["user"].exists and self.user.exists():
-            ledgers["user"] = self._adopt_user_store()
-        return ledgers
+    def adopt_old_user_store(self) -> None:
+        """Adopt a user store from before trust records (its own memories), once; see ADR 0021."""
+        if self.user.exists() and not self.trust_records.ledger(self.user).exists:
+            self._adopt_user_store()
 
-    def _adopt_user_store(self) -> Ledger:
+    def _adopt_user_store(self) -> None:
         from memory_review.trust_review import adoptable, trust_plan
 
         store = self.user
@@ -426,16 +429,17 @@ class Workspace:
                     self.commit(tx, trust_plan(found, actor=current_actor(), reason="adopted: applied on this "
                                                "machine before trust records existed (ADR 0021)"))
                 self.trust_records.start(store)
-        return self.trust_records.ledger(store)
 
     def foreign(self, *, scope: str | None = None) -> list[ForeignMemory]:
         """Memories no person on this machine approved (cloned, copied or synced): never injected."""
         from memory_review.trust_review import foreign_memories
 
-        ledgers = self.trusted_ledgers()
+        self.adopt_old_user_store()
         found: list[ForeignMemory] = []
         for store in self._stores(scope):
-            found += store.read_consistently(lambda view: foreign_memories(store, view, ledgers[store.scope]))
+            # The ledger after the view, as the gate reads it: what a view shows applied is in it by then.
+            found += store.read_consistently(
+                lambda view: foreign_memories(store, view, self.trust_records.ledger(store)))
         return found
 
     def trust(self, memory_ids: Sequence[str] = (), *, actor: str, scope: str | None = None,

@@ -98,7 +98,7 @@ def _link_candidate_folder_outside(trial: Trial, ctx: Context) -> None:
 
 _case("symlink in memory/ pointing outside (read)", "paths and keys", expect="UnsafePathError",
       mentions="outside the store", setup=_link_memory_outside)(
-    lambda t, c: raised(lambda: t.workspace().memories()))
+    lambda t, c: raised(lambda: _every_memory(t)))
 _case("symlink in candidates/ pointing outside (apply)", "paths and keys", expect="UnsafePathError",
       mentions="outside the store", setup=_link_candidate_outside)(
     lambda t, c: raised(lambda: t.workspace().apply([c.new], actor=ACTOR)))
@@ -136,8 +136,15 @@ def _edit_from_file(data: bytes):
     return act
 
 
+def _every_memory(trial: Trial) -> list:
+    """What injection sees, then what the review queue reads: a file planted by hand is foreign (not
+    trusted, docs/adr/0021), so only the queue, which reads and checks each foreign memory, parses it."""
+    ws = trial.workspace()
+    return ws.memories() + [f.memory for f in ws.foreign()]
+
+
 def _read_memories(trial: Trial, ctx: Context) -> Outcome:
-    return raised(lambda: trial.workspace().memories())
+    return raised(lambda: _every_memory(trial))
 
 
 BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b]\n"
@@ -169,7 +176,7 @@ _case("invalid UTF-8 (hand-edited file)", "YAML", expect="ValidationError", ment
 
 
 def _body_with_frontmatter(trial: Trial, ctx: Context) -> Outcome:
-    [memory] = [m for m in trial.workspace().memories() if m.id == "alpha"]
+    [memory] = [m for m in _every_memory(trial) if m.id == "alpha"]
     ok = memory.type == "convention" and memory.body.startswith('---\nid: "evil"')
     return Outcome(None, problems=() if ok else (f"a body's --- block changed the record: {memory!r}",))
 
@@ -192,7 +199,7 @@ def _manifest(transform):
 
 def _read_then_write(trial: Trial, ctx: Context) -> Outcome:
     """A reader and a writer must both refuse a damaged store with the same typed error."""
-    read = raised(lambda: trial.workspace().memories())
+    read = raised(lambda: _every_memory(trial))
     write = raised(lambda: trial.workspace().propose([upsert("kappa", "Written onto damage.")]))
     problems = () if read.error == write.error else (f"read gave {read.error}, write gave {write.error}",)
     return Outcome(write.error, write.message, problems=problems)
@@ -200,7 +207,7 @@ def _read_then_write(trial: Trial, ctx: Context) -> Outcome:
 
 def _read_then_apply(trial: Trial, ctx: Context) -> Outcome:
     """A damaged memory: reading it and applying a change to it must both refuse, with the same type."""
-    read = raised(lambda: trial.workspace().memories())
+    read = raised(lambda: _every_memory(trial))
     write = raised(lambda: trial.workspace().apply([ctx.upd], actor=ACTOR))
     problems = () if read.error == write.error else (f"read gave {read.error}, write gave {write.error}",)
     return Outcome(write.error, write.message, problems=problems)
@@ -319,7 +326,9 @@ def _flagged(flag: str, body: str, *, apply: bool = False):
         if apply:
             ws.apply([state.candidate.id], actor=ACTOR)
             problems += _inert(ws.memories())
-        untouched = ("home", "outside") if apply else ("home", "outside", f"{STORE}/memory", f"{STORE}/MEMORY.md")
+        # An apply records its trust in the user's folder (home/trust/, docs/adr/0021); the user store is untouched.
+        user_store = ("home/memory", "home/events.jsonl", "home/manifest.json", "home/MEMORY.md")
+        untouched = ("outside", *user_store) if apply else ("home", "outside", f"{STORE}/memory", f"{STORE}/MEMORY.md")
         return Outcome(None, unchanged_paths=untouched, problems=tuple(problems))
     return act
 

@@ -39,8 +39,9 @@ from memory_review.verify import verify_store
 from memory_review.workspace import Workspace
 
 STORE_ENTRIES = frozenset({"manifest.json", "MEMORY.md", "events.jsonl", ".lock", "memory", "candidates",
-                           "sessions", "history.git"})
-"""What a store folder may hold (``history.git``: the user store's git history, ADR 0007)."""
+                           "sessions", "history.git", "trust"})
+"""What a store folder may hold (``history.git``: the user store's git history, ADR 0007; ``trust``: the user
+store's trust ledgers of every store, ADR 0021)."""
 TERMINAL = frozenset({"candidate.applied", "candidate.discarded"})
 
 

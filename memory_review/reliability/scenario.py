@@ -117,9 +117,13 @@ def build_template(root: Path, *, git: bool = False) -> Context:
 
 
 def copy_trial(template: Path, dest: Path) -> Trial:
-    """A fresh copy of the template at ``dest`` (symlinks copied as links)."""
+    """A fresh copy of the template at ``dest`` (symlinks copied as links), trusted as the template was."""
     shutil.copytree(template, dest, symlinks=True)
-    return Trial(dest)
+    trial = Trial(dest)
+    ws = trial.workspace()
+    for store, old in ((ws.project, Trial(template).project / ".memory-review"), (ws.user, Trial(template).home)):
+        ws.trust_records.carry(old, store)  # the ledger is keyed by path (docs/adr/0021)
+    return trial
 
 
 # --- the operations under test ---------------------------------------------------------------
