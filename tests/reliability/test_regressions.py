@@ -35,12 +35,16 @@ def test_a_resolved_candidate_never_outlives_a_crash_after_the_checkpoint(prepar
 def test_temp_files_of_a_crashed_manifest_replace_are_collected(prepared: Prepared, tmp_path: Path) -> None:
     # Found: only memory/ was swept, so a crash inside the atomic replace of manifest.json or MEMORY.md
     # left a .tmp-* file in the store root for good.
-    renames = prepared.traces["apply"].count("durable.atomic_replace.before_rename")
-    assert renames >= 1
-    for nth in range(1, renames + 1):  # MEMORY.md if its lines change, then manifest.json
+    trace = prepared.traces["apply"]
+    renames = [i for i, name in enumerate(trace) if name == "durable.atomic_replace.before_rename"]
+    assert len(renames) >= 2
+    commit_point = trace.index("log.append.after_fsync")
+    # The trust ledger's before the commit point (docs/adr/0021), then MEMORY.md if its lines change, then
+    # manifest.json after it.
+    for nth, at in enumerate(renames, 1):
         point = _point(prepared, "apply", "durable.atomic_replace.before_rename", nth)
         outcome, problems = crash_trial(prepared, "apply", point, tmp_path / f"n{nth}", by_write=True)
-        assert (outcome, problems) == ("after", [])
+        assert (outcome, problems) == ("before" if at < commit_point else "after", [])
         assert not [n for n in os.listdir(tmp_path / f"n{nth}/project/.memory-review") if n.startswith(".tmp")]
 
 
