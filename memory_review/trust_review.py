@@ -84,8 +84,8 @@ def foreign_memories(store: Store, view: StoreView, ledger: Ledger) -> list[Fore
         event, flags = origins.get(memory_id, (None, ()))
         source = FROM_SYNC if event is not None and event.type == "sync.merged" else FROM_STORE
         all_flags = tuple(sorted(scan(memory.description) | scan(memory.body) | set(flags)))
-        found.append(ForeignMemory(store.scope, memory, sha, all_flags, source,
-                                   event.origin if event is not None else None))
+        origin = (_sender(event, memory_id) if source == FROM_SYNC else event.origin) if event is not None else None
+        found.append(ForeignMemory(store.scope, memory, sha, all_flags, source, origin))
     return found
 
 
@@ -110,15 +110,19 @@ def _last_changes(store: Store, wanted: dict[str, str]) -> dict[str, tuple[Event
 
 
 def _synced_flags(event: Event, memory_id: str) -> tuple[str, ...]:
-    """The flags a ``sync.merged`` event says a merged memory carried on its replica, when it says so."""
+    """The flags a ``sync.merged`` event says a teammate's version arrived with (its ``adopt`` entries:
+    the replica's candidate's flags plus the scan the sync ran on it, ADR 0018)."""
     if event.type != "sync.merged" or not event.sync:
         return ()
-    flags: list[str] = []
-    for key in ("memories", "origins", "merged"):
-        for item in _dicts(event.sync.get(key)):
-            if item.get("memory") == memory_id:
-                flags += [str(f) for f in item.get("flags", ()) if isinstance(f, str)]
-    return tuple(flags)
+    return tuple(str(f) for item in _dicts(event.sync.get("adopt")) if item.get("memory") == memory_id
+                 for f in item.get("flags", ()) if isinstance(f, str))
+
+
+def _sender(event: Event, memory_id: str) -> str | None:
+    """The replica a synced version came from, as its ``adopt`` entry names it (else the event's own)."""
+    senders = [item.get("origin") for item in _dicts((event.sync or {}).get("adopt"))
+               if item.get("memory") == memory_id and isinstance(item.get("origin"), str)]
+    return senders[-1] if senders else event.origin
 
 
 def _dicts(value: Any) -> Iterator[dict[str, Any]]:

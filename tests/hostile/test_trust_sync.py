@@ -8,6 +8,7 @@ bring, except memories the safety scan flags, which still wait for a person.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -47,6 +48,8 @@ def test_a_synced_teammate_memory_waits_for_trust(team) -> None:
     assert MARK not in bob.ok("context") + bob.ok("memories", "--json")
     [waiting] = bob.json("trust", "list")
     assert (waiting["id"], waiting["source"], waiting["applied_by"]) == ("team-fact", "sync", "alice")
+    alice_origin = json.loads((alice.root / ".memory-review" / "manifest.json").read_bytes())["origin"]
+    assert waiting["origin"] == alice_origin  # who sent it, as the sync.merged event records
     bob.ok("trust", "apply", "team-fact")
     assert f"{MARK}1" in bob.ok("context")
     assert f"{MARK}1" in alice.ok("context")  # her own approval counts on her machine
