@@ -12,6 +12,7 @@ from memory_review.proposal import ProposedMemory, UpsertProposal
 from memory_review.workspace import Workspace
 from tui.foreign import ForeignState
 from tui.screens.confirm import ChoiceModal, ReasonModal
+from tui.screens.edit import EditModal
 from tui.screens.review import ReviewScreen
 
 pytestmark = pytest.mark.asyncio
@@ -58,6 +59,9 @@ async def test_foreign_rows_are_trusted_refused_and_flagged_ones_ask(tmp_path: P
         clean, odd = _row_of(screen, "clean-note"), _row_of(screen, "odd-note")
         assert "possible-prompt-injection" in screen.entries[odd].state.flags
         await _go_to(pilot, screen, clean)
+        await pilot.press("e")  # a foreign memory is trusted as it is, never edited into trust
+        await settle(pilot)
+        assert not isinstance(app.screen, EditModal)
         await pilot.press("a")
         await wait_until(pilot, lambda: clean not in screen.entries, what="the trusted row to leave")
         await _go_to(pilot, screen, odd)

@@ -19,7 +19,7 @@ from memory_review.errors import MemoryReviewError
 from memory_review.workspace import CandidateState
 from tui.actions import edit_op, editable_record
 from tui.data import PendingReader, Problem
-from tui.foreign import decide_apply, decide_discard
+from tui.foreign import ForeignState, decide_apply, decide_discard
 from tui.format import OP_STYLE
 from tui.queue import EntryCache, QueueEntry
 from tui.render import candidate_detail
@@ -270,6 +270,9 @@ class ReviewScreen(FilteredScreen):
     def action_edit(self) -> None:
         entry = self.current()
         if entry is None:
+            return
+        if isinstance(entry.state, ForeignState):
+            self.notify("A foreign memory is trusted (a) or refused (d) as it is.", severity="warning")
             return
         candidate = entry.state.candidate
         record = editable_record(candidate)
