@@ -54,7 +54,7 @@ def _mcp_calls(victim: Person) -> dict[str, str]:
     from mcp.client.stdio import stdio_client
 
     async def run() -> dict[str, str]:
-        params = StdioServerParameters(command=sys.executable, args=["-m", "memory_review.cli", "mcp"],
+        params = StdioServerParameters(command=sys.executable, args=["-m", "memory_review.cli", "--project", str(victim.root), "mcp"],
                                        env=victim.env, cwd=str(victim.root))
         seen: dict[str, str] = {}
         with anyio.fail_after(CALL_TIMEOUT):
