@@ -388,7 +388,9 @@ def _cfg_trust(p):
 
 def _cfg_context(p):
     p.add_argument("--query", help="select at most 5 memories relevant to this text (forbidden ones always)")
-    p.add_argument("--budget", type=int, metavar="BYTES", help="size limit of the block (default 25000)")
+    p.add_argument("--budget", type=int, metavar="BYTES",
+                   help="size limit of the block (default 25000); stdout gets the block alone, and stderr "
+                        "says how many memories were left out and why")
 
 
 class _LazyChoices:
