@@ -27,16 +27,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
-from events import TERMINAL_TYPES, Event, decode_event, line_hash
+from events import TERMINAL_TYPES, line_hash
 
 from memory_review.gitrepo import GitRepo, RefTip, TreeEntry
 from memory_review.history import git_date
 from memory_review.safety import find_secrets
-from memory_review.sync_replicas import gap_line
+from memory_review.sync_replicas import GAP_PREFIX, MAX_REPLICA_LOG_BYTES, gap_line
 
 PUBLISHED_TRAILER = "Memory-Review-Published"
 REVIEWED_TYPES = frozenset({"candidate.applied", "memory.reverted", "memory.deleted", "sync.merged"})
@@ -51,83 +51,124 @@ class Publication:
     warnings: tuple[str, ...] = ()
 
 
+class Entry(NamedTuple):
+    """One line of the local log, as much of it as choosing needs (parsed once, by orjson)."""
+
+    seq: int
+    type: str
+    candidate: str | None
+    more: bool
+    raw: dict[str, Any]
+    line: bytes
+
+
 def publication(repo: GitRepo, tip: RefTip, previous: RefTip | None, *, scope: str, origin: str,
                 share_pending: bool) -> Publication:
     """The publication of history commit ``tip``, on top of ``previous`` (what the remote holds now)."""
-    where = f"{tip.commit[:12]}:events.jsonl"
-    lines: list[bytes] = []
-    if repo.blob_size(tip.commit, "events.jsonl") is not None:  # a store with no events has no log yet
-        with repo.stream_blob(tip.commit, "events.jsonl") as stream:
-            lines = list(stream)
-    events = [decode_event(line, path=where, line_no=n) for n, line in enumerate(lines, 1)]
-    log, warnings, withheld = published_log(events, lines, share_pending=share_pending)
+    entries = [_entry(line) for line in _lines(repo, tip.commit)]
+    log, warnings, withheld = published_log(entries, share_pending=share_pending,
+                                            already=_already_out(repo, previous))
     if withheld:
         return Publication(None, (*warnings, withheld))
     tree = _tree(repo, tip.commit, repo.hash_bytes(log))
     if previous is not None and repo.tree_of(previous.commit) == tree:
         return Publication(None, tuple(warnings))
     parents = [previous.commit] if previous is not None and _is_publication(previous) else []
-    message = _message(scope, origin, events, lines, share_pending=share_pending)
-    when = git_date(events[-1].ts if events else None)
+    message = _message(scope, origin, entries, share_pending=share_pending)
+    when = git_date(entries[-1].raw.get("ts") if entries else None)
     return Publication(repo.commit_tree(tree, parents, message, when=when), tuple(warnings))
 
 
-def published_log(events: list[Event], lines: list[bytes], *,
-                  share_pending: bool) -> tuple[bytes, list[str], str | None]:
-    """The published ``events.jsonl``, warnings, and why nothing may be pushed (None: it may)."""
-    chosen = _chosen(events, share_pending=share_pending)
+def _lines(repo: GitRepo, commit: str) -> list[bytes]:
+    if repo.blob_size(commit, "events.jsonl") is None:  # a store with no events has no log yet
+        return []
+    with repo.stream_blob(commit, "events.jsonl") as stream:
+        return list(stream)
+
+
+def _entry(line: bytes) -> Entry:
+    # Our own history's log, written and chain-checked by the commit path: a parse is enough.
+    raw = orjson.loads(line)
+    return Entry(raw["seq"], raw["type"], raw.get("candidate"), raw.get("more", False), raw, line)
+
+
+def _already_out(repo: GitRepo, previous: RefTip | None) -> frozenset[str]:
+    """Hashes of the lines the remote already holds in full (no need to scan them again: they are out)."""
+    if previous is None:
+        return frozenset()
+    size = repo.blob_size(previous.commit, "events.jsonl")
+    if size is None or size > MAX_REPLICA_LOG_BYTES:
+        return frozenset()
+    with repo.stream_blob(previous.commit, "events.jsonl") as stream:
+        return frozenset(line_hash(line) for line in stream if not line.startswith(GAP_PREFIX))
+
+
+def published_log(entries: list[Entry], *, share_pending: bool,
+                  already: frozenset[str] = frozenset()) -> tuple[bytes, list[str], str | None]:
+    """The published ``events.jsonl``, warnings, and why nothing may be pushed (None: it may).
+
+    Lines in ``already`` (on the remote in full) are not scanned for secrets again.
+    """
+    chosen = _chosen(entries, share_pending=share_pending)
     out: list[bytes] = []
     warnings: list[str] = []
-    left_out: list[tuple[Event, bytes]] = []
-    for event, line in zip(events, lines):
-        kind = chosen.get(event.seq)
-        secrets = _secret_kinds(line) if kind else []
+    left_out: list[Entry] = []
+    for entry in entries:
+        kind = chosen.get(entry.seq)
+        secrets = _secret_kinds(entry.raw) if _to_scan(entry, kind, already) else []
         if secrets and kind == "reviewed":
-            return b"", warnings, (f"event {event.seq} ({event.type}) holds what looks like a secret "
+            return b"", warnings, (f"event {entry.seq} ({entry.type}) holds what looks like a secret "
                                    f"({', '.join(secrets)}): nothing was pushed; forget it, then sync again")
         if secrets:
-            warnings.append(f"pending candidate {event.candidate} (event {event.seq}) holds what looks like a "
+            warnings.append(f"pending candidate {entry.candidate} (event {entry.seq}) holds what looks like a "
                             f"secret ({', '.join(secrets)}): not shared")
             kind = None
         if kind is None:
-            left_out.append((event, line))
+            left_out.append(entry)
             continue
         out += _gap(left_out)
         left_out = []
-        out.append(line)
+        out.append(entry.line)
     return b"".join(out + _gap(left_out)), warnings, None
 
 
-def _chosen(events: list[Event], *, share_pending: bool) -> dict[int, str]:
+def _to_scan(entry: Entry, kind: str | None, already: frozenset[str]) -> bool:
+    """Whether a kept line is scanned on the way out: not when it is on the remote already, nor a
+    ``sync.merged`` (teammates' records, from their publications, and our own versions, scanned in
+    the lines that made them: a merge of 6,000 memories is one 20 MB line, ~60 s of patterns)."""
+    return kind is not None and entry.type != "sync.merged" and line_hash(entry.line) not in already
+
+
+def _chosen(entries: list[Entry], *, share_pending: bool) -> dict[int, str]:
     """seq -> ``reviewed`` or ``pending`` for each event that travels."""
-    applied = {e.candidate for e in events if e.type == "candidate.applied"}
-    resolved = {e.candidate for e in events if e.type in TERMINAL_TYPES}
-    conflicts = {c.get("candidate") for e in events if e.type == "sync.merged" and e.sync
-                 for c in e.sync.get("conflicts") or () if isinstance(c, dict)}
+    applied = {e.candidate for e in entries if e.type == "candidate.applied"}
+    resolved = {e.candidate for e in entries if e.type in TERMINAL_TYPES}
+    conflicts = {c.get("candidate") for e in entries if e.type == "sync.merged"
+                 for c in (e.raw.get("sync") or {}).get("conflicts") or () if isinstance(c, dict)}
     chosen = {}
-    for event in events:
-        if event.type in REVIEWED_TYPES or (event.type in _RECORD_TYPES and event.candidate in applied) or (
-                event.type == "candidate.discarded" and event.candidate in conflicts):
-            chosen[event.seq] = "reviewed"
-        elif share_pending and event.type in _RECORD_TYPES and event.candidate not in resolved:
-            chosen[event.seq] = "pending"
+    for e in entries:
+        if e.type in REVIEWED_TYPES or (e.type in _RECORD_TYPES and e.candidate in applied) or (
+                e.type == "candidate.discarded" and e.candidate in conflicts):
+            chosen[e.seq] = "reviewed"
+        elif share_pending and e.type in _RECORD_TYPES and e.candidate not in resolved:
+            chosen[e.seq] = "pending"
     return chosen
 
 
-def _gap(left_out: list[tuple[Event, bytes]]) -> list[bytes]:
+def _gap(left_out: list[Entry]) -> list[bytes]:
     if not left_out:
         return []
-    last, line = left_out[-1]
-    return [gap_line(left_out[0][0].seq, last.seq, line_hash(line), more=bool(last.more))]
+    last = left_out[-1]
+    return [gap_line(left_out[0].seq, last.seq, line_hash(last.line), more=bool(last.more))]
 
 
-def _secret_kinds(line: bytes) -> list[str]:
+def _secret_kinds(raw: dict[str, Any]) -> list[str]:
     """The kinds of secret in a line's string values, decoded (JSON escapes undone).
 
     The values are joined by NUL, which no pattern reads across: a field ``key`` followed
     by a hash is not a "key <token>".
     """
-    text = "\0".join(_strings(orjson.loads(line)))
+    text = "\0".join(_strings(raw))
     return sorted({match.kind for match in find_secrets(text)})
 
 
@@ -152,9 +193,9 @@ def _is_publication(tip: RefTip) -> bool:
     return f"\n{PUBLISHED_TRAILER}: " in f"\n{tip.message}"
 
 
-def _message(scope: str, origin: str, events: list[Event], lines: list[bytes], *, share_pending: bool) -> str:
-    seq = events[-1].seq if events else 0
-    head = line_hash(lines[-1]) if lines else "0" * 64
+def _message(scope: str, origin: str, entries: list[Entry], *, share_pending: bool) -> str:
+    seq = entries[-1].seq if entries else 0
+    head = line_hash(entries[-1].line) if entries else "0" * 64
     shares = "reviewed+pending" if share_pending else "reviewed"
     what = ("reviewed events and pending proposals" if share_pending else
             "reviewed events only: applies with the candidates they approved, reverts, deletes, sync merges")

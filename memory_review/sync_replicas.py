@@ -35,7 +35,7 @@ MAX_REPLICA_MANIFEST_BYTES = 16 * 1024 * 1024
 """The largest replica ``manifest.json`` sync reads (10,000 memories: ~3 MB)."""
 ORIGIN_RE = re.compile(r"^[0-9a-f]{16}$")
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
-_GAP_PREFIX = b'{"gap":'
+GAP_PREFIX = b'{"gap":'
 LogLines = list[tuple[Event, str]]
 """A log's committed events, each with the sha256 of its line (its version id when it authors one)."""
 
@@ -64,7 +64,7 @@ def read_log(lines: Iterable[bytes], *, where: str, gaps: bool = False) -> Itera
         for line_no, line in enumerate(lines, 1):
             if not line.endswith(b"\n"):
                 break  # a torn tail: never committed
-            gap = _gap(line, where, line_no) if gaps and line.startswith(_GAP_PREFIX) else None
+            gap = _gap(line, where, line_no) if gaps and line.startswith(GAP_PREFIX) else None
             if gap is not None:
                 first, last, head, more = gap
                 if first != expected or last < first:
