@@ -54,7 +54,14 @@ from memory_review.sync_merge import (
     new_nodes,
 )
 from memory_review.sync_publish import publication
-from memory_review.sync_replicas import LogLines, Replica, load_replicas, read_log, replica_manifest, replica_memory
+from memory_review.sync_replicas import (
+    LogLines,
+    Replica,
+    load_replicas,
+    read_log,
+    replica_manifest,
+    replica_memory,
+)
 
 REPLICA_PREFIX = "refs/memory-review/replicas/"
 FETCHED_PREFIX = "refs/memory-review/fetched/"
@@ -331,7 +338,8 @@ def _adopt(view: View, memory_id: str, outcome: Outcome, merge: _Merge) -> None:
     if outcome.node is not None:
         merge.merged.append((memory_id, head.id, outcome.node))
     current = view.memory(memory_id)
-    after = replica_memory(head.record, memory_id, view.scope, head.origin) if head.record is not None else None
+    record = head.record
+    after = replica_memory(record, memory_id, view.scope, head.origin) if record is not None else None
     if head.origin:  # a teammate's version: say whose, which candidate, and its flags
         candidate = head.provenance.candidate if head.provenance else None
         merge.adopt.append(SyncAdopt(memory=memory_id, id=head.id, origin=head.origin, candidate=candidate,

@@ -30,7 +30,10 @@ from memory_review.record_io import memory_from_json
 from memory_review.sync_merge import Knowledge, know
 
 MAX_REPLICA_LOG_BYTES = 64 * 1024 * 1024
-"""The largest replica ``events.jsonl`` sync reads (a published log of 10,000 reviewed memories is ~30 MB)."""
+"""The largest replica ``events.jsonl`` sync reads.
+
+~5,900 memories at the largest body, ~25,000 short ones (docs/adr/0018).
+"""
 MAX_REPLICA_MANIFEST_BYTES = 16 * 1024 * 1024
 """The largest replica ``manifest.json`` sync reads (10,000 memories: ~3 MB)."""
 ORIGIN_RE = re.compile(r"^[0-9a-f]{16}$")
