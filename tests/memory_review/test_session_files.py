@@ -111,3 +111,17 @@ def test_a_file_left_ahead_by_a_failed_checkpoint_is_read_from_the_log(repo: Pat
     assert [m.id for m in memories] == ["scratch", "second"]
     assert run_json(["verify"], env, repo)["ok"] is True  # its recovery rolls the manifest forward
     assert json.loads(manifest.read_bytes())["sessions"][SESSION] != json.loads(checkpoint)["sessions"][SESSION]
+
+
+def test_propose_with_session_ties_the_candidate_to_it(repo: Path, env: dict) -> None:
+    proposal = {"op": "create", "scope": "project", "rationale": "said so",
+                "memory": {"id": "pref-tabs", "type": "preference", "description": "Tabs", "body": "Use tabs."}}
+    created = run_json(["--session", SESSION, "propose", "--file", "-"], env, repo, json.dumps(proposal))
+    [listed] = run_json(["list"], env, repo)
+    assert listed["id"] == created["id"] and listed["session_id"] == SESSION
+    logged = run_json(["log", "--session", SESSION], env, repo)
+    assert [(e["type"], e["candidate"]) for e in logged] == [("candidate.created", created["id"])]
+    assert SESSION in run(["sessions"], env, repo).stdout
+    other = run(["propose", "--session", "other-session", "--file", "-"], env, repo,
+                json.dumps({**proposal, "session_id": SESSION}))
+    assert other.returncode == 1 and "names session" in other.stderr
