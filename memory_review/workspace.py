@@ -407,9 +407,35 @@ class Workspace:
         needle = Needle.of(text=text, pattern=pattern)
         if not reason.strip() or needle.count(reason):
             raise ValidationError("say why in --reason, without the text being forgotten", field="reason")
-        stores = [forget_store(store, self.history[store.scope], needle, actor=who, reason=reason, dry_run=dry_run)
-                  for store in self._stores(scope)]
+        stores = []
+        for store in self._stores(scope):
+            before = _versions(store)
+            stores.append(forget_store(store, self.history[store.scope], needle, actor=who, reason=reason,
+                                       dry_run=dry_run))
+            if not dry_run:
+                self._carry_trust_through_forget(store, before)
         return ForgetResult(stores, dry_run)
+
+    def _carry_trust_through_forget(self, store: Store, before: dict[str, str]) -> None:
+        """A person's decision about a memory holds for its redacted version; the old hash goes.
+
+        Forget rewrites memory files, so their sha256 changes; the old hash is of text that held
+        the secret and must not stay in the ledger either (docs/adr/0019, 0021).
+        """
+        after = _versions(store)
+        moved = {old: (after[memory_id], memory_id) for memory_id, old in before.items()
+                 if after.get(memory_id) not in (None, old)}
+        if not moved or not store.exists():
+            return
+        with store.locked():
+            ledger = self.trust_records.ledger(store)
+            if not ledger.exists:
+                return
+            for book in (ledger.trusted, ledger.refused):
+                for old, (new, memory_id) in moved.items():
+                    if book.pop(old, None) is not None:
+                        book[new] = memory_id
+            self.trust_records.write(ledger)
 
     # --- trust on first use (docs/adr/0021) ---------------------------------------------
 
@@ -579,6 +605,14 @@ class Workspace:
             if changed:
                 return store, changed[-1].seq
         raise NotFoundError("applied change for", str(target))
+
+
+def _versions(store: Store) -> dict[str, str]:
+    """Each memory id of ``store`` and the sha256 of its current file (empty for a missing store)."""
+    if not store.exists():
+        return {}
+    view = store.view(load=False)
+    return {memory_id: sha for memory_id in view.ids() if (sha := view.sha256(memory_id))}
 
 
 def _pending_in(tx: Transaction, candidate_id: str) -> Candidate:

@@ -23,7 +23,7 @@ MEMORY = {"memory_id": "conv-pnpm-only", "type": "convention", "description": "U
 
 async def _propose(project: Project, calls: list[dict]) -> list[Any]:
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "memory_review.cli", "--session", SESSION, "mcp"],
+        command=sys.executable, args=["-m", "memory_review.cli", "--project", str(project.root), "--session", SESSION, "mcp"],
         env={k: project.env[k] for k in ("MEMORY_REVIEW_HOME", "HOME", "PYTHONPATH") if k in project.env},
         cwd=str(project.root))
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
