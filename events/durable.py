@@ -25,6 +25,8 @@ TEMP_PREFIX = ".tmp"
 
 _O_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+# O_EXCL never follows a link either; O_NOFOLLOW says so for every file this module creates.
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | _O_CLOEXEC
 
 
 def write_all(fd: int, data: bytes, *, name: str) -> None:
@@ -51,7 +53,7 @@ def fsync_dir(path: Path) -> None:
 
 def sync_directory(path: Path, *, name: str) -> None:
     """fsync a directory, with fault points named after the operation that needs it."""
-    fd = os.open(path, os.O_RDONLY | _O_DIRECTORY | _O_CLOEXEC)
+    fd = os.open(path, os.O_RDONLY | _O_DIRECTORY | os.O_NOFOLLOW | _O_CLOEXEC)
     try:
         fsync_fd(fd, name=name)
     finally:
@@ -66,7 +68,7 @@ def write_new_file(path: Path, data: bytes) -> None:
     durable only once the caller has fsynced the directory (once for many files).
     """
     faults.point("durable.write_new.before_open")
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_CLOEXEC, 0o644)
+    fd = os.open(path, _CREATE, 0o644)
     try:
         _write_and_sync(fd, data, name="durable.write_new")
     except BaseException:
@@ -90,7 +92,7 @@ def write_new_files(files: list[tuple[Path, bytes]]) -> list[Path]:
         for path, data in files:
             faults.point("durable.write_new.before_open")
             try:
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_CLOEXEC, 0o644)
+                fd = os.open(path, _CREATE, 0o644)
             except FileExistsError:
                 existed.append(path)
                 continue
@@ -163,7 +165,7 @@ def atomic_replace(path: Path, data: bytes, *, sync_dir: bool = True) -> None:
     """
     temp = path.with_name(f"{TEMP_PREFIX}-{secrets.token_hex(8)}-{path.name}")
     faults.point("durable.atomic_replace.before_open")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_CLOEXEC, 0o644)
+    fd = os.open(temp, _CREATE, 0o644)
     renamed = False
     try:
         _write_and_sync(fd, data, name="durable.atomic_replace")

@@ -32,13 +32,11 @@ from .durable import fsync_fd, sync_directory, write_all
 from .errors import EventNotFoundError, LogConflictError, LogError, LogIntegrityError, LogIOError
 from .model import GENESIS, Event, EventDraft, EventType, decode_event, encode_event, line_hash
 from .report import LogHead, Problem, TornTail, VerifyReport
+from .safe_fs import UnsafeFile, open_file
 from .scan import Tail, read_tail
 from .verify import verify_log
 
 __all__ = ["EventLog", "LogHead", "Problem", "TornTail", "VerifyReport", "utc_timestamp"]
-
-_O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
-
 
 def utc_timestamp() -> str:
     """The current time as an event ``ts``: UTC, microseconds, ``Z``."""
@@ -72,7 +70,7 @@ class EventLog:
         """Truncate the file to its last committed line (fsynced); return what was cut."""
         with self._io_errors():
             try:
-                fd = os.open(self.path, os.O_RDWR | _O_CLOEXEC)
+                fd = open_file(self.path, os.O_RDWR, single_link=True)
             except FileNotFoundError:
                 return None
             try:
@@ -83,7 +81,7 @@ class EventLog:
     def _tail(self) -> Tail:
         with self._io_errors():
             try:
-                fd = os.open(self.path, os.O_RDONLY | _O_CLOEXEC)
+                fd = open_file(self.path, single_link=True)
             except FileNotFoundError:
                 return Tail(LogHead.empty(), 0, 0)
             try:
@@ -119,11 +117,11 @@ class EventLog:
 
     def _open_for_append(self) -> tuple[int, bool]:
         try:
-            return os.open(self.path, os.O_RDWR | os.O_APPEND | _O_CLOEXEC), False
+            return open_file(self.path, os.O_RDWR | os.O_APPEND, single_link=True), False
         except FileNotFoundError:
             faults.point("log.create.before_open")
-            flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_EXCL | _O_CLOEXEC
-            return os.open(self.path, flags, 0o644), True
+            flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_EXCL
+            return open_file(self.path, flags, single_link=True), True
 
     @staticmethod
     def _check_expect(expect: LogHead | None, head: LogHead) -> None:
@@ -162,11 +160,13 @@ class EventLog:
         return self._events(None)
 
     def _open(self) -> BinaryIO | None:
-        """The log opened for reading; None when there is no log yet."""
+        """The log opened for reading (never through a link: see events.safe_fs); None when there is none yet."""
         try:
-            return open(self.path, "rb")  # noqa: SIM115 - the caller closes it
+            return os.fdopen(open_file(self.path, single_link=True), "rb")
         except FileNotFoundError:
             return None
+        except UnsafeFile:
+            raise
         except OSError as exc:
             raise LogIOError.wrap(self.path, exc) from exc
 
@@ -177,7 +177,7 @@ class EventLog:
         with stream:
             try:
                 yield from _committed_events(stream, self.path, wanted)
-            except LogError:
+            except (LogError, UnsafeFile):
                 raise
             except OSError as exc:
                 raise LogIOError.wrap(self.path, exc) from exc
@@ -277,7 +277,7 @@ class EventLog:
     def _io_errors(self) -> Iterator[None]:
         try:
             yield
-        except LogError:
+        except (LogError, UnsafeFile):
             raise
         except OSError as exc:
             raise LogIOError.wrap(self.path, exc) from exc

@@ -10,6 +10,7 @@ it is what a dead writer leaves, not damage.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +20,14 @@ from .errors import LogIntegrityError
 from .model import GENESIS, MEMORY_TYPES, TERMINAL_TYPES, Event, decode_event, line_hash
 from .replay import change_conflicts, fold_changes
 from .report import LogHead, Problem, TornTail, VerifyReport
+from .safe_fs import open_file
 
 
 def verify_log(path: Path) -> VerifyReport:
     """Check every line of the log at ``path``; damage becomes Problems, never an exception."""
     walker = _Walker(path)
     try:
-        stream = open(path, "rb")  # noqa: SIM115 - closed by the with below
+        stream = os.fdopen(open_file(path, single_link=True), "rb")  # closed by the with below
     except FileNotFoundError:
         return walker.report(0)
     with stream:

@@ -11,6 +11,7 @@ the only two places that catch — can turn it into a message and an exit code::
      ├── PermissionDeniedError    an agent tried a person's action (apply, discard, ...)
      ├── LockTimeoutError         (also TimeoutError) another process holds the store lock
      ├── IntegrityError           the log, manifest or a memory file is damaged
+     │    └── UnsafeFileError     a store path that is a symlink, FIFO, hard link or oversize file
      └── StorageError             (also OSError) the disk refused a read or write
 
 Each error carries its context as attributes (``path``, ``line``, ``field`` ...)
@@ -108,6 +109,19 @@ class IntegrityError(MemoryReviewError):
         super().__init__(f"{where}{message}" if where else message, hint=hint)
         self.path = str(path) if path is not None else None
         self.line = line
+
+
+class UnsafeFileError(IntegrityError):
+    """A store path refused before use: a symlink, not a regular file or folder, hard-linked, oversize.
+
+    A project store can arrive by ``git clone``: such a name is never followed, read or written through.
+    """
+
+    def __init__(self, path: Path | str, reason: str) -> None:
+        super().__init__(reason, path=path,
+                         hint="remove or replace it (a store holds only plain files and folders), "
+                              "then run `memory-review verify --repair`")
+        self.reason = reason
 
 
 class StorageError(MemoryReviewError, OSError):

@@ -1,35 +1,52 @@
-"""Reading store files without a file object, and never through a planted symlink or FIFO."""
+"""Store file access in memory-review's terms: :mod:`events.safe_fs` with our error types.
+
+Every file under a store is opened through ``events.safe_fs`` (never through a link, never
+blocking on a FIFO; see ADR 0020); this module turns what it refuses into
+:class:`UnsafeFileError` and any other ``OSError`` into :class:`StorageError`, naming the path.
+"""
 
 from __future__ import annotations
 
-import os
-import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-READ_NO_FOLLOW = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
-"""Flags for opening a store file: a symlink is ELOOP, a FIFO does not block."""
-READ_CHUNK = 1 << 16
+from events.safe_fs import UnsafeFile, read_file
+
+from memory_review.errors import MemoryReviewError, StorageError, UnsafeFileError
 
 
-def read_all(fd: int) -> bytes:
-    """Every byte from ``fd`` with plain reads (no file object: the hook's query reads 10,000 files)."""
-    chunks = [os.read(fd, READ_CHUNK)]
-    while len(chunks[-1]) == READ_CHUNK:
-        chunks.append(os.read(fd, READ_CHUNK))
-    return b"".join(chunks)
+def storage_error(exc: OSError, path: Path | str) -> MemoryReviewError:
+    """Our error for an ``OSError`` on ``path``: UnsafeFileError for a refused path, else StorageError."""
+    if isinstance(exc, UnsafeFile):
+        return UnsafeFileError(exc.path, exc.reason)
+    return StorageError(f"{path}: {exc.strerror or exc}", path=path, errno=exc.errno)
+
+
+@contextmanager
+def storage_errors(path: Path | str) -> Iterator[None]:
+    """Translate any ``OSError`` raised inside into ours (naming the file it names, else ``path``)."""
+    try:
+        yield
+    except MemoryReviewError:
+        raise
+    except OSError as exc:
+        raise storage_error(exc, getattr(exc, "filename", None) or path) from exc
+
+
+def read_store_file(path: Path, limit: int | None = None) -> bytes | None:
+    """The bytes of a store file, None when it is missing; UnsafeFileError/StorageError otherwise."""
+    try:
+        return read_file(path, limit)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise storage_error(exc, path) from exc
 
 
 def read_regular_file(path: Path, limit: int) -> bytes | None:
-    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes, else None.
-
-    Never follows a symlink nor blocks on a FIFO: a project store can arrive by ``git clone``.
-    """
+    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes, else None (any refusal)."""
     try:
-        fd = os.open(path, READ_NO_FOLLOW)
+        return read_file(path, limit)
     except OSError:
         return None
-    with os.fdopen(fd, "rb") as stream:
-        info = os.fstat(stream.fileno())
-        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
-            return None
-        return stream.read(limit + 1)

@@ -37,10 +37,16 @@ WINDOWS_DEVICE_NAMES = frozenset(
 )
 
 
-def _show(value: str) -> str:
-    """The value for an error message: repr (escapes invisible characters), cut to 80 chars."""
-    shown = repr(value)
-    return shown if len(shown) <= 80 else shown[:77] + "..."
+def shown(value: str) -> str:
+    """A name read from disk, fit for a message: repr (escapes invisible characters), cut to 80 chars.
+
+    Never print a raw file name found in a store: it may hold a terminal escape or a shell snippet.
+    """
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+_show = shown
 
 
 def is_windows_device_name(name: str) -> bool:

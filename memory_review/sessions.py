@@ -16,7 +16,6 @@ of the log's session events.
 from __future__ import annotations
 
 import hashlib
-import os
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -28,9 +27,11 @@ from pydantic import ValidationError as PydanticValidationError
 
 from events import Event
 from events.durable import atomic_replace
+from events.safe_fs import check_dir, list_dir, make_dir
 
 from memory_review.errors import IntegrityError, MemoryReviewError, StorageError
-from memory_review.ids import check_session_id, safe_child
+from memory_review.file_reads import read_store_file, storage_errors
+from memory_review.ids import check_session_id
 from memory_review.limits import MAX_SESSION_FILE_BYTES, MAX_SESSION_MEMORIES
 from memory_review.models import Memory, Strict
 from memory_review.record_io import memory_from_json, memory_to_json
@@ -95,26 +96,22 @@ class SessionFiles:
         self.root = root
 
     def path(self, session_id: str) -> Path:
-        return safe_child(self.root, f"{check_session_id(session_id)}.json")
+        # A checked id is a plain file name; the folder is checked (never a link) before each use.
+        return self.root / f"{check_session_id(session_id)}.json"
 
     def names(self) -> list[str]:
         """The stems of the ``.json`` files on disk, unchecked (``verify`` checks each)."""
-        try:
-            names = os.listdir(self.root)
-        except FileNotFoundError:
-            return []
+        with storage_errors(self.root):
+            names = list_dir(self.root)
         return sorted(n[: -len(".json")] for n in names if n.endswith(".json"))
 
     def raw(self, session_id: str) -> bytes | None:
         """The file's bytes, or None when there is none."""
         path = self.path(session_id)
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            return None
-        except OSError as exc:
-            raise StorageError(f"{path}: {exc.strerror}", path=path, errno=exc.errno) from exc
-        if len(data) > MAX_SESSION_FILE_BYTES:
+        with storage_errors(self.root):
+            check_dir(self.root)  # UnsafeFile for a symlinked folder, before a name in it is opened
+        data = read_store_file(path, MAX_SESSION_FILE_BYTES + 1)
+        if data is not None and len(data) > MAX_SESSION_FILE_BYTES:
             raise IntegrityError("session file is implausibly large", path=path)
         return data
 
@@ -165,7 +162,8 @@ class SessionFiles:
     def write(self, session_id: str, memories: Records) -> str:
         """Replace the session's file atomically; returns the sha256 of its bytes."""
         data = encode_session(session_id, memories)
-        self.root.mkdir(parents=True, exist_ok=True)
+        with storage_errors(self.root):
+            make_dir(self.root)
         try:
             atomic_replace(self.path(session_id), data)
         except OSError as exc:

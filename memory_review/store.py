@@ -16,7 +16,6 @@ Readers take no lock: they read the manifest and, if the log has moved past it
 from __future__ import annotations
 
 import contextlib
-import errno
 import hashlib
 import os
 from collections.abc import Callable, Iterable, Iterator
@@ -28,20 +27,23 @@ from typing import TypeVar
 from events import Event, EventLog, EventNotFoundError, LogError, LogHead, LogIntegrityError
 from events import faults
 from events.durable import atomic_replace, fsync_dir, sync_directory, write_new_files
+from events.safe_fs import check_dir, list_dir, make_dir, open_file, read_fd, unlink
 
-from memory_review.candidate import Candidate, decode_candidate, encode_candidate
+from memory_review.candidate import MAX_CANDIDATE_BYTES, Candidate, decode_candidate, encode_candidate
 from memory_review.deltas import candidate_delta, memory_delta
 from memory_review.errors import (
     IntegrityError,
     MemoryReviewError,
     NotFoundError,
     StorageError,
+    ValidationError,
 )
-from memory_review.file_reads import READ_NO_FOLLOW, read_all, read_regular_file
-from memory_review.ids import check_candidate_id, new_origin_id, safe_child
+from memory_review.file_reads import read_regular_file, read_store_file, storage_error, storage_errors
+from memory_review.ids import check_candidate_id, new_origin_id, shown
 from memory_review.locking import DEFAULT_TIMEOUT, store_lock
 from memory_review.manifest import (
     INDEX_MAX_BYTES,
+    MAX_MANIFEST_BYTES,
     Manifest,
     ManifestEntry,
     ManifestLines,
@@ -76,7 +78,8 @@ class CommitResult:
 class Store:
     """One self-contained store folder: manifest, memory files, candidates, the event log."""
 
-    def __init__(self, root: Path, scope: str, *, lock_timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(self, root: Path, scope: str, *, lock_timeout: float = DEFAULT_TIMEOUT,
+                 warnings: list[str] | None = None) -> None:
         self.root = root
         self._root_text = os.fspath(root)
         self.scope = scope
@@ -103,6 +106,8 @@ class Store:
         self._debris_possible = False  # files written since the last finished checkpoint or full sweep
         # Called after each commit's checkpoint (e.g. git history); their failures become warnings.
         self.observers: list[Callable[[Store, list[Event]], None]] = []
+        # Trouble a reader worked around (a bad candidate file skipped): shared with the Workspace.
+        self.warnings: list[str] = [] if warnings is None else warnings
 
     # --- layout ------------------------------------------------------------------------
 
@@ -116,30 +121,40 @@ class Store:
             pass  # transact creates the folders; recovery writes the first manifest
         return created
 
-    def _check_not_symlinked(self) -> None:
-        for folder in (self.memory_dir, self.candidate_dir, self.sessions.root):
-            if folder.is_symlink():
-                raise IntegrityError("is a symlink; a store folder must be a real directory", path=folder)
+    def check_folders(self) -> None:
+        """UnsafeFileError unless the store's folders are real folders (or absent); see ADR 0020.
+
+        A project store arrives by ``git clone``: its root and every folder in it may be a
+        committed symlink. The user store's root is the user's own setting and may be a link.
+        """
+        with storage_errors(self.root):
+            if self.scope == "project":
+                check_dir(self.root)
+            for folder in (self.memory_dir, self.candidate_dir, self.sessions.root, self.root / "hooks"):
+                check_dir(folder)
 
     def _ensure_dirs(self) -> None:
-        with _storage_errors(self.root):
-            for folder in (self.root, self.memory_dir, self.candidate_dir):
-                folder.mkdir(parents=True, exist_ok=True)
-        self._check_not_symlinked()
+        with storage_errors(self.root):
+            if self.scope == "project":
+                make_dir(self.root)  # inside the project root, which exists: never through a link
+            else:
+                self.root.mkdir(parents=True, exist_ok=True)
+            self.check_folders()
+            make_dir(self.memory_dir)
+            make_dir(self.candidate_dir)
 
     # --- reading -----------------------------------------------------------------------
 
     def log(self, origin: str = "0" * 16) -> EventLog:
+        self.check_folders()  # the log opens its file without following it; its folder is checked here
         return EventLog(self.log_path, origin=origin)
 
     def read_manifest(self) -> Manifest | None:
         """The checkpoint, or None for a store that has none yet."""
-        try:
-            data = self.manifest_path.read_bytes()
-        except FileNotFoundError:
+        self.check_folders()
+        data = read_store_file(self.manifest_path, MAX_MANIFEST_BYTES)
+        if data is None:
             return None
-        except OSError as exc:
-            raise _storage(exc, self.manifest_path) from exc
         cached = self._manifest_cache
         if cached is not None and cached[0] == data:
             return cached[1]
@@ -182,7 +197,7 @@ class Store:
         except FileNotFoundError as exc:
             raise FileMovedUnderUs(path) from exc
         except OSError as exc:
-            raise _storage(exc, path) from exc
+            raise storage_error(exc, path) from exc
         if hashlib.sha256(data).hexdigest() != entry.sha256:
             raise IntegrityError("content does not match the sha256 in manifest.json (edited by hand?)",
                                  path=path, hint="run `memory-review verify` for details")
@@ -192,26 +207,18 @@ class Store:
                                  f"{self.scope} {memory_id!r}", path=path)
         return memory
 
-    def _read_child(self, relative: str) -> bytes:
+    def _read_child(self, relative: str, limit: int | None = None) -> bytes:
         """The bytes of ``relative`` (``memory/…`` or ``candidates/…`` built from a checked id).
 
-        Opened without following a symlink (nor blocking on a FIFO): the common case costs one
-        ``lstat`` and one ``open``, not a resolve of every path component. A symlinked folder or file
-        takes ``safe_child``, which follows it and refuses one that leads outside the store.
+        Through ``events.safe_fs`` (ADR 0020): a symlink or FIFO is refused (UnsafeFile), never
+        followed nor waited on; the folders were checked by the manifest read that named the file.
         """
-        folder = f"{self._root_text}/{relative.rpartition('/')[0]}"  # no os.path.join: 10,000 bodies per query
-        if not os.path.islink(folder):
-            try:
-                fd = os.open(f"{self._root_text}/{relative}", READ_NO_FOLLOW)
-            except OSError as exc:
-                if exc.errno != errno.ELOOP:
-                    raise
-            else:
-                try:
-                    return read_all(fd)
-                finally:
-                    os.close(fd)
-        return safe_child(self.root, relative).read_bytes()
+        path = f"{self._root_text}/{relative}"  # no os.path.join: 10,000 bodies per query
+        fd = open_file(path)
+        try:
+            return read_fd(fd, limit, path)
+        finally:
+            os.close(fd)
 
     def memory_body(self, memory_id: str, entry: ManifestEntry) -> str:
         """The body of a memory file without a YAML parse (keyword selection reads every body).
@@ -226,30 +233,40 @@ class Store:
         except FileNotFoundError as exc:
             raise FileMovedUnderUs(self.root / entry.file) from exc
         except OSError as exc:
-            raise _storage(exc, self.root / entry.file) from exc
+            raise storage_error(exc, self.root / entry.file) from exc
         if hashlib.sha256(data).hexdigest() != entry.sha256:
             return self.read_memory(memory_id, entry).body  # raises, naming the file
         _front, _fence, rest = data.decode("utf-8").partition("\n---\n")
         return rest[:-1]
 
     def pending(self) -> list[Candidate]:
-        """Pending candidates, oldest first, rolled forward like :meth:`view`; a bad file is an error naming it."""
+        """Pending candidates, oldest first, rolled forward like :meth:`view`.
+
+        A bad candidate file (a bad name, oversize, malformed, a FIFO or a link) is skipped with a
+        warning naming it (escaped) in :attr:`warnings`: one bad file must not hide the queue.
+        ``verify`` reports it as a problem.
+        """
         put, drop = self._candidates_past_checkpoint()
-        try:
+        with storage_errors(self.candidate_dir):
             # A writer's in-flight (or a dead writer's) temp file ends in .json too: never a candidate.
-            names = sorted(p for p in os.listdir(self.candidate_dir)
+            names = sorted(p for p in list_dir(self.candidate_dir)
                            if p.endswith(".json") and not p.startswith(TEMP_PREFIX))
-        except FileNotFoundError:
-            names = []
         found = dict(put)
-        for candidate_id in (name[: -len(".json")] for name in names):
+        for name in names:
+            candidate_id = name[: -len(".json")]
             if candidate_id in found or candidate_id in drop:
                 continue
             try:
                 found[candidate_id] = self.candidate_file(candidate_id)
             except NotFoundError:
                 continue  # resolved between listdir and read
+            except MemoryReviewError as exc:
+                self._warn(bad_candidate_warning(self.candidate_dir, name, exc))
         return [found[k] for k in sorted(found)]
+
+    def _warn(self, message: str) -> None:
+        if message not in self.warnings:  # several readers of one command meet the same bad file
+            self.warnings.append(message)
 
     def candidate(self, candidate_id: str) -> Candidate:
         """One pending candidate by id, rolled forward like :meth:`view`."""
@@ -281,11 +298,11 @@ class Store:
         relative = f"{CANDIDATE_DIR}/{candidate_id}.json"
         path = self.root / relative
         try:
-            data = self._read_child(relative)
+            data = self._read_child(relative, MAX_CANDIDATE_BYTES)
         except FileNotFoundError as exc:
             raise NotFoundError("pending candidate", candidate_id) from exc
         except OSError as exc:
-            raise _storage(exc, path) from exc
+            raise storage_error(exc, path) from exc
         candidate = decode_candidate(data, where=str(path))
         if candidate.id != candidate_id or candidate.scope != self.scope:
             raise IntegrityError(f"file holds candidate {candidate.id} ({candidate.scope})", path=path)
@@ -422,9 +439,8 @@ class Store:
         self._debris_possible = True
         if self._unfinished:
             return
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-        with _storage_errors(self.unfinished_path), contextlib.suppress(FileExistsError):
-            os.close(os.open(self.unfinished_path, flags, 0o644))
+        with storage_errors(self.unfinished_path), contextlib.suppress(FileExistsError):
+            os.close(open_file(self.unfinished_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL))
         self._unfinished = True
 
     def _finish_writes(self) -> None:
@@ -432,7 +448,7 @@ class Store:
         if self._unfinished and not self._debris_possible:
             # Not made durable, and a failure is not raised: a marker that stays costs one full sweep.
             with contextlib.suppress(OSError):
-                os.unlink(self.unfinished_path)
+                unlink(self.unfinished_path)
             self._unfinished = False
 
     def _write_memory_files(self, memories: list[Memory]) -> None:
@@ -448,7 +464,7 @@ class Store:
             name = f"{MEMORY_DIR}/{memory.id}-{sha[:12]}.md"
             files[name] = data
             self._written[memory.id] = (memory, ManifestEntry.of(name, sha, memory))
-        with _storage_errors(self.memory_dir):
+        with storage_errors(self.memory_dir):
             # Checked slugs in memory/, which the lock holder checked is no symlink; O_EXCL never
             # writes through a planted one.
             for path in write_new_files([(self.root / name, data) for name, data in files.items()]):
@@ -484,7 +500,7 @@ class Store:
         session_files = {**(manifest.sessions or {}), **(sessions or {})} or None
         updated = Manifest.model_construct(origin=manifest.origin, log_seq=head.seq, log_head=head.hash,
                                            memories=listed, sessions=session_files)
-        with _storage_errors(self.root):
+        with storage_errors(self.root):
             # Resolved candidates go BEFORE the manifest moves: the manifest is the checkpoint, so once it
             # names a seq, recovery redoes nothing up to it and a leftover file would stay "pending" forever.
             self._write_candidates(put, drop)
@@ -508,8 +524,7 @@ class Store:
                            sync_dir=False)
         for candidate_id in drop:
             faults.point("durable.remove.before_unlink")
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(self.candidate_dir / f"{candidate_id}.json")
+            unlink(self.candidate_dir / f"{candidate_id}.json")
             faults.point("durable.remove.after_unlink")
         if put or drop:
             sync_directory(self.candidate_dir, name="durable.remove.dir")
@@ -571,10 +586,8 @@ class Store:
             self._swept = manifest
             return
         keep = self._referenced_names(manifest)
-        try:
-            names = os.listdir(self.memory_dir)
-        except FileNotFoundError:
-            names = []  # the other folders may still hold a dead writer's temp files
+        with storage_errors(self.memory_dir):
+            names = list_dir(self.memory_dir)  # none: the other folders may still hold a dead writer's temp files
         doomed = [n for n in names if n not in keep and (n.endswith(".md") or n.startswith(TEMP_PREFIX))]
         self._remove_memory_files(doomed)
         self._collect_temp_files()
@@ -582,9 +595,9 @@ class Store:
         self._debris_possible = False
 
     def _remove_memory_files(self, doomed: list[str]) -> None:
-        with _storage_errors(self.memory_dir):
+        with storage_errors(self.memory_dir):
             for name in doomed:
-                os.unlink(self.memory_dir / name)
+                unlink(self.memory_dir / name)
             if doomed:
                 fsync_dir(self.memory_dir)
 
@@ -592,13 +605,10 @@ class Store:
         """Temp files of a crashed atomic replace in the other folders (manifest, MEMORY.md, candidates)."""
         # Only the lock holder writes temp files, and we hold the lock: any found belong to a dead process.
         for folder in (self.root, self.candidate_dir, self.sessions.root):
-            try:
-                doomed = [n for n in os.listdir(folder) if n.startswith(TEMP_PREFIX)]
-            except FileNotFoundError:
-                continue
-            with _storage_errors(folder):
+            with storage_errors(folder):
+                doomed = [n for n in list_dir(folder) if n.startswith(TEMP_PREFIX)]
                 for name in doomed:
-                    os.unlink(folder / name)
+                    unlink(folder / name)
                 if doomed:
                     fsync_dir(folder)
 
@@ -650,18 +660,13 @@ def _loaded(view: StoreView) -> StoreView:
     return view
 
 
-@contextmanager
-def _storage_errors(path: Path) -> Iterator[None]:
+def bad_candidate_warning(folder: Path, name: str, exc: MemoryReviewError) -> str:
+    """The warning for a candidate file a reader skipped; a hostile name is shown escaped, never raw."""
     try:
-        yield
-    except MemoryReviewError:
-        raise
-    except OSError as exc:
-        raise _storage(exc, getattr(exc, "filename", None) or path) from exc
-
-
-def _storage(exc: OSError, path: Path | str) -> StorageError:
-    return StorageError(f"{path}: {exc.strerror or exc}", path=path, errno=exc.errno)
+        check_candidate_id(name[: -len(".json")])
+    except ValidationError:
+        return f"skipped {shown(name)} in {folder}: not a candidate file name"
+    return f"skipped a bad candidate file: {exc}"
 
 
 @contextmanager
@@ -675,6 +680,6 @@ def log_errors(path: Path) -> Iterator[None]:
     except EventNotFoundError as exc:
         raise NotFoundError("event", str(exc.seq)) from exc
     except OSError as exc:
-        raise _storage(exc, path) from exc
+        raise storage_error(exc, path) from exc
     except LogError as exc:
         raise IntegrityError(str(exc), path=path) from exc

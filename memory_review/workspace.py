@@ -93,9 +93,11 @@ class Workspace:
 
     def __init__(self, root: Path, user_dir: Path, *, lock_timeout: float = DEFAULT_TIMEOUT) -> None:
         self.root = root
-        self.project = Store(project_store_dir(root), "project", lock_timeout=lock_timeout)
-        self.user = Store(user_dir, "user", lock_timeout=lock_timeout)
-        self.warnings: list[str] = []  # trouble after a commit point; the change still stands
+        # Trouble after a commit point (the change still stands), or a bad file a reader skipped.
+        self.warnings: list[str] = []
+        self.project = Store(project_store_dir(root), "project", lock_timeout=lock_timeout,
+                             warnings=self.warnings)
+        self.user = Store(user_dir, "user", lock_timeout=lock_timeout, warnings=self.warnings)
         self.trust_records = TrustRecords(user_dir)  # outside every repository (docs/adr/0021)
         # Git history follows every commit (a failure is a warning; `verify --repair` catches it up).
         self.history = {"project": History.of_project(self.project, root), "user": History.of_user(self.user)}

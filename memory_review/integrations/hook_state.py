@@ -10,6 +10,11 @@ Losing any of it loses nothing that matters: an offset only saves re-reading a
 transcript (extraction dedups against pending, approved and discarded proposals
 anyway), and the error log is diagnostics. So offsets are written by atomic
 replace and the error log is appended and fsynced, but neither is hash-chained.
+
+Every path here is opened through ``events.safe_fs`` (ADR 0020): a repository may commit
+``hooks/errors.jsonl -> ~/.bashrc``; the append refuses a link, a FIFO or a second hard link,
+and ``hooks/`` (and the project store holding it) must be real folders. Error text is redacted
+before it is written (it may quote a prompt or a file).
 """
 
 from __future__ import annotations
@@ -25,15 +30,19 @@ from pydantic import Field
 from pydantic import ValidationError as PydanticValidationError
 
 from events.durable import atomic_replace
-from memory_review.errors import IntegrityError, StorageError
+from events.safe_fs import append_fd, check_dir, make_dir, rename
+from memory_review.errors import IntegrityError
+from memory_review.file_reads import read_store_file, storage_errors
 from memory_review.ids import check_session_id
 from memory_review.locking import store_lock
 from memory_review.models import Strict
+from memory_review.paths import PROJECT_STORE_DIR
 
 HOOKS_DIR = "hooks"
 ERROR_LOG = "errors.jsonl"
 MAX_ERROR_LOG_BYTES = 512 * 1024  # then the log rotates to errors.jsonl.1 (one generation kept)
 MAX_MESSAGE_CHARS = 2000
+MAX_OFFSETS_BYTES = 1024 * 1024
 
 
 def hooks_dir(store_root: Path) -> Path:
@@ -81,12 +90,11 @@ class HookState:
     def offsets(self, session: str) -> SessionOffsets:
         """The session's offsets (empty when none were saved); IntegrityError for a damaged file."""
         path = self._session_file(session)
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
+        with storage_errors(self.root):
+            _check_folders(self.root, self.sessions)
+        data = read_store_file(path, MAX_OFFSETS_BYTES)
+        if data is None:
             return SessionOffsets(session=session)
-        except OSError as exc:
-            raise StorageError(f"cannot read hook offsets: {exc.strerror}", path=path, errno=exc.errno) from exc
         try:
             offsets = SessionOffsets.model_validate(orjson.loads(data))
         except (orjson.JSONDecodeError, PydanticValidationError) as exc:
@@ -100,26 +108,37 @@ class HookState:
         """Replace the session's offsets file atomically."""
         path = self._session_file(offsets.session)
         data = orjson.dumps(offsets.model_dump(mode="json"), option=orjson.OPT_SORT_KEYS) + b"\n"
-        try:
-            self.sessions.mkdir(parents=True, exist_ok=True)
-            atomic_replace(path, data)
-        except OSError as exc:
-            raise StorageError(f"cannot write hook offsets: {exc.strerror}", path=path, errno=exc.errno) from exc
+        with storage_errors(path):
+            _make_folders(self.root, self.sessions)
+            atomic_replace(path, data)  # a temp file (O_EXCL) renamed over the name: never writes through
 
     @contextmanager
     def extraction_lock(self, timeout: float | None = None) -> Iterator[None]:
         """One extraction per project at a time (Stop and SubagentStop may fire together)."""
-        try:
-            self.root.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StorageError(f"cannot create {self.root}: {exc.strerror}", path=self.root,
-                               errno=exc.errno) from exc
+        with storage_errors(self.root):
+            _make_folders(self.root)
         with store_lock(self.root / "extract.lock", self.lock_timeout if timeout is None else timeout):
             yield
 
     def _session_file(self, session: str) -> Path:
         # A checked session id is a safe file name: letters, digits, '.', '-', '_', no leading dot.
         return self.sessions / f"{check_session_id(session)}.json"
+
+
+def _check_folders(*folders: Path) -> None:
+    """UnsafeFile unless each folder is real (or absent), the project store holding hooks/ too."""
+    store_root = folders[0].parent
+    if store_root.name == PROJECT_STORE_DIR:  # a clone's; the user store root is the user's own setting
+        check_dir(store_root)
+    for folder in folders:
+        check_dir(folder)
+
+
+def _make_folders(*folders: Path) -> None:
+    """Create the folders (their store exists) after checking the store root; UnsafeFile for a link."""
+    _check_folders(folders[0])
+    for folder in folders:
+        make_dir(folder)
 
 
 # --- the error log --------------------------------------------------------------------------
@@ -138,27 +157,39 @@ class HookError(Strict):
 
 
 def log_error(folder: Path, entry: HookError) -> Path:
-    """Append ``entry`` to ``folder/errors.jsonl`` (rotating a full log); the log's path."""
-    folder.mkdir(parents=True, exist_ok=True)
+    """Append ``entry``, redacted, to ``folder/errors.jsonl`` (rotating a full log); the log's path.
+
+    Raises OSError (UnsafeFile for a linked, FIFO or hard-linked log or folder): the caller falls
+    back to stderr.
+    """
+    if folder.parent.name != PROJECT_STORE_DIR:
+        folder.parent.mkdir(parents=True, exist_ok=True)  # the user store: the user's own setting
+    _make_folders(folder)
     path = folder / ERROR_LOG
-    _rotate_if_full(path)
-    record = entry.model_copy(update={"message": entry.message[:MAX_MESSAGE_CHARS], "log": None})
-    line = orjson.dumps(record.model_dump(mode="json", exclude={"log"}), option=orjson.OPT_SORT_KEYS) + b"\n"
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+    line = _error_line(entry)
+    fd = append_fd(path)
     try:
+        if os.fstat(fd).st_size >= MAX_ERROR_LOG_BYTES:
+            os.close(fd)
+            fd = -1
+            rename(path, path.with_name(ERROR_LOG + ".1"))  # in the checked folder: a name, never followed
+            fd = append_fd(path)
         os.write(fd, line)  # one write of one short line with O_APPEND: concurrent hooks do not interleave
         os.fsync(fd)
     finally:
-        os.close(fd)
+        if fd >= 0:
+            os.close(fd)
     return path
 
 
-def _rotate_if_full(path: Path) -> None:
-    try:
-        if path.stat().st_size >= MAX_ERROR_LOG_BYTES:
-            os.replace(path, path.with_name(ERROR_LOG + ".1"))
-    except FileNotFoundError:
-        pass
+def _error_line(entry: HookError) -> bytes:
+    """The record as one JSON line, every text field redacted (an error may quote a prompt or a file)."""
+    from memory_review.safety import redact  # only a failing hook pays for the secret patterns
+
+    fields = {name: redact(value) if isinstance(value, str) else value
+              for name, value in entry.model_dump(mode="json", exclude={"log"}).items()}
+    fields["message"] = fields["message"][:MAX_MESSAGE_CHARS]
+    return orjson.dumps(fields, option=orjson.OPT_SORT_KEYS) + b"\n"
 
 
 def read_errors(folder: Path) -> list[HookError]:
@@ -170,12 +201,11 @@ def read_errors(folder: Path) -> list[HookError]:
 
 
 def _read_log(path: Path) -> list[HookError]:
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
+    with storage_errors(path):
+        _check_folders(path.parent)
+    data = read_store_file(path, MAX_ERROR_LOG_BYTES + 64 * 1024)  # a full log plus a last line or two
+    if data is None:
         return []
-    except OSError as exc:
-        raise StorageError(f"cannot read the hook error log: {exc.strerror}", path=path, errno=exc.errno) from exc
     return [_entry(line, path, number) for number, line in enumerate(data.splitlines(), 1) if line.strip()]
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from workspace_kit import fresh_workspace
 
-from memory_review.errors import IntegrityError, StorageError, UnsafePathError
+from memory_review.errors import IntegrityError, StorageError, UnsafeFileError, UnsafePathError
 from memory_review.proposal import parse_proposals
 from memory_review.store import UNFINISHED
 from memory_review.workspace import Workspace
@@ -99,13 +99,13 @@ def _memory_file(ws: Workspace) -> Path:
     return ws.project.root / ws.project.read_manifest().memories["alpha"].file
 
 
-def test_a_memory_file_replaced_by_a_fifo_is_an_integrity_error_not_a_hang(ws: Workspace) -> None:
+def test_a_memory_file_replaced_by_a_fifo_is_refused_not_a_hang(ws: Workspace) -> None:
     path = _memory_file(ws)
     path.unlink()
     os.mkfifo(path)
-    with pytest.raises(IntegrityError, match="sha256"):
+    with pytest.raises(UnsafeFileError, match="not a regular file"):
         ws.memories()
-    with pytest.raises(IntegrityError, match="sha256"):
+    with pytest.raises(UnsafeFileError, match="not a regular file"):
         ws.context(query="alpha")
 
 
@@ -115,14 +115,16 @@ def test_a_memory_file_linked_outside_is_refused_for_the_body_too(ws: Workspace,
     outside.write_bytes(path.read_bytes())  # even the very same bytes: a link out is never read
     path.unlink()
     path.symlink_to(outside)
-    with pytest.raises(UnsafePathError, match="outside the store"):
+    with pytest.raises(UnsafeFileError, match="symbolic link"):
         ws.context(query="alpha")
 
 
-def test_a_memory_file_linked_inside_the_store_is_read(ws: Workspace) -> None:
+def test_a_memory_file_linked_inside_the_store_is_refused_too(ws: Workspace) -> None:
+    # No link is followed, wherever it points (ADR 0020): a store holds only plain files.
     path = _memory_file(ws)
     inside = ws.project.root / "copy.md"
     inside.write_bytes(path.read_bytes())
     path.unlink()
     path.symlink_to(inside)
-    assert [m.id for m in ws.memories()] == ["alpha"]
+    with pytest.raises(UnsafeFileError, match=str(path)):
+        ws.memories()
