@@ -107,12 +107,25 @@ def read_file(path: Path | str, limit: int | None = None, *, single_link: bool =
         os.close(fd)
 
 
-def read_file_or(path: Path | str, limit: int | None = None, default: bytes | None = None) -> bytes | None:
+def read_file_or(path: Path | str, limit: int | None = None, default: bytes | None = None, *,
+                 single_link: bool = False) -> bytes | None:
     """:func:`read_file`, or ``default`` when the file is missing."""
     try:
-        return read_file(path, limit)
+        return read_file(path, limit, single_link=single_link)
     except FileNotFoundError:
         return default
+
+
+def is_present(path: Path | str) -> bool:
+    """Whether the regular file ``path`` is there (False if missing); UnsafeFile for a link, FIFO ...
+
+    For a path handed to another program (``git hash-object``), which would follow a link.
+    """
+    try:
+        os.close(open_file(path))
+    except FileNotFoundError:
+        return False
+    return True
 
 
 def check_dir(path: Path | str) -> bool:

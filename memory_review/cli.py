@@ -19,7 +19,7 @@ from typing import Any
 import orjson
 
 from memory_review import cli_render as out
-from memory_review.errors import MemoryReviewError, ValidationError
+from memory_review.errors import MemoryReviewError, StorageError, ValidationError, one_line_os_error
 from memory_review.proposal import ProposedMemory, parse_proposals
 from memory_review.record_io import parse_memory, render_memory
 from memory_review.workspace import Workspace, current_actor
@@ -603,6 +603,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         result = handler(args, ws)
     except MemoryReviewError as exc:
         _report(exc, getattr(args, "json", False))
+        return 1
+    except OSError as exc:  # the disk refused something the library did not translate: one line, no trace
+        _report(StorageError(one_line_os_error(exc), path=exc.filename, errno=exc.errno),
+                getattr(args, "json", False))
         return 1
     try:
         _emit(result, args, render)

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import orjson
 
+from events.safe_fs import open_file
+
 from memory_review.candidate import Candidate, candidate_from_json
 from memory_review.store import Store, log_errors
 
@@ -54,9 +56,12 @@ class DiscardedFingerprints:
 
 @contextmanager
 def _mapped(path: Path) -> Iterator[bytes | mmap.mmap]:
-    """The file's bytes without reading them into memory (an empty or missing file: b"")."""
+    """The file's bytes without reading them into memory (an empty or missing file: b"").
+
+    Opened like every read of the log (events.safe_fs: no link, no FIFO, one name).
+    """
     try:
-        stream = open(path, "rb")  # noqa: SIM115 - closed below
+        stream = os.fdopen(open_file(path, single_link=True), "rb")
     except FileNotFoundError:
         yield b""
         return

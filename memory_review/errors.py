@@ -136,6 +136,12 @@ class StorageError(MemoryReviewError, OSError):
         return self.message
 
 
+def one_line_os_error(exc: OSError) -> str:
+    """An OSError the library did not translate, as one line naming the file (the boundaries' last resort)."""
+    where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+    return f"{where}{exc.strerror or exc}"
+
+
 def _where(path: Path | str | None, line: int | None, field: str | None) -> str:
     parts = []
     if path is not None:

@@ -26,7 +26,10 @@ from pathlib import Path
 from events import GENESIS, Event, decode_event, line_hash, utc_timestamp
 
 from memory_review import gitrepo
+from events.safe_fs import is_present, read_file, read_file_or
+
 from memory_review.errors import IntegrityError, MemoryReviewError, StorageError
+from memory_review.file_reads import storage_errors
 from memory_review.gitrepo import GitRepo, LogEntry, RefTip, TreeEntry
 from memory_review.ids import safe_child
 from memory_review.manifest import Manifest
@@ -140,20 +143,17 @@ class History:
         return events, not continues
 
     def _log_lines(self) -> list[bytes]:
-        try:
-            data = self.store.log_path.read_bytes()
-        except FileNotFoundError:
-            return []
-        except OSError as exc:
-            raise StorageError(f"{self.store.log_path}: {exc.strerror or exc}", path=self.store.log_path,
-                               errno=exc.errno) from exc
+        self.store.check_folders()
+        with storage_errors(self.store.log_path):
+            data = read_file_or(self.store.log_path, default=b"", single_link=True)
         return [line + b"\n" for line in data.split(b"\n")[:-1]]
 
     def _tree(self, repo: GitRepo, manifest: Manifest, tip: RefTip | None) -> str:
         """The tree of the store's shared files: manifest, index, log, and ``memory/``."""
+        # git hash-object reads these paths itself and would follow a link: each is checked first.
         top = [(name, path) for name, path in (("manifest.json", self.store.manifest_path),
                                                ("MEMORY.md", self.store.index_path),
-                                               ("events.jsonl", self.store.log_path)) if path.exists()]
+                                               ("events.jsonl", self.store.log_path)) if _present(path)]
         known, fresh = self._memory_files(repo, manifest, tip)
         blobs = dict(zip([name for name, _ in top + fresh], repo.hash_files([p for _, p in top + fresh])))
         entries = [TreeEntry("100644", "blob", blobs[name], name) for name, _ in top]
@@ -176,11 +176,10 @@ class History:
 
     def _checked_file(self, name: str, sha256: str) -> Path:
         """A memory file the manifest names, refused if its bytes are not what the manifest says."""
-        path = safe_child(self.store.root, name)
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise StorageError(f"{path}: {exc.strerror or exc}", path=path, errno=exc.errno) from exc
+        safe_child(self.store.root, name)  # refuses '..' and the like; the file itself is never followed:
+        path = self.store.root / name
+        with storage_errors(path):
+            data = read_file(path)
         if hashlib.sha256(data).hexdigest() != sha256:
             raise IntegrityError("content does not match manifest.json; not recorded in git", path=path)
         return path
@@ -249,6 +248,11 @@ def _merged_commits(repo: GitRepo, events: list[Event]) -> list[str]:
     wanted = list(dict.fromkeys(wanted))
     missing = repo.missing(wanted)
     return [sha for sha in wanted if sha not in missing]
+
+
+def _present(path: Path) -> bool:
+    with storage_errors(path):
+        return is_present(path)
 
 
 def git_date(ts: str | None) -> str:

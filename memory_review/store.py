@@ -665,8 +665,8 @@ def bad_candidate_warning(folder: Path, name: str, exc: MemoryReviewError) -> st
     try:
         check_candidate_id(name[: -len(".json")])
     except ValidationError:
-        return f"skipped {shown(name)} in {folder}: not a candidate file name"
-    return f"skipped a bad candidate file: {exc}"
+        return f"{folder}: {shown(name)} is not a candidate file name (skipped)"
+    return f"bad candidate file (skipped): {exc}"
 
 
 @contextmanager

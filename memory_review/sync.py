@@ -26,13 +26,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from events import GENESIS, Change, EventDraft
+from events.safe_fs import read_file_or
 
 from memory_review.candidate import Candidate, CandidateChange, base_of, candidate_to_json, render_diff
-from memory_review.errors import ConflictError, MemoryReviewError, NotFoundError, StorageError, ValidationError
+from memory_review.errors import ConflictError, MemoryReviewError, NotFoundError, ValidationError
 from memory_review import gitrepo
 from memory_review.gitrepo import GitRepo
 from memory_review.history import USER_REPO_DIR, History
 from memory_review.ids import new_candidate_id
+from memory_review.file_reads import storage_errors
 from memory_review.models import Memory, Strict, utc_now
 from memory_review.proposal import Proposer
 from memory_review.record_io import memory_to_json
@@ -261,12 +263,8 @@ def _publish(target: _Target, step: _Step, *, share_pending: bool) -> bool:
 
 
 def _local_bytes(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return b""  # a store with no events yet
-    except OSError as exc:
-        raise StorageError(f"{path}: {exc.strerror or exc}", path=path, errno=exc.errno) from exc
+    with storage_errors(path):  # read like every read of the log (ADR 0020): no link, no FIFO, one name
+        return read_file_or(path, default=b"", single_link=True) or b""  # b"": a store with no events yet
 
 
 def _check_own(repo: GitRepo, own: str | None, local: LogLines, where: str) -> None:

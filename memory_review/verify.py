@@ -9,19 +9,20 @@ from the event log, which is the truth; it cannot repair the log itself.
 from __future__ import annotations
 
 import hashlib
-import os
 from dataclasses import dataclass, field
 
 from events import EventDraft, replay
+from events.safe_fs import list_dir, unlink
 
 from memory_review.errors import MemoryReviewError
+from memory_review.file_reads import storage_errors
 from memory_review.ids import new_origin_id
 from memory_review.manifest import Manifest
 from memory_review.record_io import memory_from_json, memory_sha256
 from memory_review.rules import Plan
 from memory_review.sessions import SESSION_EVENT, session_problems, session_states
 from memory_review.deltas import candidate_delta, memory_delta
-from memory_review.store import Store, log_errors
+from memory_review.store import TEMP_PREFIX, Store, bad_candidate_warning, log_errors
 
 
 @dataclass
@@ -49,7 +50,11 @@ def verify_store(store: Store) -> StoreReport:
     if not store.exists():
         return report
     _recover_first(store)
-    log_report = _check_log(store, report)
+    try:
+        log_report = _check_log(store, report)
+    except MemoryReviewError as exc:  # e.g. a symlinked store folder or log (ADR 0020): named, not followed
+        report.problems.append(str(exc))
+        return report
     if log_report is None:
         return report
     try:
@@ -101,7 +106,7 @@ def _check_files(store: Store, manifest: Manifest, report: StoreReport) -> None:
     for memory_id, entry in manifest.memories.items():
         path = store.root / entry.file
         try:
-            data = path.read_bytes()
+            data = store._read_child(entry.file)  # never through a link, never waiting on a FIFO
         except OSError as exc:
             report.problems.append(f"{path}: listed in manifest.json but unreadable ({exc.strerror})")
             continue
@@ -128,15 +133,22 @@ def _compare_sets(store: Store, manifest: Manifest, expected: dict, report: Stor
 
 def _check_candidates(store: Store, pending: list, report: StoreReport) -> None:
     want = {c.id for c in pending}
-    try:
-        have = {n[:-5] for n in os.listdir(store.candidate_dir) if n.endswith(".json")}
-    except FileNotFoundError:
-        have = set()
+    with storage_errors(store.candidate_dir):
+        names = [n for n in list_dir(store.candidate_dir) if n.endswith(".json") and not n.startswith(TEMP_PREFIX)]
+    have = {n[:-5] for n in names}
     report.pending = len(want)
     for cid in sorted(want - have):
         report.problems.append(f"candidate {cid} is pending in the log but its file is missing")
-    for cid in sorted(have - want):
-        report.problems.append(f"{store.candidate_dir / (cid + '.json')}: not a pending candidate in the log")
+    for name in sorted(names):
+        # Each file is read as the queue reads it: one the queue skips (a bad name, oversize, malformed,
+        # a FIFO, a link) is a problem here, named escaped.
+        try:
+            store.candidate_file(name[:-5])
+        except MemoryReviewError as exc:
+            report.problems.append(bad_candidate_warning(store.candidate_dir, name, exc))
+            continue
+        if name[:-5] not in want:
+            report.problems.append(f"{store.candidate_dir / name}: not a pending candidate in the log")
 
 
 def repair_store(store: Store, *, actor: str) -> StoreReport:
@@ -176,10 +188,7 @@ def _rebuild(store: Store) -> None:
 
 
 def _remove_all(folder, *, keep: set[str]) -> None:
-    try:
-        names = os.listdir(folder)
-    except FileNotFoundError:
-        return
-    for name in names:
-        if name.endswith(".json") and name not in keep:
-            os.unlink(folder / name)
+    with storage_errors(folder):
+        for name in list_dir(folder):
+            if name.endswith(".json") and name not in keep:
+                unlink(folder / name)  # a link is removed as a name, never followed

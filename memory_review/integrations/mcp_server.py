@@ -38,7 +38,7 @@ from urllib.parse import unquote, urlparse
 from pydantic import Field
 from pydantic import ValidationError as PydanticValidationError
 
-from memory_review.errors import MemoryReviewError, ValidationError
+from memory_review.errors import MemoryReviewError, ValidationError, one_line_os_error
 from memory_review.ids import new_candidate_id
 from memory_review.injection import keyword_select, priority_order
 from memory_review.integrations.claude_hooks import claude_project_dir
@@ -312,6 +312,8 @@ def _guard(tool_error: type[Exception], finder: ProjectFinder) -> Guard:
             return getattr(tools, name)(**kwargs)
         except MemoryReviewError as exc:
             raise tool_error(f"{exc}" + (f" (hint: {exc.hint})" if exc.hint else "")) from exc
+        except OSError as exc:  # the disk refused (read-only, full): a one-line tool error, never a trace
+            raise tool_error(one_line_os_error(exc)) from exc
     return call
 
 
