@@ -128,7 +128,7 @@ def replace_log(path: Path, data: bytes, *, expect: LogHead) -> None:
         raise LogConflictError(expect, found)
     temp = path.with_name(f"{TEMP_PREFIX}-{secrets.token_hex(8)}-{path.name}")
     faults.point("log.rewrite.before_open")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_CLOEXEC, 0o644)
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | _O_CLOEXEC, 0o644)
     renamed = False
     try:
         try:

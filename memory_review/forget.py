@@ -28,9 +28,10 @@ import orjson
 from events import EventDraft, LogHead
 from events.durable import atomic_replace
 from events.rewrite import Rewritten, extend, rechain, replace_log
+from events.safe_fs import read_file, read_file_or
 
 from memory_review.errors import IntegrityError, StorageError
-from memory_review.file_reads import read_regular_file
+from memory_review.file_reads import read_regular_file, storage_errors
 from memory_review.forget_git import GitForget, forget_in_history, matches_in_refs
 from memory_review.forget_text import JsonRedactor, LogRedactor, Needle
 from memory_review.store import Store, log_errors
@@ -113,12 +114,8 @@ def _checked_log(store: Store) -> tuple[LogHead, bytes]:
         raise IntegrityError(f"the log has {len(verdict.problems)} problem(s) (first: {verdict.problems[0]}); "
                              "forget never rewrites a damaged log", path=store.log_path,
                              hint="run `memory-review verify` and restore the log first")
-    try:
-        data = store.log_path.read_bytes()
-    except FileNotFoundError:
-        data = b""
-    except OSError as exc:
-        raise StorageError(f"{store.log_path}: {exc.strerror}", path=store.log_path, errno=exc.errno) from exc
+    with storage_errors(store.log_path):  # read like every read of the log (ADR 0020)
+        data = read_file_or(store.log_path, default=b"", single_link=True) or b""
     return verdict.head, data
 
 
@@ -212,5 +209,5 @@ def _remaining(store: Store, history: History, needle: Needle) -> dict[str, int]
     """Every place that still holds a match after the rewrite (the log included: counted by a redaction)."""
     counter = LogRedactor(needle)
     with log_errors(store.log_path):
-        rechain(store.log_path.read_bytes(), counter, where=store.log_path)
+        rechain(read_file(store.log_path, single_link=True), counter, where=store.log_path)
     return _found(store, history, needle, counter)

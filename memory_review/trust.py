@@ -24,12 +24,11 @@ commit calls before each commit point with what a person's decision grants
 ``trust.remote`` turns a remote's approvals on or off.
 
 This module is on the per-prompt path (ADR 0013): reading a ledger is one
-``os.open`` without following links and one ``orjson.loads``; nothing else.
+``events.safe_fs`` read (no link followed, no FIFO wait) and one ``orjson.loads``; nothing else.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import re
@@ -42,8 +41,8 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from events.durable import TEMP_PREFIX, atomic_replace
+from events.safe_fs import UnsafeFile, read_file, unlink
 from memory_review.errors import IntegrityError, StorageError
-from memory_review.file_reads import READ_NO_FOLLOW, read_all
 
 if TYPE_CHECKING:
     from memory_review.rules import Plan
@@ -188,8 +187,7 @@ class TrustRecords:
         except FileNotFoundError:
             return
         for name in doomed:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(self.folder / name)
+            unlink(self.folder / name)  # a name only: a link is removed, never its target
 
     def carry(self, old_root: Path, store: Store) -> None:
         """Give ``store`` the decisions recorded for the store that was at ``old_root`` (moved or copied by
@@ -219,19 +217,15 @@ class TrustRecords:
             raise IntegrityError("is a symlink; the trust record is kept only in a real directory",
                                  path=self.folder)
         try:
-            fd = os.open(path, READ_NO_FOLLOW)
+            return read_file(path, MAX_LEDGER_BYTES)  # safe_fs: no link, no FIFO wait (ADR 0020)
         except FileNotFoundError:
             return None
+        except UnsafeFile as exc:
+            raise IntegrityError(f"the trust record {exc.reason}; it must be a regular file of a sane size",
+                                 path=path) from exc
         except OSError as exc:
             raise IntegrityError(f"cannot open the trust record ({exc.strerror}); it must be a regular file",
                                  path=path) from exc
-        try:
-            info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_LEDGER_BYTES:
-                raise IntegrityError("the trust record is not a regular file of a sane size", path=path)
-            return read_all(fd)
-        finally:
-            os.close(fd)
 
 
 def _decode(data: bytes, path: Path, real: str, scope: str) -> Ledger:

@@ -25,6 +25,9 @@ ALLOWED_FOLDERS = {
 
 # (file, call) -> (how many, why it is not a store path)
 ALLOWLIST: dict[tuple[str, str], tuple[int, str]] = {
+    ("events/rewrite.py", "os.open"): (1, "replace_log's temp beside the log: O_EXCL|O_NOFOLLOW, like durable.py"),
+    ("events/rewrite.py", "os.replace"): (1, "replace_log renames its temp over the log's name (never follows a link)"),
+    ("events/rewrite.py", "os.unlink"): (1, "replace_log removes its own O_EXCL temp after a failed write"),
     ("events/faults.py", "os.open"): (1, "the fault plan's trace file (test machinery, a path the test names)"),
     ("memory_review/cli.py", "read_bytes"): (2, "a file the person names (--file) and their editor's temp file"),
     ("memory_review/cli.py", "write_bytes"): (1, "the editor's temp file, made by tempfile"),
@@ -35,7 +38,10 @@ ALLOWLIST: dict[tuple[str, str], tuple[int, str]] = {
     ("memory_review/importers/files.py", "open"): (1, "a file the person imports (CLAUDE.md, rules ...)"),
     ("memory_review/importers/formats.py", "read_text"): (1, "a file the person imports"),
     ("memory_review/integrations/export.py", "read_bytes"): (1, "the export target (AGENTS.md ...), not a store"),
-    ("memory_review/integrations/install.py", "read_bytes"): (1, "Claude Code's settings.json (install)"),
+    ("memory_review/gitignore.py", "os.open"): (1, "the repository's own .gitignore (O_NOFOLLOW|O_NONBLOCK, "
+                                                   "fstat-checked regular and single-linked), not a store"),
+    ("memory_review/integrations/install.py", "os.open"): (1, "Claude Code's settings.json (install; O_NOFOLLOW|"
+                                                              "O_NONBLOCK, fstat-checked), not a store"),
 }
 
 _PATH_METHODS = {"read_bytes", "read_text", "write_bytes", "write_text", "unlink", "rename", "replace",
