@@ -207,7 +207,9 @@ def one_line_error(done: subprocess.CompletedProcess) -> str:
     """What a failing command said: its one ``error:`` line (plus at most a hint), or the report it
     printed (``verify`` exits 1 with its problems on stdout); never a traceback, exit 0 or 1 only."""
     err = done.stderr.decode("utf-8", "replace")
-    lines = [line for line in err.splitlines() if not line.startswith("warning: ")]
+    # Warnings and notes (``context``'s "memory-review: 3 injected ...") share stderr; they are not errors.
+    lines = [line for line in err.splitlines() if not line.startswith("warning: ")
+             and not (line.startswith("memory-review: ") and not line.startswith("memory-review: error: "))]
     assert "Traceback" not in err, err
     assert done.returncode in (0, 1), (done.returncode, err)
     if lines:
