@@ -96,14 +96,14 @@ def _link_candidate_folder_outside(trial: Trial, ctx: Context) -> None:
     folder.symlink_to(trial.root / "outside" / "candidates")
 
 
-_case("symlink in memory/ pointing outside (read)", "paths and keys", expect="UnsafePathError",
-      mentions="outside the store", setup=_link_memory_outside)(
+_case("symlink in memory/ pointing outside (read)", "paths and keys", expect="UnsafeFileError",
+      mentions="symbolic link", setup=_link_memory_outside)(
     lambda t, c: raised(lambda: _every_memory(t)))
-_case("symlink in candidates/ pointing outside (apply)", "paths and keys", expect="UnsafePathError",
-      mentions="outside the store", setup=_link_candidate_outside)(
+_case("symlink in candidates/ pointing outside (apply)", "paths and keys", expect="UnsafeFileError",
+      mentions="symbolic link", setup=_link_candidate_outside)(
     lambda t, c: raised(lambda: t.workspace().apply([c.new], actor=ACTOR)))
-_case("candidates/ is a symlink to a folder outside (propose)", "paths and keys", expect="IntegrityError",
-      mentions="symlink", setup=_link_candidate_folder_outside)(
+_case("candidates/ is a symlink to a folder outside (propose)", "paths and keys", expect="UnsafeFileError",
+      mentions="symbolic link", setup=_link_candidate_folder_outside)(
     lambda t, c: raised(lambda: t.workspace().propose([upsert("kappa", "k")])))
 
 
