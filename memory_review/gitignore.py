@@ -12,11 +12,10 @@ not a regular file (a FIFO would hang ``init``); the new bytes replace it atomic
 
 from __future__ import annotations
 
-import os
-import stat
 from pathlib import Path
 
 from events.durable import atomic_replace
+from events.safe_fs import UnsafeFile, read_file_or
 from memory_review import gitrepo
 from memory_review.paths import PROJECT_STORE_DIR
 
@@ -24,7 +23,6 @@ IGNORE_LINE = f"{PROJECT_STORE_DIR}/"
 # Lines that already keep the store folder out (at the root or at any depth).
 _ALREADY = {f"{prefix}{PROJECT_STORE_DIR}{suffix}" for prefix in ("", "/", "**/") for suffix in ("", "/", "/*", "/**")}
 MAX_GITIGNORE_BYTES = 1024 * 1024
-_READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
 
 
 def ignore_store(root: Path) -> str:
@@ -63,18 +61,8 @@ class _Skip(Exception):
 
 def _read(path: Path) -> bytes | None:
     try:
-        fd = os.open(path, _READ_FLAGS)
-    except FileNotFoundError:
-        return None
+        return read_file_or(path, MAX_GITIGNORE_BYTES, single_link=True)
+    except UnsafeFile as exc:
+        raise _Skip(f".gitignore {exc.reason.partition(';')[0]}") from exc
     except OSError as exc:
-        raise _Skip(f".gitignore is a symlink or unreadable ({exc.strerror})") from exc
-    with os.fdopen(fd, "rb") as stream:
-        info = os.fstat(stream.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise _Skip(".gitignore is not a regular file")
-        if info.st_nlink > 1:
-            raise _Skip(".gitignore is hard-linked to another file")
-        data = stream.read(MAX_GITIGNORE_BYTES + 1)
-    if len(data) > MAX_GITIGNORE_BYTES:
-        raise _Skip(f".gitignore is larger than {MAX_GITIGNORE_BYTES} bytes")
-    return data
+        raise _Skip(f".gitignore is unreadable ({exc.strerror})") from exc

@@ -38,10 +38,6 @@ ALLOWLIST: dict[tuple[str, str], tuple[int, str]] = {
     ("memory_review/importers/files.py", "open"): (1, "a file the person imports (CLAUDE.md, rules ...)"),
     ("memory_review/importers/formats.py", "read_text"): (1, "a file the person imports"),
     ("memory_review/integrations/export.py", "read_bytes"): (1, "the export target (AGENTS.md ...), not a store"),
-    ("memory_review/gitignore.py", "os.open"): (1, "the repository's own .gitignore (O_NOFOLLOW|O_NONBLOCK, "
-                                                   "fstat-checked regular and single-linked), not a store"),
-    ("memory_review/integrations/install.py", "os.open"): (1, "Claude Code's settings.json (install; O_NOFOLLOW|"
-                                                              "O_NONBLOCK, fstat-checked), not a store"),
 }
 
 _PATH_METHODS = {"read_bytes", "read_text", "write_bytes", "write_text", "unlink", "rename", "replace",

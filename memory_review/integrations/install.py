@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from events.durable import atomic_replace, remove_file
+from events.safe_fs import FileTooLarge, UnsafeFile, read_file_or
 from memory_review.errors import StorageError, UnsafePathError, ValidationError
 from memory_review.integrations.claude_hooks import CONTEXT_EVENTS, HOOK_EVENTS
 from memory_review.integrations.claude_settings import (
@@ -52,7 +53,6 @@ BACKUP_DIR = "install-backups"
 MAX_SETTINGS_BYTES = 4 * 1024 * 1024
 # Claude Code's own limit per hook (seconds); ours stop earlier (claude_hooks deadlines).
 TIMEOUTS = {event: (10 if event in CONTEXT_EVENTS else 30) for event in HOOK_EVENTS}
-_READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
 
 
 @dataclass(frozen=True)
@@ -270,19 +270,13 @@ def _owner(path: Path) -> int:
 def _read(path: Path) -> bytes | None:
     """The file's bytes (None when missing); never through a link, never blocking on a FIFO."""
     try:
-        fd = os.open(path, _READ_FLAGS)
-    except FileNotFoundError:
-        return None
+        return read_file_or(path, MAX_SETTINGS_BYTES)
+    except FileTooLarge as exc:
+        raise ValidationError(f"larger than {MAX_SETTINGS_BYTES} bytes; nothing was changed", path=path) from exc
+    except UnsafeFile as exc:
+        raise ValidationError(f"{exc.reason.partition(';')[0]}; nothing was changed", path=path) from exc
     except OSError as exc:
         raise StorageError(f"cannot read: {exc.strerror}", path=path, errno=exc.errno) from exc
-    with os.fdopen(fd, "rb") as stream:
-        info = os.fstat(stream.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise ValidationError("not a regular file; nothing was changed", path=path)
-        data = stream.read(MAX_SETTINGS_BYTES + 1)
-    if len(data) > MAX_SETTINGS_BYTES:
-        raise ValidationError(f"larger than {MAX_SETTINGS_BYTES} bytes; nothing was changed", path=path)
-    return data
 
 
 def _parse(raw: bytes, path: Path) -> dict[str, Any]:

@@ -63,7 +63,7 @@ def test_a_symlinked_gitignore_is_not_followed(project: Project, tmp_path: Path)
     secret.write_bytes(b"-----BEGIN OPENSSH PRIVATE KEY-----\nvictim\n")
     (project.root / ".gitignore").symlink_to(secret)
     done = project.json("init")
-    assert done["gitignore"].startswith("skipped: .gitignore is a symlink")
+    assert done["gitignore"].startswith("skipped: .gitignore is a symbolic link")
     assert secret.read_bytes() == b"-----BEGIN OPENSSH PRIVATE KEY-----\nvictim\n"
     assert (project.root / ".gitignore").is_symlink()  # nothing of the key was copied into the repository
 
