@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from benchmarks.build import fill_store, workspace
+from benchmarks.build import fill_store, trust_filled, workspace
 from benchmarks.measure import Row, interleaved, median, run_process, timed
 from benchmarks.scale import Scale
 
@@ -29,6 +29,7 @@ def context_rows(work: Path, scale: Scale, env: dict[str, str]) -> list[Row]:
     half = scale.context_memories // 2
     fill_store(ws.user, half)
     fill_store(ws.project, scale.context_memories - half, start=half)
+    trust_filled(ws)
     # A real project: the CLI finds its root as the git top-level of the cwd, as an agent's hook would.
     subprocess.run(["git", "init", "-q", str(ws.root)], check=True)
     env = {**env, "MEMORY_REVIEW_HOME": str(ws.user.root)}

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.build import fill_store, proposal, workspace
+from benchmarks.build import fill_store, proposal, trust_filled, workspace
 from benchmarks.measure import Row, run_child, run_process
 from benchmarks.scale import Scale
 from memory_review.workspace import Workspace
@@ -36,6 +36,7 @@ def build_queue(root: Path, candidates: int, memories: int) -> None:
     """A workspace at ``root`` whose project store holds ``memories`` memories and ``candidates`` pending."""
     ws = workspace(root)
     fill_store(ws.project, memories)
+    trust_filled(ws)
     for start in range(0, candidates, BATCH):
         count = min(BATCH, candidates - start)
         ws.propose([proposal(start + i, "project", prefix="queue") for i in range(count)])

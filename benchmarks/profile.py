@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from benchmarks.build import ReplayLogWriter, fill_store, proposal, workspace
+from benchmarks.build import ReplayLogWriter, fill_store, trust_filled, proposal, workspace
 from benchmarks.measure import child_env
 
 TOP = 18
@@ -70,6 +70,7 @@ def context(work: Path, size: int = 10_000) -> None:
     ws = workspace(work)
     fill_store(ws.user, size // 2)
     fill_store(ws.project, size - size // 2, start=size // 2)
+    trust_filled(ws)
     _profile(lambda: ws.context(), f"context, {size:,} memories")
     _profile(lambda: ws.context(query="database migration tests"), f"context --query, {size:,} memories")
 

@@ -101,3 +101,17 @@ def test_lazy_context_and_manifest_index_equal_the_full_reads(tmp_path: Path) ->
     assert all(entry.listed for entry in ws.project.read_manifest().memories.values())
     for store in (ws.user, ws.project):
         assert store.index_path.read_bytes() == render_index(store.view().memories())
+
+
+def test_the_benchmark_stores_are_trusted_so_their_context_holds_every_memory(tmp_path: Path) -> None:
+    # fill_store writes a log this machine did not write (a foreign store, ADR 0021); untrusted, a
+    # context benchmark would time a block without the project's memories.
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.build import fill_store, trust_filled, workspace
+
+    ws = workspace(tmp_path)
+    fill_store(ws.user, 6)
+    fill_store(ws.project, 6, start=6)
+    trust_filled(ws)
+    block = workspace(tmp_path).context(budget=100_000)
+    assert (len(block.included), len(block.dropped)) == (12, 0)
