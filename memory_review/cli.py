@@ -419,8 +419,10 @@ def _cfg_extract(p):
     # A metavar, so argparse does not list (load) the choices while building the parser.
     p.add_argument("--format", choices=_LazyChoices(_transcript_formats), metavar="FORMAT",
                    help="skip auto-detection: claude-code, jsonl, aider or text")
-    p.add_argument("--extractor", choices=["heuristic", "model"], default="heuristic",
-                   help="model: an OpenAI-compatible or Anthropic endpoint from MEMORY_REVIEW_LLM_* (off by default)")
+    p.add_argument("--extractor", choices=["heuristic", "model", "claude", "codex", "gemini"], default="heuristic",
+                   help="heuristic (offline, the default); claude, codex or gemini: that agent CLI headless, no "
+                        "tools (found on PATH, or $MEMORY_REVIEW_CLAUDE_CLI ...); model: an OpenAI-compatible or "
+                        "Anthropic endpoint from MEMORY_REVIEW_LLM_*")
 
 
 def _import_formats() -> list[str]:

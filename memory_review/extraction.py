@@ -12,17 +12,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from memory_review.extract import Finding, extract, extract_with_model, plan, read_transcript
+from memory_review.extract import PROPOSER, Finding, extract, extract_with_model, plan, read_transcript
+from memory_review.extract.cli_config import AGENT_CLIS, read_config, resolve
+from memory_review.extract.model_extractor import extract_with_agent_cli
 from memory_review.extract.transcript import Transcript
-from memory_review.errors import StorageError
+from memory_review.errors import StorageError, ValidationError
 from memory_review.models import Memory, utc_now
-from memory_review.proposal import ProposedMemory
+from memory_review.proposal import ProposedMemory, Proposer
 from memory_review.store import Store
 
 if TYPE_CHECKING:
     from memory_review.workspace import Workspace
 
-Extractor = Literal["heuristic", "model"]
+Extractor = Literal["heuristic", "model", "claude", "codex", "gemini"]
+EXTRACTORS: tuple[str, ...] = ("heuristic", "model", "claude", "codex", "gemini")
 
 
 @dataclass
@@ -50,17 +53,18 @@ def extract_transcript(ws: Workspace, path: Path, *, format: str | None = None, 
                        extractor: Extractor = "heuristic") -> ExtractSummary:
     """Read a transcript, extract findings and propose the new ones as candidates."""
     transcript = read_transcript(path, format=format, session_id=session)
-    findings, failure = _findings(transcript, extractor)
-    if failure:
-        _record_failure(ws, transcript, failure)
-    return propose_findings(ws, findings, transcript=transcript, failure=failure, source=str(path))
+    run = run_extractor(ws, transcript, extractor)
+    if run.failure:
+        record_failure(ws, transcript, run.failure)
+    return propose_findings(ws, run.findings, transcript=transcript, failure=run.failure, source=str(path),
+                            proposer=run.proposer)
 
 
-def _record_failure(ws: Workspace, transcript: Transcript, failure: str) -> None:
+def record_failure(ws: Workspace, transcript: Transcript, failure: str, *, agent: str = "extract") -> None:
     """Keep the model's failure where `memory-review hook errors` shows it; extraction itself goes on."""
     from memory_review.integrations.hook_state import HookError, hooks_dir, log_error
 
-    entry = HookError(ts=utc_now(), agent="extract", event="model-extractor", session=transcript.session_id,
+    entry = HookError(ts=utc_now(), agent=agent, event="model-extractor", session=transcript.session_id,
                       error="ModelFailure", message=failure)
     try:
         log_error(hooks_dir(ws.project.root), entry)
@@ -69,10 +73,11 @@ def _record_failure(ws: Workspace, transcript: Transcript, failure: str) -> None
 
 
 def propose_findings(ws: Workspace, findings: list[Finding], *, transcript: Transcript,
-                     failure: str | None = None, source: str = "") -> ExtractSummary:
+                     failure: str | None = None, source: str = "", proposer: Proposer = PROPOSER) -> ExtractSummary:
     """Dedup findings against both stores and propose what is new (one batch, all or nothing)."""
     known = known_records(ws)
-    planned = plan(findings, approved=known.approved, pending=known.pending, discarded=known.discarded)
+    planned = plan(findings, approved=known.approved, pending=known.pending, discarded=known.discarded,
+                   proposer=proposer)
     summary = ExtractSummary(source=source, format=transcript.format, session=transcript.session_id,
                              user_turns=len(transcript.user_turns()), found=planned.found,
                              skipped_duplicates=len(planned.skipped_duplicates), flagged=planned.flagged,
@@ -83,13 +88,35 @@ def propose_findings(ws: Workspace, findings: list[Finding], *, transcript: Tran
     return summary
 
 
-def _findings(transcript: Transcript, extractor: Extractor) -> tuple[list[Finding], str | None]:
+@dataclass
+class ExtractorRun:
+    """What one extractor produced from a transcript: findings, who proposes them, or why it failed."""
+
+    findings: list[Finding]
+    proposer: Proposer
+    failure: str | None = None
+
+
+def run_extractor(ws: Workspace, transcript: Transcript, extractor: str, *, start: int = 0) -> ExtractorRun:
+    """Run ``extractor`` on the turns from ``start`` (the model ones never raise: a failure is returned)."""
     if extractor == "heuristic":
-        return extract(transcript), None
-    result = extract_with_model(transcript)
+        return ExtractorRun(extract(transcript), PROPOSER)
+    if extractor == "model":
+        result = extract_with_model(transcript)
+    elif extractor in AGENT_CLIS:
+        try:
+            config = resolve(extractor, config=read_config(ws.user.root))
+        except ValidationError as exc:
+            hint = f" ({exc.hint})" if exc.hint else ""
+            return ExtractorRun([], PROPOSER, failure=f"{extractor} extractor not available: {exc}{hint}")
+        result = extract_with_agent_cli(transcript, config, start=start)
+    else:
+        raise ValidationError(f"unknown extractor {extractor!r}; use one of {', '.join(EXTRACTORS)}")
     if result.failure is not None:
-        return [], f"model extractor failed: {result.failure}"
-    return result.findings, None
+        failure = result.failure
+        return ExtractorRun([], result.proposer,
+                            failure=f"{extractor} extractor failed ({failure.kind}): {failure.message}")
+    return ExtractorRun(result.findings, result.proposer)
 
 
 @dataclass

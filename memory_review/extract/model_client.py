@@ -38,6 +38,7 @@ FailureKind = Literal[
     "bad-response",
     "malformed",
     "schema",
+    "cli-error",
 ]
 MAX_REPLY_BYTES = 2 * 1024 * 1024
 MAX_OUTPUT_TOKENS = 4096

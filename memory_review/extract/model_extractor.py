@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from pydantic import ConfigDict, Field, field_validator
 from pydantic import ValidationError as PydanticValidationError
 
+from memory_review.extract.agent_cli import ask
+from memory_review.extract.cli_config import CliConfig
 from memory_review.extract.finding import Finding, build_finding
 from memory_review.extract.model_client import (
     ModelConfig,
@@ -29,6 +31,7 @@ from memory_review.extract.model_client import (
 )
 from memory_review.extract.textutil import overlap, sentence_spans, tokens
 from memory_review.extract.transcript import Transcript, Turn
+from memory_review.limits import MAX_PROPOSER_MODEL_CHARS
 from memory_review.models import (
     MAX_DESCRIPTION_CHARS,
     SLUG_RE,
@@ -38,6 +41,7 @@ from memory_review.models import (
     Strict,
 )
 from memory_review.proposal import Proposer
+from memory_review.safety import redact
 
 MAX_PROMPT_CHARS = 60_000
 MAX_TURN_CHARS = 2_000
@@ -110,7 +114,35 @@ def extract_with_model(
     items = reply if isinstance(reply, ModelFailure) else parse_reply(reply, configured)
     if isinstance(items, ModelFailure):
         return ModelExtraction(proposer=proposer, failure=items)
-    return _supported(transcript, turns, items, configured, proposer)
+    return _supported(transcript, turns, items, f"the model {configured.model} ({configured.api})", proposer)
+
+
+def extract_with_agent_cli(transcript: Transcript, config: CliConfig, *, start: int = 0) -> ModelExtraction:
+    """The same extraction through an agent CLI (``claude -p`` ...); only turns from ``start`` are sent.
+
+    Never raises: a CLI that fails, answers off-schema or tries a tool comes back as the failure.
+    """
+    name = f"memory-review-{config.agent}-cli"
+    turns = [turn for turn in transcript.turns[start:] if turn.is_user_speaking]
+    if not turns:
+        return ModelExtraction(proposer=Proposer(kind="llm", name=name, model=config.model))
+    reply = ask(config, SYSTEM_PROMPT, render_prompt(transcript, turns))
+    if isinstance(reply, ModelFailure):
+        return ModelExtraction(proposer=Proposer(kind="llm", name=name, model=config.model), failure=reply)
+    proposer = Proposer(kind="llm", name=name, model=_model_name(reply.model))
+    items = parse_reply(reply.text)
+    if isinstance(items, ModelFailure):
+        return ModelExtraction(proposer=proposer, failure=items.model_copy(update={"api": f"{config.agent}-cli"}))
+    label = f"the model {proposer.model} via the {config.agent} CLI" if proposer.model else f"the {config.agent} CLI"
+    return _supported(transcript, turns, items, label, proposer)
+
+
+def _model_name(reported: str | None) -> str | None:
+    # The CLI's own report is another program's output: one short line or nothing.
+    if not reported:
+        return None
+    line = reported.splitlines()[0].strip()[:MAX_PROPOSER_MODEL_CHARS] if reported.strip() else ""
+    return line or None
 
 
 def render_prompt(transcript: Transcript, turns: list[Turn]) -> str:
@@ -118,7 +150,9 @@ def render_prompt(transcript: Transcript, turns: list[Turn]) -> str:
     lines = [f"User statements from session {transcript.session_id}:"]
     used = len(lines[0])
     for turn in turns:
-        entry = f"[turn {turn.turn_id}] {turn.text[:MAX_TURN_CHARS]}"
+        # Secrets are redacted before anything leaves the machine (the evidence quote comes from the
+        # transcript itself, and the store redacts what it writes).
+        entry = f"[turn {turn.turn_id}] {redact(turn.text[:MAX_TURN_CHARS])}"
         if used + len(entry) > MAX_PROMPT_CHARS:
             lines.append("[later statements left out: too long]")
             break
@@ -154,7 +188,7 @@ def _supported(
     transcript: Transcript,
     turns: list[Turn],
     items: list[ModelItem],
-    config: ModelConfig,
+    label: str,
     proposer: Proposer,
 ) -> ModelExtraction:
     sentences = [(turn, turn.text[s:e]) for turn in turns for s, e in sentence_spans(turn.text)]
@@ -164,7 +198,7 @@ def _supported(
         if support is None:
             unsupported.append(item.name)
             continue
-        findings.append(_finding(transcript, item, support, config))
+        findings.append(_finding(transcript, item, support, label))
     return ModelExtraction(proposer=proposer, findings=findings, unsupported=unsupported)
 
 
@@ -178,15 +212,13 @@ def _best_sentence(item: ModelItem, sentences: list[tuple[Turn, str]]) -> tuple[
     return sentences[-negative_index] if score >= MIN_SUPPORT else None
 
 
-def _finding(
-    transcript: Transcript, item: ModelItem, support: tuple[Turn, str], config: ModelConfig
-) -> Finding:
+def _finding(transcript: Transcript, item: ModelItem, support: tuple[Turn, str], label: str) -> Finding:
     turn, quote = support
     return build_finding(
         item.body,
         memory_type=item.type,
         scope=item.scope,
-        rationale=f"Proposed by the model {config.model} ({config.api}); the user said it in turn {turn.turn_id}.",
+        rationale=f"Proposed by {label}; the user said it in turn {turn.turn_id}.",
         evidence=[(quote, transcript.session_of(turn), turn.turn_id)],
         signal=SIGNAL_MODEL,
         priority="high" if item.type == "forbidden" else "medium",

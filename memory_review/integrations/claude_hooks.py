@@ -68,6 +68,7 @@ CONTEXT_BUDGET = 10_000
 MAX_PAYLOAD_BYTES = 1024 * 1024
 DEADLINE_ENV = "MEMORY_REVIEW_HOOK_DEADLINE"
 PROJECT_DIR_ENV = "CLAUDE_PROJECT_DIR"
+NESTED_ENV = "MEMORY_REVIEW_NESTED"  # set by extract.agent_cli for the CLI it runs
 
 
 class HookPayload(BaseModel):
@@ -119,6 +120,11 @@ def handle(payload: HookPayload, *, project: Path | None = None, deadline: float
     outcome = HookOutcome(event=payload.hook_event_name)
     if payload.hook_event_name not in CONTEXT_EVENTS | EXTRACT_EVENTS:
         outcome.skipped = "not an event memory-review acts on"
+        return outcome
+    if os.environ.get(NESTED_ENV):
+        # The session of our own model extractor (`claude -p` run by memory-review, ADR 0026): no
+        # context for it, and no extraction of it, or extraction would start itself again.
+        outcome.skipped = "inside memory-review's own extractor session"
         return outcome
     ws = open_workspace(payload, project)
     if not ws.project.exists():

@@ -162,3 +162,16 @@ def test_a_missing_cwd_is_an_error_not_a_guess(project: Project, hook_payloads) 
     [error] = hook_errors(project.workspace())  # logged in the store of the directory it ran in
     assert error.error == "ValidationError" and "cwd" in error.message
     assert json.loads(project.run("hook", "errors", "--json").stdout)[0]["log"].endswith("errors.jsonl")
+
+
+def test_inside_our_own_extractor_session_the_hook_does_nothing(project, payload_for, tmp_path) -> None:
+    # extract.agent_cli runs `claude -p` with MEMORY_REVIEW_NESTED=1; a user-wide install must not act there.
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text(json.dumps({"type": "user", "uuid": "u1", "sessionId": "s-nested", "message": {
+        "role": "user", "content": "Never mock the database in tests, always use the test container."}}) + "\n")
+    payload = payload_for({"hook_event_name": "Stop", "session_id": "s-nested"}, transcript)
+    done = project.hook(payload, env={**project.env, "MEMORY_REVIEW_NESTED": "1"})
+    assert done.returncode == 0 and done.stdout == b""
+    assert project.workspace().list_candidates() == []
+    done = project.hook(payload)
+    assert project.workspace().list_candidates() != []  # the same payload outside it proposes

@@ -1,0 +1,90 @@
+"""`memory-review extract --extractor claude|codex|gemini` end to end: a real subprocess, a stand-in CLI, real stores."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from agent_cli_kit import make_stand_in
+
+from memory_review.workspace import Workspace
+
+ANSWER = [{"name": "forbidden-mock-database", "type": "forbidden", "scope": "project",
+           "description": "Never mock the database in tests",
+           "body": "Never mock the database in tests; use the test container."}]
+
+
+def _run(args: list[str], root: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "memory_review.cli", *args], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    root = tmp_path / "p"
+    root.mkdir()
+    env = {**os.environ, "MEMORY_REVIEW_HOME": str(tmp_path / "home")}
+    assert _run(["init"], root, env).returncode == 0
+    return root, env
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex", "gemini"])
+def test_extract_through_each_cli_proposes_llm_candidates(project, claude_session, tmp_path: Path, agent: str) -> None:
+    root, env = project
+    stand_in = make_stand_in(tmp_path / "bin", agent)
+    stand_in.act(answer=json.dumps(ANSWER), model="stand-in-model")
+    session = claude_session(("user", "Never mock the database in tests, use the test container."))
+    done = _run(["extract", str(session), "--extractor", agent, "--json"], root,
+                {**env, f"MEMORY_REVIEW_{agent.upper()}_CLI": str(stand_in.program)})
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["failure"] is None and len(summary["proposed"]) == 1
+    ws = Workspace(root, tmp_path / "home")
+    [state] = ws.list_candidates()
+    assert state.candidate.proposer.kind == "llm"
+    assert state.candidate.proposer.name == f"memory-review-{agent}-cli"
+    assert state.candidate.proposer.model == (None if agent == "codex" else "stand-in-model")
+    assert ws.memories() == []  # a candidate, never memory
+
+
+def test_the_cli_named_in_the_persons_config_is_used(project, claude_session, tmp_path: Path) -> None:
+    root, env = project
+    stand_in = make_stand_in(tmp_path / "bin", "claude")
+    stand_in.act(answer=json.dumps(ANSWER))
+    (tmp_path / "home" / "config.json").write_text(
+        json.dumps({"extractors": {"claude": {"command": str(stand_in.program), "model": "opus"}}}), encoding="utf-8")
+    session = claude_session(("user", "Never mock the database in tests, use the test container."))
+    done = _run(["extract", str(session), "--extractor", "claude", "--json"], root, {**env, "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0, done.stderr
+    [call] = stand_in.calls()
+    assert call["argv"][call["argv"].index("--model") + 1] == "opus"
+
+
+@pytest.mark.parametrize("scenario", [{"error": True}, {"exit": 1, "stdout": "garbage"}, {"tool": True}])
+def test_a_failing_cli_is_recorded_in_hook_errors_and_proposes_nothing(project, claude_session, tmp_path: Path,
+                                                                      scenario: dict) -> None:
+    root, env = project
+    stand_in = make_stand_in(tmp_path / "bin", "claude")
+    stand_in.act(**scenario)
+    session = claude_session(("user", "Never mock the database in tests, use the test container."))
+    done = _run(["extract", str(session), "--extractor", "claude"], root,
+                {**env, "MEMORY_REVIEW_CLAUDE_CLI": str(stand_in.program)})
+    assert done.returncode == 0, done.stderr
+    assert "warning: claude extractor failed" in done.stdout
+    errors = _run(["hook", "errors", "--json"], root, env)
+    [entry] = json.loads(errors.stdout)
+    assert entry["event"] == "model-extractor" and "claude extractor failed" in entry["message"]
+    assert Workspace(root, tmp_path / "home").list_candidates() == []
+
+
+def test_a_cli_not_on_path_is_a_recorded_failure_with_the_fix(project, claude_session) -> None:
+    root, env = project
+    session = claude_session(("user", "Never mock the database in tests."))
+    env = {k: v for k, v in env.items() if not k.startswith("MEMORY_REVIEW_GEMINI")}
+    done = _run(["extract", str(session), "--extractor", "gemini"], root, {**env, "PATH": "/nonexistent"})
+    assert done.returncode == 0, done.stderr
+    assert "MEMORY_REVIEW_GEMINI_CLI" in done.stdout
