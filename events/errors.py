@@ -76,6 +76,7 @@ class LogIOError(LogError, OSError):
     def wrap(cls, path: Path | str, exc: OSError) -> LogIOError:
         """The one translation of an OSError into ours: keeps errno and notes, names the file."""
         wrapped = cls(f"{path}: {exc.strerror or exc}", path=path, errno=exc.errno)
+        wrapped.strerror = exc.strerror  # the reason alone, for callers that name the file themselves
         for note in getattr(exc, "__notes__", ()):
             wrapped.add_note(note)  # e.g. "the rollback failed too": the caller must see it
         return wrapped

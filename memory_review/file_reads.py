@@ -18,6 +18,8 @@ from memory_review.errors import MemoryReviewError, StorageError, UnsafeFileErro
 
 def storage_error(exc: OSError, path: Path | str) -> MemoryReviewError:
     """Our error for an ``OSError`` on ``path``: UnsafeFileError for a refused path, else StorageError."""
+    if isinstance(exc, MemoryReviewError):  # a StorageError is an OSError too: already ours, keep its one line
+        return exc
     if isinstance(exc, UnsafeFile):
         return UnsafeFileError(exc.path, exc.reason)
     return StorageError(f"{path}: {exc.strerror or exc}", path=path, errno=exc.errno)
