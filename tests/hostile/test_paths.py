@@ -163,6 +163,10 @@ def test_a_bad_candidate_file_never_hides_the_queue(attack: Attack, template: Pa
         assert repr(attack.target) in listed.stderr.decode(), listed.stderr
     if attack.kind != "symlink" and attack.kind != "hardlink" and attack.kind != "fifo":
         # The attacker's pending candidate is still there and still listed; the bad file is not.
-        assert [c["id"] for c in json.loads(listed.stdout)], listed.stdout
+        [first, *_] = [c["id"] for c in json.loads(listed.stdout)]
+        # The other readers and writers of the queue keep working past the bad file.
+        for args in (["show", first], ["discard", first]):
+            done = victim.run(*args)
+            assert done.returncode == 0, (args, done.stderr)
     verify = victim.run("verify")
     assert verify.returncode == 1 and "candidate" in verify.stdout.decode() + verify.stderr.decode()
