@@ -38,7 +38,7 @@ from urllib.parse import unquote, urlparse
 from pydantic import Field
 from pydantic import ValidationError as PydanticValidationError
 
-from memory_review.errors import MemoryReviewError, ValidationError, one_line_os_error
+from memory_review.errors import MemoryReviewError, NotFoundError, ValidationError, one_line_os_error
 from memory_review.ids import new_candidate_id
 from memory_review.injection import keyword_select, priority_order
 from memory_review.integrations.claude_hooks import claude_project_dir
@@ -140,7 +140,12 @@ class MemoryTools:
 
     def candidate_status(self, *, candidate_id: str) -> dict[str, Any]:
         """Where a proposal stands: pending, applied or discarded."""
-        state = self.ws.show(candidate_id)
+        try:
+            state = self.ws.show(candidate_id)
+        except NotFoundError as exc:
+            if self.has_project:
+                raise
+            raise NotFoundError(exc.kind, exc.key, hint=NO_PROJECT) from exc  # it may be a project candidate
         changes = state.candidate.changes
         return {"id": state.candidate.id, "status": state.status, "op": state.candidate.op,
                 "scope": state.candidate.scope, "flags": list(state.flags),

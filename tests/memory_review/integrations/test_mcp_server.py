@@ -18,6 +18,7 @@ import pytest
 from conftest import PROPOSAL, Project
 
 from memory_review.errors import NotFoundError, ValidationError
+from memory_review.proposal import parse_proposal
 from memory_review.integrations.mcp_server import EXISTING_NOTE, NO_PROJECT, REVIEW_NOTE, TOOL_NAMES, MemoryTools
 
 mcp = pytest.importorskip("mcp", reason="the optional 'mcp' extra is not installed (pip install '.[mcp]')")
@@ -168,7 +169,8 @@ def _roots_callback(*folders: Path):
     return list_roots
 
 
-async def _propose_and_list(params: StdioServerParameters, roots=None, *, scope: str = "project") -> dict:
+async def _propose_and_list(params: StdioServerParameters, roots=None, *, scope: str = "project",
+                            status_of: str = "cand_00000000000000000000000000") -> dict:
     extra = {"list_roots_callback": roots} if roots else {}
     async with stdio_client(params) as (read, write), ClientSession(read, write, **extra) as session:
         await session.initialize()
@@ -176,7 +178,9 @@ async def _propose_and_list(params: StdioServerParameters, roots=None, *, scope:
         listed = await session.call_tool("list_memories", {})
         context = await session.call_tool("get_context", {"session_id": "s-x"})
         project_only = await session.call_tool("list_memories", {"scope": "project"})
-    return {"proposed": proposed, "listed": listed, "context": context, "project_only": project_only}
+        status = await session.call_tool("candidate_status", {"candidate_id": status_of})
+    return {"proposed": proposed, "listed": listed, "context": context, "project_only": project_only,
+            "status": status}
 
 
 def _launch_folder(tmp_path: Path) -> Path:
@@ -210,11 +214,14 @@ def test_claude_project_dir_names_the_project(project: Project, tmp_path: Path) 
 
 def test_without_a_project_only_the_user_store_is_used(project: Project, tmp_path: Path) -> None:
     project.approve({**PROPOSAL, "scope": "user", "memory": {**PROPOSAL["memory"], "id": "user-note"}})
+    waiting = project.workspace().propose([parse_proposal(PROPOSAL)])[0].candidate.id
     launched = _launch_folder(tmp_path)
     params = _server(project, cwd=launched)
-    refused = anyio.run(_propose_and_list, params)
+    refused = anyio.run(lambda: _propose_and_list(params, status_of=waiting))
     assert _is_error(refused["proposed"]) and NO_PROJECT in refused["proposed"].content[0].text
     assert _is_error(refused["project_only"]) and NO_PROJECT in refused["project_only"].content[0].text
+    # A project candidate the server cannot see: not found, and why.
+    assert _is_error(refused["status"]) and NO_PROJECT in refused["status"].content[0].text
     assert [m["id"] for m in _data(refused["listed"])] == ["user-note"]
     assert "user-note" in _text(refused["context"])
 
