@@ -183,17 +183,25 @@ def _is_word_char(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
 
+def _is_ascii_alnum(ch: str) -> bool:
+    return ch.isascii() and ch.isalnum()
+
+
 def _is_key_char(ch: str) -> bool:
     return ch.isascii() and (ch.isalnum() or ch in "_-")
 
 
 _KEY_PREFIX = r"(?<![A-Za-z0-9_-])"
+# For prefixes no word contains ("ghp_", "AIza", "xoxb-"): only a letter or digit glued before refuses,
+# so a key after a hyphen or underscore ("t-ghp_…", "ID_AIza…") is still found.
+_DISTINCT_PREFIX = r"(?<![A-Za-z0-9])"
 # An identifier ending in a keyword ("DB_PASSWORD"): the keyword must not be glued to a letter before it.
 _IDENTIFIER_HEAD = r"\b(?:[a-z0-9]{1,30}[_-]){0,6}+"
 _GUARDS: tuple[tuple[str, Callable[[str], bool]], ...] = (
     (_IDENTIFIER_HEAD, str.isalnum),
     (r"\b", _is_word_char),
     (_KEY_PREFIX, _is_key_char),
+    (_DISTINCT_PREFIX, _is_ascii_alnum),
 )
 
 
@@ -533,7 +541,7 @@ def _secret_patterns() -> tuple[tuple[str, _Guarded, Callable[[re.Match[str]], b
                 ),
                 _ALWAYS,
             ),
-            ("anthropic-key", rf"{_KEY_PREFIX}sk-ant-[A-Za-z0-9_-]{{20,}}", _ALWAYS),
+            ("anthropic-key", rf"{_DISTINCT_PREFIX}sk-ant-[A-Za-z0-9_-]{{20,}}", _ALWAYS),
             (
                 "openai-key",
                 rf"{_KEY_PREFIX}sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{{20,}}",
@@ -541,12 +549,12 @@ def _secret_patterns() -> tuple[tuple[str, _Guarded, Callable[[re.Match[str]], b
             ),
             (
                 "github-token",
-                rf"{_KEY_PREFIX}(?:gh[pousr]_[A-Za-z0-9]{{30,}}|github_pat_[A-Za-z0-9_]{{22,}})",
+                rf"{_DISTINCT_PREFIX}(?:gh[pousr]_[A-Za-z0-9]{{30,}}|github_pat_[A-Za-z0-9_]{{22,}})",
                 _ALWAYS,
             ),
-            ("slack-token", rf"{_KEY_PREFIX}xox[abposr]-[A-Za-z0-9-]{{10,}}", _has_digit),
+            ("slack-token", rf"{_DISTINCT_PREFIX}xox[abposr]-[A-Za-z0-9-]{{10,}}", _has_digit),
             ("aws-access-key", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b", _ALWAYS),
-            ("google-api-key", rf"{_KEY_PREFIX}AIza[0-9A-Za-z_-]{{35}}", _ALWAYS),
+            ("google-api-key", rf"{_DISTINCT_PREFIX}AIza[0-9A-Za-z_-]{{35}}", _ALWAYS),
             ("stripe-key", rf"{_KEY_PREFIX}(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{{16,}}", _ALWAYS),
             ("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", _ALWAYS),
             (

@@ -238,6 +238,22 @@ SECRETS = [
         "slack-token",
     ),
     ("AWS key AKIAIOSFODNN7EXAMPLE in ~/.aws", "AKIAIOSFODNN7EXAMPLE", "aws-access-key"),
+    # A key glued after a hyphen or underscore is still a key (a distinctive prefix no word contains).
+    (
+        "deploy-ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+        "ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+        "github-token",
+    ),
+    (
+        "MAPS_AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q",
+        "AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q",
+        "google-api-key",
+    ),
+    (
+        "bot-xoxb-2048-1234567890-AbCdEfGhIjKlMnOp",
+        "xoxb-2048-1234567890-AbCdEfGhIjKlMnOp",
+        "slack-token",
+    ),
     (
         "maps key AIzaSyDdI0hCZtE6vySjMm-WEfRq3CPzqKqqsHI here",
         "AIzaSyDdI0hCZtE6vySjMm-WEfRq3CPzqKqqsHI",
@@ -288,6 +304,7 @@ SECRETS = [
 NOT_SECRETS = [
     "Use scikit-learn (sk-learn) for the models.",
     "GitHub tokens start with ghp_ and are read from $GITHUB_TOKEN.",
+    "The helper sighp_wrapperFunctionForTheLegacyClientCode is deprecated.",  # glued to letters: a word
     "password: read it from $DB_PASSWORD",
     "password=${DB_PASSWORD}",
     "password = os.environ['DB_PASSWORD']",
