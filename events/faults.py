@@ -10,9 +10,10 @@ lookup. Armed with a :class:`FaultPlan`, the Nth matching point can:
 - ``partial``: at a ``*.before_write`` point, write half of the bytes, then die (a torn write);
 - ``record``: nothing, just list the points hit (tests enumerate crash points this way).
 
-A child process is armed through the environment: ``MEMORY_REVIEW_FAULT`` holds a
-FaultPlan as JSON and is read when this module is imported. Every Python process
-started with that variable is armed, including the child's own children.
+Only the test harness arms a plan: in-process with :func:`arm`, or in a child
+process through ``tools/reliability/arming.py`` (a test-only ``sitecustomize`` on
+the child's ``PYTHONPATH``). Nothing here reads the environment: a variable in a
+user's shell can never make a real command die or fail (docs/adr/0025).
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-ENV_VAR = "MEMORY_REVIEW_FAULT"
 WRITE_SUFFIX = ".before_write"
 
 
@@ -142,12 +142,3 @@ def _append_line(path: str, text: str) -> None:
     finally:
         os.close(fd)
 
-
-def _arm_from_env() -> None:
-    raw = os.environ.get(ENV_VAR)
-    if raw:
-        # A malformed plan fails loudly: a test that thinks it armed a fault must not pass unarmed.
-        arm(FaultPlan.model_validate_json(raw))
-
-
-_arm_from_env()

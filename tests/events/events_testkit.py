@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +10,7 @@ from typing import Any
 import orjson
 
 from events import GENESIS, Change, Event, EventDraft, encode_event, line_hash
+from tools.reliability.arming import fault_env, unarmed_env
 
 ROOT = Path(__file__).resolve().parents[2]
 ORIGIN = "0123456789abcdef"
@@ -192,11 +192,10 @@ print("committed")
 
 
 def run_child(code: str, *args: str, fault: str | None) -> subprocess.CompletedProcess[str]:
-    """Run ``code`` in a fresh interpreter, armed via MEMORY_REVIEW_FAULT when ``fault`` is set."""
-    env = {k: v for k, v in os.environ.items() if k != "MEMORY_REVIEW_FAULT"}
-    env["PYTHONPATH"] = str(ROOT)
+    """Run ``code`` in a fresh interpreter, armed by the test harness when ``fault`` is set."""
+    env = unarmed_env()
     if fault is not None:
-        env["MEMORY_REVIEW_FAULT"] = fault
+        env.update(fault_env(fault))
     return subprocess.run(
         [sys.executable, "-c", code, *args],
         capture_output=True,

@@ -165,7 +165,8 @@ def test_a_malformed_fault_plan_fails_the_child_loudly(tmp_path: Path) -> None:
     done = run_child(
         CHILD_APPEND, str(tmp_path / "events.jsonl"), "1", fault=json.dumps({"action": "explode"})
     )
-    assert done.returncode == 1 and "ValidationError" in done.stderr
+    # The harness's start-up hook stops the child (status 2) before any of its code runs.
+    assert done.returncode == 2 and "cannot arm" in done.stderr and "validation error" in done.stderr
     assert not (tmp_path / "events.jsonl").exists()
 
 

@@ -13,11 +13,11 @@ import pytest
 from workspace_kit import fresh_workspace
 
 from events import FaultPlan
-from events.faults import ENV_VAR
 from memory_review.errors import IntegrityError, ValidationError
 from memory_review.proposal import ProposedMemory, UpsertProposal
 from memory_review.trust import TRUST_DIR
 from memory_review.workspace import Workspace
+from tools.reliability.arming import fault_env
 
 ACTOR = "alice"
 
@@ -76,7 +76,7 @@ def test_a_crash_right_after_the_commit_point_keeps_the_apply_trusted(tmp_path: 
         [sys.executable, "-c", "import sys; from memory_review.workspace import Workspace; from pathlib import Path;"
          "Workspace(Path(sys.argv[1]), Path(sys.argv[2])).apply([sys.argv[3]], actor='alice')",
          str(ws.root), str(tmp_path / "home"), state.candidate.id],
-        env={**os.environ, ENV_VAR: plan.model_dump_json()}, capture_output=True, timeout=60, check=False)
+        env={**os.environ, **fault_env(plan)}, capture_output=True, timeout=60, check=False)
     assert child.returncode == 137, child.stderr.decode()
     assert _injected(Workspace(ws.root, tmp_path / "home")) == {"a-note"}  # rolled forward, and trusted
 

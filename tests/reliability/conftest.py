@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from events import faults
-from memory_review.reliability.crash import Prepared, prepare
+from tools.reliability.crash import Prepared, prepare
 
 FULL = os.environ.get("MEMORY_REVIEW_FULL") == "1"
 JOBS = max(2, os.cpu_count() or 2)

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from memory_review.reliability import corpus_cases  # noqa: F401 — registers the cases
-from memory_review.reliability.corpus import CASES, Case, run_case
-from memory_review.reliability.crash import Prepared
+from tools.reliability import corpus_cases  # noqa: F401 — registers the cases
+from tools.reliability.corpus import CASES, Case, run_case
+from tools.reliability.crash import Prepared
 
 
 def test_the_corpus_covers_every_category_of_reliability_md() -> None:

@@ -7,15 +7,15 @@ from pathlib import Path
 import pytest
 from conftest import FULL
 
-from memory_review.reliability.concurrency import (
+from tools.reliability.concurrency import (
     run_dead_lock_holder,
     run_process_workload,
     run_same_base,
     run_same_candidate,
     run_thread_workload,
 )
-from memory_review.reliability.crash import Prepared
-from memory_review.reliability.results import SuiteResult
+from tools.reliability.crash import Prepared
+from tools.reliability.results import SuiteResult
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import FULL, JOBS
 
-from memory_review.reliability.crash import (
+from tools.reliability.crash import (
     COMMIT_POINT,
     Prepared,
     commit_index,
@@ -17,8 +17,8 @@ from memory_review.reliability.crash import (
     prepare,
     run_crash_matrix,
 )
-from memory_review.reliability.scenario import OPERATIONS
-from memory_review.reliability.sigkill import run_sigkill_trials
+from tools.reliability.scenario import OPERATIONS
+from tools.reliability.sigkill import run_sigkill_trials
 
 
 def test_every_operation_hits_the_commit_path_points(prepared: Prepared) -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memory_review.reliability.__main__ import main
-from memory_review.reliability.figures import RunInfo, render
-from memory_review.reliability.results import SuiteResult
+from tools.reliability.__main__ import main
+from tools.reliability.figures import RunInfo, render
+from tools.reliability.results import SuiteResult
 
 
 def test_the_script_writes_the_document_with_every_suite(tmp_path: Path) -> None:
@@ -24,6 +24,6 @@ def test_failures_are_published_not_rounded_away() -> None:
     result = SuiteResult("crash matrix", zero=("lost", "mixed states"))
     result.record("apply", "after", [], trial="t1")
     result.record("apply", "before", ["LOST committed change: expected after, found before"], trial="t2")
-    text = render([result], RunInfo("quick", 60.0, 2, "ext4", "python -m memory_review.reliability"), "intro")
+    text = render([result], RunInfo("quick", 60.0, 2, "ext4", "python -m tools.reliability"), "intro")
     assert "| crash matrix | 2 | 1 failed, 1 lost, 0 mixed states | 0s | **FAILED** |" in text
     assert "**1 failures** (listed below)" in text and "t2: LOST committed change" in text

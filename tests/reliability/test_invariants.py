@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from memory_review.reliability.crash import Prepared
-from memory_review.reliability.invariants import Outside, check_invariants, stores_of
-from memory_review.reliability.scenario import Trial, copy_trial
-from memory_review.reliability.state import snapshot_diff, store_state, tree_snapshot
+from tools.reliability.crash import Prepared
+from tools.reliability.invariants import Outside, check_invariants, stores_of
+from tools.reliability.scenario import Trial, copy_trial
+from tools.reliability.state import snapshot_diff, store_state, tree_snapshot
 
 
 @pytest.fixture

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from conftest import FULL
 
-from memory_review.reliability.crash import Prepared
-from memory_review.reliability.iofaults import durable_index, io_trial, run_io_matrix
-from memory_review.reliability.scenario import OPERATIONS
+from tools.reliability.crash import Prepared
+from tools.reliability.iofaults import durable_index, io_trial, run_io_matrix
+from tools.reliability.scenario import OPERATIONS
 
 
 @pytest.mark.parametrize("op", list(OPERATIONS))

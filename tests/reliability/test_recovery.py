@@ -6,10 +6,10 @@ from pathlib import Path
 
 from conftest import FULL, JOBS
 
-from memory_review.reliability.crash import Prepared
-from memory_review.reliability.recovery import CRASH_STATES, rerun_until_idempotent, run_recovery_trials
-from memory_review.reliability.scenario import copy_trial
-from memory_review.reliability.state import snapshot_diff, tree_snapshot
+from tools.reliability.crash import Prepared
+from tools.reliability.recovery import CRASH_STATES, rerun_until_idempotent, run_recovery_trials
+from tools.reliability.scenario import copy_trial
+from tools.reliability.state import snapshot_diff, tree_snapshot
 
 QUICK_STATES = [CRASH_STATES[i] for i in (0, 5, 7)]  # roll forward an apply, an edit; cut a torn tail
 

@@ -8,13 +8,13 @@ from pathlib import Path
 
 from events import faults
 from events.faults import FaultPlan
-from memory_review.reliability import corpus_cases  # noqa: F401 — registers the corpus
-from memory_review.reliability.corpus import CASES, run_case
-from memory_review.reliability.crash import Point, Prepared, crash_trial
-from memory_review.reliability.iofaults import io_trial
-from memory_review.reliability.recovery import interrupted_trial, make_crash_state
+from tools.reliability import corpus_cases  # noqa: F401 — registers the corpus
+from tools.reliability.corpus import CASES, run_case
+from tools.reliability.crash import Point, Prepared, crash_trial
+from tools.reliability.iofaults import io_trial
+from tools.reliability.recovery import interrupted_trial, make_crash_state
 from memory_review.proposal import ProposedMemory
-from memory_review.reliability.scenario import copy_trial, upsert
+from tools.reliability.scenario import copy_trial, upsert
 
 
 def _point(prepared: Prepared, op: str, name: str, nth: int = 1, *, partial: bool = False) -> Point:

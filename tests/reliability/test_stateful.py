@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from conftest import FULL
 
-from memory_review.reliability.stateful import run_stateful
+from tools.reliability.stateful import run_stateful
 
 
 def test_random_operation_sequences_keep_log_disk_and_model_equal() -> None:

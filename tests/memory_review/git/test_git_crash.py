@@ -1,19 +1,19 @@
 """A crash or a network failure in the middle of a sync leaves every clone valid, and a retry completes it.
 
-Crashes are real: ``memory-review sync`` runs as a child process armed (through
-``MEMORY_REVIEW_FAULT``) to die at one step — after the fetch, half-way through
+Crashes are real: ``memory-review sync`` runs as a child process armed (by the test
+harness, ``tools/reliability/arming.py``) to die at one step — after the fetch, half-way through
 appending the merge batch, before the history ref moves, before the push.
 """
 
 from __future__ import annotations
 
-import json
 import shutil
 
 import pytest
 from git_helpers import Clone, Team, git, manifest_memories
 
 from memory_review.errors import MemoryReviewError, StorageError
+from tools.reliability.arming import fault_env
 
 CRASH_POINTS = [
     {"action": "kill", "point": "sync.after_fetch"},
@@ -49,7 +49,7 @@ def _settled(ann: Clone, ben: Clone) -> None:
 @pytest.mark.parametrize("plan", CRASH_POINTS, ids=lambda p: p["point"])
 def test_a_crash_mid_sync_leaves_every_clone_valid_and_a_retry_completes(team: Team, plan: dict) -> None:
     ann, ben = _diverged(team)
-    done = ben.cli("sync", "--scope", "project", env={"MEMORY_REVIEW_FAULT": json.dumps(plan)})
+    done = ben.cli("sync", "--scope", "project", env=fault_env(plan))
     assert done.returncode == 137, done.stderr  # it really died there
     for clone in (ann, ben):
         clone.assert_valid()  # verify recovers first, like any command, then finds nothing wrong
@@ -95,7 +95,7 @@ def test_a_rejected_push_keeps_the_merge_and_a_retry_publishes_it(team: Team) ->
 def test_a_remote_that_vanished_mid_push_is_retried(team: Team) -> None:
     ann, ben = _diverged(team)
     done = ben.cli("sync", "--scope", "project",
-                   env={"MEMORY_REVIEW_FAULT": json.dumps({"action": "kill", "point": "sync.before_push"})})
+                   env=fault_env({"action": "kill", "point": "sync.before_push"}))
     assert done.returncode == 137
     shutil.copytree(team.remote, team.tmp / "backup.git")
     shutil.rmtree(team.remote)

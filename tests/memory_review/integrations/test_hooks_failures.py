@@ -175,3 +175,33 @@ def test_inside_our_own_extractor_session_the_hook_does_nothing(project, payload
     assert project.workspace().list_candidates() == []
     done = project.hook(payload)
     assert project.workspace().list_candidates() != []  # the same payload outside it proposes
+
+
+@pytest.mark.parametrize("plan", [
+    '{"action": "kill"}',                                     # would die at the first fault point
+    '{"action": "raise", "mode": "from"}',                    # would fail every write
+    '{"action": "partial", "point": "log.append.before_write"}',
+    "{not a plan",                                            # a malformed one used to stop the import
+], ids=["kill", "raise", "partial", "malformed"])
+def test_a_fault_plan_in_the_environment_is_not_read_by_the_hook(project: Project, hook_payloads,
+                                                                payload_for, plan: str) -> None:
+    """Only the test harness arms fault points (ADR 0025): the variable alone changes nothing."""
+    project.approve(PROPOSAL)
+    env = {**project.env, "MEMORY_REVIEW_FAULT": plan}
+    start = payload_for(hook_payloads["session_start.json"][0])
+    done = project.hook(start, env=env)
+    assert (done.returncode, done.stderr) == (0, b"")
+    context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "forbidden-mock-database" in context or PROPOSAL["memory"]["body"] in context
+    assert [e.type for e in project.workspace().log(type="context.built")] == ["context.built"]
+    assert _errors(project) == []
+
+
+def test_the_harness_can_still_arm_a_hook_process(project: Project, hook_payloads, payload_for) -> None:
+    """The control for the test above: the same plan, armed by the harness, does kill the process."""
+    from tools.reliability.arming import fault_env
+
+    project.approve(PROPOSAL)
+    env = {**project.env, **fault_env('{"action": "kill", "point": "log.append.before_write"}')}
+    done = project.hook(payload_for(hook_payloads["session_start.json"][0]), env=env)
+    assert done.returncode == 137, done.stderr

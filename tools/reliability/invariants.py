@@ -16,7 +16,7 @@ then, and counted as violations after. What it checks, per store:
 6. ``verify`` passes.
 
 Invariant 2 (before or after, never a mix) needs to know the operation; the
-trials check it with :mod:`memory_review.reliability.state`.
+trials check it with :mod:`tools.reliability.state`.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from events import LogError
 from events.durable import is_temp_file
 from memory_review.errors import MemoryReviewError
 from memory_review.record_io import memory_from_json, memory_sha256
-from memory_review.reliability.state import Snapshot, replayed_memories, snapshot_diff, tree_snapshot
+from tools.reliability.state import Snapshot, replayed_memories, snapshot_diff, tree_snapshot
 from memory_review.deltas import candidate_delta
 from memory_review.store import Store
 from memory_review.verify import verify_store

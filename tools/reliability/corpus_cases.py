@@ -16,9 +16,9 @@ import orjson
 
 from memory_review.injection import ContextRequest, build_context
 from memory_review.proposal import ProposedMemory
-from memory_review.reliability.corpus import Outcome, cli, raised
-from memory_review.reliability.corpus import case as _case
-from memory_review.reliability.scenario import ACTOR, Context, Trial, upsert
+from tools.reliability.corpus import Outcome, cli, raised
+from tools.reliability.corpus import case as _case
+from tools.reliability.scenario import ACTOR, Context, Trial, upsert
 
 STORE = "project/.memory-review"
 FAKE_ID = "cand_01ARZ3NDEKTSV4RRFFQ69G5FAV"

@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memory_review.reliability.child import KILLED, ChildResult, parse_lines, spawn
-from memory_review.reliability.invariants import Outside, check_invariants, stores_of
-from memory_review.reliability.poller import Poller
-from memory_review.reliability.results import SuiteResult
-from memory_review.reliability.scenario import Context, Trial, copy_trial, upsert
-from memory_review.reliability.workload import Workload, WorkloadResult
+from tools.reliability.child import KILLED, ChildResult, parse_lines, spawn
+from tools.reliability.invariants import Outside, check_invariants, stores_of
+from tools.reliability.poller import Poller
+from tools.reliability.results import SuiteResult
+from tools.reliability.scenario import Context, Trial, copy_trial, upsert
+from tools.reliability.workload import Workload, WorkloadResult
 
 RACING_OPS = ("propose", "apply", "discard", "edit", "revert")
 """What racing workers do (``delete`` of a memory another worker deleted is a NotFoundError, by design)."""

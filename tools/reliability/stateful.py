@@ -25,10 +25,10 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_stat
 from memory_review.errors import ConflictError, ValidationError
 from memory_review.proposal import ProposedMemory
 from memory_review.record_io import memory_to_json
-from memory_review.reliability.invariants import check_invariants
-from memory_review.reliability.results import SuiteResult, timed
-from memory_review.reliability.scenario import ACTOR, Trial, delete_proposal, upsert
-from memory_review.reliability.state import replayed_memories
+from tools.reliability.invariants import check_invariants
+from tools.reliability.results import SuiteResult, timed
+from tools.reliability.scenario import ACTOR, Trial, delete_proposal, upsert
+from tools.reliability.state import replayed_memories
 
 IDS = st.sampled_from(["tabs", "tests", "style", "db"])
 BODIES = st.sampled_from(["Use 4 spaces.", "Use tabs.", "Run pytest -x.", "Postgres only.", "No mocks."])

@@ -24,11 +24,11 @@ from pathlib import Path
 from events import faults
 from events.faults import FaultPlan
 from memory_review.errors import MemoryReviewError, StorageError
-from memory_review.reliability.crash import NEXT_MEMORY, Prepared, classify, prepare
-from memory_review.reliability.invariants import Outside, check_invariants, stores_of
-from memory_review.reliability.results import SuiteResult, timed
-from memory_review.reliability.scenario import NEXT_OPERATION, OPERATIONS, Trial, copy_trial
-from memory_review.reliability.state import store_state
+from tools.reliability.crash import NEXT_MEMORY, Prepared, classify, prepare
+from tools.reliability.invariants import Outside, check_invariants, stores_of
+from tools.reliability.results import SuiteResult, timed
+from tools.reliability.scenario import NEXT_OPERATION, OPERATIONS, Trial, copy_trial
+from tools.reliability.state import store_state
 
 ERRNOS = (errno_codes.ENOSPC, errno_codes.EIO, errno_codes.EACCES)
 MODES = ("once", "from")

@@ -20,8 +20,8 @@ from pathlib import Path
 
 from events.faults import FaultPlan
 from memory_review.errors import MemoryReviewError
-from memory_review.reliability.child import KILLED, Launcher, launcher, spawn_launcher
-from memory_review.reliability.crash import (
+from tools.reliability.child import KILLED, Launcher, launcher, spawn_launcher
+from tools.reliability.crash import (
     Point,
     Prepared,
     check_recovered,
@@ -29,10 +29,10 @@ from memory_review.reliability.crash import (
     expected_outcome,
     record_points,
 )
-from memory_review.reliability.invariants import Outside, stores_of
-from memory_review.reliability.results import SuiteResult, timed
-from memory_review.reliability.scenario import Trial, copy_trial
-from memory_review.reliability.state import snapshot_diff, tree_snapshot
+from tools.reliability.invariants import Outside, stores_of
+from tools.reliability.results import SuiteResult, timed
+from tools.reliability.scenario import Trial, copy_trial
+from tools.reliability.state import snapshot_diff, tree_snapshot
 
 CRASH_STATES: tuple[tuple[str, Point], ...] = (
     ("apply", Point("log.append.after_fsync", 1, -1)),

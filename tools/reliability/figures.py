@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from memory_review.reliability.results import SuiteResult
+from tools.reliability.results import SuiteResult
 
 FIXES: tuple[tuple[str, str], ...] = (
     ("A resolved candidate's file was removed after manifest.json moved on; a crash between the two left an "

@@ -1,8 +1,8 @@
-"""The child process of the trials: ``python -m memory_review.reliability.driver COMMAND JSON``.
+"""The child process of the trials: ``python -m tools.reliability.driver COMMAND JSON``.
 
-A child is armed (or not) by ``MEMORY_REVIEW_FAULT`` in its environment, which
-``events.faults`` reads at import, so the fault fires inside the real library
-code of a real, separate process. Commands:
+A child is armed (or not) by the harness's start-up hook (``tools/reliability/arming.py``)
+before it runs any of our code, so the fault fires inside the real library code of a
+real, separate process. Commands:
 
 ``op``          run one named operation of the scenario on a trial copy;
 ``recover``     run recovery (``verify``: lock, roll forward, check);
@@ -37,8 +37,8 @@ import orjson
 from events import faults
 from events.faults import FaultPlan
 from memory_review.errors import MemoryReviewError
-from memory_review.reliability.scenario import ACTOR, OPERATIONS, Context, Trial
-from memory_review.reliability.workload import Workload, WorkloadResult
+from tools.reliability.scenario import ACTOR, OPERATIONS, Context, Trial
+from tools.reliability.workload import Workload, WorkloadResult
 
 LIBRARY_ERROR_EXIT = 3
 

@@ -25,10 +25,10 @@ from pathlib import Path
 from events import faults
 from events.faults import WRITE_SUFFIX, FaultPlan
 from memory_review.errors import MemoryReviewError
-from memory_review.reliability.child import KILLED, Launcher, launcher, spawn_launcher
-from memory_review.reliability.invariants import Outside, check_invariants, stores_of
-from memory_review.reliability.results import SuiteResult, timed
-from memory_review.reliability.scenario import (
+from tools.reliability.child import KILLED, Launcher, launcher, spawn_launcher
+from tools.reliability.invariants import Outside, check_invariants, stores_of
+from tools.reliability.results import SuiteResult, timed
+from tools.reliability.scenario import (
     NEXT_OPERATION,
     OPERATIONS,
     Context,
@@ -36,12 +36,12 @@ from memory_review.reliability.scenario import (
     build_template,
     copy_trial,
 )
-from memory_review.reliability.state import StoreState, store_state
+from tools.reliability.state import StoreState, store_state
 
 LAUNCHES = {
     "fork": "a zygote process imports the library once and forks each child, which arms its fault plan "
             "right after the fork and dies by os._exit at its point",
-    "spawn": "a fresh interpreter per child, armed through MEMORY_REVIEW_FAULT in its environment",
+    "spawn": "a fresh interpreter per child, armed at start-up by the harness (tools/reliability/arming.py)",
 }
 CRASH_NOTE = (
     "`kill`: the child died at the point; `partial`: it wrote half the bytes of that write, then died. "

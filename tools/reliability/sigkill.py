@@ -22,12 +22,12 @@ from pathlib import Path
 
 from events import Event
 from memory_review.errors import MemoryReviewError
-from memory_review.reliability.child import parse_lines, spawn
-from memory_review.reliability.concurrency import _claims
-from memory_review.reliability.invariants import Outside, check_invariants, stores_of
-from memory_review.reliability.results import SuiteResult, timed
-from memory_review.reliability.scenario import NEXT_OPERATION, Trial, copy_trial
-from memory_review.reliability.workload import WorkloadResult
+from tools.reliability.child import parse_lines, spawn
+from tools.reliability.concurrency import _claims
+from tools.reliability.invariants import Outside, check_invariants, stores_of
+from tools.reliability.results import SuiteResult, timed
+from tools.reliability.scenario import NEXT_OPERATION, Trial, copy_trial
+from tools.reliability.workload import WorkloadResult
 
 MAX_DELAY = 1.5
 

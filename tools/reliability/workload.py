@@ -21,7 +21,7 @@ from events import Event
 from memory_review.errors import ConflictError, LockTimeoutError, MemoryReviewError
 from memory_review.proposal import ProposedMemory
 from memory_review.record_io import memory_to_json
-from memory_review.reliability.scenario import ACTOR, upsert
+from tools.reliability.scenario import ACTOR, upsert
 from memory_review.workspace import CandidateState, Workspace
 
 EXPECTED_RACE_ERRORS = (ConflictError, LockTimeoutError)

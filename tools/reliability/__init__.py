@@ -1,6 +1,6 @@
 """The reliability suite: trials that try to break the store's promises, shared by the tests and the figures.
 
-``python -m memory_review.reliability [--full]`` runs every suite and writes
+``python -m tools.reliability [--full]`` runs every suite and writes
 ``docs/reliability.md``; ``tests/reliability/`` runs the same trial functions at
 the quick scale. The bar is ``../shared/RELIABILITY.md``. Modules:
 

@@ -17,8 +17,8 @@ from typing import Any
 from events.replay import fold_changes
 from memory_review.candidate import candidate_to_json
 from memory_review.record_io import memory_from_json, memory_to_json
-from memory_review.reliability.scenario import Trial
-from memory_review.reliability.state import content_digest
+from tools.reliability.scenario import Trial
+from tools.reliability.state import content_digest
 
 MemorySet = frozenset[tuple[str, str]]
 

@@ -1,7 +1,7 @@
 """Starting the driver as a real child process, and reading what it said.
 
 Two launchers, one interface (:data:`Launcher`): ``spawn`` starts a fresh
-interpreter armed through ``MEMORY_REVIEW_FAULT`` (what a user's crash looks
+interpreter armed through :func:`tools.reliability.arming.fault_env` (what a user's crash looks
 like, 0.2-0.3 s each); ``fork`` asks a :class:`Zygote` — a driver process that has
 imported everything once — to fork the child and arm it after the fork (a few
 milliseconds each). Both children are separate processes that die by
@@ -10,7 +10,6 @@ milliseconds each). Both children are separate processes that die by
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import threading
@@ -22,27 +21,23 @@ from typing import Any
 
 import orjson
 
-import memory_review
-from events.faults import ENV_VAR, FaultPlan
+from events.faults import FaultPlan
+from tools.reliability.arming import REPO_ROOT, fault_env, unarmed_env
 
-REPO_ROOT = Path(memory_review.__file__).resolve().parents[1]
 KILLED = 137
 """The exit status a ``kill``/``partial`` fault ends the child with (the FaultPlan default)."""
 
 
 def child_env(plan: FaultPlan | None) -> dict[str, str]:
     """This process's environment, with the fault plan (or none) and our packages importable."""
-    env = {k: v for k, v in os.environ.items() if k != ENV_VAR}
-    if plan is not None:
-        env[ENV_VAR] = plan.model_dump_json()
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
-    return env
+    env = unarmed_env()
+    return env if plan is None else {**env, **fault_env(plan)}
 
 
 def spawn(command: str, args: dict[str, Any], *, plan: FaultPlan | None = None,
           stdin: int | None = None) -> subprocess.Popen[bytes]:
     """Start ``driver COMMAND`` with ``args``; the caller reads, waits or kills."""
-    argv = [sys.executable, "-m", "memory_review.reliability.driver", command, orjson.dumps(args).decode()]
+    argv = [sys.executable, "-m", "tools.reliability.driver", command, orjson.dumps(args).decode()]
     return subprocess.Popen(argv, env=child_env(plan), stdin=stdin, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, cwd=REPO_ROOT)
 

@@ -10,20 +10,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from memory_review.reliability.concurrency import (
+from tools.reliability.concurrency import (
     run_dead_lock_holder,
     run_process_workload,
     run_same_base,
     run_same_candidate,
     run_thread_workload,
 )
-from memory_review.reliability.corpus import run_corpus
-from memory_review.reliability.crash import Prepared, prepare, run_crash_matrix
-from memory_review.reliability.iofaults import run_io_matrix
-from memory_review.reliability.recovery import CRASH_STATES, run_recovery_trials
-from memory_review.reliability.results import SuiteResult, timed
-from memory_review.reliability.scenario import build_template
-from memory_review.reliability.sigkill import run_sigkill_trials
+from tools.reliability.corpus import run_corpus
+from tools.reliability.crash import Prepared, prepare, run_crash_matrix
+from tools.reliability.iofaults import run_io_matrix
+from tools.reliability.recovery import CRASH_STATES, run_recovery_trials
+from tools.reliability.results import SuiteResult, timed
+from tools.reliability.scenario import build_template
+from tools.reliability.sigkill import run_sigkill_trials
 
 
 @dataclass(frozen=True)
@@ -147,7 +147,7 @@ def run_concurrency(prep: Prepared, scale: Scale, workdir: Path) -> SuiteResult:
 
 
 def _stateful(scale: Scale) -> SuiteResult:
-    from memory_review.reliability.stateful import run_stateful  # needs hypothesis, a test dependency
+    from tools.reliability.stateful import run_stateful  # needs hypothesis, a test dependency
 
     return run_stateful(examples=scale.hypothesis_examples, steps=scale.hypothesis_steps,
                         derandomize=scale.derandomize)

@@ -11,7 +11,7 @@ at — then feeds its input through the library or the CLI. It passes when:
 - the snapshot afterwards is identical (for injection: durable memory is; the
   candidate is the one thing a proposal adds).
 
-The cases themselves are in :mod:`memory_review.reliability.corpus_cases`.
+The cases themselves are in :mod:`tools.reliability.corpus_cases`.
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from pathlib import Path
 import orjson
 
 from memory_review.errors import MemoryReviewError
-from memory_review.reliability.results import SuiteResult, timed
-from memory_review.reliability.scenario import Context, Trial, copy_trial
-from memory_review.reliability.state import snapshot_diff, tree_snapshot
+from tools.reliability.results import SuiteResult, timed
+from tools.reliability.scenario import Context, Trial, copy_trial
+from tools.reliability.state import snapshot_diff, tree_snapshot
 
 
 @dataclass(frozen=True)
@@ -181,7 +181,7 @@ def _outcome_name(item: Case) -> str:
 
 def run_corpus(template: Path, ctx: Context, workdir: Path, *, cases: list[Case] | None = None) -> SuiteResult:
     """Every case of the corpus (importing the cases registers them)."""
-    from memory_review.reliability import corpus_cases  # noqa: F401 — registers CASES
+    from tools.reliability import corpus_cases  # noqa: F401 — registers CASES
 
     result = SuiteResult("bad-input corpus", zero=("not rejected", "store changed", "other violations"))
     with timed(result):

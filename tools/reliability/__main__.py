@@ -1,4 +1,4 @@
-"""``python -m memory_review.reliability [--full]``: run every reliability suite and write docs/reliability.md.
+"""``python -m tools.reliability [--full]``: run every reliability suite and write docs/reliability.md.
 
 Quick mode (the default) runs the same trials as CI's test suite in a few
 minutes; ``--full`` runs thousands. The exit status is 1 if any trial failed
@@ -14,25 +14,25 @@ import tempfile
 import time
 from pathlib import Path
 
-from memory_review.reliability.child import REPO_ROOT
-from memory_review.reliability.figures import RunInfo, filesystem_of, render
-from memory_review.reliability.results import SuiteResult
-from memory_review.reliability.runner import SCALES, run_all
+from tools.reliability.child import REPO_ROOT
+from tools.reliability.figures import RunInfo, filesystem_of, render
+from tools.reliability.results import SuiteResult
+from tools.reliability.runner import SCALES, run_all
 
 INTRO = (
     "memory-review promises that nothing approved is ever lost or half-written and nothing unreviewed ever "
     "becomes memory. These are the figures of the suite that tries to break that promise "
-    "(`memory_review/reliability/`, tests in `tests/reliability/`; the bar is `../shared/RELIABILITY.md`): "
+    "(`tools/reliability/`, tests in `tests/reliability/`; the bar is `../shared/RELIABILITY.md`): "
     "child processes killed at every fault point of every operation and at random moments, `OSError`s "
     "injected at every call, recovery itself interrupted, racing processes and threads, hostile inputs, "
     "and a hypothesis state machine. After every trial the six invariants are checked "
-    "(`memory_review.reliability.invariants.check_invariants`). Regenerate with "
-    "`python -m memory_review.reliability --full` (quick: without `--full`)."
+    "(`tools.reliability.invariants.check_invariants`). Regenerate with "
+    "`python -m tools.reliability --full` (quick: without `--full`)."
 )
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m memory_review.reliability", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m tools.reliability", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--full", action="store_true", help="thousands of trials (tens of minutes)")
     parser.add_argument("--scale", choices=sorted(SCALES), help="pick a scale by name (smoke: seconds)")
@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         workdir = Path(folder)
         results = run_all(scale, workdir, jobs=args.jobs, progress=_progress)
         filesystem = filesystem_of(workdir)
-    command = "python -m memory_review.reliability" + (" --full" if args.full else "")
+    command = "python -m tools.reliability" + (" --full" if args.full else "")
     command += f" --scale {args.scale}" if args.scale else ""
     info = RunInfo(scale.name, time.monotonic() - start, args.jobs, filesystem, command)
     args.output.parent.mkdir(parents=True, exist_ok=True)
