@@ -129,6 +129,8 @@ def _sync(args, ws: Workspace):
 def _trust(args, ws: Workspace):
     if args.remote:
         return ws.trust_remote(args.remote, actor=current_actor(), trusted=not args.off, scope=args.scope)
+    if args.moved_from:
+        return ws.trust_moved(Path(args.moved_from), actor=current_actor())
     action = args.action or ("apply" if args.all else "list")
     if action == "list":
         return ws.foreign(scope=args.scope)
@@ -382,6 +384,8 @@ def _cfg_trust(p):
     p.add_argument("--remote", metavar="NAME",
                    help="let teammates' approvals that arrive by `sync` through git remote NAME count here")
     p.add_argument("--off", action="store_true", help="with --remote: stop letting them count")
+    p.add_argument("--moved-from", metavar="DIR",
+                   help="this project was moved from DIR: keep what you trusted or refused there")
     p.add_argument("--reason", help="why (kept in the log)")
     _scope(p, "only this store (default: both)")
 

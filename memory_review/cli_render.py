@@ -419,7 +419,7 @@ def _forget_steps(store) -> list[str]:
 
 def render_trust(result, args) -> str:
     """``trust list``: the foreign memories; a decision: the events that record it."""
-    if args.remote or args.all or args.action in ("apply", "discard"):
+    if args.remote or args.all or args.moved_from or args.action in ("apply", "discard"):
         return render_events(result, args) if result else "nothing to decide"
     if not result:
         return "nothing waiting: every memory here was approved on this machine"

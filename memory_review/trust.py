@@ -189,6 +189,13 @@ class TrustRecords:
         for name in doomed:
             unlink(self.folder / name)  # a name only: a link is removed, never its target
 
+    def ledger_at(self, store_root: Path, scope: str) -> Ledger:
+        """The ledger kept for a store folder by its path, whether or not a store is there now."""
+        real, key = store_key(store_root)
+        path = self.folder / f"{key}.json"
+        data = self._read(path)
+        return Ledger(path, real, scope) if data is None else _decode(data, path, real, scope)
+
     def carry(self, old_root: Path, store: Store) -> None:
         """Give ``store`` the decisions recorded for the store that was at ``old_root`` (moved or copied by
         its owner: the ledger is keyed by path, so a move alone loses them)."""

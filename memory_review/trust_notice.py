@@ -52,7 +52,8 @@ def _message(ws: Workspace, due: list[tuple[str, int]]) -> str:
             f"synced store), so not injected. Review them with `memory-review` (or `memory-review trust`).")
     if any(scope == "project" for scope, _count in due) and not ws.trust_records.ledger(ws.project).exists:
         text += (" If you made this store yourself before trust records existed: "
-                 "`memory-review trust --all`.")
+                 "`memory-review trust --all`; if you moved this project: `memory-review trust --moved-from "
+                 "OLD-FOLDER`.")
     return text
 
 

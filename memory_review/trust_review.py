@@ -155,6 +155,21 @@ def remote_plan(remote: str, *, trusted: bool, actor: str) -> Plan:
                                    trust={"remote": remote, "trusted": trusted})])
 
 
+def moved_plan(view: StoreView, here: Ledger, old: Ledger, *, actor: str, reason: str) -> Plan | None:
+    """What a person decided where a moved project used to be, for the versions this store still holds.
+
+    Only exact versions carry (a ledger names file hashes): a memory changed since is foreign again.
+    """
+    current = {memory_id: view.sha256(memory_id) for memory_id in view.ids()}
+    trust = {m: sha for m, sha in current.items() if sha and sha in old.trusted and not here.keeps(sha)}
+    refuse = {m: sha for m, sha in current.items() if sha and sha in old.refused and here.undecided(sha)}
+    drafts = [EventDraft(type=kind, actor=actor, reason=reason, trust={"memories": _entries(chosen)})
+              for kind, chosen in (("memory.trusted", trust), ("memory.refused", refuse)) if chosen]
+    drafts += [EventDraft(type="trust.remote", actor=actor, trust={"remote": remote, "trusted": True})
+               for remote in old.remotes if remote not in here.remotes]
+    return Plan(drafts=drafts) if drafts else None
+
+
 def check_named(known: set[str], memory_ids: Iterable[str], *, scope: str | None) -> None:
     """A usage error naming every id that is not a memory waiting for this decision."""
     missing = [memory_id for memory_id in dict.fromkeys(memory_ids) if memory_id not in known]

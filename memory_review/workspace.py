@@ -513,6 +513,27 @@ class Workspace:
                     events += self.commit(tx, plan_of(chosen))
         return events
 
+    def trust_moved(self, old_root: Path, *, actor: str) -> list[Event]:
+        """Carry a person's trust decisions from where this project used to be (``trust --moved-from``).
+
+        The ledger is keyed by the store's real path, so moving a project makes its store foreign;
+        this takes over what was decided there, for the exact versions still here, recorded as events.
+        """
+        from memory_review.trust_review import moved_plan
+
+        rules.require_person(actor)
+        old_store = project_store_dir(Path(old_root).expanduser().absolute())
+        if os.path.realpath(old_store) == os.path.realpath(self.project.root):
+            raise ValidationError("that is this project's own folder", field="moved-from")
+        old = self.trust_records.ledger_at(old_store, "project")
+        if not old.exists:
+            raise NotFoundError("trust record for a project at", str(old_root),
+                                hint="give the folder the project was in when you trusted it")
+        with self.project.transact() as tx:
+            plan = moved_plan(tx.view, self.trust_records.ledger(self.project), old, actor=actor,
+                              reason="moved: carried from this project's previous folder")
+            return self.commit(tx, plan) if plan else []
+
     def trust_remote(self, remote: str, *, actor: str, trusted: bool = True,
                      scope: str | None = None) -> list[Event]:
         """Let teammates' approvals arriving through ``remote`` count here (off by default; recorded)."""
