@@ -176,6 +176,8 @@ def _tier_note(
 LEFT_OUT_WORDS = {
     "budget": "over the budget (the notes before it fill it; it goes in when they shrink or go)",
     "not selected": "the query did not select it",
+    "not approved here": "no person on this machine approved it (a cloned, copied or synced store); "
+                         "trust or refuse it in the review queue",
 }
 
 

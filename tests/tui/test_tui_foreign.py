@@ -79,3 +79,22 @@ async def test_foreign_rows_are_trusted_refused_and_flagged_ones_ask(tmp_path: P
     [refused] = ws.log(type="memory.refused")
     assert trusted.actor == refused.actor == ACTOR and refused.reason == "not ours"
     assert ws.foreign() == []
+
+
+async def test_the_memories_screen_says_which_memories_are_not_approved_here(tmp_path: Path) -> None:
+    from tui.screens.memories import NOT_APPROVED_HERE, MemoriesScreen
+
+    ws = _authored_elsewhere(tmp_path)
+    ws.trust(["clean-note"], actor=ACTOR)
+    app = app_for(ws)
+    async with app.run_test(size=SIZE) as pilot:
+        await _queue(pilot)
+        await pilot.press("2")
+        await wait_until(pilot, lambda: isinstance(app.screen, MemoriesScreen) and app.screen.entries,
+                         what="the memories screen")
+        await settle(pilot)
+        screen = app.screen
+        left_out = {e.memory.id: e.left_out for e in screen.entries.values()}
+        assert left_out == {"clean-note": None, "odd-note": NOT_APPROVED_HERE}
+        summary = str(screen.query_one("#memories").border_title)
+        assert "1 of 2 injected by `context`" in summary and "1 not approved here" in summary

@@ -62,11 +62,17 @@ class MemoryEntry:
         return f"{self.memory.scope}:{self.memory.id}"
 
 
+NOT_APPROVED_HERE = "not approved here"
+"""Why a memory of the store is not injected when no person on this machine approved it (ADR 0021)."""
+
+
 def merged_entries(
-    user: list[Memory], project: list[Memory], context: ContextResult
+    user: list[Memory], project: list[Memory], context: ContextResult,
+    approved: set[tuple[str, str]] | None = None,
 ) -> list[MemoryEntry]:
     """Active memories in priority order, each with its place in ``context`` (or why it is left out),
-    then the user memories a project memory overrides."""
+    then the user memories a project memory overrides. ``approved``: the (scope, id) pairs past the
+    trust gate; any other memory is marked as not approved here (it waits in the review queue)."""
     by_scope = {"user": {m.id: m for m in user}, "project": {m.id: m for m in project}}
     place = {(m.scope, m.id): i + 1 for i, m in enumerate(context.included)}
     reason = {(m.scope, m.id): m.reason for m in context.dropped}
@@ -78,7 +84,7 @@ def merged_entries(
                 m,
                 rank,
                 overrides=by_scope["user"].get(m.id) if m.scope == "project" else None,
-                left_out=None if rank else reason.get((m.scope, m.id), "not injected"),
+                left_out=None if rank else reason.get((m.scope, m.id), _unlisted(m, approved)),
             )
         )
     shadowed = [
@@ -87,6 +93,12 @@ def merged_entries(
         if m.id in by_scope["project"]
     ]
     return entries + shadowed
+
+
+def _unlisted(memory: Memory, approved: set[tuple[str, str]] | None) -> str:
+    if approved is not None and (memory.scope, memory.id) not in approved:
+        return NOT_APPROVED_HERE
+    return "not injected"
 
 
 def block_summary(entries: list[MemoryEntry]) -> str:
@@ -147,10 +159,11 @@ class MemoriesScreen(FilteredScreen):
                 read.kept = len(user) + len(project)
             # What `memory-review context` injects now (no session: nothing is recorded).
             context = self.ws.context()
+            approved = {(m.scope, m.id) for m in self.ws.memories()}  # past the trust gate
         except MemoryReviewError as exc:
             self.post_message(self.LoadFailed(exc))
             return
-        self.post_message(self.Loaded(merged_entries(user, project, context)))
+        self.post_message(self.Loaded(merged_entries(user, project, context, approved)))
 
     def on_memories_screen_loaded(self, message: Loaded) -> None:
         self.entries = {e.key: e for e in message.entries}
