@@ -218,7 +218,7 @@ def _install(args, ws: Workspace):
     from memory_review.integrations import install
 
     return install.install(ws, scope=args.settings, command=args.command_line,
-                           keep_auto_memory=args.keep_auto_memory)
+                           keep_auto_memory=args.keep_auto_memory, extractor=args.extractor)
 
 
 @command("uninstall", out.render_install)
@@ -495,9 +495,10 @@ def _cfg_sync(p):
 
 
 def _cfg_hook(p):
-    p.add_argument("target", choices=["claude-code", "errors"], metavar="claude-code|errors",
+    p.add_argument("target", choices=["claude-code", "errors", "worker"], metavar="claude-code|errors",
                    help="claude-code: run as Claude Code's hook (JSON on stdin; always exits 0); "
-                        "errors: what went wrong inside hooks")
+                        "errors: what went wrong inside hooks "
+                        "(worker: the background model extraction a hook starts; not for people)")
 
 
 def _cfg_install(p, *, with_command: bool = True):
@@ -516,6 +517,9 @@ def _cfg_install(p, *, with_command: bool = True):
         p.add_argument("--command", dest="command_line", metavar="CMD",
                        help="what Claude Code runs (default: memory-review hook claude-code, by full path "
                             "when memory-review is not on PATH)")
+        p.add_argument("--extractor", choices=["heuristic", "claude", "codex", "gemini"],
+                       help="what the Stop hooks extract with: claude, codex or gemini run that CLI in the "
+                            "background (your login, no tools); heuristic (offline) is what they use unless set")
         p.add_argument("--keep-auto-memory", action="store_true",
                        help="leave Claude Code's own auto memory on (by default install turns it off: "
                             "it remembers what nobody reviewed)")
@@ -603,6 +607,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unknown command {name!r}")
     if name == "hook" and args.target == "claude-code":
         return _run_claude_hook(project=getattr(args, "project", None))
+    if name == "hook" and args.target == "worker":
+        from memory_review.integrations.hook_worker import run_worker
+
+        return run_worker(project=getattr(args, "project", None), session=getattr(args, "session", None))
     handler, render = COMMANDS[name]
     try:
         ws = Workspace.open(Path(args.project) if getattr(args, "project", None) else None)

@@ -367,6 +367,11 @@ def _install_lines(result, args) -> list[str]:
     if result.auto_memory_folder:
         lines.append(f"  existing auto memory kept at {result.auto_memory_folder}: review it with "
                      f"`memory-review import {result.auto_memory_folder}`")
+    if result.extractor and result.extractor != "heuristic":
+        lines.append(f"  extraction: the Stop hooks ask `{result.extractor}` in the background (your login, no tools); "
+                     "failures: `memory-review hook errors`")
+    elif result.extractor:
+        lines.append("  extraction: the offline heuristic")
     if result.store_created:
         lines.append("  created the project store (.memory-review/)")
     if args.settings == "user" and result.action in ("installed", "updated"):

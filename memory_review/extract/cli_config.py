@@ -23,7 +23,8 @@ from typing import Any, Literal, cast
 import orjson
 
 from memory_review.errors import ValidationError
-from memory_review.file_reads import read_store_file
+from events.durable import atomic_replace
+from memory_review.file_reads import read_store_file, storage_errors
 
 AgentCli = Literal["claude", "codex", "gemini"]
 AGENT_CLIS: tuple[AgentCli, ...] = ("claude", "codex", "gemini")
@@ -83,6 +84,21 @@ def hook_extractor(config: Mapping[str, Any], agent: str) -> str:
     entry = hooks.get(agent) if isinstance(hooks, dict) else None
     chosen = entry.get("extractor") if isinstance(entry, dict) else None
     return chosen if chosen in AGENT_CLIS else "heuristic"
+
+
+def set_hook_extractor(user_store: Path, agent: str, extractor: str) -> Path:
+    """Record the person's choice of extractor for ``agent``'s hooks in ``config.json`` (other keys kept)."""
+    if extractor not in ("heuristic", *AGENT_CLIS):
+        raise ValidationError(f"unknown extractor {extractor!r}; use heuristic, {', '.join(AGENT_CLIS)}")
+    config = read_config(user_store)
+    hooks = config.get("hooks") if isinstance(config.get("hooks"), dict) else {}
+    entry = hooks.get(agent) if isinstance(hooks.get(agent), dict) else {}
+    config["hooks"] = {**hooks, agent: {**entry, "extractor": extractor}}
+    path = user_store / CONFIG_FILE
+    with storage_errors(path):
+        user_store.mkdir(parents=True, exist_ok=True)
+        atomic_replace(path, orjson.dumps(config, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n")
+    return path
 
 
 def _entry(config: Mapping[str, Any], agent: AgentCli) -> dict[str, Any]:

@@ -132,6 +132,11 @@ def handle(payload: HookPayload, *, project: Path | None = None, deadline: float
         return outcome
     if payload.hook_event_name in CONTEXT_EVENTS:
         outcome.output = with_trust_notice(answer_context(ws, payload), ws, payload)
+    elif (extractor := _hook_extractor(ws, payload)) != "heuristic":
+        from memory_review.integrations.hook_worker import start_background_extraction
+
+        start_background_extraction(ws, payload, extractor)  # the model answers later, never delaying Claude
+        outcome.skipped = f"model extraction ({extractor}) started in the background"
     else:
         summary = extract_new_turns(ws, payload, deadline=deadline)
         outcome.proposed = summary.proposed if summary else []
@@ -139,6 +144,18 @@ def handle(payload: HookPayload, *, project: Path | None = None, deadline: float
     for warning in ws.warnings:  # trouble after a commit point (e.g. git history): the change stands
         record_error(ws.project.root, RuntimeWarning(warning), payload=payload)
     return outcome
+
+
+def _hook_extractor(ws: Workspace, payload: HookPayload) -> str:
+    """The person's choice of extractor for these hooks; a config that cannot be read is logged, and the
+    offline heuristic runs instead (extraction still happens)."""
+    from memory_review.integrations.hook_worker import configured_extractor
+
+    try:
+        return configured_extractor(ws)
+    except MemoryReviewError as exc:
+        record_error(ws.project.root, exc, payload=payload)
+        return "heuristic"
 
 
 def open_workspace(payload: HookPayload, project: Path | None) -> Workspace:
@@ -212,9 +229,9 @@ def extract_new_turns(ws: Workspace, payload: HookPayload, *, deadline: float | 
     path = Path(payload.transcript_path).expanduser().absolute()
     state = HookState(ws.project.root, lock_timeout=LOCK_TIMEOUT)
     with state.extraction_lock(timeout=_lock_wait(deadline)):
-        offsets = _offsets(state, payload, ws)
+        offsets = session_offsets(state, payload, ws)
         seen = offsets.of(path)
-        stat = _stat(path)
+        stat = stat_transcript(path)
         if seen is not None and (seen.size, seen.mtime_ns) == (stat.st_size, stat.st_mtime_ns):
             return None
         transcript = read_transcript(path, session_id=payload.session_id)
@@ -222,7 +239,7 @@ def extract_new_turns(ws: Workspace, payload: HookPayload, *, deadline: float | 
         findings = new_findings(extract(transcript), transcript, start)
         summary = propose_findings(ws, findings, transcript=transcript, source=str(path))
         # Saved after the proposals: a crash in between re-reads these turns, and dedup makes that a no-op.
-        state.save(offsets.with_offset(path, _offset_after(transcript, stat)))
+        state.save(offsets.with_offset(path, offset_after(transcript, stat)))
     return summary
 
 
@@ -242,7 +259,7 @@ def new_findings(findings: list[Finding], transcript: Transcript, start: int) ->
     return [f for f in findings if any(e.turn_id in fresh for e in f.evidence)]
 
 
-def _offsets(state: HookState, payload: HookPayload, ws: Workspace) -> SessionOffsets:
+def session_offsets(state: HookState, payload: HookPayload, ws: Workspace) -> SessionOffsets:
     try:
         return state.offsets(payload.session_id)
     except IntegrityError as exc:
@@ -251,13 +268,13 @@ def _offsets(state: HookState, payload: HookPayload, ws: Workspace) -> SessionOf
         return SessionOffsets(session=payload.session_id)
 
 
-def _offset_after(transcript: Transcript, stat: os.stat_result) -> TranscriptOffset:
+def offset_after(transcript: Transcript, stat: os.stat_result) -> TranscriptOffset:
     last = transcript.turns[-1].turn_id if transcript.turns else None
     return TranscriptOffset(turns=len(transcript.turns), last_turn=last, size=stat.st_size,
                             mtime_ns=stat.st_mtime_ns)
 
 
-def _stat(path: Path) -> os.stat_result:
+def stat_transcript(path: Path) -> os.stat_result:
     try:
         return path.stat()
     except OSError as exc:

@@ -3,6 +3,8 @@
 ::
 
     hooks/sessions/<session-id>.json   how far each transcript of a session has been read
+    hooks/jobs/<session-id>.json       the latest model extraction asked for a session (ADR 0026)
+    hooks/jobs/<session-id>.lock       held by the one background worker extracting that session
     hooks/errors.jsonl                 what went wrong inside a hook (``memory-review hook errors``)
     hooks/extract.lock                 one extraction at a time per project (filelock, never deleted)
 
@@ -79,12 +81,25 @@ class SessionOffsets(Strict):
         return self.model_copy(update={"transcripts": {**self.transcripts, str(transcript): offset}})
 
 
+class ExtractionJob(Strict):
+    """A model extraction a hook asked for: which transcript, with which extractor; ``generation`` tells
+    a running worker that a newer request came in while it worked."""
+
+    v: Literal[1] = 1
+    session: str
+    transcript: str = Field(min_length=1, max_length=4096)
+    extractor: Literal["claude", "codex", "gemini"]
+    event: str = Field(default="Stop", max_length=64)
+    generation: int = Field(ge=0)
+
+
 class HookState:
     """The offsets and the extraction lock of one store's hooks."""
 
     def __init__(self, store_root: Path, *, lock_timeout: float) -> None:
         self.root = hooks_dir(store_root)
         self.sessions = self.root / "sessions"
+        self.jobs = self.root / "jobs"
         self.lock_timeout = lock_timeout
 
     def offsets(self, session: str) -> SessionOffsets:
@@ -119,6 +134,38 @@ class HookState:
             _make_folders(self.root)
         with store_lock(self.root / "extract.lock", self.lock_timeout if timeout is None else timeout):
             yield
+
+    def save_job(self, job: ExtractionJob) -> None:
+        """Replace the session's job file atomically (the newest request wins; a running worker sees it)."""
+        path = self._job_file(job.session, ".json")
+        data = orjson.dumps(job.model_dump(mode="json"), option=orjson.OPT_SORT_KEYS) + b"\n"
+        with storage_errors(path):
+            _make_folders(self.root, self.jobs)
+            atomic_replace(path, data)
+
+    def job(self, session: str) -> ExtractionJob | None:
+        """The session's latest job (None when none, or when the file is not one: it is derived state)."""
+        with storage_errors(self.root):
+            _check_folders(self.root, self.jobs)
+        data = read_store_file(self._job_file(session, ".json"), MAX_OFFSETS_BYTES)
+        if data is None:
+            return None
+        try:
+            job = ExtractionJob.model_validate(orjson.loads(data))
+        except (orjson.JSONDecodeError, PydanticValidationError):
+            return None
+        return job if job.session == session else None
+
+    @contextmanager
+    def worker_lock(self, session: str) -> Iterator[None]:
+        """The session's worker lock, taken without waiting (LockTimeoutError: another worker has it)."""
+        with storage_errors(self.root):
+            _make_folders(self.root, self.jobs)
+        with store_lock(self._job_file(session, ".lock"), 0):
+            yield
+
+    def _job_file(self, session: str, suffix: str) -> Path:
+        return self.jobs / f"{check_session_id(session)}{suffix}"
 
     def _session_file(self, session: str) -> Path:
         # A checked session id is a safe file name: letters, digits, '.', '-', '_', no leading dot.

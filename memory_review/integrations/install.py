@@ -71,6 +71,7 @@ class InstallResult:
     auto_memory: str | None = None  # "off" | "kept" | "restored"
     auto_memory_folder: str | None = None  # Claude Code's existing auto memory of this project
     gitignore: str | None = None
+    extractor: str | None = None  # the hooks' extractor, when install set it
 
 
 @dataclass(frozen=True)
@@ -139,11 +140,17 @@ def _which() -> Path | None:
 
 
 def install(ws: Workspace, *, scope: SettingsScope = "project", command: str | None = None,
-            keep_auto_memory: bool = False) -> InstallResult:
+            keep_auto_memory: bool = False, extractor: str | None = None) -> InstallResult:
     """Install for ``scope``; a project/local install also creates the project store (the hooks act
-    only where one exists) and keeps it out of the project's branches (``.gitignore``)."""
+    only where one exists) and keeps it out of the project's branches (``.gitignore``). ``extractor``
+    records the person's choice of extractor for the hooks in their user store (ADR 0026)."""
     target = locate(scope, ws.root, backups=ws.user.root / BACKUP_DIR)
     result = install_claude_code(target, command=command, keep_auto_memory=keep_auto_memory)
+    if extractor is not None:
+        from memory_review.extract.cli_config import set_hook_extractor
+
+        set_hook_extractor(ws.user.root, "claude-code", extractor)
+        result = replace(result, extractor=extractor)
     folder = auto_memory_dir(ws.root)
     result = replace(result, auto_memory_folder=str(folder) if folder.is_dir() else None)
     if scope == "user":

@@ -8,6 +8,7 @@ Each stand-in reads its whole stdin, records the call (argv, stdin, cwd, the nes
 * ``{"tool": true}`` — a run showing a tool was used;
 * ``{"exit": 3, "stdout": "...", "stderr": "..."}`` — raw output and an exit status;
 * ``{"sleep": 600}`` — never answers (the caller's deadline must stop it, and its child);
+* ``{"delay": 2, "answer": ...}`` — answers after a while (``overlap`` in a call says another was running);
 * ``{"huge": 20000000}`` — writes that many bytes.
 """
 
@@ -26,12 +27,22 @@ import json, os, sys, time, subprocess
 here = os.path.dirname(os.path.abspath(__file__))
 agent = os.path.basename(__file__)
 data = sys.stdin.buffer.read()
+running = os.path.join(here, "running")
+try:
+    os.close(os.open(running, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    overlap = False
+except FileExistsError:
+    overlap = True  # another call of this stand-in is still running
 with open(os.path.join(here, "calls.jsonl"), "a") as log:
     log.write(json.dumps({{"agent": agent, "argv": sys.argv[1:], "stdin": data.decode("utf-8", "replace"),
-                          "cwd": os.getcwd(), "cwd_entries": os.listdir("."),
+                          "cwd": os.getcwd(), "cwd_entries": os.listdir("."), "overlap": overlap,
                           "nested": os.environ.get("MEMORY_REVIEW_NESTED")}}) + "\n")
 with open(os.path.join(here, "scenario.json")) as f:
     s = json.load(f)
+if "delay" in s:
+    time.sleep(s["delay"])
+if not overlap:
+    os.unlink(running)
 if "sleep" in s:
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(%d)" % s["sleep"]])
     with open(os.path.join(here, "grandchild.pid"), "w") as f:
@@ -102,7 +113,9 @@ class StandIn:
         log = self.folder / "calls.jsonl"
         if not log.exists():
             return []
-        return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+        text = log.read_text(encoding="utf-8")
+        complete = text[: text.rfind("\n") + 1]  # a call being written right now is not read half-way
+        return [json.loads(line) for line in complete.splitlines()]
 
 
 def make_stand_in(folder: Path, agent: str) -> StandIn:

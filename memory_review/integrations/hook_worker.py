@@ -1,0 +1,156 @@
+"""Model extraction from the hooks, in the background: the hook returns at once, a detached worker asks the model.
+
+When the person chose a model extractor for the hooks (``"hooks": {"claude-code": {"extractor":
+"claude"}}`` in the user store's ``config.json``; ``install claude-code --extractor claude`` writes it),
+``Stop``/``SubagentStop``/``PreCompact`` do not extract themselves. They write the session's job
+(``hooks/jobs/<session>.json``: the transcript, the extractor, a generation number) and start
+``memory-review --project ROOT --session ID hook worker`` in its own session with no open pipes, so
+Claude Code never waits for the model (ADR 0026).
+
+The worker holds ``hooks/jobs/<session>.lock`` without waiting: a second worker for the same session
+exits at once, so at most one extraction per session runs. The one holding it extracts; after letting
+go, it reads the job again, and if a newer request came in meanwhile it goes round once more — so a
+request made while it worked is never lost. The turns sent are only those not read before (the
+offsets of ``claude_hooks``); offsets move on only after the proposals, and only when the model
+answered, so a failed call is asked again on the next ``Stop``. The store lock and the project's
+extraction lock are held only to read offsets and to propose, never while the model thinks. Failures
+go to the hook error log; a watchdog ends a worker that outlives the CLI's own deadline.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memory_review.errors import LockTimeoutError, ValidationError
+from memory_review.integrations.claude_hooks import (
+    HookPayload,
+    Watchdog,
+    new_findings,
+    offset_after,
+    record_error,
+    resume_index,
+    session_offsets,
+    stat_transcript,
+)
+from memory_review.integrations.hook_state import ExtractionJob, HookState, SessionOffsets
+from memory_review.workspace import Workspace
+
+if TYPE_CHECKING:
+    from memory_review.extract import Transcript
+    from memory_review.integrations.hook_state import TranscriptOffset
+
+HOOK_AGENT = "claude-code"
+WORKER_LOCK_TIMEOUT = 30.0  # the worker is in no hurry: it may wait for the store behind a person's review
+WORKER_MARGIN = 120.0  # beyond the CLI's own deadline: reading, proposing, a second round
+
+
+def configured_extractor(ws: Workspace) -> str:
+    """The extractor the person chose for this agent's hooks; ``heuristic`` when none (or unreadable)."""
+    from memory_review.extract.cli_config import hook_extractor, read_config
+
+    return hook_extractor(read_config(ws.user.root), HOOK_AGENT)
+
+
+def start_background_extraction(ws: Workspace, payload: HookPayload, extractor: str) -> None:
+    """Record the job and start a detached worker for the session; returns at once."""
+    if not payload.transcript_path:
+        raise ValidationError(f"{payload.hook_event_name} payload has no transcript_path", field="transcript_path")
+    transcript = Path(payload.transcript_path).expanduser().absolute()
+    state = HookState(ws.project.root, lock_timeout=1.0)
+    state.save_job(ExtractionJob(session=payload.session_id, transcript=str(transcript), extractor=extractor,
+                                 event=payload.hook_event_name, generation=time.time_ns()))
+    spawn_worker(ws.root, payload.session_id)
+
+
+def spawn_worker(project_root: Path, session: str) -> None:
+    """Start the worker detached: its own session, no pipes to Claude Code, nothing to wait for."""
+    argv = [sys.executable, "-m", "memory_review.cli", "--project", str(project_root), "--session", session,
+            "hook", "worker"]
+    child = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             cwd=project_root, start_new_session=True, close_fds=True)
+    child.returncode = 0  # never waited for on purpose: the hook exits, and the worker outlives it
+
+
+# --- the worker ------------------------------------------------------------------------------------------
+
+
+def run_worker(*, project: str | None, session: str | None) -> int:
+    """``hook worker``: extract the session's latest job with its model; always exits 0."""
+    from memory_review.extract.cli_config import MAX_TIMEOUT
+
+    watchdog = Watchdog(MAX_TIMEOUT + WORKER_MARGIN, on_expiry=lambda: None)
+    root: Path | None = None
+    job: ExtractionJob | None = None
+    try:
+        if not project or not session:
+            raise ValidationError("hook worker needs --project and --session")
+        ws = Workspace.open(Path(project), lock_timeout=WORKER_LOCK_TIMEOUT)
+        root = ws.project.root
+        state = HookState(root, lock_timeout=WORKER_LOCK_TIMEOUT)
+        while True:
+            job = _one_round(ws, state, session)
+            if job is None:
+                break
+    except Exception as exc:  # noqa: BLE001 — a hook's boundary: log it, exit 0 (nobody is waiting)
+        failure = exc
+        payload = HookPayload(hook_event_name=job.event if job else "worker", session_id=session or "unknown")
+        watchdog.finish(lambda: record_error(root, failure, payload=payload))
+        return 0
+    watchdog.finish(lambda: None)
+    return 0
+
+
+def _one_round(ws: Workspace, state: HookState, session: str) -> ExtractionJob | None:
+    """Extract once under the worker lock; the job to go round again for, or None when done."""
+    try:
+        with state.worker_lock(session):
+            job = state.job(session)
+            if job is None:
+                return None
+            extract_job(ws, state, job)
+    except LockTimeoutError:
+        return None  # another worker has this session; it reads the job again when it is done
+    newer = state.job(session)  # read after letting go (see the module docstring: no request is lost)
+    return newer if newer is not None and newer.generation != job.generation else None
+
+
+def extract_job(ws: Workspace, state: HookState, job: ExtractionJob) -> list[str]:
+    """Ask the model about the turns not read before, propose what it finds; the candidate ids."""
+    from memory_review.extraction import propose_findings, record_failure, run_extractor
+
+    path = Path(job.transcript)
+    read = _read_new_turns(ws, state, job, path)
+    if read is None:
+        return []
+    transcript, start, offset = read
+    run = run_extractor(ws, transcript, job.extractor, start=start)
+    if run.failure:
+        record_failure(ws, transcript, run.failure, agent=HOOK_AGENT)
+        return []  # offsets stay: the next Stop asks about these turns again
+    findings = new_findings(run.findings, transcript, start)
+    with state.extraction_lock():
+        summary = propose_findings(ws, findings, transcript=transcript, source=str(path), proposer=run.proposer)
+        offsets = _offsets(state, job, ws)
+        state.save(offsets.with_offset(path, offset))
+    return summary.proposed
+
+
+def _read_new_turns(ws: Workspace, state: HookState, job: ExtractionJob,
+                    path: Path) -> tuple[Transcript, int, TranscriptOffset] | None:
+    from memory_review.extract import read_transcript
+
+    with state.extraction_lock():
+        seen = _offsets(state, job, ws).of(path)
+        stat = stat_transcript(path)
+        if seen is not None and (seen.size, seen.mtime_ns) == (stat.st_size, stat.st_mtime_ns):
+            return None
+        transcript = read_transcript(path, session_id=job.session)
+    return transcript, resume_index(transcript, seen), offset_after(transcript, stat)
+
+
+def _offsets(state: HookState, job: ExtractionJob, ws: Workspace) -> SessionOffsets:
+    return session_offsets(state, HookPayload(hook_event_name=job.event, session_id=job.session), ws)

@@ -1,0 +1,119 @@
+"""The Stop hook with a model extractor: it returns at once, a detached worker asks a stand-in CLI, one per session."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import Project
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "extract"))
+from agent_cli_kit import StandIn, make_stand_in  # noqa: E402
+
+from memory_review.integrations.hook_state import HookState  # noqa: E402
+
+SESSION = "sess-model-1"
+FIRST = "Never mock the database in tests, use the test container."
+SECOND = "Always use pnpm, not npm."
+ITEMS = [
+    {"name": "forbidden-mock-database", "type": "forbidden", "scope": "project",
+     "description": "Never mock the database in tests", "body": "Never mock the database in tests; use the test container."},
+    {"name": "pref-pnpm", "type": "preference", "scope": "user",
+     "description": "Use pnpm rather than npm", "body": "Always use pnpm, not npm."},
+]
+WAIT = 120.0  # an upper bound for the background worker on a loaded machine, not a measured time
+
+
+def _record(number: int, text: str) -> str:
+    return json.dumps({"type": "user", "uuid": f"u{number}", "sessionId": SESSION,
+                       "timestamp": f"2026-01-01T10:00:0{number}Z", "message": {"role": "user", "content": text}})
+
+
+def _until(condition, what: str):
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.2)
+    pytest.fail(f"the background worker did not get there: {what}")
+
+
+@pytest.fixture
+def setup(project: Project, tmp_path: Path) -> tuple[Project, StandIn, Path]:
+    stand_in = make_stand_in(tmp_path / "bin", "claude")
+    project.env["MEMORY_REVIEW_CLAUDE_CLI"] = str(stand_in.program)
+    done = project.run("install", "claude-code", "--extractor", "claude")  # the one command in the README
+    assert done.returncode == 0, done.stderr.decode()
+    assert "in the background" in done.stdout.decode()
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_text(_record(1, FIRST) + "\n", encoding="utf-8")
+    return project, stand_in, transcript
+
+
+def _stop(project: Project, transcript: Path) -> bytes:
+    payload = {"hook_event_name": "Stop", "session_id": SESSION, "transcript_path": str(transcript),
+               "cwd": str(project.root)}
+    done = project.hook(payload)
+    assert done.returncode == 0 and done.stderr == b"", done.stderr
+    return done.stdout
+
+
+def test_stop_hands_the_turns_to_the_model_in_the_background(setup) -> None:
+    project, stand_in, transcript = setup
+    stand_in.act(answer=json.dumps(ITEMS), model="claude-sonnet-test")
+    assert _stop(project, transcript) == b""  # nothing to say yet: the model answers later
+    [state] = _until(lambda: project.workspace().list_candidates(), "a candidate")
+    assert state.candidate.proposer.kind == "llm" and state.candidate.proposer.model == "claude-sonnet-test"
+    assert [c.after.id for c in state.candidate.changes] == ["forbidden-mock-database"]  # pnpm: nobody said it
+    [call] = stand_in.calls()
+    assert FIRST in call["stdin"] and call["nested"] == "1"
+    assert project.json("hook", "errors") == []
+
+
+def test_one_worker_per_session_and_a_request_made_meanwhile_is_not_lost(setup) -> None:
+    project, stand_in, transcript = setup
+    stand_in.act(answer=json.dumps(ITEMS), delay=3)
+    _stop(project, transcript)
+    _until(lambda: stand_in.calls(), "the first call")  # the first worker is now inside the model call
+    with transcript.open("a", encoding="utf-8") as stream:
+        stream.write(_record(2, SECOND) + "\n")
+    _stop(project, transcript)
+    _stop(project, transcript)  # a third Stop while one works: still one worker at a time
+    def both():
+        states = project.workspace().list_candidates()
+        return states if len(states) == 2 else None
+    states = _until(both, "two candidates")
+    assert {s.candidate.changes[0].after.id for s in states} == {"forbidden-mock-database", "pref-pnpm"}
+    calls = stand_in.calls()
+    assert not any(call["overlap"] for call in calls)
+    assert FIRST in calls[0]["stdin"] and SECOND not in calls[0]["stdin"]
+    assert SECOND in calls[1]["stdin"] and FIRST not in calls[1]["stdin"]  # only the turns not read before
+    offsets = HookState(project.root / ".memory-review", lock_timeout=1).offsets(SESSION)
+    assert offsets.of(transcript.absolute()).turns == 2
+
+
+def test_a_cli_that_hangs_never_delays_the_hook_and_its_failure_is_recorded(setup) -> None:
+    project, stand_in, transcript = setup
+    project.env["MEMORY_REVIEW_AGENT_CLI_TIMEOUT"] = "2"
+    stand_in.act(sleep=600)
+    _stop(project, transcript)  # returns while the CLI sleeps (project.hook's own timeout would fail otherwise)
+    [entry] = _until(lambda: project.json("hook", "errors"), "the failure in hook errors")
+    assert entry["event"] == "model-extractor" and "timeout" in entry["message"]
+    assert entry["agent"] == "claude-code"
+    offsets = HookState(project.root / ".memory-review", lock_timeout=1).offsets(SESSION)
+    assert offsets.of(transcript.absolute()) is None  # not read: the next Stop asks again
+    assert project.workspace().list_candidates() == []
+
+
+def test_without_the_choice_the_hook_stays_offline(project: Project, tmp_path: Path) -> None:
+    stand_in = make_stand_in(tmp_path / "bin", "claude")
+    project.env["MEMORY_REVIEW_CLAUDE_CLI"] = str(stand_in.program)
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_text(_record(1, FIRST) + "\n", encoding="utf-8")
+    assert b"1 new candidate" in _stop(project, transcript)
+    [state] = project.workspace().list_candidates()  # proposed before the hook returned, by the heuristic
+    assert state.candidate.proposer.kind == "heuristic" and stand_in.calls() == []
