@@ -32,7 +32,7 @@ class Row:
     goal: str
     limit: float | None  # the ratio must be <= limit; None: report only
     note: str = ""
-    unit: str = "s"  # "s" (shown in ms) or "MB" (peak memory)
+    unit: str = "s"  # "s" (shown in ms), "MB" (peak memory) or "KB" (bytes written)
 
     @property
     def ratio(self) -> float | None:

@@ -18,8 +18,8 @@ PLOTS = "performance"  # folder next to performance.md
 def value(seconds: float | None, unit: str) -> str:
     if seconds is None:
         return "—"
-    if unit == "MB":
-        return f"{seconds:.0f} MB"
+    if unit in ("MB", "KB"):
+        return f"{seconds:.0f} {unit}"
     if seconds >= 1:
         return f"{seconds:.2f} s"
     if seconds >= 0.001:

@@ -19,11 +19,11 @@ from pathlib import Path
 if __package__ in (None, ""):  # `python benchmarks/run.py`: make the repo importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks import case_apply, case_context, case_extract, case_log, case_ui, report
+from benchmarks import case_apply, case_context, case_extract, case_history, case_log, case_ui, report
 from benchmarks.measure import REPO, Row, Series, child_env
 from benchmarks.scale import SCALES, Scale
 
-CASES = ("apply", "growth", "log", "replay-growth", "context", "ui", "extract")
+CASES = ("apply", "growth", "history", "log", "replay-growth", "context", "ui", "extract")
 
 
 class Results:
@@ -45,6 +45,8 @@ def _run_case(name: str, work: Path, scale: Scale, env: dict[str, str], results:
         results.rows += case_apply.growth_rows(with_git, goal=False) + [case_apply.against_bare_row(applied, bare)]
         results.rows += case_apply.growth_rows(proposed, goal=False)
         results.rows.append(case_apply.history_row(applied, with_git))
+    elif name == "history":
+        results.rows += case_history.history_rows(work, scale)
     elif name == "log":
         results.rows += case_log.log_rows(work, scale, env)
     elif name == "replay-growth":

@@ -1,7 +1,8 @@
 """``forget`` in a store's git history: rewrite ``refs/memory-review/<scope>``, drop what still holds it.
 
 Every commit reachable from the store's own history ref is written again, parents first,
-with its tree redacted the way the store's files are: ``events.jsonl`` re-chained through
+with its tree redacted the way the store's files are: the log (``log/`` chunks, or one
+``events.jsonl`` in older histories, docs/adr/0024) re-chained through
 the same :class:`~memory_review.forget_text.LogRedactor` (so each commit's log is a prefix of
 the rewritten log and the history still continues it), memory files parsed, redacted and
 rendered under their new names, ``manifest.json`` pointing at them, every other file
@@ -24,6 +25,7 @@ from events.rewrite import rechain
 from memory_review.errors import MemoryReviewError
 from memory_review.forget_text import JsonRedactor, LogRedactor, Needle
 from memory_review.gitrepo import GitRepo, TreeEntry
+from memory_review.history_log import LEGACY_LOG, LOG_DIR, chunk_lines, split_lines
 from memory_review.manifest import Manifest, decode_manifest, encode_manifest
 from memory_review.record_io import parse_memory, render_memory
 
@@ -165,10 +167,11 @@ class _StoreTree:
         self.files: dict[str, tuple[str, str]] = {}  # old memory file name -> (new name, new sha256)
 
     def entry(self, entry: TreeEntry, data: bytes, folder: str) -> TreeEntry:
+        if self.is_top and entry.name == LOG_DIR and entry.kind == "tree":
+            return self._chunked_log(entry)
         if entry.kind == "tree":
             sub = self.writer._tree(entry.sha, f"{folder}{entry.name}/")
-            if entry.name == "memory" and self.is_top:
-                self.files.update(sub.files)
+            self.files.update(sub.files)  # memory files renamed in memory/ or one of its shards
             return TreeEntry(entry.mode, entry.kind, sub.sha, entry.name)
         if self.is_top and entry.name == "manifest.json":
             return entry  # in finish(), once the memory files' new names are known
@@ -177,11 +180,26 @@ class _StoreTree:
                                                    self._name(entry, folder, new))
 
     def _blob(self, entry: TreeEntry, data: bytes, folder: str) -> bytes:
-        if self.is_top and entry.name == "events.jsonl":
+        if self.is_top and entry.name == LEGACY_LOG:
             return self._log(data)
-        if folder == "memory/" and entry.name.endswith(".md"):
+        if folder.startswith("memory/") and entry.name.endswith(".md"):
             return self._memory_file(entry.name, data)
         return self.writer._text(data)
+
+    def _chunked_log(self, entry: TreeEntry) -> TreeEntry:
+        """``log/`` written again: its chunks joined, re-chained like one log, cut again the same way."""
+        repo = self.writer.repo
+        chunks = repo.tree_entries(entry.sha)
+        blobs = repo.read_objects([chunk.sha for chunk in chunks])
+        data = b"".join(blobs[chunk.sha][1] for chunk in sorted(chunks, key=lambda chunk: chunk.name))
+        new = self._log(data)
+        if new == data:
+            return entry
+        cut = chunk_lines(split_lines(new), 1)
+        ids = repo.hash_many([chunk.data for chunk in cut])
+        tree = repo.make_tree([TreeEntry("100644", "blob", sha, chunk.name) for chunk, sha in zip(cut, ids,
+                                                                                               strict=True)])
+        return TreeEntry(entry.mode, "tree", tree, entry.name)
 
     def _log(self, data: bytes) -> bytes:
         redactor = LogRedactor(self.writer.needle, forget_seq=self.writer.forget_seq, where="history events.jsonl")
@@ -202,7 +220,7 @@ class _StoreTree:
         return render_memory(memory)
 
     def _name(self, entry: TreeEntry, folder: str, new: bytes) -> str:
-        if folder != "memory/" or not entry.name.endswith(".md"):
+        if not folder.startswith("memory/") or not entry.name.endswith(".md"):
             return entry.name
         import hashlib  # noqa: PLC0415 - only a rewritten memory file needs it
 

@@ -165,6 +165,25 @@ class TreeEntry:
 
 
 @dataclass(frozen=True)
+class ListedEntry:
+    """One entry of ``ls-tree -l``: its full path in the commit's tree, and its size (0 for a tree)."""
+
+    path: str
+    mode: str
+    kind: str
+    sha: str
+    size: int
+
+    @property
+    def name(self) -> str:
+        return self.path.rpartition("/")[2]
+
+    def entry(self) -> TreeEntry:
+        """The entry as ``mktree`` takes it (by its name in its folder)."""
+        return TreeEntry(self.mode, self.kind, self.sha, self.name)
+
+
+@dataclass(frozen=True)
 class RefTip:
     """The commit a ref points at, with its full message."""
 
@@ -233,6 +252,31 @@ class GitRepo:
     def hash_bytes(self, data: bytes) -> str:
         """Store ``data`` as a blob; its id."""
         return self._run("hash-object", "-w", "--no-filters", "--stdin", stdin=data).decode().strip()
+
+    def hash_many(self, blobs: Sequence[bytes]) -> list[str]:
+        """Store each of ``blobs``; their ids in order, in one git process however many there are."""
+        if len(blobs) <= 1:
+            return [self.hash_bytes(data) for data in blobs]
+        import tempfile  # noqa: PLC0415 - only a history (re)built whole stores several blobs at once
+
+        # hash-object takes one blob on stdin, or many as paths: they are written where only git looks.
+        with _git_errors("hash-object", self.git_dir), tempfile.TemporaryDirectory(
+                prefix="memory-review-", dir=self.git_dir) as folder:
+            paths = [Path(folder) / str(number) for number in range(len(blobs))]
+            for path, data in zip(paths, blobs, strict=True):
+                path.write_bytes(data)
+            return self.hash_files(paths)
+
+    def make_trees(self, trees: Sequence[Sequence[TreeEntry]]) -> list[str]:
+        """Write several tree objects in one ``mktree --batch``; their ids in order."""
+        if not trees:
+            return []
+        data = "\n".join("".join(f"{e.mode} {e.kind} {e.sha}\t{e.name}\n" for e in entries)
+                         for entries in trees).encode()
+        ids = self._run("mktree", "--batch", stdin=data).decode().split()
+        if len(ids) != len(trees):
+            raise StorageError(f"git mktree returned {len(ids)} trees for {len(trees)}", path=self.git_dir)
+        return ids
 
     def make_tree(self, entries: Sequence[TreeEntry]) -> str:
         """Write a tree object from ``entries`` (mktree sorts them); its id."""
@@ -315,6 +359,28 @@ class GitRepo:
             if len(parts) == 3:
                 entries.append(TreeEntry(parts[0], parts[1], parts[2], name))
         return entries
+
+    def list_tree(self, commit: str, *folders: str) -> list[ListedEntry]:
+        """The entries directly in each of ``folders`` of ``commit``'s tree (none: its top level), sized.
+
+        A folder the tree lacks lists nothing. Never give a folder and one inside it together:
+        git then lists the inner one's contents in place of its entry.
+        """
+        paths = [f"{folder.rstrip('/')}/" for folder in folders]
+        out = self._run("ls-tree", "-l", "-z", commit, "--", *paths)
+        entries = []
+        for record in out.decode("utf-8", "surrogateescape").split("\0"):
+            meta, _, path = record.partition("\t")
+            parts = meta.split()
+            if len(parts) == 4:
+                size = int(parts[3]) if parts[3].isdigit() else 0
+                entries.append(ListedEntry(path, parts[0], parts[1], parts[2], size))
+        return entries
+
+    def commit_message(self, commit: str) -> str:
+        """The message of ``commit`` (its trailers included)."""
+        raw = self._run("cat-file", "commit", commit)
+        return raw.partition(b"\n\n")[2].decode("utf-8", "replace")
 
     def tree_of(self, commit: str) -> str:
         """The id of ``commit``'s tree."""

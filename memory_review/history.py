@@ -1,8 +1,9 @@
 """Git history of a store: each committed change also becomes a commit on ``refs/memory-review/<scope>``.
 
 The commit's tree holds the store's shared files as they stand after the change —
-``manifest.json``, ``MEMORY.md``, ``events.jsonl`` and ``memory/`` (never the
-pending ``candidates/`` or the ``sessions/`` files) — and its message says what
+``MEMORY.md``, the event log as append-only chunks under ``log/`` and the memory files
+under ``memory/<shard>/`` (never the pending ``candidates/`` or the ``sessions/`` files),
+written at the cost of the change (``history_tree``, docs/adr/0024) — and its message says what
 changed, which candidate and who approved, ending in trailers that name the log
 position it records. Commits are built with plumbing only (see ``gitrepo``).
 
@@ -16,26 +17,23 @@ everything the history missed in one commit. The event log stays the truth.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from events import GENESIS, Event, decode_event, line_hash, utc_timestamp
+from events import Event, utc_timestamp
 
 from memory_review import gitrepo
-from events.safe_fs import is_present, read_file, read_file_or
-
-from memory_review.errors import IntegrityError, MemoryReviewError, StorageError
-from memory_review.file_reads import storage_errors
-from memory_review.gitrepo import GitRepo, LogEntry, RefTip, TreeEntry
-from memory_review.ids import safe_child
+from memory_review.errors import MemoryReviewError, StorageError
+from memory_review.gitrepo import GitRepo, LogEntry, RefTip
+from memory_review.history_tree import LocalLog, Position, TreeBuilder
 from memory_review.manifest import Manifest
-from memory_review.store import MEMORY_DIR, Store, log_errors
+from memory_review.store import Store, log_errors
 from memory_review.verify import StoreReport
 
+UNCHECKPOINTED = frozenset({"context.built"})
+"""Events the commit path appends without moving the manifest's checkpoint (issue 15 §3)."""
 HISTORY_TYPES = frozenset({"candidate.applied", "candidate.edited", "candidate.discarded", "memory.reverted",
                            "memory.deleted", "store.recovered", "sync.merged", "store.forgotten"})
 """Events that make a history commit (proposals, context builds and session writes wait for the next one)."""
@@ -55,14 +53,6 @@ def history_ref(scope: str) -> str:
     return f"{REF_PREFIX}{scope}"
 
 
-@dataclass(frozen=True)
-class Position:
-    """The log position a history commit records (from its trailers)."""
-
-    seq: int
-    head: str
-
-
 class History:
     """The git history of one store: where it lives, recording into it, and reading it back."""
 
@@ -71,6 +61,7 @@ class History:
         self.ref = history_ref(store.scope)
         self._locate = locate
         self._repo: GitRepo | None = None
+        self.local = LocalLog(store)
 
     @classmethod
     def of_project(cls, store: Store, root: Path) -> History:
@@ -106,10 +97,12 @@ class History:
         position = _position(tip)
         if position == head:
             return None
-        events, restarted = self._events_since(position)
-        tree = self._tree(repo, manifest, tip)
+        new = self.local.since(repo, tip, position)
+        events = new.events(self.store.log_path)
+        _check_checkpoint(manifest, head, events, self.store)
+        tree = TreeBuilder(repo, self.store, manifest, tip).tree(new, events)
         parents = ([tip.commit] if tip else []) + _merged_commits(repo, events)
-        message = describe(self.store.scope, manifest, events, restarted=restarted)
+        message = describe(self.store.scope, manifest, events, restarted=new.restarted, head=head)
         gitrepo.step("history.before_commit")
         commit = repo.commit_tree(tree, parents, message, when=git_date(events[-1].ts if events else None))
         gitrepo.step("history.before_update_ref")
@@ -122,67 +115,10 @@ class History:
             log.cut_torn_tail()  # we hold the lock: exactly what the next append would do
             head = log.head()
         manifest = self.store.read_manifest()
-        if manifest is None or (manifest.log_seq, manifest.log_head) != (head.seq, head.hash):
-            raise StorageError("git history waits: manifest.json is behind the event log (the next command "
-                               "completes it)", path=self.store.manifest_path)
+        if manifest is None:
+            raise StorageError("git history waits: manifest.json is missing (the next command completes it)",
+                               path=self.store.manifest_path)
         return manifest, Position(head.seq, head.hash)
-
-    def _events_since(self, position: Position | None) -> tuple[list[Event], bool]:
-        """Events after ``position``, and whether the history does not continue this log (restarted).
-
-        Line N of the log is event N, so only the lines after ``position`` are decoded.
-        """
-        lines = self._log_lines()
-        seq = position.seq if position else 0
-        continues = position is None or (0 <= seq <= len(lines) and position.head == (
-            GENESIS if seq == 0 else line_hash(lines[seq - 1])))
-        start = seq if continues else 0
-        with log_errors(self.store.log_path):
-            events = [decode_event(line, path=self.store.log_path, line_no=number)
-                      for number, line in enumerate(lines[start:], start + 1)]
-        return events, not continues
-
-    def _log_lines(self) -> list[bytes]:
-        self.store.check_folders()
-        with storage_errors(self.store.log_path):
-            data = read_file_or(self.store.log_path, default=b"", single_link=True)
-        return [line + b"\n" for line in data.split(b"\n")[:-1]]
-
-    def _tree(self, repo: GitRepo, manifest: Manifest, tip: RefTip | None) -> str:
-        """The tree of the store's shared files: manifest, index, log, and ``memory/``."""
-        # git hash-object reads these paths itself and would follow a link: each is checked first.
-        top = [(name, path) for name, path in (("manifest.json", self.store.manifest_path),
-                                               ("MEMORY.md", self.store.index_path),
-                                               ("events.jsonl", self.store.log_path)) if _present(path)]
-        known, fresh = self._memory_files(repo, manifest, tip)
-        blobs = dict(zip([name for name, _ in top + fresh], repo.hash_files([p for _, p in top + fresh])))
-        entries = [TreeEntry("100644", "blob", blobs[name], name) for name, _ in top]
-        memory = {**known, **{name: blobs[name] for name, _ in fresh}}
-        if memory:
-            subtree = [TreeEntry("100644", "blob", sha, name) for name, sha in sorted(memory.items())]
-            entries.append(TreeEntry("040000", "tree", repo.make_tree(subtree), MEMORY_DIR))
-        return repo.make_tree(entries)
-
-    def _memory_files(self, repo: GitRepo, manifest: Manifest,
-                      tip: RefTip | None) -> tuple[dict[str, str], list[tuple[str, Path]]]:
-        """Memory files the last commit already holds (name -> blob id), and the new ones to hash."""
-        # Memory file names are content-addressed: a name the last commit holds needs no re-hashing.
-        recorded = repo.blobs_under(tip.commit, MEMORY_DIR) if tip and manifest.memories else {}
-        names = {entry.file.rpartition("/")[2]: entry for entry in manifest.memories.values()}  # no Path each
-        known = {name: recorded[name] for name in names if name in recorded}
-        fresh = [(name, self._checked_file(entry.file, entry.sha256))
-                 for name, entry in names.items() if name not in known]
-        return known, fresh
-
-    def _checked_file(self, name: str, sha256: str) -> Path:
-        """A memory file the manifest names, refused if its bytes are not what the manifest says."""
-        safe_child(self.store.root, name)  # refuses '..' and the like; the file itself is never followed:
-        path = self.store.root / name
-        with storage_errors(path):
-            data = read_file(path)
-        if hashlib.sha256(data).hexdigest() != sha256:
-            raise IntegrityError("content does not match manifest.json; not recorded in git", path=path)
-        return path
 
     # --- reading -------------------------------------------------------------------------
 
@@ -200,7 +136,9 @@ class History:
         """Changes in the log the history does not record yet (only those that make a commit)."""
         if self.repo() is None and self.store.scope == "project":
             return []
-        events, _restarted = self._events_since(self.position())
+        repo = self.repo()
+        tip = repo.ref_tip(self.ref) if repo else None
+        events = self.local.since(repo, tip, _position(tip)).events(self.store.log_path)
         return [event for event in events if event.type in HISTORY_TYPES]
 
     def check(self, report: StoreReport, *, repair: bool) -> None:
@@ -230,12 +168,28 @@ def _project_repo(root: Path) -> GitRepo | None:
 
 
 def _position(tip: RefTip | None) -> Position | None:
-    if tip is None:
-        return None
+    return commit_position(tip.message) if tip is not None else None
+
+
+def commit_position(message: str) -> Position:
+    """The log position a history (or publication) commit's trailers record; seq -1 when they record none."""
+    tip = RefTip("", message)
     seq = re.search(rf"^{SEQ_TRAILER}: (\d+)$", tip.message, re.MULTILINE)
     head = re.search(rf"^{HEAD_TRAILER}: ([0-9a-f]{{64}})$", tip.message, re.MULTILINE)
     # A foreign commit on our ref records nothing we know: history restarts on top of it.
     return Position(int(seq.group(1)), head.group(1)) if seq and head else Position(-1, "")
+
+
+def _check_checkpoint(manifest: Manifest, head: Position, events: list[Event], store: Store) -> None:
+    """The manifest must reflect the log, but for a tail of ``context.built`` events (reads never write it)."""
+    if (manifest.log_seq, manifest.log_head) == (head.seq, head.head):
+        return
+    tail = [event for event in events if event.seq > manifest.log_seq]
+    seen = bool(events) and events[0].seq <= manifest.log_seq + 1
+    if not (seen and tail and manifest.log_seq < head.seq and tail[0].prev == manifest.log_head
+            and all(event.type in UNCHECKPOINTED for event in tail)):
+        raise StorageError("git history waits: manifest.json is behind the event log (the next command "
+                           "completes it)", path=store.manifest_path)
 
 
 def _merged_commits(repo: GitRepo, events: list[Event]) -> list[str]:
@@ -250,11 +204,6 @@ def _merged_commits(repo: GitRepo, events: list[Event]) -> list[str]:
     return [sha for sha in wanted if sha not in missing]
 
 
-def _present(path: Path) -> bool:
-    with storage_errors(path):
-        return is_present(path)
-
-
 def git_date(ts: str | None) -> str:
     """The git date (``@<epoch> +0000``) of an event timestamp (None: now)."""
     moment = datetime.strptime(ts or utc_timestamp(), "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
@@ -264,7 +213,8 @@ def git_date(ts: str | None) -> str:
 # --- the commit message ------------------------------------------------------------------
 
 
-def describe(scope: str, manifest: Manifest, events: list[Event], *, restarted: bool = False) -> str:
+def describe(scope: str, manifest: Manifest, events: list[Event], *, restarted: bool = False,
+             head: Position | None = None) -> str:
     """The message of a history commit: a subject, one line per change, and the position trailers."""
     changes = [e for e in events if e.type in HISTORY_TYPES]
     lines = [describe_event(e) for e in changes] if len(changes) > 1 else []
@@ -276,8 +226,9 @@ def describe(scope: str, manifest: Manifest, events: list[Event], *, restarted: 
     if restarted:
         lines.insert(0, "The previous commit on this ref does not record this log; history restarts here.")
     body = "\n".join(lines)
+    seq, line = (head.seq, head.head) if head else (manifest.log_seq, manifest.log_head)
     trailers = (f"Memory-Review-Store: {scope}\nMemory-Review-Origin: {manifest.origin}\n"
-                f"{SEQ_TRAILER}: {manifest.log_seq}\n{HEAD_TRAILER}: {manifest.log_head}")
+                f"{SEQ_TRAILER}: {seq}\n{HEAD_TRAILER}: {line}")
     return f"{_subject(scope, changes, events)}\n\n" + (f"{body}\n\n" if body else "") + trailers + "\n"
 
 

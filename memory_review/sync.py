@@ -32,7 +32,7 @@ from memory_review.candidate import Candidate, CandidateChange, base_of, candida
 from memory_review.errors import ConflictError, MemoryReviewError, NotFoundError, ValidationError
 from memory_review import gitrepo
 from memory_review.gitrepo import GitRepo
-from memory_review.history import USER_REPO_DIR, History
+from memory_review.history import USER_REPO_DIR, History, commit_position
 from memory_review.ids import new_candidate_id
 from memory_review.file_reads import storage_errors
 from memory_review.models import Memory, Strict, utc_now
@@ -271,13 +271,22 @@ def _check_own(repo: GitRepo, own: str | None, local: LogLines, where: str) -> N
     """Our replica ref on the remote must hold an older state of this very log, or someone else wrote it."""
     if own is None:
         return
-    manifest = replica_manifest(repo, own, where=where)
-    seq = manifest.log_seq if manifest else -1
+    recorded = _published_position(repo, own, where)
+    seq = recorded[0] if recorded else -1
     ours = GENESIS if seq == 0 else (local[seq - 1][1] if 0 < seq <= len(local) else None)
-    if manifest is None or ours != manifest.log_head:
+    if recorded is None or ours != recorded[1]:
         raise ConflictError(f"{where} holds a log this store never wrote: another clone publishes under "
                             "the same replica id (was the store folder copied?)",
                             hint="give one of the copies a fresh store (a new origin) and sync again")
+
+
+def _published_position(repo: GitRepo, commit: str, where: str) -> tuple[int, str] | None:
+    """The log position a publication records: its trailers, else (older ones) its ``manifest.json``."""
+    position = commit_position(repo.commit_message(commit))
+    if position is not None and position.seq >= 0:
+        return position.seq, position.head
+    manifest = replica_manifest(repo, commit, where=where)
+    return (manifest.log_seq, manifest.log_head) if manifest else None
 
 
 # --- planning the merge (no I/O) -------------------------------------------------------------------

@@ -35,6 +35,7 @@ from events import TERMINAL_TYPES, line_hash
 
 from memory_review.gitrepo import GitRepo, RefTip, TreeEntry
 from memory_review.history import git_date
+from memory_review.history_log import LEGACY_LOG, LOG_DIR, log_lines, log_size, stream_log
 from memory_review.safety import find_secrets
 from memory_review.sync_replicas import GAP_PREFIX, MAX_REPLICA_LOG_BYTES, gap_line
 
@@ -80,10 +81,7 @@ def publication(repo: GitRepo, tip: RefTip, previous: RefTip | None, *, scope: s
 
 
 def _lines(repo: GitRepo, commit: str) -> list[bytes]:
-    if repo.blob_size(commit, "events.jsonl") is None:  # a store with no events has no log yet
-        return []
-    with repo.stream_blob(commit, "events.jsonl") as stream:
-        return list(stream)
+    return log_lines(repo, commit)  # chunked under log/, or one events.jsonl (older histories)
 
 
 def _entry(line: bytes) -> Entry:
@@ -96,10 +94,10 @@ def _already_out(repo: GitRepo, previous: RefTip | None) -> frozenset[str]:
     """Hashes of the lines the remote already holds in full (no need to scan them again: they are out)."""
     if previous is None:
         return frozenset()
-    size = repo.blob_size(previous.commit, "events.jsonl")
+    size = log_size(repo, previous.commit)
     if size is None or size > MAX_REPLICA_LOG_BYTES:
         return frozenset()
-    with repo.stream_blob(previous.commit, "events.jsonl") as stream:
+    with stream_log(repo, previous.commit) as stream:
         return frozenset(line_hash(line) for line in stream if not line.startswith(GAP_PREFIX))
 
 
@@ -184,9 +182,12 @@ def _strings(value: Any) -> Iterator[str]:
 
 
 def _tree(repo: GitRepo, commit: str, log_blob: str) -> str:
-    entries = [TreeEntry(e.mode, e.kind, log_blob, e.name) if e.name == "events.jsonl" else e
-               for e in repo.tree_entries(commit)]
-    return repo.make_tree(entries)
+    """The history commit's tree with its log (chunks, or one file) replaced by the published ``events.jsonl``.
+
+    A publication keeps the one-file form: teammates running any version read it (docs/adr/0024).
+    """
+    entries = [e for e in repo.tree_entries(commit) if e.name not in (LOG_DIR, LEGACY_LOG)]
+    return repo.make_tree([*entries, TreeEntry("100644", "blob", log_blob, LEGACY_LOG)])
 
 
 def _is_publication(tip: RefTip) -> bool:

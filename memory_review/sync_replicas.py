@@ -24,6 +24,7 @@ from events.errors import LogIntegrityError
 
 from memory_review.errors import IntegrityError, MemoryReviewError
 from memory_review.gitrepo import GitRepo
+from memory_review.history_log import log_size, stream_log
 from memory_review.manifest import Manifest, decode_manifest
 from memory_review.models import Memory
 from memory_review.record_io import memory_from_json
@@ -157,13 +158,13 @@ def load_replicas(repo: GitRepo, tips: dict[str, str], prefix: str, scope: str,
 
 
 def _replica_knowledge(repo: GitRepo, commit: str, where: str, ref: str) -> Knowledge:
-    size = repo.blob_size(commit, "events.jsonl")
+    size = log_size(repo, commit)  # one events.jsonl as publications hold it, or log/ chunks
     if size is None:
         return know([])
     if size > MAX_REPLICA_LOG_BYTES:
         raise IntegrityError(f"{ref}: events.jsonl is {size:,} bytes, over the {MAX_REPLICA_LOG_BYTES:,} a "
                              "replica log may hold; not read")
-    with repo.stream_blob(commit, "events.jsonl") as stream:
+    with stream_log(repo, commit) as stream:
         return know(proposed_first(read_log(stream, where=where, gaps=True), where))
 
 

@@ -10,12 +10,34 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from events import Event
+from memory_review.history_tree import memory_id_of, shard_of
 from memory_review.models import Memory
 from memory_review.proposal import parse_proposals
 from memory_review.sync import StoreSync
 from memory_review.workspace import CandidateState, Workspace
 
 REF = "refs/memory-review/project"
+
+
+def in_history(store_file: str) -> str:
+    """Where a store's ``memory/<id>-<rev>.md`` lies in a history commit's tree: ``memory/<shard>/...``."""
+    name = store_file.rpartition("/")[2]
+    return f"memory/{shard_of(memory_id_of(name))}/{name}"
+
+
+def history_log(root: Path, ref: str = REF) -> bytes:
+    """The event log a history commit holds, its ``log/`` chunks joined in order (read with plain git)."""
+    names = git("ls-tree", "--name-only", f"{ref}:log", cwd=root).split()
+    assert names == sorted(names)
+    return b"".join(git_bytes("show", f"{ref}:log/{name}", cwd=root) for name in names)
+
+
+def git_bytes(*args: str, cwd: Path) -> bytes:
+    """Run git; its stdout as bytes."""
+    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False)
+    if done.returncode:
+        raise AssertionError(f"git {' '.join(args)} failed: {done.stderr.decode(errors='replace')}")
+    return done.stdout
 
 
 def git(*args: str, cwd: Path, check: bool = True, stdin: bytes | None = None) -> str:

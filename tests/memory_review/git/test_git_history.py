@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from git_helpers import REF, Clone, Team, git, history, user_git_state
+from git_helpers import REF, Clone, Team, git, git_bytes, history, history_log, in_history, user_git_state
 
 from memory_review.history import SEQ_TRAILER
 from memory_review.proposal import ProposedMemory
@@ -20,10 +20,12 @@ def test_an_apply_is_a_commit_holding_the_store_files(team: Team) -> None:
     [applied] = ann.approve("db-tests", "Use the real database in tests.")
     tree = sorted(git("ls-tree", "-r", "--name-only", REF, cwd=ann.root).split())
     manifest = ann.ws.project.read_manifest()
-    assert tree == sorted(["MEMORY.md", "events.jsonl", "manifest.json", manifest.memories["db-tests"].file])
+    file = manifest.memories["db-tests"].file
+    assert tree == sorted(["MEMORY.md", "log/0000000001.jsonl", in_history(file)])
     store = ann.root / ".memory-review"
-    for name in ("manifest.json", "MEMORY.md", "events.jsonl", manifest.memories["db-tests"].file):
-        assert git("show", f"{REF}:{name}", cwd=ann.root).encode() == (store / name).read_bytes()
+    for name, there in (("MEMORY.md", "MEMORY.md"), (file, in_history(file))):
+        assert git_bytes("show", f"{REF}:{there}", cwd=ann.root) == (store / name).read_bytes()
+    assert history_log(ann.root) == (store / "events.jsonl").read_bytes()
     message = git("log", "-1", "--format=%B", REF, cwd=ann.root)
     assert applied.candidate in message and "+db-tests" in message and "by ann" in message
     assert f"{SEQ_TRAILER}: {applied.seq}" in message
@@ -132,7 +134,10 @@ def test_a_failed_git_step_never_blocks_the_change_and_the_next_one_catches_up(t
     ann.approve("three", "third")
     message = git("log", "-1", "--format=%B", REF, cwd=ann.root)
     assert "+two" in message and "+three" in message  # one commit records both
-    assert git("show", f"{REF}:manifest.json", cwd=ann.root).encode() == ann.ws.project.manifest_path.read_bytes()
+    assert history_log(ann.root) == ann.ws.project.log_path.read_bytes()
+    files = git("ls-tree", "-r", "--name-only", f"{REF}:memory", cwd=ann.root).split()
+    assert sorted(f.rpartition("/")[2] for f in files) == sorted(
+        e.file.rpartition("/")[2] for e in ann.ws.project.read_manifest().memories.values())
 
 
 def test_verify_repair_catches_the_history_up(team: Team) -> None:
@@ -170,7 +175,7 @@ def test_history_keeps_the_verified_bytes_of_a_file_edited_by_hand(team: Team) -
     good = path.read_bytes()
     path.write_text("tampered\n")
     ann.approve("two", "second")
-    assert git("show", f"{REF}:{entry.file}", cwd=ann.root).encode() == good
+    assert git_bytes("show", f"{REF}:{in_history(entry.file)}", cwd=ann.root) == good
 
 
 def test_a_file_edited_by_hand_before_it_was_recorded_is_refused(team: Team) -> None:
