@@ -419,10 +419,11 @@ def _transcript_formats() -> list[str]:
 
 def _cfg_extract(p):
     p.add_argument("transcript", metavar="TRANSCRIPT",
-                   help="Claude Code session JSONL (or JSON array), {role, content} JSONL, aider history, text")
+                   help="Claude Code session JSONL (or JSON array), Codex rollout JSONL, Gemini CLI session JSON, "
+                        "{role, content} JSONL, aider history, text")
     # A metavar, so argparse does not list (load) the choices while building the parser.
     p.add_argument("--format", choices=_LazyChoices(_transcript_formats), metavar="FORMAT",
-                   help="skip auto-detection: claude-code, jsonl, aider or text")
+                   help="skip auto-detection: claude-code, codex, gemini, jsonl, aider or text")
     p.add_argument("--extractor", choices=["heuristic", "model", "claude", "codex", "gemini"], default="heuristic",
                    help="heuristic (offline, the default); claude, codex or gemini: that agent CLI headless, no "
                         "tools (found on PATH, or $MEMORY_REVIEW_CLAUDE_CLI ...); model: an OpenAI-compatible or "
@@ -437,8 +438,9 @@ def _import_formats() -> list[str]:
 
 def _cfg_import(p):
     p.add_argument("path", metavar="PATH",
-                   help="CLAUDE.md / AGENTS.md, a Claude Code auto-memory folder (MEMORY.md), a Cursor rule "
-                        "(.mdc) or .cursor/rules, a Cline memory-bank folder, or a project folder holding them")
+                   help="CLAUDE.md / AGENTS.md / GEMINI.md, a Claude Code auto-memory folder (MEMORY.md), "
+                        "a Cursor rule (.mdc) or .cursor/rules, a Cline memory-bank folder, or a project folder "
+                        "holding them")
     p.add_argument("--format", choices=_LazyChoices(_import_formats), metavar="FORMAT",
                    help="skip auto-detection: claude-md, claude-memory, cursor or cline")
     _scope(p, "propose every memory for this store (default: by file: project, or user for personal ones)")

@@ -74,6 +74,11 @@ class TurnSink:
         if session_id and self.first_session is None:
             self.first_session = session_id
 
+    def name_session(self, raw: str) -> None:
+        """The session id the file itself declares (a Codex ``session_meta``, a Gemini ``sessionId``)."""
+        if raw and self.first_session is None:
+            self.first_session = session_key(raw)
+
     def skip(self, reason: str, *, line: int | None = None, index: int | None = None) -> None:
         """Record a record that could not be used, so the caller can report it."""
         self.skipped.append(SkippedRecord(line=line, index=index, reason=reason))

@@ -1,7 +1,8 @@
 """Read a transcript file in any supported format, detecting the format when not given.
 
 Formats: ``claude-code`` (native session JSONL, a JSON array of its records, or
-``{"loglines": [...]}``), ``jsonl`` (generic ``{role, content}`` per line or in an array),
+``{"loglines": [...]}``), ``codex`` (Codex CLI rollout JSONL), ``gemini`` (a Gemini CLI session
+document), ``jsonl`` (generic ``{role, content}`` per line or in an array),
 ``aider`` (``.aider.chat.history.md``) and ``text`` (one user turn per paragraph).
 A file that is none of these is a :class:`~memory_review.errors.ValidationError`.
 """
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import cast
 
 from memory_review.errors import ValidationError
-from memory_review.extract import claude_code, formats
+from memory_review.extract import claude_code, codex_gemini, formats
 from memory_review.extract.builder import TurnSink
 from memory_review.extract.sources import WRAPPER_KEYS, JsonSource, open_json, read_head
 from memory_review.extract.transcript import FORMATS, Transcript, TranscriptFormat
@@ -64,6 +65,13 @@ def _read_json(path: Path, fmt: TranscriptFormat, source: JsonSource, sink: Turn
     if fmt == "claude-code":
         for raw in source.records(WRAPPER_KEYS):
             claude_code.add_record(sink, raw)
+    elif fmt == "gemini":
+        if not codex_gemini.looks_like_gemini(source.document):
+            raise ValidationError("not a Gemini CLI session document ({sessionId, messages: [...]})", path=path)
+        codex_gemini.add_gemini_session(sink, source.document)
+    elif fmt == "codex":
+        for raw in source.records(WRAPPER_KEYS):
+            codex_gemini.add_codex_record(sink, raw)
     else:
         for raw in source.records(WRAPPER_KEYS):
             formats.add_generic_record(sink, raw)
@@ -101,6 +109,8 @@ def _head_text(path: Path) -> str:
 
 
 def _json_format(path: Path, source: JsonSource) -> TranscriptFormat:
+    if codex_gemini.looks_like_gemini(source.document):
+        return "gemini"
     try:
         sample = [
             raw.value for raw in itertools.islice(source.records(WRAPPER_KEYS), SNIFF_RECORDS)
@@ -111,10 +121,12 @@ def _json_format(path: Path, source: JsonSource) -> TranscriptFormat:
         ) from exc
     if any(claude_code.looks_like_record(value) for value in sample):
         return "claude-code"
+    if any(codex_gemini.looks_like_codex(value) for value in sample):
+        return "codex"
     if any(formats.looks_like_message(value) for value in sample):
         return "jsonl"
     raise ValidationError(
         "JSON, but not a transcript: expected Claude Code session records "
-        "(type user/assistant/...) or {role, content} messages",
+        "(type user/assistant/...), Codex rollout records, a Gemini CLI session or {role, content} messages",
         path=path,
     )

@@ -123,6 +123,11 @@ class JsonSource:
         self.layout = layout
         self._document = document
 
+    @property
+    def document(self) -> Any:
+        """The parsed document (None for JSON Lines, which are streamed)."""
+        return self._document
+
     def records(self, unwrap: tuple[str, ...] = ()) -> Iterator[RawRecord]:
         """Every record of the lines, or of the document's array (or the array under a key)."""
         if self.layout == "lines":

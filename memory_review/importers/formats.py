@@ -2,8 +2,9 @@
 
 Formats (auto-detected from the path, or forced with ``format``):
 
-* ``claude-md`` — ``CLAUDE.md``, ``.claude/CLAUDE.md``, ``CLAUDE.local.md``, ``AGENTS.md``
-  (any ``*CLAUDE*.md`` / ``*AGENTS*.md`` file), with ``@path`` imports;
+* ``claude-md`` — ``CLAUDE.md``, ``.claude/CLAUDE.md``, ``CLAUDE.local.md``, ``AGENTS.md``,
+  ``AGENTS.override.md`` (Codex), ``GEMINI.md`` (Gemini CLI) — any ``*CLAUDE*.md`` / ``*AGENTS*.md`` /
+  ``*GEMINI*.md`` file — with ``@path`` imports;
 * ``claude-memory`` — a Claude Code auto-memory folder: ``MEMORY.md`` (an index of
   ``- [Title](file.md) — hook`` links, maybe with notes of its own) and one topic file
   per memory with ``name`` / ``description`` / ``type`` frontmatter;
@@ -31,7 +32,9 @@ from memory_review.importers.files import FileReader, Refused, SourceFile, list_
 from memory_review.importers.instructions import read_instructions
 from memory_review.importers.markdown import frontmatter_blocks
 
-INSTRUCTION_FILES = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md", "AGENTS.md")
+# Claude Code's, Codex's (AGENTS.override.md wins over AGENTS.md in a folder) and Gemini CLI's.
+INSTRUCTION_FILES = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.override.md",
+                     "GEMINI.md")
 CLINE_FILES = (
     "projectbrief.md",
     "productContext.md",
@@ -94,7 +97,7 @@ def _file_format(path: Path, rel: str, forced: str | None) -> str:
         return "cursor"
     if upper == "MEMORY.MD":
         return "claude-memory"
-    if upper.endswith(".MD") and ("CLAUDE" in upper or "AGENTS" in upper):
+    if upper.endswith(".MD") and ("CLAUDE" in upper or "AGENTS" in upper or "GEMINI" in upper):
         return "claude-md"
     if name.lower() in {n.lower() for n in CLINE_FILES}:
         return "cline"
@@ -184,9 +187,14 @@ def read_claude_md(reader: FileReader, rel: str, *, named: bool) -> list[Documen
 
 
 def is_user_level(path: Path) -> bool:
-    """Whether ``path`` is the person's own ``~/.claude/CLAUDE.md`` (for every project)."""
+    """Whether ``path`` is one of the person's own instruction files, for every project:
+    ``~/.claude/CLAUDE.md``, Codex's ``~/.codex/AGENTS.md`` (``$CODEX_HOME``) or ``~/.gemini/GEMINI.md``."""
     home = Path(os.path.expanduser("~"))  # "~" stays as it is when no home is known: no match
-    return path.name == "CLAUDE.md" and path.parent == (home / ".claude").resolve()
+    codex = Path(os.environ["CODEX_HOME"]) if os.environ.get("CODEX_HOME") else home / ".codex"
+    own = {"CLAUDE.md": home / ".claude", "AGENTS.md": codex, "AGENTS.override.md": codex,
+           "GEMINI.md": home / ".gemini"}
+    folder = own.get(path.name)
+    return folder is not None and path.parent == folder.resolve()
 
 
 def read_cursor(reader: FileReader, rel: str, *, named: bool) -> list[Document]:

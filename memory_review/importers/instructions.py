@@ -116,4 +116,7 @@ def imports(lines: list[str]) -> Iterator[str]:
 
 def _kind(file: SourceFile) -> str:
     name = posixpath.basename(file.rel).upper()
-    return "AGENTS.md instructions" if "AGENTS" in name else "CLAUDE.md instructions"
+    for kind in ("AGENTS", "GEMINI"):
+        if kind in name:
+            return f"{kind}.md instructions"
+    return "CLAUDE.md instructions"

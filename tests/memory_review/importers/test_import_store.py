@@ -181,3 +181,33 @@ def test_a_project_folder_imports_every_kind_it_holds(ws: Workspace) -> None:
     assert len(summary.proposed) == 4
     only = ws.import_memories(ws.root, format="cline")
     assert only.formats == ["cline"] and only.proposed == []
+
+
+def test_gemini_md_and_codex_agents_override_in_a_project_folder(ws: Workspace) -> None:
+    write(ws.root / "GEMINI.md", "## Tests\n\nNever mock the database; use the test container.\n")
+    write(ws.root / "AGENTS.override.md", "## Style\n\nPrefer small functions over long ones.\n")
+    summary = ws.import_memories(ws.root)
+    assert summary.formats == ["claude-md"] and summary.files == ["AGENTS.override.md", "GEMINI.md"]
+    rationales = " ".join(s.candidate.rationale for s in ws.list_candidates())
+    assert "GEMINI.md instructions" in rationales and "AGENTS.md instructions" in rationales
+    assert {s.candidate.scope for s in ws.list_candidates()} == {"project"}
+
+
+@pytest.mark.parametrize("where", [".codex/AGENTS.md", ".gemini/GEMINI.md"])
+def test_the_persons_own_codex_and_gemini_files_go_to_the_user_store(
+    ws: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "person"))
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    path = write(tmp_path / "person" / where, "## Style\n\nAnswer briefly, no recap.\n")
+    ws.import_memories(path)
+    [state] = ws.list_candidates()
+    assert state.candidate.scope == "user"
+
+
+def test_codex_home_moves_the_persons_agents_md(ws: Workspace, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex-home"))
+    path = write(tmp_path / "codex-home" / "AGENTS.md", "## Style\n\nAnswer briefly, no recap.\n")
+    ws.import_memories(path)
+    [state] = ws.list_candidates()
+    assert state.candidate.scope == "user"

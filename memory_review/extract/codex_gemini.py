@@ -1,0 +1,155 @@
+"""Codex CLI rollout files and Gemini CLI session files → turns.
+
+**Codex** (``~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl``): one ``{timestamp, type,
+payload}`` record a line, ``type`` one of ``session_meta`` (``payload.id`` is the session),
+``response_item``, ``event_msg``, ``turn_context``, ``compacted``. Only ``response_item`` messages
+become turns: ``role`` user, assistant, developer/system, with ``input_text``/``output_text`` parts;
+``function_call_output``/``custom_tool_call_output`` are tool output. Codex puts the repository's
+AGENTS.md (``<user_instructions>``, ``# AGENTS.md instructions for …``) and ``<environment_context>``
+into *user* messages: those are system text, never the person. ``event_msg`` repeats the same words
+as UI events and is bookkeeping here (reading both would count everything twice).
+
+**Gemini** (``~/.gemini/tmp/<project hash>/chats/session-<time>-<id>.json``): one JSON document
+``{sessionId, projectHash, startTime, lastUpdated, messages: [...]}``; a message is ``{id, timestamp,
+type, content}`` with ``type`` ``user``, ``gemini`` (the model; its ``toolCalls[].result`` hold tool
+output), ``info``, ``error`` or ``warning`` (the CLI's own notes). ``content`` is text or a list of
+``{text}`` parts.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from memory_review.extract.builder import TurnSink
+from memory_review.extract.sources import RawRecord
+from memory_review.extract.transcript import Role, TurnSource
+
+CODEX_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
+_CODEX_TOOL_OUTPUT = frozenset({"function_call_output", "custom_tool_call_output", "local_shell_call_output"})
+_CODEX_WRAPPER = re.compile(
+    r"^\s*(?:<(?:user_instructions|environment_context|turn_aborted|user_shell_command|INSTRUCTIONS)>"
+    r"|# AGENTS\.md instructions for )"
+)
+_CODEX_ROLES: dict[str, tuple[Role, TurnSource]] = {
+    "user": ("user", "user"), "assistant": ("assistant", "assistant"),
+    "developer": ("system", "system"), "system": ("system", "system"),
+}
+GEMINI_TYPES: dict[str, tuple[Role, TurnSource]] = {
+    "user": ("user", "user"), "gemini": ("assistant", "assistant"),
+    "info": ("system", "system"), "error": ("system", "system"), "warning": ("system", "system"),
+}
+
+
+# --- Codex ---------------------------------------------------------------------------------------
+
+
+def looks_like_codex(value: Any) -> bool:
+    """True for a Codex rollout record: ``{type: session_meta|response_item|..., payload: {...}}``."""
+    if not isinstance(value, dict) or not isinstance(value.get("payload"), dict):
+        return False
+    return _str(value.get("type")) in CODEX_TYPES
+
+
+def add_codex_record(sink: TurnSink, raw: RawRecord) -> None:
+    """One rollout line → zero or one turn (or a recorded skip)."""
+    if raw.error is not None:
+        sink.skip(raw.error, line=raw.line, index=raw.index)
+        return
+    if not looks_like_codex(raw.value):
+        sink.skip("not a Codex rollout record", line=raw.line, index=raw.index)
+        return
+    kind, payload = raw.value["type"], raw.value["payload"]
+    if kind == "session_meta" and isinstance(payload.get("id"), str):
+        sink.name_session(payload["id"])
+    elif kind == "response_item":
+        _codex_item(sink, raw, payload, _str(raw.value.get("timestamp")))
+
+
+def _codex_item(sink: TurnSink, raw: RawRecord, payload: dict[str, Any], timestamp: str | None) -> None:
+    turn_id = _str(payload.get("id")) or f"line-{raw.line}"
+    if _str(payload.get("type")) in _CODEX_TOOL_OUTPUT:
+        sink.add(turn_id, "tool", _codex_output(payload.get("output")), "tool-output", line=raw.line,
+                 timestamp=timestamp)
+        return
+    if payload.get("type") != "message":
+        return  # reasoning, function calls: the agent's working, not statements
+    mapped = _CODEX_ROLES.get(str(payload.get("role")))
+    if mapped is None:
+        sink.skip(f"Codex message with role {payload.get('role')!r}", line=raw.line, index=raw.index)
+        return
+    text = _parts_text(payload.get("content"))
+    role, source = mapped
+    if source == "user" and _CODEX_WRAPPER.match(text):
+        source = "system"  # the repository's AGENTS.md or the harness, in the user's slot
+    sink.add(turn_id, role, text, source, line=raw.line, timestamp=timestamp)
+
+
+def _codex_output(output: Any) -> str:
+    if isinstance(output, str):
+        return output
+    if isinstance(output, dict):
+        return _parts_text(output.get("content")) or str(output.get("output", ""))
+    return ""
+
+
+# --- Gemini ---------------------------------------------------------------------------------------
+
+
+def looks_like_gemini(document: Any) -> bool:
+    """True for a Gemini CLI session document."""
+    if not isinstance(document, dict) or not isinstance(document.get("messages"), list):
+        return False
+    if "sessionId" not in document and "projectHash" not in document:
+        return False
+    return any(isinstance(m, dict) and _str(m.get("type")) in GEMINI_TYPES for m in document["messages"][:50])
+
+
+def add_gemini_session(sink: TurnSink, document: dict[str, Any]) -> None:
+    """Every message of a session document → turns (tool results of a model message as tool output)."""
+    if isinstance(document.get("sessionId"), str):
+        sink.name_session(document["sessionId"])
+    for index, message in enumerate(document["messages"]):
+        _gemini_message(sink, index, message)
+
+
+def _gemini_message(sink: TurnSink, index: int, message: Any) -> None:
+    mapped = GEMINI_TYPES.get(_str(message.get("type")) or "") if isinstance(message, dict) else None
+    if mapped is None:
+        sink.skip("not a Gemini CLI message", index=index)
+        return
+    turn_id = _str(message.get("id")) or f"message-{index + 1}"
+    timestamp = _str(message.get("timestamp"))
+    sink.add(turn_id, mapped[0], _parts_text(message.get("content")), mapped[1], timestamp=timestamp)
+    for number, call in enumerate(_list(message.get("toolCalls"))):
+        if isinstance(call, dict):
+            sink.add(f"{turn_id}.tool{number}", "tool", _gemini_tool_output(call), "tool-output", timestamp=timestamp)
+
+
+def _gemini_tool_output(call: dict[str, Any]) -> str:
+    texts = []
+    for result in _list(call.get("result")):
+        function = result.get("functionResponse") if isinstance(result, dict) else None
+        response = function.get("response") if isinstance(function, dict) else None
+        if isinstance(response, dict):
+            texts.extend(str(v) for v in response.values() if isinstance(v, str))
+    return "\n\n".join(texts) or (call.get("resultDisplay") if isinstance(call.get("resultDisplay"), str) else "")
+
+
+# --- shared ---------------------------------------------------------------------------------------
+
+
+def _parts_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n\n".join(p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str))
+    return ""
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
