@@ -22,6 +22,7 @@ class Scale:
     ui_candidates: int                # pending candidates for the review UI
     ui_memories: int                  # approved memories beside them
     ui_keys: int                      # key presses measured
+    session_memories: tuple[int, ...] = (1_000, 5_000)  # store sizes of `context --session`
 
 
 FULL = Scale("full", repeat=21, apply_base=100, batch=1_000, batch_probe=5,
@@ -37,6 +38,6 @@ QUICK = Scale("quick", repeat=7, apply_base=100, batch=200, batch_probe=3,
 TINY = Scale("tiny", repeat=3, apply_base=20, batch=20, batch_probe=2,
              growth_memories=(10, 30, 100), log_events=1_000,
              growth_events=(300, 1_000, 3_000), context_memories=100, cli_runs=1,
-             ui_candidates=30, ui_memories=20, ui_keys=3)
+             ui_candidates=30, ui_memories=20, ui_keys=3, session_memories=(100,))
 
 SCALES = {s.name: s for s in (FULL, QUICK, TINY)}

@@ -33,7 +33,7 @@ from .errors import EventNotFoundError, LogConflictError, LogError, LogIntegrity
 from .model import GENESIS, Event, EventDraft, EventType, decode_event, encode_event, line_hash
 from .report import LogHead, Problem, TornTail, VerifyReport
 from .safe_fs import UnsafeFile, open_file
-from .scan import Tail, read_tail
+from .scan import Tail, last_lines, read_tail
 from .verify import verify_log
 
 __all__ = ["EventLog", "LogHead", "Problem", "TornTail", "VerifyReport", "utc_timestamp"]
@@ -257,6 +257,36 @@ class EventLog:
                 prev, expected = line_hash(line), expected + 1
         return expected - 1
 
+    def since(self, seq: int, hash: str, *, skim: frozenset[str] = frozenset()) -> tuple[LogHead, list[Event]]:
+        """The head, and the committed events after event ``seq``, reading backward from the end only.
+
+        A reader whose checkpoint is at ``seq`` pays for what follows it, not for the whole log.
+        The line of event ``seq`` must hash to ``hash`` (``GENESIS`` for seq 0) and each line after
+        it must continue the chain, else :class:`LogIntegrityError` naming the line. Lines of the
+        ``skim`` types are chain-checked but not decoded nor returned (``context.built`` changes
+        nothing a reader folds). When the head is not past ``seq`` nothing is returned: the caller
+        compares the head with its position.
+        """
+        with self._io_errors():
+            try:
+                fd = open_file(self.path, single_link=True)
+            except FileNotFoundError:
+                return LogHead.empty(), []
+            try:
+                tail = read_tail(fd, self.path)
+                if tail.head.seq <= seq:
+                    return tail.head, []
+                anchor = 1 if seq > 0 else 0
+                lines = last_lines(fd, tail.committed, tail.head.seq - seq + anchor)
+            finally:
+                os.close(fd)
+        if len(lines) != tail.head.seq - seq + anchor:
+            raise LogIntegrityError(self.path, seq, f"the log has fewer lines than its last seq {tail.head.seq}")
+        prev = line_hash(lines[0]) if anchor else GENESIS
+        if prev != hash:
+            raise LogIntegrityError(self.path, seq, "does not hash to the log position recorded for it")
+        return tail.head, _chained(self.path, seq, prev, lines[anchor:], skim)
+
     def _raise_at_the_break(self, line_no: int) -> None:
         for _event in self.read(type=()):  # skims and decodes every line: raises, naming the line
             pass
@@ -402,6 +432,22 @@ def _raw_matches(
         return False
     changes = raw.get("changes") or ()
     return memory is None or any(isinstance(c, dict) and c.get("memory") == memory for c in changes)
+
+
+def _chained(path: Path, seq: int, prev: str, lines: list[bytes], skim: frozenset[str]) -> list[Event]:
+    """The events of ``lines`` (events ``seq + 1`` on), each linked to the one before; ``skim`` types skipped."""
+    events = []
+    for line_no, line in enumerate(lines, seq + 1):
+        raw = _skim(line) if skim else None
+        if raw is not None and raw["type"] in skim:
+            line_seq, line_prev = raw["seq"], raw["prev"]
+        else:
+            event = decode_event(line, path=path, line_no=line_no)
+            line_seq, line_prev = event.seq, event.prev
+            events.append(event)
+        _check_link(path, line_no, line_seq, line_prev, line_no, prev)
+        prev = line_hash(line)
+    return events
 
 
 def _check_link(path: Path, line_no: int, seq: int, line_prev: str, expected: int, prev: str) -> None:

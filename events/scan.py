@@ -82,6 +82,22 @@ def read_tail(fd: int, path: Path) -> Tail:
     return Tail(LogHead.empty(), 0, size)
 
 
+def last_lines(fd: int, end: int, count: int) -> list[bytes]:
+    """The last ``count`` lines before byte ``end`` (just past a newline), oldest first; fewer if the file has fewer.
+
+    Only those lines are read (backward, like :func:`read_tail`): what follows a checkpoint costs
+    O(what follows), not O(log).
+    """
+    reader = _Backward(fd, end)
+    lines: list[bytes] = []
+    while len(lines) < count and end > 0:
+        start = reader.rfind_newline(end - 1) + 1
+        lines.append(reader.bytes(start, end))
+        end = start
+    lines.reverse()
+    return lines
+
+
 def _decode_at(fd: int, path: Path, line: bytes, start: int) -> Event:
     try:
         return decode_event(line, path=path, line_no=0)

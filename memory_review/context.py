@@ -31,7 +31,6 @@ from memory_review.injection.result import DropReason
 from memory_review.manifest import ManifestEntry
 from memory_review.models import Memory, utc_now
 from memory_review.record_io import memory_from_json, memory_sha256
-from memory_review.rules import Plan
 from memory_review.store import log_errors
 from memory_review.store_view import StoreView
 
@@ -225,9 +224,9 @@ def _record(ws: Workspace, session: str, request: ContextRequest, result: Contex
     if request.query is not None:
         context["query_sha256"] = query_sha256(request.query)
         context["query_chars"] = len(request.query)
-    with ws.project.transact() as tx:
-        ws.commit(tx, Plan(drafts=[EventDraft(type="context.built", actor=f"agent:{session}",
-                                               session=session, context=context)]))
+    # A log append alone: the manifest and MEMORY.md are never rewritten by a read (docs/adr/0023).
+    ws.project.record([EventDraft(type="context.built", actor=f"agent:{session}", session=session,
+                                  context=context)])
 
 
 def query_sha256(query: str) -> str:

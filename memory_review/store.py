@@ -11,6 +11,12 @@ goes through :meth:`Store.transact`::
 
 Readers take no lock: they read the manifest and, if the log has moved past it
 (a writer died after its commit point), fold the missing events in memory.
+
+Reads never write (docs/adr/0023): a ``context.built`` event changes no derived
+file, so :meth:`Store.record` only appends it (under the lock, fsynced) and leaves
+the manifest behind the log. Events past the checkpoint that are only of the
+:data:`LOG_ONLY` types are a legal, at-rest state: readers skim them (read backward
+from the end, never the whole log) and the next commit's checkpoint moves past them.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from events import Event, EventLog, EventNotFoundError, LogError, LogHead, LogIntegrityError
+from events import Event, EventDraft, EventLog, EventNotFoundError, LogError, LogHead, LogIntegrityError
 from events import faults
 from events.durable import atomic_replace, fsync_dir, sync_directory, write_new_files
 from events.safe_fs import check_dir, list_dir, make_dir, open_file, read_fd, unlink
@@ -63,6 +69,8 @@ T = TypeVar("T")
 MEMORY_DIR = "memory"
 CANDIDATE_DIR = "candidates"
 TEMP_PREFIX = ".tmp"
+LOG_ONLY = frozenset({"context.built"})
+"""Event types that change no derived file: recorded by a log append alone, never a checkpoint."""
 UNFINISHED = ".unfinished"
 """In ``memory/`` while a lock holder writes: the next one lists the folders for leftovers only if it is there."""
 
@@ -94,6 +102,8 @@ class Store:
         # The last manifest read or written, by its exact bytes: a process reads the same manifest several
         # times per command (the UI on every poll), and validating 10,000 entries costs tens of ms.
         self._manifest_cache: tuple[bytes, Manifest] | None = None
+        # What past_checkpoint last found, by (manifest position, log head): a command reads it several times.
+        self._past_cache: tuple[tuple[tuple[int, str], LogHead], list[Event]] | None = None
         # Entries of the memory files this commit wrote, so the checkpoint does not render them again.
         self._written: dict[str, tuple[Memory, ManifestEntry]] = {}
         self._index_items = SortedIndexItems()  # MEMORY.md's lines, kept sorted between checkpoints
@@ -186,8 +196,8 @@ class Store:
 
     def _fresh_view(self) -> StoreView:
         manifest = self.read_manifest() or Manifest(origin="0" * 16)
-        head = self._head()
-        return StoreView(self, manifest, head, self._pending_overlay(manifest, head))
+        head, events = self.past_checkpoint(manifest)
+        return StoreView(self, manifest, head, memory_delta(events))
 
     def read_memory(self, memory_id: str, entry: ManifestEntry) -> Memory:
         """Load one memory file, checking its path, hash, schema, id and scope."""
@@ -289,7 +299,7 @@ class Store:
         # Without this, a commit whose candidate files could not be written yet would be reported as a
         # success while `list` still showed the old candidates (or an applied one as pending).
         manifest = self.read_manifest() or Manifest(origin="0" * 16)
-        put, drop = candidate_delta(self._events_since(manifest, self._head()))
+        put, drop = candidate_delta(self.past_checkpoint(manifest)[1])
         return {c.id: c for c in put}, set(drop)
 
     def candidate_file(self, candidate_id: str) -> Candidate:
@@ -317,7 +327,7 @@ class Store:
         """
         for attempt in (1, 2):  # a writer may replace the file and the manifest between our reads
             manifest = self.read_manifest() or Manifest(origin="0" * 16)
-            events = self._events_since(manifest, self._head())
+            events = self.past_checkpoint(manifest)[1]
             try:
                 memories = self.sessions.read(session_id, (manifest.sessions or {}).get(session_id))
                 break
@@ -350,33 +360,34 @@ class Store:
         """Session files brought up to ``events``; the sha256 of each written, for the checkpoint."""
         return self.sessions.roll_forward(events, manifest.sessions or {}, self._session_history)
 
-    def _head(self) -> LogHead:
+    def past_checkpoint(self, manifest: Manifest) -> tuple[LogHead, list[Event]]:
+        """The log's head, and the events past ``manifest``'s position that change a derived file.
+
+        An empty list with a head past the manifest is the at-rest state of :data:`LOG_ONLY` events
+        (docs/adr/0023). Only the lines past the manifest are read (backward from the end), each
+        chain-checked from the manifest's ``log_head``; the answer is kept for the same head.
+        """
+        position = (manifest.log_seq, manifest.log_head)
         with log_errors(self.log_path):
-            return self.log().head()
-
-    def _pending_overlay(self, manifest: Manifest, head: LogHead) -> dict[str, Memory | None]:
-        return memory_delta(self._events_since(manifest, head))
-
-    def _events_since(self, manifest: Manifest, head: LogHead) -> list[Event]:
-        """Events the log holds past the manifest's position, after checking the two agree."""
-        if head.seq < manifest.log_seq:
-            raise IntegrityError(f"the log ends at seq {head.seq} but the manifest is at "
-                                 f"{manifest.log_seq}: events were lost", path=self.log_path,
-                                 hint="restore events.jsonl from a backup; `memory-review verify` explains")
-        if head.seq == manifest.log_seq:
-            if head.hash != manifest.log_head:
+            log = self.log()
+            head = log.head()
+            cached = self._past_cache
+            if cached is not None and cached[0] == (position, head):
+                return head, cached[1]
+            if head.seq < manifest.log_seq:
+                raise IntegrityError(f"the log ends at seq {head.seq} but the manifest is at "
+                                     f"{manifest.log_seq}: events were lost", path=self.log_path,
+                                     hint="restore events.jsonl from a backup; `memory-review verify` explains")
+            if head.seq == manifest.log_seq and head.hash != manifest.log_head:
                 raise IntegrityError(f"log line {head.seq} does not match the manifest's log_head",
                                      path=self.log_path, hint="run `memory-review verify`")
-            return []
-        events = self._events_after(manifest.log_seq)
-        if not events or events[0].prev != manifest.log_head:
-            raise IntegrityError(f"log line {manifest.log_seq} does not match the manifest's log_head",
-                                 path=self.log_path, hint="run `memory-review verify`")
-        return events
+            head, events = log.since(*position, skim=LOG_ONLY)
+        self._past_cache = ((position, head), events)
+        return head, events
 
-    def _events_after(self, seq: int) -> list[Event]:
-        with log_errors(self.log_path):
-            return list(self.log().read(start=seq + 1))
+    def at_rest(self, manifest: Manifest) -> bool:
+        """Whether ``manifest`` is the current set: nothing but :data:`LOG_ONLY` events follow it."""
+        return not self.past_checkpoint(manifest)[1]
 
     # --- the commit path ---------------------------------------------------------------
 
@@ -388,11 +399,29 @@ class Store:
         (``verify`` does, for debris of versions that wrote none).
         """
         with self.locked():
-            manifest = self._recover(sweep=sweep)
+            manifest, head = self._recover(sweep=sweep)
             try:
-                yield Transaction(self, manifest)
+                yield Transaction(self, manifest, head)
             finally:
                 self._finish_writes()  # keeps the marker if writes may have left something behind
+
+    def record(self, drafts: list[EventDraft]) -> list[Event]:
+        """Append :data:`LOG_ONLY` events: under the lock and fsynced, and nothing else (docs/adr/0023).
+
+        No checkpoint follows: the manifest, MEMORY.md and every other file stay as they are, so a
+        prompt that records what it was given costs one log line. A store with no manifest yet
+        takes the full commit path once (its first checkpoint gives the store its origin).
+        """
+        if any(draft.type not in LOG_ONLY for draft in drafts):
+            raise ValueError(f"record() appends only {sorted(LOG_ONLY)} events; others need a commit")
+        if self.exists():
+            with self.locked():
+                manifest = self.read_manifest()
+                if manifest is not None:
+                    with log_errors(self.log_path):
+                        return self.log(manifest.origin).append(drafts)
+        with self.transact() as tx:
+            return tx.commit(Plan(drafts=list(drafts))).events
 
     @contextmanager
     def locked(self) -> Iterator[None]:
@@ -401,7 +430,7 @@ class Store:
         with store_lock(self.lock_path, self.lock_timeout):
             yield
 
-    def _recover(self, *, sweep: bool = False) -> Manifest:
+    def _recover(self, *, sweep: bool = False) -> tuple[Manifest, LogHead]:
         """Roll the manifest (and derived files) forward to the log's head; idempotent."""
         self._unfinished = os.path.lexists(self.unfinished_path)
         self._debris_possible = self._unfinished or sweep
@@ -411,21 +440,21 @@ class Store:
             # rather than at the next append lets `verify` pass right after recovery, like LevelDB does.
             self.log().cut_torn_tail()
         manifest = self.read_manifest()
-        head = self._head()
         if manifest is None:
-            return self._roll_forward(Manifest(origin=new_origin_id()), head,
-                                      self._events_since(Manifest(origin="0" * 16), head))
+            head, events = self.past_checkpoint(Manifest(origin="0" * 16))
+            return self._roll_forward(Manifest(origin=new_origin_id()), head, events), head
         if not self._debris_possible:
             # Every writer makes the unfinished marker before its first write and removes it once its
             # checkpoint is done: without it nothing can be left over, and 10,000 names need no listing.
             self._swept = manifest
-        events = self._events_since(manifest, head)
+        head, events = self.past_checkpoint(manifest)
         if events:
-            return self._roll_forward(manifest, head, events)
+            return self._roll_forward(manifest, head, events), head
         if self._debris_possible:
             # A writer died before its commit point (or while collecting): its leftovers go now.
             self._collect_garbage(manifest)
-        return manifest
+        # Only LOG_ONLY events may follow the manifest now: the next commit's checkpoint moves past them.
+        return manifest, head
 
     def _roll_forward(self, manifest: Manifest, head: LogHead, events: list[Event]) -> Manifest:
         delta = memory_delta(events)
@@ -616,11 +645,11 @@ class Store:
 class Transaction:
     """Held inside :meth:`Store.transact`: a recovered view and the one way to commit a plan."""
 
-    def __init__(self, store: Store, manifest: Manifest) -> None:
+    def __init__(self, store: Store, manifest: Manifest, head: LogHead) -> None:
         self.store = store
         self.manifest = manifest
-        self.view = StoreView(store, manifest, LogHead(seq=manifest.log_seq, hash=manifest.log_head),
-                              locked=True)
+        # The head may be past the manifest by LOG_ONLY events, which change nothing the view shows.
+        self.view = StoreView(store, manifest, head, locked=True)
 
     def candidate(self, candidate_id: str) -> Candidate:
         """A pending candidate from its file: under the lock, after recovery, the files are current."""
