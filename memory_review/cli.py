@@ -177,6 +177,13 @@ def _verify(args, ws: Workspace):
     return out.VerifyResult(ws.verify(repair=args.repair))
 
 
+@command("doctor", out.render_doctor)
+def _doctor(args, ws: Workspace):
+    from memory_review.doctor import diagnose
+
+    return diagnose(ws)
+
+
 @command("forget", out.render_forget)
 def _forget(args, ws: Workspace):
     text = None if args.pattern else _text_to_forget(args.text_from)
@@ -305,6 +312,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _globals(parser)
+    parser.add_argument("--version", action=_VersionAction, help="print the installed version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, help_text, example, configure in SUBCOMMANDS:
         p = sub.add_parser(name, help=help_text, description=help_text, epilog=f"example:\n  {example}",
@@ -313,6 +321,19 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--json", action="store_true", help="print JSON for scripts")
         configure(p)
     return parser
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: read from the package metadata only when asked (not on every start-up)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from memory_review.version import tool_version
+
+        print(f"memory-review {tool_version()}")
+        parser.exit()
 
 
 def _globals(parser: argparse.ArgumentParser, *, suppress: bool = False) -> None:
@@ -573,6 +594,8 @@ SUBCOMMANDS = [
     ("replay", "rebuild past state from the log (--at SEQ), or a session's contexts (--session ID)",
      "memory-review replay --at 12", _cfg_replay),
     ("verify", "check manifest, files and the log's chain", "memory-review verify --repair", _cfg_verify),
+    ("doctor", "what to know when something is off: versions, stores, trust, installed hooks, recent hook "
+               "errors, verify", "memory-review doctor --json", _none),
     ("forget", "take a text (a leaked secret) out of the stores, their log and git history, recorded "
                "(a person's command)", "memory-review forget --text-from - --reason 'leaked token' --yes",
      _cfg_forget),

@@ -87,8 +87,12 @@ class VerifyResult:
         return all(report.ok for report in self.stores)
 
     def to_json(self) -> dict:
+        from memory_review.manifest import MANIFEST_VERSION
+        from memory_review.version import tool_version
+
         problems = [f"{r.scope}: {p}" for r in self.stores for p in r.problems]
-        return {"ok": self.ok, "problems": problems, "stores": [asdict(r) for r in self.stores]}
+        return {"ok": self.ok, "problems": problems, "stores": [asdict(r) for r in self.stores],
+                "version": tool_version(), "store_format": MANIFEST_VERSION}
 
 
 def render_proposed(results, args) -> str:
@@ -321,6 +325,17 @@ def render_verify(result, args) -> str:
         lines += [f"  repaired: {p}" for p in r.repaired]
         lines += [f"  note: {n}" for n in getattr(r, "notes", [])]
         lines += [f"  - {p}" for p in r.problems]
+    return "\n".join(lines)
+
+
+def render_doctor(report, args) -> str:
+    lines = [f"memory-review {report.version} · Python {report.python} · store format {report.store_format}"]
+    for check in report.checks:
+        lines.append(f"{'ok' if check.ok else '!!'}  {check.name}: {check.detail}")
+        if check.advice:
+            lines.append(f"    {check.advice}")
+    lines.append("nothing is off" if report.ok else
+                 f"{sum(not c.ok for c in report.checks)} thing(s) to look at (marked !!)")
     return "\n".join(lines)
 
 

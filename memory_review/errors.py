@@ -12,6 +12,7 @@ the only two places that catch — can turn it into a message and an exit code::
      ├── LockTimeoutError         (also TimeoutError) another process holds the store lock
      ├── IntegrityError           the log, manifest or a memory file is damaged
      │    └── UnsafeFileError     a store path that is a symlink, FIFO, hard link or oversize file
+     ├── FormatTooNewError        a store written by a newer memory-review: refused, never rewritten
      └── StorageError             (also OSError) the disk refused a read or write
 
 Each error carries its context as attributes (``path``, ``line``, ``field`` ...)
@@ -92,6 +93,27 @@ class LockTimeoutError(MemoryReviewError, TimeoutError):
         )
         self.lock_file = str(lock_file)
         self.timeout = timeout
+
+
+class FormatTooNewError(MemoryReviewError):
+    """A store in a format newer than this tool reads (docs/upgrading.md): never repaired or rewritten.
+
+    Not an IntegrityError on purpose: nothing that repairs damage may treat it as damage.
+    """
+
+    def __init__(self, path: Path | str, found: int, supported: int) -> None:
+        super().__init__(f"{path}: store format {found} was written by a newer memory-review; this one "
+                         f"({_tool_version()}) reads format {supported} and changes nothing",
+                         hint="upgrade memory-review (see docs/upgrading.md)")
+        self.path = str(path)
+        self.found = found
+        self.supported = supported
+
+
+def _tool_version() -> str:
+    from memory_review.version import tool_version  # noqa: PLC0415 - only on this rare error
+
+    return tool_version()
 
 
 class IntegrityError(MemoryReviewError):

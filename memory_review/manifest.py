@@ -14,13 +14,14 @@ import bisect
 import heapq
 import json
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import orjson
 from pydantic import Field
 from pydantic import ValidationError as PydanticValidationError
 
-from memory_review.errors import IntegrityError
+from memory_review.errors import FormatTooNewError, IntegrityError, MemoryReviewError
 from memory_review.ids import SESSION_ID_RE
 from memory_review.models import MAX_DESCRIPTION_CHARS, TIMESTAMP_RE, Memory, MemoryType, Strict
 
@@ -32,6 +33,8 @@ INDEX_MAX_BYTES = 25_000
 
 Sha256 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
 SessionKey = Annotated[str, Field(pattern=SESSION_ID_RE.pattern)]
+MANIFEST_VERSION = 1
+"""The store format this tool reads and writes (docs/upgrading.md); newer ones are refused, never rewritten."""
 
 
 class ManifestEntry(Strict):
@@ -59,7 +62,7 @@ class ManifestEntry(Strict):
 class Manifest(Strict):
     """The current set: memory id -> entry, and the log position it reflects."""
 
-    version: Literal[1] = 1
+    version: Literal[1] = MANIFEST_VERSION
     log_seq: int = Field(default=0, ge=0)
     log_head: str = Field(default=GENESIS, pattern=r"^[0-9a-f]{64}$")
     origin: str = Field(pattern=r"^[0-9a-f]{16}$")
@@ -160,6 +163,7 @@ def decode_manifest(data: bytes, *, where: str) -> Manifest:
     raw = _canonical_json(data)
     if raw is None:
         raw = _strict_json(data, where)
+    check_format(raw, where)
     try:
         return Manifest.model_validate(raw)
     except PydanticValidationError as exc:
@@ -169,6 +173,27 @@ def decode_manifest(data: bytes, *, where: str) -> Manifest:
 
 
 _REPAIR = "run `memory-review verify --repair` to rebuild it from the event log"
+def refuse_newer_format(path: Path) -> None:
+    """FormatTooNewError if the manifest at ``path`` is a newer format; anything else is left to the reader.
+
+    For the commands that rewrite a store (``verify --repair``, ``forget``): they must refuse a newer
+    store before they judge anything in it as damage.
+    """
+    from memory_review.file_reads import read_store_file  # noqa: PLC0415
+
+    try:
+        data = read_store_file(path, MAX_MANIFEST_BYTES)
+        raw = orjson.loads(data) if data is not None else None
+    except (MemoryReviewError, orjson.JSONDecodeError):
+        return  # missing or damaged: the reader reports it, as it always has
+    check_format(raw, str(path))
+
+
+def check_format(raw: Any, where: str) -> None:
+    """FormatTooNewError for a manifest a newer memory-review wrote (before any field is judged)."""
+    found = raw.get("version") if isinstance(raw, dict) else None
+    if isinstance(found, int) and not isinstance(found, bool) and found > MANIFEST_VERSION:
+        raise FormatTooNewError(where, found, MANIFEST_VERSION)
 
 
 def _canonical_json(data: bytes) -> Any | None:

@@ -381,6 +381,7 @@ class Workspace:
 
     def verify(self, *, repair: bool = False, actor: str | None = None) -> list[StoreReport]:
         """Recover, then check both stores; with ``repair``, rebuild derived files from the logs."""
+        self._refuse_newer_formats(None)
         if repair:
             who = actor or current_actor()
             reports = [repair_store(store, actor=who) for store in self._stores(None)]
@@ -406,6 +407,7 @@ class Workspace:
         from memory_review.forget_text import Needle  # noqa: PLC0415
 
         who = rules.require_person(actor)
+        self._refuse_newer_formats(scope)
         needle = Needle.of(text=text, pattern=pattern)
         if not reason.strip() or needle.count(reason):
             raise ValidationError("say why in --reason, without the text being forgotten", field="reason")
@@ -592,6 +594,13 @@ class Workspace:
         return results
 
     # --- lookup helpers -----------------------------------------------------------------
+
+    def _refuse_newer_formats(self, scope: str | None) -> None:
+        """Before a command that may rewrite a store: refuse one a newer memory-review wrote."""
+        from memory_review.manifest import refuse_newer_format
+
+        for store in self._stores(scope):
+            refuse_newer_format(store.manifest_path)
 
     def _stores(self, scope: str | None) -> list[Store]:
         return [self.store(scope)] if scope else [self.project, self.user]

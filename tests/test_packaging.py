@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import subprocess
 import sys
 import zipfile
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -27,7 +30,8 @@ def _source_copy(dest: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def wheel_names(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel pip builds from a copy of the source tree (so nothing but the listed files goes in)."""
     if shutil.which("git") is None:
         pytest.skip("git is needed to list the source files")
     base = tmp_path_factory.mktemp("wheel")
@@ -35,7 +39,13 @@ def wheel_names(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     argv = [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-q", "-w", str(base / "out")]
     built = subprocess.run(argv, capture_output=True, text=True, timeout=300, check=False)
     assert built.returncode == 0, built.stderr[-2000:]
-    [wheel] = (base / "out").glob("memory_review-*.whl")
+    shutil.rmtree(source)  # the install test below must not find the source anywhere
+    [found] = (base / "out").glob("memory_review-*.whl")
+    return found
+
+
+@pytest.fixture(scope="module")
+def wheel_names(wheel: Path) -> list[str]:
     with zipfile.ZipFile(wheel) as archive:
         return archive.namelist()
 
@@ -58,3 +68,66 @@ def test_no_shipped_module_reads_a_fault_plan_or_imports_the_harness() -> None:
             source = path.read_text(encoding="utf-8")
             assert "MEMORY_REVIEW_FAULT" not in source, path
             assert "from tools" not in source and "import tools" not in source, path
+
+
+# --- installed from the wheel, as a user would (README: Install it as a tool) -------------------------------
+
+NOTE = {"op": "create", "scope": "project", "rationale": "said so",
+        "memory": {"id": "db-tests", "type": "forbidden", "description": "Never mock the database in tests",
+                   "body": "Integration tests run against the Postgres test container."}}
+
+
+def _user_env(home: Path) -> dict[str, str]:
+    keep = ("PATH", "LANG", "LC_ALL", "TMPDIR", "PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS",
+            "PIP_CONFIG_FILE", "PIP_CACHE_DIR", "XDG_CACHE_HOME", "SSL_CERT_FILE", "REQUESTS_CA_BUNDLE")
+    env = {k: v for k, v in os.environ.items() if k in keep}
+    return {**env, "HOME": str(home), "MEMORY_REVIEW_HOME": str(home / "memory-review"),
+            "MEMORY_REVIEW_ACTOR": "alice", "GIT_CONFIG_NOSYSTEM": "1"}
+
+
+def test_the_wheel_installs_and_runs_outside_the_source_tree(wheel: Path, tmp_path: Path) -> None:
+    venv, home, project = tmp_path / "venv", tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    env = _user_env(home)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    installed = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", f"{wheel}[mcp]"], env=env,
+                               cwd=tmp_path, capture_output=True, text=True, timeout=900, check=False)
+    assert installed.returncode == 0, installed.stderr[-3000:]
+    tool = str(venv / "bin" / "memory-review")
+
+    def run(*args: str, cwd: Path = tmp_path, stdin: str | None = None) -> str:
+        done = subprocess.run([tool, *args], env=env, cwd=cwd, input=stdin, capture_output=True, text=True,
+                              timeout=120, check=False)
+        assert done.returncode == 0, (args, done.stderr[-2000:])
+        return done.stdout
+
+    where = subprocess.run([str(venv / "bin" / "python"), "-c", "import memory_review, events, tui; "
+                            "print(memory_review.__file__, events.__file__, tui.__file__)"],
+                           env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60, check=True).stdout
+    assert all(str(venv) in path for path in where.split()), where
+    assert run("--version") == f"memory-review {version('memory-review')}\n"
+    assert "demo workspace" in run("demo", "--no-tui")
+    subprocess.run(["git", "init", "-q", str(project)], env=env, check=True, timeout=60)
+    run("init", cwd=project)
+    made = json.loads(run("propose", "--file", "-", "--json", cwd=project, stdin=json.dumps(NOTE)))
+    run("apply", made["id"], cwd=project)
+    assert "Never mock the database in tests" in run("context", cwd=project)
+    assert json.loads(run("doctor", "--json", cwd=project))["version"] == version("memory-review")
+    assert {"propose_memory", "get_context", "candidate_status"} <= _mcp_tools(tool, project, env)
+
+
+def _mcp_tools(tool: str, project: Path, env: dict[str, str]) -> set[str]:
+    """The tools a real MCP client lists from the installed ``memory-review mcp``."""
+    anyio = pytest.importorskip("anyio")
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    async def listed() -> set[str]:
+        params = StdioServerParameters(command=tool, args=["--project", str(project), "mcp"], env=env,
+                                       cwd=str(project))
+        with anyio.fail_after(120):
+            async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+                await session.initialize()
+                return {t.name for t in (await session.list_tools()).tools}
+
+    return anyio.run(listed)

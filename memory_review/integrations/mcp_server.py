@@ -22,7 +22,7 @@ project-scope call is a tool error that says so.
 
 :class:`MemoryTools` is the plain-Python core (testable without the SDK);
 :func:`build_server` wraps it in the official ``mcp`` SDK, an optional extra
-(``pip install 'memory-review[mcp]'``), imported only when the server starts.
+(the ``[mcp]`` extra: ``pip install -e '.[mcp]'`` in a checkout), imported only when the server starts.
 Its ``MCPServer`` (SDK 2.x) and ``FastMCP`` (SDK 1.x) share the decorator API we use.
 """
 
@@ -302,7 +302,7 @@ def _sdk() -> _SDK:
             from mcp.server.fastmcp.exceptions import ToolError  # type: ignore[no-redef]
         except ImportError as exc:
             raise MemoryReviewError("the MCP server needs the optional 'mcp' package",
-                                    hint="pip install 'memory-review[mcp]'") from exc
+                                    hint="install memory-review with its [mcp] extra (README: Install it as a tool)") from exc
     return _SDK(MCPServer, ToolError, Context, ToolAnnotations)
 
 
