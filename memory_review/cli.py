@@ -225,14 +225,14 @@ def _install(args, ws: Workspace):
     from memory_review.integrations import install
 
     return install.install(ws, scope=args.settings, command=args.command_line,
-                           keep_auto_memory=args.keep_auto_memory, extractor=args.extractor)
+                           keep_auto_memory=args.keep_auto_memory, extractor=args.extractor, agent=args.agent)
 
 
 @command("uninstall", out.render_install)
 def _uninstall(args, ws: Workspace):
     from memory_review.integrations import install
 
-    return install.uninstall(ws, scope=args.settings)
+    return install.uninstall(ws, scope=args.settings, agent=args.agent)
 
 
 @command("mcp", lambda result, args: "")
@@ -525,7 +525,8 @@ def _cfg_hook(p):
 
 
 def _cfg_install(p, *, with_command: bool = True):
-    p.add_argument("agent", choices=["claude-code"], metavar="claude-code", help="the agent to hook into")
+    p.add_argument("agent", choices=["claude-code", "codex"], metavar="claude-code|codex",
+                   help="the agent to hook into (codex: .codex/hooks.json, or $CODEX_HOME/hooks.json with --user)")
     # Here --project names the settings file, not the project root: this group takes the flag over
     # (the root can still be given before the command: memory-review --project DIR install ...).
     where = p.add_argument_group("which settings file (the last one given wins)", conflict_handler="resolve")

@@ -373,9 +373,13 @@ def render_install(result, args) -> str:
 
 
 def _install_lines(result, args) -> list[str]:
-    lines = [f"  hooks: {', '.join(result.events)} run `{result.command}`",
-             f"  permissions.deny: {result.deny_rules} rules keep the agent's shell from running a person's "
-             "commands (apply, discard, edit, revert, delete, forget, trust, sync, verify --repair)"]
+    lines = [f"  hooks: {', '.join(result.events)} run `{result.command}`"]
+    if result.deny_rules:
+        lines.append(f"  permissions.deny: {result.deny_rules} rules keep the agent's shell from running a person's "
+                     "commands (apply, discard, edit, revert, delete, forget, trust, sync, verify --repair)")
+    if result.agent == "codex":
+        lines.append("  Codex runs hooks once you trust them (it asks), and only with hooks on in config.toml "
+                     "([features] hooks, on by default in recent versions); Codex has no deny rules to add")
     if result.auto_memory == "off":
         lines.append("  autoMemoryEnabled: false — Claude Code's own auto memory is off: it stores notes nobody "
                      "reviewed (--keep-auto-memory leaves it on)")

@@ -134,10 +134,11 @@ def merge_settings(data: dict[str, Any], wanted: Wanted, *, before: dict[str, An
     hooks = _object(merged, "hooks")
     for event, entry in wanted.hooks.items():
         _merge_event(_list(hooks, event, "hooks"), entry)
-    deny = _list(_object(merged, "permissions"), "deny", "permissions")
-    keep = set(wanted.deny) | set(_before_deny(before))
-    deny[:] = [rule for rule in deny if not is_our_rule(rule) or rule in keep]  # a moved install: old paths go
-    deny.extend(rule for rule in wanted.deny if rule not in deny)
+    if wanted.deny:  # none for an agent without Claude Code's permissions (Codex's hooks.json)
+        deny = _list(_object(merged, "permissions"), "deny", "permissions")
+        keep = set(wanted.deny) | set(_before_deny(before))
+        deny[:] = [rule for rule in deny if not is_our_rule(rule) or rule in keep]  # a moved install: old paths go
+        deny.extend(rule for rule in wanted.deny if rule not in deny)
     if wanted.auto_memory_off:
         merged[AUTO_MEMORY] = False
     else:

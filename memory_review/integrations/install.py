@@ -49,6 +49,10 @@ if TYPE_CHECKING:
     from memory_review.workspace import Workspace
 
 SettingsScope = Literal["user", "project", "local"]
+Agent = Literal["claude-code", "codex"]
+# Codex's hooks.json takes Claude Code's hook JSON (payload on stdin, hookSpecificOutput.additionalContext
+# back), so the same hook command serves it; these are the events it has that we act on.
+CODEX_EVENTS = ("SessionStart", "UserPromptSubmit", "Stop")
 BACKUP_DIR = "install-backups"
 MAX_SETTINGS_BYTES = 4 * 1024 * 1024
 # Claude Code's own limit per hook (seconds); ours stop earlier (claude_hooks deadlines).
@@ -83,8 +87,13 @@ class Target:
     backup: Path
 
 
-def settings_path(scope: SettingsScope, root: Path, environ: dict[str, str] | None = None) -> Path:
-    """The settings file Claude Code reads for ``scope``."""
+def settings_path(scope: SettingsScope, root: Path, environ: dict[str, str] | None = None,
+                  agent: Agent = "claude-code") -> Path:
+    """The settings file Claude Code (or Codex's hooks file) reads for ``scope``."""
+    if agent == "codex":
+        if scope == "local":
+            raise ValidationError("Codex has no local hooks file; use --project (.codex/hooks.json) or --user")
+        return (codex_home(environ) if scope == "user" else root / ".codex") / "hooks.json"
     if scope == "user":
         return config_dir(environ) / "settings.json"
     name = "settings.local.json" if scope == "local" else "settings.json"
@@ -95,6 +104,13 @@ def config_dir(environ: dict[str, str] | None = None) -> Path:
     """Claude Code's user config dir: ``$CLAUDE_CONFIG_DIR``, else ``~/.claude``."""
     env = os.environ if environ is None else environ
     base = Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else Path.home() / ".claude"
+    return base.expanduser().absolute()
+
+
+def codex_home(environ: dict[str, str] | None = None) -> Path:
+    """Codex's home: ``$CODEX_HOME``, else ``~/.codex``."""
+    env = os.environ if environ is None else environ
+    base = Path(env["CODEX_HOME"]) if env.get("CODEX_HOME") else Path.home() / ".codex"
     return base.expanduser().absolute()
 
 
@@ -131,6 +147,12 @@ def wanted(command: str, *, keep_auto_memory: bool) -> Wanted:
     return Wanted(hooks=entries, deny=rules, auto_memory_off=not keep_auto_memory)
 
 
+def codex_wanted(command: str) -> Wanted:
+    """Our part of a Codex ``hooks.json``: the hook on the events Codex has (no permissions, no auto memory)."""
+    entries = {event: {"type": "command", "command": command, "timeout": TIMEOUTS[event]} for event in CODEX_EVENTS}
+    return Wanted(hooks=entries, deny=(), auto_memory_off=False)
+
+
 def _which() -> Path | None:
     found = shutil.which("memory-review")
     return Path(found).resolve() if found else None
@@ -140,43 +162,47 @@ def _which() -> Path | None:
 
 
 def install(ws: Workspace, *, scope: SettingsScope = "project", command: str | None = None,
-            keep_auto_memory: bool = False, extractor: str | None = None) -> InstallResult:
+            keep_auto_memory: bool = False, extractor: str | None = None,
+            agent: Agent = "claude-code") -> InstallResult:
     """Install for ``scope``; a project/local install also creates the project store (the hooks act
     only where one exists) and keeps it out of the project's branches (``.gitignore``). ``extractor``
     records the person's choice of extractor for the hooks in their user store (ADR 0026)."""
-    target = locate(scope, ws.root, backups=ws.user.root / BACKUP_DIR)
-    result = install_claude_code(target, command=command, keep_auto_memory=keep_auto_memory)
+    target = locate(scope, ws.root, backups=ws.user.root / BACKUP_DIR, agent=agent)
+    result = install_claude_code(target, command=command, keep_auto_memory=keep_auto_memory, agent=agent)
     if extractor is not None:
         from memory_review.extract.cli_config import set_hook_extractor
 
         set_hook_extractor(ws.user.root, "claude-code", extractor)
         result = replace(result, extractor=extractor)
     folder = auto_memory_dir(ws.root)
-    result = replace(result, auto_memory_folder=str(folder) if folder.is_dir() else None)
+    if agent == "claude-code":
+        result = replace(result, auto_memory_folder=str(folder) if folder.is_dir() else None)
     if scope == "user":
         return result
     created = ws.project.init()
     return replace(result, store_created=created, gitignore=ws.ignore_project_store())
 
 
-def uninstall(ws: Workspace, *, scope: SettingsScope = "project") -> InstallResult:
+def uninstall(ws: Workspace, *, scope: SettingsScope = "project", agent: Agent = "claude-code") -> InstallResult:
     """Take out exactly what ``install`` added for ``scope`` (stores and memory are left alone)."""
-    return uninstall_claude_code(locate(scope, ws.root, backups=ws.user.root / BACKUP_DIR))
+    result = uninstall_claude_code(locate(scope, ws.root, backups=ws.user.root / BACKUP_DIR, agent=agent))
+    return replace(result, agent=agent)
 
 
 def install_claude_code(target: Target, *, command: str | None = None,
-                        keep_auto_memory: bool = False) -> InstallResult:
+                        keep_auto_memory: bool = False, agent: Agent = "claude-code") -> InstallResult:
     """Merge our part into the settings file of ``target`` (created if missing)."""
     command = command or hook_command()
     original = _read(target.real)
     data = _parse(original, target.real) if original is not None else {}
     first = not has_our_hooks(data)
     before = data if first else (_backup_data(_read(target.backup)) or {})
-    want = wanted(command, keep_auto_memory=keep_auto_memory)
+    want = wanted(command, keep_auto_memory=keep_auto_memory) if agent == "claude-code" else codex_wanted(command)
     merged = merge_settings(data, want, before=before)
-    result = InstallResult("claude-code", str(target.path), "unchanged", list(HOOK_EVENTS), command=command,
+    auto_memory = None if agent == "codex" else "kept" if keep_auto_memory else "off"
+    result = InstallResult(agent, str(target.path), "unchanged", list(want.hooks), command=command,
                            edited=str(target.real) if target.real != target.path else None,
-                           deny_rules=len(want.deny), auto_memory="kept" if keep_auto_memory else "off")
+                           deny_rules=len(want.deny), auto_memory=auto_memory)
     if merged == data:
         return result
     if first and original is not None:
@@ -217,15 +243,16 @@ def uninstall_claude_code(target: Target) -> InstallResult:
 # --- where: the file to edit, guarded --------------------------------------------------------------
 
 
-def locate(scope: SettingsScope, root: Path, *, backups: Path, environ: dict[str, str] | None = None) -> Target:
+def locate(scope: SettingsScope, root: Path, *, backups: Path, environ: dict[str, str] | None = None,
+           agent: Agent = "claude-code") -> Target:
     """The settings file of ``scope``, its real target (checked) and its backup in the user store."""
-    path = settings_path(scope, root, environ)
+    path = settings_path(scope, root, environ, agent)
     try:
         real = path.resolve()
     except (OSError, RuntimeError) as exc:  # a symlink loop
         raise UnsafePathError(f"cannot be resolved ({exc}); nothing was changed", path=path) from exc
     if scope == "user":
-        _check_user_target(path, real, config_dir(environ))
+        _check_user_target(path, real, codex_home(environ) if agent == "codex" else config_dir(environ))
     else:
         _check_project_target(path, real, root.resolve())
     key = hashlib.sha256(str(real).encode("utf-8", "surrogateescape")).hexdigest()[:16]

@@ -92,8 +92,10 @@ def test_one_worker_per_session_and_a_request_made_meanwhile_is_not_lost(setup) 
     assert not any(call["overlap"] for call in calls)
     assert FIRST in calls[0]["stdin"] and SECOND not in calls[0]["stdin"]
     assert SECOND in calls[1]["stdin"] and FIRST not in calls[1]["stdin"]  # only the turns not read before
-    offsets = HookState(project.root / ".memory-review", lock_timeout=1).offsets(SESSION)
-    assert offsets.of(transcript.absolute()).turns == 2
+    state = HookState(project.root / ".memory-review", lock_timeout=1)
+    # The offsets are saved just after the proposals (same lock): wait for that step too.
+    _until(lambda: (state.offsets(SESSION).of(transcript.absolute()) or None) and
+           state.offsets(SESSION).of(transcript.absolute()).turns == 2, "the offsets past both turns")
 
 
 def test_a_cli_that_hangs_never_delays_the_hook_and_its_failure_is_recorded(setup) -> None:
