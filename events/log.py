@@ -298,10 +298,13 @@ class EventLog:
             return event
         raise EventNotFoundError(seq)
 
-    def verify(self) -> VerifyReport:
-        """Walk the whole log and report every problem; raises only if the disk cannot be read."""
+    def verify(self, *, watch: int | None = None) -> VerifyReport:
+        """Walk the whole log and report every problem; raises only if the disk cannot be read.
+
+        ``watch``: also give the line hash of event ``watch`` (to check the log extends an anchored head).
+        """
         with self._io_errors():
-            return verify_log(self.path)
+            return verify_log(self.path, watch=watch)
 
     @contextmanager
     def _io_errors(self) -> Iterator[None]:

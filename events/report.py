@@ -53,3 +53,5 @@ class VerifyReport:
     events: int
     torn_tail: TornTail | None
     problems: tuple[Problem, ...]
+    watched: str | None = None
+    """The sha256 of the committed line whose seq the caller asked to watch (None: no such line)."""

@@ -23,9 +23,12 @@ from .report import LogHead, Problem, TornTail, VerifyReport
 from .safe_fs import open_file
 
 
-def verify_log(path: Path) -> VerifyReport:
-    """Check every line of the log at ``path``; damage becomes Problems, never an exception."""
-    walker = _Walker(path)
+def verify_log(path: Path, *, watch: int | None = None) -> VerifyReport:
+    """Check every line of the log at ``path``; damage becomes Problems, never an exception.
+
+    ``watch``: the report's ``watched`` is the line hash of the committed event with that seq.
+    """
+    walker = _Walker(path, watch)
     try:
         stream = os.fdopen(open_file(path, single_link=True), "rb")  # closed by the with below
     except FileNotFoundError:
@@ -42,8 +45,10 @@ def verify_log(path: Path) -> VerifyReport:
 class _Walker:
     """The state of one pass over the log."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, watch: int | None = None) -> None:
         self.path = path
+        self.watch = watch
+        self.watched: str | None = None
         self.problems: list[Problem] = []
         self.expected_seq: int | None = 1
         self.prev_hash = GENESIS
@@ -64,6 +69,8 @@ class _Walker:
             self._check_chain(line_no, event)
         self.prev_hash = line_hash(line)
         self.expected_seq = event.seq + 1
+        if event.seq == self.watch:
+            self.watched = self.prev_hash
         self.pending.append((line_no, event))
         if not event.more:
             self._commit(offset + len(line), (event.seq, self.prev_hash))
@@ -72,7 +79,7 @@ class _Walker:
         """The findings; bytes after the last committed line are the torn tail."""
         torn = TornTail(self.committed, size - self.committed) if size > self.committed else None
         head = LogHead(*self.head)
-        return VerifyReport(not self.problems, head, self.events, torn, tuple(self.problems))
+        return VerifyReport(not self.problems, head, self.events, torn, tuple(self.problems), self.watched)
 
     def _bad_line(self, line_no: int, offset: int, line: bytes, reason: str) -> None:
         self.problems.append(Problem(line_no, reason))

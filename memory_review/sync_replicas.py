@@ -28,6 +28,7 @@ from memory_review.history_log import log_size, stream_log
 from memory_review.manifest import Manifest, decode_manifest
 from memory_review.models import Memory
 from memory_review.record_io import memory_from_json
+from memory_review.reviewed import ReviewedRecords
 from memory_review.sync_merge import Knowledge, know
 
 MAX_REPLICA_LOG_BYTES = 64 * 1024 * 1024
@@ -110,26 +111,22 @@ def gap_line(first: int, last: int, head: str, *, more: bool) -> bytes:
 
 
 def proposed_first(pairs: Iterable[tuple[Event, str]], where: str) -> Iterator[tuple[Event, str]]:
-    """``pairs``, refused at the first apply of a candidate the log never proposed (or of other memories)."""
-    proposed: dict[str, set[str]] = {}
+    """``pairs``, refused at the first apply that does not write its candidate's reviewed record (ADR 0025):
+    a candidate the log never proposed, other memories, or other content."""
+    records = ReviewedRecords()
     for event, line in pairs:
-        if event.type in ("candidate.created", "candidate.edited") and event.candidate and event.record:
-            proposed[event.candidate] = _memories_named(event.record)
-        elif event.type == "candidate.applied":
-            named = proposed.get(event.candidate or "")
+        if event.type == "candidate.applied":
+            named = records.pending.get(event.candidate or "")
             if named is None:
                 raise IntegrityError(f"{where}: event {event.seq} applies candidate {event.candidate!r}, "
                                      "which its log never proposed")
-            if not {change.memory for change in event.changes or ()} <= named:
+            if not {change.memory for change in event.changes or ()} <= set(named):
                 raise IntegrityError(f"{where}: event {event.seq} applies candidate {event.candidate!r} "
                                      "to memories it never proposed")
+        unreviewed = records.check(event)
+        if unreviewed is not None:
+            raise IntegrityError(f"{where}: {unreviewed.message()}")
         yield event, line
-
-
-def _memories_named(record: dict[str, Any]) -> set[str]:
-    changes = record.get("changes")
-    return {c["memory"] for c in changes if isinstance(c, dict) and isinstance(c.get("memory"), str)} \
-        if isinstance(changes, list) else set()
 
 
 # --- replicas from git ----------------------------------------------------------------------------

@@ -23,7 +23,13 @@ commit calls before each commit point with what a person's decision grants
 ``memory.trusted`` event the versions it names; ``memory.refused`` refuses them;
 ``trust.remote`` turns a remote's approvals on or off.
 
-This module is on the per-prompt path (ADR 0013): reading a ledger is one
+Beside each ledger, ``<key>.head`` anchors the store's log head as this machine last committed it
+(``{"v": 1, "store": ..., "seq": N, "hash": "<sha256 of line N>"}``, ADR 0025). The log is the
+repository's to rewrite; the anchor is not. A log that no longer extends the anchored head was
+rewritten (or rolled back) by someone else: ``verify`` says so, and the gate serves nothing of that
+store until a person looks (``verify --repair`` anchors the log as it now is).
+
+This module is on the per-prompt path (ADR 0013): reading a ledger or an anchor is one
 ``events.safe_fs`` read (no link followed, no FIFO wait) and one ``orjson.loads``; nothing else.
 """
 
@@ -33,13 +39,14 @@ import hashlib
 import os
 import re
 import stat
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from events import LogHead
 from events.durable import TEMP_PREFIX, atomic_replace
 from events.safe_fs import UnsafeFile, read_file, unlink
 from memory_review.errors import IntegrityError, StorageError
@@ -50,6 +57,9 @@ if TYPE_CHECKING:
     from memory_review.store_view import StoreView
 
 TRUST_DIR = "trust"
+HEAD_SUFFIX = ".head"
+"""The anchor of a store's log head, beside its ledger (not ``.json``: it is no ledger)."""
+MAX_ANCHOR_BYTES = 4096
 LEDGER_VERSION = 1
 MAX_LEDGER_BYTES = 64 * 1024 * 1024  # 10,000 memories with a long history of versions fit in ~2 MB
 SHA256_RE = re.compile(r"^[0-9a-f]{64}$")
@@ -70,21 +80,50 @@ class Ledger:
     """sha256 of a memory version a person declined to trust -> its memory id (not asked again)."""
     remotes: list[str] = field(default_factory=list)
     """Remotes whose teammates' approvals count here (``trust --remote``; off by default)."""
+    revoked: dict[str, list[Any]] = field(default_factory=dict)
+    """sha256 of a trusted version -> [memory id, seq]: a person's commit at ``seq`` replaced or deleted it,
+    so a view at or past ``seq`` that shows it again shows what the log alone brought back (ADR 0025)."""
     exists: bool = False
     """Whether the file was there: a store with no ledger predates trust records, or is a clone."""
 
-    def keeps(self, sha256: str | None) -> bool:
-        """Whether the memory version with this hash may be injected."""
-        return sha256 is not None and sha256 in self.trusted
+    def keeps(self, sha256: str | None, seq: int | None = None) -> bool:
+        """Whether the memory version with this hash may be injected from a view at log event ``seq``."""
+        return sha256 is not None and sha256 in self.trusted and not self.superseded(sha256, seq)
 
-    def undecided(self, sha256: str | None) -> bool:
+    def superseded(self, sha256: str, seq: int | None) -> bool:
+        """Whether a person here replaced this version at or before ``seq`` (None: at any time)."""
+        gone = self.revoked.get(sha256)
+        return gone is not None and (seq is None or seq >= gone[1])
+
+    def undecided(self, sha256: str | None, seq: int | None = None) -> bool:
         """Whether nobody here has decided about this version yet (foreign and still to review)."""
-        return sha256 is not None and sha256 not in self.trusted and sha256 not in self.refused
+        return sha256 is not None and not self.keeps(sha256, seq) and sha256 not in self.refused
 
     def to_bytes(self) -> bytes:
         data = {"v": LEDGER_VERSION, "store": self.store, "scope": self.scope, "trusted": self.trusted,
                 "refused": self.refused, "remotes": sorted(set(self.remotes))}
+        if self.revoked:
+            data["revoked"] = self.revoked
         return orjson.dumps(data, option=orjson.OPT_SORT_KEYS) + b"\n"
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """The log head this machine last committed to a store: the log must always extend it."""
+
+    seq: int
+    hash: str
+    path: Path
+
+    def contradicted_by(self, head: LogHead) -> str | None:
+        """Why a log whose head is ``head`` cannot extend this anchor (None: it may; only a full read knows)."""
+        if head.seq < self.seq:
+            return (f"the log ends at event {head.seq}, but this machine committed event {self.seq} to it "
+                    f"(anchored in {self.path}): it was rolled back or rewritten")
+        if head.seq == self.seq and head.hash != self.hash:
+            return (f"event {self.seq} is not the one this machine committed (anchored in {self.path}): "
+                    "the log was rewritten")
+        return None
 
 
 @dataclass(frozen=True)
@@ -94,9 +133,11 @@ class Decisions:
     trust: dict[str, str] = field(default_factory=dict)
     refuse: dict[str, str] = field(default_factory=dict)
     remotes: dict[str, bool] = field(default_factory=dict)
+    revoke: dict[str, tuple[str, int]] = field(default_factory=dict)
+    """Versions a person's commit replaced: sha256 -> (memory id, the commit's first seq); see Ledger.revoked."""
 
     def __bool__(self) -> bool:
-        return bool(self.trust or self.refuse or self.remotes)
+        return bool(self.trust or self.refuse or self.remotes or self.revoke)
 
 
 def store_key(store_root: Path) -> tuple[str, str]:
@@ -113,6 +154,8 @@ class TrustRecords:
         self.folder = user_dir / TRUST_DIR
         self.foreign: dict[str, list[tuple[str, str]]] = {}
         """The foreign (id, sha256) pairs the last :meth:`gate` left out, by scope (for the hook's notice)."""
+        self.rewritten: dict[str, str] = {}
+        """Why the last :meth:`gate` served nothing of a store whose log was rewritten, by scope."""
 
     def ledger_path(self, store: Store) -> Path:
         return self.folder / f"{store_key(store.root)[1]}.json"
@@ -131,18 +174,73 @@ class TrustRecords:
 
         The ledger is read *after* the view: a commit writes its ledger entries before its commit
         point, so every version a view can see that a person approved is already in the ledger.
+        A store whose log no longer extends its anchored head shows nothing (:meth:`rewritten_log`).
         """
         ledger = self.ledger(view.store)
-        sha256 = view.sha256
+        problem = self.rewritten_log(view)
+        if problem is not None:
+            self.rewritten[view.scope] = problem
+            self.foreign[view.scope] = []
+            return view.only([])
+        self.rewritten.pop(view.scope, None)
+        sha256, seq = view.sha256, view.head.seq
         kept, foreign = [], []
         for memory_id in view.ids():
             sha = sha256(memory_id)
-            if ledger.keeps(sha):
+            if ledger.keeps(sha, seq):
                 kept.append(memory_id)
-            elif ledger.undecided(sha):
+            elif ledger.undecided(sha, seq):
                 foreign.append((memory_id, sha or ""))
         self.foreign[view.scope] = foreign
         return view.only(kept)
+
+    def rewritten_log(self, view: StoreView) -> str | None:
+        """Why ``view``'s log cannot extend the anchored head, from the heads alone (cheap, per prompt).
+
+        The anchor is written after a commit point, so it may be newer than a view read just before a
+        commit: a view behind the anchor is checked against the log's head as it is now.
+        """
+        anchor = self.anchor(view.store)
+        if anchor is None:
+            return None
+        problem = anchor.contradicted_by(view.head)
+        if problem is not None and view.head.seq < anchor.seq:
+            problem = anchor.contradicted_by(view.store.log().head())
+        return problem
+
+    def head_path(self, store: Store) -> Path:
+        return self.folder / f"{store_key(store.root)[1]}{HEAD_SUFFIX}"
+
+    def anchor(self, store: Store) -> Anchor | None:
+        """The anchored log head of ``store`` (None: this machine never committed to it)."""
+        path = self.head_path(store)
+        data = self._read(path, "anchor of the log head", MAX_ANCHOR_BYTES)
+        if data is None:
+            return None
+        try:
+            raw = orjson.loads(data)
+        except orjson.JSONDecodeError as exc:
+            raise _damaged(path, f"not JSON ({exc})", what="log head anchor") from exc
+        real = store_key(store.root)[0]
+        if (not isinstance(raw, dict) or raw.get("v") != LEDGER_VERSION or raw.get("store") != real
+                or type(raw.get("seq")) is not int or not SHA256_RE.match(str(raw.get("hash")))):
+            raise _damaged(path, f"not a version 1 anchor of {real!r}", what="log head anchor")
+        return Anchor(raw["seq"], raw["hash"], path)
+
+    def anchor_head(self, store: Store, head: LogHead) -> None:
+        """Anchor ``head`` as the log head this machine committed (after a commit point, under the lock).
+
+        The folder is not fsynced: an anchor lost in a crash is an older one, which the log still extends.
+        """
+        real = store_key(store.root)[0]
+        data = orjson.dumps({"v": LEDGER_VERSION, "store": real, "seq": head.seq, "hash": head.hash},
+                            option=orjson.OPT_SORT_KEYS) + b"\n"
+        self.ensure_folder()
+        try:
+            atomic_replace(self.head_path(store), data, sync_dir=False)
+        except OSError as exc:
+            raise StorageError(f"cannot anchor the log head: {exc.strerror or exc}", path=self.head_path(store),
+                               errno=exc.errno) from exc
 
     def record(self, store: Store, decisions: Decisions) -> Ledger:
         """Add ``decisions`` to the store's ledger, durably (temp file, fsync, rename, fsync the folder).
@@ -153,6 +251,10 @@ class TrustRecords:
         for sha, memory_id in decisions.trust.items():
             ledger.trusted[sha] = memory_id
             ledger.refused.pop(sha, None)
+            ledger.revoked.pop(sha, None)  # a person brought this version back (a revert, a trust)
+        for sha, (memory_id, seq) in decisions.revoke.items():
+            if sha in ledger.trusted and sha not in decisions.trust:
+                ledger.revoked[sha] = [memory_id, seq]
         for sha, memory_id in decisions.refuse.items():
             if sha not in ledger.trusted:
                 ledger.refused[sha] = memory_id
@@ -175,13 +277,14 @@ class TrustRecords:
         ledger = self.ledger(store)
         if not ledger.exists:
             self.write(ledger)
+        self.anchor_head(store, store.log().head())  # an old store's anchor at this path no longer holds
 
     def collect(self, store: Store) -> None:
         """Remove temp files a crashed ledger write of ``store`` left (call under its lock: no live writer).
 
         The notices' temp files go too: a hook writing one right now loses only a notice.
         """
-        own = (f"-{self.ledger_path(store).name}", "-notices.json")
+        own = (f"-{self.ledger_path(store).name}", f"-{self.head_path(store).name}", "-notices.json")
         try:
             doomed = [n for n in os.listdir(self.folder) if n.startswith(TEMP_PREFIX) and n.endswith(own)]
         except FileNotFoundError:
@@ -205,7 +308,9 @@ class TrustRecords:
             return
         old = _decode(data, old_path, store_key(old_root)[0], store.scope)
         real, _key = store_key(store.root)
-        self.write(Ledger(self.ledger_path(store), real, store.scope, old.trusted, old.refused, old.remotes))
+        self.write(Ledger(self.ledger_path(store), real, store.scope, old.trusted, old.refused, old.remotes,
+                          old.revoked))
+        self.anchor_head(store, store.log().head())  # the moved store's log, as its owner brought it
 
     def ensure_folder(self) -> None:
         """Create ``trust/`` if missing; refuse one that is not a real directory (a planted symlink)."""
@@ -219,19 +324,19 @@ class TrustRecords:
             raise IntegrityError("is not a real directory; the trust record is kept only in a real directory",
                                  path=self.folder)
 
-    def _read(self, path: Path) -> bytes | None:
+    def _read(self, path: Path, what: str = "trust record", limit: int = MAX_LEDGER_BYTES) -> bytes | None:
         if os.path.islink(self.folder):
             raise IntegrityError("is a symlink; the trust record is kept only in a real directory",
                                  path=self.folder)
         try:
-            return read_file(path, MAX_LEDGER_BYTES)  # safe_fs: no link, no FIFO wait (ADR 0020)
+            return read_file(path, limit)  # safe_fs: no link, no FIFO wait (ADR 0020)
         except FileNotFoundError:
             return None
         except UnsafeFile as exc:
-            raise IntegrityError(f"the trust record {exc.reason}; it must be a regular file of a sane size",
+            raise IntegrityError(f"the {what} {exc.reason}; it must be a regular file of a sane size",
                                  path=path) from exc
         except OSError as exc:
-            raise IntegrityError(f"cannot open the trust record ({exc.strerror}); it must be a regular file",
+            raise IntegrityError(f"cannot open the {what} ({exc.strerror}); it must be a regular file",
                                  path=path) from exc
 
 
@@ -248,7 +353,12 @@ def _decode(data: bytes, path: Path, real: str, scope: str) -> Ledger:
     remotes = raw.get("remotes")
     if not isinstance(remotes, list) or not all(isinstance(r, str) for r in remotes):
         raise _damaged(path, "remotes is not a list of names")
-    return Ledger(path, real, scope, trusted, refused, remotes, exists=True)
+    revoked = raw.get("revoked", {})
+    if not isinstance(revoked, dict) or not all(
+            SHA256_RE.match(sha) and isinstance(v, list) and len(v) == 2 and isinstance(v[0], str)
+            and type(v[1]) is int for sha, v in revoked.items()):
+        raise _damaged(path, "revoked is not an object of [memory id, seq]")
+    return Ledger(path, real, scope, trusted, refused, remotes, revoked, exists=True)
 
 
 def _hashes(value: Any, path: Path) -> dict[str, str]:
@@ -260,8 +370,8 @@ def _hashes(value: Any, path: Path) -> dict[str, str]:
     return value
 
 
-def _damaged(path: Path, why: str) -> IntegrityError:
-    return IntegrityError(f"damaged trust record: {why}", path=path,
+def _damaged(path: Path, why: str, *, what: str = "trust record") -> IntegrityError:
+    return IntegrityError(f"damaged {what}: {why}", path=path,
                           hint="nothing of that store is injected; remove the file and review the store "
                                "again with `memory-review trust`")
 
@@ -284,6 +394,21 @@ def decisions_of(plan: Plan, sha256_of: Mapping[str, str] | None = None) -> Deci
         elif draft.type == "trust.remote" and draft.trust:
             decisions.remotes[str(draft.trust["remote"])] = bool(draft.trust.get("trusted"))
     return decisions
+
+
+REPLACING_TYPES = GRANTING_TYPES | {"memory.deleted"}
+
+
+def revocations(plan: Plan, current_sha256: Callable[[str], str | None], seq: int) -> Decisions:
+    """The versions a person's plan replaces or deletes (their current hashes), revoked from ``seq`` on."""
+    revoke: dict[str, tuple[str, int]] = {}
+    for draft in plan.drafts:
+        if draft.type in REPLACING_TYPES:
+            for change in draft.changes or ():
+                sha = current_sha256(change.memory) if change.before is not None else None
+                if sha:
+                    revoke[sha] = (change.memory, seq)
+    return Decisions(revoke=revoke)
 
 
 def _named(memories: Iterable[dict[str, Any]]) -> dict[str, str]:

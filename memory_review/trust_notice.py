@@ -39,10 +39,25 @@ def trust_notice(ws: Workspace, session: str) -> str | None:
             due.append((scope, len(foreign)))
             state.pop(key, None)
             state[key] = seen  # newest last: the oldest are dropped past MAX_STORES
-    if not due:
+    rewritten = _rewritten_due(ws, session, state)
+    if not due and not rewritten:
         return None
     _write_state(ws, dict(list(state.items())[-MAX_STORES:]))
-    return _message(ws, due)
+    return " ".join(rewritten + ([_message(ws, due)] if due else []))
+
+
+def _rewritten_due(ws: Workspace, session: str, state: dict[str, dict[str, str]]) -> list[str]:
+    """The notices for stores the gate served nothing of, their log rewritten (ADR 0025), once a session."""
+    due = []
+    for scope, why in sorted(ws.trust_records.rewritten.items()):
+        key = f"rewritten:{scope}:{store_key(ws.store(scope).root)[1]}"
+        seen = {"fingerprint": hashlib.sha256(why.encode()).hexdigest(), "session": session}
+        if state.get(key) != seen:
+            due.append(f"memory-review: nothing of the {scope} store was injected: {why}. "
+                       "See `memory-review verify`.")
+            state.pop(key, None)
+            state[key] = seen
+    return due
 
 
 def _message(ws: Workspace, due: list[tuple[str, int]]) -> str:

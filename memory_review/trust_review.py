@@ -20,6 +20,7 @@ from typing import Any
 from events import Event, EventDraft
 from memory_review.errors import ValidationError
 from memory_review.models import Memory
+from memory_review.reviewed import ReviewedRecords
 from memory_review.rules import Plan
 from memory_review.safety import FLAG_HIDDEN_UNICODE, FLAG_INJECTION, FLAG_SECRET, scan
 from memory_review.store import Store, log_errors
@@ -45,6 +46,9 @@ class ForeignMemory:
     origin: str | None
     """The replica id of the store that wrote the event which made this version, when the log says."""
     status: str = "foreign"
+    """``foreign``, or ``unreviewed``: its log's apply did not write the record a person reviewed (ADR 0025)."""
+    problem: str | None = None
+    """For ``unreviewed``: what the apply did instead (never trusted by ``trust --all`` or a trusted remote)."""
 
     @property
     def id(self) -> str:
@@ -54,20 +58,20 @@ class ForeignMemory:
         m = self.memory
         return {"id": m.id, "scope": self.scope, "sha256": self.sha256, "type": m.type,
                 "description": m.description, "body": m.body, "flags": list(self.flags), "source": self.source,
-                "origin": self.origin, "status": self.status, "applied_by": m.applied_by,
-                "updated_at": m.updated_at}
+                "origin": self.origin, "status": self.status, "problem": self.problem,
+                "applied_by": m.applied_by, "updated_at": m.updated_at}
 
 
 def undecided(view: StoreView, ledger: Ledger) -> dict[str, str]:
     """The memories of ``view`` nobody here has trusted or refused: id -> sha256 of the current version."""
     pairs = ((memory_id, view.sha256(memory_id)) for memory_id in view.ids())
-    return {memory_id: sha for memory_id, sha in pairs if sha and ledger.undecided(sha)}
+    return {memory_id: sha for memory_id, sha in pairs if sha and ledger.undecided(sha, view.head.seq)}
 
 
 def untrusted(view: StoreView, ledger: Ledger) -> dict[str, str]:
     """The memories not trusted here (undecided or refused): id -> sha256."""
     pairs = ((memory_id, view.sha256(memory_id)) for memory_id in view.ids())
-    return {memory_id: sha for memory_id, sha in pairs if sha and not ledger.keeps(sha)}
+    return {memory_id: sha for memory_id, sha in pairs if sha and not ledger.keeps(sha, view.head.seq)}
 
 
 def foreign_memories(store: Store, view: StoreView, ledger: Ledger) -> list[ForeignMemory]:
@@ -81,31 +85,49 @@ def foreign_memories(store: Store, view: StoreView, ledger: Ledger) -> list[Fore
         memory = view.memory(memory_id)
         if memory is None:
             continue
-        event, flags = origins.get(memory_id, (None, ()))
+        event, flags, problem = origins.get(memory_id, (None, (), None))
         source = FROM_SYNC if event is not None and event.type == "sync.merged" else FROM_STORE
         all_flags = tuple(sorted(scan(memory.description) | scan(memory.body) | set(flags)))
         origin = (_sender(event, memory_id) if source == FROM_SYNC else event.origin) if event is not None else None
-        found.append(ForeignMemory(store.scope, memory, sha, all_flags, source, origin))
+        status = "unreviewed" if problem else "foreign"
+        found.append(ForeignMemory(store.scope, memory, sha, all_flags, source, origin, status, problem))
     return found
 
 
 def held_for_review(foreign: ForeignMemory) -> bool:
-    """Whether a flagged memory must wait for a person even where a remote's approvals count."""
-    return bool(HELD_FLAGS & set(foreign.flags))
+    """Whether a memory must wait for a person even where a remote's approvals count:
+    flagged, or written by an apply of something nobody reviewed."""
+    return bool(HELD_FLAGS & set(foreign.flags)) or foreign.problem is not None
 
 
-def _last_changes(store: Store, wanted: dict[str, str]) -> dict[str, tuple[Event, tuple[str, ...]]]:
-    """For each wanted memory: the last event that changed it and the flags its records carried."""
+def undecided_reviewed(view: StoreView, ledger: Ledger) -> dict[str, str]:
+    """:func:`undecided`, less the versions an unreviewed apply wrote (``trust --all`` never takes those)."""
+    pending = undecided(view, ledger)
+    if not pending:
+        return pending
+    origins = _last_changes(view.store, pending)
+    return {m: sha for m, sha in pending.items() if origins.get(m, (None, (), None))[2] is None}
+
+
+LastChange = tuple[Event, tuple[str, ...], str | None]
+"""The last event that changed a memory, the flags its records carried, and why it was no reviewed apply."""
+
+
+def _last_changes(store: Store, wanted: dict[str, str]) -> dict[str, LastChange]:
+    """For each wanted memory: the last event that changed it, its records' flags, and any unreviewed apply."""
     flags_of_candidate: dict[str, tuple[str, ...]] = {}
-    last: dict[str, tuple[Event, tuple[str, ...]]] = {}
+    last: dict[str, LastChange] = {}
+    records = ReviewedRecords()
     with log_errors(store.log_path):
         for event in store.log().read():
             if event.record is not None and event.candidate:
                 flags_of_candidate[event.candidate] = tuple(str(f) for f in event.record.get("flags", ()))
+            unreviewed = records.check(event)
+            problem = unreviewed.message() if unreviewed is not None else None
             for change in event.changes or ():
                 if change.memory in wanted and event.type != "session.written":
                     flags = flags_of_candidate.get(event.candidate or "", ()) + _synced_flags(event, change.memory)
-                    last[change.memory] = (event, flags)
+                    last[change.memory] = (event, flags, problem)
     return last
 
 
@@ -190,11 +212,13 @@ def adoptable(store: Store, view: StoreView) -> dict[str, str]:
     """
     current = {memory_id: view.sha256(memory_id) for memory_id in view.ids()}
     made_here: dict[str, bool] = {}
+    records = ReviewedRecords()  # an apply that wrote something nobody reviewed is never adopted (ADR 0025)
     with log_errors(store.log_path):
         for event in store.log().read():
+            reviewed = records.check(event) is None
             for change in event.changes or ():
                 if event.type != "session.written":
-                    made_here[change.memory] = event.type in GRANTING_TYPES
+                    made_here[change.memory] = event.type in GRANTING_TYPES and reviewed
     return {m: sha for m, sha in current.items() if sha and made_here.get(m)}
 
 

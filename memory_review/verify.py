@@ -1,9 +1,13 @@
 """``verify``: check a store's manifest, files, log and chain against each other; ``--repair`` rebuilds.
 
 Verification first takes the lock and runs the same recovery as any write, so
-what it reports is damage, not an interrupted operation. Repair rebuilds every
-derived file (memory files, manifest, MEMORY.md, candidates, session files)
-from the event log, which is the truth; it cannot repair the log itself.
+what it reports is damage, not an interrupted operation. Besides the chain, it
+checks what the events mean (ADR 0025): every ``candidate.applied`` writes the record
+a person reviewed (:mod:`memory_review.reviewed`), every pending candidate file is its
+logged record, every session file its fold; and the log still extends the head this
+machine anchored in the user store (:class:`memory_review.trust.Anchor`), else it was
+rewritten. Repair rebuilds every derived file (memory files, manifest, MEMORY.md,
+candidates, session files) from the event log; it cannot repair the log itself.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from events import EventDraft, replay
+from events import GENESIS, EventDraft, replay
 from events.safe_fs import list_dir, unlink
 
 from memory_review.errors import MemoryReviewError
@@ -19,10 +23,12 @@ from memory_review.file_reads import storage_errors
 from memory_review.ids import new_origin_id
 from memory_review.manifest import Manifest
 from memory_review.record_io import memory_from_json, memory_sha256
+from memory_review.reviewed import ReviewedRecords, Unreviewed
 from memory_review.rules import Plan
 from memory_review.sessions import SESSION_EVENT, session_problems, session_states
 from memory_review.deltas import candidate_delta, memory_delta
 from memory_review.store import TEMP_PREFIX, Store, bad_candidate_warning, log_errors
+from memory_review.trust import Anchor
 
 
 @dataclass
@@ -44,14 +50,14 @@ class StoreReport:
         return not self.problems
 
 
-def verify_store(store: Store) -> StoreReport:
-    """Recover, then check chain, manifest ⇄ files ⇄ log ⇄ candidates."""
+def verify_store(store: Store, *, anchor: Anchor | None = None) -> StoreReport:
+    """Recover, then check chain, manifest ⇄ files ⇄ log ⇄ candidates, and that the log extends ``anchor``."""
     report = StoreReport(scope=store.scope, root=str(store.root))
     if not store.exists():
         return report
     _recover_first(store)
     try:
-        log_report = _check_log(store, report)
+        log_report = _check_log(store, report, anchor)
     except MemoryReviewError as exc:  # e.g. a symlinked store folder or log (ADR 0020): named, not followed
         report.problems.append(str(exc))
         return report
@@ -76,10 +82,12 @@ def _recover_first(store: Store) -> None:
         return
 
 
-def _check_log(store: Store, report: StoreReport):
+def _check_log(store: Store, report: StoreReport, anchor: Anchor | None):
     with log_errors(store.log_path):
-        log_report = store.log().verify()
+        log_report = store.log().verify(watch=anchor.seq if anchor else None)
     report.events = log_report.events
+    if anchor is not None:
+        report.problems += _anchor_problems(anchor, log_report)
     for problem in log_report.problems:
         where = f"{store.log_path}:{problem.line}: " if problem.line else f"{store.log_path}: "
         report.problems.append(where + problem.message)
@@ -89,17 +97,42 @@ def _check_log(store: Store, report: StoreReport):
     return None if any(p.line for p in log_report.problems) else log_report
 
 
+def _anchor_problems(anchor: Anchor, log_report) -> list[str]:
+    """The log must hold the anchored event with the anchored line hash (ADR 0025)."""
+    problem = anchor.contradicted_by(log_report.head)
+    watched = GENESIS if anchor.seq == 0 else log_report.watched  # seq 0: the empty log's head
+    if problem is None and watched != anchor.hash:
+        problem = (f"event {anchor.seq} is not the one this machine committed (anchored in {anchor.path}): "
+                   "the log was rewritten")
+    if problem is None:
+        return []
+    return [f"this log was rewritten: {problem}; nothing of this store is served until a person checks "
+            "it (`memory-review verify --repair` anchors the log as it is now)"]
+
+
 def _check_against_log(store: Store, manifest: Manifest, report: StoreReport) -> None:
     # Each fold streams the log (a second read, not a list of every event: memory stays flat).
+    unreviewed: list[Unreviewed] = []
     with log_errors(store.log_path):
         expected = {k: v for k, v in memory_delta(store.log().read()).items() if v is not None}
-        pending, _resolved = candidate_delta(store.log().read())
+        pending, _resolved = candidate_delta(_checking_applies(store.log().read(), unreviewed))
         sessions = session_states(store.log().read(type=SESSION_EVENT))
+    report.problems += [f"{store.log_path}: {u.message()}" for u in unreviewed]
     report.memories = len(manifest.memories)
     _check_files(store, manifest, report)
     _compare_sets(store, manifest, expected, report)
     _check_candidates(store, pending, report)
     report.problems += session_problems(store.sessions, sessions, manifest.sessions or {})
+
+
+def _checking_applies(events, unreviewed: list[Unreviewed]):
+    """``events`` as they stream by, each apply checked against its reviewed record on the way."""
+    records = ReviewedRecords()
+    for event in events:
+        found = records.check(event)
+        if found is not None:
+            unreviewed.append(found)
+        yield event
 
 
 def _check_files(store: Store, manifest: Manifest, report: StoreReport) -> None:
@@ -132,7 +165,8 @@ def _compare_sets(store: Store, manifest: Manifest, expected: dict, report: Stor
 
 
 def _check_candidates(store: Store, pending: list, report: StoreReport) -> None:
-    want = {c.id for c in pending}
+    logged = {c.id: c for c in pending}
+    want = set(logged)
     with storage_errors(store.candidate_dir):
         names = [n for n in list_dir(store.candidate_dir) if n.endswith(".json") and not n.startswith(TEMP_PREFIX)]
     have = {n[:-5] for n in names}
@@ -143,12 +177,15 @@ def _check_candidates(store: Store, pending: list, report: StoreReport) -> None:
         # Each file is read as the queue reads it: one the queue skips (a bad name, oversize, malformed,
         # a FIFO, a link) is a problem here, named escaped.
         try:
-            store.candidate_file(name[:-5])
+            held = store.candidate_file(name[:-5])
         except MemoryReviewError as exc:
             report.problems.append(bad_candidate_warning(store.candidate_dir, name, exc))
             continue
         if name[:-5] not in want:
             report.problems.append(f"{store.candidate_dir / name}: not a pending candidate in the log")
+        elif held != logged[name[:-5]]:
+            report.problems.append(f"{store.candidate_dir / name}: is not the record its log holds for "
+                                   "that candidate (edited outside memory-review?)")
 
 
 def repair_store(store: Store, *, actor: str) -> StoreReport:

@@ -17,7 +17,7 @@ from events import Change, Event, EventDraft, replay
 from memory_review import rules
 from memory_review.candidate import FLAG_STALE_BASE, Candidate, candidate_from_json
 from memory_review.discarded import DiscardedFingerprints
-from memory_review.errors import ConflictError, NotFoundError, ValidationError
+from memory_review.errors import ConflictError, MemoryReviewError, NotFoundError, ValidationError
 from memory_review.history import History
 from memory_review.ids import check_session_id, new_candidate_id
 from memory_review.limits import MAX_SESSION_MEMORIES
@@ -36,7 +36,7 @@ from memory_review.proposal import (
 )
 from memory_review.record_io import memory_from_json, memory_to_json
 from memory_review.store import CommitResult, Store, Transaction, log_errors
-from memory_review.trust import TrustRecords, decisions_of
+from memory_review.trust import TrustRecords, decisions_of, revocations
 from memory_review.verify import StoreReport, repair_store, verify_store
 
 if TYPE_CHECKING:
@@ -256,9 +256,44 @@ class Workspace:
         decisions = decisions_of(plan)
         if decisions:
             self.trust_records.record(tx.store, decisions)
+        replaced = revocations(plan, tx.view.sha256, tx.view.head.seq + 1)
         result: CommitResult = tx.commit(plan)
         self.warnings.extend(result.warnings)
+        self._anchor(tx.store)
+        if replaced:
+            self._revoke(tx.store, replaced)
         return result.events
+
+    def _revoke(self, store: Store, replaced) -> None:
+        """After the commit point: the versions it replaced are not brought back by the log alone (ADR 0025).
+
+        Keyed by the commit's seq, so a reader whose view predates the commit still shows them; a crash
+        before this write leaves them trusted (the limit docs/reliability.md names).
+        """
+        try:
+            self.trust_records.record(store, replaced)
+        except (MemoryReviewError, OSError) as exc:
+            self.warnings.append(f"committed, but the versions it replaced are still trusted: {exc}")
+
+    def _anchor(self, store: Store) -> None:
+        """Anchor the log head outside the repository (ADR 0025), under the lock, after the commit point.
+
+        The commit has happened: a failure here is a warning (the old anchor still holds; the log extends it).
+        """
+        try:
+            with log_errors(store.log_path):
+                head = store.log().head()
+            self.trust_records.anchor_head(store, head)
+        except (MemoryReviewError, OSError) as exc:
+            self.warnings.append(f"committed, but the log head was not anchored: {exc}")
+
+    def _anchor_of(self, store: Store):
+        """The anchored head of ``store``; a damaged anchor is reported by verify, as any damage."""
+        try:
+            return self.trust_records.anchor(store)
+        except MemoryReviewError as exc:
+            self.warnings.append(str(exc))
+            return None
 
     # --- session tier --------------------------------------------------------------------
 
@@ -382,11 +417,16 @@ class Workspace:
     def verify(self, *, repair: bool = False, actor: str | None = None) -> list[StoreReport]:
         """Recover, then check both stores; with ``repair``, rebuild derived files from the logs."""
         self._refuse_newer_formats(None)
+        anchors = {store.scope: self._anchor_of(store) for store in self._stores(None)}
         if repair:
             who = actor or current_actor()
             reports = [repair_store(store, actor=who) for store in self._stores(None)]
+            for store in self._stores(None):  # a person repaired it: the log as it is now is the one to extend
+                if store.exists():
+                    with store.locked():
+                        self._anchor(store)
         else:
-            reports = [verify_store(store) for store in self._stores(None)]
+            reports = [verify_store(store, anchor=anchors[store.scope]) for store in self._stores(None)]
         for report in reports:
             self.history[report.scope].check(report, repair=repair)
         for store in self._stores(None):
@@ -418,6 +458,9 @@ class Workspace:
                                        dry_run=dry_run))
             if not dry_run:
                 self._carry_trust_through_forget(store, before)
+                if store.exists():
+                    with store.locked():  # forget rewrote the log's lines: anchor the redacted log
+                        self._anchor(store)
         return ForgetResult(stores, dry_run)
 
     def _carry_trust_through_forget(self, store: Store, before: dict[str, str]) -> None:
@@ -475,13 +518,13 @@ class Workspace:
     def trust(self, memory_ids: Sequence[str] = (), *, actor: str, scope: str | None = None,
               everything: bool = False, reason: str | None = None) -> list[Event]:
         """Trust foreign memories by id (``everything``: all still undecided), recorded as ``memory.trusted``."""
-        from memory_review.trust_review import trust_plan, undecided, untrusted
+        from memory_review.trust_review import trust_plan, undecided_reviewed, untrusted
 
         rules.require_person(actor)
         if not memory_ids and not everything:
             raise ValidationError("give memory ids, or --all")
         # By name, a refused memory can still be trusted (a change of mind); --all takes the undecided only.
-        return self._decide(scope, undecided if everything else untrusted, memory_ids, everything,
+        return self._decide(scope, undecided_reviewed if everything else untrusted, memory_ids, everything,
                             lambda chosen: trust_plan(chosen, actor=actor, reason=reason))
 
     def refuse(self, memory_ids: Sequence[str], *, actor: str, scope: str | None = None,

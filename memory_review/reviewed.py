@@ -1,0 +1,114 @@
+"""An apply writes exactly what a person reviewed: checking each ``candidate.applied`` against its record.
+
+A ``candidate.applied`` event is the only way a proposal becomes memory (DESIGN §5). What it writes
+must be the record of a ``candidate.created`` (or the latest ``candidate.edited``) of the same
+candidate, earlier in the same log, with only the stamps the apply itself sets (who applied it,
+from which candidate, when) changed; it must change exactly the memories that record names, and
+delete exactly those it deletes. A correctly chained line that does anything else — applies a
+candidate never proposed, or writes other content — was not made by ``apply``: the log's chain has
+no key, so anyone who can write the file can append such a line (docs/reliability.md, ADR 0025).
+
+:class:`ReviewedRecords` folds a log in one pass, keeping only the records of candidates still
+pending, and returns an :class:`Unreviewed` for each apply that does not match. ``verify`` reports
+them, ``sync`` refuses a replica holding one, and the trust review never trusts such a version.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from events import Event
+
+STAMPS = frozenset({"applied_by", "applied_from", "updated_at", "created_at"})
+"""The fields ``rules.apply`` sets on the reviewed record as it writes it; everything else must match."""
+RECORD_TYPES = frozenset({"candidate.created", "candidate.edited"})
+
+Reviewed = dict[str, dict[str, Any] | None]
+"""A candidate's reviewed changes: memory id -> the record it writes (stamps removed), None for a delete."""
+
+
+@dataclass(frozen=True)
+class Unreviewed:
+    """A ``candidate.applied`` whose changes are not the record a person reviewed."""
+
+    seq: int
+    candidate: str | None
+    memories: tuple[str, ...]
+    why: str
+
+    def message(self) -> str:
+        return f"event {self.seq}: candidate.applied of {self.candidate!r} {self.why} (never served)"
+
+
+class ReviewedRecords:
+    """The reviewed records of pending candidates, folded event by event."""
+
+    def __init__(self) -> None:
+        self.pending: dict[str, Reviewed] = {}
+
+    def check(self, event: Event) -> Unreviewed | None:
+        """Fold ``event`` in; for a ``candidate.applied`` that does not match its record, say why."""
+        kind, candidate = event.type, event.candidate
+        if candidate is None:
+            return None
+        if kind in RECORD_TYPES:
+            if event.record is not None:
+                self.pending[candidate] = reviewed_changes(event.record)
+            return None
+        if kind == "candidate.discarded":
+            self.pending.pop(candidate, None)
+            return None
+        if kind != "candidate.applied":
+            return None
+        why = mismatch(event, self.pending.pop(candidate, None))
+        if why is None:
+            return None
+        return Unreviewed(event.seq, candidate, tuple(c.memory for c in event.changes or ()), why)
+
+
+def unreviewed_applies(events: Iterable[Event]) -> Iterator[Unreviewed]:
+    """Every apply in ``events`` (a whole log, in order) that does not write its reviewed record."""
+    records = ReviewedRecords()
+    for event in events:
+        found = records.check(event)
+        if found is not None:
+            yield found
+
+
+def reviewed_changes(record: dict[str, Any]) -> Reviewed:
+    """What a candidate record (as ``candidate.created`` holds it) would write, stamps removed."""
+    changes = record.get("changes")
+    found: Reviewed = {}
+    for change in changes if isinstance(changes, list) else ():
+        if isinstance(change, dict) and isinstance(change.get("memory"), str):
+            after = change.get("after")
+            found[change["memory"]] = unstamped(after) if isinstance(after, dict) else None
+    return found
+
+
+def unstamped(record: dict[str, Any]) -> dict[str, Any]:
+    """A memory record without the fields an apply sets."""
+    return {k: v for k, v in record.items() if k not in STAMPS}
+
+
+def mismatch(event: Event, reviewed: Reviewed | None) -> str | None:
+    """Why an apply's changes are not ``reviewed`` (None: they are exactly it)."""
+    if reviewed is None:
+        return "for a candidate its log never proposed"
+    written = {c.memory: c.after for c in event.changes or ()}
+    if set(written) != set(reviewed):
+        return (f"changes memories {sorted(written)}, but the reviewed record names {sorted(reviewed)}")
+    for memory_id in sorted(written):
+        after, want = written[memory_id], reviewed[memory_id]
+        if (after is None) != (want is None):
+            done, meant = ("deletes", "writes") if after is None else ("writes", "deletes")
+            return f"{done} memory {memory_id!r}, which the reviewed record {meant}"
+        if after is None or want is None:
+            continue
+        if after.get("applied_from") != event.candidate or after.get("applied_by") != event.actor:
+            return f"stamps memory {memory_id!r} as applied by someone or from something else"
+        if unstamped(after) != want:
+            return f"writes memory {memory_id!r} with content other than the reviewed record"
+    return None
