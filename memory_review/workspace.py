@@ -287,12 +287,12 @@ class Workspace:
         except (MemoryReviewError, OSError) as exc:
             self.warnings.append(f"committed, but the log head was not anchored: {exc}")
 
-    def _anchor_of(self, store: Store):
-        """The anchored head of ``store``; a damaged anchor is reported by verify, as any damage."""
+    def _anchor_of(self, store: Store, damaged: dict[str, str]):
+        """The anchored head of ``store``; a damaged anchor goes to ``damaged`` (verify reports it)."""
         try:
             return self.trust_records.anchor(store)
         except MemoryReviewError as exc:
-            self.warnings.append(str(exc))
+            damaged[store.scope] = str(exc)
             return None
 
     # --- session tier --------------------------------------------------------------------
@@ -417,7 +417,8 @@ class Workspace:
     def verify(self, *, repair: bool = False, actor: str | None = None) -> list[StoreReport]:
         """Recover, then check both stores; with ``repair``, rebuild derived files from the logs."""
         self._refuse_newer_formats(None)
-        anchors = {store.scope: self._anchor_of(store) for store in self._stores(None)}
+        damaged: dict[str, str] = {}
+        anchors = {store.scope: self._anchor_of(store, damaged) for store in self._stores(None)}
         if repair:
             who = actor or current_actor()
             reports = [repair_store(store, actor=who) for store in self._stores(None)]
@@ -427,6 +428,8 @@ class Workspace:
                         self._anchor(store)
         else:
             reports = [verify_store(store, anchor=anchors[store.scope]) for store in self._stores(None)]
+            for report in reports:
+                report.problems += [damaged[report.scope]] if report.scope in damaged else []
         for report in reports:
             self.history[report.scope].check(report, repair=repair)
         for store in self._stores(None):

@@ -44,7 +44,8 @@ def foreign_state(foreign: ForeignMemory) -> ForeignState:
         id=_row_id(foreign.sha256), op="create", scope=foreign.scope, changes=changes, base={memory.id: None},
         diff=render_diff(changes), proposer=Proposer(kind="import", name=f"foreign:{foreign.source}"),
         rationale=f"Not approved on this machine: it {came} (applied by {memory.applied_by or 'unknown'}). "
-                  "a trusts this version and injects it; d refuses it for good.",
+                  + (f"Its log's apply is not the reviewed record: {foreign.problem}. " if foreign.problem else "")
+                  + "a trusts this version and injects it; d refuses it for good.",
         flags=foreign.flags, created_at=memory.updated_at,
     )
     return ForeignState(candidate, FOREIGN, foreign.flags, foreign)

@@ -38,6 +38,13 @@ mcp = pytest.importorskip("mcp", reason="the optional 'mcp' extra is not install
 from mcp import ClientSession, StdioServerParameters  # noqa: E402
 from mcp.client.stdio import stdio_client  # noqa: E402
 
+OUT_OF_SCOPE = (
+    "A process of the same user racing between a folder check and an open: the checks are `lstat`, not a "
+    "`dir_fd` walk, and such a process can edit the store directly anyway.",
+    "A FIFO or link inside the project's `.git`: git does not check those out.",
+    "Device nodes: a clone cannot create them.",
+)
+
 MEMORY_FILE = "memory/<the memory>.md"
 CANDIDATE_FILE = "candidates/<the pending>.json"
 SESSION_FILE = f"sessions/{SESSION}.json"

@@ -14,6 +14,13 @@ from pathlib import Path
 import pytest
 from trust_kit import MARK, Person, git
 
+OUT_OF_SCOPE = (
+    "A teammate whose approvals count here (`trust --remote`) and who approves an injection that no safety "
+    "flag catches: remote trust means trusting that teammate's review.",
+    "A sync adoption does not revoke the version it replaces: a forged local line that brings that version "
+    "back is flagged by `verify` but served while the ledger still trusts it.",
+)
+
 
 @pytest.fixture
 def team(tmp_path: Path) -> tuple[Person, Person]:

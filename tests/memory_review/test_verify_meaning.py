@@ -179,3 +179,4 @@ def test_a_damaged_anchor_is_a_clear_error_and_serves_nothing(tmp_path: Path, da
 
     with pytest.raises(IntegrityError, match="anchor"):
         Workspace(ws.root, ws.user.root).context(session=None, query=None, budget=None)
+    assert any("damaged log head anchor" in p for p in _problems(ws))

@@ -17,6 +17,11 @@ def test_the_script_writes_the_document_with_every_suite(tmp_path: Path) -> None
                   "bad-input corpus", "hypothesis state machine"):
         assert f"| {suite} |" in text and f"## {suite}" in text
     assert "No failures." in text and "**FAILED**" not in text
+    # The hostile section comes from the suites themselves (listed, not run, at the smoke scale).
+    assert "## Hostile inputs (`tests/hostile/`)" in text
+    for suite in sorted((Path(__file__).parents[1] / "hostile").glob("test_*.py")):
+        assert f"| `tests/hostile/{suite.name}` |" in text and f"### `tests/hostile/{suite.name}`" in text
+    assert "Out of scope, and why:" in text and "## What the log's hash chain proves" in text
     assert list(tmp_path.iterdir()) == [output]  # the trial folders are gone
 
 

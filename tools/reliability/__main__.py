@@ -16,6 +16,7 @@ from pathlib import Path
 
 from tools.reliability.child import REPO_ROOT
 from tools.reliability.figures import RunInfo, filesystem_of, render
+from tools.reliability.hostile import hostile_suites
 from tools.reliability.results import SuiteResult
 from tools.reliability.runner import SCALES, run_all
 
@@ -57,14 +58,19 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="memory-review-reliability-", dir=args.workdir) as folder:
         workdir = Path(folder)
         results = run_all(scale, workdir, jobs=args.jobs, progress=_progress)
+        hostile = hostile_suites(workdir, run=scale.name != "smoke")  # smoke: listed, not run (see hostile.py)
+        for suite in hostile:
+            counts = suite.counts()
+            print(f"hostile {suite.name}: {len(suite.cases)} attacks, {counts['passed']} passed, "
+                  f"{counts['failed']} failed", flush=True)
         filesystem = filesystem_of(workdir)
     command = "python -m tools.reliability" + (" --full" if args.full else "")
     command += f" --scale {args.scale}" if args.scale else ""
     info = RunInfo(scale.name, time.monotonic() - start, args.jobs, filesystem, command)
     args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(render(results, info, INTRO), encoding="utf-8")
+    args.output.write_text(render(results, info, INTRO, hostile), encoding="utf-8")
     print(f"wrote {args.output}")
-    return 0 if all(r.ok for r in results) else 1
+    return 0 if all(r.ok for r in results) and all(s.ok for s in hostile) else 1
 
 
 if __name__ == "__main__":

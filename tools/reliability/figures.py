@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from tools.reliability.hostile import HostileSuite, render_hostile
 from tools.reliability.results import SuiteResult
 
 FIXES: tuple[tuple[str, str], ...] = (
@@ -111,10 +112,11 @@ def _column_order(name: str) -> tuple[int, str]:
     return (first.index(name) if name in first else len(first) + (name in MUST_BE_ZERO), name)
 
 
-def render(results: list[SuiteResult], info: RunInfo, intro: str) -> str:
-    """The whole document."""
+def render(results: list[SuiteResult], info: RunInfo, intro: str,
+           hostile: list[HostileSuite] | None = None) -> str:
+    """The whole document (``hostile``: the hostile suites' section, when they were read)."""
     total = sum(r.trials for r in results)
-    failed = sum(len(r.failures) for r in results)
+    failed = sum(len(r.failures) for r in results) + sum(s.counts()["failed"] for s in hostile or ())
     lines = [
         "# Reliability figures", "", intro, "",
         f"This run: `{info.command}` — scale **{info.scale}**, {_n(total)} trials in "
@@ -127,7 +129,43 @@ def render(results: list[SuiteResult], info: RunInfo, intro: str) -> str:
         lines += breakdown(result)
     lines += ["## Bugs this suite found (each fixed, each with a regression test)", ""]
     lines += [f"{i}. {text} — `{test}`" for i, (text, test) in enumerate(FIXES, 1)]
-    return "\n".join(lines + ["", LIMITS]) + "\n"
+    if hostile is not None:
+        lines += ["", *render_hostile(hostile)]
+    return "\n".join(lines + ["", CHAIN, LIMITS]) + "\n"
+
+
+CHAIN = """## What the log's hash chain proves, and what it cannot (ADR 0025)
+
+- Each line's `prev` is the sha256 of the line before it. Changing, removing, reordering or inserting a
+  committed line breaks the chain at the next line, and `verify` names it.
+- The chain has no key. Anyone who can write `events.jsonl` — whoever controls the repository, a remote,
+  an agent with a shell — can append correctly chained lines, or rewrite the whole log into a new valid
+  chain, and recompute every hash. The chain alone cannot say who wrote a line, or that a log is the one
+  this machine wrote.
+- So `verify` also checks what the events mean: every `candidate.applied` writes exactly the record a
+  person reviewed (the `candidate.created` or latest `candidate.edited` of that candidate, earlier in the
+  same log; only the apply's own stamps differ), touches exactly the memories it names and deletes
+  exactly those it deletes; every pending candidate file is its logged record; every session file is its
+  fold; the manifest and memory files are the log's replay. An apply that fails this is flagged (`never
+  served`), listed by `trust list` as `unreviewed`, never taken by `trust --all`, by a trusted remote or by
+  the adoption of an old user store, and a replica holding one is refused by `sync`.
+- What this machine did is kept where the repository cannot write. `<user store>/trust/<key>.head`
+  anchors the log head this machine last committed; a log that no longer extends it (rolled back, cut,
+  rewritten) is flagged by `verify` ("this log was rewritten") and nothing of that store is served until a
+  person runs `verify --repair`, which anchors the log as it is then. What is served is decided by the
+  trust ledger beside it: only versions a person here approved, and not a version a person here later
+  replaced or deleted (revoked from the seq of that commit), so a forged line cannot bring one back.
+- Limits. A correctly chained apply of a pending candidate exactly as proposed passes the meaning check
+  (the log cannot say who clicked *apply*); it is still never served, as no person here approved it. A
+  process running as the person can write the user store too (anchor and ledger), like any of their
+  files: out of scope. A crash between a commit point and the anchor's write leaves the anchor one commit
+  behind (the log still extends it); a crash before the revocation write leaves the replaced version
+  trusted. The per-prompt gate compares heads only (cheap): a rewrite that leaves the log longer than the
+  anchor is found by `verify`, and served only as far as the ledger trusts its versions. `sync.merged`
+  and `memory.reverted` are not matched against a review (a replica is checked on its own log before the
+  merge; a revert's `before` is checked against the replay); their versions are served only if the
+  ledger trusts them, and a sync adoption does not revoke the version it replaces.
+"""
 
 
 LIMITS = """## What these figures do not show
