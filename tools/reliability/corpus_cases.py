@@ -326,9 +326,12 @@ def _flagged(flag: str, body: str, *, apply: bool = False):
         if apply:
             ws.apply([state.candidate.id], actor=ACTOR)
             problems += _inert(ws.memories())
-        # An apply records its trust in the user's folder (home/trust/, docs/adr/0021); the user store is untouched.
-        user_store = ("home/memory", "home/events.jsonl", "home/manifest.json", "home/MEMORY.md")
-        untouched = ("outside", *user_store) if apply else ("home", "outside", f"{STORE}/memory", f"{STORE}/MEMORY.md")
+        # Every commit anchors its log head in the user's folder (home/trust/, ADR 0025), an apply records its
+        # trust there too (ADR 0021); the user store itself is untouched.
+        user_store = ("home/memory", "home/events.jsonl", "home/manifest.json", "home/MEMORY.md", "home/candidates",
+                      "home/sessions")
+        untouched = ("outside", *user_store) if apply else ("outside", *user_store, f"{STORE}/memory",
+                                                             f"{STORE}/MEMORY.md")
         return Outcome(None, unchanged_paths=untouched, problems=tuple(problems))
     return act
 
