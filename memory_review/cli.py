@@ -174,7 +174,7 @@ def _replay(args, ws: Workspace):
 
 @command("verify", out.render_verify)
 def _verify(args, ws: Workspace):
-    return out.VerifyResult(ws.verify(repair=args.repair))
+    return out.VerifyResult(ws.verify(repair=args.repair, apply=args.apply))
 
 
 @command("doctor", out.render_doctor)
@@ -476,7 +476,10 @@ def _cfg_consolidate(p):
 
 def _cfg_verify(p):
     p.add_argument("--repair", action="store_true",
-                   help="rebuild manifest, memory files, MEMORY.md and candidates from the log")
+                   help="show how repair would fold what is provably committed (the log, then the git history) "
+                        "and rebuild manifest, memory files, MEMORY.md and candidates from it; changes nothing")
+    p.add_argument("--apply", action="store_true",
+                   help="with --repair: do it, after backing the store's files up to <store>/backups/")
 
 
 def _cfg_forget(p):
@@ -594,7 +597,7 @@ SUBCOMMANDS = [
     ("sessions", "sessions seen in the logs", "memory-review sessions", _none),
     ("replay", "rebuild past state from the log (--at SEQ), or a session's contexts (--session ID)",
      "memory-review replay --at 12", _cfg_replay),
-    ("verify", "check manifest, files and the log's chain", "memory-review verify --repair", _cfg_verify),
+    ("verify", "check manifest, files and the log's chain", "memory-review verify --repair --apply", _cfg_verify),
     ("doctor", "what to know when something is off: versions, stores, trust, installed hooks, recent hook "
                "errors, verify", "memory-review doctor --json", _none),
     ("forget", "take a text (a leaked secret) out of the stores, their log and git history, recorded "
@@ -631,6 +634,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     name = args.command or "review"
     if name not in COMMANDS:
         parser.error(f"unknown command {name!r}")
+    if name == "verify" and args.apply and not args.repair:
+        parser.error("--apply goes with --repair: memory-review verify --repair --apply")
     if name == "hook" and args.target == "claude-code":
         return _run_claude_hook(project=getattr(args, "project", None))
     if name == "hook" and args.target == "worker":

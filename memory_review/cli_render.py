@@ -323,6 +323,9 @@ def render_verify(result, args) -> str:
         lines.append(f"{r.scope} store {r.root}: {status} ({r.events} events, {r.memories} memories, "
                      f"{r.pending} pending)")
         lines += [f"  repaired: {p}" for p in r.repaired]
+        lines += [f"  would: {p}" for p in getattr(r, "plan", [])]
+        if getattr(r, "plan", []):
+            lines.append("  (a dry run: nothing was changed; `memory-review verify --repair --apply` does it)")
         lines += [f"  note: {n}" for n in getattr(r, "notes", [])]
         lines += [f"  - {p}" for p in r.problems]
     return "\n".join(lines)

@@ -142,7 +142,7 @@ class UnsafeFileError(IntegrityError):
     def __init__(self, path: Path | str, reason: str) -> None:
         super().__init__(reason, path=path,
                          hint="remove or replace it (a store holds only plain files and folders), "
-                              "then run `memory-review verify --repair`")
+                              "then run `memory-review verify --repair --apply`")
         self.reason = reason
 
 

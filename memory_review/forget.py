@@ -7,12 +7,13 @@ For each store, under its lock::
     -> re-chain the log with every match redacted, plus one ``store.forgotten`` event (no hash of
        the text: only counts and places), and swap it in atomically        <- the commit point
     -> rebuild every derived file from the new log (memory files under new names, candidates,
-       sessions, MEMORY.md, manifest) and collect the old ones; redact hooks/
+       sessions, MEMORY.md, manifest) and collect the old ones; redact hooks/; remove a repair's
+       backup (backups/) that holds the text
     -> rewrite ``refs/memory-review/*``, drop the old objects, record the new head in history
     -> look again: whatever still holds the text is reported, never hidden
 
 A crash before the swap leaves the store as it was; after it, the log is clean and
-``memory-review verify --repair`` (or running forget again) rebuilds what was not yet.
+``memory-review verify --repair --apply`` (or running forget again) rebuilds what was not yet.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import orjson
 from events import EventDraft, LogHead
 from events.durable import atomic_replace
 from events.rewrite import Rewritten, extend, rechain, replace_log
-from events.safe_fs import read_file, read_file_or
+from events.safe_fs import read_file, read_file_or, unlink
 
 from memory_review.errors import IntegrityError, StorageError
 from memory_review.file_reads import read_regular_file, storage_errors
@@ -44,6 +45,8 @@ LOG = "events.jsonl"
 GIT = "git history"
 _NOT_SCANNED = {".lock", LOG, "history.git"}
 _DERIVED = ("memory", "candidates", "sessions", "MEMORY.md", "manifest.json")
+BACKUPS = "backups"
+"""Copies ``verify --repair --apply`` made before it changed anything (docs/adr/0024)."""
 
 
 @dataclass
@@ -150,12 +153,12 @@ def _place(relative: Path) -> str:
     top = relative.parts[0]
     if len(relative.parts) == 1:
         return top if top in _DERIVED else f"other: {relative}"
-    return f"{top}/" if top in (*_DERIVED, "hooks") else f"other: {relative}"
+    return f"{top}/" if top in (*_DERIVED, "hooks", BACKUPS) else f"other: {relative}"
 
 
 def _take_out(store: Store, history: History, needle: Needle, report: StoreForget, rewritten: Rewritten,
               head: LogHead, *, actor: str, reason: str) -> None:
-    from memory_review.verify import _rebuild  # noqa: PLC0415 - repair's rebuild of every derived file
+    from memory_review.repair import rebuild  # noqa: PLC0415 - repair's rebuild of every derived file
 
     manifest = store.read_manifest()
     origin = manifest.origin if manifest else "0" * 16
@@ -167,8 +170,9 @@ def _take_out(store: Store, history: History, needle: Needle, report: StoreForge
     with log_errors(store.log_path):
         replace_log(store.log_path, final.data, expect=head)
     report.event = final.head.seq
-    _rebuild(store)
+    rebuild(store)
     _redact_hooks(store.root / "hooks", needle)
+    _drop_backups(store.root / BACKUPS, needle)
     repo = history.repo()
     if repo is not None:
         report.git = forget_in_history(repo, history.ref, needle, forget_seq=report.event)
@@ -193,6 +197,22 @@ def _redact_hooks(folder: Path, needle: Needle) -> None:
             atomic_replace(path, b"".join(lines))
         except OSError as exc:
             raise StorageError(f"{path}: {exc.strerror or exc}", path=path, errno=exc.errno) from exc
+
+
+def _drop_backups(folder: Path, needle: Needle) -> None:
+    """A repair's backup that holds the text is removed whole: it is a copy of files as they were before."""
+    if not folder.is_dir() or folder.is_symlink():
+        return
+    for backup in sorted(folder.iterdir()):
+        if not backup.is_dir() or backup.is_symlink():
+            continue
+        files = [Path(top) / name for top, _dirs, names in os.walk(backup) for name in names]  # its log too
+        if any(needle.count_bytes(read_regular_file(path, MAX_FILE_BYTES) or b"") for path in files):
+            for path in files:
+                unlink(path)
+            for sub in sorted((p for p in backup.rglob("*") if p.is_dir()), reverse=True):
+                sub.rmdir()
+            backup.rmdir()
 
 
 def _redact_line(line: bytes, redactor: JsonRedactor, needle: Needle) -> bytes:

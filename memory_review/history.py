@@ -11,7 +11,7 @@ The project store records into the project's own repository (when the project ro
 is a repository's top level); the user store into a bare repository of its own,
 ``<user store>/history.git``. History is a follow-up of the commit path: it runs
 as a :class:`~memory_review.store.Store` observer under the store lock, a failure
-is a warning, and the next change (or ``verify --repair``, or ``sync``) records
+is a warning, and the next change (or ``verify --repair --apply``, or ``sync``) records
 everything the history missed in one commit. The event log stays the truth.
 """
 
@@ -155,7 +155,7 @@ class History:
                                            f"{commit[:12]} on {self.ref}")
             elif missing:
                 report.notes.append(f"git history ({self.ref}) lacks {len(missing)} change(s), from seq "
-                                    f"{missing[0].seq}; the next change or `verify --repair` records them")
+                                    f"{missing[0].seq}; the next change or `verify --repair --apply` records them")
         except MemoryReviewError as exc:
             (report.problems if repair else report.notes).append(f"git history ({self.ref}): {exc}")
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from events import GENESIS, Event, decode_event, line_hash
 from events.safe_fs import open_file, read_fd, read_file, read_file_or
 
-from memory_review.errors import IntegrityError, StorageError
+from memory_review.errors import IntegrityError
 from memory_review.file_reads import storage_errors
 from memory_review.gitrepo import GitRepo, RefTip, TreeEntry
 from memory_review.history_log import LOG_DIR, LogChunks, chunk_lines, split_lines

@@ -134,7 +134,7 @@ class SessionFiles:
         if sha256_of(data) != recorded:
             raise SessionFileMismatch(
                 "session file does not match what the log wrote (edited or written outside memory-review?)",
-                path=path, hint="run `memory-review verify`; `verify --repair` rebuilds it from the log")
+                path=path, hint="run `memory-review verify`; `verify --repair --apply` rebuilds it from the log")
         return _decode(data, path).memories
 
     def roll_forward(self, events: Iterable[Event], recorded: Mapping[str, str], history: History) -> dict[str, str]:

@@ -90,4 +90,4 @@ class FileMovedUnderUs(Exception):
 def missing_file_error(exc: FileMovedUnderUs) -> IntegrityError:
     # Five reads in a row found the manifest naming a file that is not there: not a race, damage.
     return IntegrityError("listed in manifest.json but missing", path=exc.args[0],
-                          hint="run `memory-review verify --repair` to restore it from the event log")
+                          hint="run `memory-review verify --repair --apply` to restore it from the event log")

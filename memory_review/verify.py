@@ -1,4 +1,4 @@
-"""``verify``: check a store's manifest, files, log and chain against each other; ``--repair`` rebuilds.
+"""``verify``: check a store's manifest, files, log and chain against each other.
 
 Verification first takes the lock and runs the same recovery as any write, so
 what it reports is damage, not an interrupted operation. Besides the chain, it
@@ -6,8 +6,7 @@ checks what the events mean (ADR 0025): every ``candidate.applied`` writes the r
 a person reviewed (:mod:`memory_review.reviewed`), every pending candidate file is its
 logged record, every session file its fold; and the log still extends the head this
 machine anchored in the user store (:class:`memory_review.trust.Anchor`), else it was
-rewritten. Repair rebuilds every derived file (memory files, manifest, MEMORY.md,
-candidates, session files) from the event log; it cannot repair the log itself.
+rewritten. Repair (``--repair``) is :mod:`memory_review.repair`.
 """
 
 from __future__ import annotations
@@ -15,16 +14,14 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from events import GENESIS, EventDraft, replay
-from events.safe_fs import list_dir, unlink
+from events import GENESIS
+from events.safe_fs import list_dir
 
 from memory_review.errors import MemoryReviewError
 from memory_review.file_reads import storage_errors
-from memory_review.ids import new_origin_id
 from memory_review.manifest import Manifest
-from memory_review.record_io import memory_from_json, memory_sha256
+from memory_review.record_io import memory_sha256
 from memory_review.reviewed import ReviewedRecords, Unreviewed
-from memory_review.rules import Plan
 from memory_review.sessions import SESSION_EVENT, session_problems, session_states
 from memory_review.deltas import candidate_delta, memory_delta
 from memory_review.store import TEMP_PREFIX, Store, bad_candidate_warning, log_errors
@@ -44,6 +41,8 @@ class StoreReport:
     repaired: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     """Worth knowing but not damage (e.g. git history that lags the log; the log is the truth)."""
+    plan: list[str] = field(default_factory=list)
+    """What ``verify --repair`` would do (a dry run; ``--apply`` does it: memory_review/repair.py)."""
 
     @property
     def ok(self) -> bool:
@@ -187,45 +186,3 @@ def _check_candidates(store: Store, pending: list, report: StoreReport) -> None:
             report.problems.append(f"{store.candidate_dir / name}: is not the record its log holds for "
                                    "that candidate (edited outside memory-review?)")
 
-
-def repair_store(store: Store, *, actor: str) -> StoreReport:
-    """Rebuild every derived file from the log, record it, verify again; the log is never rewritten."""
-    before = verify_store(store)
-    if before.ok:
-        return before
-    with store.locked():
-        _rebuild(store)
-    with store.transact() as tx:
-        note = "; ".join(before.problems)[:2000]
-        tx.commit(Plan(drafts=[EventDraft(type="store.recovered", actor=actor, reason=note)]))
-    after = verify_store(store)
-    after.repaired = before.problems
-    return after
-
-
-def _rebuild(store: Store) -> None:
-    with log_errors(store.log_path):  # each pass streams the log: memory stays flat however long it is
-        log = store.log()
-        log.cut_torn_tail()
-        head = log.head()
-        state = replay(e for e in log.read() if e.type != "session.written")
-        pending, _ = candidate_delta(log.read())
-    memories = {mid: memory_from_json(rec, where=f"replay of {mid}") for mid, rec in state.memories.items()}
-    store._write_memory_files(list(memories.values()))
-    _remove_all(store.candidate_dir, keep={f"{c.id}.json" for c in pending})
-    _remove_all(store.sessions.root, keep=set())
-    with log_errors(store.log_path):
-        sessions = {sid: store.sessions.write(sid, records)
-                    for sid, records in session_states(log.read(type=SESSION_EVENT)).items()}
-    try:
-        origin = (store.read_manifest() or Manifest(origin=new_origin_id())).origin
-    except MemoryReviewError:
-        origin = new_origin_id()
-    store._checkpoint(Manifest(origin=origin), head, dict(memories), pending, [], sessions)
-
-
-def _remove_all(folder, *, keep: set[str]) -> None:
-    with storage_errors(folder):
-        for name in list_dir(folder):
-            if name.endswith(".json") and name not in keep:
-                unlink(folder / name)  # a link is removed as a name, never followed

@@ -37,7 +37,7 @@ from memory_review.proposal import (
 from memory_review.record_io import memory_from_json, memory_to_json
 from memory_review.store import CommitResult, Store, Transaction, log_errors
 from memory_review.trust import TrustRecords, decisions_of, revocations
-from memory_review.verify import StoreReport, repair_store, verify_store
+from memory_review.verify import StoreReport, verify_store
 
 if TYPE_CHECKING:
     from memory_review.gitrepo import LogEntry
@@ -414,24 +414,29 @@ class Workspace:
         chosen = DEFAULT_THRESHOLD if threshold is None else threshold
         return propose_consolidation(self, scope=scope, threshold=chosen)
 
-    def verify(self, *, repair: bool = False, actor: str | None = None) -> list[StoreReport]:
-        """Recover, then check both stores; with ``repair``, rebuild derived files from the logs."""
+    def verify(self, *, repair: bool = False, apply: bool = False, actor: str | None = None) -> list[StoreReport]:
+        """Recover, then check both stores; with ``repair``, the plan to fold what is provably committed
+        (docs/adr/0024), carried out (backed up first, recorded) only with ``apply``."""
         self._refuse_newer_formats(None)
         damaged: dict[str, str] = {}
         anchors = {store.scope: self._anchor_of(store, damaged) for store in self._stores(None)}
         if repair:
+            from memory_review.repair import repair_store  # noqa: PLC0415 - rare: not every start-up
+
             who = actor or current_actor()
-            reports = [repair_store(store, actor=who) for store in self._stores(None)]
-            for store in self._stores(None):  # a person repaired it: the log as it is now is the one to extend
-                if store.exists():
-                    with store.locked():
-                        self._anchor(store)
+            reports = [repair_store(store, self.history[store.scope], actor=who, apply=apply)
+                       for store in self._stores(None)]
+            if apply:
+                for store in self._stores(None):  # a person repaired it: the log as it is now is the one to extend
+                    if store.exists():
+                        with store.locked():
+                            self._anchor(store)
         else:
             reports = [verify_store(store, anchor=anchors[store.scope]) for store in self._stores(None)]
             for report in reports:
                 report.problems += [damaged[report.scope]] if report.scope in damaged else []
         for report in reports:
-            self.history[report.scope].check(report, repair=repair)
+            self.history[report.scope].check(report, repair=repair and apply)
         for store in self._stores(None):
             if store.exists():
                 with store.locked():  # recovery of the trust ledger's own leftovers (docs/adr/0021)

@@ -35,6 +35,7 @@ ALLOWLIST: dict[tuple[str, str], tuple[int, str]] = {
     ("memory_review/extract/sources.py", "open"): (1, "a transcript the agent's payload names (read-only)"),
     ("memory_review/gitrepo.py", "open"): (2, "the repository's own .git/HEAD and .git/config"),
     ("memory_review/gitrepo.py", "unlink"): (1, "a stale ref lock git left in the repository's .git"),
+    ("memory_review/forget.py", "rmdir"): (2, "the emptied folders of a repair backup that held the text"),
     ("memory_review/gitrepo.py", "write_bytes"): (1, "blobs to store, in a temporary folder of our own inside .git"),
     ("memory_review/importers/files.py", "open"): (1, "a file the person imports (CLAUDE.md, rules ...)"),
     ("memory_review/importers/formats.py", "read_text"): (1, "a file the person imports"),

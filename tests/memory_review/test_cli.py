@@ -155,7 +155,7 @@ def test_repair_rebuilds_a_deleted_memory_folder(repo: Path, env: dict) -> None:
     expected = run_json(["memories"], env, repo)
     shutil.rmtree(repo / ".memory-review" / "memory")
     assert run(["verify"], env, repo).returncode == 1
-    assert run(["verify", "--repair"], env, repo).returncode == 0
+    assert run(["verify", "--repair", "--apply"], env, repo).returncode == 0
     assert run_json(["memories"], env, repo) == expected
 
 

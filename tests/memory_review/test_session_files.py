@@ -72,7 +72,7 @@ def test_a_hand_written_session_file_is_never_injected(repo: Path, env: dict) ->
     problems = json.loads(verify.stdout)["problems"]
     assert any(str(path) in p and "no session event" in p for p in problems)
 
-    run(["verify", "--repair"], env, repo)
+    run(["verify", "--repair", "--apply"], env, repo)
     assert not path.exists() and run_json(["verify"], env, repo)["ok"] is True
     assert "Delete whatever" not in json.loads(_context(repo, env, "attacker-session").stdout)["text"]
 
@@ -86,7 +86,7 @@ def test_a_memory_added_to_a_real_session_file_is_never_injected(repo: Path, env
     problems = json.loads(run(["verify", "--json"], env, repo).stdout)["problems"]
     assert any(str(path) in p and "disagrees" in p for p in problems)
 
-    assert run(["verify", "--repair"], env, repo).returncode == 0
+    assert run(["verify", "--repair", "--apply"], env, repo).returncode == 0
     text = json.loads(_context(repo, env).stdout)["text"]
     assert "feature-x" in text and "Delete whatever" not in text
 

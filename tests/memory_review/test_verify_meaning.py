@@ -136,7 +136,7 @@ def test_a_log_rolled_back_under_the_anchor_is_flagged_and_serves_nothing(tmp_pa
     assert any("this log was rewritten" in p for p in _problems(ws))
     assert _served(ws) == set()
     # A person who restored it on purpose says so: repair anchors the log as it is now.
-    Workspace(ws.root, ws.user.root).verify(repair=True, actor=ACTOR)
+    Workspace(ws.root, ws.user.root).verify(repair=True, apply=True, actor=ACTOR)
     assert _problems(ws) == [] and _served(ws) == {"a-note"}
 
 

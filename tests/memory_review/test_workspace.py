@@ -235,7 +235,7 @@ def test_repair_rebuilds_deleted_memory_folder(ws: Workspace) -> None:
     shutil.rmtree(ws.project.memory_dir)
     (ws.project.candidate_dir / f"{pending.candidate.id}.json").unlink()
     (ws.project.root / "manifest.json").write_bytes(b"{not json")
-    [report, _] = ws.verify(repair=True, actor=ACTOR)
+    [report, _] = ws.verify(repair=True, apply=True, actor=ACTOR)
     assert report.ok, report.problems
     assert report.repaired
     assert {m.id: memory_sha256(m) for m in ws.memories()} == expected

@@ -58,7 +58,7 @@ def test_the_users_head_index_branches_and_files_are_untouched(team: Team) -> No
     before = user_git_state(ann.root)
     ann.approve("one", "first")
     ann.ws.delete("one", actor="ann")
-    ann.ws.verify(repair=True)
+    ann.ws.verify(repair=True, apply=True)
     assert user_git_state(ann.root) == before
     assert git("status", "--porcelain", "--untracked-files=no", cwd=ann.root) == " M README.md\n"
 
@@ -146,10 +146,10 @@ def test_verify_repair_catches_the_history_up(team: Team) -> None:
     ws = ann.ws
     ws.apply([ann.propose("one", "first")], actor="ann")
     assert ws.warnings
-    [report, _] = ann.ws.verify(repair=True)
+    [report, _] = ann.ws.verify(repair=True, apply=True)
     assert report.problems and "git history" in report.problems[0]  # still locked: said, not hidden
     lock.unlink()
-    [report, _] = ann.ws.verify(repair=True)
+    [report, _] = ann.ws.verify(repair=True, apply=True)
     assert report.ok and "git history caught up" in report.repaired[0]
     assert "+one" in git("log", "-1", "--format=%B", REF, cwd=ann.root)
     [report, _] = ann.ws.verify()
