@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
-from events import Change, EventDraft, replay
+from events import Event, EventDraft
 
 from memory_review.errors import IntegrityError
 from memory_review.injection import (
@@ -30,8 +30,9 @@ from memory_review.injection.render import fixed_cost, frame_cost, render_frame
 from memory_review.injection.result import DropReason
 from memory_review.manifest import ManifestEntry
 from memory_review.models import Memory, utc_now
-from memory_review.record_io import memory_from_json, memory_sha256
+from memory_review.record_io import memory_sha256
 from memory_review.store import log_errors
+from memory_review.storage import EMPTY, Folded, fold_all
 from memory_review.store_view import StoreView
 
 if TYPE_CHECKING:
@@ -240,19 +241,40 @@ def replay_session(ws: Workspace, session: str) -> list[ReplayedContext]:
         events = list(ws.project.log().read())
     with log_errors(ws.user.log_path):
         user_events = list(ws.user.log().read())
-    replayed = []
-    for event in events:
-        if event.type == "context.built" and event.session == session:
-            replayed.append(_rebuild(event, events, user_events))
-    return replayed
+    project, user = _Replayer(events), _Replayer(user_events)
+    return [_rebuild(event, project, user) for event in events
+            if event.type == "context.built" and event.session == session]
 
 
-def _rebuild(event, project_events, user_events) -> ReplayedContext:
+class _Replayer:
+    """The one fold (``memory_review.storage``) over a log, kept at the last seq asked for.
+
+    Contexts are rebuilt in log order, so each is folded from the one before, not from empty.
+    """
+
+    def __init__(self, events: list[Event]) -> None:
+        self._events = events
+        self._done = 0  # events[:done] are folded into state
+        self._state = EMPTY
+
+    def at(self, seq: int) -> Folded:
+        if self._done and self._events[self._done - 1].seq > seq:
+            self._done, self._state = 0, EMPTY  # asked for an earlier point: fold again from the start
+        end = self._done
+        while end < len(self._events) and self._events[end].seq <= seq:
+            end += 1
+        self._state = fold_all(self._state, self._events[self._done:end])
+        self._done = end
+        return self._state
+
+
+def _rebuild(event: Event, project: _Replayer, user: _Replayer) -> ReplayedContext:
     ctx = event.context or {}
+    at_event = project.at(event.seq)
     tiers = {
-        "user": _state(user_events, ctx.get("user_seq", 0)),
-        "project": _state(project_events, event.seq),
-        "session": _session_state(project_events, event.session, event.seq),
+        "user": user.at(ctx.get("user_seq", 0)).memory_set(),
+        "project": at_event.memory_set(),
+        "session": at_event.session(event.session) if event.session else {},
     }
     shown = [_shown(tiers, item) for item in ctx.get("included", [])]
     request = ContextRequest(query=None, budget_bytes=ctx["budget_bytes"], budget_lines=ctx["budget_lines"],
@@ -284,24 +306,3 @@ def _shown(tiers: dict[str, dict[str, Memory]], item: dict) -> Memory:
     return memory
 
 
-def _state(events, at: int) -> dict[str, Memory]:
-    state = replay(events, at=at)  # the fold ignores session writes
-    return {mid: memory_from_json(rec, where=f"replay {mid}") for mid, rec in state.memories.items()}
-
-
-def _session_state(events, session: str | None, at: int) -> dict[str, Memory]:
-    memories: dict[str, Memory] = {}
-    for event in events:
-        if event.seq > at:
-            break
-        if event.type == "session.written" and event.session == session:
-            for change in event.changes or ():
-                _set(memories, change)
-    return memories
-
-
-def _set(memories: dict[str, Memory], change: Change) -> None:
-    if change.after is None:
-        memories.pop(change.memory, None)
-    else:
-        memories[change.memory] = memory_from_json(change.after, where=f"session {change.memory}")

@@ -1,13 +1,15 @@
 """What each operation *means*, decided without touching the disk.
 
 Each function takes a view of the store as it is now and returns a :class:`Plan`:
-the events to append and the memories and candidates they imply. The store
-(``store.py``) does the locking, writing and fsyncing; nothing here does I/O.
+the event drafts to append, and nothing else. What they imply for the files (which
+memories, candidates and session notes change) is the one fold's to say
+(``memory_review.storage``, docs/adr/0023). The store (``store.py``) does the
+locking, writing and fsyncing; nothing here does I/O.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -34,8 +36,9 @@ from memory_review.proposal import (
     redacted,
     redacted_memory,
 )
-from memory_review.record_io import memory_from_json, memory_sha256, memory_to_json, render_memory
+from memory_review.record_io import memory_sha256, memory_to_json, render_memory
 from memory_review.safety import redact, scan
+from memory_review.storage import EMPTY, Folded, fold, fold_all
 
 
 class View(Protocol):
@@ -50,18 +53,28 @@ class View(Protocol):
 
 @dataclass
 class Plan:
-    """The outcome of a decision: events to append and what they imply for files."""
+    """The outcome of a decision: the event drafts to append. What they mean is :meth:`folded`."""
 
     drafts: list[EventDraft] = field(default_factory=list)
-    delta: dict[str, Memory | None] = field(default_factory=dict)
-    put_candidates: list[Candidate] = field(default_factory=list)
-    drop_candidates: list[str] = field(default_factory=list)
+    _folded: tuple[tuple[int, ...], Folded] | None = field(default=None, repr=False, compare=False)
+
+    def folded(self) -> Folded:
+        """What the drafts mean for the store's files, by the one fold (kept while the drafts stay the same)."""
+        key = tuple(map(id, self.drafts))
+        if self._folded is None or self._folded[0] != key:
+            self._folded = (key, fold_all(EMPTY, self.drafts))
+        return self._folded[1]
+
+    @classmethod
+    def of(cls, drafts: list[EventDraft], folded: Folded) -> Plan:
+        """A plan whose drafts a caller already folded (e.g. step by step, to see its own earlier steps)."""
+        return cls(drafts=drafts, _folded=(tuple(map(id, drafts)), folded))
 
 
 class Overlay:
     """A view with a plan's pending changes on top, so a batch sees its own earlier steps."""
 
-    def __init__(self, base: View, delta: dict[str, Memory | None]) -> None:
+    def __init__(self, base: View, delta: Mapping[str, Memory | None]) -> None:
         self.scope = base.scope
         self._base = base
         self._delta = delta
@@ -123,7 +136,7 @@ def propose(
         candidate=candidate.id,
         record=candidate_to_json(candidate),
     )
-    return candidate, Plan(drafts=[draft], put_candidates=[candidate])
+    return candidate, Plan(drafts=[draft])
 
 
 def _proposed_changes(view: View, proposal, candidate_id: str, now: str) -> tuple[CandidateChange, ...]:
@@ -251,7 +264,7 @@ def edit(view: View, candidate: Candidate, edited: ProposedMemory, *, actor: str
     check_candidate_size(updated)
     draft = EventDraft(type="candidate.edited", actor=actor, session=candidate.session_id,
                        candidate=candidate.id, record=candidate_to_json(updated))
-    return Plan(drafts=[draft], put_candidates=[updated])
+    return Plan(drafts=[draft])
 
 
 def _editable_change(candidate: Candidate, memory_id: str) -> int:
@@ -284,16 +297,16 @@ def _revised(candidate: Candidate, changes: tuple[CandidateChange, ...], edit_fl
 def apply(view: View, candidates: Sequence[Candidate], *, actor: str, now: str) -> Plan:
     """Apply candidates in order; any stale base is a ConflictError and nothing is planned."""
     require_person(actor)
-    plan = Plan()
-    overlay = Overlay(view, plan.delta)
+    drafts: list[EventDraft] = []
+    folded = EMPTY
     for candidate in candidates:
+        overlay = Overlay(view, folded.memories)  # the batch's earlier applies, by the fold
         changes = [_applied_change(overlay, candidate, c, actor, now) for c in candidate.changes]
-        for change in changes:
-            plan.delta[change.memory] = memory_from_json(change.after) if change.after else None
-        plan.drafts.append(EventDraft(type="candidate.applied", actor=actor, session=candidate.session_id,
-                                      candidate=candidate.id, changes=tuple(changes)))
-        plan.drop_candidates.append(candidate.id)
-    return plan
+        draft = EventDraft(type="candidate.applied", actor=actor, session=candidate.session_id,
+                           candidate=candidate.id, changes=tuple(changes))
+        drafts.append(draft)
+        folded = fold(folded, draft)
+    return Plan.of(drafts, folded)
 
 
 def _applied_change(view: View, candidate: Candidate, change: CandidateChange, actor: str, now: str) -> Change:
@@ -316,12 +329,9 @@ def _applied_change(view: View, candidate: Candidate, change: CandidateChange, a
 def discard(candidates: Sequence[Candidate], *, actor: str, reason: str | None) -> Plan:
     """Discard candidates; they stay in the log and flag identical later proposals."""
     require_person(actor)
-    plan = Plan()
-    for candidate in candidates:
-        plan.drafts.append(EventDraft(type="candidate.discarded", actor=actor, session=candidate.session_id,
-                                      candidate=candidate.id, reason=checked_reason(reason)))
-        plan.drop_candidates.append(candidate.id)
-    return plan
+    return Plan(drafts=[EventDraft(type="candidate.discarded", actor=actor, session=candidate.session_id,
+                                   candidate=candidate.id, reason=checked_reason(reason))
+                        for candidate in candidates])
 
 
 # --- revert / delete -------------------------------------------------------------------
@@ -347,11 +357,9 @@ def revert(view: View, event: Event, *, actor: str, force: bool = False) -> Plan
         changes.append(Change(memory=change.memory, before=_json(current), after=change.before))
     if not changes:
         raise ConflictError(f"event {event.seq} is already undone: memory is as it was before it")
-    plan = Plan(drafts=[EventDraft(type="memory.reverted", actor=actor, session=event.session,
+    return Plan(drafts=[EventDraft(type="memory.reverted", actor=actor, session=event.session,
                                    candidate=event.candidate, reverts=event.seq, changes=tuple(changes),
                                    forced=True if overwrote else None)])
-    plan.delta.update({c.memory: memory_from_json(c.after) if c.after else None for c in changes})
-    return plan
 
 
 def delete(view: View, memory_id: str, *, actor: str, reason: str | None = None) -> Plan:
@@ -362,7 +370,7 @@ def delete(view: View, memory_id: str, *, actor: str, reason: str | None = None)
         raise NotFoundError(f"{view.scope} memory", memory_id)
     change = Change(memory=memory_id, before=_json(current), after=None)
     draft = EventDraft(type="memory.deleted", actor=actor, changes=(change,), reason=checked_reason(reason))
-    return Plan(drafts=[draft], delta={memory_id: None})
+    return Plan(drafts=[draft])
 
 
 def checked_reason(reason: str | None) -> str | None:

@@ -16,7 +16,6 @@ of the log's session events.
 from __future__ import annotations
 
 import hashlib
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -35,8 +34,9 @@ from memory_review.ids import check_session_id
 from memory_review.limits import MAX_SESSION_FILE_BYTES, MAX_SESSION_MEMORIES
 from memory_review.models import Memory, Strict
 from memory_review.record_io import memory_from_json, memory_to_json
+from memory_review.storage.fold import EMPTY, SessionChanges, fold_all
+from memory_review.storage.fold import SESSION_EVENT as SESSION_EVENT  # where readers of this tier look for it
 
-SESSION_EVENT = "session.written"
 Records = dict[str, dict[str, Any]]
 """A session's memories by id, each as its canonical JSON record."""
 History = Callable[[str], Iterable[Event]]
@@ -61,28 +61,21 @@ def encode_session(session_id: str, memories: Records) -> bytes:
     return orjson.dumps(doc.model_dump(mode="json"), option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n"
 
 
-def fold_session(memories: Records, events: Iterable[Event]) -> Records:
-    """``memories`` after ``events`` (session writes; others are skipped), each record checked."""
-    folded = dict(memories)
-    for event in events:
-        if event.type != SESSION_EVENT:
-            continue
-        for change in event.changes or ():
-            if change.after is None:
-                folded.pop(change.memory, None)
-            else:
-                record = memory_from_json(change.after, where=f"event {event.seq}")
-                folded[change.memory] = memory_to_json(record)
-    return folded
+def with_changes(memories: Records, changes: SessionChanges) -> Records:
+    """A session's records with the fold's changes to them (docs/adr/0023: the fold says what events mean)."""
+    updated = dict(memories)
+    for memory_id, memory in changes.items():
+        if memory is None:
+            updated.pop(memory_id, None)
+        else:
+            updated[memory_id] = memory_to_json(memory)
+    return updated
 
 
 def session_states(events: Iterable[Event]) -> dict[str, Records]:
-    """Every session's memories as the log's session events leave them (one pass)."""
-    by_session: dict[str, list[Event]] = defaultdict(list)
-    for event in events:
-        if event.type == SESSION_EVENT and event.session:
-            by_session[event.session].append(event)
-    return {session_id: fold_session({}, written) for session_id, written in by_session.items()}
+    """Every session's memories as the log's session events leave them (one pass of the fold)."""
+    return {session_id: with_changes({}, changes)
+            for session_id, changes in fold_all(EMPTY, events).sessions.items()}
 
 
 def sha256_of(data: bytes) -> str:
@@ -137,26 +130,23 @@ class SessionFiles:
                 path=path, hint="run `memory-review verify`; `verify --repair --apply` rebuilds it from the log")
         return _decode(data, path).memories
 
-    def roll_forward(self, events: Iterable[Event], recorded: Mapping[str, str], history: History) -> dict[str, str]:
-        """Bring each touched session file up to date with its ``session.written`` events.
+    def roll_forward(self, sessions: Mapping[str, SessionChanges], recorded: Mapping[str, str],
+                     history: History) -> dict[str, str]:
+        """Bring each session file the fold touched up to date with its changes.
 
         ``recorded`` holds the sha256 the manifest records for each file; a file that does not
         match it is rebuilt from the session's whole ``history`` (the log is the truth). Returns
         the sha256 of each file written.
         """
-        by_session: dict[str, list[Event]] = defaultdict(list)
-        for event in events:
-            if event.type == SESSION_EVENT and event.session:
-                by_session[event.session].append(event)
-        return {session_id: self._apply(session_id, written, recorded.get(session_id), history)
-                for session_id, written in by_session.items()}
+        return {session_id: self._apply(session_id, changes, recorded.get(session_id), history)
+                for session_id, changes in sessions.items()}
 
-    def _apply(self, session_id: str, written: list[Event], recorded: str | None, history: History) -> str:
+    def _apply(self, session_id: str, changes: SessionChanges, recorded: str | None, history: History) -> str:
         try:
-            memories = fold_session(self._records(session_id, recorded), written)
+            memories = with_changes(self._records(session_id, recorded), changes)
         except SessionFileMismatch:
             # A failed checkpoint left the file ahead of the manifest, or someone wrote it by hand.
-            memories = fold_session({}, history(session_id))
+            memories = session_states(history(session_id)).get(session_id, {})
         return self.write(session_id, memories)
 
     def write(self, session_id: str, memories: Records) -> str:

@@ -36,7 +36,6 @@ from events.durable import atomic_replace, fsync_dir, sync_directory, write_new_
 from events.safe_fs import check_dir, list_dir, make_dir, open_file, read_fd, unlink
 
 from memory_review.candidate import MAX_CANDIDATE_BYTES, Candidate, decode_candidate, encode_candidate
-from memory_review.deltas import candidate_delta, memory_delta
 from memory_review.errors import (
     IntegrityError,
     MemoryReviewError,
@@ -59,9 +58,10 @@ from memory_review.manifest import (
     render_index_lines,
 )
 from memory_review.models import Memory
-from memory_review.record_io import memory_from_json, parse_memory, render_memory
+from memory_review.record_io import parse_memory, render_memory
 from memory_review.rules import Plan
-from memory_review.sessions import SESSION_EVENT, SessionFileMismatch, SessionFiles, fold_session
+from memory_review.sessions import SESSION_EVENT, SessionFileMismatch, SessionFiles
+from memory_review.storage import EMPTY, Folded, fold_all
 from memory_review.store_view import FileMovedUnderUs, StoreView, missing_file_error
 
 T = TypeVar("T")
@@ -197,7 +197,7 @@ class Store:
     def _fresh_view(self) -> StoreView:
         manifest = self.read_manifest() or Manifest(origin="0" * 16)
         head, events = self.past_checkpoint(manifest)
-        return StoreView(self, manifest, head, memory_delta(events))
+        return StoreView(self, manifest, head, dict(fold_all(EMPTY, events).memories))
 
     def read_memory(self, memory_id: str, entry: ManifestEntry) -> Memory:
         """Load one memory file, checking its path, hash, schema, id and scope."""
@@ -299,8 +299,8 @@ class Store:
         # Without this, a commit whose candidate files could not be written yet would be reported as a
         # success while `list` still showed the old candidates (or an applied one as pending).
         manifest = self.read_manifest() or Manifest(origin="0" * 16)
-        put, drop = candidate_delta(self.past_checkpoint(manifest)[1])
-        return {c.id: c for c in put}, set(drop)
+        folded = fold_all(EMPTY, self.past_checkpoint(manifest)[1])
+        return {c.id: c for c in folded.pending()}, set(folded.resolved())
 
     def candidate_file(self, candidate_id: str) -> Candidate:
         """The candidate its file holds, checked (NotFoundError: no such file), without the log's roll-forward."""
@@ -338,27 +338,23 @@ class Store:
                     return self._session_from_log(session_id)
                 if attempt == 2:
                     raise
-        for event in events:
-            if event.type != "session.written" or event.session != session_id:
-                continue
-            for change in event.changes or ():
-                if change.after is None:
-                    memories.pop(change.memory, None)
-                else:
-                    memories[change.memory] = memory_from_json(change.after, where=f"event {event.seq}")
+        for memory_id, memory in fold_all(EMPTY, events).sessions.get(session_id, {}).items():
+            if memory is None:
+                memories.pop(memory_id, None)
+            else:
+                memories[memory_id] = memory
         return memories
 
     def _session_from_log(self, session_id: str) -> dict[str, Memory]:
-        records = fold_session({}, self._session_history(session_id))
-        return {mid: memory_from_json(rec, where=f"{self.log_path} ({session_id})") for mid, rec in records.items()}
+        return fold_all(EMPTY, self._session_history(session_id)).session(session_id)
 
     def _session_history(self, session_id: str) -> list[Event]:
         with log_errors(self.log_path):
             return list(self.log().read(session=session_id, type=SESSION_EVENT))
 
-    def _roll_sessions(self, events: list[Event], manifest: Manifest) -> dict[str, str]:
-        """Session files brought up to ``events``; the sha256 of each written, for the checkpoint."""
-        return self.sessions.roll_forward(events, manifest.sessions or {}, self._session_history)
+    def _roll_sessions(self, folded: Folded, manifest: Manifest) -> dict[str, str]:
+        """Session files brought up to the fold; the sha256 of each written, for the checkpoint."""
+        return self.sessions.roll_forward(folded.sessions, manifest.sessions or {}, self._session_history)
 
     def past_checkpoint(self, manifest: Manifest) -> tuple[LogHead, list[Event]]:
         """The log's head, and the events past ``manifest``'s position that change a derived file.
@@ -457,11 +453,15 @@ class Store:
         return manifest, head
 
     def _roll_forward(self, manifest: Manifest, head: LogHead, events: list[Event]) -> Manifest:
-        delta = memory_delta(events)
-        self._write_memory_files([m for m in delta.values() if m is not None])
-        put, drop = candidate_delta(events)
-        sessions = self._roll_sessions(events, manifest)
-        return self._checkpoint(manifest, head, delta, put, drop, sessions)
+        folded = fold_all(EMPTY, events)
+        self._write_memory_files(list(folded.memory_set().values()))
+        return self._checkpoint_folded(manifest, head, folded)
+
+    def _checkpoint_folded(self, manifest: Manifest, head: LogHead, folded: Folded) -> Manifest:
+        """The checkpoint of ``manifest`` moved to ``head`` by what ``folded`` says changed."""
+        sessions = self._roll_sessions(folded, manifest)
+        return self._checkpoint(manifest, head, dict(folded.memories), folded.pending(), folded.resolved(),
+                                sessions)
 
     def _begin_writes(self) -> None:
         """Mark the store unfinished before the first write, so a crash's leftovers are swept next time."""
@@ -657,7 +657,8 @@ class Transaction:
 
     def commit(self, plan: Plan) -> CommitResult:
         store = self.store
-        store._write_memory_files([m for m in plan.delta.values() if m is not None])
+        folded = plan.folded()  # what the drafts mean, by the one fold: files before and after the commit point
+        store._write_memory_files(list(folded.memory_set().values()))
         log = store.log(self.manifest.origin)
         with log_errors(store.log_path):
             events = log.append(plan.drafts, expect=self.view.head)
@@ -665,9 +666,7 @@ class Transaction:
         head = log.appended if log.appended is not None else self.view.head  # a plan without events
         result = CommitResult(events=events)
         try:
-            sessions = store._roll_sessions(events, self.manifest)
-            self.manifest = store._checkpoint(self.manifest, head, plan.delta,
-                                              plan.put_candidates, plan.drop_candidates, sessions)
+            self.manifest = store._checkpoint_folded(self.manifest, head, folded)
         except (StorageError, IntegrityError) as exc:
             result.warnings.append(
                 f"the change is committed to the log, but updating derived files failed: {exc}; "

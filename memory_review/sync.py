@@ -357,7 +357,6 @@ def _adopt(view: View, memory_id: str, outcome: Outcome, merge: _Merge) -> None:
     after_json = memory_to_json(after) if after else None
     if before_json != after_json:
         merge.changes.append(Change(memory=memory_id, before=before_json, after=after_json))
-        merge.plan.delta[memory_id] = after
 
 
 def _open_conflict(view: View, memory_id: str, ours: Head, theirs: Head, merge: _Merge, now: str) -> None:
@@ -366,7 +365,6 @@ def _open_conflict(view: View, memory_id: str, ours: Head, theirs: Head, merge: 
                                         theirs=theirs.id))
     merge.plan.drafts.append(EventDraft(type="candidate.created", actor=f"sync:{theirs.origin}",
                                         candidate=candidate.id, record=candidate_to_json(candidate)))
-    merge.plan.put_candidates.append(candidate)
 
 
 def _finish(merge: _Merge, graph: Graph, local: Knowledge, replicas: Sequence[Replica], actor: str) -> None:
@@ -383,7 +381,6 @@ def _finish(merge: _Merge, graph: Graph, local: Knowledge, replicas: Sequence[Re
               for cid in merge.closed]
     merge.plan.drafts[:0] = [event]
     merge.plan.drafts += closes
-    merge.plan.drop_candidates += merge.closed
 
 
 def conflict_candidate(view: View, memory_id: str, theirs: Head, *, candidate_id: str, now: str) -> Candidate:

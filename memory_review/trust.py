@@ -381,10 +381,11 @@ def decisions_of(plan: Plan, sha256_of: Mapping[str, str] | None = None) -> Deci
     from memory_review.record_io import memory_sha256  # renders a record: only decisions need it
 
     decisions = Decisions()
+    delta = plan.folded().memories if any(d.type in GRANTING_TYPES for d in plan.drafts) else {}
     for draft in plan.drafts:
         if draft.type in GRANTING_TYPES:
             for memory_id in (c.memory for c in draft.changes or () if c.after is not None):
-                memory = plan.delta.get(memory_id)
+                memory = delta.get(memory_id)
                 if memory is not None:
                     known = sha256_of.get(memory_id) if sha256_of else None
                     decisions.trust[known or memory_sha256(memory)] = memory_id

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from events import Change, Event, EventDraft, replay
+from events import Change, Event, EventDraft
 from memory_review import rules
 from memory_review.candidate import FLAG_STALE_BASE, Candidate, candidate_from_json
 from memory_review.discarded import DiscardedFingerprints
@@ -34,7 +34,8 @@ from memory_review.proposal import (
     in_session,
     redacted_memory,
 )
-from memory_review.record_io import memory_from_json, memory_to_json
+from memory_review.record_io import memory_to_json
+from memory_review.storage import EMPTY, fold_all
 from memory_review.store import CommitResult, Store, Transaction, log_errors
 from memory_review.trust import TrustRecords, decisions_of, revocations
 from memory_review.verify import StoreReport, verify_store
@@ -164,7 +165,6 @@ class Workspace:
                                                 now=utc_now(), discarded=discarded, flags=extra)
                 made.append(candidate)
                 plan.drafts += step.drafts
-                plan.put_candidates += step.put_candidates
             if not dry_run:
                 self.commit(tx, plan)
         return [CandidateState(c, "pending", c.flags) for c in made]
@@ -223,7 +223,7 @@ class Workspace:
         with store.transact() as tx:
             plan = rules.edit(tx.view, _pending_in(tx, candidate_id), memory, actor=actor, now=utc_now())
             self.commit(tx, plan)
-        updated = plan.put_candidates[0]
+        [updated] = plan.folded().pending()
         return CandidateState(updated, "pending", updated.flags)
 
     def revert(self, target: int | str, *, actor: str, force: bool = False,
@@ -377,9 +377,8 @@ class Workspace:
         """The memory set of a store as it was right after event ``at`` (default: now), from the log alone."""
         store = self.store(scope)
         with log_errors(store.log_path):
-            events = (e for e in store.log().read(stop=at) if e.type != "session.written")
-            state = replay(events, at=at)
-        return {mid: memory_from_json(rec, where=f"replay {mid}") for mid, rec in sorted(state.memories.items())}
+            state = fold_all(EMPTY, store.log().read(stop=at))  # the one fold, from empty (docs/adr/0023)
+        return dict(sorted(state.memory_set().items()))
 
     def context(self, *, session: str | None = None, query: str | None = None, budget: int | None = None,
                 selector=None, now: str | None = None):

@@ -158,7 +158,7 @@ def test_a_secret_in_a_reviewed_line_withholds_the_push(team: Team) -> None:
     leaky = state.candidate.model_copy(update={"id": new_candidate_id(), "rationale": f"use {GITHUB_TOKEN}"})
     with ws.project.transact() as tx:
         ws.commit(tx, Plan(drafts=[EventDraft(type="candidate.created", actor="agent:old", candidate=leaky.id,
-                                               record=leaky.model_dump(mode="json"))], put_candidates=[leaky]))
+                                               record=leaky.model_dump(mode="json"))]))
     ws.apply([leaky.id], actor="ann")
     [result] = ws.sync(scope="project", actor="ann")
     assert result.pushed is False
