@@ -23,7 +23,7 @@ from trust_kit import ATTACKER_MEMORIES, CALL_TIMEOUT, DATA, MARK, Person, attac
 SESSION = "sess-victim-1"
 OUT_OF_SCOPE = (
     "Moving or re-cloning a project folder loses its trust (the ledger is keyed by the store's real path) "
-    "until a person runs `trust --all` again.",
+    "until a person runs `trust --moved-from OLD` (or `trust --all`).",
     "A person who trusts a foreign memory after reading it: that is the decision the tool asks for.",
 )
 

@@ -11,6 +11,11 @@ from pathlib import Path
 import pytest
 from trust_kit import CALL_TIMEOUT, MARK, Person, attacker_repo, git, victim_clone
 
+OUT_OF_SCOPE = (
+    "Carrying is never automatic: a repository put where a trusted one was, or one holding the same notes, "
+    "inherits nothing until the person asks (`trust --moved-from`).",
+)
+
 NOTES = [
     {"id": "pnpm-only", "type": "convention", "description": "Use pnpm, never npm", "body": "Lockfile: pnpm."},
     {"id": "no-force", "type": "forbidden", "description": "Never force-push main", "body": "Open a PR."},

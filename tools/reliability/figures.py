@@ -131,7 +131,7 @@ def render(results: list[SuiteResult], info: RunInfo, intro: str,
     lines += [f"{i}. {text} — `{test}`" for i, (text, test) in enumerate(FIXES, 1)]
     if hostile is not None:
         lines += ["", *render_hostile(hostile)]
-    return "\n".join(lines + ["", CHAIN, LIMITS]) + "\n"
+    return "\n".join(lines + ["", CHAIN, REPAIR, LIMITS]) + "\n"
 
 
 CHAIN = """## What the log's hash chain proves, and what it cannot (ADR 0025)
@@ -165,6 +165,24 @@ CHAIN = """## What the log's hash chain proves, and what it cannot (ADR 0025)
   and `memory.reverted` are not matched against a review (a replica is checked on its own log before the
   merge; a revert's `before` is checked against the replay); their versions are served only if the
   ledger trusts them, and a sync adoption does not revoke the version it replaces.
+"""
+
+
+REPAIR = """## repair never loses (issue 15 §6, docs/adr/0024)
+
+Built for real: git projects cloned from a bare remote and a project that is not a repository, the CLI
+as processes (120 s timeout). Tests: `tests/memory_review/git/test_repair.py`.
+
+| damage | before | `verify --repair --apply` now |
+|---|---|---|
+| `events.jsonl` deleted, git project, a proposal made after the last history commit | deleted every memory and candidate, said ok | log restored from `refs/memory-review/project`, the proposal logged again from its file, 2 memories + 1 pending kept, backup, `store.recovered` |
+| `events.jsonl` deleted, no git history | deleted everything | refuses in one line naming the memories; nothing changed, no backup |
+| only the proposal's line lost, no git history | dropped the pending candidate | logged again from its file |
+| last line (an apply) altered, still chained | blessed the altered line | refuses (git: "disagree from seq 4"; plain: "never blesses") |
+| last line (a discard) lost | resurrected the candidate | git: restored, stays discarded; plain: refuses ("may have been applied or discarded") |
+| a line in the middle damaged, git project | integrity error, no repair | restored from the history, later local lines kept |
+
+`verify --repair` alone prints the plan (`would: …`) and changes nothing (the tests compare every file).
 """
 
 
