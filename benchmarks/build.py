@@ -83,7 +83,7 @@ def fill_store(store: Store, count: int, *, start: int = 0) -> None:
         data = render_memory(memory)
         name = f"{memory.id}-{hashlib.sha256(data).hexdigest()[:12]}.md"
         (store.memory_dir / name).write_bytes(data)
-    _write_log(store.log_path, (_applied(memory) for memory in memories))
+    _write_log(store.log_path, (draft for memory in memories for draft in _proposed_then_applied(memory)))
     with store.transact():
         pass  # recovery rolls the manifest, MEMORY.md and derived files forward from the log
     os.sync()
@@ -93,6 +93,14 @@ def trust_filled(ws: Workspace) -> None:
     """Trust what :func:`fill_store` wrote, as a person here would: a log this machine did not write is
     foreign (ADR 0021), and a benchmark of an untrusted store would measure a block without its memories."""
     ws.trust(everything=True, actor="bench")
+
+
+def _proposed_then_applied(memory: Memory) -> Iterator[dict[str, Any]]:
+    """A reviewed apply: verify serves only an apply that writes what its candidate proposed (ADR 0025)."""
+    record = memory_to_json(memory)
+    yield {"type": "candidate.created", "actor": "agent:bench", "candidate": memory.applied_from,
+           "record": {**_record(memory.applied_from, record), "op": "create", "scope": memory.scope}}
+    yield _applied(memory)
 
 
 def _applied(memory: Memory) -> dict[str, Any]:

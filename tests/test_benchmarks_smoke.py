@@ -115,3 +115,5 @@ def test_the_benchmark_stores_are_trusted_so_their_context_holds_every_memory(tm
     trust_filled(ws)
     block = workspace(tmp_path).context(budget=100_000)
     assert (len(block.included), len(block.dropped)) == (12, 0)
+    # Every apply writes what its candidate proposed: nothing is "never served" (ADR 0025).
+    assert [r.problems for r in workspace(tmp_path).verify()] == [[], []]
