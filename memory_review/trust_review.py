@@ -183,7 +183,7 @@ def moved_plan(view: StoreView, here: Ledger, old: Ledger, *, actor: str, reason
     Only exact versions carry (a ledger names file hashes): a memory changed since is foreign again.
     """
     current = {memory_id: view.sha256(memory_id) for memory_id in view.ids()}
-    trust = {m: sha for m, sha in current.items() if sha and sha in old.trusted and not here.keeps(sha)}
+    trust = {m: sha for m, sha in current.items() if sha and old.keeps(sha) and not here.keeps(sha)}  # not revoked
     refuse = {m: sha for m, sha in current.items() if sha and sha in old.refused and here.undecided(sha)}
     drafts = [EventDraft(type=kind, actor=actor, reason=reason, trust={"memories": _entries(chosen)})
               for kind, chosen in (("memory.trusted", trust), ("memory.refused", refuse)) if chosen]
