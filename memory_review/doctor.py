@@ -102,13 +102,12 @@ def _trust(ws: Workspace) -> list[Check]:
 
 
 def _claude_code(ws: Workspace, env: dict[str, str]) -> list[Check]:
-    from memory_review.integrations.claude_settings import is_ours
     from memory_review.integrations.install import settings_path
 
     checks = []
     for scope in ("user", "project", "local"):
         path = settings_path(scope, ws.root, dict(env))  # type: ignore[arg-type]
-        commands = _our_commands(path, is_ours)
+        commands = _our_commands(path)
         if commands is None:
             continue
         if isinstance(commands, str):
@@ -129,8 +128,10 @@ def _claude_code(ws: Workspace, env: dict[str, str]) -> list[Check]:
     return checks
 
 
-def _our_commands(path: Path, is_ours) -> list[str] | str | None:
+def _our_commands(path: Path) -> list[str] | str | None:
     """Our hook commands in a settings file; None when there are none, a reason when it cannot be read."""
+    from memory_review.integrations.claude_settings import our_hook_commands
+
     try:
         data = read_file_or(path, MAX_SETTINGS_BYTES)
     except OSError as exc:
@@ -141,10 +142,7 @@ def _our_commands(path: Path, is_ours) -> list[str] | str | None:
         settings = json.loads(data)
     except (ValueError, UnicodeDecodeError):
         return "not valid JSON (Claude Code will not read it either)"
-    hooks = settings.get("hooks") if isinstance(settings, dict) else None
-    entries = [e for groups in (hooks.values() if isinstance(hooks, dict) else ()) if isinstance(groups, list)
-               for g in groups if isinstance(g, dict) for e in (g.get("hooks") or []) if is_ours(e)]
-    return sorted({e["command"] for e in entries}) or None
+    return (our_hook_commands(settings) if isinstance(settings, dict) else []) or None
 
 
 def _runs(command: str) -> Path | None:

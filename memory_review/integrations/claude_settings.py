@@ -163,6 +163,11 @@ def has_our_hooks(data: dict[str, Any]) -> bool:
     return any(True for _ in _our_entries(data))
 
 
+def our_hook_commands(data: dict[str, Any]) -> list[str]:
+    """The distinct command lines of our hook entries in ``data`` (what ``doctor`` checks still runs)."""
+    return sorted({entry["command"] for entry in _our_entries(data)})
+
+
 def _our_entries(data: dict[str, Any]) -> Iterator[Any]:
     hooks = data.get("hooks")
     for groups in (hooks.values() if isinstance(hooks, dict) else ()):
