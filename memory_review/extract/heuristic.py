@@ -19,15 +19,19 @@ from dataclasses import dataclass
 
 from memory_review.extract.corrections import Correction, find_correction
 from memory_review.extract.finding import FLAG_UNTRUSTED, MAX_QUOTE_BYTES, Finding, build_finding
-from memory_review.extract.signals import CUE, Classification, classify, scope_of
-from memory_review.extract.textutil import sentence_spans
+from memory_review.extract.precision import is_corrective_half, is_pasted_document
+from memory_review.extract.signals import CUE, Classification, examine, scope_of
+from memory_review.extract.textutil import overlap, sentence_spans, tokens
 from memory_review.extract.transcript import UNTRUSTED_SOURCES, Transcript, Turn
 from memory_review.models import MemoryType
 from memory_review.proposal import Priority, Proposer
 
 PROPOSER = Proposer(kind="heuristic", name="memory-review-heuristic")
 SIGNAL_REPEATED = "repeated correction"
+SIGNAL_SESSIONS = "repeated across sessions"
 MIN_REPEATS = 2
+MIN_SESSIONS = 2
+SAME_RULE = 0.6  # token overlap at which two wordings are the same instruction
 MAX_EVIDENCE = 3
 _MAYBE_CORRECTION = re.compile(
     r"\b(?:no|nope|nah|wrong|actually|again|said|told|instead|rather)\b|不对|不是|错了|说了|说过",
@@ -55,44 +59,63 @@ def extract(transcript: Transcript, *, include_untrusted: bool = False) -> list[
     """Every finding in the transcript, in turn order (repeated corrections last)."""
     findings: list[Finding] = []
     corrections: list[tuple[_Said, Correction]] = []
+    named: list[tuple[_Said, Classification]] = []
     for turn in transcript.turns:
         trusted = turn.is_user_speaking
         if not trusted and not (include_untrusted and turn.source in UNTRUSTED_SOURCES):
             continue
-        statements, corrected = _scan_turn(turn)
+        scan = _scan_turn(turn)
         findings.extend(
-            _finding(transcript, said, found, trusted=trusted) for said, found in statements
+            _finding(transcript, said, found, trusted=trusted) for said, found in scan.statements
         )
-        if trusted:  # only the user's own corrections can add up to a preference
-            corrections.extend(corrected)
+        if trusted:  # only the user's own words can add up to a preference
+            corrections.extend(scan.corrections)
+            named.extend(scan.named)
     findings.extend(_repeated(transcript, corrections))
+    findings.extend(_repeated_across_sessions(transcript, named))
     return findings
 
 
-def _scan_turn(
-    turn: Turn,
-) -> tuple[list[tuple[_Said, Classification]], list[tuple[_Said, Correction]]]:
-    statements: list[tuple[_Said, Classification]] = []
-    corrections: list[tuple[_Said, Correction]] = []
+@dataclass
+class _Scan:
+    statements: list[tuple[_Said, Classification]]
+    corrections: list[tuple[_Said, Correction]]
+    named: list[tuple[_Said, Classification]]
+
+
+def _scan_turn(turn: Turn) -> _Scan:
+    scan = _Scan([], [], [])
     if not CUE.search(turn.text) and not _MAYBE_CORRECTION.search(turn.text):
-        return statements, corrections
+        return scan
+    if is_pasted_document(turn.text):  # a plan or a README pasted in is not an instruction
+        return scan
     spans = list(sentence_spans(turn.text))
     for position, (start, end) in enumerate(spans):
         said = _Said(turn, start, end)
-        classification = classify(said.text)
+        classification = examine(said.text)
         if classification is not None:
-            statements.append((_with_reason(turn, spans, position, said), classification))
+            whole = _with_tail(turn, spans, position, said, classification)
+            (scan.named if classification.named_one_off else scan.statements).append(
+                (whole, classification)
+            )
         elif (correction := find_correction(said.text)) is not None:
-            corrections.append((said, correction))
-    return statements, corrections
+            scan.corrections.append((said, correction))
+    return scan
 
 
-def _with_reason(turn: Turn, spans: list[tuple[int, int]], position: int, said: _Said) -> _Said:
+def _with_tail(
+    turn: Turn, spans: list[tuple[int, int]], position: int, said: _Said, found: Classification
+) -> _Said:
+    """The rule with what belongs to it in the same line: its reason, or the "do Y instead" half."""
     if position + 1 >= len(spans):
         return said
     next_start, next_end = spans[position + 1]
     between = turn.text[said.end : next_start]
-    if "\n" in between or not _REASON.match(turn.text[next_start:next_end]):
+    following = turn.text[next_start:next_end]
+    belongs = _REASON.match(following) or (
+        found.type == "forbidden" and is_corrective_half(following)
+    )
+    if "\n" in between or not belongs:
         return said
     if len(turn.text[said.start : next_end].encode("utf-8", "surrogatepass")) > MAX_QUOTE_BYTES:
         return said
@@ -166,5 +189,47 @@ def _repeated_finding(transcript: Transcript, items: list[tuple[_Said, Correctio
             for said, _ in items[:MAX_EVIDENCE]
         ],
         signal=SIGNAL_REPEATED,
+        priority="high",
+    )
+
+
+def _repeated_across_sessions(
+    transcript: Transcript, named: list[tuple[_Said, Classification]]
+) -> list[Finding]:
+    """A named instruction said again in another session is the user's rule, not a task detail."""
+    groups: list[list[tuple[_Said, Classification]]] = []
+    for item in named:
+        bag = tokens(item[0].text)
+        for group in groups:
+            if overlap(bag, tokens(group[0][0].text)) >= SAME_RULE:
+                group.append(item)
+                break
+        else:
+            groups.append([item])
+    findings = []
+    for group in groups:
+        first_per_session: dict[str, tuple[_Said, Classification]] = {}
+        for said, found in group:
+            first_per_session.setdefault(transcript.session_of(said.turn), (said, found))
+        if len(first_per_session) >= MIN_SESSIONS:
+            findings.append(_sessions_finding(transcript, list(first_per_session.values())))
+    return findings
+
+
+def _sessions_finding(
+    transcript: Transcript, items: list[tuple[_Said, Classification]]
+) -> Finding:
+    said, found = items[0]
+    sessions = ", ".join(transcript.session_of(s.turn) for s, _ in items)
+    return build_finding(
+        said.text,
+        memory_type=found.type,
+        scope="project",  # it names this project's code
+        rationale=(
+            f"The user gave the same instruction about named code in {len(items)} sessions "
+            f'({sessions}): "{said.text}". Said once it would be a task detail; repeated, it is a rule.'
+        ),
+        evidence=[(s.text, transcript.session_of(s.turn), s.turn.turn_id) for s, _ in items[:MAX_EVIDENCE]],
+        signal=SIGNAL_SESSIONS,
         priority="high",
     )

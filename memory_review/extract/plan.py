@@ -209,6 +209,11 @@ def _merge(group: Finding, other: Finding) -> Finding:
     turns = [e.turn_id for e in other.evidence if e.turn_id and e not in group.evidence]
     rationale = group.rationale + (f" Also said in turn {', '.join(turns)}." if turns else "")
     priority: Priority = max(group.priority, other.priority, key=lambda p: _RANK[p])
+    sessions = {e.session_id for e in (*group.evidence, *other.evidence) if e.session_id}
+    if len(sessions) >= 2:  # said again in another session: the strongest durable signal
+        priority = "high"
+        if "sessions" not in group.rationale:
+            rationale += f" Said in {len(sessions)} sessions."
     return group.model_copy(
         update={
             "evidence": evidence,

@@ -19,6 +19,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memory_review.extract.precision import (
+    GENERALISING_KINDS,
+    GENERALISING_NAMES,
+    makes_a_choice,
+    mask_quoted,
+    names_code,
+)
 from memory_review.models import DurableScope, MemoryType
 
 _I = re.IGNORECASE
@@ -262,16 +269,24 @@ class Classification:
     scope: DurableScope
     signal: str
     signals: tuple[str, ...]
+    # Names a code or UI element without generalising: a task detail unless said in 2+ sessions.
+    named_one_off: bool = False
 
 
 def classify(sentence: str) -> Classification | None:
     """Classify one sentence as a durable memory, or ``None`` for chatter and one-off instructions."""
+    found = examine(sentence)
+    return None if found is None or found.named_one_off else found
+
+
+def examine(sentence: str) -> Classification | None:
+    """Like :func:`classify`, but a named one-off comes back marked instead of dropped."""
     text = sentence.replace("\u2019", "'")
     if len(text) < MIN_CHARS or len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         return None
     if is_question(text):
         return None
-    text = _POLITE.sub("", text)
+    text = mask_quoted(_POLITE.sub("", text))
     if not CUE.search(text):
         return None
     hits = [signal for signal in SIGNALS if signal.pattern.search(text)]
@@ -284,12 +299,19 @@ def classify(sentence: str) -> Classification | None:
     if memory_type == "preference" and scope == "project" and not _has(hits, "prefer"):
         memory_type = "convention"
     ordered = sorted(hits, key=lambda s: (not s.strong, SIGNALS.index(s)))
-    return Classification(memory_type, scope, ordered[0].name, tuple(s.name for s in ordered))
+    named = memory_type != "fact" and names_code(text) and not _generalises(text, hits)
+    return Classification(memory_type, scope, ordered[0].name, tuple(s.name for s in ordered), named)
 
 
 def scope_of(text: str) -> DurableScope:
-    """``project`` when the text talks about the repo, its code, tests, CI or paths; else ``user``."""
-    return "project" if _PROJECT.search(text) else "user"
+    """``project`` when the text names the repo, its code, files, tests, CI or tools; else ``user``."""
+    return "project" if _PROJECT.search(text) or names_code(text) else "user"
+
+
+def _generalises(text: str, hits: list[Signal]) -> bool:
+    if any(s.kind in GENERALISING_KINDS or s.name in GENERALISING_NAMES for s in hits):
+        return True
+    return makes_a_choice(text)
 
 
 def is_question(text: str) -> bool:

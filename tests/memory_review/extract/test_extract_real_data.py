@@ -61,7 +61,13 @@ def test_rerunning_on_a_real_transcript_proposes_nothing_new(transcripts_dir: Pa
 # What the demo session states durably, and nothing else: (description, type, scope, signal).
 DEMO_EXPECTED = [
     ("We use uv for dependencies here, not pip.", "convention", "project", "we use"),
-    ("Never mock the database in tests.", "forbidden", "project", "never"),
+    (  # the whole rule: the corrective half after the prohibition belongs to it
+        "Never mock the database in tests. Use the pg_container fixture from conftest.py instead, "
+        "a mocked DB hid a broken migration last month.",
+        "forbidden",
+        "project",
+        "never",
+    ),
     (
         (
             "The Stripe sandbox key is [REDACTED:stripe-key], always read it from the "

@@ -1,0 +1,96 @@
+"""What keeps the heuristic picky (ADR 0033): named one-offs, pasted documents, quoted text, whole rules.
+
+* **Named one-offs.** "Don't modify `parse_config`", "don't replace the orders cache" are about a
+  thing in the task at hand. A sentence that names a code element (an identifier in backticks,
+  a call ``f()``, a ``snake_case``/``camelCase`` name, a file such as ``app.py``, or "the X
+  function / button / cache / chart …") is a memory only when it also *generalises*: a signal
+  of the strong kinds (always, never, from now on, in this repo, we use, prefer, 以后, 总是 …)
+  or "X over / rather than / instead of Y". Otherwise it is kept aside, and it becomes a memory
+  only if the user says it again in another session.
+* **Pasted documents.** A long, structured user turn (headings, lists, tables, code: an
+  architect's plan, a README, a spec) is material the user brought, not what they asked for.
+* **Quoted text.** Words inside double quotes are someone else's ("the docs say "never …"").
+* **Whole rules.** "Don't X. Use Y instead." is one rule: the corrective half right after a
+  prohibition, in the same line, belongs to it.
+"""
+
+from __future__ import annotations
+
+import re
+
+_I = re.IGNORECASE
+_ELEMENT = (
+    r"function|method|class|module|file|button|cache|chart|graph|component|modal|dialog|page|screen|"
+    r"view|tab|menu|panel|widget|field|column|table|endpoint|route|handler|hook|test|fixture|variable|"
+    r"constant|prop|param(?:eter)?|argument|query|script|job|model|schema|struct|enum|type|"
+    r"interface|helper|util|decorator|loop|flag|option|setting|label|icon|form|input|link|header|footer"
+)
+# A specific thing of the code: in backticks, a call, an identifier shaped like code, a named
+# file, or "the <name> <element>" ("the orders cache", "the Save button").
+CODE_NAME = re.compile(
+    r"`[^`\n]{1,80}`"
+    r"|(?<![.\w])[A-Za-z_][\w.]*\(\)"
+    r"|\b[a-z][a-z0-9]*_[a-z0-9_]+\b"
+    r"|\b[a-z]+[A-Z][A-Za-z0-9]*\b"
+    r"|\b(?:[A-Z][a-z0-9]+){3,}\b"
+    r"|\b[\w-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|go|rs|rb|java|kt|swift|c|cc|cpp|h|hpp|cs|php|vue|svelte|"
+    r"css|scss|html|sql|sh|toml|ya?ml|json|ini|cfg)\b"
+    rf"|\bthe\s+(?!(?:same|whole|entire|other|new|old|next|last|first|main|right|wrong)\b)"
+    rf"\w[\w.-]*(?:\s+\w[\w.-]*)?\s+(?:{_ELEMENT})s?\b"
+    r"|(?:这个|那个)\S{0,12}(?:函数|方法|类|文件|按钮|缓存|图表|组件|页面|接口|字段)",
+)
+# "Prefer X over Y", "X rather than Y", "use X instead of Y": a choice between kinds of thing.
+_CHOICE = re.compile(
+    r"\b(?:over|rather\s+than|instead(?:\s+of)?)\b|[,;\u2014\u2013]\s*(?:use|prefer)\b|\s-\s(?:use|prefer)\b|而不是|代替|取代|改用",
+    _I,
+)
+# Signal kinds that generalise a rule beyond the task at hand (see signals.SIGNALS).
+GENERALISING_KINDS = frozenset({"always", "durable", "convention", "prefer"})
+GENERALISING_NAMES = frozenset({"never", "I don't like", "永远不要"})
+# Kinds that state a fact ("remember that `make` needs Docker"): naming code is what facts do.
+FACT_KINDS = frozenset({"remember", "note"})
+
+_QUOTED = re.compile(r"\"[^\"\n]{3,}\"|\u201c[^\u201d\n]{3,}\u201d|\u300c[^\u300d\n]{2,}\u300d")
+_STRUCTURED_LINE = re.compile(r"^\s*(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s|\||```|~~~|\s{4,}\S|<\w)")
+PASTED_MIN_LINES = 12
+PASTED_STRUCTURED_SHARE = 0.5
+PASTED_MIN_CHARS = 4000
+
+# The corrective half: "Use the logger instead." / "Prefer X." / "Instead, …" / "改用 …".
+CORRECTIVE_HALF = re.compile(
+    r"^(?:instead\b|rather\b|(?:please\s+)?(?:use|prefer|call|write|put|keep|pass|return|import|run|go\s+with|"
+    r"stick\s+(?:to|with)|switch\s+to|do|generate|create|add|ask|let|leave|wrap|raise|log|move|store|read|send|"
+    r"check|go\s+through)\b.*|.*\binstead\b.*)$|^(?:改用|换成|用|请用|应该用)",
+    _I,
+)
+
+
+def names_code(text: str) -> bool:
+    """True when the sentence names a specific element of the code or UI."""
+    return CODE_NAME.search(text) is not None
+
+
+def makes_a_choice(text: str) -> bool:
+    """True for "X over Y", "X rather than Y", "X instead of Y" (the rule is about kinds of thing)."""
+    return _CHOICE.search(text) is not None
+
+
+def mask_quoted(text: str) -> str:
+    """The sentence with double-quoted passages blanked out (same length, so spans still match)."""
+    return _QUOTED.sub(lambda m: m.group(0)[0] + " " * (len(m.group(0)) - 2) + m.group(0)[-1], text)
+
+
+def is_pasted_document(text: str) -> bool:
+    """True for a long, structured message: a plan, a README, a spec pasted in, not an instruction."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(text) >= PASTED_MIN_CHARS and len(lines) >= PASTED_MIN_LINES // 2:
+        return True
+    if len(lines) < PASTED_MIN_LINES:
+        return False
+    structured = sum(1 for line in lines if _STRUCTURED_LINE.match(line))
+    return structured >= PASTED_STRUCTURED_SHARE * len(lines)
+
+
+def is_corrective_half(sentence: str) -> bool:
+    """True when a sentence says what to do instead, right after a prohibition."""
+    return CORRECTIVE_HALF.match(sentence.strip()) is not None
