@@ -26,10 +26,12 @@ from .errors import (
 from .faults import FaultPlan, arm, point, points_hit
 from .log import EventLog, utc_timestamp
 from .model import (
+    CANDIDATE_TYPES,
     CHANGE_TYPES,
     GENESIS,
     MEMORY_TYPES,
     PERSON_TYPES,
+    RESTORED,
     TERMINAL_TYPES,
     TRUST_TYPES,
     Change,
@@ -44,10 +46,12 @@ from .replay import ReplayState, apply_event, replay
 from .report import LogHead, Problem, TornTail, VerifyReport
 
 __all__ = [
+    "CANDIDATE_TYPES",
     "CHANGE_TYPES",
     "GENESIS",
     "MEMORY_TYPES",
     "PERSON_TYPES",
+    "RESTORED",
     "TEMP_PREFIX",
     "TERMINAL_TYPES",
     "TRUST_TYPES",

@@ -32,6 +32,7 @@ EventType = Literal[
     "candidate.edited",
     "candidate.applied",
     "candidate.discarded",
+    "candidate.restored",
     "memory.reverted",
     "memory.deleted",
     "context.built",
@@ -45,7 +46,14 @@ EventType = Literal[
 ]
 
 TERMINAL_TYPES = frozenset({"candidate.applied", "candidate.discarded"})
-"""At most one of these per candidate: a candidate is resolved once."""
+"""At most one of these per candidate while it is resolved: only ``candidate.restored`` reopens it."""
+
+RESTORED = "candidate.restored"
+"""A person's undo of an apply or discard: the candidate is pending again with ``record`` (docs/adr/0032).
+
+It names the terminal event it undoes in ``reverts``; an undone apply's memory comes back by the
+``memory.reverted`` committed in the same batch.
+"""
 
 MEMORY_TYPES = frozenset({"candidate.applied", "memory.reverted", "memory.deleted", "sync.merged"})
 """Events that change durable memory: all but ``sync.merged`` must carry ``changes``.
@@ -58,13 +66,13 @@ CHANGE_TYPES = MEMORY_TYPES | {"session.written"}
 """Events that may carry ``changes`` (session writes change session memory, not durable memory)."""
 
 CANDIDATE_TYPES = frozenset(
-    {"candidate.created", "candidate.edited", "candidate.applied", "candidate.discarded"}
+    {"candidate.created", "candidate.edited", "candidate.applied", "candidate.discarded", RESTORED}
 )
-RECORD_TYPES = frozenset({"candidate.created", "candidate.edited"})
+RECORD_TYPES = frozenset({"candidate.created", "candidate.edited", RESTORED})
 TRUST_TYPES = frozenset({"memory.trusted", "memory.refused", "trust.remote"})
 """A person on this machine trusting (or refusing) memories it did not approve itself (docs/adr/0021)."""
 PERSON_TYPES = frozenset(
-    {"candidate.applied", "candidate.discarded", "memory.reverted", "memory.deleted", "store.forgotten"}
+    {"candidate.applied", "candidate.discarded", RESTORED, "memory.reverted", "memory.deleted", "store.forgotten"}
 ) | TRUST_TYPES
 """Only a person may take these actions; an ``agent:`` actor is refused."""
 
@@ -208,14 +216,14 @@ _REQUIRES = (
     ("changes", MEMORY_TYPES - {"sync.merged"}),
     ("candidate", CANDIDATE_TYPES),
     ("record", RECORD_TYPES),
-    ("reverts", {"memory.reverted"}),
+    ("reverts", {"memory.reverted", RESTORED}),
     ("context", {"context.built"}),
     ("forgotten", {"store.forgotten"}),
     ("trust", TRUST_TYPES),
 )
 _ALLOWS = (
     ("changes", CHANGE_TYPES),
-    ("reverts", {"memory.reverted"}),
+    ("reverts", {"memory.reverted", RESTORED}),
     ("forced", {"memory.reverted"}),
     ("sync", {"sync.merged"}),
     ("forgotten", {"store.forgotten"}),

@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 
 from .errors import LogIntegrityError
-from .model import GENESIS, MEMORY_TYPES, TERMINAL_TYPES, Event, decode_event, line_hash
+from .model import GENESIS, MEMORY_TYPES, RESTORED, TERMINAL_TYPES, Event, decode_event, line_hash
 from .replay import change_conflicts, fold_changes
 from .report import LogHead, Problem, TornTail, VerifyReport
 from .safe_fs import open_file
@@ -124,7 +124,7 @@ class _Semantics:
     def check(self, line_no: int, event: Event) -> None:
         """Check ``event`` against everything before it, then fold it in."""
         messages = self._candidate_rules(event) if event.candidate is not None else []
-        if event.reverts is not None:
+        if event.reverts is not None and event.type != RESTORED:
             messages += self._revert_rules(event)
         if event.changes:
             messages += change_conflicts(self.memories, event)
@@ -138,6 +138,8 @@ class _Semantics:
         candidate = event.candidate
         if candidate is None or not event.type.startswith("candidate."):
             return []
+        if event.type == RESTORED:
+            return self._restore_rules(event, candidate)
         messages = []
         resolved = self.terminal.get(candidate)
         if resolved is not None:
@@ -151,6 +153,16 @@ class _Semantics:
                 messages.append(f"candidate {candidate} created twice")
             self.created.add(candidate)
         return messages
+
+    def _restore_rules(self, event: Event, candidate: str) -> list[str]:
+        """A restore reopens a resolved candidate, naming the terminal event it undoes."""
+        resolved = self.terminal.pop(candidate, None)
+        if resolved is None:
+            return [f"{RESTORED} for candidate {candidate}, which is not resolved"]
+        if event.reverts != resolved:
+            return [f"{RESTORED} for candidate {candidate} names seq {event.reverts}, "
+                    f"but it was resolved at seq {resolved}"]
+        return []
 
     def _revert_rules(self, event: Event) -> list[str]:
         target = event.reverts

@@ -97,9 +97,15 @@ def _edit(args, ws: Workspace):
     return ws.edit(args.id, proposed, actor=current_actor())
 
 
-@command("revert", out.render_event)
+@command("revert", out.render_event_or_events)
 def _revert(args, ws: Workspace):
-    return ws.revert(args.target, actor=current_actor(), force=args.force, scope=args.scope)
+    events = ws.revert_many(args.targets, actor=current_actor(), force=args.force, scope=args.scope)
+    return events[0] if len(args.targets) == 1 else events  # one target: one event, as before
+
+
+@command("restore", out.render_events)
+def _restore(args, ws: Workspace):
+    return ws.restore(args.ids, actor=current_actor(), force=args.force)
 
 
 @command("delete", out.render_event)
@@ -371,9 +377,15 @@ def _cfg_edit(p):
 
 
 def _cfg_revert(p):
-    p.add_argument("target", metavar="SEQ|CANDIDATE", help="event seq, or the id of an applied candidate")
+    p.add_argument("targets", nargs="+", metavar="SEQ|CANDIDATE",
+                   help="event seq(s), or id(s) of applied candidates; all in one batch per store, newest first")
     p.add_argument("--force", action="store_true", help="overwrite a newer change (recorded)")
     _scope(p, "which store's log SEQ refers to (default: project)")
+
+
+def _cfg_restore(p):
+    _cfg_ids(p)
+    p.add_argument("--force", action="store_true", help="revert an applied memory that changed since (recorded)")
 
 
 def _cfg_delete(p):
@@ -579,7 +591,9 @@ SUBCOMMANDS = [
     ("apply", "apply candidates (one batch per store)", "memory-review apply cand_01J... cand_01K...", _cfg_ids),
     ("discard", "discard candidates", "memory-review discard cand_01J... --reason 'one-off'", _cfg_discard),
     ("edit", "edit a candidate's proposed memory in $EDITOR", "memory-review edit cand_01J...", _cfg_edit),
-    ("revert", "undo an applied change", "memory-review revert 12", _cfg_revert),
+    ("revert", "undo applied changes (one batch per store)", "memory-review revert 12 14", _cfg_revert),
+    ("restore", "undo applies or discards: the same candidates pending again (an applied one's memory "
+                "reverted in the same batch)", "memory-review restore cand_01J...", _cfg_restore),
     ("delete", "delete an approved memory (recorded, revertible)", "memory-review delete old-fact", _cfg_delete),
     ("memories", "approved memories as injection sees them", "memory-review memories --json", _none),
     ("log", "the event log (--session ID: only that session)", "memory-review log --type candidate.applied",

@@ -156,6 +156,10 @@ def render_events(events: list[Event], args) -> str:
     return "\n".join(render_event(e, args) for e in events)
 
 
+def render_event_or_events(result: Event | list[Event], args) -> str:
+    return render_events(result, args) if isinstance(result, list) else render_event(result, args)
+
+
 def render_event(event: Event, args) -> str:
     what = event.candidate or ""
     changed = ", ".join(c.memory for c in event.changes or ())

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import orjson
 
+from events import RESTORED
 from events.safe_fs import open_file
 
 from memory_review.candidate import Candidate, candidate_from_json
@@ -74,14 +75,20 @@ def _mapped(path: Path) -> Iterator[bytes | mmap.mmap]:
 
 
 def discarded_candidates(store: Store) -> list[Candidate]:
-    """Every discarded candidate of a store, as last proposed or edited, from its log."""
+    """Every candidate of a store that stands discarded, as last proposed or edited, from its log.
+
+    A discard a person undid (``candidate.restored``, docs/adr/0032) no longer counts.
+    """
     records: dict[str, dict] = {}
-    discarded: list[Candidate] = []
+    discarded: dict[str, Candidate] = {}
+    kinds = ("candidate.created", "candidate.edited", "candidate.discarded", RESTORED)
     with log_errors(store.log_path):
-        for event in store.log().read(type=("candidate.created", "candidate.edited", "candidate.discarded")):
+        for event in store.log().read(type=kinds):
+            if event.type == RESTORED:
+                discarded.pop(event.candidate or "", None)
             if event.record is not None and event.candidate:
                 records[event.candidate] = event.record
             elif event.type == "candidate.discarded" and event.candidate in records:
                 where = f"{store.log_path} ({event.candidate})"
-                discarded.append(candidate_from_json(records[event.candidate], where=where))
-    return discarded
+                discarded[event.candidate] = candidate_from_json(records[event.candidate], where=where)
+    return list(discarded.values())

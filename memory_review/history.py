@@ -34,7 +34,8 @@ from memory_review.verify import StoreReport
 
 UNCHECKPOINTED = frozenset({"context.built"})
 """Events the commit path appends without moving the manifest's checkpoint (issue 15 §3)."""
-HISTORY_TYPES = frozenset({"candidate.applied", "candidate.edited", "candidate.discarded", "memory.reverted",
+HISTORY_TYPES = frozenset({"candidate.applied", "candidate.edited", "candidate.discarded", "candidate.restored",
+                           "memory.reverted",
                            "memory.deleted", "store.recovered", "sync.merged", "store.forgotten"})
 """Events that make a history commit (proposals, context builds and session writes wait for the next one)."""
 
@@ -243,8 +244,8 @@ def _subject(scope: str, changes: list[Event], events: list[Event]) -> str:
 def describe_event(event: Event) -> str:
     """One line for a person: what happened, to which memories, by whom."""
     verb = {"candidate.applied": "apply", "candidate.edited": "edit", "candidate.discarded": "discard",
-            "memory.reverted": "revert", "memory.deleted": "delete", "store.recovered": "repair",
-            "sync.merged": "sync", "store.forgotten": "forget"}.get(event.type, event.type)
+            "candidate.restored": "restore", "memory.reverted": "revert", "memory.deleted": "delete",
+            "store.recovered": "repair", "sync.merged": "sync", "store.forgotten": "forget"}.get(event.type, event.type)
     what = [event.candidate] if event.candidate else []
     if event.reverts:
         what.append(f"#{event.reverts}")

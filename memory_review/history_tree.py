@@ -39,6 +39,7 @@ from memory_review.store import MEMORY_DIR, Store, log_errors
 
 FILE_MODE, TREE_MODE = "100644", "040000"
 NAMED_CHANGES = frozenset({"candidate.created", "candidate.edited", "candidate.applied", "candidate.discarded",
+                           "candidate.restored",
                            "memory.reverted", "memory.deleted", "sync.merged", "context.built",
                            "session.written"})
 """Events whose ``changes`` name every memory they touch: the only ones an incremental tree trusts."""

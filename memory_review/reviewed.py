@@ -19,11 +19,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from events import Event
+from events import RESTORED, Event
 
 STAMPS = frozenset({"applied_by", "applied_from", "updated_at", "created_at"})
 """The fields ``rules.apply`` sets on the reviewed record as it writes it; everything else must match."""
-RECORD_TYPES = frozenset({"candidate.created", "candidate.edited"})
+RECORD_TYPES = frozenset({"candidate.created", "candidate.edited", RESTORED})
+"""A restored candidate is reviewed afresh: its next apply must write the record it was restored with."""
 
 Reviewed = dict[str, dict[str, Any] | None]
 """A candidate's reviewed changes: memory id -> the record it writes (stamps removed), None for a delete."""

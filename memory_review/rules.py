@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from events import Change, Event, EventDraft
+from events import RESTORED, Change, Event, EventDraft
 
 from memory_review.candidate import (
     FLAG_PREVIOUSLY_DISCARDED,
@@ -337,9 +337,20 @@ def discard(candidates: Sequence[Candidate], *, actor: str, reason: str | None) 
 # --- revert / delete -------------------------------------------------------------------
 
 
-def revert(view: View, event: Event, *, actor: str, force: bool = False) -> Plan:
-    """Restore the ``before`` of every change ``event`` made; refuse if memory moved on, unless forced."""
+def revert(view: View, events: Sequence[Event], *, actor: str, force: bool = False) -> Plan:
+    """Restore the ``before`` of every change each event made, in the order given (newest first to undo
+    a run of changes); each step sees the batch's earlier ones. Refuse if memory moved on, unless forced."""
     require_person(actor)
+    drafts: list[EventDraft] = []
+    folded = EMPTY
+    for event in events:
+        draft = _revert_draft(Overlay(view, folded.memories), event, actor=actor, force=force)
+        drafts.append(draft)
+        folded = fold(folded, draft)
+    return Plan.of(drafts, folded)
+
+
+def _revert_draft(view: View, event: Event, *, actor: str, force: bool) -> EventDraft:
     if not event.changes or event.type == "session.written":
         raise ValidationError(f"event {event.seq} ({event.type}) changed no memory; nothing to revert")
     changes, overwrote = [], False
@@ -357,9 +368,39 @@ def revert(view: View, event: Event, *, actor: str, force: bool = False) -> Plan
         changes.append(Change(memory=change.memory, before=_json(current), after=change.before))
     if not changes:
         raise ConflictError(f"event {event.seq} is already undone: memory is as it was before it")
-    return Plan(drafts=[EventDraft(type="memory.reverted", actor=actor, session=event.session,
-                                   candidate=event.candidate, reverts=event.seq, changes=tuple(changes),
-                                   forced=True if overwrote else None)])
+    return EventDraft(type="memory.reverted", actor=actor, session=event.session, candidate=event.candidate,
+                      reverts=event.seq, changes=tuple(changes), forced=True if overwrote else None)
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A resolved candidate as the log holds it: its last record and the event that resolved it."""
+
+    candidate: Candidate
+    decision: Event
+    """The ``candidate.applied`` or ``candidate.discarded`` a restore undoes."""
+
+
+def restore(view: View, resolved: Sequence[Resolved], *, actor: str, force: bool = False) -> Plan:
+    """Undo applies and discards: each candidate pending again, exactly as it was (docs/adr/0032).
+
+    An applied candidate's memory changes are reverted first (``memory.reverted``), then the
+    candidate is reopened (``candidate.restored``, naming the decision it undoes), all in one
+    plan. Give them newest decision first, so each revert sees the state the later ones left.
+    """
+    require_person(actor)
+    drafts: list[EventDraft] = []
+    folded = EMPTY
+    for item in resolved:
+        steps = []
+        if item.decision.type == "candidate.applied":
+            steps.append(_revert_draft(Overlay(view, folded.memories), item.decision, actor=actor, force=force))
+        steps.append(EventDraft(type=RESTORED, actor=actor, session=item.candidate.session_id,
+                                candidate=item.candidate.id, reverts=item.decision.seq,
+                                record=candidate_to_json(item.candidate)))
+        drafts += steps
+        folded = fold_all(folded, steps)
+    return Plan.of(drafts, folded)
 
 
 def delete(view: View, memory_id: str, *, actor: str, reason: str | None = None) -> Plan:

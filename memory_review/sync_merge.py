@@ -30,7 +30,7 @@ from typing import Any, Literal
 import orjson
 from pydantic import ValidationError as PydanticValidationError
 
-from events import Event
+from events import RESTORED, Event
 from memory_review.errors import ValidationError
 from memory_review.models import Strict
 
@@ -39,6 +39,7 @@ ROOT = "root"
 ABSENT = "absent"
 """The key of a version in which the memory does not exist."""
 AUTHORING = frozenset({"candidate.applied", "memory.reverted", "memory.deleted"})
+RECORD_TYPES = frozenset({"candidate.created", "candidate.edited", RESTORED})
 
 
 # --- the ``sync`` object of a ``sync.merged`` event (a stored boundary: strict) ------------------
@@ -176,7 +177,7 @@ def know(lines: Iterable[tuple[Event, str]]) -> Knowledge:
             _fold_authored(known, event, line, flags)
         elif event.type == "candidate.discarded" and event.candidate in known.conflicts:
             _fold_discard(known, event.candidate, line, closing)
-        elif event.type in ("candidate.created", "candidate.edited") and event.candidate and event.record:
+        elif event.type in RECORD_TYPES and event.candidate and event.record:
             flags[event.candidate] = _flags_of(event.record)
     return known
 

@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from events import TERMINAL_TYPES, line_hash
+from events import RESTORED, TERMINAL_TYPES, line_hash
 
 from memory_review.gitrepo import GitRepo, RefTip, TreeEntry
 from memory_review.history import git_date
@@ -41,7 +41,7 @@ from memory_review.sync_replicas import GAP_PREFIX, MAX_REPLICA_LOG_BYTES, gap_l
 
 PUBLISHED_TRAILER = "Memory-Review-Published"
 REVIEWED_TYPES = frozenset({"candidate.applied", "memory.reverted", "memory.deleted", "sync.merged"})
-_RECORD_TYPES = frozenset({"candidate.created", "candidate.edited"})
+_RECORD_TYPES = frozenset({"candidate.created", "candidate.edited", RESTORED})  # restored: ADR 0032
 
 
 @dataclass(frozen=True)

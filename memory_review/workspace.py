@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from events import Change, Event, EventDraft
+from events import CANDIDATE_TYPES, MEMORY_TYPES, RESTORED, TERMINAL_TYPES, Change, Event, EventDraft
 from memory_review import rules
 from memory_review.candidate import FLAG_STALE_BASE, Candidate, candidate_from_json
 from memory_review.discarded import DiscardedFingerprints
@@ -229,12 +229,46 @@ class Workspace:
     def revert(self, target: int | str, *, actor: str, force: bool = False,
                scope: str | None = None) -> Event:
         """Undo an applied/reverted/deleted change by its seq (in ``scope``) or its candidate id."""
+        return self.revert_many([target], actor=actor, force=force, scope=scope)[0]
+
+    def revert_many(self, targets: Sequence[int | str], *, actor: str, force: bool = False,
+                    scope: str | None = None) -> list[Event]:
+        """Undo many changes (seqs in ``scope``, or candidate ids): per store one lock, one log batch.
+
+        Newest first, so each revert sees what the later ones left; any conflict reverts nothing there.
+        """
         rules.require_person(actor)
-        store, seq = self._locate_event(target, scope)
-        with store.transact() as tx:
-            with log_errors(store.log_path):
-                event = store.log().get(seq)
-            return self.commit(tx, rules.revert(tx.view, event, actor=actor, force=force))[0]
+        events: list[Event] = []
+        for store, seqs in self._locate_events(targets, scope).items():
+            with store.transact() as tx:
+                changed = _events_at(store, seqs)
+                events += self.commit(tx, rules.revert(tx.view, changed, actor=actor, force=force))
+        return events
+
+    def restore(self, candidate_ids: Sequence[str], *, actor: str, force: bool = False) -> list[Event]:
+        """Undo applies and discards: the same candidates pending again, as they were (docs/adr/0032).
+
+        An applied one's memory is reverted in the same batch (a conflict if it changed since, unless
+        ``force``); recorded as ``memory.reverted`` + ``candidate.restored``, per store one batch.
+        """
+        rules.require_person(actor)
+        if not candidate_ids:
+            raise ValidationError("give at least one candidate id")
+        wanted = set(candidate_ids)
+        events: list[Event] = []
+        for store in self._stores(None):
+            if not store.exists():
+                continue
+            with store.transact() as tx:
+                found = _resolved_in(store, wanted)
+                if found:
+                    wanted -= found.keys()
+                    newest_first = sorted(found.values(), key=lambda r: r.decision.seq, reverse=True)
+                    events += self.commit(tx, rules.restore(tx.view, newest_first, actor=actor, force=force))
+        for candidate_id in sorted(wanted):
+            self._store_of_pending(candidate_id)  # NotFoundError when it exists nowhere
+            raise ConflictError(f"candidate {candidate_id} is pending; there is no decision to undo")
+        return events
 
     def delete(self, memory_id: str, *, actor: str, scope: str | None = None,
                reason: str | None = None) -> Event:
@@ -678,15 +712,56 @@ class Workspace:
                 return store
         raise NotFoundError("memory", memory_id)
 
-    def _locate_event(self, target: int | str, scope: str | None) -> tuple[Store, int]:
-        if isinstance(target, int) or str(target).isdigit():
-            return self.store(scope or "project"), int(target)
-        for store in self._stores(scope):
+    def _locate_events(self, targets: Sequence[int | str], scope: str | None) -> dict[Store, list[int]]:
+        """Each target's store and seq (a candidate id: its newest change); newest first per store."""
+        if not targets:
+            raise ValidationError("give at least one event seq or candidate id")
+        located: dict[Store, set[int]] = {}
+        by_candidate = [str(t) for t in targets if not (isinstance(t, int) or str(t).isdigit())]
+        for target in targets:
+            if isinstance(target, int) or str(target).isdigit():
+                located.setdefault(self.store(scope or "project"), set()).add(int(target))
+        found: dict[str, tuple[Store, int]] = {}
+        for store in self._stores(scope) if by_candidate else ():
+            newest: dict[str, int] = {}
             with log_errors(store.log_path):
-                changed = [e for e in store.log().read(candidate=str(target)) if e.changes]
-            if changed:
-                return store, changed[-1].seq
-        raise NotFoundError("applied change for", str(target))
+                for event in store.log().read(type=MEMORY_TYPES):
+                    if event.changes and event.candidate in by_candidate:
+                        newest[event.candidate] = event.seq
+            for candidate_id, seq in newest.items():
+                found.setdefault(candidate_id, (store, seq))  # the first store that changed it, as before
+        for candidate_id in by_candidate:
+            if candidate_id not in found:
+                raise NotFoundError("applied change for", candidate_id)
+            store, seq = found[candidate_id]
+            located.setdefault(store, set()).add(seq)
+        return {store: sorted(seqs, reverse=True) for store, seqs in located.items()}
+
+
+def _events_at(store: Store, seqs: Sequence[int]) -> list[Event]:
+    """The events at ``seqs`` (in that order), read in one pass over the span they cover."""
+    wanted = set(seqs)
+    with log_errors(store.log_path):
+        found = {e.seq: e for e in store.log().read(start=min(wanted), stop=max(wanted)) if e.seq in wanted}
+    for seq in seqs:
+        if seq not in found:
+            raise NotFoundError("event", str(seq))
+    return [found[seq] for seq in seqs]
+
+
+def _resolved_in(store: Store, wanted: set[str]) -> dict[str, rules.Resolved]:
+    """The candidates of ``wanted`` that stand resolved in ``store``'s log, with their last record."""
+    records: dict[str, dict] = {}
+    decisions: dict[str, Event | None] = {}
+    with log_errors(store.log_path):
+        for event in store.log().read(type=CANDIDATE_TYPES):
+            if event.candidate not in wanted:
+                continue
+            if event.record is not None:
+                records[event.candidate] = event.record
+            decisions[event.candidate] = event if event.type in TERMINAL_TYPES else None
+    return {cid: rules.Resolved(candidate_from_json(records[cid], where=f"{store.log_path} ({cid})"), decision)
+            for cid, decision in decisions.items() if decision is not None and cid in records}
 
 
 def _versions(store: Store) -> dict[str, str]:
@@ -719,6 +794,8 @@ def _candidate_from_log(store: Store, candidate_id: str) -> CandidateState | Non
                 status = "applied"
             elif event.type == "candidate.discarded":
                 status = "discarded"
+            elif event.type == RESTORED:
+                status = "pending"
     if record is None:
         return None
     candidate = candidate_from_json(record, where=f"{store.log_path} ({candidate_id})")

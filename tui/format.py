@@ -49,6 +49,7 @@ EVENT_STYLE = {
     "candidate.edited": "yellow",
     "candidate.applied": "green",
     "candidate.discarded": "bright_black",
+    "candidate.restored": "cyan",
     "memory.reverted": "magenta",
     "memory.deleted": "red",
     "context.built": "blue",

@@ -27,7 +27,8 @@ from memory_review.errors import ValidationError
 HOOK_ARGS = ("hook", "claude-code")
 AUTO_MEMORY = "autoMemoryEnabled"
 # A person's commands (rules.require_person refuses an agent actor; these rules refuse the agent's shell).
-PERSON_COMMANDS = ("apply", "discard", "edit", "revert", "delete", "forget", "trust", "sync", "verify --repair")
+PERSON_COMMANDS = ("apply", "discard", "edit", "revert", "restore", "delete", "forget", "trust", "sync",
+                   "verify --repair")
 # What follows the program in each rule. argparse takes any unambiguous prefix of a flag
 # (`verify --rep`), so `--repair` is matched as `--r...`, after any other options; `sync` and
 # `trust` also run with no argument (a lone trailing ` *` matches nothing only in a one-`*` rule).

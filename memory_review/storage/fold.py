@@ -20,14 +20,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from events import TERMINAL_TYPES, EventDraft
+from events import RESTORED, TERMINAL_TYPES, EventDraft
 
 from memory_review.candidate import Candidate, candidate_from_json
 from memory_review.models import Memory
 from memory_review.record_io import memory_from_json
 
 SESSION_EVENT = "session.written"
-CANDIDATE_RECORD_TYPES = frozenset({"candidate.created", "candidate.edited"})
+CANDIDATE_RECORD_TYPES = frozenset({"candidate.created", "candidate.edited", RESTORED})
+"""Events whose ``record`` is the candidate, pending from then on (a restore reopens a resolved one)."""
 
 SessionChanges = Mapping[str, Memory | None]
 """One session's memories by id (None: removed)."""

@@ -217,3 +217,18 @@ def test_context_prints_the_bare_block_and_says_on_stderr_what_it_dropped(repo: 
     assert everything.stdout == whole["text"] and everything.stderr == ""
     none = run(["context", "--budget", "10"], env, repo)
     assert none.stdout == "" and "0 injected, 2 dropped: 2 over budget" in none.stderr
+
+
+def test_revert_many_and_restore_from_the_command_line(repo: Path, env: dict) -> None:
+    docs = [{**PROPOSAL, "memory": {**PROPOSAL["memory"], "id": f"note-{i}"}} for i in range(3)]
+    ids = [r["id"] for r in run_json(["propose", "--file", "-"], env, repo, json.dumps(docs))]
+    applied = run_json(["apply", *ids], env, repo)
+    reverted = run_json(["revert", *(str(e["seq"]) for e in applied[1:])], env, repo)
+    assert [e["reverts"] for e in reverted] == [applied[2]["seq"], applied[1]["seq"]]
+    assert [m["id"] for m in run_json(["memories"], env, repo)] == ["note-0"]
+    restored = run_json(["restore", ids[0]], env, repo)
+    assert [e["type"] for e in restored] == ["memory.reverted", "candidate.restored"]
+    assert [c["id"] for c in run_json(["list"], env, repo)] == [ids[0]]
+    again = run(["restore", ids[0]], env, repo)
+    assert again.returncode == 1 and "pending" in again.stderr and "Traceback" not in again.stderr
+    assert run_json(["verify"], env, repo)["ok"] is True

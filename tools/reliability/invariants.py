@@ -145,9 +145,21 @@ def log_chain_holds(store: Store) -> list[str]:
         problems.append(f"events.jsonl has a torn tail of {report.torn_tail.length} bytes after recovery")
     if report.problems:
         return problems  # a damaged chain cannot be read as events; verify's lines say it all
-    terminal = Counter(e.candidate for e in log.read() if e.type in TERMINAL)
-    problems += [f"candidate {cid} has {n} terminal events" for cid, n in terminal.items() if n > 1]
-    return problems
+    return problems + _twice_resolved(log.read())
+
+
+def _twice_resolved(events) -> list[str]:
+    """Candidates resolved again without a ``candidate.restored`` in between (docs/adr/0032)."""
+    resolved: set[str] = set()
+    twice: Counter[str] = Counter()
+    for event in events:
+        if event.type == "candidate.restored":
+            resolved.discard(event.candidate)
+        elif event.type in TERMINAL:
+            if event.candidate in resolved:
+                twice[event.candidate] += 1
+            resolved.add(event.candidate)
+    return [f"candidate {cid} has {n + 1} terminal events" for cid, n in twice.items()]
 
 
 def no_leftovers(store: Store) -> list[str]:
