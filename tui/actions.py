@@ -7,13 +7,17 @@ library's public ``Workspace`` methods, so every change goes through the one
 commit path and lands in the event log. No Textual here: the app runs these in
 a worker thread and only shows the outcome.
 
-Undo is always a new, recorded decision, never a rewrite of history:
+Undo is always a new, recorded decision, never a rewrite of history, and it
+restores the state before the decision (docs/adr/0032):
 
-- apply    -> revert each applied event (``memory.reverted``)
+- apply    -> ``Workspace.restore``: the memory reverted and the same candidates pending again,
+              one batch however many were applied (``memory.reverted`` + ``candidate.restored``)
+- discard  -> ``Workspace.restore``: the same candidates pending again (``candidate.restored``)
 - delete   -> revert the ``memory.deleted`` event
 - revert   -> revert the revert
 - edit     -> edit back to the previous record (another ``candidate.edited``)
-- discard  -> propose the same change again (a new candidate, flagged ``previously-discarded``)
+
+Each undo's label names what it undoes ("undo apply of 3"): the key bar shows it.
 """
 
 from __future__ import annotations
@@ -21,15 +25,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from events import MEMORY_TYPES, Event
+from events import MEMORY_TYPES
 from memory_review.candidate import Candidate
 from memory_review.errors import NotFoundError
-from memory_review.proposal import (
-    ConsolidateProposal,
-    DeleteProposal,
-    ProposedMemory,
-    UpsertProposal,
-)
+from memory_review.proposal import ProposedMemory
 from memory_review.workspace import Workspace
 
 
@@ -57,84 +56,41 @@ def _plural(count: int, word: str) -> str:
 
 
 def apply_op(candidates: Sequence[Candidate], *, actor: str) -> Operation:
-    """Apply candidates (one batch per store); undone by reverting what was applied."""
+    """Apply candidates (one batch per store); undone by restoring them (memory reverted, pending again)."""
     ids = [c.id for c in candidates]
-    scope_of = {c.id: c.scope for c in candidates}
 
     def run(ws: Workspace) -> Outcome:
-        events = ws.apply(ids, actor=actor)
-        undo = _revert_events_op(events, scope_of, actor=actor, label="undo apply")
+        ws.apply(ids, actor=actor)
+        undo = restore_op(ids, actor=actor, label=f"undo apply of {len(ids)}")
         return Outcome(f"applied {_plural(len(ids), 'candidate')}", undo)
 
     return Operation(f"apply {_plural(len(ids), 'candidate')}", run)
 
 
-def _revert_events_op(
-    events: Sequence[Event], scope_of: dict[str, str], *, actor: str, label: str
-) -> Operation:
-    targets = [
-        (e.seq, scope_of[e.candidate]) for e in events if e.changes and e.candidate in scope_of
-    ]
-
-    def run(ws: Workspace) -> Outcome:
-        for seq, scope in reversed(
-            targets
-        ):  # newest first, so each revert sees its own after-state
-            ws.revert(seq, actor=actor, scope=scope)
-        return Outcome(f"{label}: reverted {_plural(len(targets), 'change')} (recorded)")
-
-    return Operation(label, run)
-
-
 def discard_op(candidates: Sequence[Candidate], *, actor: str, reason: str | None) -> Operation:
-    """Discard candidates with an optional reason; undone by proposing them again."""
+    """Discard candidates with an optional reason; undone by restoring them (the same ids, pending)."""
     ids = [c.id for c in candidates]
     reason = (reason or "").strip() or None
 
     def run(ws: Workspace) -> Outcome:
         ws.discard(ids, actor=actor, reason=reason)
-        undo = repropose_op(candidates)
+        undo = restore_op(ids, actor=actor, label=f"undo discard of {len(ids)}")
         return Outcome(f"discarded {_plural(len(ids), 'candidate')}", undo)
 
     return Operation(f"discard {_plural(len(ids), 'candidate')}", run)
 
 
-def repropose_op(candidates: Sequence[Candidate]) -> Operation:
-    """Put discarded candidates back in the queue: new proposals, same content and origin."""
-    proposals = [proposal_of(c) for c in candidates]
+def restore_op(candidate_ids: Sequence[str], *, actor: str, label: str) -> Operation:
+    """Put resolved candidates back in the queue as they were, in one batch per store (``Workspace.restore``)."""
+    ids = list(candidate_ids)
 
     def run(ws: Workspace) -> Outcome:
-        ws.propose(proposals)
-        return Outcome(
-            f"undo discard: {_plural(len(proposals), 'candidate')} back in the queue "
-            "(flagged previously-discarded)"
-        )
+        events = ws.restore(ids, actor=actor)
+        reverted = sum(1 for e in events if e.type == "memory.reverted")
+        memory = f", {_plural(reverted, 'change')} reverted" if reverted else ""
+        return Outcome(f"{label}: {_plural(len(ids), 'candidate')} pending again{memory} (recorded)")
 
-    return Operation("undo discard", run)
-
-
-def proposal_of(candidate: Candidate) -> UpsertProposal | DeleteProposal | ConsolidateProposal:
-    """The proposal that makes ``candidate`` again (content, rationale, evidence, proposer)."""
-    common = dict(
-        scope=candidate.scope,
-        rationale=candidate.rationale,
-        evidence=candidate.evidence,
-        proposer=candidate.proposer,
-        priority=candidate.priority,
-        session_id=candidate.session_id,
-    )
-    afters = [c.after for c in candidate.changes if c.after is not None]
-    results = [
-        ProposedMemory(id=m.id, type=m.type, description=m.description, body=m.body) for m in afters
-    ]
-    if candidate.op == "delete":
-        return DeleteProposal(op="delete", memory_id=candidate.changes[0].memory, **common)
-    if candidate.op == "consolidate":
-        sources = tuple(c.memory for c in candidate.changes if c.before is not None)
-        return ConsolidateProposal(
-            op="consolidate", sources=sources, results=tuple(results), **common
-        )
-    return UpsertProposal(op=candidate.op, memory=results[0], **common)
+    return Operation(label, run)
 
 
 def edit_op(candidate: Candidate, record: ProposedMemory, *, actor: str) -> Operation:

@@ -34,6 +34,8 @@ from tui.screens.memories import MemoriesScreen
 from tui.screens.review import ReviewScreen
 from tui.screens.sessions import SessionsScreen
 
+BUSY_AFTER = 0.15
+"""Seconds a decision may take before the key bar says it is under way (issue 18)."""
 Callback = Callable[[], None]
 ErrorCallback = Callable[[MemoryReviewError], bool]
 
@@ -102,6 +104,10 @@ class ReviewApp(App[None]):
         self.poll_interval = poll_interval
         self.reader = PendingReader(workspace)
         self.undo_stack: list[Operation] = []
+        self.running: list[Operation] = []
+        """Decisions taken and not yet finished, oldest first (the UI thread's view of the worker queue)."""
+        self.busy: str | None = None
+        """What the key bar says is under way, once a decision has taken longer than BUSY_AFTER."""
         self.generation = 0
         self._fingerprint = fingerprint(workspace)  # a few stat calls; the screens load after this
         self._commit_lock = threading.Lock()
@@ -137,7 +143,21 @@ class ReviewApp(App[None]):
         on_error: ErrorCallback | None = None,
     ) -> None:
         """Run a decision in a worker; ``on_error`` may handle a library error (return True)."""
-        self._run(op, False, on_success, on_error)
+        self._start(op, False, on_success, on_error)
+
+    def _start(self, op: Operation, undoing: bool, on_success: Callback | None,
+               on_error: ErrorCallback | None) -> None:
+        self.running.append(op)
+        self.set_timer(BUSY_AFTER, self._show_busy)
+        self.refresh_bindings()
+        self._run(op, undoing, on_success, on_error)
+
+    def _show_busy(self) -> None:
+        """Past BUSY_AFTER, the key bar says what is still under way (and how much is queued)."""
+        if self.running:
+            queued = f" (+{len(self.running) - 1} queued)" if len(self.running) > 1 else ""
+            self.busy = f"working: {self.running[0].label}…{queued}"
+            self.refresh_bindings()
 
     @work(thread=True, group="commit", exit_on_error=False)
     def _run(
@@ -159,11 +179,17 @@ class ReviewApp(App[None]):
         )
 
     def on_operation_done(self, message: OperationDone) -> None:
+        if message.op in self.running:
+            self.running.remove(message.op)
+        self.busy = None
+        if self.running:
+            self._show_busy()
         if message.error is not None:
             self._failed(message)
         else:
             self._succeeded(message)
         self._show_warnings()
+        self.refresh_bindings()
         self.check_stores()
 
     def _failed(self, message: OperationDone) -> None:
@@ -214,10 +240,22 @@ class ReviewApp(App[None]):
     # --- keys ---------------------------------------------------------------------------------
 
     def action_undo(self) -> None:
+        if self.running:  # its undo is not on the stack yet: `u` now would undo an older decision
+            self.notify(f"Wait: {self.running[-1].label} is still running; u then undoes it.",
+                        severity="warning", markup=False)
+            return
         if not self.undo_stack:
             self.notify("Nothing to undo.", severity="warning")
             return
-        self._run(self.undo_stack.pop(), True, None, None)
+        self._start(self.undo_stack.pop(), True, None, None)
+
+    def describe_key(self, action: str) -> str | None:
+        """The key bar's word for ``u``: the decision it would undo (None: the binding's own)."""
+        if action != "undo":
+            return None
+        if self.running:
+            return "undo (wait)"
+        return self.undo_stack[-1].label if self.undo_stack else None
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

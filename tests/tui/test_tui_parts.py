@@ -11,7 +11,7 @@ from memory_review.injection import ContextRequest, build_context, merge_tiers
 from memory_review.injection.render import render_frame
 from memory_review.models import Memory
 from memory_review.workspace import Workspace
-from tui.actions import proposal_of
+from tui.actions import discard_op
 from tui.format import Display, age_text, flag_marks, frame_text, parse_ts
 from tui.screens.history import parse_filter
 from tui.screens.memories import block_summary, merged_entries
@@ -72,20 +72,17 @@ def test_filters() -> None:
     assert matches("anything", "   ")
 
 
-def test_proposal_of_makes_the_same_change_again(scenario: Workspace) -> None:
-    """Undoing a discard proposes each kind of candidate again with the same content."""
+def test_undo_of_a_discard_restores_every_kind_of_candidate(scenario: Workspace) -> None:
+    """Undoing a discard puts each kind of candidate back with the same id and record (ADR 0032)."""
     states = scenario.list_candidates()
     assert {s.candidate.op for s in states} >= {"create", "update", "delete"}
-    scenario.discard([s.candidate.id for s in states], actor="tester")
-    again = scenario.propose([proposal_of(s.candidate) for s in states])
-    for old, new in zip(states, again):
-        assert new.candidate.fingerprint() == old.candidate.fingerprint()
-        assert (new.candidate.rationale, new.candidate.evidence, new.candidate.proposer) == (
-            old.candidate.rationale,
-            old.candidate.evidence,
-            old.candidate.proposer,
-        )
-        assert "previously-discarded" in new.flags
+    outcome = discard_op([s.candidate for s in states], actor="tester", reason=None).run(scenario)
+    assert outcome.undo is not None and outcome.undo.label == f"undo discard of {len(states)}"
+    assert scenario.list_candidates() == []
+    outcome.undo.run(scenario)
+    again = {s.candidate.id: s for s in scenario.list_candidates()}
+    assert {cid: s.candidate for cid, s in again.items()} == {s.candidate.id: s.candidate for s in states}
+    assert all("previously-discarded" not in s.flags for s in again.values())
 
 
 def test_memories_merge_marks_the_override_and_what_context_dropped(scenario: Workspace) -> None:

@@ -20,9 +20,15 @@ from memory_review.workspace import Workspace
 from tui.screens.confirm import ChoiceModal
 from tui.screens.edit import EditModal
 from tui.screens.review import ReviewScreen
+from tui.widgets.key_bar import KeyBar
 
 pytestmark = pytest.mark.asyncio
 SIZE = (100, 30)
+
+
+def key_bar_text(app) -> str:
+    """What the active screen's key bar shows, as plain text."""
+    return app.screen.query_one(KeyBar).render().plain
 
 
 async def open_review(pilot) -> ReviewScreen:
@@ -222,7 +228,7 @@ async def test_flagged_candidate_asks_first_and_enter_keeps_it(scenario: Workspa
     assert events_of(scenario, cid) == ["candidate.created", "candidate.applied"]
 
 
-async def test_undo_apply_is_a_recorded_revert(scenario: Workspace) -> None:
+async def test_undo_apply_restores_the_memory_and_the_same_candidate(scenario: Workspace) -> None:
     cid = candidate_for(scenario, "conv-package-manager")
     before = {m.id: m for m in scenario.memories()}["conv-package-manager"]
     app = app_for(scenario)
@@ -231,19 +237,22 @@ async def test_undo_apply_is_a_recorded_revert(scenario: Workspace) -> None:
         await go_to(pilot, screen, cid)
         await pilot.press("a")
         await wait_until(pilot, lambda: cid not in screen.entries, what="the apply")
-        await pilot.press("u")
-        await wait_until(
-            pilot, lambda: bool(scenario.log(type="memory.reverted")), what="the revert"
-        )
         await settle(pilot)
+        assert "undo apply of 1" in key_bar_text(app)
+        await pilot.press("u")
+        await wait_until(pilot, lambda: cid in screen.entries, what="the same candidate back")
+        await settle(pilot)
+        assert "undo apply" not in key_bar_text(app)
     [applied] = scenario.log(type="candidate.applied", candidate=cid)
+    assert events_of(scenario, cid)[-2:] == ["memory.reverted", "candidate.restored"]
     [reverted] = scenario.log(type="memory.reverted")
     assert reverted.reverts == applied.seq and reverted.actor == ACTOR
     after = {m.id: m for m in scenario.memories()}["conv-package-manager"]
     assert after == before
+    assert scenario.show(cid).status == "pending"
 
 
-async def test_undo_discard_puts_the_proposal_back(scenario: Workspace) -> None:
+async def test_undo_discard_puts_the_same_candidate_back(scenario: Workspace) -> None:
     cid = candidate_for(scenario, "pref-small-commits")
     app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
@@ -251,14 +260,78 @@ async def test_undo_discard_puts_the_proposal_back(scenario: Workspace) -> None:
         await go_to(pilot, screen, cid)
         await pilot.press("d", "enter")
         await wait_until(pilot, lambda: cid not in screen.entries, what="the discard")
+        await settle(pilot)
+        assert "undo discard of 1" in key_bar_text(app)
         await pilot.press("u")
-        await wait_until(pilot, lambda: len(screen.entries) == 6, what="the proposal to come back")
-    back = [
-        s for s in scenario.list_candidates() if "pref-small-commits" in s.candidate.memory_ids()
-    ]
-    assert len(back) == 1 and back[0].candidate.id != cid
-    assert "previously-discarded" in back[0].flags
-    assert back[0].candidate.rationale == "Stated preference about commit style."
+        await wait_until(pilot, lambda: cid in screen.entries, what="the same candidate back")
+    [back] = [s for s in scenario.list_candidates() if "pref-small-commits" in s.candidate.memory_ids()]
+    assert back.candidate.id == cid and "previously-discarded" not in back.flags
+    assert events_of(scenario, cid) == ["candidate.created", "candidate.discarded", "candidate.restored"]
+
+
+async def test_undo_of_a_bulk_apply_is_one_batch_with_the_same_ids(scenario: Workspace) -> None:
+    app = app_for(scenario)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        clean = [cid for cid in screen.order if not screen.entries[cid].state.flags]
+        await pilot.press("home", *["space"] * len(screen.order))
+        assert f"apply {len(screen.order)} marked" in key_bar_text(app)
+        await pilot.press("a")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceModal), what="the bulk question")
+        await pilot.press("enter")  # the unflagged ones; the flagged ones stay pending, unmarked
+        await wait_until(pilot, lambda: not set(clean) & set(screen.entries), what="the bulk apply")
+        await settle(pilot)
+        assert screen.marked == set() and "marked" not in key_bar_text(app)
+        assert f"undo apply of {len(clean)}" in key_bar_text(app)
+        heads = {scope: scenario.store(scope).log().head().seq for scope in ("project", "user")}
+        await pilot.press("u")
+        await wait_until(pilot, lambda: set(clean) <= set(screen.entries), what="all of them back")
+        await settle(pilot)
+    assert pending_ids(scenario) >= set(clean)
+    for scope, head in heads.items():  # per store: one batch, every line but its last marked `more`
+        new = [e for e in scenario.log(scope=scope) if e.seq > head]
+        assert all(e.more for e in new[:-1]) and (not new or new[-1].more is None)
+    assert [p for r in scenario.verify() for p in r.problems] == []
+
+
+async def test_a_after_a_bulk_apply_acts_on_the_cursor_not_a_leftover_mark(scenario: Workspace) -> None:
+    app = app_for(scenario)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        flagged = [cid for cid in screen.order if screen.entries[cid].state.flags]
+        await pilot.press("home", *["space"] * len(screen.order))
+        await pilot.press("a")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceModal), what="the bulk question")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: set(screen.entries) == set(flagged), what="the bulk apply")
+        await settle(pilot)
+        await go_to(pilot, screen, flagged[-1])
+        assert screen.targets()[0].candidate.id == flagged[-1] and len(screen.targets()) == 1
+        assert "a Apply" in key_bar_text(app).replace("  ", " ")
+
+
+async def test_u_while_a_decision_runs_never_undoes_an_older_one(scenario: Workspace) -> None:
+    first, second = candidate_for(scenario, "conv-package-manager"), candidate_for(scenario, "pref-small-commits")
+    app = app_for(scenario)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        await go_to(pilot, screen, first)
+        await pilot.press("a")
+        await wait_until(pilot, lambda: first not in screen.entries, what="the first apply")
+        await settle(pilot)
+        with app._commit_lock:  # hold the worker queue: the next decision waits, as behind a slow disk
+            await go_to(pilot, screen, second)
+            await pilot.press("a")
+            await wait_until(pilot, lambda: app.busy is not None, what="the busy indicator")
+            assert "working: apply 1 candidate" in key_bar_text(app)
+            await pilot.press("u")
+            await pilot.pause(0.05)
+            assert any("still running" in n[2] for n in notifications(app))
+        await wait_until(pilot, lambda: second not in screen.entries, what="the second apply")
+        await settle(pilot)
+        assert app.busy is None and "working" not in key_bar_text(app)
+    assert events_of(scenario, first)[-1] == "candidate.applied"  # the older apply stands
+    assert events_of(scenario, second)[-1] == "candidate.applied"
 
 
 async def test_undo_with_nothing_to_undo_says_so(scenario: Workspace) -> None:

@@ -65,8 +65,12 @@ class DataScreen(Screen[None]):
         self.review_app.report_worker(event)
 
     def on_screen_resume(self) -> None:
+        self.refresh_bindings()  # the key bar wakes up again after a dialog
         if self.loaded_generation < self.review_app.generation:
             self.reload()
+
+    def on_screen_suspend(self) -> None:
+        self.refresh_bindings()  # a dialog (or another screen) is on top: the key bar says so
 
     def reload(self) -> None:
         """Load the screen's data again (in a worker)."""

@@ -137,7 +137,9 @@ class ReviewScreen(FilteredScreen):
             self.entries.update((entry.id, entry) for entry in message.entries)
             self.order += [entry.id for entry in message.entries]
         self.order.sort(key=lambda cid: self.entries[cid].key)
-        self.marked &= self.entries.keys()
+        if not self.marked <= self.entries.keys():
+            self.marked &= self.entries.keys()
+            self.refresh_bindings()
         self.loaded = self.loaded or message.final
         self.query_one("#queue", RowTable).empty_text = (
             "no pending candidates" if message.final else "loading…"
@@ -205,6 +207,7 @@ class ReviewScreen(FilteredScreen):
         table.replace_row(self._row(entry.id))
         self._update_title(len(table.rows))
         table.action_cursor(1)
+        self.refresh_bindings()
 
     # --- decisions --------------------------------------------------------------------------
 
@@ -231,25 +234,34 @@ class ReviewScreen(FilteredScreen):
             else f"{len(flagged)} of the {len(targets)} marked candidates are flagged"
         )
 
-        def answered(answer: str | None) -> None:
-            if answer == "clean":
-                self._apply(clean)
+        marked = {t.candidate.id for t in targets} if self.marked else set()
+
+        def answered(answer: str | None) -> None:  # an apply consumes every mark it was asked about
+            if answer == "clean" and clean:
+                self._apply(clean, consumed=marked)
             elif answer == "all":
-                self._apply(targets)
+                self._apply(targets, consumed=marked)
 
         body = _flag_report(flagged, self.display_opts)
         self.app.push_screen(
             flagged_apply(title, body, clean=len(clean), total=len(targets)), answered
         )
 
-    def _apply(self, states: list[CandidateState]) -> None:
-        ids = {s.candidate.id for s in states}
+    def _apply(self, states: list[CandidateState], *, consumed: set[str] = frozenset()) -> None:
+        ids = {s.candidate.id for s in states} | consumed  # skipped flagged rows are unmarked too
         op = decide_apply(states, actor=self.review_app.actor)  # foreign rows are trusted (tui/foreign.py)
         self.review_app.commit(op, on_success=lambda: self._unmark(ids))
 
     def _unmark(self, ids: set[str]) -> None:
         self.marked -= ids
         self.refresh_rows()
+        self.refresh_bindings()
+
+    def describe_key(self, action: str) -> str | None:
+        """What ``a`` and ``d`` act on now: the marked rows, when there are any."""
+        if action in ("apply", "discard") and self.marked:
+            return f"{action} {len(self.marked)} marked"
+        return None
 
     def action_discard(self) -> None:
         targets = self.targets()

@@ -1,5 +1,8 @@
 """A two-line footer: this screen's keys on the first line, the keys that work everywhere below.
 
+A screen or the app may name a key by what it would do now (``describe_key``: "apply 3 marked",
+"undo apply of 3"), and the app's busy text leads the second line while a decision runs.
+
 Textual's one-line Footer cannot hold the review keys and the screen keys
 (``1``–``4``, ``u``, ``?``, ``q``) in 80 columns; every one of them is part of
 the key contract, so all must be visible.
@@ -7,6 +10,7 @@ the key contract, so all must be visible.
 
 from __future__ import annotations
 
+from rich.style import Style
 from rich.text import Text
 from textual.app import App
 from textual.widget import Widget
@@ -40,18 +44,34 @@ class KeyBar(Widget):
             if not binding.show or not enabled or binding.action in seen:
                 continue
             seen.add(binding.action)
-            pair = (self.app.get_key_display(binding), binding.description)
+            pair = (self.app.get_key_display(binding), _described(node, binding.action) or binding.description)
             (app if isinstance(node, App) else local).append(pair)
         return local, app
+
+    def busy(self) -> str | None:
+        """What the app says is under way (a decision past its busy threshold), if anything."""
+        return getattr(self.app, "busy", None)
 
     def render(self) -> Text:
         key_style = self.get_component_rich_style("key-bar--key")
         text_style = self.get_component_rich_style("key-bar--description")
         out = Text(no_wrap=True, overflow="ellipsis")
+        if self.is_attached and self.app.screen is not self.screen:  # a dialog is on top: these keys sleep
+            out.append(" a dialog is open: its keys are in it · esc closes it", style=text_style + Style(dim=True))
+            return out
         for number, pairs in enumerate(self.lines()):
             if number:
                 out.append("\n")
+                busy = self.busy()
+                if busy:
+                    out.append(f" ⏳ {busy} ", style="bold reverse")
             for key, description in pairs:
                 out.append(f" {key} ", style=key_style)
                 out.append(f"{description} ", style=text_style)
         return out
+
+
+def _described(node: object, action: str) -> str | None:
+    """A node's live description of one of its keys ("apply 3 marked"), if it gives one."""
+    describe = getattr(node, "describe_key", None)
+    return describe(action) if callable(describe) else None
