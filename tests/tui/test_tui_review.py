@@ -45,6 +45,14 @@ async def go_to(pilot, screen: ReviewScreen, candidate_id: str) -> None:
     assert screen.current().id == candidate_id
 
 
+async def apply_at_cursor(pilot, screen: ReviewScreen, candidate_id: str) -> None:
+    """Move onto an unflagged candidate, press ``a`` and wait until it has left the queue."""
+    await go_to(pilot, screen, candidate_id)
+    await pilot.press("a")
+    await wait_until(pilot, lambda: candidate_id not in screen.entries, what="the apply")
+    await settle(pilot)
+
+
 async def answer_apply(pilot, *keys: str) -> None:
     """Press ``a``, answer the question with ``keys``, and close it if they left it open."""
     await pilot.press("a")
@@ -234,10 +242,7 @@ async def test_undo_apply_restores_the_memory_and_the_same_candidate(scenario: W
     app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(pilot)
-        await go_to(pilot, screen, cid)
-        await pilot.press("a")
-        await wait_until(pilot, lambda: cid not in screen.entries, what="the apply")
-        await settle(pilot)
+        await apply_at_cursor(pilot, screen, cid)
         assert "undo apply of 1" in key_bar_text(app)
         await pilot.press("u")
         await wait_until(pilot, lambda: cid in screen.entries, what="the same candidate back")
@@ -315,10 +320,7 @@ async def test_u_while_a_decision_runs_never_undoes_an_older_one(scenario: Works
     app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(pilot)
-        await go_to(pilot, screen, first)
-        await pilot.press("a")
-        await wait_until(pilot, lambda: first not in screen.entries, what="the first apply")
-        await settle(pilot)
+        await apply_at_cursor(pilot, screen, first)
         with app._commit_lock:  # hold the worker queue: the next decision waits, as behind a slow disk
             await go_to(pilot, screen, second)
             await pilot.press("a")
