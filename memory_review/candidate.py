@@ -9,6 +9,8 @@ why and the evidence. Its status is not stored in it: a file under
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Annotated, Literal
 
 import orjson
@@ -155,3 +157,28 @@ def candidate_from_json(raw: object, *, where: str) -> Candidate:
         first = exc.errors()[0]
         loc = ".".join(str(p) for p in first["loc"]) or "(root)"
         raise ValidationError(f"{loc}: {first['msg']}", path=where) from exc
+
+
+def live_flags(candidate: Candidate, sha256_of: Callable[[str], str | None]) -> tuple[str, ...]:
+    """The candidate's flags, plus ``stale-base`` if a memory it changes has moved on since it was proposed.
+
+    ``sha256_of`` gives the current hash of a memory of the candidate's store (``None``: absent). The one
+    place the stale-base rule is written; the commit path's conflict check (``rules``) is its twin at apply.
+    """
+    stale = any(sha256_of(mid) != sha for mid, sha in candidate.base.items())
+    return tuple(sorted(set(candidate.flags) | ({FLAG_STALE_BASE} if stale else set())))
+
+
+@dataclass(frozen=True)
+class CandidateState:
+    """A candidate and where it stands: pending (with live flags such as stale-base), applied or discarded."""
+
+    candidate: Candidate
+    status: str
+    flags: tuple[str, ...]
+
+    def to_json(self) -> dict:
+        data = self.candidate.model_dump(mode="json")
+        data["status"] = self.status
+        data["flags"] = list(self.flags)
+        return data

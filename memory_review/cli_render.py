@@ -87,12 +87,11 @@ class VerifyResult:
         return all(report.ok for report in self.stores)
 
     def to_json(self) -> dict:
-        from memory_review.manifest import MANIFEST_VERSION
-        from memory_review.version import tool_version
+        from memory_review.version import store_format, tool_version
 
         problems = [f"{r.scope}: {p}" for r in self.stores for p in r.problems]
         return {"ok": self.ok, "problems": problems, "stores": [asdict(r) for r in self.stores],
-                "version": tool_version(), "store_format": MANIFEST_VERSION}
+                "version": tool_version(), "store_format": store_format()}
 
 
 def render_proposed(results, args) -> str:
@@ -351,7 +350,7 @@ def render_demo(workspace, args) -> str:
         return ""
     states = workspace.list_candidates()
     return (f"demo workspace: {workspace.root}\n"
-            f"  (user store: {workspace.user.root})\n\n" + render_list(states, args)
+            f"  (user store: {workspace.store_dir('user')})\n\n" + render_list(states, args)
             + f"\n\ntry: memory-review --project {workspace.root} show {states[0].candidate.id}"
             if states else f"demo workspace: {workspace.root}")
 

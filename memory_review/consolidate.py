@@ -105,7 +105,7 @@ def propose_consolidation(
     check_threshold(threshold)
     summary = ConsolidationSummary(threshold=threshold)
     proposals: list[ConsolidateProposal] = []
-    for store in [ws.store(scope)] if scope else [ws.project, ws.user]:
+    for store in [ws.store(s) for s in ([scope] if scope else ["project", "user"])]:
         memories = store.view().memories()
         durable: DurableScope = "user" if store.scope == "user" else "project"
         planned = plan_consolidation(

@@ -74,11 +74,11 @@ def context_for(ws: Workspace, *, session: str | None, query: str | None, budget
     gate = ws.trust_records.gate
 
     def with_user(user: StoreView) -> tuple[ContextResult, int]:
-        result = ws.project.read_consistently(
+        result = ws.store("project").read_consistently(
             lambda project: _build(gate(user), gate(project), session_memories, request, selector))
         return result, user.head.seq
 
-    result, user_seq = ws.user.read_consistently(with_user)
+    result, user_seq = ws.store("user").read_consistently(with_user)
     if session:
         _record(ws, session, request, result, user_seq=user_seq)
     return result
@@ -226,8 +226,8 @@ def _record(ws: Workspace, session: str, request: ContextRequest, result: Contex
         context["query_sha256"] = query_sha256(request.query)
         context["query_chars"] = len(request.query)
     # A log append alone: the manifest and MEMORY.md are never rewritten by a read (docs/adr/0023).
-    ws.project.record([EventDraft(type="context.built", actor=f"agent:{session}", session=session,
-                                  context=context)])
+    ws.store("project").record([EventDraft(type="context.built", actor=f"agent:{session}", session=session,
+                                           context=context)])
 
 
 def query_sha256(query: str) -> str:
@@ -237,10 +237,11 @@ def query_sha256(query: str) -> str:
 
 def replay_session(ws: Workspace, session: str) -> list[ReplayedContext]:
     """Every context ``session`` was given, rebuilt byte for byte from the user and project logs."""
-    with log_errors(ws.project.log_path):
-        events = list(ws.project.log().read())
-    with log_errors(ws.user.log_path):
-        user_events = list(ws.user.log().read())
+    project_store, user_store = ws.store("project"), ws.store("user")
+    with log_errors(project_store.log_path):
+        events = list(project_store.log().read())
+    with log_errors(user_store.log_path):
+        user_events = list(user_store.log().read())
     project, user = _Replayer(events), _Replayer(user_events)
     return [_rebuild(event, project, user) for event in events
             if event.type == "context.built" and event.session == session]

@@ -60,11 +60,10 @@ class DoctorReport:
 
 def diagnose(ws: Workspace, *, environ: dict[str, str] | None = None, now: datetime | None = None) -> DoctorReport:
     """Run every check against ``ws``; a check that fails to run is reported, never raised."""
-    from memory_review.manifest import MANIFEST_VERSION
-    from memory_review.version import tool_version
+    from memory_review.version import store_format, tool_version
 
     env = os.environ if environ is None else environ
-    report = DoctorReport(tool_version(), f"{platform.python_version()} ({sys.executable})", MANIFEST_VERSION)
+    report = DoctorReport(tool_version(), f"{platform.python_version()} ({sys.executable})", store_format())
     report.checks.append(_extras())
     checks = [("stores", _stores), ("trust", _trust), ("claude-code", lambda w: _claude_code(w, env)),
               ("hook errors", lambda w: _hook_errors(w, now)), ("verify", _verify)]
@@ -83,15 +82,17 @@ def _extras() -> Check:
 
 
 def _stores(ws: Workspace) -> list[Check]:
-    user = Check("user store", True, f"{ws.user.root}" + ("" if ws.user.exists() else " (not created yet)"),
-                 "" if ws.user.exists() else "`memory-review init` creates it")
-    project = (Check("project store", True, f"{ws.project.root} (project {ws.root})") if ws.project.exists() else
+    user_dir, has_user = ws.store_dir("user"), ws.has_store("user")
+    user = Check("user store", True, f"{user_dir}" + ("" if has_user else " (not created yet)"),
+                 "" if has_user else "`memory-review init` creates it")
+    project = (Check("project store", True, f"{ws.store_dir('project')} (project {ws.root})")
+               if ws.has_store("project") else
                Check("project store", True, f"none in {ws.root}", "`memory-review init` in the project creates it"))
     return [user, project]
 
 
 def _trust(ws: Workspace) -> list[Check]:
-    if not ws.project.exists():
+    if not ws.has_store("project"):
         return []
     waiting = ws.foreign(scope="project")
     if not waiting:
@@ -179,7 +180,7 @@ def _when(ts: str) -> datetime:
 def _verify(ws: Workspace) -> list[Check]:
     checks = []
     for report in ws.verify(repair=False):
-        if not report.root or (report.scope == "project" and not ws.project.exists()):
+        if not report.root or (report.scope == "project" and not ws.has_store("project")):
             continue
         counts = f"{report.events} events, {report.memories} memories, {report.pending} pending"
         if report.ok:

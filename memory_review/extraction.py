@@ -67,7 +67,7 @@ def record_failure(ws: Workspace, transcript: Transcript, failure: str, *, agent
     entry = HookError(ts=utc_now(), agent=agent, event="model-extractor", session=transcript.session_id,
                       error="ModelFailure", message=failure)
     try:
-        log_error(hooks_dir(ws.project.root), entry)
+        log_error(hooks_dir(ws.store_dir("project")), entry)
     except OSError as exc:
         raise StorageError(f"cannot record the model extractor's failure: {exc.strerror}") from exc
 
@@ -105,7 +105,7 @@ def run_extractor(ws: Workspace, transcript: Transcript, extractor: str, *, star
         result = extract_with_model(transcript)
     elif extractor in AGENT_CLIS:
         try:
-            config = resolve(extractor, config=read_config(ws.user.root))
+            config = resolve(extractor, config=read_config(ws.store_dir("user")))
         except ValidationError as exc:
             hint = f" ({exc.hint})" if exc.hint else ""
             return ExtractorRun([], PROPOSER, failure=f"{extractor} extractor not available: {exc}{hint}")
@@ -130,10 +130,11 @@ class KnownRecords:
 
 def known_records(ws: Workspace) -> KnownRecords:
     """Approved memories, pending proposals and discarded proposals of both durable stores."""
-    approved = [m for store in (ws.user, ws.project) for m in store.view().memories()]
-    pending = [_proposed(c.after) for store in (ws.user, ws.project) for cand in store.pending()
+    stores = [ws.store("user"), ws.store("project")]
+    approved = [m for store in stores for m in store.view().memories()]
+    pending = [_proposed(c.after) for store in stores for cand in store.pending()
                for c in cand.changes if c.after is not None]
-    discarded = [p for store in (ws.user, ws.project) for p in _discarded(store)]
+    discarded = [p for store in stores for p in _discarded(store)]
     return KnownRecords(approved=approved, pending=pending, discarded=discarded)
 
 

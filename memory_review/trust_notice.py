@@ -33,7 +33,7 @@ def trust_notice(ws: Workspace, session: str) -> str | None:
     for scope, foreign in sorted(ws.trust_records.foreign.items()):
         if not foreign:
             continue
-        key = f"{scope}:{store_key(ws.store(scope).root)[1]}"
+        key = f"{scope}:{store_key(ws.store_dir(scope))[1]}"
         seen = {"fingerprint": _fingerprint(foreign), "session": session}
         if state.get(key) != seen:
             due.append((scope, len(foreign)))
@@ -50,7 +50,7 @@ def _rewritten_due(ws: Workspace, session: str, state: dict[str, dict[str, str]]
     """The notices for stores the gate served nothing of, their log rewritten (ADR 0025), once a session."""
     due = []
     for scope, why in sorted(ws.trust_records.rewritten.items()):
-        key = f"rewritten:{scope}:{store_key(ws.store(scope).root)[1]}"
+        key = f"rewritten:{scope}:{store_key(ws.store_dir(scope))[1]}"
         seen = {"fingerprint": hashlib.sha256(why.encode()).hexdigest(), "session": session}
         if state.get(key) != seen:
             due.append(f"memory-review: nothing of the {scope} store was injected: {why}. "
@@ -65,7 +65,8 @@ def _message(ws: Workspace, due: list[tuple[str, int]]) -> str:
     verb = "was" if len(due) == 1 and due[0][1] == 1 else "were"
     text = (f"memory-review: {' and '.join(parts)} {verb} not approved on this machine (a cloned, copied or "
             f"synced store), so not injected. Review them with `memory-review` (or `memory-review trust`).")
-    if any(scope == "project" for scope, _count in due) and not ws.trust_records.ledger(ws.project).exists:
+    project_ledger = ws.trust_records.ledger(ws.store("project"))
+    if any(scope == "project" for scope, _count in due) and not project_ledger.exists:
         text += (" If you made this store yourself before trust records existed: "
                  "`memory-review trust --all`; if you moved this project: `memory-review trust --moved-from "
                  "OLD-FOLDER`.")

@@ -16,3 +16,10 @@ def tool_version() -> str:
         return version(DISTRIBUTION)
     except PackageNotFoundError:
         return "0+unknown"
+
+
+def store_format() -> int:
+    """The store format this tool reads and writes (docs/upgrading.md), as its manifests record it."""
+    from memory_review.manifest import MANIFEST_VERSION  # noqa: PLC0415 - pydantic models: off start-up
+
+    return MANIFEST_VERSION

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from events import CANDIDATE_TYPES, MEMORY_TYPES, RESTORED, TERMINAL_TYPES, Change, Event, EventDraft
 from memory_review import rules
-from memory_review.candidate import FLAG_STALE_BASE, Candidate, candidate_from_json
+from memory_review.candidate import Candidate, CandidateState, candidate_from_json, live_flags
 from memory_review.discarded import DiscardedFingerprints
 from memory_review.errors import ConflictError, MemoryReviewError, NotFoundError, ValidationError
 from memory_review.history import History
@@ -42,26 +42,12 @@ from memory_review.verify import StoreReport, verify_store
 
 if TYPE_CHECKING:
     from memory_review.gitrepo import LogEntry
+    from memory_review.pending_files import PendingFiles
     from memory_review.sync import StoreSync
     from memory_review.trust_review import ForeignMemory
 
 AnyProposal = UpsertProposal | DeleteProposal | ConsolidateProposal
 DURABLE = ("project", "user")
-
-
-@dataclass(frozen=True)
-class CandidateState:
-    """A candidate and where it stands: pending (with live flags such as stale-base), applied or discarded."""
-
-    candidate: Candidate
-    status: str
-    flags: tuple[str, ...]
-
-    def to_json(self) -> dict:
-        data = self.candidate.model_dump(mode="json")
-        data["status"] = self.status
-        data["flags"] = list(self.flags)
-        return data
 
 
 @dataclass(frozen=True)
@@ -116,11 +102,25 @@ class Workspace:
             raise ValidationError(f"scope must be 'user' or 'project', not {scope!r}", field="scope")
         return self.project if scope == "project" else self.user
 
+    def store_dir(self, scope: str) -> Path:
+        """Where the ``scope`` store lives (it may not exist yet)."""
+        return self.store(scope).root
+
+    def has_store(self, scope: str) -> bool:
+        """Whether the ``scope`` store has been created (it has a log or a manifest)."""
+        return self.store(scope).exists()
+
+    def watched_paths(self) -> list[Path]:
+        """What a change to either store touches: its log, manifest, candidate and session folders."""
+        return [path for store in self._stores(None)
+                for path in (store.log_path, store.manifest_path, store.candidate_dir, store.sessions.root)]
+
     # --- set-up ------------------------------------------------------------------------
 
-    def init(self) -> dict[str, bool]:
-        """Create both stores if missing; says which were new. A store made here is trusted from the start."""
-        created = {scope: self.store(scope).init() for scope in DURABLE}
+    def init(self, scopes: Sequence[str] = DURABLE) -> dict[str, bool]:
+        """Create the stores (both by default) if missing; says which were new. A store made here is
+        trusted from the start."""
+        created = {scope: self.store(scope).init() for scope in scopes}
         for scope, new in created.items():
             if new:
                 self.trust_records.start(self.store(scope))
@@ -171,13 +171,20 @@ class Workspace:
 
     # --- reading candidates -------------------------------------------------------------
 
+    def pending_files(self) -> PendingFiles:
+        """A reader of both stores' pending queues (project first) for a UI that re-reads it often:
+        gives what :meth:`list_candidates` gives, re-reading only changed files (:mod:`memory_review.pending_files`)."""
+        from memory_review.pending_files import PendingFiles
+
+        return PendingFiles(self._stores(None), lambda scope: self.list_candidates(scope=scope))
+
     def list_candidates(self, *, scope: str | None = None) -> list[CandidateState]:
         """Pending candidates of both stores (project first), with live flags."""
         states = []
         for store in self._stores(scope):
             view = store.view(load=False)  # stale-base flags need hashes only: no memory file is read
             for candidate in store.pending():
-                states.append(CandidateState(candidate, "pending", _live_flags(view, candidate)))
+                states.append(CandidateState(candidate, "pending", live_flags(candidate, view.sha256)))
         return states
 
     def show(self, candidate_id: str) -> CandidateState:
@@ -187,7 +194,7 @@ class Workspace:
                 candidate = store.candidate(candidate_id)
             except NotFoundError:
                 continue
-            return CandidateState(candidate, "pending", _live_flags(store.view(load=False), candidate))
+            return CandidateState(candidate, "pending", live_flags(candidate, store.view(load=False).sha256))
         for store in self._stores(None):
             found = _candidate_from_log(store, candidate_id)
             if found:
@@ -389,6 +396,11 @@ class Workspace:
             for memory in self.session_memories(session):
                 merged[memory.id] = memory
         return [merged[k] for k in sorted(merged)]
+
+    def stored_memories(self, scope: str) -> list[Memory]:
+        """Every memory the ``scope`` store holds, approved here or not (:meth:`memories` is the gated set)."""
+        store = self.store(scope)
+        return store.read_consistently(lambda view: view.memories()) if store.exists() else []
 
     def log(self, *, scope: str = "project", session: str | None = None, type: str | None = None,
             memory: str | None = None, candidate: str | None = None) -> list[Event]:
@@ -777,11 +789,6 @@ def _pending_in(tx: Transaction, candidate_id: str) -> Candidate:
         return tx.candidate(candidate_id)
     except NotFoundError:
         raise ConflictError(f"candidate {candidate_id} was resolved by someone else meanwhile") from None
-
-
-def _live_flags(view, candidate: Candidate) -> tuple[str, ...]:
-    stale = any(view.sha256(mid) != sha for mid, sha in candidate.base.items())
-    return tuple(sorted(set(candidate.flags) | ({FLAG_STALE_BASE} if stale else set())))
 
 
 def _candidate_from_log(store: Store, candidate_id: str) -> CandidateState | None:

@@ -79,3 +79,66 @@ def test_only_one_module_imports_git_and_one_filelock() -> None:
     assert users["git"] == ["memory_review/gitrepo.py"]
     assert users["filelock"] == ["memory_review/locking.py"]
     assert users["yaml"] == ["memory_review/record_io.py"]
+
+
+# --- Workspace is the only door (issue #15 §8) ------------------------------------------------------------
+
+CLIENTS = sorted(
+    [ROOT / "memory_review" / name for name in ("cli.py", "cli_render.py", "doctor.py")]
+    + list((ROOT / "memory_review" / "integrations").rglob("*.py"))
+    + list((ROOT / "tui").rglob("*.py"))
+)
+STORE_INTERNALS = {"memory_review.store", "memory_review.store_view", "memory_review.storage",
+                   "memory_review.manifest", "memory_review.sessions", "memory_review.deltas",
+                   "memory_review.history_log", "memory_review.trust"}
+WORKSPACE_NAMES = {"ws", "workspace"}
+STORES_OF_A_WORKSPACE = {"store", "project", "user", "_stores", "trust_records", "history"}
+
+
+def _workspace_of(node: ast.expr) -> bool:
+    """Whether ``node`` names a Workspace by the names the code gives one (``ws``, ``self.ws``, ...)."""
+    if isinstance(node, ast.Name):
+        return node.id in WORKSPACE_NAMES
+    return isinstance(node, ast.Attribute) and node.attr in WORKSPACE_NAMES
+
+
+def _reach_through(path: Path, attributes: set[str]) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [f"{path.name}:{node.lineno}: .{node.attr}" for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and node.attr in attributes and _workspace_of(node.value)]
+
+
+def _imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+@pytest.mark.parametrize("path", CLIENTS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_clients_reach_the_stores_only_through_workspace_methods(path: Path) -> None:
+    """The CLI, the TUI, the hooks and the MCP server call Workspace methods; never a Store behind it."""
+    assert _reach_through(path, STORES_OF_A_WORKSPACE) == []
+    assert not {m for m in _imported_modules(path) if m.rsplit(".", 1)[0] in STORE_INTERNALS
+                or m in STORE_INTERNALS}
+
+
+CORE_FILES = sorted(p for p in (ROOT / "memory_review").rglob("*.py") if p.name != "workspace.py")
+
+
+@pytest.mark.parametrize("path", CORE_FILES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_the_library_names_a_workspace_store_only_by_scope(path: Path) -> None:
+    """Inside the library a Workspace's stores are reached by ``ws.store(scope)``, the one accessor that
+    checks the scope; never the ``project``/``user`` attributes it happens to keep them in."""
+    assert _reach_through(path, {"project", "user"}) == []
+
+
+def test_the_reach_through_check_sees_what_it_must(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text("def f(ws, self):\n    ws.project.root\n    self.ws.store('user')\n"
+                      "    ws.store_dir('x')\n    other.project\n")
+    assert _reach_through(sample, {"store", "project"}) == ["sample.py:2: .project", "sample.py:3: .store"]

@@ -141,7 +141,7 @@ def _described(planned: PlannedProposal, descriptions: dict[str, str]) -> Planne
 def import_root(ws: Workspace, path: Path) -> Path:
     """The folder an import may read in: the project root if ``path`` is in it, else its folder."""
     absolute = path.absolute()
-    for store in (ws.project, ws.user):
+    for store in (ws.store("project"), ws.store("user")):
         if absolute.resolve().is_relative_to(store.root.resolve()):
             raise UnsafePathError(
                 "this is a memory-review store; its memories are already reviewed", path=path

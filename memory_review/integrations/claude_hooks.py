@@ -127,8 +127,8 @@ def handle(payload: HookPayload, *, project: Path | None = None, deadline: float
         outcome.skipped = "inside memory-review's own extractor session"
         return outcome
     ws = open_workspace(payload, project)
-    if not ws.project.exists():
-        outcome.skipped = f"no project store at {ws.project.root} (run `memory-review init` there)"
+    if not ws.has_store("project"):
+        outcome.skipped = f"no project store at {ws.store_dir('project')} (run `memory-review init` there)"
         return outcome
     if payload.hook_event_name in CONTEXT_EVENTS:
         outcome.output = with_trust_notice(answer_context(ws, payload), ws, payload)
@@ -142,7 +142,7 @@ def handle(payload: HookPayload, *, project: Path | None = None, deadline: float
         outcome.proposed = summary.proposed if summary else []
         outcome.output = _review_notice(outcome.proposed)
     for warning in ws.warnings:  # trouble after a commit point (e.g. git history): the change stands
-        record_error(ws.project.root, RuntimeWarning(warning), payload=payload)
+        record_error(ws.store_dir("project"), RuntimeWarning(warning), payload=payload)
     return outcome
 
 
@@ -154,7 +154,7 @@ def _hook_extractor(ws: Workspace, payload: HookPayload) -> str:
     try:
         return configured_extractor(ws)
     except MemoryReviewError as exc:
-        record_error(ws.project.root, exc, payload=payload)
+        record_error(ws.store_dir("project"), exc, payload=payload)
         return "heuristic"
 
 
@@ -211,7 +211,7 @@ def _review_notice(proposed: list[str]) -> dict[str, Any] | None:
 
 def hook_errors(ws: Workspace) -> list[HookError]:
     """Every logged hook failure (project store's log and user store's), oldest first."""
-    entries = read_errors(hooks_dir(ws.project.root)) + read_errors(hooks_dir(ws.user.root))
+    entries = read_errors(hooks_dir(ws.store_dir("project"))) + read_errors(hooks_dir(ws.store_dir("user")))
     return sorted(entries, key=lambda entry: entry.ts)
 
 
@@ -227,7 +227,7 @@ def extract_new_turns(ws: Workspace, payload: HookPayload, *, deadline: float | 
     if not payload.transcript_path:
         raise ValidationError(f"{payload.hook_event_name} payload has no transcript_path", field="transcript_path")
     path = Path(payload.transcript_path).expanduser().absolute()
-    state = HookState(ws.project.root, lock_timeout=LOCK_TIMEOUT)
+    state = HookState(ws.store_dir("project"), lock_timeout=LOCK_TIMEOUT)
     with state.extraction_lock(timeout=_lock_wait(deadline)):
         offsets = session_offsets(state, payload, ws)
         seen = offsets.of(path)
@@ -264,7 +264,7 @@ def session_offsets(state: HookState, payload: HookPayload, ws: Workspace) -> Se
         return state.offsets(payload.session_id)
     except IntegrityError as exc:
         # Derived state: say so in the error log, then start this session over rather than stay stuck.
-        record_error(ws.project.root, exc, payload=payload)
+        record_error(ws.store_dir("project"), exc, payload=payload)
         return SessionOffsets(session=payload.session_id)
 
 

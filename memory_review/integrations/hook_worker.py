@@ -52,7 +52,7 @@ def configured_extractor(ws: Workspace) -> str:
     """The extractor the person chose for this agent's hooks; ``heuristic`` when none (or unreadable)."""
     from memory_review.extract.cli_config import hook_extractor, read_config
 
-    return hook_extractor(read_config(ws.user.root), HOOK_AGENT)
+    return hook_extractor(read_config(ws.store_dir("user")), HOOK_AGENT)
 
 
 def start_background_extraction(ws: Workspace, payload: HookPayload, extractor: str) -> None:
@@ -60,7 +60,7 @@ def start_background_extraction(ws: Workspace, payload: HookPayload, extractor: 
     if not payload.transcript_path:
         raise ValidationError(f"{payload.hook_event_name} payload has no transcript_path", field="transcript_path")
     transcript = Path(payload.transcript_path).expanduser().absolute()
-    state = HookState(ws.project.root, lock_timeout=1.0)
+    state = HookState(ws.store_dir("project"), lock_timeout=1.0)
     state.save_job(ExtractionJob(session=payload.session_id, transcript=str(transcript), extractor=extractor,
                                  event=payload.hook_event_name, generation=time.time_ns()))
     spawn_worker(ws.root, payload.session_id)
@@ -89,7 +89,7 @@ def run_worker(*, project: str | None, session: str | None) -> int:
         if not project or not session:
             raise ValidationError("hook worker needs --project and --session")
         ws = Workspace.open(Path(project), lock_timeout=WORKER_LOCK_TIMEOUT)
-        root = ws.project.root
+        root = ws.store_dir("project")
         state = HookState(root, lock_timeout=WORKER_LOCK_TIMEOUT)
         while True:
             job = _one_round(ws, state, session)

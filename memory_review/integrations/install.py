@@ -167,25 +167,25 @@ def install(ws: Workspace, *, scope: SettingsScope = "project", command: str | N
     """Install for ``scope``; a project/local install also creates the project store (the hooks act
     only where one exists) and keeps it out of the project's branches (``.gitignore``). ``extractor``
     records the person's choice of extractor for the hooks in their user store (ADR 0026)."""
-    target = locate(scope, ws.root, backups=ws.user.root / BACKUP_DIR, agent=agent)
+    target = locate(scope, ws.root, backups=ws.store_dir("user") / BACKUP_DIR, agent=agent)
     result = install_claude_code(target, command=command, keep_auto_memory=keep_auto_memory, agent=agent)
     if extractor is not None:
         from memory_review.extract.cli_config import set_hook_extractor
 
-        set_hook_extractor(ws.user.root, "claude-code", extractor)
+        set_hook_extractor(ws.store_dir("user"), "claude-code", extractor)
         result = replace(result, extractor=extractor)
     folder = auto_memory_dir(ws.root)
     if agent == "claude-code":
         result = replace(result, auto_memory_folder=str(folder) if folder.is_dir() else None)
     if scope == "user":
         return result
-    created = ws.project.init()
+    created = ws.init(("project",))["project"]
     return replace(result, store_created=created, gitignore=ws.ignore_project_store())
 
 
 def uninstall(ws: Workspace, *, scope: SettingsScope = "project", agent: Agent = "claude-code") -> InstallResult:
     """Take out exactly what ``install`` added for ``scope`` (stores and memory are left alone)."""
-    result = uninstall_claude_code(locate(scope, ws.root, backups=ws.user.root / BACKUP_DIR, agent=agent))
+    result = uninstall_claude_code(locate(scope, ws.root, backups=ws.store_dir("user") / BACKUP_DIR, agent=agent))
     return replace(result, agent=agent)
 
 

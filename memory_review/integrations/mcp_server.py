@@ -204,7 +204,7 @@ class ProjectFinder:
             self._stand_in = tempfile.TemporaryDirectory(prefix="memory-review-mcp-")
         root = Path(self._stand_in.name)
         if root not in self._tools:
-            self._tools[root] = MemoryTools(Workspace(root, self.ws.user.root), session=self.session,
+            self._tools[root] = MemoryTools(Workspace(root, self.ws.store_dir("user")), session=self.session,
                                             has_project=False)
         return self._tools[root]
 

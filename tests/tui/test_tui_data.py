@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 from tui_helpers import app_for, loaded, settle, wait_until
 
+import memory_review.pending_files
 import tui.bulk
 import tui.data
 import tui.screens.review
@@ -91,7 +92,7 @@ def test_a_bulk_pass_freezes_what_it_loaded(
 def test_the_first_chunk_is_small_so_the_first_rows_show_early(
     scenario: Workspace, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(tui.data, "FIRST_CHUNK", 2)
+    monkeypatch.setattr(memory_review.pending_files, "FIRST_CHUNK", 2)
     assert [len(chunk) for chunk in PendingReader(scenario).chunks(size=3)] == [2, 3, 1]
     assert [len(chunk) for chunk in PendingReader(scenario).chunks(size=1)] == [1] * 6 + [0]
 

@@ -154,8 +154,8 @@ class MemoriesScreen(FilteredScreen):
     def load(self) -> None:
         try:
             with bulk_read() as read:
-                user = self.ws.store("user").view().memories()
-                project = self.ws.store("project").view().memories()
+                user = self.ws.stored_memories("user")
+                project = self.ws.stored_memories("project")
                 read.kept = len(user) + len(project)
             # What `memory-review context` injects now (no session: nothing is recorded).
             context = self.ws.context()
