@@ -141,6 +141,48 @@ async def test_edit_then_apply(scenario: Workspace) -> None:
     )
 
 
+async def test_edit_types_at_the_end_and_the_details_follow_the_save(scenario: Workspace) -> None:
+    cid = candidate_for(scenario, "forbidden-mock-database")
+    app = app_for(scenario)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        await go_to(pilot, screen, cid)
+        await pilot.press("e")
+        await wait_until(pilot, lambda: isinstance(app.screen, EditModal), what="the editor")
+        await pilot.press(*" (v16)", "ctrl+s")  # no `end` first: nothing is selected, the cursor is at the end
+        await wait_until(pilot, lambda: "(v16)" in detail_text(app), what="the details to show the edit")
+        assert screen.current().id == cid
+    [edited] = scenario.log(type="candidate.edited", candidate=cid)
+    assert edited.record["changes"][0]["after"]["description"].endswith("use the test container (v16)")
+
+
+async def test_escape_with_changes_asks_and_keeps_editing_by_default(scenario: Workspace) -> None:
+    cid = candidate_for(scenario, "forbidden-mock-database")
+    app = app_for(scenario)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        await go_to(pilot, screen, cid)
+        await pilot.press("e")
+        await wait_until(pilot, lambda: isinstance(app.screen, EditModal), what="the editor")
+        editor = app.screen
+        await pilot.press("escape")  # nothing changed: closes at once
+        await wait_until(pilot, lambda: app.screen is screen, what="the editor to close")
+        await pilot.press("e")
+        await wait_until(pilot, lambda: isinstance(app.screen, EditModal), what="the editor again")
+        editor = app.screen
+        await pilot.press("x", "escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceModal), what="the question")
+        await pilot.press("enter")  # the focused answer: keep editing
+        await wait_until(pilot, lambda: app.screen is editor, what="back in the editor")
+        assert editor.query_one("#edit-description").value.endswith("x")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceModal), what="the question again")
+        await pilot.click("#choice-drop")
+        await wait_until(pilot, lambda: app.screen is screen, what="the editor to close")
+        await settle(pilot)
+    assert events_of(scenario, cid) == ["candidate.created"]
+
+
 async def test_invalid_edit_is_shown_and_not_saved(scenario: Workspace) -> None:
     cid = candidate_for(scenario, "forbidden-mock-database")
     app = app_for(scenario)

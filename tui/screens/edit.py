@@ -16,12 +16,14 @@ from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
 from memory_review.models import MEMORY_TYPES, Memory
 from memory_review.proposal import ProposedMemory
+from tui.screens.confirm import Choice, ChoiceModal
 
 _EPOCH = "2000-01-01T00:00:00Z"
 
 
 class EditModal(ModalScreen[ProposedMemory | None]):
-    """Edit id (new memories only), type, description and body; ctrl+s saves, escape cancels."""
+    """Edit id (new memories only), type, description and body; ctrl+s saves, escape cancels (asking
+    first when the form was changed). The description opens with the cursor at its end, unselected."""
 
     BINDINGS = [Binding("ctrl+s", "save", "Save"), Binding("escape", "cancel", "Cancel")]
 
@@ -37,7 +39,8 @@ class EditModal(ModalScreen[ProposedMemory | None]):
             with Horizontal(classes="field"):
                 yield Label("id", classes="field-label")
                 yield Input(
-                    self.record.id, id="edit-id", disabled=not self.can_rename, compact=True
+                    self.record.id, id="edit-id", disabled=not self.can_rename, compact=True,
+                    select_on_focus=False,
                 )
                 yield Label("type", classes="field-label short")
                 yield Select(
@@ -54,6 +57,7 @@ class EditModal(ModalScreen[ProposedMemory | None]):
                     id="edit-description",
                     compact=True,
                     placeholder="one line: what to remember",
+                    select_on_focus=False,  # a first keystroke must not wipe the description
                 )
             yield Label("body", classes="field-label")
             yield TextArea(self.record.body, id="edit-body", soft_wrap=True)
@@ -63,7 +67,9 @@ class EditModal(ModalScreen[ProposedMemory | None]):
                 yield Button("Cancel  esc", id="cancel", compact=True)
 
     def on_mount(self) -> None:
-        self.query_one("#edit-description", Input).focus()
+        description = self.query_one("#edit-description", Input)
+        description.focus()
+        description.cursor_position = len(description.value)  # at the end, nothing selected
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -90,8 +96,26 @@ class EditModal(ModalScreen[ProposedMemory | None]):
         Memory(**record.model_dump(), scope="project", created_at=_EPOCH, updated_at=_EPOCH)
         return record
 
+    def changed(self) -> bool:
+        """Whether the form differs from the record it opened with (valid or not)."""
+        now = (self.query_one("#edit-id", Input).value.strip(), self.query_one("#edit-type", Select).value,
+               self.query_one("#edit-description", Input).value, self.query_one("#edit-body", TextArea).text)
+        return now != (self.record.id, self.record.type, self.record.description, self.record.body)
+
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        """Escape: close at once when nothing changed; else ask, with "Keep editing" focused."""
+        if not self.changed():
+            self.dismiss(None)
+            return
+
+        def answered(answer: str | None) -> None:
+            if answer == "drop":
+                self.dismiss(None)
+
+        self.app.push_screen(ChoiceModal(
+            "Throw away your edits?", "The changes in this form are not saved yet.",
+            [Choice("keep", "Keep editing", "primary"), Choice("drop", "Throw them away", "error")],
+            hint="enter or esc: keep editing"), answered)
 
 
 def _describe(exc: PydanticValidationError) -> str:

@@ -86,6 +86,7 @@ class ReviewScreen(FilteredScreen):
         self._reported_problems: set[str] = set()
         self._built = EntryCache()  # the loader's, one pass at a time (under the reader's lock)
         self._read_once = False  # the loader's: a pass has finished, later ones send it whole
+        self._detail_of: QueueEntry | None = None  # the entry the details pane shows
 
     def compose(self) -> ComposeResult:
         header, footer = self.chrome()
@@ -166,6 +167,9 @@ class ReviewScreen(FilteredScreen):
         table = self.query_one("#queue", RowTable)
         table.set_rows([self._row(cid) for cid in self.visible_ids()])
         self._update_title(len(table.rows))
+        current = self.current()
+        if current is not None and current is not self._detail_of:  # e.g. an edit reloaded it
+            self._show_detail(current)
         if not table.rows:
             self.query_one("#detail", DetailPane).show(
                 Text("Nothing to review." if self.loaded else "Loading…", style="dim")
@@ -187,9 +191,11 @@ class ReviewScreen(FilteredScreen):
     def _show_candidate(self, message: RowTable.Highlighted) -> None:
         entry = self.entries.get(message.key) if message.key else None
         if entry is not None:
-            self.query_one("#detail", DetailPane).show(
-                candidate_detail(entry.state, self.display_opts)
-            )
+            self._show_detail(entry)
+
+    def _show_detail(self, entry: QueueEntry) -> None:
+        self._detail_of = entry
+        self.query_one("#detail", DetailPane).show(candidate_detail(entry.state, self.display_opts))
 
     def current(self) -> QueueEntry | None:
         """The entry under the cursor."""
