@@ -92,9 +92,9 @@ def _edit(args, ws: Workspace):
     record = next((c.after for c in state.candidate.changes if c.after is not None), None)
     if record is None:
         raise ValidationError(f"candidate {args.id} deletes a memory; there is no record to edit")
-    edited = _read_record(args.from_file) if args.from_file else _edit_in_editor(render_memory(record))
-    proposed = ProposedMemory(id=edited.id, type=edited.type, description=edited.description, body=edited.body)
-    return ws.edit(args.id, proposed, actor=current_actor())
+    if args.from_file:
+        return ws.edit(args.id, _proposed(_read_record(args.from_file)), actor=current_actor())
+    return _edit_until_valid(ws, args.id, render_memory(record))
 
 
 @command("revert", out.render_event_or_events)
@@ -293,18 +293,65 @@ def _read_record(name: str):
     return parse_memory(_read_file(name), path=name)
 
 
-def _edit_in_editor(data: bytes):
-    import subprocess  # noqa: PLC0415 - imported here: every other command's start-up skips them
+def _proposed(edited) -> ProposedMemory:
+    return ProposedMemory(id=edited.id, type=edited.type, description=edited.description, body=edited.body)
+
+
+EDIT_NOTE = "# memory-review: "
+"""Lines the editor shows above the record after a failed save; they are never part of the record."""
+
+
+def _edit_until_valid(ws: Workspace, candidate_id: str, data: bytes):
+    """Open $EDITOR on the record until the edit is valid; a file left unchanged or emptied changes nothing.
+
+    A record that fails validation is opened again, with what was wrong on top (issue 18): the
+    person's text is never thrown away because of a typo.
+    """
+    problem = None
+    while True:
+        text = _strip_notes(_edit_in_editor(_with_notes(data, problem)))
+        if not text.strip() or text == data:
+            raise ValidationError("the edit was left empty or unchanged; nothing changed")
+        try:
+            return ws.edit(candidate_id, _proposed(parse_memory(text, path="edited memory")), actor=current_actor())
+        except ValidationError as exc:
+            problem, data = str(exc), text
+
+
+def _with_notes(data: bytes, problem: str | None) -> bytes:
+    if problem is None:
+        return data
+    lines = [f"{EDIT_NOTE}not saved: {line}" for line in problem.splitlines()]
+    lines.append(f"{EDIT_NOTE}fix the record below and save; empty the file to give up")
+    return ("\n".join(lines) + "\n").encode() + data
+
+
+def _strip_notes(data: bytes) -> bytes:
+    lines = data.splitlines(keepends=True)
+    while lines and lines[0].startswith(EDIT_NOTE.encode()):
+        lines.pop(0)
+    return b"".join(lines)
+
+
+def _edit_in_editor(data: bytes) -> bytes:
+    """The file's bytes after $VISUAL/$EDITOR (else vi) edited them; a failing editor is a one-line error."""
+    import shlex  # noqa: PLC0415 - imported here: every other command's start-up skips them
+    import subprocess  # noqa: PLC0415
     import tempfile  # noqa: PLC0415
 
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
     with tempfile.TemporaryDirectory(prefix="memory-review-edit-") as folder:
         path = Path(folder) / "memory.md"
         path.write_bytes(data)
-        completed = subprocess.run([*editor.split(), str(path)], check=False)
+        try:
+            completed = subprocess.run([*shlex.split(editor), str(path)], check=False)
+        except (OSError, ValueError) as exc:  # no such program, not executable, unbalanced quotes
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise ValidationError(f"could not start the editor {editor!r}: {reason}; nothing changed",
+                                  hint="set $EDITOR to a program that edits a file, or use --from-file") from exc
         if completed.returncode != 0:
             raise ValidationError(f"editor {editor!r} exited with {completed.returncode}; nothing changed")
-        return parse_memory(path.read_bytes(), path="edited memory")
+        return path.read_bytes()
 
 
 # --- parser ------------------------------------------------------------------------------

@@ -92,6 +92,36 @@ def test_edit_with_editor(repo: Path, env: dict, tmp_path: Path) -> None:
     assert len(events) == 1 and "Use testcontainers." in json.dumps(events[0]["record"])
 
 
+def test_edit_reopens_the_editor_on_an_invalid_record_with_the_reason_on_top(repo: Path, env: dict,
+                                                                          tmp_path: Path) -> None:
+    created = run_json(["propose", "--file", "-"], env, repo, json.dumps(PROPOSAL))
+    script, seen = tmp_path / "editor.py", tmp_path / "seen"
+    script.write_text(  # 1st open: break the type; 2nd: keep what it was shown, fix the type
+        "import sys,pathlib; s=pathlib.Path(sys.argv[1]); p=pathlib.Path(sys.argv[2]); t=p.read_text()\n"
+        "if not s.exists(): s.write_text(''); p.write_text(t.replace('type: \"forbidden\"', 'type: \"nonsense\"')"
+        ".replace('Use the test container.', 'Use testcontainers.'))\n"
+        "else: s.write_text(t); p.write_text(t.replace('type: \"nonsense\"', 'type: \"forbidden\"'))\n")
+    env = {**env, "EDITOR": f"{sys.executable} {script}", "VISUAL": ""}
+    env["EDITOR"] += f" {seen}"  # the file comes last, as editors are called
+    done = run(["edit", created["id"]], env, repo)
+    assert done.returncode == 0, done.stderr
+    shown = seen.read_text()
+    assert shown.startswith("# memory-review: not saved:") and "type" in shown.splitlines()[0]
+    assert "Use testcontainers." in shown  # the person's text came back, not the original
+    [event] = run_json(["log", "--type", "candidate.edited"], env, repo)
+    after = event["record"]["changes"][0]["after"]
+    assert after["type"] == "forbidden" and after["body"] == "Use testcontainers."
+
+
+def test_a_failing_editor_is_a_one_line_error(repo: Path, env: dict, tmp_path: Path) -> None:
+    created = run_json(["propose", "--file", "-"], env, repo, json.dumps(PROPOSAL))
+    for editor in (str(tmp_path / "no-such-editor"), "false", "'unbalanced"):
+        done = run(["edit", created["id"]], {**env, "EDITOR": editor, "VISUAL": ""}, repo)
+        assert done.returncode == 1 and "Traceback" not in done.stderr, editor
+        assert "nothing changed" in done.stderr, editor
+    assert run_json(["log", "--type", "candidate.edited"], env, repo) == []
+
+
 def test_errors_exit_1_with_message_and_store_untouched(repo: Path, env: dict) -> None:
     run(["init"], env, repo)
     store = repo / ".memory-review"
