@@ -217,7 +217,9 @@ _DEIXIS = re.compile(
 )
 _QUESTION_START = re.compile(
     r"^(?:why|what|how|where|who|which|whose|whom|(?:do|does|did|is|are|was|were|should|shall|have|has|am|"
-    r"isn't|aren't|doesn't|don't|didn't|shouldn't|won't)\s+(?:you|we|i|they|it|he|she|this|that|there|these|those)\b)",
+    r"isn't|aren't|doesn't|don't|didn't|shouldn't|won't)\s+(?:you|we|i|they|it|he|she|this|that|there|these|those)\b|"
+    # "can we use X instead?" proposes, it does not state a rule (even without its question mark)
+    r"(?:can|could|would|will|may|might|shall)\s+(?:we|i)\b)",
     _I,
 )
 # "Could you always use pnpm?" is a request phrased as a question.
@@ -315,10 +317,12 @@ def _generalises(text: str, hits: list[Signal]) -> bool:
 
 
 def is_question(text: str) -> bool:
-    """True for a question: it asks, it does not state a rule (a polite request is no question)."""
+    """True when the sentence asks or only leads in, so states no rule (a polite request does state one)."""
     stripped = text.rstrip()
     if _POLITE.match(stripped):
         return False
+    if stripped.endswith((":", "：")):  # a lead-in ("To suppress this, run:"): what it says comes after
+        return True
     if stripped.endswith(("?", "？")) or re.search(r"[吗呢][。！!]?$", stripped):
         return True
     return _QUESTION_START.match(stripped) is not None

@@ -1,0 +1,56 @@
+"""The labelled real histories: well formed, the held-out goal met, the figures page current (ADR 0033)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tools.extraction_eval import LABELLED, LABELS, REPO, evaluate_shared, evaluate_split, table
+
+GOAL = 0.6  # at least 6 of 10 proposals worth keeping
+MAX_PROPOSALS_PER_PROMPT = 0.1  # a review queue is not flooded
+
+
+@pytest.mark.parametrize("split", ["dev", "heldout"])
+def test_every_labelled_session_names_its_source_and_licence(split: str) -> None:
+    data = json.loads((LABELLED / f"{split}.json").read_text(encoding="utf-8"))
+    readme = (LABELLED / "README.md").read_text(encoding="utf-8")
+    assert data["sessions"]
+    for session in data["sessions"]:
+        assert re.fullmatch(r"[0-9a-f]{40}", session["commit"]), session["session"]
+        assert session["path"] and session["licence"] and session["format"]
+        assert session["repo"] in readme, session["repo"]
+        assert {p["label"] for p in session["prompts"]} <= LABELS
+        assert all(p["text"].strip() for p in session["prompts"])
+        if "sessions" in session:
+            assert len(session["sessions"]) == len(session["prompts"])
+
+
+def test_the_held_out_split_meets_the_goal_without_flooding() -> None:
+    figures = evaluate_split("heldout")
+    assert figures.proposals, "held-out has rules a reviewer could keep"
+    assert figures.precision is not None and figures.precision >= GOAL, figures.proposals
+    assert len(figures.proposals) <= MAX_PROPOSALS_PER_PROMPT * figures.prompts
+
+
+def test_the_dev_split_proposes_nothing_a_reviewer_would_discard() -> None:
+    figures = evaluate_split("dev")
+    assert figures.kept == len(figures.proposals), figures.proposals
+
+
+def test_the_shared_real_sessions_get_no_proposal(shared_data: Path) -> None:
+    if not (shared_data / "transcripts").is_dir():
+        pytest.skip(f"no transcripts folder in {shared_data}")
+    figures = evaluate_shared(shared_data)
+    assert figures.prompts > 0
+    assert figures.proposals == []
+
+
+def test_the_figures_page_shows_the_current_figures() -> None:
+    page = (REPO / "docs" / "extraction.md").read_text(encoding="utf-8")
+    rows = table([evaluate_split("dev"), evaluate_split("heldout")]).splitlines()
+    for row in rows:
+        assert row in page, f"docs/extraction.md is stale: run python -m tools.extraction_eval --write docs/extraction.md ({row})"
