@@ -45,6 +45,13 @@ async def go_to(pilot, screen: ReviewScreen, candidate_id: str) -> None:
     assert screen.current().id == candidate_id
 
 
+async def open_editor(pilot, screen: ReviewScreen, candidate_id: str) -> None:
+    """Move onto a candidate and open its edit form with ``e``."""
+    await go_to(pilot, screen, candidate_id)
+    await pilot.press("e")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, EditModal), what="the editor")
+
+
 async def apply_at_cursor(pilot, screen: ReviewScreen, candidate_id: str) -> None:
     """Move onto an unflagged candidate, press ``a`` and wait until it has left the queue."""
     await go_to(pilot, screen, candidate_id)
@@ -114,9 +121,7 @@ async def test_edit_then_apply(scenario: Workspace) -> None:
     app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(pilot)
-        await go_to(pilot, screen, cid)
-        await pilot.press("e")
-        await wait_until(pilot, lambda: isinstance(app.screen, EditModal), what="the editor")
+        await open_editor(pilot, screen, cid)
         await pilot.press("end", *" (Postgres 16)", "ctrl+s")
         await wait_until(
             pilot, lambda: "candidate.edited" in events_of(scenario, cid), what="the edit event"
@@ -146,9 +151,7 @@ async def test_edit_types_at_the_end_and_the_details_follow_the_save(scenario: W
     app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(pilot)
-        await go_to(pilot, screen, cid)
-        await pilot.press("e")
-        await wait_until(pilot, lambda: isinstance(app.screen, EditModal), what="the editor")
+        await open_editor(pilot, screen, cid)
         await pilot.press(*" (v16)", "ctrl+s")  # no `end` first: nothing is selected, the cursor is at the end
         await wait_until(pilot, lambda: "(v16)" in detail_text(app), what="the details to show the edit")
         assert screen.current().id == cid
@@ -161,14 +164,10 @@ async def test_escape_with_changes_asks_and_keeps_editing_by_default(scenario: W
     app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(pilot)
-        await go_to(pilot, screen, cid)
-        await pilot.press("e")
-        await wait_until(pilot, lambda: isinstance(app.screen, EditModal), what="the editor")
-        editor = app.screen
+        await open_editor(pilot, screen, cid)
         await pilot.press("escape")  # nothing changed: closes at once
         await wait_until(pilot, lambda: app.screen is screen, what="the editor to close")
-        await pilot.press("e")
-        await wait_until(pilot, lambda: isinstance(app.screen, EditModal), what="the editor again")
+        await open_editor(pilot, screen, cid)
         editor = app.screen
         await pilot.press("x", "escape")
         await wait_until(pilot, lambda: isinstance(app.screen, ChoiceModal), what="the question")
@@ -188,9 +187,7 @@ async def test_invalid_edit_is_shown_and_not_saved(scenario: Workspace) -> None:
     app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(pilot)
-        await go_to(pilot, screen, cid)
-        await pilot.press("e")
-        await wait_until(pilot, lambda: isinstance(app.screen, EditModal), what="the editor")
+        await open_editor(pilot, screen, cid)
         app.screen.query_one("#edit-description").value = "   "
         await pilot.press("ctrl+s")
         await settle(pilot)
