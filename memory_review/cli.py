@@ -276,7 +276,14 @@ def _review(args, ws: Workspace):
 def _launch_tui(ws: Workspace) -> None:
     from tui.app import make_app  # lazily: only this module may import the UI
 
-    make_app(ws).run()
+    app = make_app(ws)
+    try:
+        app.run()
+    except KeyboardInterrupt:  # ctrl+c while the UI winds down: it was leaving anyway, no traceback
+        pass
+    if app.not_run():
+        print("memory-review: quit before these ran (nothing of them was recorded): "
+              + "; ".join(app.not_run()), file=sys.stderr)
 
 
 # --- helpers -----------------------------------------------------------------------------

@@ -346,13 +346,23 @@ def render_doctor(report, args) -> str:
 
 
 def render_demo(workspace, args) -> str:
-    if not args.no_tui:
-        return ""
+    if not args.no_tui:  # after the UI: where the throwaway workspace is, and how to open it again
+        return (f"demo workspace kept at {workspace.root.parent}\n"
+                f"reopen it: {reopen_command(workspace)}")
     states = workspace.list_candidates()
+    reopen = f"open it: {reopen_command(workspace)}"
     return (f"demo workspace: {workspace.root}\n"
             f"  (user store: {workspace.store_dir('user')})\n\n" + render_list(states, args)
-            + f"\n\ntry: memory-review --project {workspace.root} show {states[0].candidate.id}"
-            if states else f"demo workspace: {workspace.root}")
+            + f"\n\ntry: memory-review --project {workspace.root} show {states[0].candidate.id}\n{reopen}"
+            if states else f"demo workspace: {workspace.root}\n{reopen}")
+
+
+def reopen_command(workspace) -> str:
+    """The exact command that opens the review UI on ``workspace`` again (its user store included)."""
+    import shlex  # noqa: PLC0415 - only the demo needs it
+
+    home, project = shlex.quote(str(workspace.store_dir("user"))), shlex.quote(str(workspace.root))
+    return f"MEMORY_REVIEW_HOME={home} memory-review --project {project} review"
 
 
 def render_hook_errors(entries, args) -> str:

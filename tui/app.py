@@ -111,6 +111,9 @@ class ReviewApp(App[None]):
         self.generation = 0
         self._fingerprint = fingerprint(workspace)  # a few stat calls; the screens load after this
         self._commit_lock = threading.Lock()
+        self.closing = threading.Event()
+        """Set by quit: decisions still queued are not started (the running one finishes: it is atomic)."""
+        self._started: set[int] = set()  # ids of the decisions a worker began (the lock's side)
 
     def on_mount(self) -> None:
         self.sub_title = self.workspace.root.name
@@ -168,6 +171,9 @@ class ReviewApp(App[None]):
         on_error: ErrorCallback | None,
     ) -> None:
         with self._commit_lock:  # decisions run one at a time, in the order they were taken
+            if self.closing.is_set():  # the safe point: between two decisions, nothing half done
+                return
+            self._started.add(id(op))
             try:
                 outcome, error = op.run(self.workspace), None
             except MemoryReviewError as exc:
@@ -256,6 +262,15 @@ class ReviewApp(App[None]):
         if self.running:
             return "undo (wait)"
         return self.undo_stack[-1].label if self.undo_stack else None
+
+    def not_run(self) -> list[str]:
+        """After quit: the decisions that never started (nothing of them is recorded), oldest first."""
+        return [op.label for op in self.running if id(op) not in self._started]
+
+    async def action_quit(self) -> None:
+        """Quit at once: queued decisions are cancelled, loaders stop at their next chunk."""
+        self.closing.set()
+        self.exit()
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

@@ -262,3 +262,16 @@ def test_revert_many_and_restore_from_the_command_line(repo: Path, env: dict) ->
     again = run(["restore", ids[0]], env, repo)
     assert again.returncode == 1 and "pending" in again.stderr and "Traceback" not in again.stderr
     assert run_json(["verify"], env, repo)["ok"] is True
+
+
+def test_demo_says_how_to_open_its_workspace_again(tmp_path: Path, env: dict) -> None:
+    done = run(["demo", "--no-tui", "--dir", str(tmp_path / "my demo")], env, tmp_path)
+    assert done.returncode == 0, done.stderr
+    [command] = [line.removeprefix("open it: ") for line in done.stdout.splitlines() if line.startswith("open it: ")]
+    assert command.endswith(" review")
+    listed = subprocess.run(command.removesuffix(" review") + " list --json", shell=True, capture_output=True,
+                            text=True, env={**env, "PATH": f"{Path(sys.executable).parent}:{env['PATH']}"})
+    assert listed.returncode == 0, listed.stderr
+    demo = Workspace((tmp_path / "my demo" / "project").resolve(), (tmp_path / "my demo" / "user-home").resolve())
+    expected = [s.candidate.id for s in demo.list_candidates()]
+    assert expected and [c["id"] for c in json.loads(listed.stdout)] == expected  # the demo's stores, both

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from tui_helpers import (
     ACTOR,
@@ -454,3 +456,20 @@ async def test_conflict_is_shown_and_the_candidate_kept(scenario: Workspace) -> 
     assert title.startswith("Conflict") and "conv-package-manager" in message
     assert events_of(scenario, cid) == ["candidate.created"]
     assert cid in pending_ids(scenario)
+
+
+async def test_quit_cancels_queued_decisions_at_a_safe_point(scenario: Workspace) -> None:
+    first, second = candidate_for(scenario, "conv-package-manager"), candidate_for(scenario, "pref-small-commits")
+    before = len(scenario.log())
+    app = app_for(scenario)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        app._commit_lock.acquire()  # both decisions queue behind it, as behind a slow disk
+        for cid in (first, second):
+            await go_to(pilot, screen, cid)
+            await pilot.press("a")
+        await pilot.press("q")
+        app._commit_lock.release()  # the queued decisions reach the lock only once quit was pressed
+    await asyncio.sleep(0.5)  # a queued decision that were to run would run now
+    assert app.not_run() == ["apply 1 candidate", "apply 1 candidate"]  # what the CLI prints after exit
+    assert len(scenario.log()) == before and {first, second} <= pending_ids(scenario)

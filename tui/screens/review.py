@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual import on, work
+from textual.worker import get_current_worker
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container
@@ -119,7 +120,10 @@ class ReviewScreen(FilteredScreen):
         display, progressive = self.display_opts, not self._read_once
         entries: list[QueueEntry] = []
         sent = 0
+        worker = get_current_worker()
         for number, chunk in enumerate(reader.chunks()):
+            if worker.is_cancelled:  # the app is quitting: stop at a chunk boundary, keep nothing
+                return
             entries.extend(self._built.entry(state, display) for state in chunk)
             # First load: show the first rows at once, then more every few chunks.
             if progressive and chunk and number % PROGRESS_EVERY == 0:
