@@ -6,7 +6,6 @@ by default each suite runs its quick mode, the same one CI's figures script runs
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,8 +14,6 @@ import pytest
 from events import faults
 from tools.reliability.crash import Prepared, prepare
 
-FULL = os.environ.get("MEMORY_REVIEW_FULL") == "1"
-JOBS = max(2, os.cpu_count() or 2)
 
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import FULL
+from scale_kit import FULL
 
 from tools.reliability.concurrency import (
     run_dead_lock_holder,

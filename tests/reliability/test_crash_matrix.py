@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import FULL, JOBS
+from scale_kit import FULL, JOBS
 
 from tools.reliability.crash import (
     COMMIT_POINT,

@@ -6,7 +6,7 @@ import errno
 from pathlib import Path
 
 import pytest
-from conftest import FULL
+from scale_kit import FULL
 
 from tools.reliability.crash import Prepared
 from tools.reliability.iofaults import durable_index, io_trial, run_io_matrix

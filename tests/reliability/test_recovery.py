@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import FULL, JOBS
+from scale_kit import FULL, JOBS
 
 from tools.reliability.crash import Prepared
 from tools.reliability.recovery import CRASH_STATES, rerun_until_idempotent, run_recovery_trials

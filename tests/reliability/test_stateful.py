@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import FULL
+from scale_kit import FULL
 
 from tools.reliability.stateful import run_stateful
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from import_helpers import Place
 
 from memory_review.workspace import Workspace
 
@@ -33,9 +33,6 @@ def ws(tmp_path: Path) -> Workspace:
     workspace = Workspace(tmp_path / "p", tmp_path / "home")
     workspace.init()
     return workspace
-
-
-Place = Callable[[Path, str], Path]
 
 
 @pytest.fixture

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from memory_review.workspace import Workspace
+
+Place = Callable[[Path, str], Path]
+"""Copies a real file into the test project under a name (the ``place`` fixture)."""
 
 
 def write(path: Path, text: str) -> Path:

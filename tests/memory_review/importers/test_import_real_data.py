@@ -6,8 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import Place
-from import_helpers import pending, source_text
+from import_helpers import Place, pending, source_text
 
 from memory_review.candidate import Candidate
 from memory_review.record_io import render_memory

@@ -3,38 +3,18 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-from memory_review.proposal import parse_proposal
-from memory_review.workspace import Workspace
-
-PROPOSAL = {
-    "op": "create", "scope": "project",
-    "memory": {"id": "forbidden-mock-database", "type": "forbidden",
-               "description": "Never mock the database in tests",
-               "body": "Integration tests run against the Postgres test container."},
-    "rationale": "The user corrected this twice.",
-    "evidence": [{"quote": "no, don't mock the database", "session_id": "s1", "turn_id": "t4"}],
-}
-
-
-def _data_dir() -> Path:
-    default = Path(__file__).resolve().parents[3] / ".." / "shared" / "data"
-    return Path(os.environ.get("MEMORY_REVIEW_TEST_DATA", default)).resolve()
+from project_kit import Project, data_dir, make_project
 
 
 @pytest.fixture
 def shared_data() -> Path:
     """The real test data folder (``MEMORY_REVIEW_TEST_DATA``), or skip when it is absent."""
-    path = _data_dir()
+    path = data_dir()
     if not path.is_dir():
         pytest.skip(f"real test data not found at {path} (set MEMORY_REVIEW_TEST_DATA)")
     return path
@@ -58,59 +38,6 @@ def real_transcripts(shared_data: Path) -> list[Path]:
     if not files:
         pytest.skip(f"no real transcripts in {folder}")
     return files
-
-
-@dataclass
-class Project:
-    """A real git repository with both stores, and the environment the CLI runs in."""
-
-    root: Path
-    env: dict[str, str]
-
-    def workspace(self) -> Workspace:
-        """A library view of the same stores (for assertions)."""
-        return Workspace(self.root, Path(self.env["MEMORY_REVIEW_HOME"]))
-
-    def run(self, *args: str, stdin: str | bytes | None = None, env: dict[str, str] | None = None,
-            timeout: float = 60) -> subprocess.CompletedProcess:
-        """``memory-review ARGS`` as a real subprocess in the project."""
-        data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
-        return subprocess.run([sys.executable, "-m", "memory_review.cli", *args], input=data, check=False,
-                              env=env or self.env, cwd=self.root, capture_output=True, timeout=timeout)
-
-    def json(self, *args: str, stdin: str | None = None) -> Any:
-        """``memory-review ARGS --json``, which must succeed."""
-        done = self.run(*args, "--json", stdin=stdin)
-        assert done.returncode == 0, done.stderr.decode()
-        return json.loads(done.stdout)
-
-    def hook(self, payload: dict[str, Any], *, env: dict[str, str] | None = None,
-             timeout: float = 30) -> subprocess.CompletedProcess:
-        """``memory-review hook claude-code`` with ``payload`` on stdin, as Claude Code runs it."""
-        return self.run("hook", "claude-code", stdin=json.dumps(payload), env=env, timeout=timeout)
-
-    def approve(self, proposal: dict[str, Any]) -> str:
-        """Propose and apply (a person, through the library); the candidate id."""
-        ws = self.workspace()
-        [state] = ws.propose([parse_proposal(proposal)])
-        ws.apply([state.candidate.id], actor="alice")
-        return state.candidate.id
-
-
-def make_project(base: Path, *, init: bool = True) -> Project:
-    """A fresh project under ``base`` (its own user store and HOME, so nothing leaks out)."""
-    root = base / "repo"
-    root.mkdir(parents=True)
-    subprocess.run(["git", "init", "-q", str(root)], check=True)
-    env = {**os.environ, "MEMORY_REVIEW_HOME": str(base / "user-store"), "MEMORY_REVIEW_ACTOR": "alice",
-           "HOME": str(base / "home")}
-    for name in ("CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR"):  # the tests say where Claude Code would be
-        env.pop(name, None)
-    env.pop("MEMORY_REVIEW_HOOK_DEADLINE", None)
-    project = Project(root.resolve(), env)
-    if init:
-        Workspace(project.root, base / "user-store").init()
-    return project
 
 
 @pytest.fixture

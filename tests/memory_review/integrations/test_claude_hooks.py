@@ -10,7 +10,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from conftest import PROPOSAL, Project
+from project_kit import PROPOSAL, Project
 
 import memory_review
 from memory_review.extract import extract, read_transcript

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import PROPOSAL, Project
+from project_kit import PROPOSAL, Project
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import Project, make_project
+from project_kit import Project, make_project
 
 
 def _ignored(project: Project) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import PROPOSAL, Project
+from project_kit import PROPOSAL, Project
 
 from memory_review.cli import HOOK_ARGV
 

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import Project
+from project_kit import Project
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "extract"))
 from agent_cli_kit import StandIn, make_stand_in  # noqa: E402

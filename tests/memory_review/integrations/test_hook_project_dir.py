@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import PROPOSAL, Project, make_project
+from project_kit import PROPOSAL, Project, make_project
 
 SESSION = "sess-project-dir"
 

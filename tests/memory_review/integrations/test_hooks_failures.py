@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import PROPOSAL, Project, make_project
+from project_kit import PROPOSAL, Project, make_project
 
 import memory_review
 from memory_review.integrations.claude_hooks import hook_errors

@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import PROPOSAL, Project
+from project_kit import PROPOSAL, Project
 
 from memory_review.errors import ValidationError
 from memory_review.integrations.claude_hooks import HOOK_EVENTS

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import Project
+from project_kit import Project
 
 OTHER = '{\n    "hooks": {\n        "Stop": [\n            {"hooks": [{"type": "command", "command": "notify-send done", "timeout": 5}]}\n        ]\n    },\n    "note": "mine"\n}\n'
 

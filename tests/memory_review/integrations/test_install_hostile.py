@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import Project
+from project_kit import Project
 
 SECRET = b'{"env": {"ANTHROPIC_API_KEY": "sk-ant-api03-victim"}}\n'
 

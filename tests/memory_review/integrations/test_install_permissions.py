@@ -13,7 +13,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from conftest import Project
+from project_kit import Project
 
 from memory_review.integrations.claude_settings import PERSON_COMMANDS, is_our_rule
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import anyio
 import pytest
-from conftest import Project
+from project_kit import Project
 
 from memory_review import limits
 

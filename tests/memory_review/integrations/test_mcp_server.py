@@ -15,7 +15,7 @@ from typing import Any
 
 import anyio
 import pytest
-from conftest import PROPOSAL, Project
+from project_kit import PROPOSAL, Project
 
 from memory_review.errors import NotFoundError, ValidationError
 from memory_review.proposal import parse_proposal
