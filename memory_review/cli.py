@@ -20,7 +20,7 @@ import orjson
 
 from memory_review import cli_render as out
 from memory_review.errors import MemoryReviewError, StorageError, ValidationError, one_line_os_error
-from memory_review.proposal import ProposedMemory, parse_proposals
+from memory_review.proposal import ProposedMemory, is_one_object, parse_proposals
 from memory_review.record_io import parse_memory, render_memory
 from memory_review.workspace import Workspace, current_actor
 
@@ -62,8 +62,7 @@ def _propose(args, ws: Workspace):
     raw = sys.stdin.buffer.read() if args.file == "-" else _read_file(args.file)
     proposals = parse_proposals(raw, where="stdin" if args.file == "-" else args.file)
     results = [out.ProposeResult.of(state) for state in ws.propose(proposals, session=args.session)]
-    single = len(results) == 1 and raw.lstrip()[:1] == b"{" and raw.strip().count(b"\n") == 0
-    return results[0] if single else results
+    return results[0] if is_one_object(raw) else results
 
 
 @command("list", out.render_list)

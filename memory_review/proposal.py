@@ -177,6 +177,15 @@ def parse_proposals(raw: bytes, *, where: str = "input") -> list[UpsertProposal 
     return [parse_proposal(item, where=f"{where}[{i}]") for i, item in enumerate(items)]
 
 
+def is_one_object(raw: bytes) -> bool:
+    """Whether the input is one JSON object (however it is laid out): its ``propose`` result is one object
+    too, where an array or JSON Lines gets an array (DESIGN §9)."""
+    try:
+        return isinstance(orjson.loads(raw), dict)
+    except orjson.JSONDecodeError:
+        return False  # JSON Lines (one line is also one JSON document, so it parsed above)
+
+
 def _decode_json_or_lines(raw: bytes, where: str) -> list[Any]:
     try:
         doc = orjson.loads(raw)

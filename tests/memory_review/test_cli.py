@@ -164,6 +164,22 @@ def test_propose_array_all_or_nothing(repo: Path, env: dict) -> None:
     assert len(run_json(["list"], env, repo)) == 2
 
 
+@pytest.mark.parametrize(("layout", "is_array"), [
+    (lambda ps: json.dumps(ps[0]), False),               # one object on one line
+    (lambda ps: json.dumps(ps[0], indent=2), False),     # one object, pretty-printed: still one object
+    (lambda ps: "\n  " + json.dumps(ps[0]) + "\n\n", False),
+    (lambda ps: json.dumps(ps[:1]), True),               # an array of one is an array
+    (lambda ps: json.dumps(ps[:1], indent=2), True),
+    (lambda ps: "\n".join(json.dumps(p) for p in ps), True),  # JSON Lines of two
+])
+def test_propose_json_shape_follows_the_input_document_not_its_whitespace(
+        repo: Path, env: dict, layout, is_array: bool) -> None:
+    proposals = [dict(PROPOSAL, memory=dict(PROPOSAL["memory"], id=f"shape-{n}")) for n in (1, 2)]
+    result = run_json(["propose", "--file", "-"], env, repo, layout(proposals))
+    assert isinstance(result, list) is is_array
+    assert all(item["id"].startswith("cand_") for item in (result if is_array else [result]))
+
+
 def test_verify_fails_naming_the_tampered_line(repo: Path, env: dict) -> None:
     created = run_json(["propose", "--file", "-"], env, repo, json.dumps(PROPOSAL))
     run_json(["apply", created["id"]], env, repo)
