@@ -72,7 +72,8 @@ def _list(args, ws: Workspace):
 
 @command("show", out.render_show)
 def _show(args, ws: Workspace):
-    return ws.show(args.id)
+    state = ws.show(args.id)
+    return out.Shown(state, ws.similar(state))
 
 
 @command("apply", out.render_events)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 from dataclasses import asdict, dataclass, is_dataclass
 from typing import Any
 
@@ -120,7 +121,19 @@ def _list_row(state) -> str:
     return f"{c.id}  {c.scope:<7} {c.op:<11} {what}  — {desc}{flags}"
 
 
-def render_show(state, args) -> str:
+@dataclass(frozen=True)
+class Shown:
+    """``show``: the candidate, and what its ``similar-to:`` flags name, as it stands now."""
+
+    state: Any
+    similar: list[Memory]
+
+    def to_json(self) -> dict:
+        return self.state.to_json() | {"similar": [memory_to_json(m) for m in self.similar]}
+
+
+def render_show(shown: Shown | Any, args) -> str:
+    state, similar = (shown.state, shown.similar) if isinstance(shown, Shown) else (shown, [])
     c = state.candidate
     lines = [f"candidate {c.id}  ({state.status})", f"  op:        {c.op} ({c.scope})",
              f"  proposer:  {c.proposer.kind}:{c.proposer.name}" + (f" ({c.proposer.model})" if c.proposer.model else ""),
@@ -135,7 +148,22 @@ def render_show(state, args) -> str:
             lines.append(f"  > {e.quote}" + (f"  ({where})" if where else ""))
         lines.append("")
     lines += ["diff:", c.diff.rstrip("\n")]
+    if similar:
+        lines += ["", *similar_lines(c, similar)]
     return "\n".join(lines)
+
+
+def similar_lines(candidate, similar: list[Memory]) -> list[str]:
+    """Each near-duplicate beside what the candidate proposes: description, then body, two columns."""
+    proposed = next((ch.after for ch in candidate.changes if ch.after is not None), None)
+    lines = ["similar to what is already there (proposed | existing):"]
+    for memory in similar:
+        lines.append(f"  {(proposed.id if proposed else '-'):<38} | {memory.id} ({memory.scope} {memory.type})")
+        left = [proposed.description, *proposed.body.splitlines()] if proposed else []
+        right = [memory.description, *memory.body.splitlines()]
+        for a, b in itertools.zip_longest(left[:8], right[:8], fillvalue=""):
+            lines.append(f"  {a[:38]:<38} | {b[:38]}")
+    return lines
 
 
 def _would_inject(c) -> list[str]:

@@ -156,13 +156,19 @@ class Workspace:
 
     def _plan_proposals(self, store: Store, proposals: Sequence[tuple[AnyProposal, frozenset[str]]], *,
                         dry_run: bool):
+        from memory_review.near_duplicates import NearDuplicates  # the propose path only, not every start-up
+
         with store.transact() as tx:
             # Only flags depend on it, so the all-or-nothing validation pass skips the log scan.
             discarded = frozenset() if dry_run else DiscardedFingerprints(store)
+            twins = None if dry_run else NearDuplicates(store, tx.view)  # flags only, as above
             plan, made = rules.Plan(), []
             for proposal, extra in proposals:
+                near = twins.flags(proposal) if twins else frozenset()
                 candidate, step = rules.propose(tx.view, proposal, candidate_id=new_candidate_id(),
-                                                now=utc_now(), discarded=discarded, flags=extra)
+                                                now=utc_now(), discarded=discarded, flags=extra | near)
+                if twins:
+                    twins.add(candidate)
                 made.append(candidate)
                 plan.drafts += step.drafts
             if not dry_run:
@@ -200,6 +206,24 @@ class Workspace:
             if found:
                 return found
         raise NotFoundError("candidate", candidate_id)
+
+    def similar(self, state: CandidateState) -> list[Memory]:
+        """What a candidate's ``similar-to:`` flags name in its store, as it is now: the approved memory,
+        else the record a pending candidate proposes for that id (none when it has gone since)."""
+        from memory_review.near_duplicates import similar_ids  # only `show` and the UI's details ask
+
+        wanted = similar_ids(state.flags)
+        store = self.store(state.candidate.scope)
+        if not wanted or not store.exists():
+            return []
+        view = store.view(load=False)
+        found = {mid: memory for mid in wanted if (memory := view.memory(mid)) is not None}
+        if len(found) < len(wanted):
+            for candidate in store.pending():
+                for change in candidate.changes:
+                    if change.after is not None and change.memory in wanted and candidate.id != state.candidate.id:
+                        found.setdefault(change.memory, change.after)
+        return [found[mid] for mid in wanted if mid in found]
 
     # --- a person's decisions -----------------------------------------------------------
 

@@ -30,6 +30,7 @@ FLAG_MARKS: dict[str, str] = {
     "hidden-unicode": "H",
     "untrusted-source": "U",
     "sync-conflict": "C",
+    "similar-to": "N",
 }
 FLAG_WORDS: dict[str, str] = {
     "possible-prompt-injection": "the text tries to steer the agent (override, exfiltration link, "
@@ -41,6 +42,7 @@ FLAG_WORDS: dict[str, str] = {
     "shows them)",
     "untrusted-source": "it came from text the agent read (a file, a tool result), not from the user",
     "sync-conflict": "another clone changed this memory differently; pick one",
+    "similar-to": "nearly repeats something already there (side by side below)",
 }
 PRIORITY_RANK = {"high": 0, "medium": 1, "low": 2}
 OP_STYLE = {"create": "green", "update": "yellow", "delete": "red", "consolidate": "magenta"}
@@ -124,7 +126,12 @@ def age_text(seconds: float) -> str:
 
 def flag_marks(flags: Iterable[str]) -> str:
     """One letter per flag: ``I`` injection, ``S`` secret, ``D`` discarded before, ``B`` stale."""
-    return "".join(FLAG_MARKS.get(flag, "?") for flag in sorted(flags))
+    return "".join(FLAG_MARKS.get(flag_kind(flag), "?") for flag in sorted(flags))
+
+
+def flag_kind(flag: str) -> str:
+    """The kind of a flag: ``similar-to:<id>`` is of kind ``similar-to``; others are their own."""
+    return flag.split(":", 1)[0]
 
 
 def memory_tag(memory: Memory) -> str:

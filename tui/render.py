@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from rich import box
 from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 
 from events import Event
@@ -24,6 +26,7 @@ from tui.format import (
     Display,
     diff_text,
     event_diff,
+    flag_kind,
     frame_text,
     memory_tag,
     proposer_text,
@@ -45,11 +48,15 @@ def _pairs(pairs: Iterable[tuple[str, str]]) -> Text:
     return out
 
 
-def candidate_detail(state: CandidateState, display: Display) -> RenderableType:
-    """Everything a reviewer needs: what, why, on what evidence, from whom, and every warning."""
+def candidate_detail(state: CandidateState, display: Display,
+                     similar: Sequence[Memory] = ()) -> RenderableType:
+    """Everything a reviewer needs: what, why, on what evidence, from whom, and every warning;
+    ``similar``: what its ``similar-to:`` flags name, shown beside the proposal."""
     c = state.candidate
     parts: list[RenderableType] = [_candidate_title(c, display), warnings(state.flags)]
     parts += [heading("Would remember" if c.op != "delete" else "Would forget"), proposed_text(c)]
+    if similar:
+        parts += [heading("Already there, nearly the same"), similar_table(c, similar)]
     parts += [heading("Why"), Text(safe(c.rationale))]
     parts += [heading("Evidence"), evidence_text(c)]
     parts += [heading("Diff (memory files)"), diff_text(c.diff, display)]
@@ -69,6 +76,25 @@ def _candidate_title(c: Candidate, display: Display) -> Text:
     return out
 
 
+def similar_table(c: Candidate, similar: Sequence[Memory]) -> Table:
+    """The proposal and each near-duplicate side by side: description, then body."""
+    proposed = next((ch.after for ch in c.changes if ch.after is not None), None)
+    table = Table(box=box.SIMPLE, expand=True, show_edge=False, pad_edge=False)
+    table.add_column(f"proposed: {proposed.id if proposed else '-'}", ratio=1)
+    for memory in similar:
+        table.add_column(f"{memory.id} ({memory.scope} {memory.type})", ratio=1)
+    row = [_said(proposed) if proposed else Text("-")] + [_said(m) for m in similar]
+    table.add_row(*row)
+    return table
+
+
+def _said(memory: Memory) -> Text:
+    out = Text(safe(memory.description), style="bold")
+    if memory.body and memory.body != memory.description:
+        out.append(f"\n{safe(memory.body)}", style="")
+    return out
+
+
 def warnings(flags: Sequence[str]) -> Text:
     """Each flag spelled out, in red; "no warnings" when there are none."""
     if not flags:
@@ -76,7 +102,7 @@ def warnings(flags: Sequence[str]) -> Text:
     out = Text()
     for flag in flags:
         out.append(f"⚠ {flag}: ", style="bold red")
-        out.append(f"{FLAG_WORDS.get(flag, 'see the candidate')}\n", style="red")
+        out.append(f"{FLAG_WORDS.get(flag_kind(flag), 'see the candidate')}\n", style="red")
     out.rstrip()
     return out
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 from tui_helpers import (
@@ -18,6 +19,7 @@ from tui_helpers import (
     wait_until,
 )
 
+from memory_review.proposal import parse_proposals
 from memory_review.workspace import Workspace
 from tui.screens.confirm import ChoiceModal
 from tui.screens.edit import EditModal
@@ -473,3 +475,32 @@ async def test_quit_cancels_queued_decisions_at_a_safe_point(scenario: Workspace
     await asyncio.sleep(0.5)  # a queued decision that were to run would run now
     assert app.not_run() == ["apply 1 candidate", "apply 1 candidate"]  # what the CLI prints after exit
     assert len(scenario.log()) == before and {first, second} <= pending_ids(scenario)
+
+
+async def test_a_near_duplicate_shows_the_memory_it_repeats_side_by_side(scenario: Workspace) -> None:
+    [twin] = scenario.memories()[:1]
+    doc = {"op": "create", "scope": twin.scope, "rationale": "said again",
+           "memory": {"id": "twin-of-it", "type": twin.type, "description": twin.description, "body": twin.body}}
+    [state] = scenario.propose(parse_proposals(json.dumps(doc).encode()))
+    assert f"similar-to:{twin.id}" in state.flags
+    app = app_for(scenario)
+    async with app.run_test(size=(120, 35)) as pilot:
+        screen = await open_review(pilot)
+        await go_to(pilot, screen, state.candidate.id)
+        await wait_until(pilot, lambda: "Already there, nearly the same" in detail_text(app), what="the twin")
+        text = detail_text(app)
+        assert f"{twin.id} ({twin.scope} {twin.type})" in text and "proposed: twin-of-it" in text
+        assert "N" in screen.entries[state.candidate.id].row.cells[1]  # the queue's mark for it
+
+
+async def test_an_empty_queue_says_when_the_filter_hides_the_rows(scenario: Workspace) -> None:
+    app = app_for(scenario)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        table = screen.query_one("#queue")
+        await pilot.press("slash", *"zzzz")
+        await settle(pilot)
+        assert not table.rows and table.empty_text.startswith("the filter “zzzz” hides all 6")
+        await pilot.press("escape")
+        await settle(pilot)
+        assert len(table.rows) == 6

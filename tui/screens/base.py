@@ -87,10 +87,18 @@ class FilteredScreen(DataScreen):
 
     table_id = ""  # the CSS id of the table the filter narrows, e.g. "#queue"
     filter_text = ""
+    loaded = False  # a first load has arrived: an empty table is then empty, not loading
 
     def refresh_rows(self) -> None:
         """Rebuild the table's rows for the current ``filter_text``."""
         raise NotImplementedError
+
+    def empty_text(self, total: int, nothing: str) -> str:
+        """What an empty table says: ``nothing``, unless the filter hides ``total`` rows (then that)."""
+        words = self.filter_text.strip()
+        if total and words:
+            return f"the filter “{words}” hides all {total} (/ to change it; esc in it clears)"
+        return nothing
 
     def action_filter(self) -> None:
         self.query_one("#filter", FilterBar).reveal()

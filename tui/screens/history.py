@@ -154,7 +154,7 @@ class HistoryScreen(FilteredScreen):
         self.order = [item.key for item in message.items]
         self.haystacks = message.haystacks
         self.rows = message.rows
-        self.query_one("#events", RowTable).empty_text = "the logs are empty"
+        self.loaded = True
         self.refresh_rows()
 
     def _haystack(self, item: LoggedEvent) -> str:
@@ -176,6 +176,8 @@ class HistoryScreen(FilteredScreen):
         fields, words = parse_filter(self.filter_text)
         shown = [k for k in self.order if keep(self.items[k], fields, words, self.haystacks[k])]
         table = self.query_one("#events", RowTable)
+        if self.loaded:
+            table.empty_text = self.empty_text(len(self.order), "the logs are empty")
         table.set_rows([self.rows[k] for k in shown])
         total = (
             f"{len(shown)} of {len(self.order)} events"

@@ -168,12 +168,14 @@ class MemoriesScreen(FilteredScreen):
     def on_memories_screen_loaded(self, message: Loaded) -> None:
         self.entries = {e.key: e for e in message.entries}
         self.order = [e.key for e in message.entries]
-        self.query_one("#memories", RowTable).empty_text = "no approved memories yet"
+        self.loaded = True
         self.refresh_rows()
 
     def refresh_rows(self) -> None:
         """Rebuild the rows (after a load or a change of filter)."""
         table = self.query_one("#memories", RowTable)
+        if self.loaded:
+            table.empty_text = self.empty_text(len(self.order), "no approved memories yet")
         shown = [
             k for k in self.order if matches(self._haystack(self.entries[k]), self.filter_text)
         ]

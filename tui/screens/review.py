@@ -17,11 +17,12 @@ from textual.containers import Container
 from textual.message import Message
 
 from memory_review.errors import MemoryReviewError
+from memory_review.models import Memory
 from memory_review.workspace import CandidateState
 from tui.actions import edit_op, editable_record
 from tui.data import PendingReader, Problem
 from tui.foreign import ForeignState, decide_apply, decide_discard
-from tui.format import OP_STYLE
+from tui.format import OP_STYLE, flag_kind
 from tui.queue import EntryCache, QueueEntry
 from tui.render import candidate_detail
 from tui.screens.base import FilteredScreen
@@ -146,9 +147,6 @@ class ReviewScreen(FilteredScreen):
             self.marked &= self.entries.keys()
             self.refresh_bindings()
         self.loaded = self.loaded or message.final
-        self.query_one("#queue", RowTable).empty_text = (
-            "no pending candidates" if message.final else "loading…"
-        )
         self.refresh_rows()
         self._report_problems(message.problems)
 
@@ -169,6 +167,8 @@ class ReviewScreen(FilteredScreen):
     def refresh_rows(self) -> None:
         """Rebuild the queue's rows from the entries, marks and filter."""
         table = self.query_one("#queue", RowTable)
+        nothing = self.empty_text(len(self.order), "no pending candidates")
+        table.empty_text = nothing if self.loaded else "loading…"
         table.set_rows([self._row(cid) for cid in self.visible_ids()])
         self._update_title(len(table.rows))
         current = self.current()
@@ -176,7 +176,8 @@ class ReviewScreen(FilteredScreen):
             self._show_detail(current)
         if not table.rows:
             self.query_one("#detail", DetailPane).show(
-                Text("Nothing to review." if self.loaded else "Loading…", style="dim")
+                Text(("Nothing to review." if not self.order else "Every candidate is hidden by the filter.")
+                     if self.loaded else "Loading…", style="dim")
             )
 
     def _row(self, cid: str) -> Row:
@@ -197,9 +198,33 @@ class ReviewScreen(FilteredScreen):
         if entry is not None:
             self._show_detail(entry)
 
-    def _show_detail(self, entry: QueueEntry) -> None:
+    def _show_detail(self, entry: QueueEntry, similar: list[Memory] | None = None) -> None:
         self._detail_of = entry
-        self.query_one("#detail", DetailPane).show(candidate_detail(entry.state, self.display_opts))
+        self.query_one("#detail", DetailPane).show(
+            candidate_detail(entry.state, self.display_opts, similar or ())
+        )
+        wants = any(flag_kind(f) == "similar-to" for f in entry.state.flags)
+        if similar is None and wants and not isinstance(entry.state, ForeignState):
+            self._load_similar(entry)
+
+    class SimilarLoaded(Message):
+        """What an entry's ``similar-to:`` flags name, read in a worker."""
+
+        def __init__(self, entry: QueueEntry, similar: list[Memory]) -> None:
+            super().__init__()
+            self.entry = entry
+            self.similar = similar
+
+    @work(thread=True, exclusive=True, group="similar", exit_on_error=False)
+    def _load_similar(self, entry: QueueEntry) -> None:
+        try:
+            self.post_message(self.SimilarLoaded(entry, self.ws.similar(entry.state)))
+        except MemoryReviewError as exc:
+            self.post_message(self.LoadFailed(exc))
+
+    def on_review_screen_similar_loaded(self, message: SimilarLoaded) -> None:
+        if message.entry is self._detail_of:  # the cursor has not moved on meanwhile
+            self._show_detail(message.entry, message.similar)
 
     def current(self) -> QueueEntry | None:
         """The entry under the cursor."""
