@@ -59,7 +59,7 @@ def queue_entry(state: CandidateState, display: Display) -> QueueEntry:
         main_memory(c),
         description(c),
         c.proposer.kind,
-        display.age(c.created_at),
+        c.created_at,  # a live cell: the table shows its age as it draws (tui.widgets.row_table)
         SHORT_PRIORITY.get(c.priority, c.priority),
     )
     haystack = " ".join(

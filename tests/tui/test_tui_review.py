@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from datetime import timedelta
 
 import pytest
 from tui_helpers import (
@@ -16,6 +17,7 @@ from tui_helpers import (
     notifications,
     pending_ids,
     settle,
+    stable_options,
     wait_until,
 )
 
@@ -504,3 +506,17 @@ async def test_an_empty_queue_says_when_the_filter_hides_the_rows(scenario: Work
         await pilot.press("escape")
         await settle(pilot)
         assert len(table.rows) == 6
+
+
+async def test_ages_move_on_while_the_queue_is_open(scenario: Workspace) -> None:
+    clock = stable_options(scenario)["now"]
+    moments = [clock]
+    app = app_for(scenario, now=lambda: moments[-1])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        table = screen.query_one("#queue")
+        first = table.render_line(1).text
+        moments.append(clock + timedelta(hours=3))
+        screen.tick_ages()  # what the screen's AGE_TICK timer calls
+        await settle(pilot)
+        assert table.render_line(1).text != first and " 3h " in table.render_line(1).text

@@ -26,6 +26,10 @@ if TYPE_CHECKING:
     from tui.app import ReviewApp
 
 
+AGE_TICK = 5.0
+"""Seconds between redraws of the ages a screen shows (issue 18: they were stuck at "1s")."""
+
+
 class DataScreen(Screen[None]):
     """A screen over store data; subclasses implement :meth:`load` (a thread worker)."""
 
@@ -59,7 +63,15 @@ class DataScreen(Screen[None]):
         return Header(), KeyBar()
 
     def on_mount(self) -> None:
+        for table in self.query(RowTable):
+            table.live = self.display_opts.age
+        self.set_interval(AGE_TICK, self.tick_ages)
         self.reload()
+
+    def tick_ages(self) -> None:
+        """Ages move on: the tables draw their live cells again (only the lines on screen)."""
+        for table in self.query(RowTable):
+            table.tick()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         self.review_app.report_worker(event)

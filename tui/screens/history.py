@@ -34,7 +34,7 @@ from tui.widgets.row_table import Column, Row, RowTable
 COLUMNS = (
     Column("store", 7),
     Column("seq", 5),
-    Column("age", 4),
+    Column("age", 4, live=True),
     Column("type", 19, styler=lambda t: EVENT_STYLE.get(t, "")),
     Column("actor", 14, style="dim"),
     Column("about", None, style="bold", min_width=10),
@@ -193,7 +193,7 @@ class HistoryScreen(FilteredScreen):
         cells = (
             item.scope,
             str(e.seq),
-            self.display_opts.age(e.ts),
+            e.ts,  # live: shown as its age when drawn
             e.type,
             e.actor,
             event_subject(e, self.display_opts),

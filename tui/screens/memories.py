@@ -36,9 +36,9 @@ COLUMNS = (
     Column("#", 3, style="dim"),
     Column("tag", 27, style="cyan"),
     Column("id", None, style="bold", min_width=12),
-    Column("description", None, min_width=10, hide_below=96),
-    Column("age", 4),
-    Column("source", 12, style="dim"),
+    Column("description", None, min_width=10),  # kept at 80 columns: it says what the memory is
+    Column("age", 4, live=True),
+    Column("source", 12, style="dim", hide_below=96),
     Column("tier", 9, styler=lambda t: "yellow" if t else ""),
 )
 
@@ -196,7 +196,7 @@ class MemoriesScreen(FilteredScreen):
             memory_tag(m),
             m.id,
             safe(m.description),
-            self.display_opts.age(m.updated_at),
+            m.updated_at,  # live: shown as its age when drawn
             _source(m),
             tier,
         )

@@ -41,7 +41,7 @@ COLUMNS = (
     Column("memory", None, style="bold", min_width=12),
     Column("description", None, min_width=10),
     Column("proposer", 10, style="dim", hide_below=90),
-    Column("age", 4),
+    Column("age", 4, live=True),
     Column("pri", 4, styler=lambda p: {"high": "bold", "low": "dim"}.get(p, "")),
 )
 PROGRESS_EVERY = (

@@ -35,7 +35,7 @@ from tui.widgets.row_table import Column, Row, RowTable
 SESSION_COLUMNS = (
     Column("session", None, style="bold", min_width=10),
     Column("events", 6),
-    Column("last", 4),
+    Column("last", 4, live=True),
 )
 STEP_COLUMNS = (
     Column("#", 3, style="dim"),
@@ -164,7 +164,7 @@ class SessionsScreen(DataScreen):
         newest_first = sorted(message.sessions, key=lambda s: s.last_ts, reverse=True)
         table.set_rows(
             [
-                Row(s.session, (s.session, str(s.events), self.display_opts.age(s.last_ts)))
+                Row(s.session, (s.session, str(s.events), s.last_ts))  # live: its age
                 for s in newest_first
             ]
         )

@@ -39,6 +39,8 @@ class Column:
     styler: Styler | None = None
     min_width: int = 8
     hide_below: int = 0
+    live: bool = False
+    """The cell holds a timestamp, shown through the table's ``live`` formatter when drawn (an age)."""
 
     def style_for(self, value: str) -> str:
         return self.styler(value) if self.styler else self.style
@@ -114,8 +116,11 @@ class RowTable(ScrollView, can_focus=True):
         self._index: dict[str, int] = {}
         self.cursor = 0
         self._reported: str | None | bool = False  # last key posted; False: nothing posted yet
-        self._strips: LRUCache[tuple[Row, int, Style], Strip] = LRUCache(1024)
+        self._strips: LRUCache[tuple[Row, int, Style, int], Strip] = LRUCache(1024)
         self._width = 0
+        self._tick = 0
+        self.live: Callable[[str], str] | None = None
+        """How a ``live`` column's timestamp is shown (set by the screen: the display's age)."""
 
     # --- data -----------------------------------------------------------------------------
 
@@ -241,14 +246,23 @@ class RowTable(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         row = self.rows[index]
         style = base + self._component("row-table--cursor") if index == self.cursor else base
-        key = (row, width, style)
+        key = (row, width, style, self._tick)
         strip = self._strips.get(key)
         if strip is None:  # scrolling by one line draws one new line; the rest come from here
             cells = [
-                (value, column.style_for(value)) for column, value in zip(self.columns, row.cells)
+                (self._shown(column, value), column.style_for(value))
+                for column, value in zip(self.columns, row.cells)
             ]
             strip = self._strips[key] = self._line(cells, width, style, row.style)
         return strip
+
+    def _shown(self, column: Column, value: str) -> str:
+        return self.live(value) if column.live and self.live and value else value
+
+    def tick(self) -> None:
+        """Draw the live cells again (ages move on): only the lines on screen are redrawn."""
+        self._tick += 1
+        self.refresh()
 
     def _component(self, name: str) -> Style:
         return self.get_component_rich_style(name, partial=True)
