@@ -220,7 +220,7 @@ def _promote(args, ws: Workspace):
 
 @command("hook", out.render_hook_errors)
 def _hook(args, ws: Workspace):
-    # `hook claude-code` never gets here: main() runs it before anything that could fail loudly.
+    # `hook claude-code|codex|gemini` never gets here: main() runs it before anything that could fail loudly.
     from memory_review.integrations import claude_hooks
 
     return claude_hooks.hook_errors(ws)
@@ -587,15 +587,16 @@ def _cfg_sync(p):
 
 
 def _cfg_hook(p):
-    p.add_argument("target", choices=["claude-code", "errors", "worker"], metavar="claude-code|errors",
-                   help="claude-code: run as Claude Code's hook (JSON on stdin; always exits 0); "
+    p.add_argument("target", choices=[*HOOK_AGENTS, "errors", "worker"], metavar="claude-code|codex|gemini|errors",
+                   help="claude-code, codex, gemini: run as that agent's hook (JSON on stdin; always exits 0); "
                         "errors: what went wrong inside hooks "
                         "(worker: the background model extraction a hook starts; not for people)")
 
 
 def _cfg_install(p, *, with_command: bool = True):
-    p.add_argument("agent", choices=["claude-code", "codex"], metavar="claude-code|codex",
-                   help="the agent to hook into (codex: .codex/hooks.json, or $CODEX_HOME/hooks.json with --user)")
+    p.add_argument("agent", choices=list(HOOK_AGENTS), metavar="claude-code|codex|gemini",
+                   help="the agent to hook into (codex: .codex/hooks.json, or $CODEX_HOME/hooks.json with --user; "
+                        "gemini: .gemini/settings.json, or ~/.gemini/settings.json with --user)")
     # Here --project names the settings file, not the project root: this group takes the flag over
     # (the root can still be given before the command: memory-review --project DIR install ...).
     where = p.add_argument_group("which settings file (the last one given wins)", conflict_handler="resolve")
@@ -688,15 +689,17 @@ SUBCOMMANDS = [
 ]
 
 
+HOOK_AGENTS = ("claude-code", "codex", "gemini")
 HOOK_ARGV = ("hook", "claude-code")
-"""The command line ``install`` gives Claude Code: run before every prompt, so it skips building the parser."""
+"""The command line ``install`` gives Claude Code: run before every prompt, so it skips building the parser
+(``hook codex`` and ``hook gemini`` likewise)."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
     arguments = list(sys.argv[1:] if argv is None else argv)
-    if tuple(arguments) == HOOK_ARGV:
-        return _run_claude_hook(project=None)
+    if len(arguments) == 2 and arguments[0] == "hook" and arguments[1] in HOOK_AGENTS:
+        return _run_agent_hook(arguments[1], project=None)
     parser = build_parser()
     args = parser.parse_args(arguments)
     name = args.command or "review"
@@ -704,8 +707,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unknown command {name!r}")
     if name == "verify" and args.apply and not args.repair:
         parser.error("--apply goes with --repair: memory-review verify --repair --apply")
-    if name == "hook" and args.target == "claude-code":
-        return _run_claude_hook(project=getattr(args, "project", None))
+    if name == "hook" and args.target in HOOK_AGENTS:
+        return _run_agent_hook(args.target, project=getattr(args, "project", None))
     if name == "hook" and args.target == "worker":
         from memory_review.integrations.hook_worker import run_worker
 
@@ -731,10 +734,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0 if getattr(result, "ok", True) else 1
 
 
-def _run_claude_hook(*, project: str | None) -> int:
+def _run_agent_hook(agent: str, *, project: str | None) -> int:
     from memory_review.integrations import claude_hooks
+    from memory_review.integrations.agents import agent_named
 
-    return claude_hooks.run_hook(sys.stdin.buffer, sys.stdout, project=project)
+    return claude_hooks.run_hook(sys.stdin.buffer, sys.stdout, project=project, agent=agent_named(agent))
 
 
 def _emit(result: Any, args: argparse.Namespace, render) -> None:

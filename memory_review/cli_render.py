@@ -396,7 +396,8 @@ def reopen_command(workspace) -> str:
 def render_hook_errors(entries, args) -> str:
     if not entries:
         return "no hook errors"
-    return "\n".join(f"{e.ts}  {e.event or '-':<16} {e.session or '-'}  {e.error}: {e.message}" for e in entries)
+    return "\n".join(f"{e.ts}  {e.agent:<11} {e.event or '-':<16} {e.session or '-'}  {e.error}: {e.message}"
+                     for e in entries)
 
 
 def render_install(result, args) -> str:
@@ -424,6 +425,9 @@ def _install_lines(result, args) -> list[str]:
     if result.agent == "codex":
         lines.append("  Codex runs hooks once you trust them (it asks), and only with hooks on in config.toml "
                      "([features] hooks, on by default in recent versions); Codex has no deny rules to add")
+    if result.agent == "gemini":
+        lines.append("  Gemini CLI runs hooks only with its hooks system on (/settings → Advanced → Enable Hooks "
+                     "System; `/hooks panel` shows it); Gemini has no deny rules to add")
     if result.auto_memory == "off":
         lines.append("  autoMemoryEnabled: false — Claude Code's own auto memory is off: it stores notes nobody "
                      "reviewed (--keep-auto-memory leaves it on)")

@@ -103,29 +103,37 @@ def _trust(ws: Workspace) -> list[Check]:
 
 
 def _claude_code(ws: Workspace, env: dict[str, str]) -> list[Check]:
+    """Our hooks in every agent's settings (Claude Code always reported; Codex and Gemini CLI when installed)."""
+    checks = _agent_hooks(ws, env, "claude-code", ("user", "project", "local"))
+    if not checks:
+        checks.append(Check("claude-code", True, "no hooks installed",
+                            "`memory-review install claude-code` adds them"))
+    for agent in ("codex", "gemini"):
+        checks += _agent_hooks(ws, env, agent, ("user", "project"))
+    return checks
+
+
+def _agent_hooks(ws: Workspace, env: dict[str, str], agent: str, scopes: tuple[str, ...]) -> list[Check]:
     from memory_review.integrations.install import settings_path
 
     checks = []
-    for scope in ("user", "project", "local"):
-        path = settings_path(scope, ws.root, dict(env))  # type: ignore[arg-type]
+    for scope in scopes:
+        path = settings_path(scope, ws.root, dict(env), agent)  # type: ignore[arg-type]
         commands = _our_commands(path)
         if commands is None:
             continue
         if isinstance(commands, str):
-            checks.append(Check(f"claude-code ({scope})", False, f"{path}: {commands}"))
+            checks.append(Check(f"{agent} ({scope})", False, f"{path}: {commands}"))
             continue
         broken = [c for c in commands if _runs(c) is None]
         if broken:
-            checks.append(Check(f"claude-code ({scope})", False,
+            checks.append(Check(f"{agent} ({scope})", False,
                                 f"{path}: the hook runs `{broken[0]}`, which no longer exists",
-                                f"run `memory-review install claude-code --{scope}` again"))
+                                f"run `memory-review install {agent} --{scope}` again"))
         else:
             others = [c for c in commands if not _is_this(_runs(c))]
             note = f" (`{others[0]}` is another install than this one)" if others else ""
-            checks.append(Check(f"claude-code ({scope})", True, f"{path}: hooks installed{note}"))
-    if not checks:
-        checks.append(Check("claude-code", True, "no hooks installed",
-                            "`memory-review install claude-code` adds them"))
+            checks.append(Check(f"{agent} ({scope})", True, f"{path}: hooks installed{note}"))
     return checks
 
 

@@ -147,13 +147,19 @@ def open_json(path: Path) -> JsonSource | None:
         if raw is None or not raw.strip():
             continue
         first = _loads_or_none(raw)
-        if isinstance(first, dict) and not _is_wrapper(first):
+        if isinstance(first, dict) and not _is_wrapper(first) and not _is_session_document(first):
             return JsonSource(path, "lines")
         break
     try:
         return JsonSource(path, "document", read_document(path))
     except ValidationError:
         return None
+
+
+def _is_session_document(value: dict[str, Any]) -> bool:
+    # A whole session on one line ({"sessionId": ..., "messages": [...]}, Gemini CLI's shape written
+    # compactly): no record of a JSON Lines transcript holds a list of messages.
+    return isinstance(value.get("messages"), list)
 
 
 def _is_wrapper(value: dict[str, Any]) -> bool:

@@ -1,4 +1,7 @@
-"""``memory-review hook claude-code``: the Claude Code hook (reads the hook's JSON on stdin).
+"""``memory-review hook claude-code|codex|gemini``: the agent hook (reads the hook's JSON on stdin).
+
+Written for Claude Code; Codex and Gemini CLI speak the same JSON, and :mod:`agents` maps their
+event names to these (Gemini's ``BeforeAgent`` is ``UserPromptSubmit``, ``AfterAgent`` is ``Stop``).
 
 * ``SessionStart`` / ``UserPromptSubmit``: answer with the context block as
   ``{"hookSpecificOutput": {"hookEventName": ..., "additionalContext": <block>}}``
@@ -38,6 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticValidationError
 
 from memory_review.errors import IntegrityError, MemoryReviewError, ValidationError
+from memory_review.integrations.agents import CLAUDE_CODE, CONTEXT_EVENTS, EXTRACT_EVENTS, HOOK_EVENTS, HookAgent
 from memory_review.integrations.hook_state import (
     HookError,
     HookState,
@@ -55,9 +59,7 @@ if TYPE_CHECKING:
     from memory_review.extract import Finding, Transcript
     from memory_review.extraction import ExtractSummary
 
-CONTEXT_EVENTS = frozenset({"SessionStart", "UserPromptSubmit"})
-EXTRACT_EVENTS = frozenset({"Stop", "SubagentStop", "PreCompact"})
-HOOK_EVENTS = ("SessionStart", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact")
+__all__ = ["CONTEXT_EVENTS", "EXTRACT_EVENTS", "HOOK_EVENTS", "HookPayload", "handle", "run_hook"]
 
 CONTEXT_DEADLINE = 5.0
 EXTRACT_DEADLINE = 20.0
@@ -67,7 +69,6 @@ LOCK_TIMEOUT = 1.0
 CONTEXT_BUDGET = 10_000
 MAX_PAYLOAD_BYTES = 1024 * 1024
 DEADLINE_ENV = "MEMORY_REVIEW_HOOK_DEADLINE"
-PROJECT_DIR_ENV = "CLAUDE_PROJECT_DIR"
 NESTED_ENV = "MEMORY_REVIEW_NESTED"  # set by extract.agent_cli for the CLI it runs
 
 
@@ -115,10 +116,12 @@ def parse_payload(raw: bytes) -> HookPayload:
         raise ValidationError(f"not a Claude Code hook payload: {where}: {first['msg']}", path="stdin") from exc
 
 
-def handle(payload: HookPayload, *, project: Path | None = None, deadline: float | None = None) -> HookOutcome:
+def handle(payload: HookPayload, *, project: Path | None = None, deadline: float | None = None,
+           agent: HookAgent = CLAUDE_CODE) -> HookOutcome:
     """Answer one hook event. Raises MemoryReviewError (or OSError) on failure; the caller logs it."""
     outcome = HookOutcome(event=payload.hook_event_name)
-    if payload.hook_event_name not in CONTEXT_EVENTS | EXTRACT_EVENTS:
+    event = agent.ours(payload.hook_event_name)
+    if event is None:
         outcome.skipped = "not an event memory-review acts on"
         return outcome
     if os.environ.get(NESTED_ENV):
@@ -126,42 +129,42 @@ def handle(payload: HookPayload, *, project: Path | None = None, deadline: float
         # context for it, and no extraction of it, or extraction would start itself again.
         outcome.skipped = "inside memory-review's own extractor session"
         return outcome
-    ws = open_workspace(payload, project)
+    ws = open_workspace(payload, project, agent)
     if not ws.has_store("project"):
         outcome.skipped = f"no project store at {ws.store_dir('project')} (run `memory-review init` there)"
         return outcome
-    if payload.hook_event_name in CONTEXT_EVENTS:
-        outcome.output = with_trust_notice(answer_context(ws, payload), ws, payload)
-    elif (extractor := _hook_extractor(ws, payload)) != "heuristic":
+    if event in CONTEXT_EVENTS:
+        outcome.output = with_trust_notice(answer_context(ws, payload, event), ws, payload)
+    elif (extractor := _hook_extractor(ws, payload, agent)) != "heuristic":
         from memory_review.integrations.hook_worker import start_background_extraction
 
-        start_background_extraction(ws, payload, extractor)  # the model answers later, never delaying Claude
+        start_background_extraction(ws, payload, extractor, agent)  # the model answers later, never delaying
         outcome.skipped = f"model extraction ({extractor}) started in the background"
     else:
         summary = extract_new_turns(ws, payload, deadline=deadline)
         outcome.proposed = summary.proposed if summary else []
         outcome.output = _review_notice(outcome.proposed)
     for warning in ws.warnings:  # trouble after a commit point (e.g. git history): the change stands
-        record_error(ws.store_dir("project"), RuntimeWarning(warning), payload=payload)
+        record_error(ws.store_dir("project"), RuntimeWarning(warning), payload=payload, agent=agent)
     return outcome
 
 
-def _hook_extractor(ws: Workspace, payload: HookPayload) -> str:
+def _hook_extractor(ws: Workspace, payload: HookPayload, agent: HookAgent) -> str:
     """The person's choice of extractor for these hooks; a config that cannot be read is logged, and the
     offline heuristic runs instead (extraction still happens)."""
     from memory_review.integrations.hook_worker import configured_extractor
 
     try:
-        return configured_extractor(ws)
+        return configured_extractor(ws, agent)
     except MemoryReviewError as exc:
-        record_error(ws.store_dir("project"), exc, payload=payload)
+        record_error(ws.store_dir("project"), exc, payload=payload, agent=agent)
         return "heuristic"
 
 
-def open_workspace(payload: HookPayload, project: Path | None) -> Workspace:
-    """The workspace of ``--project``, else ``$CLAUDE_PROJECT_DIR``, else the payload's ``cwd``;
-    the store lock is waited for briefly."""
-    project = project or claude_project_dir()
+def open_workspace(payload: HookPayload, project: Path | None, agent: HookAgent = CLAUDE_CODE) -> Workspace:
+    """The workspace of ``--project``, else the agent's project variable (``$CLAUDE_PROJECT_DIR``,
+    ``$GEMINI_PROJECT_DIR``), else the payload's ``cwd``; the store lock is waited for briefly."""
+    project = project or agent_project_dir(agent)
     cwd = Path(payload.cwd) if payload.cwd else None
     if project is None and cwd is not None and not cwd.is_dir():
         raise ValidationError(f"the hook's cwd is not a directory: {cwd}", field="cwd")
@@ -169,21 +172,28 @@ def open_workspace(payload: HookPayload, project: Path | None) -> Workspace:
 
 
 def claude_project_dir() -> Path | None:
-    """The project root Claude Code gives the commands it starts (``$CLAUDE_PROJECT_DIR``), if it is a folder.
+    """The project root Claude Code gives the commands it starts (``$CLAUDE_PROJECT_DIR``), if it is a folder."""
+    return agent_project_dir(CLAUDE_CODE)
+
+
+def agent_project_dir(agent: HookAgent) -> Path | None:
+    """The project root the agent gives the commands it starts, if it sets one and it is a folder.
 
     Steadier than the payload's ``cwd``, which follows the agent's ``cd`` (into ``/tmp`` or another
     repository). Unset, empty or not a folder: None, and the ``cwd`` decides as before.
     """
-    value = os.environ.get(PROJECT_DIR_ENV, "")
+    value = os.environ.get(agent.project_dir_env, "") if agent.project_dir_env else ""
     if not value or not os.path.isabs(value):
         return None
     path = Path(value)
     return path if path.is_dir() else None
 
 
-def answer_context(ws: Workspace, payload: HookPayload) -> dict[str, Any] | None:
-    """The hook output adding the (recorded) context block, or None when there is nothing to add."""
-    query = payload.prompt if payload.hook_event_name == "UserPromptSubmit" else None
+def answer_context(ws: Workspace, payload: HookPayload, event: str | None = None) -> dict[str, Any] | None:
+    """The hook output adding the (recorded) context block, or None when there is nothing to add.
+
+    ``event`` is our name for the payload's event; the answer names the agent's own (``BeforeAgent``)."""
+    query = payload.prompt if (event or payload.hook_event_name) == "UserPromptSubmit" else None
     result = ws.context(session=payload.session_id, query=query or None, budget=CONTEXT_BUDGET)
     if not result.text:
         return None
@@ -291,18 +301,21 @@ def _lock_wait(deadline: float | None) -> float:
 # --- the boundary: never fail, never block -------------------------------------------------------
 
 
-def run_hook(stdin: IO[bytes], stdout: IO[str], *, project: str | None = None) -> int:
+def run_hook(stdin: IO[bytes], stdout: IO[str], *, project: str | None = None,
+             agent: HookAgent = CLAUDE_CODE) -> int:
     """The command: read stdin, answer, and exit 0 whatever happens (errors go to the hook error log)."""
-    watchdog = Watchdog(_deadline(EXTRACT_DEADLINE), on_expiry=lambda: _timed_out(None, project))
+    watchdog = Watchdog(_deadline(EXTRACT_DEADLINE), on_expiry=lambda: _timed_out(None, project, agent))
     payload: HookPayload | None = None
     try:
         payload = parse_payload(stdin.read(MAX_PAYLOAD_BYTES + 1))
-        limit = _deadline(CONTEXT_DEADLINE if payload.hook_event_name in CONTEXT_EVENTS else EXTRACT_DEADLINE)
-        watchdog.restart(limit, on_expiry=lambda: _timed_out(payload, project))
-        outcome = handle(payload, project=Path(project) if project else None, deadline=watchdog.expires_at)
+        context = agent.ours(payload.hook_event_name) in CONTEXT_EVENTS
+        limit = _deadline(CONTEXT_DEADLINE if context else EXTRACT_DEADLINE)
+        watchdog.restart(limit, on_expiry=lambda: _timed_out(payload, project, agent))
+        outcome = handle(payload, project=Path(project) if project else None, deadline=watchdog.expires_at,
+                         agent=agent)
     except Exception as exc:  # noqa: BLE001 — the hook's boundary: log anything, add nothing, exit 0
         failure = exc  # `exc` is unbound after the block; the lambda must not depend on when it runs
-        watchdog.finish(lambda: _log_failure(failure, payload, project))
+        watchdog.finish(lambda: _log_failure(failure, payload, project, agent))
         return 0
     watchdog.finish(lambda: _write(stdout, outcome.output))
     return 0
@@ -326,18 +339,19 @@ def _deadline(default: float) -> float:
         return default  # a typo in the environment must not switch the deadline off
 
 
-def _log_failure(exc: BaseException, payload: HookPayload | None, project: str | None) -> None:
-    record_error(error_folder_for(payload, project), exc, payload=payload)
+def _log_failure(exc: BaseException, payload: HookPayload | None, project: str | None, agent: HookAgent) -> None:
+    record_error(error_folder_for(payload, project, agent), exc, payload=payload, agent=agent)
 
 
-def _timed_out(payload: HookPayload | None, project: str | None) -> None:
+def _timed_out(payload: HookPayload | None, project: str | None, agent: HookAgent) -> None:
     exc = TimeoutError("the hook ran past its deadline and was stopped; nothing was added")
-    record_error(error_folder_for(payload, project), exc, payload=payload)
+    record_error(error_folder_for(payload, project, agent), exc, payload=payload, agent=agent)
 
 
-def record_error(store_root: Path | None, exc: BaseException, *, payload: HookPayload | None = None) -> None:
-    """Append a hook failure to the store's hook error log (stderr when no store can take it)."""
-    entry = HookError(ts=utc_now(), event=payload.hook_event_name if payload else None,
+def record_error(store_root: Path | None, exc: BaseException, *, payload: HookPayload | None = None,
+                 agent: HookAgent = CLAUDE_CODE) -> None:
+    """Append a hook failure to the store's hook error log, under the agent's name (stderr when no store can)."""
+    entry = HookError(ts=utc_now(), agent=agent.name, event=payload.hook_event_name if payload else None,
                       session=payload.session_id if payload else None, error=type(exc).__name__,
                       message=_message(exc))
     try:
@@ -354,11 +368,12 @@ def _message(exc: BaseException) -> str:
     return f"{exc}" + (f" (hint: {hint})" if hint else "")
 
 
-def error_folder_for(payload: HookPayload | None, project: str | None) -> Path | None:
+def error_folder_for(payload: HookPayload | None, project: str | None,
+                     agent: HookAgent = CLAUDE_CODE) -> Path | None:
     """The store whose hook log takes an error: the project store if it exists, else the user store."""
     try:
         cwd = Path(payload.cwd) if payload and payload.cwd and Path(payload.cwd).is_dir() else None
-        root = project_root(Path(project) if project else claude_project_dir(), cwd)
+        root = project_root(Path(project) if project else agent_project_dir(agent), cwd)
         store = project_store_dir(root)
         if store.is_dir():
             return store

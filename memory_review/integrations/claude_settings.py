@@ -23,8 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from memory_review.errors import ValidationError
+from memory_review.integrations.agents import AGENTS
 
 HOOK_ARGS = ("hook", "claude-code")
+# Any agent's hook command is ours (a Codex install before ADR 0034 ran `hook claude-code`).
+OUR_HOOK_ARGS = frozenset(agent.hook_args for agent in AGENTS.values())
 AUTO_MEMORY = "autoMemoryEnabled"
 # A person's commands (rules.require_person refuses an agent actor; these rules refuse the agent's shell).
 PERSON_COMMANDS = ("apply", "discard", "edit", "revert", "restore", "delete", "forget", "trust", "sync",
@@ -62,14 +65,14 @@ class Stripped:
 
 
 def is_ours(entry: Any) -> bool:
-    """Whether a hook entry runs ``memory-review hook claude-code`` (under any path)."""
+    """Whether a hook entry runs ``memory-review hook <agent>`` (under any path)."""
     if not isinstance(entry, dict) or entry.get("type") != "command" or not isinstance(entry.get("command"), str):
         return False
     try:
         words = shlex.split(entry["command"])
     except ValueError:
         return False
-    return tuple(words[-2:]) == HOOK_ARGS and _is_our_program(words[:-2])
+    return tuple(words[-2:]) in OUR_HOOK_ARGS and _is_our_program(words[:-2])
 
 
 def _is_our_program(words: list[str]) -> bool:
@@ -111,7 +114,7 @@ def programs_for(hook_command: str, *, extra: Iterable[str] = ()) -> list[str]:
     """Every way the agent's shell could name this tool: the bare name, the hook's program, python -m."""
     found = ["memory-review"]
     words = shlex.split(hook_command)
-    if len(words) > 2 and tuple(words[-2:]) == HOOK_ARGS:
+    if len(words) > 2 and tuple(words[-2:]) in OUR_HOOK_ARGS:
         found.append(shlex.join(words[:-2]))
     found.extend(extra)
     modules = [CLI_MODULE] + (["memory_review"] if _has_main_module() else [])

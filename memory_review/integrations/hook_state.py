@@ -91,6 +91,7 @@ class ExtractionJob(Strict):
     extractor: Literal["claude", "codex", "gemini"]
     event: str = Field(default="Stop", max_length=64)
     generation: int = Field(ge=0)
+    agent: Literal["claude-code", "codex", "gemini"] = "claude-code"  # whose hook asked: its errors carry it
 
 
 class HookState:

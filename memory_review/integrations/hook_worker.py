@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memory_review.errors import LockTimeoutError, ValidationError
+from memory_review.integrations.agents import CLAUDE_CODE, HookAgent, agent_named
 from memory_review.integrations.claude_hooks import (
     HookPayload,
     Watchdog,
@@ -43,26 +44,26 @@ if TYPE_CHECKING:
     from memory_review.extract import Transcript
     from memory_review.integrations.hook_state import TranscriptOffset
 
-HOOK_AGENT = "claude-code"
 WORKER_LOCK_TIMEOUT = 30.0  # the worker is in no hurry: it may wait for the store behind a person's review
 WORKER_MARGIN = 120.0  # beyond the CLI's own deadline: reading, proposing, a second round
 
 
-def configured_extractor(ws: Workspace) -> str:
+def configured_extractor(ws: Workspace, agent: HookAgent = CLAUDE_CODE) -> str:
     """The extractor the person chose for this agent's hooks; ``heuristic`` when none (or unreadable)."""
     from memory_review.extract.cli_config import hook_extractor, read_config
 
-    return hook_extractor(read_config(ws.store_dir("user")), HOOK_AGENT)
+    return hook_extractor(read_config(ws.store_dir("user")), agent.name)
 
 
-def start_background_extraction(ws: Workspace, payload: HookPayload, extractor: str) -> None:
+def start_background_extraction(ws: Workspace, payload: HookPayload, extractor: str,
+                                agent: HookAgent = CLAUDE_CODE) -> None:
     """Record the job and start a detached worker for the session; returns at once."""
     if not payload.transcript_path:
         raise ValidationError(f"{payload.hook_event_name} payload has no transcript_path", field="transcript_path")
     transcript = Path(payload.transcript_path).expanduser().absolute()
     state = HookState(ws.store_dir("project"), lock_timeout=1.0)
     state.save_job(ExtractionJob(session=payload.session_id, transcript=str(transcript), extractor=extractor,
-                                 event=payload.hook_event_name, generation=time.time_ns()))
+                                 event=payload.hook_event_name, generation=time.time_ns(), agent=agent.name))
     spawn_worker(ws.root, payload.session_id)
 
 
@@ -98,7 +99,8 @@ def run_worker(*, project: str | None, session: str | None) -> int:
     except Exception as exc:  # noqa: BLE001 — a hook's boundary: log it, exit 0 (nobody is waiting)
         failure = exc
         payload = HookPayload(hook_event_name=job.event if job else "worker", session_id=session or "unknown")
-        watchdog.finish(lambda: record_error(root, failure, payload=payload))
+        agent = agent_named(job.agent) if job else CLAUDE_CODE
+        watchdog.finish(lambda: record_error(root, failure, payload=payload, agent=agent))
         return 0
     watchdog.finish(lambda: None)
     return 0
@@ -129,7 +131,7 @@ def extract_job(ws: Workspace, state: HookState, job: ExtractionJob) -> list[str
     transcript, start, offset = read
     run = run_extractor(ws, transcript, job.extractor, start=start)
     if run.failure:
-        record_failure(ws, transcript, run.failure, agent=HOOK_AGENT)
+        record_failure(ws, transcript, run.failure, agent=job.agent)
         return []  # offsets stay: the next Stop asks about these turns again
     findings = new_findings(run.findings, transcript, start)
     with state.extraction_lock():

@@ -1,5 +1,6 @@
-"""``memory-review install|uninstall claude-code``: our hooks, deny rules and auto-memory switch in a
-Claude Code ``settings.json`` (ADR 0011, 0022).
+"""``memory-review install|uninstall claude-code|codex|gemini``: our hooks, deny rules and auto-memory switch in a
+Claude Code ``settings.json`` (ADR 0011, 0022); our hooks alone in Codex's ``hooks.json`` (ADR 0027) and
+Gemini CLI's ``settings.json`` (ADR 0034), which take the same hook JSON.
 
 Claude Code reads ``~/.claude/settings.json`` (user; ``$CLAUDE_CONFIG_DIR`` moves it),
 ``<project>/.claude/settings.json`` (project, shared) and ``<project>/.claude/settings.local.json``
@@ -34,9 +35,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from events.durable import atomic_replace, remove_file
 from events.safe_fs import FileTooLarge, UnsafeFile, read_file_or
 from memory_review.errors import StorageError, UnsafePathError, ValidationError
-from memory_review.integrations.claude_hooks import CONTEXT_EVENTS, HOOK_EVENTS
+from memory_review.integrations.agents import CODEX, CONTEXT_EVENTS, GEMINI, HOOK_EVENTS, agent_named
 from memory_review.integrations.claude_settings import (
-    HOOK_ARGS,
     Wanted,
     deny_rules,
     has_our_hooks,
@@ -49,10 +49,12 @@ if TYPE_CHECKING:
     from memory_review.workspace import Workspace
 
 SettingsScope = Literal["user", "project", "local"]
-Agent = Literal["claude-code", "codex"]
-# Codex's hooks.json takes Claude Code's hook JSON (payload on stdin, hookSpecificOutput.additionalContext
-# back), so the same hook command serves it; these are the events it has that we act on.
-CODEX_EVENTS = ("SessionStart", "UserPromptSubmit", "Stop")
+Agent = Literal["claude-code", "codex", "gemini"]
+# Codex's hooks.json and Gemini CLI's settings.json take Claude Code's hook JSON (payload on stdin,
+# hookSpecificOutput.additionalContext back): the same hook serves them, named `hook codex|gemini`.
+CODEX_EVENTS = tuple(CODEX.events)
+GEMINI_EVENTS = tuple(GEMINI.events)
+HOOK_NAME = "memory-review"  # Gemini's `/hooks disable memory-review` names hooks by this
 BACKUP_DIR = "install-backups"
 MAX_SETTINGS_BYTES = 4 * 1024 * 1024
 # Claude Code's own limit per hook (seconds); ours stop earlier (claude_hooks deadlines).
@@ -89,7 +91,12 @@ class Target:
 
 def settings_path(scope: SettingsScope, root: Path, environ: dict[str, str] | None = None,
                   agent: Agent = "claude-code") -> Path:
-    """The settings file Claude Code (or Codex's hooks file) reads for ``scope``."""
+    """The settings file Claude Code (or Codex's hooks file, or Gemini CLI) reads for ``scope``."""
+    if agent == "gemini":
+        if scope == "local":
+            raise ValidationError("Gemini CLI has no local settings file; use --project (.gemini/settings.json) "
+                                  "or --user")
+        return (gemini_home(environ) if scope == "user" else root / ".gemini") / "settings.json"
     if agent == "codex":
         if scope == "local":
             raise ValidationError("Codex has no local hooks file; use --project (.codex/hooks.json) or --user")
@@ -114,24 +121,37 @@ def codex_home(environ: dict[str, str] | None = None) -> Path:
     return base.expanduser().absolute()
 
 
+def gemini_home(environ: dict[str, str] | None = None) -> Path:
+    """Gemini CLI's folder: ``$GEMINI_CLI_HOME/.gemini`` (its home override), else ``~/.gemini``."""
+    env = os.environ if environ is None else environ
+    base = Path(env["GEMINI_CLI_HOME"]) if env.get("GEMINI_CLI_HOME") else Path.home()
+    return (base.expanduser() / ".gemini").absolute()
+
+
+def user_config_dir(agent: Agent, environ: dict[str, str] | None = None) -> Path:
+    """The agent's own folder, where a user settings file may live (or link from)."""
+    return {"codex": codex_home, "gemini": gemini_home}.get(agent, config_dir)(environ)
+
+
 def auto_memory_dir(root: Path, environ: dict[str, str] | None = None) -> Path:
     """Where Claude Code keeps its auto memory of ``root``: ``projects/<path, non-alphanumerics as ->/memory``."""
     return config_dir(environ) / "projects" / re.sub(r"[^A-Za-z0-9]", "-", str(root)) / "memory"
 
 
-def hook_command() -> str:
-    """How Claude Code should run the hook: by name when PATH finds this very install, else by full path.
+def hook_command(agent: Agent = "claude-code") -> str:
+    """How the agent should run the hook: by name when PATH finds this very install, else by full path.
 
     A bare name keeps a shared project settings file portable; a full path keeps a
-    virtualenv install working when Claude Code's PATH does not include the venv.
+    virtualenv install working when the agent's PATH does not include the venv.
     """
+    args = agent_named(agent).hook_args
     here = _this_executable()
     on_path = shutil.which("memory-review")
     if on_path and (here is None or Path(on_path).resolve() == here):
-        return shlex.join(["memory-review", *HOOK_ARGS])
+        return shlex.join(["memory-review", *args])
     if here is not None:
-        return shlex.join([str(here), *HOOK_ARGS])
-    return shlex.join([sys.executable, "-m", "memory_review.cli", *HOOK_ARGS])
+        return shlex.join([str(here), *args])
+    return shlex.join([sys.executable, "-m", "memory_review.cli", *args])
 
 
 def _this_executable() -> Path | None:
@@ -153,6 +173,21 @@ def codex_wanted(command: str) -> Wanted:
     return Wanted(hooks=entries, deny=(), auto_memory_off=False)
 
 
+def gemini_wanted(command: str) -> Wanted:
+    """Our part of a Gemini CLI ``settings.json``: the hook on its events, timeouts in milliseconds, named."""
+    entries = {event: {"name": HOOK_NAME, "type": "command", "command": command,
+                       "timeout": TIMEOUTS[ours] * GEMINI.timeout_unit} for event, ours in GEMINI.events.items()}
+    return Wanted(hooks=entries, deny=(), auto_memory_off=False)
+
+
+def _wanted_for(agent: Agent, command: str, *, keep_auto_memory: bool) -> Wanted:
+    if agent == "codex":
+        return codex_wanted(command)
+    if agent == "gemini":
+        return gemini_wanted(command)
+    return wanted(command, keep_auto_memory=keep_auto_memory)
+
+
 def _which() -> Path | None:
     found = shutil.which("memory-review")
     return Path(found).resolve() if found else None
@@ -172,7 +207,7 @@ def install(ws: Workspace, *, scope: SettingsScope = "project", command: str | N
     if extractor is not None:
         from memory_review.extract.cli_config import set_hook_extractor
 
-        set_hook_extractor(ws.store_dir("user"), "claude-code", extractor)
+        set_hook_extractor(ws.store_dir("user"), agent, extractor)
         result = replace(result, extractor=extractor)
     folder = auto_memory_dir(ws.root)
     if agent == "claude-code":
@@ -192,14 +227,14 @@ def uninstall(ws: Workspace, *, scope: SettingsScope = "project", agent: Agent =
 def install_claude_code(target: Target, *, command: str | None = None,
                         keep_auto_memory: bool = False, agent: Agent = "claude-code") -> InstallResult:
     """Merge our part into the settings file of ``target`` (created if missing)."""
-    command = command or hook_command()
+    command = command or hook_command(agent)
     original = _read(target.real)
     data = _parse(original, target.real) if original is not None else {}
     first = not has_our_hooks(data)
     before = data if first else (_backup_data(_read(target.backup)) or {})
-    want = wanted(command, keep_auto_memory=keep_auto_memory) if agent == "claude-code" else codex_wanted(command)
+    want = _wanted_for(agent, command, keep_auto_memory=keep_auto_memory)
     merged = merge_settings(data, want, before=before)
-    auto_memory = None if agent == "codex" else "kept" if keep_auto_memory else "off"
+    auto_memory = None if agent != "claude-code" else "kept" if keep_auto_memory else "off"
     result = InstallResult(agent, str(target.path), "unchanged", list(want.hooks), command=command,
                            edited=str(target.real) if target.real != target.path else None,
                            deny_rules=len(want.deny), auto_memory=auto_memory)
@@ -252,7 +287,7 @@ def locate(scope: SettingsScope, root: Path, *, backups: Path, environ: dict[str
     except (OSError, RuntimeError) as exc:  # a symlink loop
         raise UnsafePathError(f"cannot be resolved ({exc}); nothing was changed", path=path) from exc
     if scope == "user":
-        _check_user_target(path, real, codex_home(environ) if agent == "codex" else config_dir(environ))
+        _check_user_target(path, real, user_config_dir(agent, environ))
     else:
         _check_project_target(path, real, root.resolve())
     key = hashlib.sha256(str(real).encode("utf-8", "surrogateescape")).hexdigest()[:16]

@@ -136,3 +136,12 @@ def test_odd_shapes_inside_a_gemini_session_are_skipped_not_raised(tmp_path: Pat
     transcript = read_transcript(path)
     assert [turn.text for turn in transcript.user_turns()] == [RULE]
     assert len(transcript.skipped) == 3
+
+
+def test_a_gemini_session_written_on_one_line_is_still_a_session(tmp_path: Path) -> None:
+    pretty = _gemini(tmp_path)
+    compact = tmp_path / "compact.json"
+    compact.write_text(json.dumps(json.loads(pretty.read_text())))  # one line, as a hook's test fixture may write
+    assert detect_format(compact) == "gemini"
+    assert [t.text for t in read_transcript(compact).user_turns()] == [
+        t.text for t in read_transcript(pretty).user_turns()]

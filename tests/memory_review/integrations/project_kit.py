@@ -57,9 +57,15 @@ class Project:
         return json.loads(done.stdout)
 
     def hook(self, payload: dict[str, Any], *, env: dict[str, str] | None = None,
-             timeout: float = 30) -> subprocess.CompletedProcess:
-        """``memory-review hook claude-code`` with ``payload`` on stdin, as Claude Code runs it."""
-        return self.run("hook", "claude-code", stdin=json.dumps(payload), env=env, timeout=timeout)
+             timeout: float = 30, agent: str = "claude-code") -> subprocess.CompletedProcess:
+        """``memory-review hook <agent>`` with ``payload`` on stdin, as the agent runs it."""
+        return self.run("hook", agent, stdin=json.dumps(payload), env=env, timeout=timeout)
+
+    def install(self, agent: str, *args: str) -> str:
+        """``memory-review install AGENT ARGS``, which must succeed; what it printed."""
+        done = self.run("install", agent, *args)
+        assert done.returncode == 0, done.stderr.decode()
+        return done.stdout.decode()
 
     def approve(self, proposal: dict[str, Any]) -> str:
         """Propose and apply (a person, through the library); the candidate id."""

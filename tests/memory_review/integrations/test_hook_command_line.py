@@ -26,6 +26,9 @@ def test_fast_and_parsed_hook_command_lines_answer_alike(project: Project) -> No
 
 
 def test_hook_command_line_is_what_install_writes() -> None:
-    from memory_review.integrations.install import HOOK_ARGS
+    from memory_review.cli import HOOK_AGENTS
+    from memory_review.integrations.agents import AGENTS
+    from memory_review.integrations.claude_settings import HOOK_ARGS
 
-    assert HOOK_ARGS == HOOK_ARGV
+    assert HOOK_ARGS == HOOK_ARGV == AGENTS["claude-code"].hook_args
+    assert set(HOOK_AGENTS) == set(AGENTS)  # every agent's hook command takes the fast path

@@ -119,3 +119,32 @@ def test_without_the_choice_the_hook_stays_offline(project: Project, tmp_path: P
     assert b"1 new candidate" in _stop(project, transcript)
     [state] = project.workspace().list_candidates()  # proposed before the hook returned, by the heuristic
     assert state.candidate.proposer.kind == "heuristic" and stand_in.calls() == []
+
+
+def test_gemini_hooks_extract_with_the_model_chosen_for_gemini(project: Project, tmp_path: Path) -> None:
+    stand_in = make_stand_in(tmp_path / "bin", "gemini")
+    project.env["MEMORY_REVIEW_GEMINI_CLI"] = str(stand_in.program)
+    done = project.run("install", "gemini", "--extractor", "gemini")
+    assert done.returncode == 0, done.stderr.decode()
+    config = json.loads((Path(project.env["MEMORY_REVIEW_HOME"]) / "config.json").read_text())
+    assert config["hooks"] == {"gemini": {"extractor": "gemini"}}  # Claude Code's hooks keep their own choice
+    session = tmp_path / "session-2026-01-01T10-00-gem.json"
+    session.write_text(json.dumps({"sessionId": "gem-1", "projectHash": "h", "messages": [
+        {"id": "m1", "timestamp": "2026-01-01T10:00:00.000Z", "type": "user", "content": FIRST}]}, indent=2))
+    stand_in.act(answer=json.dumps(ITEMS), model="gemini-2.5-pro")
+    payload = {"hook_event_name": "AfterAgent", "session_id": "gem-1", "transcript_path": str(session),
+               "cwd": str(project.root), "prompt": FIRST, "prompt_response": "ok", "stop_hook_active": False}
+    done = project.hook(payload, agent="gemini")
+    assert done.returncode == 0 and done.stdout == b"" and done.stderr == b""  # the model answers later
+    [state] = _until(lambda: project.workspace().list_candidates(), "a candidate")
+    proposer = state.candidate.proposer
+    assert (proposer.kind, proposer.name, proposer.model) == ("llm", "memory-review-gemini-cli", "gemini-2.5-pro")
+    project.env["MEMORY_REVIEW_AGENT_CLI_TIMEOUT"] = "2"
+    stand_in.act(sleep=600)
+    with session.open("w", encoding="utf-8") as stream:  # a new turn, so the worker asks again
+        json.dump({"sessionId": "gem-1", "projectHash": "h", "messages": [
+            {"id": "m1", "timestamp": "2026-01-01T10:00:00.000Z", "type": "user", "content": FIRST},
+            {"id": "m2", "timestamp": "2026-01-01T10:00:09.000Z", "type": "user", "content": SECOND}]}, stream)
+    project.hook(payload, agent="gemini")
+    [entry] = _until(lambda: project.json("hook", "errors"), "the failure in hook errors")
+    assert (entry["agent"], entry["event"]) == ("gemini", "model-extractor")

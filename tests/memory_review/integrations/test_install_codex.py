@@ -12,9 +12,7 @@ OTHER = '{\n    "hooks": {\n        "Stop": [\n            {"hooks": [{"type": "
 
 
 def _install(project: Project, *args: str) -> str:
-    done = project.run("install", "codex", *args)
-    assert done.returncode == 0, done.stderr.decode()
-    return done.stdout.decode()
+    return project.install("codex", *args)
 
 
 def test_project_install_writes_codex_hooks_and_nothing_of_claude_codes(project: Project) -> None:
@@ -24,7 +22,7 @@ def test_project_install_writes_codex_hooks_and_nothing_of_claude_codes(project:
     assert sorted(data["hooks"]) == ["SessionStart", "Stop", "UserPromptSubmit"]
     [group] = data["hooks"]["Stop"]
     [entry] = group["hooks"]
-    assert entry["type"] == "command" and entry["command"].endswith("hook claude-code") and entry["timeout"] == 30
+    assert entry["type"] == "command" and entry["command"].endswith("hook codex") and entry["timeout"] == 30
     assert "trust" in said and not (project.root / ".claude").exists()
 
 
@@ -75,8 +73,29 @@ def test_a_codex_stop_payload_with_its_rollout_proposes_through_the_same_hook(pr
     payload = {"session_id": "0199-abc", "transcript_path": str(rollout), "cwd": str(project.root),
                "hook_event_name": "Stop", "model": "gpt-5-codex", "permission_mode": "default",
                "turn_id": "t1", "stop_hook_active": False, "last_assistant_message": "Done."}
-    done = project.hook(payload)
+    done = project.hook(payload, agent="codex")
     assert done.returncode == 0 and done.stderr == b""
     [state] = project.workspace().list_candidates()
     quotes = " ".join(e.quote for e in state.candidate.evidence)
     assert "mock the database" in quotes and "tabs" not in quotes
+
+
+def test_an_install_from_before_codex_had_its_own_hook_command_is_updated_in_place(project: Project) -> None:
+    path = project.root / ".codex" / "hooks.json"
+    path.parent.mkdir()
+    old = {"type": "command", "command": "memory-review hook claude-code", "timeout": 30}
+    path.write_text(json.dumps({"hooks": {"Stop": [{"hooks": [old]}]}}))
+    _install(project)
+    [group] = json.loads(path.read_text())["hooks"]["Stop"]
+    [entry] = group["hooks"]  # ours, updated: not a second hook beside the old one
+    assert entry["command"].endswith("hook codex")
+
+
+def test_codex_hook_errors_are_recorded_under_codex(project: Project, tmp_path: Path) -> None:
+    payload = {"session_id": "0199-err", "transcript_path": str(tmp_path / "gone.jsonl"), "cwd": str(project.root),
+               "hook_event_name": "Stop"}
+    done = project.hook(payload, agent="codex")
+    assert done.returncode == 0 and done.stdout == b""  # never breaks Codex
+    [entry] = project.json("hook", "errors")
+    assert (entry["agent"], entry["event"], entry["session"]) == ("codex", "Stop", "0199-err")
+    assert "codex" in project.run("hook", "errors").stdout.decode()

@@ -1,0 +1,60 @@
+"""The agents whose hooks memory-review answers: their event names, project variable and settings units.
+
+One hook implementation (:mod:`claude_hooks`) serves every agent whose hook system speaks Claude
+Code's JSON — a payload on stdin with ``session_id``, ``transcript_path``, ``cwd``,
+``hook_event_name`` (and ``prompt`` before a turn), ``hookSpecificOutput.additionalContext`` and
+``systemMessage`` back. The agent is named in the hook command (``memory-review hook gemini``), so
+its events map to ours and its failures are recorded under its own name (ADR 0027, ADR 0034).
+
+* Claude Code: ``SessionStart``, ``UserPromptSubmit``, ``Stop``, ``SubagentStop``, ``PreCompact``;
+  ``$CLAUDE_PROJECT_DIR``; hook timeouts in seconds.
+* Codex: ``SessionStart``, ``UserPromptSubmit``, ``Stop``; no project variable; seconds.
+* Gemini CLI (``docs/hooks/reference.md``): ``SessionStart``, ``BeforeAgent`` (the prompt: context is
+  appended to it), ``AfterAgent`` (once per turn, after the answer: like ``Stop``), ``PreCompress``;
+  ``$GEMINI_PROJECT_DIR``; timeouts in milliseconds. ``SessionEnd`` is not used: Gemini does not wait
+  for it, and ``AfterAgent`` has already read every turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+CONTEXT_EVENTS = frozenset({"SessionStart", "UserPromptSubmit"})
+EXTRACT_EVENTS = frozenset({"Stop", "SubagentStop", "PreCompact"})
+HOOK_EVENTS = ("SessionStart", "UserPromptSubmit", "Stop", "SubagentStop", "PreCompact")
+
+
+@dataclass(frozen=True)
+class HookAgent:
+    """One agent's hook system, as far as memory-review needs to know it."""
+
+    name: str
+    events: dict[str, str]  # the agent's event name -> ours (Claude Code's name for it)
+    project_dir_env: str | None  # the variable the agent sets to the project root for its hooks
+    timeout_unit: int = 1  # multiplies seconds into the unit of the agent's settings
+
+    @property
+    def hook_args(self) -> tuple[str, str]:
+        """What follows the program in the hook command: ``hook <agent>``."""
+        return ("hook", self.name)
+
+    def ours(self, event: str) -> str | None:
+        """Our name for the agent's ``event``, or None when memory-review does not act on it."""
+        return self.events.get(event)
+
+
+CLAUDE_CODE = HookAgent("claude-code", {event: event for event in HOOK_EVENTS}, "CLAUDE_PROJECT_DIR")
+CODEX = HookAgent("codex", {event: event for event in ("SessionStart", "UserPromptSubmit", "Stop")}, None)
+GEMINI = HookAgent(
+    "gemini",
+    {"SessionStart": "SessionStart", "BeforeAgent": "UserPromptSubmit", "AfterAgent": "Stop",
+     "PreCompress": "PreCompact"},
+    "GEMINI_PROJECT_DIR",
+    timeout_unit=1000,
+)
+AGENTS: dict[str, HookAgent] = {agent.name: agent for agent in (CLAUDE_CODE, CODEX, GEMINI)}
+
+
+def agent_named(name: str) -> HookAgent:
+    """The agent of a hook command or an install (KeyError for one we do not know)."""
+    return AGENTS[name]
