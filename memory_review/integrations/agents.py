@@ -4,7 +4,7 @@ One hook implementation (:mod:`claude_hooks`) serves every agent whose hook syst
 Code's JSON — a payload on stdin with ``session_id``, ``transcript_path``, ``cwd``,
 ``hook_event_name`` (and ``prompt`` before a turn), ``hookSpecificOutput.additionalContext`` and
 ``systemMessage`` back. The agent is named in the hook command (``memory-review hook gemini``), so
-its events map to ours and its failures are recorded under its own name (ADR 0027, ADR 0034).
+its events map to ours and its failures are recorded under its own name (ADR 0027, ADR 0035).
 
 * Claude Code: ``SessionStart``, ``UserPromptSubmit``, ``Stop``, ``SubagentStop``, ``PreCompact``;
   ``$CLAUDE_PROJECT_DIR``; hook timeouts in seconds.

@@ -26,7 +26,7 @@ from memory_review.errors import ValidationError
 from memory_review.integrations.agents import AGENTS
 
 HOOK_ARGS = ("hook", "claude-code")
-# Any agent's hook command is ours (a Codex install before ADR 0034 ran `hook claude-code`).
+# Any agent's hook command is ours (a Codex install before ADR 0035 ran `hook claude-code`).
 OUR_HOOK_ARGS = frozenset(agent.hook_args for agent in AGENTS.values())
 AUTO_MEMORY = "autoMemoryEnabled"
 # A person's commands (rules.require_person refuses an agent actor; these rules refuse the agent's shell).

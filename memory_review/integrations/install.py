@@ -1,6 +1,6 @@
 """``memory-review install|uninstall claude-code|codex|gemini``: our hooks, deny rules and auto-memory switch in a
 Claude Code ``settings.json`` (ADR 0011, 0022); our hooks alone in Codex's ``hooks.json`` (ADR 0027) and
-Gemini CLI's ``settings.json`` (ADR 0034), which take the same hook JSON.
+Gemini CLI's ``settings.json`` (ADR 0035), which take the same hook JSON.
 
 Claude Code reads ``~/.claude/settings.json`` (user; ``$CLAUDE_CONFIG_DIR`` moves it),
 ``<project>/.claude/settings.json`` (project, shared) and ``<project>/.claude/settings.local.json``
