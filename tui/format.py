@@ -126,7 +126,8 @@ def age_text(seconds: float) -> str:
 
 def flag_marks(flags: Iterable[str]) -> str:
     """One letter per flag: ``I`` injection, ``S`` secret, ``D`` discarded before, ``B`` stale."""
-    return "".join(FLAG_MARKS.get(flag_kind(flag), "?") for flag in sorted(flags))
+    letters = "".join(FLAG_MARKS.get(flag_kind(flag), "?") for flag in sorted(flags))
+    return f"⚠{letters}" if letters else ""  # the symbol survives NO_COLOR and the cursor bar
 
 
 def flag_kind(flag: str) -> str:

@@ -7,6 +7,7 @@ exactly what an agent would be given.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable, Sequence
 
 from rich import box
@@ -54,6 +55,8 @@ def candidate_detail(state: CandidateState, display: Display,
     ``similar``: what its ``similar-to:`` flags name, shown beside the proposal."""
     c = state.candidate
     parts: list[RenderableType] = [_candidate_title(c, display), warnings(state.flags)]
+    if c.op == "update":  # what changes first: the words, without the file's bookkeeping lines
+        parts += [heading("What changes"), diff_text(content_diff(c), display)]
     parts += [heading("Would remember" if c.op != "delete" else "Would forget"), proposed_text(c)]
     if similar:
         parts += [heading("Already there, nearly the same"), similar_table(c, similar)]
@@ -74,6 +77,21 @@ def _candidate_title(c: Candidate, display: Display) -> Text:
         style="dim",
     )
     return out
+
+
+def content_diff(c: Candidate) -> str:
+    """The type, description and body each change rewrites, as a unified diff (no frontmatter stamps)."""
+    out: list[str] = []
+    for change in c.changes:
+        if change.before is None or change.after is None:
+            continue
+        before, after = _content_lines(change.before), _content_lines(change.after)
+        out += difflib.unified_diff(before, after, change.memory, change.memory, n=2, lineterm="")
+    return "\n".join(out)
+
+
+def _content_lines(memory: Memory) -> list[str]:
+    return [f"type: {memory.type}", f"description: {memory.description}", "", *memory.body.splitlines()]
 
 
 def similar_table(c: Candidate, similar: Sequence[Memory]) -> Table:

@@ -56,8 +56,9 @@ def test_parse_ts_accepts_both_precisions() -> None:
 
 
 def test_flag_marks_are_stable_letters() -> None:
-    assert flag_marks(["secret", "possible-prompt-injection"]) == "IS"
-    assert flag_marks(["stale-base", "previously-discarded", "new-kind"]) == "?DB"
+    assert flag_marks(["secret", "possible-prompt-injection"]) == "⚠IS"
+    assert flag_marks(["stale-base", "previously-discarded", "new-kind"]) == "⚠?DB"
+    assert flag_marks(["similar-to:conv-pnpm", "untrusted-source"]) == "⚠NU"
     assert flag_marks([]) == ""
 
 

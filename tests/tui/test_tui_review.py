@@ -520,3 +520,16 @@ async def test_ages_move_on_while_the_queue_is_open(scenario: Workspace) -> None
         screen.tick_ages()  # what the screen's AGE_TICK timer calls
         await settle(pilot)
         assert table.render_line(1).text != first and " 3h " in table.render_line(1).text
+
+
+async def test_an_update_shows_what_changes_first_without_the_file_stamps(scenario: Workspace) -> None:
+    cid = candidate_for(scenario, "conv-package-manager")
+    app = app_for(scenario)
+    async with app.run_test(size=(120, 35)) as pilot:
+        screen = await open_review(pilot)
+        await go_to(pilot, screen, cid)
+        text = detail_text(app)
+    first = text.index("What changes")
+    assert first < text.index("Would remember") < text.index("Diff (memory files)")
+    changes = text[first:text.index("Would remember")]
+    assert "+" in changes and "-" in changes and "updated_at" not in changes and "applied_from" not in changes

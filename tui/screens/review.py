@@ -34,7 +34,7 @@ from tui.widgets.row_table import Column, Row, RowTable
 
 COLUMNS = (
     Column(" ", 1, style="bold yellow"),
-    Column("!", 3, style="bold red"),
+    Column("!", 4, style="bold red"),
     Column("scope", 7),
     Column("type", 10),
     Column("op", 6, styler=lambda op: OP_STYLE.get(op, "")),

@@ -245,7 +245,8 @@ class RowTable(ScrollView, can_focus=True):
         if index >= len(self.rows):
             return Strip.blank(width, base)
         row = self.rows[index]
-        style = base + self._component("row-table--cursor") if index == self.cursor else base
+        on_cursor = index == self.cursor
+        style = base + self._component("row-table--cursor") if on_cursor else base
         key = (row, width, style, self._tick)
         strip = self._strips.get(key)
         if strip is None:  # scrolling by one line draws one new line; the rest come from here
@@ -253,7 +254,7 @@ class RowTable(ScrollView, can_focus=True):
                 (self._shown(column, value), column.style_for(value))
                 for column, value in zip(self.columns, row.cells)
             ]
-            strip = self._strips[key] = self._line(cells, width, style, row.style)
+            strip = self._strips[key] = self._line(cells, width, style, row.style, plain=on_cursor)
         return strip
 
     def _shown(self, column: Column, value: str) -> str:
@@ -275,14 +276,20 @@ class RowTable(ScrollView, can_focus=True):
         row_style: str,
         *,
         fill: bool = False,
+        plain: bool = False,
     ) -> Strip:
-        """One line of cells, each cut (with an ellipsis) or padded to its column's width."""
+        """One line of cells, each cut (with an ellipsis) or padded to its column's width.
+
+        ``plain`` (the cursor bar): cells keep bold and dim but not their colours, which the bar's
+        own colours would swallow; what they say is in their text (a flag's ⚠ and letters).
+        """
         sizes = [width] if fill else self.widths(width)
         shown = [(cell, size) for cell, size in zip(cells, sizes) if size > 0]
         extra = _style(row_style)
+        cell_style_of = _attributes if plain else _style
         segments = []
         for i, ((value, cell_style), size) in enumerate(shown):
-            segments.append(Segment(_fit(value, size), style + _style(cell_style) + extra))
+            segments.append(Segment(_fit(value, size), style + cell_style_of(cell_style) + extra))
             if i < len(shown) - 1:
                 segments.append(Segment(" ", style + extra))
         return Strip(segments).crop_extend(0, width, style)
@@ -291,6 +298,13 @@ class RowTable(ScrollView, can_focus=True):
 @lru_cache(maxsize=256)
 def _style(definition: str) -> Style:
     return Style.parse(definition) if definition else Style.null()
+
+
+@lru_cache(maxsize=256)
+def _attributes(definition: str) -> Style:
+    """A cell style without its colours (bold, dim, italic, underline stay)."""
+    parsed = _style(definition)
+    return Style(bold=parsed.bold, dim=parsed.dim, italic=parsed.italic, underline=parsed.underline)
 
 
 def _fit(value: str, size: int) -> str:
