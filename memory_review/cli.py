@@ -158,7 +158,7 @@ def _extract(args, ws: Workspace):
 
 @command("import", out.render_import)
 def _import(args, ws: Workspace):
-    return ws.import_memories(Path(args.path), format=args.format, scope=args.scope)
+    return ws.import_memories(Path(args.path), format=args.format, scope=args.scope, codex_chain=args.codex_chain)
 
 
 @command("consolidate", out.render_consolidate)
@@ -530,6 +530,9 @@ def _cfg_import(p):
                         "holding them")
     p.add_argument("--format", choices=_LazyChoices(_import_formats), metavar="FORMAT",
                    help="skip auto-detection: claude-md, claude-memory, cursor or cline")
+    p.add_argument("--codex-chain", action="store_true",
+                   help="PATH is the folder a Codex session works in: import the AGENTS.md files Codex reads "
+                        "there, from the project root down (AGENTS.override.md, else AGENTS.md, one per folder)")
     _scope(p, "propose every memory for this store (default: by file: project, or user for personal ones)")
 
 

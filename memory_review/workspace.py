@@ -470,11 +470,12 @@ class Workspace:
 
         return extract_transcript(self, path, format=format, session=session, extractor=extractor)
 
-    def import_memories(self, path: Path, *, format: str | None = None, scope: str | None = None):
+    def import_memories(self, path: Path, *, format: str | None = None, scope: str | None = None,
+                        codex_chain: bool = False):
         """Propose candidates from existing memory files: CLAUDE.md/AGENTS.md, auto memory, Cursor, Cline."""
         from memory_review.importers import import_memories
 
-        return import_memories(self, path, format=format, scope=scope)
+        return import_memories(self, path, format=format, scope=scope, codex_chain=codex_chain)
 
     def propose_consolidation(self, *, scope: str | None = None, threshold: int | None = None):
         """Propose ``consolidate`` candidates for near-duplicate (or, past ``threshold``, related) memories."""

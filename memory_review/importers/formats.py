@@ -35,6 +35,7 @@ from memory_review.importers.markdown import frontmatter_blocks
 # Claude Code's, Codex's (AGENTS.override.md wins over AGENTS.md in a folder) and Gemini CLI's.
 INSTRUCTION_FILES = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.override.md",
                      "GEMINI.md")
+CODEX_CHAIN_NAMES = ("AGENTS.override.md", "AGENTS.md")
 CLINE_FILES = (
     "projectbrief.md",
     "productContext.md",
@@ -63,19 +64,25 @@ class Collected:
         return list(dict.fromkeys(doc.file.rel for doc in self.documents))
 
 
-def collect(reader: FileReader, rel: str, format: str | None = None) -> Collected:
-    """Read the memory files at ``rel`` (a file or a folder) as documents."""
+def collect(
+    reader: FileReader, rel: str, format: str | None = None, *, codex_chain: bool = False
+) -> Collected:
+    """Read the memory files at ``rel`` (a file or a folder) as documents; with ``codex_chain``, the
+    AGENTS.md files Codex reads for the folder ``rel`` (see :func:`codex_chain_files`)."""
     if format is not None and format not in FORMATS:
         raise ValidationError(
             f"unknown import format {format!r}; use one of {', '.join(FORMATS)}", field="format"
         )
     path = reader.resolve(rel)
     found = Collected()
-    plan = (
-        _folder_plan(reader, rel, path, format)
-        if path.is_dir()
-        else [(_file_format(path, rel, format), rel)]
-    )
+    if codex_chain:
+        plan = [("claude-md", target) for target in _chain_plan(reader, rel, path)]
+    else:
+        plan = (
+            _folder_plan(reader, rel, path, format)
+            if path.is_dir()
+            else [(_file_format(path, rel, format), rel)]
+        )
     for fmt, target in plan:
         found.formats.append(fmt)
         found.documents.extend(READERS[fmt](reader, target, named=target == rel))
@@ -145,6 +152,47 @@ def _folder_plan(
             hint=f"name a file, or force a format with --format ({', '.join(FORMATS)})",
         )
     return kinds
+
+
+def codex_chain_files(reader: FileReader, rel: str) -> list[str]:
+    """The project files Codex reads for a session in folder ``rel``, root first (Codex's "Custom
+    instructions with AGENTS.md": from the project root down to the working folder, in each folder
+    ``AGENTS.override.md``, else ``AGENTS.md``, at most one per folder, empty files skipped). The
+    configurable fallback names (``project_doc_fallback_filenames``) are not read: they live in the
+    person's ``config.toml``."""
+    parts = [] if rel in ("", ".") else rel.split("/")
+    chain = []
+    for depth in range(len(parts) + 1):
+        folder = "/".join(parts[:depth]) or "."
+        for name in CODEX_CHAIN_NAMES:
+            target = _join(folder, name)
+            try:
+                if not (reader.resolve(target).exists() and _not_empty(reader, target)):
+                    continue
+            except Refused as exc:  # it is this folder's file for Codex, and we may not read it
+                reader.notes.append(str(exc))
+                break
+            chain.append(target)
+            break
+    return chain
+
+
+def _chain_plan(reader: FileReader, rel: str, path: Path) -> list[str]:
+    if not path.is_dir():
+        raise ValidationError("--codex-chain takes the folder a Codex session works in", path=rel)
+    chain = codex_chain_files(reader, rel)
+    if not chain:
+        raise ValidationError("no AGENTS.override.md or AGENTS.md on the way from the project root here",
+                              path=rel)
+    return chain
+
+
+def _not_empty(reader: FileReader, rel: str) -> bool:
+    # By its size, without reading it: the read itself keeps every rule (regular file, caps, once).
+    try:
+        return reader.resolve(rel).stat().st_size > 0
+    except OSError:
+        return False
 
 
 def _exists(reader: FileReader, rel: str) -> bool:

@@ -73,13 +73,21 @@ class ImportSummary:
 
 
 def import_memories(
-    ws: Workspace, path: Path | str, *, format: str | None = None, scope: str | None = None
+    ws: Workspace,
+    path: Path | str,
+    *,
+    format: str | None = None,
+    scope: str | None = None,
+    codex_chain: bool = False,
 ) -> ImportSummary:
-    """Read memory files at ``path``; propose what is new as candidates (one batch, all or none)."""
+    """Read memory files at ``path``; propose what is new as candidates (one batch, all or none).
+
+    ``codex_chain``: ``path`` is the folder a Codex session works in; import the AGENTS.md files
+    Codex reads there, from the project root down."""
     forced = _scope(scope)
     path = Path(path)
     reader, rel = open_named(path, import_root(ws, path))
-    collected = collect(reader, rel, format)
+    collected = collect(reader, rel, format, codex_chain=codex_chain)
     found = findings(collected.documents, scope=forced)
     known = known_records(ws)
     keyed, descriptions = _keyed_by_body(found)
