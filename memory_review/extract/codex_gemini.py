@@ -8,6 +8,10 @@ become turns: ``role`` user, assistant, developer/system, with ``input_text``/``
 AGENTS.md (``<user_instructions>``, ``# AGENTS.md instructions for …``) and ``<environment_context>``
 into *user* messages: those are system text, never the person. ``event_msg`` repeats the same words
 as UI events and is bookkeeping here (reading both would count everything twice).
+The older layout (before the envelope; as third-party readers such as polylogue document it) has the
+session's ``{id, timestamp, instructions}`` on the first line, then the items themselves, one a line,
+and ``{"record_type": "state"}`` lines: read with the same rules. A message there counts as Codex's
+only with Codex's typed parts (``input_text``/``output_text``); plain ``{role, content}`` stays generic.
 
 **Gemini** (``~/.gemini/tmp/<project hash>/chats/session-<time>-<id>.json``): one JSON document
 ``{sessionId, projectHash, startTime, lastUpdated, messages: [...]}``; a message is ``{id, timestamp,
@@ -26,6 +30,13 @@ from memory_review.extract.sources import RawRecord
 from memory_review.extract.transcript import Role, TurnSource
 
 CODEX_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
+# The older rollout layout (Codex before the {timestamp, type, payload} envelope): the first line is
+# the session's {id, timestamp, instructions}, then the response items themselves, one per line, with
+# {"record_type": "state"} lines between turns.
+CODEX_ITEM_TYPES = frozenset({"message", "reasoning", "function_call", "function_call_output", "local_shell_call",
+                              "local_shell_call_output", "custom_tool_call", "custom_tool_call_output",
+                              "web_search_call"})
+_CODEX_PART_TYPES = frozenset({"input_text", "output_text"})
 _CODEX_TOOL_OUTPUT = frozenset({"function_call_output", "custom_tool_call_output", "local_shell_call_output"})
 _CODEX_WRAPPER = re.compile(
     r"^\s*(?:<(?:user_instructions|environment_context|turn_aborted|user_shell_command|INSTRUCTIONS)>"
@@ -45,10 +56,30 @@ GEMINI_TYPES: dict[str, tuple[Role, TurnSource]] = {
 
 
 def looks_like_codex(value: Any) -> bool:
-    """True for a Codex rollout record: ``{type: session_meta|response_item|..., payload: {...}}``."""
-    if not isinstance(value, dict) or not isinstance(value.get("payload"), dict):
+    """True for a Codex rollout record: ``{type: session_meta|response_item|..., payload: {...}}``, or a
+    record of the older layout (an item with Codex's ``input_text``/``output_text`` parts, a state line)."""
+    if not isinstance(value, dict):
         return False
-    return _str(value.get("type")) in CODEX_TYPES
+    if isinstance(value.get("payload"), dict):
+        return _str(value.get("type")) in CODEX_TYPES
+    return _older_kind(value) is not None
+
+
+def _older_kind(value: dict[str, Any]) -> str | None:
+    """``meta``, ``state`` or ``item`` for a line of the older layout; None for anything else."""
+    if value.get("record_type") == "state":
+        return "state"
+    kind = _str(value.get("type"))
+    if kind == "message":
+        parts = value.get("content")
+        typed = isinstance(parts, list) and any(isinstance(p, dict) and p.get("type") in _CODEX_PART_TYPES
+                                                for p in parts)
+        return "item" if typed else None  # a plain {role, content} message is generic JSONL, not Codex
+    if kind in CODEX_ITEM_TYPES:
+        return "item"
+    if kind is None and isinstance(value.get("id"), str) and "timestamp" in value and "instructions" in value:
+        return "meta"
+    return None
 
 
 def add_codex_record(sink: TurnSink, raw: RawRecord) -> None:
@@ -59,11 +90,22 @@ def add_codex_record(sink: TurnSink, raw: RawRecord) -> None:
     if not looks_like_codex(raw.value):
         sink.skip("not a Codex rollout record", line=raw.line, index=raw.index)
         return
+    if not isinstance(raw.value.get("payload"), dict):
+        _older_record(sink, raw, raw.value)
+        return
     kind, payload = raw.value["type"], raw.value["payload"]
     if kind == "session_meta" and isinstance(payload.get("id"), str):
         sink.name_session(payload["id"])
     elif kind == "response_item":
         _codex_item(sink, raw, payload, _str(raw.value.get("timestamp")))
+
+
+def _older_record(sink: TurnSink, raw: RawRecord, value: dict[str, Any]) -> None:
+    kind = _older_kind(value)
+    if kind == "meta":
+        sink.name_session(value["id"])
+    elif kind == "item":  # the same items as a response_item's payload, and the same rules
+        _codex_item(sink, raw, value, _str(value.get("timestamp")))
 
 
 def _codex_item(sink: TurnSink, raw: RawRecord, payload: dict[str, Any], timestamp: str | None) -> None:

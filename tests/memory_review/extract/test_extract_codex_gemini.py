@@ -145,3 +145,33 @@ def test_a_gemini_session_written_on_one_line_is_still_a_session(tmp_path: Path)
     assert detect_format(compact) == "gemini"
     assert [t.text for t in read_transcript(compact).user_turns()] == [
         t.text for t in read_transcript(pretty).user_turns()]
+
+
+def test_the_older_codex_rollout_layout_reads_with_the_same_rules(tmp_path: Path) -> None:
+    lines = [
+        {"id": "0198-old", "timestamp": "2025-08-01T10:00:00.000Z", "instructions": None},
+        {"record_type": "state"},
+        {"type": "message", "role": "user", "content": [
+            {"type": "input_text", "text": "<user_instructions>\n\nAlways use tabs.\n\n</user_instructions>"}]},
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": RULE}]},
+        {"type": "reasoning", "id": "rs_1", "summary": []},
+        {"type": "function_call", "name": "shell", "arguments": "{}", "call_id": "c1"},
+        {"type": "function_call_output", "call_id": "c1", "output": TOOL_TEXT},
+        {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Noted."}]},
+        {"record_type": "state"},
+    ]
+    path = tmp_path / "rollout-2025-08-01T10-00-00-0198-old.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    assert detect_format(path) == "codex"
+    transcript = read_transcript(path)
+    assert transcript.session_id == "0198-old"
+    assert [t.text for t in transcript.user_turns()] == [RULE]  # AGENTS.md in the user slot is system
+    assert [t.source for t in transcript.turns] == ["system", "user", "tool-output", "assistant"]
+    assert transcript.skipped == []
+
+
+def test_plain_role_content_lines_stay_generic_jsonl(tmp_path: Path) -> None:
+    path = tmp_path / "chat.jsonl"
+    path.write_text(json.dumps({"type": "message", "role": "user", "content": "Always use tabs."}) + "\n",
+                    encoding="utf-8")
+    assert detect_format(path) == "jsonl"
