@@ -17,10 +17,9 @@ from collections.abc import Sequence
 from operator import attrgetter
 
 from memory_review.errors import ValidationError
+from memory_review.lean.block import RANK as _RANK
 from memory_review.models import Memory
 
-_GROUP_RANK = {"forbidden": 0, "preference": 1, "convention": 1, "fact": 2}
-_SCOPE_RANK = {"session": 0, "project": 1, "user": 2}
 
 
 def merge_tiers(
@@ -71,7 +70,3 @@ def priority_order(memories: Sequence[Memory]) -> list[Memory]:
     ordered.sort(key=attrgetter("updated_at"), reverse=True)
     ordered.sort(key=lambda m: _RANK[m.type, m.scope])
     return ordered
-
-
-# (group, scope) rank of each (type, scope), in one lookup: the store-sized sort runs on 10,000 memories.
-_RANK = {(kind, scope): (group, rank) for kind, group in _GROUP_RANK.items() for scope, rank in _SCOPE_RANK.items()}

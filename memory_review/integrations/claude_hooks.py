@@ -29,9 +29,7 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -51,6 +49,7 @@ from memory_review.integrations.hook_state import (
     log_error,
     read_errors,
 )
+from memory_review.lean.watchdog import Watchdog
 from memory_review.models import utc_now
 from memory_review.paths import project_root, project_store_dir, user_store_dir
 from memory_review.workspace import Workspace
@@ -380,47 +379,3 @@ def error_folder_for(payload: HookPayload | None, project: str | None,
         return user_store_dir()
     except (MemoryReviewError, OSError):
         return None  # record_error falls back to stderr
-
-
-class Watchdog:
-    """Ends the process (exit 0, nothing written) if the hook is still running at its deadline.
-
-    ``finish`` runs the last step (writing the answer or logging) under the same lock the
-    expiry takes, so the process never dies halfway through writing its JSON.
-    """
-
-    def __init__(self, seconds: float, *, on_expiry: Callable[[], None]) -> None:
-        self._lock = threading.Lock()
-        self._done = False
-        self._timer: threading.Timer | None = None
-        self.expires_at = 0.0
-        self.restart(seconds, on_expiry=on_expiry)
-
-    def restart(self, seconds: float, *, on_expiry: Callable[[], None]) -> None:
-        """Replace the deadline (measured from now)."""
-        if self._timer is not None:
-            self._timer.cancel()
-        self.expires_at = time.monotonic() + seconds
-        self._timer = threading.Timer(seconds, self._expire, args=(on_expiry,))
-        self._timer.daemon = True
-        self._timer.start()
-
-    def finish(self, last_step: Callable[[], None]) -> None:
-        """Run the last step unless the deadline has already ended the run."""
-        with self._lock:
-            if self._done:
-                return
-            self._done = True
-            if self._timer is not None:
-                self._timer.cancel()
-            last_step()
-
-    def _expire(self, on_expiry: Callable[[], None]) -> None:
-        with self._lock:
-            if self._done:
-                return
-            self._done = True
-            try:
-                on_expiry()
-            finally:
-                os._exit(0)  # the main thread may be blocked in I/O; the commit path is crash-safe

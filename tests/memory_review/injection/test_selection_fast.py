@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from injection_helpers import make_memory
 
-from memory_review.injection import selection
+from memory_review.lean import keywords as selection  # the algorithm lives with the per-prompt path
 from memory_review.injection.selection import keyword_select
 
 
@@ -17,7 +17,7 @@ def _reference(memories, query: str, limit: int) -> set[str]:
         return set()
     scored = []
     for memory in memories:
-        folded = selection._fold(f"{memory.id} {memory.description} {memory.body}")
+        folded = selection.fold(f"{memory.id} {memory.description} {memory.body}")
         score = len(words.intersection(selection._word_re().findall(folded))) + sum(t in folded for t in cjk)
         if score:
             scored.append((-score, memory.id))
@@ -68,7 +68,7 @@ def test_non_ascii_text_uses_the_word_character_class() -> None:
 @settings(max_examples=500, deadline=None)
 @given(_TEXT)
 def test_terms_of_ascii_text_equal_the_full_class_terms(text: str) -> None:
-    folded = selection._fold(text)
+    folded = selection.fold(text)
     full = set(selection._word_re().findall(folded)), {r for r in selection._cjk_re().findall(folded)}
     words, cjk = selection._terms(text)
     assert words == full[0]

@@ -1,0 +1,55 @@
+"""The hook's deadline: end the process (exit 0, nothing written) when it runs too long (ADR 0011).
+
+Standard library only: both the lean per-prompt path and the full hook run under it.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+
+
+class Watchdog:
+    """Ends the process (exit 0, nothing written) if the hook is still running at its deadline.
+
+    ``finish`` runs the last step (writing the answer or logging) under the same lock the
+    expiry takes, so the process never dies halfway through writing its JSON.
+    """
+
+    def __init__(self, seconds: float, *, on_expiry: Callable[[], None]) -> None:
+        self._lock = threading.Lock()
+        self._done = False
+        self._timer: threading.Timer | None = None
+        self.expires_at = 0.0
+        self.restart(seconds, on_expiry=on_expiry)
+
+    def restart(self, seconds: float, *, on_expiry: Callable[[], None]) -> None:
+        """Replace the deadline (measured from now)."""
+        if self._timer is not None:
+            self._timer.cancel()
+        self.expires_at = time.monotonic() + seconds
+        self._timer = threading.Timer(seconds, self._expire, args=(on_expiry,))
+        self._timer.daemon = True
+        self._timer.start()
+
+    def finish(self, last_step: Callable[[], None]) -> None:
+        """Run the last step unless the deadline has already ended the run."""
+        with self._lock:
+            if self._done:
+                return
+            self._done = True
+            if self._timer is not None:
+                self._timer.cancel()
+            last_step()
+
+    def _expire(self, on_expiry: Callable[[], None]) -> None:
+        with self._lock:
+            if self._done:
+                return
+            self._done = True
+            try:
+                on_expiry()
+            finally:
+                os._exit(0)  # the main thread may be blocked in I/O; the commit path is crash-safe
