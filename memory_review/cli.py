@@ -738,6 +738,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run_agent_hook(agent: str, *, project: str | None) -> int:
+    if agent == "claude-code":
+        from memory_review.lean.hook import run_hook  # the read index first; the full hook when it cannot decide
+
+        return run_hook(sys.stdin.buffer, sys.stdout, project=project)
     from memory_review.integrations import claude_hooks
     from memory_review.integrations.agents import agent_named
 

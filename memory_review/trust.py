@@ -35,7 +35,6 @@ This module is on the per-prompt path (ADR 0013): reading a ledger or an anchor 
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import stat
@@ -50,6 +49,7 @@ from events import LogHead
 from events.durable import TEMP_PREFIX, atomic_replace
 from events.safe_fs import UnsafeFile, read_file, unlink
 from memory_review.errors import IntegrityError, StorageError
+from memory_review.lean.files import store_key  # noqa: F401 (one key, shared with the per-prompt path)
 
 if TYPE_CHECKING:
     from memory_review.rules import Plan
@@ -138,13 +138,6 @@ class Decisions:
 
     def __bool__(self) -> bool:
         return bool(self.trust or self.refuse or self.remotes or self.revoke)
-
-
-def store_key(store_root: Path) -> tuple[str, str]:
-    """The real path of a store folder and the file name its ledger has (the path's hash)."""
-    real = os.path.realpath(store_root)
-    digest = hashlib.sha256(os.fsencode(real)).hexdigest()[:32]
-    return real, digest
 
 
 class TrustRecords:

@@ -34,6 +34,7 @@ from memory_review.proposal import (
     in_session,
     redacted_memory,
 )
+from memory_review.read_index import ReadIndex
 from memory_review.record_io import memory_to_json
 from memory_review.storage import EMPTY, fold_all
 from memory_review.store import CommitResult, Store, Transaction, log_errors
@@ -86,6 +87,7 @@ class Workspace:
                              warnings=self.warnings)
         self.user = Store(user_dir, "user", lock_timeout=lock_timeout, warnings=self.warnings)
         self.trust_records = TrustRecords(user_dir)  # outside every repository (docs/adr/0021)
+        self.read_index = ReadIndex(user_dir)  # machine-local too: a repository cannot ship one (ADR 0030)
         # Git history follows every commit (a failure is a warning; `verify --repair` catches it up).
         self.history = {"project": History.of_project(self.project, root), "user": History.of_user(self.user)}
         for scope, history in self.history.items():
@@ -124,6 +126,8 @@ class Workspace:
         for scope, new in created.items():
             if new:
                 self.trust_records.start(self.store(scope))
+                with self.store(scope).locked():
+                    self.read_index.rebuild(self.store(scope))
         return created
 
     def ignore_project_store(self) -> str:
@@ -322,12 +326,23 @@ class Workspace:
         if decisions:
             self.trust_records.record(tx.store, decisions)
         replaced = revocations(plan, tx.view.sha256, tx.view.head.seq + 1)
+        indexed = self.read_index.current(tx.store, tx.view)
         result: CommitResult = tx.commit(plan)
         self.warnings.extend(result.warnings)
         self._anchor(tx.store)
         if replaced:
             self._revoke(tx.store, replaced)
+        self._index(tx.store, indexed, plan)
         return result.events
+
+    def _index(self, store: Store, indexed, plan: rules.Plan) -> None:
+        """After the commit point: the read index follows the change (derived; a failure is a warning)."""
+        folded = plan.folded()
+        try:
+            self.read_index.after_commit(store, indexed, dict(folded.memories), set(folded.sessions))
+        except (MemoryReviewError, OSError) as exc:
+            self.warnings.append(f"committed, but the read index was not updated (prompts read the store "
+                                 f"instead until the next commit): {exc}")
 
     def _revoke(self, store: Store, replaced) -> None:
         """After the commit point: the versions it replaced are not brought back by the log alone (ADR 0025).

@@ -1,0 +1,74 @@
+"""The context block from read-index entries: merge, select, order, fit, exactly as ``injection`` does.
+
+``injection.build_context`` is the definition (ADR 0005); this is the same computation over entries
+whose notes were rendered at commit time (``render_frame(memory, None)``), so a prompt renders
+nothing but the age. ``tests/memory_review/test_lean_context.py`` holds the two byte-identical.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from memory_review.lean.block import RANK, aged, assemble, fixed_cost, frame_cost
+from memory_review.lean.index import FRAME, ID, SHA256, TEXT, TYPE, UPDATED_AT, Entry
+from memory_review.lean.keywords import best_matches
+
+DEFAULT_BUDGET_LINES = 200
+DEFAULT_LIMIT = 5
+
+
+@dataclass(frozen=True)
+class Block:
+    """What a build gives: the text, its sha256, and what went in (``context.built``'s ``included``)."""
+
+    text: str
+    sha256: str
+    included: list[dict[str, str]]
+
+
+def build(tiers: Sequence[tuple[str, Sequence[Entry]]], *, query: str | None, now: str, budget_bytes: int,
+          budget_lines: int = DEFAULT_BUDGET_LINES, limit: int = DEFAULT_LIMIT) -> Block:
+    """The block for entries of several tiers (later tiers override earlier ones by id)."""
+    merged: dict[str, tuple[str, Entry]] = {}
+    for scope, entries in tiers:
+        merged.update((entry[ID], (scope, entry)) for entry in entries)
+    notes = [merged[key] for key in sorted(merged)]
+    if query is not None and query.strip():
+        notes = _selected(notes, query, limit)
+    fitted = _fit(_priority_order(notes), now, budget_bytes, budget_lines)
+    text = assemble([frame for frame, _note in fitted])
+    included = [{"id": e[ID], "scope": scope, "type": e[TYPE], "sha256": e[SHA256]} for _f, (scope, e) in fitted]
+    return Block(text, hashlib.sha256(text.encode("utf-8")).hexdigest(), included)
+
+
+def _selected(notes: list[tuple[str, Entry]], query: str, limit: int) -> list[tuple[str, Entry]]:
+    """The forbidden notes plus at most ``limit`` others chosen by keyword matching (``select``)."""
+    others = [entry for _scope, entry in notes if entry[TYPE] != "forbidden"]
+    chosen = best_matches([e[ID] for e in others], [e[TEXT] for e in others], query, limit)
+    return [(scope, e) for scope, e in notes if e[TYPE] == "forbidden" or e[ID] in chosen]
+
+
+def _priority_order(notes: list[tuple[str, Entry]]) -> list[tuple[str, Entry]]:
+    # As injection.order.priority_order: stable sorts, id asc, recency desc, then (group, scope) rank.
+    ordered = sorted(notes, key=lambda note: note[1][ID])
+    ordered.sort(key=lambda note: note[1][UPDATED_AT], reverse=True)
+    ordered.sort(key=lambda note: RANK[note[1][TYPE], note[0]])
+    return ordered
+
+
+def _fit(ordered: list[tuple[str, Entry]], now: str, budget_bytes: int,
+         budget_lines: int) -> list[tuple[str, tuple[str, Any]]]:
+    """The aged frames of the longest priority prefix that fits both budgets (``build._fit``)."""
+    used_bytes, used_lines = fixed_cost()
+    fitted = []
+    for scope, entry in ordered:
+        frame = aged(entry[FRAME], entry[UPDATED_AT], now)
+        add_bytes, add_lines = frame_cost(frame)
+        if used_bytes + add_bytes > budget_bytes or used_lines + add_lines > budget_lines:
+            break
+        used_bytes, used_lines = used_bytes + add_bytes, used_lines + add_lines
+        fitted.append((frame, (scope, entry)))
+    return fitted

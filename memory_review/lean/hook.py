@@ -1,0 +1,207 @@
+"""The Claude Code prompt hook's fast path: the context block from the read index (issue #16, ADR 0030).
+
+``SessionStart`` and ``UserPromptSubmit`` are answered here when everything is as the index says:
+both stores have an index made at their current manifest, their logs hold nothing past it but
+``context.built`` lines, both trust ledgers exist and decide every version, no notice is due, and
+the session has no memories of its own. Then the hook applies the same gates as the full path
+(:mod:`memory_review.lean.trust`), builds the same block (:mod:`memory_review.lean.context`),
+records it as one log line and prints it, importing the standard library and orjson only.
+
+Everything else is :class:`Fallback`: ``integrations.claude_hooks``, the full validating path, runs
+from the payload's bytes and answers as it always has (its error log, notices, extraction). A
+failure of this path that is not a Fallback is logged to the hook error log, and the full path
+answers too: a bug here must never cost the prompt its context.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any
+
+import orjson
+
+from memory_review.lean import context, index, logtail, trust
+from memory_review.lean.files import Fallback, fingerprint, real_dir
+from memory_review.lean.gitwalk import walk_up
+from memory_review.lean.watchdog import Watchdog
+
+CONTEXT_EVENTS = frozenset({"SessionStart", "UserPromptSubmit"})
+CONTEXT_DEADLINE = 5.0
+CONTEXT_BUDGET = 10_000
+LOCK_TIMEOUT = 1.0
+MAX_PAYLOAD_BYTES = 1024 * 1024
+DEADLINE_ENV = "MEMORY_REVIEW_HOOK_DEADLINE"
+PROJECT_DIR_ENV = "CLAUDE_PROJECT_DIR"
+NESTED_ENV = "MEMORY_REVIEW_NESTED"
+SESSION_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
+STORE_DIR = ".memory-review"
+
+
+def run_hook(stdin: IO[bytes], stdout: IO[str], *, project: str | None = None) -> int:
+    """The command: answer from the index, or hand the payload to the full hook. Always exits 0."""
+    raw = stdin.read(MAX_PAYLOAD_BYTES + 1)
+    watchdog = Watchdog(_deadline(), on_expiry=_timed_out)
+    try:
+        output = answer(raw, project)
+    except Fallback:
+        return _full_path(raw, stdout, project, watchdog)
+    except Exception as exc:  # noqa: BLE001 — a bug here: log it, and let the full path answer
+        return _full_path(raw, stdout, project, watchdog, failure=exc)
+    watchdog.finish(lambda: _write(stdout, output))
+    return 0
+
+
+def answer(raw: bytes, project: str | None) -> dict[str, Any] | None:
+    """The hook's JSON answer for a context event; Fallback for anything the full path must decide."""
+    event, session, prompt, cwd = _payload(raw)
+    root = _project_root(project, cwd)
+    store = root / STORE_DIR
+    if not (os.path.exists(store / "manifest.json") or os.path.exists(store / "events.jsonl")):
+        return None  # no project store here: the hooks never create one (ADR 0011)
+    user = _user_dir()
+    user_state, user_head = _current(user, user, "user")
+    project_state, project_head = _current(user, store, "project")
+    _no_session_memories(store, project_state, session)
+    tiers = [("user", user_state, user_head), ("project", project_state, project_head)]
+    served = [(scope, [state.entries[i] for i in trust.served(user, where, state, head, session)])
+              for (scope, state, head), where in zip(tiers, (user, store), strict=True)]
+    query = (prompt if event == "UserPromptSubmit" else None) or None
+    now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    block = context.build(served, query=query, now=now, budget_bytes=CONTEXT_BUDGET)
+    _record(store, project_state.origin, session, query, now, block, user_seq=user_head[0])
+    if not block.text:
+        return None
+    return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": block.text}}
+
+
+def _payload(raw: bytes) -> tuple[str, str, str | None, str | None]:
+    """``hook_event_name``, ``session_id``, ``prompt`` and ``cwd`` of a context event's payload."""
+    if len(raw) > MAX_PAYLOAD_BYTES or os.environ.get(NESTED_ENV):
+        raise Fallback("not for this path")
+    try:
+        payload = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise Fallback("not JSON") from exc
+    if not isinstance(payload, dict) or payload.get("hook_event_name") not in CONTEXT_EVENTS:
+        raise Fallback("not a context event")
+    session = payload.get("session_id")
+    fields = [payload.get(name) for name in ("prompt", "cwd", "transcript_path")]
+    if type(session) is not str or not SESSION_ID_RE.match(session) or session.endswith("\n"):
+        raise Fallback("a session id the full path must judge")
+    if not all(value is None or type(value) is str for value in fields):
+        raise Fallback("a payload field the full path must judge")
+    return payload["hook_event_name"], session, fields[0], fields[1]
+
+
+def _project_root(project: str | None, cwd: str | None) -> Path:
+    """``--project``, else ``$CLAUDE_PROJECT_DIR``, else the git top-level of the payload's cwd (as
+    ``claude_hooks.open_workspace`` and ``paths.project_root`` decide it)."""
+    chosen = project or _claude_project_dir()
+    if chosen is not None:
+        if "\x00" in chosen:
+            raise Fallback("a NUL in the project path")
+        root = Path(chosen).expanduser().resolve()
+        if not root.is_dir():
+            raise Fallback("the project is not a folder")
+        return root
+    if cwd is not None and not Path(cwd).is_dir():
+        raise Fallback("the payload's cwd is not a folder")
+    here = (Path(cwd) if cwd else Path.cwd()).resolve()
+    found = walk_up(here)
+    if found is None:
+        raise Fallback("a git layout only gitpython decides")
+    return found.root or here
+
+
+def _claude_project_dir() -> str | None:
+    value = os.environ.get(PROJECT_DIR_ENV, "")
+    return value if value and os.path.isabs(value) and os.path.isdir(value) else None
+
+
+def _user_dir() -> Path:
+    home = os.environ.get("MEMORY_REVIEW_HOME")
+    if home:
+        if "\x00" in home:
+            raise Fallback("a NUL in MEMORY_REVIEW_HOME")
+        return Path(home).expanduser().resolve()
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir("memory-review", appauthor=False))
+
+
+def _current(user: Path, store: Path, scope: str) -> tuple[index.IndexState, tuple[int, str]]:
+    """The store's index, if it still says what the store holds, and the log's head."""
+    if not real_dir(store):
+        raise Fallback(f"the {scope} store is not a real folder")
+    state = index.load(user, store, scope)
+    if state is None:
+        raise Fallback(f"no read index for the {scope} store yet")
+    if fingerprint(store / "manifest.json") != state.manifest:
+        raise Fallback(f"the {scope} store's manifest changed since it was indexed")
+    return state, logtail.head_past(store / "events.jsonl", state.at)
+
+
+def _no_session_memories(store: Path, state: index.IndexState, session: str) -> None:
+    sessions = store / "sessions"
+    if session in state.sessions or (os.path.lexists(sessions) and not real_dir(sessions)) \
+            or os.path.lexists(sessions / f"{session}.json"):
+        raise Fallback("the session has memories of its own")
+
+
+def _record(store: Path, origin: str, session: str, query: str | None, now: str, block: context.Block, *,
+            user_seq: int) -> None:
+    """``context.built``, exactly as ``context._record`` writes it (the prompt's hash, never the prompt)."""
+    recorded: dict[str, Any] = {"budget_bytes": CONTEXT_BUDGET, "budget_lines": context.DEFAULT_BUDGET_LINES,
+                                "now": now, "frame": 2, "sha256": block.sha256, "user_seq": user_seq,
+                                "included": block.included}
+    if query is not None:
+        recorded["query_sha256"] = hashlib.sha256(query.encode("utf-8", "surrogatepass")).hexdigest()
+        recorded["query_chars"] = len(query)
+    fields = {"type": "context.built", "actor": f"agent:{session}", "session": session, "context": recorded}
+    logtail.append_context(store, fields, origin=origin, timeout=LOCK_TIMEOUT)
+
+
+def _full_path(raw: bytes, stdout: IO[str], project: str | None, watchdog: Watchdog, *,
+               failure: BaseException | None = None) -> int:
+    import io
+
+    watchdog.finish(lambda: None)  # the full hook keeps its own deadline
+    from memory_review.integrations import claude_hooks
+
+    if failure is not None:
+        claude_hooks.record_error(claude_hooks.error_folder_for(None, project), failure)
+    return claude_hooks.run_hook(io.BytesIO(raw), stdout, project=project)
+
+
+def _write(stdout: IO[str], output: dict[str, Any] | None) -> None:
+    if output is None:
+        return
+    try:
+        stdout.write(orjson.dumps(output).decode("utf-8") + "\n")
+        stdout.flush()
+    except OSError:
+        pass  # Claude Code stopped reading (its own timeout): there is no one left to answer
+
+
+def _deadline() -> float:
+    value = os.environ.get(DEADLINE_ENV)
+    try:
+        return float(value) if value else CONTEXT_DEADLINE
+    except ValueError:
+        return CONTEXT_DEADLINE
+
+
+def _timed_out() -> None:
+    from memory_review.integrations import claude_hooks
+
+    claude_hooks.record_error(claude_hooks.error_folder_for(None, None),
+                              TimeoutError("the hook ran past its deadline and was stopped; nothing was added"))
+
+
+def main() -> int:
+    return run_hook(sys.stdin.buffer, sys.stdout)

@@ -1,0 +1,26 @@
+"""The console script: ``memory-review hook claude-code`` starts without the CLI (issue #16).
+
+Claude Code runs that command line as a fresh process before every prompt; it goes to the per-prompt
+path (``memory_review.lean.hook``), which imports the standard library and orjson. Every other
+command line goes to :mod:`memory_review.cli`.
+"""
+
+from __future__ import annotations
+
+import sys
+
+HOOK_ARGV = ["hook", "claude-code"]
+
+
+def main() -> int:
+    if sys.argv[1:] == HOOK_ARGV:
+        from memory_review.lean.hook import run_hook
+
+        return run_hook(sys.stdin.buffer, sys.stdout)
+    from memory_review.cli import main as cli_main
+
+    return cli_main()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

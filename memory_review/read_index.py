@@ -1,0 +1,150 @@
+"""Keeping each store's read index (ADR 0030): written by the commit path, checked by ``verify``.
+
+The format and the reader are :mod:`memory_review.lean.index`; the per-prompt hook reads it without
+the core. This module makes it from the full validating path's own view, so what the index says is
+what the full path would show: every memory read and checked from its file, hashed as the manifest
+hashes it, rendered by the one renderer (``render_frame``) and folded for keyword matching.
+
+A commit (under the store lock) that finds the index current for the view it is committing on
+appends one delta line with the memories it changed: O(change). Past :data:`COMPACT_AFTER` deltas
+the base is rewritten from what the index already holds (no memory file is read). An index that is
+missing, stale or damaged when a commit comes is rebuilt from the store (O(store), once). The index
+is derived: losing it costs speed, never correctness, and nothing reads it as memory.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from events.durable import atomic_replace
+from events.safe_fs import append_fd
+from memory_review.errors import IntegrityError, StorageError
+from memory_review.injection.render import render_frame
+from memory_review.lean import index as layout
+from memory_review.lean.files import Fallback, fingerprint, real_dir
+from memory_review.lean.index import Entry, IndexState
+from memory_review.lean.keywords import fold
+from memory_review.lean.logtail import head_past
+from memory_review.models import Memory
+from memory_review.record_io import memory_sha256
+from memory_review.storage import EMPTY, fold_all
+from memory_review.store import Store
+from memory_review.store_view import StoreView
+
+COMPACT_AFTER = 64
+"""Delta lines a reader folds at most before a commit rewrites the base (as the checkpoint's tail)."""
+GITIGNORE = b"# memory-review's read index: derived, machine-local, never shared\n*\n"
+
+
+def entry_of(memory: Memory, sha256: str) -> Entry:
+    """One memory as the index holds it: what ordering, selection, the gate and the block need."""
+    text = fold(f"{memory.id} {memory.description} {memory.body}")
+    return [memory.id, memory.type, memory.updated_at, sha256, render_frame(memory, None), text]
+
+
+class ReadIndex:
+    """The read indexes of every store, under ``<user store>/index/`` (outside every repository)."""
+
+    def __init__(self, user_dir: Path) -> None:
+        self.user_dir = user_dir
+        self.folder = user_dir / layout.INDEX_DIR
+
+    def path(self, store: Store) -> Path:
+        return layout.index_path(self.user_dir, store.root)
+
+    def current(self, store: Store, view: StoreView) -> IndexState | None:
+        """The index, if it says exactly what ``view`` shows (same manifest file, nothing but context
+        builds in the log since it was made); None when it is missing, stale or damaged."""
+        try:
+            state = layout.load(self.user_dir, store.root, store.scope)
+            if state is None or fingerprint(store.manifest_path) != state.manifest:
+                return None
+            head = head_past(store.log_path, state.at)
+        except (Fallback, OSError):
+            return None
+        return state if head == (view.head.seq, view.head.hash) else None
+
+    def rebuild(self, store: Store) -> IndexState | None:
+        """Make the index from the store as the full path reads it (call under the store lock)."""
+        manifest = store.read_manifest()
+        if manifest is None:
+            return None
+        head, events = store.past_checkpoint(manifest)
+        folded = fold_all(EMPTY, events)
+        view = StoreView(store, manifest, head, dict(folded.memories), locked=True)
+        state = IndexState(layout.store_key(store.root)[0], store.scope, manifest.origin, (head.seq, head.hash),
+                           fingerprint(store.manifest_path), set(manifest.sessions or {}) | set(folded.sessions))
+        for memory_id in view.ids():
+            memory = view.memory(memory_id)
+            if memory is not None:
+                state.entries[memory_id] = entry_of(memory, view.sha256(memory_id) or memory_sha256(memory))
+        self._replace(store, state)
+        return state
+
+    def after_commit(self, store: Store, before: IndexState | None, changed: dict[str, Memory | None],
+                     sessions: set[str]) -> None:
+        """Bring the index past a commit (under the store lock): a delta line, or a rebuild."""
+        if before is None:
+            self.rebuild(store)
+            return
+        with_head = store.log().head()
+        moved_from = before.at
+        before.at, before.manifest = (with_head.seq, with_head.hash), fingerprint(store.manifest_path)
+        before.sessions |= sessions
+        put = [entry_of(memory, memory_sha256(memory)) for memory in changed.values() if memory is not None]
+        deleted = sorted(memory_id for memory_id, memory in changed.items() if memory is None)
+        for memory_id in deleted:
+            before.entries.pop(memory_id, None)
+        before.entries.update((entry[layout.ID], entry) for entry in put)
+        if before.deltas + 1 > COMPACT_AFTER:
+            self._replace(store, before)
+        else:
+            self._append(store, layout.delta_bytes(moved_from, before, put, deleted))
+
+    def problems(self, store: Store) -> list[str]:
+        """What ``verify`` says of the index: only an index that claims to be current and is not."""
+        try:
+            state = layout.load(self.user_dir, store.root, store.scope)
+        except Fallback as exc:
+            return [f"{self.path(store)}: damaged read index ({exc}); `verify --repair --apply` rebuilds it"]
+        view = store.view()
+        if state is None or self.current(store, view) is None:
+            return []  # missing or stale: the next commit (or `verify --repair --apply`) rebuilds it
+        want = {i: entry_of(m, view.sha256(i) or memory_sha256(m)) for i in view.ids()
+                if (m := view.memory(i)) is not None}
+        if want != state.entries:
+            wrong = sorted(set(want) ^ set(state.entries) | {i for i in want if want[i] != state.entries.get(i)})
+            return [f"{self.path(store)}: the read index differs from the store for {wrong[:5]} "
+                    "(derived; `verify --repair --apply` rebuilds it)"]
+        return []
+
+    # --- files --------------------------------------------------------------------------------
+
+    def _ensure_folder(self) -> None:
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StorageError(f"cannot create {self.folder}: {exc.strerror or exc}", path=self.folder,
+                               errno=exc.errno) from exc
+        if not real_dir(self.folder):
+            raise IntegrityError("is not a real directory; the read index is kept only in one", path=self.folder)
+        ignore = self.folder / ".gitignore"
+        if not os.path.lexists(ignore):
+            atomic_replace(ignore, GITIGNORE, sync_dir=False)
+
+    def _replace(self, store: Store, state: IndexState) -> None:
+        self._ensure_folder()
+        state.deltas = 0
+        # Derived state: no fsync of the folder (a lost rename is an older index, which readers check).
+        atomic_replace(self.path(store), layout.base_bytes(state), sync_dir=False)
+
+    def _append(self, store: Store, line: bytes) -> None:
+        # No fsync either: a delta lost in a crash leaves an index a reader finds stale, never wrong.
+        fd = append_fd(self.path(store))
+        try:
+            view = memoryview(line)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
