@@ -18,7 +18,7 @@ import os
 from pathlib import Path
 
 from events.durable import atomic_replace
-from events.safe_fs import append_fd
+from events.safe_fs import append_fd, unlink
 from memory_review.errors import IntegrityError, StorageError
 from memory_review.injection.render import render_frame
 from memory_review.lean import index as layout
@@ -118,6 +118,10 @@ class ReadIndex:
             return [f"{self.path(store)}: the read index differs from the store for {wrong[:5]} "
                     "(derived; `verify --repair --apply` rebuilds it)"]
         return []
+
+    def remove(self, store: Store) -> None:
+        """Take the store's index away (readers then take the full path until the next rebuild)."""
+        unlink(self.path(store))
 
     # --- files --------------------------------------------------------------------------------
 

@@ -335,6 +335,14 @@ class Workspace:
         self._index(tx.store, indexed, plan)
         return result.events
 
+    def _reindex(self, store: Store) -> None:
+        """Rebuild a store's read index from the store (under its lock), after a repair or a forget."""
+        try:
+            self.read_index.rebuild(store)
+        except (MemoryReviewError, OSError) as exc:
+            self.read_index.remove(store)  # never leave an old index (it may hold forgotten text)
+            self.warnings.append(f"the read index was not rebuilt (prompts read the store instead): {exc}")
+
     def _index(self, store: Store, indexed, plan: rules.Plan) -> None:
         """After the commit point: the read index follows the change (derived; a failure is a warning)."""
         folded = plan.folded()
@@ -516,10 +524,13 @@ class Workspace:
                     if store.exists():
                         with store.locked():
                             self._anchor(store)
+                            self._reindex(store)
         else:
             reports = [verify_store(store, anchor=anchors[store.scope]) for store in self._stores(None)]
-            for report in reports:
+            for report, store in zip(reports, self._stores(None), strict=True):
                 report.problems += [damaged[report.scope]] if report.scope in damaged else []
+                if report.ok and store.exists():  # a damaged store is reported already; its index waits
+                    report.problems += self.read_index.problems(store)
         for report in reports:
             self.history[report.scope].check(report, repair=repair and apply)
         for store in self._stores(None):
@@ -554,6 +565,7 @@ class Workspace:
                 if store.exists():
                     with store.locked():  # forget rewrote the log's lines: anchor the redacted log
                         self._anchor(store)
+                        self._reindex(store)  # the old index holds the text: it must not outlive it
         return ForgetResult(stores, dry_run)
 
     def _carry_trust_through_forget(self, store: Store, before: dict[str, str]) -> None:

@@ -56,8 +56,11 @@ def run_hook(stdin: IO[bytes], stdout: IO[str], *, project: str | None = None) -
     return 0
 
 
-def answer(raw: bytes, project: str | None) -> dict[str, Any] | None:
-    """The hook's JSON answer for a context event; Fallback for anything the full path must decide."""
+def answer(raw: bytes, project: str | None, *, now: str | None = None) -> dict[str, Any] | None:
+    """The hook's JSON answer for a context event; Fallback for anything the full path must decide.
+
+    ``now`` is the clock (``YYYY-MM-DDTHH:MM:SSZ``); tests pass one to compare with the full path.
+    """
     event, session, prompt, cwd = _payload(raw)
     root = _project_root(project, cwd)
     store = root / STORE_DIR
@@ -71,7 +74,7 @@ def answer(raw: bytes, project: str | None) -> dict[str, Any] | None:
     served = [(scope, [state.entries[i] for i in trust.served(user, where, state, head, session)])
               for (scope, state, head), where in zip(tiers, (user, store), strict=True)]
     query = (prompt if event == "UserPromptSubmit" else None) or None
-    now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    now = now or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     block = context.build(served, query=query, now=now, budget_bytes=CONTEXT_BUDGET)
     _record(store, project_state.origin, session, query, now, block, user_seq=user_head[0])
     if not block.text:
