@@ -43,7 +43,8 @@ if TYPE_CHECKING:
 MAX_FILE_BYTES = 64 * 1024 * 1024
 LOG = "events.jsonl"
 GIT = "git history"
-_NOT_SCANNED = {".lock", LOG, "history.git"}
+_NOT_SCANNED = {".lock", LOG, "history.git", "index"}
+"""``index/``: the read indexes (ADR 0030), derived and machine-local; ``Workspace.forget`` rebuilds them all."""
 _DERIVED = ("memory", "candidates", "sessions", "MEMORY.md", "manifest.json")
 BACKUPS = "backups"
 """Copies ``verify --repair --apply`` made before it changed anything (docs/adr/0024)."""

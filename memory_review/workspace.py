@@ -565,7 +565,13 @@ class Workspace:
                 if store.exists():
                     with store.locked():  # forget rewrote the log's lines: anchor the redacted log
                         self._anchor(store)
-                        self._reindex(store)  # the old index holds the text: it must not outlive it
+        if not dry_run and any(report.total for report in stores):
+            for store in self._stores(None):  # every read index may hold the text: all are made again
+                if not store.exists():
+                    self.read_index.remove(store)
+                    continue
+                with store.locked():
+                    self._reindex(store)
         return ForgetResult(stores, dry_run)
 
     def _carry_trust_through_forget(self, store: Store, before: dict[str, str]) -> None:

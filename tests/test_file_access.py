@@ -18,6 +18,8 @@ ROOT = Path(__file__).resolve().parents[1]
 ALLOWED_MODULES = {
     "events/safe_fs.py": "the one safe way to open a store path",
     "events/durable.py": "creates with O_EXCL|O_NOFOLLOW, renames and unlinks inside folders safe_fs checked",
+    "memory_review/lean/files.py": "safe_fs's open for the per-prompt path (O_NOFOLLOW|O_NONBLOCK, then fstat: "
+                                   "a regular file with one name), without importing events (ADR 0030)",
 }
 # The crash and corruption harness (tools/reliability/) damages trial stores on purpose; it is not shipped
 # and not scanned (ADR 0025). No shipped folder is exempt.
@@ -33,7 +35,8 @@ ALLOWLIST: dict[tuple[str, str], tuple[int, str]] = {
     ("memory_review/cli.py", "write_bytes"): (1, "the editor's temp file, made by tempfile"),
     ("memory_review/cli.py", "os.open"): (1, "/dev/null, for a reader that went away"),
     ("memory_review/extract/sources.py", "open"): (1, "a transcript the agent's payload names (read-only)"),
-    ("memory_review/gitrepo.py", "open"): (2, "the repository's own .git/HEAD and .git/config"),
+    ("memory_review/lean/gitwalk.py", "open"): (2, "the repository's own .git/HEAD and .git/config"),
+    ("memory_review/lean/logtail.py", "os.open"): (1, "the store's .lock: O_NOFOLLOW|O_NONBLOCK, then fstat (one name)"),
     ("memory_review/gitrepo.py", "unlink"): (1, "a stale ref lock git left in the repository's .git"),
     ("memory_review/forget.py", "rmdir"): (2, "the emptied folders of a repair backup that held the text"),
     ("memory_review/gitrepo.py", "write_bytes"): (1, "blobs to store, in a temporary folder of our own inside .git"),

@@ -225,3 +225,14 @@ def test_verify_names_an_index_that_lies(stocked: Project) -> None:
     path.write_bytes(path.read_bytes().replace(b"Integration tests run", b"Unit tests may mock"))
     problems = [p for r in stocked.workspace().verify() for p in r.problems]
     assert any("read index differs" in p for p in problems), problems
+
+
+def test_forget_leaves_no_index_holding_the_text(stocked: Project) -> None:
+    secret = "blueheron-codename-7qx"
+    _approve_all(stocked, [_memory("fact-staging", "fact", "Staging access", f"The codename is {secret} this quarter.")])
+    folder = Path(stocked.env["MEMORY_REVIEW_HOME"]) / layout.INDEX_DIR
+    assert any(secret.encode() in p.read_bytes() for p in folder.glob("*.jsonl"))
+    stocked.workspace().forget(text=secret, reason="leaked", actor="alice", dry_run=False)
+    assert not any(secret.encode() in p.read_bytes() for p in folder.glob("*.jsonl"))
+    answered = lean_hook.answer(_payload(stocked, "UserPromptSubmit", "staging access"), None, now=NOW)
+    assert "[forgotten]" in answered["hookSpecificOutput"]["additionalContext"]  # rebuilt: the fast path again
