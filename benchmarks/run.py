@@ -19,12 +19,13 @@ from pathlib import Path
 if __package__ in (None, ""):  # `python benchmarks/run.py`: make the repo importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks import (case_apply, case_context, case_extract, case_history, case_log, case_session, case_ui,
-                        report)
+from benchmarks import (case_apply, case_context, case_extract, case_history, case_hook, case_log, case_session,
+                        case_ui, report)
 from benchmarks.measure import REPO, Row, Series, child_env
 from benchmarks.scale import SCALES, Scale
 
-CASES = ("apply", "growth", "history", "log", "replay-growth", "context", "session-context", "ui", "extract")
+CASES = ("apply", "growth", "history", "log", "replay-growth", "context", "session-context", "hook", "ui",
+         "extract")
 
 
 class Results:
@@ -58,6 +59,8 @@ def _run_case(name: str, work: Path, scale: Scale, env: dict[str, str], results:
         results.rows += case_context.context_rows(work, scale, env)
     elif name == "session-context":
         results.rows += case_session.session_context_rows(work, scale, env)
+    elif name == "hook":
+        results.rows += case_hook.hook_rows(work, scale, env)
     elif name == "ui":
         results.rows += case_ui.ui_rows(work, scale, env)
     elif name == "extract":
