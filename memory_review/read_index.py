@@ -24,7 +24,7 @@ from memory_review.injection.render import render_frame
 from memory_review.lean import index as layout
 from memory_review.lean.files import Fallback, fingerprint, real_dir
 from memory_review.lean.index import Entry, IndexState
-from memory_review.lean.keywords import fold
+from memory_review.lean.keywords import fold, word_list
 from memory_review.lean.logtail import head_past
 from memory_review.models import Memory
 from memory_review.record_io import memory_sha256
@@ -40,7 +40,7 @@ GITIGNORE = b"# memory-review's read index: derived, machine-local, never shared
 def entry_of(memory: Memory, sha256: str) -> Entry:
     """One memory as the index holds it: what ordering, selection, the gate and the block need."""
     text = fold(f"{memory.id} {memory.description} {memory.body}")
-    return [memory.id, memory.type, memory.updated_at, sha256, render_frame(memory, None), text]
+    return [memory.id, memory.type, memory.updated_at, sha256, render_frame(memory, None), text, word_list(text)]
 
 
 class ReadIndex:

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from memory_review.lean.block import RANK, aged, assemble, fixed_cost, frame_cost
-from memory_review.lean.index import FRAME, ID, SHA256, TEXT, TYPE, UPDATED_AT, Entry
-from memory_review.lean.keywords import best_matches
+from memory_review.lean.index import FRAME, ID, SHA256, TEXT, TYPE, UPDATED_AT, WORDS, Entry
+from memory_review.lean.keywords import best_listed_matches
 
 DEFAULT_BUDGET_LINES = 200
 DEFAULT_LIMIT = 5
@@ -47,7 +47,8 @@ def build(tiers: Sequence[tuple[str, Sequence[Entry]]], *, query: str | None, no
 def _selected(notes: list[tuple[str, Entry]], query: str, limit: int) -> list[tuple[str, Entry]]:
     """The forbidden notes plus at most ``limit`` others chosen by keyword matching (``select``)."""
     others = [entry for _scope, entry in notes if entry[TYPE] != "forbidden"]
-    chosen = best_matches([e[ID] for e in others], [e[TEXT] for e in others], query, limit)
+    chosen = best_listed_matches([e[ID] for e in others], [e[WORDS] for e in others], [e[TEXT] for e in others],
+                                 query, limit)
     return [(scope, e) for scope, e in notes if e[TYPE] == "forbidden" or e[ID] in chosen]
 
 

@@ -6,11 +6,12 @@ a file there could be forged by a commit. It is derived state, never an authorit
 
     {"v":1,"index":"memory-review read index","store":…,"scope":…,"origin":…,"at":[seq,hash],
      "manifest":[ino,size,mtime_ns,ctime_ns],"sessions":[…],"count":N}        the base's header
-    [[id,type,updated_at,sha256,frame,text], …]                               its N entries, one line
+    [[id,type,updated_at,sha256,frame,text,words], …]                         its N entries, one line
     {"delta":{"from":[…],"at":[…],"manifest":[…],"origin":…,"sessions":[…]},"set":[[…]],"del":[…]}
 
 ``frame`` is the note as ``render_frame(memory, None)`` renders it (layout 2, no age), ``text`` the
-folded ``id description body`` keyword matching reads, ``sha256`` the memory file's hash (what the
+folded ``id description body`` keyword matching reads, ``words`` its distinct words (``keywords.word_list``),
+``sha256`` the memory file's hash (what the
 trust ledger names). The base says the store's set at log head ``at`` with the manifest file whose
 fingerprint is ``manifest``; each delta line, appended by a commit under the store lock, moves it
 from ``from`` to its own ``at``. A reader believes it only while the manifest has that fingerprint
@@ -31,8 +32,8 @@ INDEX_DIR = "index"
 VERSION = 1
 KIND = "memory-review read index"
 MAX_INDEX_BYTES = 1 << 30
-Entry = list  # [id, type, updated_at, sha256, frame, text]
-ID, TYPE, UPDATED_AT, SHA256, FRAME, TEXT = range(6)
+Entry = list  # [id, type, updated_at, sha256, frame, text, words]
+ID, TYPE, UPDATED_AT, SHA256, FRAME, TEXT, WORDS = range(7)
 
 
 @dataclass
@@ -63,13 +64,13 @@ def load(user_dir: Path, store_root: Path, scope: str) -> IndexState | None:
 def parse(data: bytes, real: str, scope: str) -> IndexState:
     if not data.endswith(b"\n"):
         raise Fallback("the read index ends in a torn line")
-    lines = data.split(b"\n")[:-1]
-    if len(lines) < 2:
+    parts = data.split(b"\n", 2)  # header, entries, deltas (the entries line is most of the file)
+    if len(parts) < 3:
         raise Fallback("the read index has no entries line")
     try:
-        header, entries = orjson.loads(lines[0]), orjson.loads(lines[1])
+        header, entries = orjson.loads(parts[0]), orjson.loads(parts[1])
         state = _base(header, entries, real, scope)
-        for line in lines[2:]:
+        for line in parts[2].split(b"\n")[:-1]:
             _apply(state, orjson.loads(line))
     except (orjson.JSONDecodeError, KeyError, TypeError, ValueError, IndexError) as exc:
         raise Fallback(f"the read index cannot be read: {exc}") from exc
@@ -99,10 +100,14 @@ def _apply(state: IndexState, line: dict) -> None:
 
 
 def _put(state: IndexState, entries: list) -> None:
-    for entry in entries:
-        if len(entry) != 6 or not all(type(part) is str for part in entry):
-            raise Fallback("an entry of the read index is not six strings")
-        state.entries[entry[ID]] = entry
+    # Shapes only (the writer is ours; a field of another type fails the build loudly, and is logged).
+    if not all(type(entry) is list and len(entry) == 7 for entry in entries):
+        raise Fallback("an entry of the read index is not seven fields")
+    state.entries.update(zip(map(_first, entries), entries))
+
+
+def _first(entry: Entry) -> str:
+    return entry[ID]
 
 
 def _at(value: list) -> tuple[int, str]:

@@ -41,11 +41,40 @@ def best_matches(ids: Sequence[str], texts: Sequence[str], query: str, limit: in
     if not (words or cjk) or limit <= 0:
         return set()
     scores = _scores_by_word(texts, words) if len(words) <= _FEW_WORDS else _scores_by_text(texts, words)
+    return _best(ids, _with_cjk(scores, texts, cjk), limit)
+
+
+def best_listed_matches(ids: Sequence[str], listed: Sequence[str], texts: Sequence[str], query: str,
+                        limit: int) -> set[str]:
+    """:func:`best_matches`, with each text's words listed ahead of time (:func:`word_list`)."""
+    words, cjk = _terms(query)
+    if not (words or cjk) or limit <= 0:
+        return set()
+    scores = [0] * len(ids)
+    for word in words:
+        needle = f" {word} "  # words hold no space: this is "word is one of the text's words"
+        for index in [i for i, known in enumerate(listed) if needle in known]:
+            scores[index] += 1
+    return _best(ids, _with_cjk(scores, texts, cjk), limit)
+
+
+def word_list(folded: str) -> str:
+    """The distinct words of a folded text, sorted, each between spaces (what the read index keeps)."""
+    found = _ASCII_WORD_RE.findall(folded) if folded.isascii() else _word_re().findall(folded)
+    return " " + " ".join(sorted(set(found))) + " "
+
+
+def _with_cjk(scores: list[int], texts: Sequence[str], cjk: set[str]) -> list[int]:
     for term in cjk:
         # A CJK term (two CJK characters, or a lone one) is found as a substring: two adjacent
         # CJK characters are always one bigram of the memory's own CJK run.
         for index in [i for i, text in enumerate(texts) if term in text]:
             scores[index] += 1
+    return scores
+
+
+def _best(ids: Sequence[str], scores: list[int], limit: int) -> set[str]:
+    """The ``limit`` best scored ids (score > 0, ties by id)."""
     scored = sorted((-score, memory_id) for score, memory_id in zip(scores, ids, strict=True) if score)
     return {memory_id for _, memory_id in scored[:limit]}
 

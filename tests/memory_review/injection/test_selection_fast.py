@@ -74,3 +74,14 @@ def test_terms_of_ascii_text_equal_the_full_class_terms(text: str) -> None:
     assert words == full[0]
     if folded.isascii():
         assert cjk == set() == full[1]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_TEXT, min_size=1, max_size=8), _TEXT, st.integers(min_value=0, max_value=4))
+def test_listed_words_choose_what_the_texts_choose(bodies: list[str], query: str, limit: int) -> None:
+    """The read index keeps each memory's words listed (ADR 0030); matching on them is the same choice."""
+    memories = [make_memory(f"m{i}", body=body, description="note") for i, body in enumerate(bodies)]
+    texts = [selection.fold(f"{m.id} {m.description} {m.body}") for m in memories]
+    listed = [selection.word_list(text) for text in texts]
+    ids = [m.id for m in memories]
+    assert selection.best_listed_matches(ids, listed, texts, query, limit) == keyword_select(memories, query, limit)
