@@ -152,3 +152,26 @@ class ReadIndex:
                 view = view[os.write(fd, view):]
         finally:
             os.close(fd)
+
+
+INLINE_REBUILD_MANIFEST_BYTES = 1 << 20
+"""A prompt that found an index stale rebuilds it at once only below this manifest size (~3,000 memories,
+a few hundred ms): Claude Code waits for the hook to exit. Bigger stores wait for their next commit."""
+
+
+def reindex_small_stores(root: Path, user_dir: Path, *, lock_timeout: float) -> None:
+    """Rebuild each stale index of the project at ``root`` whose store is small (the hook, after answering)."""
+    from memory_review.errors import MemoryReviewError
+    from memory_review.workspace import Workspace
+
+    ws = Workspace(root, user_dir, lock_timeout=lock_timeout)
+    for store in (ws.user, ws.project):
+        try:
+            size = (fingerprint(store.manifest_path) or [0, 0])[1]
+            if not store.exists() or size > INLINE_REBUILD_MANIFEST_BYTES:
+                continue
+            with store.locked():
+                if ws.read_index.current(store, store.view(load=False)) is None:
+                    ws.read_index.rebuild(store)
+        except (MemoryReviewError, OSError, Fallback):
+            continue  # derived state: the full path answered, and the next commit tries again

@@ -42,12 +42,24 @@ SESSION_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
 STORE_DIR = ".memory-review"
 
 
+class IndexStale(Fallback):
+    """A store's read index is missing, stale or damaged: the full path answers, then it is made again."""
+
+    def __init__(self, why: str, root: Path, user: Path) -> None:
+        super().__init__(why)
+        self.root, self.user = root, user
+
+
 def run_hook(stdin: IO[bytes], stdout: IO[str], *, project: str | None = None) -> int:
     """The command: answer from the index, or hand the payload to the full hook. Always exits 0."""
     raw = stdin.read(MAX_PAYLOAD_BYTES + 1)
     watchdog = Watchdog(_deadline(), on_expiry=_timed_out)
     try:
         output = answer(raw, project)
+    except IndexStale as stale:
+        done = _full_path(raw, stdout, project, watchdog)
+        _reindex(stale)
+        return done
     except Fallback:
         return _full_path(raw, stdout, project, watchdog)
     except Exception as exc:  # noqa: BLE001 — a bug here: log it, and let the full path answer
@@ -67,8 +79,8 @@ def answer(raw: bytes, project: str | None, *, now: str | None = None) -> dict[s
     if not (os.path.exists(store / "manifest.json") or os.path.exists(store / "events.jsonl")):
         return None  # no project store here: the hooks never create one (ADR 0011)
     user = _user_dir()
-    user_state, user_head = _current(user, user, "user")
-    project_state, project_head = _current(user, store, "project")
+    user_state, user_head = _current(user, user, "user", root)
+    project_state, project_head = _current(user, store, "project", root)
     _no_session_memories(store, project_state, session)
     tiers = [("user", user_state, user_head), ("project", project_state, project_head)]
     served = [(scope, [state.entries[i] for i in trust.served(user, where, state, head, session)])
@@ -137,16 +149,26 @@ def _user_dir() -> Path:
     return Path(user_config_dir("memory-review", appauthor=False))
 
 
-def _current(user: Path, store: Path, scope: str) -> tuple[index.IndexState, tuple[int, str]]:
+def _current(user: Path, store: Path, scope: str, root: Path) -> tuple[index.IndexState, tuple[int, str]]:
     """The store's index, if it still says what the store holds, and the log's head."""
     if not real_dir(store):
         raise Fallback(f"the {scope} store is not a real folder")
-    state = index.load(user, store, scope)
-    if state is None:
-        raise Fallback(f"no read index for the {scope} store yet")
-    if fingerprint(store / "manifest.json") != state.manifest:
-        raise Fallback(f"the {scope} store's manifest changed since it was indexed")
-    return state, logtail.head_past(store / "events.jsonl", state.at)
+    try:
+        state = index.load(user, store, scope)
+        if state is None:
+            raise Fallback(f"no read index for the {scope} store yet")
+        if fingerprint(store / "manifest.json") != state.manifest:
+            raise Fallback(f"the {scope} store's manifest changed since it was indexed")
+        return state, logtail.head_past(store / "events.jsonl", state.at)
+    except Fallback as exc:
+        raise IndexStale(str(exc), root, user) from exc
+
+
+def _reindex(stale: IndexStale) -> None:
+    """After the full path answered: make the stale indexes again, where that is quick (ADR 0030)."""
+    from memory_review.read_index import reindex_small_stores
+
+    reindex_small_stores(stale.root, stale.user, lock_timeout=LOCK_TIMEOUT)
 
 
 def _no_session_memories(store: Path, state: index.IndexState, session: str) -> None:

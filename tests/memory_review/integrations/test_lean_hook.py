@@ -236,3 +236,15 @@ def test_forget_leaves_no_index_holding_the_text(stocked: Project) -> None:
     assert not any(secret.encode() in p.read_bytes() for p in folder.glob("*.jsonl"))
     answered = lean_hook.answer(_payload(stocked, "UserPromptSubmit", "staging access"), None, now=NOW)
     assert "[forgotten]" in answered["hookSpecificOutput"]["additionalContext"]  # rebuilt: the fast path again
+
+
+def test_a_stale_index_is_made_again_by_the_prompt_that_found_it(stocked: Project) -> None:
+    path = layout.index_path(Path(stocked.env["MEMORY_REVIEW_HOME"]), stocked.root / ".memory-review")
+    path.unlink()
+    _falls_back(stocked)
+    done = stocked.hook({"hook_event_name": "UserPromptSubmit", "session_id": "s2", "cwd": str(stocked.root),
+                         "prompt": "database tests"})
+    assert "Never mock the database" in done.stdout.decode()  # the full path answered this one
+    assert path.exists()
+    answered = lean_hook.answer(_payload(stocked, "UserPromptSubmit", "database tests"), None, now=NOW)
+    assert "Never mock the database" in answered["hookSpecificOutput"]["additionalContext"]
