@@ -165,7 +165,7 @@ def reindex_small_stores(root: Path, user_dir: Path, *, lock_timeout: float) -> 
     from memory_review.workspace import Workspace
 
     ws = Workspace(root, user_dir, lock_timeout=lock_timeout)
-    for store in (ws.user, ws.project):
+    for store in (ws.store("user"), ws.store("project")):
         try:
             size = (fingerprint(store.manifest_path) or [0, 0])[1]
             if not store.exists() or size > INLINE_REBUILD_MANIFEST_BYTES:
