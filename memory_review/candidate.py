@@ -101,7 +101,7 @@ def base_of(changes: tuple[CandidateChange, ...]) -> dict[str, str | None]:
 
 def render_diff(changes: tuple[CandidateChange, ...]) -> str:
     """A unified diff of every change, memory files as they would be written."""
-    parts = []
+    parts: list[str] = []
     for change in changes:
         before = _lines(change.before)
         after = _lines(change.after)

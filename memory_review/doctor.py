@@ -15,6 +15,7 @@ import platform
 import shlex
 import shutil
 import sys
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -102,7 +103,7 @@ def _trust(ws: Workspace) -> list[Check]:
                   "review them with `memory-review trust` (moved the project? `trust --moved-from OLD`)")]
 
 
-def _claude_code(ws: Workspace, env: dict[str, str]) -> list[Check]:
+def _claude_code(ws: Workspace, env: Mapping[str, str]) -> list[Check]:
     """Our hooks in every agent's settings (Claude Code always reported; Codex and Gemini CLI when installed)."""
     checks = _agent_hooks(ws, env, "claude-code", ("user", "project", "local"))
     if not checks:
@@ -113,7 +114,7 @@ def _claude_code(ws: Workspace, env: dict[str, str]) -> list[Check]:
     return checks
 
 
-def _agent_hooks(ws: Workspace, env: dict[str, str], agent: str, scopes: tuple[str, ...]) -> list[Check]:
+def _agent_hooks(ws: Workspace, env: Mapping[str, str], agent: str, scopes: tuple[str, ...]) -> list[Check]:
     from memory_review.integrations.install import settings_path
 
     checks = []

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import IO, TYPE_CHECKING
 
 from events import faults
 from memory_review.errors import ConflictError, MemoryReviewError, NotFoundError, StorageError
@@ -269,17 +269,6 @@ class GitRepo:
                 return None
             raise
 
-    def tree_entries(self, commit: str) -> list[TreeEntry]:
-        """The top-level entries of ``commit``'s tree."""
-        out = self._run("ls-tree", "-z", commit)
-        entries = []
-        for record in out.decode("utf-8", "replace").split("\0"):
-            meta, _, name = record.partition("\t")
-            parts = meta.split()
-            if len(parts) == 3:
-                entries.append(TreeEntry(parts[0], parts[1], parts[2], name))
-        return entries
-
     def list_tree(self, commit: str, *folders: str) -> list[ListedEntry]:
         """The entries directly in each of ``folders`` of ``commit``'s tree (none: its top level), sized.
 
@@ -316,7 +305,7 @@ class GitRepo:
             raise
 
     @contextmanager
-    def stream_blob(self, commit: str, path: str) -> Iterator[BinaryIO]:
+    def stream_blob(self, commit: str, path: str) -> Iterator[IO[bytes]]:
         """The bytes of ``path`` in ``commit``'s tree as a stream, read from git as they are consumed.
 
         Ask :meth:`blob_size` first: a stream is never read whole here, but its reader may be.
@@ -430,7 +419,7 @@ class GitRepo:
         return self._run("hash-object", "-t", kind, "-w", "--stdin", stdin=data).decode().strip()
 
     def tree_entries(self, tree: str) -> list[TreeEntry]:
-        """The entries directly in ``tree``."""
+        """The entries directly in ``tree`` (a tree id, or a commit: its top level)."""
         entries = []
         for record in self._run("ls-tree", "-z", tree).decode("utf-8", "surrogateescape").split("\0"):
             meta, _, name = record.partition("\t")

@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import IO
 
 from memory_review.errors import IntegrityError
 from memory_review.gitrepo import GitRepo, ListedEntry
@@ -94,7 +94,9 @@ class LogChunks:
         return self.size - (self.open.size if self.open else 0)
 
     def first_seq(self, entry: ListedEntry) -> int:
-        return int(CHUNK_NAME_RE.match(entry.name).group(1))  # type: ignore[union-attr] - checked in of()
+        found = CHUNK_NAME_RE.match(entry.name)
+        assert found is not None, entry.name  # of() lists only names the pattern matches
+        return int(found.group(1))
 
     @classmethod
     def of(cls, listed: Iterable[ListedEntry], *, where: str) -> LogChunks:
@@ -124,7 +126,7 @@ def read_log(repo: GitRepo, commit: str) -> bytes | None:
 
 
 @contextmanager
-def stream_log(repo: GitRepo, commit: str) -> Iterator[BinaryIO]:
+def stream_log(repo: GitRepo, commit: str) -> Iterator[IO[bytes]]:
     """The log of ``commit`` as a stream of lines (empty when it holds none). Check :func:`log_size` first."""
     if _chunks(repo, commit) is None and repo.blob_size(commit, LEGACY_LOG) is not None:
         with repo.stream_blob(commit, LEGACY_LOG) as stream:

@@ -105,7 +105,7 @@ class LocalLog:
     def since(self, repo: GitRepo | None, tip: RefTip | None, position: Position | None) -> NewLines:
         """The lines the next commit needs: the open chunk's and the new ones, or the whole log."""
         chunks = self._chunks(repo, tip) if position is not None and position.seq > 0 else None
-        if chunks is not None and chunks.open is not None:
+        if position is not None and chunks is not None and chunks.open is not None:
             continued = self._continue(chunks, position)
             if continued is not None:
                 return continued

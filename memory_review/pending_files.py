@@ -62,7 +62,7 @@ class PendingFiles:
     """Files decoded (not taken from the cache) by the last pass."""
 
     def chunks(self, size: int = CHUNK, *,
-               then: Callable[[], list[CandidateState]] = list) -> Iterator[list[CandidateState]]:
+               then: Callable[[], Sequence[CandidateState]] = list) -> Iterator[list[CandidateState]]:
         """Pending candidates with live flags, store by store, oldest first, in chunks of ``size``
         (the first one at most :data:`FIRST_CHUNK`); the last chunk, which may be empty, ends with
         what ``then`` gives."""
@@ -87,7 +87,7 @@ class PendingFiles:
                     yield batch
                     batch, limit = [], size
         self._cache = {p: v for p, v in self._cache.items() if p in seen}
-        yield batch + then()
+        yield [*batch, *then()]
 
     @staticmethod
     def _hashes(store: Store) -> Callable[[str], str | None] | None:
