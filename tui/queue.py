@@ -38,6 +38,8 @@ class QueueEntry:
     key: tuple[int, int, str, str]
     row: Row
     """The row unmarked; :meth:`marked_row` when the person has marked it."""
+    fields: dict[str, str]
+    """Its values for the filter's ``field:value`` terms (tui.widgets.filter_bar), lower case."""
 
     @property
     def id(self) -> str:
@@ -74,7 +76,9 @@ def queue_entry(state: CandidateState, display: Display) -> QueueEntry:
         ]
     ).lower()
     key = (PRIORITY_RANK.get(c.priority, 1), SCOPE_RANK.get(c.scope, 2), c.created_at, c.id)
-    return QueueEntry(state, cells, haystack, key, Row(c.id, (" ", *cells)))
+    fields = {"scope": c.scope, "type": _types(state), "op": c.op, "memory": " ".join(c.memory_ids()),
+              "session": (c.session_id or "").lower(), "flag": " ".join(state.flags)}
+    return QueueEntry(state, cells, haystack, key, Row(c.id, (" ", *cells)), fields)
 
 
 class EntryCache:

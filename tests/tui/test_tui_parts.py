@@ -13,9 +13,8 @@ from memory_review.models import Memory
 from memory_review.workspace import Workspace
 from tui.actions import discard_op
 from tui.format import Display, age_text, flag_marks, frame_text, parse_ts
-from tui.screens.history import parse_filter
 from tui.screens.memories import block_summary, merged_entries
-from tui.widgets.filter_bar import matches
+from tui.widgets.filter_bar import matches, parse_filter
 from tui.widgets.row_table import Column, Row, RowTable
 
 
@@ -71,6 +70,10 @@ def test_filters() -> None:
     assert matches("project fact staging url", "staging FACT")
     assert not matches("project fact staging url", "staging user")
     assert matches("anything", "   ")
+    row = {"scope": "user", "type": "fact", "memory": "fact-ci-token"}
+    assert matches("user fact fact-ci-token ci", "scope:user ci", row)
+    assert not matches("user fact fact-ci-token ci project", "scope:project", row)  # the field, not the text
+    assert matches("a project row", "scope:project")  # a row without that field: its text
 
 
 def test_undo_of_a_discard_restores_every_kind_of_candidate(scenario: Workspace) -> None:

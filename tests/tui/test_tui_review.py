@@ -533,3 +533,19 @@ async def test_an_update_shows_what_changes_first_without_the_file_stamps(scenar
     assert first < text.index("Would remember") < text.index("Diff (memory files)")
     changes = text[first:text.index("Would remember")]
     assert "+" in changes and "-" in changes and "updated_at" not in changes and "applied_from" not in changes
+
+
+async def test_field_terms_filter_the_queue_as_they_filter_the_history(scenario: Workspace) -> None:
+    app = app_for(scenario)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        await pilot.press("slash", *"scope:user")
+        await settle(pilot)
+        assert {screen.entries[cid].state.candidate.scope for cid in screen.visible_ids()} == {"user"}
+        await pilot.press("escape", "3")
+        await wait_until(pilot, lambda: bool(getattr(app.screen, "order", None)), what="the history")
+        history = app.screen
+        await pilot.press("slash", *"scope:user")
+        await settle(pilot)
+        shown = history.query_one("#events").rows
+        assert shown and all(history.items[r.key].scope == "user" for r in shown)

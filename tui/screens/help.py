@@ -10,13 +10,17 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
+from tui.widgets.filter_bar import SYNTAX
+
 KEYMAP: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     (
         "Everywhere",
         (
             ("1 2 3 4", "review queue · memories · history · sessions"),
-            ("u", "undo the last action (as a new recorded event: an apply is undone by a revert)"),
+            ("u", "undo the last action, named in the key bar (recorded: an apply or discard puts "
+             "the same candidates back in the queue)"),
             ("?", "this help"),
+            ("/", f"filter, on every screen: {SYNTAX}"),
             ("q", "quit (every decision is already on disk)"),
             ("↑ ↓ j k", "move in a list (pgup pgdn home end jump)"),
             ("tab", "move between the list and the details"),
@@ -29,11 +33,12 @@ KEYMAP: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
             ("d", "discard them, with an optional reason (kept in the log)"),
             ("e", "edit the proposed record (validated, recorded as candidate.edited)"),
             ("space", "mark / unmark and move down"),
-            ("/", "filter the queue (esc clears); every word must match"),
+            ("/", "filter the queue (esc clears); the same syntax on every screen, below"),
             (
                 "",
-                "flagged candidates (I injection, S secret, H hidden characters, U untrusted "
-                "source, D discarded before, B stale base) stay pending on enter",
+                "flagged candidates (⚠ then I injection, S secret, H hidden characters, U untrusted "
+                "source, D discarded before, B stale base, C sync conflict, N near-duplicate) "
+                "stay pending on enter",
             ),
             ("A", "(shift+a) in that question: apply the flagged candidates too"),
         ),
@@ -43,7 +48,7 @@ KEYMAP: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         (
             ("d", "delete the memory (asks first; recorded, revertible)"),
             ("r", "revert the memory's last change"),
-            ("/", "filter"),
+            ("/", "filter (the same syntax)"),
             ("", "# is the note's place in the block `context` gives now; ✗: left out (budget)"),
         ),
     ),
@@ -51,7 +56,7 @@ KEYMAP: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         "History",
         (
             ("r", "revert the selected change (a forced revert is offered on conflict)"),
-            ("/", "filter: words, or type:applied session:ID memory:ID scope:user"),
+            ("/", "filter (the same syntax)"),
         ),
     ),
     (

@@ -28,7 +28,7 @@ from tui.render import event_detail
 from tui.screens.base import FilteredScreen
 from tui.screens.confirm import confirm
 from tui.widgets.detail import DetailPane
-from tui.widgets.filter_bar import FilterBar
+from tui.widgets.filter_bar import SYNTAX, FilterBar, matches
 from tui.widgets.row_table import Column, Row, RowTable
 
 COLUMNS = (
@@ -40,7 +40,6 @@ COLUMNS = (
     Column("about", None, style="bold", min_width=10),
     Column("session", None, style="dim", min_width=8, hide_below=96),
 )
-FIELDS = ("type", "session", "memory", "scope")
 
 
 @dataclass(frozen=True)
@@ -66,28 +65,11 @@ def timeline(logs: dict[str, list[Event]]) -> list[LoggedEvent]:
     )
 
 
-def parse_filter(text: str) -> tuple[dict[str, str], list[str]]:
-    """``type:applied memory:foo words`` -> ({"type": "applied", "memory": "foo"}, ["words"])."""
-    fields, words = {}, []
-    for token in text.lower().split():
-        name, sep, value = token.partition(":")
-        if sep and name in FIELDS:
-            fields[name] = value
-        else:
-            words.append(token)
-    return fields, words
-
-
-def keep(item: LoggedEvent, fields: dict[str, str], words: list[str], haystack: str) -> bool:
-    """Whether an event passes the filter's field terms and free words."""
+def event_fields(item: LoggedEvent) -> dict[str, str]:
+    """An event's values for the filter's ``field:value`` terms (tui.widgets.filter_bar)."""
     e = item.event
-    checks = {
-        "type": lambda v: v in e.type,
-        "session": lambda v: v in (e.session or "").lower(),
-        "memory": lambda v: any(v in m for m in item.memories()) or v in haystack,
-        "scope": lambda v: item.scope.startswith(v),
-    }
-    return all(checks[k](v) for k, v in fields.items()) and all(w in haystack for w in words)
+    return {"type": e.type, "session": (e.session or "").lower(), "scope": item.scope,
+            "memory": " ".join(item.memories()).lower()}
 
 
 class HistoryScreen(FilteredScreen):
@@ -126,7 +108,7 @@ class HistoryScreen(FilteredScreen):
             yield RowTable(COLUMNS, id="events", empty_text="loading…")
             yield DetailPane(id="detail")
         yield FilterBar(
-            placeholder="filter: words, or type:applied session:ID memory:ID scope:user",
+            placeholder=f"filter: {SYNTAX}",
             id="filter",
         )
         yield footer
@@ -173,8 +155,8 @@ class HistoryScreen(FilteredScreen):
 
     def refresh_rows(self) -> None:
         """Rebuild the timeline rows (after a load or a change of filter)."""
-        fields, words = parse_filter(self.filter_text)
-        shown = [k for k in self.order if keep(self.items[k], fields, words, self.haystacks[k])]
+        query = self.filter_text
+        shown = [k for k in self.order if matches(self.haystacks[k], query, event_fields(self.items[k]))]
         table = self.query_one("#events", RowTable)
         if self.loaded:
             table.empty_text = self.empty_text(len(self.order), "the logs are empty")

@@ -29,7 +29,7 @@ from tui.render import memory_detail
 from tui.screens.base import FilteredScreen
 from tui.screens.confirm import confirm
 from tui.widgets.detail import DetailPane
-from tui.widgets.filter_bar import FilterBar, matches
+from tui.widgets.filter_bar import SYNTAX, FilterBar, matches
 from tui.widgets.row_table import Column, Row, RowTable
 
 COLUMNS = (
@@ -143,7 +143,7 @@ class MemoriesScreen(FilteredScreen):
         with Container(id="main"):
             yield RowTable(COLUMNS, id="memories", empty_text="loading…")
             yield DetailPane(id="detail")
-        yield FilterBar(placeholder="filter memories (esc clears)", id="filter")
+        yield FilterBar(placeholder=f"filter memories: {SYNTAX}", id="filter")
         yield footer
 
     def on_mount(self) -> None:
@@ -177,7 +177,8 @@ class MemoriesScreen(FilteredScreen):
         if self.loaded:
             table.empty_text = self.empty_text(len(self.order), "no approved memories yet")
         shown = [
-            k for k in self.order if matches(self._haystack(self.entries[k]), self.filter_text)
+            k for k in self.order
+            if matches(self._haystack(self.entries[k]), self.filter_text, _fields(self.entries[k]))
         ]
         table.set_rows([self._row(self.entries[k]) for k in shown])
         table.border_title = f"Memories · {block_summary(list(self.entries.values()))}"
@@ -257,3 +258,9 @@ class MemoriesScreen(FilteredScreen):
 def _source(memory: Memory) -> str:
     sessions = [s.session_id for s in memory.sources if s.session_id]
     return sessions[0] if sessions else (memory.applied_by or "-")
+
+
+def _fields(entry: MemoryEntry) -> dict[str, str]:
+    """A memory's values for the filter's ``field:value`` terms."""
+    m = entry.memory
+    return {"type": m.type, "scope": m.scope, "memory": m.id}

@@ -29,7 +29,7 @@ from tui.screens.base import FilteredScreen
 from tui.screens.confirm import ReasonModal, flagged_apply
 from tui.screens.edit import EditModal
 from tui.widgets.detail import DetailPane
-from tui.widgets.filter_bar import FilterBar, matches
+from tui.widgets.filter_bar import SYNTAX, FilterBar, matches
 from tui.widgets.row_table import Column, Row, RowTable
 
 COLUMNS = (
@@ -97,7 +97,7 @@ class ReviewScreen(FilteredScreen):
             yield RowTable(COLUMNS, id="queue", empty_text="loading…")
             yield DetailPane(id="detail")
         yield FilterBar(
-            placeholder="filter the queue: words that must all match (esc clears)", id="filter"
+            placeholder=f"filter the queue: {SYNTAX}", id="filter"
         )
         yield footer
 
@@ -162,7 +162,9 @@ class ReviewScreen(FilteredScreen):
         """The candidate ids the queue shows, in order (after the filter)."""
         if not self.filter_text.strip():
             return list(self.order)
-        return [cid for cid in self.order if matches(self.entries[cid].haystack, self.filter_text)]
+        query = self.filter_text
+        return [cid for cid in self.order
+                if matches(self.entries[cid].haystack, query, self.entries[cid].fields)]
 
     def refresh_rows(self) -> None:
         """Rebuild the queue's rows from the entries, marks and filter."""
