@@ -97,14 +97,17 @@ wait_for "History"
 wait_for "candidate.applied"
 screen | grep "candidate.applied" | grep -qF "$ACTOR" || fail "the history does not show the apply by $ACTOR"
 
+wait_for "undo apply of 1"  # the key bar names what u undoes
 tmux -L "$SERVER" send-keys -t check u
 wait_for_log memory.reverted
+wait_for_log candidate.restored  # the same candidate is pending again (ADR 0032)
 wait_for "memory.reverted"
 after="$(log_lines)"
-[[ "$after" -ge $((before + 2)) ]] || fail "expected at least 2 new events, the logs went from $before to $after lines"
+[[ "$after" -ge $((before + 3)) ]] || fail "expected at least 3 new events, the logs went from $before to $after lines"
 
 tmux -L "$SERVER" send-keys -t check q
 wait_for "UI-EXITED:0" 15
+wait_for "reopen it: MEMORY_REVIEW_HOME=" 5  # the demo says where it is and how to open it again
 
 MEMORY_REVIEW_HOME="$DEMO/user-home" PYTHONPATH="$ROOT" "$PY" -m memory_review.cli \
     --project "$DEMO/project" verify >/dev/null || fail "memory-review verify found a problem after the session"
