@@ -372,6 +372,11 @@ def _revert_draft(view: View, event: Event, *, actor: str, force: bool) -> Event
                       reverts=event.seq, changes=tuple(changes), forced=True if overwrote else None)
 
 
+def _undone(view: View, event: Event) -> bool:
+    """Whether memory is already as it was before ``event`` (a `revert` undid the apply earlier)."""
+    return all(_json(view.memory(change.memory)) == change.before for change in event.changes or ())
+
+
 @dataclass(frozen=True)
 class Resolved:
     """A resolved candidate as the log holds it: its last record and the event that resolved it."""
@@ -393,8 +398,9 @@ def restore(view: View, resolved: Sequence[Resolved], *, actor: str, force: bool
     folded = EMPTY
     for item in resolved:
         steps = []
-        if item.decision.type == "candidate.applied":
-            steps.append(_revert_draft(Overlay(view, folded.memories), item.decision, actor=actor, force=force))
+        overlay = Overlay(view, folded.memories)
+        if item.decision.type == "candidate.applied" and not _undone(overlay, item.decision):
+            steps.append(_revert_draft(overlay, item.decision, actor=actor, force=force))
         steps.append(EventDraft(type=RESTORED, actor=actor, session=item.candidate.session_id,
                                 candidate=item.candidate.id, reverts=item.decision.seq,
                                 record=candidate_to_json(item.candidate)))

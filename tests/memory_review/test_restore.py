@@ -148,3 +148,13 @@ def test_verify_names_a_restore_of_a_candidate_that_was_not_resolved(ws: Workspa
                                             reverts=1, record=record)])
     problems = [p for report in ws.verify() for p in report.problems]
     assert any("candidate.restored for candidate" in p and "not resolved" in p for p in problems)
+
+
+def test_restore_after_a_revert_only_reopens_the_candidate(ws: Workspace) -> None:
+    [cid] = propose(ws, proposal())
+    [applied] = ws.apply([cid], actor=ACTOR)
+    ws.revert(applied.seq, actor=ACTOR)  # the memory is already as it was before the apply
+    [event] = ws.restore([cid], actor=ACTOR)
+    assert event.type == "candidate.restored" and event.reverts == applied.seq
+    assert [s.candidate.id for s in ws.list_candidates()] == [cid]
+    verified(ws)
