@@ -184,7 +184,7 @@ def plan_consolidation(
 def find_groups(memories: Sequence[Memory], *, scope: DurableScope, cut: float) -> list[Group]:
     """Groups around each anchor (oldest first) of same-type memories ``cut`` similar to it."""
     ordered = sorted(memories, key=lambda m: (m.created_at, m.id))
-    bags = {m.id: _bag(m) for m in ordered}
+    bags = {m.id: memory_bag(m) for m in ordered}
     grouped: set[str] = set()
     groups: list[Group] = []
     for anchor in ordered:
@@ -214,8 +214,8 @@ def similarity(left: Memory, right: Memory, bags: dict[str, frozenset[str]] | No
     """
     if normalize(_text(left)) == normalize(_text(right)):
         return 1.0
-    first = bags[left.id] if bags else _bag(left)
-    second = bags[right.id] if bags else _bag(right)
+    first = bags[left.id] if bags else memory_bag(left)
+    second = bags[right.id] if bags else memory_bag(right)
     smaller = min(len(first), len(second))
     contained = len(first & second) / smaller if smaller >= MIN_CONTAINED else 0.0
     return max(overlap(first, second), contained if contained >= CONTAINED else 0.0)
@@ -225,7 +225,8 @@ def _text(memory: Memory) -> str:
     return memory.body or memory.description
 
 
-def _bag(memory: Memory) -> frozenset[str]:
+def memory_bag(memory: Memory) -> frozenset[str]:
+    """The words :func:`similarity` compares (kept by callers that compare one memory many times)."""
     # As in the extraction planner: "never"/"always"/"use" say how, not what.
     return frozenset(
         t for t in tokens(f"{memory.description}\n{memory.body}") if t not in SLUG_IGNORE

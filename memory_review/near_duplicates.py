@@ -7,8 +7,8 @@ measure is consolidation's (:func:`memory_review.consolidate.similarity`, at the
 planner's :data:`~memory_review.extract.plan.NEAR_DUPLICATE`), any type.
 
 It runs on the propose path, under the store lock, never on the per-prompt path. To keep it
-cheap, approved memories are first compared by the description the manifest already lists
-(no file read); only the few that share most of their words are read and compared whole.
+cheap, approved memories are indexed by the description the manifest already lists (no file
+read); only the few that share most of their words are read and compared whole.
 Pending candidates are read from their files (the queue), at most :data:`MAX_PENDING_SCANNED`
 of them: past that, a huge queue is not read again on every proposal, and only approved
 memories and the proposal's own batch are compared.
@@ -16,16 +16,16 @@ memories and the proposal's own batch are compared.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from typing import Protocol
 
 from events.safe_fs import list_dir
 
 from memory_review.candidate import Candidate
-from memory_review.consolidate import similarity
+from memory_review.consolidate import memory_bag, similarity
 from memory_review.extract.plan import NEAR_DUPLICATE
 from memory_review.file_reads import storage_errors
-from memory_review.extract.textutil import tokens
 from memory_review.proposal import ConsolidateProposal, DeleteProposal, ProposedMemory, UpsertProposal
 from memory_review.store import Store
 from memory_review.store_view import StoreView
@@ -33,7 +33,13 @@ from memory_review.store_view import StoreView
 FLAG_SIMILAR = "similar-to:"
 MAX_PENDING_SCANNED = 1_000
 PREFILTER = 0.5
-"""Share of a listed description's words the proposal must hold before the memory file is read."""
+"""Share of the shorter text's words two texts must share before they are compared in full."""
+MAX_WORK = 200_000
+"""Index entries one ``propose`` call may visit (a fraction of a second); past it, the rest of
+its proposals are not compared (a bulk import of near-identical texts)."""
+RARE_WORDS = 3
+MAX_COMPARED = 5
+WORD = re.compile(r"\w{3,}")
 
 
 class Comparable(Protocol):
@@ -52,11 +58,25 @@ def similar_ids(flags: Iterable[str]) -> list[str]:
 
 
 class NearDuplicates:
-    """What a store already says, for flagging the proposals of one ``propose`` call (and each other)."""
+    """What a store already says, for flagging the proposals of one ``propose`` call (and each other).
+
+    Each text is cut once into its words (a plain regex, :func:`_words`) in an inverted index. A
+    proposal looks up only its :data:`RARE_WORDS` rarest words, keeps the texts that share at least
+    half of the shorter one's words, and compares at most :data:`MAX_COMPARED` of those in full;
+    :data:`MAX_WORK` bounds what one call spends however alike a bulk import is.
+    """
 
     def __init__(self, store: Store, view: StoreView) -> None:
         self.view = view
-        self._pending: list[Comparable] = list(_pending_records(store))
+        self.work = 0
+        self._texts: list[tuple[str, Comparable | None, frozenset[str]]] = []  # (id, record, words)
+        self._postings: dict[str, list[int]] = {}
+        self._bags: dict[int, tuple[Comparable, frozenset[str]]] = {}
+        for record in _pending_records(store):
+            self._index(record.id, record, _words(record))
+        for memory_id in view.ids():  # approved: by the headline the manifest lists, read on a hit
+            entry = view.listed_entry(memory_id)
+            self._index(memory_id, None, _words_of(entry.description if entry and entry.description else ""))
 
     def flags(self, proposal: UpsertProposal | DeleteProposal | ConsolidateProposal) -> frozenset[str]:
         """``similar-to:<id>`` for the closest thing each proposed record nearly repeats (none: empty)."""
@@ -67,29 +87,62 @@ class NearDuplicates:
 
     def add(self, candidate: Candidate) -> None:
         """A candidate this call just proposed: later proposals of the batch are compared with it too."""
-        self._pending += [change.after for change in candidate.changes if change.after is not None]
+        for change in candidate.changes:
+            if change.after is not None:
+                self._index(change.after.id, change.after, _words(change.after))
+
+    def _index(self, memory_id: str, record: Comparable | None, words: frozenset[str]) -> None:
+        number = len(self._texts)
+        self._texts.append((memory_id, record, words))
+        for word in words:
+            self._postings.setdefault(word, []).append(number)
 
     def _closest(self, record: Comparable, own: set[str]) -> str | None:
         best: tuple[float, str] | None = None
-        for other in self._others(record, own):
-            score = similarity(record, other)
+        mine = memory_bag(record)
+        for other in self._likely(record, own):
+            bags = {record.id: mine, other.id: self._bag(other)} if other.id != record.id else None
+            score = similarity(record, other, bags)
             if score >= NEAR_DUPLICATE and (best is None or score > best[0]):
                 best = (score, other.id)
         return best[1] if best else None
 
-    def _others(self, record: Comparable, own: set[str]) -> Iterator[Comparable]:
-        yield from self._pending  # a pending proposal for the same id is a rival: flagged too
-        words = tokens(f"{record.description}\n{record.body}")
-        for memory_id in self.view.ids():
-            if memory_id in own:
-                continue
-            entry = self.view.listed_entry(memory_id)
-            listed = tokens(entry.description) if entry and entry.description else None
-            if listed is not None and len(listed & words) < PREFILTER * len(listed):
-                continue  # its headline barely overlaps: not read
-            memory = self.view.memory(memory_id)
-            if memory is not None:
-                yield memory
+    def _bag(self, other: Comparable) -> frozenset[str]:
+        key = id(other)  # each stored text (or memory read on a hit) is cut into words once
+        if key not in self._bags:
+            self._bags[key] = (other, memory_bag(other))  # the object is kept alive with its bag
+        return self._bags[key][1]
+
+    def _likely(self, record: Comparable, own: set[str]) -> list[Comparable]:
+        """Up to MAX_COMPARED texts that share at least half of the shorter one's words, most shared first."""
+        words = _words(record)
+        rare = sorted(words, key=lambda w: len(self._postings.get(w, ())))[:RARE_WORDS]
+        seen = {n for w in rare for n in self._postings.get(w, ())}
+        self.work += len(seen)
+        if self.work > MAX_WORK:
+            return []
+        scored = []
+        for number in seen:
+            memory_id, stored, other_words = self._texts[number]
+            shared = len(words & other_words)
+            if shared >= PREFILTER * min(len(words), len(other_words)) and not (stored is None and memory_id in own):
+                scored.append((shared, number))
+        found = []
+        for _shared, number in sorted(scored, reverse=True)[:MAX_COMPARED]:
+            memory_id, stored, _ = self._texts[number]
+            other = stored if stored is not None else self.view.memory(memory_id)
+            if other is not None:
+                found.append(other)
+        return found
+
+
+def _words(record: Comparable) -> frozenset[str]:
+    return _words_of(f"{record.description}\n{record.body}")
+
+
+def _words_of(text: str) -> frozenset[str]:
+    """Lower-case words of three letters or more: cheap, for finding what to compare (not the measure)."""
+    return frozenset(WORD.findall(text.lower()))
 
 
 def _records(proposal) -> list[ProposedMemory]:
