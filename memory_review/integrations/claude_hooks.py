@@ -39,7 +39,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticValidationError
 
 from memory_review.errors import IntegrityError, MemoryReviewError, ValidationError
-from memory_review.integrations.agents import CLAUDE_CODE, CONTEXT_EVENTS, EXTRACT_EVENTS, HOOK_EVENTS, HookAgent
+from memory_review.integrations.agents import (
+    CLAUDE_CODE,
+    CONTEXT_EVENTS,
+    EXTRACT_EVENTS,
+    HOOK_EVENTS,
+    HookAgent,
+)
 from memory_review.integrations.hook_state import (
     HookError,
     HookState,

@@ -35,7 +35,13 @@ from typing import TYPE_CHECKING, Any, Literal
 from events.durable import atomic_replace, remove_file
 from events.safe_fs import FileTooLarge, UnsafeFile, read_file_or
 from memory_review.errors import StorageError, UnsafePathError, ValidationError
-from memory_review.integrations.agents import CODEX, CONTEXT_EVENTS, GEMINI, HOOK_EVENTS, agent_named
+from memory_review.integrations.agents import (
+    CODEX,
+    CONTEXT_EVENTS,
+    GEMINI,
+    HOOK_EVENTS,
+    agent_named,
+)
 from memory_review.integrations.claude_settings import (
     Wanted,
     deny_rules,
