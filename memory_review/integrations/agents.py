@@ -18,6 +18,9 @@ its events map to ours and its failures are recorded under its own name (ADR 002
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
+
+AgentName = Literal["claude-code", "codex", "gemini"]
 
 CONTEXT_EVENTS = frozenset({"SessionStart", "UserPromptSubmit"})
 EXTRACT_EVENTS = frozenset({"Stop", "SubagentStop", "PreCompact"})
@@ -28,7 +31,7 @@ HOOK_EVENTS = ("SessionStart", "UserPromptSubmit", "Stop", "SubagentStop", "PreC
 class HookAgent:
     """One agent's hook system, as far as memory-review needs to know it."""
 
-    name: str
+    name: AgentName
     events: dict[str, str]  # the agent's event name -> ours (Claude Code's name for it)
     project_dir_env: str | None  # the variable the agent sets to the project root for its hooks
     timeout_unit: int = 1  # multiplies seconds into the unit of the agent's settings

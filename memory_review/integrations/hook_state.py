@@ -36,6 +36,7 @@ from events.safe_fs import append_fd, check_dir, make_dir, rename
 from memory_review.errors import IntegrityError
 from memory_review.file_reads import read_store_file, storage_errors
 from memory_review.ids import check_session_id
+from memory_review.integrations.agents import AgentName
 from memory_review.locking import store_lock
 from memory_review.models import Strict
 from memory_review.paths import PROJECT_STORE_DIR
@@ -91,7 +92,7 @@ class ExtractionJob(Strict):
     extractor: Literal["claude", "codex", "gemini"]
     event: str = Field(default="Stop", max_length=64)
     generation: int = Field(ge=0)
-    agent: Literal["claude-code", "codex", "gemini"] = "claude-code"  # whose hook asked: its errors carry it
+    agent: AgentName = "claude-code"  # whose hook asked: its errors carry it
 
 
 class HookState:
