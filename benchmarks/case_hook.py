@@ -49,7 +49,7 @@ def run_with_stdin(argv: Sequence[str], env: dict[str, str], data: bytes, cwd: P
 
 
 def hook_rows(work: Path, scale: Scale, env: dict[str, str]) -> list[Row]:
-    rows = []
+    rows = [_help_row(scale.cli_runs, env)]
     for count in scale.hook_memories:
         rows += _rows_at(work / f"h{count}", count, scale.cli_runs, env)
     return rows
@@ -75,6 +75,18 @@ def _rows_at(root: Path, count: int, runs: int, env: dict[str, str]) -> list[Row
         bares.append(run_with_stdin(BARE, env, b"")[:2])
     fast = _in_process(payload, env)
     return _rows(count, runs, ops, bares, fast)
+
+
+def _help_row(runs: int, env: dict[str, str]) -> Row:
+    """``memory-review --help``: the parser alone, no command imported (issue #16: ≤ 3× a bare interpreter)."""
+    argv = [*_cli(), "--help"]
+    run_with_stdin(argv, env, b"")
+    ops, bares = [], []
+    for _ in range(runs):
+        ops.append(run_with_stdin(argv, env, b"")[1])
+        bares.append(run_with_stdin(BARE, env, b"")[1])
+    return Row("`memory-review --help` (whole process, CPU)", median(ops), "python -c 'import json' (CPU)",
+               median(bares), "≤ 3×", 3.0, note=f"{runs} runs; {_spread(ops)} vs {_spread(bares)}")
 
 
 def _in_process(payload: bytes, env: dict[str, str]) -> float | None:

@@ -14,15 +14,26 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from memory_review import cli_render as out
 from memory_review.errors import MemoryReviewError, StorageError, ValidationError, one_line_os_error
-from memory_review.proposal import ProposedMemory, is_one_object, parse_proposals
-from memory_review.record_io import parse_memory, render_memory
-from memory_review.workspace import Workspace, current_actor
+from memory_review.lazy import LazyModule
+
+if TYPE_CHECKING:
+    from memory_review.proposal import ProposedMemory
+    from memory_review.workspace import Workspace
+
+# Imported on first use (issue #16): `--help` builds the parser without the library behind the commands.
+out = LazyModule("memory_review.cli_render")
+_proposal = LazyModule("memory_review.proposal")
+_record_io = LazyModule("memory_review.record_io")
+_workspace = LazyModule("memory_review.workspace")
+
+
+def current_actor() -> str:
+    return _workspace.current_actor()
 
 # The integrations are imported by the handlers that use them: `context`, the command an agent runs
 # before every turn, must not pay for the hook, install, MCP and export modules (docs/performance.md).
@@ -37,11 +48,11 @@ EPILOG = """examples:
   memory-review context --query "database tests"
 """
 
-Handler = Callable[[argparse.Namespace, Workspace], Any]
+Handler = Callable[[argparse.Namespace, "Workspace"], Any]
 COMMANDS: dict[str, tuple[Handler, Callable[[Any, argparse.Namespace], str]]] = {}
 
 
-def command(name: str, render: Callable[[Any, argparse.Namespace], str]):
+def command(name: str, render: str):
     """Register a handler and its text renderer under a command name."""
     def register(handler: Handler) -> Handler:
         COMMANDS[name] = (handler, render)
@@ -52,41 +63,41 @@ def command(name: str, render: Callable[[Any, argparse.Namespace], str]):
 # --- handlers: one library call each ------------------------------------------------------
 
 
-@command("init", out.render_init)
+@command("init", "render_init")
 def _init(args, ws: Workspace):
     return out.InitResult(stores=ws.init(), gitignore=ws.ignore_project_store())
 
 
-@command("propose", out.render_proposed)
+@command("propose", "render_proposed")
 def _propose(args, ws: Workspace):
     raw = sys.stdin.buffer.read() if args.file == "-" else _read_file(args.file)
-    proposals = parse_proposals(raw, where="stdin" if args.file == "-" else args.file)
+    proposals = _proposal.parse_proposals(raw, where="stdin" if args.file == "-" else args.file)
     results = [out.ProposeResult.of(state) for state in ws.propose(proposals, session=args.session)]
-    return results[0] if is_one_object(raw) else results
+    return results[0] if _proposal.is_one_object(raw) else results
 
 
-@command("list", out.render_list)
+@command("list", "render_list")
 def _list(args, ws: Workspace):
     return ws.list_candidates(scope=args.scope)
 
 
-@command("show", out.render_show)
+@command("show", "render_show")
 def _show(args, ws: Workspace):
     state = ws.show(args.id)
     return out.Shown(state, ws.similar(state))
 
 
-@command("apply", out.render_events)
+@command("apply", "render_events")
 def _apply(args, ws: Workspace):
     return ws.apply(args.ids, actor=current_actor())
 
 
-@command("discard", out.render_events)
+@command("discard", "render_events")
 def _discard(args, ws: Workspace):
     return ws.discard(args.ids, actor=current_actor(), reason=args.reason)
 
 
-@command("edit", out.render_show)
+@command("edit", "render_show")
 def _edit(args, ws: Workspace):
     state = ws.show(args.id)
     record = next((c.after for c in state.candidate.changes if c.after is not None), None)
@@ -94,31 +105,31 @@ def _edit(args, ws: Workspace):
         raise ValidationError(f"candidate {args.id} deletes a memory; there is no record to edit")
     if args.from_file:
         return ws.edit(args.id, _proposed(_read_record(args.from_file)), actor=current_actor())
-    return _edit_until_valid(ws, args.id, render_memory(record))
+    return _edit_until_valid(ws, args.id, _record_io.render_memory(record))
 
 
-@command("revert", out.render_event_or_events)
+@command("revert", "render_event_or_events")
 def _revert(args, ws: Workspace):
     events = ws.revert_many(args.targets, actor=current_actor(), force=args.force, scope=args.scope)
     return events[0] if len(args.targets) == 1 else events  # one target: one event, as before
 
 
-@command("restore", out.render_events)
+@command("restore", "render_events")
 def _restore(args, ws: Workspace):
     return ws.restore(args.ids, actor=current_actor(), force=args.force)
 
 
-@command("delete", out.render_event)
+@command("delete", "render_event")
 def _delete(args, ws: Workspace):
     return ws.delete(args.memory, actor=current_actor(), scope=args.scope, reason=args.reason)
 
 
-@command("memories", out.render_memories)
+@command("memories", "render_memories")
 def _memories(args, ws: Workspace):
     return ws.memories(session=args.session)
 
 
-@command("log", out.render_log)
+@command("log", "render_log")
 def _log(args, ws: Workspace):
     if args.git:
         return out.GitLog(ws.git_log(scope=args.scope, limit=args.limit))
@@ -126,12 +137,12 @@ def _log(args, ws: Workspace):
                   candidate=args.candidate)
 
 
-@command("sync", out.render_sync)
+@command("sync", "render_sync")
 def _sync(args, ws: Workspace):
     return ws.sync(args.remote, scope=args.scope, share_pending=args.share_pending)
 
 
-@command("trust", out.render_trust)
+@command("trust", "render_trust")
 def _trust(args, ws: Workspace):
     if args.remote:
         return ws.trust_remote(args.remote, actor=current_actor(), trusted=not args.off, scope=args.scope)
@@ -145,52 +156,52 @@ def _trust(args, ws: Workspace):
     return ws.refuse(args.ids, actor=current_actor(), scope=args.scope, reason=args.reason)
 
 
-@command("context", out.render_context)
+@command("context", "render_context")
 def _context(args, ws: Workspace):
     return ws.context(session=args.session, query=args.query, budget=args.budget)
 
 
-@command("extract", out.render_extract)
+@command("extract", "render_extract")
 def _extract(args, ws: Workspace):
     return ws.extract(Path(args.transcript), format=args.format, session=args.session,
                       extractor=args.extractor)
 
 
-@command("import", out.render_import)
+@command("import", "render_import")
 def _import(args, ws: Workspace):
     return ws.import_memories(Path(args.path), format=args.format, scope=args.scope, codex_chain=args.codex_chain)
 
 
-@command("consolidate", out.render_consolidate)
+@command("consolidate", "render_consolidate")
 def _consolidate(args, ws: Workspace):
     return ws.propose_consolidation(scope=args.scope, threshold=args.threshold)
 
 
-@command("sessions", out.render_sessions)
+@command("sessions", "render_sessions")
 def _sessions(args, ws: Workspace):
     return ws.sessions()
 
 
-@command("replay", out.render_replay)
+@command("replay", "render_replay")
 def _replay(args, ws: Workspace):
     if args.session:
         return ws.replay_session(args.session)
     return ws.replay(at=args.at, scope=args.scope)
 
 
-@command("verify", out.render_verify)
+@command("verify", "render_verify")
 def _verify(args, ws: Workspace):
     return out.VerifyResult(ws.verify(repair=args.repair, apply=args.apply))
 
 
-@command("doctor", out.render_doctor)
+@command("doctor", "render_doctor")
 def _doctor(args, ws: Workspace):
     from memory_review.doctor import diagnose
 
     return diagnose(ws)
 
 
-@command("forget", out.render_forget)
+@command("forget", "render_forget")
 def _forget(args, ws: Workspace):
     text = None if args.pattern else _text_to_forget(args.text_from)
     return ws.forget(text=text, pattern=args.pattern, scope=args.scope, reason=args.reason,
@@ -212,13 +223,13 @@ def _text_to_forget(source: str | None) -> str:
     return raw[:-1] if raw.endswith("\n") else raw
 
 
-@command("promote", out.render_proposed)
+@command("promote", "render_proposed")
 def _promote(args, ws: Workspace):
     state = ws.promote(args.session_id, args.memory, scope=args.scope, actor=current_actor())
     return out.ProposeResult.of(state)
 
 
-@command("hook", out.render_hook_errors)
+@command("hook", "render_hook_errors")
 def _hook(args, ws: Workspace):
     # `hook claude-code|codex|gemini` never gets here: main() runs it before anything that could fail loudly.
     from memory_review.integrations import claude_hooks
@@ -226,7 +237,7 @@ def _hook(args, ws: Workspace):
     return claude_hooks.hook_errors(ws)
 
 
-@command("install", out.render_install)
+@command("install", "render_install")
 def _install(args, ws: Workspace):
     from memory_review.integrations import install
 
@@ -234,7 +245,7 @@ def _install(args, ws: Workspace):
                            keep_auto_memory=args.keep_auto_memory, extractor=args.extractor, agent=args.agent)
 
 
-@command("uninstall", out.render_install)
+@command("uninstall", "render_install")
 def _uninstall(args, ws: Workspace):
     from memory_review.integrations import install
 
@@ -250,7 +261,7 @@ def _mcp(args, ws: Workspace):
     mcp_server.serve(ws, session=args.session, fixed_project=bool(getattr(args, "project", None)))
 
 
-@command("export", out.render_export)
+@command("export", "render_export")
 def _export(args, ws: Workspace):
     from memory_review.integrations import export
 
@@ -258,7 +269,7 @@ def _export(args, ws: Workspace):
                                   scope=args.scope)
 
 
-@command("demo", out.render_demo)
+@command("demo", "render_demo")
 def _demo(args, ws: Workspace):
     from memory_review.demo import build_demo
 
@@ -297,11 +308,11 @@ def _read_file(name: str) -> bytes:
 
 
 def _read_record(name: str):
-    return parse_memory(_read_file(name), path=name)
+    return _record_io.parse_memory(_read_file(name), path=name)
 
 
 def _proposed(edited) -> ProposedMemory:
-    return ProposedMemory(id=edited.id, type=edited.type, description=edited.description, body=edited.body)
+    return _proposal.ProposedMemory(id=edited.id, type=edited.type, description=edited.description, body=edited.body)
 
 
 EDIT_NOTE = "# memory-review: "
@@ -320,7 +331,7 @@ def _edit_until_valid(ws: Workspace, candidate_id: str, data: bytes):
         if not text.strip() or text == data:
             raise ValidationError("the edit was left empty or unchanged; nothing changed")
         try:
-            return ws.edit(candidate_id, _proposed(parse_memory(text, path="edited memory")), actor=current_actor())
+            return ws.edit(candidate_id, _proposed(_record_io.parse_memory(text, path="edited memory")), actor=current_actor())
         except ValidationError as exc:
             problem, data = str(exc), text
 
@@ -718,7 +729,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_worker(project=getattr(args, "project", None), session=getattr(args, "session", None))
     handler, render = COMMANDS[name]
     try:
-        ws = Workspace.open(Path(args.project) if getattr(args, "project", None) else None)
+        ws = _workspace.Workspace.open(Path(args.project) if getattr(args, "project", None) else None)
         result = handler(args, ws)
     except MemoryReviewError as exc:
         _report(exc, getattr(args, "json", False))
@@ -728,7 +739,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 getattr(args, "json", False))
         return 1
     try:
-        _emit(result, args, render)
+        _emit(result, args, getattr(out, render))
     except BrokenPipeError:
         # The reader went away (`memory-review log | head`): not an error of ours, and no traceback.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
