@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import Project
+from project_kit import Project
 
 from memory_review.lean import hook as lean_hook
 from memory_review.lean import index as layout
