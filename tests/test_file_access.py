@@ -67,7 +67,8 @@ def _call_name(node: ast.Call) -> str | None:
         return f"{owner.id}.{func.attr}" if func.attr in _MODULE_CALLS[owner.id] else None
     if func.attr not in _PATH_METHODS:
         return None
-    if isinstance(owner, ast.Name) and owner.id in _NOT_FILES:
+    owner_name = owner.id if isinstance(owner, ast.Name) else owner.attr if isinstance(owner, ast.Attribute) else None
+    if owner_name in _NOT_FILES:  # `Workspace.open(...)`, also as `module.Workspace.open(...)`
         return None
     if func.attr == "replace" and _looks_like_str_replace(node):
         return None
