@@ -480,6 +480,23 @@ class Workspace:
 
         return context_for(self, session=session, query=query, budget=budget, selector=selector, now=now)
 
+    def indexed_context(self, *, session: str | None = None, query: str | None = None,
+                        budget: int | None = None) -> str | None:
+        """The block :meth:`context` would give, from the read indexes (ADR 0030); None when only the full
+        path can say (no index that provably describes the stores, a session with its own memories ...)."""
+        from memory_review.context import DEFAULT_BUDGET
+        from memory_review.lean.files import Fallback
+        from memory_review.lean.hook import block_for
+
+        if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int) or budget < 0):
+            return None  # the full path names the problem
+        try:
+            found = block_for(self.root, session=session, query=query, user=self.user.root,
+                              budget=DEFAULT_BUDGET if budget is None else budget)
+        except (Fallback, OSError):
+            return None
+        return None if found is None else found.text
+
     def replay_session(self, session: str):
         """Every context ``session`` was given, rebuilt from the logs byte for byte."""
         from memory_review.context import replay_session

@@ -123,8 +123,10 @@ class MemoryTools:
                     budget: int | None = None) -> str:
         """The context block (empty string when there is nothing approved to inject)."""
         session = (session_id or self.session) if self.has_project else None
-        result = self.ws.context(session=session, query=query or None, budget=budget)
-        return result.text
+        indexed = self.ws.indexed_context(session=session, query=query or None, budget=budget)  # ADR 0030
+        if indexed is not None:
+            return indexed
+        return self.ws.context(session=session, query=query or None, budget=budget).text
 
     def list_memories(self, *, scope: str | None = None) -> list[dict[str, Any]]:
         """Approved memories (user, project, and this session's), optionally of one scope."""

@@ -74,24 +74,39 @@ def answer(raw: bytes, project: str | None, *, now: str | None = None) -> dict[s
     ``now`` is the clock (``YYYY-MM-DDTHH:MM:SSZ``); tests pass one to compare with the full path.
     """
     event, session, prompt, cwd = _payload(raw)
-    root = _project_root(project, cwd)
+    query = (prompt if event == "UserPromptSubmit" else None) or None
+    found = block_for(_project_root(project, cwd), session=session, query=query, budget=CONTEXT_BUDGET,
+                      now=now, notices=True)
+    if found is None or not found.text:
+        return None
+    return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": found.text}}
+
+
+def block_for(root: Path, *, session: str | None, query: str | None, budget: int, now: str | None = None,
+              notices: bool = False, user: Path | None = None) -> context.Block | None:
+    """The block for ``session`` from the read indexes, recorded when a session asks (None: no project store).
+
+    ``notices``: the hook shows the person a notice about foreign memories once per session, so it steps
+    aside while one is due; other callers (the MCP server) serve what is trusted either way.
+    """
     store = root / STORE_DIR
     if not (os.path.exists(store / "manifest.json") or os.path.exists(store / "events.jsonl")):
         return None  # no project store here: the hooks never create one (ADR 0011)
-    user = _user_dir()
+    if session is not None and (not SESSION_ID_RE.match(session) or session.endswith("\n")):
+        raise Fallback("a session id the full path must judge")
+    user = user or _user_dir()
     user_state, user_head = _current(user, user, "user", root)
     project_state, project_head = _current(user, store, "project", root)
-    _no_session_memories(store, project_state, session)
+    if session is not None:
+        _no_session_memories(store, project_state, session)
     tiers = [("user", user_state, user_head), ("project", project_state, project_head)]
-    served = [(scope, [state.entries[i] for i in trust.served(user, where, state, head, session)])
+    served = [(scope, [state.entries[i] for i in trust.served(user, where, state, head, session, notices=notices)])
               for (scope, state, head), where in zip(tiers, (user, store), strict=True)]
-    query = (prompt if event == "UserPromptSubmit" else None) or None
     now = now or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    block = context.build(served, query=query, now=now, budget_bytes=CONTEXT_BUDGET)
-    _record(store, project_state.origin, session, query, now, block, user_seq=user_head[0])
-    if not block.text:
-        return None
-    return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": block.text}}
+    block = context.build(served, query=query, now=now, budget_bytes=budget)
+    if session is not None:
+        _record(store, project_state.origin, session, query, now, block, user_seq=user_head[0], budget=budget)
+    return block
 
 
 def _payload(raw: bytes) -> tuple[str, str, str | None, str | None]:
@@ -179,9 +194,9 @@ def _no_session_memories(store: Path, state: index.IndexState, session: str) -> 
 
 
 def _record(store: Path, origin: str, session: str, query: str | None, now: str, block: context.Block, *,
-            user_seq: int) -> None:
+            user_seq: int, budget: int) -> None:
     """``context.built``, exactly as ``context._record`` writes it (the prompt's hash, never the prompt)."""
-    recorded: dict[str, Any] = {"budget_bytes": CONTEXT_BUDGET, "budget_lines": context.DEFAULT_BUDGET_LINES,
+    recorded: dict[str, Any] = {"budget_bytes": budget, "budget_lines": context.DEFAULT_BUDGET_LINES,
                                 "now": now, "frame": 2, "sha256": block.sha256, "user_seq": user_seq,
                                 "included": block.included}
     if query is not None:

@@ -25,8 +25,13 @@ MAX_NOTICES_BYTES = 256 * 1024
 _SHA256_RE = re.compile(r"^[0-9a-f]{64}$")
 
 
-def served(user_dir: Path, store_root: Path, state: IndexState, head: tuple[int, str], session: str) -> list[str]:
-    """The ids of ``state`` a person on this machine approved, as of log ``head``."""
+def served(user_dir: Path, store_root: Path, state: IndexState, head: tuple[int, str], session: str | None, *,
+           notices: bool = True) -> list[str]:
+    """The ids of ``state`` a person on this machine approved, as of log ``head``.
+
+    With ``notices``, foreign versions this session was not yet told about are :class:`Fallback` (the hook's
+    full path tells the person, once).
+    """
     folder = user_dir / TRUST_DIR
     if not real_dir(folder):
         raise Fallback("no trust folder (or not a real one)")
@@ -42,7 +47,7 @@ def served(user_dir: Path, store_root: Path, state: IndexState, head: tuple[int,
             kept.append(memory_id)
         elif sha not in refused:
             foreign.append((memory_id, sha))
-    if foreign and not _noticed(folder, f"{state.scope}:{key}", foreign, session):
+    if notices and foreign and not _noticed(folder, f"{state.scope}:{key}", foreign, session):
         raise Fallback("foreign memories this session was not told about")
     return kept
 

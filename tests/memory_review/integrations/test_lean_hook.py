@@ -248,3 +248,17 @@ def test_a_stale_index_is_made_again_by_the_prompt_that_found_it(stocked: Projec
     assert path.exists()
     answered = lean_hook.answer(_payload(stocked, "UserPromptSubmit", "database tests"), None, now=NOW)
     assert "Never mock the database" in answered["hookSpecificOutput"]["additionalContext"]
+
+
+def test_the_mcp_servers_context_comes_from_the_index_and_equals_the_full_block(stocked: Project) -> None:
+    from memory_review.integrations.mcp_server import MemoryTools
+
+    ws = stocked.workspace()
+    tools = MemoryTools(ws, session="mcp-sess", has_project=True)
+    for query in (None, "database tests", "deployment pipeline"):
+        assert ws.indexed_context(session=None, query=query, budget=None) is not None  # the index answers
+        shown = tools.get_context(query=query)
+        recorded = ws.log(type="context.built")[-1]
+        full = ws.context(query=query, budget=None, now=recorded.context["now"])
+        assert shown == full.text and recorded.context["sha256"] == full.sha256
+    assert all(r.matches for r in ws.replay_session("mcp-sess"))
