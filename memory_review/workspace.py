@@ -497,6 +497,27 @@ class Workspace:
             return None
         return None if found is None else found.text
 
+    def indexed_search(self, *, query: str, limit: int, session: str | None = None) -> list[Memory] | None:
+        """What keyword matching picks from :meth:`memories` for ``query``, found through the read indexes
+        (ADR 0030) and read from the files of the picked memories only; None when only the full path can say."""
+        from memory_review.lean.files import Fallback
+        from memory_review.lean.hook import search
+
+        try:
+            picked = search(self.root, session=session, query=query, limit=limit, user=self.user.root)
+        except (Fallback, OSError):
+            return None
+        if picked is None:
+            return None
+        views = {scope: self.store(scope).view(load=False) for scope in {scope for scope, _i, _s in picked}}
+        found = []
+        for scope, memory_id, sha in picked:
+            memory = views[scope].memory(memory_id) if views[scope].sha256(memory_id) == sha else None
+            if memory is None:
+                return None  # the store moved since the index was read: the full path decides
+            found.append(memory)
+        return found
+
     def replay_session(self, session: str):
         """Every context ``session`` was given, rebuilt from the logs byte for byte."""
         from memory_review.context import replay_session

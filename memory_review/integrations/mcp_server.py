@@ -136,8 +136,12 @@ class MemoryTools:
 
     def search_memories(self, *, query: str, limit: int = 5) -> list[dict[str, Any]]:
         """Approved memories whose id, description or body share words with ``query``."""
+        limit = max(1, min(limit, MAX_SEARCH_RESULTS))
+        indexed = self.ws.indexed_search(query=query, limit=limit, session=self.session)  # ADR 0030
+        if indexed is not None:
+            return [_public(m) for m in indexed]
         memories = self.ws.memories(session=self.session)
-        chosen = keyword_select(memories, query, max(1, min(limit, MAX_SEARCH_RESULTS)))
+        chosen = keyword_select(memories, query, limit)
         return [_public(m) for m in priority_order(memories) if m.id in chosen]
 
     def candidate_status(self, *, candidate_id: str) -> dict[str, Any]:

@@ -32,16 +32,28 @@ class Block:
 def build(tiers: Sequence[tuple[str, Sequence[Entry]]], *, query: str | None, now: str, budget_bytes: int,
           budget_lines: int = DEFAULT_BUDGET_LINES, limit: int = DEFAULT_LIMIT) -> Block:
     """The block for entries of several tiers (later tiers override earlier ones by id)."""
-    merged: dict[str, tuple[str, Entry]] = {}
-    for scope, entries in tiers:
-        merged.update((entry[ID], (scope, entry)) for entry in entries)
-    notes = [merged[key] for key in sorted(merged)]
+    notes = _merged(tiers)
     if query is not None and query.strip():
         notes = _selected(notes, query, limit)
     fitted = _fit(_priority_order(notes), now, budget_bytes, budget_lines)
     text = assemble([frame for frame, _note in fitted])
     included = [{"id": e[ID], "scope": scope, "type": e[TYPE], "sha256": e[SHA256]} for _f, (scope, e) in fitted]
     return Block(text, hashlib.sha256(text.encode("utf-8")).hexdigest(), included)
+
+
+def matching(tiers: Sequence[tuple[str, Sequence[Entry]]], query: str, limit: int) -> list[tuple[str, Entry]]:
+    """Of every merged note (forbidden ones too), the ``limit`` best keyword matches, in priority order."""
+    notes = _merged(tiers)
+    chosen = best_listed_matches([e[ID] for _s, e in notes], [e[WORDS] for _s, e in notes],
+                                 [e[TEXT] for _s, e in notes], query, limit)
+    return _priority_order([(scope, e) for scope, e in notes if e[ID] in chosen])
+
+
+def _merged(tiers: Sequence[tuple[str, Sequence[Entry]]]) -> list[tuple[str, Entry]]:
+    merged: dict[str, tuple[str, Entry]] = {}
+    for scope, entries in tiers:
+        merged.update((entry[ID], (scope, entry)) for entry in entries)
+    return [merged[key] for key in sorted(merged)]
 
 
 def _selected(notes: list[tuple[str, Entry]], query: str, limit: int) -> list[tuple[str, Entry]]:

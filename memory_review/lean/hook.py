@@ -89,6 +89,30 @@ def block_for(root: Path, *, session: str | None, query: str | None, budget: int
     ``notices``: the hook shows the person a notice about foreign memories once per session, so it steps
     aside while one is due; other callers (the MCP server) serve what is trusted either way.
     """
+    served = _served(root, session=session, notices=notices, user=user)
+    if served is None:
+        return None
+    store, origin, user_seq, tiers = served
+    now = now or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    block = context.build(tiers, query=query, now=now, budget_bytes=budget)
+    if session is not None:
+        _record(store, origin, session, query, now, block, user_seq=user_seq, budget=budget)
+    return block
+
+
+def search(root: Path, *, session: str | None, query: str, limit: int, user: Path | None = None
+           ) -> list[tuple[str, str, str]] | None:
+    """``(scope, id, sha256)`` of the approved memories keyword matching picks for ``query``, in priority
+    order, as the MCP server's ``search_memories`` picks them from every memory (None: no project store)."""
+    served = _served(root, session=session, notices=False, user=user)
+    if served is None:
+        return None
+    return [(scope, entry[index.ID], entry[index.SHA256]) for scope, entry in context.matching(served[3], query, limit)]
+
+
+def _served(root: Path, *, session: str | None, notices: bool, user: Path | None
+            ) -> tuple[Path, str, int, list[tuple[str, list[index.Entry]]]] | None:
+    """The project store, its origin, the user log's head seq, and each tier's entries the gate serves."""
     store = root / STORE_DIR
     if not (os.path.exists(store / "manifest.json") or os.path.exists(store / "events.jsonl")):
         return None  # no project store here: the hooks never create one (ADR 0011)
@@ -102,11 +126,7 @@ def block_for(root: Path, *, session: str | None, query: str | None, budget: int
     tiers = [("user", user_state, user_head), ("project", project_state, project_head)]
     served = [(scope, [state.entries[i] for i in trust.served(user, where, state, head, session, notices=notices)])
               for (scope, state, head), where in zip(tiers, (user, store), strict=True)]
-    now = now or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    block = context.build(served, query=query, now=now, budget_bytes=budget)
-    if session is not None:
-        _record(store, project_state.origin, session, query, now, block, user_seq=user_head[0], budget=budget)
-    return block
+    return store, project_state.origin, user_head[0], served
 
 
 def _payload(raw: bytes) -> tuple[str, str, str | None, str | None]:

@@ -262,3 +262,18 @@ def test_the_mcp_servers_context_comes_from_the_index_and_equals_the_full_block(
         full = ws.context(query=query, budget=None, now=recorded.context["now"])
         assert shown == full.text and recorded.context["sha256"] == full.sha256
     assert all(r.matches for r in ws.replay_session("mcp-sess"))
+
+
+@pytest.mark.parametrize("query", ["database tests", "deployment pipeline stage", "数据库", "zzqqxx nothing"])
+def test_the_mcp_servers_search_comes_from_the_index_and_equals_the_full_search(stocked: Project, query) -> None:
+    from memory_review.injection import keyword_select, priority_order
+    from memory_review.integrations.mcp_server import MemoryTools
+
+    ws = stocked.workspace()
+    picked = ws.indexed_search(query=query, limit=5, session="mcp-sess")
+    assert picked is not None
+    memories = ws.memories(session="mcp-sess")
+    chosen = keyword_select(memories, query, 5)
+    assert picked == [m for m in priority_order(memories) if m.id in chosen]
+    assert MemoryTools(ws, session="mcp-sess").search_memories(query=query) == [
+        {k: getattr(m, k) for k in ("id", "scope", "type", "description", "body", "updated_at")} for m in picked]
