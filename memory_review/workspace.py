@@ -211,9 +211,9 @@ class Workspace:
                 return found
         raise NotFoundError("candidate", candidate_id)
 
-    def similar(self, state: CandidateState) -> list[Memory]:
+    def similar(self, state: CandidateState, *, pending: bool = True) -> list[Memory]:
         """What a candidate's ``similar-to:`` flags name in its store, as it is now: the approved memory,
-        else the record a pending candidate proposes for that id (none when it has gone since)."""
+        else (``pending``: reading the queue) the record a pending candidate proposes for that id."""
         from memory_review.near_duplicates import similar_ids  # only `show` and the UI's details ask
 
         wanted = similar_ids(state.flags)
@@ -222,7 +222,7 @@ class Workspace:
             return []
         view = store.view(load=False)
         found = {mid: memory for mid in wanted if (memory := view.memory(mid)) is not None}
-        if len(found) < len(wanted):
+        if pending and len(found) < len(wanted):
             for candidate in store.pending():
                 for change in candidate.changes:
                     if change.after is not None and change.memory in wanted and candidate.id != state.candidate.id:

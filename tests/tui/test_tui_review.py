@@ -549,3 +549,19 @@ async def test_field_terms_filter_the_queue_as_they_filter_the_history(scenario:
         await settle(pilot)
         shown = history.query_one("#events").rows
         assert shown and all(history.items[r.key].scope == "user" for r in shown)
+
+
+async def test_a_near_duplicate_of_a_pending_candidate_is_shown_from_the_queue(scenario: Workspace) -> None:
+    base = {"op": "create", "scope": "project", "rationale": "said twice",
+            "memory": {"id": "lint-a", "type": "convention",
+                       "description": "Run ruff check before every commit in this repository", "body": ""}}
+    twin = {**base, "memory": {**base["memory"], "id": "lint-b",
+                               "description": "Run ruff check before every commit in this repo"}}
+    scenario.propose(parse_proposals(json.dumps(base).encode()))
+    [state] = scenario.propose(parse_proposals(json.dumps(twin).encode()))
+    assert "similar-to:lint-a" in state.flags
+    app = app_for(scenario)
+    async with app.run_test(size=(120, 35)) as pilot:
+        screen = await open_review(pilot)
+        await go_to(pilot, screen, state.candidate.id)
+        await wait_until(pilot, lambda: "lint-a (project convention)" in detail_text(app), what="the pending twin")

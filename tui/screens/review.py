@@ -44,6 +44,8 @@ COLUMNS = (
     Column("age", 4, live=True),
     Column("pri", 4, styler=lambda p: {"high": "bold", "low": "dim"}.get(p, "")),
 )
+SIMILAR_AFTER = 0.25
+"""Seconds the cursor rests on a near-duplicate before the memory it repeats is read (in a worker)."""
 PROGRESS_EVERY = (
     4  # chunks (of tui.data.CHUNK candidates) between progressive updates of the first load
 )
@@ -207,7 +209,8 @@ class ReviewScreen(FilteredScreen):
         )
         wants = any(flag_kind(f) == "similar-to" for f in entry.state.flags)
         if similar is None and wants and not isinstance(entry.state, ForeignState):
-            self._load_similar(entry)
+            # Once the cursor rests there: keys held down read nothing on the way.
+            self.set_timer(SIMILAR_AFTER, lambda: self._load_similar(entry) if entry is self._detail_of else None)
 
     class SimilarLoaded(Message):
         """What an entry's ``similar-to:`` flags name, read in a worker."""
@@ -219,14 +222,30 @@ class ReviewScreen(FilteredScreen):
 
     @work(thread=True, exclusive=True, group="similar", exit_on_error=False)
     def _load_similar(self, entry: QueueEntry) -> None:
+        """(A worker.) The approved memories it names: one manifest read and their files, never the queue."""
         try:
-            self.post_message(self.SimilarLoaded(entry, self.ws.similar(entry.state)))
+            self.post_message(self.SimilarLoaded(entry, self.ws.similar(entry.state, pending=False)))
         except MemoryReviewError as exc:
             self.post_message(self.LoadFailed(exc))
 
     def on_review_screen_similar_loaded(self, message: SimilarLoaded) -> None:
         if message.entry is self._detail_of:  # the cursor has not moved on meanwhile
-            self._show_detail(message.entry, message.similar)
+            self._show_detail(message.entry, message.similar + self._pending_twins(message.entry, message.similar))
+
+    def _pending_twins(self, entry: QueueEntry, approved: list[Memory]) -> list[Memory]:
+        """The records pending candidates of the queue propose for the ids its flags name (no disk)."""
+        state = entry.state
+        wanted = {flag.split(":", 1)[1] for flag in state.flags if flag_kind(flag) == "similar-to"}
+        wanted -= {m.id for m in approved}
+        twins: dict[str, Memory] = {}
+        for other in self.entries.values() if wanted else ():
+            candidate = other.state.candidate
+            if candidate.id == state.candidate.id or candidate.scope != state.candidate.scope:
+                continue
+            for change in candidate.changes:
+                if change.after is not None and change.memory in wanted:
+                    twins.setdefault(change.memory, change.after)
+        return list(twins.values())
 
     def current(self) -> QueueEntry | None:
         """The entry under the cursor."""
