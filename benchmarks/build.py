@@ -84,8 +84,7 @@ def fill_store(store: Store, count: int, *, start: int = 0) -> None:
         name = f"{memory.id}-{hashlib.sha256(data).hexdigest()[:12]}.md"
         (store.memory_dir / name).write_bytes(data)
     _write_log(store.log_path, (draft for memory in memories for draft in _proposed_then_applied(memory)))
-    with store.transact():
-        pass  # recovery rolls the manifest, MEMORY.md and derived files forward from the log
+    store.compact()  # the manifest, MEMORY.md and derived files from the log (docs/adr/0029)
     os.sync()
 
 

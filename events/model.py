@@ -37,6 +37,7 @@ EventType = Literal[
     "memory.deleted",
     "context.built",
     "store.recovered",
+    "store.upgraded",
     "session.written",
     "sync.merged",
     "store.forgotten",

@@ -32,8 +32,6 @@ from memory_review.manifest import Manifest
 from memory_review.store import Store, log_errors
 from memory_review.verify import StoreReport
 
-UNCHECKPOINTED = frozenset({"context.built"})
-"""Events the commit path appends without moving the manifest's checkpoint (issue 15 §3)."""
 HISTORY_TYPES = frozenset({"candidate.applied", "candidate.edited", "candidate.discarded", "candidate.restored",
                            "memory.reverted",
                            "memory.deleted", "store.recovered", "sync.merged", "store.forgotten"})
@@ -100,7 +98,6 @@ class History:
             return None
         new = self.local.since(repo, tip, position)
         events = new.events(self.store.log_path)
-        _check_checkpoint(manifest, head, events, self.store)
         tree = TreeBuilder(repo, self.store, manifest, tip).tree(new, events)
         parents = ([tip.commit] if tip else []) + _merged_commits(repo, events)
         message = describe(self.store.scope, manifest, events, restarted=new.restarted, head=head)
@@ -115,11 +112,11 @@ class History:
         with log_errors(self.store.log_path):
             log.cut_torn_tail()  # we hold the lock: exactly what the next append would do
             head = log.head()
-        manifest = self.store.read_manifest()
-        if manifest is None:
+        if self.store.read_manifest() is None:
             raise StorageError("git history waits: manifest.json is missing (the next command completes it)",
                                path=self.store.manifest_path)
-        return manifest, Position(head.seq, head.hash)
+        # The compacted manifest plus the tail past it, at the log's head (docs/adr/0029).
+        return self.store.current_manifest(), Position(head.seq, head.hash)
 
     # --- reading -------------------------------------------------------------------------
 
@@ -179,18 +176,6 @@ def commit_position(message: str) -> Position:
     head = re.search(rf"^{HEAD_TRAILER}: ([0-9a-f]{{64}})$", tip.message, re.MULTILINE)
     # A foreign commit on our ref records nothing we know: history restarts on top of it.
     return Position(int(seq.group(1)), head.group(1)) if seq and head else Position(-1, "")
-
-
-def _check_checkpoint(manifest: Manifest, head: Position, events: list[Event], store: Store) -> None:
-    """The manifest must reflect the log, but for a tail of ``context.built`` events (reads never write it)."""
-    if (manifest.log_seq, manifest.log_head) == (head.seq, head.head):
-        return
-    tail = [event for event in events if event.seq > manifest.log_seq]
-    seen = bool(events) and events[0].seq <= manifest.log_seq + 1
-    if not (seen and tail and manifest.log_seq < head.seq and tail[0].prev == manifest.log_head
-            and all(event.type in UNCHECKPOINTED for event in tail)):
-        raise StorageError("git history waits: manifest.json is behind the event log (the next command "
-                           "completes it)", path=store.manifest_path)
 
 
 def _merged_commits(repo: GitRepo, events: list[Event]) -> list[str]:

@@ -1,7 +1,8 @@
 """``manifest.json``: the only authority for a store's current set of memories, and the derived ``MEMORY.md``.
 
-The manifest is the checkpoint readers use: which file holds each memory and
-its sha256, and the log position (seq and line hash) it reflects. Each entry also
+The manifest is the compacted state readers start from (docs/adr/0029): which file
+holds each memory and its sha256, and the log position (seq and line hash) it
+reflects; the chain-checked log past that position is the tail they fold over it. Each entry also
 carries a copy of its memory's type, description and updated_at, so ``MEMORY.md``
 and the context build can order and list memories without opening every file
 (entries written before these fields existed simply lack them). Parsing is
@@ -10,10 +11,8 @@ strict: duplicate keys, NaN, deep nesting and unknown fields are all errors.
 
 from __future__ import annotations
 
-import bisect
 import heapq
 import json
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -33,8 +32,9 @@ INDEX_MAX_BYTES = 25_000
 
 Sha256 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
 SessionKey = Annotated[str, Field(pattern=SESSION_ID_RE.pattern)]
-MANIFEST_VERSION = 1
-"""The store format this tool reads and writes (docs/upgrading.md); newer ones are refused, never rewritten."""
+MANIFEST_VERSION = 2
+"""The store format this tool writes (docs/upgrading.md, docs/adr/0029); newer ones are refused, never
+rewritten. Format 1 (a manifest rewritten per commit) is read, and upgraded by the first writer."""
 
 
 class ManifestEntry(Strict):
@@ -62,7 +62,7 @@ class ManifestEntry(Strict):
 class Manifest(Strict):
     """The current set: memory id -> entry, and the log position it reflects."""
 
-    version: Literal[1] = MANIFEST_VERSION
+    version: Literal[1, 2] = MANIFEST_VERSION
     log_seq: int = Field(default=0, ge=0)
     log_head: str = Field(default=GENESIS, pattern=r"^[0-9a-f]{64}$")
     origin: str = Field(pattern=r"^[0-9a-f]{16}$")
@@ -71,86 +71,9 @@ class Manifest(Strict):
     """The sha256 of each session file the commit path wrote (docs/adr/0017); absent: none yet."""
 
 
-def encode_manifest(manifest: Manifest, lines: list[bytes] | None = None) -> bytes:
-    """Deterministic bytes: sorted keys, two-space indent, final newline (absent fields left out).
-
-    Exactly ``orjson.dumps(manifest.model_dump(mode="json", exclude_none=True), option=_CANONICAL)``
-    plus a newline, which is what it writes without ``lines``; with them (one per entry in key order,
-    as :class:`ManifestLines` keeps them) it is assembled from them (a test holds the two equal).
-    """
-    if lines is None or not manifest.memories:
-        return orjson.dumps(manifest.model_dump(mode="json", exclude_none=True), option=_CANONICAL) + b"\n"
-    outer = orjson.dumps(manifest.model_dump(mode="json", exclude={"memories"}, exclude_none=True) | {"memories": {}},
-                         option=_CANONICAL)
-    before, _placeholder, after = outer.partition(b'"memories": {}')
-    return before + b'"memories": {\n' + b",\n".join(lines) + b"\n  }" + after + b"\n"
-
-
-def entry_line(memory_id: str, entry: ManifestEntry) -> bytes:
-    """One entry of ``memories`` as :func:`encode_manifest` writes it, indented for its depth."""
-    raw = orjson.dumps(entry.model_dump(mode="json", exclude_none=True), option=_CANONICAL)
-    return b"    " + orjson.dumps(memory_id) + b": " + raw.replace(b"\n", b"\n    ")
-
-
-def _all_entry_lines(manifest: Manifest, keys: list[str]) -> list[bytes]:
-    """Every entry's line, from one bulk encoding cut at the entry boundaries (3x faster than each alone).
-
-    At depth 2 of the indented form an entry ends with ``\\n    }``, and its flat string fields
-    can hold no raw newline, so ``\\n    },\\n`` occurs only between entries.
-    """
-    if not keys:
-        return []
-    memories = manifest.model_dump(mode="json", exclude_none=True, include={"memories"})["memories"]
-    blob = orjson.dumps({"m": memories}, option=_CANONICAL)
-    body = blob[len(b'{\n  "m": {\n'): -len(b"\n  }\n}")]
-    parts = body.split(b"\n    },\n")
-    lines = [part + b"\n    }" for part in parts[:-1]] + parts[-1:]
-    if len(lines) != len(keys):  # cannot happen for valid entries; the slow way is always right
-        return [entry_line(k, manifest.memories[k]) for k in keys]
-    return lines
-
-
-class ManifestLines:
-    """A manifest's entry lines in key order, kept from checkpoint to checkpoint by one writer.
-
-    A writer that checkpointed ``previous`` itself re-encodes only the entries a commit changed
-    (placed by bisect) instead of walking 10,000 entries again.
-    """
-
-    def __init__(self) -> None:
-        self._manifest: Manifest | None = None
-        self._keys: list[str] = []
-        self._lines: list[bytes] | None = None
-
-    def lines(self, manifest: Manifest, previous: Manifest | None,
-              changed: Iterable[str]) -> list[bytes] | None:
-        """The lines of ``manifest``, which differs from ``previous`` only in ``changed``.
-
-        None when this writer has not checkpointed ``previous`` (``previous=None``: unknown): one
-        bulk encoding is then cheaper, and a process that commits once never needs the lines.
-        """
-        if previous is None or self._manifest is not previous:
-            self._manifest, self._keys, self._lines = manifest, [], None
-            return None
-        if self._lines is None:  # the second checkpoint of this writer: cut the lines once
-            self._keys = sorted(previous.memories)
-            self._lines = _all_entry_lines(previous, self._keys)
-        for memory_id in changed:
-            self._update(memory_id, manifest.memories.get(memory_id))
-        self._manifest = manifest
-        return self._lines
-
-    def _update(self, memory_id: str, entry: ManifestEntry | None) -> None:
-        at = bisect.bisect_left(self._keys, memory_id)
-        present = at < len(self._keys) and self._keys[at] == memory_id
-        if entry is None:
-            if present:
-                del self._keys[at], self._lines[at]
-        elif present:
-            self._lines[at] = entry_line(memory_id, entry)
-        else:
-            self._keys.insert(at, memory_id)
-            self._lines.insert(at, entry_line(memory_id, entry))
+def encode_manifest(manifest: Manifest) -> bytes:
+    """Deterministic bytes: sorted keys, two-space indent, final newline (absent fields left out)."""
+    return orjson.dumps(manifest.model_dump(mode="json", exclude_none=True), option=_CANONICAL) + b"\n"
 
 
 _CANONICAL = orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2
@@ -240,7 +163,7 @@ def render_index(memories: list[Memory]) -> bytes:
     return render_index_lines([(m.type, m.id, m.description) for m in memories])
 
 
-def render_index_lines(items: list[tuple[str, str, str]], *, presorted: bool = False) -> bytes:
+def render_index_lines(items: list[tuple[str, str, str]]) -> bytes:
     """``MEMORY.md`` from ``(type, id, description)`` triples (e.g. from manifest entries)."""
     header = [
         "# Memory index",
@@ -251,7 +174,7 @@ def render_index_lines(items: list[tuple[str, str, str]], *, presorted: bool = F
     lines = list(header)
     size = sum(len(line.encode()) + 1 for line in lines)
     # Only the first lines can be shown: no need to sort a 10,000-memory store on every commit.
-    ordered = items[:INDEX_MAX_LINES] if presorted else heapq.nsmallest(INDEX_MAX_LINES, items)
+    ordered = heapq.nsmallest(INDEX_MAX_LINES, items)
     for shown, (kind, memory_id, description) in enumerate(ordered):
         line = f"- [{kind}] {memory_id}: {description}"
         more = len(items) - shown
@@ -261,49 +184,3 @@ def render_index_lines(items: list[tuple[str, str, str]], *, presorted: bool = F
         lines.append(line)
         size += len(line.encode()) + 1
     return ("\n".join(lines) + "\n").encode("utf-8")
-
-
-IndexItem = tuple[str, str, str]
-
-
-class SortedIndexItems:
-    """The ``(type, id, description)`` items of ``MEMORY.md``, kept sorted from checkpoint to checkpoint.
-
-    A writer that checkpointed ``previous`` itself updates the list for the memories a commit
-    changed (a bisect each) instead of collecting and ordering 10,000 entries again.
-    """
-
-    def __init__(self) -> None:
-        self._manifest: Manifest | None = None
-        self._items: list[IndexItem] = []
-
-    def items(self, manifest: Manifest, previous: Manifest | None, changed: Iterable[str]) -> list[IndexItem]:
-        """The sorted items of ``manifest``, which differs from ``previous`` only in ``changed``.
-
-        ``previous=None``: unknown, collect them all.
-        """
-        if previous is not None and self._manifest is previous:
-            for memory_id in changed:
-                self._move(_index_item(memory_id, previous.memories.get(memory_id)),
-                           _index_item(memory_id, manifest.memories.get(memory_id)))
-        else:
-            self._items = sorted(item for item in (_index_item(k, e) for k, e in manifest.memories.items()) if item)
-        self._manifest = manifest
-        return self._items
-
-    def carry(self, manifest: Manifest, previous: Manifest) -> None:
-        """``manifest`` has the same items as ``previous`` (no memory changed): keep the list for it."""
-        if self._manifest is previous:
-            self._manifest = manifest
-
-    def _move(self, old: IndexItem | None, new: IndexItem | None) -> None:
-        if old is not None:
-            del self._items[bisect.bisect_left(self._items, old)]
-        if new is not None:
-            bisect.insort(self._items, new)
-
-
-def _index_item(memory_id: str, entry: ManifestEntry | None) -> IndexItem | None:
-    if entry is None or not entry.type or not entry.description:
-        return None
-    return (entry.type, memory_id, entry.description)

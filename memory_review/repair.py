@@ -26,29 +26,28 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 
-from events import GENESIS, Event, EventDraft, decode_event, line_hash, replay
+from events import GENESIS, Event, EventDraft, decode_event, line_hash
 from events.durable import fsync_dir, write_new_file
-from events.safe_fs import check_dir, list_dir, make_dir, read_file, read_file_or, rename, unlink
+from events.safe_fs import check_dir, list_dir, read_file_or, rename, unlink
 
 from memory_review.candidate import Candidate, candidate_to_json
-from memory_review.deltas import candidate_delta
+from memory_review.storage import EMPTY, fold_all
 from memory_review.errors import IntegrityError, MemoryReviewError
 from memory_review.file_reads import storage_errors
 from memory_review.history import History
 from memory_review.history_log import split_lines
 from memory_review.history_log import log_lines as history_log_lines
 from memory_review.manifest import Manifest
-from memory_review.record_io import memory_from_json, memory_sha256
+from memory_review.record_io import memory_sha256
 from memory_review.rules import Plan
-from memory_review.store import CANDIDATE_DIR, MEMORY_DIR, TEMP_PREFIX, Store, log_errors
+from memory_review.store import CANDIDATE_DIR, MEMORY_DIR, TEMP_PREFIX, Store, log_errors, versions_named
+from memory_review.trust import Anchor
 from memory_review.ids import new_origin_id
-from memory_review.sessions import SESSION_EVENT, session_states
+from memory_review.store_backup import back_up
 from memory_review.verify import StoreReport, verify_store
 
-BACKUP_DIR = "backups"
 MAX_NOTE = 2000
 
 
@@ -96,8 +95,8 @@ class Refused(Exception):  # noqa: N818 - internal: becomes RepairPlan.refused
 class Planner:
     """Reads the sources of one store and decides what repair does (nothing is written here)."""
 
-    def __init__(self, store: Store, history: History | None) -> None:
-        self.store, self.history = store, history
+    def __init__(self, store: Store, history: History | None, anchor: Anchor | None = None) -> None:
+        self.store, self.history, self.anchor = store, history, anchor
         self.plan = RepairPlan()
         self._decoded: dict[tuple[int, str], list[Event]] = {}
 
@@ -183,26 +182,42 @@ class Planner:
                               f"the memory files in {self.store.root / MEMORY_DIR} were left as they are")
             return
         seq, head = manifest.log_seq, manifest.log_head
-        if seq <= len(log):
-            if (GENESIS if seq == 0 else line_hash(log[seq - 1])) != head:
-                if self._forgotten_after(log, seq):
-                    self.plan.actions.append(f"manifest.json's checkpoint (seq {seq}) predates a forget that "
-                                             "rewrote the log: it is written again from the log")
-                    return
-                raise Refused(f"event {seq} in {source} is not the line manifest.json's checkpoint names "
-                              f"(head {head[:12]}): it was altered, and repair never blesses it; nothing was changed")
-            return
-        self._lost(log, manifest, source)
+        if seq <= len(log) and (GENESIS if seq == 0 else line_hash(log[seq - 1])) != head:
+            if self._forgotten_after(log, seq):
+                self.plan.actions.append(f"manifest.json's checkpoint (seq {seq}) predates a forget that "
+                                         "rewrote the log: it is written again from the log")
+                return
+            raise Refused(f"event {seq} in {source} is not the line manifest.json's checkpoint names "
+                          f"(head {head[:12]}): it was altered, and repair never blesses it; nothing was changed")
+        anchor = self.anchor
+        if (anchor is not None and 0 < anchor.seq <= len(log) and line_hash(log[anchor.seq - 1]) != anchor.hash
+                and not self._forgotten_after(log, anchor.seq - 1)):  # a forget rewrites every line hash
+            raise Refused(f"event {anchor.seq} in {source} is not the line this machine committed (anchored in "
+                          f"{anchor.path}): it was altered, and repair never blesses it; nothing was changed")
+        # How far the log went: the checkpoint, or the head this machine anchored after its last commit (the
+        # tail past the checkpoint is only in the log, docs/adr/0029); memory files nothing names say so too.
+        last = max(seq, self.anchor.seq if self.anchor is not None else 0)
+        # A forget past the checkpoint rewrote the versions it redacted: their old files are what it takes out.
+        orphans = [] if self._forgotten_after(log, min(seq, len(log))) else self._orphans(log, manifest)
+        if last > len(log) or orphans:
+            self._lost(log, manifest, source, last, orphans)
 
-    def _lost(self, log: list[bytes], manifest: Manifest, source: str) -> None:
+    def _orphans(self, log: list[bytes], manifest: Manifest) -> list[str]:
+        """Memory ids of files in ``memory/`` that neither the manifest nor any line of ``log`` names."""
+        named = {entry.file.rpartition("/")[2] for entry in manifest.memories.values()}
+        named |= versions_named(self._events(log))
+        return sorted({name.rsplit("-", 1)[0] for name in self._memory_files() if name not in named})
+
+    def _lost(self, log: list[bytes], manifest: Manifest, source: str, last: int, orphans: list[str]) -> None:
         """Events past every source's end: fine only if they changed no memory; their proposals are re-logged."""
-        first, last = len(log) + 1, manifest.log_seq
-        lost = f"events {first}..{last} are in no log and no git history"
+        first = len(log) + 1
+        lost = (f"events {first}..{last} are in no log and no git history" if last > len(log)
+                else f"events past {len(log)} are in no log and no git history")
         folded = self._memories(log)
         listed = {mid: entry.sha256 for mid, entry in manifest.memories.items()}
-        if folded != listed:
-            changed = sorted(set(folded.items()) ^ set(listed.items()))
-            raise Refused(f"{lost}, and they changed memory ({', '.join(sorted({m for m, _ in changed})[:5])}); "
+        changed = sorted({m for m, _ in set(folded.items()) ^ set(listed.items())}) if manifest.log_seq > len(log) else []
+        if changed or orphans:
+            raise Refused(f"{lost}, and they changed memory ({', '.join(sorted({*changed, *orphans})[:5])}); "
                           f"manifest.json and {self.store.root / MEMORY_DIR} still hold them; nothing was changed "
                           "(restore events.jsonl from a backup)")
         pending, resolved = self._candidates(log)
@@ -242,12 +257,11 @@ class Planner:
         return any(event.type == "store.forgotten" for event in self._events(log)[index:])
 
     def _memories(self, log: list[bytes]) -> dict[str, str]:
-        state = replay(e for e in self._events(log) if e.type != "session.written")
-        return {mid: memory_sha256(memory_from_json(rec, where=f"replay of {mid}")) for mid, rec in state.memories.items()}
+        return {mid: memory_sha256(memory) for mid, memory in fold_all(EMPTY, self._events(log)).memory_set().items()}
 
     def _candidates(self, log: list[bytes]) -> tuple[list[str], set[str]]:
-        pending, resolved = candidate_delta(iter(self._events(log)))
-        return [c.id for c in pending], set(resolved)
+        folded = fold_all(EMPTY, self._events(log))
+        return [c.id for c in folded.pending()], set(folded.resolved())
 
     def _events(self, log: list[bytes]) -> list[Event]:
         key = (len(log), line_hash(log[-1]) if log else GENESIS)
@@ -280,13 +294,14 @@ class Planner:
 # --- doing it -----------------------------------------------------------------------------------
 
 
-def repair_store(store: Store, history: History | None, *, actor: str, apply: bool) -> StoreReport:
+def repair_store(store: Store, history: History | None, *, actor: str, apply: bool,
+                 anchor: Anchor | None = None) -> StoreReport:
     """Verify; if damaged, show the plan (``apply`` False) or carry it out: back up, restore, rebuild, record."""
     before = verify_store(store)
     if before.ok:
         return before
     with store.locked():
-        plan = Planner(store, history).make()
+        plan = Planner(store, history, anchor).make()
         if not apply:
             before.plan = plan.actions if not plan.refused else []
             if plan.refused:
@@ -294,7 +309,7 @@ def repair_store(store: Store, history: History | None, *, actor: str, apply: bo
             return before
         if plan.refused:
             raise IntegrityError(f"repair refuses: {plan.refused}", path=store.root)
-        backup = back_up(store)
+        backup = back_up(store.root, "repair")
         if plan.restore:
             _write_log(store, plan.log)
         if plan.relog:
@@ -306,37 +321,6 @@ def repair_store(store: Store, history: History | None, *, actor: str, apply: bo
     after = verify_store(store)
     after.repaired = [*plan.actions, f"backed up the store's files first, to {backup}"]
     return after
-
-
-def back_up(store: Store) -> Path:
-    """Copy every store file repair may change to ``<store>/backups/repair-<time>-<random>/``; the folder."""
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-    target = store.root / BACKUP_DIR / f"repair-{stamp}-{secrets.token_hex(3)}"
-    with storage_errors(target):
-        make_dir(store.root / BACKUP_DIR)
-        make_dir(target)
-        for name in ("events.jsonl", "manifest.json", "MEMORY.md"):
-            _copy(store.root / name, target / name)
-        for folder in (MEMORY_DIR, CANDIDATE_DIR, "sessions"):
-            source = store.root / folder
-            if not check_dir(source):
-                continue
-            make_dir(target / folder)
-            for name in list_dir(source):
-                _copy(source / name, target / folder / name)
-            fsync_dir(target / folder)
-        fsync_dir(target)
-    return target
-
-
-def _copy(source: Path, target: Path) -> None:
-    try:
-        data = read_file(source)  # never through a link, never a FIFO
-    except FileNotFoundError:
-        return
-    except OSError:
-        return  # a link or a special file is not the store's: it is named by verify, not copied
-    write_new_file(target, data)
 
 
 def _write_log(store: Store, lines: list[bytes]) -> None:
@@ -361,25 +345,23 @@ def _relog(store: Store, candidates: list[Candidate]) -> None:
 
 
 def rebuild(store: Store) -> None:
-    """Rebuild every derived file (memory files, manifest, MEMORY.md, candidates, sessions) from the log."""
+    """Rebuild every derived file (memory files, manifest, MEMORY.md, candidates, sessions) from the log.
+
+    One compaction from the empty state over the whole log, by the one fold (docs/adr/0029).
+    """
     with log_errors(store.log_path):  # each pass streams the log: memory stays flat however long it is
         log = store.log()
         log.cut_torn_tail()
         head = log.head()
-        state = replay(e for e in log.read() if e.type != "session.written")
-        pending, _ = candidate_delta(log.read())
-    memories = {mid: memory_from_json(rec, where=f"replay of {mid}") for mid, rec in state.memories.items()}
-    store._write_memory_files(list(memories.values()))
+        pending = fold_all(EMPTY, log.read()).pending()
     _remove_all(store.candidate_dir, keep={f"{c.id}.json" for c in pending})
     _remove_all(store.sessions.root, keep=set())
-    with log_errors(store.log_path):
-        sessions = {sid: store.sessions.write(sid, records)
-                    for sid, records in session_states(log.read(type=SESSION_EVENT)).items()}
     try:
         origin = (store.read_manifest() or Manifest(origin=new_origin_id())).origin
     except MemoryReviewError:
         origin = new_origin_id()
-    store._checkpoint(Manifest(origin=origin), head, dict(memories), pending, [], sessions)
+    with log_errors(store.log_path):
+        store._compact(Manifest(origin=origin), head, store.log().read(), rewrite_damaged=True)
 
 
 def _remove_all(folder: Path, *, keep: set[str]) -> None:

@@ -1,16 +1,18 @@
-"""A durable store and its one commit path (DESIGN §5).
+"""A durable store and its one commit path (DESIGN §5, docs/adr/0029).
 
 Every change — propose, edit, apply, discard, revert, delete, session write —
 goes through :meth:`Store.transact`::
 
-    lock -> recover (roll the manifest forward from the log) -> decide (pure rules)
+    lock -> recover (cut a torn tail; upgrade an older format; compact if due) -> decide (pure rules)
          -> write new memory files (O_EXCL, fsync, fsync dir)
          -> append the events (one fsync)                       <- the commit point
-         -> candidate files, MEMORY.md, manifest.json (atomic replace)
-         -> drop resolved candidate files, collect unreferenced memory files -> unlock
+         -> candidate files, MEMORY.md if it changes (atomic replace)
+         -> past COMPACT_AFTER only: manifest.json from the fold, then collect unreferenced files -> unlock
 
-Readers take no lock: they read the manifest and, if the log has moved past it
-(a writer died after its commit point), fold the missing events in memory.
+``manifest.json`` is the compacted state and the chain-checked log past it the tail:
+readers take no lock, read the manifest and fold the tail in memory (at most
+:data:`COMPACT_AFTER` events' worth, read backward from the end). Nothing outside the
+manifest and that tail is ever read as memory.
 
 Reads never write (docs/adr/0023): a ``context.built`` event changes no derived
 file, so :meth:`Store.record` only appends it (under the lock, fsynced) and leaves
@@ -24,7 +26,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,20 +50,20 @@ from memory_review.ids import check_candidate_id, new_origin_id, shown
 from memory_review.locking import DEFAULT_TIMEOUT, store_lock
 from memory_review.manifest import (
     INDEX_MAX_BYTES,
+    MANIFEST_VERSION,
     MAX_MANIFEST_BYTES,
     Manifest,
     ManifestEntry,
-    ManifestLines,
-    SortedIndexItems,
     decode_manifest,
     encode_manifest,
     render_index_lines,
 )
 from memory_review.models import Memory
-from memory_review.record_io import parse_memory, render_memory
+from memory_review.record_io import memory_from_json, memory_sha256, parse_memory, render_memory
 from memory_review.rules import Plan
 from memory_review.sessions import SESSION_EVENT, SessionFileMismatch, SessionFiles
 from memory_review.storage import EMPTY, Folded, fold_all
+from memory_review.store_backup import back_up
 from memory_review.store_view import FileMovedUnderUs, StoreView, missing_file_error
 
 T = TypeVar("T")
@@ -70,7 +72,11 @@ MEMORY_DIR = "memory"
 CANDIDATE_DIR = "candidates"
 TEMP_PREFIX = ".tmp"
 LOG_ONLY = frozenset({"context.built"})
-"""Event types that change no derived file: recorded by a log append alone, never a checkpoint."""
+"""Event types that change no derived file: recorded by a log append alone, never counted in the tail."""
+UPGRADED = "store.upgraded"
+"""Records a format upgrade (from, to, where the backup is): docs/adr/0029, docs/upgrading.md."""
+COMPACT_AFTER = 64
+"""A commit compacts when the tail past the manifest weighs this much (:func:`tail_weight`, docs/adr/0029)."""
 UNFINISHED = ".unfinished"
 """In ``memory/`` while a lock holder writes: the next one lists the folders for leftovers only if it is there."""
 
@@ -104,16 +110,11 @@ class Store:
         self._manifest_cache: tuple[bytes, Manifest] | None = None
         # What past_checkpoint last found, by (manifest position, log head): a command reads it several times.
         self._past_cache: tuple[tuple[tuple[int, str], LogHead], list[Event]] | None = None
-        # Entries of the memory files this commit wrote, so the checkpoint does not render them again.
-        self._written: dict[str, tuple[Memory, ManifestEntry]] = {}
-        self._index_items = SortedIndexItems()  # MEMORY.md's lines, kept sorted between checkpoints
-        self._manifest_lines = ManifestLines()  # so a checkpoint encodes only the entries it changed
-        self._referenced: tuple[Manifest, set[str]] | None = None
-        self._all_listed: Manifest | None = None  # the last manifest this process checkpointed
-        self._swept: Manifest | None = None  # what this lock holder's last full sweep left the store at
+        self.compact_after = COMPACT_AFTER  # the tail's bound (tests set others; docs/adr/0029)
         self.unfinished_path = self.memory_dir / UNFINISHED
         self._unfinished = False  # whether the marker file is there (as far as this lock holder knows)
-        self._debris_possible = False  # files written since the last finished checkpoint or full sweep
+        self._finishing = False  # whether this lock holder found the marker: a compaction completes that writer
+        self._debris_possible = False  # files written since the last finished commit, compaction or sweep
         # Called after each commit's checkpoint (e.g. git history); their failures become warnings.
         self.observers: list[Callable[[Store, list[Event]], None]] = []
         # Trouble a reader worked around (a bad candidate file skipped): shared with the Workspace.
@@ -352,10 +353,6 @@ class Store:
         with log_errors(self.log_path):
             return list(self.log().read(session=session_id, type=SESSION_EVENT))
 
-    def _roll_sessions(self, folded: Folded, manifest: Manifest) -> dict[str, str]:
-        """Session files brought up to the fold; the sha256 of each written, for the checkpoint."""
-        return self.sessions.roll_forward(folded.sessions, manifest.sessions or {}, self._session_history)
-
     def past_checkpoint(self, manifest: Manifest) -> tuple[LogHead, list[Event]]:
         """The log's head, and the events past ``manifest``'s position that change a derived file.
 
@@ -385,6 +382,16 @@ class Store:
         """Whether ``manifest`` is the current set: nothing but :data:`LOG_ONLY` events follow it."""
         return not self.past_checkpoint(manifest)[1]
 
+    def current_manifest(self) -> Manifest:
+        """The manifest a compaction at the log's head would write, built in memory (nothing is written).
+
+        The manifest on disk plus the fold of the tail past it (docs/adr/0029): what the git history
+        records and what tests and tools mean by "the store's entries now".
+        """
+        manifest = self.read_manifest() or Manifest(origin="0" * 16)
+        head, tail = self.past_checkpoint(manifest)
+        return compacted(manifest, head, fold_all(EMPTY, tail))
+
     # --- the commit path ---------------------------------------------------------------
 
     @contextmanager
@@ -395,9 +402,9 @@ class Store:
         (``verify`` does, for debris of versions that wrote none).
         """
         with self.locked():
-            manifest, head = self._recover(sweep=sweep)
+            manifest, head, tail = self._recover(sweep=sweep)
             try:
-                yield Transaction(self, manifest, head)
+                yield Transaction(self, manifest, head, tail)
             finally:
                 self._finish_writes()  # keeps the marker if writes may have left something behind
 
@@ -426,11 +433,24 @@ class Store:
         with store_lock(self.lock_path, self.lock_timeout):
             yield
 
-    def _recover(self, *, sweep: bool = False) -> tuple[Manifest, LogHead]:
-        """Roll the manifest (and derived files) forward to the log's head; idempotent."""
+    def compact(self) -> Manifest:
+        """Fold the tail into ``manifest.json`` now, under the lock (tests, tools; commits do it past the bound)."""
+        with self.transact() as tx:
+            if tx.tail:
+                tx.compact()
+            return tx.manifest
+
+    def _recover(self, *, sweep: bool = False) -> tuple[Manifest, LogHead, list[Event]]:
+        """Cut a torn tail, upgrade an older format, compact when due; the manifest, head and tail past it.
+
+        Nothing is rolled forward: the tail past the manifest is the append-only part of the
+        checkpoint (docs/adr/0029). It is compacted when it is past :data:`COMPACT_AFTER` or when a
+        writer may have left something unfinished (the marker); ``sweep`` (verify) lists the folders
+        for temp files but never compacts: verify checks the manifest and its tail as they are.
+        """
         self._unfinished = os.path.lexists(self.unfinished_path)
+        self._finishing = self._unfinished  # a writer before us may not have written its derived files
         self._debris_possible = self._unfinished or sweep
-        self._swept = None  # until this recovery has read the manifest, or swept
         with log_errors(self.log_path):
             # A dead writer's partial append (we hold the lock: nobody else is writing). Cutting it here
             # rather than at the next append lets `verify` pass right after recovery, like LevelDB does.
@@ -438,30 +458,93 @@ class Store:
         manifest = self.read_manifest()
         if manifest is None:
             head, events = self.past_checkpoint(Manifest(origin="0" * 16))
-            return self._roll_forward(Manifest(origin=new_origin_id()), head, events), head
-        if not self._debris_possible:
-            # Every writer makes the unfinished marker before its first write and removes it once its
-            # checkpoint is done: without it nothing can be left over, and 10,000 names need no listing.
-            self._swept = manifest
-        head, events = self.past_checkpoint(manifest)
-        if events:
-            return self._roll_forward(manifest, head, events), head
-        if self._debris_possible:
-            # A writer died before its commit point (or while collecting): its leftovers go now.
-            self._collect_garbage(manifest)
-        # Only LOG_ONLY events may follow the manifest now: the next commit's checkpoint moves past them.
-        return manifest, head
+            if head.seq == 0:
+                self._refuse_orphaned_memory_files()
+            return self._compact(Manifest(origin=new_origin_id()), head, events), head, []
+        head, tail = self.past_checkpoint(manifest)
+        if manifest.version < MANIFEST_VERSION:
+            return self._upgrade(manifest, head, tail)
+        if tail and (self._finishing or tail_weight(tail) >= self.compact_after):
+            return self._compact(manifest, head, tail), head, []
+        if self._debris_possible:  # with a tail only after a sweep: no marker, so temp files only
+            # A writer died before its commit point (the marker): its leftovers go now. A sweep without
+            # the marker collects temp files only: an unnamed memory file may be a lost log line's.
+            self._collect_garbage(manifest, superseded=None if self._finishing else set())
+        return manifest, head, tail
 
-    def _roll_forward(self, manifest: Manifest, head: LogHead, events: list[Event]) -> Manifest:
-        folded = fold_all(EMPTY, events)
-        self._write_memory_files(list(folded.memory_set().values()))
-        return self._checkpoint_folded(manifest, head, folded)
+    def _refuse_orphaned_memory_files(self) -> None:
+        """With no manifest and no log, memory files are data nobody can vouch for: never collected."""
+        with storage_errors(self.memory_dir):
+            names = [n for n in list_dir(self.memory_dir) if n.endswith(".md")]
+        if names:
+            raise IntegrityError(
+                f"manifest.json and events.jsonl are both missing, but memory/ holds {len(names)} memory "
+                "file(s); nothing was changed", path=self.root,
+                hint="restore events.jsonl (a backup, or `memory-review verify --repair` from the git history); "
+                     "the memories are still in memory/")
 
-    def _checkpoint_folded(self, manifest: Manifest, head: LogHead, folded: Folded) -> Manifest:
-        """The checkpoint of ``manifest`` moved to ``head`` by what ``folded`` says changed."""
+    def _upgrade(self, manifest: Manifest, head: LogHead, tail: list[Event]) -> tuple[Manifest, LogHead, list[Event]]:
+        """An older store format becomes this one: backed up, recorded (``store.upgraded``), compacted.
+
+        Idempotent: a crash after the event but before the new manifest finds the event in the tail
+        and only compacts.
+        """
+        if not any(event.type == UPGRADED for event in tail):
+            backup = back_up(self.root, "upgrade")
+            draft = EventDraft(type=UPGRADED, actor="memory-review",
+                               reason=f"store format {manifest.version} -> {MANIFEST_VERSION}; "
+                                      f"the files before it are in {backup}")
+            tx = Transaction(self, manifest, head, tail)
+            tx.commit(Plan(drafts=[draft]), compact=False)
+            head, tail = tx.view.head, tx.tail
+        listed = self._listed_entries(manifest)
+        return self._compact(listed, head, tail), head, []
+
+    def _listed_entries(self, manifest: Manifest) -> Manifest:
+        """Entries of format-1 stores that predate type/description/updated_at get them from their file."""
+        entries = {}
+        for memory_id, entry in manifest.memories.items():
+            if not entry.listed:
+                with contextlib.suppress(MemoryReviewError, FileMovedUnderUs):  # verify reports a bad file
+                    entry = ManifestEntry.of(entry.file, entry.sha256, self.read_memory(memory_id, entry))
+            entries[memory_id] = entry
+        return manifest.model_copy(update={"memories": entries})
+
+    def _compact(self, manifest: Manifest, head: LogHead, tail: Iterable[Event], *,
+                 rewrite_damaged: bool = False) -> Manifest:
+        """Write the whole checkpoint from ``manifest`` and the fold of ``tail``, the plain way; then collect.
+
+        A tail memory whose file is missing gets it from its log line (O_EXCL, as recovery always
+        did); one present with other bytes was changed after its commit and is left for ``verify``
+        to report, unless ``rewrite_damaged`` (repair). Each commit wrote its own candidate files,
+        so they are written again only by repair or for a writer that may not have finished (the
+        unfinished marker): a candidate file changed since is never blessed. Then session files are
+        brought up to the fold, ``MEMORY.md`` and ``manifest.json`` renamed and made durable by one
+        directory fsync, and only then is any file collected.
+        """
+        tail = list(tail)
+        folded = fold_all(EMPTY, tail)
+        finish = rewrite_damaged or self._finishing
+        self._write_memory_files(list(folded.memory_set().values()), replace=rewrite_damaged)
         sessions = self._roll_sessions(folded, manifest)
-        return self._checkpoint(manifest, head, dict(folded.memories), folded.pending(), folded.resolved(),
-                                sessions)
+        updated = compacted(manifest, head, folded, sessions)
+        with storage_errors(self.root):
+            # Resolved candidates go BEFORE the manifest moves past them: a leftover file would be pending.
+            self._write_candidates(folded.pending() if finish else [], folded.resolved())
+            self._write_index(updated.memories)
+            data = encode_manifest(updated)
+            atomic_replace(self.manifest_path, data, sync_dir=False)
+            sync_directory(self.root, name="durable.atomic_replace.dir")
+            self._manifest_cache = (data, updated)
+        # Collected: the versions the old manifest and the tail named that the new one does not; any
+        # other unnamed file only for a writer that died before its commit point, or in a repair.
+        superseded = None if finish else files_of(manifest) | versions_named(tail)
+        self._collect_garbage(updated, superseded=superseded)
+        return updated
+
+    def _roll_sessions(self, folded: Folded, manifest: Manifest) -> dict[str, str]:
+        """Session files brought up to the fold; the sha256 of each written, for the checkpoint."""
+        return self.sessions.roll_forward(folded.sessions, manifest.sessions or {}, self._session_history)
 
     def _begin_writes(self) -> None:
         """Mark the store unfinished before the first write, so a crash's leftovers are swept next time."""
@@ -473,76 +556,32 @@ class Store:
         self._unfinished = True
 
     def _finish_writes(self) -> None:
-        """Remove the unfinished marker once nothing can be left over (a checkpoint or full sweep finished)."""
+        """Remove the unfinished marker once nothing can be left over (a commit or compaction finished)."""
         if self._unfinished and not self._debris_possible:
             # Not made durable, and a failure is not raised: a marker that stays costs one full sweep.
             with contextlib.suppress(OSError):
                 unlink(self.unfinished_path)
             self._unfinished = False
 
-    def _write_memory_files(self, memories: list[Memory]) -> None:
-        """A new file per memory (O_EXCL, fsynced together), then ONE fsync of ``memory/``."""
+    def _write_memory_files(self, memories: list[Memory], *, replace: bool = True) -> None:
+        """A new file per memory (O_EXCL, fsynced together), then ONE fsync of ``memory/``.
+
+        ``replace``: a file of that name with other bytes is replaced whole (before the commit point
+        it is unreferenced debris of a crashed write; in a repair, damage).
+        """
         self._begin_writes()
-        self._written = {}
         if not memories:
             return
-        files: dict[str, bytes] = {}
-        for memory in memories:
-            data = render_memory(memory)
-            sha = hashlib.sha256(data).hexdigest()
-            name = f"{MEMORY_DIR}/{memory.id}-{sha[:12]}.md"
-            files[name] = data
-            self._written[memory.id] = (memory, ManifestEntry.of(name, sha, memory))
+        files = {memory_file(memory)[0]: render_memory(memory) for memory in memories}
         with storage_errors(self.memory_dir):
             # Checked slugs in memory/, which the lock holder checked is no symlink; O_EXCL never
             # writes through a planted one.
             for path in write_new_files([(self.root / name, data) for name, data in files.items()]):
                 name = f"{MEMORY_DIR}/{path.name}"
-                if self._read_child(name) != files[name]:
+                if replace and self._read_child(name) != files[name]:
                     # Unreferenced debris of a crashed write: same name, other bytes. Replace it whole.
                     atomic_replace(path, files[name])
             fsync_dir(self.memory_dir)
-
-    def _entry(self, memory: Memory) -> ManifestEntry:
-        """The manifest entry of ``memory``, reusing the render of the file just written for it."""
-        written = self._written.get(memory.id)
-        if written is not None and written[0] is memory:  # the same (frozen) object: the same bytes
-            return written[1]
-        data = render_memory(memory)
-        sha = hashlib.sha256(data).hexdigest()
-        return ManifestEntry.of(f"{MEMORY_DIR}/{memory.id}-{sha[:12]}.md", sha, memory)
-
-    def _checkpoint(self, manifest: Manifest, head: LogHead, delta: dict[str, Memory | None],
-                    put: list[Candidate], drop: list[str], sessions: dict[str, str] | None = None) -> Manifest:
-        self._begin_writes()
-        entries = dict(manifest.memories)
-        for memory_id, memory in delta.items():
-            if memory is None:
-                entries.pop(memory_id, None)
-            else:
-                entries[memory_id] = self._entry(memory)
-        listed, relisted = self._listed(manifest, entries)
-        # What the kept MEMORY.md items and manifest lines need: which entries differ from which manifest.
-        previous, changed = (None, ()) if relisted else (manifest, delta.keys())
-        # Every part is already validated (entries are ManifestEntry objects, the head is the log's):
-        # checking 10,000 entries again on each commit cost milliseconds.
-        session_files = {**(manifest.sessions or {}), **(sessions or {})} or None
-        updated = Manifest.model_construct(origin=manifest.origin, log_seq=head.seq, log_head=head.hash,
-                                           memories=listed, sessions=session_files)
-        with storage_errors(self.root):
-            # Resolved candidates go BEFORE the manifest moves: the manifest is the checkpoint, so once it
-            # names a seq, recovery redoes nothing up to it and a leftover file would stay "pending" forever.
-            self._write_candidates(put, drop)
-            # MEMORY.md and the manifest are renamed first, then one directory fsync makes both durable.
-            self._write_index(updated, previous, changed)
-            data = encode_manifest(updated, self._manifest_lines.lines(updated, previous, changed))
-            atomic_replace(self.manifest_path, data, sync_dir=False)
-            sync_directory(self.root, name="durable.atomic_replace.dir")
-            self._manifest_cache = (data, updated)
-            self._all_listed = updated
-        self._collect_garbage(updated, swept=manifest, changed=delta.keys())
-        self._debris_possible = False  # all this checkpoint wrote is referenced, all it replaced is gone
-        return updated
 
     def _write_candidates(self, put: list[Candidate], drop: list[str]) -> None:
         """Write pending and unlink resolved candidate files, then ONE directory fsync makes all durable."""
@@ -558,77 +597,36 @@ class Store:
         if put or drop:
             sync_directory(self.candidate_dir, name="durable.remove.dir")
 
-    def _listed(self, manifest: Manifest,
-                entries: dict[str, ManifestEntry]) -> tuple[dict[str, ManifestEntry], bool]:
-        """Entries from before the manifest listed type/description/updated_at get them from their file, once.
+    def _write_index(self, entries: Mapping[str, ManifestEntry]) -> bool:
+        """Replace MEMORY.md when its bytes change; whether it did (the caller fsyncs the directory).
 
-        Also says whether any entry changed so (MEMORY.md lists those fields).
+        From the entries alone (they list type and description): parsing every memory file on
+        every commit made a commit O(store size).
         """
-        if manifest is self._all_listed:
-            return entries, False  # this process wrote that manifest: its entries are listed (or unreadable)
-        listed, relisted = {}, False
-        for memory_id, entry in entries.items():
-            if not entry.listed:
-                with contextlib.suppress(MemoryReviewError, FileMovedUnderUs):  # verify reports a bad file
-                    entry = ManifestEntry.of(entry.file, entry.sha256, self.read_memory(memory_id, entry))
-                    relisted = True
-            listed[memory_id] = entry
-        return listed, relisted
+        items = [(e.type, memory_id, e.description) for memory_id, e in entries.items() if e.type and e.description]
+        data = render_index_lines(items)
+        if data == read_regular_file(self.index_path, INDEX_MAX_BYTES):
+            return False
+        atomic_replace(self.index_path, data, sync_dir=False)
+        return True
 
-    def _write_index(self, manifest: Manifest, previous: Manifest | None, changed: Iterable[str]) -> None:
-        """Replace MEMORY.md when its bytes change (the caller fsyncs the directory).
+    def _collect_garbage(self, manifest: Manifest, *, superseded: set[str] | None) -> None:
+        """Remove memory files ``manifest`` does not name, and temp files left by crashes (at compaction only).
 
-        From the manifest alone: parsing every memory file on every commit made a commit O(store
-        size). It is a function of the entries, rewritten at every checkpoint that changes them, so a
-        commit that changes none (propose, discard, context.built) leaves it as it is. ``changed``:
-        the memories whose entries differ from ``previous`` (None: any may differ).
+        Called with the tail folded into ``manifest`` (or no tail). ``superseded``: the only unnamed
+        memory files that may go (versions the log replaced); None: every unnamed one.
         """
-        current = read_regular_file(self.index_path, INDEX_MAX_BYTES)
-        if previous is not None and not changed and current is not None:
-            self._index_items.carry(manifest, previous)
-            return
-        items = self._index_items.items(manifest, previous, changed)
-        data = render_index_lines(items, presorted=True)
-        if data != current:
-            atomic_replace(self.index_path, data, sync_dir=False)
-
-    def _referenced_names(self, manifest: Manifest) -> set[str]:
-        """Memory file names ``manifest`` references; kept per manifest, as recovery and the checkpoint
-        of the next commit ask for the same one (a 10,000-entry set costs ~8 ms)."""
-        if self._referenced is None or self._referenced[0] is not manifest:
-            self._referenced = (manifest, {e.file.rpartition("/")[2] for e in manifest.memories.values()})
-        return self._referenced[1]
-
-    def _collect_garbage(self, manifest: Manifest, *, swept: Manifest | None = None,
-                         changed: Iterable[str] = ()) -> None:
-        """Remove memory files no manifest entry names, and temp files left by crashes.
-
-        ``swept`` is the manifest this commit started from: if this lock holder's recovery swept
-        the store at it, only the old files of the ``changed`` memories can be unreferenced now,
-        so the folders are not listed again (10,000 names, twice per commit otherwise).
-        """
-        if swept is not None and swept is self._swept:
-            # A file name holds its memory's id, so only that memory's new entry could still name it.
-            olds = ((swept.memories.get(mid), manifest.memories.get(mid)) for mid in changed)
-            self._remove_memory_files([old.file.rpartition("/")[2] for old, new in olds
-                                       if old is not None and (new is None or new.file != old.file)])
-            self._swept = manifest
-            return
-        keep = self._referenced_names(manifest)
+        keep = files_of(manifest)
         with storage_errors(self.memory_dir):
-            names = list_dir(self.memory_dir)  # none: the other folders may still hold a dead writer's temp files
-        doomed = [n for n in names if n not in keep and (n.endswith(".md") or n.startswith(TEMP_PREFIX))]
-        self._remove_memory_files(doomed)
-        self._collect_temp_files()
-        self._swept = manifest
-        self._debris_possible = False
-
-    def _remove_memory_files(self, doomed: list[str]) -> None:
-        with storage_errors(self.memory_dir):
+            names = list_dir(self.memory_dir)
+            doomed = [n for n in names if n not in keep and (
+                n.startswith(TEMP_PREFIX) or (n.endswith(".md") and (superseded is None or n in superseded)))]
             for name in doomed:
                 unlink(self.memory_dir / name)
             if doomed:
                 fsync_dir(self.memory_dir)
+        self._collect_temp_files()
+        self._debris_possible = False
 
     def _collect_temp_files(self) -> None:
         """Temp files of a crashed atomic replace in the other folders (manifest, MEMORY.md, candidates)."""
@@ -643,19 +641,35 @@ class Store:
 
 
 class Transaction:
-    """Held inside :meth:`Store.transact`: a recovered view and the one way to commit a plan."""
+    """Held inside :meth:`Store.transact`: the manifest, the tail past it, and the one way to commit a plan."""
 
-    def __init__(self, store: Store, manifest: Manifest, head: LogHead) -> None:
+    def __init__(self, store: Store, manifest: Manifest, head: LogHead, tail: list[Event]) -> None:
         self.store = store
         self.manifest = manifest
-        # The head may be past the manifest by LOG_ONLY events, which change nothing the view shows.
-        self.view = StoreView(store, manifest, head, locked=True)
+        self.tail = tail  # the foldable events past the manifest (docs/adr/0029)
+        self._set_view(head)
+
+    def _set_view(self, head: LogHead) -> None:
+        # The head may be past the tail by LOG_ONLY events, which change nothing the view shows.
+        overlay = dict(fold_all(EMPTY, self.tail).memories)
+        self.view = StoreView(self.store, self.manifest, head, overlay, locked=True)
 
     def candidate(self, candidate_id: str) -> Candidate:
-        """A pending candidate from its file: under the lock, after recovery, the files are current."""
+        """A pending candidate: its file, unless the tail says otherwise (a write after a commit failed)."""
+        check_candidate_id(candidate_id)
+        folded = fold_all(EMPTY, self.tail)
+        if candidate_id in folded.candidates:
+            found = folded.candidates[candidate_id]
+            if found is None:
+                raise NotFoundError("pending candidate", candidate_id)
+            return found
         return self.store.candidate_file(candidate_id)
 
-    def commit(self, plan: Plan) -> CommitResult:
+    def commit(self, plan: Plan, *, compact: bool = True) -> CommitResult:
+        """Memory files, the log batch (the commit point), then the candidate files and MEMORY.md it changes.
+
+        ``manifest.json`` is rewritten only when the tail past it reaches :data:`COMPACT_AFTER`.
+        """
         store = self.store
         folded = plan.folded()  # what the drafts mean, by the one fold: files before and after the commit point
         store._write_memory_files(list(folded.memory_set().values()))
@@ -664,16 +678,40 @@ class Transaction:
             events = log.append(plan.drafts, expect=self.view.head)
         # Past the commit point: the change stands even if a derived file cannot be written now.
         head = log.appended if log.appended is not None else self.view.head  # a plan without events
+        self.tail = [*self.tail, *events]
         result = CommitResult(events=events)
         try:
-            self.manifest = store._checkpoint_folded(self.manifest, head, folded)
+            compacting = compact and tail_weight(self.tail) >= store.compact_after
+            self._write_changed(folded, head, index=not compacting)
+            if compacting:
+                self.compact(head)
         except (StorageError, IntegrityError) as exc:
             result.warnings.append(
                 f"the change is committed to the log, but updating derived files failed: {exc}; "
                 "the next command (or `memory-review verify --repair`) completes it"
             )
+        self._set_view(head)
         self._notify(events, result)
         return result
+
+    def compact(self, head: LogHead | None = None) -> None:
+        """Fold the tail into the manifest now (the whole manifest, written from the fold)."""
+        head = head or self.view.head
+        self.manifest = self.store._compact(self.manifest, head, self.tail)
+        self.tail = []
+        self._set_view(head)
+
+    def _write_changed(self, folded: Folded, head: LogHead, *, index: bool) -> None:
+        """The derived files one commit changes: its candidates, and MEMORY.md if it moves (``index``)."""
+        store = self.store
+        with storage_errors(store.root):
+            store._write_candidates(folded.pending(), folded.resolved())
+            if index and folded.memories:
+                now = compacted(self.manifest, head, fold_all(EMPTY, self.tail))
+                if store._write_index(now.memories):
+                    sync_directory(store.root, name="durable.atomic_replace.dir")
+        # Every file this commit wrote is named by the tail; what it replaced is collected at compaction.
+        store._debris_possible = False
 
     def _notify(self, events: list[Event], result: CommitResult) -> None:
         for observer in self.store.observers:
@@ -681,6 +719,44 @@ class Transaction:
                 observer(self.store, events)
             except MemoryReviewError as exc:
                 result.warnings.append(f"committed, but a follow-up step failed: {exc}")
+
+
+def tail_weight(tail: list[Event]) -> int:
+    """How much a reader folds past the manifest: one per event, or per memory change for a larger one."""
+    return sum(max(1, len(event.changes or ())) for event in tail)
+
+
+def files_of(manifest: Manifest) -> set[str]:
+    """The memory file names ``manifest`` lists."""
+    return {entry.file.rpartition("/")[2] for entry in manifest.memories.values()}
+
+
+def versions_named(events: Iterable[Event]) -> set[str]:
+    """The memory file names of every version ``events`` write (the tail names versions by content hash)."""
+    return {memory_file(memory_from_json(change.after))[0].rpartition("/")[2]
+            for event in events if event.type != SESSION_EVENT
+            for change in event.changes or () if change.after}
+
+
+def memory_file(memory: Memory) -> tuple[str, str]:
+    """The content-addressed file name of ``memory`` (``memory/<id>-<sha12>.md``) and its sha256."""
+    sha = memory_sha256(memory)
+    return f"{MEMORY_DIR}/{memory.id}-{sha[:12]}.md", sha
+
+
+def compacted(manifest: Manifest, head: LogHead, folded: Folded,
+              sessions: Mapping[str, str] | None = None) -> Manifest:
+    """``manifest`` with ``folded`` (the fold of the tail) in it, at ``head``, in this store format."""
+    entries = dict(manifest.memories)
+    for memory_id, memory in folded.memories.items():
+        if memory is None:
+            entries.pop(memory_id, None)
+        else:
+            name, sha = memory_file(memory)
+            entries[memory_id] = ManifestEntry.of(name, sha, memory)
+    session_files = {**(manifest.sessions or {}), **(sessions or {})} or None
+    return Manifest(version=MANIFEST_VERSION, origin=manifest.origin, log_seq=head.seq, log_head=head.hash,
+                    memories=entries, sessions=session_files)
 
 
 def _loaded(view: StoreView) -> StoreView:

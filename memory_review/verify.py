@@ -23,8 +23,17 @@ from memory_review.manifest import Manifest
 from memory_review.record_io import memory_sha256
 from memory_review.reviewed import ReviewedRecords, Unreviewed
 from memory_review.sessions import SESSION_EVENT, session_problems, session_states
-from memory_review.deltas import candidate_delta, memory_delta
-from memory_review.store import TEMP_PREFIX, Store, bad_candidate_warning, log_errors
+from memory_review.storage import EMPTY, fold_all
+from memory_review.store import (
+    TEMP_PREFIX,
+    Store,
+    Transaction,
+    files_of,
+    bad_candidate_warning,
+    compacted,
+    log_errors,
+    versions_named,
+)
 from memory_review.trust import Anchor
 
 
@@ -64,7 +73,7 @@ def verify_store(store: Store, *, anchor: Anchor | None = None) -> StoreReport:
         return report
     try:
         with store.transact() as tx:
-            _check_against_log(store, tx.manifest, report)
+            _check_against_log(store, tx, report)
     except MemoryReviewError as exc:
         report.problems.append(str(exc))
     return report
@@ -109,19 +118,24 @@ def _anchor_problems(anchor: Anchor, log_report) -> list[str]:
             "it (`memory-review verify --repair` anchors the log as it is now)"]
 
 
-def _check_against_log(store: Store, manifest: Manifest, report: StoreReport) -> None:
-    # Each fold streams the log (a second read, not a list of every event: memory stays flat).
+def _check_against_log(store: Store, tx: Transaction, report: StoreReport) -> None:
+    """The manifest plus the fold of its tail (docs/adr/0029) against the whole log; nothing is compacted."""
+    # The fold streams the log (not a list of every event: memory stays flat); sessions skim it again.
     unreviewed: list[Unreviewed] = []
+    checkpoint = tx.manifest.log_seq
     with log_errors(store.log_path):
-        expected = {k: v for k, v in memory_delta(store.log().read()).items() if v is not None}
-        pending, _resolved = candidate_delta(_checking_applies(store.log().read(), unreviewed))
-        sessions = session_states(store.log().read(type=SESSION_EVENT))
+        whole = fold_all(EMPTY, _checking_applies(store.log().read(), unreviewed))  # one decode of the log
+        expected, pending = whole.memory_set(), whole.pending()
+        # Session files move with the manifest that records them: the log's session events up to it.
+        sessions = session_states(e for e in store.log().read(type=SESSION_EVENT) if e.seq <= checkpoint)
     report.problems += [f"{store.log_path}: {u.message()}" for u in unreviewed]
-    report.memories = len(manifest.memories)
-    _check_files(store, manifest, report)
-    _compare_sets(store, manifest, expected, report)
+    current = compacted(tx.manifest, tx.view.head, fold_all(EMPTY, tx.tail))
+    report.memories = len(current.memories)
+    _check_files(store, current, report)
+    _check_unnamed(store, current, report, also=files_of(tx.manifest) | versions_named(tx.tail))
+    _compare_sets(store, current, expected, report)
     _check_candidates(store, pending, report)
-    report.problems += session_problems(store.sessions, sessions, manifest.sessions or {})
+    report.problems += session_problems(store.sessions, sessions, tx.manifest.sessions or {})
 
 
 def _checking_applies(events, unreviewed: list[Unreviewed]):
@@ -149,6 +163,18 @@ def _check_files(store: Store, manifest: Manifest, report: StoreReport) -> None:
             store.read_memory(memory_id, entry)
         except MemoryReviewError as exc:
             report.problems.append(str(exc))
+
+
+def _check_unnamed(store: Store, manifest: Manifest, report: StoreReport, *, also: set[str]) -> None:
+    """Memory files nothing names: kept, since a lost log line may have named them (docs/adr/0029).
+
+    ``also``: names of versions the tail replaced (collected at the next compaction).
+    """
+    named = files_of(manifest) | also
+    with storage_errors(store.memory_dir):
+        names = sorted(n for n in list_dir(store.memory_dir) if n.endswith(".md") and n not in named)
+    report.problems += [f"{store.memory_dir / name}: no manifest entry nor log line names it (kept: events may have "
+                        "been lost; move it away if it is debris)" for name in names]
 
 
 def _compare_sets(store: Store, manifest: Manifest, expected: dict, report: StoreReport) -> None:

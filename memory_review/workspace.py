@@ -555,8 +555,8 @@ class Workspace:
             from memory_review.repair import repair_store  # noqa: PLC0415 - rare: not every start-up
 
             who = actor or current_actor()
-            reports = [repair_store(store, self.history[store.scope], actor=who, apply=apply)
-                       for store in self._stores(None)]
+            reports = [repair_store(store, self.history[store.scope], actor=who, apply=apply,
+                                    anchor=anchors[store.scope]) for store in self._stores(None)]
             if apply:
                 for store in self._stores(None):  # a person repaired it: the log as it is now is the one to extend
                     if store.exists():

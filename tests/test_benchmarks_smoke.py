@@ -65,12 +65,12 @@ def _full_build(ws, budget: int, session: str | None, query: str | None = None):
 
 
 def _without_listing(store) -> None:
-    """Rewrite a manifest as written before entries carried type/description/updated_at."""
+    """Rewrite a manifest as written before entries carried type/description/updated_at (a format-1 store)."""
     from memory_review.manifest import Manifest, ManifestEntry, encode_manifest
 
     old = store.read_manifest()
     bare = {k: ManifestEntry(file=e.file, sha256=e.sha256) for k, e in old.memories.items()}
-    store.manifest_path.write_bytes(encode_manifest(Manifest(**{**old.model_dump(), "memories": bare})))
+    store.manifest_path.write_bytes(encode_manifest(Manifest(**{**old.model_dump(), "version": 1, "memories": bare})))
 
 
 def test_lazy_context_and_manifest_index_equal_the_full_reads(tmp_path: Path) -> None:
@@ -91,14 +91,14 @@ def test_lazy_context_and_manifest_index_equal_the_full_reads(tmp_path: Path) ->
         for budget in (25_000, 3_000, 400, 1, 10_000_000):
             for session in (None, "s1"):
                 if legacy:
-                    _without_listing(ws.project)  # again: recording a session's context re-lists it
+                    _without_listing(ws.project)  # again: a commit upgrades it and lists every entry (ADR 0029)
                 lazy = ws.context(session=session, budget=budget, now=NOW)
                 assert lazy == _full_build(ws, budget, session), (legacy, budget, session)
         for query in ("user body 7 words", "project note 33", "数据库", "nothing-like-it", "body"):
             lazy = ws.context(query=query, budget=3_000, now=NOW)
             assert lazy == _full_build(ws, 3_000, None, query), (legacy, query)
     ws.apply([s.candidate.id for s in ws.propose(_proposals("project", 100, 1))], actor="ann")
-    assert all(entry.listed for entry in ws.project.read_manifest().memories.values())
+    assert all(entry.listed for entry in ws.project.current_manifest().memories.values())
     for store in (ws.user, ws.project):
         assert store.index_path.read_bytes() == render_index(store.view().memories())
 

@@ -91,6 +91,7 @@ def build_template(folder: Path) -> Path:
     [approved] = ws.propose([parse_proposal(MEMORY)])
     ws.apply([approved.candidate.id], actor="attacker")
     ws.propose([parse_proposal(PENDING)])
+    ws.project.compact()  # the manifest names the memory's file (docs/adr/0029), as the attacks expect
     store = root / STORE
     (store / "sessions").mkdir(exist_ok=True)
     (store / "sessions" / f"{SESSION}.json").write_text(

@@ -199,6 +199,7 @@ def test_repair_rebuilds_a_deleted_memory_folder(repo: Path, env: dict) -> None:
     created = run_json(["propose", "--file", "-"], env, repo, json.dumps(PROPOSAL))
     run_json(["apply", created["id"]], env, repo)
     expected = run_json(["memories"], env, repo)
+    assert run(["verify"], env, repo).returncode == 0
     shutil.rmtree(repo / ".memory-review" / "memory")
     assert run(["verify"], env, repo).returncode == 1
     assert run(["verify", "--repair", "--apply"], env, repo).returncode == 0
@@ -226,7 +227,7 @@ def test_four_processes_propose_and_apply_concurrently(repo: Path, env: dict) ->
     assert [e.seq for e in events] == list(range(1, len(events) + 1))
     assert {e.candidate for e in events if e.type == "candidate.applied"} == set(applied)
     assert {m.id for m in ws.memories()} == {f"w{n}-m{i}" for n in range(4) for i in range(3)}
-    assert set(ws.replay()) == set(ws.project.read_manifest().memories)
+    assert set(ws.replay()) == set(ws.project.current_manifest().memories)
     assert all(r.ok for r in ws.verify())
 
 

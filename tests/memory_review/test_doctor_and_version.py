@@ -14,6 +14,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 from cli_kit import env, git_repo, repo, run  # noqa: F401  (fixtures)
+from memory_review.workspace import Workspace
 
 NOTE = {"op": "create", "scope": "project", "rationale": "said so",
         "memory": {"id": "db-tests", "type": "forbidden", "description": "Never mock the database in tests",
@@ -30,7 +31,7 @@ def test_version_comes_from_the_package_metadata(repo: Path, env: dict) -> None:
     done = run(["--version"], env, repo)
     assert (done.returncode, done.stdout) == (0, f"memory-review {version('memory-review')}\n")
     verified = json.loads(run(["verify", "--json"], env, repo).stdout)
-    assert verified["version"] == version("memory-review") and verified["store_format"] == 1
+    assert verified["version"] == version("memory-review") and verified["store_format"] == 2
 
 
 def test_doctor_on_a_healthy_project_says_nothing_is_off(repo: Path, env: dict) -> None:
@@ -50,6 +51,7 @@ def test_doctor_reports_each_thing_that_is_off(tmp_path: Path, env: dict) -> Non
     author = {**env, "MEMORY_REVIEW_HOME": str(tmp_path / "author-home")}
     root = git_repo(tmp_path / "cloned", author)
     run(["apply", _propose(root, author)], author, root)
+    Workspace(root, tmp_path / "author-home").project.compact()  # the manifest names the memory's file
     claude = tmp_path / "claude-config"
     mine = {**env, "CLAUDE_CONFIG_DIR": str(claude)}
     # Hooks that start an executable which is gone (an uninstalled virtualenv).
@@ -83,7 +85,7 @@ def test_doctor_reports_each_thing_that_is_off(tmp_path: Path, env: dict) -> Non
 def test_a_store_from_a_newer_tool_is_refused_and_never_rewritten(repo: Path, env: dict) -> None:
     pending = _propose(repo, env)
     manifest = repo / ".memory-review" / "manifest.json"
-    newer = manifest.read_bytes().replace(b'"version": 1', b'"version": 2')
+    newer = manifest.read_bytes().replace(b'"version": 2', b'"version": 3')
     assert newer != manifest.read_bytes()
     manifest.write_bytes(newer)
     store = {p: p.read_bytes() for p in (repo / ".memory-review").rglob("*") if p.is_file()}
@@ -93,7 +95,7 @@ def test_a_store_from_a_newer_tool_is_refused_and_never_rewritten(repo: Path, en
         done = run(args, env, repo, stdin=stdin)
         assert done.returncode == 1, (args, done.stdout, done.stderr)
         first = done.stderr.splitlines()[0]
-        assert "store format 2 was written by a newer memory-review" in first, (args, done.stderr)
+        assert "store format 3 was written by a newer memory-review" in first, (args, done.stderr)
         assert "upgrade memory-review" in done.stderr and "Traceback" not in done.stderr
     after = {p: p.read_bytes() for p in (repo / ".memory-review").rglob("*") if p.is_file()}
     assert after == store

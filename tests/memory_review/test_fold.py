@@ -3,9 +3,10 @@
 Random sequences of real operations (propose, edit, apply, discard, revert, delete, session
 writes, context builds) run through the commit path against a real store. After each run:
 
-- the store on disk — the manifest's set, the pending candidate files and the session files,
-  each written incrementally by the commit path's checkpoints — equals the fold of the whole
-  log from the empty state;
+- the store on disk — the manifest and the fold of the tail past it, the pending candidate files
+  and the session files, written by the commit path's commits and compactions at a bound drawn
+  from 1 (every commit compacts) to the real one (docs/adr/0029) — equals the fold of the whole
+  log from the empty state, and so does the manifest alone once compacted;
 - ``events.replay`` (the log package's record-level fold) gives the same durable memory;
 - folding the log one event at a time with ``fold`` equals ``fold_all`` at once, and folding
   it in two parts at every split point equals folding it whole.
@@ -95,11 +96,12 @@ def _from_scratch(folded: Folded) -> tuple:
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.function_scoped_fixture])
-@given(operations=st.lists(operation, min_size=1, max_size=14))
-def test_the_commit_path_leaves_what_the_fold_from_scratch_says(tmp_path_factory, operations) -> None:
+@given(operations=st.lists(operation, min_size=1, max_size=14), bound=st.sampled_from([1, 2, 3, 5, 64]))
+def test_the_commit_path_leaves_what_the_fold_from_scratch_says(tmp_path_factory, operations, bound) -> None:
     root = tmp_path_factory.mktemp("fold")
     (root / "project").mkdir()
     ws = Workspace(root / "project", root / "home")
+    ws.project.compact_after = bound
     ws.init()
     for op, arg, n in operations:
         try:
@@ -108,6 +110,9 @@ def test_the_commit_path_leaves_what_the_fold_from_scratch_says(tmp_path_factory
             pass  # refused, as the rules say: nothing was written, the fold must agree all the same
     events = list(ws.project.log())
     whole = fold_all(EMPTY, events)
+    assert _on_disk(ws, whole) == _from_scratch(whole)
+    assert ws.project.current_manifest().memories == ws.project.compact().memories  # compacted: the same
+    assert ws.project.past_checkpoint(ws.project.read_manifest())[1] == []
     assert _on_disk(ws, whole) == _from_scratch(whole)
     # The events package's record-level replay says the same for durable memory.
     assert replay(events).memories == {mid: memory_to_json(m) for mid, m in whole.memory_set().items()}

@@ -3,7 +3,8 @@
 A ``sessions/<id>.json`` that no session event wrote, or that was changed after one did, is never
 injected (``context`` names the file and stops), ``verify`` reports it, and ``verify --repair``
 rebuilds the folder from the log. A file left ahead of the manifest by a failed checkpoint is
-not damage: the log decides, and the next commit records it again.
+not damage: the log decides, and the next compaction records it again. Between compactions a
+session's writes are in the tail: readers fold them over the file the manifest records.
 """
 
 from __future__ import annotations
@@ -30,7 +31,9 @@ def _workspace(repo: Path, env: dict) -> Workspace:
 
 def _write(repo: Path, env: dict, memory_id: str, body: str) -> None:
     note = ProposedMemory(id=memory_id, type="fact", description=f"Session note {memory_id}", body=body)
-    _workspace(repo, env).write_session_memory(SESSION, note)
+    ws = _workspace(repo, env)
+    ws.write_session_memory(SESSION, note)
+    ws.project.compact()  # session files are written with the manifest that records them (docs/adr/0029)
 
 
 def _session_file(repo: Path, session: str = SESSION) -> Path:
@@ -105,12 +108,29 @@ def test_a_file_left_ahead_by_a_failed_checkpoint_is_read_from_the_log(repo: Pat
     manifest = repo / ".memory-review" / "manifest.json"
     checkpoint = manifest.read_bytes()
     _write(repo, env, "second", "The flaky test is test_sync.")
-    manifest.write_bytes(checkpoint)  # as if the second write died after its event and its session file
+    manifest.write_bytes(checkpoint)  # as if the second compaction died after the session file
+    (repo / ".memory-review" / "memory" / ".unfinished").touch()  # which it made before its first write
 
     memories = _workspace(repo, env).session_memories(SESSION)
     assert [m.id for m in memories] == ["scratch", "second"]
     assert run_json(["verify"], env, repo)["ok"] is True  # its recovery rolls the manifest forward
     assert json.loads(manifest.read_bytes())["sessions"][SESSION] != json.loads(checkpoint)["sessions"][SESSION]
+
+
+def test_session_writes_in_the_tail_are_read_over_the_recorded_file(repo: Path, env: dict) -> None:
+    _write(repo, env, "scratch", "The branch under test is feature-x.")
+    path = _session_file(repo)
+    recorded = path.read_bytes()
+    ws = _workspace(repo, env)
+    ws.write_session_memory(SESSION, ProposedMemory(id="second", type="fact", description="Second note",
+                                                    body="The flaky test is test_sync."))
+    assert path.read_bytes() == recorded  # the file moves with the manifest, at compaction
+    assert [m.id for m in ws.session_memories(SESSION)] == ["scratch", "second"]
+    text = json.loads(_context(repo, env).stdout)["text"]
+    assert "feature-x" in text and "test_sync" in text
+    assert run_json(["verify"], env, repo)["ok"] is True  # the file as the manifest records it, and the tail
+    ws.project.compact()
+    assert path.read_bytes() != recorded
 
 
 def test_propose_with_session_ties_the_candidate_to_it(repo: Path, env: dict) -> None:

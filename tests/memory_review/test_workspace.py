@@ -19,6 +19,7 @@ from memory_review.errors import (
 )
 from memory_review.proposal import ProposedMemory, parse_proposals
 from memory_review.record_io import memory_sha256, parse_memory
+from memory_review.store import UNFINISHED
 from memory_review.workspace import Workspace
 
 ACTOR = "alice"
@@ -49,10 +50,10 @@ def snapshot(root: Path) -> dict[str, bytes]:
 
 
 def test_propose_touches_no_memory(ws: Workspace) -> None:
-    before = ws.project.read_manifest()
+    before = ws.project.current_manifest()
     [state] = propose(ws, proposal())
     assert state.candidate.id.startswith("cand_")
-    assert ws.project.read_manifest().memories == before.memories
+    assert ws.project.current_manifest().memories == before.memories
     assert list(ws.project.memory_dir.iterdir()) == []
     assert [e.type for e in ws.log()] == ["candidate.created"]
     assert ws.log()[0].record["id"] == state.candidate.id
@@ -63,7 +64,7 @@ def test_apply_writes_file_manifest_index_and_event(ws: Workspace) -> None:
     [event] = ws.apply([state.candidate.id], actor=ACTOR)
     assert event.type == "candidate.applied" and event.actor == ACTOR
     assert event.changes[0].before is None and event.changes[0].after["body"] == "Use 4 spaces."
-    manifest = ws.project.read_manifest()
+    manifest = ws.project.current_manifest()
     entry = manifest.memories["pref-tabs"]
     data = (ws.project.root / entry.file).read_bytes()
     assert hashlib.sha256(data).hexdigest() == entry.sha256
@@ -218,7 +219,8 @@ def test_verify_passes_then_names_tampered_line(ws: Workspace) -> None:
 def test_hand_edited_memory_file_is_reported(ws: Workspace) -> None:
     [state] = propose(ws, proposal())
     ws.apply([state.candidate.id], actor=ACTOR)
-    entry = ws.project.read_manifest().memories["pref-tabs"]
+    ws.project.compact()  # readers take a memory in the tail from its log line; the manifest names its file
+    entry = ws.project.current_manifest().memories["pref-tabs"]
     path = ws.project.root / entry.file
     path.write_bytes(path.read_bytes().replace(b"Use 4", b"Use 8"))
     [project, _] = ws.verify()
@@ -243,19 +245,21 @@ def test_repair_rebuilds_deleted_memory_folder(ws: Workspace) -> None:
     assert ws.log()[-1].type == "store.recovered"
 
 
-def test_recovery_rolls_manifest_forward(ws: Workspace) -> None:
+def test_recovery_completes_a_writer_that_died_after_its_commit_point(ws: Workspace) -> None:
     [state] = propose(ws, proposal())
     manifest_before = (ws.project.root / "manifest.json").read_bytes()
     ws.apply([state.candidate.id], actor=ACTOR)
     # Simulate a crash right after the commit point: the checkpoint never happened.
     (ws.project.root / "manifest.json").write_bytes(manifest_before)
     (ws.project.candidate_dir / f"{state.candidate.id}.json").write_bytes(b"stale")
-    assert [m.id for m in ws.memories()] == ["pref-tabs"]  # readers fold the log forward
-    [other] = propose(ws, proposal("other"))  # any write recovers first
+    (ws.project.memory_dir / UNFINISHED).touch()  # which that writer made before its first write
+    assert [m.id for m in ws.memories()] == ["pref-tabs"]  # readers fold the tail over the manifest
+    assert ws.list_candidates() == []  # the tail resolved the candidate its stale file still holds
+    [other] = propose(ws, proposal("other"))  # any write recovers first: it compacts (docs/adr/0029)
     assert "pref-tabs" in ws.project.read_manifest().memories
     assert not (ws.project.candidate_dir / f"{state.candidate.id}.json").exists()
     assert all(r.ok for r in ws.verify())
-    del other
+    assert [s.candidate.id for s in ws.list_candidates()] == [other.candidate.id]
 
 
 def test_session_memory_and_promote(ws: Workspace) -> None:

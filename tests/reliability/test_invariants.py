@@ -29,7 +29,7 @@ def test_a_healthy_store_has_no_violation(trial: Trial) -> None:
 
 
 def _tamper_memory(trial: Trial) -> None:
-    entry = trial.workspace().project.read_manifest().memories["alpha"]
+    entry = trial.workspace().project.current_manifest().memories["alpha"]
     path = _store(trial) / entry.file
     path.write_bytes(path.read_bytes().replace(b"2 spaces", b"8 spaces"))
 
@@ -68,7 +68,7 @@ def _log_line_altered(trial: Trial) -> None:
     (_temp_file, "temp file left"),
     (_stray_candidate, "candidate file without a pending candidate"),
     (_lock_deleted, ".lock was deleted"),
-    (_manifest_behind, "manifest is at seq 3"),
+    (_manifest_behind, "the log does not continue from the manifest"),
     (_log_line_altered, "events.jsonl: line"),
 ])
 def test_each_kind_of_damage_is_reported(trial: Trial, damage, expected: str) -> None:

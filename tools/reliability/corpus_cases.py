@@ -14,6 +14,7 @@ from pathlib import Path
 
 import orjson
 
+from memory_review.manifest import MANIFEST_VERSION
 from memory_review.injection import ContextRequest, build_context
 from memory_review.proposal import ProposedMemory
 from tools.reliability.corpus import Outcome, cli, raised
@@ -78,7 +79,7 @@ _case("tag characters in a session id", "paths and keys", expect="UnsafePathErro
 
 
 def _link_memory_outside(trial: Trial, ctx: Context) -> None:
-    entry = trial.workspace().project.read_manifest().memories["alpha"]
+    entry = trial.workspace().project.current_manifest().memories["alpha"]
     path = trial.root / STORE / entry.file
     path.unlink()
     path.symlink_to(trial.root / "outside" / "secret.md")
@@ -220,7 +221,7 @@ def _wrong_hash(data: bytes) -> bytes:
 
 
 def _missing_file(trial: Trial, ctx: Context) -> None:
-    entry = trial.workspace().project.read_manifest().memories["alpha"]
+    entry = trial.workspace().project.current_manifest().memories["alpha"]
     (_store(trial) / entry.file).unlink()
 
 
@@ -236,10 +237,11 @@ _case("wrong sha256 in manifest.json", "manifest", expect="IntegrityError", ment
       setup=_manifest(_wrong_hash))(_read_memories)
 _case("memory file listed in manifest.json is missing", "manifest", expect="IntegrityError",
       mentions="memory/alpha-", setup=_missing_file)(_read_then_apply)
+_VERSION = f'"version": {MANIFEST_VERSION}'.encode()
 _case("duplicate keys in manifest.json", "manifest", expect="IntegrityError", mentions="duplicate",
-      setup=_manifest(lambda d: d.replace(b'"version": 1', b'"version": 1, "version": 1')))(_read_then_write)
+      setup=_manifest(lambda d: d.replace(_VERSION, _VERSION + b', ' + _VERSION)))(_read_then_write)
 _case("NaN in manifest.json", "manifest", expect="IntegrityError", mentions="NaN",
-      setup=_manifest(lambda d: d.replace(b'"version": 1', b'"version": NaN')))(_read_then_write)
+      setup=_manifest(lambda d: d.replace(_VERSION, b'"version": NaN')))(_read_then_write)
 _case("deeply nested manifest.json", "manifest", expect="IntegrityError", mentions="manifest.json",
       setup=_manifest(_nested))(_read_then_write)
 
@@ -299,8 +301,7 @@ def _second_terminal_event(trial: Trial, ctx: Context) -> None:
     applied = next(e for e in store.log().read() if e.type == "candidate.applied")
     draft = EventDraft(type="candidate.discarded", actor=ACTOR, candidate=applied.candidate, reason="again")
     store.log(store.read_manifest().origin).append([draft])
-    with store.transact():
-        pass  # roll the manifest forward, so only verify's own verdict is under test
+    store.compact()  # the manifest past it, so only verify's own verdict is under test
 
 
 _case("torn last line of events.jsonl (reads)", "log", expect=None, setup=_torn_tail)(_reads_ignore_torn_tail)

@@ -105,7 +105,7 @@ def build_template(root: Path, *, git: bool = False) -> Context:
     _apply_new(ws, "alpha", "Use 4 spaces for indentation.")
     revert_seq = _apply_new(ws, "alpha", "Use 2 spaces for indentation.")
     _apply_new(ws, "beta", "Tests run against the real Postgres container.")
-    return Context(
+    context = Context(
         new=_propose_one(ws, "gamma", "Run ruff before committing."),
         upd=_propose_one(ws, "alpha", "Use tabs, exceptionally, in Makefiles only."),
         b1=_propose_one(ws, "delta", "Prefer pathlib over os.path."),
@@ -114,6 +114,8 @@ def build_template(root: Path, *, git: bool = False) -> Context:
         user=_propose_one(ws, "omega", "Answer in English, even to French prompts.", scope="user"),
         revert_seq=revert_seq,
     )
+    ws.project.compact(), ws.user.compact()  # at rest: the manifests at the log heads (docs/adr/0029)
+    return context
 
 
 def copy_trial(template: Path, dest: Path) -> Trial:

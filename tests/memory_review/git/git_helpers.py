@@ -99,7 +99,7 @@ class Clone:
         reports = self.ws.verify()
         assert all(r.ok for r in reports), [r.problems for r in reports]
         ws = self.ws
-        assert set(ws.replay()) == set(ws.project.read_manifest().memories)
+        assert set(ws.replay()) == set(ws.project.current_manifest().memories)
 
     def cli(self, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
         full = {**os.environ, "MEMORY_REVIEW_HOME": str(self.home), "MEMORY_REVIEW_ACTOR": self.name,
@@ -143,7 +143,7 @@ class Team:
 
 
 def manifest_memories(clone: Clone) -> dict:
-    return clone.ws.project.read_manifest().model_dump()["memories"]
+    return clone.ws.project.current_manifest().model_dump()["memories"]
 
 
 def user_git_state(root: Path) -> dict[str, bytes]:

@@ -19,7 +19,7 @@ def test_an_apply_is_a_commit_holding_the_store_files(team: Team) -> None:
     ann.propose("pending-one", "still waiting")  # a pending candidate stays local
     [applied] = ann.approve("db-tests", "Use the real database in tests.")
     tree = sorted(git("ls-tree", "-r", "--name-only", REF, cwd=ann.root).split())
-    manifest = ann.ws.project.read_manifest()
+    manifest = ann.ws.project.current_manifest()
     file = manifest.memories["db-tests"].file
     assert tree == sorted(["MEMORY.md", "log/0000000001.jsonl", in_history(file)])
     store = ann.root / ".memory-review"
@@ -137,7 +137,7 @@ def test_a_failed_git_step_never_blocks_the_change_and_the_next_one_catches_up(t
     assert history_log(ann.root) == ann.ws.project.log_path.read_bytes()
     files = git("ls-tree", "-r", "--name-only", f"{REF}:memory", cwd=ann.root).split()
     assert sorted(f.rpartition("/")[2] for f in files) == sorted(
-        e.file.rpartition("/")[2] for e in ann.ws.project.read_manifest().memories.values())
+        e.file.rpartition("/")[2] for e in ann.ws.project.current_manifest().memories.values())
 
 
 def test_verify_repair_catches_the_history_up(team: Team) -> None:
@@ -170,7 +170,7 @@ def test_a_foreign_commit_on_the_ref_is_built_upon_not_lost(team: Team) -> None:
 def test_history_keeps_the_verified_bytes_of_a_file_edited_by_hand(team: Team) -> None:
     ann = team["ann"]
     ann.approve("one", "first")
-    entry = ann.ws.project.read_manifest().memories["one"]
+    entry = ann.ws.project.current_manifest().memories["one"]
     path = ann.root / ".memory-review" / entry.file
     good = path.read_bytes()
     path.write_text("tampered\n")
@@ -183,7 +183,7 @@ def test_a_file_edited_by_hand_before_it_was_recorded_is_refused(team: Team) -> 
     lock = _lock_ref(ann)
     ann.ws.apply([ann.propose("one", "first")], actor="ann")
     lock.unlink()
-    entry = ann.ws.project.read_manifest().memories["one"]
+    entry = ann.ws.project.current_manifest().memories["one"]
     (ann.root / ".memory-review" / entry.file).write_text("tampered\n")
     ws = ann.ws
     ws.apply([ann.propose("two", "second")], actor="ann")

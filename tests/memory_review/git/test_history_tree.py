@@ -6,10 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 from git_helpers import REF, Clone, Team, git, git_bytes, history_log, in_history
 
-from memory_review.errors import StorageError
 from memory_review.gitrepo import GitRepo
 from memory_review.history import HEAD_TRAILER, SEQ_TRAILER
 from memory_review.history_log import CHUNK_BYTES, LOG_DIR, chunk_lines, log_lines, log_size, split_lines
@@ -76,7 +74,7 @@ def test_an_apply_writes_one_shard_and_keeps_every_other_tree(team: Team) -> Non
     after = {line.split("\t")[1]: line.split()[2]
              for line in git("ls-tree", f"{REF}:memory", cwd=ann.root).splitlines()}
     changed = {name for name in after if before.get(name) != after[name]}
-    file = ws.project.read_manifest().memories["s-new"].file
+    file = ws.project.current_manifest().memories["s-new"].file
     assert changed == {in_history(file).split("/")[1]}
     new_objects = git("rev-list", "--objects", f"{REF}~1..{REF}", cwd=ann.root).split("\n")
     # the commit, its tree, log/, the open chunk, memory/, one shard, the memory file, MEMORY.md
@@ -92,7 +90,7 @@ def test_the_tree_built_from_the_last_one_equals_one_built_whole(team: Team) -> 
     def check() -> None:
         tip = repo.ref_tip(REF)
         assert tip is not None
-        whole = TreeBuilder(repo, store, store.read_manifest(), None).tree(LocalLog(store).since(repo, None, None), [])
+        whole = TreeBuilder(repo, store, store.current_manifest(), None).tree(LocalLog(store).since(repo, None, None), [])
         assert repo.tree_of(tip.commit) == whole
 
     for number in range(12):
@@ -115,6 +113,7 @@ def test_the_tree_built_from_the_last_one_equals_one_built_whole(team: Team) -> 
 
 def _old_form_commit(clone: Clone, parent: str | None = None) -> str:
     """A history commit exactly as the previous version wrote it, built with plain git, put on the ref."""
+    clone.ws.project.compact()  # that version's manifest was at the log head
     store = clone.root / ".memory-review"
     manifest = json.loads((store / "manifest.json").read_text())
 
@@ -160,7 +159,7 @@ def test_a_history_in_the_old_form_is_continued_read_synced_and_forgotten(team: 
     assert git("log", "-1", "--format=%P", REF, cwd=ann.root).split() == [old]
     assert "restarts" not in message and "+new-one" in message
     assert history_log(ann.root) == ann.ws.project.log_path.read_bytes()
-    old_file = ann.ws.project.read_manifest().memories["old-one"].file
+    old_file = ann.ws.project.current_manifest().memories["old-one"].file
     assert git("rev-parse", f"{REF}:{in_history(old_file)}", cwd=ann.root) == git(
         "rev-parse", f"{old}:{old_file}", cwd=ann.root)  # the old blob, reused by name
     ann.sync()
@@ -221,12 +220,14 @@ def test_a_manifest_behind_only_by_context_builds_is_recorded_up_to_the_head(tea
     assert history_log(ann.root) == ws.project.log_path.read_bytes()
 
 
-def test_a_manifest_behind_by_a_change_waits(team: Team) -> None:
+def test_a_manifest_behind_by_changes_is_recorded_with_its_tail(team: Team) -> None:
     ann = team["ann"]
     ws = ann.ws
-    _approve(ws, ann, "one", "first")
-    tip = git("rev-parse", REF, cwd=ann.root)
-    _manifest_behind(ann, ws, "propose")
-    with ws.project.locked(), pytest.raises(StorageError, match="behind the event log"):
-        ws.history["project"].record()
-    assert git("rev-parse", REF, cwd=ann.root) == tip
+    ws.project.compact()
+    saved = ws.project.manifest_path.read_bytes()
+    _approve(ws, ann, "one", "first")  # in the tail past the manifest (docs/adr/0029)
+    assert ws.project.manifest_path.read_bytes() == saved
+    file = ws.project.current_manifest().memories["one"].file
+    assert git_bytes("show", f"{REF}:{in_history(file)}", cwd=ann.root) == (ws.project.root / file).read_bytes()
+    head = ws.project.log().head()
+    assert f"{SEQ_TRAILER}: {head.seq}\n" in git("log", "-1", "--format=%B", REF, cwd=ann.root)

@@ -1,0 +1,115 @@
+"""The checkpoint of ADR 0029 as a user runs it: whole-process figures, next to a bare interpreter.
+
+``python -m benchmarks.case_checkpoint [SIZE ...]`` prints, per store size (default 100 and 4,000):
+
+- one ``memory-review apply`` in a git project (whole process, CPU and wall: min / median / max of
+  ``--runs`` applies), interleaved with ``python -c pass`` in the same run;
+- how often the manifest was rewritten across those applies, and one compaction's cost (in process)
+  with its amortised share per commit (1 / ``COMPACT_AFTER``);
+- ``memory-review verify`` (whole process CPU) against reading the log with orjson + sha256 per line
+  (the floor: what any check of every line must do), in process;
+- ``context --session``: whether it rewrote the manifest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+from statistics import median
+
+import orjson
+
+from benchmarks.build import fill_store, proposal, trust_filled, workspace
+from memory_review.store import COMPACT_AFTER
+
+BARE = [sys.executable, "-c", "pass"]
+
+
+def run(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall and CPU (user + system) seconds of one process (it must exit 0)."""
+    start = time.perf_counter()
+    child = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _pid, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    stderr = child.stderr.read() if child.stderr else b""
+    if child.stderr:
+        child.stderr.close()
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"{' '.join(argv)}: {stderr.decode()[-2000:]}")
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def spread(values: list[float]) -> str:
+    return f"{min(values) * 1000:.0f} / {median(values) * 1000:.0f} / {max(values) * 1000:.0f} ms"
+
+
+def floor_of_log(path: Path) -> float:
+    """CPU seconds to read the log and orjson-decode and sha256 every line: the cost of any full check."""
+    start = time.process_time()
+    for line in path.read_bytes().splitlines():
+        orjson.loads(line)
+        hashlib.sha256(line).digest()
+    return time.process_time() - start
+
+
+def measure(work: Path, size: int, runs: int) -> dict[str, object]:
+    ws = workspace(work / f"ckpt-{size}")
+    fill_store(ws.project, size)
+    trust_filled(ws)
+    project = ws.project.root.parent
+    subprocess.run(["git", "init", "-q", str(project)], check=True, timeout=60)
+    ids = [s.candidate.id for s in ws.propose([proposal(i, "project", prefix="ck") for i in range(runs + 1)])]
+    env = {**os.environ, "MEMORY_REVIEW_HOME": str(ws.user.root), "MEMORY_REVIEW_ACTOR": "bench"}
+    cli = [sys.executable, "-m", "memory_review.cli", "--project", str(project)]
+    run([*cli, "apply", ids[0]], env)  # the first history commit is built whole (O(store), once)
+    rewrites, applies, bares = 0, [], []
+    for cid in ids[1:]:
+        before = ws.project.manifest_path.stat().st_mtime_ns
+        applies.append(run([*cli, "apply", cid], env))
+        rewrites += ws.project.manifest_path.stat().st_mtime_ns != before
+        bares.append(run(BARE, env))
+    start = time.process_time()
+    ws.project.compact()
+    compaction = time.process_time() - start
+    manifest = ws.project.manifest_path.stat().st_mtime_ns
+    run([*cli, "--session", "sess-bench", "context", "--query", "prefer"], env)
+    context_rewrote = ws.project.manifest_path.stat().st_mtime_ns != manifest
+    verify = [run([*cli, "verify"], env)[1] for _ in range(3)]
+    floor = [floor_of_log(ws.project.log_path) for _ in range(3)]
+    return {"size": size, "apply_cpu": [c for _w, c in applies], "apply_wall": [w for w, _c in applies],
+            "bare_cpu": [c for _w, c in bares], "bare_wall": [w for w, _c in bares], "rewrites": rewrites,
+            "compaction": compaction, "context_rewrote": context_rewrote, "verify": verify, "floor": floor,
+            "manifest_bytes": ws.project.manifest_path.stat().st_size}
+
+
+def main(argv: list[str]) -> int:
+    sizes = [int(a) for a in argv if a.isdigit()] or [100, 4_000]
+    runs = 9
+    work = Path(os.environ.get("BENCH_WORK", "/tmp")) / f"memory-review-ckpt-{os.getpid()}"
+    results = [measure(work, size, runs) for size in sizes]
+    print(f"load average: {os.getloadavg()}")
+    for r in results:
+        print(f"\n{r['size']:,} memories (manifest {r['manifest_bytes']:,} bytes), {runs} applies:")
+        print(f"  apply CPU   {spread(r['apply_cpu'])}   bare CPU  {spread(r['bare_cpu'])}   "
+              f"ratio {median(r['apply_cpu']) / median(r['bare_cpu']):.1f}x")
+        print(f"  apply wall  {spread(r['apply_wall'])}   bare wall {spread(r['bare_wall'])}")
+        print(f"  manifest rewritten by {r['rewrites']} of {runs} applies; one compaction {r['compaction'] * 1000:.0f} ms"
+              f" CPU in process, {r['compaction'] * 1000 / COMPACT_AFTER:.1f} ms per commit amortised")
+        print(f"  context --session rewrote the manifest: {r['context_rewrote']}")
+        print(f"  verify CPU  {spread(r['verify'])}   orjson+sha256 of the log {spread(r['floor'])}   "
+              f"ratio {median(r['verify']) / median(r['floor']):.1f}x")
+    if len(results) > 1:
+        small, large = results[0], results[-1]
+        print(f"\napply CPU {large['size']:,} vs {small['size']:,}: "
+              f"{median(large['apply_cpu']) / median(small['apply_cpu']):.2f}x")
+    resource.getrusage(resource.RUSAGE_CHILDREN)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
