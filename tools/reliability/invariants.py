@@ -39,9 +39,10 @@ from memory_review.verify import verify_store
 from memory_review.workspace import Workspace
 
 STORE_ENTRIES = frozenset({"manifest.json", "MEMORY.md", "events.jsonl", ".lock", "memory", "candidates",
-                           "sessions", "history.git", "trust"})
+                           "sessions", "history.git", "trust", "index", "backups"})
 """What a store folder may hold (``history.git``: the user store's git history, ADR 0007; ``trust``: the user
-store's trust ledgers of every store, ADR 0021)."""
+store's trust ledgers of every store, ADR 0021; ``index``: the user store's read indexes, ADR 0030;
+``backups``: what a repair or a format upgrade replaced, ADR 0024/0029)."""
 TERMINAL = frozenset({"candidate.applied", "candidate.discarded"})
 
 
