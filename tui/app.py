@@ -106,6 +106,8 @@ class ReviewApp(App[None]):
         self.undo_stack: list[Operation] = []
         self.running: list[Operation] = []
         """Decisions taken and not yet finished, oldest first (the UI thread's view of the worker queue)."""
+        self.loading: set[str] = set()
+        """The screens whose loader is reading the stores now ("review", "history"…)."""
         self.busy: str | None = None
         """What the key bar says is under way, once a decision has taken longer than BUSY_AFTER."""
         self.generation = 0
@@ -160,7 +162,22 @@ class ReviewApp(App[None]):
         if self.running:
             queued = f" (+{len(self.running) - 1} queued)" if len(self.running) > 1 else ""
             self.busy = f"working: {self.running[0].label}…{queued}"
-            self.refresh_bindings()
+        elif self.loading:
+            self.busy = f"reading: {', '.join(sorted(self.loading))}…"
+        else:
+            self.busy = None
+        self.refresh_bindings()
+
+    def load_started(self, what: str) -> None:
+        """A screen began reading the stores (in a worker): said in the key bar past BUSY_AFTER."""
+        self.loading.add(what)
+        self.set_timer(BUSY_AFTER, lambda: self._show_busy() if what in self.loading else None)
+
+    def load_ended(self, what: str) -> None:
+        if what in self.loading:
+            self.loading.discard(what)
+            if self.busy is not None:
+                self._show_busy()
 
     @work(thread=True, group="commit", exit_on_error=False)
     def _run(

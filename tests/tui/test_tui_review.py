@@ -565,3 +565,16 @@ async def test_a_near_duplicate_of_a_pending_candidate_is_shown_from_the_queue(s
         screen = await open_review(pilot)
         await go_to(pilot, screen, state.candidate.id)
         await wait_until(pilot, lambda: "lint-a (project convention)" in detail_text(app), what="the pending twin")
+
+
+async def test_a_long_read_is_said_in_the_key_bar(scenario: Workspace) -> None:
+    app = app_for(scenario)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        with app.reader.lock:  # the queue's reader is busy elsewhere: the reload waits, as on a slow disk
+            screen.reload()
+            await wait_until(pilot, lambda: app.busy is not None, what="the busy line")
+            assert "reading: review" in key_bar_text(app)
+        await wait_until(pilot, lambda: app.busy is None, what="the busy line to go")
+        await settle(pilot)
+        assert "reading" not in key_bar_text(app)

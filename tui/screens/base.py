@@ -13,7 +13,7 @@ from textual import on
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Header, Input
-from textual.worker import Worker
+from textual.worker import Worker, WorkerState
 
 from memory_review.errors import MemoryReviewError
 from memory_review.workspace import Workspace
@@ -75,6 +75,13 @@ class DataScreen(Screen[None]):
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         self.review_app.report_worker(event)
+        group = event.worker.group
+        if group.startswith("load-"):  # a loader: the key bar says "reading: …" while it runs long
+            what = group.removeprefix("load-")
+            if event.state == WorkerState.RUNNING:
+                self.review_app.load_started(what)
+            elif event.state in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED):
+                self.review_app.load_ended(what)
 
     def on_screen_resume(self) -> None:
         self.refresh_bindings()  # the key bar wakes up again after a dialog
