@@ -69,14 +69,20 @@ class NearDuplicates:
     def __init__(self, store: Store, view: StoreView) -> None:
         self.view = view
         self.work = 0
-        self._texts: list[tuple[str, Comparable | None, frozenset[str]]] = []  # (id, record, words)
+        # (id, record or None: read on a hit, words, an approved memory)
+        self._texts: list[tuple[str, Comparable | None, frozenset[str], bool]] = []
         self._postings: dict[str, list[int]] = {}
         self._bags: dict[int, tuple[Comparable, frozenset[str]]] = {}
         for record in _pending_records(store):
             self._index(record.id, record, _words(record))
         for memory_id in view.ids():  # approved: by the headline the manifest lists, read on a hit
             entry = view.listed_entry(memory_id)
-            self._index(memory_id, None, _words_of(entry.description if entry and entry.description else ""))
+            if entry is not None and entry.description:
+                self._index(memory_id, None, _words_of(entry.description), approved=True)
+                continue
+            memory = view.memory(memory_id)  # past the checkpoint: the fold of the log's tail has it
+            if memory is not None:
+                self._index(memory_id, memory, _words(memory), approved=True)
 
     def flags(self, proposal: UpsertProposal | DeleteProposal | ConsolidateProposal) -> frozenset[str]:
         """``similar-to:<id>`` for the closest thing each proposed record nearly repeats (none: empty)."""
@@ -91,9 +97,10 @@ class NearDuplicates:
             if change.after is not None:
                 self._index(change.after.id, change.after, _words(change.after))
 
-    def _index(self, memory_id: str, record: Comparable | None, words: frozenset[str]) -> None:
+    def _index(self, memory_id: str, record: Comparable | None, words: frozenset[str], *,
+               approved: bool = False) -> None:
         number = len(self._texts)
-        self._texts.append((memory_id, record, words))
+        self._texts.append((memory_id, record, words, approved))
         for word in words:
             self._postings.setdefault(word, []).append(number)
 
@@ -123,13 +130,13 @@ class NearDuplicates:
             return []
         scored = []
         for number in seen:
-            memory_id, stored, other_words = self._texts[number]
+            memory_id, _stored, other_words, approved = self._texts[number]
             shared = len(words & other_words)
-            if shared >= PREFILTER * min(len(words), len(other_words)) and not (stored is None and memory_id in own):
+            if shared >= PREFILTER * min(len(words), len(other_words)) and not (approved and memory_id in own):
                 scored.append((shared, number))
         found = []
         for _shared, number in sorted(scored, reverse=True)[:MAX_COMPARED]:
-            memory_id, stored, _ = self._texts[number]
+            memory_id, stored, _, _approved = self._texts[number]
             other = stored if stored is not None else self.view.memory(memory_id)
             if other is not None:
                 found.append(other)

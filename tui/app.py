@@ -166,7 +166,8 @@ class ReviewApp(App[None]):
             self.busy = f"reading: {', '.join(sorted(self.loading))}…"
         else:
             self.busy = None
-        self.refresh_bindings()
+        if self.screen_stack:  # a loader cancelled while the app closes finds no screen to tell
+            self.refresh_bindings()
 
     def load_started(self, what: str) -> None:
         """A screen began reading the stores (in a worker): said in the key bar past BUSY_AFTER."""
