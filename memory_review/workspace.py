@@ -322,6 +322,7 @@ class Workspace:
         a version a person approved all the same (docs/adr/0021).
         """
         self.trust_records.collect(tx.store)  # what a crashed ledger write left (we hold the lock)
+        self.read_index.collect(tx.store)  # and a crashed index write
         decisions = decisions_of(plan)
         if decisions:
             self.trust_records.record(tx.store, decisions)
@@ -573,8 +574,9 @@ class Workspace:
             self.history[report.scope].check(report, repair=repair and apply)
         for store in self._stores(None):
             if store.exists():
-                with store.locked():  # recovery of the trust ledger's own leftovers (docs/adr/0021)
+                with store.locked():  # recovery of the ledger's and the index's own leftovers (ADR 0021, 0030)
                     self.trust_records.collect(store)
+                    self.read_index.collect(store)
         return reports
 
     # --- forgetting a text that must not be kept (docs/adr/0019) -------------------------

@@ -277,3 +277,21 @@ def test_the_mcp_servers_search_comes_from_the_index_and_equals_the_full_search(
     assert picked == [m for m in priority_order(memories) if m.id in chosen]
     assert MemoryTools(ws, session="mcp-sess").search_memories(query=query) == [
         {k: getattr(m, k) for k in ("id", "scope", "type", "description", "body", "updated_at")} for m in picked]
+
+
+def test_a_crashed_index_write_leaves_no_temp_file_past_the_next_writer(stocked: Project) -> None:
+    """The index folder holds every store's index: the next writer of a store (or verify) removes that
+    store's crashed temp files, and no other's (a live writer of the other store may own them)."""
+    ws = stocked.workspace()
+    project_index = ws.read_index.path(ws.store("project"))
+    user_index = ws.read_index.path(ws.store("user"))
+    mine = project_index.with_name(f".tmp-0123456789abcdef-{project_index.name}")
+    theirs = user_index.with_name(f".tmp-fedcba9876543210-{user_index.name}")
+    for temp in (mine, theirs):
+        temp.write_bytes(b"half an index")
+    with ws.store("project").locked():
+        ws.read_index.collect(ws.store("project"))
+    assert not mine.exists() and theirs.exists()
+    mine.write_bytes(b"half an index")
+    assert all(report.ok for report in ws.verify())
+    assert not mine.exists() and not theirs.exists()  # verify collects each store's under its lock
