@@ -45,7 +45,7 @@ MAX_PROPOSER_MODEL_CHARS = 100
 MAX_CONSOLIDATE_RESULTS = 4
 MAX_CONSOLIDATE_SOURCES = 6
 MAX_FLAGS = 16
-MAX_FLAG_CHARS = 80  # room for "similar-to:" and a 64-character memory id (ADR 0034-review)
+MAX_FLAG_CHARS = 80  # room for "similar-to:" and a 64-character memory id (ADR 0034)
 
 # --- a person's words ----------------------------------------------------------------------------
 MAX_REASON_CHARS = 2000

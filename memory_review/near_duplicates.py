@@ -1,4 +1,4 @@
-"""Near-duplicates at propose time: ``similar-to:<memory id>`` (issue 18; docs/adr/0034-review-near-duplicates.md).
+"""Near-duplicates at propose time: ``similar-to:<memory id>`` (issue 18; docs/adr/0034-near-duplicates.md).
 
 A proposal that says (nearly) what an approved memory, or a pending candidate, of the same store
 already says is flagged ``similar-to:<id>`` — the id of that memory, or of the memory the pending
