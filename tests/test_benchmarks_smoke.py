@@ -27,8 +27,10 @@ def test_the_suite_runs_at_tiny_scale_and_writes_its_page(tmp_path: Path) -> Non
                      "extract a 3.7 MB"):
         assert expected in names
     measured = [row for row in rows if row["seconds"] is not None]
-    assert all(row["seconds"] > 0 for row in measured)
-    assert {row["name"] for row in measured} >= {"apply one candidate (library call)", "replay 1,000 events"}
+    # A stall the UI never had is a true 0 (seen on a quiet machine); a time is never negative.
+    assert all(row["seconds"] >= 0 for row in measured)
+    timed = {row["name"]: row["seconds"] for row in measured}
+    assert timed["apply one candidate (library call)"] > 0 and timed["replay 1,000 events"] > 0
     assert "apply one candidate (library call)" in done.stdout  # the table is printed
     page = (docs / "performance.md").read_text(encoding="utf-8")
     assert BEGIN in page and "| apply one candidate (library call) |" in page

@@ -86,6 +86,7 @@ async def test_damaged_candidate_file_is_named_and_the_rest_still_shown(
 
 
 async def test_damaged_log_is_reported_not_a_crash(scenario: Workspace) -> None:
+    scenario.store("project").compact()  # the damage lies before the checkpoint: the queue never reads it
     log = scenario.project.log_path
     lines = log.read_bytes().splitlines(keepends=True)
     lines[2] = lines[2].replace(b'"candidate.', b'"candidatX.', 1)  # a bad line in the middle
@@ -105,3 +106,18 @@ async def test_damaged_log_is_reported_not_a_crash(scenario: Workspace) -> None:
         assert app.is_running and isinstance(app.screen, ReviewScreen)
     [(_, title, message)] = errors(app)
     assert "damaged" in title and "events.jsonl:3" in message and "memory-review verify" in message
+
+
+async def test_damage_in_the_logs_tail_is_reported_by_the_queue_not_a_crash(scenario: Workspace) -> None:
+    """Past the checkpoint the queue folds the log's tail (store format 2), so it meets the damage itself."""
+    log = scenario.project.log_path
+    lines = log.read_bytes().splitlines(keepends=True)
+    lines[2] = lines[2].replace(b'"candidate.', b'"candidatX.', 1)
+    log.write_bytes(b"".join(lines))
+    app = make_app(scenario, actor="tester", poll_interval=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: bool(errors(app)), what="the damage report")
+        await settle(pilot)
+        assert app.is_running and isinstance(app.screen, ReviewScreen)
+    titles_and_messages = [(title, message) for _, title, message in errors(app)]
+    assert any("damaged" in title and "events.jsonl:3" in message for title, message in titles_and_messages)
