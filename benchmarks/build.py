@@ -19,7 +19,7 @@ from typing import Any
 
 import orjson
 
-from events import GENESIS, Change, Event, decode_event, encode_event, line_hash
+from memory_review.events import GENESIS, Change, Event, decode_event, encode_event, line_hash
 from memory_review.models import Memory
 from memory_review.proposal import Evidence, ProposedMemory, UpsertProposal
 from memory_review.record_io import memory_to_json, render_memory

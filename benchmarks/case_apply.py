@@ -50,7 +50,7 @@ class BareCommit:
 
 
 class DesignCommit(BareCommit):
-    """The bare writes plus the two more DESIGN §5 requires of an apply, in the store's order.
+    """The bare writes plus the two more docs/design.md §5 requires of an apply, in the store's order.
 
     The resolved candidate file's removal (unlink, fsync ``candidates/``) before the checkpoint,
     and ``MEMORY.md`` (temp, write, fsync, rename) sharing the manifest's directory fsync.
@@ -125,7 +125,7 @@ def apply_rows(work: Path, scale: Scale) -> tuple[list[Row], float]:
     design = _bare_for(ws, work / "design", design=scale.repeat)
     again, design_floor = interleaved(_apply_each(ws, ids[1 + scale.repeat:]), design, scale.repeat, warmup=0)
     rows.append(Row("apply one candidate (library call)", again,
-                    "bare script: every write DESIGN §5 requires (+ MEMORY.md, candidate removal)", design_floor,
+                    "bare script: every write docs/design.md §5 requires (+ MEMORY.md, candidate removal)", design_floor,
                     "report", None, note="7 fsyncs, as the apply makes"))
     batch_ids = pending_ids(ws, scale.batch, "batch")
     apply_next = _apply_each(ws, ids[1 + 2 * scale.repeat:])

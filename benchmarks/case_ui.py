@@ -29,7 +29,7 @@ SPAWNED = "MEMORY_REVIEW_BENCH_SPAWNED"  # the runner's time.time() as it starts
 
 def ui_available() -> bool:
     """Whether the review UI exists yet (``tui.app.make_app``)."""
-    return importlib.util.find_spec("tui.app") is not None
+    return importlib.util.find_spec("memory_review.tui.app") is not None
 
 
 def build_queue(root: Path, candidates: int, memories: int) -> None:
@@ -52,7 +52,7 @@ def ui_rows(work: Path, scale: Scale, env: dict[str, str]) -> list[Row]:
                 Row(key, None, "absolute goal", KEY_GOAL, "≤ ~50 ms", 1.0, note=note)]
     root = work / "ui"
     build_queue(root, scale.ui_candidates, scale.ui_memories)
-    run_process([sys.executable, "-c", "import tui.app, benchmarks.child"], env)  # bytecode cached, as installed
+    run_process([sys.executable, "-c", "import memory_review.tui.app, benchmarks.child"], env)  # bytecode cached, as installed
     report = _median_report(root, scale, env)
     rss = f"peak RSS {report['rss_kb'] / 1024:.0f} MB"
     own = max(report["key_seconds"] - report["floor_seconds"], 0.0)
@@ -85,7 +85,7 @@ async def drive(root: Path, keys: int) -> dict[str, Any]:
     Until it is loaded the app is watched without Pilot's ``pause()``: that waits for the process to go
     idle, up to a second, and a process loading 10,000 candidates is not idle - it would time the harness.
     """
-    from tui.app import make_app
+    from memory_review.tui.app import make_app
 
     ws = Workspace(root / "project", root / "user", lock_timeout=60)
     start = time.perf_counter()

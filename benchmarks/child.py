@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 
-from events import EventLog, replay
+from memory_review.events import EventLog, replay
 
 
 def raw_loads(path: Path) -> int:

@@ -57,8 +57,8 @@ def apply(work: Path, size: int = 100, count: int = 100) -> None:
 
 def replay(work: Path, events: int = 30_000) -> None:
     """The replay fold over a mixed log."""
-    from events import EventLog
-    from events import replay as fold
+    from memory_review.events import EventLog
+    from memory_review.events import replay as fold
 
     path = work / "events.jsonl"
     ReplayLogWriter().write(path, events)
@@ -99,7 +99,7 @@ def ui(work: Path, candidates: int = 10_000, memories: int = 2_000) -> None:
 
     from benchmarks.case_ui import build_queue, drive
     from memory_review.workspace import Workspace
-    from tui.data import PendingReader
+    from memory_review.tui.data import PendingReader
 
     root = work / "ui"
     build_queue(root, candidates, memories)

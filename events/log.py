@@ -1,4 +1,4 @@
-"""The append-only, hash-chained event log: one ``events.jsonl`` per store (DESIGN §4).
+"""The append-only, hash-chained event log: one ``events.jsonl`` per store (docs/design.md §4).
 
 Appending is the commit point of every change, so it is all-or-nothing:
 

@@ -1,4 +1,4 @@
-"""The event schema and its one byte encoding (DESIGN §4).
+"""The event schema and its one byte encoding (docs/design.md §4).
 
 An event is one line: a JSON object with sorted keys, written by orjson, fields
 whose value is None omitted, ended by ``\\n``. ``prev`` is the sha256 of the
@@ -190,7 +190,7 @@ class EventDraft(_Frozen):
 
 
 def draft_problems(draft: EventDraft) -> list[str]:
-    """The rules of DESIGN §4-5 that one event must meet on its own, as messages (empty: fine)."""
+    """The rules of docs/design.md §4-5 that one event must meet on its own, as messages (empty: fine)."""
     kind = draft.type
     problems = _field_problems(draft)
     if kind in PERSON_TYPES and draft.actor.startswith("agent:"):

@@ -1,4 +1,4 @@
-"""Candidates: one proposed change to a store, waiting for a person (DESIGN §3).
+"""Candidates: one proposed change to a store, waiting for a person (docs/design.md §3).
 
 A candidate holds full before/after snapshots, the sha256 of each ``before`` as
 it was when proposed (its *base*), a unified diff derived from them, and the

@@ -1,4 +1,4 @@
-"""The ``memory-review`` command line (DESIGN §8).
+"""The ``memory-review`` command line (docs/design.md §8).
 
 Each command parses its flags, makes one :class:`~memory_review.workspace.Workspace`
 call whose keyword arguments mirror them, and renders the result as text or,
@@ -285,7 +285,7 @@ def _review(args, ws: Workspace):
 
 
 def _launch_tui(ws: Workspace) -> None:
-    from tui.app import make_app  # lazily: only this module may import the UI
+    from memory_review.tui.app import make_app  # lazily: only this module may import the UI
 
     app = make_app(ws)
     try:

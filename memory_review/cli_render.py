@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 import orjson
 
-from events import Event, encode_event
+from memory_review.events import Event, encode_event
 from memory_review.models import Memory, utc_now
 from memory_review.record_io import memory_to_json
 
@@ -63,7 +63,7 @@ def _gitignore_line(status: str) -> str:
 
 @dataclass(frozen=True)
 class ProposeResult:
-    """What ``propose --json`` prints for each proposal (DESIGN §9): the id, plus any flags."""
+    """What ``propose --json`` prints for each proposal (docs/design.md §9): the id, plus any flags."""
 
     id: str
     op: str

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
-from events import Event, EventDraft
+from memory_review.events import Event, EventDraft
 
 from memory_review.errors import IntegrityError
 from memory_review.injection import (

@@ -21,7 +21,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from events.safe_fs import read_file_or
+from memory_review.events.safe_fs import read_file_or
 from memory_review.errors import MemoryReviewError
 
 if TYPE_CHECKING:

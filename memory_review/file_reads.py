@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from events.safe_fs import UnsafeFile, read_file
+from memory_review.events.safe_fs import UnsafeFile, read_file
 
 from memory_review.errors import MemoryReviewError, StorageError, UnsafeFileError
 

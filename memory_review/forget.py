@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from events import EventDraft, LogHead
-from events.durable import atomic_replace
-from events.rewrite import Rewritten, extend, rechain, replace_log
-from events.safe_fs import read_file, read_file_or, unlink
+from memory_review.events import EventDraft, LogHead
+from memory_review.events.durable import atomic_replace
+from memory_review.events.rewrite import Rewritten, extend, rechain, replace_log
+from memory_review.events.safe_fs import read_file, read_file_or, unlink
 
 from memory_review.errors import IntegrityError, StorageError
 from memory_review.file_reads import read_regular_file, storage_errors

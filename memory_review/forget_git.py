@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from events.rewrite import rechain
+from memory_review.events.rewrite import rechain
 
 from memory_review.errors import MemoryReviewError
 from memory_review.forget_text import JsonRedactor, LogRedactor, Needle

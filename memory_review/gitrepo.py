@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-from events import faults
+from memory_review.events import faults
 from memory_review.errors import ConflictError, MemoryReviewError, NotFoundError, StorageError
 from memory_review.lean.gitwalk import _Found, _walk_up  # re-exported: tests and callers use them here
 

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from events import Event, utc_timestamp
+from memory_review.events import Event, utc_timestamp
 
 from memory_review import gitrepo
 from memory_review.errors import MemoryReviewError, StorageError

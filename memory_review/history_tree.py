@@ -26,8 +26,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from events import GENESIS, Event, decode_event, line_hash
-from events.safe_fs import open_file, read_fd, read_file, read_file_or
+from memory_review.events import GENESIS, Event, decode_event, line_hash
+from memory_review.events.safe_fs import open_file, read_fd, read_file, read_file_or
 
 from memory_review.errors import IntegrityError
 from memory_review.file_reads import storage_errors

@@ -16,7 +16,7 @@ MAX_SESSION_FILE_BYTES = 4 * 1024 * 1024
 MAX_PROPOSAL_INPUT_BYTES = 8 * 1024 * 1024
 """What one ``propose`` call reads (stdin or ``--file``)."""
 
-# --- one memory (DESIGN §3) --------------------------------------------------------------------
+# --- one memory (docs/design.md §3) --------------------------------------------------------------------
 MAX_MEMORY_BYTES = 4096
 """A serialised memory file, frontmatter included."""
 MAX_MEMORY_LINES = 200
@@ -35,7 +35,7 @@ MAX_TURN_ID_CHARS = 200
 """A turn id is a label, not a file name: a transcript uuid, ``line-12``, ``notes/AGENTS.md:3-9``."""
 CANDIDATE_ID_CHARS = 31
 
-# --- one proposal (DESIGN §9) ------------------------------------------------------------------
+# --- one proposal (docs/design.md §9) ------------------------------------------------------------------
 MAX_PROPOSALS_PER_CALL = 1000
 MAX_RATIONALE_CHARS = 2000
 MAX_QUOTE_CHARS = 2000

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import filelock
 
-from events.safe_fs import open_file
+from memory_review.events.safe_fs import open_file
 from memory_review.errors import LockTimeoutError
 from memory_review.file_reads import storage_errors
 

@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Protocol
 
-from events.safe_fs import list_dir
+from memory_review.events.safe_fs import list_dir
 
 from memory_review.candidate import Candidate
 from memory_review.consolidate import memory_bag, similarity

@@ -1,4 +1,4 @@
-"""Where each durable store lives (DESIGN §2).
+"""Where each durable store lives (docs/design.md §2).
 
 Only the user's own settings — the ``MEMORY_REVIEW_HOME`` environment variable,
 the ``--project`` flag, the current directory — decide a store's location.

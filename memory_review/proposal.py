@@ -1,4 +1,4 @@
-"""The `propose` input contract (DESIGN §9): the only way an agent writes anything durable-bound.
+"""The `propose` input contract (docs/design.md §9): the only way an agent writes anything durable-bound.
 
 A proposal is what an agent, an extractor or an importer hands in; the store turns
 it into a candidate (with before/after snapshots, base hashes, a diff and flags).
@@ -179,7 +179,7 @@ def parse_proposals(raw: bytes, *, where: str = "input") -> list[UpsertProposal 
 
 def is_one_object(raw: bytes) -> bool:
     """Whether the input is one JSON object (however it is laid out): its ``propose`` result is one object
-    too, where an array or JSON Lines gets an array (DESIGN §9)."""
+    too, where an array or JSON Lines gets an array (docs/design.md §9)."""
     try:
         return isinstance(orjson.loads(raw), dict)
     except orjson.JSONDecodeError:

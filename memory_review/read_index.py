@@ -17,8 +17,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from events.durable import TEMP_PREFIX, atomic_replace
-from events.safe_fs import append_fd, unlink
+from memory_review.events.durable import TEMP_PREFIX, atomic_replace
+from memory_review.events.safe_fs import append_fd, unlink
 from memory_review.errors import IntegrityError, StorageError
 from memory_review.injection.render import render_frame
 from memory_review.lean import index as layout

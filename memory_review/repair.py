@@ -28,9 +28,9 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from events import GENESIS, Event, EventDraft, decode_event, line_hash
-from events.durable import fsync_dir, write_new_file
-from events.safe_fs import check_dir, list_dir, read_file_or, rename, unlink
+from memory_review.events import GENESIS, Event, EventDraft, decode_event, line_hash
+from memory_review.events.durable import fsync_dir, write_new_file
+from memory_review.events.safe_fs import check_dir, list_dir, read_file_or, rename, unlink
 
 from memory_review.candidate import Candidate, candidate_to_json
 from memory_review.storage import EMPTY, fold_all

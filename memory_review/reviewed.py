@@ -1,6 +1,6 @@
 """An apply writes exactly what a person reviewed: checking each ``candidate.applied`` against its record.
 
-A ``candidate.applied`` event is the only way a proposal becomes memory (DESIGN §5). What it writes
+A ``candidate.applied`` event is the only way a proposal becomes memory (docs/design.md §5). What it writes
 must be the record of a ``candidate.created`` (or the latest ``candidate.edited``) of the same
 candidate, earlier in the same log, with only the stamps the apply itself sets (who applied it,
 from which candidate, when) changed; it must change exactly the memories that record names, and
@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from events import RESTORED, Event
+from memory_review.events import RESTORED, Event
 
 STAMPS = frozenset({"applied_by", "applied_from", "updated_at", "created_at"})
 """The fields ``rules.apply`` sets on the reviewed record as it writes it; everything else must match."""

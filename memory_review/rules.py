@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from events import RESTORED, Change, Event, EventDraft
+from memory_review.events import RESTORED, Change, Event, EventDraft
 
 from memory_review.candidate import (
     FLAG_PREVIOUSLY_DISCARDED,

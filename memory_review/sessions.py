@@ -24,9 +24,9 @@ import orjson
 from pydantic import Field
 from pydantic import ValidationError as PydanticValidationError
 
-from events import Event
-from events.durable import atomic_replace
-from events.safe_fs import check_dir, list_dir, make_dir
+from memory_review.events import Event
+from memory_review.events.durable import atomic_replace
+from memory_review.events.safe_fs import check_dir, list_dir, make_dir
 
 from memory_review.errors import IntegrityError, MemoryReviewError, StorageError
 from memory_review.file_reads import read_store_file, storage_errors

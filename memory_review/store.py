@@ -1,4 +1,4 @@
-"""A durable store and its one commit path (DESIGN §5, docs/adr/0029).
+"""A durable store and its one commit path (docs/design.md §5, docs/adr/0029).
 
 Every change — propose, edit, apply, discard, revert, delete, session write —
 goes through :meth:`Store.transact`::
@@ -32,10 +32,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from events import Event, EventDraft, EventLog, EventNotFoundError, LogError, LogHead, LogIntegrityError
-from events import faults
-from events.durable import atomic_replace, fsync_dir, sync_directory, write_new_files
-from events.safe_fs import check_dir, list_dir, make_dir, open_file, read_fd, unlink
+from memory_review.events import Event, EventDraft, EventLog, EventNotFoundError, LogError, LogHead, LogIntegrityError
+from memory_review.events import faults
+from memory_review.events.durable import atomic_replace, fsync_dir, sync_directory, write_new_files
+from memory_review.events.safe_fs import check_dir, list_dir, make_dir, open_file, read_fd, unlink
 
 from memory_review.candidate import MAX_CANDIDATE_BYTES, Candidate, decode_candidate, encode_candidate
 from memory_review.errors import (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from events import LogHead
+from memory_review.events import LogHead
 
 from memory_review.errors import IntegrityError
 from memory_review.manifest import Manifest, ManifestEntry

@@ -25,8 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from events import GENESIS, Change, EventDraft
-from events.safe_fs import read_file_or
+from memory_review.events import GENESIS, Change, EventDraft
+from memory_review.events.safe_fs import read_file_or
 
 from memory_review.candidate import Candidate, CandidateChange, base_of, candidate_to_json, render_diff
 from memory_review.errors import ConflictError, MemoryReviewError, NotFoundError, ValidationError

@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from events import RESTORED, TERMINAL_TYPES, line_hash
+from memory_review.events import RESTORED, TERMINAL_TYPES, line_hash
 
 from memory_review.gitrepo import GitRepo, RefTip, TreeEntry
 from memory_review.history import git_date

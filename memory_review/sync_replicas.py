@@ -19,8 +19,8 @@ from typing import Any
 
 import orjson
 
-from events import GENESIS, Event, decode_event, line_hash
-from events.errors import LogIntegrityError
+from memory_review.events import GENESIS, Event, decode_event, line_hash
+from memory_review.events.errors import LogIntegrityError
 
 from memory_review.errors import IntegrityError, MemoryReviewError
 from memory_review.gitrepo import GitRepo

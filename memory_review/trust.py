@@ -45,9 +45,9 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from events import LogHead
-from events.durable import TEMP_PREFIX, atomic_replace
-from events.safe_fs import UnsafeFile, read_file, unlink
+from memory_review.events import LogHead
+from memory_review.events.durable import TEMP_PREFIX, atomic_replace
+from memory_review.events.safe_fs import UnsafeFile, read_file, unlink
 from memory_review.errors import IntegrityError, StorageError
 from memory_review.lean.files import store_key  # noqa: F401 (one key, shared with the per-prompt path)
 

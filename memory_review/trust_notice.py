@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import orjson
 
-from events.durable import atomic_replace
+from memory_review.events.durable import atomic_replace
 from memory_review.file_reads import read_regular_file
 from memory_review.trust import store_key
 

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from events import Event, EventDraft
+from memory_review.events import Event, EventDraft
 from memory_review.errors import ValidationError
 from memory_review.models import Memory
 from memory_review.reviewed import ReviewedRecords

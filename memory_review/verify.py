@@ -14,8 +14,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from events import GENESIS
-from events.safe_fs import list_dir
+from memory_review.events import GENESIS
+from memory_review.events.safe_fs import list_dir
 
 from memory_review.errors import MemoryReviewError
 from memory_review.file_reads import storage_errors

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from events import CANDIDATE_TYPES, MEMORY_TYPES, RESTORED, TERMINAL_TYPES, Change, Event, EventDraft
+from memory_review.events import CANDIDATE_TYPES, MEMORY_TYPES, RESTORED, TERMINAL_TYPES, Change, Event, EventDraft
 from memory_review import rules
 from memory_review.candidate import Candidate, CandidateState, candidate_from_json, live_flags
 from memory_review.discarded import DiscardedFingerprints

@@ -30,3 +30,15 @@ def test_every_module_the_events_table_names_exists() -> None:
     listed = re.findall(r"^\| `([a-z_]+)` \|", table, flags=re.MULTILINE)
     assert listed, "the events/ table lists its modules"
     assert [name for name in listed if not (ROOT / "events" / f"{name}.py").is_file()] == []
+
+
+def test_every_design_citation_names_a_section_that_exists() -> None:
+    """Code cites the design as ``docs/design.md §n``; each n is a numbered section of that file."""
+    design = (ROOT / "docs" / "design.md").read_text(encoding="utf-8")
+    sections = {int(n) for n in re.findall(r"^## (\d+)\.", design, flags=re.MULTILINE)}
+    cited = set()
+    for folder in ("events", "memory_review", "tui", "benchmarks", "tools"):
+        for path in (ROOT / folder).rglob("*.py"):
+            for first, last in re.findall(r"docs/design\.md §(\d+)(?:-(\d+))?", path.read_text(encoding="utf-8")):
+                cited |= {int(first), int(last or first)}
+    assert cited and cited <= sections

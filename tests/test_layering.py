@@ -13,12 +13,20 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
+INSTALLED_AS = {"events": "memory_review.events", "memory_review": "memory_review", "tui": "memory_review.tui"}
+"""Each source folder and the package name it installs as (pyproject's package-dir, docs/adr/0031)."""
+
+
 def _modules(package: str) -> list[str]:
     names = []
     for path in sorted((ROOT / package).rglob("*.py")):
-        parts = path.relative_to(ROOT).with_suffix("").parts
-        names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+        parts = path.relative_to(ROOT / package).with_suffix("").parts
+        parts = parts[:-1] if parts[-1] == "__init__" else parts
+        names.append(".".join((INSTALLED_AS[package], *parts)))
     return names
+
+
+UI = "m.split('.')[0] in ('textual', 'rich') or m.startswith('memory_review.tui')"
 
 
 CORE = [m for m in _modules("events") + _modules("memory_review") if m != "memory_review.cli"]
@@ -28,7 +36,7 @@ CORE = [m for m in _modules("events") + _modules("memory_review") if m != "memor
 def test_core_module_never_loads_textual_or_rich(module: str) -> None:
     code = (
         f"import importlib, json, sys; importlib.import_module({module!r}); "
-        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich', 'tui'))))"
+        f"print(json.dumps(sorted(m for m in sys.modules if {UI})))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr
@@ -38,11 +46,22 @@ def test_core_module_never_loads_textual_or_rich(module: str) -> None:
 def test_cli_imports_the_ui_only_lazily() -> None:
     code = (
         "import json, sys, memory_review.cli; "
-        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich', 'tui'))))"
+        f"print(json.dumps(sorted(m for m in sys.modules if {UI})))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == []
+
+
+def _imported_names(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
 
 
 def _imported_roots(path: Path) -> set[str]:
@@ -58,7 +77,18 @@ def _imported_roots(path: Path) -> set[str]:
 
 @pytest.mark.parametrize("path", sorted((ROOT / "events").rglob("*.py")), ids=lambda p: p.name)
 def test_events_imports_nothing_of_ours(path: Path) -> None:
-    assert not _imported_roots(path) & {"memory_review", "tui"}
+    ours = {name for name in _imported_names(path) if name.split(".")[0] == "memory_review"}
+    assert {name for name in ours if not name.startswith("memory_review.events")} == set()
+
+
+@pytest.mark.parametrize("path", sorted(p for folder in INSTALLED_AS for p in (ROOT / folder).rglob("*.py"))
+                         + sorted(p for folder in ("tests", "tools", "benchmarks", "scripts")
+                                  for p in (ROOT / folder).rglob("*.py")),
+                         ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_nothing_imports_events_or_tui_by_their_folder_names(path: Path) -> None:
+    """Installed, they are ``memory_review.events`` and ``memory_review.tui``; the bare names belong to
+    unrelated packages (docs/adr/0031), and importing them from a source tree would load a second copy."""
+    assert {name for name in _imported_names(path) if name.split(".")[0] in ("events", "tui")} == set()
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "tui").rglob("*.py")), ids=lambda p: p.name)
@@ -108,22 +138,11 @@ def _reach_through(path: Path, attributes: set[str]) -> list[str]:
             if isinstance(node, ast.Attribute) and node.attr in attributes and _workspace_of(node.value)]
 
 
-def _imported_modules(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.add(node.module)
-    return names
-
-
 @pytest.mark.parametrize("path", CLIENTS, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_clients_reach_the_stores_only_through_workspace_methods(path: Path) -> None:
     """The CLI, the TUI, the hooks and the MCP server call Workspace methods; never a Store behind it."""
     assert _reach_through(path, STORES_OF_A_WORKSPACE) == []
-    assert not {m for m in _imported_modules(path) if m.rsplit(".", 1)[0] in STORE_INTERNALS
+    assert not {m for m in _imported_names(path) if m.rsplit(".", 1)[0] in STORE_INTERNALS
                 or m in STORE_INTERNALS}
 
 

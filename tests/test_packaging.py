@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SHIPPED = {"memory_review", "events", "tui"}
+SHIPPED = {"memory_review"}
+"""The one top-level name the wheel installs (events/ and tui/ go in under it, docs/adr/0031)."""
+SOURCE_FOLDERS = ("memory_review", "events", "tui")
 
 
 def _source_copy(dest: Path) -> Path:
@@ -57,13 +59,14 @@ def test_the_wheel_holds_no_reliability_harness_or_tests(wheel_names: list[str])
 
 
 def test_the_wheel_still_holds_the_product(wheel_names: list[str]) -> None:
-    for needed in ("memory_review/cli.py", "events/faults.py", "events/log.py", "tui/__init__.py",
+    for needed in ("memory_review/cli.py", "memory_review/events/faults.py", "memory_review/events/log.py",
+                   "memory_review/tui/__init__.py", "memory_review/tui/app.tcss",
                    "memory_review/data/demo_transcript.jsonl"):
         assert needed in wheel_names
 
 
 def test_no_shipped_module_reads_a_fault_plan_or_imports_the_harness() -> None:
-    for package in sorted(SHIPPED):
+    for package in SOURCE_FOLDERS:
         for path in (ROOT / package).rglob("*.py"):
             source = path.read_text(encoding="utf-8")
             assert "MEMORY_REVIEW_FAULT" not in source, path
@@ -101,10 +104,11 @@ def test_the_wheel_installs_and_runs_outside_the_source_tree(wheel: Path, tmp_pa
         assert done.returncode == 0, (args, done.stderr[-2000:])
         return done.stdout
 
-    where = subprocess.run([str(venv / "bin" / "python"), "-c", "import memory_review, events, tui; "
-                            "print(memory_review.__file__, events.__file__, tui.__file__)"],
+    where = subprocess.run([str(venv / "bin" / "python"), "-c", "import memory_review.events, memory_review.tui; "
+                            "print(memory_review.events.__file__, memory_review.tui.__file__)"],
                            env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60, check=True).stdout
     assert all(str(venv) in path for path in where.split()), where
+    _install_strangers(venv, env)  # the unrelated `events` and `tui` packages, installed beside us
     assert run("--version") == f"memory-review {version('memory-review')}\n"
     assert "demo workspace" in run("demo", "--no-tui")
     subprocess.run(["git", "init", "-q", str(project)], env=env, check=True, timeout=60)
@@ -114,6 +118,23 @@ def test_the_wheel_installs_and_runs_outside_the_source_tree(wheel: Path, tmp_pa
     assert "Never mock the database in tests" in run("context", cwd=project)
     assert json.loads(run("doctor", "--json", cwd=project))["version"] == version("memory-review")
     assert {"propose_memory", "get_context", "candidate_status"} <= _mcp_tools(tool, project, env)
+
+
+STRANGERS = ("events", "tui")
+
+
+def _install_strangers(venv: Path, env: dict[str, str]) -> None:
+    """Top-level packages named ``events`` and ``tui``, as unrelated published packages install them; ours
+    must neither shadow them nor be shadowed by them (docs/adr/0031)."""
+    site = subprocess.run([str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                          env=env, capture_output=True, text=True, timeout=60, check=True).stdout.strip()
+    for name in STRANGERS:
+        (Path(site) / name).mkdir()
+        (Path(site) / name / "__init__.py").write_text(f"STRANGER = {name!r}\n", encoding="utf-8")
+    probe = "import events, tui; print(events.STRANGER, tui.STRANGER)"
+    seen = subprocess.run([str(venv / "bin" / "python"), "-c", probe], env=env, cwd=venv, capture_output=True,
+                          text=True, timeout=60, check=True).stdout.split()
+    assert seen == list(STRANGERS)
 
 
 def _mcp_tools(tool: str, project: Path, env: dict[str, str]) -> set[str]:
@@ -131,3 +152,17 @@ def _mcp_tools(tool: str, project: Path, env: dict[str, str]) -> set[str]:
                 return {t.name for t in (await session.list_tools()).tools}
 
     return anyio.run(listed)
+
+
+def test_the_package_list_names_every_package_folder_under_our_one_name() -> None:
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    folders = {folder: name for name, folder in config["package-dir"].items()}
+    found = set()
+    for folder, name in folders.items():
+        for init in (ROOT / folder).rglob("__init__.py"):
+            parts = init.parent.relative_to(ROOT / folder).parts
+            found.add(".".join((name, *parts)))
+    assert sorted(config["packages"]) == sorted(found)
+    assert all(name.split(".")[0] == "memory_review" for name in found)

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from events import MEMORY_TYPES
+from memory_review.events import MEMORY_TYPES
 from memory_review.candidate import Candidate
 from memory_review.errors import NotFoundError
 from memory_review.proposal import ProposedMemory

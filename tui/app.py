@@ -24,15 +24,15 @@ from textual.worker import Worker, WorkerState
 
 from memory_review.errors import MemoryReviewError
 from memory_review.workspace import Workspace, current_actor
-from tui.actions import Operation, Outcome
-from tui.data import PendingReader, fingerprint
-from tui.format import Display, error_text, error_title
-from tui.screens.base import DataScreen
-from tui.screens.help import HelpScreen
-from tui.screens.history import HistoryScreen
-from tui.screens.memories import MemoriesScreen
-from tui.screens.review import ReviewScreen
-from tui.screens.sessions import SessionsScreen
+from memory_review.tui.actions import Operation, Outcome
+from memory_review.tui.data import PendingReader, fingerprint
+from memory_review.tui.format import Display, error_text, error_title
+from memory_review.tui.screens.base import DataScreen
+from memory_review.tui.screens.help import HelpScreen
+from memory_review.tui.screens.history import HistoryScreen
+from memory_review.tui.screens.memories import MemoriesScreen
+from memory_review.tui.screens.review import ReviewScreen
+from memory_review.tui.screens.sessions import SessionsScreen
 
 BUSY_AFTER = 0.15
 """Seconds a decision may take before the key bar says it is under way (issue 18)."""

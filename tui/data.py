@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 
 from memory_review.pending_files import CHUNK, PendingFiles, Problem, Stat, stat_of
 from memory_review.workspace import CandidateState, Workspace
-from tui.bulk import bulk_read
-from tui.foreign import foreign_states
+from memory_review.tui.bulk import bulk_read
+from memory_review.tui.foreign import foreign_states
 
 __all__ = ["PendingReader", "Problem", "fingerprint"]
 

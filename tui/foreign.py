@@ -18,7 +18,7 @@ from memory_review.ids import CROCKFORD
 from memory_review.proposal import Proposer
 from memory_review.trust_review import FROM_SYNC, ForeignMemory
 from memory_review.workspace import CandidateState, Workspace
-from tui.actions import Operation, Outcome, apply_op, discard_op
+from memory_review.tui.actions import Operation, Outcome, apply_op, discard_op
 
 FOREIGN = "foreign"
 

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 
 from rich.text import Text
 
-from events import Change, Event
+from memory_review.events import Change, Event
 from memory_review.candidate import Candidate, CandidateChange, render_diff
 from memory_review.errors import MemoryReviewError
 from memory_review.models import Memory

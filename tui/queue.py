@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from memory_review.workspace import CandidateState
-from tui.format import (
+from memory_review.tui.format import (
     PRIORITY_RANK,
     Display,
     description,
@@ -21,7 +21,7 @@ from tui.format import (
     main_memory,
     proposer_text,
 )
-from tui.widgets.row_table import Row
+from memory_review.tui.widgets.row_table import Row
 
 MARK = "●"
 SHORT_PRIORITY = {"medium": "med"}

@@ -15,12 +15,12 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from events import Event
+from memory_review.events import Event
 from memory_review.candidate import Candidate
 from memory_review.injection.render import render_frame, sanitize
 from memory_review.models import Memory
 from memory_review.workspace import CandidateState
-from tui.format import (
+from memory_review.tui.format import (
     EVENT_STYLE,
     FLAG_WORDS,
     OP_STYLE,

@@ -23,7 +23,7 @@ from typing import Any, Literal, cast
 import orjson
 
 from memory_review.errors import ValidationError
-from events.durable import atomic_replace
+from memory_review.events.durable import atomic_replace
 from memory_review.file_reads import read_store_file, storage_errors
 
 AgentCli = Literal["claude", "codex", "gemini"]

@@ -1,4 +1,4 @@
-"""Injection: turning approved memories into the block an agent puts in its prompt (DESIGN §6).
+"""Injection: turning approved memories into the block an agent puts in its prompt (docs/design.md §6).
 
 This package is the pure core — no store I/O, no clock: merge the tiers, select
 for a query, order by priority, render inert frames inside one delimited block,

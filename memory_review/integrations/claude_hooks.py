@@ -17,7 +17,7 @@ It must never block or break the agent: a watchdog ends the process at a
 deadline (5 s for context, 20 s for extraction), the store lock is waited for
 briefly, and on *any* failure the hook exits 0 with nothing on stdout and the
 error appended to ``<store>/hooks/errors.jsonl`` (``memory-review hook errors``).
-A crash at the deadline is safe: the commit path is crash-atomic (DESIGN §5).
+A crash at the deadline is safe: the commit path is crash-atomic (docs/design.md §5).
 
 The project is ``$CLAUDE_PROJECT_DIR`` when Claude Code sets it (the folder the session
 started in), else the payload's ``cwd``. The hooks never create a store: in a project without a project store

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from events.durable import atomic_replace
+from memory_review.events.durable import atomic_replace
 from memory_review.errors import StorageError, UnsafePathError, ValidationError
 from memory_review.injection import priority_order
 from memory_review.injection.render import render_frame

@@ -31,8 +31,8 @@ import orjson
 from pydantic import Field
 from pydantic import ValidationError as PydanticValidationError
 
-from events.durable import atomic_replace
-from events.safe_fs import append_fd, check_dir, make_dir, rename
+from memory_review.events.durable import atomic_replace
+from memory_review.events.safe_fs import append_fd, check_dir, make_dir, rename
 from memory_review.errors import IntegrityError
 from memory_review.file_reads import read_store_file, storage_errors
 from memory_review.ids import check_session_id

@@ -32,8 +32,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from events.durable import atomic_replace, remove_file
-from events.safe_fs import FileTooLarge, UnsafeFile, read_file_or
+from memory_review.events.durable import atomic_replace, remove_file
+from memory_review.events.safe_fs import FileTooLarge, UnsafeFile, read_file_or
 from memory_review.errors import StorageError, UnsafePathError, ValidationError
 from memory_review.integrations.agents import (
     CODEX,

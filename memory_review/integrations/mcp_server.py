@@ -1,6 +1,6 @@
 """``memory-review mcp``: a stdio MCP server for agents — they may propose and read, never decide.
 
-Tools (DESIGN §9)::
+Tools (docs/design.md §9)::
 
     propose_memory     a create/update proposal -> a pending candidate; says a person will review it
     get_context        the context block (recorded as context.built when a session is known)

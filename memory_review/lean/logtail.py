@@ -161,7 +161,7 @@ def _last(fd: int, size: int) -> Head:
 
 
 def _commit(fd: int, line: bytes, size: int) -> None:
-    faults = sys.modules.get("events.faults")  # present only when the test harness armed this process
+    faults = sys.modules.get("memory_review.events.faults")  # present only when the test harness armed this process
     try:
         if faults is not None:
             faults.write_point("log.append.before_write", fd, line)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from events import RESTORED, TERMINAL_TYPES, EventDraft
+from memory_review.events import RESTORED, TERMINAL_TYPES, EventDraft
 
 from memory_review.candidate import Candidate, candidate_from_json
 from memory_review.models import Memory

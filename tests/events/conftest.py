@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from events_testkit import ORIGIN, fixed_clock
 
-from events import EventLog, faults
+from memory_review.events import EventLog, faults
 
 
 @pytest.fixture(autouse=True)

@@ -7,7 +7,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from events import CHANGE_TYPES, MEMORY_TYPES, PERSON_TYPES, Change, Event, EventDraft
+from memory_review.events import CHANGE_TYPES, MEMORY_TYPES, PERSON_TYPES, Change, Event, EventDraft
 
 scalars = (
     st.none()

@@ -9,7 +9,7 @@ from typing import Any
 
 import orjson
 
-from events import GENESIS, Change, Event, EventDraft, encode_event, line_hash
+from memory_review.events import GENESIS, Change, Event, EventDraft, encode_event, line_hash
 from tools.reliability.arming import fault_env, unarmed_env
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -182,7 +182,7 @@ def line_offsets(path: Path) -> list[int]:
 CHILD_APPEND = """
 import sys
 from pathlib import Path
-from events import EventDraft, EventLog
+from memory_review.events import EventDraft, EventLog
 log = EventLog(Path(sys.argv[1]), origin="0123456789abcdef")
 count = int(sys.argv[2])
 log.append([EventDraft(type="store.recovered", actor="system", reason=f"new {i}")

@@ -18,8 +18,8 @@ from event_strategies import events, values
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from events import Event, LogIntegrityError, decode_event, encode_event
-from events.model import _decode_canonical, _decode_checked
+from memory_review.events import Event, LogIntegrityError, decode_event, encode_event
+from memory_review.events.model import _decode_canonical, _decode_checked
 
 _FIELDS = sorted(Event.model_fields) + ["x"]
 _CHANGE_FIELDS = ["memory", "before", "after", "x"]

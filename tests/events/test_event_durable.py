@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from events_testkit import run_child
 
-from events import (
+from memory_review.events import (
     TEMP_PREFIX,
     FaultPlan,
     arm,
@@ -22,7 +22,7 @@ from events import (
     remove_file,
     write_new_file,
 )
-from events.durable import write_new_files
+from memory_review.events.durable import write_new_files
 
 OLD, NEW = b"old contents\n", b"new contents, longer than the old ones\n"
 
@@ -239,7 +239,7 @@ def test_remove_file_under_faults(tmp_path: Path, mode: str) -> None:
 CHILD_REPLACE = """
 import sys
 from pathlib import Path
-from events.durable import atomic_replace
+from memory_review.events.durable import atomic_replace
 atomic_replace(Path(sys.argv[1]), sys.argv[2].encode())
 """
 

@@ -16,7 +16,7 @@ import pytest
 from events_testkit import CHILD_APPEND, ORIGIN, fixed_clock, recovered, run_child
 from pydantic import ValidationError
 
-from events import EventLog, FaultPlan, LogHead, LogIOError, arm, faults, point, points_hit
+from memory_review.events import EventLog, FaultPlan, LogHead, LogIOError, arm, faults, point, points_hit
 
 BATCH = 2
 

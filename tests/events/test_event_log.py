@@ -11,8 +11,8 @@ import orjson
 import pytest
 from events_testkit import HISTORY, ORIGIN, TS, fixed_clock, recovered
 
-import events.scan
-from events import (
+import memory_review.events.scan
+from memory_review.events import (
     GENESIS,
     EventDraft,
     EventLog,
@@ -186,12 +186,12 @@ def test_head_of_a_50k_line_log_reads_only_its_end(
     last = _big_log(log_path, 50_000)
     size = log_path.stat().st_size
     read = []
-    real = events.scan.read_at
+    real = memory_review.events.scan.read_at
     monkeypatch.setattr(
-        events.scan, "read_at", lambda fd, offset, n: read.append(n) or real(fd, offset, n)
+        memory_review.events.scan, "read_at", lambda fd, offset, n: read.append(n) or real(fd, offset, n)
     )
     assert log.head() == LogHead(50_000, last)
-    assert sum(read) <= events.scan.FIRST_CHUNK < size // 1000
+    assert sum(read) <= memory_review.events.scan.FIRST_CHUNK < size // 1000
     # The head never looked at the start: damage there is verify's business, not head's.
     with open(log_path, "r+b") as stream:
         stream.write(b"X")
@@ -201,7 +201,7 @@ def test_head_of_a_50k_line_log_reads_only_its_end(
 
 def test_head_spans_chunks_for_a_long_last_line(log: EventLog) -> None:
     log.append([recovered("short")])
-    (event,) = log.append([recovered("x" * (5 * events.scan.FIRST_CHUNK))])
+    (event,) = log.append([recovered("x" * (5 * memory_review.events.scan.FIRST_CHUNK))])
     assert log.head().seq == event.seq == 2
 
 

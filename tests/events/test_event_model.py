@@ -13,7 +13,7 @@ from events_testkit import HISTORY, ORIGIN, TS, chain, raw_line
 from hypothesis import given, settings
 from pydantic import ValidationError
 
-from events import (
+from memory_review.events import (
     CHANGE_TYPES,
     GENESIS,
     MEMORY_TYPES,

@@ -11,7 +11,7 @@ from events_testkit import HISTORY, ORIGIN, STATES, chain, fixed_clock, memory
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from events import (
+from memory_review.events import (
     MEMORY_TYPES,
     Change,
     Event,

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from events_testkit import HISTORY, flip, line_offsets
 
-import events.scan
-from events import GENESIS, EventLog, LogHead, LogIntegrityError, line_hash
+import memory_review.events.scan
+from memory_review.events import GENESIS, EventLog, LogHead, LogIntegrityError, line_hash
 
 CONTEXT = frozenset({"context.built"})
 
@@ -39,8 +39,8 @@ def test_since_reads_only_the_end_of_a_long_log(log: EventLog, log_path: Path,
         log.append(HISTORY)
     hashes, size = _hashes(log_path), log_path.stat().st_size
     read: list[int] = []
-    real = events.scan.read_at
-    monkeypatch.setattr(events.scan, "read_at", lambda fd, offset, n: read.append(n) or real(fd, offset, n))
+    real = memory_review.events.scan.read_at
+    monkeypatch.setattr(memory_review.events.scan, "read_at", lambda fd, offset, n: read.append(n) or real(fd, offset, n))
     seq = len(hashes) - 4
     _head, after = log.since(seq, hashes[seq])
     assert [e.seq for e in after] == [seq + 1, seq + 2, seq + 3]

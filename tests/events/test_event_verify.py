@@ -20,7 +20,7 @@ from events_testkit import (
     raw_line,
 )
 
-from events import GENESIS, Change, EventLog, LogIntegrityError, Problem, line_hash
+from memory_review.events import GENESIS, Change, EventLog, LogIntegrityError, Problem, line_hash
 
 
 def _write(path: Path, lines: list[bytes]) -> None:

@@ -10,8 +10,8 @@ import orjson
 import pytest
 from events_testkit import HISTORY, ORIGIN, STATES, TS, chain, fixed_clock, flip, line_offsets, run_child
 
-from events import EventDraft, EventLog, FaultPlan, LogConflictError, LogIntegrityError, faults, replay
-from events.rewrite import extend, rechain, replace_log
+from memory_review.events import EventDraft, EventLog, FaultPlan, LogConflictError, LogIntegrityError, faults, replay
+from memory_review.events.rewrite import extend, rechain, replace_log
 
 SECRET = "Postgres 16"
 
@@ -88,7 +88,7 @@ def test_the_renames_reach_later_lines(log_path: Path) -> None:
 
 
 def _line_hash(path: Path, seq: int) -> str:
-    from events import line_hash
+    from memory_review.events import line_hash
 
     return line_hash(path.read_bytes().splitlines(keepends=True)[seq - 1])
 
@@ -161,8 +161,8 @@ CHILD_REPLACE = """
 import sys
 from pathlib import Path
 import orjson
-from events import EventLog
-from events.rewrite import extend, rechain, replace_log
+from memory_review.events import EventLog
+from memory_review.events.rewrite import extend, rechain, replace_log
 path = Path(sys.argv[1])
 edit = lambda fields, renamed: orjson.loads(orjson.dumps(fields).replace(b"Postgres 16", b"[forgotten]"))
 result = rechain(path.read_bytes(), edit, where=path)

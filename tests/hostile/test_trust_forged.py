@@ -13,7 +13,7 @@ from pathlib import Path
 
 from trust_kit import MARK, Person, git
 
-from events import Change, Event, decode_event, encode_event, line_hash
+from memory_review.events import Change, Event, decode_event, encode_event, line_hash
 from memory_review.models import Memory
 from memory_review.record_io import memory_to_json
 

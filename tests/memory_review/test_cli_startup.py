@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-HEAVY = ("pydantic", "yaml", "git", "textual", "rich", "filelock", "events", "memory_review.workspace",
+HEAVY = ("pydantic", "yaml", "git", "textual", "rich", "filelock", "memory_review.events", "memory_review.workspace",
          "memory_review.cli_render", "memory_review.models")
 
 

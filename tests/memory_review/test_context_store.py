@@ -87,7 +87,7 @@ def test_context_recorded_in_the_first_layout_still_replays(tmp_path: Path, home
     """A ``context.built`` written before ADR 0015 (no ``frame``) rebuilds to the bytes it hashed."""
     import hashlib
 
-    from events import EventDraft
+    from memory_review.events import EventDraft
     from memory_review.injection.render import CLOSE, HEADER, OPEN
     from memory_review.record_io import memory_sha256
     from memory_review.rules import Plan

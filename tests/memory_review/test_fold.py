@@ -20,7 +20,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from events import replay
+from memory_review.events import replay
 from memory_review.errors import ConflictError, NotFoundError, ValidationError
 from memory_review.proposal import ProposedMemory, parse_proposals
 from memory_review.record_io import memory_to_json

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from forget_kit import SECRET, plant
 
-from events import EventLog, FaultPlan
+from memory_review.events import EventLog, FaultPlan
 from tools.reliability.arming import fault_env
 
 POINTS = ["log.rewrite.before_open", "log.rewrite.before_write", "log.rewrite.before_fsync",

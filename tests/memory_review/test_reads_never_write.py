@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from cli_kit import env, repo, run, run_json  # noqa: F401 - env and repo are fixtures
 
-from events import EventLog
+from memory_review.events import EventLog
 from memory_review.errors import IntegrityError
 from memory_review.workspace import Workspace
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from workspace_kit import fresh_workspace
 
-from events import EventDraft
+from memory_review.events import EventDraft
 from memory_review.discarded import discarded_candidates
 from memory_review.errors import ConflictError, NotFoundError
 from memory_review.proposal import parse_proposals

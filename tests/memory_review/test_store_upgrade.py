@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from events import EventLog, FaultPlan
+from memory_review.events import EventLog, FaultPlan
 from memory_review.manifest import MANIFEST_VERSION
 from memory_review.workspace import Workspace
 from tools.reliability.arming import fault_env

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from workspace_kit import fresh_workspace
 
-from events import FaultPlan
+from memory_review.events import FaultPlan
 from memory_review.errors import IntegrityError, ValidationError
 from memory_review.proposal import ProposedMemory, UpsertProposal
 from memory_review.trust import TRUST_DIR

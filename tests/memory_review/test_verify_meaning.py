@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from workspace_kit import fresh_workspace
 
-from events import Change, EventDraft, EventLog
+from memory_review.events import Change, EventDraft, EventLog
 from memory_review.candidate import candidate_to_json
 from memory_review.manifest import encode_manifest
 from memory_review.proposal import ProposedMemory, UpsertProposal

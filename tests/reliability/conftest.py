@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from events import faults
+from memory_review.events import faults
 from tools.reliability.crash import Prepared, prepare
 
 

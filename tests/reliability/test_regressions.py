@@ -6,8 +6,8 @@ import errno
 import os
 from pathlib import Path
 
-from events import faults
-from events.faults import FaultPlan
+from memory_review.events import faults
+from memory_review.events.faults import FaultPlan
 from tools.reliability import corpus_cases  # noqa: F401 — registers the corpus
 from tools.reliability.corpus import CASES, run_case
 from tools.reliability.crash import Point, Prepared, crash_trial

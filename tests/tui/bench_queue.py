@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from memory_review.proposal import parse_proposals
 from memory_review.workspace import Workspace
-from tui.app import make_app
-from tui.screens.review import ReviewScreen
+from memory_review.tui.app import make_app
+from memory_review.tui.screens.review import ReviewScreen
 
 BATCH = 1000
 

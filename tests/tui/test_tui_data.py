@@ -11,12 +11,12 @@ import pytest
 from tui_helpers import app_for, loaded, settle, wait_until
 
 import memory_review.pending_files
-import tui.bulk
-import tui.data
-import tui.screens.review
+import memory_review.tui.bulk
+import memory_review.tui.data
+import memory_review.tui.screens.review
 from memory_review.workspace import Workspace
-from tui.data import PendingReader
-from tui.screens.review import ReviewScreen
+from memory_review.tui.data import PendingReader
+from memory_review.tui.screens.review import ReviewScreen
 
 
 @pytest.fixture(autouse=True)
@@ -80,10 +80,10 @@ def test_a_bulk_pass_freezes_what_it_loaded(
     scenario: Workspace, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     reader = PendingReader(scenario)
-    monkeypatch.setattr(tui.bulk, "FREEZE_AFTER", 7)
+    monkeypatch.setattr(memory_review.tui.bulk, "FREEZE_AFTER", 7)
     _pass(reader)  # 6 files: not a bulk pass
     assert gc.get_freeze_count() == 0
-    monkeypatch.setattr(tui.bulk, "FREEZE_AFTER", 6)
+    monkeypatch.setattr(memory_review.tui.bulk, "FREEZE_AFTER", 6)
     _pass(PendingReader(scenario))
     assert gc.get_freeze_count() > 0
     assert gc.isenabled()
@@ -103,7 +103,7 @@ async def test_the_first_load_comes_in_parts_and_equals_a_whole_reload(
 ) -> None:
     chunks = PendingReader.chunks
     monkeypatch.setattr(PendingReader, "chunks", lambda self, size=2: chunks(self, size))
-    monkeypatch.setattr(tui.screens.review, "PROGRESS_EVERY", 1)
+    monkeypatch.setattr(memory_review.tui.screens.review, "PROGRESS_EVERY", 1)
     parts: list[tuple[int, bool, bool]] = []
     handle = ReviewScreen.on_review_screen_loaded
 

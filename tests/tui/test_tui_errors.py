@@ -18,8 +18,8 @@ from tui_helpers import (
 )
 
 from memory_review.workspace import Workspace
-from tui.app import make_app
-from tui.screens.review import ReviewScreen
+from memory_review.tui.app import make_app
+from memory_review.tui.screens.review import ReviewScreen
 
 pytestmark = pytest.mark.asyncio
 SIZE = (100, 30)
@@ -27,7 +27,7 @@ HOLD_LOCK = """
 import sys, time
 from pathlib import Path
 from memory_review.workspace import Workspace
-from tui.app import make_app
+from memory_review.tui.app import make_app
 ws = Workspace(Path(sys.argv[1]), Path(sys.argv[2]))
 with ws.project.locked():
     print("locked", flush=True)

@@ -10,10 +10,10 @@ from tui_helpers import ACTOR, app_for, settle, wait_until
 
 from memory_review.proposal import ProposedMemory, UpsertProposal
 from memory_review.workspace import Workspace
-from tui.foreign import ForeignState
-from tui.screens.confirm import ChoiceModal, ReasonModal
-from tui.screens.edit import EditModal
-from tui.screens.review import ReviewScreen
+from memory_review.tui.foreign import ForeignState
+from memory_review.tui.screens.confirm import ChoiceModal, ReasonModal
+from memory_review.tui.screens.edit import EditModal
+from memory_review.tui.screens.review import ReviewScreen
 
 pytestmark = pytest.mark.asyncio
 SIZE = (110, 30)
@@ -82,7 +82,7 @@ async def test_foreign_rows_are_trusted_refused_and_flagged_ones_ask(tmp_path: P
 
 
 async def test_the_memories_screen_says_which_memories_are_not_approved_here(tmp_path: Path) -> None:
-    from tui.screens.memories import NOT_APPROVED_HERE, MemoriesScreen
+    from memory_review.tui.screens.memories import NOT_APPROVED_HERE, MemoriesScreen
 
     ws = _authored_elsewhere(tmp_path)
     ws.trust(["clean-note"], actor=ACTOR)

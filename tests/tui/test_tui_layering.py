@@ -50,7 +50,7 @@ FORBIDDEN_IMPORTS = {
     "shutil",
     "tempfile",
     "filelock",
-    "events.durable",
+    "memory_review.events.durable",
     "memory_review.store",
     "memory_review.rules",
     "memory_review.locking",

@@ -12,8 +12,8 @@ from tui_helpers import PYTHON, ROOT, app_for, cli_env, loaded, settle, wait_unt
 
 from memory_review.proposal import ProposedMemory
 from memory_review.workspace import Workspace
-from tui.data import PendingReader
-from tui.screens.review import ReviewScreen
+from memory_review.tui.data import PendingReader
+from memory_review.tui.screens.review import ReviewScreen
 
 PROPOSAL = {
     "op": "create",

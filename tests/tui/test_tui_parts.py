@@ -11,11 +11,11 @@ from memory_review.injection import ContextRequest, build_context, merge_tiers
 from memory_review.injection.render import render_frame
 from memory_review.models import Memory
 from memory_review.workspace import Workspace
-from tui.actions import discard_op
-from tui.format import Display, age_text, flag_marks, frame_text, parse_ts
-from tui.screens.memories import block_summary, merged_entries
-from tui.widgets.filter_bar import matches, parse_filter
-from tui.widgets.row_table import Column, Row, RowTable
+from memory_review.tui.actions import discard_op
+from memory_review.tui.format import Display, age_text, flag_marks, frame_text, parse_ts
+from memory_review.tui.screens.memories import block_summary, merged_entries
+from memory_review.tui.widgets.filter_bar import matches, parse_filter
+from memory_review.tui.widgets.row_table import Column, Row, RowTable
 
 
 @pytest.mark.parametrize(

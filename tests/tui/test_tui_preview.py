@@ -18,7 +18,7 @@ from tui_helpers import ROOT, app_for, candidate_for, loaded, settle, wait_until
 
 from memory_review.proposal import parse_proposals
 from memory_review.workspace import Workspace
-from tui.screens.memories import MemoriesScreen
+from memory_review.tui.screens.memories import MemoriesScreen
 
 pytestmark = pytest.mark.asyncio
 SIZE = (100, 30)

@@ -23,10 +23,10 @@ from tui_helpers import (
 
 from memory_review.proposal import parse_proposals
 from memory_review.workspace import Workspace
-from tui.screens.confirm import ChoiceModal
-from tui.screens.edit import EditModal
-from tui.screens.review import ReviewScreen
-from tui.widgets.key_bar import KeyBar
+from memory_review.tui.screens.confirm import ChoiceModal
+from memory_review.tui.screens.edit import EditModal
+from memory_review.tui.screens.review import ReviewScreen
+from memory_review.tui.widgets.key_bar import KeyBar
 
 pytestmark = pytest.mark.asyncio
 SIZE = (100, 30)

@@ -6,12 +6,12 @@ import pytest
 from tui_helpers import ACTOR, app_for, candidate_for, detail_text, loaded, settle, wait_until
 
 from memory_review.workspace import Workspace
-from tui.screens.confirm import ChoiceModal
-from tui.screens.help import KEYMAP, HelpScreen
-from tui.screens.history import HistoryScreen
-from tui.screens.memories import MemoriesScreen
-from tui.screens.review import ReviewScreen
-from tui.screens.sessions import SessionsScreen
+from memory_review.tui.screens.confirm import ChoiceModal
+from memory_review.tui.screens.help import KEYMAP, HelpScreen
+from memory_review.tui.screens.history import HistoryScreen
+from memory_review.tui.screens.memories import MemoriesScreen
+from memory_review.tui.screens.review import ReviewScreen
+from memory_review.tui.screens.sessions import SessionsScreen
 
 pytestmark = pytest.mark.asyncio
 SIZE = (100, 30)
@@ -237,7 +237,7 @@ async def test_key_bar_shows_the_contract_keys(scenario: Workspace) -> None:
     app = app_for(scenario)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: loaded(app), what="the queue")
-        from tui.widgets.key_bar import KeyBar
+        from memory_review.tui.widgets.key_bar import KeyBar
 
         local, everywhere = app.screen.query_one(KeyBar).lines()
     shown = {key for key, _ in local + everywhere}

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from memory_review.workspace import DURABLE, Workspace
-from tui.app import ReviewApp, make_app
-from tui.format import parse_ts
+from memory_review.tui.app import ReviewApp, make_app
+from memory_review.tui.format import parse_ts
 
 ROOT = Path(__file__).resolve().parents[2]
 ACTOR = "tester"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from events.faults import FaultPlan
+from memory_review.events.faults import FaultPlan
 
 FAULT_ENV = "MEMORY_REVIEW_FAULT"
 """Read only by ``armed_site/sitecustomize.py``, i.e. only in a process the harness put that folder in front of."""

@@ -21,7 +21,7 @@ from typing import Any
 
 import orjson
 
-from events.faults import FaultPlan
+from memory_review.events.faults import FaultPlan
 from tools.reliability.arming import REPO_ROOT, fault_env, unarmed_env
 
 KILLED = 137

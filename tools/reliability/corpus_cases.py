@@ -295,7 +295,7 @@ def _reads_ignore_torn_tail(trial: Trial, ctx: Context) -> Outcome:
 
 
 def _second_terminal_event(trial: Trial, ctx: Context) -> None:
-    from events import EventDraft
+    from memory_review.events import EventDraft
 
     store = trial.workspace().project
     applied = next(e for e in store.log().read() if e.type == "candidate.applied")

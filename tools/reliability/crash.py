@@ -22,8 +22,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from events import faults
-from events.faults import WRITE_SUFFIX, FaultPlan
+from memory_review.events import faults
+from memory_review.events.faults import WRITE_SUFFIX, FaultPlan
 from memory_review.errors import MemoryReviewError
 from tools.reliability.child import KILLED, Launcher, launcher, spawn_launcher
 from tools.reliability.invariants import Outside, check_invariants, stores_of

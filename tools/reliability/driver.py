@@ -34,8 +34,8 @@ from typing import Any
 
 import orjson
 
-from events import faults
-from events.faults import FaultPlan
+from memory_review.events import faults
+from memory_review.events.faults import FaultPlan
 from memory_review.errors import MemoryReviewError
 from tools.reliability.scenario import ACTOR, OPERATIONS, Context, Trial
 from tools.reliability.workload import Workload, WorkloadResult

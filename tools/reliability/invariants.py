@@ -28,8 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from events import LogError
-from events.durable import is_temp_file
+from memory_review.events import LogError
+from memory_review.events.durable import is_temp_file
 from memory_review.errors import MemoryReviewError
 from memory_review.record_io import memory_from_json, memory_sha256
 from tools.reliability.state import Snapshot, replayed_memories, snapshot_diff, tree_snapshot

@@ -21,8 +21,8 @@ import shutil
 from collections.abc import Iterable
 from pathlib import Path
 
-from events import faults
-from events.faults import FaultPlan
+from memory_review.events import faults
+from memory_review.events.faults import FaultPlan
 from memory_review.errors import MemoryReviewError, StorageError
 from tools.reliability.crash import NEXT_MEMORY, Prepared, classify, prepare
 from tools.reliability.invariants import Outside, check_invariants, stores_of

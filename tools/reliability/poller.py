@@ -14,7 +14,7 @@ import traceback
 from types import TracebackType
 from typing import Any
 
-from events.replay import fold_changes
+from memory_review.events.replay import fold_changes
 from memory_review.candidate import candidate_to_json
 from memory_review.record_io import memory_from_json, memory_to_json
 from tools.reliability.scenario import Trial

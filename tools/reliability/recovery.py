@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from events.faults import FaultPlan
+from memory_review.events.faults import FaultPlan
 from memory_review.errors import MemoryReviewError
 from tools.reliability.child import KILLED, Launcher, launcher, spawn_launcher
 from tools.reliability.crash import (

@@ -20,7 +20,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from events import Event
+from memory_review.events import Event
 from memory_review.errors import MemoryReviewError
 from tools.reliability.child import parse_lines, spawn
 from tools.reliability.concurrency import _claims

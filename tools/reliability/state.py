@@ -21,7 +21,7 @@ from typing import Any
 
 import orjson
 
-from events import replay
+from memory_review.events import replay
 from memory_review.candidate import Candidate, candidate_to_json
 from memory_review.record_io import memory_to_json
 from memory_review.store import Store

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from events import Event
+from memory_review.events import Event
 from memory_review.errors import ConflictError, LockTimeoutError, MemoryReviewError
 from memory_review.proposal import ProposedMemory
 from memory_review.record_io import memory_to_json

@@ -17,13 +17,13 @@ from textual.worker import Worker, WorkerState
 
 from memory_review.errors import MemoryReviewError
 from memory_review.workspace import Workspace
-from tui.format import Display
-from tui.widgets.filter_bar import FilterBar
-from tui.widgets.key_bar import KeyBar
-from tui.widgets.row_table import RowTable
+from memory_review.tui.format import Display
+from memory_review.tui.widgets.filter_bar import FilterBar
+from memory_review.tui.widgets.key_bar import KeyBar
+from memory_review.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
-    from tui.app import ReviewApp
+    from memory_review.tui.app import ReviewApp
 
 
 AGE_TICK = 5.0

@@ -16,7 +16,7 @@ from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
 from memory_review.models import MEMORY_TYPES, Memory
 from memory_review.proposal import ProposedMemory
-from tui.screens.confirm import Choice, ChoiceModal
+from memory_review.tui.screens.confirm import Choice, ChoiceModal
 
 _EPOCH = "2000-01-01T00:00:00Z"
 

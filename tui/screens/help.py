@@ -10,7 +10,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
-from tui.widgets.filter_bar import SYNTAX
+from memory_review.tui.widgets.filter_bar import SYNTAX
 
 KEYMAP: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     (

@@ -17,19 +17,19 @@ from textual.binding import Binding
 from textual.containers import Container
 from textual.message import Message
 
-from events import MEMORY_TYPES, Event
+from memory_review.events import MEMORY_TYPES, Event
 from memory_review.candidate import candidate_from_json
 from memory_review.errors import ConflictError, MemoryReviewError
 from memory_review.workspace import DURABLE
-from tui.actions import editable_record, restore_record_op, revert_op
-from tui.bulk import bulk_read
-from tui.format import EVENT_STYLE, event_subject
-from tui.render import event_detail
-from tui.screens.base import FilteredScreen
-from tui.screens.confirm import confirm
-from tui.widgets.detail import DetailPane
-from tui.widgets.filter_bar import SYNTAX, FilterBar, matches
-from tui.widgets.row_table import Column, Row, RowTable
+from memory_review.tui.actions import editable_record, restore_record_op, revert_op
+from memory_review.tui.bulk import bulk_read
+from memory_review.tui.format import EVENT_STYLE, event_subject
+from memory_review.tui.render import event_detail
+from memory_review.tui.screens.base import FilteredScreen
+from memory_review.tui.screens.confirm import confirm
+from memory_review.tui.widgets.detail import DetailPane
+from memory_review.tui.widgets.filter_bar import SYNTAX, FilterBar, matches
+from memory_review.tui.widgets.row_table import Column, Row, RowTable
 
 COLUMNS = (
     Column("store", 7),

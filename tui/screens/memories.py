@@ -22,15 +22,15 @@ from textual.message import Message
 from memory_review.errors import MemoryReviewError
 from memory_review.injection import ContextResult, merge_tiers, priority_order
 from memory_review.models import Memory
-from tui.actions import delete_op, revert_last_change_op
-from tui.bulk import bulk_read
-from tui.format import memory_tag, safe
-from tui.render import memory_detail
-from tui.screens.base import FilteredScreen
-from tui.screens.confirm import confirm
-from tui.widgets.detail import DetailPane
-from tui.widgets.filter_bar import SYNTAX, FilterBar, matches
-from tui.widgets.row_table import Column, Row, RowTable
+from memory_review.tui.actions import delete_op, revert_last_change_op
+from memory_review.tui.bulk import bulk_read
+from memory_review.tui.format import memory_tag, safe
+from memory_review.tui.render import memory_detail
+from memory_review.tui.screens.base import FilteredScreen
+from memory_review.tui.screens.confirm import confirm
+from memory_review.tui.widgets.detail import DetailPane
+from memory_review.tui.widgets.filter_bar import SYNTAX, FilterBar, matches
+from memory_review.tui.widgets.row_table import Column, Row, RowTable
 
 COLUMNS = (
     Column("#", 3, style="dim"),

@@ -1,6 +1,6 @@
 """The review screen (the default): the queue of pending candidates and the one under the cursor.
 
-Keys (a contract, DESIGN §9): ``a`` apply, ``d`` discard, ``e`` edit, ``space``
+Keys (a contract, docs/design.md §9): ``a`` apply, ``d`` discard, ``e`` edit, ``space``
 mark, ``/`` filter. Applying a flagged candidate asks first, and the answer a reflex
 gives (enter) keeps it pending: only shift+a applies it. A bulk apply with flagged
 rows applies the unflagged ones on enter and the flagged ones only on shift+a.
@@ -19,18 +19,18 @@ from textual.message import Message
 from memory_review.errors import MemoryReviewError
 from memory_review.models import Memory
 from memory_review.workspace import CandidateState
-from tui.actions import edit_op, editable_record
-from tui.data import PendingReader, Problem
-from tui.foreign import ForeignState, decide_apply, decide_discard
-from tui.format import OP_STYLE, flag_kind
-from tui.queue import EntryCache, QueueEntry
-from tui.render import candidate_detail
-from tui.screens.base import FilteredScreen
-from tui.screens.confirm import ReasonModal, flagged_apply
-from tui.screens.edit import EditModal
-from tui.widgets.detail import DetailPane
-from tui.widgets.filter_bar import SYNTAX, FilterBar, matches
-from tui.widgets.row_table import Column, Row, RowTable
+from memory_review.tui.actions import edit_op, editable_record
+from memory_review.tui.data import PendingReader, Problem
+from memory_review.tui.foreign import ForeignState, decide_apply, decide_discard
+from memory_review.tui.format import OP_STYLE, flag_kind
+from memory_review.tui.queue import EntryCache, QueueEntry
+from memory_review.tui.render import candidate_detail
+from memory_review.tui.screens.base import FilteredScreen
+from memory_review.tui.screens.confirm import ReasonModal, flagged_apply
+from memory_review.tui.screens.edit import EditModal
+from memory_review.tui.widgets.detail import DetailPane
+from memory_review.tui.widgets.filter_bar import SYNTAX, FilterBar, matches
+from memory_review.tui.widgets.row_table import Column, Row, RowTable
 
 COLUMNS = (
     Column(" ", 1, style="bold yellow"),

@@ -18,19 +18,19 @@ from textual.binding import Binding
 from textual.containers import Container, Horizontal
 from textual.message import Message
 
-from events import Event
+from memory_review.events import Event
 from memory_review.context import ReplayedContext
 from memory_review.errors import MemoryReviewError
 from memory_review.injection import merge_tiers, priority_order
 from memory_review.models import Memory
 from memory_review.workspace import DURABLE, SessionSummary, Workspace
-from tui.bulk import bulk_read
-from tui.format import EVENT_STYLE, event_subject
-from tui.render import event_detail, memory_list, rebuilt_context
-from tui.screens.base import DataScreen
-from tui.screens.history import LoggedEvent
-from tui.widgets.detail import DetailPane
-from tui.widgets.row_table import Column, Row, RowTable
+from memory_review.tui.bulk import bulk_read
+from memory_review.tui.format import EVENT_STYLE, event_subject
+from memory_review.tui.render import event_detail, memory_list, rebuilt_context
+from memory_review.tui.screens.base import DataScreen
+from memory_review.tui.screens.history import LoggedEvent
+from memory_review.tui.widgets.detail import DetailPane
+from memory_review.tui.widgets.row_table import Column, Row, RowTable
 
 SESSION_COLUMNS = (
     Column("session", None, style="bold", min_width=10),

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from git_helpers import Team, git
 
-from events import faults
+from memory_review.events import faults
 
 
 @pytest.fixture(autouse=True)

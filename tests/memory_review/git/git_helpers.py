@@ -9,7 +9,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from events import Event
+from memory_review.events import Event
 from memory_review.history_tree import memory_id_of, shard_of
 from memory_review.models import Memory
 from memory_review.proposal import parse_proposals

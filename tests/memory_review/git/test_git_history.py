@@ -206,7 +206,7 @@ def test_history_follows_a_store_created_before_history_existed(team: Team, scop
 
 @pytest.mark.parametrize("point", ["history.before_commit", "history.before_update_ref"])
 def test_an_io_error_in_a_git_step_is_a_warning_never_an_untyped_error(team: Team, point: str) -> None:
-    from events import FaultPlan, arm
+    from memory_review.events import FaultPlan, arm
 
     ann = team["ann"]
     cid = ann.propose("one", "first")

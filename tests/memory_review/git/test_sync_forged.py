@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from git_helpers import Clone, Team, git, plant_replica
 
-from events import Change, Event, EventDraft, EventLog
+from memory_review.events import Change, Event, EventDraft, EventLog
 from memory_review import sync_replicas
 from memory_review.safety import FLAG_INJECTION, scan
 from memory_review.sync_replicas import MAX_REPLICA_LOG_BYTES

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from events import GENESIS, Change, Event
+from memory_review.events import GENESIS, Change, Event
 from memory_review.errors import ValidationError
 from memory_review.sync_merge import (
     ABSENT,

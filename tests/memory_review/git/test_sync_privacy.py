@@ -17,7 +17,7 @@ import uuid
 
 from git_helpers import Clone, Team, git
 
-from events import EventDraft
+from memory_review.events import EventDraft
 from memory_review.ids import new_candidate_id
 from memory_review.rules import Plan
 from memory_review.sync_publish import PUBLISHED_TRAILER

@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from events import EventDraft
+from memory_review.events import EventDraft
 from memory_review.proposal import parse_proposals
 from memory_review.rules import Plan
 from memory_review.workspace import Workspace

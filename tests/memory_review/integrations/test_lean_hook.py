@@ -26,7 +26,7 @@ from memory_review.proposal import parse_proposal
 from memory_review.workspace import Workspace
 
 NOW = "2027-06-01T12:00:00Z"  # months after the memories were applied: every note carries its age
-HEAVY = ("pydantic", "yaml", "git", "textual", "rich", "filelock", "events", "memory_review.cli",
+HEAVY = ("pydantic", "yaml", "git", "textual", "rich", "filelock", "memory_review.events", "memory_review.cli",
          "memory_review.models", "memory_review.workspace", "memory_review.integrations")
 
 

@@ -13,7 +13,7 @@ import sys
 _raw = os.environ.get("MEMORY_REVIEW_FAULT")
 if _raw:
     try:
-        from events.faults import FaultPlan, arm
+        from memory_review.events.faults import FaultPlan, arm
 
         arm(FaultPlan.model_validate_json(_raw))
     except Exception as exc:  # noqa: BLE001 - any failure to arm must stop the test child
