@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -73,6 +74,15 @@ def workspace(root: Path) -> Workspace:
     project = root / "project"
     project.mkdir(parents=True, exist_ok=True)
     return Workspace(project, root / "user", lock_timeout=60)
+
+
+def filled_project(root: Path, count: int) -> Workspace:
+    """A git project under ``root`` whose two stores hold ``count`` approved memories between them."""
+    ws = workspace(root)
+    fill_store(ws.user, count // 2)
+    fill_store(ws.project, count - count // 2, start=count // 2)
+    subprocess.run(["git", "init", "-q", str(ws.root)], check=True)
+    return ws
 
 
 def fill_store(store: Store, count: int, *, start: int = 0) -> None:

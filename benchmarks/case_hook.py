@@ -18,7 +18,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from benchmarks.build import fill_store, trust_filled, workspace
+from benchmarks.build import filled_project, trust_filled
 from benchmarks.case_context import _cli
 from benchmarks.measure import Row, median
 from benchmarks.scale import Scale
@@ -56,10 +56,7 @@ def hook_rows(work: Path, scale: Scale, env: dict[str, str]) -> list[Row]:
 
 
 def _rows_at(root: Path, count: int, runs: int, env: dict[str, str]) -> list[Row]:
-    ws = workspace(root)
-    fill_store(ws.user, count // 2)
-    fill_store(ws.project, count - count // 2, start=count // 2)
-    subprocess.run(["git", "init", "-q", str(ws.root)], check=True)
+    ws = filled_project(root, count)
     trust_filled(ws)  # a commit: it also builds each store's read index
     env = {**env, "MEMORY_REVIEW_HOME": str(ws.user.root)}
     payload = json.dumps({"hook_event_name": "UserPromptSubmit", "session_id": "sess-bench",

@@ -14,7 +14,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from benchmarks.build import fill_store, workspace
+from benchmarks.build import filled_project
 from benchmarks.case_context import _cli
 from benchmarks.measure import Row, median
 from benchmarks.scale import Scale
@@ -46,10 +46,7 @@ def session_context_rows(work: Path, scale: Scale, env: dict[str, str]) -> list[
 
 
 def _rows_at(root: Path, count: int, runs: int, env: dict[str, str]) -> list[Row]:
-    ws = workspace(root)
-    fill_store(ws.user, count // 2)
-    fill_store(ws.project, count - count // 2, start=count // 2)
-    subprocess.run(["git", "init", "-q", str(ws.root)], check=True)
+    ws = filled_project(root, count)
     env = {**env, "MEMORY_REVIEW_HOME": str(ws.user.root)}
     argv = [*_cli(), "context", "--session", "sess-bench", "--query", "database migration tests"]
     before = ws.project.manifest_path.stat().st_mtime_ns

@@ -55,6 +55,7 @@ from memory_review.integrations.hook_state import (
     log_error,
     read_errors,
 )
+from memory_review.lean.hook import write_answer
 from memory_review.lean.watchdog import Watchdog
 from memory_review.models import utc_now
 from memory_review.paths import project_root, project_store_dir, user_store_dir
@@ -322,18 +323,8 @@ def run_hook(stdin: IO[bytes], stdout: IO[str], *, project: str | None = None,
         failure = exc  # `exc` is unbound after the block; the lambda must not depend on when it runs
         watchdog.finish(lambda: _log_failure(failure, payload, project, agent))
         return 0
-    watchdog.finish(lambda: _write(stdout, outcome.output))
+    watchdog.finish(lambda: write_answer(stdout, outcome.output))
     return 0
-
-
-def _write(stdout: IO[str], output: dict[str, Any] | None) -> None:
-    if output is None:
-        return
-    try:
-        stdout.write(orjson.dumps(output).decode("utf-8") + "\n")
-        stdout.flush()
-    except OSError:
-        pass  # Claude Code stopped reading (its own timeout): there is no one left to answer
 
 
 def _deadline(default: float) -> float:

@@ -64,7 +64,7 @@ def run_hook(stdin: IO[bytes], stdout: IO[str], *, project: str | None = None) -
         return _full_path(raw, stdout, project, watchdog)
     except Exception as exc:  # noqa: BLE001 — a bug here: log it, and let the full path answer
         return _full_path(raw, stdout, project, watchdog, failure=exc)
-    watchdog.finish(lambda: _write(stdout, output))
+    watchdog.finish(lambda: write_answer(stdout, output))
     return 0
 
 
@@ -238,7 +238,8 @@ def _full_path(raw: bytes, stdout: IO[str], project: str | None, watchdog: Watch
     return claude_hooks.run_hook(io.BytesIO(raw), stdout, project=project)
 
 
-def _write(stdout: IO[str], output: dict[str, Any] | None) -> None:
+def write_answer(stdout: IO[str], output: dict[str, Any] | None) -> None:
+    """Print the hook's JSON answer, if any; a reader that went away is no one to answer (both hook paths)."""
     if output is None:
         return
     try:
