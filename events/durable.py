@@ -195,6 +195,23 @@ def is_temp_file(name: str) -> bool:
     return name.startswith(TEMP_PREFIX)
 
 
+def remove_temp_files(folder: Path, of: tuple[str, ...]) -> None:
+    """Remove what a crashed :func:`atomic_replace` of the files named ``of`` left in ``folder``.
+
+    Call it only where no live writer of those names can exist (under their owner's lock); a name is
+    removed, never a link's target.
+    """
+    suffixes = tuple(f"-{name}" for name in of)
+    try:
+        names = os.listdir(folder)
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    for name in names:
+        if is_temp_file(name) and name.endswith(suffixes):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(Path(folder) / name)
+
+
 def _write_and_sync(fd: int, data: bytes, *, name: str) -> None:
     """Write all, fsync, close — closing even on failure, raising the first error."""
     try:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from memory_review.events.durable import TEMP_PREFIX, atomic_replace
+from memory_review.events.durable import atomic_replace, remove_temp_files
 from memory_review.events.safe_fs import append_fd, unlink
 from memory_review.errors import IntegrityError, StorageError
 from memory_review.injection.render import render_frame
@@ -123,13 +123,8 @@ class ReadIndex:
         """Remove the temp files a crashed write of ``store``'s index left (call under its lock: no live
         writer of that index). The folder holds every store's index, so only this one's temps go, and the
         ``.gitignore``'s once it is in place (nobody writes it then)."""
-        own = [f"-{self.path(store).name}"] + (["-.gitignore"] if os.path.lexists(self.folder / ".gitignore") else [])
-        try:
-            doomed = [n for n in os.listdir(self.folder) if n.startswith(TEMP_PREFIX) and n.endswith(tuple(own))]
-        except (FileNotFoundError, NotADirectoryError):
-            return
-        for name in doomed:
-            unlink(self.folder / name)  # a name only: a link is removed, never its target
+        gitignore = (".gitignore",) if os.path.lexists(self.folder / ".gitignore") else ()
+        remove_temp_files(self.folder, (self.path(store).name, *gitignore))
 
     def remove(self, store: Store) -> None:
         """Take the store's index away (readers then take the full path until the next rebuild)."""

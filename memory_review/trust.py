@@ -46,8 +46,8 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from memory_review.events import LogHead
-from memory_review.events.durable import TEMP_PREFIX, atomic_replace
-from memory_review.events.safe_fs import UnsafeFile, read_file, unlink
+from memory_review.events.durable import atomic_replace, remove_temp_files
+from memory_review.events.safe_fs import UnsafeFile, read_file
 from memory_review.errors import IntegrityError, StorageError
 from memory_review.lean.files import store_key  # noqa: F401 (one key, shared with the per-prompt path)
 
@@ -277,13 +277,7 @@ class TrustRecords:
 
         The notices' temp files go too: a hook writing one right now loses only a notice.
         """
-        own = (f"-{self.ledger_path(store).name}", f"-{self.head_path(store).name}", "-notices.json")
-        try:
-            doomed = [n for n in os.listdir(self.folder) if n.startswith(TEMP_PREFIX) and n.endswith(own)]
-        except FileNotFoundError:
-            return
-        for name in doomed:
-            unlink(self.folder / name)  # a name only: a link is removed, never its target
+        remove_temp_files(self.folder, (self.ledger_path(store).name, self.head_path(store).name, "notices.json"))
 
     def ledger_at(self, store_root: Path, scope: str) -> Ledger:
         """The ledger kept for a store folder by its path, whether or not a store is there now."""
