@@ -31,11 +31,44 @@ NOW = "2026-11-30T12:00:00Z"
 TS = "2026-11-30T12:00:00.000000Z"
 ORIGIN = "0123456789abcdef"
 TYPES = ("preference", "convention", "fact", "fact", "convention")
-WORDS = (
-    "database tests container postgres migration deploy staging lint format indent spaces "
-    "logging retries timeout cache index schema review branch release docs api client server "
-    "queue worker metrics alert config secret token build wheel package import typing"
-).split()
+WORDS = [
+    "database",
+    "tests",
+    "container",
+    "postgres",
+    "migration",
+    "deploy",
+    "staging",
+    "lint",
+    "format",
+    "indent",
+    "spaces",
+    "logging",
+    "retries",
+    "timeout",
+    "cache",
+    "index",
+    "schema",
+    "review",
+    "branch",
+    "release",
+    "docs",
+    "api",
+    "client",
+    "server",
+    "queue",
+    "worker",
+    "metrics",
+    "alert",
+    "config",
+    "secret",
+    "token",
+    "build",
+    "wheel",
+    "package",
+    "import",
+    "typing",
+]
 
 
 def _words(i: int, count: int) -> str:
@@ -49,11 +82,21 @@ def memory_record(i: int, scope: str) -> Memory:
     month = 1 + (i // 28) % 11
     stamp = f"2026-{month:02d}-{day:02d}T10:{i % 60:02d}:00Z"
     return Memory(
-        id=f"{kind[:4]}-bench-{i:07d}", type=kind, scope=scope,
+        id=f"{kind[:4]}-bench-{i:07d}",
+        type=kind,
+        scope=scope,
         description=f"Benchmark note {i}: {_words(i, 6)}",
-        created_at=stamp, updated_at=stamp, applied_from=f"cand_{i:026d}", applied_by="bench",
-        sources=({"session_id": f"sess-{i % 50}", "turn_id": f"t{i % 9}",
-                  "evidence": f"user said: always {_words(i + 1, 8)}"},),
+        created_at=stamp,
+        updated_at=stamp,
+        applied_from=f"cand_{i:026d}",
+        applied_by="bench",
+        sources=(
+            {
+                "session_id": f"sess-{i % 50}",
+                "turn_id": f"t{i % 9}",
+                "evidence": f"user said: always {_words(i + 1, 8)}",
+            },
+        ),
         body=f"{_words(i, 25)}.\nAlways {_words(i + 3, 12)}; never {_words(i + 5, 6)}.",
     )
 
@@ -61,10 +104,16 @@ def memory_record(i: int, scope: str) -> Memory:
 def proposal(i: int, scope: str, *, prefix: str = "prop") -> UpsertProposal:
     """A plain create proposal for a new memory (no flags: bulk apply skips flagged ones)."""
     return UpsertProposal(
-        op="create", scope=scope, session_id=f"sess-{i % 50}", rationale=f"said twice in session {i % 50}",
-        memory=ProposedMemory(id=f"{prefix}-{i:07d}", type=TYPES[i % len(TYPES)],
-                              description=f"Proposed note {i}: {_words(i, 6)}",
-                              body=f"{_words(i, 30)}.\nPrefer {_words(i + 2, 10)}."),
+        op="create",
+        scope=scope,
+        session_id=f"sess-{i % 50}",
+        rationale=f"said twice in session {i % 50}",
+        memory=ProposedMemory(
+            id=f"{prefix}-{i:07d}",
+            type=TYPES[i % len(TYPES)],
+            description=f"Proposed note {i}: {_words(i, 6)}",
+            body=f"{_words(i, 30)}.\nPrefer {_words(i + 2, 10)}.",
+        ),
         evidence=(Evidence(quote=f"please {_words(i + 4, 8)}", session_id=f"sess-{i % 50}", turn_id="t1"),),
     )
 
@@ -107,15 +156,18 @@ def trust_filled(ws: Workspace) -> None:
 def _proposed_then_applied(memory: Memory) -> Iterator[dict[str, Any]]:
     """A reviewed apply: verify serves only an apply that writes what its candidate proposed (ADR 0025)."""
     record = memory_to_json(memory)
-    yield {"type": "candidate.created", "actor": "agent:bench", "candidate": memory.applied_from,
-           "record": {**_record(memory.applied_from, record), "op": "create", "scope": memory.scope}}
+    yield {
+        "type": "candidate.created",
+        "actor": "agent:bench",
+        "candidate": memory.applied_from,
+        "record": {**_record(memory.applied_from, record), "op": "create", "scope": memory.scope},
+    }
     yield _applied(memory)
 
 
 def _applied(memory: Memory) -> dict[str, Any]:
     change = Change(memory=memory.id, before=None, after=memory_to_json(memory))
-    return {"type": "candidate.applied", "actor": "bench", "candidate": memory.applied_from,
-            "changes": (change,)}
+    return {"type": "candidate.applied", "actor": "bench", "candidate": memory.applied_from, "changes": (change,)}
 
 
 def _write_log(path: Path, drafts: Iterator[dict[str, Any]]) -> None:
@@ -170,17 +222,35 @@ class ReplayLogWriter:
         slot = i % self.SLOTS
         memory = _small_memory(slot, i)
         created, applied = self._candidate_id(), self._candidate_id()
-        yield {"type": "candidate.created", "actor": "agent:bench", "candidate": created,
-               "session": f"sess-{i % 50}", "record": _record(created, memory)}
+        yield {
+            "type": "candidate.created",
+            "actor": "agent:bench",
+            "candidate": created,
+            "session": f"sess-{i % 50}",
+            "record": _record(created, memory),
+        }
         before = self.records.get(memory["id"])
-        yield {"type": "candidate.applied", "actor": "bench", "candidate": created,
-               "changes": [{"memory": memory["id"], "before": before, "after": memory}]}
+        yield {
+            "type": "candidate.applied",
+            "actor": "bench",
+            "candidate": created,
+            "changes": [{"memory": memory["id"], "before": before, "after": memory}],
+        }
         self.records[memory["id"]] = memory
         for turn in range(3):
-            yield {"type": "context.built", "actor": f"agent:sess-{i % 50}", "session": f"sess-{i % 50}",
-                   "context": _context(i, turn)}
-        yield {"type": "candidate.created", "actor": "agent:bench", "candidate": applied,
-               "session": f"sess-{i % 50}", "record": _record(applied, memory)}
+            yield {
+                "type": "context.built",
+                "actor": f"agent:sess-{i % 50}",
+                "session": f"sess-{i % 50}",
+                "context": _context(i, turn),
+            }
+        yield {
+            "type": "candidate.created",
+            "actor": "agent:bench",
+            "candidate": applied,
+            "session": f"sess-{i % 50}",
+            "record": _record(applied, memory),
+        }
         yield {"type": "candidate.discarded", "actor": "bench", "candidate": applied, "reason": "one-off"}
 
     def _candidate_id(self) -> str:
@@ -190,23 +260,54 @@ class ReplayLogWriter:
 
 def _small_memory(slot: int, i: int) -> dict[str, Any]:
     """A short memory record (the log of a long-lived store is mostly small notes and contexts)."""
-    return memory_to_json(Memory(
-        id=f"note-{slot:05d}", type=TYPES[slot % len(TYPES)], scope="project", description=f"note {slot} rev {i}",
-        created_at=NOW, updated_at=NOW, applied_by="bench", body=_words(i, 10),
-    ))
+    return memory_to_json(
+        Memory(
+            id=f"note-{slot:05d}",
+            type=TYPES[slot % len(TYPES)],
+            scope="project",
+            description=f"note {slot} rev {i}",
+            created_at=NOW,
+            updated_at=NOW,
+            applied_by="bench",
+            body=_words(i, 10),
+        )
+    )
 
 
 def _record(candidate: str, memory: dict[str, Any]) -> dict[str, Any]:
-    return {"id": candidate, "op": "update", "scope": "project", "rationale": "said twice",
-            "changes": [{"memory": memory["id"], "before": None, "after": memory}],
-            "base": {memory["id"]: None}, "diff": "", "evidence": [], "flags": [],
-            "proposer": {"kind": "agent", "name": "bench"}, "priority": "medium",
-            "session_id": None, "created_at": NOW}
+    return {
+        "id": candidate,
+        "op": "update",
+        "scope": "project",
+        "rationale": "said twice",
+        "changes": [{"memory": memory["id"], "before": None, "after": memory}],
+        "base": {memory["id"]: None},
+        "diff": "",
+        "evidence": [],
+        "flags": [],
+        "proposer": {"kind": "agent", "name": "bench"},
+        "priority": "medium",
+        "session_id": None,
+        "created_at": NOW,
+    }
 
 
 def _context(i: int, turn: int) -> dict[str, Any]:
-    included = [{"id": f"fact-bench-{(i + k) % 2000:07d}", "scope": "project", "type": "fact",
-                 "sha256": hashlib.sha256(f"{i}-{k}".encode()).hexdigest()} for k in range(3)]
-    return {"query": None, "budget_bytes": 25000, "budget_lines": 200, "now": NOW,
-            "sha256": hashlib.sha256(f"{i}-{turn}".encode()).hexdigest(), "user_seq": 0,
-            "included": included}
+    included = [
+        {
+            "id": f"fact-bench-{(i + k) % 2000:07d}",
+            "scope": "project",
+            "type": "fact",
+            "sha256": hashlib.sha256(f"{i}-{k}".encode()).hexdigest(),
+        }
+        for k in range(3)
+    ]
+    return {
+        "query": None,
+        "budget_bytes": 25000,
+        "budget_lines": 200,
+        "now": NOW,
+        "sha256": hashlib.sha256(f"{i}-{turn}".encode()).hexdigest(),
+        "user_seq": 0,
+        "included": included,
+    }

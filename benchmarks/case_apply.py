@@ -56,8 +56,7 @@ class DesignCommit(BareCommit):
     and ``MEMORY.md`` (temp, write, fsync, rename) sharing the manifest's directory fsync.
     """
 
-    def __init__(self, folder: Path, memory: bytes, line: bytes, manifest: bytes, index: bytes,
-                 resolved: int) -> None:
+    def __init__(self, folder: Path, memory: bytes, line: bytes, manifest: bytes, index: bytes, resolved: int) -> None:
         super().__init__(folder, memory, line, manifest)
         self.index = index
         (folder / "candidates").mkdir(exist_ok=True)
@@ -120,23 +119,57 @@ def apply_rows(work: Path, scale: Scale) -> tuple[list[Row], float]:
     ws.apply([ids[0]], actor=ACTOR)
     bare = _bare_for(ws, work / "bare")
     one, floor = interleaved(_apply_each(ws, ids[1:]), bare, scale.repeat, warmup=0)
-    rows = [Row("apply one candidate (library call)", one, "bare script: same writes + fsyncs", floor, "≤ 2×", 2.0,
-                note=f"store of {scale.apply_base} memories")]
+    rows = [
+        Row(
+            "apply one candidate (library call)",
+            one,
+            "bare script: same writes + fsyncs",
+            floor,
+            "≤ 2×",
+            2.0,
+            note=f"store of {scale.apply_base} memories",
+        )
+    ]
     design = _bare_for(ws, work / "design", design=scale.repeat)
-    again, design_floor = interleaved(_apply_each(ws, ids[1 + scale.repeat:]), design, scale.repeat, warmup=0)
-    rows.append(Row("apply one candidate (library call)", again,
-                    "bare script: every write docs/design.md §5 requires (+ MEMORY.md, candidate removal)", design_floor,
-                    "report", None, note="7 fsyncs, as the apply makes"))
+    again, design_floor = interleaved(_apply_each(ws, ids[1 + scale.repeat :]), design, scale.repeat, warmup=0)
+    rows.append(
+        Row(
+            "apply one candidate (library call)",
+            again,
+            "bare script: every write docs/design.md §5 requires (+ MEMORY.md, candidate removal)",
+            design_floor,
+            "report",
+            None,
+            note="7 fsyncs, as the apply makes",
+        )
+    )
     batch_ids = pending_ids(ws, scale.batch, "batch")
-    apply_next = _apply_each(ws, ids[1 + 2 * scale.repeat:])
+    apply_next = _apply_each(ws, ids[1 + 2 * scale.repeat :])
     probe = median([timed(apply_next) for _ in range(scale.batch_probe)])
     batch = timed(lambda: ws.apply(batch_ids, actor=ACTOR))
     bare_batch = timed(lambda: bare(scale.batch))
-    rows.append(Row(f"apply {scale.batch:,} marked candidates in one call", batch, "one apply (same store)", probe,
-                    "≤ 10×", 10.0, note=f"one lock, one log fsync; each new memory file is fsynced: the bare "
-                                        f"writes of {scale.batch:,} files take {bare_batch * 1000:.0f} ms"))
-    rows.append(Row(f"apply {scale.batch:,} marked candidates in one call", batch,
-                    f"bare script: the same {scale.batch:,} files + log + manifest", bare_batch, "report", None))
+    rows.append(
+        Row(
+            f"apply {scale.batch:,} marked candidates in one call",
+            batch,
+            "one apply (same store)",
+            probe,
+            "≤ 10×",
+            10.0,
+            note=f"one lock, one log fsync; each new memory file is fsynced: the bare "
+            f"writes of {scale.batch:,} files take {bare_batch * 1000:.0f} ms",
+        )
+    )
+    rows.append(
+        Row(
+            f"apply {scale.batch:,} marked candidates in one call",
+            batch,
+            f"bare script: the same {scale.batch:,} files + log + manifest",
+            bare_batch,
+            "report",
+            None,
+        )
+    )
     return rows, one
 
 
@@ -150,8 +183,10 @@ def propose_growth(work: Path, scale: Scale) -> tuple[Series, Series, Series, Se
         ws = workspace(work / f"growth-{size}")
         fill_store(ws.project, size)
         git_ws = with_git(ws, work / f"growth-git-{size}")
-        proposed = [timed(lambda i=i: ws.propose([proposal(i, "project", prefix="grow")]))
-                    for i in range(scale.repeat + 1)][1:]
+        proposed = [
+            timed(lambda i=i, ws=ws: ws.propose([proposal(i, "project", prefix="grow")]))
+            for i in range(scale.repeat + 1)
+        ][1:]
         propose_series.points.append((size, median(proposed)))
         ids = pending_ids(ws, scale.repeat + 1, "grow-apply")
         ws.apply([ids[0]], actor=ACTOR)  # a warm-up, and the sizes the bare script copies
@@ -183,21 +218,41 @@ def growth_rows(series: Series, goal: bool) -> list[Row]:
     rows = []
     for size, seconds in rest:
         last = goal and size == series.points[-1][0]
-        rows.append(Row(f"{series.name} at {size:,} memories", seconds, f"same at {small:,} memories", base,
-                        "≤ 2×" if last else "report", 2.0 if last else None))
+        rows.append(
+            Row(
+                f"{series.name} at {size:,} memories",
+                seconds,
+                f"same at {small:,} memories",
+                base,
+                "≤ 2×" if last else "report",
+                2.0 if last else None,
+            )
+        )
     return rows
 
 
 def history_row(plain: Series, with_git: Series) -> Row:
     """What git history adds to an apply, at the smallest store size."""
     (size, base), (_size, seconds) = plain.points[0], with_git.points[0]
-    return Row(f"apply one candidate with git history on ({size:,} memories)", seconds,
-               "the same apply, project not a git repository", base, "report", None,
-               note="history commit built with git plumbing, in subprocesses")
+    return Row(
+        f"apply one candidate with git history on ({size:,} memories)",
+        seconds,
+        "the same apply, project not a git repository",
+        base,
+        "report",
+        None,
+        note="history commit built with git plumbing, in subprocesses",
+    )
 
 
 def against_bare_row(applied: Series, bare: Series) -> Row:
     """Apply at the largest size against the bare writes of the same sizes, measured interleaved."""
     (size, seconds), (_size, floor) = applied.points[-1], bare.points[-1]
-    return Row(f"apply one candidate at {size:,} memories", seconds, "bare script: same writes, same manifest size",
-               floor, "report", None)
+    return Row(
+        f"apply one candidate at {size:,} memories",
+        seconds,
+        "bare script: same writes, same manifest size",
+        floor,
+        "report",
+        None,
+    )

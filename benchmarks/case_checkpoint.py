@@ -81,10 +81,19 @@ def measure(work: Path, size: int, runs: int) -> dict[str, object]:
     context_rewrote = ws.project.manifest_path.stat().st_mtime_ns != manifest
     verify = [run([*cli, "verify"], env)[1] for _ in range(3)]
     floor = [floor_of_log(ws.project.log_path) for _ in range(3)]
-    return {"size": size, "apply_cpu": [c for _w, c in applies], "apply_wall": [w for w, _c in applies],
-            "bare_cpu": [c for _w, c in bares], "bare_wall": [w for w, _c in bares], "rewrites": rewrites,
-            "compaction": compaction, "context_rewrote": context_rewrote, "verify": verify, "floor": floor,
-            "manifest_bytes": ws.project.manifest_path.stat().st_size}
+    return {
+        "size": size,
+        "apply_cpu": [c for _w, c in applies],
+        "apply_wall": [w for w, _c in applies],
+        "bare_cpu": [c for _w, c in bares],
+        "bare_wall": [w for w, _c in bares],
+        "rewrites": rewrites,
+        "compaction": compaction,
+        "context_rewrote": context_rewrote,
+        "verify": verify,
+        "floor": floor,
+        "manifest_bytes": ws.project.manifest_path.stat().st_size,
+    }
 
 
 def main(argv: list[str]) -> int:
@@ -95,18 +104,26 @@ def main(argv: list[str]) -> int:
     print(f"load average: {os.getloadavg()}")
     for r in results:
         print(f"\n{r['size']:,} memories (manifest {r['manifest_bytes']:,} bytes), {runs} applies:")
-        print(f"  apply CPU   {spread(r['apply_cpu'])}   bare CPU  {spread(r['bare_cpu'])}   "
-              f"ratio {median(r['apply_cpu']) / median(r['bare_cpu']):.1f}x")
+        print(
+            f"  apply CPU   {spread(r['apply_cpu'])}   bare CPU  {spread(r['bare_cpu'])}   "
+            f"ratio {median(r['apply_cpu']) / median(r['bare_cpu']):.1f}x"
+        )
         print(f"  apply wall  {spread(r['apply_wall'])}   bare wall {spread(r['bare_wall'])}")
-        print(f"  manifest rewritten by {r['rewrites']} of {runs} applies; one compaction {r['compaction'] * 1000:.0f} ms"
-              f" CPU in process, {r['compaction'] * 1000 / COMPACT_AFTER:.1f} ms per commit amortised")
+        print(
+            f"  manifest rewritten by {r['rewrites']} of {runs} applies; one compaction {r['compaction'] * 1000:.0f} ms"
+            f" CPU in process, {r['compaction'] * 1000 / COMPACT_AFTER:.1f} ms per commit amortised"
+        )
         print(f"  context --session rewrote the manifest: {r['context_rewrote']}")
-        print(f"  verify CPU  {spread(r['verify'])}   orjson+sha256 of the log {spread(r['floor'])}   "
-              f"ratio {median(r['verify']) / median(r['floor']):.1f}x")
+        print(
+            f"  verify CPU  {spread(r['verify'])}   orjson+sha256 of the log {spread(r['floor'])}   "
+            f"ratio {median(r['verify']) / median(r['floor']):.1f}x"
+        )
     if len(results) > 1:
         small, large = results[0], results[-1]
-        print(f"\napply CPU {large['size']:,} vs {small['size']:,}: "
-              f"{median(large['apply_cpu']) / median(small['apply_cpu']):.2f}x")
+        print(
+            f"\napply CPU {large['size']:,} vs {small['size']:,}: "
+            f"{median(large['apply_cpu']) / median(small['apply_cpu']):.2f}x"
+        )
     resource.getrusage(resource.RUSAGE_CHILDREN)
     return 0
 

@@ -12,8 +12,11 @@ from benchmarks.scale import Scale
 
 BASELINE = [sys.executable, "-c", "import pydantic, yaml, orjson"]
 # The same, plus what any command that validates a file with pydantic pays: one model, built and used.
-ONE_MODEL = [sys.executable, "-c", "import pydantic, yaml, orjson\n"
-             "class M(pydantic.BaseModel):\n    x: int\nM.model_validate({'x': 1})"]
+ONE_MODEL = [
+    sys.executable,
+    "-c",
+    "import pydantic, yaml, orjson\nclass M(pydantic.BaseModel):\n    x: int\nM.model_validate({'x': 1})",
+]
 
 
 def _cli() -> list[str]:
@@ -46,12 +49,40 @@ def context_rows(work: Path, scale: Scale, env: dict[str, str]) -> list[Row]:
     model, _floor = interleaved(lambda: run_process(ONE_MODEL, env), bare, scale.cli_runs, warmup=0)
     build = median([timed(lambda: ws.context()) for _ in range(scale.repeat)])
     return [
-        Row("`memory-review context` (CLI process)", plain, "python -c 'import pydantic, yaml, orjson'", floor,
-            "≤ 2×", 2.0, note=note),
-        Row("`memory-review context` (CLI process)", plain, "bare start-up + one pydantic model validated", model,
-            "report", None, note="the floor of any command that checks a file with pydantic"),
-        Row("`memory-review context --query …` (CLI process)", query, "the same bare start-up", floor_q,
-            "report", None, note=note),
-        Row("build the context in process (`Workspace.context`)", build, "the bare start-up", floor,
-            "report", None, note="no process start-up; reads manifests and the injected bodies"),
+        Row(
+            "`memory-review context` (CLI process)",
+            plain,
+            "python -c 'import pydantic, yaml, orjson'",
+            floor,
+            "≤ 2×",
+            2.0,
+            note=note,
+        ),
+        Row(
+            "`memory-review context` (CLI process)",
+            plain,
+            "bare start-up + one pydantic model validated",
+            model,
+            "report",
+            None,
+            note="the floor of any command that checks a file with pydantic",
+        ),
+        Row(
+            "`memory-review context --query …` (CLI process)",
+            query,
+            "the same bare start-up",
+            floor_q,
+            "report",
+            None,
+            note=note,
+        ),
+        Row(
+            "build the context in process (`Workspace.context`)",
+            build,
+            "the bare start-up",
+            floor,
+            "report",
+            None,
+            note="no process start-up; reads manifests and the injected bodies",
+        ),
     ]

@@ -35,5 +35,14 @@ def extract_rows(scale: Scale) -> list[Row]:
 
     seconds, floor = interleaved(run, parse, max(3, scale.repeat // 3))
     size = path.stat().st_size / 1e6
-    return [Row(name, seconds, "json.loads of the same file", floor, "report", None,
-                note=f"{size:.1f} MB; read + detect + extract + dedup plan")]
+    return [
+        Row(
+            name,
+            seconds,
+            "json.loads of the same file",
+            floor,
+            "report",
+            None,
+            note=f"{size:.1f} MB; read + detect + extract + dedup plan",
+        )
+    ]

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import statistics
 import subprocess
@@ -65,34 +64,66 @@ def measure(work: Path, size: int, applies: int, env: dict[str, str]) -> dict[st
         cpu.append(child_cpu([*cli, cid], run_env))
         growth.append(objects_bytes(git_dir) - start)
         bare.append(child_cpu([sys.executable, "-c", "pass"], run_env))
-    return {"growth": statistics.median(growth), "growth_max": max(growth), "cpu": statistics.median(cpu),
-            "bare": statistics.median(bare)}
+    return {
+        "growth": statistics.median(growth),
+        "growth_max": max(growth),
+        "cpu": statistics.median(cpu),
+        "bare": statistics.median(bare),
+    }
 
 
-def history_rows(work: Path, scale: Scale | None = None, *, sizes: tuple[int, ...] | None = None,
-                 applies: int | None = None) -> list[Row]:
+def history_rows(
+    work: Path, scale: Scale | None = None, *, sizes: tuple[int, ...] | None = None, applies: int | None = None
+) -> list[Row]:
     """Rows: growth per apply at each size (goal at the largest), CPU largest vs smallest, vs bare."""
     env = child_env(work)
     sizes = sizes or SIZES.get(scale.name if scale else "full", SIZES["full"])
     applies = applies or (max(3, scale.repeat // 2) if scale else 9)
     results = {size: measure(work, size, applies, env) for size in sizes}
     small, large = sizes[0], sizes[-1]
-    rows = [Row(f".git growth per apply at {size:,} memories", r["growth"] / 1024, "the goal",
-                GROWTH_GOAL_KB, f"≤ {GROWTH_GOAL_KB} KB" if size == large else "report",
-                1.0 if size == large else None, unit="KB",
-                note=f"median of {applies}; largest {r['growth_max'] / 1024:.0f} KB")
-            for size, r in results.items()]
-    rows.append(Row(f"apply one, whole process with git history (CPU), {large:,} memories", results[large]["cpu"],
-                    f"same at {small:,} memories", results[small]["cpu"], f"≤ {CPU_GOAL}×", CPU_GOAL,
-                    note=f"bare interpreter in the same run: {results[large]['bare'] * 1000:.0f} ms"))
-    rows.append(Row(f"apply one, whole process with git history (CPU), {small:,} memories", results[small]["cpu"],
-                    "bare interpreter (python -c pass), interleaved", results[small]["bare"], "report", None))
+    rows = [
+        Row(
+            f".git growth per apply at {size:,} memories",
+            r["growth"] / 1024,
+            "the goal",
+            GROWTH_GOAL_KB,
+            f"≤ {GROWTH_GOAL_KB} KB" if size == large else "report",
+            1.0 if size == large else None,
+            unit="KB",
+            note=f"median of {applies}; largest {r['growth_max'] / 1024:.0f} KB",
+        )
+        for size, r in results.items()
+    ]
+    rows.append(
+        Row(
+            f"apply one, whole process with git history (CPU), {large:,} memories",
+            results[large]["cpu"],
+            f"same at {small:,} memories",
+            results[small]["cpu"],
+            f"≤ {CPU_GOAL}×",
+            CPU_GOAL,
+            note=f"bare interpreter in the same run: {results[large]['bare'] * 1000:.0f} ms",
+        )
+    )
+    rows.append(
+        Row(
+            f"apply one, whole process with git history (CPU), {small:,} memories",
+            results[small]["cpu"],
+            "bare interpreter (python -c pass), interleaved",
+            results[small]["bare"],
+            "report",
+            None,
+        )
+    )
     return rows
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.case_history", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.case_history",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--sizes", type=int, nargs="+", default=[100, 4_000])
     parser.add_argument("--applies", type=int, default=9)
     parser.add_argument("--work", type=Path, default=None, help="scratch folder (default: a temporary one)")

@@ -29,12 +29,14 @@ GOALS = {100: 2.5, 5_000: 4.0}  # issue #16: ≤ 2.5× a bare interpreter at 100
 DEADLINE = 5.0
 
 
-def run_with_stdin(argv: Sequence[str], env: dict[str, str], data: bytes, cwd: Path | None = None
-                   ) -> tuple[float, float, bytes]:
+def run_with_stdin(
+    argv: Sequence[str], env: dict[str, str], data: bytes, cwd: Path | None = None
+) -> tuple[float, float, bytes]:
     """Wall and CPU seconds of one process fed ``data`` on stdin, and its stdout (it must exit 0)."""
     start = time.perf_counter()
-    child = subprocess.Popen(list(argv), env=env, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL)
+    child = subprocess.Popen(
+        list(argv), env=env, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+    )
     assert child.stdin is not None and child.stdout is not None
     child.stdin.write(data)
     child.stdin.close()
@@ -59,8 +61,9 @@ def _rows_at(root: Path, count: int, runs: int, env: dict[str, str]) -> list[Row
     ws = filled_project(root, count)
     trust_filled(ws)  # a commit: it also builds each store's read index
     env = {**env, "MEMORY_REVIEW_HOME": str(ws.user.root)}
-    payload = json.dumps({"hook_event_name": "UserPromptSubmit", "session_id": "sess-bench",
-                          "cwd": str(ws.root), "prompt": PROMPT}).encode()
+    payload = json.dumps(
+        {"hook_event_name": "UserPromptSubmit", "session_id": "sess-bench", "cwd": str(ws.root), "prompt": PROMPT}
+    ).encode()
     argv = [*_cli(), "hook", "claude-code"]
     _wall, _cpu, out = run_with_stdin(argv, env, payload, ws.root)  # warm-up (bytecode, page cache)
     if b"additionalContext" not in out:
@@ -82,8 +85,15 @@ def _help_row(runs: int, env: dict[str, str]) -> Row:
     for _ in range(runs):
         ops.append(run_with_stdin(argv, env, b"")[1])
         bares.append(run_with_stdin(BARE, env, b"")[1])
-    return Row("`memory-review --help` (whole process, CPU)", median(ops), "python -c 'import json' (CPU)",
-               median(bares), "≤ 3×", 3.0, note=f"{runs} runs; {_spread(ops)} vs {_spread(bares)}")
+    return Row(
+        "`memory-review --help` (whole process, CPU)",
+        median(ops),
+        "python -c 'import json' (CPU)",
+        median(bares),
+        "≤ 3×",
+        3.0,
+        note=f"{runs} runs; {_spread(ops)} vs {_spread(bares)}",
+    )
 
 
 def _in_process(payload: bytes, env: dict[str, str]) -> float | None:
@@ -113,22 +123,51 @@ def _spread(samples: list[float]) -> str:
     return f"{min(samples) * 1000:.0f}–{max(samples) * 1000:.0f} ms"
 
 
-def _rows(count: int, runs: int, ops: list[tuple[float, float]], bares: list[tuple[float, float]],
-          fast: float | None) -> list[Row]:
+def _rows(
+    count: int, runs: int, ops: list[tuple[float, float]], bares: list[tuple[float, float]], fast: float | None
+) -> list[Row]:
     name = f"prompt hook at {count:,} memories"
     cpu, wall = [c for _w, c in ops], [w for w, _c in ops]
     bare_cpu, bare_wall = [c for _w, c in bares], [w for w, _c in bares]
     note = f"{runs} runs; hook {_spread(cpu)} CPU, {_spread(wall)} wall; bare {_spread(bare_cpu)} CPU"
     limit = GOALS.get(count)
     return [
-        Row(f"{name} (whole process, CPU)", median(cpu), "python -c 'import json' (CPU)", median(bare_cpu),
-            f"≤ {limit}×" if limit else "report", limit, note=note),
-        Row(f"{name} (whole process, wall)", median(wall), "python -c 'import json' (wall)", median(bare_wall),
-            "report", None, note=note),
-        Row(f"{name} (in process: the fast path's answer)", fast, "bare start-up (CPU)", median(bare_cpu),
-            "report", None, note="no start-up; — means it stepped aside to the full path"),
-        Row(f"{name} (slowest wall)", max(wall), "the hook's deadline", DEADLINE, "< 1×", 1.0,
-            note="never misses its deadline"),
+        Row(
+            f"{name} (whole process, CPU)",
+            median(cpu),
+            "python -c 'import json' (CPU)",
+            median(bare_cpu),
+            f"≤ {limit}×" if limit else "report",
+            limit,
+            note=note,
+        ),
+        Row(
+            f"{name} (whole process, wall)",
+            median(wall),
+            "python -c 'import json' (wall)",
+            median(bare_wall),
+            "report",
+            None,
+            note=note,
+        ),
+        Row(
+            f"{name} (in process: the fast path's answer)",
+            fast,
+            "bare start-up (CPU)",
+            median(bare_cpu),
+            "report",
+            None,
+            note="no start-up; — means it stepped aside to the full path",
+        ),
+        Row(
+            f"{name} (slowest wall)",
+            max(wall),
+            "the hook's deadline",
+            DEADLINE,
+            "< 1×",
+            1.0,
+            note="never misses its deadline",
+        ),
     ]
 
 

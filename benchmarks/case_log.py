@@ -34,11 +34,24 @@ def log_rows(work: Path, scale: Scale, env: dict[str, str]) -> list[Row]:
     raw_sha, verify = _best("raw-verify", path, env, runs), _best("verify", path, env, runs)
     note = f"{scale.log_events:,} events, {size / 1e6:.0f} MB"
     return [
-        Row(f"replay {scale.log_events:,} events", replay["seconds"], "orjson.loads of every line",
-            raw["seconds"], "≤ 2× (≥ 0.5× raw rate)", 2.0,
-            note=f"{note}; peak RSS {replay['rss_kb'] / 1024:.0f} MB"),
-        Row(f"verify {scale.log_events:,} events", verify["seconds"], "orjson.loads + sha256 of every line",
-            raw_sha["seconds"], "report", None, note=f"{note}; peak RSS {verify['rss_kb'] / 1024:.0f} MB"),
+        Row(
+            f"replay {scale.log_events:,} events",
+            replay["seconds"],
+            "orjson.loads of every line",
+            raw["seconds"],
+            "≤ 2× (≥ 0.5× raw rate)",
+            2.0,
+            note=f"{note}; peak RSS {replay['rss_kb'] / 1024:.0f} MB",
+        ),
+        Row(
+            f"verify {scale.log_events:,} events",
+            verify["seconds"],
+            "orjson.loads + sha256 of every line",
+            raw_sha["seconds"],
+            "report",
+            None,
+            note=f"{note}; peak RSS {verify['rss_kb'] / 1024:.0f} MB",
+        ),
     ]
 
 
@@ -60,12 +73,29 @@ def replay_growth(work: Path, scale: Scale, env: dict[str, str]) -> tuple[Series
 def _linear_rows(series: Series, raw_rss: int) -> list[Row]:
     (small, base), *rest = series.points
     rows = []
-    for (count, seconds), rss in zip(rest, series.rss_kb[1:]):
+    for count, seconds in rest:
         per_event, per_base = seconds / count, base / small
-        rows.append(Row(f"replay per event at {count:,} events", per_event, f"per event at {small:,}", per_base,
-                        "linear: ≤ 1.5×", 1.5))
+        rows.append(
+            Row(
+                f"replay per event at {count:,} events",
+                per_event,
+                f"per event at {small:,}",
+                per_base,
+                "linear: ≤ 1.5×",
+                1.5,
+            )
+        )
     count, rss = series.points[-1][0], series.rss_kb[-1]
-    rows.append(Row(f"peak RSS replaying {count:,} events", rss / 1024, f"at {small:,} events",
-                    series.rss_kb[0] / 1024, "streams: ≤ 1.5×", 1.5, unit="MB",
-                    note=f"a raw orjson pass over the largest log peaks at {raw_rss / 1024:.0f} MB"))
+    rows.append(
+        Row(
+            f"peak RSS replaying {count:,} events",
+            rss / 1024,
+            f"at {small:,} events",
+            series.rss_kb[0] / 1024,
+            "streams: ≤ 1.5×",
+            1.5,
+            unit="MB",
+            note=f"a raw orjson pass over the largest log peaks at {raw_rss / 1024:.0f} MB",
+        )
+    )
     return rows

@@ -57,13 +57,17 @@ def _rows_at(root: Path, count: int, runs: int, env: dict[str, str]) -> list[Row
         ops.append(run_measured(argv, env, ws.root))
         bares.append(run_measured(BARE, env))
     rewritten = ws.project.manifest_path.stat().st_mtime_ns != before
-    note = (f"{count:,} memories (user + project), {runs} runs; manifest "
-            f"{'rewritten' if rewritten else 'untouched'} across {runs + 1} prompts")
+    note = (
+        f"{count:,} memories (user + project), {runs} runs; manifest "
+        f"{'rewritten' if rewritten else 'untouched'} across {runs + 1} prompts"
+    )
     wall, cpu = median([w for w, _c in ops]), median([c for _w, c in ops])
     bare_wall, bare_cpu = median([w for w, _c in bares]), median([c for _w, c in bares])
     name = f"`memory-review context --session` at {count:,} memories"
-    return [Row(f"{name} (wall)", wall, "python -c 'import json' (wall)", bare_wall, "report", None, note=note),
-            Row(f"{name} (CPU)", cpu, "python -c 'import json' (CPU)", bare_cpu, "report", None, note=note)]
+    return [
+        Row(f"{name} (wall)", wall, "python -c 'import json' (wall)", bare_wall, "report", None, note=note),
+        Row(f"{name} (CPU)", cpu, "python -c 'import json' (CPU)", bare_cpu, "report", None, note=note),
+    ]
 
 
 if __name__ == "__main__":  # python -m benchmarks.case_session WORK RUNS COUNT...
@@ -76,5 +80,7 @@ if __name__ == "__main__":  # python -m benchmarks.case_session WORK RUNS COUNT.
         sizes = tuple(int(c) for c in sys.argv[3:])
         scaled = Scale(**{**TINY.__dict__, "cli_runs": int(sys.argv[2]), "session_memories": sizes})
         for row in session_context_rows(Path(scratch), scaled, child_env(Path(scratch))):
-            print(f"{row.name}: {row.seconds * 1000:.1f} ms vs {row.baseline_seconds * 1000:.1f} ms "
-                  f"= {row.ratio:.1f}x  [{row.note}]")
+            print(
+                f"{row.name}: {row.seconds * 1000:.1f} ms vs {row.baseline_seconds * 1000:.1f} ms "
+                f"= {row.ratio:.1f}x  [{row.note}]"
+            )

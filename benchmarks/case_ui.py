@@ -48,33 +48,74 @@ def ui_rows(work: Path, scale: Scale, env: dict[str, str]) -> list[Row]:
     key = "one key press in the queue (down)"
     if not ui_available():
         note = "not run: tui.app.make_app is not there yet"
-        return [Row(name, None, "absolute goal", OPEN_GOAL, "≤ ~1 s", 1.0, note=note),
-                Row(key, None, "absolute goal", KEY_GOAL, "≤ ~50 ms", 1.0, note=note)]
+        return [
+            Row(name, None, "absolute goal", OPEN_GOAL, "≤ ~1 s", 1.0, note=note),
+            Row(key, None, "absolute goal", KEY_GOAL, "≤ ~50 ms", 1.0, note=note),
+        ]
     root = work / "ui"
     build_queue(root, scale.ui_candidates, scale.ui_memories)
-    run_process([sys.executable, "-c", "import memory_review.tui.app, benchmarks.child"], env)  # bytecode cached, as installed
+    run_process(
+        [sys.executable, "-c", "import memory_review.tui.app, benchmarks.child"], env
+    )  # bytecode cached, as installed
     report = _median_report(root, scale, env)
     rss = f"peak RSS {report['rss_kb'] / 1024:.0f} MB"
     own = max(report["key_seconds"] - report["floor_seconds"], 0.0)
-    return [Row(name, report["seconds"], "absolute goal", OPEN_GOAL, "≤ ~1 s", 1.0,
-                note=f"from make_app until the queue's first rows are painted (it keeps loading in a worker); "
-                     f"medians of {UI_RUNS} processes; {rss}"),
-            Row("... the same from process start (Python start-up and imports included)", report["process_seconds"],
-                "absolute goal", OPEN_GOAL, "report", None),
-            Row(f"... until all {scale.ui_candidates:,} candidates are in the queue", report["loaded_seconds"],
-                "absolute goal", OPEN_GOAL, "report", None),
-            Row("... longest the UI could not take a key while loading", report["stall_seconds"],
-                "absolute goal", KEY_GOAL, "report", None, note="the event loop's longest late wake-up"),
-            Row(key, own, "absolute goal", KEY_GOAL, "≤ ~50 ms", 1.0,
-                note=f"the UI's own share: Pilot press+pause took {report['key_seconds'] * 1000:.0f} ms (median "
-                     f"of {scale.ui_keys}, slowest {report['key_max'] * 1000:.0f} ms) against "
-                     f"{report['floor_seconds'] * 1000:.0f} ms on a bare Textual table app in the same process")]
+    return [
+        Row(
+            name,
+            report["seconds"],
+            "absolute goal",
+            OPEN_GOAL,
+            "≤ ~1 s",
+            1.0,
+            note=f"from make_app until the queue's first rows are painted (it keeps loading in a worker); "
+            f"medians of {UI_RUNS} processes; {rss}",
+        ),
+        Row(
+            "... the same from process start (Python start-up and imports included)",
+            report["process_seconds"],
+            "absolute goal",
+            OPEN_GOAL,
+            "report",
+            None,
+        ),
+        Row(
+            f"... until all {scale.ui_candidates:,} candidates are in the queue",
+            report["loaded_seconds"],
+            "absolute goal",
+            OPEN_GOAL,
+            "report",
+            None,
+        ),
+        Row(
+            "... longest the UI could not take a key while loading",
+            report["stall_seconds"],
+            "absolute goal",
+            KEY_GOAL,
+            "report",
+            None,
+            note="the event loop's longest late wake-up",
+        ),
+        Row(
+            key,
+            own,
+            "absolute goal",
+            KEY_GOAL,
+            "≤ ~50 ms",
+            1.0,
+            note=f"the UI's own share: Pilot press+pause took {report['key_seconds'] * 1000:.0f} ms (median "
+            f"of {scale.ui_keys}, slowest {report['key_max'] * 1000:.0f} ms) against "
+            f"{report['floor_seconds'] * 1000:.0f} ms on a bare Textual table app in the same process",
+        ),
+    ]
 
 
 def _median_report(root: Path, scale: Scale, env: dict[str, str]) -> dict[str, Any]:
     """Each figure's median over a few fresh UI processes (the slowest key press: the slowest of all)."""
-    runs = [run_child("ui", [str(root), str(scale.ui_keys)], {**env, SPAWNED: repr(time.time())})
-            for _ in range(1 if scale.name == "tiny" else UI_RUNS)]
+    runs = [
+        run_child("ui", [str(root), str(scale.ui_keys)], {**env, SPAWNED: repr(time.time())})
+        for _ in range(1 if scale.name == "tiny" else UI_RUNS)
+    ]
     report = {name: statistics.median(run[name] for run in runs) for name in runs[0] if name != "key_max"}
     return {**report, "key_max": max(run["key_max"] for run in runs)}
 
@@ -99,9 +140,15 @@ async def drive(root: Path, keys: int) -> dict[str, Any]:
         loaded = time.perf_counter() - start
         presses = await _press(pilot, keys)
     floor = await _floor(keys)
-    return {"seconds": usable, "loaded_seconds": loaded, "key_seconds": statistics.median(presses),
-            "key_max": max(presses), "floor_seconds": statistics.median(floor),
-            "stall_seconds": watch.longest, "process_seconds": _since_spawn(usable_wall)}
+    return {
+        "seconds": usable,
+        "loaded_seconds": loaded,
+        "key_seconds": statistics.median(presses),
+        "key_max": max(presses),
+        "floor_seconds": statistics.median(floor),
+        "stall_seconds": watch.longest,
+        "process_seconds": _since_spawn(usable_wall),
+    }
 
 
 async def _first_rows(app: Any) -> None:

@@ -64,7 +64,10 @@ def review_ui(root: Path, keys: int) -> dict[str, Any]:
 
 
 TASKS: dict[str, Callable[[Path], int]] = {
-    "raw-loads": raw_loads, "raw-verify": raw_verify, "replay": log_replay, "verify": log_verify,
+    "raw-loads": raw_loads,
+    "raw-verify": raw_verify,
+    "replay": log_replay,
+    "verify": log_verify,
 }
 
 

@@ -73,8 +73,9 @@ def timed(action: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
-def interleaved(op: Callable[[], object], base: Callable[[], object], repeat: int,
-                warmup: int = 1) -> tuple[float, float]:
+def interleaved(
+    op: Callable[[], object], base: Callable[[], object], repeat: int, warmup: int = 1
+) -> tuple[float, float]:
     """Median seconds of ``op`` and of ``base``, run alternately so drifts in machine load hit both."""
     for _ in range(warmup):
         op()
@@ -107,8 +108,9 @@ def run_process(argv: Sequence[str], env: dict[str, str], cwd: Path | None = Non
 
 def run_child(task: str, args: Sequence[str], env: dict[str, str]) -> dict[str, Any]:
     """Run ``benchmarks.child TASK ARGS`` in a fresh process; its JSON report (seconds, peak RSS)."""
-    done = subprocess.run([sys.executable, "-m", "benchmarks.child", task, *args], env=env,
-                          capture_output=True, cwd=REPO)
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.child", task, *args], env=env, capture_output=True, cwd=REPO
+    )
     if done.returncode != 0:
         raise RuntimeError(f"child {task} failed: {done.stderr.decode()[-2000:]}")
     report: dict[str, Any] = json.loads(done.stdout)

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from benchmarks.build import ReplayLogWriter, fill_store, trust_filled, proposal, workspace
+from benchmarks.build import ReplayLogWriter, fill_store, proposal, trust_filled, workspace
 from benchmarks.measure import child_env
 
 TOP = 18
@@ -32,7 +32,7 @@ def _profile(action: Callable[[], object], label: str) -> None:
     out = io.StringIO()
     pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(TOP)
     text = out.getvalue()
-    print("\n".join(line for line in text[text.index("   ncalls"):].splitlines() if line.strip()))
+    print("\n".join(line for line in text[text.index("   ncalls") :].splitlines() if line.strip()))
 
 
 def apply(work: Path, size: int = 100, count: int = 100) -> None:
@@ -99,22 +99,24 @@ def ui(work: Path, candidates: int = 10_000, memories: int = 2_000) -> None:
 
     from benchmarks.case_ui import build_queue, drive
     from memory_review.workspace import Workspace
-    from memory_review.tui.data import PendingReader
 
     root = work / "ui"
     build_queue(root, candidates, memories)
-    reader = PendingReader(Workspace(root / "project", root / "user"))
-    _profile(lambda: sum(len(chunk) for chunk in reader.chunks()), f"reading {candidates:,} pending candidates")
-    del reader
+    ws = Workspace(root / "project", root / "user")
+    _profile(
+        lambda: sum(len(chunk) for chunk in ws.pending_files().chunks()), f"reading {candidates:,} pending candidates"
+    )
     gc.collect()
     with GcClock() as clock:
         cpu = time.process_time()
         report = asyncio.run(drive(root, 5))
         cpu = time.process_time() - cpu
-    print(f"== the app, headless: first rows {report['seconds'] * 1000:.0f} ms, loaded "
-          f"{report['loaded_seconds'] * 1000:.0f} ms, longest stall {report['stall_seconds'] * 1000:.0f} ms; "
-          f"process CPU {cpu * 1000:.0f} ms, of it garbage collection {clock.total * 1000:.0f} ms "
-          f"({clock.full} full passes, the longest {clock.longest * 1000:.0f} ms)")
+    print(
+        f"== the app, headless: first rows {report['seconds'] * 1000:.0f} ms, loaded "
+        f"{report['loaded_seconds'] * 1000:.0f} ms, longest stall {report['stall_seconds'] * 1000:.0f} ms; "
+        f"process CPU {cpu * 1000:.0f} ms, of it garbage collection {clock.total * 1000:.0f} ms "
+        f"({clock.full} full passes, the longest {clock.longest * 1000:.0f} ms)"
+    )
 
 
 class GcClock:

@@ -40,8 +40,15 @@ def ratio(row: Row) -> str:
 
 
 def cells(row: Row) -> list[str]:
-    return [row.name, value(row.seconds, row.unit), row.baseline, value(row.baseline_seconds, row.unit),
-            ratio(row), row.goal, verdict(row)]
+    return [
+        row.name,
+        value(row.seconds, row.unit),
+        row.baseline,
+        value(row.baseline_seconds, row.unit),
+        ratio(row),
+        row.goal,
+        verdict(row),
+    ]
 
 
 HEADER = ["operation", "time", "baseline (same run)", "baseline", "ratio", "goal", "verdict"]
@@ -51,7 +58,7 @@ def table(rows: Sequence[Row]) -> str:
     """A plain-text table for the terminal."""
     grid = [HEADER] + [cells(r) for r in rows]
     widths = [max(len(line[i]) for line in grid) for i in range(len(HEADER))]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip() for line in grid]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(line, widths, strict=False)).rstrip() for line in grid]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
 
@@ -69,36 +76,46 @@ def draw(folder: Path, rows: Sequence[Row], series: dict[str, Series]) -> list[s
     names = []
     bars = [(r.name, r.ratio, r.limit) for r in rows if r.ratio is not None and r.limit is not None]
     if bars:
-        plot.ratio_chart(folder / "ratios.png", "The goals: ratio to the baseline (log scale; black tick: goal)",
-                         bars)
+        plot.ratio_chart(folder / "ratios.png", "The goals: ratio to the baseline (log scale; black tick: goal)", bars)
         names.append("ratios.png")
     growth = [series[k] for k in ("apply", "git", "propose", "bare") if k in series]
     if growth:
-        plot.line_chart(folder / "apply-growth.png", "Propose and apply one candidate",
-                        [(s.name, [(x, y * 1000) for x, y in s.points]) for s in growth],
-                        growth[0].x_label, "milliseconds (log scale)", log_y=True)
+        plot.line_chart(
+            folder / "apply-growth.png",
+            "Propose and apply one candidate",
+            [(s.name, [(x, y * 1000) for x, y in s.points]) for s in growth],
+            growth[0].x_label,
+            "milliseconds (log scale)",
+            log_y=True,
+        )
         names.append("apply-growth.png")
     if "replay" in series:
         replay = series["replay"]
-        plot.line_chart(folder / "replay-growth.png", "Replay: cost per event (flat = linear)",
-                        [("replay", [(x, y / x * 1e6) for x, y in replay.points])],
-                        replay.x_label, "microseconds per event")
-        plot.line_chart(folder / "replay-rss.png", "Replay: peak memory (flat = streaming)",
-                        [("peak RSS", [(x, kb / 1024) for (x, _), kb in zip(replay.points, replay.rss_kb)])],
-                        replay.x_label, "MB")
+        plot.line_chart(
+            folder / "replay-growth.png",
+            "Replay: cost per event (flat = linear)",
+            [("replay", [(x, y / x * 1e6) for x, y in replay.points])],
+            replay.x_label,
+            "microseconds per event",
+        )
+        plot.line_chart(
+            folder / "replay-rss.png",
+            "Replay: peak memory (flat = streaming)",
+            [("peak RSS", [(x, kb / 1024) for (x, _), kb in zip(replay.points, replay.rss_kb, strict=False)])],
+            replay.x_label,
+            "MB",
+        )
         names += ["replay-growth.png", "replay-rss.png"]
     return names
 
 
 def machine() -> str:
-    return (f"Python {sys.version.split()[0]}, {platform.system()} {platform.machine()}, "
-            f"{os.cpu_count()} CPUs")
+    return f"Python {sys.version.split()[0]}, {platform.system()} {platform.machine()}, {os.cpu_count()} CPUs"
 
 
 def generated(rows: Sequence[Row], images: Sequence[str], scale_name: str, command: str) -> str:
     """The generated block of ``performance.md``."""
-    parts = [BEGIN, "", f"Measured with `{command}` (scale `{scale_name}`; {machine()}).", "",
-             markdown_table(rows), ""]
+    parts = [BEGIN, "", f"Measured with `{command}` (scale `{scale_name}`; {machine()}).", "", markdown_table(rows), ""]
     parts += [f"![{name[:-4]}]({PLOTS}/{name})" for name in images]
     parts += ["", END]
     return "\n".join(parts)

@@ -1,8 +1,8 @@
 """Run the benchmark suite, print the table, and update ``docs/performance.md`` and its charts.
 
-    python -m benchmarks                 # the full suite (several minutes)
-    python -m benchmarks --scale quick   # smaller stores and logs, about a minute
-    python -m benchmarks --only apply context --no-docs
+python -m benchmarks                 # the full suite (several minutes)
+python -m benchmarks --scale quick   # smaller stores and logs, about a minute
+python -m benchmarks --only apply context --no-docs
 """
 
 from __future__ import annotations
@@ -19,13 +19,21 @@ from pathlib import Path
 if __package__ in (None, ""):  # `python benchmarks/run.py`: make the repo importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks import (case_apply, case_context, case_extract, case_history, case_hook, case_log, case_session,
-                        case_ui, report)
+from benchmarks import (
+    case_apply,
+    case_context,
+    case_extract,
+    case_history,
+    case_hook,
+    case_log,
+    case_session,
+    case_ui,
+    report,
+)
 from benchmarks.measure import REPO, Row, Series, child_env
 from benchmarks.scale import SCALES, Scale
 
-CASES = ("apply", "growth", "history", "log", "replay-growth", "context", "session-context", "hook", "ui",
-         "extract")
+CASES = ("apply", "growth", "history", "log", "replay-growth", "context", "session-context", "hook", "ui", "extract")
 
 
 class Results:
@@ -82,13 +90,19 @@ def run(scale: Scale, cases: Sequence[str], work: Path, log: Callable[[str], Non
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--scale", choices=sorted(SCALES), default="full", help="sizes (default: full)")
-    parser.add_argument("--only", nargs="+", choices=CASES, metavar="CASE",
-                        help=f"run only these cases: {', '.join(CASES)}")
-    parser.add_argument("--docs", type=Path, default=REPO / "docs",
-                        help="folder of performance.md and its charts (default: the repo's docs/)")
+    parser.add_argument(
+        "--only", nargs="+", choices=CASES, metavar="CASE", help=f"run only these cases: {', '.join(CASES)}"
+    )
+    parser.add_argument(
+        "--docs",
+        type=Path,
+        default=REPO / "docs",
+        help="folder of performance.md and its charts (default: the repo's docs/)",
+    )
     parser.add_argument("--no-docs", action="store_true", help="print the table only")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the rows as JSON")
     parser.add_argument("--work", type=Path, help="scratch parent folder (default: the system temp dir)")

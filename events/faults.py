@@ -47,11 +47,7 @@ class FaultPlan(BaseModel):
 
     @model_validator(mode="after")
     def _sensible(self) -> FaultPlan:
-        if (
-            self.action == "partial"
-            and self.point is not None
-            and not self.point.endswith(WRITE_SUFFIX)
-        ):
+        if self.action == "partial" and self.point is not None and not self.point.endswith(WRITE_SUFFIX):
             raise ValueError(f"a partial write needs a point ending in {WRITE_SUFFIX!r}")
         if self.mode == "from" and self.action != "raise":
             raise ValueError("mode 'from' only applies to action 'raise'")
@@ -82,9 +78,7 @@ class _Armed:
             if not self.plan.matches(name):
                 return None
             self.count += 1
-            due = self.count == self.plan.nth or (
-                self.plan.mode == "from" and self.count > self.plan.nth
-            )
+            due = self.count == self.plan.nth or (self.plan.mode == "from" and self.count > self.plan.nth)
             return self.plan.action if due and self.plan.action != "record" else None
 
 
@@ -141,4 +135,3 @@ def _append_line(path: str, text: str) -> None:
         os.write(fd, text.encode("utf-8") + b"\n")
     finally:
         os.close(fd)
-

@@ -38,6 +38,7 @@ from .verify import verify_log
 
 __all__ = ["EventLog", "LogHead", "Problem", "TornTail", "VerifyReport", "utc_timestamp"]
 
+
 def utc_timestamp() -> str:
     """The current time as an event ``ts``: UTC, microseconds, ``Z``."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
@@ -134,9 +135,7 @@ class EventLog:
         events, lines = [], []
         for index, draft in enumerate(drafts):
             more: Literal[True] | None = True if index < len(drafts) - 1 else None
-            event = Event(
-                **_draft_fields(draft), seq=seq + 1, prev=prev, ts=ts, origin=self.origin, more=more
-            )
+            event = Event(**_draft_fields(draft), seq=seq + 1, prev=prev, ts=ts, origin=self.origin, more=more)
             line = encode_event(event)
             seq, prev = event.seq, line_hash(line)
             events.append(event)
@@ -202,9 +201,7 @@ class EventLog:
         types = {type} if isinstance(type, str) else (set(type) if type is not None else None)
         if all(f is None for f in (session, types, memory, candidate, start, stop)):
             return self._events(None)  # nothing to filter: no generator of its own in between
-        return self._filtered(
-            session=session, types=types, memory=memory, candidate=candidate, start=start, stop=stop
-        )
+        return self._filtered(session=session, types=types, memory=memory, candidate=candidate, start=start, stop=stop)
 
     def _filtered(
         self,
@@ -323,9 +320,7 @@ def _draft_fields(draft: EventDraft) -> dict[str, Any]:
 
 
 def _torn(tail: Tail) -> TornTail | None:
-    return (
-        TornTail(tail.committed, tail.size - tail.committed) if tail.size > tail.committed else None
-    )
+    return TornTail(tail.committed, tail.size - tail.committed) if tail.size > tail.committed else None
 
 
 def _cut(fd: int, tail: Tail) -> TornTail | None:
@@ -381,9 +376,7 @@ def _every_event(stream: BinaryIO, path: Path) -> Iterator[Event]:
             yield event
 
 
-def _wanted_events(
-    stream: BinaryIO, path: Path, wanted: Callable[[dict[str, Any]], bool]
-) -> Iterator[Event]:
+def _wanted_events(stream: BinaryIO, path: Path, wanted: Callable[[dict[str, Any]], bool]) -> Iterator[Event]:
     """The committed events ``wanted`` picks from each line's skim; the others are only skimmed."""
     prev, expected = GENESIS, 1
     pending: list[Event] = []
@@ -420,15 +413,18 @@ def _skim(line: bytes) -> dict[str, Any] | None:
         return None
     if not isinstance(raw, dict) or not raw.keys() <= _EVENT_FIELDS or raw.get("v") != 1:
         return None
-    shapes = (type(raw.get("seq")) is int, isinstance(raw.get("prev"), str), raw.get("more") in (None, True),
-              raw.get("type") in _EVENT_TYPES, isinstance(raw.get("changes", []), list),
-              all(isinstance(raw.get(k, ""), str) for k in ("session", "candidate")))
+    shapes = (
+        type(raw.get("seq")) is int,
+        isinstance(raw.get("prev"), str),
+        raw.get("more") in (None, True),
+        raw.get("type") in _EVENT_TYPES,
+        isinstance(raw.get("changes", []), list),
+        all(isinstance(raw.get(k, ""), str) for k in ("session", "candidate")),
+    )
     return raw if all(shapes) else None
 
 
-def _raw_matches(
-    raw: dict[str, Any], *, session: str | None, memory: str | None, candidate: str | None
-) -> bool:
+def _raw_matches(raw: dict[str, Any], *, session: str | None, memory: str | None, candidate: str | None) -> bool:
     if session is not None and raw.get("session") != session:
         return False
     if candidate is not None and raw.get("candidate") != candidate:
@@ -457,14 +453,10 @@ def _check_link(path: Path, line_no: int, seq: int, line_prev: str, expected: in
     if seq != expected:
         raise LogIntegrityError(path, line_no, f"seq {seq} where {expected} was expected")
     if line_prev != prev:
-        raise LogIntegrityError(
-            path, line_no, "prev does not match the sha256 of the previous line"
-        )
+        raise LogIntegrityError(path, line_no, "prev does not match the sha256 of the previous line")
 
 
-def _matches(
-    event: Event, *, session: str | None, memory: str | None, candidate: str | None
-) -> bool:
+def _matches(event: Event, *, session: str | None, memory: str | None, candidate: str | None) -> bool:
     if session is not None and event.session != session:
         return False
     if candidate is not None and event.candidate != candidate:

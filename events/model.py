@@ -72,9 +72,12 @@ CANDIDATE_TYPES = frozenset(
 RECORD_TYPES = frozenset({"candidate.created", "candidate.edited", RESTORED})
 TRUST_TYPES = frozenset({"memory.trusted", "memory.refused", "trust.remote"})
 """A person on this machine trusting (or refusing) memories it did not approve itself (docs/adr/0021)."""
-PERSON_TYPES = frozenset(
-    {"candidate.applied", "candidate.discarded", RESTORED, "memory.reverted", "memory.deleted", "store.forgotten"}
-) | TRUST_TYPES
+PERSON_TYPES = (
+    frozenset(
+        {"candidate.applied", "candidate.discarded", RESTORED, "memory.reverted", "memory.deleted", "store.forgotten"}
+    )
+    | TRUST_TYPES
+)
 """Only a person may take these actions; an ``agent:`` actor is refused."""
 
 GENESIS = "0" * 64
@@ -155,9 +158,7 @@ class Change(_Frozen):
             raise ValueError(f"change to memory {self.memory!r} has neither before nor after")
         for side in (self.before, self.after):
             if side is not None and "id" in side and side["id"] != self.memory:
-                raise ValueError(
-                    f"change to memory {self.memory!r} carries a record with id {side['id']!r}"
-                )
+                raise ValueError(f"change to memory {self.memory!r} carries a record with id {side['id']!r}")
         return self
 
 
@@ -353,9 +354,7 @@ def _decode_checked(line: bytes, *, path: Path | str, line_no: int) -> Event:
     except (ValueError, TypeError) as exc:  # pydantic's ValidationError is a ValueError
         raise LogIntegrityError(path, line_no, f"not a valid event: {_describe(exc)}") from exc
     if canonical != (line if line.endswith(b"\n") else line + b"\n"):
-        raise LogIntegrityError(
-            path, line_no, "not in canonical form (sorted keys, orjson spacing)"
-        )
+        raise LogIntegrityError(path, line_no, "not in canonical form (sorted keys, orjson spacing)")
     return event
 
 

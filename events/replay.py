@@ -36,18 +36,14 @@ def apply_event(state: ReplayState, event: Event) -> ReplayState:
     return ReplayState(seq=event.seq, memories=memories)
 
 
-def replay(
-    events: Iterable[Event], *, at: int | None = None, initial: ReplayState | None = None
-) -> ReplayState:
+def replay(events: Iterable[Event], *, at: int | None = None, initial: ReplayState | None = None) -> ReplayState:
     """Fold ``events`` (in seq order) onto ``initial`` (default: empty), up to and including ``at``.
 
     Events may skip seqs (e.g. only the memory-changing ones were read) but never go back.
     """
     start = initial or ReplayState()
     if at is not None and at < start.seq:
-        raise ReplayError(
-            f"cannot replay to seq {at}: the initial state is already at seq {start.seq}"
-        )
+        raise ReplayError(f"cannot replay to seq {at}: the initial state is already at seq {start.seq}")
     seq, memories = start.seq, dict(start.memories)
     folded: set[str] = set()
     for event in events:

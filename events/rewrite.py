@@ -90,14 +90,17 @@ def rechain(data: bytes, edit: Edit, *, where: Path | str) -> Rewritten:
 def extend(result: Rewritten, drafts: Sequence[EventDraft], *, origin: str, ts: str | None = None) -> Rewritten:
     """``result`` with ``drafts`` committed after its lines as one batch, as an append would write them."""
     clock = (lambda: ts) if ts is not None else None
-    appended, tail, head = EventLog(Path("events.jsonl"), origin=origin, clock=clock)._build(
-        list(drafts), result.head)
-    return Rewritten(data=result.data + tail, head=head, renamed=result.renamed, changed=result.changed,
-                     appended=result.appended + appended)
+    appended, tail, head = EventLog(Path("events.jsonl"), origin=origin, clock=clock)._build(list(drafts), result.head)
+    return Rewritten(
+        data=result.data + tail,
+        head=head,
+        renamed=result.renamed,
+        changed=result.changed,
+        appended=result.appended + appended,
+    )
 
 
-def _edited_line(line: bytes, prev: str, edit: Edit, result: Rewritten, *, where: Path | str,
-                 line_no: int) -> bytes:
+def _edited_line(line: bytes, prev: str, edit: Edit, result: Rewritten, *, where: Path | str, line_no: int) -> bytes:
     fields = orjson.loads(line)
     fields.pop("prev")
     edited = edit(dict(fields), result.renamed)

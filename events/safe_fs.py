@@ -51,8 +51,7 @@ class FileTooLarge(UnsafeFile):
     """A store file past the size its reader accepts (refused before it is read)."""
 
 
-def open_file(path: Path | str, flags: int = os.O_RDONLY, mode: int = 0o644, *,
-              single_link: bool = False) -> int:
+def open_file(path: Path | str, flags: int = os.O_RDONLY, mode: int = 0o644, *, single_link: bool = False) -> int:
     """An fd of the regular file ``path``, opened without following a link; UnsafeFile otherwise.
 
     ``single_link`` refuses a file with a second name (a hard link), for what is written in place.
@@ -107,8 +106,9 @@ def read_file(path: Path | str, limit: int | None = None, *, single_link: bool =
         os.close(fd)
 
 
-def read_file_or(path: Path | str, limit: int | None = None, default: bytes | None = None, *,
-                 single_link: bool = False) -> bytes | None:
+def read_file_or(
+    path: Path | str, limit: int | None = None, default: bytes | None = None, *, single_link: bool = False
+) -> bytes | None:
     """:func:`read_file`, or ``default`` when the file is missing."""
     try:
         return read_file(path, limit, single_link=single_link)

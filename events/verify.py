@@ -97,9 +97,7 @@ class _Walker:
             self.problems.append(Problem(line_no, f"seq {event.seq} {kind} (expected {expected})"))
         if event.prev != self.prev_hash:
             what = "GENESIS" if self.prev_hash == GENESIS else f"the sha256 of line {line_no - 1}"
-            self.problems.append(
-                Problem(line_no, f"prev does not match {what} (that line or this one was altered)")
-            )
+            self.problems.append(Problem(line_no, f"prev does not match {what} (that line or this one was altered)"))
 
     def _commit(self, end: int, head: tuple[int, str]) -> None:
         check = self.semantics.check
@@ -143,9 +141,7 @@ class _Semantics:
         messages = []
         resolved = self.terminal.get(candidate)
         if resolved is not None:
-            messages.append(
-                f"{event.type} for candidate {candidate} after its terminal event (seq {resolved})"
-            )
+            messages.append(f"{event.type} for candidate {candidate} after its terminal event (seq {resolved})")
         elif event.type in TERMINAL_TYPES:
             self.terminal[candidate] = event.seq
         if event.type == "candidate.created":
@@ -160,17 +156,16 @@ class _Semantics:
         if resolved is None:
             return [f"{RESTORED} for candidate {candidate}, which is not resolved"]
         if event.reverts != resolved:
-            return [f"{RESTORED} for candidate {candidate} names seq {event.reverts}, "
-                    f"but it was resolved at seq {resolved}"]
+            return [
+                f"{RESTORED} for candidate {candidate} names seq {event.reverts}, but it was resolved at seq {resolved}"
+            ]
         return []
 
     def _revert_rules(self, event: Event) -> list[str]:
         target = event.reverts
         if target is None or target in self.changed:
             return []
-        return [
-            f"memory.reverted names seq {target}, which is not an earlier event that changed memory"
-        ]
+        return [f"memory.reverted names seq {target}, which is not an earlier event that changed memory"]
 
 
 def _raw_seq(line: bytes) -> int | None:

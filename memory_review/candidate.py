@@ -120,17 +120,17 @@ def _lines(memory: Memory | None) -> list[str]:
 
 def encode_candidate(candidate: Candidate) -> bytes:
     """The candidate file's bytes: sorted keys, indented for people and git."""
-    return orjson.dumps(
-        candidate.model_dump(mode="json"), option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2
-    ) + b"\n"
+    return orjson.dumps(candidate.model_dump(mode="json"), option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2) + b"\n"
 
 
 def check_candidate_size(candidate: Candidate) -> None:
     """Refuse a candidate whose file the readers would refuse (limits.py makes a valid one fit)."""
     size = len(encode_candidate(candidate))
     if size > MAX_CANDIDATE_BYTES:
-        raise ValidationError(f"the candidate would be {size} bytes; at most {MAX_CANDIDATE_BYTES} are allowed "
-                              "(shorten the evidence or the texts)")
+        raise ValidationError(
+            f"the candidate would be {size} bytes; at most {MAX_CANDIDATE_BYTES} are allowed "
+            "(shorten the evidence or the texts)"
+        )
 
 
 def candidate_to_json(candidate: Candidate) -> dict:

@@ -35,6 +35,7 @@ _workspace = LazyModule("memory_review.workspace")
 def current_actor() -> str:
     return _workspace.current_actor()
 
+
 # The integrations are imported by the handlers that use them: `context`, the command an agent runs
 # before every turn, must not pay for the hook, install, MCP and export modules (docs/performance.md).
 
@@ -54,9 +55,11 @@ COMMANDS: dict[str, tuple[Handler, Callable[[Any, argparse.Namespace], str]]] = 
 
 def command(name: str, render: str):
     """Register a handler and its text renderer under a command name."""
+
     def register(handler: Handler) -> Handler:
         COMMANDS[name] = (handler, render)
         return handler
+
     return register
 
 
@@ -133,8 +136,7 @@ def _memories(args, ws: Workspace):
 def _log(args, ws: Workspace):
     if args.git:
         return out.GitLog(ws.git_log(scope=args.scope, limit=args.limit))
-    return ws.log(scope=args.scope, session=args.session, type=args.type, memory=args.memory,
-                  candidate=args.candidate)
+    return ws.log(scope=args.scope, session=args.session, type=args.type, memory=args.memory, candidate=args.candidate)
 
 
 @command("sync", "render_sync")
@@ -163,8 +165,7 @@ def _context(args, ws: Workspace):
 
 @command("extract", "render_extract")
 def _extract(args, ws: Workspace):
-    return ws.extract(Path(args.transcript), format=args.format, session=args.session,
-                      extractor=args.extractor)
+    return ws.extract(Path(args.transcript), format=args.format, session=args.session, extractor=args.extractor)
 
 
 @command("import", "render_import")
@@ -204,8 +205,14 @@ def _doctor(args, ws: Workspace):
 @command("forget", "render_forget")
 def _forget(args, ws: Workspace):
     text = None if args.pattern else _text_to_forget(args.text_from)
-    return ws.forget(text=text, pattern=args.pattern, scope=args.scope, reason=args.reason,
-                     actor=current_actor(), dry_run=not args.yes)
+    return ws.forget(
+        text=text,
+        pattern=args.pattern,
+        scope=args.scope,
+        reason=args.reason,
+        actor=current_actor(),
+        dry_run=not args.yes,
+    )
 
 
 def _text_to_forget(source: str | None) -> str:
@@ -241,8 +248,14 @@ def _hook(args, ws: Workspace):
 def _install(args, ws: Workspace):
     from memory_review.integrations import install
 
-    return install.install(ws, scope=args.settings, command=args.command_line,
-                           keep_auto_memory=args.keep_auto_memory, extractor=args.extractor, agent=args.agent)
+    return install.install(
+        ws,
+        scope=args.settings,
+        command=args.command_line,
+        keep_auto_memory=args.keep_auto_memory,
+        extractor=args.extractor,
+        agent=args.agent,
+    )
 
 
 @command("uninstall", "render_install")
@@ -265,8 +278,9 @@ def _mcp(args, ws: Workspace):
 def _export(args, ws: Workspace):
     from memory_review.integrations import export
 
-    return export.export_memories(ws, format=args.format, output=Path(args.output) if args.output else None,
-                                  scope=args.scope)
+    return export.export_memories(
+        ws, format=args.format, output=Path(args.output) if args.output else None, scope=args.scope
+    )
 
 
 @command("demo", "render_demo")
@@ -293,8 +307,10 @@ def _launch_tui(ws: Workspace) -> None:
     except KeyboardInterrupt:  # ctrl+c while the UI winds down: it was leaving anyway, no traceback
         pass
     if app.not_run():
-        print("memory-review: quit before these ran (nothing of them was recorded): "
-              + "; ".join(app.not_run()), file=sys.stderr)
+        print(
+            "memory-review: quit before these ran (nothing of them was recorded): " + "; ".join(app.not_run()),
+            file=sys.stderr,
+        )
 
 
 # --- helpers -----------------------------------------------------------------------------
@@ -331,7 +347,9 @@ def _edit_until_valid(ws: Workspace, candidate_id: str, data: bytes):
         if not text.strip() or text == data:
             raise ValidationError("the edit was left empty or unchanged; nothing changed")
         try:
-            return ws.edit(candidate_id, _proposed(_record_io.parse_memory(text, path="edited memory")), actor=current_actor())
+            return ws.edit(
+                candidate_id, _proposed(_record_io.parse_memory(text, path="edited memory")), actor=current_actor()
+            )
         except ValidationError as exc:
             problem, data = str(exc), text
 
@@ -365,8 +383,10 @@ def _edit_in_editor(data: bytes) -> bytes:
             completed = subprocess.run([*shlex.split(editor), str(path)], check=False)
         except (OSError, ValueError) as exc:  # no such program, not executable, unbalanced quotes
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            raise ValidationError(f"could not start the editor {editor!r}: {reason}; nothing changed",
-                                  hint="set $EDITOR to a program that edits a file, or use --from-file") from exc
+            raise ValidationError(
+                f"could not start the editor {editor!r}: {reason}; nothing changed",
+                hint="set $EDITOR to a program that edits a file, or use --from-file",
+            ) from exc
         if completed.returncode != 0:
             raise ValidationError(f"editor {editor!r} exited with {completed.returncode}; nothing changed")
         return path.read_bytes()
@@ -380,14 +400,20 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="memory-review",
         description="Reviewed, revertible memory for LLM coding agents. With no command: the review UI.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _globals(parser)
     parser.add_argument("--version", action=_VersionAction, help="print the installed version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, help_text, example, configure in SUBCOMMANDS:
-        p = sub.add_parser(name, help=help_text, description=help_text, epilog=f"example:\n  {example}",
-                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        p = sub.add_parser(
+            name,
+            help=help_text,
+            description=help_text,
+            epilog=f"example:\n  {example}",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         _globals(p, suppress=True)
         p.add_argument("--json", action="store_true", help="print JSON for scripts")
         configure(p)
@@ -409,8 +435,12 @@ class _VersionAction(argparse.Action):
 
 def _globals(parser: argparse.ArgumentParser, *, suppress: bool = False) -> None:
     default = argparse.SUPPRESS if suppress else None
-    parser.add_argument("--project", metavar="DIR", default=default,
-                        help="project root (default: the git top-level of the current directory)")
+    parser.add_argument(
+        "--project",
+        metavar="DIR",
+        default=default,
+        help="project root (default: the git top-level of the current directory)",
+    )
     parser.add_argument("--session", metavar="ID", default=default, help="the agent session to act for")
 
 
@@ -419,8 +449,13 @@ def _scope(p, help_text="which store (default: look in project, then user)"):
 
 
 def _cfg_propose(p):
-    p.add_argument("--file", "-f", required=True, metavar="F",
-                   help="JSON proposal(s): an object, an array, or JSON Lines; '-' reads stdin")
+    p.add_argument(
+        "--file",
+        "-f",
+        required=True,
+        metavar="F",
+        help="JSON proposal(s): an object, an array, or JSON Lines; '-' reads stdin",
+    )
 
 
 def _cfg_ids(p):
@@ -442,8 +477,12 @@ def _cfg_edit(p):
 
 
 def _cfg_revert(p):
-    p.add_argument("targets", nargs="+", metavar="SEQ|CANDIDATE",
-                   help="event seq(s), or id(s) of applied candidates; all in one batch per store, newest first")
+    p.add_argument(
+        "targets",
+        nargs="+",
+        metavar="SEQ|CANDIDATE",
+        help="event seq(s), or id(s) of applied candidates; all in one batch per store, newest first",
+    )
     p.add_argument("--force", action="store_true", help="overwrite a newer change (recorded)")
     _scope(p, "which store's log SEQ refers to (default: project)")
 
@@ -461,8 +500,9 @@ def _cfg_delete(p):
 
 def _cfg_log(p):
     p.add_argument("--scope", choices=["user", "project"], default="project", help="which store's log")
-    p.add_argument("--git", action="store_true",
-                   help="the git history instead (refs/memory-review/<scope>; also `git log <ref>`)")
+    p.add_argument(
+        "--git", action="store_true", help="the git history instead (refs/memory-review/<scope>; also `git log <ref>`)"
+    )
     p.add_argument("--limit", type=int, default=50, metavar="N", help="with --git: the newest N commits")
     p.add_argument("--type", help="only this event type, e.g. candidate.applied")
     p.add_argument("--memory", help="only events touching this memory id")
@@ -475,24 +515,36 @@ def _cfg_replay(p):
 
 
 def _cfg_trust(p):
-    p.add_argument("action", nargs="?", choices=["list", "apply", "discard"],
-                   help="list (default): memories no one here approved; apply: trust them; discard: never")
+    p.add_argument(
+        "action",
+        nargs="?",
+        choices=["list", "apply", "discard"],
+        help="list (default): memories no one here approved; apply: trust them; discard: never",
+    )
     p.add_argument("ids", nargs="*", metavar="ID", help="memory id(s)")
     p.add_argument("--all", action="store_true", help="apply: every memory still waiting")
-    p.add_argument("--remote", metavar="NAME",
-                   help="let teammates' approvals that arrive by `sync` through git remote NAME count here")
+    p.add_argument(
+        "--remote",
+        metavar="NAME",
+        help="let teammates' approvals that arrive by `sync` through git remote NAME count here",
+    )
     p.add_argument("--off", action="store_true", help="with --remote: stop letting them count")
-    p.add_argument("--moved-from", metavar="DIR",
-                   help="this project was moved from DIR: keep what you trusted or refused there")
+    p.add_argument(
+        "--moved-from", metavar="DIR", help="this project was moved from DIR: keep what you trusted or refused there"
+    )
     p.add_argument("--reason", help="why (kept in the log)")
     _scope(p, "only this store (default: both)")
 
 
 def _cfg_context(p):
     p.add_argument("--query", help="select at most 5 memories relevant to this text (forbidden ones always)")
-    p.add_argument("--budget", type=int, metavar="BYTES",
-                   help="size limit of the block (default 25000); stdout gets the block alone, and stderr "
-                        "says how many memories were left out and why")
+    p.add_argument(
+        "--budget",
+        type=int,
+        metavar="BYTES",
+        help="size limit of the block (default 25000); stdout gets the block alone, and stderr "
+        "says how many memories were left out and why",
+    )
 
 
 class _LazyChoices:
@@ -516,16 +568,27 @@ def _transcript_formats() -> list[str]:
 
 
 def _cfg_extract(p):
-    p.add_argument("transcript", metavar="TRANSCRIPT",
-                   help="Claude Code session JSONL (or JSON array), Codex rollout JSONL, Gemini CLI session JSON, "
-                        "{role, content} JSONL, aider history, text")
+    p.add_argument(
+        "transcript",
+        metavar="TRANSCRIPT",
+        help="Claude Code session JSONL (or JSON array), Codex rollout JSONL, Gemini CLI session JSON, "
+        "{role, content} JSONL, aider history, text",
+    )
     # A metavar, so argparse does not list (load) the choices while building the parser.
-    p.add_argument("--format", choices=_LazyChoices(_transcript_formats), metavar="FORMAT",
-                   help="skip auto-detection: claude-code, codex, gemini, jsonl, aider or text")
-    p.add_argument("--extractor", choices=["heuristic", "model", "claude", "codex", "gemini"], default="heuristic",
-                   help="heuristic (offline, the default); claude, codex or gemini: that agent CLI headless, no "
-                        "tools (found on PATH, or $MEMORY_REVIEW_CLAUDE_CLI ...); model: an OpenAI-compatible or "
-                        "Anthropic endpoint from MEMORY_REVIEW_LLM_*")
+    p.add_argument(
+        "--format",
+        choices=_LazyChoices(_transcript_formats),
+        metavar="FORMAT",
+        help="skip auto-detection: claude-code, codex, gemini, jsonl, aider or text",
+    )
+    p.add_argument(
+        "--extractor",
+        choices=["heuristic", "model", "claude", "codex", "gemini"],
+        default="heuristic",
+        help="heuristic (offline, the default); claude, codex or gemini: that agent CLI headless, no "
+        "tools (found on PATH, or $MEMORY_REVIEW_CLAUDE_CLI ...); model: an OpenAI-compatible or "
+        "Anthropic endpoint from MEMORY_REVIEW_LLM_*",
+    )
 
 
 def _import_formats() -> list[str]:
@@ -535,43 +598,66 @@ def _import_formats() -> list[str]:
 
 
 def _cfg_import(p):
-    p.add_argument("path", metavar="PATH",
-                   help="CLAUDE.md / AGENTS.md / GEMINI.md, a Claude Code auto-memory folder (MEMORY.md), "
-                        "a Cursor rule (.mdc) or .cursor/rules, a Cline memory-bank folder, or a project folder "
-                        "holding them")
-    p.add_argument("--format", choices=_LazyChoices(_import_formats), metavar="FORMAT",
-                   help="skip auto-detection: claude-md, claude-memory, cursor or cline")
-    p.add_argument("--codex-chain", action="store_true",
-                   help="PATH is the folder a Codex session works in: import the AGENTS.md files Codex reads "
-                        "there, from the project root down (AGENTS.override.md, else AGENTS.md, one per folder)")
+    p.add_argument(
+        "path",
+        metavar="PATH",
+        help="CLAUDE.md / AGENTS.md / GEMINI.md, a Claude Code auto-memory folder (MEMORY.md), "
+        "a Cursor rule (.mdc) or .cursor/rules, a Cline memory-bank folder, or a project folder "
+        "holding them",
+    )
+    p.add_argument(
+        "--format",
+        choices=_LazyChoices(_import_formats),
+        metavar="FORMAT",
+        help="skip auto-detection: claude-md, claude-memory, cursor or cline",
+    )
+    p.add_argument(
+        "--codex-chain",
+        action="store_true",
+        help="PATH is the folder a Codex session works in: import the AGENTS.md files Codex reads "
+        "there, from the project root down (AGENTS.override.md, else AGENTS.md, one per folder)",
+    )
     _scope(p, "propose every memory for this store (default: by file: project, or user for personal ones)")
 
 
 def _cfg_consolidate(p):
     _scope(p, "only this store (default: both)")
-    p.add_argument("--threshold", type=int, metavar="N",
-                   help="from N approved memories in a store, also merge related ones, not only "
-                        "near-duplicates (default 10)")
+    p.add_argument(
+        "--threshold",
+        type=int,
+        metavar="N",
+        help="from N approved memories in a store, also merge related ones, not only near-duplicates (default 10)",
+    )
 
 
 def _cfg_verify(p):
-    p.add_argument("--repair", action="store_true",
-                   help="show how repair would fold what is provably committed (the log, then the git history) "
-                        "and rebuild manifest, memory files, MEMORY.md and candidates from it; changes nothing")
-    p.add_argument("--apply", action="store_true",
-                   help="with --repair: do it, after backing the store's files up to <store>/backups/")
+    p.add_argument(
+        "--repair",
+        action="store_true",
+        help="show how repair would fold what is provably committed (the log, then the git history) "
+        "and rebuild manifest, memory files, MEMORY.md and candidates from it; changes nothing",
+    )
+    p.add_argument(
+        "--apply",
+        action="store_true",
+        help="with --repair: do it, after backing the store's files up to <store>/backups/",
+    )
 
 
 def _cfg_forget(p):
     what = p.add_mutually_exclusive_group()
-    what.add_argument("--text-from", metavar="FILE|-",
-                      help="read the text to forget from FILE or stdin (-); without it, a prompt that does "
-                           "not echo. Never give a secret on the command line: ps and shell history keep it")
+    what.add_argument(
+        "--text-from",
+        metavar="FILE|-",
+        help="read the text to forget from FILE or stdin (-); without it, a prompt that does "
+        "not echo. Never give a secret on the command line: ps and shell history keep it",
+    )
     what.add_argument("--pattern", metavar="REGEX", help="forget every match of a regular expression instead")
     p.add_argument("--reason", required=True, help="why (recorded; must not contain the text)")
     _scope(p, "only this store (default: both)")
-    p.add_argument("--yes", action="store_true",
-                   help="rewrite for real (without it: only report what would be rewritten)")
+    p.add_argument(
+        "--yes", action="store_true", help="rewrite for real (without it: only report what would be rewritten)"
+    )
 
 
 def _cfg_promote(p):
@@ -592,45 +678,81 @@ def _none(p):
 def _cfg_sync(p):
     p.add_argument("remote", nargs="?", metavar="REMOTE", help="git remote to sync through (default: origin)")
     _scope(p, "only this store (default: every store whose repository has REMOTE)")
-    p.add_argument("--share-pending", action="store_true",
-                   help="also push your pending proposals (each candidate's full record: the memory it would "
-                        "write, rationale, evidence quotes, proposer, session id) where everyone who can read "
-                        "the remote sees them. Without it only reviewed events leave this machine: applies "
-                        "with the candidates they approved, reverts, deletes, sync merges. Prompts, discarded "
-                        "proposals and hook errors are never pushed")
+    p.add_argument(
+        "--share-pending",
+        action="store_true",
+        help="also push your pending proposals (each candidate's full record: the memory it would "
+        "write, rationale, evidence quotes, proposer, session id) where everyone who can read "
+        "the remote sees them. Without it only reviewed events leave this machine: applies "
+        "with the candidates they approved, reverts, deletes, sync merges. Prompts, discarded "
+        "proposals and hook errors are never pushed",
+    )
 
 
 def _cfg_hook(p):
-    p.add_argument("target", choices=[*HOOK_AGENTS, "errors", "worker"], metavar="claude-code|codex|gemini|errors",
-                   help="claude-code, codex, gemini: run as that agent's hook (JSON on stdin; always exits 0); "
-                        "errors: what went wrong inside hooks "
-                        "(worker: the background model extraction a hook starts; not for people)")
+    p.add_argument(
+        "target",
+        choices=[*HOOK_AGENTS, "errors", "worker"],
+        metavar="claude-code|codex|gemini|errors",
+        help="claude-code, codex, gemini: run as that agent's hook (JSON on stdin; always exits 0); "
+        "errors: what went wrong inside hooks "
+        "(worker: the background model extraction a hook starts; not for people)",
+    )
 
 
 def _cfg_install(p, *, with_command: bool = True):
-    p.add_argument("agent", choices=list(HOOK_AGENTS), metavar="claude-code|codex|gemini",
-                   help="the agent to hook into (codex: .codex/hooks.json, or $CODEX_HOME/hooks.json with --user; "
-                        "gemini: .gemini/settings.json, or ~/.gemini/settings.json with --user)")
+    p.add_argument(
+        "agent",
+        choices=list(HOOK_AGENTS),
+        metavar="claude-code|codex|gemini",
+        help="the agent to hook into (codex: .codex/hooks.json, or $CODEX_HOME/hooks.json with --user; "
+        "gemini: .gemini/settings.json, or ~/.gemini/settings.json with --user)",
+    )
     # Here --project names the settings file, not the project root: this group takes the flag over
     # (the root can still be given before the command: memory-review --project DIR install ...).
     where = p.add_argument_group("which settings file (the last one given wins)", conflict_handler="resolve")
-    where.add_argument("--user", dest="settings", action="store_const", const="user",
-                       help="~/.claude/settings.json (every project; acts where `memory-review init` ran)")
-    where.add_argument("--project", dest="settings", action="store_const", const="project",
-                       help="<project>/.claude/settings.json, shared with the team (the default)")
-    where.add_argument("--local", dest="settings", action="store_const", const="local",
-                       help="<project>/.claude/settings.local.json, this machine only")
+    where.add_argument(
+        "--user",
+        dest="settings",
+        action="store_const",
+        const="user",
+        help="~/.claude/settings.json (every project; acts where `memory-review init` ran)",
+    )
+    where.add_argument(
+        "--project",
+        dest="settings",
+        action="store_const",
+        const="project",
+        help="<project>/.claude/settings.json, shared with the team (the default)",
+    )
+    where.add_argument(
+        "--local",
+        dest="settings",
+        action="store_const",
+        const="local",
+        help="<project>/.claude/settings.local.json, this machine only",
+    )
     p.set_defaults(settings="project")
     if with_command:
-        p.add_argument("--command", dest="command_line", metavar="CMD",
-                       help="what Claude Code runs (default: memory-review hook claude-code, by full path "
-                            "when memory-review is not on PATH)")
-        p.add_argument("--extractor", choices=["heuristic", "claude", "codex", "gemini"],
-                       help="what the Stop hooks extract with: claude, codex or gemini run that CLI in the "
-                            "background (your login, no tools); heuristic (offline) is what they use unless set")
-        p.add_argument("--keep-auto-memory", action="store_true",
-                       help="leave Claude Code's own auto memory on (by default install turns it off: "
-                            "it remembers what nobody reviewed)")
+        p.add_argument(
+            "--command",
+            dest="command_line",
+            metavar="CMD",
+            help="what Claude Code runs (default: memory-review hook claude-code, by full path "
+            "when memory-review is not on PATH)",
+        )
+        p.add_argument(
+            "--extractor",
+            choices=["heuristic", "claude", "codex", "gemini"],
+            help="what the Stop hooks extract with: claude, codex or gemini run that CLI in the "
+            "background (your login, no tools); heuristic (offline) is what they use unless set",
+        )
+        p.add_argument(
+            "--keep-auto-memory",
+            action="store_true",
+            help="leave Claude Code's own auto memory on (by default install turns it off: "
+            "it remembers what nobody reviewed)",
+        )
 
 
 def _export_formats() -> list[str]:
@@ -640,66 +762,147 @@ def _export_formats() -> list[str]:
 
 
 def _cfg_export(p):
-    p.add_argument("--format", required=True, choices=_LazyChoices(_export_formats), metavar="FORMAT",
-                   help="agents-md: AGENTS.md, claude-md: CLAUDE.md, cursor-rules: .cursor/rules/memory-review.mdc")
+    p.add_argument(
+        "--format",
+        required=True,
+        choices=_LazyChoices(_export_formats),
+        metavar="FORMAT",
+        help="agents-md: AGENTS.md, claude-md: CLAUDE.md, cursor-rules: .cursor/rules/memory-review.mdc",
+    )
     p.add_argument("--output", metavar="FILE", help="write this file instead of the format's default")
-    p.add_argument("--scope", choices=["project", "user", "all"], default="project",
-                   help="whose memories: project (the default: these files are usually committed), "
-                        "user (your own), or all")
+    p.add_argument(
+        "--scope",
+        choices=["project", "user", "all"],
+        default="project",
+        help="whose memories: project (the default: these files are usually committed), user (your own), or all",
+    )
 
 
 SUBCOMMANDS = [
     ("review", "open the review UI (the default)", "memory-review review", _none),
-    ("demo", "a throwaway workspace with realistic candidates, opened in the UI",
-     "memory-review demo --no-tui", _cfg_demo),
+    (
+        "demo",
+        "a throwaway workspace with realistic candidates, opened in the UI",
+        "memory-review demo --no-tui",
+        _cfg_demo,
+    ),
     ("init", "create the user and project stores", "memory-review init", _none),
-    ("propose", "propose memory changes from JSON (the agent's way in)", "memory-review propose --file p.json",
-     _cfg_propose),
+    (
+        "propose",
+        "propose memory changes from JSON (the agent's way in)",
+        "memory-review propose --file p.json",
+        _cfg_propose,
+    ),
     ("list", "pending candidates", "memory-review list --json", lambda p: _scope(p, "only this store")),
     ("show", "one candidate: diff, rationale, evidence, status", "memory-review show cand_01J...", _cfg_show),
     ("apply", "apply candidates (one batch per store)", "memory-review apply cand_01J... cand_01K...", _cfg_ids),
     ("discard", "discard candidates", "memory-review discard cand_01J... --reason 'one-off'", _cfg_discard),
     ("edit", "edit a candidate's proposed memory in $EDITOR", "memory-review edit cand_01J...", _cfg_edit),
     ("revert", "undo applied changes (one batch per store)", "memory-review revert 12 14", _cfg_revert),
-    ("restore", "undo applies or discards: the same candidates pending again (an applied one's memory "
-                "reverted in the same batch)", "memory-review restore cand_01J...", _cfg_restore),
+    (
+        "restore",
+        "undo applies or discards: the same candidates pending again (an applied one's memory "
+        "reverted in the same batch)",
+        "memory-review restore cand_01J...",
+        _cfg_restore,
+    ),
     ("delete", "delete an approved memory (recorded, revertible)", "memory-review delete old-fact", _cfg_delete),
     ("memories", "approved memories as injection sees them", "memory-review memories --json", _none),
-    ("log", "the event log (--session ID: only that session)", "memory-review log --type candidate.applied",
-     _cfg_log),
-    ("trust", "memories no person on this machine approved (a cloned, copied or synced store): review, "
-              "trust or refuse them", "memory-review trust apply conv-pnpm", _cfg_trust),
-    ("context", "the block of approved memories to put in the prompt (--session records it)",
-     "memory-review --session S1 context --query 'database tests'", _cfg_context),
-    ("extract", "propose candidates found in an agent session transcript (never memory)",
-     "memory-review extract ~/.claude/projects/x/session.jsonl", _cfg_extract),
-    ("import", "propose candidates from existing memory files: CLAUDE.md, AGENTS.md, Cursor rules, Cline, "
-               "Claude Code auto memory (never memory)", "memory-review import CLAUDE.md", _cfg_import),
-    ("consolidate", "propose merging near-duplicate (or, past a threshold, related) approved memories",
-     "memory-review consolidate --threshold 10", _cfg_consolidate),
+    ("log", "the event log (--session ID: only that session)", "memory-review log --type candidate.applied", _cfg_log),
+    (
+        "trust",
+        "memories no person on this machine approved (a cloned, copied or synced store): review, trust or refuse them",
+        "memory-review trust apply conv-pnpm",
+        _cfg_trust,
+    ),
+    (
+        "context",
+        "the block of approved memories to put in the prompt (--session records it)",
+        "memory-review --session S1 context --query 'database tests'",
+        _cfg_context,
+    ),
+    (
+        "extract",
+        "propose candidates found in an agent session transcript (never memory)",
+        "memory-review extract ~/.claude/projects/x/session.jsonl",
+        _cfg_extract,
+    ),
+    (
+        "import",
+        "propose candidates from existing memory files: CLAUDE.md, AGENTS.md, Cursor rules, Cline, "
+        "Claude Code auto memory (never memory)",
+        "memory-review import CLAUDE.md",
+        _cfg_import,
+    ),
+    (
+        "consolidate",
+        "propose merging near-duplicate (or, past a threshold, related) approved memories",
+        "memory-review consolidate --threshold 10",
+        _cfg_consolidate,
+    ),
     ("sessions", "sessions seen in the logs", "memory-review sessions", _none),
-    ("replay", "rebuild past state from the log (--at SEQ), or a session's contexts (--session ID)",
-     "memory-review replay --at 12", _cfg_replay),
+    (
+        "replay",
+        "rebuild past state from the log (--at SEQ), or a session's contexts (--session ID)",
+        "memory-review replay --at 12",
+        _cfg_replay,
+    ),
     ("verify", "check manifest, files and the log's chain", "memory-review verify --repair --apply", _cfg_verify),
-    ("doctor", "what to know when something is off: versions, stores, trust, installed hooks, recent hook "
-               "errors, verify", "memory-review doctor --json", _none),
-    ("forget", "take a text (a leaked secret) out of the stores, their log and git history, recorded "
-               "(a person's command)", "memory-review forget --text-from - --reason 'leaked token' --yes",
-     _cfg_forget),
-    ("sync", "share approved memory through a git remote: fetch teammates' changes, merge, push yours",
-     "memory-review sync origin", _cfg_sync),
-    ("promote", "propose moving a session memory to user/project", "memory-review promote S1 tabs --scope user",
-     _cfg_promote),
-    ("hook", "Claude Code hook: context on session start and prompts, candidates from transcripts; "
-             "`hook errors` lists its failures", "memory-review hook errors", _cfg_hook),
-    ("install", "add memory-review's hooks to Claude Code's settings.json (idempotent, backed up)",
-     "memory-review install claude-code --project", _cfg_install),
-    ("uninstall", "remove exactly the hooks `install` added", "memory-review uninstall claude-code --project",
-     lambda p: _cfg_install(p, with_command=False)),
-    ("mcp", "MCP server on stdio: agents propose and read memory, never approve (needs the mcp extra)",
-     "claude mcp add memory-review -- memory-review mcp", _none),
-    ("export", "write approved memories into a marked section of AGENTS.md, CLAUDE.md or a Cursor rule",
-     "memory-review export --format agents-md", _cfg_export),
+    (
+        "doctor",
+        "what to know when something is off: versions, stores, trust, installed hooks, recent hook errors, verify",
+        "memory-review doctor --json",
+        _none,
+    ),
+    (
+        "forget",
+        "take a text (a leaked secret) out of the stores, their log and git history, recorded (a person's command)",
+        "memory-review forget --text-from - --reason 'leaked token' --yes",
+        _cfg_forget,
+    ),
+    (
+        "sync",
+        "share approved memory through a git remote: fetch teammates' changes, merge, push yours",
+        "memory-review sync origin",
+        _cfg_sync,
+    ),
+    (
+        "promote",
+        "propose moving a session memory to user/project",
+        "memory-review promote S1 tabs --scope user",
+        _cfg_promote,
+    ),
+    (
+        "hook",
+        "Claude Code hook: context on session start and prompts, candidates from transcripts; "
+        "`hook errors` lists its failures",
+        "memory-review hook errors",
+        _cfg_hook,
+    ),
+    (
+        "install",
+        "add memory-review's hooks to Claude Code's settings.json (idempotent, backed up)",
+        "memory-review install claude-code --project",
+        _cfg_install,
+    ),
+    (
+        "uninstall",
+        "remove exactly the hooks `install` added",
+        "memory-review uninstall claude-code --project",
+        lambda p: _cfg_install(p, with_command=False),
+    ),
+    (
+        "mcp",
+        "MCP server on stdio: agents propose and read memory, never approve (needs the mcp extra)",
+        "claude mcp add memory-review -- memory-review mcp",
+        _none,
+    ),
+    (
+        "export",
+        "write approved memories into a marked section of AGENTS.md, CLAUDE.md or a Cursor rule",
+        "memory-review export --format agents-md",
+        _cfg_export,
+    ),
 ]
 
 
@@ -735,8 +938,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _report(exc, getattr(args, "json", False))
         return 1
     except OSError as exc:  # the disk refused something the library did not translate: one line, no trace
-        _report(StorageError(one_line_os_error(exc), path=exc.filename, errno=exc.errno),
-                getattr(args, "json", False))
+        _report(StorageError(one_line_os_error(exc), path=exc.filename, errno=exc.errno), getattr(args, "json", False))
         return 1
     try:
         _emit(result, args, getattr(out, render))

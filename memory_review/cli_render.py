@@ -7,9 +7,8 @@ import itertools
 from dataclasses import asdict, dataclass, is_dataclass
 from typing import Any
 
-from pydantic import BaseModel
-
 import orjson
+from pydantic import BaseModel
 
 from memory_review.events import Event, encode_event
 from memory_review.models import Memory, utc_now
@@ -91,8 +90,13 @@ class VerifyResult:
         from memory_review.version import store_format, tool_version
 
         problems = [f"{r.scope}: {p}" for r in self.stores for p in r.problems]
-        return {"ok": self.ok, "problems": problems, "stores": [asdict(r) for r in self.stores],
-                "version": tool_version(), "store_format": store_format()}
+        return {
+            "ok": self.ok,
+            "problems": problems,
+            "stores": [asdict(r) for r in self.stores],
+            "version": tool_version(),
+            "store_format": store_format(),
+        }
 
 
 def render_proposed(results, args) -> str:
@@ -135,16 +139,22 @@ class Shown:
 def render_show(shown: Shown | Any, args) -> str:
     state, similar = (shown.state, shown.similar) if isinstance(shown, Shown) else (shown, [])
     c = state.candidate
-    lines = [f"candidate {c.id}  ({state.status})", f"  op:        {c.op} ({c.scope})",
-             f"  proposer:  {c.proposer.kind}:{c.proposer.name}" + (f" ({c.proposer.model})" if c.proposer.model else ""),
-             f"  priority:  {c.priority}", f"  created:   {c.created_at}"]
+    lines = [
+        f"candidate {c.id}  ({state.status})",
+        f"  op:        {c.op} ({c.scope})",
+        f"  proposer:  {c.proposer.kind}:{c.proposer.name}" + (f" ({c.proposer.model})" if c.proposer.model else ""),
+        f"  priority:  {c.priority}",
+        f"  created:   {c.created_at}",
+    ]
     if state.flags:
         lines.append(f"  WARNING:   {', '.join(state.flags)}")
     lines += ["", *_would_inject(c), "rationale:", f"  {c.rationale}", ""]
     if c.evidence:
         lines.append("evidence:")
         for e in c.evidence:
-            where = " ".join(x for x in (e.session_id and f"session {e.session_id}", e.turn_id and f"turn {e.turn_id}") if x)
+            where = " ".join(
+                x for x in (e.session_id and f"session {e.session_id}", e.turn_id and f"turn {e.turn_id}") if x
+            )
             lines.append(f"  > {e.quote}" + (f"  ({where})" if where else ""))
         lines.append("")
     lines += ["diff:", c.diff.rstrip("\n")]
@@ -191,8 +201,10 @@ def render_event(event: Event, args) -> str:
     what = event.candidate or ""
     changed = ", ".join(c.memory for c in event.changes or ())
     if event.trust:  # memory.trusted / memory.refused name their memories; trust.remote its remote
-        changed = ", ".join(str(m.get("memory")) for m in event.trust.get("memories", ())) or \
-            f"remote {event.trust.get('remote')} {'on' if event.trust.get('trusted') else 'off'}"
+        changed = (
+            ", ".join(str(m.get("memory")) for m in event.trust.get("memories", ()))
+            or f"remote {event.trust.get('remote')} {'on' if event.trust.get('trusted') else 'off'}"
+        )
     extra = f" reverts {event.reverts}" if event.reverts else ""
     extra += " (forced)" if event.forced else ""
     reason = f" — {event.reason}" if event.reason else ""
@@ -235,8 +247,10 @@ def render_git_log(log: GitLog, args) -> str:
     blocks = []
     for e in log.entries:
         merge = f"  (merges {len(e.parents) - 1} replica commit(s))" if len(e.parents) > 1 else ""
-        blocks.append(f"commit {e.commit}{merge}\nAuthor: {e.author} <{e.email}>\nDate:   {e.date}\n\n"
-                      + "\n".join(f"    {line}" for line in e.message.splitlines()))
+        blocks.append(
+            f"commit {e.commit}{merge}\nAuthor: {e.author} <{e.email}>\nDate:   {e.date}\n\n"
+            + "\n".join(f"    {line}" for line in e.message.splitlines())
+        )
     return "\n\n".join(blocks)
 
 
@@ -247,8 +261,10 @@ def render_sync(results, args) -> str:
 def _sync_lines(r) -> str:
     if r.status != "synced":
         return f"{r.scope} store: skipped ({r.reason})"
-    lines = [f"{r.scope} store via {r.remote}: {len(r.replicas)} other clone(s); "
-             + ("pushed" if r.pushed else "nothing new to push")]
+    lines = [
+        f"{r.scope} store via {r.remote}: {len(r.replicas)} other clone(s); "
+        + ("pushed" if r.pushed else "nothing new to push")
+    ]
     lines += [f"  took in: {', '.join(r.adopted)}"] if r.adopted else []
     lines += [f"  CONFLICT: {cid} waits for your review (`memory-review show {cid}`)" for cid in r.conflicts]
     lines += [f"  closed {cid}: settled elsewhere" for cid in r.closed]
@@ -287,9 +303,11 @@ def context_note(result) -> str:
 
 
 def render_extract(summary, args) -> str:
-    lines = [f"{summary.source} ({summary.format}, session {summary.session}): {summary.user_turns} user turns",
-             f"  found {summary.found}, proposed {len(summary.proposed)}, "
-             f"skipped {summary.skipped_duplicates} as duplicates, flagged {summary.flagged}"]
+    lines = [
+        f"{summary.source} ({summary.format}, session {summary.session}): {summary.user_turns} user turns",
+        f"  found {summary.found}, proposed {len(summary.proposed)}, "
+        f"skipped {summary.skipped_duplicates} as duplicates, flagged {summary.flagged}",
+    ]
     if summary.failure:
         lines.append(f"  warning: {summary.failure}")
     lines += [f"  {cid}" for cid in summary.proposed]
@@ -299,9 +317,11 @@ def render_extract(summary, args) -> str:
 
 
 def render_import(summary, args) -> str:
-    lines = [f"{summary.source} ({', '.join(summary.formats)}): {len(summary.files)} file(s) read",
-             f"  found {summary.found}, proposed {len(summary.proposed)}, "
-             f"skipped {summary.skipped_duplicates} as duplicates, flagged {summary.flagged}"]
+    lines = [
+        f"{summary.source} ({', '.join(summary.formats)}): {len(summary.files)} file(s) read",
+        f"  found {summary.found}, proposed {len(summary.proposed)}, "
+        f"skipped {summary.skipped_duplicates} as duplicates, flagged {summary.flagged}",
+    ]
     lines += [f"  merged {summary.merged} repeated piece(s) into others"] if summary.merged else []
     lines += [f"  too large to store, left out: {', '.join(summary.too_large)}"] if summary.too_large else []
     lines += [f"  note: {note}" for note in summary.notes]
@@ -315,8 +335,10 @@ def render_consolidate(summary, args) -> str:
     counts = ", ".join(f"{scope} {n}" for scope, n in summary.memories.items())
     lines = [f"approved memories: {counts} (threshold {summary.threshold})"]
     for group, cid in zip(summary.groups, summary.proposed, strict=True):
-        lines.append(f"  {cid}  {group['scope']}: {', '.join(group['sources'])} -> {group['result']} "
-                     f"({group['kind']}, overlap {group['similarity']:.0%})")
+        lines.append(
+            f"  {cid}  {group['scope']}: {', '.join(group['sources'])} -> {group['result']} "
+            f"({group['kind']}, overlap {group['similarity']:.0%})"
+        )
     lines += [f"  note: {note}" for note in summary.notes]
     lines.append("review them with `memory-review`" if summary.proposed else "nothing to consolidate")
     return "\n".join(lines)
@@ -351,8 +373,9 @@ def render_verify(result, args) -> str:
     lines = []
     for r in result.stores:
         status = "ok" if r.ok else f"{len(r.problems)} problem(s)"
-        lines.append(f"{r.scope} store {r.root}: {status} ({r.events} events, {r.memories} memories, "
-                     f"{r.pending} pending)")
+        lines.append(
+            f"{r.scope} store {r.root}: {status} ({r.events} events, {r.memories} memories, {r.pending} pending)"
+        )
         lines += [f"  repaired: {p}" for p in r.repaired]
         lines += [f"  would: {p}" for p in getattr(r, "plan", [])]
         if getattr(r, "plan", []):
@@ -368,21 +391,25 @@ def render_doctor(report, args) -> str:
         lines.append(f"{'ok' if check.ok else '!!'}  {check.name}: {check.detail}")
         if check.advice:
             lines.append(f"    {check.advice}")
-    lines.append("nothing is off" if report.ok else
-                 f"{sum(not c.ok for c in report.checks)} thing(s) to look at (marked !!)")
+    lines.append(
+        "nothing is off" if report.ok else f"{sum(not c.ok for c in report.checks)} thing(s) to look at (marked !!)"
+    )
     return "\n".join(lines)
 
 
 def render_demo(workspace, args) -> str:
     if not args.no_tui:  # after the UI: where the throwaway workspace is, and how to open it again
-        return (f"demo workspace kept at {workspace.root.parent}\n"
-                f"reopen it: {reopen_command(workspace)}")
+        return f"demo workspace kept at {workspace.root.parent}\nreopen it: {reopen_command(workspace)}"
     states = workspace.list_candidates()
     reopen = f"open it: {reopen_command(workspace)}"
-    return (f"demo workspace: {workspace.root}\n"
-            f"  (user store: {workspace.store_dir('user')})\n\n" + render_list(states, args)
-            + f"\n\ntry: memory-review --project {workspace.root} show {states[0].candidate.id}\n{reopen}"
-            if states else f"demo workspace: {workspace.root}\n{reopen}")
+    return (
+        f"demo workspace: {workspace.root}\n"
+        f"  (user store: {workspace.store_dir('user')})\n\n"
+        + render_list(states, args)
+        + f"\n\ntry: memory-review --project {workspace.root} show {states[0].candidate.id}\n{reopen}"
+        if states
+        else f"demo workspace: {workspace.root}\n{reopen}"
+    )
 
 
 def reopen_command(workspace) -> str:
@@ -396,8 +423,9 @@ def reopen_command(workspace) -> str:
 def render_hook_errors(entries, args) -> str:
     if not entries:
         return "no hook errors"
-    return "\n".join(f"{e.ts}  {e.agent:<11} {e.event or '-':<16} {e.session or '-'}  {e.error}: {e.message}"
-                     for e in entries)
+    return "\n".join(
+        f"{e.ts}  {e.agent:<11} {e.event or '-':<16} {e.session or '-'}  {e.error}: {e.message}" for e in entries
+    )
 
 
 def render_install(result, args) -> str:
@@ -408,8 +436,10 @@ def render_install(result, args) -> str:
     if installing:
         lines += _install_lines(result, args)
     elif result.action != "not-installed":
-        lines.append(f"  took out: hooks on {', '.join(result.events) or 'no event'}, "
-                     f"{result.deny_rules} deny rule(s)" + (", autoMemoryEnabled" if result.auto_memory else ""))
+        lines.append(
+            f"  took out: hooks on {', '.join(result.events) or 'no event'}, "
+            f"{result.deny_rules} deny rule(s)" + (", autoMemoryEnabled" if result.auto_memory else "")
+        )
     if result.backup:
         lines.append(f"  backup of the file before install: {result.backup}")
     if result.gitignore:
@@ -420,23 +450,35 @@ def render_install(result, args) -> str:
 def _install_lines(result, args) -> list[str]:
     lines = [f"  hooks: {', '.join(result.events)} run `{result.command}`"]
     if result.deny_rules:
-        lines.append(f"  permissions.deny: {result.deny_rules} rules keep the agent's shell from running a person's "
-                     "commands (apply, discard, edit, revert, delete, forget, trust, sync, verify --repair)")
+        lines.append(
+            f"  permissions.deny: {result.deny_rules} rules keep the agent's shell from running a person's "
+            "commands (apply, discard, edit, revert, delete, forget, trust, sync, verify --repair)"
+        )
     if result.agent == "codex":
-        lines.append("  Codex runs hooks once you trust them (it asks), and only with hooks on in config.toml "
-                     "([features] hooks, on by default in recent versions); Codex has no deny rules to add")
+        lines.append(
+            "  Codex runs hooks once you trust them (it asks), and only with hooks on in config.toml "
+            "([features] hooks, on by default in recent versions); Codex has no deny rules to add"
+        )
     if result.agent == "gemini":
-        lines.append("  Gemini CLI runs hooks only with its hooks system on (/settings → Advanced → Enable Hooks "
-                     "System; `/hooks panel` shows it); Gemini has no deny rules to add")
+        lines.append(
+            "  Gemini CLI runs hooks only with its hooks system on (/settings → Advanced → Enable Hooks "
+            "System; `/hooks panel` shows it); Gemini has no deny rules to add"
+        )
     if result.auto_memory == "off":
-        lines.append("  autoMemoryEnabled: false — Claude Code's own auto memory is off: it stores notes nobody "
-                     "reviewed (--keep-auto-memory leaves it on)")
+        lines.append(
+            "  autoMemoryEnabled: false — Claude Code's own auto memory is off: it stores notes nobody "
+            "reviewed (--keep-auto-memory leaves it on)"
+        )
     if result.auto_memory_folder:
-        lines.append(f"  existing auto memory kept at {result.auto_memory_folder}: review it with "
-                     f"`memory-review import {result.auto_memory_folder}`")
+        lines.append(
+            f"  existing auto memory kept at {result.auto_memory_folder}: review it with "
+            f"`memory-review import {result.auto_memory_folder}`"
+        )
     if result.extractor and result.extractor != "heuristic":
-        lines.append(f"  extraction: the Stop hooks ask `{result.extractor}` in the background (your login, no tools); "
-                     "failures: `memory-review hook errors`")
+        lines.append(
+            f"  extraction: the Stop hooks ask `{result.extractor}` in the background (your login, no tools); "
+            "failures: `memory-review hook errors`"
+        )
     elif result.extractor:
         lines.append("  extraction: the offline heuristic")
     if result.store_created:
@@ -476,13 +518,17 @@ def _forget_steps(store) -> list[str]:
     first = f" (first seq {store.events[0]}; every later line re-chained)" if store.events else ""
     lines = [f"  rewrote the text of {len(store.events)} event(s){first}; recorded as event {store.event}"]
     if store.contexts:
-        lines.append(f"  {len(store.contexts)} recorded context(s) showed it: `replay --session` reports them "
-                     "as changed by this forget")
+        lines.append(
+            f"  {len(store.contexts)} recorded context(s) showed it: `replay --session` reports them "
+            "as changed by this forget"
+        )
     if store.git is not None:
         git = store.git
-        lines.append(f"  git: {git.commits} commit(s) written again on {', '.join(git.rewritten) or 'no ref'}"
-                     + (f", deleted {', '.join(git.deleted)}" if git.deleted else "")
-                     + f"; reflogs expired and unreachable objects pruned in {git.repository}")
+        lines.append(
+            f"  git: {git.commits} commit(s) written again on {', '.join(git.rewritten) or 'no ref'}"
+            + (f", deleted {', '.join(git.deleted)}" if git.deleted else "")
+            + f"; reflogs expired and unreachable objects pruned in {git.repository}"
+        )
     lines += [f"  to take down what you published: {hint}" for hint in store.push_hint]
     still = ", ".join(f"{place} {count}" for place, count in store.remaining.items())
     lines.append(f"  STILL THERE: {still}" if still else "  nothing in this store holds it any more")
@@ -497,8 +543,10 @@ def render_trust(result, args) -> str:
         return "nothing waiting: every memory here was approved on this machine"
     rows = [_foreign_row(f) for f in result]
     count = f"{len(result)} memor{'y' if len(result) == 1 else 'ies'}"
-    return "\n".join(rows) + (f"\n{count} not approved on this machine, so not injected: "
-                              "`memory-review trust apply ID` trusts one, `discard` refuses it")
+    return "\n".join(rows) + (
+        f"\n{count} not approved on this machine, so not injected: "
+        "`memory-review trust apply ID` trusts one, `discard` refuses it"
+    )
 
 
 def _foreign_row(f) -> str:

@@ -108,13 +108,9 @@ def propose_consolidation(
     for store in [ws.store(s) for s in ([scope] if scope else ["project", "user"])]:
         memories = store.view().memories()
         durable: DurableScope = "user" if store.scope == "user" else "project"
-        planned = plan_consolidation(
-            memories, scope=durable, threshold=threshold, known=_named_before(store)
-        )
+        planned = plan_consolidation(memories, scope=durable, threshold=threshold, known=_named_before(store))
         summary.memories[store.scope] = len(memories)
-        summary.groups += [
-            _group_json(g, p) for g, p in zip(planned.groups, planned.proposals, strict=True)
-        ]
+        summary.groups += [_group_json(g, p) for g, p in zip(planned.groups, planned.proposals, strict=True)]
         summary.notes += planned.notes
         proposals += planned.proposals
     if proposals:
@@ -125,9 +121,7 @@ def propose_consolidation(
 def check_threshold(threshold: int) -> int:
     """``threshold`` if it is a usable pile-up size (2 or more)."""
     if isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 2:
-        raise ValidationError(
-            f"threshold must be a whole number of at least 2, not {threshold!r}", field="threshold"
-        )
+        raise ValidationError(f"threshold must be a whole number of at least 2, not {threshold!r}", field="threshold")
     return threshold
 
 
@@ -166,13 +160,9 @@ def plan_consolidation(
     planned = ConsolidationPlan()
     for group in find_groups(memories, scope=scope, cut=cut):
         if group.ids in known:
-            planned.notes.append(
-                f"{scope}: {', '.join(sorted(group.ids))} already proposed or discarded"
-            )
+            planned.notes.append(f"{scope}: {', '.join(sorted(group.ids))} already proposed or discarded")
             continue
-        proposal, group, problem = _fitting_proposal(
-            group, len(memories), threshold, now or utc_now()
-        )
+        proposal, group, problem = _fitting_proposal(group, len(memories), threshold, now or utc_now())
         if proposal is None:
             planned.notes.append(f"{scope}: {', '.join(m.id for m in group.members)} {problem}")
             continue
@@ -228,9 +218,7 @@ def _text(memory: Memory) -> str:
 def memory_bag(memory: Memory) -> frozenset[str]:
     """The words :func:`similarity` compares (kept by callers that compare one memory many times)."""
     # As in the extraction planner: "never"/"always"/"use" say how, not what.
-    return frozenset(
-        t for t in tokens(f"{memory.description}\n{memory.body}") if t not in SLUG_IGNORE
-    )
+    return frozenset(t for t in tokens(f"{memory.description}\n{memory.body}") if t not in SLUG_IGNORE)
 
 
 # --------------------------------------------------------------------------- merging
@@ -262,18 +250,12 @@ def merge_proposal(group: Group, *, count: int, threshold: int) -> ConsolidatePr
     anchor = group.members[0]
     body = merge_bodies([_text(m) for m in group.members])
     target = next(
-        (
-            m
-            for m in group.members
-            if (m.type, m.description, m.body) != (anchor.type, anchor.description, body)
-        ),
+        (m for m in group.members if (m.type, m.description, m.body) != (anchor.type, anchor.description, body)),
         None,
     )
     if target is None:
         return None
-    result = ProposedMemory(
-        id=target.id, type=anchor.type, description=anchor.description, body=body
-    )
+    result = ProposedMemory(id=target.id, type=anchor.type, description=anchor.description, body=body)
     return ConsolidateProposal(
         op="consolidate",
         scope=group.scope,
@@ -288,16 +270,12 @@ def merge_proposal(group: Group, *, count: int, threshold: int) -> ConsolidatePr
 
 def merge_bodies(texts: Sequence[str]) -> str:
     """Every text's lines in order, less the lines whose words another kept line already says."""
-    lines = [
-        (i, line, _line_bag(line)) for i, text in enumerate(texts) for line in text.split("\n")
-    ]
+    lines = [(i, line, _line_bag(line)) for i, text in enumerate(texts) for line in text.split("\n")]
     kept: list[list[str]] = [[] for _ in texts]
     for position, (i, line, bag) in enumerate(lines):
         if not bag or not _said_elsewhere(position, bag, lines):
             kept[i].append(line)
-    blocks = [
-        "\n".join(block).strip("\n") for block in kept if any(_line_bag(line) for line in block)
-    ]
+    blocks = ["\n".join(block).strip("\n") for block in kept if any(_line_bag(line) for line in block)]
     return "\n\n".join(blocks)
 
 
@@ -305,9 +283,7 @@ def _line_bag(line: str) -> frozenset[str]:
     return tokens(line)
 
 
-def _said_elsewhere(
-    position: int, bag: frozenset[str], lines: list[tuple[int, str, frozenset[str]]]
-) -> bool:
+def _said_elsewhere(position: int, bag: frozenset[str], lines: list[tuple[int, str, frozenset[str]]]) -> bool:
     for other, (_, _, other_bag) in enumerate(lines):
         if other == position or not other_bag:
             continue
@@ -333,11 +309,7 @@ def _evidence(members: Sequence[Memory]) -> tuple[Evidence, ...]:
 def _rationale(group: Group, result_id: str, count: int, threshold: int) -> str:
     ids = [m.id for m in group.members]
     deleted = [i for i in ids if i != result_id]
-    why = (
-        "say nearly the same thing"
-        if group.kind == "near-duplicate"
-        else "are about the same thing"
-    )
+    why = "say nearly the same thing" if group.kind == "near-duplicate" else "are about the same thing"
     pile = (
         f"The {group.scope} store holds {count} approved memories (threshold {threshold}). "
         if group.kind == "related"

@@ -13,9 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
-from memory_review.events import Event, EventDraft
-
 from memory_review.errors import IntegrityError
+from memory_review.events import Event, EventDraft
 from memory_review.injection import (
     ContextRequest,
     ContextResult,
@@ -31,8 +30,8 @@ from memory_review.injection.result import DropReason
 from memory_review.manifest import ManifestEntry
 from memory_review.models import Memory, utc_now
 from memory_review.record_io import memory_sha256
-from memory_review.store import log_errors
 from memory_review.storage import EMPTY, Folded, fold_all
+from memory_review.store import log_errors
 from memory_review.store_view import StoreView
 
 if TYPE_CHECKING:
@@ -59,15 +58,32 @@ class ReplayedContext:
     then the text is the redacted one and ``matches`` is False by design, not damage."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"seq": self.seq, "ts": self.ts, "query_sha256": self.query_sha256, "query": self.query,
-                "text": self.text, "sha256": self.sha256, "matches": self.matches, "forgotten": self.forgotten}
+        return {
+            "seq": self.seq,
+            "ts": self.ts,
+            "query_sha256": self.query_sha256,
+            "query": self.query,
+            "text": self.text,
+            "sha256": self.sha256,
+            "matches": self.matches,
+            "forgotten": self.forgotten,
+        }
 
 
-def context_for(ws: Workspace, *, session: str | None, query: str | None, budget: int | None,
-                selector: Selector | None = None, now: str | None = None) -> ContextResult:
+def context_for(
+    ws: Workspace,
+    *,
+    session: str | None,
+    query: str | None,
+    budget: int | None,
+    selector: Selector | None = None,
+    now: str | None = None,
+) -> ContextResult:
     """Build the block for ``session`` (user → project → that session only); record it if a session asked."""
     session_memories = ws.session_memories(session) if session else []
-    request = ContextRequest(query=query, budget_bytes=DEFAULT_BUDGET if budget is None else budget, now=now or utc_now())
+    request = ContextRequest(
+        query=query, budget_bytes=DEFAULT_BUDGET if budget is None else budget, now=now or utc_now()
+    )
 
     # The trust gate (docs/adr/0021): only memories a person on this machine approved reach the block.
     ws.adopt_old_user_store()
@@ -75,7 +91,8 @@ def context_for(ws: Workspace, *, session: str | None, query: str | None, budget
 
     def with_user(user: StoreView) -> tuple[ContextResult, int]:
         result = ws.store("project").read_consistently(
-            lambda project: _build(gate(user), gate(project), session_memories, request, selector))
+            lambda project: _build(gate(user), gate(project), session_memories, request, selector)
+        )
         return result, user.head.seq
 
     result, user_seq = ws.store("user").read_consistently(with_user)
@@ -84,8 +101,13 @@ def context_for(ws: Workspace, *, session: str | None, query: str | None, budget
     return result
 
 
-def _build(user: StoreView, project: StoreView, session_memories: list[Memory], request: ContextRequest,
-           selector: Selector | None) -> ContextResult:
+def _build(
+    user: StoreView,
+    project: StoreView,
+    session_memories: list[Memory],
+    request: ContextRequest,
+    selector: Selector | None,
+) -> ContextResult:
     views = {"user": user, "project": project}
 
     def sha256_of(memory: Memory) -> str:
@@ -104,13 +126,21 @@ def _build(user: StoreView, project: StoreView, session_memories: list[Memory], 
     return _build_within_budget(order, request, views, sha256_of)
 
 
-def _build_by_keywords(user: StoreView, project: StoreView, session_memories: list[Memory],
-                       request: ContextRequest, views: dict[str, StoreView],
-                       sha256_of: Callable[[Any], str]) -> ContextResult:
+def _build_by_keywords(
+    user: StoreView,
+    project: StoreView,
+    session_memories: list[Memory],
+    request: ContextRequest,
+    views: dict[str, StoreView],
+    sha256_of: Callable[[Any], str],
+) -> ContextResult:
     """Keyword selection reads only id, description and body: bodies come from the files' checked
     bytes, and only the chosen memories (at most ``limit`` plus the forbidden ones) are parsed."""
-    tiers = [cast(list[Memory], _outline(user, texts=True)), cast(list[Memory], _outline(project, texts=True)),
-             session_memories]
+    tiers = [
+        cast(list[Memory], _outline(user, texts=True)),
+        cast(list[Memory], _outline(project, texts=True)),
+        session_memories,
+    ]
     texts = merge_tiers(*tiers)
     chosen = select(texts, cast(str, request.query), limit=request.limit)
     # Built from the chosen alone, select() picks them all again; the rest are the ones not selected.
@@ -154,8 +184,9 @@ def _outline_of(view: StoreView, memory_id: str, entry: ManifestEntry, texts: bo
     return tuple.__new__(Outline, (*fields, cast(str, entry.description), view.body(memory_id)))
 
 
-def _build_within_budget(order: list[Memory | Outline], request: ContextRequest,
-                         views: dict[str, StoreView], sha256_of: Callable[[Any], str]) -> ContextResult:
+def _build_within_budget(
+    order: list[Memory | Outline], request: ContextRequest, views: dict[str, StoreView], sha256_of: Callable[[Any], str]
+) -> ContextResult:
     """The block from the files of the memories that can fit only, the rest reported as over budget.
 
     ``build_context`` takes the longest priority prefix that fits, so a memory after
@@ -166,19 +197,23 @@ def _build_within_budget(order: list[Memory | Outline], request: ContextRequest,
     if len(result.included) == len(prefix) < len(order):
         # The estimate below disagreed with build_context's own budget; the sure way is to read all.
         return build_context([_loaded(m, views) for m in order], request, sha256_of=sha256_of)
-    rest = _dropped(order[len(prefix):], "budget", sha256_of)
+    rest = _dropped(order[len(prefix) :], "budget", sha256_of)
     return result.model_copy(update={"dropped": result.dropped + rest})
 
 
-def _dropped(memories: list[Memory | Outline], reason: DropReason,
-             sha256_of: Callable[[Any], str]) -> tuple[DroppedMemory, ...]:
+def _dropped(
+    memories: list[Memory | Outline], reason: DropReason, sha256_of: Callable[[Any], str]
+) -> tuple[DroppedMemory, ...]:
     """The memories a build left out (on a big store, nearly all of them: an outline carries its hash)."""
-    return tuple(DroppedMemory(m.id, m.scope, m.type, m.sha256 if isinstance(m, Outline) else sha256_of(m),
-                               reason) for m in memories)
+    return tuple(
+        DroppedMemory(m.id, m.scope, m.type, m.sha256 if isinstance(m, Outline) else sha256_of(m), reason)
+        for m in memories
+    )
 
 
-def _prefix_to_first_misfit(order: list[Memory | Outline], request: ContextRequest,
-                            views: dict[str, StoreView]) -> list[Memory]:
+def _prefix_to_first_misfit(
+    order: list[Memory | Outline], request: ContextRequest, views: dict[str, StoreView]
+) -> list[Memory]:
     used_bytes, used_lines = fixed_cost()
     prefix = []
     for outline in order:
@@ -196,8 +231,10 @@ def _loaded(outline: Memory | Outline, views: dict[str, StoreView]) -> Memory:
     view = views.get(outline.scope)
     memory = view.memory(outline.id) if view else cast(Memory, outline)  # session: already whole
     if memory is None or not _agrees(memory, outline):
-        raise IntegrityError(f"manifest.json lists {outline.scope} memory {outline.id!r} unlike its file",
-                             hint="run `memory-review verify --repair`")
+        raise IntegrityError(
+            f"manifest.json lists {outline.scope} memory {outline.id!r} unlike its file",
+            hint="run `memory-review verify --repair`",
+        )
     return memory
 
 
@@ -210,24 +247,28 @@ def _agrees(memory: Memory, outline: Memory | Outline) -> bool:
     return True
 
 
-def _record(ws: Workspace, session: str, request: ContextRequest, result: ContextResult, *,
-            user_seq: int) -> None:
+def _record(ws: Workspace, session: str, request: ContextRequest, result: ContextResult, *, user_seq: int) -> None:
     """Record what the session was given: the selection (ids + sha256) and the prompt's hash, never the prompt.
 
     A prompt is text nobody reviewed (it may hold a pasted token, or be 900 KB); replay needs
     only the selection, so the log keeps the prompt's sha256 and length (docs/adr/0018).
     """
     context: dict[str, Any] = {
-        "budget_bytes": request.budget_bytes, "budget_lines": request.budget_lines,
-        "now": request.now, "frame": request.frame, "sha256": result.sha256, "user_seq": user_seq,
+        "budget_bytes": request.budget_bytes,
+        "budget_lines": request.budget_lines,
+        "now": request.now,
+        "frame": request.frame,
+        "sha256": result.sha256,
+        "user_seq": user_seq,
         "included": [item.model_dump(mode="json") for item in result.included],
     }
     if request.query is not None:
         context["query_sha256"] = query_sha256(request.query)
         context["query_chars"] = len(request.query)
     # A log append alone: the manifest and MEMORY.md are never rewritten by a read (docs/adr/0023).
-    ws.store("project").record([EventDraft(type="context.built", actor=f"agent:{session}", session=session,
-                                           context=context)])
+    ws.store("project").record(
+        [EventDraft(type="context.built", actor=f"agent:{session}", session=session, context=context)]
+    )
 
 
 def query_sha256(query: str) -> str:
@@ -243,8 +284,9 @@ def replay_session(ws: Workspace, session: str) -> list[ReplayedContext]:
     with log_errors(user_store.log_path):
         user_events = list(user_store.log().read())
     project, user = _Replayer(events), _Replayer(user_events)
-    return [_rebuild(event, project, user) for event in events
-            if event.type == "context.built" and event.session == session]
+    return [
+        _rebuild(event, project, user) for event in events if event.type == "context.built" and event.session == session
+    ]
 
 
 class _Replayer:
@@ -264,7 +306,7 @@ class _Replayer:
         end = self._done
         while end < len(self._events) and self._events[end].seq <= seq:
             end += 1
-        self._state = fold_all(self._state, self._events[self._done:end])
+        self._state = fold_all(self._state, self._events[self._done : end])
         self._done = end
         return self._state
 
@@ -278,12 +320,24 @@ def _rebuild(event: Event, project: _Replayer, user: _Replayer) -> ReplayedConte
         "session": at_event.session(event.session) if event.session else {},
     }
     shown = [_shown(tiers, item) for item in ctx.get("included", [])]
-    request = ContextRequest(query=None, budget_bytes=ctx["budget_bytes"], budget_lines=ctx["budget_lines"],
-                             now=ctx["now"], frame=ctx.get("frame", 1))  # 1: recorded before ADR 0015
+    request = ContextRequest(
+        query=None,
+        budget_bytes=ctx["budget_bytes"],
+        budget_lines=ctx["budget_lines"],
+        now=ctx["now"],
+        frame=ctx.get("frame", 1),
+    )  # 1: recorded before ADR 0015
     result = build_context(shown, request)
-    return ReplayedContext(seq=event.seq, ts=event.ts, query_sha256=_recorded_query_sha256(ctx),
-                           text=result.text, sha256=result.sha256, matches=result.sha256 == ctx.get("sha256"),
-                           query=_legacy_query(ctx), forgotten=ctx.get("forgotten"))
+    return ReplayedContext(
+        seq=event.seq,
+        ts=event.ts,
+        query_sha256=_recorded_query_sha256(ctx),
+        text=result.text,
+        sha256=result.sha256,
+        matches=result.sha256 == ctx.get("sha256"),
+        query=_legacy_query(ctx),
+        forgotten=ctx.get("forgotten"),
+    )
 
 
 def _legacy_query(ctx: dict[str, Any]) -> str | None:
@@ -305,5 +359,3 @@ def _shown(tiers: dict[str, dict[str, Memory]], item: dict) -> Memory:
     if memory is None or memory_sha256(memory) != item["sha256"]:
         raise IntegrityError(f"the log does not hold {item['scope']} memory {item['id']!r} as it was injected")
     return memory
-
-

@@ -26,30 +26,54 @@ EARLIER = "demo-earlier-session"
 
 # Approved "earlier": the extractor recognises the last three in the transcript and proposes updates.
 APPROVED = [
-    {"op": "create", "scope": "user",
-     "memory": {"id": "pref-indent-4-spaces", "type": "preference",
-                "description": "Indent with 4 spaces, never tabs",
-                "body": "User prefers 4-space indentation, no tabs, in every project unless told otherwise."},
-     "rationale": "Stated as a standing preference.",
-     "evidence": [{"quote": "use 4 spaces, not tabs — always", "session_id": EARLIER, "turn_id": "t3"}]},
-    {"op": "create", "scope": "project",
-     "memory": {"id": "conv-package-manager", "type": "convention",
-                "description": "This repo uses uv for dependencies",
-                "body": "We use uv for dependencies."},
-     "rationale": "Project convention stated by the user.",
-     "evidence": [{"quote": "we use uv here", "session_id": EARLIER, "turn_id": "t7"}]},
-    {"op": "create", "scope": "project",
-     "memory": {"id": "fact-staging-url", "type": "fact",
-                "description": "The staging API is behind the VPN on port 8080",
-                "body": "The staging API runs behind the VPN on port 8080."},
-     "rationale": "Mentioned as a fixed fact about the deployment.",
-     "evidence": [{"quote": "staging is behind the VPN, port 8080", "session_id": EARLIER, "turn_id": "t9"}]},
-    {"op": "create", "scope": "project",
-     "memory": {"id": "forbidden-mock-database", "type": "forbidden",
-                "description": "Do not mock the database",
-                "body": "Do not mock the database."},
-     "rationale": "The user corrected a mocked database.",
-     "evidence": [{"quote": "don't mock the database", "session_id": EARLIER, "turn_id": "t12"}]},
+    {
+        "op": "create",
+        "scope": "user",
+        "memory": {
+            "id": "pref-indent-4-spaces",
+            "type": "preference",
+            "description": "Indent with 4 spaces, never tabs",
+            "body": "User prefers 4-space indentation, no tabs, in every project unless told otherwise.",
+        },
+        "rationale": "Stated as a standing preference.",
+        "evidence": [{"quote": "use 4 spaces, not tabs — always", "session_id": EARLIER, "turn_id": "t3"}],
+    },
+    {
+        "op": "create",
+        "scope": "project",
+        "memory": {
+            "id": "conv-package-manager",
+            "type": "convention",
+            "description": "This repo uses uv for dependencies",
+            "body": "We use uv for dependencies.",
+        },
+        "rationale": "Project convention stated by the user.",
+        "evidence": [{"quote": "we use uv here", "session_id": EARLIER, "turn_id": "t7"}],
+    },
+    {
+        "op": "create",
+        "scope": "project",
+        "memory": {
+            "id": "fact-staging-url",
+            "type": "fact",
+            "description": "The staging API is behind the VPN on port 8080",
+            "body": "The staging API runs behind the VPN on port 8080.",
+        },
+        "rationale": "Mentioned as a fixed fact about the deployment.",
+        "evidence": [{"quote": "staging is behind the VPN, port 8080", "session_id": EARLIER, "turn_id": "t9"}],
+    },
+    {
+        "op": "create",
+        "scope": "project",
+        "memory": {
+            "id": "forbidden-mock-database",
+            "type": "forbidden",
+            "description": "Do not mock the database",
+            "body": "Do not mock the database.",
+        },
+        "rationale": "The user corrected a mocked database.",
+        "evidence": [{"quote": "don't mock the database", "session_id": EARLIER, "turn_id": "t12"}],
+    },
 ]
 
 

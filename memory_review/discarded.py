@@ -10,10 +10,9 @@ from pathlib import Path
 
 import orjson
 
+from memory_review.candidate import Candidate, candidate_from_json
 from memory_review.events import RESTORED
 from memory_review.events.safe_fs import open_file
-
-from memory_review.candidate import Candidate, candidate_from_json
 from memory_review.store import Store, log_errors
 
 

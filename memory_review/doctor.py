@@ -21,8 +21,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memory_review.events.safe_fs import read_file_or
 from memory_review.errors import MemoryReviewError
+from memory_review.events.safe_fs import read_file_or
 
 if TYPE_CHECKING:
     from memory_review.workspace import Workspace
@@ -55,8 +55,13 @@ class DoctorReport:
         return all(check.ok for check in self.checks)
 
     def to_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "version": self.version, "python": self.python, "store_format": self.store_format,
-                "checks": [asdict(check) for check in self.checks]}
+        return {
+            "ok": self.ok,
+            "version": self.version,
+            "python": self.python,
+            "store_format": self.store_format,
+            "checks": [asdict(check) for check in self.checks],
+        }
 
 
 def diagnose(ws: Workspace, *, environ: dict[str, str] | None = None, now: datetime | None = None) -> DoctorReport:
@@ -66,8 +71,13 @@ def diagnose(ws: Workspace, *, environ: dict[str, str] | None = None, now: datet
     env = os.environ if environ is None else environ
     report = DoctorReport(tool_version(), f"{platform.python_version()} ({sys.executable})", store_format())
     report.checks.append(_extras())
-    checks = [("stores", _stores), ("trust", _trust), ("claude-code", lambda w: _claude_code(w, env)),
-              ("hook errors", lambda w: _hook_errors(w, now)), ("verify", _verify)]
+    checks = [
+        ("stores", _stores),
+        ("trust", _trust),
+        ("claude-code", lambda w: _claude_code(w, env)),
+        ("hook errors", lambda w: _hook_errors(w, now)),
+        ("verify", _verify),
+    ]
     for name, check in checks:
         try:
             report.checks.extend(check(ws))
@@ -78,17 +88,27 @@ def diagnose(ws: Workspace, *, environ: dict[str, str] | None = None, now: datet
 
 def _extras() -> Check:
     has_mcp = importlib.util.find_spec("mcp") is not None
-    return Check("mcp extra", True, "installed: `memory-review mcp` works" if has_mcp else
-                 "not installed: `memory-review mcp` needs it", "" if has_mcp else "install with the [mcp] extra")
+    return Check(
+        "mcp extra",
+        True,
+        "installed: `memory-review mcp` works" if has_mcp else "not installed: `memory-review mcp` needs it",
+        "" if has_mcp else "install with the [mcp] extra",
+    )
 
 
 def _stores(ws: Workspace) -> list[Check]:
     user_dir, has_user = ws.store_dir("user"), ws.has_store("user")
-    user = Check("user store", True, f"{user_dir}" + ("" if has_user else " (not created yet)"),
-                 "" if has_user else "`memory-review init` creates it")
-    project = (Check("project store", True, f"{ws.store_dir('project')} (project {ws.root})")
-               if ws.has_store("project") else
-               Check("project store", True, f"none in {ws.root}", "`memory-review init` in the project creates it"))
+    user = Check(
+        "user store",
+        True,
+        f"{user_dir}" + ("" if has_user else " (not created yet)"),
+        "" if has_user else "`memory-review init` creates it",
+    )
+    project = (
+        Check("project store", True, f"{ws.store_dir('project')} (project {ws.root})")
+        if ws.has_store("project")
+        else Check("project store", True, f"none in {ws.root}", "`memory-review init` in the project creates it")
+    )
     return [user, project]
 
 
@@ -98,17 +118,22 @@ def _trust(ws: Workspace) -> list[Check]:
     waiting = ws.foreign(scope="project")
     if not waiting:
         return [Check("trust", True, "every project memory was approved on this machine")]
-    return [Check("trust", False, f"{len(waiting)} project memories were not approved here (a cloned, copied or "
-                  "synced store): they are not injected",
-                  "review them with `memory-review trust` (moved the project? `trust --moved-from OLD`)")]
+    return [
+        Check(
+            "trust",
+            False,
+            f"{len(waiting)} project memories were not approved here (a cloned, copied or "
+            "synced store): they are not injected",
+            "review them with `memory-review trust` (moved the project? `trust --moved-from OLD`)",
+        )
+    ]
 
 
 def _claude_code(ws: Workspace, env: Mapping[str, str]) -> list[Check]:
     """Our hooks in every agent's settings (Claude Code always reported; Codex and Gemini CLI when installed)."""
     checks = _agent_hooks(ws, env, "claude-code", ("user", "project", "local"))
     if not checks:
-        checks.append(Check("claude-code", True, "no hooks installed",
-                            "`memory-review install claude-code` adds them"))
+        checks.append(Check("claude-code", True, "no hooks installed", "`memory-review install claude-code` adds them"))
     for agent in ("codex", "gemini"):
         checks += _agent_hooks(ws, env, agent, ("user", "project"))
     return checks
@@ -128,9 +153,14 @@ def _agent_hooks(ws: Workspace, env: Mapping[str, str], agent: str, scopes: tupl
             continue
         broken = [c for c in commands if _runs(c) is None]
         if broken:
-            checks.append(Check(f"{agent} ({scope})", False,
-                                f"{path}: the hook runs `{broken[0]}`, which no longer exists",
-                                f"run `memory-review install {agent} --{scope}` again"))
+            checks.append(
+                Check(
+                    f"{agent} ({scope})",
+                    False,
+                    f"{path}: the hook runs `{broken[0]}`, which no longer exists",
+                    f"run `memory-review install {agent} --{scope}` again",
+                )
+            )
         else:
             others = [c for c in commands if not _is_this(_runs(c))]
             note = f" (`{others[0]}` is another install than this one)" if others else ""
@@ -175,8 +205,14 @@ def _hook_errors(ws: Workspace, now: datetime | None) -> list[Check]:
     if not recent:
         return [Check("hook errors", True, "none in the last day")]
     last = recent[-1]
-    return [Check("hook errors", False, f"{len(recent)} in the last day; the last: {last.error}: {last.message}",
-                  "`memory-review hook errors` lists them")]
+    return [
+        Check(
+            "hook errors",
+            False,
+            f"{len(recent)} in the last day; the last: {last.error}: {last.message}",
+            "`memory-review hook errors` lists them",
+        )
+    ]
 
 
 def _when(ts: str) -> datetime:
@@ -195,6 +231,12 @@ def _verify(ws: Workspace) -> list[Check]:
         if report.ok:
             checks.append(Check(f"verify ({report.scope})", True, f"ok ({counts})"))
         else:
-            checks.append(Check(f"verify ({report.scope})", False, f"{len(report.problems)} problem(s): "
-                                f"{report.problems[0]}", "`memory-review verify` shows them all"))
+            checks.append(
+                Check(
+                    f"verify ({report.scope})",
+                    False,
+                    f"{len(report.problems)} problem(s): {report.problems[0]}",
+                    "`memory-review verify` shows them all",
+                )
+            )
     return checks

@@ -102,9 +102,11 @@ class FormatTooNewError(MemoryReviewError):
     """
 
     def __init__(self, path: Path | str, found: int, supported: int) -> None:
-        super().__init__(f"{path}: store format {found} was written by a newer memory-review; this one "
-                         f"({_tool_version()}) reads format {supported} and changes nothing",
-                         hint="upgrade memory-review (see docs/upgrading.md)")
+        super().__init__(
+            f"{path}: store format {found} was written by a newer memory-review; this one "
+            f"({_tool_version()}) reads format {supported} and changes nothing",
+            hint="upgrade memory-review (see docs/upgrading.md)",
+        )
         self.path = str(path)
         self.found = found
         self.supported = supported
@@ -140,9 +142,12 @@ class UnsafeFileError(IntegrityError):
     """
 
     def __init__(self, path: Path | str, reason: str) -> None:
-        super().__init__(reason, path=path,
-                         hint="remove or replace it (a store holds only plain files and folders), "
-                              "then run `memory-review verify --repair --apply`")
+        super().__init__(
+            reason,
+            path=path,
+            hint="remove or replace it (a store holds only plain files and folders), "
+            "then run `memory-review verify --repair --apply`",
+        )
         self.reason = reason
 
 

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from memory_review.errors import StorageError, ValidationError
 from memory_review.extract import PROPOSER, Finding, extract, extract_with_model, plan, read_transcript
 from memory_review.extract.cli_config import AGENT_CLIS, read_config, resolve
 from memory_review.extract.model_extractor import extract_with_agent_cli
 from memory_review.extract.transcript import Transcript
-from memory_review.errors import StorageError, ValidationError
 from memory_review.models import Memory, utc_now
 from memory_review.proposal import ProposedMemory, Proposer
 from memory_review.store import Store
@@ -43,45 +43,79 @@ class ExtractSummary:
     failure: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"source": self.source, "format": self.format, "session": self.session,
-                "user_turns": self.user_turns, "found": self.found, "proposed": self.proposed,
-                "skipped_duplicates": self.skipped_duplicates, "flagged": self.flagged,
-                "failure": self.failure}
+        return {
+            "source": self.source,
+            "format": self.format,
+            "session": self.session,
+            "user_turns": self.user_turns,
+            "found": self.found,
+            "proposed": self.proposed,
+            "skipped_duplicates": self.skipped_duplicates,
+            "flagged": self.flagged,
+            "failure": self.failure,
+        }
 
 
-def extract_transcript(ws: Workspace, path: Path, *, format: str | None = None, session: str | None = None,
-                       extractor: Extractor = "heuristic") -> ExtractSummary:
+def extract_transcript(
+    ws: Workspace,
+    path: Path,
+    *,
+    format: str | None = None,
+    session: str | None = None,
+    extractor: Extractor = "heuristic",
+) -> ExtractSummary:
     """Read a transcript, extract findings and propose the new ones as candidates."""
     transcript = read_transcript(path, format=format, session_id=session)
     run = run_extractor(ws, transcript, extractor)
     if run.failure:
         record_failure(ws, transcript, run.failure)
-    return propose_findings(ws, run.findings, transcript=transcript, failure=run.failure, source=str(path),
-                            proposer=run.proposer)
+    return propose_findings(
+        ws, run.findings, transcript=transcript, failure=run.failure, source=str(path), proposer=run.proposer
+    )
 
 
 def record_failure(ws: Workspace, transcript: Transcript, failure: str, *, agent: str = "extract") -> None:
     """Keep the model's failure where `memory-review hook errors` shows it; extraction itself goes on."""
     from memory_review.integrations.hook_state import HookError, hooks_dir, log_error
 
-    entry = HookError(ts=utc_now(), agent=agent, event="model-extractor", session=transcript.session_id,
-                      error="ModelFailure", message=failure)
+    entry = HookError(
+        ts=utc_now(),
+        agent=agent,
+        event="model-extractor",
+        session=transcript.session_id,
+        error="ModelFailure",
+        message=failure,
+    )
     try:
         log_error(hooks_dir(ws.store_dir("project")), entry)
     except OSError as exc:
         raise StorageError(f"cannot record the model extractor's failure: {exc.strerror}") from exc
 
 
-def propose_findings(ws: Workspace, findings: list[Finding], *, transcript: Transcript,
-                     failure: str | None = None, source: str = "", proposer: Proposer = PROPOSER) -> ExtractSummary:
+def propose_findings(
+    ws: Workspace,
+    findings: list[Finding],
+    *,
+    transcript: Transcript,
+    failure: str | None = None,
+    source: str = "",
+    proposer: Proposer = PROPOSER,
+) -> ExtractSummary:
     """Dedup findings against both stores and propose what is new (one batch, all or nothing)."""
     known = known_records(ws)
-    planned = plan(findings, approved=known.approved, pending=known.pending, discarded=known.discarded,
-                   proposer=proposer)
-    summary = ExtractSummary(source=source, format=transcript.format, session=transcript.session_id,
-                             user_turns=len(transcript.user_turns()), found=planned.found,
-                             skipped_duplicates=len(planned.skipped_duplicates), flagged=planned.flagged,
-                             failure=failure)
+    planned = plan(
+        findings, approved=known.approved, pending=known.pending, discarded=known.discarded, proposer=proposer
+    )
+    summary = ExtractSummary(
+        source=source,
+        format=transcript.format,
+        session=transcript.session_id,
+        user_turns=len(transcript.user_turns()),
+        found=planned.found,
+        skipped_duplicates=len(planned.skipped_duplicates),
+        flagged=planned.flagged,
+        failure=failure,
+    )
     if planned.proposals:
         states = ws.propose([p.proposal for p in planned.proposals], flags=[p.flags for p in planned.proposals])
         summary.proposed = [state.candidate.id for state in states]
@@ -114,8 +148,9 @@ def run_extractor(ws: Workspace, transcript: Transcript, extractor: str, *, star
         raise ValidationError(f"unknown extractor {extractor!r}; use one of {', '.join(EXTRACTORS)}")
     if result.failure is not None:
         failure = result.failure
-        return ExtractorRun([], result.proposer,
-                            failure=f"{extractor} extractor failed ({failure.kind}): {failure.message}")
+        return ExtractorRun(
+            [], result.proposer, failure=f"{extractor} extractor failed ({failure.kind}): {failure.message}"
+        )
     return ExtractorRun(result.findings, result.proposer)
 
 
@@ -132,8 +167,9 @@ def known_records(ws: Workspace) -> KnownRecords:
     """Approved memories, pending proposals and discarded proposals of both durable stores."""
     stores = [ws.store("user"), ws.store("project")]
     approved = [m for store in stores for m in store.view().memories()]
-    pending = [_proposed(c.after) for store in stores for cand in store.pending()
-               for c in cand.changes if c.after is not None]
+    pending = [
+        _proposed(c.after) for store in stores for cand in store.pending() for c in cand.changes if c.after is not None
+    ]
     discarded = [p for store in stores for p in _discarded(store)]
     return KnownRecords(approved=approved, pending=pending, discarded=discarded)
 

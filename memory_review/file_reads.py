@@ -11,9 +11,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from memory_review.events.safe_fs import UnsafeFile, read_file
-
 from memory_review.errors import MemoryReviewError, StorageError, UnsafeFileError
+from memory_review.events.safe_fs import UnsafeFile, read_file
 
 
 def storage_error(exc: OSError, path: Path | str) -> MemoryReviewError:

@@ -26,12 +26,11 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from memory_review.errors import IntegrityError, StorageError
 from memory_review.events import EventDraft, LogHead
 from memory_review.events.durable import atomic_replace
 from memory_review.events.rewrite import Rewritten, extend, rechain, replace_log
 from memory_review.events.safe_fs import read_file, read_file_or, unlink
-
-from memory_review.errors import IntegrityError, StorageError
 from memory_review.file_reads import read_regular_file, storage_errors
 from memory_review.forget_git import GitForget, forget_in_history, matches_in_refs
 from memory_review.forget_text import JsonRedactor, LogRedactor, Needle
@@ -90,8 +89,9 @@ class ForgetResult:
         return {"ok": self.ok, "dry_run": self.dry_run, "stores": [asdict(s) for s in self.stores]}
 
 
-def forget_store(store: Store, history: History, needle: Needle, *, actor: str, reason: str,
-                 dry_run: bool) -> StoreForget:
+def forget_store(
+    store: Store, history: History, needle: Needle, *, actor: str, reason: str, dry_run: bool
+) -> StoreForget:
     """Find, and unless ``dry_run`` take out, every match of ``needle`` in one store (under its lock)."""
     report = StoreForget(scope=store.scope, root=str(store.root))
     if not store.exists():
@@ -115,9 +115,12 @@ def _checked_log(store: Store) -> tuple[LogHead, bytes]:
         log.cut_torn_tail()  # we hold the lock: what the next append would do
         verdict = log.verify()
     if not verdict.ok:
-        raise IntegrityError(f"the log has {len(verdict.problems)} problem(s) (first: {verdict.problems[0]}); "
-                             "forget never rewrites a damaged log", path=store.log_path,
-                             hint="run `memory-review verify` and restore the log first")
+        raise IntegrityError(
+            f"the log has {len(verdict.problems)} problem(s) (first: {verdict.problems[0]}); "
+            "forget never rewrites a damaged log",
+            path=store.log_path,
+            hint="run `memory-review verify` and restore the log first",
+        )
     with storage_errors(store.log_path):  # read like every read of the log (ADR 0020)
         data = read_file_or(store.log_path, default=b"", single_link=True) or b""
     return verdict.head, data
@@ -157,16 +160,33 @@ def _place(relative: Path) -> str:
     return f"{top}/" if top in (*_DERIVED, "hooks", BACKUPS) else f"other: {relative}"
 
 
-def _take_out(store: Store, history: History, needle: Needle, report: StoreForget, rewritten: Rewritten,
-              head: LogHead, *, actor: str, reason: str) -> None:
+def _take_out(
+    store: Store,
+    history: History,
+    needle: Needle,
+    report: StoreForget,
+    rewritten: Rewritten,
+    head: LogHead,
+    *,
+    actor: str,
+    reason: str,
+) -> None:
     from memory_review.repair import rebuild  # noqa: PLC0415 - repair's rebuild of every derived file
 
     manifest = store.read_manifest()
     origin = manifest.origin if manifest else "0" * 16
-    draft = EventDraft(type="store.forgotten", actor=actor, reason=reason,
-                       forgotten={"kind": needle.kind, "found": report.found, "events": len(report.events),
-                                  "first_seq": report.events[0] if report.events else None,
-                                  "contexts": report.contexts})
+    draft = EventDraft(
+        type="store.forgotten",
+        actor=actor,
+        reason=reason,
+        forgotten={
+            "kind": needle.kind,
+            "found": report.found,
+            "events": len(report.events),
+            "first_seq": report.events[0] if report.events else None,
+            "contexts": report.contexts,
+        },
+    )
     final = extend(rewritten, [draft], origin=origin)
     with log_errors(store.log_path):
         replace_log(store.log_path, final.data, expect=head)
@@ -180,9 +200,11 @@ def _take_out(store: Store, history: History, needle: Needle, report: StoreForge
         history.record()  # the forget itself, on top of the rewritten history
         # What this clone published still holds the text, and no longer continues the log: delete it, and
         # the next sync publishes the rewritten history afresh (forget itself never touches the network).
-        report.push_hint = [f"git -C {repo.git_dir} push {remote} --delete refs/memory-review/replicas/"
-                            f"{store.scope}/{origin}, then `memory-review sync {remote}`"
-                            for remote in repo.remote_names()]
+        report.push_hint = [
+            f"git -C {repo.git_dir} push {remote} --delete refs/memory-review/replicas/"
+            f"{store.scope}/{origin}, then `memory-review sync {remote}`"
+            for remote in repo.remote_names()
+        ]
     report.remaining = _remaining(store, history, needle)
 
 

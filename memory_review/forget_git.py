@@ -20,9 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from memory_review.events.rewrite import rechain
-
 from memory_review.errors import MemoryReviewError
+from memory_review.events.rewrite import rechain
 from memory_review.forget_text import JsonRedactor, LogRedactor, Needle
 from memory_review.gitrepo import GitRepo, TreeEntry
 from memory_review.history_log import LEGACY_LOG, LOG_DIR, chunk_lines, split_lines
@@ -176,8 +175,13 @@ class _StoreTree:
         if self.is_top and entry.name == "manifest.json":
             return entry  # in finish(), once the memory files' new names are known
         new = self._blob(entry, data, folder)
-        return entry if new == data else TreeEntry(entry.mode, "blob", self.writer.repo.write_object("blob", new),
-                                                   self._name(entry, folder, new))
+        return (
+            entry
+            if new == data
+            else TreeEntry(
+                entry.mode, "blob", self.writer.repo.write_object("blob", new), self._name(entry, folder, new)
+            )
+        )
 
     def _blob(self, entry: TreeEntry, data: bytes, folder: str) -> bytes:
         if self.is_top and entry.name == LEGACY_LOG:
@@ -197,8 +201,9 @@ class _StoreTree:
             return entry
         cut = chunk_lines(split_lines(new), 1)
         ids = repo.hash_many([chunk.data for chunk in cut])
-        tree = repo.make_tree([TreeEntry("100644", "blob", sha, chunk.name) for chunk, sha in zip(cut, ids,
-                                                                                               strict=True)])
+        tree = repo.make_tree(
+            [TreeEntry("100644", "blob", sha, chunk.name) for chunk, sha in zip(cut, ids, strict=True)]
+        )
         return TreeEntry(entry.mode, "tree", tree, entry.name)
 
     def _log(self, data: bytes) -> bytes:
@@ -252,8 +257,9 @@ class _StoreTree:
             moved = self.files.get(entry.file.rpartition("/")[2])
             if moved is not None:
                 description = self.writer.needle.sub(entry.description)[0] if entry.description else None
-                entry = entry.model_copy(update={"file": f"memory/{moved[0]}", "sha256": moved[1],
-                                                 "description": description})
+                entry = entry.model_copy(
+                    update={"file": f"memory/{moved[0]}", "sha256": moved[1], "description": description}
+                )
             memories[memory_id] = entry
         head = self.renames.get(manifest.log_head, manifest.log_head)
         updated = Manifest(origin=manifest.origin, log_seq=manifest.log_seq, log_head=head, memories=memories)

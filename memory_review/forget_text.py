@@ -54,8 +54,7 @@ class Needle:
         except re.error as exc:
             raise ValidationError(f"not a valid regular expression: {exc}", field="pattern") from exc
         if regex.search("") is not None or regex.search(MARKER) is not None:
-            raise ValidationError("the pattern matches the empty text or the redaction marker itself",
-                                  field="pattern")
+            raise ValidationError("the pattern matches the empty text or the redaction marker itself", field="pattern")
         return cls(regex, "pattern")
 
     def sub(self, text: str) -> tuple[str, int]:
@@ -89,8 +88,10 @@ class JsonRedactor:
         if isinstance(value, list):
             return [self.value(item, place=place, renamed=renamed) for item in value]
         if isinstance(value, dict):
-            return {self.value(k, place=place, renamed=renamed): self.value(v, place=place, renamed=renamed)
-                    for k, v in value.items()}
+            return {
+                self.value(k, place=place, renamed=renamed): self.value(v, place=place, renamed=renamed)
+                for k, v in value.items()
+            }
         return value
 
     def quiet(self, value: Any) -> Any:
@@ -129,8 +130,7 @@ class LogRedactor(JsonRedactor):
         edited = self.value(fields, place="events.jsonl", renamed=renamed)
         if edited == fields:
             return fields
-        if isinstance(edited.get("record"), dict) and edited.get("type") in ("candidate.created",
-                                                                              "candidate.edited"):
+        if isinstance(edited.get("record"), dict) and edited.get("type") in ("candidate.created", "candidate.edited"):
             edited["record"] = self._fresh_diff(edited["record"], where)
         if edited.get("type") == "context.built" and isinstance(edited.get("context"), dict):
             edited["context"] = self._changed_context(edited["context"], fields["seq"])
@@ -138,17 +138,25 @@ class LogRedactor(JsonRedactor):
 
     def _refuse_identifiers(self, fields: dict[str, Any], where: str) -> None:
         names = [n for n in _IDENTIFIERS if isinstance(fields.get(n), str) and self.needle.count(fields[n])]
-        names += [f"changes.memory {c.get('memory')!r}" for c in fields.get("changes") or ()
-                  if isinstance(c, dict) and self.needle.count(str(c.get("memory", "")))]
+        names += [
+            f"changes.memory {c.get('memory')!r}"
+            for c in fields.get("changes") or ()
+            if isinstance(c, dict) and self.needle.count(str(c.get("memory", "")))
+        ]
         if names:
-            raise ValidationError(f"{where}: the text occurs in {', '.join(names)}; forget rewrites text, "
-                                  "never an identifier or who acted", hint="forget a longer, more exact text")
+            raise ValidationError(
+                f"{where}: the text occurs in {', '.join(names)}; forget rewrites text, "
+                "never an identifier or who acted",
+                hint="forget a longer, more exact text",
+            )
 
     def _learn_records(self, fields: dict[str, Any], where: str) -> None:
         for change in fields.get("changes") or ():
             for side in ("before", "after"):
                 if isinstance(change.get(side), dict):
-                    self.memory(_checked(lambda s=side: memory_from_json(change[s], where=where), where), where)
+                    self.memory(
+                        _checked(lambda s=side, change=change: memory_from_json(change[s], where=where), where), where
+                    )
         record = fields.get("record")
         if isinstance(record, dict) and fields.get("type") in ("candidate.created", "candidate.edited"):
             candidate = _checked(lambda: candidate_from_json(record, where=where), where)
@@ -175,5 +183,8 @@ def _checked(build, where: str):  # noqa: ANN001, ANN202 - a thunk and what it b
     try:
         return build()
     except MemoryReviewError as exc:
-        raise ValidationError(f"the text occurs in an identifier or a fixed-form field, which forget never "
-                              f"rewrites: with it redacted, {exc}", hint="forget a longer, more exact text") from exc
+        raise ValidationError(
+            f"the text occurs in an identifier or a fixed-form field, which forget never "
+            f"rewrites: with it redacted, {exc}",
+            hint="forget a longer, more exact text",
+        ) from exc

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from memory_review import gitrepo
 from memory_review.events.durable import atomic_replace
 from memory_review.events.safe_fs import UnsafeFile, read_file_or
-from memory_review import gitrepo
 from memory_review.paths import PROJECT_STORE_DIR
 
 IGNORE_LINE = f"{PROJECT_STORE_DIR}/"

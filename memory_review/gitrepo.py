@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-from memory_review.events import faults
 from memory_review.errors import ConflictError, MemoryReviewError, NotFoundError, StorageError
-from memory_review.lean.gitwalk import _Found, _walk_up  # re-exported: tests and callers use them here
+from memory_review.events import faults
+from memory_review.lean.gitwalk import _walk_up  # re-exported: tests and callers use them here
 
 if TYPE_CHECKING:
     import git
@@ -165,8 +165,7 @@ class GitRepo:
         out = self._run("hash-object", "-w", "--no-filters", "--stdin-paths", stdin=data)
         ids = out.decode().split()
         if len(ids) != len(paths):
-            raise StorageError(f"git hash-object returned {len(ids)} ids for {len(paths)} files",
-                               path=self.git_dir)
+            raise StorageError(f"git hash-object returned {len(ids)} ids for {len(paths)} files", path=self.git_dir)
         return ids
 
     def hash_bytes(self, data: bytes) -> str:
@@ -180,8 +179,10 @@ class GitRepo:
         import tempfile  # noqa: PLC0415 - only a history (re)built whole stores several blobs at once
 
         # hash-object takes one blob on stdin, or many as paths: they are written where only git looks.
-        with _git_errors("hash-object", self.git_dir), tempfile.TemporaryDirectory(
-                prefix="memory-review-", dir=self.git_dir) as folder:
+        with (
+            _git_errors("hash-object", self.git_dir),
+            tempfile.TemporaryDirectory(prefix="memory-review-", dir=self.git_dir) as folder,
+        ):
             paths = [Path(folder) / str(number) for number in range(len(blobs))]
             for path, data in zip(paths, blobs, strict=True):
                 path.write_bytes(data)
@@ -191,8 +192,9 @@ class GitRepo:
         """Write several tree objects in one ``mktree --batch``; their ids in order."""
         if not trees:
             return []
-        data = "\n".join("".join(f"{e.mode} {e.kind} {e.sha}\t{e.name}\n" for e in entries)
-                         for entries in trees).encode()
+        data = "\n".join(
+            "".join(f"{e.mode} {e.kind} {e.sha}\t{e.name}\n" for e in entries) for entries in trees
+        ).encode()
         ids = self._run("mktree", "--batch", stdin=data).decode().split()
         if len(ids) != len(trees):
             raise StorageError(f"git mktree returned {len(ids)} trees for {len(trees)}", path=self.git_dir)
@@ -206,9 +208,14 @@ class GitRepo:
     def commit_tree(self, tree: str, parents: Sequence[str], message: str, *, when: str) -> str:
         """Write a commit object (moving no branch); ``when`` is a git date like ``@1700000000 +0000``."""
         author, committer = self.identity("AUTHOR"), self.identity("COMMITTER")
-        env = {"GIT_AUTHOR_NAME": author.name, "GIT_AUTHOR_EMAIL": author.email, "GIT_AUTHOR_DATE": when,
-               "GIT_COMMITTER_NAME": committer.name, "GIT_COMMITTER_EMAIL": committer.email,
-               "GIT_COMMITTER_DATE": when}
+        env = {
+            "GIT_AUTHOR_NAME": author.name,
+            "GIT_AUTHOR_EMAIL": author.email,
+            "GIT_AUTHOR_DATE": when,
+            "GIT_COMMITTER_NAME": committer.name,
+            "GIT_COMMITTER_EMAIL": committer.email,
+            "GIT_COMMITTER_DATE": when,
+        }
         args = ["commit-tree", tree]
         for parent in dict.fromkeys(parents):
             args += ["-p", parent]
@@ -314,8 +321,13 @@ class GitRepo:
 
         command = ["git", *_OPTIONS, "cat-file", "blob", f"{commit}:{path}"]
         with _git_errors("cat-file", self.git_dir):
-            proc = subprocess.Popen(command, env=self._env(None), stdin=subprocess.DEVNULL,  # noqa: S603
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            proc = subprocess.Popen(
+                command,
+                env=self._env(None),
+                stdin=subprocess.DEVNULL,  # noqa: S603
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
         try:
             assert proc.stdout is not None
             yield proc.stdout
@@ -323,8 +335,9 @@ class GitRepo:
             proc.kill()  # a reader that stopped early must not leave git writing into a full pipe
             _out, err = proc.communicate()
         if proc.returncode not in (0, -9) and proc.returncode is not None:
-            raise StorageError(f"git cat-file failed: {' '.join(err.decode('utf-8', 'replace').split())}",
-                               path=self.git_dir)
+            raise StorageError(
+                f"git cat-file failed: {' '.join(err.decode('utf-8', 'replace').split())}", path=self.git_dir
+            )
 
     def blobs_under(self, commit: str, folder: str) -> dict[str, str]:
         """File name -> blob id of the files directly in ``folder`` of ``commit``'s tree."""
@@ -377,19 +390,29 @@ class GitRepo:
 
     def fetch(self, remote: str, refspec: str) -> None:
         """Fetch exactly ``refspec`` from ``remote`` (no tags, no FETCH_HEAD, pruning what vanished)."""
-        self._run("fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--prune", remote, refspec,
-                  timeout=NETWORK_TIMEOUT)
+        self._run(
+            "fetch",
+            "--quiet",
+            "--no-tags",
+            "--no-write-fetch-head",
+            "--prune",
+            remote,
+            refspec,
+            timeout=NETWORK_TIMEOUT,
+        )
 
     def push(self, remote: str, src: str, dst: str, *, expect: str | None) -> None:
         """Push ``src`` to ``dst`` only if the remote's ``dst`` is still ``expect`` (None: absent)."""
         lease = f"--force-with-lease={dst}:{expect or ''}"
         try:
-            self._run("push", "--quiet", "--no-verify", "--porcelain", lease, remote, f"{src}:{dst}",
-                      timeout=NETWORK_TIMEOUT)
+            self._run(
+                "push", "--quiet", "--no-verify", "--porcelain", lease, remote, f"{src}:{dst}", timeout=NETWORK_TIMEOUT
+            )
         except StorageError as exc:
             if "stale info" in str(exc) or "rejected" in str(exc):
-                raise ConflictError(f"the remote's {dst} changed during sync: {exc}",
-                                    hint="run `memory-review sync` again") from exc
+                raise ConflictError(
+                    f"the remote's {dst} changed during sync: {exc}", hint="run `memory-review sync` again"
+                ) from exc
             raise
 
     # --- rewriting our own refs (``memory-review forget``, docs/adr/0019) -----------------
@@ -455,8 +478,9 @@ class GitRepo:
         """The environment of a process started without gitpython: ours, pinned like ``_run``'s."""
         return {**os.environ, "GIT_DIR": str(self.git_dir), "GIT_TERMINAL_PROMPT": "0", **(env or {})}
 
-    def _run(self, *args: str, stdin: bytes | None = None, env: dict[str, str] | None = None,
-             timeout: float | None = None) -> bytes:
+    def _run(
+        self, *args: str, stdin: bytes | None = None, env: dict[str, str] | None = None, timeout: float | None = None
+    ) -> bytes:
         import subprocess  # noqa: PLC0415 - here, like gitpython itself: not in every command's start-up
 
         command = ["git", *_OPTIONS, *args]
@@ -464,8 +488,13 @@ class GitRepo:
         full_env = {"GIT_DIR": str(self.git_dir), "GIT_TERMINAL_PROMPT": "0", **(env or {})}
         with _git_errors(args[0], self.git_dir):
             if stdin is None:
-                out = self._repo.git.execute(command, env=full_env, stdout_as_string=False,
-                                             strip_newline_in_stdout=False, kill_after_timeout=timeout)
+                out = self._repo.git.execute(
+                    command,
+                    env=full_env,
+                    stdout_as_string=False,
+                    strip_newline_in_stdout=False,
+                    kill_after_timeout=timeout,
+                )
                 return bytes(out)
             proc = self._repo.git.execute(command, env=full_env, istream=subprocess.PIPE, as_process=True)
             out, err = proc.communicate(stdin)
@@ -485,7 +514,7 @@ def _batch(out: bytes) -> Iterator[tuple[str, tuple[str, bytes]]]:
             continue
         start = end + 1
         offset = start + int(size[0]) + 1
-        yield sha, (kind, out[start:offset - 1])
+        yield sha, (kind, out[start : offset - 1])
 
 
 def step(name: str) -> None:
@@ -498,8 +527,14 @@ def step(name: str) -> None:
 
 def _log_entry(chunk: str) -> LogEntry:
     commit, parents, author, email, date, message = chunk.lstrip("\n").split("\x1f", 5)
-    return LogEntry(commit=commit, parents=tuple(parents.split()), author=author, email=email, date=date,
-                    message=message.strip("\n"))
+    return LogEntry(
+        commit=commit,
+        parents=tuple(parents.split()),
+        author=author,
+        email=email,
+        date=date,
+        message=message.strip("\n"),
+    )
 
 
 @contextmanager

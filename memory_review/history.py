@@ -22,19 +22,28 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from memory_review.events import Event, utc_timestamp
-
 from memory_review import gitrepo
 from memory_review.errors import MemoryReviewError, StorageError
+from memory_review.events import Event, utc_timestamp
 from memory_review.gitrepo import GitRepo, LogEntry, RefTip
 from memory_review.history_tree import LocalLog, Position, TreeBuilder
 from memory_review.manifest import Manifest
 from memory_review.store import Store, log_errors
 from memory_review.verify import StoreReport
 
-HISTORY_TYPES = frozenset({"candidate.applied", "candidate.edited", "candidate.discarded", "candidate.restored",
-                           "memory.reverted",
-                           "memory.deleted", "store.recovered", "sync.merged", "store.forgotten"})
+HISTORY_TYPES = frozenset(
+    {
+        "candidate.applied",
+        "candidate.edited",
+        "candidate.discarded",
+        "candidate.restored",
+        "memory.reverted",
+        "memory.deleted",
+        "store.recovered",
+        "sync.merged",
+        "store.forgotten",
+    }
+)
 """Events that make a history commit (proposals, context builds and session writes wait for the next one)."""
 
 USER_REPO_DIR = "history.git"
@@ -113,8 +122,10 @@ class History:
             log.cut_torn_tail()  # we hold the lock: exactly what the next append would do
             head = log.head()
         if self.store.read_manifest() is None:
-            raise StorageError("git history waits: manifest.json is missing (the next command completes it)",
-                               path=self.store.manifest_path)
+            raise StorageError(
+                "git history waits: manifest.json is missing (the next command completes it)",
+                path=self.store.manifest_path,
+            )
         # The compacted manifest plus the tail past it, at the log's head (docs/adr/0029).
         return self.store.current_manifest(), Position(head.seq, head.hash)
 
@@ -149,11 +160,14 @@ class History:
                 with self.store.transact():
                     commit = self.record()
                 if commit:
-                    report.repaired.append(f"git history caught up ({len(missing)} change(s)) as "
-                                           f"{commit[:12]} on {self.ref}")
+                    report.repaired.append(
+                        f"git history caught up ({len(missing)} change(s)) as {commit[:12]} on {self.ref}"
+                    )
             elif missing:
-                report.notes.append(f"git history ({self.ref}) lacks {len(missing)} change(s), from seq "
-                                    f"{missing[0].seq}; the next change or `verify --repair --apply` records them")
+                report.notes.append(
+                    f"git history ({self.ref}) lacks {len(missing)} change(s), from seq "
+                    f"{missing[0].seq}; the next change or `verify --repair --apply` records them"
+                )
         except MemoryReviewError as exc:
             (report.problems if repair else report.notes).append(f"git history ({self.ref}): {exc}")
 
@@ -199,8 +213,9 @@ def git_date(ts: str | None) -> str:
 # --- the commit message ------------------------------------------------------------------
 
 
-def describe(scope: str, manifest: Manifest, events: list[Event], *, restarted: bool = False,
-             head: Position | None = None) -> str:
+def describe(
+    scope: str, manifest: Manifest, events: list[Event], *, restarted: bool = False, head: Position | None = None
+) -> str:
     """The message of a history commit: a subject, one line per change, and the position trailers."""
     changes = [e for e in events if e.type in HISTORY_TYPES]
     lines = [describe_event(e) for e in changes] if len(changes) > 1 else []
@@ -213,8 +228,10 @@ def describe(scope: str, manifest: Manifest, events: list[Event], *, restarted: 
         lines.insert(0, "The previous commit on this ref does not record this log; history restarts here.")
     body = "\n".join(lines)
     seq, line = (head.seq, head.head) if head else (manifest.log_seq, manifest.log_head)
-    trailers = (f"Memory-Review-Store: {scope}\nMemory-Review-Origin: {manifest.origin}\n"
-                f"{SEQ_TRAILER}: {seq}\n{HEAD_TRAILER}: {line}")
+    trailers = (
+        f"Memory-Review-Store: {scope}\nMemory-Review-Origin: {manifest.origin}\n"
+        f"{SEQ_TRAILER}: {seq}\n{HEAD_TRAILER}: {line}"
+    )
     return f"{_subject(scope, changes, events)}\n\n" + (f"{body}\n\n" if body else "") + trailers + "\n"
 
 
@@ -228,9 +245,17 @@ def _subject(scope: str, changes: list[Event], events: list[Event]) -> str:
 
 def describe_event(event: Event) -> str:
     """One line for a person: what happened, to which memories, by whom."""
-    verb = {"candidate.applied": "apply", "candidate.edited": "edit", "candidate.discarded": "discard",
-            "candidate.restored": "restore", "memory.reverted": "revert", "memory.deleted": "delete",
-            "store.recovered": "repair", "sync.merged": "sync", "store.forgotten": "forget"}.get(event.type, event.type)
+    verb = {
+        "candidate.applied": "apply",
+        "candidate.edited": "edit",
+        "candidate.discarded": "discard",
+        "candidate.restored": "restore",
+        "memory.reverted": "revert",
+        "memory.deleted": "delete",
+        "store.recovered": "repair",
+        "sync.merged": "sync",
+        "store.forgotten": "forget",
+    }.get(event.type, event.type)
     what = [event.candidate] if event.candidate else []
     if event.reverts:
         what.append(f"#{event.reverts}")

@@ -26,10 +26,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memory_review.errors import IntegrityError
 from memory_review.events import GENESIS, Event, decode_event, line_hash
 from memory_review.events.safe_fs import open_file, read_fd, read_file, read_file_or
-
-from memory_review.errors import IntegrityError
 from memory_review.file_reads import storage_errors
 from memory_review.gitrepo import GitRepo, RefTip, TreeEntry
 from memory_review.history_log import LOG_DIR, LogChunks, chunk_lines, split_lines
@@ -38,10 +37,20 @@ from memory_review.manifest import Manifest
 from memory_review.store import MEMORY_DIR, Store, log_errors
 
 FILE_MODE, TREE_MODE = "100644", "040000"
-NAMED_CHANGES = frozenset({"candidate.created", "candidate.edited", "candidate.applied", "candidate.discarded",
-                           "candidate.restored",
-                           "memory.reverted", "memory.deleted", "sync.merged", "context.built",
-                           "session.written"})
+NAMED_CHANGES = frozenset(
+    {
+        "candidate.created",
+        "candidate.edited",
+        "candidate.applied",
+        "candidate.discarded",
+        "candidate.restored",
+        "memory.reverted",
+        "memory.deleted",
+        "sync.merged",
+        "context.built",
+        "session.written",
+    }
+)
 """Events whose ``changes`` name every memory they touch: the only ones an incremental tree trusts."""
 REV_SUFFIX = len("-0123456789ab.md")
 INDEX_NAME = "MEMORY.md"
@@ -85,13 +94,15 @@ class NewLines:
 
     @property
     def missing(self) -> list[bytes]:
-        return self.lines[self.since:]
+        return self.lines[self.since :]
 
     def events(self, path: Path) -> list[Event]:
         """The events the history lacks, decoded."""
         with log_errors(path):
-            return [decode_event(line, path=path, line_no=number)
-                    for number, line in enumerate(self.missing, self.first_seq + self.since)]
+            return [
+                decode_event(line, path=path, line_no=number)
+                for number, line in enumerate(self.missing, self.first_seq + self.since)
+            ]
 
 
 @dataclass
@@ -129,19 +140,24 @@ class LocalLog:
             if data[:1] != b"\n":
                 return None
             data = data[1:]
-        recorded = data[:chunks.open.size]
+        recorded = data[: chunks.open.size]
         lines = split_lines(recorded)
         first = chunks.first_seq(chunks.open)
-        if (len(recorded) != chunks.open.size or not lines or len(lines) != position.seq - first + 1
-                or line_hash(lines[-1]) != position.head):
+        if (
+            len(recorded) != chunks.open.size
+            or not lines
+            or len(lines) != position.seq - first + 1
+            or line_hash(lines[-1]) != position.head
+        ):
             return None
-        return NewLines(first, lines + split_lines(data[len(recorded):]), len(lines), previous=chunks)
+        return NewLines(first, lines + split_lines(data[len(recorded) :]), len(lines), previous=chunks)
 
     def _whole(self, position: Position | None) -> NewLines:
         lines = split_lines(self._read_from(0))
         seq = position.seq if position else 0
-        continues = position is None or (0 <= seq <= len(lines) and position.head == (
-            GENESIS if seq == 0 else line_hash(lines[seq - 1])))
+        continues = position is None or (
+            0 <= seq <= len(lines) and position.head == (GENESIS if seq == 0 else line_hash(lines[seq - 1]))
+        )
         return NewLines(1, lines, seq if continues else 0, restarted=not continues)
 
     def _read_from(self, offset: int) -> bytes:
@@ -179,8 +195,9 @@ class TreeBuilder:
         for (shard, name, _data), sha in zip(fresh, ids, strict=False):
             shards[shard].known[name] = sha
         kept = [entry.entry() for entry in (new.previous.entries[:-1] if new.previous else ())]
-        log = kept + [TreeEntry(FILE_MODE, "blob", sha, c.name) for c, sha in zip(chunks, ids[len(fresh):],
-                                                                                   strict=False)]
+        log = kept + [
+            TreeEntry(FILE_MODE, "blob", sha, c.name) for c, sha in zip(chunks, ids[len(fresh) :], strict=False)
+        ]
         filled = sorted((name, files.entries()) for name, files in shards.items() if files.known)
         trees = self.repo.make_trees([entries for _name, entries in filled] + ([log] if log else []))
         top = [TreeEntry(TREE_MODE, "tree", trees[-1], LOG_DIR)] if log else []  # an empty log: no log/
@@ -232,8 +249,11 @@ class TreeBuilder:
         files = {e.name: e.sha for e in out if e.kind == "blob"}
         folders = [e.path for e in out if e.kind == "tree"]
         for index in range(0, len(folders), 64):  # a shard's contents, a few at a time (never with memory/)
-            files |= {e.name: e.sha for e in self.repo.list_tree(self.tip.commit, *folders[index:index + 64])
-                      if e.kind == "blob"}
+            files |= {
+                e.name: e.sha
+                for e in self.repo.list_tree(self.tip.commit, *folders[index : index + 64])
+                if e.kind == "blob"
+            }
         return files
 
     def _place(self, shard: ShardFiles, memory_id: str, recorded: dict[str, str] | None = None) -> None:
@@ -254,8 +274,9 @@ class TreeBuilder:
             raise IntegrityError("content does not match manifest.json; not recorded in git", path=path)
         return data
 
-    def _memory_entries(self, shards: dict[str, ShardFiles], shard_ids: dict[str, str],
-                        incremental: bool) -> list[TreeEntry]:
+    def _memory_entries(
+        self, shards: dict[str, ShardFiles], shard_ids: dict[str, str], incremental: bool
+    ) -> list[TreeEntry]:
         """The entries of ``memory/``: the new shard trees, and (incrementally) every other shard as it was."""
         entries = {name: TreeEntry(TREE_MODE, "tree", sha, name) for name, sha in shard_ids.items()}
         if incremental and self.tip is not None:

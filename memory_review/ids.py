@@ -31,9 +31,7 @@ CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 CANDIDATE_ID_RE = re.compile(r"^cand_[0-9A-HJKMNP-TV-Z]{26}$")
 
 WINDOWS_DEVICE_NAMES = frozenset(
-    {"con", "prn", "aux", "nul", "conin$", "conout$"}
-    | {f"com{i}" for i in range(10)}
-    | {f"lpt{i}" for i in range(10)}
+    {"con", "prn", "aux", "nul", "conin$", "conout$"} | {f"com{i}" for i in range(10)} | {f"lpt{i}" for i in range(10)}
 )
 
 
@@ -80,10 +78,7 @@ def _path_problem(value: str, max_len: int) -> str | None:
         return problem
     folded = unicodedata.normalize("NFKC", value)
     if folded != value:
-        return (
-            f"changes under Unicode NFKC normalisation (to {_show(folded)}); "
-            "lookalike characters are not allowed"
-        )
+        return f"changes under Unicode NFKC normalisation (to {_show(folded)}); lookalike characters are not allowed"
     if "/" in value or "\\" in value:
         return "contains a path separator ('/' or '\\')"
     if ".." in value:
@@ -105,9 +100,7 @@ def _check(
     path: Path | str | None,
 ) -> str:
     if not isinstance(value, str):
-        raise ValidationError(
-            f"must be a string, not {type(value).__name__}", path=path, field=field
-        )
+        raise ValidationError(f"must be a string, not {type(value).__name__}", path=path, field=field)
     if not value:
         raise ValidationError("is empty", path=path, field=field)
     problem = _path_problem(value, max_len)
@@ -128,27 +121,17 @@ def check_slug(value: str, *, field: str = "id", path: Path | str | None = None)
     return _check(value, field=field, pattern=SLUG_RE, max_len=SLUG_MAX, rule=rule, path=path)
 
 
-def check_session_id(
-    value: str, *, field: str = "session_id", path: Path | str | None = None
-) -> str:
+def check_session_id(value: str, *, field: str = "session_id", path: Path | str | None = None) -> str:
     """Return ``value`` if it is a safe session id: ``^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$``."""
     rule = "use 1-128 letters, digits, '.', '-' or '_', starting with a letter or digit"
-    return _check(
-        value, field=field, pattern=SESSION_ID_RE, max_len=SESSION_ID_MAX, rule=rule, path=path
-    )
+    return _check(value, field=field, pattern=SESSION_ID_RE, max_len=SESSION_ID_MAX, rule=rule, path=path)
 
 
-def check_candidate_id(
-    value: str, *, field: str = "candidate", path: Path | str | None = None
-) -> str:
+def check_candidate_id(value: str, *, field: str = "candidate", path: Path | str | None = None) -> str:
     """Return ``value`` if it is ``cand_`` + 26 Crockford base32 characters."""
-    rule = (
-        "expected 'cand_' followed by 26 characters of Crockford base32 (0-9, A-Z without I L O U)"
-    )
+    rule = "expected 'cand_' followed by 26 characters of Crockford base32 (0-9, A-Z without I L O U)"
     max_len = len(CANDIDATE_PREFIX) + 26
-    return _check(
-        value, field=field, pattern=CANDIDATE_ID_RE, max_len=max_len, rule=rule, path=path
-    )
+    return _check(value, field=field, pattern=CANDIDATE_ID_RE, max_len=max_len, rule=rule, path=path)
 
 
 # --------------------------------------------------------------------------- new ids
@@ -183,9 +166,7 @@ def new_candidate_id(now: float | None = None) -> str:
     """
     ms = int((time.time() if now is None else now) * 1000)
     if not 0 <= ms < 1 << 48:
-        raise ValidationError(
-            f"time {now!r} is outside the 48-bit millisecond range of candidate ids"
-        )
+        raise ValidationError(f"time {now!r} is outside the 48-bit millisecond range of candidate ids")
     return CANDIDATE_PREFIX + _encode_crockford((ms << 80) | _next_random(ms), 26)
 
 
@@ -239,7 +220,5 @@ def safe_child(root: Path, *parts: str) -> Path:
     except (OSError, RuntimeError) as exc:  # a symlink loop
         raise UnsafePathError(f"cannot resolve {'/'.join(parts)!r}: {exc}", path=root) from exc
     if target == base or not target.is_relative_to(base):
-        raise UnsafePathError(
-            f"{'/'.join(parts)!r} resolves to {str(target)!r}, outside the store", path=root
-        )
+        raise UnsafePathError(f"{'/'.join(parts)!r} resolves to {str(target)!r}, outside the store", path=root)
     return target

@@ -105,7 +105,8 @@ def candidate_bytes_bound() -> int:
     deletion = memory_json_bound() + diff_json_bound(1) + _OVERHEAD_PER_ITEM
     changes = MAX_CONSOLIDATE_RESULTS * upsert + MAX_CONSOLIDATE_SOURCES * deletion
     evidence = MAX_EVIDENCE_ITEMS * evidence_json_bound()
-    texts = JSON_BYTES_PER_CHAR * (MAX_RATIONALE_CHARS + MAX_PROPOSER_NAME_CHARS + MAX_PROPOSER_MODEL_CHARS
-                                   + MAX_SESSION_ID_CHARS)
+    texts = JSON_BYTES_PER_CHAR * (
+        MAX_RATIONALE_CHARS + MAX_PROPOSER_NAME_CHARS + MAX_PROPOSER_MODEL_CHARS + MAX_SESSION_ID_CHARS
+    )
     flags = MAX_FLAGS * (MAX_FLAG_CHARS + _OVERHEAD_PER_ITEM)
     return changes + evidence + texts + flags + _OVERHEAD_CANDIDATE

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import filelock
 
-from memory_review.events.safe_fs import open_file
 from memory_review.errors import LockTimeoutError
+from memory_review.events.safe_fs import open_file
 from memory_review.file_reads import storage_errors
 
 DEFAULT_TIMEOUT = 10.0
@@ -59,9 +59,7 @@ def _check_lock_file(lock_file: Path) -> None:
 
 @contextmanager
 def _os_lock(lock_file: Path, timeout: float) -> Iterator[None]:
-    lock = filelock.FileLock(
-        str(lock_file), timeout=timeout, thread_local=False, preserve_lock_file=True
-    )
+    lock = filelock.FileLock(str(lock_file), timeout=timeout, thread_local=False, preserve_lock_file=True)
     with storage_errors(lock_file):  # an unwritable lock file, a read-only file system
         try:
             lock.acquire()

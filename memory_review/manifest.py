@@ -43,15 +43,15 @@ class ManifestEntry(Strict):
     file: str = Field(pattern=r"^memory/[a-z0-9][a-z0-9_-]{0,63}-[0-9a-f]{12}\.md$")
     sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
     type: MemoryType | None = None
-    description: str | None = Field(default=None, min_length=1, max_length=MAX_DESCRIPTION_CHARS,
-                                    pattern=r"^[^\n\r]+$")
+    description: str | None = Field(default=None, min_length=1, max_length=MAX_DESCRIPTION_CHARS, pattern=r"^[^\n\r]+$")
     updated_at: str | None = Field(default=None, pattern=TIMESTAMP_RE.pattern)
 
     @classmethod
     def of(cls, file: str, sha256: str, memory: Memory) -> ManifestEntry:
         """The entry for ``memory`` stored in ``file`` with content hash ``sha256``."""
-        return cls(file=file, sha256=sha256, type=memory.type, description=memory.description,
-                   updated_at=memory.updated_at)
+        return cls(
+            file=file, sha256=sha256, type=memory.type, description=memory.description, updated_at=memory.updated_at
+        )
 
     @property
     def listed(self) -> bool:
@@ -96,6 +96,8 @@ def decode_manifest(data: bytes, *, where: str) -> Manifest:
 
 
 _REPAIR = "run `memory-review verify --repair` to rebuild it from the event log"
+
+
 def refuse_newer_format(path: Path) -> None:
     """FormatTooNewError if the manifest at ``path`` is a newer format; anything else is left to the reader.
 

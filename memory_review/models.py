@@ -8,7 +8,7 @@ Serialisation to Markdown lives in ``record_io``; candidates in ``candidate``.
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
@@ -49,7 +49,7 @@ OneLine = Annotated[str, AfterValidator(_one_line)]
 
 def utc_now() -> str:
     """The current time in the one timestamp format records use (second precision, Z)."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 class Strict(BaseModel):
@@ -79,7 +79,8 @@ class Memory(Strict):
     applied_by: str | None = Field(default=None, max_length=MAX_ACTOR_CHARS)
     sources: tuple[Source, ...] = Field(default=(), max_length=MAX_SOURCES)
     related_sessions: tuple[Annotated[str, Field(max_length=MAX_SESSION_ID_CHARS)], ...] = Field(
-        default=(), max_length=MAX_SOURCES)
+        default=(), max_length=MAX_SOURCES
+    )
     body: str = ""  # bounded by the file it must fit (record_io: MAX_MEMORY_BYTES, MAX_MEMORY_LINES)
 
     @field_validator("id")

@@ -20,10 +20,9 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Protocol
 
-from memory_review.events.safe_fs import list_dir
-
 from memory_review.candidate import Candidate
 from memory_review.consolidate import memory_bag, similarity
+from memory_review.events.safe_fs import list_dir
 from memory_review.extract.plan import NEAR_DUPLICATE
 from memory_review.file_reads import storage_errors
 from memory_review.proposal import ConsolidateProposal, DeleteProposal, ProposedMemory, UpsertProposal
@@ -97,8 +96,9 @@ class NearDuplicates:
             if change.after is not None:
                 self._index(change.after.id, change.after, _words(change.after))
 
-    def _index(self, memory_id: str, record: Comparable | None, words: frozenset[str], *,
-               approved: bool = False) -> None:
+    def _index(
+        self, memory_id: str, record: Comparable | None, words: frozenset[str], *, approved: bool = False
+    ) -> None:
         number = len(self._texts)
         self._texts.append((memory_id, record, words, approved))
         for word in words:

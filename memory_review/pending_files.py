@@ -61,8 +61,9 @@ class PendingFiles:
     decoded: int = 0
     """Files decoded (not taken from the cache) by the last pass."""
 
-    def chunks(self, size: int = CHUNK, *,
-               then: Callable[[], Sequence[CandidateState]] = list) -> Iterator[list[CandidateState]]:
+    def chunks(
+        self, size: int = CHUNK, *, then: Callable[[], Sequence[CandidateState]] = list
+    ) -> Iterator[list[CandidateState]]:
         """Pending candidates with live flags, store by store, oldest first, in chunks of ``size``
         (the first one at most :data:`FIRST_CHUNK`); the last chunk, which may be empty, ends with
         what ``then`` gives."""

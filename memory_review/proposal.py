@@ -7,7 +7,7 @@ Parsing accepts one JSON object, a JSON array, or JSON Lines, all-or-nothing.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 import orjson
 from pydantic import AfterValidator, Field, TypeAdapter, field_validator
@@ -22,8 +22,8 @@ from memory_review.limits import (
     MAX_CONSOLIDATE_SOURCES,
     MAX_DESCRIPTION_CHARS,
     MAX_EVIDENCE_ITEMS,
-    MAX_PROPOSALS_PER_CALL,
     MAX_PROPOSAL_INPUT_BYTES,
+    MAX_PROPOSALS_PER_CALL,
     MAX_PROPOSER_MODEL_CHARS,
     MAX_PROPOSER_NAME_CHARS,
     MAX_QUOTE_CHARS,
@@ -45,8 +45,7 @@ def check_session_ref(value: str, *, field: str = "session_id") -> str:
     check_session_id(value, field=field)
     found = safety.find_secrets(value)
     if found:
-        raise ValidationError(f"looks like a secret ({found[0].kind}); session ids are stored in the log",
-                              field=field)
+        raise ValidationError(f"looks like a secret ({found[0].kind}); session ids are stored in the log", field=field)
     return value
 
 
@@ -145,9 +144,7 @@ class ConsolidateProposal(_ProposalBase):
         return tuple(check_slug(source, field="sources") for source in value)
 
 
-Proposal = Annotated[
-    Union[UpsertProposal, DeleteProposal, ConsolidateProposal], Field(discriminator="op")
-]
+Proposal = Annotated[UpsertProposal | DeleteProposal | ConsolidateProposal, Field(discriminator="op")]
 _PROPOSAL = TypeAdapter(Proposal)
 AnyProposal = UpsertProposal | DeleteProposal | ConsolidateProposal
 
@@ -172,8 +169,9 @@ def parse_proposals(raw: bytes, *, where: str = "input") -> list[UpsertProposal 
     if not items:
         raise ValidationError("no proposal found", path=where)
     if len(items) > MAX_PROPOSALS_PER_CALL:
-        raise ValidationError(f"{len(items)} proposals in one call; at most {MAX_PROPOSALS_PER_CALL} are allowed",
-                              path=where)
+        raise ValidationError(
+            f"{len(items)} proposals in one call; at most {MAX_PROPOSALS_PER_CALL} are allowed", path=where
+        )
     return [parse_proposal(item, where=f"{where}[{i}]") for i, item in enumerate(items)]
 
 
@@ -217,12 +215,15 @@ def in_session(proposal: AnyProposal, session_id: str) -> AnyProposal:
     """The proposal tied to ``session_id`` (the caller's session); one naming another is refused."""
     check_session_ref(session_id, field="session")
     if proposal.session_id not in (None, session_id):
-        raise ValidationError(f"the proposal names session {proposal.session_id!r}, but it comes from session "
-                              f"{session_id!r}", field="session_id")
+        raise ValidationError(
+            f"the proposal names session {proposal.session_id!r}, but it comes from session {session_id!r}",
+            field="session_id",
+        )
     return proposal.model_copy(update={"session_id": session_id})
 
 
 # --- redaction: every free-text field, at the boundary ----------------------------------------
+
 
 def redact_within(text: str, limit: int) -> str:
     """``text`` with each secret replaced by ``[REDACTED:<kind>]``, cut back to ``limit`` characters.
@@ -236,10 +237,12 @@ def redact_within(text: str, limit: int) -> str:
 def redacted_memory(memory: ProposedMemory) -> tuple[ProposedMemory, frozenset[str]]:
     """A proposed record with secrets redacted, and the flags its text as sent raises."""
     flags = safety.scan(f"{memory.description}\n{memory.body}")
-    clean = memory.model_copy(update={
-        "description": redact_within(memory.description, MAX_DESCRIPTION_CHARS),
-        "body": redact_within(memory.body, MAX_BODY_CHARS),
-    })
+    clean = memory.model_copy(
+        update={
+            "description": redact_within(memory.description, MAX_DESCRIPTION_CHARS),
+            "body": redact_within(memory.body, MAX_BODY_CHARS),
+        }
+    )
     return clean, flags
 
 

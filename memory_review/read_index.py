@@ -17,9 +17,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from memory_review.errors import IntegrityError, StorageError
 from memory_review.events.durable import atomic_replace, remove_temp_files
 from memory_review.events.safe_fs import append_fd, unlink
-from memory_review.errors import IntegrityError, StorageError
 from memory_review.injection.render import render_frame
 from memory_review.lean import index as layout
 from memory_review.lean.files import Fallback, fingerprint, real_dir
@@ -73,8 +73,14 @@ class ReadIndex:
         head, events = store.past_checkpoint(manifest)
         folded = fold_all(EMPTY, events)
         view = StoreView(store, manifest, head, dict(folded.memories), locked=True)
-        state = IndexState(layout.store_key(store.root)[0], store.scope, manifest.origin, (head.seq, head.hash),
-                           fingerprint(store.manifest_path), set(manifest.sessions or {}) | set(folded.sessions))
+        state = IndexState(
+            layout.store_key(store.root)[0],
+            store.scope,
+            manifest.origin,
+            (head.seq, head.hash),
+            fingerprint(store.manifest_path),
+            set(manifest.sessions or {}) | set(folded.sessions),
+        )
         for memory_id in view.ids():
             memory = view.memory(memory_id)
             if memory is not None:
@@ -82,8 +88,9 @@ class ReadIndex:
         self._replace(store, state)
         return state
 
-    def after_commit(self, store: Store, before: IndexState | None, changed: dict[str, Memory | None],
-                     sessions: set[str]) -> None:
+    def after_commit(
+        self, store: Store, before: IndexState | None, changed: dict[str, Memory | None], sessions: set[str]
+    ) -> None:
         """Bring the index past a commit (under the store lock): a delta line, or a rebuild."""
         if before is None:
             self.rebuild(store)
@@ -111,12 +118,15 @@ class ReadIndex:
         view = store.view()
         if state is None or self.current(store, view) is None:
             return []  # missing or stale: the next commit (or `verify --repair --apply`) rebuilds it
-        want = {i: entry_of(m, view.sha256(i) or memory_sha256(m)) for i in view.ids()
-                if (m := view.memory(i)) is not None}
+        want = {
+            i: entry_of(m, view.sha256(i) or memory_sha256(m)) for i in view.ids() if (m := view.memory(i)) is not None
+        }
         if want != state.entries:
             wrong = sorted(set(want) ^ set(state.entries) | {i for i in want if want[i] != state.entries.get(i)})
-            return [f"{self.path(store)}: the read index differs from the store for {wrong[:5]} "
-                    "(derived; `verify --repair --apply` rebuilds it)"]
+            return [
+                f"{self.path(store)}: the read index differs from the store for {wrong[:5]} "
+                "(derived; `verify --repair --apply` rebuilds it)"
+            ]
         return []
 
     def collect(self, store: Store) -> None:
@@ -136,8 +146,9 @@ class ReadIndex:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StorageError(f"cannot create {self.folder}: {exc.strerror or exc}", path=self.folder,
-                               errno=exc.errno) from exc
+            raise StorageError(
+                f"cannot create {self.folder}: {exc.strerror or exc}", path=self.folder, errno=exc.errno
+            ) from exc
         if not real_dir(self.folder):
             raise IntegrityError("is not a real directory; the read index is kept only in one", path=self.folder)
         ignore = self.folder / ".gitignore"
@@ -156,7 +167,7 @@ class ReadIndex:
         try:
             view = memoryview(line)
             while view:
-                view = view[os.write(fd, view):]
+                view = view[os.write(fd, view) :]
         finally:
             os.close(fd)
 

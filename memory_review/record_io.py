@@ -84,7 +84,9 @@ def _escape_char(ch: str) -> str:
 _NEEDS_ESCAPE = re.compile(
     "["
     + re.escape("".join(_SHORT_ESCAPES))
-    + r"\x00-\x1f" + safety.CONTROL_CLASS + safety.INVISIBLE_CLASS
+    + r"\x00-\x1f"
+    + safety.CONTROL_CLASS
+    + safety.INVISIBLE_CLASS
     + "".join(re.escape(chr(cp)) for cp in sorted(_YAML_UNSAFE))
     + "]"
 )
@@ -124,8 +126,11 @@ def check_body(body: str, *, path: Where = None) -> str:
     if bad is None:
         return body
     ch, index = bad.group(), bad.start()
-    what = ("contains a carriage return (CR/CRLF line endings); use LF ('\\n') only" if ch == "\r"
-            else f"contains the control character U+{ord(ch):04X}")
+    what = (
+        "contains a carriage return (CR/CRLF line endings); use LF ('\\n') only"
+        if ch == "\r"
+        else f"contains the control character U+{ord(ch):04X}"
+    )
     raise ValidationError(what, path=path, field="body", line=body.count("\n", 0, index) + 1)
 
 
@@ -200,15 +205,11 @@ def check_size(data: bytes, *, path: Where = None) -> None:
 
 def _decode(data: bytes, path: Where) -> str:
     if data.startswith(codecs.BOM_UTF8):
-        raise ValidationError(
-            "starts with a UTF-8 byte order mark (BOM); save it as UTF-8 without BOM", path=path
-        )
+        raise ValidationError("starts with a UTF-8 byte order mark (BOM); save it as UTF-8 without BOM", path=path)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ValidationError(
-            f"is not valid UTF-8 (bad byte at offset {exc.start})", path=path
-        ) from exc
+        raise ValidationError(f"is not valid UTF-8 (bad byte at offset {exc.start})", path=path) from exc
 
 
 def _check_chars(text: str, path: Where) -> None:
@@ -235,15 +236,11 @@ def split_frontmatter(text: str, *, path: Where = None) -> tuple[str, str]:
     """
     lines = text.split("\n")
     if lines[0] != FENCE:
-        raise ValidationError(
-            "must start with a '---' line opening the YAML frontmatter", path=path, line=1
-        )
+        raise ValidationError("must start with a '---' line opening the YAML frontmatter", path=path, line=1)
     try:
         close = lines.index(FENCE, 1)
     except ValueError:
-        raise ValidationError(
-            "frontmatter is never closed: no '---' line after the opening one", path=path
-        ) from None
+        raise ValidationError("frontmatter is never closed: no '---' line after the opening one", path=path) from None
     rest = "\n".join(lines[close + 1 :])
     return "\n".join(lines[1:close]) + "\n", rest.removesuffix("\n")
 
@@ -274,9 +271,7 @@ class StrictLoader(yaml.SafeLoader):
         self.depth += 1
         try:
             if self.depth > MAX_YAML_DEPTH:
-                raise _yaml_error(
-                    f"nesting deeper than {MAX_YAML_DEPTH} levels is not allowed", event
-                )
+                raise _yaml_error(f"nesting deeper than {MAX_YAML_DEPTH} levels is not allowed", event)
             node: yaml.Node | None = super().compose_node(parent, index)
             return node
         finally:
@@ -299,17 +294,13 @@ _FAST_LOADER: type | None = getattr(yaml, "CSafeLoader", None)
 
 def _compose(front: str, path: Where, loader_class: type = StrictLoader) -> yaml.Node:
     if len(front.encode("utf-8")) > MAX_FRONTMATTER_BYTES:
-        raise ValidationError(
-            f"frontmatter is larger than {MAX_FRONTMATTER_BYTES} bytes", path=path
-        )
+        raise ValidationError(f"frontmatter is larger than {MAX_FRONTMATTER_BYTES} bytes", path=path)
     loader = loader_class(front)
     try:
         node = loader.get_single_node()
     except yaml.YAMLError as exc:
         problem = getattr(exc, "problem", None) or str(exc)
-        raise ValidationError(
-            f"invalid YAML frontmatter: {problem}", path=path, line=_yaml_line(exc)
-        ) from exc
+        raise ValidationError(f"invalid YAML frontmatter: {problem}", path=path, line=_yaml_line(exc)) from exc
     finally:
         loader.dispose()
     if node is None:
@@ -347,14 +338,10 @@ def _convert_str(node: yaml.Node, field: str, path: Where, *, optional: bool = F
 def _convert_list(node: yaml.Node, field: str, path: Where) -> list[yaml.Node]:
     if isinstance(node, yaml.SequenceNode):
         return list(node.value)
-    raise ValidationError(
-        f"expected a list but YAML reads {_kind(node)}", path=path, field=field, line=_line(node)
-    )
+    raise ValidationError(f"expected a list but YAML reads {_kind(node)}", path=path, field=field, line=_line(node))
 
 
-def _pairs(
-    node: yaml.Node, field: str, allowed: tuple[str, ...], path: Where
-) -> dict[str, yaml.Node]:
+def _pairs(node: yaml.Node, field: str, allowed: tuple[str, ...], path: Where) -> dict[str, yaml.Node]:
     """A mapping node's items by key: keys must be plain strings, known, and unique."""
     if not isinstance(node, yaml.MappingNode):
         raise ValidationError(
@@ -368,13 +355,9 @@ def _pairs(
         key = _key(key_node, path)
         where = f"{field}{key}"
         if key in items:
-            raise ValidationError(
-                f"duplicate key {key!r}", path=path, field=where, line=_line(key_node)
-            )
+            raise ValidationError(f"duplicate key {key!r}", path=path, field=where, line=_line(key_node))
         if key not in allowed:
-            raise ValidationError(
-                _unknown_key(key, allowed), path=path, field=where, line=_line(key_node)
-            )
+            raise ValidationError(_unknown_key(key, allowed), path=path, field=where, line=_line(key_node))
         items[key] = value_node
     return items
 
@@ -382,9 +365,7 @@ def _pairs(
 def _key(node: yaml.Node, path: Where) -> str:
     if isinstance(node, yaml.ScalarNode) and node.tag == _STR_TAG:
         return str(node.value)
-    raise ValidationError(
-        f"keys must be plain strings, but YAML reads {_kind(node)}", path=path, line=_line(node)
-    )
+    raise ValidationError(f"keys must be plain strings, but YAML reads {_kind(node)}", path=path, line=_line(node))
 
 
 def _unknown_key(key: str, allowed: tuple[str, ...]) -> str:
@@ -396,22 +377,15 @@ def _unknown_key(key: str, allowed: tuple[str, ...]) -> str:
 def _convert_source(node: yaml.Node, field: str, path: Where) -> dict[str, Any]:
     items = _pairs(node, f"{field}.", SOURCE_KEYS, path)
     return {
-        key: _convert_str(value, f"{field}.{key}", path, optional=key in _OPTIONAL_STR)
-        for key, value in items.items()
+        key: _convert_str(value, f"{field}.{key}", path, optional=key in _OPTIONAL_STR) for key, value in items.items()
     }
 
 
 def _convert_value(key: str, node: yaml.Node, path: Where) -> Any:
     if key == "sources":
-        return tuple(
-            _convert_source(n, f"sources[{i}]", path)
-            for i, n in enumerate(_convert_list(node, key, path))
-        )
+        return tuple(_convert_source(n, f"sources[{i}]", path) for i, n in enumerate(_convert_list(node, key, path)))
     if key == "related_sessions":
-        return tuple(
-            _convert_str(n, f"{key}[{i}]", path)
-            for i, n in enumerate(_convert_list(node, key, path))
-        )
+        return tuple(_convert_str(n, f"{key}[{i}]", path) for i, n in enumerate(_convert_list(node, key, path)))
     return _convert_str(node, key, path, optional=key in _OPTIONAL_STR)
 
 
@@ -506,8 +480,7 @@ def memory_to_json(memory: Memory) -> dict[str, Any]:
         if value is not None:
             out[key] = value
     out["sources"] = [
-        {key: getattr(s, key) for key in SOURCE_KEYS if getattr(s, key) is not None}
-        for s in memory.sources
+        {key: getattr(s, key) for key in SOURCE_KEYS if getattr(s, key) is not None} for s in memory.sources
     ]
     out["related_sessions"] = list(memory.related_sessions)
     out["body"] = memory.body
@@ -530,9 +503,7 @@ def memory_from_json(data: dict[str, Any], *, where: str = "") -> Memory:
     """
     path = where or None
     if not isinstance(data, dict):
-        raise ValidationError(
-            f"a memory must be a JSON object, not {type(data).__name__}", path=path
-        )
+        raise ValidationError(f"a memory must be a JSON object, not {type(data).__name__}", path=path)
     if not all(isinstance(key, str) for key in data):
         raise ValidationError("a memory's keys must be strings", path=path)
     memory = _build(_tuples(data), path)

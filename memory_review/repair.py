@@ -28,24 +28,23 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memory_review.candidate import Candidate, candidate_to_json
+from memory_review.errors import IntegrityError, MemoryReviewError
 from memory_review.events import GENESIS, Event, EventDraft, decode_event, line_hash
 from memory_review.events.durable import fsync_dir, write_new_file
 from memory_review.events.safe_fs import check_dir, list_dir, read_file_or, rename, unlink
-
-from memory_review.candidate import Candidate, candidate_to_json
-from memory_review.storage import EMPTY, fold_all
-from memory_review.errors import IntegrityError, MemoryReviewError
 from memory_review.file_reads import storage_errors
 from memory_review.history import History
-from memory_review.history_log import split_lines
 from memory_review.history_log import log_lines as history_log_lines
+from memory_review.history_log import split_lines
+from memory_review.ids import new_origin_id
 from memory_review.manifest import Manifest
 from memory_review.record_io import memory_sha256
 from memory_review.rules import Plan
+from memory_review.storage import EMPTY, fold_all
 from memory_review.store import CANDIDATE_DIR, MEMORY_DIR, TEMP_PREFIX, Store, log_errors, versions_named
-from memory_review.trust import Anchor
-from memory_review.ids import new_origin_id
 from memory_review.store_backup import back_up
+from memory_review.trust import Anchor
 from memory_review.verify import StoreReport, verify_store
 
 MAX_NOTE = 2000
@@ -116,8 +115,11 @@ class Planner:
         self.plan.log = log
         self.plan.restore = b"".join(log) != raw
         if self.plan.restore:
-            was = "missing" if missing else f"{len(local.lines)} line(s)" + (
-                f", damaged: {local.problem}" if local.problem else "")
+            was = (
+                "missing"
+                if missing
+                else f"{len(local.lines)} line(s)" + (f", damaged: {local.problem}" if local.problem else "")
+            )
             self.plan.actions.append(f"write events.jsonl again from {source}: {len(log)} event(s) (was {was})")
         self._describe_rebuild(log, manifest)
 
@@ -137,7 +139,7 @@ class Planner:
             return None, ""
         where = f"the git history ({self.history.ref} at {tip.commit[:12]})"
         checked = Lines.check(history_log_lines(repo, tip.commit), where=where)
-        return Lines(checked.lines[:checked.valid], checked.valid), where
+        return Lines(checked.lines[: checked.valid], checked.valid), where
 
     def _manifest(self) -> Manifest | None:
         try:
@@ -150,50 +152,69 @@ class Planner:
 
     def _fold(self, local: Lines, history: Lines | None, where: str) -> tuple[list[bytes], str]:
         """The longest log every source agrees on, and where its lines came from."""
-        good = local.lines[:local.valid]
+        good = local.lines[: local.valid]
         theirs = history.lines if history else []
         common = min(len(good), len(theirs))
         if common and line_hash(good[common - 1]) != line_hash(theirs[common - 1]):
             differ = next(i for i in range(common) if good[i] != theirs[i]) + 1
             if self._forgotten_after(good, differ - 1):
-                self.plan.actions.append(f"events.jsonl differs from {where} from seq {differ}: a forget rewrote "
-                                         "the log after the history; the log stands (forget again rewrites the "
-                                         "history)")
+                self.plan.actions.append(
+                    f"events.jsonl differs from {where} from seq {differ}: a forget rewrote "
+                    "the log after the history; the log stands (forget again rewrites the "
+                    "history)"
+                )
                 return good, "events.jsonl"
-            raise Refused(f"events.jsonl and {where} disagree from seq {differ}; nothing was changed "
-                          "(compare them, keep the right one as events.jsonl, then repair again)")
+            raise Refused(
+                f"events.jsonl and {where} disagree from seq {differ}; nothing was changed "
+                "(compare them, keep the right one as events.jsonl, then repair again)"
+            )
         if len(theirs) <= len(good):
             if local.valid < len(local.lines):
-                raise Refused(f"{local.problem}; no git history holds that line, so the "
-                              f"{len(local.lines) - local.valid} line(s) from there cannot be proven; nothing was "
-                              "changed (restore events.jsonl from a backup)")
+                raise Refused(
+                    f"{local.problem}; no git history holds that line, so the "
+                    f"{len(local.lines) - local.valid} line(s) from there cannot be proven; nothing was "
+                    "changed (restore events.jsonl from a backup)"
+                )
             return good, "events.jsonl"
-        rest = local.lines[len(theirs):]
+        rest = local.lines[len(theirs) :]
         after = Lines.check(rest, where="events.jsonl", prev=line_hash(theirs[-1]), first_seq=len(theirs) + 1)
         if after.valid < len(rest):
-            raise Refused(f"{after.problem}; no source holds it; nothing was changed (restore events.jsonl "
-                          "from a backup)")
+            raise Refused(
+                f"{after.problem}; no source holds it; nothing was changed (restore events.jsonl from a backup)"
+            )
         return theirs + rest, where + (" and events.jsonl" if rest else "")
 
     def _check_checkpoint(self, log: list[bytes], manifest: Manifest | None, source: str) -> None:
         if manifest is None:
             if not log and self._memory_files():
-                raise Refused("events.jsonl and manifest.json are both missing and no git history holds the log; "
-                              f"the memory files in {self.store.root / MEMORY_DIR} were left as they are")
+                raise Refused(
+                    "events.jsonl and manifest.json are both missing and no git history holds the log; "
+                    f"the memory files in {self.store.root / MEMORY_DIR} were left as they are"
+                )
             return
         seq, head = manifest.log_seq, manifest.log_head
         if seq <= len(log) and (GENESIS if seq == 0 else line_hash(log[seq - 1])) != head:
             if self._forgotten_after(log, seq):
-                self.plan.actions.append(f"manifest.json's checkpoint (seq {seq}) predates a forget that "
-                                         "rewrote the log: it is written again from the log")
+                self.plan.actions.append(
+                    f"manifest.json's checkpoint (seq {seq}) predates a forget that "
+                    "rewrote the log: it is written again from the log"
+                )
                 return
-            raise Refused(f"event {seq} in {source} is not the line manifest.json's checkpoint names "
-                          f"(head {head[:12]}): it was altered, and repair never blesses it; nothing was changed")
+            raise Refused(
+                f"event {seq} in {source} is not the line manifest.json's checkpoint names "
+                f"(head {head[:12]}): it was altered, and repair never blesses it; nothing was changed"
+            )
         anchor = self.anchor
-        if (anchor is not None and 0 < anchor.seq <= len(log) and line_hash(log[anchor.seq - 1]) != anchor.hash
-                and not self._forgotten_after(log, anchor.seq - 1)):  # a forget rewrites every line hash
-            raise Refused(f"event {anchor.seq} in {source} is not the line this machine committed (anchored in "
-                          f"{anchor.path}): it was altered, and repair never blesses it; nothing was changed")
+        if (
+            anchor is not None
+            and 0 < anchor.seq <= len(log)
+            and line_hash(log[anchor.seq - 1]) != anchor.hash
+            and not self._forgotten_after(log, anchor.seq - 1)
+        ):  # a forget rewrites every line hash
+            raise Refused(
+                f"event {anchor.seq} in {source} is not the line this machine committed (anchored in "
+                f"{anchor.path}): it was altered, and repair never blesses it; nothing was changed"
+            )
         # How far the log went: the checkpoint, or the head this machine anchored after its last commit (the
         # tail past the checkpoint is only in the log, docs/adr/0029); memory files nothing names say so too.
         last = max(seq, self.anchor.seq if self.anchor is not None else 0)
@@ -211,27 +232,37 @@ class Planner:
     def _lost(self, log: list[bytes], manifest: Manifest, source: str, last: int, orphans: list[str]) -> None:
         """Events past every source's end: fine only if they changed no memory; their proposals are re-logged."""
         first = len(log) + 1
-        lost = (f"events {first}..{last} are in no log and no git history" if last > len(log)
-                else f"events past {len(log)} are in no log and no git history")
+        lost = (
+            f"events {first}..{last} are in no log and no git history"
+            if last > len(log)
+            else f"events past {len(log)} are in no log and no git history"
+        )
         folded = self._memories(log)
         listed = {mid: entry.sha256 for mid, entry in manifest.memories.items()}
-        changed = sorted({m for m, _ in set(folded.items()) ^ set(listed.items())}) if manifest.log_seq > len(log) else []
+        changed = (
+            sorted({m for m, _ in set(folded.items()) ^ set(listed.items())}) if manifest.log_seq > len(log) else []
+        )
         if changed or orphans:
-            raise Refused(f"{lost}, and they changed memory ({', '.join(sorted({*changed, *orphans})[:5])}); "
-                          f"manifest.json and {self.store.root / MEMORY_DIR} still hold them; nothing was changed "
-                          "(restore events.jsonl from a backup)")
+            raise Refused(
+                f"{lost}, and they changed memory ({', '.join(sorted({*changed, *orphans})[:5])}); "
+                f"manifest.json and {self.store.root / MEMORY_DIR} still hold them; nothing was changed "
+                "(restore events.jsonl from a backup)"
+            )
         pending, resolved = self._candidates(log)
         files = self._candidate_files()
         gone = sorted(set(pending) - set(files))
         if gone:
-            raise Refused(f"{lost}; candidate {gone[0]} is pending in {source} but its file is gone: it may have "
-                          "been applied or discarded there; nothing was changed")
+            raise Refused(
+                f"{lost}; candidate {gone[0]} is pending in {source} but its file is gone: it may have "
+                "been applied or discarded there; nothing was changed"
+            )
         for cid in sorted(set(files) - set(pending) - resolved):
             candidate = self._candidate(cid)
             if candidate is not None:
                 self.plan.relog.append(candidate)
-                self.plan.actions.append(f"log pending candidate {cid} again from its file (its proposal was "
-                                         "among the lost events)")
+                self.plan.actions.append(
+                    f"log pending candidate {cid} again from its file (its proposal was among the lost events)"
+                )
         self.plan.actions.append(f"{lost}; they changed no memory (proposals, context builds, session notes)")
 
     # --- what the rebuild changes ---------------------------------------------------------
@@ -267,8 +298,9 @@ class Planner:
         key = (len(log), line_hash(log[-1]) if log else GENESIS)
         if key not in self._decoded:
             with log_errors(self.store.log_path):
-                self._decoded[key] = [decode_event(line, path=self.store.log_path, line_no=number)
-                                      for number, line in enumerate(log, 1)]
+                self._decoded[key] = [
+                    decode_event(line, path=self.store.log_path, line_no=number) for number, line in enumerate(log, 1)
+                ]
         return self._decoded[key]
 
     def _candidate_files(self) -> list[str]:
@@ -281,8 +313,9 @@ class Planner:
         try:
             return self.store.candidate_file(cid)
         except MemoryReviewError:
-            self.plan.actions.append(f"{CANDIDATE_DIR}/{cid}.json is not a valid candidate: removed (kept in the "
-                                     "backup)")
+            self.plan.actions.append(
+                f"{CANDIDATE_DIR}/{cid}.json is not a valid candidate: removed (kept in the backup)"
+            )
             return None
 
     def _memory_files(self) -> list[str]:
@@ -294,8 +327,9 @@ class Planner:
 # --- doing it -----------------------------------------------------------------------------------
 
 
-def repair_store(store: Store, history: History | None, *, actor: str, apply: bool,
-                 anchor: Anchor | None = None) -> StoreReport:
+def repair_store(
+    store: Store, history: History | None, *, actor: str, apply: bool, anchor: Anchor | None = None
+) -> StoreReport:
     """Verify; if damaged, show the plan (``apply`` False) or carry it out: back up, restore, rebuild, record."""
     before = verify_store(store)
     if before.ok:
@@ -333,8 +367,16 @@ def _write_log(store: Store, lines: list[bytes]) -> None:
 
 
 def _relog(store: Store, candidates: list[Candidate]) -> None:
-    drafts = [EventDraft(type="candidate.created", actor=f"{c.proposer.kind}:{c.proposer.name}",
-                         session=c.session_id, candidate=c.id, record=candidate_to_json(c)) for c in candidates]
+    drafts = [
+        EventDraft(
+            type="candidate.created",
+            actor=f"{c.proposer.kind}:{c.proposer.name}",
+            session=c.session_id,
+            candidate=c.id,
+            record=candidate_to_json(c),
+        )
+        for c in candidates
+    ]
     manifest = None
     try:
         manifest = store.read_manifest()

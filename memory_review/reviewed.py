@@ -100,7 +100,7 @@ def mismatch(event: Event, reviewed: Reviewed | None) -> str | None:
         return "for a candidate its log never proposed"
     written = {c.memory: c.after for c in event.changes or ()}
     if set(written) != set(reviewed):
-        return (f"changes memories {sorted(written)}, but the reviewed record names {sorted(reviewed)}")
+        return f"changes memories {sorted(written)}, but the reviewed record names {sorted(reviewed)}"
     for memory_id in sorted(written):
         after, want = written[memory_id], reviewed[memory_id]
         if (after is None) != (want is None):

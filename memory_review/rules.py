@@ -13,8 +13,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from memory_review.events import RESTORED, Change, Event, EventDraft
-
 from memory_review.candidate import (
     FLAG_PREVIOUSLY_DISCARDED,
     Candidate,
@@ -25,6 +23,7 @@ from memory_review.candidate import (
     render_diff,
 )
 from memory_review.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
+from memory_review.events import RESTORED, Change, Event, EventDraft
 from memory_review.limits import MAX_ACTOR_CHARS, MAX_REASON_CHARS, MAX_SOURCES
 from memory_review.models import Memory, Source
 from memory_review.proposal import (
@@ -99,8 +98,7 @@ def require_person(actor: str) -> str:
             hint="agents can only propose; a person reviews with `memory-review`",
         )
     if len(actor) > MAX_ACTOR_CHARS or "\n" in actor:
-        raise ValidationError(f"a person's name is one line of at most {MAX_ACTOR_CHARS} characters",
-                              field="actor")
+        raise ValidationError(f"a person's name is one line of at most {MAX_ACTOR_CHARS} characters", field="actor")
     return actor
 
 
@@ -158,9 +156,7 @@ def _upsert(view: View, proposal, proposed: ProposedMemory, candidate_id: str, n
     before = view.memory(proposed.id)
     after = proposed_record(before, proposed, proposal, view.scope, candidate_id, now)
     if before is not None and _same_content(before, after):
-        raise ValidationError(
-            f"memory {proposed.id!r} already says exactly this", field="memory"
-        )
+        raise ValidationError(f"memory {proposed.id!r} already says exactly this", field="memory")
     return CandidateChange(memory=proposed.id, before=before, after=after)
 
 
@@ -180,8 +176,9 @@ def _consolidation(view: View, proposal: ConsolidateProposal, candidate_id: str,
     return tuple(changes)
 
 
-def proposed_record(before: Memory | None, proposed: ProposedMemory, proposal, scope: str,
-                    candidate_id: str, now: str) -> Memory:
+def proposed_record(
+    before: Memory | None, proposed: ProposedMemory, proposal, scope: str, candidate_id: str, now: str
+) -> Memory:
     """The memory file a proposal would produce (provenance is stamped again at apply)."""
     sources = tuple(
         Source(session_id=e.session_id, turn_id=e.turn_id, evidence=redact(e.quote)) for e in proposal.evidence
@@ -191,9 +188,16 @@ def proposed_record(before: Memory | None, proposed: ProposedMemory, proposal, s
         sources = _merge(before.sources, sources)[-MAX_SOURCES:]
         sessions = tuple(sorted(set(before.related_sessions) | set(sessions)))
     record = Memory(
-        id=proposed.id, type=proposed.type, scope=scope, description=redact(proposed.description),
-        body=redact(proposed.body), created_at=before.created_at if before else now, updated_at=now,
-        applied_from=candidate_id, applied_by=None, sources=sources[-MAX_SOURCES:],
+        id=proposed.id,
+        type=proposed.type,
+        scope=scope,
+        description=redact(proposed.description),
+        body=redact(proposed.body),
+        created_at=before.created_at if before else now,
+        updated_at=now,
+        applied_from=candidate_id,
+        applied_by=None,
+        sources=sources[-MAX_SOURCES:],
         related_sessions=sessions[-MAX_SOURCES:],
     )
     return _fitted(record, keep=len(proposal.evidence))
@@ -230,14 +234,22 @@ def _effective_op(proposal, changes: tuple[CandidateChange, ...]) -> str:
     return proposal.op
 
 
-def _candidate(proposal, op: str, changes, candidate_id: str, now: str, scope: str,
-               flags: frozenset[str]) -> Candidate:
+def _candidate(proposal, op: str, changes, candidate_id: str, now: str, scope: str, flags: frozenset[str]) -> Candidate:
     """The candidate of a redacted proposal; ``flags`` were raised by its text as sent."""
     return Candidate(
-        id=candidate_id, op=op, scope=scope, changes=changes, base=base_of(changes),
-        diff=render_diff(changes), rationale=proposal.rationale, evidence=proposal.evidence,
-        proposer=proposal.proposer, priority=proposal.priority, flags=tuple(sorted(flags)),
-        session_id=proposal.session_id, created_at=now,
+        id=candidate_id,
+        op=op,
+        scope=scope,
+        changes=changes,
+        base=base_of(changes),
+        diff=render_diff(changes),
+        rationale=proposal.rationale,
+        evidence=proposal.evidence,
+        proposer=proposal.proposer,
+        priority=proposal.priority,
+        flags=tuple(sorted(flags)),
+        session_id=proposal.session_id,
+        created_at=now,
     )
 
 
@@ -251,8 +263,13 @@ def edit(view: View, candidate: Candidate, edited: ProposedMemory, *, actor: str
     index = _editable_change(candidate, edited.id)
     change = candidate.changes[index]
     after = change.after.model_copy(
-        update={"type": edited.type, "description": edited.description, "body": edited.body,
-                "id": edited.id, "updated_at": now}
+        update={
+            "type": edited.type,
+            "description": edited.description,
+            "body": edited.body,
+            "id": edited.id,
+            "updated_at": now,
+        }
     )
     after = Memory.model_validate(after.model_dump())
     render_memory(after)
@@ -262,8 +279,13 @@ def edit(view: View, candidate: Candidate, edited: ProposedMemory, *, actor: str
         raise ConflictError(f"a memory {edited.id!r} already exists", memory_id=edited.id)
     updated = _revised(candidate, tuple(changes), edit_flags)
     check_candidate_size(updated)
-    draft = EventDraft(type="candidate.edited", actor=actor, session=candidate.session_id,
-                       candidate=candidate.id, record=candidate_to_json(updated))
+    draft = EventDraft(
+        type="candidate.edited",
+        actor=actor,
+        session=candidate.session_id,
+        candidate=candidate.id,
+        record=candidate_to_json(updated),
+    )
     return Plan(drafts=[draft])
 
 
@@ -285,10 +307,14 @@ def _revised(candidate: Candidate, changes: tuple[CandidateChange, ...], edit_fl
     content_flags = set().union(edit_flags, *(scan(t) for t in texts))
     kept = {f for f in candidate.flags if f == FLAG_PREVIOUSLY_DISCARDED}
     evidence_flags = set().union(scan(candidate.rationale), *(scan(e.quote) for e in candidate.evidence))
-    return candidate.model_copy(update={
-        "changes": changes, "diff": render_diff(changes), "base": base_of(changes),
-        "flags": tuple(sorted(content_flags | kept | evidence_flags)),
-    })
+    return candidate.model_copy(
+        update={
+            "changes": changes,
+            "diff": render_diff(changes),
+            "base": base_of(changes),
+            "flags": tuple(sorted(content_flags | kept | evidence_flags)),
+        }
+    )
 
 
 # --- apply / discard -------------------------------------------------------------------
@@ -302,8 +328,13 @@ def apply(view: View, candidates: Sequence[Candidate], *, actor: str, now: str) 
     for candidate in candidates:
         overlay = Overlay(view, folded.memories)  # the batch's earlier applies, by the fold
         changes = [_applied_change(overlay, candidate, c, actor, now) for c in candidate.changes]
-        draft = EventDraft(type="candidate.applied", actor=actor, session=candidate.session_id,
-                           candidate=candidate.id, changes=tuple(changes))
+        draft = EventDraft(
+            type="candidate.applied",
+            actor=actor,
+            session=candidate.session_id,
+            candidate=candidate.id,
+            changes=tuple(changes),
+        )
         drafts.append(draft)
         folded = fold(folded, draft)
     return Plan.of(drafts, folded)
@@ -319,19 +350,32 @@ def _applied_change(view: View, candidate: Candidate, change: CandidateChange, a
         )
     after = None
     if change.after is not None:
-        after = change.after.model_copy(update={
-            "applied_by": actor, "applied_from": candidate.id, "updated_at": now,
-            "created_at": current.created_at if current else now,
-        })
+        after = change.after.model_copy(
+            update={
+                "applied_by": actor,
+                "applied_from": candidate.id,
+                "updated_at": now,
+                "created_at": current.created_at if current else now,
+            }
+        )
     return Change(memory=change.memory, before=_json(current), after=_json(after))
 
 
 def discard(candidates: Sequence[Candidate], *, actor: str, reason: str | None) -> Plan:
     """Discard candidates; they stay in the log and flag identical later proposals."""
     require_person(actor)
-    return Plan(drafts=[EventDraft(type="candidate.discarded", actor=actor, session=candidate.session_id,
-                                   candidate=candidate.id, reason=checked_reason(reason))
-                        for candidate in candidates])
+    return Plan(
+        drafts=[
+            EventDraft(
+                type="candidate.discarded",
+                actor=actor,
+                session=candidate.session_id,
+                candidate=candidate.id,
+                reason=checked_reason(reason),
+            )
+            for candidate in candidates
+        ]
+    )
 
 
 # --- revert / delete -------------------------------------------------------------------
@@ -362,14 +406,22 @@ def _revert_draft(view: View, event: Event, *, actor: str, force: bool) -> Event
             if not force:
                 raise ConflictError(
                     f"memory {change.memory!r} changed after event {event.seq}",
-                    memory_id=change.memory, hint="use --force to overwrite it (the overwrite is recorded)",
+                    memory_id=change.memory,
+                    hint="use --force to overwrite it (the overwrite is recorded)",
                 )
             overwrote = True
         changes.append(Change(memory=change.memory, before=_json(current), after=change.before))
     if not changes:
         raise ConflictError(f"event {event.seq} is already undone: memory is as it was before it")
-    return EventDraft(type="memory.reverted", actor=actor, session=event.session, candidate=event.candidate,
-                      reverts=event.seq, changes=tuple(changes), forced=True if overwrote else None)
+    return EventDraft(
+        type="memory.reverted",
+        actor=actor,
+        session=event.session,
+        candidate=event.candidate,
+        reverts=event.seq,
+        changes=tuple(changes),
+        forced=True if overwrote else None,
+    )
 
 
 def _undone(view: View, event: Event) -> bool:
@@ -401,9 +453,16 @@ def restore(view: View, resolved: Sequence[Resolved], *, actor: str, force: bool
         overlay = Overlay(view, folded.memories)
         if item.decision.type == "candidate.applied" and not _undone(overlay, item.decision):
             steps.append(_revert_draft(overlay, item.decision, actor=actor, force=force))
-        steps.append(EventDraft(type=RESTORED, actor=actor, session=item.candidate.session_id,
-                                candidate=item.candidate.id, reverts=item.decision.seq,
-                                record=candidate_to_json(item.candidate)))
+        steps.append(
+            EventDraft(
+                type=RESTORED,
+                actor=actor,
+                session=item.candidate.session_id,
+                candidate=item.candidate.id,
+                reverts=item.decision.seq,
+                record=candidate_to_json(item.candidate),
+            )
+        )
         drafts += steps
         folded = fold_all(folded, steps)
     return Plan.of(drafts, folded)
@@ -425,8 +484,9 @@ def checked_reason(reason: str | None) -> str | None:
     if reason is None or not reason.strip():
         return None
     if len(reason) > MAX_REASON_CHARS:
-        raise ValidationError(f"the reason is {len(reason)} characters; at most {MAX_REASON_CHARS} are allowed",
-                              field="reason")
+        raise ValidationError(
+            f"the reason is {len(reason)} characters; at most {MAX_REASON_CHARS} are allowed", field="reason"
+        )
     return redact_within(reason, MAX_REASON_CHARS)
 
 

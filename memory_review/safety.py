@@ -149,6 +149,7 @@ _OVERRIDDEN = (
 )
 _SOON = r"(?:from\s+now\s+on|from\s+here\s+on|henceforth|going\s+forward|starting\s+now|for\s+the\s+rest)"
 
+
 class _Guarded:
     """A pattern whose leading word-boundary guard is checked in code, not by ``re``.
 
@@ -295,7 +296,10 @@ def _injection_patterns() -> tuple[tuple[str, _Guarded], ...]:
                     r"|chatgpt|gpt|codex|copilot|gemini|assistant|helpful|safe|an?\s+ai)"
                 ),
             ),
-            ("role-change", r"\byour\s+(?:new|real|true|actual)\s+(?:role|identity|persona|purpose|task|goal|objective)\b"),
+            (
+                "role-change",
+                r"\byour\s+(?:new|real|true|actual)\s+(?:role|identity|persona|purpose|task|goal|objective)\b",
+            ),
             (
                 "role-change",
                 (
@@ -388,7 +392,7 @@ def _injection_patterns() -> tuple[tuple[str, _Guarded], ...]:
                     r"(?:\.env\b|\b(?:secrets?|credentials?|tokens?|api[\s_-]?keys?|passwords?|env(?:ironment)?(?:\s+variables?|\s+vars?)?"
                     r"|ssh\s+keys?|id_rsa|private\s+keys?|conversation|chat\s+history|transcript|system\s+prompt"
                     r"|source\s+code|cookies?)\b)[^.\n]{0,60}?\b(?:to|at|into|via)\s+"
-                    r"(?:https?://|ftp://|\S+@\S+\.\w|(?:an?|my|this|that|the)\s+(?:external|remote|third[- ]party|webhook|pastebin|gist|server|url|endpoint))"
+                    r"(?:https?://|ftp://|\S+@\S+\.\w|(?:an?|my|this|that|the)\s+(?:external|remote|third[- ]party|webhook|pastebin|gist|server|url|endpoint))"  # noqa: E501 - one alternation, easier to read whole
                 ),
             ),
             (
@@ -526,7 +530,10 @@ def _has_digit(match: re.Match[str]) -> bool:
     return any(c.isdigit() for c in _span_text(match))
 
 
-_ALWAYS: Callable[[re.Match[str]], bool] = lambda match: True
+def _always(match: re.Match[str]) -> bool:
+    return True
+
+
 @functools.cache
 def _secret_patterns() -> tuple[tuple[str, _Guarded, Callable[[re.Match[str]], bool]], ...]:
     # Compiled on first use, like the injection patterns.
@@ -539,9 +546,9 @@ def _secret_patterns() -> tuple[tuple[str, _Guarded, Callable[[re.Match[str]], b
                     r"-----BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?"
                     r"(?:-----END (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----|\Z)"
                 ),
-                _ALWAYS,
+                _always,
             ),
-            ("anthropic-key", rf"{_DISTINCT_PREFIX}sk-ant-[A-Za-z0-9_-]{{20,}}", _ALWAYS),
+            ("anthropic-key", rf"{_DISTINCT_PREFIX}sk-ant-[A-Za-z0-9_-]{{20,}}", _always),
             (
                 "openai-key",
                 rf"{_KEY_PREFIX}sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{{20,}}",
@@ -550,13 +557,13 @@ def _secret_patterns() -> tuple[tuple[str, _Guarded, Callable[[re.Match[str]], b
             (
                 "github-token",
                 rf"{_DISTINCT_PREFIX}(?:gh[pousr]_[A-Za-z0-9]{{30,}}|github_pat_[A-Za-z0-9_]{{22,}})",
-                _ALWAYS,
+                _always,
             ),
             ("slack-token", rf"{_DISTINCT_PREFIX}xox[abposr]-[A-Za-z0-9-]{{10,}}", _has_digit),
-            ("aws-access-key", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b", _ALWAYS),
-            ("google-api-key", rf"{_DISTINCT_PREFIX}AIza[0-9A-Za-z_-]{{35}}", _ALWAYS),
-            ("stripe-key", rf"{_KEY_PREFIX}(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{{16,}}", _ALWAYS),
-            ("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", _ALWAYS),
+            ("aws-access-key", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b", _always),
+            ("google-api-key", rf"{_DISTINCT_PREFIX}AIza[0-9A-Za-z_-]{{35}}", _always),
+            ("stripe-key", rf"{_KEY_PREFIX}(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{{16,}}", _always),
+            ("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", _always),
             (
                 "url-credentials",
                 r"(?i)://[^\s/:@]{1,100}:(?P<secret>[^\s/@]{1,100})@",

@@ -24,11 +24,10 @@ import orjson
 from pydantic import Field
 from pydantic import ValidationError as PydanticValidationError
 
+from memory_review.errors import IntegrityError, MemoryReviewError, StorageError
 from memory_review.events import Event
 from memory_review.events.durable import atomic_replace
 from memory_review.events.safe_fs import check_dir, list_dir, make_dir
-
-from memory_review.errors import IntegrityError, MemoryReviewError, StorageError
 from memory_review.file_reads import read_store_file, storage_errors
 from memory_review.ids import check_session_id
 from memory_review.limits import MAX_SESSION_FILE_BYTES, MAX_SESSION_MEMORIES
@@ -74,8 +73,7 @@ def with_changes(memories: Records, changes: SessionChanges) -> Records:
 
 def session_states(events: Iterable[Event]) -> dict[str, Records]:
     """Every session's memories as the log's session events leave them (one pass of the fold)."""
-    return {session_id: with_changes({}, changes)
-            for session_id, changes in fold_all(EMPTY, events).sessions.items()}
+    return {session_id: with_changes({}, changes) for session_id, changes in fold_all(EMPTY, events).sessions.items()}
 
 
 def sha256_of(data: bytes) -> str:
@@ -113,8 +111,10 @@ class SessionFiles:
 
         Any other file is a :class:`SessionFileMismatch` naming it: it is never read as memory.
         """
-        return {mid: memory_from_json(rec, where=f"{self.path(session_id)}:{mid}")
-                for mid, rec in self._records(session_id, recorded).items()}
+        return {
+            mid: memory_from_json(rec, where=f"{self.path(session_id)}:{mid}")
+            for mid, rec in self._records(session_id, recorded).items()
+        }
 
     def _records(self, session_id: str, recorded: str | None) -> Records:
         path = self.path(session_id)
@@ -122,24 +122,32 @@ class SessionFiles:
         if data is None and recorded is None:
             return {}
         if data is None:
-            raise SessionFileMismatch("session file is missing, but manifest.json records one", path=path,
-                                      hint="run `memory-review verify --repair` to rebuild it from the log")
+            raise SessionFileMismatch(
+                "session file is missing, but manifest.json records one",
+                path=path,
+                hint="run `memory-review verify --repair` to rebuild it from the log",
+            )
         if sha256_of(data) != recorded:
             raise SessionFileMismatch(
                 "session file does not match what the log wrote (edited or written outside memory-review?)",
-                path=path, hint="run `memory-review verify`; `verify --repair --apply` rebuilds it from the log")
+                path=path,
+                hint="run `memory-review verify`; `verify --repair --apply` rebuilds it from the log",
+            )
         return _decode(data, path).memories
 
-    def roll_forward(self, sessions: Mapping[str, SessionChanges], recorded: Mapping[str, str],
-                     history: History) -> dict[str, str]:
+    def roll_forward(
+        self, sessions: Mapping[str, SessionChanges], recorded: Mapping[str, str], history: History
+    ) -> dict[str, str]:
         """Bring each session file the fold touched up to date with its changes.
 
         ``recorded`` holds the sha256 the manifest records for each file; a file that does not
         match it is rebuilt from the session's whole ``history`` (the log is the truth). Returns
         the sha256 of each file written.
         """
-        return {session_id: self._apply(session_id, changes, recorded.get(session_id), history)
-                for session_id, changes in sessions.items()}
+        return {
+            session_id: self._apply(session_id, changes, recorded.get(session_id), history)
+            for session_id, changes in sessions.items()
+        }
 
     def _apply(self, session_id: str, changes: SessionChanges, recorded: str | None, history: History) -> str:
         try:
@@ -161,8 +169,7 @@ class SessionFiles:
         return sha256_of(data)
 
 
-def session_problems(files: SessionFiles, expected: Mapping[str, Records],
-                     recorded: Mapping[str, str]) -> list[str]:
+def session_problems(files: SessionFiles, expected: Mapping[str, Records], recorded: Mapping[str, str]) -> list[str]:
     """Where the session files and the manifest's record of them disagree with the log (for ``verify``)."""
     problems = []
     for name in sorted(set(files.names()) | set(expected) | set(recorded)):
@@ -175,8 +182,7 @@ def session_problems(files: SessionFiles, expected: Mapping[str, Records],
     return problems
 
 
-def _one_session(files: SessionFiles, session_id: str, expected: Records | None,
-                 recorded: str | None) -> list[str]:
+def _one_session(files: SessionFiles, session_id: str, expected: Records | None, recorded: str | None) -> list[str]:
     path = files.path(session_id)
     want = encode_session(session_id, expected) if expected is not None else None
     have = files.raw(session_id)
@@ -196,8 +202,11 @@ def _decode(data: bytes, path: Path) -> SessionFile:
     try:
         doc = SessionFile.model_validate(orjson.loads(data))
     except (orjson.JSONDecodeError, PydanticValidationError) as exc:
-        raise IntegrityError(f"damaged session file: {exc}", path=path,
-                             hint="run `memory-review verify --repair` to rebuild it from the log") from exc
+        raise IntegrityError(
+            f"damaged session file: {exc}",
+            path=path,
+            hint="run `memory-review verify --repair` to rebuild it from the log",
+        ) from exc
     if doc.session_id != path.stem:
         raise IntegrityError(f"session file names session {doc.session_id!r}", path=path)
     return doc

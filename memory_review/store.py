@@ -32,11 +32,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from memory_review.events import Event, EventDraft, EventLog, EventNotFoundError, LogError, LogHead, LogIntegrityError
-from memory_review.events import faults
-from memory_review.events.durable import atomic_replace, fsync_dir, sync_directory, write_new_files
-from memory_review.events.safe_fs import check_dir, list_dir, make_dir, open_file, read_fd, unlink
-
 from memory_review.candidate import MAX_CANDIDATE_BYTES, Candidate, decode_candidate, encode_candidate
 from memory_review.errors import (
     IntegrityError,
@@ -45,6 +40,18 @@ from memory_review.errors import (
     StorageError,
     ValidationError,
 )
+from memory_review.events import (
+    Event,
+    EventDraft,
+    EventLog,
+    EventNotFoundError,
+    LogError,
+    LogHead,
+    LogIntegrityError,
+    faults,
+)
+from memory_review.events.durable import atomic_replace, fsync_dir, sync_directory, write_new_files
+from memory_review.events.safe_fs import check_dir, list_dir, make_dir, open_file, read_fd, unlink
 from memory_review.file_reads import read_regular_file, read_store_file, storage_error, storage_errors
 from memory_review.ids import check_candidate_id, new_origin_id, shown
 from memory_review.locking import DEFAULT_TIMEOUT, store_lock
@@ -92,8 +99,9 @@ class CommitResult:
 class Store:
     """One self-contained store folder: manifest, memory files, candidates, the event log."""
 
-    def __init__(self, root: Path, scope: str, *, lock_timeout: float = DEFAULT_TIMEOUT,
-                 warnings: list[str] | None = None) -> None:
+    def __init__(
+        self, root: Path, scope: str, *, lock_timeout: float = DEFAULT_TIMEOUT, warnings: list[str] | None = None
+    ) -> None:
         self.root = root
         self._root_text = os.fspath(root)
         self.scope = scope
@@ -210,12 +218,16 @@ class Store:
         except OSError as exc:
             raise storage_error(exc, path) from exc
         if hashlib.sha256(data).hexdigest() != entry.sha256:
-            raise IntegrityError("content does not match the sha256 in manifest.json (edited by hand?)",
-                                 path=path, hint="run `memory-review verify` for details")
+            raise IntegrityError(
+                "content does not match the sha256 in manifest.json (edited by hand?)",
+                path=path,
+                hint="run `memory-review verify` for details",
+            )
         memory = parse_memory(data, path=path)
         if memory.id != memory_id or memory.scope != self.scope:
-            raise IntegrityError(f"holds {memory.scope} memory {memory.id!r}, manifest says "
-                                 f"{self.scope} {memory_id!r}", path=path)
+            raise IntegrityError(
+                f"holds {memory.scope} memory {memory.id!r}, manifest says {self.scope} {memory_id!r}", path=path
+            )
         return memory
 
     def _read_child(self, relative: str, limit: int | None = None) -> bytes:
@@ -260,8 +272,9 @@ class Store:
         put, drop = self._candidates_past_checkpoint()
         with storage_errors(self.candidate_dir):
             # A writer's in-flight (or a dead writer's) temp file ends in .json too: never a candidate.
-            names = sorted(p for p in list_dir(self.candidate_dir)
-                           if p.endswith(".json") and not p.startswith(TEMP_PREFIX))
+            names = sorted(
+                p for p in list_dir(self.candidate_dir) if p.endswith(".json") and not p.startswith(TEMP_PREFIX)
+            )
         found = dict(put)
         for name in names:
             candidate_id = name[: -len(".json")]
@@ -368,12 +381,17 @@ class Store:
             if cached is not None and cached[0] == (position, head):
                 return head, cached[1]
             if head.seq < manifest.log_seq:
-                raise IntegrityError(f"the log ends at seq {head.seq} but the manifest is at "
-                                     f"{manifest.log_seq}: events were lost", path=self.log_path,
-                                     hint="restore events.jsonl from a backup; `memory-review verify` explains")
+                raise IntegrityError(
+                    f"the log ends at seq {head.seq} but the manifest is at {manifest.log_seq}: events were lost",
+                    path=self.log_path,
+                    hint="restore events.jsonl from a backup; `memory-review verify` explains",
+                )
             if head.seq == manifest.log_seq and head.hash != manifest.log_head:
-                raise IntegrityError(f"log line {head.seq} does not match the manifest's log_head",
-                                     path=self.log_path, hint="run `memory-review verify`")
+                raise IntegrityError(
+                    f"log line {head.seq} does not match the manifest's log_head",
+                    path=self.log_path,
+                    hint="run `memory-review verify`",
+                )
             head, events = log.since(*position, skim=LOG_ONLY)
         self._past_cache = ((position, head), events)
         return head, events
@@ -479,9 +497,11 @@ class Store:
         if names:
             raise IntegrityError(
                 f"manifest.json and events.jsonl are both missing, but memory/ holds {len(names)} memory "
-                "file(s); nothing was changed", path=self.root,
+                "file(s); nothing was changed",
+                path=self.root,
                 hint="restore events.jsonl (a backup, or `memory-review verify --repair` from the git history); "
-                     "the memories are still in memory/")
+                "the memories are still in memory/",
+            )
 
     def _upgrade(self, manifest: Manifest, head: LogHead, tail: list[Event]) -> tuple[Manifest, LogHead, list[Event]]:
         """An older store format becomes this one: backed up, recorded (``store.upgraded``), compacted.
@@ -491,9 +511,11 @@ class Store:
         """
         if not any(event.type == UPGRADED for event in tail):
             backup = back_up(self.root, "upgrade")
-            draft = EventDraft(type=UPGRADED, actor="memory-review",
-                               reason=f"store format {manifest.version} -> {MANIFEST_VERSION}; "
-                                      f"the files before it are in {backup}")
+            draft = EventDraft(
+                type=UPGRADED,
+                actor="memory-review",
+                reason=f"store format {manifest.version} -> {MANIFEST_VERSION}; the files before it are in {backup}",
+            )
             tx = Transaction(self, manifest, head, tail)
             tx.commit(Plan(drafts=[draft]), compact=False)
             head, tail = tx.view.head, tx.tail
@@ -510,8 +532,9 @@ class Store:
             entries[memory_id] = entry
         return manifest.model_copy(update={"memories": entries})
 
-    def _compact(self, manifest: Manifest, head: LogHead, tail: Iterable[Event], *,
-                 rewrite_damaged: bool = False) -> Manifest:
+    def _compact(
+        self, manifest: Manifest, head: LogHead, tail: Iterable[Event], *, rewrite_damaged: bool = False
+    ) -> Manifest:
         """Write the whole checkpoint from ``manifest`` and the fold of ``tail``, the plain way; then collect.
 
         A tail memory whose file is missing gets it from its log line (O_EXCL, as recovery always
@@ -588,8 +611,7 @@ class Store:
         # A directory fsync per file costs 1,000 fsyncs for a bulk apply of 1,000. The fault points are
         # the same as remove_file's, so the crash and I/O-error matrices still stop and fail each step.
         for candidate in put:
-            atomic_replace(self.candidate_dir / f"{candidate.id}.json", encode_candidate(candidate),
-                           sync_dir=False)
+            atomic_replace(self.candidate_dir / f"{candidate.id}.json", encode_candidate(candidate), sync_dir=False)
         for candidate_id in drop:
             faults.point("durable.remove.before_unlink")
             unlink(self.candidate_dir / f"{candidate_id}.json")
@@ -619,8 +641,12 @@ class Store:
         keep = files_of(manifest)
         with storage_errors(self.memory_dir):
             names = list_dir(self.memory_dir)
-            doomed = [n for n in names if n not in keep and (
-                n.startswith(TEMP_PREFIX) or (n.endswith(".md") and (superseded is None or n in superseded)))]
+            doomed = [
+                n
+                for n in names
+                if n not in keep
+                and (n.startswith(TEMP_PREFIX) or (n.endswith(".md") and (superseded is None or n in superseded)))
+            ]
             for name in doomed:
                 unlink(self.memory_dir / name)
             if doomed:
@@ -733,9 +759,13 @@ def files_of(manifest: Manifest) -> set[str]:
 
 def versions_named(events: Iterable[Event]) -> set[str]:
     """The memory file names of every version ``events`` write (the tail names versions by content hash)."""
-    return {memory_file(memory_from_json(change.after))[0].rpartition("/")[2]
-            for event in events if event.type != SESSION_EVENT
-            for change in event.changes or () if change.after}
+    return {
+        memory_file(memory_from_json(change.after))[0].rpartition("/")[2]
+        for event in events
+        if event.type != SESSION_EVENT
+        for change in event.changes or ()
+        if change.after
+    }
 
 
 def memory_file(memory: Memory) -> tuple[str, str]:
@@ -744,8 +774,7 @@ def memory_file(memory: Memory) -> tuple[str, str]:
     return f"{MEMORY_DIR}/{memory.id}-{sha[:12]}.md", sha
 
 
-def compacted(manifest: Manifest, head: LogHead, folded: Folded,
-              sessions: Mapping[str, str] | None = None) -> Manifest:
+def compacted(manifest: Manifest, head: LogHead, folded: Folded, sessions: Mapping[str, str] | None = None) -> Manifest:
     """``manifest`` with ``folded`` (the fold of the tail) in it, at ``head``, in this store format."""
     entries = dict(manifest.memories)
     for memory_id, memory in folded.memories.items():
@@ -755,8 +784,14 @@ def compacted(manifest: Manifest, head: LogHead, folded: Folded,
             name, sha = memory_file(memory)
             entries[memory_id] = ManifestEntry.of(name, sha, memory)
     session_files = {**(manifest.sessions or {}), **(sessions or {})} or None
-    return Manifest(version=MANIFEST_VERSION, origin=manifest.origin, log_seq=head.seq, log_head=head.hash,
-                    memories=entries, sessions=session_files)
+    return Manifest(
+        version=MANIFEST_VERSION,
+        origin=manifest.origin,
+        log_seq=head.seq,
+        log_head=head.hash,
+        memories=entries,
+        sessions=session_files,
+    )
 
 
 def _loaded(view: StoreView) -> StoreView:
@@ -779,8 +814,9 @@ def log_errors(path: Path) -> Iterator[None]:
     try:
         yield
     except LogIntegrityError as exc:
-        raise IntegrityError(exc.reason, path=path, line=exc.line,
-                             hint="run `memory-review verify` to see every problem") from exc
+        raise IntegrityError(
+            exc.reason, path=path, line=exc.line, hint="run `memory-review verify` to see every problem"
+        ) from exc
     except EventNotFoundError as exc:
         raise NotFoundError("event", str(exc.seq)) from exc
     except OSError as exc:

@@ -13,7 +13,6 @@ from pathlib import Path
 
 from memory_review.events.durable import fsync_dir, write_new_file
 from memory_review.events.safe_fs import check_dir, list_dir, make_dir, read_file
-
 from memory_review.file_reads import storage_errors
 
 BACKUP_DIR = "backups"

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from memory_review.events import LogHead
-
 from memory_review.errors import IntegrityError
+from memory_review.events import LogHead
 from memory_review.manifest import Manifest, ManifestEntry
 from memory_review.models import Memory
 from memory_review.record_io import memory_sha256
@@ -18,8 +17,15 @@ if TYPE_CHECKING:
 class StoreView:
     """The store's current set as the manifest (plus any roll-forward) says; files load lazily."""
 
-    def __init__(self, store: Store, manifest: Manifest, head: LogHead,
-                 overlay: dict[str, Memory | None] | None = None, *, locked: bool = False) -> None:
+    def __init__(
+        self,
+        store: Store,
+        manifest: Manifest,
+        head: LogHead,
+        overlay: dict[str, Memory | None] | None = None,
+        *,
+        locked: bool = False,
+    ) -> None:
         self.store = store
         self.scope = store.scope
         self.manifest = manifest
@@ -89,5 +95,8 @@ class FileMovedUnderUs(Exception):
 
 def missing_file_error(exc: FileMovedUnderUs) -> IntegrityError:
     # Five reads in a row found the manifest naming a file that is not there: not a race, damage.
-    return IntegrityError("listed in manifest.json but missing", path=exc.args[0],
-                          hint="run `memory-review verify --repair --apply` to restore it from the event log")
+    return IntegrityError(
+        "listed in manifest.json but missing",
+        path=exc.args[0],
+        hint="run `memory-review verify --repair --apply` to restore it from the event log",
+    )

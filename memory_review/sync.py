@@ -25,16 +25,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memory_review.events import GENESIS, Change, EventDraft
-from memory_review.events.safe_fs import read_file_or
-
+from memory_review import gitrepo
 from memory_review.candidate import Candidate, CandidateChange, base_of, candidate_to_json, render_diff
 from memory_review.errors import ConflictError, MemoryReviewError, NotFoundError, ValidationError
-from memory_review import gitrepo
+from memory_review.events import GENESIS, Change, EventDraft
+from memory_review.events.safe_fs import read_file_or
+from memory_review.file_reads import storage_errors
 from memory_review.gitrepo import GitRepo
 from memory_review.history import USER_REPO_DIR, History, commit_position
 from memory_review.ids import new_candidate_id
-from memory_review.file_reads import storage_errors
 from memory_review.models import Memory, Strict, utc_now
 from memory_review.proposal import Proposer
 from memory_review.record_io import memory_to_json
@@ -117,8 +116,10 @@ def ready(history: History, remote: str) -> str | None:
         if history.store.scope == "project":
             return "the project root is not the top level of a git repository"
         path = history.store.root / USER_REPO_DIR
-        return (f"the user store has no git repository yet ({path}; made on its first change, or by "
-                f"`git init --bare {path}`)")
+        return (
+            f"the user store has no git repository yet ({path}; made on its first change, or by "
+            f"`git init --bare {path}`)"
+        )
     if remote not in repo.remote_names():
         return f"no git remote {remote!r} in {repo.git_dir}"
     return None
@@ -188,12 +189,19 @@ class _Step:
 
     def report(self, *, pushed: bool) -> StoreSync:
         merge = self.merge
-        return StoreSync(scope=self.target.scope, remote=self.target.remote,
-                         replicas=tuple(r.origin for r in self.replicas),
-                         adopted=tuple(a.memory for a in merge.adopt),
-                         conflicts=tuple(c.candidate for c in merge.conflicts), closed=tuple(merge.closed),
-                         waiting=tuple(merge.waiting), skipped_replicas=tuple(self.skipped), event=self.event,
-                         pushed=pushed, warnings=tuple(self.warnings))
+        return StoreSync(
+            scope=self.target.scope,
+            remote=self.target.remote,
+            replicas=tuple(r.origin for r in self.replicas),
+            adopted=tuple(a.memory for a in merge.adopt),
+            conflicts=tuple(c.candidate for c in merge.conflicts),
+            closed=tuple(merge.closed),
+            waiting=tuple(merge.waiting),
+            skipped_replicas=tuple(self.skipped),
+            event=self.event,
+            pushed=pushed,
+            warnings=tuple(self.warnings),
+        )
 
 
 def _merge_locked(tx: Transaction, target: _Target, actor: str) -> _Step:
@@ -204,23 +212,24 @@ def _merge_locked(tx: Transaction, target: _Target, actor: str) -> _Step:
     tips = target.repo.refs_under(target.fetched)
     own = tips.pop(f"{target.fetched}{origin}", None)
     _check_own(target.repo, own, local, f"{target.remote}: {target.published(origin)}")
-    replicas, skipped = load_replicas(target.repo, tips, target.fetched, target.scope,
-                                      name_of=lambda o: f"{target.remote}: {target.published(o)}")
+    replicas, skipped = load_replicas(
+        target.repo, tips, target.fetched, target.scope, name_of=lambda o: f"{target.remote}: {target.published(o)}"
+    )
     merge = plan_merge(tx.view, know(local), replicas, actor=actor, now=utc_now())
     step = _Step(target, origin, own, replicas, skipped, merge)
     step.event, step.warnings = _commit(tx, target.history, merge)
     return step
 
 
-def sync_stores(histories: Sequence[History], remote: str, *, actor: str, explicit: bool,
-                share_pending: bool = False) -> list[StoreSync]:
+def sync_stores(
+    histories: Sequence[History], remote: str, *, actor: str, explicit: bool, share_pending: bool = False
+) -> list[StoreSync]:
     """Sync each store; without an explicit scope, a store with no such remote is skipped, not an error."""
     results, errors = [], []
     for history in histories:
         problem = ready(history, remote)
         if problem and not explicit:
-            results.append(StoreSync(scope=history.store.scope, remote=remote, status="skipped",
-                                     reason=problem))
+            results.append(StoreSync(scope=history.store.scope, remote=remote, status="skipped", reason=problem))
             errors.append(problem)
             continue
         results.append(sync_store(history, remote, actor=actor, share_pending=share_pending))
@@ -238,8 +247,7 @@ def _commit(tx: Transaction, history: History, merge: _Merge) -> tuple[int | Non
         try:
             history.record()  # a second chance for a history the observer could not write
         except MemoryReviewError as exc:
-            warnings.append(f"the merge is committed, but git history failed: {exc}; "
-                            "sync again to publish it")
+            warnings.append(f"the merge is committed, but git history failed: {exc}; sync again to publish it")
     return result.events[0].seq, warnings
 
 
@@ -250,8 +258,7 @@ def _publish(target: _Target, step: _Step, *, share_pending: bool) -> bool:
     if tip is None:
         return False
     previous = repo.ref_tip(f"{target.fetched}{step.origin}") if step.own else None
-    shared = publication(repo, tip, previous, scope=target.scope, origin=step.origin,
-                         share_pending=share_pending)
+    shared = publication(repo, tip, previous, scope=target.scope, origin=step.origin, share_pending=share_pending)
     step.warnings += shared.warnings
     if shared.commit is None:
         return False
@@ -275,9 +282,11 @@ def _check_own(repo: GitRepo, own: str | None, local: LogLines, where: str) -> N
     seq = recorded[0] if recorded else -1
     ours = GENESIS if seq == 0 else (local[seq - 1][1] if 0 < seq <= len(local) else None)
     if recorded is None or ours != recorded[1]:
-        raise ConflictError(f"{where} holds a log this store never wrote: another clone publishes under "
-                            "the same replica id (was the store folder copied?)",
-                            hint="give one of the copies a fresh store (a new origin) and sync again")
+        raise ConflictError(
+            f"{where} holds a log this store never wrote: another clone publishes under "
+            "the same replica id (was the store folder copied?)",
+            hint="give one of the copies a fresh store (a new origin) and sync again",
+        )
 
 
 def _published_position(repo: GitRepo, commit: str, where: str) -> tuple[int, str] | None:
@@ -320,8 +329,9 @@ def _arrival_flags(head: Head, after: Memory | None) -> set[str]:
     return recorded | (set(scan(f"{after.description}\n{after.body}")) if after else set())
 
 
-def _settle(view: View, local: Knowledge, memory_id: str, ours: Head, outcome: Outcome, merge: _Merge,
-            now: str) -> None:
+def _settle(
+    view: View, local: Knowledge, memory_id: str, ours: Head, outcome: Outcome, merge: _Merge, now: str
+) -> None:
     wanted = (ours.id, outcome.head.id) if outcome.kind == "conflict" and outcome.head else None
     kept = False
     for candidate_id, conflict in sorted(local.conflicts.items()):
@@ -349,8 +359,15 @@ def _adopt(view: View, memory_id: str, outcome: Outcome, merge: _Merge) -> None:
     after = replica_memory(record, memory_id, view.scope, head.origin) if record is not None else None
     if head.origin:  # a teammate's version: say whose, which candidate, and its flags
         candidate = head.provenance.candidate if head.provenance else None
-        merge.adopt.append(SyncAdopt(memory=memory_id, id=head.id, origin=head.origin, candidate=candidate,
-                                     flags=tuple(sorted(_arrival_flags(head, after)))))
+        merge.adopt.append(
+            SyncAdopt(
+                memory=memory_id,
+                id=head.id,
+                origin=head.origin,
+                candidate=candidate,
+                flags=tuple(sorted(_arrival_flags(head, after))),
+            )
+        )
     else:
         merge.adopt.append(SyncAdopt(memory=memory_id, id=head.id))
     before_json = memory_to_json(current) if current else None
@@ -361,24 +378,33 @@ def _adopt(view: View, memory_id: str, outcome: Outcome, merge: _Merge) -> None:
 
 def _open_conflict(view: View, memory_id: str, ours: Head, theirs: Head, merge: _Merge, now: str) -> None:
     candidate = conflict_candidate(view, memory_id, theirs, candidate_id=new_candidate_id(), now=now)
-    merge.conflicts.append(SyncConflict(memory=memory_id, candidate=candidate.id, ours=ours.id,
-                                        theirs=theirs.id))
-    merge.plan.drafts.append(EventDraft(type="candidate.created", actor=f"sync:{theirs.origin}",
-                                        candidate=candidate.id, record=candidate_to_json(candidate)))
+    merge.conflicts.append(SyncConflict(memory=memory_id, candidate=candidate.id, ours=ours.id, theirs=theirs.id))
+    merge.plan.drafts.append(
+        EventDraft(
+            type="candidate.created",
+            actor=f"sync:{theirs.origin}",
+            candidate=candidate.id,
+            record=candidate_to_json(candidate),
+        )
+    )
 
 
 def _finish(merge: _Merge, graph: Graph, local: Knowledge, replicas: Sequence[Replica], actor: str) -> None:
     """Put the ``sync.merged`` event first (it declares what the candidate events after it mean)."""
     nodes = new_nodes(graph, local)
     nodes += [SyncNode(memory=m, id=vid, parents=n.parents, key=n.key) for m, vid, n in merge.merged]
-    record = SyncRecord(remotes={r.origin: r.commit for r in replicas}, nodes=tuple(nodes),
-                        adopt=tuple(merge.adopt), conflicts=tuple(merge.conflicts),
-                        closed=tuple(merge.closed))
-    event = EventDraft(type="sync.merged", actor=actor, changes=tuple(merge.changes) or None,
-                       sync=record.model_dump(mode="json"))
+    record = SyncRecord(
+        remotes={r.origin: r.commit for r in replicas},
+        nodes=tuple(nodes),
+        adopt=tuple(merge.adopt),
+        conflicts=tuple(merge.conflicts),
+        closed=tuple(merge.closed),
+    )
+    event = EventDraft(
+        type="sync.merged", actor=actor, changes=tuple(merge.changes) or None, sync=record.model_dump(mode="json")
+    )
     reason = "closed by sync: the conflict it offered no longer stands (settled elsewhere, or superseded)"
-    closes = [EventDraft(type="candidate.discarded", actor=actor, candidate=cid, reason=reason)
-              for cid in merge.closed]
+    closes = [EventDraft(type="candidate.discarded", actor=actor, candidate=cid, reason=reason) for cid in merge.closed]
     merge.plan.drafts[:0] = [event]
     merge.plan.drafts += closes
 
@@ -392,11 +418,23 @@ def conflict_candidate(view: View, memory_id: str, theirs: Head, *, candidate_id
     flags = {FLAG_SYNC_CONFLICT} | _arrival_flags(theirs, after)
     who = f" (approved by {after.applied_by})" if after and after.applied_by else ""
     said = f"their version: {after.description!r}{who}" if after else "they deleted it"
-    rationale = (f"Sync conflict on {memory_id!r}: this clone and replica {theirs.origin} changed it "
-                 f"differently since they last agreed ({said}). Apply to take theirs, edit to combine both, "
-                 "or discard to keep yours. Nothing was picked automatically.")
-    return Candidate(id=candidate_id, op=op, scope=view.scope, changes=changes, base=base_of(changes),
-                     diff=render_diff(changes), rationale=rationale, evidence=(),
-                     proposer=Proposer(kind="import", name=f"sync:{theirs.origin}"), priority="high",
-                     flags=tuple(sorted(flags)), session_id=None, created_at=now)
-
+    rationale = (
+        f"Sync conflict on {memory_id!r}: this clone and replica {theirs.origin} changed it "
+        f"differently since they last agreed ({said}). Apply to take theirs, edit to combine both, "
+        "or discard to keep yours. Nothing was picked automatically."
+    )
+    return Candidate(
+        id=candidate_id,
+        op=op,
+        scope=view.scope,
+        changes=changes,
+        base=base_of(changes),
+        diff=render_diff(changes),
+        rationale=rationale,
+        evidence=(),
+        proposer=Proposer(kind="import", name=f"sync:{theirs.origin}"),
+        priority="high",
+        flags=tuple(sorted(flags)),
+        session_id=None,
+        created_at=now,
+    )

@@ -30,8 +30,8 @@ from typing import Any, Literal
 import orjson
 from pydantic import ValidationError as PydanticValidationError
 
-from memory_review.events import RESTORED, Event
 from memory_review.errors import ValidationError
+from memory_review.events import RESTORED, Event
 from memory_review.models import Strict
 
 ROOT = "root"

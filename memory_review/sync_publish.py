@@ -32,7 +32,6 @@ from typing import Any, NamedTuple
 import orjson
 
 from memory_review.events import RESTORED, TERMINAL_TYPES, line_hash
-
 from memory_review.gitrepo import GitRepo, RefTip, TreeEntry
 from memory_review.history import git_date
 from memory_review.history_log import LEGACY_LOG, LOG_DIR, log_lines, log_size, stream_log
@@ -63,12 +62,12 @@ class Entry(NamedTuple):
     line: bytes
 
 
-def publication(repo: GitRepo, tip: RefTip, previous: RefTip | None, *, scope: str, origin: str,
-                share_pending: bool) -> Publication:
+def publication(
+    repo: GitRepo, tip: RefTip, previous: RefTip | None, *, scope: str, origin: str, share_pending: bool
+) -> Publication:
     """The publication of history commit ``tip``, on top of ``previous`` (what the remote holds now)."""
     entries = [_entry(line) for line in _lines(repo, tip.commit)]
-    log, warnings, withheld = published_log(entries, share_pending=share_pending,
-                                            already=_already_out(repo, previous))
+    log, warnings, withheld = published_log(entries, share_pending=share_pending, already=_already_out(repo, previous))
     if withheld:
         return Publication(None, (*warnings, withheld))
     tree = _tree(repo, tip.commit, repo.hash_bytes(log))
@@ -101,8 +100,9 @@ def _already_out(repo: GitRepo, previous: RefTip | None) -> frozenset[str]:
         return frozenset(line_hash(line) for line in stream if not line.startswith(GAP_PREFIX))
 
 
-def published_log(entries: list[Entry], *, share_pending: bool,
-                  already: frozenset[str] = frozenset()) -> tuple[bytes, list[str], str | None]:
+def published_log(
+    entries: list[Entry], *, share_pending: bool, already: frozenset[str] = frozenset()
+) -> tuple[bytes, list[str], str | None]:
     """The published ``events.jsonl``, warnings, and why nothing may be pushed (None: it may).
 
     Lines in ``already`` (on the remote in full) are not scanned for secrets again.
@@ -115,11 +115,19 @@ def published_log(entries: list[Entry], *, share_pending: bool,
         kind = chosen.get(entry.seq)
         secrets = _secret_kinds(entry.raw) if _to_scan(entry, kind, already) else []
         if secrets and kind == "reviewed":
-            return b"", warnings, (f"event {entry.seq} ({entry.type}) holds what looks like a secret "
-                                   f"({', '.join(secrets)}): nothing was pushed; forget it, then sync again")
+            return (
+                b"",
+                warnings,
+                (
+                    f"event {entry.seq} ({entry.type}) holds what looks like a secret "
+                    f"({', '.join(secrets)}): nothing was pushed; forget it, then sync again"
+                ),
+            )
         if secrets:
-            warnings.append(f"pending candidate {entry.candidate} (event {entry.seq}) holds what looks like a "
-                            f"secret ({', '.join(secrets)}): not shared")
+            warnings.append(
+                f"pending candidate {entry.candidate} (event {entry.seq}) holds what looks like a "
+                f"secret ({', '.join(secrets)}): not shared"
+            )
             kind = None
         if kind is None:
             left_out.append(entry)
@@ -141,12 +149,20 @@ def _chosen(entries: list[Entry], *, share_pending: bool) -> dict[int, str]:
     """seq -> ``reviewed`` or ``pending`` for each event that travels."""
     applied = {e.candidate for e in entries if e.type == "candidate.applied"}
     resolved = {e.candidate for e in entries if e.type in TERMINAL_TYPES}
-    conflicts = {c.get("candidate") for e in entries if e.type == "sync.merged"
-                 for c in (e.raw.get("sync") or {}).get("conflicts") or () if isinstance(c, dict)}
+    conflicts = {
+        c.get("candidate")
+        for e in entries
+        if e.type == "sync.merged"
+        for c in (e.raw.get("sync") or {}).get("conflicts") or ()
+        if isinstance(c, dict)
+    }
     chosen = {}
     for e in entries:
-        if e.type in REVIEWED_TYPES or (e.type in _RECORD_TYPES and e.candidate in applied) or (
-                e.type == "candidate.discarded" and e.candidate in conflicts):
+        if (
+            e.type in REVIEWED_TYPES
+            or (e.type in _RECORD_TYPES and e.candidate in applied)
+            or (e.type == "candidate.discarded" and e.candidate in conflicts)
+        ):
             chosen[e.seq] = "reviewed"
         elif share_pending and e.type in _RECORD_TYPES and e.candidate not in resolved:
             chosen[e.seq] = "pending"
@@ -198,9 +214,14 @@ def _message(scope: str, origin: str, entries: list[Entry], *, share_pending: bo
     seq = entries[-1].seq if entries else 0
     head = line_hash(entries[-1].line) if entries else "0" * 64
     shares = "reviewed+pending" if share_pending else "reviewed"
-    what = ("reviewed events and pending proposals" if share_pending else
-            "reviewed events only: applies with the candidates they approved, reverts, deletes, sync merges")
-    return (f"memory-review ({scope}): what this clone shares, up to seq {seq}\n\n"
-            f"Shares {what}; everything else is a gap line (docs/adr/0018).\n\n"
-            f"Memory-Review-Store: {scope}\nMemory-Review-Origin: {origin}\nMemory-Review-Seq: {seq}\n"
-            f"Memory-Review-Log-Head: {head}\n{PUBLISHED_TRAILER}: {shares}\n")
+    what = (
+        "reviewed events and pending proposals"
+        if share_pending
+        else "reviewed events only: applies with the candidates they approved, reverts, deletes, sync merges"
+    )
+    return (
+        f"memory-review ({scope}): what this clone shares, up to seq {seq}\n\n"
+        f"Shares {what}; everything else is a gap line (docs/adr/0018).\n\n"
+        f"Memory-Review-Store: {scope}\nMemory-Review-Origin: {origin}\nMemory-Review-Seq: {seq}\n"
+        f"Memory-Review-Log-Head: {head}\n{PUBLISHED_TRAILER}: {shares}\n"
+    )

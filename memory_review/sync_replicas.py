@@ -19,10 +19,9 @@ from typing import Any
 
 import orjson
 
+from memory_review.errors import IntegrityError, MemoryReviewError
 from memory_review.events import GENESIS, Event, decode_event, line_hash
 from memory_review.events.errors import LogIntegrityError
-
-from memory_review.errors import IntegrityError, MemoryReviewError
 from memory_review.gitrepo import GitRepo
 from memory_review.history_log import log_size, stream_log
 from memory_review.manifest import Manifest, decode_manifest
@@ -94,10 +93,15 @@ def _gap(line: bytes, where: str, line_no: int) -> tuple[int, int, str, bool]:
     except orjson.JSONDecodeError as exc:
         raise LogIntegrityError(where, line_no, "a gap line that is not JSON") from exc
     gap = raw.get("gap") if type(raw) is dict and len(raw) == 1 else None
-    if (type(gap) is not dict or not set(gap) <= {"from", "to", "head", "more"}
-            or type(gap.get("from")) is not int or type(gap.get("to")) is not int
-            or not isinstance(gap.get("head"), str) or not _HEX64.fullmatch(gap["head"])
-            or gap.get("more", True) is not True):
+    if (
+        type(gap) is not dict
+        or not set(gap) <= {"from", "to", "head", "more"}
+        or type(gap.get("from")) is not int
+        or type(gap.get("to")) is not int
+        or not isinstance(gap.get("head"), str)
+        or not _HEX64.fullmatch(gap["head"])
+        or gap.get("more", True) is not True
+    ):
         raise LogIntegrityError(where, line_no, "not a valid gap line")
     return gap["from"], gap["to"], gap["head"], "more" in gap
 
@@ -118,11 +122,13 @@ def proposed_first(pairs: Iterable[tuple[Event, str]], where: str) -> Iterator[t
         if event.type == "candidate.applied":
             named = records.pending.get(event.candidate or "")
             if named is None:
-                raise IntegrityError(f"{where}: event {event.seq} applies candidate {event.candidate!r}, "
-                                     "which its log never proposed")
+                raise IntegrityError(
+                    f"{where}: event {event.seq} applies candidate {event.candidate!r}, which its log never proposed"
+                )
             if not {change.memory for change in event.changes or ()} <= set(named):
-                raise IntegrityError(f"{where}: event {event.seq} applies candidate {event.candidate!r} "
-                                     "to memories it never proposed")
+                raise IntegrityError(
+                    f"{where}: event {event.seq} applies candidate {event.candidate!r} to memories it never proposed"
+                )
         unreviewed = records.check(event)
         if unreviewed is not None:
             raise IntegrityError(f"{where}: {unreviewed.message()}")
@@ -132,15 +138,16 @@ def proposed_first(pairs: Iterable[tuple[Event, str]], where: str) -> Iterator[t
 # --- replicas from git ----------------------------------------------------------------------------
 
 
-def load_replicas(repo: GitRepo, tips: dict[str, str], prefix: str, scope: str,
-                  name_of: Any) -> tuple[list[Replica], list[str]]:
+def load_replicas(
+    repo: GitRepo, tips: dict[str, str], prefix: str, scope: str, name_of: Any
+) -> tuple[list[Replica], list[str]]:
     """Each teammate's knowledge; a replica that cannot be read is left out (and said so), never half-used.
 
     ``name_of(origin)`` names the replica's ref on the remote, for the messages.
     """
     replicas, skipped = [], []
     for ref, commit in sorted(tips.items()):
-        origin = ref[len(prefix):]
+        origin = ref[len(prefix) :]
         if not ORIGIN_RE.fullmatch(origin):
             skipped.append(f"{origin}: not a replica id")
             continue
@@ -159,8 +166,10 @@ def _replica_knowledge(repo: GitRepo, commit: str, where: str, ref: str) -> Know
     if size is None:
         return know([])
     if size > MAX_REPLICA_LOG_BYTES:
-        raise IntegrityError(f"{ref}: events.jsonl is {size:,} bytes, over the {MAX_REPLICA_LOG_BYTES:,} a "
-                             "replica log may hold; not read")
+        raise IntegrityError(
+            f"{ref}: events.jsonl is {size:,} bytes, over the {MAX_REPLICA_LOG_BYTES:,} a "
+            "replica log may hold; not read"
+        )
     with stream_log(repo, commit) as stream:
         return know(proposed_first(read_log(stream, where=where, gaps=True), where))
 
@@ -171,8 +180,10 @@ def replica_manifest(repo: GitRepo, commit: str, *, where: str) -> Manifest | No
     if size is None:
         return None
     if size > MAX_REPLICA_MANIFEST_BYTES:
-        raise IntegrityError(f"{where}: manifest.json is {size:,} bytes, over the "
-                             f"{MAX_REPLICA_MANIFEST_BYTES:,} a replica manifest may hold; not read")
+        raise IntegrityError(
+            f"{where}: manifest.json is {size:,} bytes, over the "
+            f"{MAX_REPLICA_MANIFEST_BYTES:,} a replica manifest may hold; not read"
+        )
     data = repo.read_blob(commit, "manifest.json")
     return decode_manifest(data, where=where) if data is not None else None
 

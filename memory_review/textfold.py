@@ -34,8 +34,7 @@ ZERO_WIDTH: frozenset[int] = frozenset(
     | {0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0x3164, 0xFEFF, 0xFFA0}
 )
 BIDI_CONTROLS: frozenset[int] = frozenset(
-    {0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E}
-    | {0x2066, 0x2067, 0x2068, 0x2069}
+    {0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E} | {0x2066, 0x2067, 0x2068, 0x2069}
 )
 TAG_RANGE = range(0xE0000, 0xE0080)
 # Supplementary variation selectors carry no glyph; runs of them smuggle data.
@@ -45,9 +44,7 @@ VARIATION_SELECTOR_RANGE = range(0xE0100, 0xE01F0)
 def is_invisible_char(ch: str) -> bool:
     """True for a zero-width, bidi-control, tag or supplementary variation-selector character."""
     cp = ord(ch)
-    return (
-        cp in ZERO_WIDTH or cp in BIDI_CONTROLS or cp in TAG_RANGE or cp in VARIATION_SELECTOR_RANGE
-    )
+    return cp in ZERO_WIDTH or cp in BIDI_CONTROLS or cp in TAG_RANGE or cp in VARIATION_SELECTOR_RANGE
 
 
 # Combining marks and format characters (e.g. a joiner between two letters) are
@@ -90,9 +87,7 @@ def reader_fold(text: str) -> str:
     """
     if text.isascii():
         return text.lower()
-    return "".join(
-        run.lower() if run.isascii() else "".join(map(fold_char, run)) for run in _RUN_RE.findall(text)
-    )
+    return "".join(run.lower() if run.isascii() else "".join(map(fold_char, run)) for run in _RUN_RE.findall(text))
 
 
 def reader_fold_with_origin(text: str) -> tuple[str, list[int]]:

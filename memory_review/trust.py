@@ -45,10 +45,10 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from memory_review.errors import IntegrityError, StorageError
 from memory_review.events import LogHead
 from memory_review.events.durable import atomic_replace, remove_temp_files
 from memory_review.events.safe_fs import UnsafeFile, read_file
-from memory_review.errors import IntegrityError, StorageError
 from memory_review.lean.files import store_key  # noqa: F401 (one key, shared with the per-prompt path)
 
 if TYPE_CHECKING:
@@ -100,8 +100,14 @@ class Ledger:
         return sha256 is not None and not self.keeps(sha256, seq) and sha256 not in self.refused
 
     def to_bytes(self) -> bytes:
-        data = {"v": LEDGER_VERSION, "store": self.store, "scope": self.scope, "trusted": self.trusted,
-                "refused": self.refused, "remotes": sorted(set(self.remotes))}
+        data = {
+            "v": LEDGER_VERSION,
+            "store": self.store,
+            "scope": self.scope,
+            "trusted": self.trusted,
+            "refused": self.refused,
+            "remotes": sorted(set(self.remotes)),
+        }
         if self.revoked:
             data["revoked"] = self.revoked
         return orjson.dumps(data, option=orjson.OPT_SORT_KEYS) + b"\n"
@@ -118,11 +124,15 @@ class Anchor:
     def contradicted_by(self, head: LogHead) -> str | None:
         """Why a log whose head is ``head`` cannot extend this anchor (None: it may; only a full read knows)."""
         if head.seq < self.seq:
-            return (f"the log ends at event {head.seq}, but this machine committed event {self.seq} to it "
-                    f"(anchored in {self.path}): it was rolled back or rewritten")
+            return (
+                f"the log ends at event {head.seq}, but this machine committed event {self.seq} to it "
+                f"(anchored in {self.path}): it was rolled back or rewritten"
+            )
         if head.seq == self.seq and head.hash != self.hash:
-            return (f"event {self.seq} is not the one this machine committed (anchored in {self.path}): "
-                    "the log was rewritten")
+            return (
+                f"event {self.seq} is not the one this machine committed (anchored in {self.path}): "
+                "the log was rewritten"
+            )
         return None
 
 
@@ -215,8 +225,13 @@ class TrustRecords:
         except orjson.JSONDecodeError as exc:
             raise _damaged(path, f"not JSON ({exc})", what="log head anchor") from exc
         real = store_key(store.root)[0]
-        if (not isinstance(raw, dict) or raw.get("v") != LEDGER_VERSION or raw.get("store") != real
-                or type(raw.get("seq")) is not int or not SHA256_RE.match(str(raw.get("hash")))):
+        if (
+            not isinstance(raw, dict)
+            or raw.get("v") != LEDGER_VERSION
+            or raw.get("store") != real
+            or type(raw.get("seq")) is not int
+            or not SHA256_RE.match(str(raw.get("hash")))
+        ):
             raise _damaged(path, f"not a version 1 anchor of {real!r}", what="log head anchor")
         return Anchor(raw["seq"], raw["hash"], path)
 
@@ -226,14 +241,19 @@ class TrustRecords:
         The folder is not fsynced: an anchor lost in a crash is an older one, which the log still extends.
         """
         real = store_key(store.root)[0]
-        data = orjson.dumps({"v": LEDGER_VERSION, "store": real, "seq": head.seq, "hash": head.hash},
-                            option=orjson.OPT_SORT_KEYS) + b"\n"
+        data = (
+            orjson.dumps(
+                {"v": LEDGER_VERSION, "store": real, "seq": head.seq, "hash": head.hash}, option=orjson.OPT_SORT_KEYS
+            )
+            + b"\n"
+        )
         self.ensure_folder()
         try:
             atomic_replace(self.head_path(store), data, sync_dir=False)
         except OSError as exc:
-            raise StorageError(f"cannot anchor the log head: {exc.strerror or exc}", path=self.head_path(store),
-                               errno=exc.errno) from exc
+            raise StorageError(
+                f"cannot anchor the log head: {exc.strerror or exc}", path=self.head_path(store), errno=exc.errno
+            ) from exc
 
     def record(self, store: Store, decisions: Decisions) -> Ledger:
         """Add ``decisions`` to the store's ledger, durably (temp file, fsync, rename, fsync the folder).
@@ -261,8 +281,9 @@ class TrustRecords:
         try:
             atomic_replace(ledger.path, ledger.to_bytes())
         except OSError as exc:
-            raise StorageError(f"cannot write the trust record: {exc.strerror or exc}", path=ledger.path,
-                               errno=exc.errno) from exc
+            raise StorageError(
+                f"cannot write the trust record: {exc.strerror or exc}", path=ledger.path, errno=exc.errno
+            ) from exc
         ledger.exists = True
 
     def start(self, store: Store) -> None:
@@ -295,8 +316,9 @@ class TrustRecords:
             return
         old = _decode(data, old_path, store_key(old_root)[0], store.scope)
         real, _key = store_key(store.root)
-        self.write(Ledger(self.ledger_path(store), real, store.scope, old.trusted, old.refused, old.remotes,
-                          old.revoked))
+        self.write(
+            Ledger(self.ledger_path(store), real, store.scope, old.trusted, old.refused, old.remotes, old.revoked)
+        )
         self.anchor_head(store, store.log().head())  # the moved store's log, as its owner brought it
 
     def ensure_folder(self) -> None:
@@ -305,26 +327,29 @@ class TrustRecords:
             self.folder.mkdir(parents=True, exist_ok=True)
             info = os.lstat(self.folder)
         except OSError as exc:
-            raise StorageError(f"cannot create {self.folder}: {exc.strerror or exc}", path=self.folder,
-                               errno=exc.errno) from exc
+            raise StorageError(
+                f"cannot create {self.folder}: {exc.strerror or exc}", path=self.folder, errno=exc.errno
+            ) from exc
         if not stat.S_ISDIR(info.st_mode):
-            raise IntegrityError("is not a real directory; the trust record is kept only in a real directory",
-                                 path=self.folder)
+            raise IntegrityError(
+                "is not a real directory; the trust record is kept only in a real directory", path=self.folder
+            )
 
     def _read(self, path: Path, what: str = "trust record", limit: int = MAX_LEDGER_BYTES) -> bytes | None:
         if os.path.islink(self.folder):
-            raise IntegrityError("is a symlink; the trust record is kept only in a real directory",
-                                 path=self.folder)
+            raise IntegrityError("is a symlink; the trust record is kept only in a real directory", path=self.folder)
         try:
             return read_file(path, limit)  # safe_fs: no link, no FIFO wait (ADR 0020)
         except FileNotFoundError:
             return None
         except UnsafeFile as exc:
-            raise IntegrityError(f"the {what} {exc.reason}; it must be a regular file of a sane size",
-                                 path=path) from exc
+            raise IntegrityError(
+                f"the {what} {exc.reason}; it must be a regular file of a sane size", path=path
+            ) from exc
         except OSError as exc:
-            raise IntegrityError(f"cannot open the {what} ({exc.strerror}); it must be a regular file",
-                                 path=path) from exc
+            raise IntegrityError(
+                f"cannot open the {what} ({exc.strerror}); it must be a regular file", path=path
+            ) from exc
 
 
 def _decode(data: bytes, path: Path, real: str, scope: str) -> Ledger:
@@ -342,8 +367,9 @@ def _decode(data: bytes, path: Path, real: str, scope: str) -> Ledger:
         raise _damaged(path, "remotes is not a list of names")
     revoked = raw.get("revoked", {})
     if not isinstance(revoked, dict) or not all(
-            SHA256_RE.match(sha) and isinstance(v, list) and len(v) == 2 and isinstance(v[0], str)
-            and type(v[1]) is int for sha, v in revoked.items()):
+        SHA256_RE.match(sha) and isinstance(v, list) and len(v) == 2 and isinstance(v[0], str) and type(v[1]) is int
+        for sha, v in revoked.items()
+    ):
         raise _damaged(path, "revoked is not an object of [memory id, seq]")
     return Ledger(path, real, scope, trusted, refused, remotes, revoked, exists=True)
 
@@ -358,9 +384,11 @@ def _hashes(value: Any, path: Path) -> dict[str, str]:
 
 
 def _damaged(path: Path, why: str, *, what: str = "trust record") -> IntegrityError:
-    return IntegrityError(f"damaged {what}: {why}", path=path,
-                          hint="nothing of that store is injected; remove the file and review the store "
-                               "again with `memory-review trust`")
+    return IntegrityError(
+        f"damaged {what}: {why}",
+        path=path,
+        hint="nothing of that store is injected; remove the file and review the store again with `memory-review trust`",
+    )
 
 
 def decisions_of(plan: Plan, sha256_of: Mapping[str, str] | None = None) -> Decisions:

@@ -53,8 +53,7 @@ def _rewritten_due(ws: Workspace, session: str, state: dict[str, dict[str, str]]
         key = f"rewritten:{scope}:{store_key(ws.store_dir(scope))[1]}"
         seen = {"fingerprint": hashlib.sha256(why.encode()).hexdigest(), "session": session}
         if state.get(key) != seen:
-            due.append(f"memory-review: nothing of the {scope} store was injected: {why}. "
-                       "See `memory-review verify`.")
+            due.append(f"memory-review: nothing of the {scope} store was injected: {why}. See `memory-review verify`.")
             state.pop(key, None)
             state[key] = seen
     return due
@@ -63,13 +62,17 @@ def _rewritten_due(ws: Workspace, session: str, state: dict[str, dict[str, str]]
 def _message(ws: Workspace, due: list[tuple[str, int]]) -> str:
     parts = [f"{count} {'memory' if count == 1 else 'memories'} in the {scope} store" for scope, count in due]
     verb = "was" if len(due) == 1 and due[0][1] == 1 else "were"
-    text = (f"memory-review: {' and '.join(parts)} {verb} not approved on this machine (a cloned, copied or "
-            f"synced store), so not injected. Review them with `memory-review` (or `memory-review trust`).")
+    text = (
+        f"memory-review: {' and '.join(parts)} {verb} not approved on this machine (a cloned, copied or "
+        f"synced store), so not injected. Review them with `memory-review` (or `memory-review trust`)."
+    )
     project_ledger = ws.trust_records.ledger(ws.store("project"))
     if any(scope == "project" for scope, _count in due) and not project_ledger.exists:
-        text += (" If you made this store yourself before trust records existed: "
-                 "`memory-review trust --all`; if you moved this project: `memory-review trust --moved-from "
-                 "OLD-FOLDER`.")
+        text += (
+            " If you made this store yourself before trust records existed: "
+            "`memory-review trust --all`; if you moved this project: `memory-review trust --moved-from "
+            "OLD-FOLDER`."
+        )
     return text
 
 

@@ -17,8 +17,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from memory_review.events import Event, EventDraft
 from memory_review.errors import ValidationError
+from memory_review.events import Event, EventDraft
 from memory_review.models import Memory
 from memory_review.reviewed import ReviewedRecords
 from memory_review.rules import Plan
@@ -56,10 +56,21 @@ class ForeignMemory:
 
     def to_json(self) -> dict[str, Any]:
         m = self.memory
-        return {"id": m.id, "scope": self.scope, "sha256": self.sha256, "type": m.type,
-                "description": m.description, "body": m.body, "flags": list(self.flags), "source": self.source,
-                "origin": self.origin, "status": self.status, "problem": self.problem,
-                "applied_by": m.applied_by, "updated_at": m.updated_at}
+        return {
+            "id": m.id,
+            "scope": self.scope,
+            "sha256": self.sha256,
+            "type": m.type,
+            "description": m.description,
+            "body": m.body,
+            "flags": list(self.flags),
+            "source": self.source,
+            "origin": self.origin,
+            "status": self.status,
+            "problem": self.problem,
+            "applied_by": m.applied_by,
+            "updated_at": m.updated_at,
+        }
 
 
 def undecided(view: StoreView, ledger: Ledger) -> dict[str, str]:
@@ -136,14 +147,22 @@ def _synced_flags(event: Event, memory_id: str) -> tuple[str, ...]:
     the replica's candidate's flags plus the scan the sync ran on it, ADR 0018)."""
     if event.type != "sync.merged" or not event.sync:
         return ()
-    return tuple(str(f) for item in _dicts(event.sync.get("adopt")) if item.get("memory") == memory_id
-                 for f in item.get("flags", ()) if isinstance(f, str))
+    return tuple(
+        str(f)
+        for item in _dicts(event.sync.get("adopt"))
+        if item.get("memory") == memory_id
+        for f in item.get("flags", ())
+        if isinstance(f, str)
+    )
 
 
 def _sender(event: Event, memory_id: str) -> str | None:
     """The replica a synced version came from, as its ``adopt`` entry names it (else the event's own)."""
-    senders = [item.get("origin") for item in _dicts((event.sync or {}).get("adopt"))
-               if item.get("memory") == memory_id and isinstance(item.get("origin"), str)]
+    senders = [
+        item.get("origin")
+        for item in _dicts((event.sync or {}).get("adopt"))
+        if item.get("memory") == memory_id and isinstance(item.get("origin"), str)
+    ]
     return senders[-1] if senders else event.origin
 
 
@@ -161,20 +180,21 @@ def _entries(chosen: dict[str, str]) -> list[dict[str, str]]:
 
 def trust_plan(chosen: dict[str, str], *, actor: str, reason: str | None = None) -> Plan:
     """Trust these memory versions (id -> sha256): one ``memory.trusted`` event."""
-    return Plan(drafts=[EventDraft(type="memory.trusted", actor=actor, reason=reason,
-                                   trust={"memories": _entries(chosen)})])
+    return Plan(
+        drafts=[EventDraft(type="memory.trusted", actor=actor, reason=reason, trust={"memories": _entries(chosen)})]
+    )
 
 
 def refuse_plan(chosen: dict[str, str], *, actor: str, reason: str | None = None) -> Plan:
     """Decline to trust these versions: never injected, never asked about again (``memory.refused``)."""
-    return Plan(drafts=[EventDraft(type="memory.refused", actor=actor, reason=reason,
-                                   trust={"memories": _entries(chosen)})])
+    return Plan(
+        drafts=[EventDraft(type="memory.refused", actor=actor, reason=reason, trust={"memories": _entries(chosen)})]
+    )
 
 
 def remote_plan(remote: str, *, trusted: bool, actor: str) -> Plan:
     """Let (or stop letting) the approvals of teammates syncing through ``remote`` count here."""
-    return Plan(drafts=[EventDraft(type="trust.remote", actor=actor,
-                                   trust={"remote": remote, "trusted": trusted})])
+    return Plan(drafts=[EventDraft(type="trust.remote", actor=actor, trust={"remote": remote, "trusted": trusted})])
 
 
 def moved_plan(view: StoreView, here: Ledger, old: Ledger, *, actor: str, reason: str) -> Plan | None:
@@ -185,10 +205,16 @@ def moved_plan(view: StoreView, here: Ledger, old: Ledger, *, actor: str, reason
     current = {memory_id: view.sha256(memory_id) for memory_id in view.ids()}
     trust = {m: sha for m, sha in current.items() if sha and old.keeps(sha) and not here.keeps(sha)}  # not revoked
     refuse = {m: sha for m, sha in current.items() if sha and sha in old.refused and here.undecided(sha)}
-    drafts = [EventDraft(type=kind, actor=actor, reason=reason, trust={"memories": _entries(chosen)})
-              for kind, chosen in (("memory.trusted", trust), ("memory.refused", refuse)) if chosen]
-    drafts += [EventDraft(type="trust.remote", actor=actor, trust={"remote": remote, "trusted": True})
-               for remote in old.remotes if remote not in here.remotes]
+    drafts = [
+        EventDraft(type=kind, actor=actor, reason=reason, trust={"memories": _entries(chosen)})
+        for kind, chosen in (("memory.trusted", trust), ("memory.refused", refuse))
+        if chosen
+    ]
+    drafts += [
+        EventDraft(type="trust.remote", actor=actor, trust={"remote": remote, "trusted": True})
+        for remote in old.remotes
+        if remote not in here.remotes
+    ]
     return Plan(drafts=drafts) if drafts else None
 
 
@@ -197,8 +223,9 @@ def check_named(known: set[str], memory_ids: Iterable[str], *, scope: str | None
     missing = [memory_id for memory_id in dict.fromkeys(memory_ids) if memory_id not in known]
     if missing:
         where = f" in the {scope} store" if scope else ""
-        raise ValidationError(f"not a memory waiting for trust{where}: {', '.join(missing)} "
-                              "(see `memory-review trust list`)", field="id")
+        raise ValidationError(
+            f"not a memory waiting for trust{where}: {', '.join(missing)} (see `memory-review trust list`)", field="id"
+        )
 
 
 # --- migration and remotes ---------------------------------------------------------------------

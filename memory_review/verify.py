@@ -14,10 +14,9 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
+from memory_review.errors import MemoryReviewError
 from memory_review.events import GENESIS
 from memory_review.events.safe_fs import list_dir
-
-from memory_review.errors import MemoryReviewError
 from memory_review.file_reads import storage_errors
 from memory_review.manifest import Manifest
 from memory_review.record_io import memory_sha256
@@ -28,9 +27,9 @@ from memory_review.store import (
     TEMP_PREFIX,
     Store,
     Transaction,
-    files_of,
     bad_candidate_warning,
     compacted,
+    files_of,
     log_errors,
     versions_named,
 )
@@ -100,8 +99,10 @@ def _check_log(store: Store, report: StoreReport, anchor: Anchor | None):
         where = f"{store.log_path}:{problem.line}: " if problem.line else f"{store.log_path}: "
         report.problems.append(where + problem.message)
     if log_report.torn_tail:
-        report.problems.append(f"{store.log_path}: torn last line ({log_report.torn_tail.length} bytes "
-                               "after the last newline; a writer died mid-append — the next write cuts it)")
+        report.problems.append(
+            f"{store.log_path}: torn last line ({log_report.torn_tail.length} bytes "
+            "after the last newline; a writer died mid-append — the next write cuts it)"
+        )
     return None if any(p.line for p in log_report.problems) else log_report
 
 
@@ -110,12 +111,16 @@ def _anchor_problems(anchor: Anchor, log_report) -> list[str]:
     problem = anchor.contradicted_by(log_report.head)
     watched = GENESIS if anchor.seq == 0 else log_report.watched  # seq 0: the empty log's head
     if problem is None and watched != anchor.hash:
-        problem = (f"event {anchor.seq} is not the one this machine committed (anchored in {anchor.path}): "
-                   "the log was rewritten")
+        problem = (
+            f"event {anchor.seq} is not the one this machine committed (anchored in {anchor.path}): "
+            "the log was rewritten"
+        )
     if problem is None:
         return []
-    return [f"this log was rewritten: {problem}; nothing of this store is served until a person checks "
-            "it (`memory-review verify --repair` anchors the log as it is now)"]
+    return [
+        f"this log was rewritten: {problem}; nothing of this store is served until a person checks "
+        "it (`memory-review verify --repair` anchors the log as it is now)"
+    ]
 
 
 def _check_against_log(store: Store, tx: Transaction, report: StoreReport) -> None:
@@ -173,8 +178,11 @@ def _check_unnamed(store: Store, manifest: Manifest, report: StoreReport, *, als
     named = files_of(manifest) | also
     with storage_errors(store.memory_dir):
         names = sorted(n for n in list_dir(store.memory_dir) if n.endswith(".md") and n not in named)
-    report.problems += [f"{store.memory_dir / name}: no manifest entry nor log line names it (kept: events may have "
-                        "been lost; move it away if it is debris)" for name in names]
+    report.problems += [
+        f"{store.memory_dir / name}: no manifest entry nor log line names it (kept: events may have "
+        "been lost; move it away if it is debris)"
+        for name in names
+    ]
 
 
 def _compare_sets(store: Store, manifest: Manifest, expected: dict, report: StoreReport) -> None:
@@ -209,6 +217,7 @@ def _check_candidates(store: Store, pending: list, report: StoreReport) -> None:
         if name[:-5] not in want:
             report.problems.append(f"{store.candidate_dir / name}: not a pending candidate in the log")
         elif held != logged[name[:-5]]:
-            report.problems.append(f"{store.candidate_dir / name}: is not the record its log holds for "
-                                   "that candidate (edited outside memory-review?)")
-
+            report.problems.append(
+                f"{store.candidate_dir / name}: is not the record its log holds for "
+                "that candidate (edited outside memory-review?)"
+            )

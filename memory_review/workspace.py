@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memory_review.events import CANDIDATE_TYPES, MEMORY_TYPES, RESTORED, TERMINAL_TYPES, Change, Event, EventDraft
 from memory_review import rules
 from memory_review.candidate import Candidate, CandidateState, candidate_from_json, live_flags
 from memory_review.discarded import DiscardedFingerprints
 from memory_review.errors import ConflictError, MemoryReviewError, NotFoundError, ValidationError
+from memory_review.events import CANDIDATE_TYPES, MEMORY_TYPES, RESTORED, TERMINAL_TYPES, Change, Event, EventDraft
 from memory_review.history import History
 from memory_review.ids import check_session_id, new_candidate_id
 from memory_review.limits import MAX_SESSION_MEMORIES
@@ -27,8 +27,8 @@ from memory_review.paths import project_root, project_store_dir, user_store_dir
 from memory_review.proposal import (
     ConsolidateProposal,
     DeleteProposal,
-    Proposer,
     ProposedMemory,
+    Proposer,
     UpsertProposal,
     check_session_ref,
     in_session,
@@ -83,8 +83,7 @@ class Workspace:
         self.root = root
         # Trouble after a commit point (the change still stands), or a bad file a reader skipped.
         self.warnings: list[str] = []
-        self.project = Store(project_store_dir(root), "project", lock_timeout=lock_timeout,
-                             warnings=self.warnings)
+        self.project = Store(project_store_dir(root), "project", lock_timeout=lock_timeout, warnings=self.warnings)
         self.user = Store(user_dir, "user", lock_timeout=lock_timeout, warnings=self.warnings)
         self.trust_records = TrustRecords(user_dir)  # outside every repository (docs/adr/0021)
         self.read_index = ReadIndex(user_dir)  # machine-local too: a repository cannot ship one (ADR 0030)
@@ -94,8 +93,9 @@ class Workspace:
             self.store(scope).observers.append(history.observe)
 
     @classmethod
-    def open(cls, project: Path | None = None, *, cwd: Path | None = None,
-             lock_timeout: float = DEFAULT_TIMEOUT) -> Workspace:
+    def open(
+        cls, project: Path | None = None, *, cwd: Path | None = None, lock_timeout: float = DEFAULT_TIMEOUT
+    ) -> Workspace:
         """Locate the stores from the user's own settings only (flag, env, cwd; never a repo file)."""
         return cls(project_root(project, cwd), user_store_dir(), lock_timeout=lock_timeout)
 
@@ -114,8 +114,11 @@ class Workspace:
 
     def watched_paths(self) -> list[Path]:
         """What a change to either store touches: its log, manifest, candidate and session folders."""
-        return [path for store in self._stores(None)
-                for path in (store.log_path, store.manifest_path, store.candidate_dir, store.sessions.root)]
+        return [
+            path
+            for store in self._stores(None)
+            for path in (store.log_path, store.manifest_path, store.candidate_dir, store.sessions.root)
+        ]
 
     # --- set-up ------------------------------------------------------------------------
 
@@ -138,8 +141,13 @@ class Workspace:
 
     # --- proposing (the agent's way in) ------------------------------------------------
 
-    def propose(self, proposals: Sequence[AnyProposal], flags: Sequence[Iterable[str]] | None = None, *,
-                session: str | None = None) -> list[CandidateState]:
+    def propose(
+        self,
+        proposals: Sequence[AnyProposal],
+        flags: Sequence[Iterable[str]] | None = None,
+        *,
+        session: str | None = None,
+    ) -> list[CandidateState]:
         """Turn proposals into pending candidates; all are validated before any is written.
 
         ``flags`` (one set per proposal) adds warnings the caller knows of, such as an extractor's.
@@ -158,8 +166,7 @@ class Workspace:
             results.extend(self._plan_proposals(self.store(scope), items, dry_run=False))
         return results
 
-    def _plan_proposals(self, store: Store, proposals: Sequence[tuple[AnyProposal, frozenset[str]]], *,
-                        dry_run: bool):
+    def _plan_proposals(self, store: Store, proposals: Sequence[tuple[AnyProposal, frozenset[str]]], *, dry_run: bool):
         from memory_review.near_duplicates import NearDuplicates  # the propose path only, not every start-up
 
         with store.transact() as tx:
@@ -169,8 +176,14 @@ class Workspace:
             plan, made = rules.Plan(), []
             for proposal, extra in proposals:
                 near = twins.flags(proposal) if twins else frozenset()
-                candidate, step = rules.propose(tx.view, proposal, candidate_id=new_candidate_id(),
-                                                now=utc_now(), discarded=discarded, flags=extra | near)
+                candidate, step = rules.propose(
+                    tx.view,
+                    proposal,
+                    candidate_id=new_candidate_id(),
+                    now=utc_now(),
+                    discarded=discarded,
+                    flags=extra | near,
+                )
                 if twins:
                     twins.add(candidate)
                 made.append(candidate)
@@ -261,13 +274,13 @@ class Workspace:
         [updated] = plan.folded().pending()
         return CandidateState(updated, "pending", updated.flags)
 
-    def revert(self, target: int | str, *, actor: str, force: bool = False,
-               scope: str | None = None) -> Event:
+    def revert(self, target: int | str, *, actor: str, force: bool = False, scope: str | None = None) -> Event:
         """Undo an applied/reverted/deleted change by its seq (in ``scope``) or its candidate id."""
         return self.revert_many([target], actor=actor, force=force, scope=scope)[0]
 
-    def revert_many(self, targets: Sequence[int | str], *, actor: str, force: bool = False,
-                    scope: str | None = None) -> list[Event]:
+    def revert_many(
+        self, targets: Sequence[int | str], *, actor: str, force: bool = False, scope: str | None = None
+    ) -> list[Event]:
         """Undo many changes (seqs in ``scope``, or candidate ids): per store one lock, one log batch.
 
         Newest first, so each revert sees what the later ones left; any conflict reverts nothing there.
@@ -305,8 +318,7 @@ class Workspace:
             raise ConflictError(f"candidate {candidate_id} is pending; there is no decision to undo")
         return events
 
-    def delete(self, memory_id: str, *, actor: str, scope: str | None = None,
-               reason: str | None = None) -> Event:
+    def delete(self, memory_id: str, *, actor: str, scope: str | None = None, reason: str | None = None) -> Event:
         """Delete an approved memory (a recorded event; revertible)."""
         rules.require_person(actor)
         store = self._store_of_memory(memory_id, scope)
@@ -350,8 +362,10 @@ class Workspace:
         try:
             self.read_index.after_commit(store, indexed, dict(folded.memories), set(folded.sessions))
         except (MemoryReviewError, OSError) as exc:
-            self.warnings.append(f"committed, but the read index was not updated (prompts read the store "
-                                 f"instead until the next commit): {exc}")
+            self.warnings.append(
+                f"committed, but the read index was not updated (prompts read the store "
+                f"instead until the next commit): {exc}"
+            )
 
     def _revoke(self, store: Store, replaced) -> None:
         """After the commit point: the versions it replaced are not brought back by the log alone (ADR 0025).
@@ -386,8 +400,7 @@ class Workspace:
 
     # --- session tier --------------------------------------------------------------------
 
-    def write_session_memory(self, session_id: str, memory: ProposedMemory, *,
-                             actor: str = "agent") -> Memory:
+    def write_session_memory(self, session_id: str, memory: ProposedMemory, *, actor: str = "agent") -> Memory:
         """The agent's direct write to its own session's memory (no review: it dies with the session)."""
         check_session_ref(session_id)
         store = self.project
@@ -395,32 +408,48 @@ class Workspace:
             current = store.session_memories(session_id, from_log_if_damaged=True)  # ADR 0017
             before = current.get(memory.id)
             if before is None and len(current) >= MAX_SESSION_MEMORIES:
-                raise ValidationError(f"session {session_id} already holds {MAX_SESSION_MEMORIES} memories",
-                                      field="session")
+                raise ValidationError(
+                    f"session {session_id} already holds {MAX_SESSION_MEMORIES} memories", field="session"
+                )
             memory, _flags = redacted_memory(memory)
             now = utc_now()
-            record = Memory(id=memory.id, type=memory.type, scope="session", description=memory.description,
-                            body=memory.body, created_at=before.created_at if before else now,
-                            updated_at=now, related_sessions=(session_id,))
-            change = Change(memory=memory.id, before=memory_to_json(before) if before else None,
-                            after=memory_to_json(record))
-            self.commit(tx, rules.Plan(drafts=[EventDraft(type="session.written", actor=actor,
-                                                           session=session_id, changes=(change,))]))
+            record = Memory(
+                id=memory.id,
+                type=memory.type,
+                scope="session",
+                description=memory.description,
+                body=memory.body,
+                created_at=before.created_at if before else now,
+                updated_at=now,
+                related_sessions=(session_id,),
+            )
+            change = Change(
+                memory=memory.id, before=memory_to_json(before) if before else None, after=memory_to_json(record)
+            )
+            self.commit(
+                tx,
+                rules.Plan(
+                    drafts=[EventDraft(type="session.written", actor=actor, session=session_id, changes=(change,))]
+                ),
+            )
         return record
 
     def session_memories(self, session_id: str) -> list[Memory]:
         """A session's own memories (only ever visible to that session)."""
         return sorted(self.project.session_memories(check_session_id(session_id)).values(), key=lambda m: m.id)
 
-    def promote(self, session_id: str, memory_id: str, *, scope: str, actor: str,
-                rationale: str | None = None) -> CandidateState:
+    def promote(
+        self, session_id: str, memory_id: str, *, scope: str, actor: str, rationale: str | None = None
+    ) -> CandidateState:
         """Propose moving a session memory into the user or project store (a person still reviews it)."""
         rules.require_person(actor)
         found = self.project.session_memories(check_session_id(session_id)).get(memory_id)
         if found is None:
             raise NotFoundError(f"memory in session {session_id}", memory_id)
         proposal = UpsertProposal(
-            op="create", scope=scope, session_id=session_id,
+            op="create",
+            scope=scope,
+            session_id=session_id,
             memory=ProposedMemory(id=found.id, type=found.type, description=found.description, body=found.body),
             rationale=rationale or f"promoted from session {session_id} by {actor}",
             proposer=Proposer(kind="human", name=actor),
@@ -450,8 +479,15 @@ class Workspace:
         store = self.store(scope)
         return store.read_consistently(lambda view: view.memories()) if store.exists() else []
 
-    def log(self, *, scope: str = "project", session: str | None = None, type: str | None = None,
-            memory: str | None = None, candidate: str | None = None) -> list[Event]:
+    def log(
+        self,
+        *,
+        scope: str = "project",
+        session: str | None = None,
+        type: str | None = None,
+        memory: str | None = None,
+        candidate: str | None = None,
+    ) -> list[Event]:
         """Events of one store's log, filtered."""
         store = self.store(scope)
         with log_errors(store.log_path):
@@ -474,15 +510,23 @@ class Workspace:
             state = fold_all(EMPTY, store.log().read(stop=at))  # the one fold, from empty (docs/adr/0023)
         return dict(sorted(state.memory_set().items()))
 
-    def context(self, *, session: str | None = None, query: str | None = None, budget: int | None = None,
-                selector=None, now: str | None = None):
+    def context(
+        self,
+        *,
+        session: str | None = None,
+        query: str | None = None,
+        budget: int | None = None,
+        selector=None,
+        now: str | None = None,
+    ):
         """The context block for a session (recorded as ``context.built`` when a session is given)."""
         from memory_review.context import context_for
 
         return context_for(self, session=session, query=query, budget=budget, selector=selector, now=now)
 
-    def indexed_context(self, *, session: str | None = None, query: str | None = None,
-                        budget: int | None = None) -> str | None:
+    def indexed_context(
+        self, *, session: str | None = None, query: str | None = None, budget: int | None = None
+    ) -> str | None:
         """The block :meth:`context` would give, from the read indexes (ADR 0030); None when only the full
         path can say (no index that provably describes the stores, a session with its own memories ...)."""
         from memory_review.context import DEFAULT_BUDGET
@@ -492,8 +536,13 @@ class Workspace:
         if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int) or budget < 0):
             return None  # the full path names the problem
         try:
-            found = block_for(self.root, session=session, query=query, user=self.user.root,
-                              budget=DEFAULT_BUDGET if budget is None else budget)
+            found = block_for(
+                self.root,
+                session=session,
+                query=query,
+                user=self.user.root,
+                budget=DEFAULT_BUDGET if budget is None else budget,
+            )
         except (Fallback, OSError):
             return None
         return None if found is None else found.text
@@ -525,15 +574,17 @@ class Workspace:
 
         return replay_session(self, check_session_id(session))
 
-    def extract(self, path: Path, *, format: str | None = None, session: str | None = None,
-                extractor: str = "heuristic"):
+    def extract(
+        self, path: Path, *, format: str | None = None, session: str | None = None, extractor: str = "heuristic"
+    ):
         """Propose candidates found in a transcript (deduplicated; never memory)."""
         from memory_review.extraction import extract_transcript
 
         return extract_transcript(self, path, format=format, session=session, extractor=extractor)
 
-    def import_memories(self, path: Path, *, format: str | None = None, scope: str | None = None,
-                        codex_chain: bool = False):
+    def import_memories(
+        self, path: Path, *, format: str | None = None, scope: str | None = None, codex_chain: bool = False
+    ):
         """Propose candidates from existing memory files: CLAUDE.md/AGENTS.md, auto memory, Cursor, Cline."""
         from memory_review.importers import import_memories
 
@@ -556,8 +607,10 @@ class Workspace:
             from memory_review.repair import repair_store  # noqa: PLC0415 - rare: not every start-up
 
             who = actor or current_actor()
-            reports = [repair_store(store, self.history[store.scope], actor=who, apply=apply,
-                                    anchor=anchors[store.scope]) for store in self._stores(None)]
+            reports = [
+                repair_store(store, self.history[store.scope], actor=who, apply=apply, anchor=anchors[store.scope])
+                for store in self._stores(None)
+            ]
             if apply:
                 for store in self._stores(None):  # a person repaired it: the log as it is now is the one to extend
                     if store.exists():
@@ -581,8 +634,16 @@ class Workspace:
 
     # --- forgetting a text that must not be kept (docs/adr/0019) -------------------------
 
-    def forget(self, *, text: str | None = None, pattern: str | None = None, scope: str | None = None,
-               reason: str, actor: str, dry_run: bool = True):
+    def forget(
+        self,
+        *,
+        text: str | None = None,
+        pattern: str | None = None,
+        scope: str | None = None,
+        reason: str,
+        actor: str,
+        dry_run: bool = True,
+    ):
         """Take every match of ``text`` (or ``pattern``) out of the stores, their history and their git refs.
 
         A person's command. With ``dry_run`` (the default) it only reports what it found.
@@ -598,8 +659,9 @@ class Workspace:
         stores = []
         for store in self._stores(scope):
             before = _versions(store)
-            stores.append(forget_store(store, self.history[store.scope], needle, actor=who, reason=reason,
-                                       dry_run=dry_run))
+            stores.append(
+                forget_store(store, self.history[store.scope], needle, actor=who, reason=reason, dry_run=dry_run)
+            )
             if not dry_run:
                 self._carry_trust_through_forget(store, before)
                 if store.exists():
@@ -621,8 +683,11 @@ class Workspace:
         the secret and must not stay in the ledger either (docs/adr/0019, 0021).
         """
         after = _versions(store)
-        moved = {old: (after[memory_id], memory_id) for memory_id, old in before.items()
-                 if after.get(memory_id) not in (None, old)}
+        moved = {
+            old: (after[memory_id], memory_id)
+            for memory_id, old in before.items()
+            if after.get(memory_id) not in (None, old)
+        }
         if not moved or not store.exists():
             return
         with store.locked():
@@ -650,8 +715,14 @@ class Workspace:
             if not self.trust_records.ledger(store).exists:  # nobody adopted it meanwhile
                 found = adoptable(store, tx.view)
                 if found:
-                    self.commit(tx, trust_plan(found, actor=current_actor(), reason="adopted: applied on this "
-                                               "machine before trust records existed (ADR 0021)"))
+                    self.commit(
+                        tx,
+                        trust_plan(
+                            found,
+                            actor=current_actor(),
+                            reason="adopted: applied on this machine before trust records existed (ADR 0021)",
+                        ),
+                    )
                 self.trust_records.start(store)
 
     def foreign(self, *, scope: str | None = None) -> list[ForeignMemory]:
@@ -663,11 +734,19 @@ class Workspace:
         for store in self._stores(scope):
             # The ledger after the view, as the gate reads it: what a view shows applied is in it by then.
             found += store.read_consistently(
-                lambda view: foreign_memories(store, view, self.trust_records.ledger(store)))
+                lambda view, store=store: foreign_memories(store, view, self.trust_records.ledger(store))
+            )
         return found
 
-    def trust(self, memory_ids: Sequence[str] = (), *, actor: str, scope: str | None = None,
-              everything: bool = False, reason: str | None = None) -> list[Event]:
+    def trust(
+        self,
+        memory_ids: Sequence[str] = (),
+        *,
+        actor: str,
+        scope: str | None = None,
+        everything: bool = False,
+        reason: str | None = None,
+    ) -> list[Event]:
         """Trust foreign memories by id (``everything``: all still undecided), recorded as ``memory.trusted``."""
         from memory_review.trust_review import trust_plan, undecided_reviewed, untrusted
 
@@ -675,22 +754,30 @@ class Workspace:
         if not memory_ids and not everything:
             raise ValidationError("give memory ids, or --all")
         # By name, a refused memory can still be trusted (a change of mind); --all takes the undecided only.
-        return self._decide(scope, undecided_reviewed if everything else untrusted, memory_ids, everything,
-                            lambda chosen: trust_plan(chosen, actor=actor, reason=reason))
+        return self._decide(
+            scope,
+            undecided_reviewed if everything else untrusted,
+            memory_ids,
+            everything,
+            lambda chosen: trust_plan(chosen, actor=actor, reason=reason),
+        )
 
-    def refuse(self, memory_ids: Sequence[str], *, actor: str, scope: str | None = None,
-               reason: str | None = None) -> list[Event]:
+    def refuse(
+        self, memory_ids: Sequence[str], *, actor: str, scope: str | None = None, reason: str | None = None
+    ) -> list[Event]:
         """Decline to trust foreign memories: never injected, not asked again (``memory.refused``)."""
         from memory_review.trust_review import refuse_plan, undecided
 
         rules.require_person(actor)
         if not memory_ids:
             raise ValidationError("give memory ids")
-        return self._decide(scope, undecided, memory_ids, False,
-                            lambda chosen: refuse_plan(chosen, actor=actor, reason=reason))
+        return self._decide(
+            scope, undecided, memory_ids, False, lambda chosen: refuse_plan(chosen, actor=actor, reason=reason)
+        )
 
-    def _decide(self, scope: str | None, candidates_of, memory_ids: Sequence[str], everything: bool,
-                plan_of) -> list[Event]:
+    def _decide(
+        self, scope: str | None, candidates_of, memory_ids: Sequence[str], everything: bool, plan_of
+    ) -> list[Event]:
         """Commit ``plan_of(chosen)`` per store, ``chosen`` taken from ``candidates_of`` under the lock."""
         from memory_review.trust_review import check_named
 
@@ -723,15 +810,22 @@ class Workspace:
             raise ValidationError("that is this project's own folder", field="moved-from")
         old = self.trust_records.ledger_at(old_store, "project")
         if not old.exists:
-            raise NotFoundError("trust record for a project at", str(old_root),
-                                hint="give the folder the project was in when you trusted it")
+            raise NotFoundError(
+                "trust record for a project at",
+                str(old_root),
+                hint="give the folder the project was in when you trusted it",
+            )
         with self.project.transact() as tx:
-            plan = moved_plan(tx.view, self.trust_records.ledger(self.project), old, actor=actor,
-                              reason="moved: carried from this project's previous folder")
+            plan = moved_plan(
+                tx.view,
+                self.trust_records.ledger(self.project),
+                old,
+                actor=actor,
+                reason="moved: carried from this project's previous folder",
+            )
             return self.commit(tx, plan) if plan else []
 
-    def trust_remote(self, remote: str, *, actor: str, trusted: bool = True,
-                     scope: str | None = None) -> list[Event]:
+    def trust_remote(self, remote: str, *, actor: str, trusted: bool = True, scope: str | None = None) -> list[Event]:
         """Let teammates' approvals arriving through ``remote`` count here (off by default; recorded)."""
         from memory_review.sync import REMOTE_RE
         from memory_review.trust_review import remote_plan
@@ -756,11 +850,20 @@ class Workspace:
                 continue
             moved = synced_since(store, since[store.scope])
             with store.transact() as tx:
-                chosen = {f.id: f.sha256 for f in foreign_memories(store, tx.view, ledger)
-                          if f.id in moved and not held_for_review(f)}
+                chosen = {
+                    f.id: f.sha256
+                    for f in foreign_memories(store, tx.view, ledger)
+                    if f.id in moved and not held_for_review(f)
+                }
                 if chosen:
-                    self.commit(tx, trust_plan(chosen, actor=actor, reason=f"synced from {remote}, whose "
-                                               "approvals count here (trust --remote)"))
+                    self.commit(
+                        tx,
+                        trust_plan(
+                            chosen,
+                            actor=actor,
+                            reason=f"synced from {remote}, whose approvals count here (trust --remote)",
+                        ),
+                    )
 
     # --- git history and team sync (docs/adr/0007) -------------------------------------
 
@@ -768,8 +871,14 @@ class Workspace:
         """The newest commits of a store's git history (``refs/memory-review/<scope>``)."""
         return self.history[self.store(scope).scope].entries(limit)
 
-    def sync(self, remote: str | None = None, *, scope: str | None = None, actor: str | None = None,
-             share_pending: bool = False) -> list[StoreSync]:
+    def sync(
+        self,
+        remote: str | None = None,
+        *,
+        scope: str | None = None,
+        actor: str | None = None,
+        share_pending: bool = False,
+    ) -> list[StoreSync]:
         """Fetch teammates' store histories through git ``remote`` (default ``origin``), merge, push ours.
 
         Only reviewed events are pushed; ``share_pending`` adds pending proposals (docs/adr/0018).
@@ -779,8 +888,9 @@ class Workspace:
         who = rules.require_person(actor or current_actor())
         histories = [self.history[store.scope] for store in self._stores(scope)]
         since = {store.scope: store.view(load=False).head.seq for store in self._stores(scope) if store.exists()}
-        results = sync_stores(histories, remote or "origin", actor=who, explicit=scope is not None,
-                              share_pending=share_pending)
+        results = sync_stores(
+            histories, remote or "origin", actor=who, explicit=scope is not None, share_pending=share_pending
+        )
         for result in results:
             self.warnings.extend(result.warnings)
         # What arrived is foreign (reviewable with its flags) unless that remote's approvals count here.
@@ -870,8 +980,11 @@ def _resolved_in(store: Store, wanted: set[str]) -> dict[str, rules.Resolved]:
             if event.record is not None:
                 records[event.candidate] = event.record
             decisions[event.candidate] = event if event.type in TERMINAL_TYPES else None
-    return {cid: rules.Resolved(candidate_from_json(records[cid], where=f"{store.log_path} ({cid})"), decision)
-            for cid, decision in decisions.items() if decision is not None and cid in records}
+    return {
+        cid: rules.Resolved(candidate_from_json(records[cid], where=f"{store.log_path} ({cid})"), decision)
+        for cid, decision in decisions.items()
+        if decision is not None and cid in records
+    }
 
 
 def _versions(store: Store) -> dict[str, str]:

@@ -148,7 +148,7 @@ class Reader:
 
 def table(confusables: dict[str, str]) -> dict[str, str]:
     reader = Reader(confusables)
-    candidates = {chr(cp) for cp in range(0x80, 0x110000) if 0xD800 > cp or cp > 0xDFFF}
+    candidates = {chr(cp) for cp in range(0x80, 0x110000) if cp < 0xD800 or cp > 0xDFFF}
     out = {}
     for ch in sorted(candidates):
         if unicodedata.category(ch) == "Cn" and ch not in confusables:

@@ -15,16 +15,37 @@ BEGIN = "<!-- benchmarks:begin"
 def test_the_suite_runs_at_tiny_scale_and_writes_its_page(tmp_path: Path) -> None:
     docs, rows_file = tmp_path / "docs", tmp_path / "rows.json"
     done = subprocess.run(
-        [sys.executable, "-m", "benchmarks", "--scale", "tiny", "--docs", str(docs),
-         "--json", str(rows_file), "--work", str(tmp_path)],
-        cwd=ROOT, capture_output=True, text=True, timeout=240,
+        [
+            sys.executable,
+            "-m",
+            "benchmarks",
+            "--scale",
+            "tiny",
+            "--docs",
+            str(docs),
+            "--json",
+            str(rows_file),
+            "--work",
+            str(tmp_path),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
     )
     assert done.returncode == 0, done.stderr[-3000:]
     rows = json.loads(rows_file.read_text())
     names = " | ".join(row["name"] for row in rows)
-    for expected in ("apply one candidate (library call)", "marked candidates in one call", "replay 1,000 events",
-                     "verify 1,000 events", "peak RSS replaying", "memory-review context", "open the review UI",
-                     "extract a 3.7 MB"):
+    for expected in (
+        "apply one candidate (library call)",
+        "marked candidates in one call",
+        "replay 1,000 events",
+        "verify 1,000 events",
+        "peak RSS replaying",
+        "memory-review context",
+        "open the review UI",
+        "extract a 3.7 MB",
+    ):
         assert expected in names
     measured = [row for row in rows if row["seconds"] is not None]
     # A stall the UI never had is a true 0 (seen on a quiet machine); a time is never negative.
@@ -48,11 +69,22 @@ def _proposals(scope: str, start: int, count: int) -> list:
     from memory_review.proposal import parse_proposal
 
     kinds = ("forbidden", "preference", "convention", "fact", "fact")
-    return [parse_proposal({
-        "op": "create", "scope": scope, "rationale": "said twice",
-        "memory": {"id": f"note-{i:03d}", "type": kinds[i % 5], "description": f"{scope} note {i}",
-                   "body": f"{scope} body {i}: " + "words " * (i % 40)},
-    }) for i in range(start, start + count)]
+    return [
+        parse_proposal(
+            {
+                "op": "create",
+                "scope": scope,
+                "rationale": "said twice",
+                "memory": {
+                    "id": f"note-{i:03d}",
+                    "type": kinds[i % 5],
+                    "description": f"{scope} note {i}",
+                    "body": f"{scope} body {i}: " + "words " * (i % 40),
+                },
+            }
+        )
+        for i in range(start, start + count)
+    ]
 
 
 def _full_build(ws, budget: int, session: str | None, query: str | None = None):
@@ -60,8 +92,9 @@ def _full_build(ws, budget: int, session: str | None, query: str | None = None):
     from memory_review.injection import ContextRequest, build_context, merge_tiers
     from memory_review.record_io import memory_sha256
 
-    tiers = merge_tiers(ws.user.view().memories(), ws.project.view().memories(),
-                        ws.session_memories(session) if session else [])
+    tiers = merge_tiers(
+        ws.user.view().memories(), ws.project.view().memories(), ws.session_memories(session) if session else []
+    )
     request = ContextRequest(query=query, budget_bytes=budget, now=NOW)
     return build_context(tiers, request, sha256_of=memory_sha256)
 
@@ -84,11 +117,17 @@ def test_lazy_context_and_manifest_index_equal_the_full_reads(tmp_path: Path) ->
     ws = Workspace(tmp_path / "project", tmp_path / "user")
     for scope, start in (("user", 0), ("project", 25)):  # ids 25..39 are in both: project overrides
         ws.apply([s.candidate.id for s in ws.propose(_proposals(scope, start, 40))], actor="ann")
-    cjk = _proposals("project", 90, 1)[0].model_copy(update={"memory": ProposedMemory(
-        id="note-cjk", type="convention", description="数据库测试", body="测试时不要模拟数据库\n---\nwords")})
+    cjk = _proposals("project", 90, 1)[0].model_copy(
+        update={
+            "memory": ProposedMemory(
+                id="note-cjk", type="convention", description="数据库测试", body="测试时不要模拟数据库\n---\nwords"
+            )
+        }
+    )
     ws.apply([ws.propose([cjk])[0].candidate.id], actor="ann")
-    ws.write_session_memory("s1", ProposedMemory(id="note-030", type="forbidden", description="session",
-                                                 body="session body"))
+    ws.write_session_memory(
+        "s1", ProposedMemory(id="note-030", type="forbidden", description="session", body="session body")
+    )
     for legacy in (False, True):
         for budget in (25_000, 3_000, 400, 1, 10_000_000):
             for session in (None, "s1"):

@@ -19,7 +19,7 @@ ALLOWED_MODULES = {
     "events/safe_fs.py": "the one safe way to open a store path",
     "events/durable.py": "creates with O_EXCL|O_NOFOLLOW, renames and unlinks inside folders safe_fs checked",
     "memory_review/lean/files.py": "safe_fs's open for the per-prompt path (O_NOFOLLOW|O_NONBLOCK, then fstat: "
-                                   "a regular file with one name), without importing events (ADR 0030)",
+    "a regular file with one name), without importing events (ADR 0030)",
 }
 # The crash and corruption harness (tools/reliability/) damages trial stores on purpose; it is not shipped
 # and not scanned (ADR 0025). No shipped folder is exempt.
@@ -36,7 +36,10 @@ ALLOWLIST: dict[tuple[str, str], tuple[int, str]] = {
     ("memory_review/cli.py", "os.open"): (1, "/dev/null, for a reader that went away"),
     ("memory_review/extract/sources.py", "open"): (1, "a transcript the agent's payload names (read-only)"),
     ("memory_review/lean/gitwalk.py", "open"): (2, "the repository's own .git/HEAD and .git/config"),
-    ("memory_review/lean/logtail.py", "os.open"): (1, "the store's .lock: O_NOFOLLOW|O_NONBLOCK, then fstat (one name)"),
+    ("memory_review/lean/logtail.py", "os.open"): (
+        1,
+        "the store's .lock: O_NOFOLLOW|O_NONBLOCK, then fstat (one name)",
+    ),
     ("memory_review/gitrepo.py", "unlink"): (1, "a stale ref lock git left in the repository's .git"),
     ("memory_review/forget.py", "rmdir"): (2, "the emptied folders of a repair backup that held the text"),
     ("memory_review/gitrepo.py", "write_bytes"): (1, "blobs to store, in a temporary folder of our own inside .git"),
@@ -45,8 +48,20 @@ ALLOWLIST: dict[tuple[str, str], tuple[int, str]] = {
     ("memory_review/integrations/export.py", "read_bytes"): (1, "the export target (AGENTS.md ...), not a store"),
 }
 
-_PATH_METHODS = {"read_bytes", "read_text", "write_bytes", "write_text", "unlink", "rename", "replace",
-                 "open", "touch", "rmdir", "symlink_to", "hardlink_to"}
+_PATH_METHODS = {
+    "read_bytes",
+    "read_text",
+    "write_bytes",
+    "write_text",
+    "unlink",
+    "rename",
+    "replace",
+    "open",
+    "touch",
+    "rmdir",
+    "symlink_to",
+    "hardlink_to",
+}
 _MODULE_CALLS = {
     "os": {"open", "replace", "rename", "unlink", "remove", "rmdir", "link", "symlink", "mkfifo", "truncate"},
     "io": {"open"},
@@ -82,8 +97,7 @@ def _looks_like_str_replace(node: ast.Call) -> bool:
 
 def _calls(path: Path) -> Counter[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    return Counter(name for node in ast.walk(tree) if isinstance(node, ast.Call)
-                   for name in [_call_name(node)] if name)
+    return Counter(name for node in ast.walk(tree) if isinstance(node, ast.Call) for name in [_call_name(node)] if name)
 
 
 def _source_files() -> list[Path]:
@@ -102,8 +116,9 @@ def _findings() -> dict[tuple[str, str], int]:
 
 
 def test_no_module_opens_a_file_by_name_outside_safe_fs_unless_allowlisted() -> None:
-    unexplained = {key: count for key, count in _findings().items()
-                   if key not in ALLOWLIST or count > ALLOWLIST[key][0]}
+    unexplained = {
+        key: count for key, count in _findings().items() if key not in ALLOWLIST or count > ALLOWLIST[key][0]
+    }
     assert unexplained == {}, (
         "open store paths through events.safe_fs (ADR 0020); a call on a path that is not a store's "
         f"goes in ALLOWLIST with its reason: {unexplained}"
@@ -126,5 +141,15 @@ def test_the_scan_sees_each_kind_of_call(tmp_path: Path) -> None:
         "Workspace.open(None)\nimport shutil\nshutil.rmtree('d')\n"
         "shutil.which('git')\nnow.replace(tzinfo=None)\n"
     )
-    assert _calls(source) == Counter({"open": 1, "os.open": 1, "read_bytes": 1, "write_text": 1,
-                                      "os.replace": 1, "unlink": 1, "os.unlink": 1, "shutil.rmtree": 1})
+    assert _calls(source) == Counter(
+        {
+            "open": 1,
+            "os.open": 1,
+            "read_bytes": 1,
+            "write_text": 1,
+            "os.replace": 1,
+            "unlink": 1,
+            "os.unlink": 1,
+            "shutil.rmtree": 1,
+        }
+    )

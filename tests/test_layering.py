@@ -44,10 +44,7 @@ def test_core_module_never_loads_textual_or_rich(module: str) -> None:
 
 
 def test_cli_imports_the_ui_only_lazily() -> None:
-    code = (
-        "import json, sys, memory_review.cli; "
-        f"print(json.dumps(sorted(m for m in sys.modules if {UI})))"
-    )
+    code = f"import json, sys, memory_review.cli; print(json.dumps(sorted(m for m in sys.modules if {UI})))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == []
@@ -81,10 +78,12 @@ def test_events_imports_nothing_of_ours(path: Path) -> None:
     assert {name for name in ours if not name.startswith("memory_review.events")} == set()
 
 
-@pytest.mark.parametrize("path", sorted(p for folder in INSTALLED_AS for p in (ROOT / folder).rglob("*.py"))
-                         + sorted(p for folder in ("tests", "tools", "benchmarks", "scripts")
-                                  for p in (ROOT / folder).rglob("*.py")),
-                         ids=lambda p: p.relative_to(ROOT).as_posix())
+@pytest.mark.parametrize(
+    "path",
+    sorted(p for folder in INSTALLED_AS for p in (ROOT / folder).rglob("*.py"))
+    + sorted(p for folder in ("tests", "tools", "benchmarks", "scripts") for p in (ROOT / folder).rglob("*.py")),
+    ids=lambda p: p.relative_to(ROOT).as_posix(),
+)
 def test_nothing_imports_events_or_tui_by_their_folder_names(path: Path) -> None:
     """Installed, they are ``memory_review.events`` and ``memory_review.tui``; the bare names belong to
     unrelated packages (docs/adr/0031), and importing them from a source tree would load a second copy."""
@@ -118,9 +117,16 @@ CLIENTS = sorted(
     + list((ROOT / "memory_review" / "integrations").rglob("*.py"))
     + list((ROOT / "tui").rglob("*.py"))
 )
-STORE_INTERNALS = {"memory_review.store", "memory_review.store_view", "memory_review.storage",
-                   "memory_review.manifest", "memory_review.sessions", "memory_review.deltas",
-                   "memory_review.history_log", "memory_review.trust"}
+STORE_INTERNALS = {
+    "memory_review.store",
+    "memory_review.store_view",
+    "memory_review.storage",
+    "memory_review.manifest",
+    "memory_review.sessions",
+    "memory_review.deltas",
+    "memory_review.history_log",
+    "memory_review.trust",
+}
 WORKSPACE_NAMES = {"ws", "workspace"}
 STORES_OF_A_WORKSPACE = {"store", "project", "user", "_stores", "trust_records", "history"}
 
@@ -134,16 +140,18 @@ def _workspace_of(node: ast.expr) -> bool:
 
 def _reach_through(path: Path, attributes: set[str]) -> list[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    return [f"{path.name}:{node.lineno}: .{node.attr}" for node in ast.walk(tree)
-            if isinstance(node, ast.Attribute) and node.attr in attributes and _workspace_of(node.value)]
+    return [
+        f"{path.name}:{node.lineno}: .{node.attr}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and node.attr in attributes and _workspace_of(node.value)
+    ]
 
 
 @pytest.mark.parametrize("path", CLIENTS, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_clients_reach_the_stores_only_through_workspace_methods(path: Path) -> None:
     """The CLI, the TUI, the hooks and the MCP server call Workspace methods; never a Store behind it."""
     assert _reach_through(path, STORES_OF_A_WORKSPACE) == []
-    assert not {m for m in _imported_names(path) if m.rsplit(".", 1)[0] in STORE_INTERNALS
-                or m in STORE_INTERNALS}
+    assert not {m for m in _imported_names(path) if m.rsplit(".", 1)[0] in STORE_INTERNALS or m in STORE_INTERNALS}
 
 
 CORE_FILES = sorted(p for p in (ROOT / "memory_review").rglob("*.py") if p.name != "workspace.py")
@@ -158,6 +166,7 @@ def test_the_library_names_a_workspace_store_only_by_scope(path: Path) -> None:
 
 def test_the_reach_through_check_sees_what_it_must(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
-    sample.write_text("def f(ws, self):\n    ws.project.root\n    self.ws.store('user')\n"
-                      "    ws.store_dir('x')\n    other.project\n")
+    sample.write_text(
+        "def f(ws, self):\n    ws.project.root\n    self.ws.store('user')\n    ws.store_dir('x')\n    other.project\n"
+    )
     assert _reach_through(sample, {"store", "project"}) == ["sample.py:2: .project", "sample.py:3: .store"]

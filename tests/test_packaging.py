@@ -21,8 +21,12 @@ SOURCE_FOLDERS = ("memory_review", "events", "tui")
 
 def _source_copy(dest: Path) -> Path:
     """The files git would put in a clone (tracked, plus new ones not ignored), copied to ``dest``."""
-    listed = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others",
-                             "--exclude-standard"], capture_output=True, check=True, timeout=60).stdout
+    listed = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        capture_output=True,
+        check=True,
+        timeout=60,
+    ).stdout
     for name in filter(None, listed.decode().split("\0")):
         source = ROOT / name
         if source.is_file():
@@ -59,9 +63,14 @@ def test_the_wheel_holds_no_reliability_harness_or_tests(wheel_names: list[str])
 
 
 def test_the_wheel_still_holds_the_product(wheel_names: list[str]) -> None:
-    for needed in ("memory_review/cli.py", "memory_review/events/faults.py", "memory_review/events/log.py",
-                   "memory_review/tui/__init__.py", "memory_review/tui/app.tcss",
-                   "memory_review/data/demo_transcript.jsonl"):
+    for needed in (
+        "memory_review/cli.py",
+        "memory_review/events/faults.py",
+        "memory_review/events/log.py",
+        "memory_review/tui/__init__.py",
+        "memory_review/tui/app.tcss",
+        "memory_review/data/demo_transcript.jsonl",
+    ):
         assert needed in wheel_names
 
 
@@ -75,17 +84,42 @@ def test_no_shipped_module_reads_a_fault_plan_or_imports_the_harness() -> None:
 
 # --- installed from the wheel, as a user would (README: Install it as a tool) -------------------------------
 
-NOTE = {"op": "create", "scope": "project", "rationale": "said so",
-        "memory": {"id": "db-tests", "type": "forbidden", "description": "Never mock the database in tests",
-                   "body": "Integration tests run against the Postgres test container."}}
+NOTE = {
+    "op": "create",
+    "scope": "project",
+    "rationale": "said so",
+    "memory": {
+        "id": "db-tests",
+        "type": "forbidden",
+        "description": "Never mock the database in tests",
+        "body": "Integration tests run against the Postgres test container.",
+    },
+}
 
 
 def _user_env(home: Path) -> dict[str, str]:
-    keep = ("PATH", "LANG", "LC_ALL", "TMPDIR", "PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS",
-            "PIP_CONFIG_FILE", "PIP_CACHE_DIR", "XDG_CACHE_HOME", "SSL_CERT_FILE", "REQUESTS_CA_BUNDLE")
+    keep = (
+        "PATH",
+        "LANG",
+        "LC_ALL",
+        "TMPDIR",
+        "PIP_INDEX_URL",
+        "PIP_EXTRA_INDEX_URL",
+        "PIP_FIND_LINKS",
+        "PIP_CONFIG_FILE",
+        "PIP_CACHE_DIR",
+        "XDG_CACHE_HOME",
+        "SSL_CERT_FILE",
+        "REQUESTS_CA_BUNDLE",
+    )
     env = {k: v for k, v in os.environ.items() if k in keep}
-    return {**env, "HOME": str(home), "MEMORY_REVIEW_HOME": str(home / "memory-review"),
-            "MEMORY_REVIEW_ACTOR": "alice", "GIT_CONFIG_NOSYSTEM": "1"}
+    return {
+        **env,
+        "HOME": str(home),
+        "MEMORY_REVIEW_HOME": str(home / "memory-review"),
+        "MEMORY_REVIEW_ACTOR": "alice",
+        "GIT_CONFIG_NOSYSTEM": "1",
+    }
 
 
 def test_the_wheel_installs_and_runs_outside_the_source_tree(wheel: Path, tmp_path: Path) -> None:
@@ -93,20 +127,39 @@ def test_the_wheel_installs_and_runs_outside_the_source_tree(wheel: Path, tmp_pa
     home.mkdir()
     env = _user_env(home)
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
-    installed = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", f"{wheel}[mcp]"], env=env,
-                               cwd=tmp_path, capture_output=True, text=True, timeout=900, check=False)
+    installed = subprocess.run(
+        [str(venv / "bin" / "pip"), "install", "-q", f"{wheel}[mcp]"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
     assert installed.returncode == 0, installed.stderr[-3000:]
     tool = str(venv / "bin" / "memory-review")
 
     def run(*args: str, cwd: Path = tmp_path, stdin: str | None = None) -> str:
-        done = subprocess.run([tool, *args], env=env, cwd=cwd, input=stdin, capture_output=True, text=True,
-                              timeout=120, check=False)
+        done = subprocess.run(
+            [tool, *args], env=env, cwd=cwd, input=stdin, capture_output=True, text=True, timeout=120, check=False
+        )
         assert done.returncode == 0, (args, done.stderr[-2000:])
         return done.stdout
 
-    where = subprocess.run([str(venv / "bin" / "python"), "-c", "import memory_review.events, memory_review.tui; "
-                            "print(memory_review.events.__file__, memory_review.tui.__file__)"],
-                           env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60, check=True).stdout
+    where = subprocess.run(
+        [
+            str(venv / "bin" / "python"),
+            "-c",
+            "import memory_review.events, memory_review.tui; "
+            "print(memory_review.events.__file__, memory_review.tui.__file__)",
+        ],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout
     assert all(str(venv) in path for path in where.split()), where
     _install_strangers(venv, env)  # the unrelated `events` and `tui` packages, installed beside us
     assert run("--version") == f"memory-review {version('memory-review')}\n"
@@ -126,14 +179,27 @@ STRANGERS = ("events", "tui")
 def _install_strangers(venv: Path, env: dict[str, str]) -> None:
     """Top-level packages named ``events`` and ``tui``, as unrelated published packages install them; ours
     must neither shadow them nor be shadowed by them (docs/adr/0031)."""
-    site = subprocess.run([str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                          env=env, capture_output=True, text=True, timeout=60, check=True).stdout.strip()
+    site = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout.strip()
     for name in STRANGERS:
         (Path(site) / name).mkdir()
         (Path(site) / name / "__init__.py").write_text(f"STRANGER = {name!r}\n", encoding="utf-8")
     probe = "import events, tui; print(events.STRANGER, tui.STRANGER)"
-    seen = subprocess.run([str(venv / "bin" / "python"), "-c", probe], env=env, cwd=venv, capture_output=True,
-                          text=True, timeout=60, check=True).stdout.split()
+    seen = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", probe],
+        env=env,
+        cwd=venv,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout.split()
     assert seen == list(STRANGERS)
 
 
@@ -144,8 +210,7 @@ def _mcp_tools(tool: str, project: Path, env: dict[str, str]) -> set[str]:
     from mcp.client.stdio import stdio_client
 
     async def listed() -> set[str]:
-        params = StdioServerParameters(command=tool, args=["--project", str(project), "mcp"], env=env,
-                                       cwd=str(project))
+        params = StdioServerParameters(command=tool, args=["--project", str(project), "mcp"], env=env, cwd=str(project))
         with anyio.fail_after(120):
             async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
                 await session.initialize()

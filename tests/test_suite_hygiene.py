@@ -20,9 +20,13 @@ def _imports_conftest(path: Path) -> list[int]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     lines = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[-1] == "conftest":
-            lines.append(node.lineno)
-        elif isinstance(node, ast.Import) and any(a.name.split(".")[-1] == "conftest" for a in node.names):
+        if (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.module.split(".")[-1] == "conftest"
+            or isinstance(node, ast.Import)
+            and any(a.name.split(".")[-1] == "conftest" for a in node.names)
+        ):
             lines.append(node.lineno)
     return lines
 

@@ -65,8 +65,16 @@ def load_split(name: str) -> tuple[Transcript, dict[str, str]]:
         for number, prompt in enumerate(source["prompts"]):
             turn_id = f"{source['session']}:{number}"
             session = per_prompt[number] if per_prompt else source["session"]
-            turns.append(Turn(turn_id=turn_id, role="user", source="user", text=prompt["text"],
-                              index=len(turns), session_id=session))
+            turns.append(
+                Turn(
+                    turn_id=turn_id,
+                    role="user",
+                    source="user",
+                    text=prompt["text"],
+                    index=len(turns),
+                    session_id=session,
+                )
+            )
             labels[turn_id] = prompt["label"]
     return Transcript(session_id=f"labelled-{name}", format="text", turns=turns), labels
 
@@ -125,11 +133,15 @@ def _fmt(value: float | None) -> str:
 
 def table(rows: list[Figures]) -> str:
     """The figures as a Markdown table."""
-    lines = ["| set | user prompts | durable / maybe | proposals | worth keeping | precision | durable found | recall |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| set | user prompts | durable / maybe | proposals | worth keeping | precision | durable found | recall |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for f in rows:
-        lines.append(f"| {f.name} | {f.prompts} | {f.durable} / {f.maybe} | {len(f.proposals)} | {f.kept} | "
-                     f"{_fmt(f.precision)} | {f.durable_found} of {f.durable} | {_fmt(f.recall)} |")
+        lines.append(
+            f"| {f.name} | {f.prompts} | {f.durable} / {f.maybe} | {len(f.proposals)} | {f.kept} | "
+            f"{_fmt(f.precision)} | {f.durable_found} of {f.durable} | {_fmt(f.recall)} |"
+        )
     return "\n".join(lines)
 
 

@@ -25,9 +25,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from memory_review.events import MEMORY_TYPES
 from memory_review.candidate import Candidate
 from memory_review.errors import NotFoundError
+from memory_review.events import MEMORY_TYPES
 from memory_review.proposal import ProposedMemory
 from memory_review.workspace import Workspace
 
@@ -99,29 +99,19 @@ def edit_op(candidate: Candidate, record: ProposedMemory, *, actor: str) -> Oper
 
     def run(ws: Workspace) -> Outcome:
         ws.edit(candidate.id, record, actor=actor)
-        undo = (
-            restore_record_op(candidate.id, previous, actor=actor, label="undo edit")
-            if previous
-            else None
-        )
+        undo = restore_record_op(candidate.id, previous, actor=actor, label="undo edit") if previous else None
         return Outcome(f"edited {record.id} (recorded as candidate.edited)", undo)
 
     return Operation(f"edit {record.id}", run)
 
 
-def restore_record_op(
-    candidate_id: str, record: ProposedMemory, *, actor: str, label: str
-) -> Operation:
+def restore_record_op(candidate_id: str, record: ProposedMemory, *, actor: str, label: str) -> Operation:
     """Put an earlier proposed record back on a pending candidate (another ``candidate.edited``)."""
 
     def run(ws: Workspace) -> Outcome:
         current = editable_record(ws.show(candidate_id).candidate)
         ws.edit(candidate_id, record, actor=actor)
-        undo = (
-            restore_record_op(candidate_id, current, actor=actor, label=f"undo {label}")
-            if current
-            else None
-        )
+        undo = restore_record_op(candidate_id, current, actor=actor, label=f"undo {label}") if current else None
         return Outcome(f"{label}: {record.id} restored (recorded as candidate.edited)", undo)
 
     return Operation(label, run)
@@ -132,9 +122,7 @@ def editable_record(candidate: Candidate) -> ProposedMemory | None:
     for change in candidate.changes:
         if change.after is not None:
             after = change.after
-            return ProposedMemory(
-                id=after.id, type=after.type, description=after.description, body=after.body
-            )
+            return ProposedMemory(id=after.id, type=after.type, description=after.description, body=after.body)
     return None
 
 
@@ -154,9 +142,7 @@ def delete_op(memory_id: str, scope: str, *, actor: str, reason: str | None = No
     return Operation(f"delete {memory_id}", run)
 
 
-def revert_op(
-    seq: int, scope: str, *, actor: str, force: bool = False, label: str = "revert"
-) -> Operation:
+def revert_op(seq: int, scope: str, *, actor: str, force: bool = False, label: str = "revert") -> Operation:
     """Revert the change event ``seq`` of ``scope``'s log; undone by reverting the revert."""
 
     def run(ws: Workspace) -> Outcome:

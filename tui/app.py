@@ -23,7 +23,6 @@ from textual.message import Message
 from textual.worker import Worker, WorkerState
 
 from memory_review.errors import MemoryReviewError
-from memory_review.workspace import Workspace, current_actor
 from memory_review.tui.actions import Operation, Outcome
 from memory_review.tui.data import PendingReader, fingerprint
 from memory_review.tui.format import Display, error_text, error_title
@@ -33,6 +32,7 @@ from memory_review.tui.screens.history import HistoryScreen
 from memory_review.tui.screens.memories import MemoriesScreen
 from memory_review.tui.screens.review import ReviewScreen
 from memory_review.tui.screens.sessions import SessionsScreen
+from memory_review.workspace import Workspace, current_actor
 
 BUSY_AFTER = 0.15
 """Seconds a decision may take before the key bar says it is under way (issue 18)."""
@@ -94,9 +94,7 @@ class ReviewApp(App[None]):
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(
-        self, workspace: Workspace, *, display: Display, actor: str, poll_interval: float | None
-    ) -> None:
+    def __init__(self, workspace: Workspace, *, display: Display, actor: str, poll_interval: float | None) -> None:
         super().__init__()
         self.workspace = workspace
         self.display_opts = display
@@ -150,8 +148,7 @@ class ReviewApp(App[None]):
         """Run a decision in a worker; ``on_error`` may handle a library error (return True)."""
         self._start(op, False, on_success, on_error)
 
-    def _start(self, op: Operation, undoing: bool, on_success: Callback | None,
-               on_error: ErrorCallback | None) -> None:
+    def _start(self, op: Operation, undoing: bool, on_success: Callback | None, on_error: ErrorCallback | None) -> None:
         self.running.append(op)
         self.set_timer(BUSY_AFTER, self._show_busy)
         self.refresh_bindings()
@@ -196,11 +193,7 @@ class ReviewApp(App[None]):
                 outcome, error = op.run(self.workspace), None
             except MemoryReviewError as exc:
                 outcome, error = None, exc
-        self.post_message(
-            OperationDone(
-                op, outcome, error, undoing=undoing, on_success=on_success, on_error=on_error
-            )
-        )
+        self.post_message(OperationDone(op, outcome, error, undoing=undoing, on_success=on_success, on_error=on_error))
 
     def on_operation_done(self, message: OperationDone) -> None:
         if message.op in self.running:
@@ -225,9 +218,7 @@ class ReviewApp(App[None]):
 
     def _succeeded(self, message: OperationDone) -> None:
         assert message.outcome is not None
-        self.notify(
-            message.outcome.message, title="Undone" if message.undoing else "Done", markup=False
-        )
+        self.notify(message.outcome.message, title="Undone" if message.undoing else "Done", markup=False)
         if message.outcome.undo is not None and not message.undoing:
             self.undo_stack.append(message.outcome.undo)
         if message.on_success is not None:
@@ -235,23 +226,18 @@ class ReviewApp(App[None]):
 
     def _show_warnings(self) -> None:
         while self.workspace.warnings:
-            self.notify(
-                self.workspace.warnings.pop(0), title="Warning", severity="warning", markup=False
-            )
+            self.notify(self.workspace.warnings.pop(0), title="Warning", severity="warning", markup=False)
 
     def show_error(self, error: MemoryReviewError) -> None:
         """Tell the person what went wrong and what to do; nothing was lost."""
-        self.notify(
-            error_text(error), title=error_title(error), severity="error", timeout=12, markup=False
-        )
+        self.notify(error_text(error), title=error_title(error), severity="error", timeout=12, markup=False)
 
     def report_worker(self, event: Worker.StateChanged) -> None:
         """A worker died of something that is not a library error: a bug. Say so, keep running."""
         if event.state == WorkerState.ERROR:
             error = event.worker.error
             self.notify(
-                f"{type(error).__name__}: {error}\nThe store is unchanged or fully changed; "
-                "see the history screen.",
+                f"{type(error).__name__}: {error}\nThe store is unchanged or fully changed; see the history screen.",
                 title="Internal error — please report",
                 severity="error",
                 timeout=20,
@@ -265,8 +251,9 @@ class ReviewApp(App[None]):
 
     def action_undo(self) -> None:
         if self.running:  # its undo is not on the stack yet: `u` now would undo an older decision
-            self.notify(f"Wait: {self.running[-1].label} is still running; u then undoes it.",
-                        severity="warning", markup=False)
+            self.notify(
+                f"Wait: {self.running[-1].label} is still running; u then undoes it.", severity="warning", markup=False
+            )
             return
         if not self.undo_stack:
             self.notify("Nothing to undo.", severity="warning")
@@ -313,12 +300,8 @@ def make_app(
     seconds, the stores are checked for changes made by other processes
     (``None``: never).
     """
-    display = Display(
-        clock=_clock(now), id_display=id_display or (lambda cid: cid), time_display=time_display
-    )
-    return ReviewApp(
-        workspace, display=display, actor=actor or current_actor(), poll_interval=poll_interval
-    )
+    display = Display(clock=_clock(now), id_display=id_display or (lambda cid: cid), time_display=time_display)
+    return ReviewApp(workspace, display=display, actor=actor or current_actor(), poll_interval=poll_interval)
 
 
 def _clock(now: datetime | Callable[[], datetime] | None) -> Callable[[], datetime]:

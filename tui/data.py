@@ -20,9 +20,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from memory_review.pending_files import CHUNK, PendingFiles, Problem, Stat, stat_of
-from memory_review.workspace import CandidateState, Workspace
 from memory_review.tui.bulk import bulk_read
 from memory_review.tui.foreign import foreign_states
+from memory_review.workspace import CandidateState, Workspace
 
 __all__ = ["PendingReader", "Problem", "fingerprint"]
 

@@ -17,8 +17,8 @@ from memory_review.candidate import Candidate, CandidateChange, render_diff
 from memory_review.ids import CROCKFORD
 from memory_review.proposal import Proposer
 from memory_review.trust_review import FROM_SYNC, ForeignMemory
-from memory_review.workspace import CandidateState, Workspace
 from memory_review.tui.actions import Operation, Outcome, apply_op, discard_op
+from memory_review.workspace import CandidateState, Workspace
 
 FOREIGN = "foreign"
 
@@ -38,15 +38,24 @@ def foreign_states(ws: Workspace) -> list[ForeignState]:
 def foreign_state(foreign: ForeignMemory) -> ForeignState:
     memory = foreign.memory
     changes = (CandidateChange(memory=memory.id, before=None, after=memory),)
-    came = "arrived by sync from a teammate" if foreign.source == FROM_SYNC else \
-        "came with the store (a clone, a copy or a pull), or predates trust records"
+    came = (
+        "arrived by sync from a teammate"
+        if foreign.source == FROM_SYNC
+        else "came with the store (a clone, a copy or a pull), or predates trust records"
+    )
     candidate = Candidate(
-        id=_row_id(foreign.sha256), op="create", scope=foreign.scope, changes=changes, base={memory.id: None},
-        diff=render_diff(changes), proposer=Proposer(kind="import", name=f"foreign:{foreign.source}"),
+        id=_row_id(foreign.sha256),
+        op="create",
+        scope=foreign.scope,
+        changes=changes,
+        base={memory.id: None},
+        diff=render_diff(changes),
+        proposer=Proposer(kind="import", name=f"foreign:{foreign.source}"),
         rationale=f"Not approved on this machine: it {came} (applied by {memory.applied_by or 'unknown'}). "
-                  + (f"Its log's apply is not the reviewed record: {foreign.problem}. " if foreign.problem else "")
-                  + "a trusts this version and injects it; d refuses it for good.",
-        flags=foreign.flags, created_at=memory.updated_at,
+        + (f"Its log's apply is not the reviewed record: {foreign.problem}. " if foreign.problem else "")
+        + "a trusts this version and injects it; d refuses it for good.",
+        flags=foreign.flags,
+        created_at=memory.updated_at,
     )
     return ForeignState(candidate, FOREIGN, foreign.flags, foreign)
 
@@ -64,19 +73,31 @@ def _split(states: Sequence[CandidateState]) -> tuple[list[ForeignState], list[C
 
 def decide_apply(states: Sequence[CandidateState], *, actor: str) -> Operation:
     """``a`` on the queue: apply the candidates, trust the foreign memories."""
-    return _route(states, lambda cs: apply_op(cs, actor=actor),
-                  lambda ws, ids, scope: ws.trust(ids, actor=actor, scope=scope), "trusted")
+    return _route(
+        states,
+        lambda cs: apply_op(cs, actor=actor),
+        lambda ws, ids, scope: ws.trust(ids, actor=actor, scope=scope),
+        "trusted",
+    )
 
 
 def decide_discard(states: Sequence[CandidateState], *, actor: str, reason: str | None) -> Operation:
     """``d`` on the queue: discard the candidates, refuse the foreign memories."""
     why = (reason or "").strip() or None
-    return _route(states, lambda cs: discard_op(cs, actor=actor, reason=reason),
-                  lambda ws, ids, scope: ws.refuse(ids, actor=actor, scope=scope, reason=why), "refused")
+    return _route(
+        states,
+        lambda cs: discard_op(cs, actor=actor, reason=reason),
+        lambda ws, ids, scope: ws.refuse(ids, actor=actor, scope=scope, reason=why),
+        "refused",
+    )
 
 
-def _route(states: Sequence[CandidateState], candidate_op: Callable[[list[Candidate]], Operation],
-           decide: Callable[[Workspace, list[str], str], object], verb: str) -> Operation:
+def _route(
+    states: Sequence[CandidateState],
+    candidate_op: Callable[[list[Candidate]], Operation],
+    decide: Callable[[Workspace, list[str], str], object],
+    verb: str,
+) -> Operation:
     foreign, candidates = _split(states)
     first = candidate_op([s.candidate for s in candidates]) if candidates else None
     if not foreign and first is not None:

@@ -15,9 +15,9 @@ from datetime import UTC, datetime
 
 from rich.text import Text
 
-from memory_review.events import Change, Event
 from memory_review.candidate import Candidate, CandidateChange, render_diff
 from memory_review.errors import MemoryReviewError
+from memory_review.events import Change, Event
 from memory_review.models import Memory
 from memory_review.record_io import memory_from_json
 from memory_review.safety import visible_form
@@ -38,8 +38,7 @@ FLAG_WORDS: dict[str, str] = {
     "secret": "looks like a token, key or password; it would be put into every prompt",
     "previously-discarded": "an identical proposal was discarded before",
     "stale-base": "the memory changed since this was proposed; applying it will conflict",
-    "hidden-unicode": "holds characters a reader cannot see; the note leaves them out (the diff "
-    "shows them)",
+    "hidden-unicode": "holds characters a reader cannot see; the note leaves them out (the diff shows them)",
     "untrusted-source": "it came from text the agent read (a file, a tool result), not from the user",
     "sync-conflict": "another clone changed this memory differently; pick one",
     "similar-to": "nearly repeats something already there (side by side below)",
@@ -220,13 +219,9 @@ def changes_diff(changes: Iterable[Change]) -> str:
     for change in changes:
         try:
             converted.append(
-                CandidateChange(
-                    memory=change.memory, before=_record(change.before), after=_record(change.after)
-                )
+                CandidateChange(memory=change.memory, before=_record(change.before), after=_record(change.after))
             )
-        except (
-            MemoryReviewError
-        ) as exc:  # a snapshot the current rules reject: say so, do not hide it
+        except MemoryReviewError as exc:  # a snapshot the current rules reject: say so, do not hide it
             return f"(cannot show the diff of {change.memory}: {exc})\n"
     return render_diff(tuple(converted))
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from memory_review.workspace import CandidateState
 from memory_review.tui.format import (
     PRIORITY_RANK,
     Display,
@@ -22,6 +21,7 @@ from memory_review.tui.format import (
     proposer_text,
 )
 from memory_review.tui.widgets.row_table import Row
+from memory_review.workspace import CandidateState
 
 MARK = "●"
 SHORT_PRIORITY = {"medium": "med"}
@@ -76,8 +76,14 @@ def queue_entry(state: CandidateState, display: Display) -> QueueEntry:
         ]
     ).lower()
     key = (PRIORITY_RANK.get(c.priority, 1), SCOPE_RANK.get(c.scope, 2), c.created_at, c.id)
-    fields = {"scope": c.scope, "type": _types(state), "op": c.op, "memory": " ".join(c.memory_ids()),
-              "session": (c.session_id or "").lower(), "flag": " ".join(state.flags)}
+    fields = {
+        "scope": c.scope,
+        "type": _types(state),
+        "op": c.op,
+        "memory": " ".join(c.memory_ids()),
+        "session": (c.session_id or "").lower(),
+        "flag": " ".join(state.flags),
+    }
     return QueueEntry(state, cells, haystack, key, Row(c.id, (" ", *cells)), fields)
 
 
@@ -91,9 +97,8 @@ class EntryCache:
         """The last pass's entry if its candidate object and flags are the same, else a new one."""
         # Compared by identity: a deep comparison of 10,000 models would cost more than the rows.
         old = self._last.get(state.candidate.id)
-        if old is not None and old.state.candidate is state.candidate:
-            if old.state.flags == state.flags:
-                return old
+        if old is not None and old.state.candidate is state.candidate and old.state.flags == state.flags:
+            return old
         return queue_entry(state, display)
 
     def keep(self, entries: Iterable[QueueEntry]) -> None:
@@ -103,7 +108,5 @@ class EntryCache:
 
 def _types(state: CandidateState) -> str:
     c = state.candidate
-    types = {
-        ch.after.type if ch.after else ch.before.type for ch in c.changes if ch.after or ch.before
-    }
+    types = {ch.after.type if ch.after else ch.before.type for ch in c.changes if ch.after or ch.before}
     return ",".join(sorted(types))

@@ -15,11 +15,10 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from memory_review.events import Event
 from memory_review.candidate import Candidate
+from memory_review.events import Event
 from memory_review.injection.render import render_frame, sanitize
 from memory_review.models import Memory
-from memory_review.workspace import CandidateState
 from memory_review.tui.format import (
     EVENT_STYLE,
     FLAG_WORDS,
@@ -33,6 +32,7 @@ from memory_review.tui.format import (
     proposer_text,
     safe,
 )
+from memory_review.workspace import CandidateState
 
 
 def heading(text: str) -> Text:
@@ -49,8 +49,7 @@ def _pairs(pairs: Iterable[tuple[str, str]]) -> Text:
     return out
 
 
-def candidate_detail(state: CandidateState, display: Display,
-                     similar: Sequence[Memory] = ()) -> RenderableType:
+def candidate_detail(state: CandidateState, display: Display, similar: Sequence[Memory] = ()) -> RenderableType:
     """Everything a reviewer needs: what, why, on what evidence, from whom, and every warning;
     ``similar``: what its ``similar-to:`` flags name, shown beside the proposal."""
     c = state.candidate
@@ -72,8 +71,7 @@ def _candidate_title(c: Candidate, display: Display) -> Text:
     out.append(", ".join(c.memory_ids()), style="bold")
     out.append(f" in the {c.scope} store · priority {c.priority}\n")
     out.append(
-        f"{display.cid(c.id)} · by {proposer_text(c)} · {display.when(c.created_at)}"
-        f" · session {c.session_id or '-'}",
+        f"{display.cid(c.id)} · by {proposer_text(c)} · {display.when(c.created_at)} · session {c.session_id or '-'}",
         style="dim",
     )
     return out
@@ -146,11 +144,7 @@ def proposed_text(c: Candidate) -> RenderableType:
 def _changed_by_sanitizing(c: Candidate) -> list[Memory]:
     """The proposed records whose stored text is not what the note says (invisibles, forged tags)."""
     shown = [change.after for change in c.changes if change.after is not None]
-    return [
-        m
-        for m in shown
-        if sanitize(m.description) != m.description.strip() or sanitize(m.body) != m.body.strip()
-    ]
+    return [m for m in shown if sanitize(m.description) != m.description.strip() or sanitize(m.body) != m.body.strip()]
 
 
 def _as_stored(memory: Memory) -> Text:
@@ -168,9 +162,7 @@ def evidence_text(c: Candidate) -> Text:
     out = Text()
     for item in c.evidence:
         out.append(f"“{safe(item.quote)}”\n")
-        out.append(
-            f"   session {item.session_id or '?'}, turn {item.turn_id or '?'}\n", style="dim"
-        )
+        out.append(f"   session {item.session_id or '?'}, turn {item.turn_id or '?'}\n", style="dim")
     return out
 
 
@@ -194,9 +186,7 @@ def memory_detail(
     return Group(*parts)
 
 
-def _tier_note(
-    memory: Memory, overrides: Memory | None, overridden_by: Memory | None, left_out: str | None
-) -> Text:
+def _tier_note(memory: Memory, overrides: Memory | None, overridden_by: Memory | None, left_out: str | None) -> Text:
     if overridden_by is not None:
         return Text(
             f"not injected: the {overridden_by.scope} memory with this id overrides it",
@@ -221,7 +211,7 @@ LEFT_OUT_WORDS = {
     "budget": "over the budget (the notes before it fill it; it goes in when they shrink or go)",
     "not selected": "the query did not select it",
     "not approved here": "no person on this machine approved it (a cloned, copied or synced store); "
-                         "trust or refuse it in the review queue",
+    "trust or refuse it in the review queue",
 }
 
 
@@ -238,9 +228,7 @@ def _provenance(memory: Memory, display: Display) -> Text:
         out.append("\nevidence:\n", style="dim")
     for source in memory.sources:
         out.append(f"“{safe(source.evidence)}”\n")
-        out.append(
-            f"   session {source.session_id or '?'}, turn {source.turn_id or '?'}\n", style="dim"
-        )
+        out.append(f"   session {source.session_id or '?'}, turn {source.turn_id or '?'}\n", style="dim")
     return out
 
 
@@ -289,8 +277,7 @@ def context_text(context: dict) -> Text:
                 ("query", _query_label(context)),
                 (
                     "budget",
-                    f"{context.get('budget_bytes', '?')} bytes, "
-                    f"{context.get('budget_lines', '?')} lines",
+                    f"{context.get('budget_bytes', '?')} bytes, {context.get('budget_lines', '?')} lines",
                 ),
                 ("sha256 of the block", str(context.get("sha256", "?"))),
             ]
@@ -298,9 +285,7 @@ def context_text(context: dict) -> Text:
     )
     for item in context.get("included") or []:
         if isinstance(item, dict):
-            out.append(
-                f"\n[memory:{item.get('scope')}:{item.get('type')}] {item.get('id')}", style="cyan"
-            )
+            out.append(f"\n[memory:{item.get('scope')}:{item.get('type')}] {item.get('id')}", style="cyan")
     return out
 
 
@@ -311,9 +296,7 @@ def rebuilt_context(text: str, matches: bool) -> RenderableType:
         if matches
         else Text("rebuilt from the logs, but its sha256 DIFFERS from the record", style="bold red")
     )
-    return Group(
-        heading("Context given to the session"), verdict, Text(safe(text) or "(empty block)")
-    )
+    return Group(heading("Context given to the session"), verdict, Text(safe(text) or "(empty block)"))
 
 
 def memory_list(title: str, memories: Sequence[Memory]) -> RenderableType:

@@ -69,15 +69,35 @@ def command_line(config: CliConfig, system: str, user: str) -> tuple[list[str], 
     """The argv (no shell) and the bytes for stdin, per CLI."""
     model = ["--model", config.model] if config.model else []
     if config.agent == "claude":
-        argv = [config.program, "-p", "--output-format", "json", "--tools", "", "--strict-mcp-config",
-                "--max-turns", "1", "--no-session-persistence", *model, "--system-prompt", system]
+        argv = [
+            config.program,
+            "-p",
+            "--output-format",
+            "json",
+            "--tools",
+            "",
+            "--strict-mcp-config",
+            "--max-turns",
+            "1",
+            "--no-session-persistence",
+            *model,
+            "--system-prompt",
+            system,
+        ]
         return argv, user.encode("utf-8")
     both = f"{system}\n\n{user}".encode()
     if config.agent == "codex":
-        return [config.program, "exec", "--json", "--sandbox", "read-only", "--skip-git-repo-check", *model,
-                "-"], both
-    return [config.program, "--output-format", "json", "--approval-mode", "plan", *model, "-p",
-            GEMINI_INSTRUCTION], both
+        return [config.program, "exec", "--json", "--sandbox", "read-only", "--skip-git-repo-check", *model, "-"], both
+    return [
+        config.program,
+        "--output-format",
+        "json",
+        "--approval-mode",
+        "plan",
+        *model,
+        "-p",
+        GEMINI_INSTRUCTION,
+    ], both
 
 
 # --- running the child, bounded --------------------------------------------------------------------
@@ -88,8 +108,15 @@ def run(argv: list[str], stdin: bytes, *, timeout: float) -> tuple[bytes, bytes,
     the deadline or too much output."""
     with tempfile.TemporaryDirectory(prefix="memory-review-cli-") as empty:
         try:
-            child = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     cwd=empty, env={**os.environ, NESTED_ENV: "1"}, start_new_session=True)
+            child = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=empty,
+                env={**os.environ, NESTED_ENV: "1"},
+                start_new_session=True,
+            )
         except OSError as exc:
             return _failure("cli-error", f"cannot start {argv[0]}: {exc.strerror or exc}")
         return _collect(child, stdin, timeout)
@@ -100,8 +127,10 @@ def _collect(child: subprocess.Popen[bytes], stdin: bytes, timeout: float) -> tu
     timer = threading.Timer(timeout, lambda: (expired.set(), _kill(child)))
     timer.daemon = True
     stderr: list[bytes] = []
-    helpers = [threading.Thread(target=_feed, args=(child.stdin, stdin), daemon=True),
-               threading.Thread(target=_drain, args=(child.stderr, stderr, MAX_STDERR_BYTES), daemon=True)]
+    helpers = [
+        threading.Thread(target=_feed, args=(child.stdin, stdin), daemon=True),
+        threading.Thread(target=_drain, args=(child.stderr, stderr, MAX_STDERR_BYTES), daemon=True),
+    ]
     timer.start()
     for helper in helpers:
         helper.start()
@@ -196,8 +225,9 @@ def parse_gemini(stdout: bytes, config: CliConfig) -> CliReply | ModelFailure:
     if not isinstance(reply.get("response"), str):
         return _failure("bad-response", "gemini's reply has no text response", config)
     models = stats.get("models") if isinstance(stats.get("models"), dict) else None
-    model = _busiest({k: v.get("tokens") for k, v in models.items() if isinstance(v, dict)} if models else None,
-                     "candidates")
+    model = _busiest(
+        {k: v.get("tokens") for k, v in models.items() if isinstance(v, dict)} if models else None, "candidates"
+    )
     return CliReply(text=reply["response"], model=model or config.model)
 
 
@@ -257,10 +287,12 @@ def _busiest(usage: Any, tokens_key: str) -> str | None:
     """The model that wrote the most (a CLI may also call a small model for a title)."""
     if not isinstance(usage, dict) or not usage:
         return None
+
     def written(name: str) -> float:
         counts = usage[name]
         value = counts.get(tokens_key) if isinstance(counts, dict) else None
         return float(value) if isinstance(value, (int, float)) else 0.0
+
     best = max(sorted(usage), key=written)
     return best if isinstance(best, str) and best else None
 
@@ -271,8 +303,13 @@ def _said(stderr: bytes) -> str:
 
 
 def _failure(kind: FailureKind, message: str, config: CliConfig | None = None) -> ModelFailure:
-    return ModelFailure(kind=kind, message=message[:500], api=f"{config.agent}-cli" if config else None,
-                        model=config.model if config else None, at=utc_now())
+    return ModelFailure(
+        kind=kind,
+        message=message[:500],
+        api=f"{config.agent}-cli" if config else None,
+        model=config.model if config else None,
+        at=utc_now(),
+    )
 
 
 def _stamped(failure: ModelFailure, config: CliConfig) -> ModelFailure:

@@ -87,9 +87,7 @@ class TurnSink:
         """The finished transcript; its session id is the override, the first seen, or the file stem."""
         chosen = session_override or self.first_session or path.stem
         session = session_key(chosen)
-        return Transcript(
-            session_id=session, format=fmt, path=str(path), turns=self.turns, skipped=self.skipped
-        )
+        return Transcript(session_id=session, format=fmt, path=str(path), turns=self.turns, skipped=self.skipped)
 
     def _unique(self, turn_id: str, line: int | None, index: int) -> str:
         # Real files repeat uuids (resumed or hand-edited sessions); evidence must

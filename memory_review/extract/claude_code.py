@@ -25,9 +25,7 @@ from memory_review.extract.sources import RawRecord
 from memory_review.extract.transcript import Role, TurnSource
 
 MESSAGE_TYPES = frozenset({"user", "assistant"})
-BOOKKEEPING_TYPES = frozenset(
-    {"system", "summary", "progress", "file-history-snapshot", "queue-operation", "result"}
-)
+BOOKKEEPING_TYPES = frozenset({"system", "summary", "progress", "file-history-snapshot", "queue-operation", "result"})
 _ID_KEYS = ("message", "uuid", "sessionId", "summary", "snapshot", "data", "leafUuid", "parentUuid")
 
 _WRAPPER = re.compile(
@@ -116,11 +114,7 @@ def _assistant_pieces(content: str | list[Any]) -> list[Piece] | None:
         return [("assistant", "assistant", content)]
     if not all(isinstance(part, dict) for part in content):
         return None
-    texts = [
-        part["text"]
-        for part in content
-        if part.get("type") == "text" and isinstance(part.get("text"), str)
-    ]
+    texts = [part["text"] for part in content if part.get("type") == "text" and isinstance(part.get("text"), str)]
     return [("assistant", "assistant", "\n\n".join(texts))]
 
 
@@ -149,11 +143,7 @@ def _user_part(record: dict[str, Any], part: dict[str, Any]) -> Piece | None:
 def _user_text(record: dict[str, Any], text: str) -> Piece:
     if record.get("isSidechain") is True:
         return ("user", "assistant", text)  # the parent agent wrote the subagent's prompt
-    if (
-        record.get("isMeta") is True
-        or record.get("isCompactSummary") is True
-        or _WRAPPER.match(text)
-    ):
+    if record.get("isMeta") is True or record.get("isCompactSummary") is True or _WRAPPER.match(text):
         return ("user", "system", text)
     return ("user", "user", _without_reminders(text))
 
@@ -172,9 +162,7 @@ def _tool_result_text(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        texts = [
-            p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)
-        ]
+        texts = [p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)]
         return "\n\n".join(texts)
     return ""
 

@@ -74,8 +74,7 @@ def resolve(agent: str, *, config: Mapping[str, Any], env: Mapping[str, str] | N
     env = os.environ if env is None else env
     entry = _entry(config, name)
     program, found_by = _program(name, entry, env)
-    return CliConfig(agent=name, program=program, model=_model(entry), timeout=_timeout(entry, env),
-                     found_by=found_by)
+    return CliConfig(agent=name, program=program, model=_model(entry), timeout=_timeout(entry, env), found_by=found_by)
 
 
 def hook_extractor(config: Mapping[str, Any], agent: str) -> str:
@@ -116,7 +115,8 @@ def _program(agent: AgentCli, entry: dict[str, Any], env: Mapping[str, str]) -> 
         raise ValidationError(
             f"the {agent} CLI is not on PATH",
             hint=f"install it, or set {command_env(agent)} (or extractors.{agent}.command in the user store's "
-                 f"{CONFIG_FILE}) to its full path")
+            f"{CONFIG_FILE}) to its full path",
+        )
     return found, "PATH"
 
 
@@ -124,8 +124,9 @@ def _checked(value: str, agent: AgentCli, found_by: str) -> str:
     # A full path to an executable file: no shell, no PATH search, nothing a word split could change.
     path = Path(value).expanduser()
     if not path.is_absolute() or not path.is_file() or not os.access(path, os.X_OK):
-        raise ValidationError(f"the {agent} CLI set in the {found_by} ({value}) is not an executable file "
-                              "given by its full path")
+        raise ValidationError(
+            f"the {agent} CLI set in the {found_by} ({value}) is not an executable file given by its full path"
+        )
     return str(path)
 
 

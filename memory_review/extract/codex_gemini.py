@@ -33,9 +33,19 @@ CODEX_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_con
 # The older rollout layout (Codex before the {timestamp, type, payload} envelope): the first line is
 # the session's {id, timestamp, instructions}, then the response items themselves, one per line, with
 # {"record_type": "state"} lines between turns.
-CODEX_ITEM_TYPES = frozenset({"message", "reasoning", "function_call", "function_call_output", "local_shell_call",
-                              "local_shell_call_output", "custom_tool_call", "custom_tool_call_output",
-                              "web_search_call"})
+CODEX_ITEM_TYPES = frozenset(
+    {
+        "message",
+        "reasoning",
+        "function_call",
+        "function_call_output",
+        "local_shell_call",
+        "local_shell_call_output",
+        "custom_tool_call",
+        "custom_tool_call_output",
+        "web_search_call",
+    }
+)
 _CODEX_PART_TYPES = frozenset({"input_text", "output_text"})
 _CODEX_TOOL_OUTPUT = frozenset({"function_call_output", "custom_tool_call_output", "local_shell_call_output"})
 _CODEX_WRAPPER = re.compile(
@@ -43,12 +53,17 @@ _CODEX_WRAPPER = re.compile(
     r"|# AGENTS\.md instructions for )"
 )
 _CODEX_ROLES: dict[str, tuple[Role, TurnSource]] = {
-    "user": ("user", "user"), "assistant": ("assistant", "assistant"),
-    "developer": ("system", "system"), "system": ("system", "system"),
+    "user": ("user", "user"),
+    "assistant": ("assistant", "assistant"),
+    "developer": ("system", "system"),
+    "system": ("system", "system"),
 }
 GEMINI_TYPES: dict[str, tuple[Role, TurnSource]] = {
-    "user": ("user", "user"), "gemini": ("assistant", "assistant"),
-    "info": ("system", "system"), "error": ("system", "system"), "warning": ("system", "system"),
+    "user": ("user", "user"),
+    "gemini": ("assistant", "assistant"),
+    "info": ("system", "system"),
+    "error": ("system", "system"),
+    "warning": ("system", "system"),
 }
 
 
@@ -72,8 +87,9 @@ def _older_kind(value: dict[str, Any]) -> str | None:
     kind = _str(value.get("type"))
     if kind == "message":
         parts = value.get("content")
-        typed = isinstance(parts, list) and any(isinstance(p, dict) and p.get("type") in _CODEX_PART_TYPES
-                                                for p in parts)
+        typed = isinstance(parts, list) and any(
+            isinstance(p, dict) and p.get("type") in _CODEX_PART_TYPES for p in parts
+        )
         return "item" if typed else None  # a plain {role, content} message is generic JSONL, not Codex
     if kind in CODEX_ITEM_TYPES:
         return "item"
@@ -111,8 +127,9 @@ def _older_record(sink: TurnSink, raw: RawRecord, value: dict[str, Any]) -> None
 def _codex_item(sink: TurnSink, raw: RawRecord, payload: dict[str, Any], timestamp: str | None) -> None:
     turn_id = _str(payload.get("id")) or f"line-{raw.line}"
     if _str(payload.get("type")) in _CODEX_TOOL_OUTPUT:
-        sink.add(turn_id, "tool", _codex_output(payload.get("output")), "tool-output", line=raw.line,
-                 timestamp=timestamp)
+        sink.add(
+            turn_id, "tool", _codex_output(payload.get("output")), "tool-output", line=raw.line, timestamp=timestamp
+        )
         return
     if payload.get("type") != "message":
         return  # reasoning, function calls: the agent's working, not statements

@@ -62,9 +62,7 @@ def _english(text: str) -> Correction | None:
     key = " ".join(content_words(phrase)[:MAX_KEY_WORDS])
     if not key:
         return None
-    return Correction(
-        key=key, phrase=rest.rstrip(" .!"), negative=_NEGATIVE.match(rest) is not None
-    )
+    return Correction(key=key, phrase=rest.rstrip(" .!"), negative=_NEGATIVE.match(rest) is not None)
 
 
 def _chinese(text: str) -> Correction | None:
@@ -77,6 +75,4 @@ def _chinese(text: str) -> Correction | None:
     key = re.sub(r"\s+", "", normalize(_ZH_CUT.sub("", rest)))
     if not key:
         return None
-    return Correction(
-        key=key, phrase=rest.rstrip("。！! "), negative=_NEGATIVE.match(rest) is not None
-    )
+    return Correction(key=key, phrase=rest.rstrip("。！! "), negative=_NEGATIVE.match(rest) is not None)

@@ -45,9 +45,7 @@ _FILLER = re.compile(
     r"|(?:no|nope|actually|again)\s*[,:\u2014-])\s*)+",
     re.IGNORECASE,
 )
-_ZH_FILLER = re.compile(
-    r"^(?:(?:请|记住|记得|注意|另外|还有|好的|好|以后|今后|从现在开始)[，,：:]?\s*)+"
-)
+_ZH_FILLER = re.compile(r"^(?:(?:请|记住|记得|注意|另外|还有|好的|好|以后|今后|从现在开始)[，,：:]?\s*)+")
 
 
 class Finding(Strict):

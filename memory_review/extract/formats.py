@@ -50,9 +50,7 @@ def add_generic_record(sink: TurnSink, raw: RawRecord) -> None:
     mapped = _ROLES.get(value["role"].lower())
     text = _generic_text(value.get("content"))
     if mapped is None or text is None:
-        sink.skip(
-            f"unknown role {value['role']!r} or content shape", line=raw.line, index=raw.index
-        )
+        sink.skip(f"unknown role {value['role']!r} or content shape", line=raw.line, index=raw.index)
         return
     turn_id = value.get("id") if isinstance(value.get("id"), str) and value.get("id") else None
     fallback = f"line-{raw.line}" if raw.line is not None else f"record-{raw.index + 1}"
@@ -65,9 +63,7 @@ def _generic_text(content: Any) -> str | None:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        texts = [
-            p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)
-        ]
+        texts = [p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)]
         return "\n\n".join(texts)
     return None
 

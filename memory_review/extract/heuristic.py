@@ -65,9 +65,7 @@ def extract(transcript: Transcript, *, include_untrusted: bool = False) -> list[
         if not trusted and not (include_untrusted and turn.source in UNTRUSTED_SOURCES):
             continue
         scan = _scan_turn(turn)
-        findings.extend(
-            _finding(transcript, said, found, trusted=trusted) for said, found in scan.statements
-        )
+        findings.extend(_finding(transcript, said, found, trusted=trusted) for said, found in scan.statements)
         if trusted:  # only the user's own words can add up to a preference
             corrections.extend(scan.corrections)
             named.extend(scan.named)
@@ -95,26 +93,20 @@ def _scan_turn(turn: Turn) -> _Scan:
         classification = examine(said.text)
         if classification is not None:
             whole = _with_tail(turn, spans, position, said, classification)
-            (scan.named if classification.named_one_off else scan.statements).append(
-                (whole, classification)
-            )
+            (scan.named if classification.named_one_off else scan.statements).append((whole, classification))
         elif (correction := find_correction(said.text)) is not None:
             scan.corrections.append((said, correction))
     return scan
 
 
-def _with_tail(
-    turn: Turn, spans: list[tuple[int, int]], position: int, said: _Said, found: Classification
-) -> _Said:
+def _with_tail(turn: Turn, spans: list[tuple[int, int]], position: int, said: _Said, found: Classification) -> _Said:
     """The rule with what belongs to it in the same line: its reason, or the "do Y instead" half."""
     if position + 1 >= len(spans):
         return said
     next_start, next_end = spans[position + 1]
     between = turn.text[said.end : next_start]
     following = turn.text[next_start:next_end]
-    belongs = _REASON.match(following) or (
-        found.type == "forbidden" and is_corrective_half(following)
-    )
+    belongs = _REASON.match(following) or (found.type == "forbidden" and is_corrective_half(following))
     if "\n" in between or not belongs:
         return said
     if len(turn.text[said.start : next_end].encode("utf-8", "surrogatepass")) > MAX_QUOTE_BYTES:
@@ -122,9 +114,7 @@ def _with_tail(
     return _Said(turn, said.start, next_end)
 
 
-def _finding(
-    transcript: Transcript, said: _Said, found: Classification, *, trusted: bool
-) -> Finding:
+def _finding(transcript: Transcript, said: _Said, found: Classification, *, trusted: bool) -> Finding:
     turn = said.turn
     others = [name for name in found.signals if name != found.signal]
     also = f" (also {', '.join(repr(n) for n in others)})" if others else ""
@@ -184,18 +174,13 @@ def _repeated_finding(transcript: Transcript, items: list[tuple[_Said, Correctio
         memory_type=memory_type,
         scope=scope,
         rationale=f'The user corrected the agent the same way in {len(items)} turns ({turns}): "{first.phrase}".',
-        evidence=[
-            (said.text, transcript.session_of(said.turn), said.turn.turn_id)
-            for said, _ in items[:MAX_EVIDENCE]
-        ],
+        evidence=[(said.text, transcript.session_of(said.turn), said.turn.turn_id) for said, _ in items[:MAX_EVIDENCE]],
         signal=SIGNAL_REPEATED,
         priority="high",
     )
 
 
-def _repeated_across_sessions(
-    transcript: Transcript, named: list[tuple[_Said, Classification]]
-) -> list[Finding]:
+def _repeated_across_sessions(transcript: Transcript, named: list[tuple[_Said, Classification]]) -> list[Finding]:
     """A named instruction said again in another session is the user's rule, not a task detail."""
     groups: list[list[tuple[_Said, Classification]]] = []
     for item in named:
@@ -216,9 +201,7 @@ def _repeated_across_sessions(
     return findings
 
 
-def _sessions_finding(
-    transcript: Transcript, items: list[tuple[_Said, Classification]]
-) -> Finding:
+def _sessions_finding(transcript: Transcript, items: list[tuple[_Said, Classification]]) -> Finding:
     said, found = items[0]
     sessions = ", ".join(transcript.session_of(s.turn) for s, _ in items)
     return build_finding(

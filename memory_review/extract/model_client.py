@@ -171,9 +171,7 @@ def _post(config: ModelConfig, body: dict[str, Any]) -> dict[str, Any] | ModelFa
         with _OPENER.open(request, timeout=config.timeout) as response:
             raw = response.read(MAX_REPLY_BYTES + 1)
     except urllib.error.HTTPError as exc:
-        return failure(
-            "http-error", f"the endpoint answered HTTP {exc.code}", config, status=exc.code
-        )
+        return failure("http-error", f"the endpoint answered HTTP {exc.code}", config, status=exc.code)
     except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
         reason = getattr(exc, "reason", exc)
         if isinstance(reason, TimeoutError):
@@ -214,9 +212,7 @@ def _openai_text(config: ModelConfig, reply: dict[str, Any]) -> str | ModelFailu
     ):
         return failure("tool-call", "the model tried to call a tool; none was offered", config)
     if choice.get("finish_reason") != "stop":
-        return failure(
-            "truncated", f"finish_reason was {choice.get('finish_reason')!r}, not 'stop'", config
-        )
+        return failure("truncated", f"finish_reason was {choice.get('finish_reason')!r}, not 'stop'", config)
     content = message.get("content")
     if not isinstance(content, str):
         return failure("bad-response", "the reply message has no text content", config)
@@ -227,17 +223,10 @@ def _anthropic_text(config: ModelConfig, reply: dict[str, Any]) -> str | ModelFa
     blocks = reply.get("content")
     if not isinstance(blocks, list) or not all(isinstance(b, dict) for b in blocks):
         return failure("bad-response", "expected a list of content blocks", config)
-    if (
-        any(block.get("type") == "tool_use" for block in blocks)
-        or reply.get("stop_reason") == "tool_use"
-    ):
+    if any(block.get("type") == "tool_use" for block in blocks) or reply.get("stop_reason") == "tool_use":
         return failure("tool-call", "the model tried to call a tool; none was offered", config)
     if reply.get("stop_reason") != "end_turn":
-        return failure(
-            "truncated", f"stop_reason was {reply.get('stop_reason')!r}, not 'end_turn'", config
-        )
-    if not all(
-        block.get("type") == "text" and isinstance(block.get("text"), str) for block in blocks
-    ):
+        return failure("truncated", f"stop_reason was {reply.get('stop_reason')!r}, not 'end_turn'", config)
+    if not all(block.get("type") == "text" and isinstance(block.get("text"), str) for block in blocks):
         return failure("bad-response", "the reply holds non-text content blocks", config)
     return "".join(block["text"] for block in blocks)

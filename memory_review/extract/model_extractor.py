@@ -82,15 +82,12 @@ class ModelItem(Strict):
         return value
 
 
-
 class ModelExtraction(Strict):
     """What one model run produced: findings, or the failure that stopped it."""
 
     proposer: Proposer
     findings: list[Finding] = Field(default_factory=list)
-    unsupported: list[str] = Field(
-        default_factory=list, description="item names no user sentence backs"
-    )
+    unsupported: list[str] = Field(default_factory=list, description="item names no user sentence backs")
     failure: ModelFailure | None = None
 
 
@@ -103,9 +100,7 @@ def extract_with_model(
     """Run the model extractor on the user's turns; never raises, failures are in the result."""
     configured = config if config is not None else config_from_env(env)
     if isinstance(configured, ModelFailure):
-        return ModelExtraction(
-            proposer=Proposer(kind="llm", name="memory-review-model"), failure=configured
-        )
+        return ModelExtraction(proposer=Proposer(kind="llm", name="memory-review-model"), failure=configured)
     proposer = Proposer(kind="llm", name="memory-review-model", model=configured.model)
     turns = transcript.user_turns()
     if not turns:
@@ -178,9 +173,7 @@ def parse_reply(text: str, config: ModelConfig | None = None) -> list[ModelItem]
         except PydanticValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(part) for part in first["loc"]) or "(item)"
-            return failure(
-                "schema", f"item {index}: {where}: {first['msg']}; batch rejected", config
-            )
+            return failure("schema", f"item {index}: {where}: {first['msg']}; batch rejected", config)
     return items
 
 
@@ -204,10 +197,7 @@ def _supported(
 
 def _best_sentence(item: ModelItem, sentences: list[tuple[Turn, str]]) -> tuple[Turn, str] | None:
     wanted = (tokens(item.description), tokens(item.body))
-    scored = [
-        (max(overlap(bag, tokens(text)) for bag in wanted), -index)
-        for index, (_, text) in enumerate(sentences)
-    ]
+    scored = [(max(overlap(bag, tokens(text)) for bag in wanted), -index) for index, (_, text) in enumerate(sentences)]
     score, negative_index = max(scored, default=(0.0, 0))
     return sentences[-negative_index] if score >= MIN_SUPPORT else None
 

@@ -92,9 +92,7 @@ def plan(
         else:
             skipped.append(decided)
     flagged = sum(1 for planned in proposals if planned.flags)
-    return ExtractionPlan(
-        found=len(findings), proposals=proposals, skipped_duplicates=skipped, flagged=flagged
-    )
+    return ExtractionPlan(found=len(findings), proposals=proposals, skipped_duplicates=skipped, flagged=flagged)
 
 
 def collapse(findings: Sequence[Finding]) -> list[Finding]:
@@ -102,9 +100,7 @@ def collapse(findings: Sequence[Finding]) -> list[Finding]:
     groups: list[Finding] = []
     for finding in findings:
         for position, group in enumerate(groups):
-            if _same_trust(group, finding) and _near(
-                _known_finding(group), _known_finding(finding)
-            ):
+            if _same_trust(group, finding) and _near(_known_finding(group), _known_finding(finding)):
                 groups[position] = _merge(group, finding)
                 break
         else:
@@ -128,22 +124,16 @@ def _decide(
     if target := _closest(me, durable):
         return _planned(finding, flags, proposer, target)
     if twin := _closest(me, waiting):
-        return SkippedFinding(
-            finding=finding, reason="near-duplicate of a pending candidate", matched_id=twin.id
-        )
+        return SkippedFinding(finding=finding, reason="near-duplicate of a pending candidate", matched_id=twin.id)
     return _planned(finding, flags, proposer, None)
 
 
-def _planned(
-    finding: Finding, flags: frozenset[str], proposer: Proposer, target: _Known | None
-) -> PlannedProposal:
+def _planned(finding: Finding, flags: frozenset[str], proposer: Proposer, target: _Known | None) -> PlannedProposal:
     memory, scope, rationale = finding.memory, finding.scope, finding.rationale
     if target is not None:
         memory = memory.model_copy(update={"id": target.id})
         scope = target.scope or scope
-        rationale = f'{rationale} Updates memory {target.id}, which says: "{target.description}".'[
-            :2000
-        ]
+        rationale = f'{rationale} Updates memory {target.id}, which says: "{target.description}".'[:2000]
     proposal = UpsertProposal(
         op="update" if target else "create",
         scope=scope,
@@ -224,9 +214,7 @@ def _merge(group: Finding, other: Finding) -> Finding:
     )
 
 
-def _merged_evidence(
-    first: tuple[Evidence, ...], second: tuple[Evidence, ...]
-) -> tuple[Evidence, ...]:
+def _merged_evidence(first: tuple[Evidence, ...], second: tuple[Evidence, ...]) -> tuple[Evidence, ...]:
     merged = list(first)
     for item in second:
         if item not in merged:

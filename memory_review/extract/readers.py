@@ -23,9 +23,7 @@ from memory_review.extract.transcript import FORMATS, Transcript, TranscriptForm
 SNIFF_RECORDS = 50
 
 
-def read_transcript(
-    path: Path | str, *, format: str | None = None, session_id: str | None = None
-) -> Transcript:
+def read_transcript(path: Path | str, *, format: str | None = None, session_id: str | None = None) -> Transcript:
     """Parse a transcript; ``format`` forces a reader, ``session_id`` overrides the file's own id."""
     path = Path(path)
     if format is None:
@@ -42,15 +40,11 @@ def detect_format(path: Path | str) -> TranscriptFormat:
 
 def _check_format(name: str, path: Path) -> TranscriptFormat:
     if name not in FORMATS:
-        raise ValidationError(
-            f"unknown transcript format {name!r}; use one of {', '.join(FORMATS)}", path=path
-        )
+        raise ValidationError(f"unknown transcript format {name!r}; use one of {', '.join(FORMATS)}", path=path)
     return cast(TranscriptFormat, name)
 
 
-def _read(
-    path: Path, fmt: TranscriptFormat, source: JsonSource | None, session: str | None
-) -> Transcript:
+def _read(path: Path, fmt: TranscriptFormat, source: JsonSource | None, session: str | None) -> Transcript:
     sink = TurnSink()
     if fmt == "aider":
         formats.read_aider(path, sink)
@@ -112,13 +106,9 @@ def _json_format(path: Path, source: JsonSource) -> TranscriptFormat:
     if codex_gemini.looks_like_gemini(source.document):
         return "gemini"
     try:
-        sample = [
-            raw.value for raw in itertools.islice(source.records(WRAPPER_KEYS), SNIFF_RECORDS)
-        ]
+        sample = [raw.value for raw in itertools.islice(source.records(WRAPPER_KEYS), SNIFF_RECORDS)]
     except ValidationError as exc:
-        raise ValidationError(
-            "JSON, but not a transcript: no array of records in it", path=path
-        ) from exc
+        raise ValidationError("JSON, but not a transcript: no array of records in it", path=path) from exc
     if any(claude_code.looks_like_record(value) for value in sample):
         return "claude-code"
     if any(codex_gemini.looks_like_codex(value) for value in sample):

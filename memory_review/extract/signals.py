@@ -29,9 +29,7 @@ from memory_review.extract.precision import (
 from memory_review.models import DurableScope, MemoryType
 
 _I = re.IGNORECASE
-_PAST = (
-    r"(?:been|got|had|seen|saw|heard|knew|thought|said|did|was|were|worked|used|tried|noticed|made)"
-)
+_PAST = r"(?:been|got|had|seen|saw|heard|knew|thought|said|did|was|were|worked|used|tried|noticed|made)"
 _LEAD = (
     r"(?:^|[,;:(\u2014\u2013]\s*|\s-\s|\bplease\s+|"
     r"\b(?:and|but|also|so|then|just|btw|oh|ok|okay|pls|plz|remember|rule)\s*[,:]?\s+)"
@@ -169,9 +167,7 @@ SIGNALS: tuple[Signal, ...] = (
         True,
         r"永远不要|永远别|绝对不要|绝对不能|千万不要|千万别|决不|绝不|从不|禁止|严禁|不允许",
     ),
-    _sig(
-        "不要", "forbid", False, r"不要(?!紧)|不许|不准|不能用|(?:^|[，,；;：:\s]|请)别(?![的人处])"
-    ),
+    _sig("不要", "forbid", False, r"不要(?!紧)|不许|不准|不能用|(?:^|[，,；;：:\s]|请)别(?![的人处])"),
     _sig("总是", "always", True, r"总是|始终|一律|每次都|永远(?!不|别)|一直(?:用|使用|要|都)"),
     _sig("我喜欢", "prefer", True, r"我(?:更|比较|一般)?(?:喜欢|偏好|倾向于?|习惯)"),
     _sig(

@@ -46,23 +46,17 @@ def open_binary(path: Path) -> IO[bytes]:
     except IsADirectoryError as exc:
         raise ValidationError("is a directory, not a transcript file", path=path) from exc
     except OSError as exc:
-        raise StorageError(
-            f"cannot read {path}: {exc.strerror}", path=path, errno=exc.errno
-        ) from exc
+        raise StorageError(f"cannot read {path}: {exc.strerror}", path=path, errno=exc.errno) from exc
 
 
-def iter_lines(
-    path: Path, *, max_line_bytes: int | None = None
-) -> Iterator[tuple[int, bytes | None]]:
+def iter_lines(path: Path, *, max_line_bytes: int | None = None) -> Iterator[tuple[int, bytes | None]]:
     """Yield ``(line_number, raw_line)``; a line over the cap yields ``None`` instead of its bytes."""
     cap = max_line_bytes if max_line_bytes is not None else MAX_LINE_BYTES
     with open_binary(path) as handle:
         try:
             yield from _numbered_lines(handle, cap)
         except OSError as exc:
-            raise StorageError(
-                f"cannot read {path}: {exc.strerror}", path=path, errno=exc.errno
-            ) from exc
+            raise StorageError(f"cannot read {path}: {exc.strerror}", path=path, errno=exc.errno) from exc
 
 
 def _numbered_lines(handle: IO[bytes], cap: int) -> Iterator[tuple[int, bytes | None]]:
@@ -91,9 +85,7 @@ def read_head(path: Path, size: int = SNIFF_BYTES) -> bytes:
         try:
             head = handle.read(size)
         except OSError as exc:
-            raise StorageError(
-                f"cannot read {path}: {exc.strerror}", path=path, errno=exc.errno
-            ) from exc
+            raise StorageError(f"cannot read {path}: {exc.strerror}", path=path, errno=exc.errno) from exc
     return head.removeprefix(_BOM)
 
 
@@ -104,9 +96,7 @@ def read_document(path: Path, *, max_bytes: int | None = None) -> Any:
         try:
             raw = handle.read(max_bytes + 1)
         except OSError as exc:
-            raise StorageError(
-                f"cannot read {path}: {exc.strerror}", path=path, errno=exc.errno
-            ) from exc
+            raise StorageError(f"cannot read {path}: {exc.strerror}", path=path, errno=exc.errno) from exc
     if len(raw) > max_bytes:
         raise ValidationError(f"JSON document is larger than {max_bytes} bytes", path=path)
     try:
@@ -177,9 +167,7 @@ def _line_records(path: Path) -> Iterator[RawRecord]:
 
 def _decode_line(number: int, index: int, raw: bytes | None) -> RawRecord:
     if raw is None:
-        return RawRecord(
-            line=number, index=index, error=f"line longer than {MAX_LINE_BYTES} bytes, skipped"
-        )
+        return RawRecord(line=number, index=index, error=f"line longer than {MAX_LINE_BYTES} bytes, skipped")
     try:
         return RawRecord(line=number, index=index, value=orjson.loads(raw))
     except orjson.JSONDecodeError as exc:

@@ -117,9 +117,7 @@ def overlap(left: frozenset[str], right: frozenset[str]) -> float:
     return len(left & right) / len(left | right)
 
 
-def slug(
-    prefix: str, text: str, *, ignore: frozenset[str] = frozenset(), max_words: int = 4
-) -> str:
+def slug(prefix: str, text: str, *, ignore: frozenset[str] = frozenset(), max_words: int = 4) -> str:
     """A deterministic memory id from a statement, like ``forbidden-mock-database-test``.
 
     CJK statements (whose words cannot appear in a slug) get a short content hash,

@@ -36,9 +36,7 @@ class Turn(Strict):
     source: TurnSource
     is_sidechain: bool = False
     index: int = Field(ge=0, description="0-based position of the turn in the transcript")
-    line: int | None = Field(
-        default=None, ge=1, description="1-based line where it starts, if line-based"
-    )
+    line: int | None = Field(default=None, ge=1, description="1-based line where it starts, if line-based")
     session_id: str | None = None
     timestamp: str | None = None
 

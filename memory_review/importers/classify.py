@@ -33,9 +33,7 @@ from memory_review.models import MAX_DESCRIPTION_CHARS, DurableScope, MemoryType
 from memory_review.proposal import Evidence, Priority, ProposedMemory, Proposer
 
 PROPOSER = Proposer(kind="import", name="memory-review-import")
-MAX_WHERE = (
-    160  # a deep path is shown by its tail: the evidence's place must not crowd out its text
-)
+MAX_WHERE = 160  # a deep path is shown by its tail: the evidence's place must not crowd out its text
 _I = re.IGNORECASE
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+")
 _PROHIBITION = re.compile(
@@ -132,9 +130,7 @@ def _description(label: str, piece: Piece, doc: Document) -> str:
         return _one_line(doc.meta["description"], suffix=part)
     lines = piece.body.split("\n")
     code = code_lines(lines)
-    first = next(
-        (_plain(line) for i, line in enumerate(lines) if i not in code and _plain(line)), ""
-    )
+    first = next((_plain(line) for i, line in enumerate(lines) if i not in code and _plain(line)), "")
     text = f"{label}: {first}" if first and first.lower() != label.lower() else label
     return _one_line(text)
 
@@ -194,9 +190,7 @@ def forbids(label: str, body: str) -> bool:
     if _FORBID_TITLE.search(label):
         return True
     statements = [_BULLET.sub("", line).strip() for line in body.split("\n")]
-    statements = [
-        s for s in statements if s and not heading_at(s) and not s.startswith(("```", "~~~"))
-    ]
+    statements = [s for s in statements if s and not heading_at(s) and not s.startswith(("```", "~~~"))]
     if not statements:
         return False
     prohibitions = sum(1 for s in statements if _PROHIBITION.search(s))
@@ -232,9 +226,7 @@ def _priority(doc: Document, memory_type: MemoryType) -> Priority:
 
 def _evidence(doc: Document, piece: Piece) -> Evidence:
     last = piece.first + piece.quote.count("\n") + 1
-    rel = (
-        doc.file.rel if len(doc.file.rel) <= MAX_WHERE else "\u2026" + doc.file.rel[1 - MAX_WHERE :]
-    )
+    rel = doc.file.rel if len(doc.file.rel) <= MAX_WHERE else "\u2026" + doc.file.rel[1 - MAX_WHERE :]
     where = f"{rel}:{piece.first + 1}-{last}"
     return Evidence(quote=safety.redact(piece.quote), session_id=None, turn_id=where)
 

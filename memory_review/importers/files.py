@@ -94,16 +94,12 @@ class FileReader:
             raise Refused(f"{rel!r} not read: an import reads at most {MAX_FILES} files")
         data = _read_regular(path, rel)
         if self._total + len(data) > MAX_TOTAL_BYTES:
-            raise Refused(
-                f"{rel!r} not read: an import reads at most {MAX_TOTAL_BYTES} bytes in all"
-            )
+            raise Refused(f"{rel!r} not read: an import reads at most {MAX_TOTAL_BYTES} bytes in all")
         self._seen.add(path)
         self._total += len(data)
         shown = posixpath.normpath(rel)
         real = self.relative(path)
-        return SourceFile(
-            path=path, rel=shown, text=decode(data, rel), link_to=None if real == shown else real
-        )
+        return SourceFile(path=path, rel=shown, text=decode(data, rel), link_to=None if real == shown else real)
 
     def try_read(self, rel: str) -> SourceFile | None:
         """:meth:`read`, with a refusal kept as a note; a file read already is skipped quietly."""
@@ -187,9 +183,7 @@ def _read_capped(path: Path, rel: str) -> bytes:
     except PermissionError as exc:
         raise Refused(f"{rel!r} cannot be read: {exc.strerror}") from exc
     except OSError as exc:
-        raise StorageError(
-            f"cannot read {path}: {exc.strerror}", path=path, errno=exc.errno
-        ) from exc
+        raise StorageError(f"cannot read {path}: {exc.strerror}", path=path, errno=exc.errno) from exc
     if len(data) > MAX_FILE_BYTES:  # grew between stat and read
         raise Refused(f"{rel!r} not read: more than {MAX_FILE_BYTES} bytes")
     return data

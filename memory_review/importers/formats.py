@@ -33,8 +33,14 @@ from memory_review.importers.instructions import read_instructions
 from memory_review.importers.markdown import frontmatter_blocks
 
 # Claude Code's, Codex's (AGENTS.override.md wins over AGENTS.md in a folder) and Gemini CLI's.
-INSTRUCTION_FILES = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.override.md",
-                     "GEMINI.md")
+INSTRUCTION_FILES = (
+    "CLAUDE.md",
+    ".claude/CLAUDE.md",
+    "CLAUDE.local.md",
+    "AGENTS.md",
+    "AGENTS.override.md",
+    "GEMINI.md",
+)
 CODEX_CHAIN_NAMES = ("AGENTS.override.md", "AGENTS.md")
 CLINE_FILES = (
     "projectbrief.md",
@@ -45,9 +51,7 @@ CLINE_FILES = (
     "progress.md",
 )
 AUTO_MEMORY_TYPES = frozenset({"user", "feedback", "project", "reference"})
-_INDEX_LINK = re.compile(
-    r"^\s*[-*+]\s*\[([^\]]+)\]\(([^)\s]+)\)\s*(?:[\u2014\u2013:-]+\s*(.*?))?\s*$"
-)
+_INDEX_LINK = re.compile(r"^\s*[-*+]\s*\[([^\]]+)\]\(([^)\s]+)\)\s*(?:[\u2014\u2013:-]+\s*(.*?))?\s*$")
 
 
 @dataclass
@@ -64,25 +68,17 @@ class Collected:
         return list(dict.fromkeys(doc.file.rel for doc in self.documents))
 
 
-def collect(
-    reader: FileReader, rel: str, format: str | None = None, *, codex_chain: bool = False
-) -> Collected:
+def collect(reader: FileReader, rel: str, format: str | None = None, *, codex_chain: bool = False) -> Collected:
     """Read the memory files at ``rel`` (a file or a folder) as documents; with ``codex_chain``, the
     AGENTS.md files Codex reads for the folder ``rel`` (see :func:`codex_chain_files`)."""
     if format is not None and format not in FORMATS:
-        raise ValidationError(
-            f"unknown import format {format!r}; use one of {', '.join(FORMATS)}", field="format"
-        )
+        raise ValidationError(f"unknown import format {format!r}; use one of {', '.join(FORMATS)}", field="format")
     path = reader.resolve(rel)
     found = Collected()
     if codex_chain:
         plan = [("claude-md", target) for target in _chain_plan(reader, rel, path)]
     else:
-        plan = (
-            _folder_plan(reader, rel, path, format)
-            if path.is_dir()
-            else [(_file_format(path, rel, format), rel)]
-        )
+        plan = _folder_plan(reader, rel, path, format) if path.is_dir() else [(_file_format(path, rel, format), rel)]
     for fmt, target in plan:
         found.formats.append(fmt)
         found.documents.extend(READERS[fmt](reader, target, named=target == rel))
@@ -127,9 +123,7 @@ def _topic_type(path: Path) -> str | None:
     return kind if kind in AUTO_MEMORY_TYPES else None
 
 
-def _folder_plan(
-    reader: FileReader, rel: str, path: Path, forced: str | None
-) -> list[tuple[str, str]]:
+def _folder_plan(reader: FileReader, rel: str, path: Path, forced: str | None) -> list[tuple[str, str]]:
     names = set(list_dir(path))
     kinds: list[tuple[str, str]] = []
     if "MEMORY.md" in names:
@@ -182,8 +176,7 @@ def _chain_plan(reader: FileReader, rel: str, path: Path) -> list[str]:
         raise ValidationError("--codex-chain takes the folder a Codex session works in", path=rel)
     chain = codex_chain_files(reader, rel)
     if not chain:
-        raise ValidationError("no AGENTS.override.md or AGENTS.md on the way from the project root here",
-                              path=rel)
+        raise ValidationError("no AGENTS.override.md or AGENTS.md on the way from the project root here", path=rel)
     return chain
 
 
@@ -229,9 +222,7 @@ def read_claude_md(reader: FileReader, rel: str, *, named: bool) -> list[Documen
         ]
     else:
         files = [f for f in (_named(reader, rel, named),) if f is not None]
-    return [
-        doc for f in files for doc in read_instructions(reader, f, user_level=is_user_level(f.path))
-    ]
+    return [doc for f in files for doc in read_instructions(reader, f, user_level=is_user_level(f.path))]
 
 
 def is_user_level(path: Path) -> bool:
@@ -239,8 +230,12 @@ def is_user_level(path: Path) -> bool:
     ``~/.claude/CLAUDE.md``, Codex's ``~/.codex/AGENTS.md`` (``$CODEX_HOME``) or ``~/.gemini/GEMINI.md``."""
     home = Path(os.path.expanduser("~"))  # "~" stays as it is when no home is known: no match
     codex = Path(os.environ["CODEX_HOME"]) if os.environ.get("CODEX_HOME") else home / ".codex"
-    own = {"CLAUDE.md": home / ".claude", "AGENTS.md": codex, "AGENTS.override.md": codex,
-           "GEMINI.md": home / ".gemini"}
+    own = {
+        "CLAUDE.md": home / ".claude",
+        "AGENTS.md": codex,
+        "AGENTS.override.md": codex,
+        "GEMINI.md": home / ".gemini",
+    }
     folder = own.get(path.name)
     return folder is not None and path.parent == folder.resolve()
 
@@ -284,18 +279,14 @@ def read_cline(reader: FileReader, rel: str, *, named: bool) -> list[Document]:
         file = _named(reader, rel, named)
         return [_cline_document(file)] if file else []
     names = list_dir(reader.resolve(rel))
-    ordered = [n for n in CLINE_FILES if n in names] + [
-        n for n in names if n.endswith(".md") and n not in CLINE_FILES
-    ]
+    ordered = [n for n in CLINE_FILES if n in names] + [n for n in names if n.endswith(".md") and n not in CLINE_FILES]
     files = [reader.try_read(_join(rel, n)) for n in ordered]
     return [_cline_document(f) for f in files if f is not None]
 
 
 def _cline_document(file: SourceFile) -> Document:
     start, end, meta = body_range(file)
-    return Document(
-        file=file, format="cline", kind="Cline memory bank", start=start, end=end, meta=meta
-    )
+    return Document(file=file, format="cline", kind="Cline memory bank", start=start, end=end, meta=meta)
 
 
 def read_auto_memory(reader: FileReader, rel: str, *, named: bool) -> list[Document]:

@@ -27,9 +27,7 @@ _TRAILING = ".:!?"
 USER_FILE_NAMES = ("CLAUDE.md",)
 
 
-def read_instructions(
-    reader: FileReader, first: SourceFile, *, user_level: bool = False
-) -> list[Document]:
+def read_instructions(reader: FileReader, first: SourceFile, *, user_level: bool = False) -> list[Document]:
     """``first`` and every file it imports (depth first, in the order they are named)."""
     documents: list[Document] = []
     _walk(reader, first, documents, stack=(first.path,), via=None, user_level=user_level)
@@ -74,9 +72,7 @@ def _walk(
             )
 
 
-def _target(
-    reader: FileReader, file: SourceFile, reference: str, stack: tuple[Path, ...]
-) -> str | None:
+def _target(reader: FileReader, file: SourceFile, reference: str, stack: tuple[Path, ...]) -> str | None:
     rel = posixpath.join(posixpath.dirname(file.rel), reference)
     try:
         real = reader.resolve(rel)
@@ -88,9 +84,7 @@ def _target(
         reader.notes.append(f"{file.rel}: import @{reference} is a cycle ({chain}); not followed")
         return None
     if len(stack) > MAX_IMPORT_DEPTH:
-        reader.notes.append(
-            f"{file.rel}: import @{reference} not followed: more than {MAX_IMPORT_DEPTH} hops"
-        )
+        reader.notes.append(f"{file.rel}: import @{reference} not followed: more than {MAX_IMPORT_DEPTH} hops")
         return None
     if not real.exists():
         reader.notes.append(f"{file.rel}: import @{reference} not found")

@@ -140,9 +140,7 @@ def heading_at(line: str) -> tuple[int, str] | None:
 # --------------------------------------------------------------------------- sections
 
 
-def sections(
-    lines: Sequence[str], start: int, end: int, titles: tuple[str, ...] = ()
-) -> list[Section]:
+def sections(lines: Sequence[str], start: int, end: int, titles: tuple[str, ...] = ()) -> list[Section]:
     """The sections of ``lines[start:end]``, split at the level where a document has sections."""
     headings = _headings(lines, start, end)
     level = _split_level([lvl for _, lvl, _ in headings])
@@ -242,9 +240,7 @@ def _section_pieces(lines: Sequence[str], section: Section) -> list[Piece]:
     return [replace(p, part=n, parts=len(made)) for n, p in enumerate(made, start=1)]
 
 
-def _piece(
-    lines: Sequence[str], section: Section, start: int, end: int, text: str | None = None
-) -> Piece:
+def _piece(lines: Sequence[str], section: Section, start: int, end: int, text: str | None = None) -> Piece:
     if text is not None:  # a slice of one over-long line
         return Piece(section.titles, start, end, text, clip_lines(text, QUOTE_BYTES), start)
     # The first piece of a section quotes its heading too: it says where the text stands.

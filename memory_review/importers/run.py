@@ -141,9 +141,7 @@ def _keyed_by_body(found: list[Finding]) -> tuple[list[Finding], dict[str, str]]
 def _described(planned: PlannedProposal, descriptions: dict[str, str]) -> PlannedProposal:
     memory = planned.proposal.memory
     real = memory.model_copy(update={"description": descriptions[memory.description]})
-    return planned.model_copy(
-        update={"proposal": planned.proposal.model_copy(update={"memory": real})}
-    )
+    return planned.model_copy(update={"proposal": planned.proposal.model_copy(update={"memory": real})})
 
 
 def import_root(ws: Workspace, path: Path) -> Path:
@@ -151,9 +149,7 @@ def import_root(ws: Workspace, path: Path) -> Path:
     absolute = path.absolute()
     for store in (ws.store("project"), ws.store("user")):
         if absolute.resolve().is_relative_to(store.root.resolve()):
-            raise UnsafePathError(
-                "this is a memory-review store; its memories are already reviewed", path=path
-            )
+            raise UnsafePathError("this is a memory-review store; its memories are already reviewed", path=path)
     project = ws.root.resolve()
     if absolute.is_relative_to(ws.root) or absolute.resolve().is_relative_to(project):
         return project
@@ -166,9 +162,7 @@ def _scope(scope: str | None) -> DurableScope | None:
     raise ValidationError(f"scope must be 'user' or 'project', not {scope!r}", field="scope")
 
 
-def _fitting(
-    ws: Workspace, planned: list[PlannedProposal]
-) -> tuple[list[PlannedProposal], list[str]]:
+def _fitting(ws: Workspace, planned: list[PlannedProposal]) -> tuple[list[PlannedProposal], list[str]]:
     views: dict[str, Any] = {}
     fitting: list[PlannedProposal] = []
     too_large: list[str] = []
@@ -184,9 +178,7 @@ def _fitting(
 
 def _fits(before: Memory | None, item: PlannedProposal, scope: str) -> bool:
     try:
-        record = proposed_record(
-            before, item.proposal.memory, item.proposal, scope, _PLACEHOLDER_CANDIDATE, utc_now()
-        )
+        record = proposed_record(before, item.proposal.memory, item.proposal, scope, _PLACEHOLDER_CANDIDATE, utc_now())
         render_memory(record.model_copy(update={"applied_by": _ACTOR_ROOM}))
     except ValidationError:
         return False

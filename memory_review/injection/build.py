@@ -68,9 +68,7 @@ def build_context(
     )
 
 
-def _candidates(
-    memories: Sequence[Memory], request: ContextRequest, selector: Selector | None
-) -> list[Memory]:
+def _candidates(memories: Sequence[Memory], request: ContextRequest, selector: Selector | None) -> list[Memory]:
     query = request.query
     if query is None or not query.strip():
         return list(memories)
@@ -84,10 +82,7 @@ def _fit(ordered: list[Memory], request: ContextRequest) -> list[str]:
     for memory in ordered:
         frame = render_frame(memory, request.now, version=request.frame)
         add_bytes, add_lines = frame_cost(frame)
-        if (
-            used_bytes + add_bytes > request.budget_bytes
-            or used_lines + add_lines > request.budget_lines
-        ):
+        if used_bytes + add_bytes > request.budget_bytes or used_lines + add_lines > request.budget_lines:
             break
         used_bytes += add_bytes
         used_lines += add_lines
@@ -96,9 +91,7 @@ def _fit(ordered: list[Memory], request: ContextRequest) -> list[str]:
 
 
 def _included(memory: Memory, sha256_of: Sha256Of) -> IncludedMemory:
-    return IncludedMemory(
-        id=memory.id, scope=memory.scope, type=memory.type, sha256=_sha(memory, sha256_of)
-    )
+    return IncludedMemory(id=memory.id, scope=memory.scope, type=memory.type, sha256=_sha(memory, sha256_of))
 
 
 def _dropped(memory: Memory, reason: DropReason, sha256_of: Sha256Of) -> DroppedMemory:

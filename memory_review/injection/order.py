@@ -21,10 +21,7 @@ from memory_review.lean.block import RANK as _RANK
 from memory_review.models import Memory
 
 
-
-def merge_tiers(
-    user: Sequence[Memory], project: Sequence[Memory], session: Sequence[Memory]
-) -> list[Memory]:
+def merge_tiers(user: Sequence[Memory], project: Sequence[Memory], session: Sequence[Memory]) -> list[Memory]:
     """One memory per id, a later tier overriding an earlier one; sorted by id.
 
     Each tier must hold only memories of its own scope and no id twice —
@@ -45,9 +42,7 @@ def _tier_by_id(scope: str, tier: Sequence[Memory]) -> dict[str, Memory]:
                 field="scope",
             )
         if memory.id in by_id:
-            raise ValidationError(
-                f"memory {memory.id!r} appears twice in the {scope} tier", field="id"
-            )
+            raise ValidationError(f"memory {memory.id!r} appears twice in the {scope} tier", field="id")
         by_id[memory.id] = memory
     return by_id
 
@@ -57,9 +52,7 @@ def check_unique(memories: Sequence[Memory]) -> None:
     seen: set[str] = set()
     for memory in memories:
         if memory.id in seen:
-            raise ValidationError(
-                f"memory {memory.id!r} appears twice; merge the tiers first", field="id"
-            )
+            raise ValidationError(f"memory {memory.id!r} appears twice; merge the tiers first", field="id")
         seen.add(memory.id)
 
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 
 from memory_review import textfold
+
 # The block's bytes and the clock-dependent part of a note live with the per-prompt path; re-exported here.
 from memory_review.lean.block import (  # noqa: F401
     CLOSE,
@@ -47,7 +48,6 @@ from memory_review.lean.block import (  # noqa: F401
 )
 from memory_review.models import Memory
 from memory_review.safety import strip_invisible
-
 
 # Detection runs on the folded text; each pattern's first character is the bracket to escape.
 _FORGERY_RE = re.compile(
@@ -111,8 +111,9 @@ def render_frame(memory: Memory, now: str | None = None, *, version: int = FRAME
     headline = " ".join(sanitize(memory.description).split("\n"))
     body = sanitize(memory.body)
     age = age_words(age_days(memory.updated_at, now)) if now is not None else ""
-    line = " ".join(part for part in (f"[memory:{memory.scope}:{memory.type}]", headline,
-                                      f"(id={memory.id}{age})") if part)
+    line = " ".join(
+        part for part in (f"[memory:{memory.scope}:{memory.type}]", headline, f"(id={memory.id}{age})") if part
+    )
     return f"{line}\n{body}\n" if body and body != headline else f"{line}\n"
 
 

@@ -50,9 +50,7 @@ class ContextRequest:
 
     def __post_init__(self) -> None:
         if not isinstance(self.now, str) or not TIMESTAMP_RE.fullmatch(self.now):
-            raise ValidationError(
-                "must be an ISO-8601 UTC timestamp like 2026-05-18T10:30:00Z", field="now"
-            )
+            raise ValidationError("must be an ISO-8601 UTC timestamp like 2026-05-18T10:30:00Z", field="now")
         if self.query is not None and not isinstance(self.query, str):
             raise ValidationError("must be a string or None", field="query")
         for name in ("budget_bytes", "budget_lines", "limit"):
@@ -93,8 +91,13 @@ class DroppedMemory:
     def __post_init__(self) -> None:
         # One combined test (this runs ~10,000 times per build); the slow path names the field.
         sha = self.sha256
-        if ((self.scope, self.type, self.reason) not in _LABELS or type(sha) is not str or len(sha) != 64
-                or sha.strip(_HEX) or type(self.id) is not str):
+        if (
+            (self.scope, self.type, self.reason) not in _LABELS
+            or type(sha) is not str
+            or len(sha) != 64
+            or sha.strip(_HEX)
+            or type(self.id) is not str
+        ):
             raise _refusal(self)
 
 

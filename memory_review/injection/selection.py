@@ -8,8 +8,8 @@ The fallback is deterministic keyword matching over ``id + description + body``,
 folded with NFKC and casefold: words are runs of 3 or more letters or digits;
 runs of CJK characters (Han, kana, Hangul) give their bigrams (a lone CJK
 character counts as itself, and is found anywhere in a memory's CJK text). A
-memory's score is the number of distinct query terms it contains; the ``limit`` best are chosen, ties broken by id, and a
-memory with score 0 is never chosen.
+memory's score is the number of distinct query terms it contains; the ``limit`` best
+are chosen, ties broken by id, and a memory with score 0 is never chosen.
 """
 
 from __future__ import annotations

@@ -50,8 +50,12 @@ CLAUDE_CODE = HookAgent("claude-code", {event: event for event in HOOK_EVENTS}, 
 CODEX = HookAgent("codex", {event: event for event in ("SessionStart", "UserPromptSubmit", "Stop")}, None)
 GEMINI = HookAgent(
     "gemini",
-    {"SessionStart": "SessionStart", "BeforeAgent": "UserPromptSubmit", "AfterAgent": "Stop",
-     "PreCompress": "PreCompact"},
+    {
+        "SessionStart": "SessionStart",
+        "BeforeAgent": "UserPromptSubmit",
+        "AfterAgent": "Stop",
+        "PreCompress": "PreCompact",
+    },
     "GEMINI_PROJECT_DIR",
     timeout_unit=1000,
 )

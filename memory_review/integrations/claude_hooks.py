@@ -122,8 +122,9 @@ def parse_payload(raw: bytes) -> HookPayload:
         raise ValidationError(f"not a Claude Code hook payload: {where}: {first['msg']}", path="stdin") from exc
 
 
-def handle(payload: HookPayload, *, project: Path | None = None, deadline: float | None = None,
-           agent: HookAgent = CLAUDE_CODE) -> HookOutcome:
+def handle(
+    payload: HookPayload, *, project: Path | None = None, deadline: float | None = None, agent: HookAgent = CLAUDE_CODE
+) -> HookOutcome:
     """Answer one hook event. Raises MemoryReviewError (or OSError) on failure; the caller logs it."""
     outcome = HookOutcome(event=payload.hook_event_name)
     event = agent.ours(payload.hook_event_name)
@@ -221,8 +222,10 @@ def _review_notice(proposed: list[str]) -> dict[str, Any] | None:
     if not proposed:
         return None
     # systemMessage is shown to the person, not the model: the agent is never told to approve anything.
-    return {"systemMessage": f"memory-review: {len(proposed)} new candidate(s) waiting for review "
-                             "(run `memory-review`)", "suppressOutput": True}
+    return {
+        "systemMessage": f"memory-review: {len(proposed)} new candidate(s) waiting for review (run `memory-review`)",
+        "suppressOutput": True,
+    }
 
 
 def hook_errors(ws: Workspace) -> list[HookError]:
@@ -286,8 +289,7 @@ def session_offsets(state: HookState, payload: HookPayload, ws: Workspace) -> Se
 
 def offset_after(transcript: Transcript, stat: os.stat_result) -> TranscriptOffset:
     last = transcript.turns[-1].turn_id if transcript.turns else None
-    return TranscriptOffset(turns=len(transcript.turns), last_turn=last, size=stat.st_size,
-                            mtime_ns=stat.st_mtime_ns)
+    return TranscriptOffset(turns=len(transcript.turns), last_turn=last, size=stat.st_size, mtime_ns=stat.st_mtime_ns)
 
 
 def stat_transcript(path: Path) -> os.stat_result:
@@ -307,8 +309,7 @@ def _lock_wait(deadline: float | None) -> float:
 # --- the boundary: never fail, never block -------------------------------------------------------
 
 
-def run_hook(stdin: IO[bytes], stdout: IO[str], *, project: str | None = None,
-             agent: HookAgent = CLAUDE_CODE) -> int:
+def run_hook(stdin: IO[bytes], stdout: IO[str], *, project: str | None = None, agent: HookAgent = CLAUDE_CODE) -> int:
     """The command: read stdin, answer, and exit 0 whatever happens (errors go to the hook error log)."""
     watchdog = Watchdog(_deadline(EXTRACT_DEADLINE), on_expiry=lambda: _timed_out(None, project, agent))
     payload: HookPayload | None = None
@@ -317,8 +318,7 @@ def run_hook(stdin: IO[bytes], stdout: IO[str], *, project: str | None = None,
         context = agent.ours(payload.hook_event_name) in CONTEXT_EVENTS
         limit = _deadline(CONTEXT_DEADLINE if context else EXTRACT_DEADLINE)
         watchdog.restart(limit, on_expiry=lambda: _timed_out(payload, project, agent))
-        outcome = handle(payload, project=Path(project) if project else None, deadline=watchdog.expires_at,
-                         agent=agent)
+        outcome = handle(payload, project=Path(project) if project else None, deadline=watchdog.expires_at, agent=agent)
     except Exception as exc:  # noqa: BLE001 — the hook's boundary: log anything, add nothing, exit 0
         failure = exc  # `exc` is unbound after the block; the lambda must not depend on when it runs
         watchdog.finish(lambda: _log_failure(failure, payload, project, agent))
@@ -344,12 +344,18 @@ def _timed_out(payload: HookPayload | None, project: str | None, agent: HookAgen
     record_error(error_folder_for(payload, project, agent), exc, payload=payload, agent=agent)
 
 
-def record_error(store_root: Path | None, exc: BaseException, *, payload: HookPayload | None = None,
-                 agent: HookAgent = CLAUDE_CODE) -> None:
+def record_error(
+    store_root: Path | None, exc: BaseException, *, payload: HookPayload | None = None, agent: HookAgent = CLAUDE_CODE
+) -> None:
     """Append a hook failure to the store's hook error log, under the agent's name (stderr when no store can)."""
-    entry = HookError(ts=utc_now(), agent=agent.name, event=payload.hook_event_name if payload else None,
-                      session=payload.session_id if payload else None, error=type(exc).__name__,
-                      message=_message(exc))
+    entry = HookError(
+        ts=utc_now(),
+        agent=agent.name,
+        event=payload.hook_event_name if payload else None,
+        session=payload.session_id if payload else None,
+        error=type(exc).__name__,
+        message=_message(exc),
+    )
     try:
         if store_root is None:
             raise FileNotFoundError("no store for the hook error log")
@@ -364,8 +370,7 @@ def _message(exc: BaseException) -> str:
     return f"{exc}" + (f" (hint: {hint})" if hint else "")
 
 
-def error_folder_for(payload: HookPayload | None, project: str | None,
-                     agent: HookAgent = CLAUDE_CODE) -> Path | None:
+def error_folder_for(payload: HookPayload | None, project: str | None, agent: HookAgent = CLAUDE_CODE) -> Path | None:
     """The store whose hook log takes an error: the project store if it exists, else the user store."""
     try:
         cwd = Path(payload.cwd) if payload and payload.cwd and Path(payload.cwd).is_dir() else None

@@ -30,8 +30,18 @@ HOOK_ARGS = ("hook", "claude-code")
 OUR_HOOK_ARGS = frozenset(agent.hook_args for agent in AGENTS.values())
 AUTO_MEMORY = "autoMemoryEnabled"
 # A person's commands (rules.require_person refuses an agent actor; these rules refuse the agent's shell).
-PERSON_COMMANDS = ("apply", "discard", "edit", "revert", "restore", "delete", "forget", "trust", "sync",
-                   "verify --repair")
+PERSON_COMMANDS = (
+    "apply",
+    "discard",
+    "edit",
+    "revert",
+    "restore",
+    "delete",
+    "forget",
+    "trust",
+    "sync",
+    "verify --repair",
+)
 # What follows the program in each rule. argparse takes any unambiguous prefix of a flag
 # (`verify --rep`), so `--repair` is matched as `--r...`, after any other options; `sync` and
 # `trust` also run with no argument (a lone trailing ` *` matches nothing only in a one-`*` rule).
@@ -99,7 +109,7 @@ def is_our_rule(rule: Any) -> bool:
     """Whether a deny rule has the shape :func:`deny_rules` makes (for any program path)."""
     if not isinstance(rule, str) or not rule.startswith("Bash(") or not rule.endswith(")"):
         return False
-    inner = rule[len("Bash("):-1]
+    inner = rule[len("Bash(") : -1]
     for tail in RULE_TAILS:
         for middle in (f" * {tail}", f" {tail}"):
             if inner.endswith(middle):
@@ -174,8 +184,8 @@ def our_hook_commands(data: dict[str, Any]) -> list[str]:
 
 def _our_entries(data: dict[str, Any]) -> Iterator[Any]:
     hooks = data.get("hooks")
-    for groups in (hooks.values() if isinstance(hooks, dict) else ()):
-        for group in (groups if isinstance(groups, list) else ()):
+    for groups in hooks.values() if isinstance(hooks, dict) else ():
+        for group in groups if isinstance(groups, list) else ():
             if isinstance(group, dict):
                 yield from (e for e in _hook_list(group) if is_ours(e))
 
@@ -200,8 +210,11 @@ def _strip_hooks(data: dict[str, Any], before: dict[str, Any]) -> list[str]:
         return []
     had = before.get("hooks")
     had_events = set(had) if isinstance(had, dict) else set()
-    touched = [event for event, groups in list(hooks.items())
-               if _strip_event(hooks, event, groups, keep_empty=event in had_events)]
+    touched = [
+        event
+        for event, groups in list(hooks.items())
+        if _strip_event(hooks, event, groups, keep_empty=event in had_events)
+    ]
     if touched and not hooks and not isinstance(had, dict):
         del data["hooks"]
     return touched

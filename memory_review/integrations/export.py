@@ -36,8 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from memory_review.events.durable import atomic_replace
 from memory_review.errors import StorageError, UnsafePathError, ValidationError
+from memory_review.events.durable import atomic_replace
 from memory_review.injection import priority_order
 from memory_review.injection.render import render_frame
 from memory_review.models import Memory
@@ -87,8 +87,7 @@ class ExportResult:
     imports: str | None = None  # "AGENTS.md": the CLAUDE.md imports it, so Claude Code still reads it
 
 
-def export_memories(ws: Workspace, *, format: str, output: Path | None = None,
-                    scope: str = "project") -> ExportResult:
+def export_memories(ws: Workspace, *, format: str, output: Path | None = None, scope: str = "project") -> ExportResult:
     """Write the approved memories of ``scope`` (project, user or all) into ``format``'s file."""
     if scope not in SCOPES:
         raise ValidationError(f"scope must be one of {', '.join(SCOPES)}, not {scope!r}", field="scope")
@@ -101,9 +100,15 @@ def export_memories(ws: Workspace, *, format: str, output: Path | None = None,
         new = _with_agents_import(new)
     if new != old:
         _write(target, new)
-    return ExportResult(format=format, path=str(target), changed=new != old, created=old is None,
-                        memories=len(memories), scope=scope,
-                        imports="AGENTS.md" if claude and _imports_agents(new) else None)
+    return ExportResult(
+        format=format,
+        path=str(target),
+        changed=new != old,
+        created=old is None,
+        memories=len(memories),
+        scope=scope,
+        imports="AGENTS.md" if claude and _imports_agents(new) else None,
+    )
 
 
 def _needs_agents_import(target: Path, text: str) -> bool:
@@ -111,7 +116,7 @@ def _needs_agents_import(target: Path, text: str) -> bool:
     if not (target.parent / "AGENTS.md").exists() or _imports_agents(text):
         return False
     span = _section_span(text)
-    return span is not None and not (text[:span[0]] + text[span[1]:]).strip()
+    return span is not None and not (text[: span[0]] + text[span[1] :]).strip()
 
 
 def _imports_agents(text: str) -> bool:
@@ -176,7 +181,8 @@ def _section_span(text: str) -> tuple[int, int] | None:
         raise ValidationError(
             f"the memory-review markers are not one begin followed by one end (found {', '.join(kinds)}); "
             "fix them by hand, nothing was changed",
-            hint=f"the section starts with {BEGIN} and ends with {END}")
+            hint=f"the section starts with {BEGIN} and ends with {END}",
+        )
     end = marks[1].end()
     for newline in ("\r\n", "\n"):
         if text.startswith(newline, end):
@@ -190,16 +196,14 @@ def _section_span(text: str) -> tuple[int, int] | None:
 
 def _target(root: Path, format: str, output: Path | None) -> Path:
     if format not in FORMATS:
-        raise ValidationError(f"unknown export format {format!r}; use one of {', '.join(FORMATS)}",
-                              field="format")
+        raise ValidationError(f"unknown export format {format!r}; use one of {', '.join(FORMATS)}", field="format")
     if output is not None:
         return output.expanduser().absolute()  # the user's own choice may point anywhere
     target = root / FORMATS[format]
     resolved = target.resolve()
     # A file of the repository (e.g. AGENTS.md as a symlink) must not aim our write outside it.
     if not resolved.is_relative_to(root.resolve()):
-        raise UnsafePathError(f"{target} resolves outside the project ({resolved}); nothing was written",
-                              path=target)
+        raise UnsafePathError(f"{target} resolves outside the project ({resolved}); nothing was written", path=target)
     return resolved
 
 

@@ -31,9 +31,9 @@ import orjson
 from pydantic import Field
 from pydantic import ValidationError as PydanticValidationError
 
+from memory_review.errors import IntegrityError
 from memory_review.events.durable import atomic_replace
 from memory_review.events.safe_fs import append_fd, check_dir, make_dir, rename
-from memory_review.errors import IntegrityError
 from memory_review.file_reads import read_store_file, storage_errors
 from memory_review.ids import check_session_id
 from memory_review.integrations.agents import AgentName
@@ -115,8 +115,11 @@ class HookState:
         try:
             offsets = SessionOffsets.model_validate(orjson.loads(data))
         except (orjson.JSONDecodeError, PydanticValidationError) as exc:
-            raise IntegrityError(f"damaged hook offsets file: {exc}".splitlines()[0], path=path,
-                                 hint="it is derived state: the hook starts this session over") from exc
+            raise IntegrityError(
+                f"damaged hook offsets file: {exc}".splitlines()[0],
+                path=path,
+                hint="it is derived state: the hook starts this session over",
+            ) from exc
         if offsets.session != session:
             raise IntegrityError(f"offsets file names session {offsets.session!r}", path=path)
         return offsets
@@ -235,8 +238,10 @@ def _error_line(entry: HookError) -> bytes:
     """The record as one JSON line, every text field redacted (an error may quote a prompt or a file)."""
     from memory_review.safety import redact  # only a failing hook pays for the secret patterns
 
-    fields = {name: redact(value) if isinstance(value, str) else value
-              for name, value in entry.model_dump(mode="json", exclude={"log"}).items()}
+    fields = {
+        name: redact(value) if isinstance(value, str) else value
+        for name, value in entry.model_dump(mode="json", exclude={"log"}).items()
+    }
     fields["message"] = fields["message"][:MAX_MESSAGE_CHARS]
     return orjson.dumps(fields, option=orjson.OPT_SORT_KEYS) + b"\n"
 
@@ -263,5 +268,6 @@ def _entry(line: bytes, path: Path, number: int) -> HookError:
         return HookError.model_validate(orjson.loads(line)).model_copy(update={"log": str(path)})
     except (orjson.JSONDecodeError, PydanticValidationError):
         # A torn or foreign line is shown for what it is rather than hidden.
-        return HookError(ts="", error="UnreadableLine", message=f"line {number} is not a hook error record",
-                         log=str(path))
+        return HookError(
+            ts="", error="UnreadableLine", message=f"line {number} is not a hook error record", log=str(path)
+        )

@@ -55,24 +55,49 @@ def configured_extractor(ws: Workspace, agent: HookAgent = CLAUDE_CODE) -> str:
     return hook_extractor(read_config(ws.store_dir("user")), agent.name)
 
 
-def start_background_extraction(ws: Workspace, payload: HookPayload, extractor: str,
-                                agent: HookAgent = CLAUDE_CODE) -> None:
+def start_background_extraction(
+    ws: Workspace, payload: HookPayload, extractor: str, agent: HookAgent = CLAUDE_CODE
+) -> None:
     """Record the job and start a detached worker for the session; returns at once."""
     if not payload.transcript_path:
         raise ValidationError(f"{payload.hook_event_name} payload has no transcript_path", field="transcript_path")
     transcript = Path(payload.transcript_path).expanduser().absolute()
     state = HookState(ws.store_dir("project"), lock_timeout=1.0)
-    state.save_job(ExtractionJob(session=payload.session_id, transcript=str(transcript), extractor=extractor,
-                                 event=payload.hook_event_name, generation=time.time_ns(), agent=agent.name))
+    state.save_job(
+        ExtractionJob(
+            session=payload.session_id,
+            transcript=str(transcript),
+            extractor=extractor,
+            event=payload.hook_event_name,
+            generation=time.time_ns(),
+            agent=agent.name,
+        )
+    )
     spawn_worker(ws.root, payload.session_id)
 
 
 def spawn_worker(project_root: Path, session: str) -> None:
     """Start the worker detached: its own session, no pipes to Claude Code, nothing to wait for."""
-    argv = [sys.executable, "-m", "memory_review.cli", "--project", str(project_root), "--session", session,
-            "hook", "worker"]
-    child = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                             cwd=project_root, start_new_session=True, close_fds=True)
+    argv = [
+        sys.executable,
+        "-m",
+        "memory_review.cli",
+        "--project",
+        str(project_root),
+        "--session",
+        session,
+        "hook",
+        "worker",
+    ]
+    child = subprocess.Popen(
+        argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=project_root,
+        start_new_session=True,
+        close_fds=True,
+    )
     child.returncode = 0  # never waited for on purpose: the hook exits, and the worker outlives it
 
 
@@ -141,8 +166,9 @@ def extract_job(ws: Workspace, state: HookState, job: ExtractionJob) -> list[str
     return summary.proposed
 
 
-def _read_new_turns(ws: Workspace, state: HookState, job: ExtractionJob,
-                    path: Path) -> tuple[Transcript, int, TranscriptOffset] | None:
+def _read_new_turns(
+    ws: Workspace, state: HookState, job: ExtractionJob, path: Path
+) -> tuple[Transcript, int, TranscriptOffset] | None:
     from memory_review.extract import read_transcript
 
     with state.extraction_lock():

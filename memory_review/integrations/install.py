@@ -32,9 +32,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from memory_review.errors import StorageError, UnsafePathError, ValidationError
 from memory_review.events.durable import atomic_replace, remove_file
 from memory_review.events.safe_fs import FileTooLarge, UnsafeFile, read_file_or
-from memory_review.errors import StorageError, UnsafePathError, ValidationError
 from memory_review.integrations.agents import (
     CODEX,
     CONTEXT_EVENTS,
@@ -95,13 +95,15 @@ class Target:
     backup: Path
 
 
-def settings_path(scope: SettingsScope, root: Path, environ: dict[str, str] | None = None,
-                  agent: Agent = "claude-code") -> Path:
+def settings_path(
+    scope: SettingsScope, root: Path, environ: dict[str, str] | None = None, agent: Agent = "claude-code"
+) -> Path:
     """The settings file Claude Code (or Codex's hooks file, or Gemini CLI) reads for ``scope``."""
     if agent == "gemini":
         if scope == "local":
-            raise ValidationError("Gemini CLI has no local settings file; use --project (.gemini/settings.json) "
-                                  "or --user")
+            raise ValidationError(
+                "Gemini CLI has no local settings file; use --project (.gemini/settings.json) or --user"
+            )
         return (gemini_home(environ) if scope == "user" else root / ".gemini") / "settings.json"
     if agent == "codex":
         if scope == "local":
@@ -181,8 +183,15 @@ def codex_wanted(command: str) -> Wanted:
 
 def gemini_wanted(command: str) -> Wanted:
     """Our part of a Gemini CLI ``settings.json``: the hook on its events, timeouts in milliseconds, named."""
-    entries = {event: {"name": HOOK_NAME, "type": "command", "command": command,
-                       "timeout": TIMEOUTS[ours] * GEMINI.timeout_unit} for event, ours in GEMINI.events.items()}
+    entries = {
+        event: {
+            "name": HOOK_NAME,
+            "type": "command",
+            "command": command,
+            "timeout": TIMEOUTS[ours] * GEMINI.timeout_unit,
+        }
+        for event, ours in GEMINI.events.items()
+    }
     return Wanted(hooks=entries, deny=(), auto_memory_off=False)
 
 
@@ -202,9 +211,15 @@ def _which() -> Path | None:
 # --- install -----------------------------------------------------------------------------------
 
 
-def install(ws: Workspace, *, scope: SettingsScope = "project", command: str | None = None,
-            keep_auto_memory: bool = False, extractor: str | None = None,
-            agent: Agent = "claude-code") -> InstallResult:
+def install(
+    ws: Workspace,
+    *,
+    scope: SettingsScope = "project",
+    command: str | None = None,
+    keep_auto_memory: bool = False,
+    extractor: str | None = None,
+    agent: Agent = "claude-code",
+) -> InstallResult:
     """Install for ``scope``; a project/local install also creates the project store (the hooks act
     only where one exists) and keeps it out of the project's branches (``.gitignore``). ``extractor``
     records the person's choice of extractor for the hooks in their user store (ADR 0026)."""
@@ -230,8 +245,9 @@ def uninstall(ws: Workspace, *, scope: SettingsScope = "project", agent: Agent =
     return replace(result, agent=agent)
 
 
-def install_claude_code(target: Target, *, command: str | None = None,
-                        keep_auto_memory: bool = False, agent: Agent = "claude-code") -> InstallResult:
+def install_claude_code(
+    target: Target, *, command: str | None = None, keep_auto_memory: bool = False, agent: Agent = "claude-code"
+) -> InstallResult:
     """Merge our part into the settings file of ``target`` (created if missing)."""
     command = command or hook_command(agent)
     original = _read(target.real)
@@ -241,9 +257,16 @@ def install_claude_code(target: Target, *, command: str | None = None,
     want = _wanted_for(agent, command, keep_auto_memory=keep_auto_memory)
     merged = merge_settings(data, want, before=before)
     auto_memory = None if agent != "claude-code" else "kept" if keep_auto_memory else "off"
-    result = InstallResult(agent, str(target.path), "unchanged", list(want.hooks), command=command,
-                           edited=str(target.real) if target.real != target.path else None,
-                           deny_rules=len(want.deny), auto_memory=auto_memory)
+    result = InstallResult(
+        agent,
+        str(target.path),
+        "unchanged",
+        list(want.hooks),
+        command=command,
+        edited=str(target.real) if target.real != target.path else None,
+        deny_rules=len(want.deny),
+        auto_memory=auto_memory,
+    )
     if merged == data:
         return result
     if first and original is not None:
@@ -259,8 +282,12 @@ def install_claude_code(target: Target, *, command: str | None = None,
 def uninstall_claude_code(target: Target) -> InstallResult:
     """Take our part out of ``target``; byte-identical to the backup when nothing else changed."""
     original = _read(target.real)
-    result = InstallResult("claude-code", str(target.path), "not-installed",
-                           edited=str(target.real) if target.real != target.path else None)
+    result = InstallResult(
+        "claude-code",
+        str(target.path),
+        "not-installed",
+        edited=str(target.real) if target.real != target.path else None,
+    )
     if original is None:
         return result
     data = _parse(original, target.real)
@@ -268,8 +295,9 @@ def uninstall_claude_code(target: Target) -> InstallResult:
     stripped, found = strip_settings(data, before=_backup_data(backup))
     if not found.found:
         return result
-    result = replace(result, events=found.events, deny_rules=len(found.rules),
-                     auto_memory="restored" if found.auto_memory else None)
+    result = replace(
+        result, events=found.events, deny_rules=len(found.rules), auto_memory="restored" if found.auto_memory else None
+    )
     if backup is not None and _backup_data(backup) == stripped:
         _write(target.real, backup)
         _remove(target.backup)
@@ -284,8 +312,14 @@ def uninstall_claude_code(target: Target) -> InstallResult:
 # --- where: the file to edit, guarded --------------------------------------------------------------
 
 
-def locate(scope: SettingsScope, root: Path, *, backups: Path, environ: dict[str, str] | None = None,
-           agent: Agent = "claude-code") -> Target:
+def locate(
+    scope: SettingsScope,
+    root: Path,
+    *,
+    backups: Path,
+    environ: dict[str, str] | None = None,
+    agent: Agent = "claude-code",
+) -> Target:
     """The settings file of ``scope``, its real target (checked) and its backup in the user store."""
     path = settings_path(scope, root, environ, agent)
     try:
@@ -303,8 +337,11 @@ def locate(scope: SettingsScope, root: Path, *, backups: Path, environ: dict[str
 def _check_project_target(path: Path, real: Path, root: Path) -> None:
     # The repository decides what `.claude/` holds: a link out of it must not aim our read or write elsewhere.
     if not real.is_relative_to(root):
-        raise UnsafePathError(f"resolves outside the project ({real}); nothing was read or changed", path=path,
-                              hint="replace the link by a file, or use --user for your own settings")
+        raise UnsafePathError(
+            f"resolves outside the project ({real}); nothing was read or changed",
+            path=path,
+            hint="replace the link by a file, or use --user for your own settings",
+        )
     if real.is_relative_to(root / ".git"):
         raise UnsafePathError(f"resolves into the repository's .git ({real}); nothing was changed", path=path)
     _check_kind(path, real)

@@ -54,18 +54,24 @@ if TYPE_CHECKING:
 
 SERVER_NAME = "memory-review"
 TOOL_NAMES = ("propose_memory", "get_context", "list_memories", "search_memories", "candidate_status")
-REVIEW_NOTE = ("A person will review this proposal (in memory-review); it is not memory until they apply it. "
-               "Check it later with candidate_status.")
+REVIEW_NOTE = (
+    "A person will review this proposal (in memory-review); it is not memory until they apply it. "
+    "Check it later with candidate_status."
+)
 INSTRUCTIONS = (
     "memory-review keeps a reviewed memory of the user's preferences, project conventions, facts and "
     "forbidden actions. Call get_context at the start of a task. When the user states something worth "
     "remembering, call propose_memory with a rationale and the user's words as evidence: a person "
     "reviews every proposal; you cannot approve, edit or discard one."
 )
-EXISTING_NOTE = ("An identical proposal is already waiting for review; this is its id (nothing new was "
-                 "proposed). Check it with candidate_status.")
-NO_PROJECT = ("this server has no project: start it with --project DIR, from a client that shares its MCP "
-              "roots, or with $CLAUDE_PROJECT_DIR set; until then only user-scope memory is available")
+EXISTING_NOTE = (
+    "An identical proposal is already waiting for review; this is its id (nothing new was "
+    "proposed). Check it with candidate_status."
+)
+NO_PROJECT = (
+    "this server has no project: start it with --project DIR, from a client that shares its MCP "
+    "roots, or with $CLAUDE_PROJECT_DIR set; until then only user-scope memory is available"
+)
 MAX_SEARCH_RESULTS = 20
 ROOTS_TIMEOUT = 5.0
 
@@ -86,28 +92,53 @@ class MemoryTools:
         if scope == "project" and not self.has_project:
             raise ValidationError(NO_PROJECT, field="scope")
 
-    def propose_memory(self, *, memory_id: str, type: str, description: str, rationale: str, body: str = "",
-                       scope: str = "project", op: str = "create", evidence: list[str] | None = None,
-                       session_id: str | None = None) -> dict[str, Any]:
+    def propose_memory(
+        self,
+        *,
+        memory_id: str,
+        type: str,
+        description: str,
+        rationale: str,
+        body: str = "",
+        scope: str = "project",
+        op: str = "create",
+        evidence: list[str] | None = None,
+        session_id: str | None = None,
+    ) -> dict[str, Any]:
         """Propose one memory; the pending candidate's id, flags and the review note."""
         self._need_project(scope)
         session = session_id or self.session
         try:  # an agent's input: validated as data, like `propose --file`
-            proposal = UpsertProposal.model_validate({
-                "op": op, "scope": scope, "session_id": session,
-                "memory": {"id": memory_id, "type": type, "description": description, "body": body},
-                "rationale": rationale, "proposer": Proposer(kind="agent", name="mcp"),
-                "evidence": [Evidence(quote=q, session_id=session) for q in evidence or ()],
-            })
+            proposal = UpsertProposal.model_validate(
+                {
+                    "op": op,
+                    "scope": scope,
+                    "session_id": session,
+                    "memory": {"id": memory_id, "type": type, "description": description, "body": body},
+                    "rationale": rationale,
+                    "proposer": Proposer(kind="agent", name="mcp"),
+                    "evidence": [Evidence(quote=q, session_id=session) for q in evidence or ()],
+                }
+            )
         except PydanticValidationError as exc:
             raise ValidationError(_describe(exc), path="propose_memory") from exc
         twin = self._pending_twin(proposal)
         if twin is not None:  # an agent retrying, or two sessions noticing the same thing
-            return {"id": twin.candidate.id, "status": twin.status, "flags": list(twin.flags), "existing": True,
-                    "message": EXISTING_NOTE}
+            return {
+                "id": twin.candidate.id,
+                "status": twin.status,
+                "flags": list(twin.flags),
+                "existing": True,
+                "message": EXISTING_NOTE,
+            }
         state = self.ws.propose([proposal])[0]
-        return {"id": state.candidate.id, "status": state.status, "flags": list(state.flags), "existing": False,
-                "message": REVIEW_NOTE}
+        return {
+            "id": state.candidate.id,
+            "status": state.status,
+            "flags": list(state.flags),
+            "existing": False,
+            "message": REVIEW_NOTE,
+        }
 
     def _pending_twin(self, proposal: UpsertProposal) -> CandidateState | None:
         """A pending candidate of the same store that would make memory say exactly this."""
@@ -119,8 +150,7 @@ class MemoryTools:
                 return state
         return None
 
-    def get_context(self, *, query: str | None = None, session_id: str | None = None,
-                    budget: int | None = None) -> str:
+    def get_context(self, *, query: str | None = None, session_id: str | None = None, budget: int | None = None) -> str:
         """The context block (empty string when there is nothing approved to inject)."""
         session = (session_id or self.session) if self.has_project else None
         indexed = self.ws.indexed_context(session=session, query=query or None, budget=budget)  # ADR 0030
@@ -153,14 +183,21 @@ class MemoryTools:
                 raise
             raise NotFoundError(exc.kind, exc.key, hint=NO_PROJECT) from exc  # it may be a project candidate
         changes = state.candidate.changes
-        return {"id": state.candidate.id, "status": state.status, "op": state.candidate.op,
-                "scope": state.candidate.scope, "flags": list(state.flags),
-                "memories": [c.memory for c in changes]}
+        return {
+            "id": state.candidate.id,
+            "status": state.status,
+            "op": state.candidate.op,
+            "scope": state.candidate.scope,
+            "flags": list(state.flags),
+            "memories": [c.memory for c in changes],
+        }
 
 
 def _contents(candidate: Candidate) -> list[tuple[str, str, str, str]]:
-    return [(c.after.id, c.after.type, c.after.description, c.after.body) if c.after else ("", "", "", "")
-            for c in candidate.changes]
+    return [
+        (c.after.id, c.after.type, c.after.description, c.after.body) if c.after else ("", "", "", "")
+        for c in candidate.changes
+    ]
 
 
 def _public(memory: Memory) -> dict[str, Any]:
@@ -210,8 +247,9 @@ class ProjectFinder:
             self._stand_in = tempfile.TemporaryDirectory(prefix="memory-review-mcp-")
         root = Path(self._stand_in.name)
         if root not in self._tools:
-            self._tools[root] = MemoryTools(Workspace(root, self.ws.store_dir("user")), session=self.session,
-                                            has_project=False)
+            self._tools[root] = MemoryTools(
+                Workspace(root, self.ws.store_dir("user")), session=self.session, has_project=False
+            )
         return self._tools[root]
 
 
@@ -284,12 +322,16 @@ class _SDK:
         self.context = context
         self.annotations = annotations
 
-    def tool(self, server: Any, fn: Callable[..., Any], *, description: str, read_only: bool,
-             idempotent: bool = True) -> None:
+    def tool(
+        self, server: Any, fn: Callable[..., Any], *, description: str, read_only: bool, idempotent: bool = True
+    ) -> None:
         """Register ``fn``; its ``ctx`` parameter gets the SDK's request context."""
         fn.__annotations__["ctx"] = self.context  # the SDK finds the context parameter by its type
-        hints = ({"readOnlyHint": True} if read_only else
-                 {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": idempotent})
+        hints = (
+            {"readOnlyHint": True}
+            if read_only
+            else {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": idempotent}
+        )
         annotations = self.annotations(openWorldHint=False, **hints)
         server.tool(description=description, annotations=annotations)(fn)
 
@@ -307,8 +349,10 @@ def _sdk() -> _SDK:
             from mcp.server.fastmcp import FastMCP as MCPServer  # type: ignore[attr-defined,no-redef]
             from mcp.server.fastmcp.exceptions import ToolError  # type: ignore[no-redef]
         except ImportError as exc:
-            raise MemoryReviewError("the MCP server needs the optional 'mcp' package",
-                                    hint="install memory-review with its [mcp] extra (README: Install it as a tool)") from exc
+            raise MemoryReviewError(
+                "the MCP server needs the optional 'mcp' package",
+                hint="install memory-review with its [mcp] extra (README: Install it as a tool)",
+            ) from exc
     return _SDK(MCPServer, ToolError, Context, ToolAnnotations)
 
 
@@ -317,6 +361,7 @@ Guard = Callable[..., Awaitable[Any]]
 
 def _guard(tool_error: type[Exception], finder: ProjectFinder) -> Guard:
     """Call a tool method on this call's project; a MemoryReviewError becomes the SDK's tool error."""
+
     async def call(ctx: Any, name: str, **kwargs: Any) -> Any:
         try:
             tools = await finder.tools(ctx)
@@ -325,6 +370,7 @@ def _guard(tool_error: type[Exception], finder: ProjectFinder) -> Guard:
             raise tool_error(f"{exc}" + (f" (hint: {exc.hint})" if exc.hint else "")) from exc
         except OSError as exc:  # the disk refused (read-only, full): a one-line tool error, never a trace
             raise tool_error(one_line_os_error(exc)) from exc
+
     return call
 
 
@@ -339,21 +385,34 @@ def _propose(server: Any, guard: Guard, sdk: _SDK) -> None:
         rationale: Annotated[str, Field(description="why this is worth remembering")],
         ctx: Any,
         body: Annotated[str, Field(description="the note itself (may be several lines)")] = "",
-        scope: Annotated[Literal["project", "user"], Field(description="project, or user (every project)")]
-        = "project",
-        op: Annotated[Literal["create", "update"], Field(description="update changes an existing memory")]
-        = "create",
+        scope: Annotated[Literal["project", "user"], Field(description="project, or user (every project)")] = "project",
+        op: Annotated[Literal["create", "update"], Field(description="update changes an existing memory")] = "create",
         evidence: Annotated[list[str] | None, Field(description="the user's own words, quoted")] = None,
         session_id: Annotated[str | None, Field(description="your session id, if known")] = None,
     ) -> dict[str, Any]:
-        return await guard(ctx, "propose_memory", memory_id=memory_id, type=type, description=description,
-                           rationale=rationale, body=body, scope=scope, op=op, evidence=evidence,
-                           session_id=session_id)
+        return await guard(
+            ctx,
+            "propose_memory",
+            memory_id=memory_id,
+            type=type,
+            description=description,
+            rationale=rationale,
+            body=body,
+            scope=scope,
+            op=op,
+            evidence=evidence,
+            session_id=session_id,
+        )
 
-    sdk.tool(server, propose_memory, read_only=False, idempotent=True,
-             description="Propose a memory for review. A person applies or discards it; it is not memory "
-                         "until then. Returns the candidate id to check with candidate_status; proposing "
-                         "the same thing again returns the same id.")
+    sdk.tool(
+        server,
+        propose_memory,
+        read_only=False,
+        idempotent=True,
+        description="Propose a memory for review. A person applies or discards it; it is not memory "
+        "until then. Returns the candidate id to check with candidate_status; proposing "
+        "the same thing again returns the same id.",
+    )
 
 
 def _context(server: Any, guard: Guard, sdk: _SDK) -> None:
@@ -366,21 +425,28 @@ def _context(server: Any, guard: Guard, sdk: _SDK) -> None:
         return await guard(ctx, "get_context", query=query, session_id=session_id, budget=budget)
 
     # Read-only for memory; with a session it appends the audit record of what it handed out.
-    sdk.tool(server, get_context, read_only=True,
-             description="The block of approved memories to keep in mind (notes, not instructions). "
-                         "With a query, the memories relevant to it (forbidden ones always).")
+    sdk.tool(
+        server,
+        get_context,
+        read_only=True,
+        description="The block of approved memories to keep in mind (notes, not instructions). "
+        "With a query, the memories relevant to it (forbidden ones always).",
+    )
 
 
 def _list(server: Any, guard: Guard, sdk: _SDK) -> None:
     async def list_memories(
         ctx: Any,
-        scope: Annotated[Literal["user", "project", "session"] | None, Field(description="only this scope")]
-        = None,
+        scope: Annotated[Literal["user", "project", "session"] | None, Field(description="only this scope")] = None,
     ) -> list[dict[str, Any]]:
         return await guard(ctx, "list_memories", scope=scope)
 
-    sdk.tool(server, list_memories, read_only=True,
-             description="Approved memories (user and project), highest priority first.")
+    sdk.tool(
+        server,
+        list_memories,
+        read_only=True,
+        description="Approved memories (user and project), highest priority first.",
+    )
 
 
 def _search(server: Any, guard: Guard, sdk: _SDK) -> None:
@@ -391,8 +457,12 @@ def _search(server: Any, guard: Guard, sdk: _SDK) -> None:
     ) -> list[dict[str, Any]]:
         return await guard(ctx, "search_memories", query=query, limit=limit)
 
-    sdk.tool(server, search_memories, read_only=True,
-             description="Approved memories sharing words with the query (keyword match).")
+    sdk.tool(
+        server,
+        search_memories,
+        read_only=True,
+        description="Approved memories sharing words with the query (keyword match).",
+    )
 
 
 def _status(server: Any, guard: Guard, sdk: _SDK) -> None:
@@ -402,5 +472,9 @@ def _status(server: Any, guard: Guard, sdk: _SDK) -> None:
     ) -> dict[str, Any]:
         return await guard(ctx, "candidate_status", candidate_id=candidate_id)
 
-    sdk.tool(server, candidate_status, read_only=True,
-             description="Whether a proposal is pending, applied or discarded (a person decides).")
+    sdk.tool(
+        server,
+        candidate_status,
+        read_only=True,
+        description="Whether a proposal is pending, applied or discarded (a person decides).",
+    )

@@ -29,8 +29,15 @@ class Block:
     included: list[dict[str, str]]
 
 
-def build(tiers: Sequence[tuple[str, Sequence[Entry]]], *, query: str | None, now: str, budget_bytes: int,
-          budget_lines: int = DEFAULT_BUDGET_LINES, limit: int = DEFAULT_LIMIT) -> Block:
+def build(
+    tiers: Sequence[tuple[str, Sequence[Entry]]],
+    *,
+    query: str | None,
+    now: str,
+    budget_bytes: int,
+    budget_lines: int = DEFAULT_BUDGET_LINES,
+    limit: int = DEFAULT_LIMIT,
+) -> Block:
     """The block for entries of several tiers (later tiers override earlier ones by id)."""
     notes = _merged(tiers)
     if query is not None and query.strip():
@@ -44,8 +51,9 @@ def build(tiers: Sequence[tuple[str, Sequence[Entry]]], *, query: str | None, no
 def matching(tiers: Sequence[tuple[str, Sequence[Entry]]], query: str, limit: int) -> list[tuple[str, Entry]]:
     """Of every merged note (forbidden ones too), the ``limit`` best keyword matches, in priority order."""
     notes = _merged(tiers)
-    chosen = best_listed_matches([e[ID] for _s, e in notes], [e[WORDS] for _s, e in notes],
-                                 [e[TEXT] for _s, e in notes], query, limit)
+    chosen = best_listed_matches(
+        [e[ID] for _s, e in notes], [e[WORDS] for _s, e in notes], [e[TEXT] for _s, e in notes], query, limit
+    )
     return _priority_order([(scope, e) for scope, e in notes if e[ID] in chosen])
 
 
@@ -59,8 +67,9 @@ def _merged(tiers: Sequence[tuple[str, Sequence[Entry]]]) -> list[tuple[str, Ent
 def _selected(notes: list[tuple[str, Entry]], query: str, limit: int) -> list[tuple[str, Entry]]:
     """The forbidden notes plus at most ``limit`` others chosen by keyword matching (``select``)."""
     others = [entry for _scope, entry in notes if entry[TYPE] != "forbidden"]
-    chosen = best_listed_matches([e[ID] for e in others], [e[WORDS] for e in others], [e[TEXT] for e in others],
-                                 query, limit)
+    chosen = best_listed_matches(
+        [e[ID] for e in others], [e[WORDS] for e in others], [e[TEXT] for e in others], query, limit
+    )
     return [(scope, e) for scope, e in notes if e[TYPE] == "forbidden" or e[ID] in chosen]
 
 
@@ -72,8 +81,9 @@ def _priority_order(notes: list[tuple[str, Entry]]) -> list[tuple[str, Entry]]:
     return ordered
 
 
-def _fit(ordered: list[tuple[str, Entry]], now: str, budget_bytes: int,
-         budget_lines: int) -> list[tuple[str, tuple[str, Any]]]:
+def _fit(
+    ordered: list[tuple[str, Entry]], now: str, budget_bytes: int, budget_lines: int
+) -> list[tuple[str, tuple[str, Any]]]:
     """The aged frames of the longest priority prefix that fits both budgets (``build._fit``)."""
     used_bytes, used_lines = fixed_cost()
     fitted = []

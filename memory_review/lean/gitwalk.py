@@ -93,5 +93,3 @@ def _plain_config(config: bytes) -> bool:
         if line.startswith((b"[include", b"worktree")) or (line.startswith(b"bare") and line != b"bare=false"):
             return False
     return True
-
-

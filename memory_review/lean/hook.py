@@ -75,15 +75,24 @@ def answer(raw: bytes, project: str | None, *, now: str | None = None) -> dict[s
     """
     event, session, prompt, cwd = _payload(raw)
     query = (prompt if event == "UserPromptSubmit" else None) or None
-    found = block_for(_project_root(project, cwd), session=session, query=query, budget=CONTEXT_BUDGET,
-                      now=now, notices=True)
+    found = block_for(
+        _project_root(project, cwd), session=session, query=query, budget=CONTEXT_BUDGET, now=now, notices=True
+    )
     if found is None or not found.text:
         return None
     return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": found.text}}
 
 
-def block_for(root: Path, *, session: str | None, query: str | None, budget: int, now: str | None = None,
-              notices: bool = False, user: Path | None = None) -> context.Block | None:
+def block_for(
+    root: Path,
+    *,
+    session: str | None,
+    query: str | None,
+    budget: int,
+    now: str | None = None,
+    notices: bool = False,
+    user: Path | None = None,
+) -> context.Block | None:
     """The block for ``session`` from the read indexes, recorded when a session asks (None: no project store).
 
     ``notices``: the hook shows the person a notice about foreign memories once per session, so it steps
@@ -100,8 +109,9 @@ def block_for(root: Path, *, session: str | None, query: str | None, budget: int
     return block
 
 
-def search(root: Path, *, session: str | None, query: str, limit: int, user: Path | None = None
-           ) -> list[tuple[str, str, str]] | None:
+def search(
+    root: Path, *, session: str | None, query: str, limit: int, user: Path | None = None
+) -> list[tuple[str, str, str]] | None:
     """``(scope, id, sha256)`` of the approved memories keyword matching picks for ``query``, in priority
     order, as the MCP server's ``search_memories`` picks them from every memory (None: no project store)."""
     served = _served(root, session=session, notices=False, user=user)
@@ -110,8 +120,9 @@ def search(root: Path, *, session: str | None, query: str, limit: int, user: Pat
     return [(scope, entry[index.ID], entry[index.SHA256]) for scope, entry in context.matching(served[3], query, limit)]
 
 
-def _served(root: Path, *, session: str | None, notices: bool, user: Path | None
-            ) -> tuple[Path, str, int, list[tuple[str, list[index.Entry]]]] | None:
+def _served(
+    root: Path, *, session: str | None, notices: bool, user: Path | None
+) -> tuple[Path, str, int, list[tuple[str, list[index.Entry]]]] | None:
     """The project store, its origin, the user log's head seq, and each tier's entries the gate serves."""
     store = root / STORE_DIR
     if not (os.path.exists(store / "manifest.json") or os.path.exists(store / "events.jsonl")):
@@ -124,8 +135,10 @@ def _served(root: Path, *, session: str | None, notices: bool, user: Path | None
     if session is not None:
         _no_session_memories(store, project_state, session)
     tiers = [("user", user_state, user_head), ("project", project_state, project_head)]
-    served = [(scope, [state.entries[i] for i in trust.served(user, where, state, head, session, notices=notices)])
-              for (scope, state, head), where in zip(tiers, (user, store), strict=True)]
+    served = [
+        (scope, [state.entries[i] for i in trust.served(user, where, state, head, session, notices=notices)])
+        for (scope, state, head), where in zip(tiers, (user, store), strict=True)
+    ]
     return store, project_state.origin, user_head[0], served
 
 
@@ -208,17 +221,35 @@ def _reindex(stale: IndexStale) -> None:
 
 def _no_session_memories(store: Path, state: index.IndexState, session: str) -> None:
     sessions = store / "sessions"
-    if session in state.sessions or (os.path.lexists(sessions) and not real_dir(sessions)) \
-            or os.path.lexists(sessions / f"{session}.json"):
+    if (
+        session in state.sessions
+        or (os.path.lexists(sessions) and not real_dir(sessions))
+        or os.path.lexists(sessions / f"{session}.json")
+    ):
         raise Fallback("the session has memories of its own")
 
 
-def _record(store: Path, origin: str, session: str, query: str | None, now: str, block: context.Block, *,
-            user_seq: int, budget: int) -> None:
+def _record(
+    store: Path,
+    origin: str,
+    session: str,
+    query: str | None,
+    now: str,
+    block: context.Block,
+    *,
+    user_seq: int,
+    budget: int,
+) -> None:
     """``context.built``, exactly as ``context._record`` writes it (the prompt's hash, never the prompt)."""
-    recorded: dict[str, Any] = {"budget_bytes": budget, "budget_lines": context.DEFAULT_BUDGET_LINES,
-                                "now": now, "frame": 2, "sha256": block.sha256, "user_seq": user_seq,
-                                "included": block.included}
+    recorded: dict[str, Any] = {
+        "budget_bytes": budget,
+        "budget_lines": context.DEFAULT_BUDGET_LINES,
+        "now": now,
+        "frame": 2,
+        "sha256": block.sha256,
+        "user_seq": user_seq,
+        "included": block.included,
+    }
     if query is not None:
         recorded["query_sha256"] = hashlib.sha256(query.encode("utf-8", "surrogatepass")).hexdigest()
         recorded["query_chars"] = len(query)
@@ -226,8 +257,9 @@ def _record(store: Path, origin: str, session: str, query: str | None, now: str,
     logtail.append_context(store, fields, origin=origin, timeout=LOCK_TIMEOUT)
 
 
-def _full_path(raw: bytes, stdout: IO[str], project: str | None, watchdog: Watchdog, *,
-               failure: BaseException | None = None) -> int:
+def _full_path(
+    raw: bytes, stdout: IO[str], project: str | None, watchdog: Watchdog, *, failure: BaseException | None = None
+) -> int:
     import io
 
     watchdog.finish(lambda: None)  # the full hook keeps its own deadline
@@ -260,8 +292,10 @@ def _deadline() -> float:
 def _timed_out() -> None:
     from memory_review.integrations import claude_hooks
 
-    claude_hooks.record_error(claude_hooks.error_folder_for(None, None),
-                              TimeoutError("the hook ran past its deadline and was stopped; nothing was added"))
+    claude_hooks.record_error(
+        claude_hooks.error_folder_for(None, None),
+        TimeoutError("the hook ran past its deadline and was stopped; nothing was added"),
+    )
 
 
 def main() -> int:

@@ -78,11 +78,22 @@ def parse(data: bytes, real: str, scope: str) -> IndexState:
 
 
 def _base(header: dict, entries: list, real: str, scope: str) -> IndexState:
-    if (header.get("v") != VERSION or header.get("index") != KIND or header.get("store") != real
-            or header.get("scope") != scope or header.get("count") != len(entries)):
+    if (
+        header.get("v") != VERSION
+        or header.get("index") != KIND
+        or header.get("store") != real
+        or header.get("scope") != scope
+        or header.get("count") != len(entries)
+    ):
         raise Fallback("the read index is not a version 1 index of this store")
-    state = IndexState(real, scope, _text(header["origin"]), _at(header["at"]), _fingerprint(header["manifest"]),
-                       _names(header["sessions"]))
+    state = IndexState(
+        real,
+        scope,
+        _text(header["origin"]),
+        _at(header["at"]),
+        _fingerprint(header["manifest"]),
+        _names(header["sessions"]),
+    )
     _put(state, entries)
     return state
 
@@ -103,7 +114,7 @@ def _put(state: IndexState, entries: list) -> None:
     # Shapes only (the writer is ours; a field of another type fails the build loudly, and is logged).
     if not all(type(entry) is list and len(entry) == 7 for entry in entries):
         raise Fallback("an entry of the read index is not seven fields")
-    state.entries.update(zip(map(_first, entries), entries))
+    state.entries.update(zip(map(_first, entries), entries, strict=False))
 
 
 def _first(entry: Entry) -> str:
@@ -138,15 +149,28 @@ def _names(value: list) -> set[str]:
 
 def base_bytes(state: IndexState) -> bytes:
     """The whole index file for ``state`` (a rebuild, or a compaction of base + deltas)."""
-    header = {"v": VERSION, "index": KIND, "store": state.store, "scope": state.scope, "origin": state.origin,
-              "at": list(state.at), "manifest": state.manifest, "sessions": sorted(state.sessions),
-              "count": len(state.entries)}
+    header = {
+        "v": VERSION,
+        "index": KIND,
+        "store": state.store,
+        "scope": state.scope,
+        "origin": state.origin,
+        "at": list(state.at),
+        "manifest": state.manifest,
+        "sessions": sorted(state.sessions),
+        "count": len(state.entries),
+    }
     entries = [state.entries[key] for key in sorted(state.entries)]
     return orjson.dumps(header, option=orjson.OPT_SORT_KEYS) + b"\n" + orjson.dumps(entries) + b"\n"
 
 
 def delta_bytes(before: tuple[int, str], state: IndexState, put: list[Entry], deleted: list[str]) -> bytes:
     """The line that moves an index at ``before`` to ``state`` (whose entries already hold the change)."""
-    moved = {"from": list(before), "at": list(state.at), "manifest": state.manifest, "origin": state.origin,
-             "sessions": sorted(state.sessions)}
+    moved = {
+        "from": list(before),
+        "at": list(state.at),
+        "manifest": state.manifest,
+        "origin": state.origin,
+        "sessions": sorted(state.sessions),
+    }
     return orjson.dumps({"delta": moved, "set": put, "del": deleted}, option=orjson.OPT_SORT_KEYS) + b"\n"

@@ -44,8 +44,9 @@ def best_matches(ids: Sequence[str], texts: Sequence[str], query: str, limit: in
     return _best(ids, _with_cjk(scores, texts, cjk), limit)
 
 
-def best_listed_matches(ids: Sequence[str], listed: Sequence[str], texts: Sequence[str], query: str,
-                        limit: int) -> set[str]:
+def best_listed_matches(
+    ids: Sequence[str], listed: Sequence[str], texts: Sequence[str], query: str, limit: int
+) -> set[str]:
     """:func:`best_matches`, with each text's words listed ahead of time (:func:`word_list`)."""
     words, cjk = _terms(query)
     if not (words or cjk) or limit <= 0:
@@ -96,8 +97,10 @@ def _scores_by_word(texts: list[str], words: set[str]) -> list[int]:
 
 def _scores_by_text(texts: list[str], words: set[str]) -> list[int]:
     """For each text, how many of ``words`` are among its words: text by text."""
-    return [len(words.intersection(_ASCII_WORD_RE.findall(text) if text.isascii() else _word_re().findall(text)))
-            for text in texts]
+    return [
+        len(words.intersection(_ASCII_WORD_RE.findall(text) if text.isascii() else _word_re().findall(text)))
+        for text in texts
+    ]
 
 
 class _WordFinder:

@@ -107,8 +107,14 @@ def _event(line: bytes) -> dict[str, Any]:
         raw = orjson.loads(line)
     except orjson.JSONDecodeError as exc:
         raise Fallback("a log line is not JSON") from exc
-    if (not isinstance(raw, dict) or raw.get("v") != 1 or type(raw.get("seq")) is not int
-            or type(raw.get("prev")) is not str or type(raw.get("type")) is not str or "more" in raw):
+    if (
+        not isinstance(raw, dict)
+        or raw.get("v") != 1
+        or type(raw.get("seq")) is not int
+        or type(raw.get("prev")) is not str
+        or type(raw.get("type")) is not str
+        or "more" in raw
+    ):
         raise Fallback("a log line is not a plain committed event")
     return raw
 
@@ -167,7 +173,7 @@ def _commit(fd: int, line: bytes, size: int) -> None:
             faults.write_point("log.append.before_write", fd, line)
         view = memoryview(line)
         while view:
-            view = view[os.write(fd, view):]
+            view = view[os.write(fd, view) :]
         if faults is not None:
             faults.point("log.append.after_write")
             faults.point("log.append.before_fsync")

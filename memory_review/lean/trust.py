@@ -25,8 +25,15 @@ MAX_NOTICES_BYTES = 256 * 1024
 _SHA256_RE = re.compile(r"^[0-9a-f]{64}$")
 
 
-def served(user_dir: Path, store_root: Path, state: IndexState, head: tuple[int, str], session: str | None, *,
-           notices: bool = True) -> list[str]:
+def served(
+    user_dir: Path,
+    store_root: Path,
+    state: IndexState,
+    head: tuple[int, str],
+    session: str | None,
+    *,
+    notices: bool = True,
+) -> list[str]:
     """The ids of ``state`` a person on this machine approved, as of log ``head``.
 
     With ``notices``, foreign versions this session was not yet told about are :class:`Fallback` (the hook's
@@ -60,10 +67,16 @@ def _ledger(path: Path, real: str, scope: str) -> dict:
         raw = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
         raise Fallback("a damaged trust ledger") from exc
-    if (not isinstance(raw, dict) or raw.get("v") != 1 or raw.get("store") != real or raw.get("scope") != scope
-            or not isinstance(raw.get("trusted"), dict) or not isinstance(raw.get("refused"), dict)
-            or not isinstance(raw.get("revoked", {}), dict)
-            or not all(isinstance(v, list) and len(v) == 2 and type(v[1]) is int for v in raw.get("revoked", {}).values())):
+    if (
+        not isinstance(raw, dict)
+        or raw.get("v") != 1
+        or raw.get("store") != real
+        or raw.get("scope") != scope
+        or not isinstance(raw.get("trusted"), dict)
+        or not isinstance(raw.get("refused"), dict)
+        or not isinstance(raw.get("revoked", {}), dict)
+        or not all(isinstance(v, list) and len(v) == 2 and type(v[1]) is int for v in raw.get("revoked", {}).values())
+    ):
         raise Fallback("a trust ledger the full path must judge")
     return raw
 
@@ -76,8 +89,13 @@ def _check_anchor(path: Path, real: str, head: tuple[int, str]) -> None:
         raw = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
         raise Fallback("a damaged anchor") from exc
-    if (not isinstance(raw, dict) or raw.get("v") != 1 or raw.get("store") != real
-            or type(raw.get("seq")) is not int or not _SHA256_RE.match(str(raw.get("hash")))):
+    if (
+        not isinstance(raw, dict)
+        or raw.get("v") != 1
+        or raw.get("store") != real
+        or type(raw.get("seq")) is not int
+        or not _SHA256_RE.match(str(raw.get("hash")))
+    ):
         raise Fallback("a damaged anchor")
     if head[0] < raw["seq"] or (head[0] == raw["seq"] and head[1] != raw["hash"]):
         raise Fallback("the log does not extend its anchored head")  # the full path says "rewritten"

@@ -20,9 +20,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from memory_review.events import RESTORED, TERMINAL_TYPES, EventDraft
-
 from memory_review.candidate import Candidate, candidate_from_json
+from memory_review.events import RESTORED, TERMINAL_TYPES, EventDraft
 from memory_review.models import Memory
 from memory_review.record_io import memory_from_json
 
@@ -83,8 +82,12 @@ def fold_all(state: Folded, events: Iterable[EventDraft]) -> Folded:
     return Folded(seq=seq, memories=memories, candidates=candidates, sessions=sessions)
 
 
-def _apply(event: EventDraft, memories: dict[str, Memory | None], candidates: dict[str, Candidate | None],
-           sessions: dict[str, dict[str, Memory | None]]) -> None:
+def _apply(
+    event: EventDraft,
+    memories: dict[str, Memory | None],
+    candidates: dict[str, Candidate | None],
+    sessions: dict[str, dict[str, Memory | None]],
+) -> None:
     where = f"event {event.seq}" if hasattr(event, "seq") else f"a {event.type} draft"
     if event.type == SESSION_EVENT:
         if event.session:  # session memory lives with its session, never in the durable set

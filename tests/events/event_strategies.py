@@ -18,9 +18,7 @@ scalars = (
 )
 values = st.recursive(
     scalars,
-    lambda inner: (
-        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
-    ),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
     max_leaves=8,
 )
 objects = st.dictionaries(st.text(max_size=8).filter(lambda k: k != "id"), values, max_size=4)
@@ -65,9 +63,7 @@ def drafts(draw: st.DrawFn) -> EventDraft:
         "session": draw(st.none() | _names),
         "reason": draw(st.none() | st.text(max_size=30)),
     }
-    fields["actor"] = (
-        "user" if kind in PERSON_TYPES else draw(st.sampled_from(["user", "system", "agent:x"]))
-    )
+    fields["actor"] = "user" if kind in PERSON_TYPES else draw(st.sampled_from(["user", "system", "agent:x"]))
     if kind.startswith("candidate."):
         fields["candidate"] = draw(_names)
     if kind in ("candidate.created", "candidate.edited"):

@@ -52,9 +52,7 @@ def created(cid: str, session: str | None = "sess_1") -> EventDraft:
 
 
 def applied(cid: str, *changes: Change, session: str | None = "sess_1") -> EventDraft:
-    return EventDraft(
-        type="candidate.applied", actor="user", session=session, candidate=cid, changes=changes
-    )
+    return EventDraft(type="candidate.applied", actor="user", session=session, candidate=cid, changes=changes)
 
 
 def discarded(cid: str, reason: str | None = "not true") -> EventDraft:

@@ -64,9 +64,7 @@ def test_write_new_file_never_overwrites(tmp_path: Path) -> None:
     assert path.read_bytes() == OLD
 
 
-def test_atomic_replace_replaces_and_syncs_file_then_directory(
-    tmp_path: Path, fsyncs: _FsyncSpy
-) -> None:
+def test_atomic_replace_replaces_and_syncs_file_then_directory(tmp_path: Path, fsyncs: _FsyncSpy) -> None:
     path = tmp_path / "manifest.json"
     path.write_bytes(OLD)
     atomic_replace(path, NEW)
@@ -85,9 +83,7 @@ def test_atomic_replaces_can_share_one_directory_fsync(tmp_path: Path, fsyncs: _
     assert _leftovers(tmp_path) == []
 
 
-def test_remove_file_syncs_the_directory_even_when_missing(
-    tmp_path: Path, fsyncs: _FsyncSpy
-) -> None:
+def test_remove_file_syncs_the_directory_even_when_missing(tmp_path: Path, fsyncs: _FsyncSpy) -> None:
     path = tmp_path / "c.json"
     path.write_bytes(OLD)
     remove_file(path)
@@ -144,9 +140,7 @@ def _each_fault(
 
 @pytest.mark.parametrize("mode", ["once", "from"])
 def test_atomic_replace_under_faults(tmp_path: Path, mode: str) -> None:
-    results = _each_fault(
-        tmp_path, mode, lambda p: p.write_bytes(OLD), lambda p: atomic_replace(p, NEW)
-    )
+    results = _each_fault(tmp_path, mode, lambda p: p.write_bytes(OLD), lambda p: atomic_replace(p, NEW))
     names = [name for name, _ in results]
     assert names == [
         "durable.atomic_replace.before_open",
@@ -169,9 +163,7 @@ def test_write_new_file_under_faults_leaves_no_half_file(tmp_path: Path, mode: s
     results = _each_fault(tmp_path, mode, lambda p: None, lambda p: write_new_file(p, NEW))
     assert len(results) == 5
     for name, path in results:
-        assert not path.exists(), (
-            name
-        )  # an error means no file: a retry will not hit FileExistsError
+        assert not path.exists(), name  # an error means no file: a retry will not hit FileExistsError
 
 
 def _many(path: Path) -> list[tuple[Path, bytes]]:
@@ -261,9 +253,7 @@ def test_a_crash_at_every_point_of_atomic_replace(tmp_path: Path) -> None:
         )
         assert done.returncode == 137, (name, done.stderr)
         assert path.read_bytes() in (OLD, new.encode()), name  # whole old or whole new, never a mix
-        for leftover in _leftovers(
-            path.parent
-        ):  # a crash may leave a temp file; it is never the target
+        for leftover in _leftovers(path.parent):  # a crash may leave a temp file; it is never the target
             assert (path.parent / leftover).read_bytes() in (
                 b"",
                 new.encode()[: len(new) // 2],

@@ -32,9 +32,7 @@ def _prepare(path: Path, scenario: str) -> LogHead:
 
 
 def _append(path: Path) -> None:
-    EventLog(path, origin=ORIGIN, clock=fixed_clock).append(
-        [recovered(f"new {i}") for i in range(BATCH)]
-    )
+    EventLog(path, origin=ORIGIN, clock=fixed_clock).append([recovered(f"new {i}") for i in range(BATCH)])
 
 
 def _points(tmp_path: Path, scenario: str) -> list[str]:
@@ -133,11 +131,7 @@ def test_a_child_killed_mid_write_leaves_a_torn_tail(tmp_path: Path, batch: int)
     if batch == 3:  # half of three lines: at least one complete line of an unfinished batch
         assert data[len(committed) :].count(b"\n") >= 1
     torn = log.torn_tail()
-    assert (
-        torn is not None
-        and torn.offset == len(committed)
-        and torn.length == len(data) - len(committed)
-    )
+    assert torn is not None and torn.offset == len(committed) and torn.length == len(data) - len(committed)
     assert log.head() == old and log.verify().ok
     assert log.cut_torn_tail() == torn and path.read_bytes() == committed
     (event,) = log.append([recovered("after the crash")])
@@ -154,17 +148,13 @@ def test_child_without_a_fault_commits(tmp_path: Path) -> None:
 def test_a_child_records_its_points_to_a_trace_file(tmp_path: Path) -> None:
     trace = tmp_path / "trace.txt"
     plan = FaultPlan(action="record", trace=str(trace))
-    done = run_child(
-        CHILD_APPEND, str(tmp_path / "events.jsonl"), "1", fault=plan.model_dump_json()
-    )
+    done = run_child(CHILD_APPEND, str(tmp_path / "events.jsonl"), "1", fault=plan.model_dump_json())
     assert done.returncode == 0, done.stderr
     assert trace.read_text().splitlines() == _points(tmp_path, "new")
 
 
 def test_a_malformed_fault_plan_fails_the_child_loudly(tmp_path: Path) -> None:
-    done = run_child(
-        CHILD_APPEND, str(tmp_path / "events.jsonl"), "1", fault=json.dumps({"action": "explode"})
-    )
+    done = run_child(CHILD_APPEND, str(tmp_path / "events.jsonl"), "1", fault=json.dumps({"action": "explode"}))
     # The harness's start-up hook stops the child (status 2) before any of its code runs.
     assert done.returncode == 2 and "cannot arm" in done.stderr and "validation error" in done.stderr
     assert not (tmp_path / "events.jsonl").exists()

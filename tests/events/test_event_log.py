@@ -92,9 +92,7 @@ def test_one_write_and_one_fsync_per_batch(log: EventLog, monkeypatch: pytest.Mo
     assert (fsync.calls, write.calls) == (1, 1)
 
 
-def test_first_commit_also_syncs_the_directory(
-    log: EventLog, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_first_commit_also_syncs_the_directory(log: EventLog, monkeypatch: pytest.MonkeyPatch) -> None:
     fsync = _Counter(os.fsync)
     monkeypatch.setattr(os, "fsync", fsync)
     log.append(HISTORY[:3])
@@ -315,11 +313,7 @@ def test_iteration_streams_then_stops_at_the_damaged_line(log: EventLog, log_pat
 def test_events_without_ids_read_back_equal(log_path: Path) -> None:
     log = EventLog(log_path, origin="o", clock=fixed_clock)
     written = log.append(
-        [
-            EventDraft(
-                type="context.built", actor="agent:x", context={"b": [1, 2.5, None], "a": "\u00e9"}
-            )
-        ]
+        [EventDraft(type="context.built", actor="agent:x", context={"b": [1, 2.5, None], "a": "\u00e9"})]
     )
     assert list(log) == written
 
@@ -341,8 +335,9 @@ def test_check_chain_counts_the_committed_lines_and_ignores_a_torn_tail(log: Eve
         (lambda lines: lines[:3] + [lines[4], lines[3]] + lines[5:], 4),  # two lines swapped
     ],
 )
-def test_check_chain_names_the_line_that_breaks_it_as_a_read_does(log: EventLog, log_path: Path,
-                                                                  damage: Any, line: int) -> None:
+def test_check_chain_names_the_line_that_breaks_it_as_a_read_does(
+    log: EventLog, log_path: Path, damage: Any, line: int
+) -> None:
     for draft in HISTORY:
         log.append([draft])
     log_path.write_bytes(b"".join(damage(_lines(log_path))))

@@ -129,32 +129,20 @@ CHANGE = Change(memory="m1", before=None, after={"id": "m1", "body": "x"})
 
 BAD_DRAFTS: dict[str, dict[str, Any]] = {
     "applied without changes": dict(type="candidate.applied", actor="user", candidate="c"),
-    "applied with empty changes": dict(
-        type="candidate.applied", actor="user", candidate="c", changes=()
-    ),
+    "applied with empty changes": dict(type="candidate.applied", actor="user", candidate="c", changes=()),
     "applied without candidate": dict(type="candidate.applied", actor="user", changes=(CHANGE,)),
-    "applied by an agent": dict(
-        type="candidate.applied", actor="agent:claude", candidate="c", changes=(CHANGE,)
-    ),
+    "applied by an agent": dict(type="candidate.applied", actor="agent:claude", candidate="c", changes=(CHANGE,)),
     "discarded by an agent": dict(type="candidate.discarded", actor="agent:x", candidate="c"),
     "created without record": dict(type="candidate.created", actor="agent:x", candidate="c"),
     "edited without record": dict(type="candidate.edited", actor="user", candidate="c"),
-    "record of another candidate": dict(
-        type="candidate.created", actor="user", candidate="c", record={"id": "d"}
-    ),
-    "changes on created": dict(
-        type="candidate.created", actor="user", candidate="c", record={}, changes=(CHANGE,)
-    ),
-    "changes on discarded": dict(
-        type="candidate.discarded", actor="user", candidate="c", changes=(CHANGE,)
-    ),
+    "record of another candidate": dict(type="candidate.created", actor="user", candidate="c", record={"id": "d"}),
+    "changes on created": dict(type="candidate.created", actor="user", candidate="c", record={}, changes=(CHANGE,)),
+    "changes on discarded": dict(type="candidate.discarded", actor="user", candidate="c", changes=(CHANGE,)),
     "changes on context": dict(type="context.built", actor="system", context={}, changes=(CHANGE,)),
     "changes on recovered": dict(type="store.recovered", actor="system", changes=(CHANGE,)),
     "context without context": dict(type="context.built", actor="system"),
     "revert without reverts": dict(type="memory.reverted", actor="user", changes=(CHANGE,)),
-    "reverts on applied": dict(
-        type="candidate.applied", actor="user", candidate="c", changes=(CHANGE,), reverts=1
-    ),
+    "reverts on applied": dict(type="candidate.applied", actor="user", candidate="c", changes=(CHANGE,), reverts=1),
     "forced on deleted": dict(
         type="memory.deleted",
         actor="user",
@@ -162,9 +150,7 @@ BAD_DRAFTS: dict[str, dict[str, Any]] = {
         changes=(Change(memory="m1", before={"body": "x"}, after=None),),
     ),
     "deleted with an after": dict(type="memory.deleted", actor="user", changes=(CHANGE,)),
-    "same memory twice": dict(
-        type="candidate.applied", actor="user", candidate="c", changes=(CHANGE, CHANGE)
-    ),
+    "same memory twice": dict(type="candidate.applied", actor="user", candidate="c", changes=(CHANGE, CHANGE)),
     "empty actor": dict(type="store.recovered", actor=""),
     "reverts zero": dict(type="memory.reverted", actor="user", reverts=0, changes=(CHANGE,)),
     "unknown field": dict(type="store.recovered", actor="system", note="x"),
@@ -231,6 +217,7 @@ def test_events_are_frozen() -> None:
 
 
 # --- property: any valid event round-trips through its line --------------------------------
+
 
 @settings(max_examples=300, deadline=None)
 @given(events())

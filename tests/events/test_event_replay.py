@@ -103,9 +103,7 @@ def histories(draw: st.DrawFn) -> list[EventDraft]:
     return drafts
 
 
-def _next(
-    draw: st.DrawFn, kind: str, current: dict[str, Any], changed: list[int], seq: int
-) -> EventDraft:
+def _next(draw: st.DrawFn, kind: str, current: dict[str, Any], changed: list[int], seq: int) -> EventDraft:
     if kind == "delete" and current:
         memory_id = draw(st.sampled_from(sorted(current)))
         return EventDraft(
@@ -124,15 +122,9 @@ def _next(
         )
     if kind == "other":
         return EventDraft(type="store.recovered", actor="system", reason=f"step {seq}")
-    ids = draw(
-        st.lists(st.sampled_from(["m1", "m2", "m3", "m4"]), min_size=1, max_size=3, unique=True)
-    )
-    changes = tuple(
-        Change(memory=i, before=current.get(i), after=memory(i, f"body {seq} {i}")) for i in ids
-    )
-    return EventDraft(
-        type="candidate.applied", actor="user", candidate=f"cand_{seq}", changes=changes
-    )
+    ids = draw(st.lists(st.sampled_from(["m1", "m2", "m3", "m4"]), min_size=1, max_size=3, unique=True))
+    changes = tuple(Change(memory=i, before=current.get(i), after=memory(i, f"body {seq} {i}")) for i in ids)
+    return EventDraft(type="candidate.applied", actor="user", candidate=f"cand_{seq}", changes=changes)
 
 
 def _events_of(drafts: list[EventDraft]) -> list[Event]:
@@ -141,9 +133,7 @@ def _events_of(drafts: list[EventDraft]) -> list[Event]:
 
 @settings(max_examples=150, deadline=None)
 @given(histories(), st.data())
-def test_replaying_in_two_parts_equals_replaying_whole(
-    drafts: list[EventDraft], data: st.DataObject
-) -> None:
+def test_replaying_in_two_parts_equals_replaying_whole(drafts: list[EventDraft], data: st.DataObject) -> None:
     events = _events_of(drafts)
     split = data.draw(st.integers(0, len(events)))
     whole = replay(events)
@@ -158,9 +148,7 @@ def test_replaying_in_two_parts_equals_replaying_whole(
 
 @settings(max_examples=60, deadline=None)
 @given(histories(), st.data())
-def test_appending_in_random_batches_reads_back_and_verifies(
-    drafts: list[EventDraft], data: st.DataObject
-) -> None:
+def test_appending_in_random_batches_reads_back_and_verifies(drafts: list[EventDraft], data: st.DataObject) -> None:
     with tempfile.TemporaryDirectory() as folder:
         log = EventLog(Path(folder) / "events.jsonl", origin=ORIGIN, clock=fixed_clock)
         rest = list(drafts)

@@ -19,8 +19,7 @@ def _hashes(path: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("seq", range(len(HISTORY) + 1))
-def test_since_each_position_gives_what_a_full_read_gives_after_it(log: EventLog, log_path: Path,
-                                                                    seq: int) -> None:
+def test_since_each_position_gives_what_a_full_read_gives_after_it(log: EventLog, log_path: Path, seq: int) -> None:
     log.append(HISTORY)
     head, after = log.since(seq, _hashes(log_path)[seq])
     assert head == log.head()
@@ -33,14 +32,15 @@ def test_skimmed_types_are_chained_but_not_returned(log: EventLog, log_path: Pat
     assert [e.seq for e in after] == [8, 10, 11, 12]  # 9 is the context build
 
 
-def test_since_reads_only_the_end_of_a_long_log(log: EventLog, log_path: Path,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_since_reads_only_the_end_of_a_long_log(log: EventLog, log_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for _ in range(200):
         log.append(HISTORY)
     hashes, size = _hashes(log_path), log_path.stat().st_size
     read: list[int] = []
     real = memory_review.events.scan.read_at
-    monkeypatch.setattr(memory_review.events.scan, "read_at", lambda fd, offset, n: read.append(n) or real(fd, offset, n))
+    monkeypatch.setattr(
+        memory_review.events.scan, "read_at", lambda fd, offset, n: read.append(n) or real(fd, offset, n)
+    )
     seq = len(hashes) - 4
     _head, after = log.since(seq, hashes[seq])
     assert [e.seq for e in after] == [seq + 1, seq + 2, seq + 3]

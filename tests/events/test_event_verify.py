@@ -65,9 +65,7 @@ def test_flipped_byte_inside_a_value(log: EventLog, log_path: Path) -> None:
         list(log)
     # Line 7 still parses; the chain notices at line 8, and says which line to suspect.
     assert caught.value.line == 8 and "previous line" in caught.value.reason
-    assert _problems(log) == [
-        (8, "prev does not match the sha256 of line 7 (that line or this one was altered)")
-    ]
+    assert _problems(log) == [(8, "prev does not match the sha256 of line 7 (that line or this one was altered)")]
 
 
 def test_duplicate_seq(log: EventLog, log_path: Path) -> None:
@@ -99,16 +97,12 @@ def test_bad_prev(log: EventLog, log_path: Path) -> None:
     lines[1] = raw_line(seq=2, prev="cd" * 32)
     lines[2] = raw_line(seq=3, prev=line_hash(lines[1]))
     _write(log_path, lines)
-    assert _problems(log) == [
-        (2, "prev does not match the sha256 of line 1 (that line or this one was altered)")
-    ]
+    assert _problems(log) == [(2, "prev does not match the sha256 of line 1 (that line or this one was altered)")]
     with pytest.raises(LogIntegrityError, match=":2: prev does not match"):
         list(log)
 
 
-def _history_problems(
-    log: EventLog, log_path: Path, drafts: list[Any]
-) -> list[tuple[int | None, str]]:
+def _history_problems(log: EventLog, log_path: Path, drafts: list[Any]) -> list[tuple[int | None, str]]:
     _write(log_path, chain(drafts))
     list(log)  # semantic problems do not break the chain: iteration reads on
     return _problems(log)
@@ -151,9 +145,7 @@ def test_before_must_match_the_replayed_state(log: EventLog, log_path: Path) -> 
 
 
 def test_revert_must_name_an_earlier_memory_change(log: EventLog, log_path: Path) -> None:
-    revert = HISTORY[7].model_copy(
-        update={"reverts": 3}
-    )  # seq 3 created a candidate: nothing to revert
+    revert = HISTORY[7].model_copy(update={"reverts": 3})  # seq 3 created a candidate: nothing to revert
     drafts = [*HISTORY[:7], revert]
     assert _history_problems(log, log_path, drafts) == [
         (8, "memory.reverted names seq 3, which is not an earlier event that changed memory")
@@ -195,10 +187,7 @@ def test_verify_never_raises_on_garbage(log: EventLog, log_path: Path) -> None:
     assert not report.ok
     assert [p.line for p in report.problems] == [1, 2, 3, 4, 5]
     assert report.head.seq == 0 and report.head.hash == GENESIS
-    assert (
-        report.torn_tail is not None
-        and report.torn_tail.offset == log_path.read_bytes().rindex(b"\n") + 1
-    )
+    assert report.torn_tail is not None and report.torn_tail.offset == log_path.read_bytes().rindex(b"\n") + 1
 
 
 def test_problem_renders_its_line() -> None:

@@ -46,7 +46,7 @@ def test_a_redacted_log_keeps_its_seqs_chains_anew_and_replays(log_path: Path) -
     assert result.first_changed == 5  # fact-db is created at seq 5
     assert result.changed == [5, 11]  # created there, and its before-snapshot when deleted
     old_lines, new_lines = old.splitlines(keepends=True), result.data.splitlines(keepends=True)
-    assert old_lines[:4] == new_lines[:4] and all(a != b for a, b in zip(old_lines[4:], new_lines[4:]))
+    assert old_lines[:4] == new_lines[:4] and all(a != b for a, b in zip(old_lines[4:], new_lines[4:], strict=False))
     assert len(result.renamed) == len(old_lines) - 4
     replace_log(log_path, result.data, expect=log.head())
     report = log.verify()
@@ -143,8 +143,15 @@ def test_replace_refuses_a_log_that_moved(log_path: Path) -> None:
     assert log_path.read_bytes() == before
 
 
-@pytest.mark.parametrize("point", ["log.rewrite.before_write", "log.rewrite.before_fsync",
-                                   "log.rewrite.before_rename", "log.rewrite.dir.before_fsync"])
+@pytest.mark.parametrize(
+    "point",
+    [
+        "log.rewrite.before_write",
+        "log.rewrite.before_fsync",
+        "log.rewrite.before_rename",
+        "log.rewrite.dir.before_fsync",
+    ],
+)
 def test_an_io_error_leaves_the_old_log_or_the_new_one_and_no_temp_file(log_path: Path, point: str) -> None:
     log = _history(log_path)
     old = log_path.read_bytes()

@@ -32,12 +32,28 @@ BAD_NAME = "cand_$(touch${IFS}PWNED).json"
 ESCAPE_NAME = "cand_\x1b]0;owned\x07\x1b[2J.json"
 """A name that would retitle and clear the terminal if printed raw."""
 
-MEMORY = {"op": "create", "scope": "project",
-          "memory": {"id": "conv-use-tabs", "type": "convention", "description": "Indent with tabs",
-                     "body": "Every source file is indented with tabs."},
-          "rationale": "The user said so.", "evidence": [{"quote": "tabs please", "session_id": "s1"}]}
-PENDING = {**MEMORY, "memory": {**MEMORY["memory"], "id": "fact-db-port", "type": "fact",
-                                "description": "The database listens on 5433", "body": "Port 5433, not 5432."}}
+MEMORY = {
+    "op": "create",
+    "scope": "project",
+    "memory": {
+        "id": "conv-use-tabs",
+        "type": "convention",
+        "description": "Indent with tabs",
+        "body": "Every source file is indented with tabs.",
+    },
+    "rationale": "The user said so.",
+    "evidence": [{"quote": "tabs please", "session_id": "s1"}],
+}
+PENDING = {
+    **MEMORY,
+    "memory": {
+        **MEMORY["memory"],
+        "id": "fact-db-port",
+        "type": "fact",
+        "description": "The database listens on 5433",
+        "body": "Port 5433, not 5432.",
+    },
+}
 
 
 @dataclass(frozen=True)
@@ -95,11 +111,13 @@ def build_template(folder: Path) -> Path:
     store = root / STORE
     (store / "sessions").mkdir(exist_ok=True)
     (store / "sessions" / f"{SESSION}.json").write_text(
-        json.dumps({"version": 1, "session_id": SESSION, "memories": {}}) + "\n")
+        json.dumps({"version": 1, "session_id": SESSION, "memories": {}}) + "\n"
+    )
     (store / "hooks" / "sessions").mkdir(parents=True, exist_ok=True)
     (store / "hooks" / "errors.jsonl").write_text("")
     (store / "hooks" / "sessions" / f"{SESSION}.json").write_text(
-        json.dumps({"v": 1, "session": SESSION, "transcripts": {}}) + "\n")
+        json.dumps({"v": 1, "session": SESSION, "transcripts": {}}) + "\n"
+    )
     return root
 
 
@@ -170,16 +188,28 @@ class Victim:
 
     @property
     def env(self) -> dict[str, str]:
-        env = {**os.environ, "HOME": str(self.home), "MEMORY_REVIEW_HOME": str(self.user_store),
-               "MEMORY_REVIEW_ACTOR": "victim", "GIT_CONFIG_NOSYSTEM": "1"}
+        env = {
+            **os.environ,
+            "HOME": str(self.home),
+            "MEMORY_REVIEW_HOME": str(self.user_store),
+            "MEMORY_REVIEW_ACTOR": "victim",
+            "GIT_CONFIG_NOSYSTEM": "1",
+        }
         for name in ("CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR", "MEMORY_REVIEW_HOOK_DEADLINE"):
             env.pop(name, None)
         return env
 
     def run(self, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
         """``memory-review ARGS`` in the clone, as a real subprocess that cannot hang the suite."""
-        return subprocess.run([sys.executable, "-m", "memory_review.cli", *args], input=stdin, check=False,
-                              env=self.env, cwd=self.clone, capture_output=True, timeout=CALL_TIMEOUT)
+        return subprocess.run(
+            [sys.executable, "-m", "memory_review.cli", *args],
+            input=stdin,
+            check=False,
+            env=self.env,
+            cwd=self.clone,
+            capture_output=True,
+            timeout=CALL_TIMEOUT,
+        )
 
     def hook(self, payload: dict[str, Any]) -> subprocess.CompletedProcess:
         return self.run("hook", "claude-code", stdin=json.dumps(payload).encode())
@@ -192,16 +222,25 @@ def hook_payloads(data: Path, victim: Victim, transcript: Path) -> dict[str, dic
     and Claude Code's ``reason`` field (memory-review does not act on it; it must still exit 0).
     """
     folder = data / "hooks" / "claude-code" / "kesslerio-attio-mcp-server"
-    first = {name: json.loads((folder / f"{name}.json").read_text())[0]
-             for name in ("session_start", "user_prompt_submit", "stop")}
-    aimed = {name: {**payload, "cwd": str(victim.clone), "session_id": SESSION,
-                    "transcript_path": str(transcript)} for name, payload in first.items()}
+    first = {
+        name: json.loads((folder / f"{name}.json").read_text())[0]
+        for name in ("session_start", "user_prompt_submit", "stop")
+    }
+    aimed = {
+        name: {**payload, "cwd": str(victim.clone), "session_id": SESSION, "transcript_path": str(transcript)}
+        for name, payload in first.items()
+    }
     end = {**aimed["session_start"], "hook_event_name": "SessionEnd", "reason": "exit"}
     end.pop("source", None)
     # A Stop whose transcript is gone fails inside the hook: the failure goes to hooks/errors.jsonl.
     failing = {**aimed["stop"], "transcript_path": str(victim.clone / "no-such-transcript.jsonl")}
-    return {"SessionStart": aimed["session_start"], "UserPromptSubmit": aimed["user_prompt_submit"],
-            "Stop": aimed["stop"], "Stop (failing)": failing, "SessionEnd": end}
+    return {
+        "SessionStart": aimed["session_start"],
+        "UserPromptSubmit": aimed["user_prompt_submit"],
+        "Stop": aimed["stop"],
+        "Stop (failing)": failing,
+        "SessionEnd": end,
+    }
 
 
 def one_line_error(done: subprocess.CompletedProcess) -> str:
@@ -209,8 +248,12 @@ def one_line_error(done: subprocess.CompletedProcess) -> str:
     printed (``verify`` exits 1 with its problems on stdout); never a traceback, exit 0 or 1 only."""
     err = done.stderr.decode("utf-8", "replace")
     # Warnings and notes (``context``'s "memory-review: 3 injected ...") share stderr; they are not errors.
-    lines = [line for line in err.splitlines() if not line.startswith("warning: ")
-             and not (line.startswith("memory-review: ") and not line.startswith("memory-review: error: "))]
+    lines = [
+        line
+        for line in err.splitlines()
+        if not line.startswith("warning: ")
+        and not (line.startswith("memory-review: ") and not line.startswith("memory-review: error: "))
+    ]
     assert "Traceback" not in err, err
     assert done.returncode in (0, 1), (done.returncode, err)
     if lines:

@@ -22,7 +22,6 @@ from paths_kit import (
     CALL_TIMEOUT,
     ESCAPE_NAME,
     SESSION,
-    STORE,
     Attack,
     Victim,
     build_template,
@@ -50,12 +49,23 @@ CANDIDATE_FILE = "candidates/<the pending>.json"
 SESSION_FILE = f"sessions/{SESSION}.json"
 OFFSETS_FILE = f"hooks/sessions/{SESSION}.json"
 
-_LINKED_FILES = ("events.jsonl", "manifest.json", MEMORY_FILE, CANDIDATE_FILE, SESSION_FILE, "MEMORY.md",
-                 ".lock", "hooks/errors.jsonl", OFFSETS_FILE)
+_LINKED_FILES = (
+    "events.jsonl",
+    "manifest.json",
+    MEMORY_FILE,
+    CANDIDATE_FILE,
+    SESSION_FILE,
+    "MEMORY.md",
+    ".lock",
+    "hooks/errors.jsonl",
+    OFFSETS_FILE,
+)
 _LINKED_FOLDERS = (".", "memory", "candidates", "sessions", "hooks", "hooks/sessions")
 # What `verify` must name: the log and manifest are read by every check, the folders are checked.
-_VERIFY_NAMES = {"events.jsonl", "manifest.json", MEMORY_FILE, CANDIDATE_FILE, *_LINKED_FOLDERS} - {"hooks",
-                                                                                                    "hooks/sessions"}
+_VERIFY_NAMES = {"events.jsonl", "manifest.json", MEMORY_FILE, CANDIDATE_FILE, *_LINKED_FOLDERS} - {
+    "hooks",
+    "hooks/sessions",
+}
 # Written in place (appended or locked): a hard link must be refused. The others are replaced by rename.
 _WRITTEN_IN_PLACE = {"events.jsonl", ".lock", "hooks/errors.jsonl"}
 
@@ -64,12 +74,21 @@ _WRITTEN_IN_PLACE = {"events.jsonl", ".lock", "hooks/errors.jsonl"}
 _TARGETS = {"events.jsonl": ".hushlogin", "hooks/errors.jsonl": ".bashrc"}
 
 ATTACKS = [
-    *(Attack(f"symlink:{p}", p, "symlink", target=_TARGETS.get(p, "token"), flagged=p in _VERIFY_NAMES)
-      for p in _LINKED_FILES),
-    *(Attack(f"dirlink:{p}", p, "symlink", target="outside", flagged=p in _VERIFY_NAMES)
-      for p in _LINKED_FOLDERS),
-    *(Attack(f"hardlink:{p}", p, "hardlink", target=_TARGETS.get(p, "token"),
-             flagged=p in _WRITTEN_IN_PLACE & _VERIFY_NAMES) for p in _LINKED_FILES),
+    *(
+        Attack(f"symlink:{p}", p, "symlink", target=_TARGETS.get(p, "token"), flagged=p in _VERIFY_NAMES)
+        for p in _LINKED_FILES
+    ),
+    *(Attack(f"dirlink:{p}", p, "symlink", target="outside", flagged=p in _VERIFY_NAMES) for p in _LINKED_FOLDERS),
+    *(
+        Attack(
+            f"hardlink:{p}",
+            p,
+            "hardlink",
+            target=_TARGETS.get(p, "token"),
+            flagged=p in _WRITTEN_IN_PLACE & _VERIFY_NAMES,
+        )
+        for p in _LINKED_FILES
+    ),
     *(Attack(f"fifo:{p}", p, "fifo", flagged=p in _VERIFY_NAMES) for p in _LINKED_FILES),
     Attack("name:shell", "candidates", "name", target=BAD_NAME),
     Attack("name:terminal-escape", "candidates", "name", target=ESCAPE_NAME),
@@ -103,14 +122,20 @@ def _victim_of(attack: Attack, template: Path, tmp_path: Path) -> Victim:
 
 async def _mcp_calls(victim: Victim) -> dict[str, object]:
     """Every tool of the MCP server once, through the SDK's stdio client; each result or error, by tool."""
-    params = StdioServerParameters(command=sys.executable,
-                                   args=["-m", "memory_review.cli", "--project", str(victim.clone), "mcp"],
-                                   env={k: v for k, v in victim.env.items()
-                                        if k in ("HOME", "MEMORY_REVIEW_HOME", "PATH", "PYTHONPATH")},
-                                   cwd=str(victim.clone))
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "memory_review.cli", "--project", str(victim.clone), "mcp"],
+        env={k: v for k, v in victim.env.items() if k in ("HOME", "MEMORY_REVIEW_HOME", "PATH", "PYTHONPATH")},
+        cwd=str(victim.clone),
+    )
     calls = {
-        "propose_memory": {"memory_id": "conv-hostile-probe", "type": "convention",
-                           "description": "A probe", "rationale": "testing", "body": "probe"},
+        "propose_memory": {
+            "memory_id": "conv-hostile-probe",
+            "type": "convention",
+            "description": "A probe",
+            "rationale": "testing",
+            "body": "probe",
+        },
         "get_context": {"query": "tabs"},
         "list_memories": {},
         "search_memories": {"query": "tabs"},
@@ -130,8 +155,9 @@ def _tool_text(result: object) -> str:
 
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=str)
-def test_a_hostile_clone_changes_nothing_outside_it(attack: Attack, template: Path, tmp_path: Path,
-                                                     transcript: Path) -> None:
+def test_a_hostile_clone_changes_nothing_outside_it(
+    attack: Attack, template: Path, tmp_path: Path, transcript: Path
+) -> None:
     victim = _victim_of(attack, template, tmp_path)
     before = tree_digest(victim.home)
     data = transcript.parents[3]
@@ -153,12 +179,19 @@ def test_a_hostile_clone_changes_nothing_outside_it(attack: Attack, template: Pa
     assert not any(path.name == "PWNED" for path in tmp_path.rglob("PWNED")), "a file name ran as a command"
     if attack.flagged:
         assert errors["verify"], f"verify passed a store with {attack}"
-        assert Path(attack.path).name.split("<")[0] in errors["verify"] or attack.path.startswith(
-            ("memory/<", "candidates/<")) or attack.path == ".", errors["verify"]
+        assert (
+            Path(attack.path).name.split("<")[0] in errors["verify"]
+            or attack.path.startswith(("memory/<", "candidates/<"))
+            or attack.path == "."
+        ), errors["verify"]
 
 
-@pytest.mark.parametrize("attack", [a for a in ATTACKS if a.kind in ("name", "oversize", "malformed")]
-                         + [a for a in ATTACKS if a.path == CANDIDATE_FILE], ids=str)
+@pytest.mark.parametrize(
+    "attack",
+    [a for a in ATTACKS if a.kind in ("name", "oversize", "malformed")]
+    + [a for a in ATTACKS if a.path == CANDIDATE_FILE],
+    ids=str,
+)
 def test_a_bad_candidate_file_never_hides_the_queue(attack: Attack, template: Path, tmp_path: Path) -> None:
     victim = _victim_of(attack, template, tmp_path)
     listed = victim.run("list", "--json")

@@ -17,8 +17,7 @@ from typing import Any
 
 import anyio
 import pytest
-from trust_kit import ATTACKER_MEMORIES, CALL_TIMEOUT, DATA, MARK, Person, attacker_repo, real_payloads, \
-    victim_clone
+from trust_kit import ATTACKER_MEMORIES, CALL_TIMEOUT, DATA, MARK, Person, attacker_repo, real_payloads, victim_clone
 
 SESSION = "sess-victim-1"
 OUT_OF_SCOPE = (
@@ -50,8 +49,11 @@ def _every_hook(victim: Person, payloads: dict[str, dict[str, Any]], session: st
 
 
 def _notices(outputs: dict[str, str]) -> list[str]:
-    return [json.loads(out)["systemMessage"] for out in outputs.values()
-            if out.strip() and "systemMessage" in json.loads(out) and "not approved" in out]
+    return [
+        json.loads(out)["systemMessage"]
+        for out in outputs.values()
+        if out.strip() and "systemMessage" in json.loads(out) and "not approved" in out
+    ]
 
 
 def _mcp_calls(victim: Person) -> dict[str, str]:
@@ -59,8 +61,12 @@ def _mcp_calls(victim: Person) -> dict[str, str]:
     from mcp.client.stdio import stdio_client
 
     async def run() -> dict[str, str]:
-        params = StdioServerParameters(command=sys.executable, args=["-m", "memory_review.cli", "--project", str(victim.root), "mcp"],
-                                       env=victim.env, cwd=str(victim.root))
+        params = StdioServerParameters(
+            command=sys.executable,
+            args=["-m", "memory_review.cli", "--project", str(victim.root), "mcp"],
+            env=victim.env,
+            cwd=str(victim.root),
+        )
         seen: dict[str, str] = {}
         with anyio.fail_after(CALL_TIMEOUT):
             await _calls(params, seen)
@@ -69,9 +75,12 @@ def _mcp_calls(victim: Person) -> dict[str, str]:
     async def _calls(params, seen: dict[str, str]) -> None:
         async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
             await session.initialize()
-            for tool, arguments in (("get_context", {}), ("get_context", {"query": "deploy production review"}),
-                                    ("search_memories", {"query": "deploy production review key"}),
-                                    ("list_memories", {})):
+            for tool, arguments in (
+                ("get_context", {}),
+                ("get_context", {"query": "deploy production review"}),
+                ("search_memories", {"query": "deploy production review key"}),
+                ("list_memories", {}),
+            ):
                 result = await session.call_tool(tool, arguments)
                 assert not getattr(result, "isError", False), result
                 seen[f"{tool} {arguments}"] = "".join(getattr(b, "text", "") for b in result.content)
@@ -145,8 +154,13 @@ def test_trusting_everything_at_once_injects_the_store(victim: Person) -> None:
 
 
 def test_an_agent_actor_cannot_trust(victim: Person) -> None:
-    agent = subprocess.run([sys.executable, "-m", "memory_review.cli", "trust", "--all"], cwd=victim.root,
-                           env={**victim.env, "MEMORY_REVIEW_ACTOR": "agent:claude"}, capture_output=True,
-                           timeout=CALL_TIMEOUT, check=False)
+    agent = subprocess.run(
+        [sys.executable, "-m", "memory_review.cli", "trust", "--all"],
+        cwd=victim.root,
+        env={**victim.env, "MEMORY_REVIEW_ACTOR": "agent:claude"},
+        capture_output=True,
+        timeout=CALL_TIMEOUT,
+        check=False,
+    )
     assert agent.returncode == 1 and b"Traceback" not in agent.stderr
     assert MARK not in victim.ok("context") and len(victim.json("trust", "list")) == 2

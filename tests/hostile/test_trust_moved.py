@@ -77,8 +77,13 @@ def test_moved_from_is_a_persons_act_with_a_clear_error(owner: Person, tmp_path:
     moved = _moved(owner, tmp_path)
     nowhere = moved.run("trust", "--moved-from", str(tmp_path / "never-here"))
     assert nowhere.returncode == 1 and b"no trust record" in nowhere.stderr and b"Traceback" not in nowhere.stderr
-    agent = subprocess.run([sys.executable, "-m", "memory_review.cli", "trust", "--moved-from", str(old)],
-                           cwd=moved.root, env={**moved.env, "MEMORY_REVIEW_ACTOR": "agent:claude"},
-                           capture_output=True, timeout=CALL_TIMEOUT, check=False)
+    agent = subprocess.run(
+        [sys.executable, "-m", "memory_review.cli", "trust", "--moved-from", str(old)],
+        cwd=moved.root,
+        env={**moved.env, "MEMORY_REVIEW_ACTOR": "agent:claude"},
+        capture_output=True,
+        timeout=CALL_TIMEOUT,
+        check=False,
+    )
     assert agent.returncode == 1 and b"only a person" in agent.stderr
     assert len(moved.json("trust", "list")) == 2

@@ -8,13 +8,18 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 
 def run(args: list[str], env: dict, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
     """``memory-review ARGS`` in ``cwd`` (a real process, 60 s at most)."""
-    return subprocess.run([sys.executable, "-m", "memory_review.cli", *args], input=stdin, env=env, cwd=cwd,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "memory_review.cli", *args],
+        input=stdin,
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def run_json(args: list[str], env: dict, cwd: Path, stdin: str | None = None):
@@ -36,15 +41,3 @@ def git_repo(root: Path, env: dict | None = None) -> Path:
     if env is not None:
         assert run(["init"], env, root).returncode == 0
     return root
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    """Import into a test module (``from cli_kit import env, repo``) to use."""
-    return cli_env(tmp_path)
-
-
-@pytest.fixture
-def repo(tmp_path: Path, env: dict) -> Path:
-    """A git repository at ``tmp_path/repo`` whose stores ``init`` made."""
-    return git_repo(tmp_path / "repo", env)

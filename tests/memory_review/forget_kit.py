@@ -26,11 +26,21 @@ class Planted:
     pending: str
     discarded: str
 
-    def run(self, *args: str, stdin: str | None = None, extra_env: dict[str, str] | None = None,
-            ) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "memory_review.cli", *args], input=stdin,
-                              env={**self.env, **(extra_env or {})}, cwd=self.repo, capture_output=True,
-                              text=True, timeout=120)
+    def run(
+        self,
+        *args: str,
+        stdin: str | None = None,
+        extra_env: dict[str, str] | None = None,
+    ) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "memory_review.cli", *args],
+            input=stdin,
+            env={**self.env, **(extra_env or {})},
+            cwd=self.repo,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
 
     def json(self, *args: str, stdin: str | None = None) -> Any:
         done = self.run(*args, "--json", stdin=stdin)
@@ -39,12 +49,10 @@ class Planted:
 
     def git(self, *args: str, git_dir: Path | None = None) -> bytes:
         where = ["--git-dir", str(git_dir)] if git_dir else ["-C", str(self.repo)]
-        return subprocess.run(["git", *where, *args], env=self.env, capture_output=True, check=True,
-                              timeout=60).stdout
+        return subprocess.run(["git", *where, *args], env=self.env, capture_output=True, check=True, timeout=60).stdout
 
     def forget(self, *extra: str, text: str = SECRET) -> subprocess.CompletedProcess[str]:
-        return self.run("forget", "--text-from", "-", "--reason", "leaked staging codeword", *extra,
-                        stdin=text + "\n")
+        return self.run("forget", "--text-from", "-", "--reason", "leaked staging codeword", *extra, stdin=text + "\n")
 
     @property
     def stores(self) -> list[Path]:
@@ -61,27 +69,42 @@ class Planted:
 
     def objects_holding(self, text: str = SECRET) -> list[str]:
         """``git cat-file --batch-all-objects --batch`` of both repositories, searched."""
-        return [str(where) for where in (None, self.home / "history.git")
-                if text.encode() in self.git("cat-file", "--batch-all-objects", "--batch", git_dir=where)]
+        return [
+            str(where)
+            for where in (None, self.home / "history.git")
+            if text.encode() in self.git("cat-file", "--batch-all-objects", "--batch", git_dir=where)
+        ]
 
     def tree_bytes(self) -> dict[str, bytes]:
         return {str(p): p.read_bytes() for store in self.stores for p in sorted(store.rglob("*")) if p.is_file()}
 
 
 def _proposal(memory_id: str, body: str, *, scope: str = "project", quote: str = "said so") -> str:
-    return json.dumps({"op": "create", "scope": scope,
-                       "memory": {"id": memory_id, "type": "fact", "description": f"About {memory_id}",
-                                  "body": body},
-                       "rationale": "the user said so",
-                       "evidence": [{"quote": quote, "session_id": "s1", "turn_id": "t1"}]})
+    return json.dumps(
+        {
+            "op": "create",
+            "scope": scope,
+            "memory": {"id": memory_id, "type": "fact", "description": f"About {memory_id}", "body": body},
+            "rationale": "the user said so",
+            "evidence": [{"quote": quote, "session_id": "s1", "turn_id": "t1"}],
+        }
+    )
 
 
 def git_env(tmp_path: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "MEMORY_REVIEW_"))}
-    env.update({"MEMORY_REVIEW_HOME": str(tmp_path / "home"), "MEMORY_REVIEW_ACTOR": "alice",
-                "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull,
-                "GIT_AUTHOR_NAME": "Alice", "GIT_AUTHOR_EMAIL": "alice@example.invalid",
-                "GIT_COMMITTER_NAME": "Alice", "GIT_COMMITTER_EMAIL": "alice@example.invalid"})
+    env.update(
+        {
+            "MEMORY_REVIEW_HOME": str(tmp_path / "home"),
+            "MEMORY_REVIEW_ACTOR": "alice",
+            "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_CONFIG_GLOBAL": os.devnull,
+            "GIT_AUTHOR_NAME": "Alice",
+            "GIT_AUTHOR_EMAIL": "alice@example.invalid",
+            "GIT_COMMITTER_NAME": "Alice",
+            "GIT_COMMITTER_EMAIL": "alice@example.invalid",
+        }
+    )
     return env
 
 
@@ -93,18 +116,22 @@ def plant(tmp_path: Path) -> Planted:
     kit = Planted(repo, tmp_path / "home", env, pending="", discarded="")
     kit.json("init")
     body = f"The staging codeword is {SECRET}. Deploys need it."
-    applied = kit.json("propose", "--file", "-",
-                       stdin=_proposal("staging-codeword", body, quote=f"user: the codeword is {SECRET}"))
+    applied = kit.json(
+        "propose", "--file", "-", stdin=_proposal("staging-codeword", body, quote=f"user: the codeword is {SECRET}")
+    )
     kit.json("apply", applied["id"])
     kit.json("apply", kit.json("propose", "--file", "-", stdin=_proposal("use-tabs", "Indent with tabs."))["id"])
     kit.discarded = kit.json("propose", "--file", "-", stdin=_proposal("dup", f"Codeword: {SECRET}"))["id"]
     kit.json("discard", kit.discarded, "--reason", "duplicate")
-    kit.pending = kit.json("propose", "--file", "-",
-                           stdin=_proposal("ci-note", "CI runs nightly.", quote=f"as in {SECRET}"))["id"]
+    kit.pending = kit.json(
+        "propose", "--file", "-", stdin=_proposal("ci-note", "CI runs nightly.", quote=f"as in {SECRET}")
+    )["id"]
     kit.json("--session", "s1", "context", "--query", f"staging codeword {SECRET}")
     user = kit.json("propose", "--file", "-", stdin=_proposal("my-codeword", f"Mine is {SECRET} too.", scope="user"))
     kit.json("apply", user["id"])
-    log_error(hooks_dir(repo / ".memory-review"), HookError(ts="2026-12-01T10:00:00Z", event="Stop",
-                                                           error="ValidationError", message=f"bad {SECRET}"))
+    log_error(
+        hooks_dir(repo / ".memory-review"),
+        HookError(ts="2026-12-01T10:00:00Z", event="Stop", error="ValidationError", message=f"bad {SECRET}"),
+    )
     kit.json("apply", kit.json("propose", "--file", "-", stdin=_proposal("later", "Written after."))["id"])
     return kit

@@ -15,9 +15,14 @@ from cli_kit import run, run_json
 from memory_review.workspace import Workspace
 
 PROPOSAL = {
-    "op": "create", "scope": "project",
-    "memory": {"id": "forbidden-mock-db", "type": "forbidden",
-               "description": "Never mock the database in tests", "body": "Use the test container."},
+    "op": "create",
+    "scope": "project",
+    "memory": {
+        "id": "forbidden-mock-db",
+        "type": "forbidden",
+        "description": "Never mock the database in tests",
+        "body": "Use the test container.",
+    },
     "rationale": "The user corrected this twice.",
     "evidence": [{"quote": "no, don't mock the database", "session_id": "s1", "turn_id": "t4"}],
 }
@@ -51,7 +56,7 @@ def test_full_review_cycle(repo: Path, env: dict) -> None:
     assert {"id", "op", "scope", "status", "flags", "changes"} <= set(listed[0])
     shown = run(["show", cid], env, repo)
     assert "rationale" in shown.stdout and "no, don't mock the database" in shown.stdout
-    assert "+description: \"Never mock the database in tests\"" in shown.stdout
+    assert '+description: "Never mock the database in tests"' in shown.stdout
     applied = run_json(["apply", cid], env, repo)
     assert applied[0]["type"] == "candidate.applied" and applied[0]["actor"] == "alice"
     memories = run_json(["memories"], env, repo)
@@ -59,7 +64,8 @@ def test_full_review_cycle(repo: Path, env: dict) -> None:
     log = run_json(["log"], env, repo)
     raw = (repo / ".memory-review" / "events.jsonl").read_bytes().splitlines()
     assert [json.dumps(e, sort_keys=True, separators=(",", ":")) for e in log] == [
-        json.dumps(json.loads(line), sort_keys=True, separators=(",", ":")) for line in raw]
+        json.dumps(json.loads(line), sort_keys=True, separators=(",", ":")) for line in raw
+    ]
     reverted = run_json(["revert", str(applied[0]["seq"])], env, repo)
     assert reverted["type"] == "memory.reverted"
     assert run_json(["memories"], env, repo) == []
@@ -72,9 +78,11 @@ def test_edit_from_file_then_apply(repo: Path, env: dict, tmp_path: Path) -> Non
     created = run_json(["propose", "--file", "-"], env, repo, json.dumps(PROPOSAL))
     cid = created["id"]
     edited = tmp_path / "edited.md"
-    edited.write_text('---\nid: "forbidden-mock-db"\ntype: "forbidden"\nscope: "project"\n'
-                      'description: "Never mock the DB"\ncreated_at: "2026-01-01T00:00:00Z"\n'
-                      'updated_at: "2026-01-01T00:00:00Z"\n---\nReal Postgres only.\n')
+    edited.write_text(
+        '---\nid: "forbidden-mock-db"\ntype: "forbidden"\nscope: "project"\n'
+        'description: "Never mock the DB"\ncreated_at: "2026-01-01T00:00:00Z"\n'
+        'updated_at: "2026-01-01T00:00:00Z"\n---\nReal Postgres only.\n'
+    )
     assert run(["edit", cid, "--from-file", str(edited)], env, repo).returncode == 0
     run_json(["apply", cid], env, repo)
     [memory] = run_json(["memories"], env, repo)
@@ -84,23 +92,27 @@ def test_edit_from_file_then_apply(repo: Path, env: dict, tmp_path: Path) -> Non
 def test_edit_with_editor(repo: Path, env: dict, tmp_path: Path) -> None:
     created = run_json(["propose", "--file", "-"], env, repo, json.dumps(PROPOSAL))
     script = tmp_path / "editor.py"
-    script.write_text("import sys,pathlib; p=pathlib.Path(sys.argv[1]); "
-                      "p.write_text(p.read_text().replace('Use the test container.', 'Use testcontainers.'))")
+    script.write_text(
+        "import sys,pathlib; p=pathlib.Path(sys.argv[1]); "
+        "p.write_text(p.read_text().replace('Use the test container.', 'Use testcontainers.'))"
+    )
     env = {**env, "EDITOR": f"{sys.executable} {script}"}
     assert run(["edit", created["id"]], env, repo).returncode == 0
     events = run_json(["log", "--type", "candidate.edited"], env, repo)
     assert len(events) == 1 and "Use testcontainers." in json.dumps(events[0]["record"])
 
 
-def test_edit_reopens_the_editor_on_an_invalid_record_with_the_reason_on_top(repo: Path, env: dict,
-                                                                          tmp_path: Path) -> None:
+def test_edit_reopens_the_editor_on_an_invalid_record_with_the_reason_on_top(
+    repo: Path, env: dict, tmp_path: Path
+) -> None:
     created = run_json(["propose", "--file", "-"], env, repo, json.dumps(PROPOSAL))
     script, seen = tmp_path / "editor.py", tmp_path / "seen"
     script.write_text(  # 1st open: break the type; 2nd: keep what it was shown, fix the type
         "import sys,pathlib; s=pathlib.Path(sys.argv[1]); p=pathlib.Path(sys.argv[2]); t=p.read_text()\n"
         "if not s.exists(): s.write_text(''); p.write_text(t.replace('type: \"forbidden\"', 'type: \"nonsense\"')"
         ".replace('Use the test container.', 'Use testcontainers.'))\n"
-        "else: s.write_text(t); p.write_text(t.replace('type: \"nonsense\"', 'type: \"forbidden\"'))\n")
+        "else: s.write_text(t); p.write_text(t.replace('type: \"nonsense\"', 'type: \"forbidden\"'))\n"
+    )
     env = {**env, "EDITOR": f"{sys.executable} {script}", "VISUAL": ""}
     env["EDITOR"] += f" {seen}"  # the file comes last, as editors are called
     done = run(["edit", created["id"]], env, repo)
@@ -127,13 +139,15 @@ def test_errors_exit_1_with_message_and_store_untouched(repo: Path, env: dict) -
     store = repo / ".memory-review"
     before = {p: p.read_bytes() for p in store.rglob("*") if p.is_file()}
     bad = dict(PROPOSAL, memory=dict(PROPOSAL["memory"], id="../../etc/passwd"))
-    for args, stdin in ((["propose", "--file", "-"], json.dumps(bad)),
-                        (["propose", "--file", "-"], "{not json"),
-                        (["propose", "--file", "-"], json.dumps(dict(PROPOSAL, rationale=" "))),
-                        (["apply", "cand_01M8Q1T1341A6F5P0EWZXR0QJ9"], None),
-                        (["show", "../x"], None),
-                        (["revert", "99"], None),
-                        (["delete", "nothing-here"], None)):
+    for args, stdin in (
+        (["propose", "--file", "-"], json.dumps(bad)),
+        (["propose", "--file", "-"], "{not json"),
+        (["propose", "--file", "-"], json.dumps(dict(PROPOSAL, rationale=" "))),
+        (["apply", "cand_01M8Q1T1341A6F5P0EWZXR0QJ9"], None),
+        (["show", "../x"], None),
+        (["revert", "99"], None),
+        (["delete", "nothing-here"], None),
+    ):
         done = run(args, env, repo, stdin)
         assert done.returncode == 1, (args, done.stderr)
         assert done.stderr.startswith("memory-review: error:") and "Traceback" not in done.stderr
@@ -158,22 +172,27 @@ def test_propose_array_all_or_nothing(repo: Path, env: dict) -> None:
     second = dict(PROPOSAL, memory=dict(PROPOSAL["memory"], id="second"))
     results = run_json(["propose", "--file", "-"], env, repo, json.dumps([PROPOSAL, second]))
     assert len(results) == 2
-    lines = "\n".join(json.dumps(p) for p in (dict(PROPOSAL, memory=dict(PROPOSAL["memory"], id="third")),
-                                             {"op": "create"}))
+    lines = "\n".join(
+        json.dumps(p) for p in (dict(PROPOSAL, memory=dict(PROPOSAL["memory"], id="third")), {"op": "create"})
+    )
     assert run(["propose", "--file", "-"], env, repo, lines).returncode == 1
     assert len(run_json(["list"], env, repo)) == 2
 
 
-@pytest.mark.parametrize(("layout", "is_array"), [
-    (lambda ps: json.dumps(ps[0]), False),               # one object on one line
-    (lambda ps: json.dumps(ps[0], indent=2), False),     # one object, pretty-printed: still one object
-    (lambda ps: "\n  " + json.dumps(ps[0]) + "\n\n", False),
-    (lambda ps: json.dumps(ps[:1]), True),               # an array of one is an array
-    (lambda ps: json.dumps(ps[:1], indent=2), True),
-    (lambda ps: "\n".join(json.dumps(p) for p in ps), True),  # JSON Lines of two
-])
+@pytest.mark.parametrize(
+    ("layout", "is_array"),
+    [
+        (lambda ps: json.dumps(ps[0]), False),  # one object on one line
+        (lambda ps: json.dumps(ps[0], indent=2), False),  # one object, pretty-printed: still one object
+        (lambda ps: "\n  " + json.dumps(ps[0]) + "\n\n", False),
+        (lambda ps: json.dumps(ps[:1]), True),  # an array of one is an array
+        (lambda ps: json.dumps(ps[:1], indent=2), True),
+        (lambda ps: "\n".join(json.dumps(p) for p in ps), True),  # JSON Lines of two
+    ],
+)
 def test_propose_json_shape_follows_the_input_document_not_its_whitespace(
-        repo: Path, env: dict, layout, is_array: bool) -> None:
+    repo: Path, env: dict, layout, is_array: bool
+) -> None:
     proposals = [dict(PROPOSAL, memory=dict(PROPOSAL["memory"], id=f"shape-{n}")) for n in (1, 2)]
     result = run_json(["propose", "--file", "-"], env, repo, layout(proposals))
     assert isinstance(result, list) is is_array
@@ -233,9 +252,17 @@ def test_four_processes_propose_and_apply_concurrently(repo: Path, env: dict) ->
 
 def test_eight_processes_apply_the_same_candidate_exactly_one_wins(repo: Path, env: dict) -> None:
     created = run_json(["propose", "--file", "-"], env, repo, json.dumps(PROPOSAL))
-    procs = [subprocess.Popen([sys.executable, "-m", "memory_review.cli", "apply", created["id"]], env=env,
-                              cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for _ in range(8)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "memory_review.cli", "apply", created["id"]],
+            env=env,
+            cwd=repo,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(8)
+    ]
     results = [(p.wait(timeout=120), p.stderr.read()) for p in procs]
     for p in procs:
         p.stdout.close()
@@ -248,8 +275,10 @@ def test_eight_processes_apply_the_same_candidate_exactly_one_wins(repo: Path, e
 
 def test_context_prints_the_bare_block_and_says_on_stderr_what_it_dropped(repo: Path, env: dict) -> None:
     assert run(["init"], env, repo).returncode == 0
-    second = {**PROPOSAL, "memory": {**PROPOSAL["memory"], "id": "fact-db", "type": "fact",
-                                     "description": "The database is Postgres 16"}}
+    second = {
+        **PROPOSAL,
+        "memory": {**PROPOSAL["memory"], "id": "fact-db", "type": "fact", "description": "The database is Postgres 16"},
+    }
     [a, b] = run_json(["propose", "--file", "-"], env, repo, stdin=json.dumps([PROPOSAL, second]))
     assert run(["apply", a["id"], b["id"]], env, repo).returncode == 0
     whole = run_json(["context"], env, repo)
@@ -286,8 +315,13 @@ def test_demo_says_how_to_open_its_workspace_again(tmp_path: Path, env: dict) ->
     assert done.returncode == 0, done.stderr
     [command] = [line.removeprefix("open it: ") for line in done.stdout.splitlines() if line.startswith("open it: ")]
     assert command.endswith(" review")
-    listed = subprocess.run(command.removesuffix(" review") + " list --json", shell=True, capture_output=True,
-                            text=True, env={**env, "PATH": f"{Path(sys.executable).parent}:{env['PATH']}"})
+    listed = subprocess.run(
+        command.removesuffix(" review") + " list --json",
+        shell=True,
+        capture_output=True,
+        text=True,
+        env={**env, "PATH": f"{Path(sys.executable).parent}:{env['PATH']}"},
+    )
     assert listed.returncode == 0, listed.stderr
     demo = Workspace((tmp_path / "my demo" / "project").resolve(), (tmp_path / "my demo" / "user-home").resolve())
     expected = [s.candidate.id for s in demo.list_candidates()]

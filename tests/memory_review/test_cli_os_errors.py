@@ -15,12 +15,20 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from cli_kit import env, repo, run  # noqa: F401  (fixtures)
+from cli_kit import run
 
 CLI = [sys.executable, "-m", "memory_review.cli"]
-PROPOSAL = {"op": "create", "scope": "project", "rationale": "said so",
-            "memory": {"id": "db-tests", "type": "forbidden", "description": "Never mock the database in tests",
-                       "body": "Integration tests run against the Postgres test container."}}
+PROPOSAL = {
+    "op": "create",
+    "scope": "project",
+    "rationale": "said so",
+    "memory": {
+        "id": "db-tests",
+        "type": "forbidden",
+        "description": "Never mock the database in tests",
+        "body": "Integration tests run against the Postgres test container.",
+    },
+}
 
 
 @cache
@@ -28,9 +36,18 @@ def _mount_namespaces() -> str | None:
     """Why namespaced mounts are unavailable here (None when they work)."""
     if shutil.which("unshare") is None:
         return "no unshare(1) on this machine"
-    probe = subprocess.run(["unshare", "-m", "sh", "-c", "mount -t tmpfs -o size=64k none /mnt 2>&1 || "
-                            "mount -t tmpfs -o size=64k none /tmp 2>&1"],
-                           capture_output=True, text=True, timeout=30)
+    probe = subprocess.run(
+        [
+            "unshare",
+            "-m",
+            "sh",
+            "-c",
+            "mount -t tmpfs -o size=64k none /mnt 2>&1 || mount -t tmpfs -o size=64k none /tmp 2>&1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     return None if probe.returncode == 0 else f"cannot mount in a private namespace: {probe.stdout.strip()[:120]}"
 
 
@@ -62,16 +79,28 @@ def _read_only(repo: Path, env: dict, *args: str, stdin: str | None = None) -> s
     """``memory-review ARGS`` with the project store and the user store mounted read-only."""
     stores = [repo / ".memory-review", Path(env["MEMORY_REVIEW_HOME"])]
     mounts = " && ".join(f"mount --bind '{s}' '{s}' && mount -o remount,bind,ro '{s}'" for s in stores)
-    return subprocess.run(["unshare", "-m", "sh", "-c", f'{mounts} && exec "$@"', "sh", *CLI, *args],
-                          input=stdin, env=env, cwd=repo, capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        ["unshare", "-m", "sh", "-c", f'{mounts} && exec "$@"', "sh", *CLI, *args],
+        input=stdin,
+        env=env,
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_a_read_only_store_gets_one_line_per_command_and_nothing_changes(repo: Path, env: dict) -> None:
     _needs_mounts()
     pending = _proposed(repo, env)
     log = (repo / ".memory-review" / "events.jsonl").read_bytes()
-    commands = [["apply", pending], ["discard", pending], ["propose", "--file", "-"], ["context", "--session", "s-1"],
-                ["verify", "--repair"]]
+    commands = [
+        ["apply", pending],
+        ["discard", pending],
+        ["propose", "--file", "-"],
+        ["context", "--session", "s-1"],
+        ["verify", "--repair"],
+    ]
     another = json.dumps({**PROPOSAL, "memory": {**PROPOSAL["memory"], "id": "other"}})
     for args in commands:
         done = _read_only(repo, env, *args, stdin=another if args[0] == "propose" else None)
@@ -109,13 +138,16 @@ out["verify"] = cli("verify")
 out["after"] = cli("propose", "--file", "-", stdin={json.dumps(PROPOSAL)!r})
 json.dump(out, open({str(results)!r}, "w"))
 """
-    done = subprocess.run(["unshare", "-m", sys.executable, "-c", driver], env=env, capture_output=True, text=True,
-                          timeout=240)
+    done = subprocess.run(
+        ["unshare", "-m", sys.executable, "-c", driver], env=env, capture_output=True, text=True, timeout=240
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     out = json.loads(results.read_text())
     assert out["init"]["rc"] == 0, out["init"]
-    _assert_one_line(subprocess.CompletedProcess([], out["propose"]["rc"], out["propose"]["out"],
-                                                 out["propose"]["err"]), "no space left")
+    _assert_one_line(
+        subprocess.CompletedProcess([], out["propose"]["rc"], out["propose"]["out"], out["propose"]["err"]),
+        "no space left",
+    )
     assert out["verify"]["rc"] == 0, out["verify"]  # the refused write left no torn state behind
     assert out["after"]["rc"] == 0, out["after"]
 
@@ -123,11 +155,19 @@ json.dump(out, open({str(results)!r}, "w"))
 def test_a_held_lock_is_one_line_naming_the_lock(repo: Path, env: dict) -> None:
     pending = _proposed(repo, env)
     lock = repo / ".memory-review" / ".lock"
-    holder = subprocess.Popen([sys.executable, "-c", (
-        "import filelock, sys, time\n"
-        f"lock = filelock.FileLock({str(lock)!r}, thread_local=False, preserve_lock_file=True)\n"
-        "lock.acquire()\nprint('held', flush=True)\ntime.sleep(120)\n")],
-        stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import filelock, sys, time\n"
+                f"lock = filelock.FileLock({str(lock)!r}, thread_local=False, preserve_lock_file=True)\n"
+                "lock.acquire()\nprint('held', flush=True)\ntime.sleep(120)\n"
+            ),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
         done = run(["apply", pending], env, repo)

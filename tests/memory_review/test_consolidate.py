@@ -54,9 +54,7 @@ def _memory(
     )
 
 
-MOCK_A = _memory(
-    "forbidden-mock-db", "Never mock the database in tests.", created="2026-05-01T10:00:00Z"
-)
+MOCK_A = _memory("forbidden-mock-db", "Never mock the database in tests.", created="2026-05-01T10:00:00Z")
 MOCK_B = _memory(
     "forbidden-mock-database",
     "Do not mock the database in tests; use the pg_container fixture.",
@@ -64,9 +62,7 @@ MOCK_B = _memory(
 )
 TABS = _memory("pref-tabs", "Indent with 4 spaces, never tabs.", kind="preference")
 UV = _memory("conv-uv", "Install dependencies with uv, not pip.", kind="convention")
-MOCK_CONVENTION = _memory(
-    "conv-mock-http", "Mock the database HTTP client in unit tests.", kind="convention"
-)
+MOCK_CONVENTION = _memory("conv-mock-http", "Mock the database HTTP client in unit tests.", kind="convention")
 
 
 # --------------------------------------------------------------------------- pure planning
@@ -83,10 +79,7 @@ def test_near_duplicates_group_and_unrelated_memories_are_untouched() -> None:
     touched = set(proposal.sources) | {r.id for r in proposal.results}
     assert not touched & {"pref-tabs", "conv-uv", "conv-mock-http"}
     assert proposal.proposer.name == "memory-review-consolidate" and proposal.priority == "low"
-    assert (
-        "forbidden-mock-db" in proposal.rationale
-        and "delete forbidden-mock-database" in proposal.rationale
-    )
+    assert "forbidden-mock-db" in proposal.rationale and "delete forbidden-mock-database" in proposal.rationale
 
 
 def test_types_never_mix() -> None:
@@ -117,14 +110,10 @@ def test_related_memories_merge_only_past_the_threshold() -> None:
 
 
 def test_no_chaining_through_a_middle_memory() -> None:
-    a = _memory(
-        "forbidden-a", "tabs indentation python files strict", created="2026-05-01T10:00:00Z"
-    )
+    a = _memory("forbidden-a", "tabs indentation python files strict", created="2026-05-01T10:00:00Z")
     b = _memory("forbidden-b", "tabs indentation yaml files strict", created="2026-05-02T10:00:00Z")
     c = _memory("forbidden-c", "yaml anchors files strict ci", created="2026-05-03T10:00:00Z")
-    assert (
-        similarity(a, b) >= RELATED and similarity(b, c) >= RELATED and similarity(a, c) < RELATED
-    )
+    assert similarity(a, b) >= RELATED and similarity(b, c) >= RELATED and similarity(a, c) < RELATED
     [group] = find_groups([a, b, c], scope="project", cut=RELATED)
     assert group.ids == {"forbidden-a", "forbidden-b"}
 
@@ -148,10 +137,7 @@ def test_planning_is_deterministic_whatever_the_order() -> None:
     for seed in range(5):
         shuffled = memories[:]
         random.Random(seed).shuffle(shuffled)
-        assert (
-            plan_consolidation(shuffled, scope="project", now="2026-06-01T00:00:00Z").proposals
-            == expected
-        )
+        assert plan_consolidation(shuffled, scope="project", now="2026-06-01T00:00:00Z").proposals == expected
 
 
 def test_exact_twins_under_two_ids_are_reported_not_proposed() -> None:
@@ -246,9 +232,7 @@ def _approve(ws: Workspace, *items: tuple[str, str, str, str]) -> None:
 
 
 def _approved(ws: Workspace) -> dict[str, dict]:
-    return {
-        m.id: memory_to_json(m) for store in (ws.project, ws.user) for m in store.view().memories()
-    }
+    return {m.id: memory_to_json(m) for store in (ws.project, ws.user) for m in store.view().memories()}
 
 
 def _seed(ws: Workspace) -> None:

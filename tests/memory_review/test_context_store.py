@@ -23,8 +23,12 @@ def make(tmp_path: Path, name: str, home: Path) -> Workspace:
 
 
 def approve(ws: Workspace, memory_id: str, body: str, scope: str = "project", kind: str = "fact") -> None:
-    doc = {"op": "create", "scope": scope, "rationale": "r",
-           "memory": {"id": memory_id, "type": kind, "description": f"{memory_id} note", "body": body}}
+    doc = {
+        "op": "create",
+        "scope": scope,
+        "rationale": "r",
+        "memory": {"id": memory_id, "type": kind, "description": f"{memory_id} note", "body": body},
+    }
     [state] = ws.propose(parse_proposals(json.dumps(doc).encode()))
     ws.apply([state.candidate.id], actor=ACTOR)
 
@@ -96,13 +100,17 @@ def test_context_recorded_in_the_first_layout_still_replays(tmp_path: Path, home
     approve(ws, "db-tests", "never mock the database", kind="forbidden")
     [memory] = ws.memories()
     old_text = OPEN + HEADER + "\n[memory:project:forbidden] id=db-tests\nnever mock the database\n" + CLOSE
-    context = {"query": None, "budget_bytes": 25_000, "budget_lines": 200, "now": NOW, "user_seq": 0,
-               "sha256": hashlib.sha256(old_text.encode()).hexdigest(),
-               "included": [{"id": "db-tests", "scope": "project", "type": "forbidden",
-                             "sha256": memory_sha256(memory)}]}
+    context = {
+        "query": None,
+        "budget_bytes": 25_000,
+        "budget_lines": 200,
+        "now": NOW,
+        "user_seq": 0,
+        "sha256": hashlib.sha256(old_text.encode()).hexdigest(),
+        "included": [{"id": "db-tests", "scope": "project", "type": "forbidden", "sha256": memory_sha256(memory)}],
+    }
     with ws.project.transact() as tx:
-        ws.commit(tx, Plan(drafts=[EventDraft(type="context.built", actor="agent:s1", session="s1",
-                                              context=context)]))
+        ws.commit(tx, Plan(drafts=[EventDraft(type="context.built", actor="agent:s1", session="s1", context=context)]))
     new = ws.context(session="s1", now=NOW)
     [old, again] = ws.replay_session("s1")
     assert (old.text, old.matches) == (old_text, True)

@@ -21,9 +21,13 @@ def ws(tmp_path: Path) -> Workspace:
 
 
 def _propose(ws: Workspace, memory_id: str, body: str):
-    doc = {"op": "create", "scope": "project",
-           "memory": {"id": memory_id, "type": "fact", "description": f"About {memory_id}", "body": body},
-           "rationale": "the user said so", "evidence": [{"quote": "q", "session_id": "s1", "turn_id": "t1"}]}
+    doc = {
+        "op": "create",
+        "scope": "project",
+        "memory": {"id": memory_id, "type": "fact", "description": f"About {memory_id}", "body": body},
+        "rationale": "the user said so",
+        "evidence": [{"quote": "q", "session_id": "s1", "turn_id": "t1"}],
+    }
     [state] = ws.propose(parse_proposals(json.dumps([doc]).encode()))
     return state
 

@@ -13,12 +13,21 @@ import sys
 from importlib.metadata import version
 from pathlib import Path
 
-from cli_kit import env, git_repo, repo, run  # noqa: F401  (fixtures)
+from cli_kit import git_repo, run
+
 from memory_review.workspace import Workspace
 
-NOTE = {"op": "create", "scope": "project", "rationale": "said so",
-        "memory": {"id": "db-tests", "type": "forbidden", "description": "Never mock the database in tests",
-                   "body": "Integration tests run against the Postgres test container."}}
+NOTE = {
+    "op": "create",
+    "scope": "project",
+    "rationale": "said so",
+    "memory": {
+        "id": "db-tests",
+        "type": "forbidden",
+        "description": "Never mock the database in tests",
+        "body": "Integration tests run against the Postgres test container.",
+    },
+}
 
 
 def _propose(repo: Path, env: dict, proposal: dict = NOTE) -> str:
@@ -55,12 +64,19 @@ def test_doctor_reports_each_thing_that_is_off(tmp_path: Path, env: dict) -> Non
     claude = tmp_path / "claude-config"
     mine = {**env, "CLAUDE_CONFIG_DIR": str(claude)}
     # Hooks that start an executable which is gone (an uninstalled virtualenv).
-    installed = run(["install", "claude-code", "--local", "--command", "/gone/venv/bin/memory-review hook claude-code"],
-                    mine, root)
+    installed = run(
+        ["install", "claude-code", "--local", "--command", "/gone/venv/bin/memory-review hook claude-code"], mine, root
+    )
     assert installed.returncode == 0, installed.stderr
     # A hook failure today, as Claude Code would cause it: a payload that is not JSON.
-    hooked = subprocess.run([sys.executable, "-m", "memory_review.cli", "hook", "claude-code"], input=b"{not json",
-                            env=mine, cwd=root, capture_output=True, timeout=60)
+    hooked = subprocess.run(
+        [sys.executable, "-m", "memory_review.cli", "hook", "claude-code"],
+        input=b"{not json",
+        env=mine,
+        cwd=root,
+        capture_output=True,
+        timeout=60,
+    )
     assert hooked.returncode == 0
 
     done = run(["doctor", "--json"], mine, root)
@@ -89,9 +105,13 @@ def test_a_store_from_a_newer_tool_is_refused_and_never_rewritten(repo: Path, en
     assert newer != manifest.read_bytes()
     manifest.write_bytes(newer)
     store = {p: p.read_bytes() for p in (repo / ".memory-review").rglob("*") if p.is_file()}
-    for args, stdin in ((["list"], None), (["apply", pending], None), (["verify"], None),
-                        (["verify", "--repair"], None), (["forget", "--text-from", "-", "--reason", "x", "--yes"],
-                                                         "Postgres")):
+    for args, stdin in (
+        (["list"], None),
+        (["apply", pending], None),
+        (["verify"], None),
+        (["verify", "--repair"], None),
+        (["forget", "--text-from", "-", "--reason", "x", "--yes"], "Postgres"),
+    ):
         done = run(args, env, repo, stdin=stdin)
         assert done.returncode == 1, (args, done.stdout, done.stderr)
         first = done.stderr.splitlines()[0]

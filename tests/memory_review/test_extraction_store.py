@@ -71,8 +71,14 @@ def test_extract_cli_summary_json(tmp_path: Path) -> None:
     root = tmp_path / "p"
     root.mkdir()
     env = {**os.environ, "MEMORY_REVIEW_HOME": str(tmp_path / "home")}
-    done = subprocess.run([sys.executable, "-m", "memory_review.cli", "extract", str(DEMO), "--json"],
-                          cwd=root, env=env, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "memory_review.cli", "extract", str(DEMO), "--json"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert {"found", "proposed", "skipped_duplicates", "flagged"} <= set(summary)

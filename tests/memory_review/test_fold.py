@@ -20,8 +20,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memory_review.events import replay
 from memory_review.errors import ConflictError, NotFoundError, ValidationError
+from memory_review.events import replay
 from memory_review.proposal import ProposedMemory, parse_proposals
 from memory_review.record_io import memory_to_json
 from memory_review.storage import EMPTY, Folded, fold, fold_all
@@ -56,16 +56,26 @@ def _pending_id(ws: Workspace, index: int) -> str | None:
 
 def _run(ws: Workspace, op: str, arg, n: int) -> None:
     if op == "propose":
-        _propose(ws, {"op": "create", "memory": {"id": arg, "type": "fact", "description": f"{arg} v{n}",
-                                                 "body": f"{arg} says {n}."}})
+        _propose(
+            ws,
+            {
+                "op": "create",
+                "memory": {"id": arg, "type": "fact", "description": f"{arg} v{n}", "body": f"{arg} says {n}."},
+            },
+        )
     elif op == "propose-delete":
         _propose(ws, {"op": "delete", "memory_id": arg})
     elif op == "edit" and (cid := _pending_id(ws, arg)):
         candidate = ws.project.candidate(cid)
         change = next((c for c in candidate.changes if c.after is not None), None)
         if change is not None:
-            ws.edit(cid, ProposedMemory(id=change.memory, type="convention", description=f"edited {n}",
-                                        body=f"edited body {n}."), actor=ACTOR)
+            ws.edit(
+                cid,
+                ProposedMemory(
+                    id=change.memory, type="convention", description=f"edited {n}", body=f"edited body {n}."
+                ),
+                actor=ACTOR,
+            )
     elif op == "apply" and (cid := _pending_id(ws, arg)):
         ws.apply([cid], actor=ACTOR)
     elif op == "apply-all" and (pending := [c.id for c in ws.project.pending()]):
@@ -77,8 +87,9 @@ def _run(ws: Workspace, op: str, arg, n: int) -> None:
     elif op == "delete":
         ws.delete(arg, actor=ACTOR, scope="project")
     elif op == "session":
-        ws.write_session_memory(arg, ProposedMemory(id=f"note-{n}", type="fact", description=f"note {n}",
-                                                    body=f"session note {n}."))
+        ws.write_session_memory(
+            arg, ProposedMemory(id=f"note-{n}", type="fact", description=f"note {n}", body=f"session note {n}.")
+        )
     elif op == "context":
         ws.context(session=arg, now="2026-12-01T00:00:00Z")
 
@@ -94,8 +105,9 @@ def _from_scratch(folded: Folded) -> tuple:
     return (folded.memory_set(), {c.id: c for c in folded.pending()}, sessions)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                 HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(operations=st.lists(operation, min_size=1, max_size=14), bound=st.sampled_from([1, 2, 3, 5, 64]))
 def test_the_commit_path_leaves_what_the_fold_from_scratch_says(tmp_path_factory, operations, bound) -> None:
     root = tmp_path_factory.mktemp("fold")

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from forget_kit import SECRET, Planted, plant
+
 from memory_review.workspace import Workspace
 
 
@@ -81,8 +82,7 @@ def test_the_store_works_on_after_a_forget_and_a_second_forget_finds_nothing(kit
 
 
 def test_a_pattern_is_forgotten_like_a_text(kit: Planted) -> None:
-    done = kit.run("forget", "--pattern", r"tangerine-\w+-\d+", "--reason", "codewords", "--yes",
-                   "--scope", "project")
+    done = kit.run("forget", "--pattern", r"tangerine-\w+-\d+", "--reason", "codewords", "--yes", "--scope", "project")
     assert done.returncode == 0, done.stderr
     assert not [p for p in kit.files_holding() if ".memory-review" in p]
     assert kit.objects_holding() == [str(kit.home / "history.git")]  # --scope project left the user store
@@ -103,20 +103,24 @@ def test_a_damaged_log_is_refused_and_left_as_it_was(kit: Planted) -> None:
 
 def test_an_agent_may_not_forget(kit: Planted) -> None:
     before = kit.tree_bytes()
-    done = kit.run("forget", "--pattern", "tangerine", "--reason", "x", "--yes",
-                   extra_env={"MEMORY_REVIEW_ACTOR": "agent:claude"})
+    done = kit.run(
+        "forget", "--pattern", "tangerine", "--reason", "x", "--yes", extra_env={"MEMORY_REVIEW_ACTOR": "agent:claude"}
+    )
     assert done.returncode == 1 and "only a person" in done.stderr
     assert kit.tree_bytes() == before
 
 
-@pytest.mark.parametrize(("args", "stdin", "message"), [
-    (["--text-from", "-", "--reason", "x"], "abc\n", "at least 6 characters"),
-    (["--pattern", "a*", "--reason", "x"], None, "matches the empty text"),
-    (["--pattern", "(", "--reason", "x"], None, "not a valid regular expression"),
-    (["--text-from", "-", "--reason", f"it was {SECRET}"], SECRET + "\n", "without the text"),
-    (["--pattern", "staging-codeword", "--reason", "x"], None, "forget never rewrites"),
-    (["--pattern", "alice", "--reason", "x"], None, "never an identifier or who acted"),
-])
+@pytest.mark.parametrize(
+    ("args", "stdin", "message"),
+    [
+        (["--text-from", "-", "--reason", "x"], "abc\n", "at least 6 characters"),
+        (["--pattern", "a*", "--reason", "x"], None, "matches the empty text"),
+        (["--pattern", "(", "--reason", "x"], None, "not a valid regular expression"),
+        (["--text-from", "-", "--reason", f"it was {SECRET}"], SECRET + "\n", "without the text"),
+        (["--pattern", "staging-codeword", "--reason", "x"], None, "forget never rewrites"),
+        (["--pattern", "alice", "--reason", "x"], None, "never an identifier or who acted"),
+    ],
+)
 def test_what_forget_refuses(kit: Planted, args: list[str], stdin: str | None, message: str) -> None:
     before = kit.tree_bytes()
     done = kit.run("forget", *args, "--yes", stdin=stdin)

@@ -11,20 +11,26 @@ from forget_kit import SECRET, plant
 from memory_review.events import EventLog, FaultPlan
 from tools.reliability.arming import fault_env
 
-POINTS = ["log.rewrite.before_open", "log.rewrite.before_write", "log.rewrite.before_fsync",
-          "log.rewrite.before_rename", "log.rewrite.after_rename", "log.rewrite.dir.before_fsync"]
+POINTS = [
+    "log.rewrite.before_open",
+    "log.rewrite.before_write",
+    "log.rewrite.before_fsync",
+    "log.rewrite.before_rename",
+    "log.rewrite.after_rename",
+    "log.rewrite.dir.before_fsync",
+]
 SWAPPED = POINTS.index("log.rewrite.after_rename")
 
 
 @pytest.mark.parametrize("point", POINTS)
-def test_a_forget_killed_mid_swap_leaves_one_whole_log_and_finishes_when_run_again(tmp_path: Path,
-                                                                                   point: str) -> None:
+def test_a_forget_killed_mid_swap_leaves_one_whole_log_and_finishes_when_run_again(tmp_path: Path, point: str) -> None:
     kit = plant(tmp_path)
     log_path = kit.repo / ".memory-review" / "events.jsonl"
     old = log_path.read_bytes()
     fault = FaultPlan(action="kill", point=point).model_dump_json()
-    killed = kit.run("forget", "--text-from", "-", "--reason", "leak", "--yes", stdin=SECRET,
-                     extra_env=fault_env(fault))
+    killed = kit.run(
+        "forget", "--text-from", "-", "--reason", "leak", "--yes", stdin=SECRET, extra_env=fault_env(fault)
+    )
     assert killed.returncode == 137, killed.stderr
 
     log = EventLog(log_path, origin="0" * 16)

@@ -76,16 +76,12 @@ def test_candidate_id_refuses_path_attacks(value: str, words: str) -> None:
         check_candidate_id(value)
 
 
-@pytest.mark.parametrize(
-    "value", ["a", "pref-indent-4-spaces", "x_y", "0", "a" * 64, "con-fig", "com10", "nul_ptr"]
-)
+@pytest.mark.parametrize("value", ["a", "pref-indent-4-spaces", "x_y", "0", "a" * 64, "con-fig", "com10", "nul_ptr"])
 def test_valid_slugs(value: str) -> None:
     assert check_slug(value) == value
 
 
-@pytest.mark.parametrize(
-    "value", ["", "Upper", "-lead", "_lead", "has space", "café", "a.b", "a" * 63 + "B"]
-)
+@pytest.mark.parametrize("value", ["", "Upper", "-lead", "_lead", "has space", "café", "a.b", "a" * 63 + "B"])
 def test_invalid_slugs_are_validation_errors_not_unsafe(value: str) -> None:
     with pytest.raises(ValidationError) as caught:
         check_slug(value, field="memory", path="cand.json")
@@ -144,9 +140,7 @@ def test_session_id_length_limit_is_128() -> None:
 
 
 def test_device_name_detection() -> None:
-    assert all(
-        is_windows_device_name(n) for n in ["con", "CON", "con.md", "com0", "conin$", "aux .txt"]
-    )
+    assert all(is_windows_device_name(n) for n in ["con", "CON", "con.md", "com0", "conin$", "aux .txt"])
     assert not any(is_windows_device_name(n) for n in ["cons", "com10", "console.md", "x.con"])
 
 
@@ -219,10 +213,7 @@ def store(tmp_path: Path) -> Path:
 
 
 def test_safe_child_inside(store: Path) -> None:
-    assert (
-        safe_child(store, "memory", "a-0123456789ab.md")
-        == store.resolve() / "memory" / "a-0123456789ab.md"
-    )
+    assert safe_child(store, "memory", "a-0123456789ab.md") == store.resolve() / "memory" / "a-0123456789ab.md"
     assert safe_child(store, "memory/a.md") == store.resolve() / "memory" / "a.md"
     assert safe_child(store, "not-yet-created/x.json").parent.name == "not-yet-created"
 

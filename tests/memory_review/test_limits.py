@@ -13,14 +13,15 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_kit import env, repo, run, run_json  # noqa: F401 - env and repo are fixtures
+from cli_kit import run, run_json
 
 from memory_review import limits
 from memory_review.models import Memory, Source
 from memory_review.record_io import render_memory
 
 BASE = {
-    "op": "create", "scope": "project",
+    "op": "create",
+    "scope": "project",
     "memory": {"id": "pref-tabs", "type": "preference", "description": "Tabs", "body": "Use tabs."},
     "rationale": "The user said so.",
     "evidence": [{"quote": "use tabs", "session_id": "s1", "turn_id": "t1"}],
@@ -29,8 +30,11 @@ BASE = {
 
 def _store_digest(root: Path) -> dict[str, str]:
     store = root / ".memory-review"
-    return {str(p.relative_to(store)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(store.rglob("*")) if p.is_file() and p.name != ".lock"}
+    return {
+        str(p.relative_to(store)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(store.rglob("*"))
+        if p.is_file() and p.name != ".lock"
+    }
 
 
 def test_the_computed_worst_case_is_under_the_reader_limit() -> None:
@@ -38,6 +42,7 @@ def test_the_computed_worst_case_is_under_the_reader_limit() -> None:
 
 
 # --- the maximal proposal, for real ---------------------------------------------------------------
+
 
 def _fill(make, limit: int) -> int:
     """The largest n for which ``make(n)`` still renders within the memory file's limits."""
@@ -52,22 +57,38 @@ def _fill(make, limit: int) -> int:
     return low
 
 
-def _max_record(memory_id: str, char: str, sources: tuple[Source, ...] = (),
-                related: tuple[str, ...] = ("s1",)) -> Memory:
+def _max_record(
+    memory_id: str, char: str, sources: tuple[Source, ...] = (), related: tuple[str, ...] = ("s1",)
+) -> Memory:
     """A memory whose file is as full as it may be, with a body of ``char`` (JSON doubles ``"`` and ``\\``)."""
+
     def make(n: int) -> Memory:
-        return Memory(id=memory_id, type="fact", scope="project", description=char * limits.MAX_DESCRIPTION_CHARS,
-                      created_at="2026-01-01T00:00:00Z", updated_at="2026-01-01T00:00:00Z",
-                      applied_from="cand_" + "0" * 26, applied_by="x" * limits.MAX_ACTOR_CHARS,
-                      sources=sources, related_sessions=related, body=char * n)
+        return Memory(
+            id=memory_id,
+            type="fact",
+            scope="project",
+            description=char * limits.MAX_DESCRIPTION_CHARS,
+            created_at="2026-01-01T00:00:00Z",
+            updated_at="2026-01-01T00:00:00Z",
+            applied_from="cand_" + "0" * 26,
+            applied_by="x" * limits.MAX_ACTOR_CHARS,
+            sources=sources,
+            related_sessions=related,
+            body=char * n,
+        )
+
     return make(_fill(make, limits.MAX_MEMORY_BYTES))
 
 
 def _full_memory_proposal(memory_id: str) -> dict:
     record = _max_record(memory_id, '"', sources=(Source(session_id="s1", turn_id="t1", evidence="q"),))
-    return {"op": "create", "scope": "project", "rationale": "seed",
-            "memory": {"id": memory_id, "type": "fact", "description": record.description, "body": record.body},
-            "evidence": [{"quote": "q", "session_id": "s1", "turn_id": "t1"}]}
+    return {
+        "op": "create",
+        "scope": "project",
+        "rationale": "seed",
+        "memory": {"id": memory_id, "type": "fact", "description": record.description, "body": record.body},
+        "evidence": [{"quote": "q", "session_id": "s1", "turn_id": "t1"}],
+    }
 
 
 def _maximal_consolidation(results: list[str], sources: list[str]) -> dict:
@@ -76,17 +97,35 @@ def _maximal_consolidation(results: list[str], sources: list[str]) -> dict:
     session = "S" * limits.MAX_SESSION_ID_CHARS
     # The newest MAX_SOURCES quotes become each result's sources: short, so the bodies can be full.
     kept = [{"quote": f"q{i}"} for i in range(limits.MAX_SOURCES)]
-    dropped = [{"quote": worst * (limits.MAX_QUOTE_CHARS - 1) + str(i), "session_id": session,
-                "turn_id": '"' * limits.MAX_TURN_ID_CHARS} for i in range(limits.MAX_EVIDENCE_ITEMS - len(kept))]
+    dropped = [
+        {
+            "quote": worst * (limits.MAX_QUOTE_CHARS - 1) + str(i),
+            "session_id": session,
+            "turn_id": '"' * limits.MAX_TURN_ID_CHARS,
+        }
+        for i in range(limits.MAX_EVIDENCE_ITEMS - len(kept))
+    ]
     kept_sources = tuple(Source(evidence=item["quote"]) for item in kept)
     return {
-        "op": "consolidate", "scope": "project", "sources": sources,
-        "results": [{"id": rid, "type": "fact", "description": "\\" * limits.MAX_DESCRIPTION_CHARS,
-                     "body": _max_record(rid, "\\", kept_sources, ("S" * 128, "s1")).body} for rid in results],
+        "op": "consolidate",
+        "scope": "project",
+        "sources": sources,
+        "results": [
+            {
+                "id": rid,
+                "type": "fact",
+                "description": "\\" * limits.MAX_DESCRIPTION_CHARS,
+                "body": _max_record(rid, "\\", kept_sources, ("S" * 128, "s1")).body,
+            }
+            for rid in results
+        ],
         "rationale": worst * limits.MAX_RATIONALE_CHARS,
         "evidence": dropped + kept,
-        "proposer": {"kind": "agent", "name": '"' * limits.MAX_PROPOSER_NAME_CHARS,
-                     "model": '"' * limits.MAX_PROPOSER_MODEL_CHARS},
+        "proposer": {
+            "kind": "agent",
+            "name": '"' * limits.MAX_PROPOSER_NAME_CHARS,
+            "model": '"' * limits.MAX_PROPOSER_MODEL_CHARS,
+        },
         "session_id": session,
     }
 
@@ -94,8 +133,9 @@ def _maximal_consolidation(results: list[str], sources: list[str]) -> dict:
 def test_the_maximal_proposal_yields_a_candidate_every_reader_accepts(repo: Path, env: dict) -> None:
     results = [f"result-{i}" for i in range(limits.MAX_CONSOLIDATE_RESULTS)]
     sources = [f"source-{i}" for i in range(limits.MAX_CONSOLIDATE_SOURCES)]
-    seeded = run_json(["propose", "--file", "-"], env, repo,
-                      json.dumps([_full_memory_proposal(m) for m in results + sources]))
+    seeded = run_json(
+        ["propose", "--file", "-"], env, repo, json.dumps([_full_memory_proposal(m) for m in results + sources])
+    )
     run_json(["apply", *(s["id"] for s in seeded)], env, repo)
     full = [len(p.read_bytes()) for p in (repo / ".memory-review" / "memory").iterdir()]
     assert len(full) == len(results + sources) and min(full) > limits.MAX_MEMORY_BYTES - 64
@@ -111,6 +151,7 @@ def test_the_maximal_proposal_yields_a_candidate_every_reader_accepts(repo: Path
 
 
 # --- over the limits: one line, exit 1, nothing written ---------------------------------------------
+
 
 def _with(path: str, value) -> dict:
     proposal = copy.deepcopy(BASE)
@@ -153,9 +194,13 @@ def test_an_over_size_field_is_refused_with_one_line_and_nothing_written(repo: P
 
 def test_too_many_consolidation_sources_or_results_are_refused(repo: Path, env: dict) -> None:
     before = _store_digest(repo)
-    many = {"op": "consolidate", "scope": "project", "rationale": "merge",
-            "sources": [f"m{i}" for i in range(limits.MAX_CONSOLIDATE_SOURCES + 1)],
-            "results": [BASE["memory"]]}
+    many = {
+        "op": "consolidate",
+        "scope": "project",
+        "rationale": "merge",
+        "sources": [f"m{i}" for i in range(limits.MAX_CONSOLIDATE_SOURCES + 1)],
+        "results": [BASE["memory"]],
+    }
     done = run(["propose", "--file", "-"], env, repo, json.dumps(many))
     assert done.returncode == 1 and "sources" in done.stderr
     many = {**many, "sources": ["m1"], "results": [dict(BASE["memory"], id=f"r{i}") for i in range(5)]}

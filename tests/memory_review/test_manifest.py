@@ -17,8 +17,9 @@ from memory_review.manifest import (
 _CANONICAL = orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2
 TS = "2026-05-18T10:30:00Z"
 _SLUGS = st.from_regex(r"[a-z0-9][a-z0-9_-]{0,20}", fullmatch=True)
-_DESCRIPTIONS = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"),
-                        min_size=1, max_size=40)
+_DESCRIPTIONS = st.text(
+    st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"), min_size=1, max_size=40
+)
 
 
 def _plain(manifest: Manifest) -> bytes:
@@ -40,8 +41,9 @@ def _entries(draw: st.DrawFn) -> ManifestEntry:
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.dictionaries(_SLUGS, _entries(), max_size=6), st.integers(min_value=0, max_value=2**40))
 def test_encoding_is_the_plain_canonical_json(memories: dict[str, ManifestEntry], seq: int) -> None:
-    manifest = Manifest(origin="0123456789abcdef", log_seq=seq, log_head=GENESIS,
-                        memories=dict(sorted(memories.items())))
+    manifest = Manifest(
+        origin="0123456789abcdef", log_seq=seq, log_head=GENESIS, memories=dict(sorted(memories.items()))
+    )
     data = encode_manifest(manifest)
     assert data == _plain(manifest)
     assert decode_manifest(data, where="manifest.json") == manifest

@@ -18,8 +18,9 @@ def _strptime_accepts(value: str) -> bool:
 
 def test_real_time_matches_strptime_on_every_edge() -> None:
     years = ["0000", "0001", "1900", "2000", "2023", "2024", "2100", "9999"]
-    edges = itertools.product(years, range(14), (0, 1, 28, 29, 30, 31, 32), (0, 23, 24), (0, 59, 60),
-                              (0, 59, 60, 61, 62))
+    edges = itertools.product(
+        years, range(14), (0, 1, 28, 29, 30, 31, 32), (0, 23, 24), (0, 59, 60), (0, 59, 60, 61, 62)
+    )
     for year, month, day, hour, minute, second in edges:
         value = f"{year}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}Z"
         assert _real_time(value) is _strptime_accepts(value), value

@@ -15,8 +15,12 @@ ACTOR = "alice"
 
 
 def doc(memory_id: str, description: str, body: str = "", scope: str = "project", op: str = "create") -> dict:
-    return {"op": op, "scope": scope, "rationale": "the user said so",
-            "memory": {"id": memory_id, "type": "convention", "description": description, "body": body}}
+    return {
+        "op": op,
+        "scope": scope,
+        "rationale": "the user said so",
+        "memory": {"id": memory_id, "type": "convention", "description": description, "body": body},
+    }
 
 
 def flags_of(ws: Workspace, *docs: dict) -> list[tuple[str, ...]]:
@@ -26,8 +30,11 @@ def flags_of(ws: Workspace, *docs: dict) -> list[tuple[str, ...]]:
 @pytest.fixture
 def ws(tmp_path: Path) -> Workspace:
     workspace = fresh_workspace(tmp_path, "project")
-    [state] = workspace.propose(parse_proposals(json.dumps(
-        doc("conv-pnpm", "Use pnpm, not npm, for every package command", "Run pnpm install.")).encode()))
+    [state] = workspace.propose(
+        parse_proposals(
+            json.dumps(doc("conv-pnpm", "Use pnpm, not npm, for every package command", "Run pnpm install.")).encode()
+        )
+    )
     workspace.apply([state.candidate.id], actor=ACTOR)
     return workspace
 
@@ -42,16 +49,21 @@ def test_a_near_copy_of_a_pending_candidate_is_flagged_and_so_is_a_twin_in_the_s
     assert not any(f.startswith("similar-to:") for f in first)
     [later] = flags_of(ws, doc("tests-postgres", "Integration tests run against the Postgres test container"))
     assert "similar-to:test-db" in later
-    one, two = flags_of(ws, doc("lint-a", "Run ruff check before every commit in this repository"),
-                        doc("lint-b", "Run ruff check before every commit in this repo"))
+    one, two = flags_of(
+        ws,
+        doc("lint-a", "Run ruff check before every commit in this repository"),
+        doc("lint-b", "Run ruff check before every commit in this repo"),
+    )
     assert "similar-to:lint-a" in two and not any(f.startswith("similar-to:") for f in one)
 
 
 def test_different_texts_other_stores_and_the_memory_being_updated_are_not_similar(ws: Workspace) -> None:
     unrelated, other_store, update = flags_of(
-        ws, doc("indent", "Indent Python with four spaces"),
+        ws,
+        doc("indent", "Indent Python with four spaces"),
         doc("user-pnpm", "Use pnpm, not npm, for every package command", scope="user"),
-        doc("conv-pnpm", "Use pnpm, not npm, for every package command", "Run pnpm install; never yarn."))
+        doc("conv-pnpm", "Use pnpm, not npm, for every package command", "Run pnpm install; never yarn."),
+    )
     for flags in (unrelated, other_store, update):
         assert not any(f.startswith("similar-to:") for f in flags), flags
 
@@ -59,13 +71,17 @@ def test_different_texts_other_stores_and_the_memory_being_updated_are_not_simil
 def test_show_puts_the_similar_text_beside_the_proposal(ws: Workspace) -> None:
     from memory_review import cli_render
 
-    [state] = ws.propose(parse_proposals(json.dumps(
-        doc("pkg-manager", "Use pnpm not npm for every package command", "Run pnpm install.")).encode()))
+    [state] = ws.propose(
+        parse_proposals(
+            json.dumps(doc("pkg-manager", "Use pnpm not npm for every package command", "Run pnpm install.")).encode()
+        )
+    )
     shown = ws.show(state.candidate.id)
     [twin] = ws.similar(shown)
     assert twin.id == "conv-pnpm"
     text = cli_render.render_show(cli_render.Shown(shown, [twin]), None)
     [header] = [line for line in text.splitlines() if "conv-pnpm (project convention)" in line]
     assert header.lstrip().startswith("pkg-manager")  # side by side: the proposal left, the memory right
-    assert any("Use pnpm not npm for every" in line and "| Use pnpm, not npm, for every" in line
-               for line in text.splitlines())
+    assert any(
+        "Use pnpm not npm for every" in line and "| Use pnpm, not npm, for every" in line for line in text.splitlines()
+    )

@@ -14,10 +14,10 @@ import os
 from pathlib import Path
 
 import pytest
-from cli_kit import env, repo, run, run_json  # noqa: F401 - env and repo are fixtures
+from cli_kit import run, run_json
 
-from memory_review.events import EventLog
 from memory_review.errors import IntegrityError
+from memory_review.events import EventLog
 from memory_review.workspace import Workspace
 
 SESSION = "sess-reads"
@@ -29,8 +29,12 @@ def _workspace(repo: Path, env: dict) -> Workspace:
 
 
 def _approve(repo: Path, env: dict, memory_id: str, body: str, scope: str = "project") -> None:
-    doc = {"op": "create", "scope": scope, "rationale": "said twice",
-           "memory": {"id": memory_id, "type": "fact", "description": f"About {memory_id}", "body": body}}
+    doc = {
+        "op": "create",
+        "scope": scope,
+        "rationale": "said twice",
+        "memory": {"id": memory_id, "type": "fact", "description": f"About {memory_id}", "body": body},
+    }
     proposed = run_json(["propose", "--file", "-"], env, repo, json.dumps(doc))
     run_json(["apply", proposed["id"]], env, repo)
 
@@ -42,8 +46,7 @@ def _snapshot(root: Path) -> dict[str, tuple[bytes | None, int]]:
         if path.name == "events.jsonl" or "history.git" in path.parts:
             continue
         stat = path.lstat()
-        entries[path.relative_to(root).as_posix()] = (path.read_bytes() if path.is_file() else None,
-                                                      stat.st_mtime_ns)
+        entries[path.relative_to(root).as_posix()] = (path.read_bytes() if path.is_file() else None, stat.st_mtime_ns)
     return entries
 
 
@@ -78,7 +81,7 @@ def test_context_session_changes_no_file_but_the_log(stocked: Path, env: dict) -
 
 def test_a_lagging_manifest_is_at_rest_for_readers_verify_and_replay(stocked: Path, env: dict) -> None:
     listed = run_json(["memories"], env, stocked)
-    for turn in range(2):
+    for _turn in range(2):
         assert run(["--session", SESSION, "context", "--query", QUERY], env, stocked).returncode == 0
     ws = _workspace(stocked, env)
     manifest = ws.project.read_manifest()
@@ -115,7 +118,9 @@ def test_the_next_commits_join_the_tail_past_the_context_builds(stocked: Path, e
     assert (current.log_seq, current.log_head) == (head.seq, head.hash)
     assert "fact-lint" in current.memories
     assert [e.type for e in ws.project.past_checkpoint(ws.project.read_manifest())[1]] == [
-        "candidate.created", "candidate.applied"]  # the context builds are skimmed, never in the tail
+        "candidate.created",
+        "candidate.applied",
+    ]  # the context builds are skimmed, never in the tail
     assert run_json(["verify"], env, stocked)["ok"] is True
 
 

@@ -133,18 +133,12 @@ _OPTIONAL = st.none() | _TRICKY | _MULTILINE | st.text(_ANY_CHAR, max_size=20)
 _TIMESTAMP = st.datetimes(min_value=__import__("datetime").datetime(1, 1, 1)).map(
     lambda d: d.strftime("%Y-%m-%dT%H:%M:%SZ").rjust(20, "0")
 )
-_BODY_LINES = st.lists(
-    st.sampled_from(["---", "", "id: x", "text", " ---", "--- ", "...", "\t", "é ✓"]), max_size=8
-)
+_BODY_LINES = st.lists(st.sampled_from(["---", "", "id: x", "text", " ---", "--- ", "...", "\t", "é ✓"]), max_size=8)
 _BODY = st.one_of(
     st.text(_BODY_CHAR, max_size=200),
-    st.tuples(_BODY_LINES, st.sampled_from(["", "\n", "\n\n"])).map(
-        lambda t: "\n".join(t[0]) + t[1]
-    ),
+    st.tuples(_BODY_LINES, st.sampled_from(["", "\n", "\n\n"])).map(lambda t: "\n".join(t[0]) + t[1]),
 )
-_SLUG = st.from_regex(models.SLUG_RE, fullmatch=True).filter(
-    lambda s: not is_windows_device_name(s)
-)
+_SLUG = st.from_regex(models.SLUG_RE, fullmatch=True).filter(lambda s: not is_windows_device_name(s))
 _SOURCE = st.builds(
     Source,
     session_id=_OPTIONAL,
@@ -222,17 +216,11 @@ def test_hand_written_file_with_plain_scalars_and_flow_sources() -> None:
 
 
 def test_explicit_nulls_for_optional_fields() -> None:
-    memory = parse_memory(
-        _file('applied_from: null\napplied_by: ~\nsources:\n  - {turn_id: null, evidence: "e"}\n')
-    )
-    assert (
-        memory.applied_from is None
-        and memory.applied_by is None
-        and memory.sources[0].turn_id is None
-    )
+    memory = parse_memory(_file('applied_from: null\napplied_by: ~\nsources:\n  - {turn_id: null, evidence: "e"}\n'))
+    assert memory.applied_from is None and memory.applied_by is None and memory.sources[0].turn_id is None
 
 
-# --------------------------------------------------------------------------- attacks: every one a ValidationError naming the file
+# ----------------------------------------------------------------- attacks: every one a ValidationError naming the file
 
 ALIAS_BOMB = (
     b'---\na: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\n'
@@ -495,11 +483,7 @@ def test_memory_from_json_missing_field() -> None:
 
 def test_real_foreign_memory_files_fail_cleanly() -> None:
     """CLAUDE.md, AGENTS.md, Cursor rules (with their own frontmatter): a named ValidationError, nothing else."""
-    files = [
-        p
-        for p in sorted((_data_dir() / "memory-files").rglob("*"))
-        if p.is_file() and p.name != "LICENSE"
-    ]
+    files = [p for p in sorted((_data_dir() / "memory-files").rglob("*")) if p.is_file() and p.name != "LICENSE"]
     assert files
     for path in files:
         with pytest.raises(ValidationError) as caught:

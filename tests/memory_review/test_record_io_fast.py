@@ -53,13 +53,13 @@ def test_canonical_files_read_the_same_both_ways(memory: Memory) -> None:
 
 
 def test_canonical_file_does_not_use_the_pure_python_composer(monkeypatch: pytest.MonkeyPatch) -> None:
-    data = render_memory(_memory(body="Body.\n---\nid: \"evil\"\n---"))
+    data = render_memory(_memory(body='Body.\n---\nid: "evil"\n---'))
 
     def refuse(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
         raise AssertionError("the strict composer ran on a canonical file")
 
     monkeypatch.setattr(record_io.StrictLoader, "compose_node", refuse)
-    assert parse_memory(data) == _memory(body="Body.\n---\nid: \"evil\"\n---")
+    assert parse_memory(data) == _memory(body='Body.\n---\nid: "evil"\n---')
 
 
 @pytest.mark.parametrize("name", sorted(ATTACKS))
@@ -78,14 +78,15 @@ HAND_WRITTEN = {
         "---\nRun black before committing."
     ).encode(),
     "comment": _file("# a comment\n"),
-    "explicit-str-tag-on-canonical-value": render_memory(_memory()).replace(
-        b'scope: "user"', b'scope: !!str "user"'),
+    "explicit-str-tag-on-canonical-value": render_memory(_memory()).replace(b'scope: "user"', b'scope: !!str "user"'),
     "anchor-on-canonical-value": render_memory(_memory()).replace(b'scope: "user"', b'scope: &s "user"'),
-    "yaml11-bool": render_memory(_memory()).replace(b'description: "Indent with 4 spaces, never tabs"',
-                                                    b"description: no"),
+    "yaml11-bool": render_memory(_memory()).replace(
+        b'description: "Indent with 4 spaces, never tabs"', b"description: no"
+    ),
     "single-quoted": render_memory(_memory()).replace(b'scope: "user"', b"scope: 'user'"),
-    "reordered-keys": render_memory(_memory()).replace(b'type: "preference"\nscope: "user"\n',
-                                                       b'scope: "user"\ntype: "preference"\n'),
+    "reordered-keys": render_memory(_memory()).replace(
+        b'type: "preference"\nscope: "user"\n', b'scope: "user"\ntype: "preference"\n'
+    ),
     "unicode-escape-for-plain-letter": render_memory(_memory()).replace(b'scope: "user"', b'scope: "\\u0075ser"'),
     "deep-flow": _file('related_sessions: [[[[[["a"]]]]]]\n'),
 }
@@ -109,8 +110,12 @@ def test_libyaml_accepts_what_the_strict_loader_refuses() -> None:
 
 
 def test_store_files_of_the_benchmark_shape_read_fast(tmp_path: Path) -> None:
-    memory = _memory(sources=({"session_id": "s1", "turn_id": "t1", "evidence": "user said: always"},),
-                     applied_from="cand_0001", applied_by="bench", related_sessions=("s1", "s2"),
-                     body="line one.\nAlways do x; never do y.")
+    memory = _memory(
+        sources=({"session_id": "s1", "turn_id": "t1", "evidence": "user said: always"},),
+        applied_from="cand_0001",
+        applied_by="bench",
+        related_sessions=("s1", "s2"),
+        body="line one.\nAlways do x; never do y.",
+    )
     data = render_memory(memory)
     assert record_io._parse_canonical(*record_io.split_frontmatter(data.decode()), data) == memory

@@ -13,7 +13,7 @@ import string
 from pathlib import Path
 
 import pytest
-from cli_kit import env, repo, run, run_json  # noqa: F401 - env and repo are fixtures
+from cli_kit import run, run_json
 
 from memory_review.models import Memory
 from memory_review.record_io import render_memory
@@ -25,8 +25,19 @@ def _token() -> str:
     return "ghp_" + "".join(secrets.choice(alphabet) for _ in range(32)) + "7aZ9"
 
 
-FIELDS = ("description", "body", "rationale", "quote", "turn_id", "proposer_name", "proposer_model",
-          "edit_description", "edit_body", "discard_reason", "delete_reason")
+FIELDS = (
+    "description",
+    "body",
+    "rationale",
+    "quote",
+    "turn_id",
+    "proposer_name",
+    "proposer_model",
+    "edit_description",
+    "edit_body",
+    "discard_reason",
+    "delete_reason",
+)
 
 
 @pytest.fixture
@@ -36,9 +47,14 @@ def tokens() -> dict[str, str]:
 
 def _proposal(memory_id: str, t: dict[str, str]) -> dict:
     return {
-        "op": "create", "scope": "project",
-        "memory": {"id": memory_id, "type": "fact", "description": f"The CI token is {t['description']}",
-                   "body": f"export GITHUB_TOKEN={t['body']}"},
+        "op": "create",
+        "scope": "project",
+        "memory": {
+            "id": memory_id,
+            "type": "fact",
+            "description": f"The CI token is {t['description']}",
+            "body": f"export GITHUB_TOKEN={t['body']}",
+        },
         "rationale": f"the user pasted {t['rationale']}",
         "evidence": [{"quote": f"my token: {t['quote']}", "session_id": "s1", "turn_id": f"turn {t['turn_id']}"}],
         "proposer": {"kind": "agent", "name": f"bot {t['proposer_name']}", "model": f"m {t['proposer_model']}"},
@@ -55,15 +71,22 @@ def _leaked(repo: Path, env: dict, tokens: dict[str, str]) -> list[str]:
     return [field for field, token in tokens.items() if token.encode() in data or token[4:].encode() in data]
 
 
-def test_a_secret_in_any_field_never_reaches_the_store(repo: Path, env: dict, tokens: dict[str, str],
-                                                       tmp_path: Path) -> None:
+def test_a_secret_in_any_field_never_reaches_the_store(
+    repo: Path, env: dict, tokens: dict[str, str], tmp_path: Path
+) -> None:
     kept = run_json(["propose", "--file", "-"], env, repo, json.dumps(_proposal("ci-token", tokens)))
     dropped = run_json(["propose", "--file", "-"], env, repo, json.dumps(_proposal("other-token", tokens)))
     assert "secret" in kept["flags"]
 
-    edited = Memory(id="ci-token", type="fact", scope="project", created_at="2026-01-01T00:00:00Z",
-                    updated_at="2026-01-01T00:00:00Z", description=f"Token {tokens['edit_description']}",
-                    body=f"It is {tokens['edit_body']}.")
+    edited = Memory(
+        id="ci-token",
+        type="fact",
+        scope="project",
+        created_at="2026-01-01T00:00:00Z",
+        updated_at="2026-01-01T00:00:00Z",
+        description=f"Token {tokens['edit_description']}",
+        body=f"It is {tokens['edit_body']}.",
+    )
     (tmp_path / "edited.md").write_bytes(render_memory(edited))
     shown = run_json(["edit", kept["id"], "--from-file", str(tmp_path / "edited.md")], env, repo)
     assert "secret" in shown["flags"] and "[REDACTED:" in shown["changes"][0]["after"]["body"]
@@ -84,11 +107,14 @@ def test_a_secret_in_any_field_never_reaches_the_store(repo: Path, env: dict, to
 
 def test_a_session_id_holding_a_secret_is_refused_not_stored(repo: Path, env: dict, tokens: dict[str, str]) -> None:
     proposal = _proposal("ci-token", tokens)
-    for args, doc in ((["--session", tokens["quote"], "propose"], proposal),
-                      (["propose"], {**proposal, "session_id": tokens["quote"]}),
-                      (["propose"], {**proposal, "evidence": [{"quote": "q", "session_id": tokens["quote"]}]})):
+    for args, doc in (
+        (["--session", tokens["quote"], "propose"], proposal),
+        (["propose"], {**proposal, "session_id": tokens["quote"]}),
+        (["propose"], {**proposal, "evidence": [{"quote": "q", "session_id": tokens["quote"]}]}),
+    ):
         done = run([*args, "--file", "-"], env, repo, json.dumps(doc))
         assert done.returncode == 1 and "looks like a secret" in done.stderr
     assert not (repo / ".memory-review" / "candidates").exists() or not any(
-        (repo / ".memory-review" / "candidates").iterdir())
+        (repo / ".memory-review" / "candidates").iterdir()
+    )
     assert _leaked(repo, env, tokens) == []

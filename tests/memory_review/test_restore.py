@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from workspace_kit import fresh_workspace
 
-from memory_review.events import EventDraft
 from memory_review.discarded import discarded_candidates
 from memory_review.errors import ConflictError, NotFoundError
+from memory_review.events import EventDraft
 from memory_review.proposal import parse_proposals
 from memory_review.record_io import memory_sha256
 from memory_review.workspace import Workspace
@@ -20,7 +20,8 @@ ACTOR = "alice"
 
 def proposal(memory_id: str = "pref-tabs", body: str = "Use 4 spaces.") -> dict:
     return {
-        "op": "create", "scope": "project",
+        "op": "create",
+        "scope": "project",
         "memory": {"id": memory_id, "type": "preference", "description": f"About {memory_id}", "body": body},
         "rationale": "the user said so",
         "evidence": [{"quote": "use 4 spaces", "session_id": "s1", "turn_id": "t1"}],
@@ -144,8 +145,9 @@ def test_verify_names_a_restore_of_a_candidate_that_was_not_resolved(ws: Workspa
     [cid] = propose(ws, proposal())
     record = ws.log(type="candidate.created")[0].record
     with ws.project.transact():
-        ws.project.log().append([EventDraft(type="candidate.restored", actor=ACTOR, candidate=cid,
-                                            reverts=1, record=record)])
+        ws.project.log().append(
+            [EventDraft(type="candidate.restored", actor=ACTOR, candidate=cid, reverts=1, record=record)]
+        )
     problems = [p for report in ws.verify() for p in report.problems]
     assert any("candidate.restored for candidate" in p and "not resolved" in p for p in problems)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from workspace_kit import fresh_workspace
 
-from memory_review.errors import IntegrityError, StorageError, UnsafeFileError, UnsafePathError
+from memory_review.errors import StorageError, UnsafeFileError
 from memory_review.proposal import parse_proposals
 from memory_review.store import UNFINISHED
 from memory_review.workspace import Workspace
@@ -49,8 +49,9 @@ def _debris(ws: Workspace) -> tuple[Path, Path]:
 def test_a_finished_commit_leaves_no_marker(ws: Workspace) -> None:
     _apply_one(ws, "alpha")
     assert not (ws.project.memory_dir / UNFINISHED).exists()
-    assert sorted(os.listdir(ws.project.memory_dir)) == [Path(e.file).name for e in
-                                                         ws.project.current_manifest().memories.values()]
+    assert sorted(os.listdir(ws.project.memory_dir)) == [
+        Path(e.file).name for e in ws.project.current_manifest().memories.values()
+    ]
 
 
 def test_the_marker_makes_the_next_commit_collect_a_dead_writers_leftovers(ws: Workspace) -> None:
@@ -68,8 +69,10 @@ def test_without_the_marker_commits_skip_the_listing_and_verify_names_what_it_ke
     [project, _user] = ws.verify()
     assert not temp.exists()  # a temp file is never data
     # A memory file nothing names may be a lost log line's (docs/adr/0029): kept, and named.
-    assert orphan.exists() and project.problems == [f"{orphan}: no manifest entry nor log line names it (kept: "
-                                                    "events may have been lost; move it away if it is debris)"]
+    assert orphan.exists() and project.problems == [
+        f"{orphan}: no manifest entry nor log line names it (kept: "
+        "events may have been lost; move it away if it is debris)"
+    ]
     orphan.unlink()
     assert all(report.ok for report in ws.verify())
 

@@ -24,8 +24,12 @@ from tools.reliability.arming import fault_env
 
 FIXTURE = Path(__file__).parent / "fixtures" / "store_format_1"
 ACTOR = "alice"
-MEMORIES = {"fact-0": "Fact number 0 about the build.", "fact-1": "Fact number 1, corrected.",
-            "fact-2": "Fact number 2 about the build.", "fact-3": "Fact number 3 about the build."}
+MEMORIES = {
+    "fact-0": "Fact number 0 about the build.",
+    "fact-1": "Fact number 1, corrected.",
+    "fact-2": "Fact number 2 about the build.",
+    "fact-3": "Fact number 3 about the build.",
+}
 
 
 @pytest.fixture
@@ -49,10 +53,19 @@ def _types(project: Path) -> list[str]:
 
 
 def _cli(project: Path, *args: str, extra: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "MEMORY_REVIEW_HOME": str(project.parent / "home"), "MEMORY_REVIEW_ACTOR": ACTOR,
-           **(extra or {})}
-    return subprocess.run([sys.executable, "-m", "memory_review.cli", "--project", str(project), *args],
-                          env=env, capture_output=True, text=True, timeout=120)
+    env = {
+        **os.environ,
+        "MEMORY_REVIEW_HOME": str(project.parent / "home"),
+        "MEMORY_REVIEW_ACTOR": ACTOR,
+        **(extra or {}),
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "memory_review.cli", "--project", str(project), *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def _holds_everything(ws: Workspace) -> None:
@@ -91,14 +104,20 @@ def test_the_first_writer_upgrades_it_recorded_backed_up_and_it_verifies(project
 # A kill before the event (in the backup, before the append) leaves format 1; after it, format 1 with the
 # event in the tail; mid-compaction, the derived files half written. The next writer finishes each.
 # (point, its nth hit, whether store.upgraded is in the log after the kill, the manifest's format then)
-KILLS = [("durable.write_new.before_open", 1, False, 1), ("durable.write_new.before_open", 9, False, 1),
-         ("log.append.before_write", 1, False, 1), ("log.append.before_fsync", 1, True, 1),
-         ("durable.atomic_replace.before_rename", 1, True, 1), ("durable.atomic_replace.after_rename", 1, True, 2)]
+KILLS = [
+    ("durable.write_new.before_open", 1, False, 1),
+    ("durable.write_new.before_open", 9, False, 1),
+    ("log.append.before_write", 1, False, 1),
+    ("log.append.before_fsync", 1, True, 1),
+    ("durable.atomic_replace.before_rename", 1, True, 1),
+    ("durable.atomic_replace.after_rename", 1, True, 2),
+]
 
 
 @pytest.mark.parametrize(("point", "nth", "recorded", "version"), KILLS)
-def test_an_upgrade_killed_anywhere_is_finished_by_the_next_writer(project: Path, point: str, nth: int,
-                                                                    recorded: bool, version: int) -> None:
+def test_an_upgrade_killed_anywhere_is_finished_by_the_next_writer(
+    project: Path, point: str, nth: int, recorded: bool, version: int
+) -> None:
     _workspace(project).user.init()  # so every kill below lands in the project store's upgrade
     plan = FaultPlan(action="kill", point=point, nth=nth).model_dump_json()
     killed = _cli(project, "init", extra=fault_env(plan))

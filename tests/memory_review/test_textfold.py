@@ -13,8 +13,13 @@ from hypothesis import strategies as st
 from memory_review import textfold, textfold_table
 
 ROOT = Path(__file__).resolve().parents[2]
-any_text = st.text(st.one_of(st.characters(max_codepoint=0x7F), st.characters(exclude_categories=("Cs",)),
-                             st.sampled_from("ᴍɱ⦋Ｍеі\u200b\u0301\ufe0f\U000e0041ﬁß")))
+any_text = st.text(
+    st.one_of(
+        st.characters(max_codepoint=0x7F),
+        st.characters(exclude_categories=("Cs",)),
+        st.sampled_from("ᴍɱ⦋Ｍеі\u200b\u0301\ufe0f\U000e0041ﬁß"),
+    )
+)
 
 
 def test_the_issue_13_look_alikes_read_as_ascii() -> None:
@@ -29,8 +34,13 @@ def test_the_issue_13_look_alikes_read_as_ascii() -> None:
 
 
 # The hand table the fold replaced: TR39 keeps every reading but one (υ looks like u, not y).
-OLD_TABLE = dict(zip("аеёорсухмткіјѕгνοερτκιχμԁԝѡɑɡı⟦【〔〚〖﹝❲‹〈⟨《❮❬˂∶꞉ː˸׃։܃᛬⁄∕⧸／",
-                     "aeeopcyxmtkijsrvoeptkixmdwwagi[[[[[[[<<<<<<<::::::::////", strict=True))
+OLD_TABLE = dict(
+    zip(
+        "аеёорсухмткіјѕгνοερτκιχμԁԝѡɑɡı⟦【〔〚〖﹝❲‹〈⟨《❮❬˂∶꞉ː˸׃։܃᛬⁄∕⧸／",
+        "aeeopcyxmtkijsrvoeptkixmdwwagi[[[[[[[<<<<<<<::::::::////",
+        strict=True,
+    )
+)
 
 
 def test_the_readings_of_the_old_hand_table_still_hold() -> None:
@@ -49,7 +59,7 @@ def test_the_folds_by_runs_equal_the_folds_by_character(text: str) -> None:
     folded, origin = textfold.reader_fold_with_origin(text)
     assert folded == textfold.reader_fold(text) == "".join(map(textfold.fold_char, text))
     assert len(origin) == len(folded) and origin == sorted(origin)
-    assert all(folded_char in textfold.fold_char(text[i]) for folded_char, i in zip(folded, origin))
+    assert all(folded_char in textfold.fold_char(text[i]) for folded_char, i in zip(folded, origin, strict=False))
 
 
 @settings(max_examples=300, deadline=None)
@@ -61,7 +71,7 @@ def test_the_visible_fold_keeps_case_and_maps_back(text: str) -> None:
         return
     folded, origin = seen
     assert len(origin) == len(folded) and origin == sorted(origin)
-    for char, index in zip(folded, origin):
+    for char, index in zip(folded, origin, strict=False):
         assert char in unicodedata.normalize("NFKC", text[index])
     assert not any(textfold.is_invisible_char(c) for c in folded)
 
@@ -104,12 +114,30 @@ def test_the_generator_builds_the_table_from_confusables(tmp_path: Path) -> None
     source = tmp_path / "confusables.txt"
     source.write_text(CONFUSABLES_SAMPLE, encoding="utf-8")
     output = tmp_path / "table.py"
-    subprocess.run([sys.executable, str(ROOT / "scripts" / "gen_textfold_table.py"), "--source", str(source),
-                    "--output", str(output)], check=True, timeout=300, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "gen_textfold_table.py"),
+            "--source",
+            str(source),
+            "--output",
+            str(output),
+        ],
+        check=True,
+        timeout=300,
+        capture_output=True,
+    )
     namespace: dict = {}
     exec(output.read_text(encoding="utf-8"), namespace)  # noqa: S102 — the file the script just wrote
     table = dict(zip(namespace["KEYS"], namespace["VALUES"].split("\0"), strict=True))
     assert namespace["UNICODE_VERSION"] == "18.0.0"
     # by name, by prototype (rn is m), by the class of a prototype, capital I, plain TR39
     assert {c: table.get(c) for c in "ᴍɱм⦋Іӏе"} == {
-        "ᴍ": "m", "ɱ": "m", "м": "m", "⦋": "[", "І": "i", "ӏ": "l", "е": "e"}
+        "ᴍ": "m",
+        "ɱ": "m",
+        "м": "m",
+        "⦋": "[",
+        "І": "i",
+        "ӏ": "l",
+        "е": "e",
+    }

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from workspace_kit import fresh_workspace
 
-from memory_review.events import FaultPlan
 from memory_review.errors import IntegrityError, ValidationError
+from memory_review.events import FaultPlan
 from memory_review.proposal import ProposedMemory, UpsertProposal
 from memory_review.trust import TRUST_DIR
 from memory_review.workspace import Workspace
@@ -23,9 +23,12 @@ ACTOR = "alice"
 
 
 def _proposal(memory_id: str, body: str, scope: str = "project") -> UpsertProposal:
-    return UpsertProposal(op="create", scope=scope, rationale="said so",
-                          memory=ProposedMemory(id=memory_id, type="fact", description=f"about {memory_id}",
-                                                body=body))
+    return UpsertProposal(
+        op="create",
+        scope=scope,
+        rationale="said so",
+        memory=ProposedMemory(id=memory_id, type="fact", description=f"about {memory_id}", body=body),
+    )
 
 
 def _approve(ws: Workspace, memory_id: str, body: str, scope: str = "project") -> None:
@@ -73,10 +76,20 @@ def test_a_crash_right_after_the_commit_point_keeps_the_apply_trusted(tmp_path: 
     [state] = ws.propose([_proposal("a-note", "first")])
     plan = FaultPlan(action="kill", point="log.append.after_fsync")
     child = subprocess.run(
-        [sys.executable, "-c", "import sys; from memory_review.workspace import Workspace; from pathlib import Path;"
-         "Workspace(Path(sys.argv[1]), Path(sys.argv[2])).apply([sys.argv[3]], actor='alice')",
-         str(ws.root), str(tmp_path / "home"), state.candidate.id],
-        env={**os.environ, **fault_env(plan)}, capture_output=True, timeout=60, check=False)
+        [
+            sys.executable,
+            "-c",
+            "import sys; from memory_review.workspace import Workspace; from pathlib import Path;"
+            "Workspace(Path(sys.argv[1]), Path(sys.argv[2])).apply([sys.argv[3]], actor='alice')",
+            str(ws.root),
+            str(tmp_path / "home"),
+            state.candidate.id,
+        ],
+        env={**os.environ, **fault_env(plan)},
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
     assert child.returncode == 137, child.stderr.decode()
     assert _injected(Workspace(ws.root, tmp_path / "home")) == {"a-note"}  # rolled forward, and trusted
 

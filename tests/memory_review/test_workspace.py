@@ -27,7 +27,8 @@ ACTOR = "alice"
 
 def proposal(memory_id: str = "pref-tabs", body: str = "Use 4 spaces.", scope: str = "project", **extra) -> dict:
     doc = {
-        "op": "create", "scope": scope,
+        "op": "create",
+        "scope": scope,
         "memory": {"id": memory_id, "type": "preference", "description": f"About {memory_id}", "body": body},
         "rationale": "the user said so",
         "evidence": [{"quote": "use 4 spaces", "session_id": "s1", "turn_id": "t1"}],
@@ -158,9 +159,11 @@ def test_delete_is_a_recorded_event(ws: Workspace) -> None:
 
 def test_agents_cannot_decide(ws: Workspace) -> None:
     [state] = propose(ws, proposal())
-    for action in (lambda: ws.apply([state.candidate.id], actor="agent:claude"),
-                   lambda: ws.discard([state.candidate.id], actor="agent"),
-                   lambda: ws.delete("x", actor="mcp")):
+    for action in (
+        lambda: ws.apply([state.candidate.id], actor="agent:claude"),
+        lambda: ws.discard([state.candidate.id], actor="agent"),
+        lambda: ws.delete("x", actor="mcp"),
+    ):
         with pytest.raises(PermissionDeniedError):
             action()
 
@@ -191,8 +194,13 @@ def test_propose_is_all_or_nothing(ws: Workspace) -> None:
     with pytest.raises(ValidationError):
         propose(ws, proposal("good-one"), proposal("Bad ID!"))
     with pytest.raises(NotFoundError):
-        ws.propose(parse_proposals(json.dumps([proposal("fine"), {
-            "op": "delete", "scope": "project", "memory_id": "missing", "rationale": "r"}]).encode()))
+        ws.propose(
+            parse_proposals(
+                json.dumps(
+                    [proposal("fine"), {"op": "delete", "scope": "project", "memory_id": "missing", "rationale": "r"}]
+                ).encode()
+            )
+        )
     assert snapshot(ws.project.root) == before
 
 
@@ -296,8 +304,13 @@ def test_consolidation_may_keep_one_source_unchanged(ws: Workspace) -> None:
     [a, b] = propose(ws, proposal("keep-me", body="Use 4 spaces."), proposal("twin", body="Use 4 spaces."))
     ws.apply([a.candidate.id, b.candidate.id], actor=ACTOR)
     kept = {"id": "keep-me", "type": "preference", "description": "About keep-me", "body": "Use 4 spaces."}
-    doc = {"op": "consolidate", "scope": "project", "sources": ["keep-me", "twin"], "results": [kept],
-           "rationale": "exact twins"}
+    doc = {
+        "op": "consolidate",
+        "scope": "project",
+        "sources": ["keep-me", "twin"],
+        "results": [kept],
+        "rationale": "exact twins",
+    }
     [state] = ws.propose(parse_proposals(json.dumps(doc).encode()))
     assert [(c.memory, c.after is None) for c in state.candidate.changes] == [("twin", True)]
     ws.apply([state.candidate.id], actor=ACTOR)

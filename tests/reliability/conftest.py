@@ -15,8 +15,6 @@ from memory_review.events import faults
 from tools.reliability.crash import Prepared, prepare
 
 
-
-
 @pytest.fixture(autouse=True)
 def _disarmed() -> Iterator[None]:
     """Every test starts and ends with fault injection off, whatever it armed."""

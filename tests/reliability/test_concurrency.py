@@ -24,23 +24,25 @@ def result() -> SuiteResult:
 
 
 @pytest.mark.parametrize("processes", [4, 8] if FULL else [4])
-def test_processes_propose_apply_discard_edit_revert_at_once(prepared: Prepared, tmp_path: Path,
-                                                              result: SuiteResult, processes: int) -> None:
-    run_process_workload(prepared.template, tmp_path / "w", processes=processes, steps=60 if FULL else 20,
-                         seed=processes, result=result)
+def test_processes_propose_apply_discard_edit_revert_at_once(
+    prepared: Prepared, tmp_path: Path, result: SuiteResult, processes: int
+) -> None:
+    run_process_workload(
+        prepared.template, tmp_path / "w", processes=processes, steps=60 if FULL else 20, seed=processes, result=result
+    )
     assert result.failures == []
     [row] = result.rows.values()
     assert row["successes"] > processes and row["poller reads"] > 0 and row["deadlocks"] == 0
 
 
 def test_threads_of_one_process_race_too(prepared: Prepared, tmp_path: Path, result: SuiteResult) -> None:
-    run_thread_workload(prepared.template, tmp_path / "w", threads=4, steps=40 if FULL else 20, seed=7,
-                        result=result)
+    run_thread_workload(prepared.template, tmp_path / "w", threads=4, steps=40 if FULL else 20, seed=7, result=result)
     assert result.failures == []
 
 
-def test_eight_processes_apply_one_candidate_exactly_one_wins(prepared: Prepared, tmp_path: Path,
-                                                              result: SuiteResult) -> None:
+def test_eight_processes_apply_one_candidate_exactly_one_wins(
+    prepared: Prepared, tmp_path: Path, result: SuiteResult
+) -> None:
     for run in range(10 if FULL else 2):
         run_same_candidate(prepared.template, prepared.ctx, tmp_path / f"r{run}", processes=8, result=result)
     assert result.failures == []
@@ -48,15 +50,17 @@ def test_eight_processes_apply_one_candidate_exactly_one_wins(prepared: Prepared
     assert (row["winners"], row["ConflictError"]) == (row["trials"], 7 * row["trials"])
 
 
-def test_two_candidates_from_one_base_one_conflicts_no_lost_update(prepared: Prepared, tmp_path: Path,
-                                                                   result: SuiteResult) -> None:
+def test_two_candidates_from_one_base_one_conflicts_no_lost_update(
+    prepared: Prepared, tmp_path: Path, result: SuiteResult
+) -> None:
     for run in range(10 if FULL else 3):
         run_same_base(prepared.template, tmp_path / f"r{run}", result=result)
     assert result.failures == []
 
 
-def test_a_killed_lock_holder_releases_the_lock_within_a_second(prepared: Prepared, tmp_path: Path,
-                                                                result: SuiteResult) -> None:
+def test_a_killed_lock_holder_releases_the_lock_within_a_second(
+    prepared: Prepared, tmp_path: Path, result: SuiteResult
+) -> None:
     run_dead_lock_holder(prepared.template, prepared.ctx, tmp_path / "l", result=result)
     assert result.failures == []
     assert result.row("lock holder SIGKILLed")["max handover ms"] < 1000

@@ -34,7 +34,8 @@ def test_points_are_classified_around_the_commit_point(prepared: Prepared) -> No
     points = enumerate_points(trace)
     commit = commit_index(trace)
     assert [expected_outcome(p, trace) for p in points if p.index < commit] == ["before"] * len(
-        [p for p in points if p.index < commit])
+        [p for p in points if p.index < commit]
+    )
     assert {expected_outcome(p, trace) for p in points if p.index >= commit} == {"after"}
     assert any(p.partial for p in points) and len({(p.name, p.nth) for p in points}) == len(trace)
 
@@ -45,7 +46,8 @@ def test_a_crash_at_any_point_leaves_before_or_after(prepared: Prepared, tmp_pat
     assert result.failures == []
     row = result.row(op)
     assert row["trials"] == (row["points"] + sum(p.endswith(".before_write") for p in prepared.traces[op])) * (
-        3 if FULL else 1)
+        3 if FULL else 1
+    )
     assert row["after"] > 0 and row["before"] > 0, dict(row)
 
 

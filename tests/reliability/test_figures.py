@@ -13,8 +13,15 @@ def test_the_script_writes_the_document_with_every_suite(tmp_path: Path) -> None
     output = tmp_path / "reliability.md"
     assert main(["--scale", "smoke", "--output", str(output), "--workdir", str(tmp_path)]) == 0
     text = output.read_text()
-    for suite in ("crash matrix", "random SIGKILL", "I/O error matrix", "interrupted recovery", "concurrency",
-                  "bad-input corpus", "hypothesis state machine"):
+    for suite in (
+        "crash matrix",
+        "random SIGKILL",
+        "I/O error matrix",
+        "interrupted recovery",
+        "concurrency",
+        "bad-input corpus",
+        "hypothesis state machine",
+    ):
         assert f"| {suite} |" in text and f"## {suite}" in text
     assert "No failures." in text and "**FAILED**" not in text
     # The hostile section comes from the suites themselves (listed, not run, at the smoke scale).

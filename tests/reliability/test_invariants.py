@@ -62,15 +62,18 @@ def _log_line_altered(trial: Trial) -> None:
     path.write_bytes(path.read_bytes().replace(b"the user said so", b"the user said no", 1))
 
 
-@pytest.mark.parametrize("damage, expected", [
-    (_tamper_memory, "does not match its sha256"),
-    (_orphan_memory, "unreferenced memory file"),
-    (_temp_file, "temp file left"),
-    (_stray_candidate, "candidate file without a pending candidate"),
-    (_lock_deleted, ".lock was deleted"),
-    (_manifest_behind, "the log does not continue from the manifest"),
-    (_log_line_altered, "events.jsonl: line"),
-])
+@pytest.mark.parametrize(
+    "damage, expected",
+    [
+        (_tamper_memory, "does not match its sha256"),
+        (_orphan_memory, "unreferenced memory file"),
+        (_temp_file, "temp file left"),
+        (_stray_candidate, "candidate file without a pending candidate"),
+        (_lock_deleted, ".lock was deleted"),
+        (_manifest_behind, "the log does not continue from the manifest"),
+        (_log_line_altered, "events.jsonl: line"),
+    ],
+)
 def test_each_kind_of_damage_is_reported(trial: Trial, damage, expected: str) -> None:
     damage(trial)
     problems = check_invariants(trial.workspace().project)

@@ -14,8 +14,9 @@ from tools.reliability.scenario import OPERATIONS
 
 
 @pytest.mark.parametrize("op", list(OPERATIONS))
-def test_every_call_failing_gives_a_typed_error_or_a_visible_success(prepared: Prepared, tmp_path: Path,
-                                                                      op: str) -> None:
+def test_every_call_failing_gives_a_typed_error_or_a_visible_success(
+    prepared: Prepared, tmp_path: Path, op: str
+) -> None:
     result = run_io_matrix(tmp_path, ops=[op], all_errnos=FULL, prep=prepared)
     assert result.failures == []
     assert result.counts["silent successes"] == 0 and result.counts["leaked temp files"] == 0
@@ -23,11 +24,13 @@ def test_every_call_failing_gives_a_typed_error_or_a_visible_success(prepared: P
     assert result.row(op)["once"] == result.row(op)["from"] == len(prepared.traces[op]) * (3 if FULL else 1)
 
 
-@pytest.mark.parametrize("point", ["log.append.before_fsync", "log.append.after_fsync",
-                                   "durable.write_new.before_fsync"])
+@pytest.mark.parametrize(
+    "point", ["log.append.before_fsync", "log.append.after_fsync", "durable.write_new.before_fsync"]
+)
 @pytest.mark.parametrize("code", [errno.EIO, errno.ENOSPC])
-def test_an_fsync_error_is_never_retried_into_success(prepared: Prepared, tmp_path: Path, point: str,
-                                                      code: int) -> None:
+def test_an_fsync_error_is_never_retried_into_success(
+    prepared: Prepared, tmp_path: Path, point: str, code: int
+) -> None:
     trace = prepared.traces["apply"]
     n = trace.index(point) + 1
     assert n - 1 <= durable_index(trace)

@@ -8,12 +8,12 @@ from pathlib import Path
 
 from memory_review.events import faults
 from memory_review.events.faults import FaultPlan
+from memory_review.proposal import ProposedMemory
 from tools.reliability import corpus_cases  # noqa: F401 — registers the corpus
 from tools.reliability.corpus import CASES, run_case
 from tools.reliability.crash import Point, Prepared, crash_trial
 from tools.reliability.iofaults import io_trial
 from tools.reliability.recovery import interrupted_trial, make_crash_state
-from memory_review.proposal import ProposedMemory
 from tools.reliability.scenario import copy_trial, upsert
 
 
@@ -74,8 +74,12 @@ def _io_point(prepared: Prepared, op: str, name: str, nth: int = 1) -> int:
 def test_a_success_whose_candidate_files_failed_is_visible_at_once(prepared: Prepared, tmp_path: Path) -> None:
     # Found: after the commit point a failed candidate-file write is only a warning, but `list`/`show`
     # read candidates/ alone: the new proposal was missing, an applied one still "pending".
-    cases = [("create", "durable.atomic_replace.before_open"), ("apply", "durable.remove.before_unlink"),
-             ("edit", "durable.atomic_replace.before_write"), ("discard", "durable.remove.before_unlink")]
+    cases = [
+        ("create", "durable.atomic_replace.before_open"),
+        ("apply", "durable.remove.before_unlink"),
+        ("edit", "durable.atomic_replace.before_write"),
+        ("discard", "durable.remove.before_unlink"),
+    ]
     for op, name in cases:
         n = _io_point(prepared, op, name)
         outcome, problems = io_trial(prepared, op, n, "once", errno.EIO, tmp_path / op)
@@ -110,8 +114,9 @@ def test_list_ignores_temp_candidate_files_and_recovery_collects_them(prepared: 
 
 
 def test_recovery_killed_after_its_checkpoint_leaves_nothing_behind(prepared: Prepared, tmp_path: Path) -> None:
-    crashed, expected = make_crash_state(prepared, "edit", Point("durable.atomic_replace.before_rename", 1, -1),
-                                         tmp_path / "state")
+    crashed, expected = make_crash_state(
+        prepared, "edit", Point("durable.atomic_replace.before_rename", 1, -1), tmp_path / "state"
+    )
     # Recovery renames the edited candidate's file, then manifest.json (an edit leaves MEMORY.md as it is).
     target = Point("durable.atomic_replace.after_rename", 2, -1)
     outcome, problems = interrupted_trial(prepared, "edit", crashed.root, expected, target, tmp_path / "r")

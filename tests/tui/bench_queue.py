@@ -26,9 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from memory_review.proposal import parse_proposals
-from memory_review.workspace import Workspace
 from memory_review.tui.app import make_app
 from memory_review.tui.screens.review import ReviewScreen
+from memory_review.workspace import Workspace
 
 BATCH = 1000
 
@@ -43,17 +43,11 @@ def build(base: Path, candidates: int, memories: int) -> Workspace:
     ws.init()
     for start in range(0, memories, BATCH):
         made = ws.propose(
-            parse_proposals(
-                orjson.dumps([_memory(i) for i in range(start, min(start + BATCH, memories))])
-            )
+            parse_proposals(orjson.dumps([_memory(i) for i in range(start, min(start + BATCH, memories))]))
         )
         ws.apply([s.candidate.id for s in made], actor="bench")
     for start in range(0, candidates, BATCH):
-        ws.propose(
-            parse_proposals(
-                orjson.dumps([_candidate(i) for i in range(start, min(start + BATCH, candidates))])
-            )
-        )
+        ws.propose(parse_proposals(orjson.dumps([_candidate(i) for i in range(start, min(start + BATCH, candidates))])))
     marker.touch()
     return ws
 
@@ -84,9 +78,7 @@ def _candidate(i: int) -> dict:
         },
         "rationale": "the user said so",
         "priority": ("high", "medium", "low")[i % 3],
-        "evidence": [
-            {"quote": "always do it this way", "session_id": f"s{i % 50}", "turn_id": "t1"}
-        ],
+        "evidence": [{"quote": "always do it this way", "session_id": f"s{i % 50}", "turn_id": "t1"}],
     }
 
 
@@ -123,12 +115,8 @@ async def measure(ws: Workspace, label: str) -> dict[str, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument(
-        "--dir", type=Path, default=Path(tempfile.gettempdir()) / "memory-review-bench"
-    )
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / "memory-review-bench")
     parser.add_argument("--candidates", type=int, default=10_000)
     parser.add_argument("--memories", type=int, default=2_000)
     args = parser.parse_args()

@@ -25,8 +25,7 @@ APPROVED = [
             "id": "pref-indent-4-spaces",
             "type": "preference",
             "description": "Indent with 4 spaces, never tabs",
-            "body": "User prefers 4-space indentation, no tabs, in every project unless told "
-            "otherwise.",
+            "body": "User prefers 4-space indentation, no tabs, in every project unless told otherwise.",
         },
         "rationale": "Stated as a standing preference.",
         "evidence": [
@@ -47,9 +46,7 @@ APPROVED = [
             "body": "Install and run everything through `uv`; the lock file is uv.lock.",
         },
         "rationale": "Project convention stated by the user.",
-        "evidence": [
-            {"quote": "we use uv here, not pip", "session_id": "sess-earlier", "turn_id": "t7"}
-        ],
+        "evidence": [{"quote": "we use uv here, not pip", "session_id": "sess-earlier", "turn_id": "t7"}],
     },
     {
         "op": "create",

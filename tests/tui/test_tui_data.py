@@ -14,9 +14,9 @@ import memory_review.pending_files
 import memory_review.tui.bulk
 import memory_review.tui.data
 import memory_review.tui.screens.review
-from memory_review.workspace import Workspace
 from memory_review.tui.data import PendingReader
 from memory_review.tui.screens.review import ReviewScreen
+from memory_review.workspace import Workspace
 
 
 @pytest.fixture(autouse=True)
@@ -76,9 +76,7 @@ def test_overlapping_passes_leave_it_on_only_when_the_last_one_ends(scenario: Wo
     assert gc.isenabled()
 
 
-def test_a_bulk_pass_freezes_what_it_loaded(
-    scenario: Workspace, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_bulk_pass_freezes_what_it_loaded(scenario: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
     reader = PendingReader(scenario)
     monkeypatch.setattr(memory_review.tui.bulk, "FREEZE_AFTER", 7)
     _pass(reader)  # 6 files: not a bulk pass

@@ -17,9 +17,9 @@ from tui_helpers import (
     wait_until,
 )
 
-from memory_review.workspace import Workspace
 from memory_review.tui.app import make_app
 from memory_review.tui.screens.review import ReviewScreen
+from memory_review.workspace import Workspace
 
 pytestmark = pytest.mark.asyncio
 SIZE = (100, 30)
@@ -66,9 +66,7 @@ async def test_lock_held_by_another_process_is_reported_and_nothing_lost(
         holder.kill()
         holder.wait()
     assert events_of(scenario, cid) == ["candidate.created"]
-    scenario.apply(
-        [cid], actor="tester"
-    )  # once the other process is gone, the decision can be made
+    scenario.apply([cid], actor="tester")  # once the other process is gone, the decision can be made
 
 
 async def test_damaged_candidate_file_is_named_and_the_rest_still_shown(
@@ -91,13 +89,9 @@ async def test_damaged_log_is_reported_not_a_crash(scenario: Workspace) -> None:
     lines = log.read_bytes().splitlines(keepends=True)
     lines[2] = lines[2].replace(b'"candidate.', b'"candidatX.', 1)  # a bad line in the middle
     log.write_bytes(b"".join(lines))
-    app = make_app(
-        scenario, actor="tester", poll_interval=None
-    )  # (stable_options would read the log)
+    app = make_app(scenario, actor="tester", poll_interval=None)  # (stable_options would read the log)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(
-            pilot, lambda: loaded(app), what="the queue"
-        )  # the queue needs only the log's head
+        await wait_until(pilot, lambda: loaded(app), what="the queue")  # the queue needs only the log's head
         assert len(app.screen.entries) == 6 and not errors(app)
         await pilot.press("3")  # the history reads every line
         await wait_until(pilot, lambda: bool(errors(app)), what="the damage report")

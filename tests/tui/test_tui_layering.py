@@ -78,9 +78,7 @@ def test_no_tui_module_touches_files_itself(path: Path) -> None:
     assert not _imports(tree) & FORBIDDEN_IMPORTS
     for call in _calls(tree):
         func = call.func
-        assert not (isinstance(func, ast.Name) and func.id == "open"), (
-            f"{path.name}:{call.lineno} open()"
-        )
+        assert not (isinstance(func, ast.Name) and func.id == "open"), f"{path.name}:{call.lineno} open()"
         if isinstance(func, ast.Attribute):
             assert func.attr not in FILE_METHODS, f"{path.name}:{call.lineno} .{func.attr}()"
             if isinstance(func.value, ast.Name) and func.value.id == "os":
@@ -98,8 +96,7 @@ def test_only_actions_calls_the_workspace_writers(path: Path) -> None:
                 continue  # no session: context only reads (a session's context is recorded)
             receiver = ast.unparse(call.func.value)
             assert receiver not in {"ws", "self.ws", "self.workspace", "workspace"}, (
-                f"{path.name}:{call.lineno} calls {receiver}.{call.func.attr}(); "
-                "decisions go through tui.actions"
+                f"{path.name}:{call.lineno} calls {receiver}.{call.func.attr}(); decisions go through tui.actions"
             )
 
 
@@ -126,13 +123,9 @@ async def test_stores_verify_after_a_session_of_decisions(scenario: Workspace) -
         await pilot.press("u")
         await wait_until(pilot, lambda: len(screen.entries) == 5, what="the undo")
         await pilot.press("2", "d", "enter")
-        await wait_until(
-            pilot, lambda: bool(scenario.log(type="memory.deleted")), what="the delete"
-        )
+        await wait_until(pilot, lambda: bool(scenario.log(type="memory.deleted")), what="the delete")
         await settle(pilot)
     reports = scenario.verify()
-    assert all(report.ok for report in reports), [
-        r.to_json() if hasattr(r, "to_json") else r for r in reports
-    ]
+    assert all(report.ok for report in reports), [r.to_json() if hasattr(r, "to_json") else r for r in reports]
     types = [e.type for scope in ("project", "user") for e in scenario.log(scope=scope)]
     assert {"candidate.applied", "candidate.discarded", "memory.deleted"} <= set(types)

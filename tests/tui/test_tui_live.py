@@ -11,9 +11,9 @@ import pytest
 from tui_helpers import PYTHON, ROOT, app_for, cli_env, loaded, settle, wait_until
 
 from memory_review.proposal import ProposedMemory
-from memory_review.workspace import Workspace
 from memory_review.tui.data import PendingReader
 from memory_review.tui.screens.review import ReviewScreen
+from memory_review.workspace import Workspace
 
 PROPOSAL = {
     "op": "create",
@@ -54,15 +54,11 @@ async def test_candidate_from_another_process_appears_and_leaves(scenario: Works
         await wait_until(pilot, lambda: loaded(app), what="the queue")
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
-        done = await asyncio.to_thread(
-            cli, scenario, "propose", "--file", "-", "--json", stdin=orjson.dumps(PROPOSAL)
-        )
+        done = await asyncio.to_thread(cli, scenario, "propose", "--file", "-", "--json", stdin=orjson.dumps(PROPOSAL))
         assert done.returncode == 0, done.stderr.decode()
         new_id = orjson.loads(done.stdout)["id"]  # one proposal in, one {"id": ...} out
         started = time.monotonic()
-        await wait_until(
-            pilot, lambda: new_id in screen.entries, timeout=5, what="the new candidate"
-        )
+        await wait_until(pilot, lambda: new_id in screen.entries, timeout=5, what="the new candidate")
         assert time.monotonic() - started < 4.0  # polled once a second (slack for a loaded machine)
         assert screen.entries[new_id].cells[4] == "conv-from-elsewhere"
 
@@ -85,9 +81,7 @@ def test_pending_reader_matches_list_candidates(scenario: Workspace) -> None:
         return [(s.candidate.id, s.flags, s.candidate.rationale) for s in states]
 
     def library() -> list[tuple[str, tuple[str, ...], str]]:
-        return [
-            (s.candidate.id, s.flags, s.candidate.rationale) for s in scenario.list_candidates()
-        ]
+        return [(s.candidate.id, s.flags, s.candidate.rationale) for s in scenario.list_candidates()]
 
     assert read() == library()
     # A competing change makes one candidate stale; an edit replaces a file; a discard removes one.

@@ -10,12 +10,12 @@ from textual.app import App, ComposeResult
 from memory_review.injection import ContextRequest, build_context, merge_tiers
 from memory_review.injection.render import render_frame
 from memory_review.models import Memory
-from memory_review.workspace import Workspace
 from memory_review.tui.actions import discard_op
 from memory_review.tui.format import Display, age_text, flag_marks, frame_text, parse_ts
 from memory_review.tui.screens.memories import block_summary, merged_entries
 from memory_review.tui.widgets.filter_bar import matches, parse_filter
 from memory_review.tui.widgets.row_table import Column, Row, RowTable
+from memory_review.workspace import Workspace
 
 
 @pytest.mark.parametrize(
@@ -38,9 +38,7 @@ def test_age_text(seconds: float, text: str) -> None:
 
 def test_display_ages_and_masks_from_its_clock() -> None:
     now = datetime(2026, 5, 18, 12, 0, tzinfo=UTC)
-    display = Display(
-        clock=lambda: now, id_display=lambda cid: "cand_X", time_display=lambda ts: "T"
-    )
+    display = Display(clock=lambda: now, id_display=lambda cid: "cand_X", time_display=lambda ts: "T")
     assert display.age("2026-05-18T11:55:00Z") == "5m"
     assert display.age("2026-05-18T11:59:59.500000Z") == "0s"
     assert display.when("2026-05-17T12:00:00Z") == "T (1d ago)"
@@ -111,9 +109,7 @@ def test_memories_merge_marks_the_override_and_what_context_dropped(scenario: Wo
 
 
 def test_row_table_widths_share_the_rest() -> None:
-    table = RowTable(
-        [Column("a", 4), Column("b", None), Column("c", None, min_width=3), Column("d", 2)]
-    )
+    table = RowTable([Column("a", 4), Column("b", None), Column("c", None, min_width=3), Column("d", 2)])
     assert table.widths(40) == [4, 15, 16, 2]  # 40 - 6 fixed - 3 gaps = 31, split 15 + 16
     narrow = table.widths(10)  # too narrow: minimum widths win (the row is cut when drawn)
     assert narrow[0] == 4 and narrow[1] == 8 and narrow[2] >= 3 and narrow[3] == 2
@@ -142,9 +138,7 @@ async def test_row_table_handles_ten_thousand_rows() -> None:
         table.set_rows([Row(f"k{i}", (str(i), f"row {i}")) for i in range(5_000, 10_000)])
         await pilot.pause()
         assert table.scroll_offset.y <= table.cursor < table.scroll_offset.y + table._visible_rows()
-        assert (
-            table.highlighted_key == f"k{9999 - (table._visible_rows() - 1) - 1}"
-        )  # same row kept
+        assert table.highlighted_key == f"k{9999 - (table._visible_rows() - 1) - 1}"  # same row kept
         await pilot.press("home")
         assert table.highlighted_key == "k5000" and table.scroll_offset.y == 0
         table.set_rows([])
@@ -162,11 +156,20 @@ async def test_row_table_handles_ten_thousand_rows() -> None:
     ],
 )
 def test_frame_text_colours_the_note_and_keeps_its_bytes(description: str, body: str) -> None:
-    memory = Memory(id="m-1", type="forbidden", scope="project", description=description, body=body,
-                    created_at="2026-01-01T00:00:00Z", updated_at="2026-01-01T00:00:00Z")
+    memory = Memory(
+        id="m-1",
+        type="forbidden",
+        scope="project",
+        description=description,
+        body=body,
+        created_at="2026-01-01T00:00:00Z",
+        updated_at="2026-01-01T00:00:00Z",
+    )
     frame = render_frame(memory, "2026-03-01T00:00:00Z")
     shown = frame_text(frame)
     assert shown.plain == frame and frame_text(frame, gone=True).plain == frame
-    assert shown.plain.endswith("(id=m-1; this memory is 59 days old)\n" + (f"{body}\n" if body != description.strip() and body else ""))
+    assert shown.plain.endswith(
+        "(id=m-1; this memory is 59 days old)\n" + (f"{body}\n" if body != description.strip() and body else "")
+    )
     dim = [shown.plain[s.start : s.end] for s in shown.spans if s.style == "dim"]
     assert dim == [" (id=m-1; this memory is 59 days old)"]

@@ -17,8 +17,8 @@ from rich.text import Text
 from tui_helpers import ROOT, app_for, candidate_for, loaded, settle, wait_until
 
 from memory_review.proposal import parse_proposals
-from memory_review.workspace import Workspace
 from memory_review.tui.screens.memories import MemoriesScreen
+from memory_review.workspace import Workspace
 
 pytestmark = pytest.mark.asyncio
 SIZE = (100, 30)
@@ -62,8 +62,10 @@ async def test_would_remember_is_the_frame_context_injects(tmp_path: Path) -> No
     ws = _fresh(tmp_path)
     ws.propose(parse_proposals(json.dumps(README_PROPOSAL).encode()))
     # Another memory is in the block already: the preview must match its note, not the whole block.
-    other = {**README_PROPOSAL, "memory": {**README_PROPOSAL["memory"], "id": "uv-only",
-                                           "type": "convention", "description": "Use uv"}}
+    other = {
+        **README_PROPOSAL,
+        "memory": {**README_PROPOSAL["memory"], "id": "uv-only", "type": "convention", "description": "Use uv"},
+    }
     [state] = ws.propose(parse_proposals(json.dumps(other).encode()))
     ws.apply([state.candidate.id], actor="alice")
     cid = candidate_for(ws, "forbidden-mock-database")
@@ -84,8 +86,12 @@ async def test_memories_screen_counts_what_context_includes_and_drops(tmp_path: 
     ws = _fresh(tmp_path)
     body = "Detail that takes room in the block. " * 90  # ~3.3 KB: seven fill the 25,000 bytes
     proposals = [
-        {"op": "create", "scope": "project", "rationale": "r",
-         "memory": {"id": f"fact-{i:02d}", "type": "fact", "description": f"Fact {i}", "body": body}}
+        {
+            "op": "create",
+            "scope": "project",
+            "rationale": "r",
+            "memory": {"id": f"fact-{i:02d}", "type": "fact", "description": f"Fact {i}", "body": body},
+        }
         for i in range(12)
     ]
     ids = [s.candidate.id for s in ws.propose(parse_proposals(json.dumps(proposals).encode()))]

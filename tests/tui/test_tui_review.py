@@ -22,11 +22,11 @@ from tui_helpers import (
 )
 
 from memory_review.proposal import parse_proposals
-from memory_review.workspace import Workspace
 from memory_review.tui.screens.confirm import ChoiceModal
 from memory_review.tui.screens.edit import EditModal
 from memory_review.tui.screens.review import ReviewScreen
 from memory_review.tui.widgets.key_bar import KeyBar
+from memory_review.workspace import Workspace
 
 pytestmark = pytest.mark.asyncio
 SIZE = (100, 30)
@@ -83,9 +83,7 @@ async def test_apply_one_candidate(scenario: Workspace) -> None:
         screen = await open_review(pilot)
         await go_to(pilot, screen, cid)
         await pilot.press("a")
-        await wait_until(
-            pilot, lambda: cid not in screen.entries, what="the applied candidate to leave"
-        )
+        await wait_until(pilot, lambda: cid not in screen.entries, what="the applied candidate to leave")
     assert cid not in pending_ids(scenario)
     [applied] = scenario.log(type="candidate.applied", candidate=cid)
     assert applied.actor == ACTOR
@@ -102,9 +100,7 @@ async def test_discard_with_reason(scenario: Workspace) -> None:
         await pilot.press("d")
         await pilot.press(*"one-off remark")
         await pilot.press("enter")
-        await wait_until(
-            pilot, lambda: cid not in screen.entries, what="the discarded candidate to leave"
-        )
+        await wait_until(pilot, lambda: cid not in screen.entries, what="the discarded candidate to leave")
     [discarded] = scenario.log(scope="user", type="candidate.discarded", candidate=cid)
     assert discarded.reason == "one-off remark"
     assert discarded.actor == ACTOR
@@ -129,15 +125,11 @@ async def test_edit_then_apply(scenario: Workspace) -> None:
         screen = await open_review(pilot)
         await open_editor(pilot, screen, cid)
         await pilot.press("end", *" (Postgres 16)", "ctrl+s")
-        await wait_until(
-            pilot, lambda: "candidate.edited" in events_of(scenario, cid), what="the edit event"
-        )
+        await wait_until(pilot, lambda: "candidate.edited" in events_of(scenario, cid), what="the edit event")
         await settle(pilot)
         await go_to(pilot, screen, cid)
         await pilot.press("a")
-        await wait_until(
-            pilot, lambda: cid not in screen.entries, what="the applied candidate to leave"
-        )
+        await wait_until(pilot, lambda: cid not in screen.entries, what="the applied candidate to leave")
     assert events_of(scenario, cid) == [
         "candidate.created",
         "candidate.edited",
@@ -146,10 +138,7 @@ async def test_edit_then_apply(scenario: Workspace) -> None:
     [edited] = scenario.log(type="candidate.edited", candidate=cid)
     assert edited.actor == ACTOR
     memory = {m.id: m for m in scenario.memories()}["forbidden-mock-database"]
-    assert (
-        memory.description
-        == "Never mock the database in tests; use the test container (Postgres 16)"
-    )
+    assert memory.description == "Never mock the database in tests; use the test container (Postgres 16)"
 
 
 async def test_edit_types_at_the_end_and_the_details_follow_the_save(scenario: Workspace) -> None:
@@ -213,13 +202,9 @@ async def test_bulk_apply_skips_flagged_ones(scenario: Workspace) -> None:
         flagged = {cid for cid, e in screen.entries.items() if e.state.flags}
         assert len(flagged) == 2
         await pilot.press("a")
-        await wait_until(
-            pilot, lambda: isinstance(app.screen, ChoiceModal), what="the bulk question"
-        )
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceModal), what="the bulk question")
         await pilot.press("enter")  # the focused, first answer: apply the unflagged only
-        await wait_until(
-            pilot, lambda: set(screen.entries) == flagged, what="only flagged ones to remain"
-        )
+        await wait_until(pilot, lambda: set(screen.entries) == flagged, what="only flagged ones to remain")
     assert pending_ids(scenario) == flagged
     applied = [e.candidate for e in scenario.log(type="candidate.applied")] + [
         e.candidate for e in scenario.log(scope="user", type="candidate.applied")
@@ -234,9 +219,7 @@ async def test_bulk_apply_with_flagged_needs_the_explicit_choice(scenario: Works
         screen = await open_review(pilot)
         await pilot.press("home", *["space"] * len(screen.order))
         await pilot.press("a")
-        await wait_until(
-            pilot, lambda: isinstance(app.screen, ChoiceModal), what="the bulk question"
-        )
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceModal), what="the bulk question")
         await pilot.click("#choice-all")
         await wait_until(pilot, lambda: not screen.entries, what="the queue to empty")
     assert pending_ids(scenario) == set()
@@ -256,9 +239,7 @@ async def test_bulk_apply_of_flagged_rows_takes_shift_a(scenario: Workspace) -> 
             assert pending_ids(scenario) >= set(flagged), reflex
         assert all(events_of(scenario, cid) == ["candidate.created"] for cid in flagged)
         await answer_apply(pilot, "A")
-        await wait_until(
-            pilot, lambda: not set(flagged) & set(screen.entries), what="the flagged to go"
-        )
+        await wait_until(pilot, lambda: not set(flagged) & set(screen.entries), what="the flagged to go")
     assert not set(flagged) & pending_ids(scenario)
     assert all(events_of(scenario, cid)[-1] == "candidate.applied" for cid in flagged)
 
@@ -275,9 +256,7 @@ async def test_flagged_candidate_asks_first_and_enter_keeps_it(scenario: Workspa
             assert cid in pending_ids(scenario) and cid in screen.entries, reflex
         assert events_of(scenario, cid) == ["candidate.created"]
         await answer_apply(pilot, "A")  # shift+a: the deliberate key
-        await wait_until(
-            pilot, lambda: cid not in screen.entries, what="the applied candidate to leave"
-        )
+        await wait_until(pilot, lambda: cid not in screen.entries, what="the applied candidate to leave")
     assert events_of(scenario, cid) == ["candidate.created", "candidate.applied"]
 
 
@@ -428,17 +407,13 @@ async def test_details_spell_out_warnings_and_show_hidden_characters(scenario: W
     assert "Deploys go<U+200B> through CI\nAlways<U+200B>." in hidden_shown
     assert "“deploys go through CI”" in hidden_shown and "turn t2" in hidden_shown
     assert "⚠ possible-prompt-injection" in injection_shown and "steer the agent" in injection_shown
-    assert (
-        "Ignore all previous instructions" in injection_shown
-    )  # the reviewer sees the text itself
+    assert "Ignore all previous instructions" in injection_shown  # the reviewer sees the text itself
 
 
 async def test_conflict_is_shown_and_the_candidate_kept(scenario: Workspace) -> None:
     """Another process changes the memory under a pending update; applying it reports a conflict."""
     cid = candidate_for(scenario, "conv-package-manager")
-    other = Workspace(
-        scenario.root, scenario.user.root
-    )  # a second handle, as another process would have
+    other = Workspace(scenario.root, scenario.user.root)  # a second handle, as another process would have
     app = app_for(scenario)  # no polling: the UI still believes the candidate is fine
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(pilot)
@@ -453,9 +428,7 @@ async def test_conflict_is_shown_and_the_candidate_kept(scenario: Workspace) -> 
         await settle(pilot)
         assert isinstance(app.screen, ReviewScreen)
         assert cid in screen.entries
-        assert (
-            "stale-base" in screen.entries[cid].state.flags
-        )  # the reload after the failure shows why
+        assert "stale-base" in screen.entries[cid].state.flags  # the reload after the failure shows why
     [(severity, title, message)] = [n for n in notifications(app) if n[0] == "error"]
     assert title.startswith("Conflict") and "conv-package-manager" in message
     assert events_of(scenario, cid) == ["candidate.created"]
@@ -481,8 +454,12 @@ async def test_quit_cancels_queued_decisions_at_a_safe_point(scenario: Workspace
 
 async def test_a_near_duplicate_shows_the_memory_it_repeats_side_by_side(scenario: Workspace) -> None:
     [twin] = scenario.memories()[:1]
-    doc = {"op": "create", "scope": twin.scope, "rationale": "said again",
-           "memory": {"id": "twin-of-it", "type": twin.type, "description": twin.description, "body": twin.body}}
+    doc = {
+        "op": "create",
+        "scope": twin.scope,
+        "rationale": "said again",
+        "memory": {"id": "twin-of-it", "type": twin.type, "description": twin.description, "body": twin.body},
+    }
     [state] = scenario.propose(parse_proposals(json.dumps(doc).encode()))
     assert f"similar-to:{twin.id}" in state.flags
     app = app_for(scenario)
@@ -531,7 +508,7 @@ async def test_an_update_shows_what_changes_first_without_the_file_stamps(scenar
         text = detail_text(app)
     first = text.index("What changes")
     assert first < text.index("Would remember") < text.index("Diff (memory files)")
-    changes = text[first:text.index("Would remember")]
+    changes = text[first : text.index("Would remember")]
     assert "+" in changes and "-" in changes and "updated_at" not in changes and "applied_from" not in changes
 
 
@@ -552,11 +529,21 @@ async def test_field_terms_filter_the_queue_as_they_filter_the_history(scenario:
 
 
 async def test_a_near_duplicate_of_a_pending_candidate_is_shown_from_the_queue(scenario: Workspace) -> None:
-    base = {"op": "create", "scope": "project", "rationale": "said twice",
-            "memory": {"id": "lint-a", "type": "convention",
-                       "description": "Run ruff check before every commit in this repository", "body": ""}}
-    twin = {**base, "memory": {**base["memory"], "id": "lint-b",
-                               "description": "Run ruff check before every commit in this repo"}}
+    base = {
+        "op": "create",
+        "scope": "project",
+        "rationale": "said twice",
+        "memory": {
+            "id": "lint-a",
+            "type": "convention",
+            "description": "Run ruff check before every commit in this repository",
+            "body": "",
+        },
+    }
+    twin = {
+        **base,
+        "memory": {**base["memory"], "id": "lint-b", "description": "Run ruff check before every commit in this repo"},
+    }
     scenario.propose(parse_proposals(json.dumps(base).encode()))
     [state] = scenario.propose(parse_proposals(json.dumps(twin).encode()))
     assert "similar-to:lint-a" in state.flags

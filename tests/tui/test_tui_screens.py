@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from tui_helpers import ACTOR, app_for, candidate_for, detail_text, loaded, settle, wait_until
 
-from memory_review.workspace import Workspace
 from memory_review.tui.screens.confirm import ChoiceModal
 from memory_review.tui.screens.help import KEYMAP, HelpScreen
 from memory_review.tui.screens.history import HistoryScreen
 from memory_review.tui.screens.memories import MemoriesScreen
 from memory_review.tui.screens.review import ReviewScreen
 from memory_review.tui.screens.sessions import SessionsScreen
+from memory_review.workspace import Workspace
 
 pytestmark = pytest.mark.asyncio
 SIZE = (100, 30)
@@ -50,23 +50,17 @@ async def test_delete_from_memories_is_confirmed_recorded_and_undoable(scenario:
         screen = await switch(pilot, "2", MemoriesScreen)
         await select_row(pilot, "#memories", "project:fact-staging-url")
         await pilot.press("d")
-        await wait_until(
-            pilot, lambda: isinstance(app.screen, ChoiceModal), what="the confirmation"
-        )
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceModal), what="the confirmation")
         await pilot.press("escape")  # first: cancelled, nothing happens
         await settle(pilot)
         assert not scenario.log(type="memory.deleted")
         await pilot.press("d", "enter")
-        await wait_until(
-            pilot, lambda: "project:fact-staging-url" not in screen.entries, what="the deletion"
-        )
+        await wait_until(pilot, lambda: "project:fact-staging-url" not in screen.entries, what="the deletion")
         [deleted] = scenario.log(type="memory.deleted")
         assert deleted.actor == ACTOR and deleted.changes[0].memory == "fact-staging-url"
         assert "fact-staging-url" not in {m.id for m in scenario.memories()}
         await pilot.press("u")
-        await wait_until(
-            pilot, lambda: "project:fact-staging-url" in screen.entries, what="the undo"
-        )
+        await wait_until(pilot, lambda: "project:fact-staging-url" in screen.entries, what="the undo")
     [reverted] = scenario.log(type="memory.reverted")
     assert reverted.reverts == deleted.seq
     assert "fact-staging-url" in {m.id for m in scenario.memories()}
@@ -80,40 +74,24 @@ async def test_revert_last_change_from_memories(scenario: Workspace) -> None:
         await switch(pilot, "2", MemoriesScreen)
         await select_row(pilot, "#memories", "project:conv-package-manager")
         await pilot.press("r")
-        await wait_until(
-            pilot, lambda: isinstance(app.screen, ChoiceModal), what="the confirmation"
-        )
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceModal), what="the confirmation")
         await pilot.press("enter")
-        await wait_until(
-            pilot, lambda: bool(scenario.log(type="memory.reverted")), what="the revert"
-        )
+        await wait_until(pilot, lambda: bool(scenario.log(type="memory.reverted")), what="the revert")
         await settle(pilot)
-    assert {m.id: m for m in scenario.memories()}["conv-package-manager"] == before[
-        "conv-package-manager"
-    ]
+    assert {m.id: m for m in scenario.memories()}["conv-package-manager"] == before["conv-package-manager"]
 
 
 async def test_revert_from_history(scenario: Workspace) -> None:
     app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         screen = await switch(pilot, "3", HistoryScreen)
-        [applied] = [
-            e
-            for e in scenario.log(type="candidate.applied")
-            if e.changes[0].memory == "fact-staging-url"
-        ]
+        [applied] = [e for e in scenario.log(type="candidate.applied") if e.changes[0].memory == "fact-staging-url"]
         await select_row(pilot, "#events", f"project:{applied.seq}")
         await pilot.press("r")
-        await wait_until(
-            pilot, lambda: isinstance(app.screen, ChoiceModal), what="the confirmation"
-        )
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceModal), what="the confirmation")
         await pilot.press("enter")
-        await wait_until(
-            pilot, lambda: bool(scenario.log(type="memory.reverted")), what="the revert"
-        )
-        await wait_until(
-            pilot, lambda: len(screen.order) == 13, what="the timeline to show the revert"
-        )
+        await wait_until(pilot, lambda: bool(scenario.log(type="memory.reverted")), what="the revert")
+        await wait_until(pilot, lambda: len(screen.order) == 13, what="the timeline to show the revert")
         assert screen.query_one("#events").rows[0].cells[3] == "memory.reverted"
     [reverted] = scenario.log(type="memory.reverted")
     assert reverted.reverts == applied.seq and reverted.actor == ACTOR
@@ -121,14 +99,8 @@ async def test_revert_from_history(scenario: Workspace) -> None:
 
 
 async def test_revert_from_history_offers_force_on_conflict(scenario: Workspace) -> None:
-    [created] = [
-        e
-        for e in scenario.log(type="candidate.applied")
-        if e.changes[0].memory == "conv-package-manager"
-    ]
-    scenario.apply(
-        [candidate_for(scenario, "conv-package-manager")], actor="someone"
-    )  # a newer change
+    [created] = [e for e in scenario.log(type="candidate.applied") if e.changes[0].memory == "conv-package-manager"]
+    scenario.apply([candidate_for(scenario, "conv-package-manager")], actor="someone")  # a newer change
     app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
         await switch(pilot, "3", HistoryScreen)
@@ -141,9 +113,7 @@ async def test_revert_from_history_offers_force_on_conflict(scenario: Workspace)
         )
         assert not scenario.log(type="memory.reverted")
         await pilot.press("enter")
-        await wait_until(
-            pilot, lambda: bool(scenario.log(type="memory.reverted")), what="the forced revert"
-        )
+        await wait_until(pilot, lambda: bool(scenario.log(type="memory.reverted")), what="the forced revert")
         await settle(pilot)
     [reverted] = scenario.log(type="memory.reverted")
     assert reverted.reverts == created.seq and reverted.forced is True
@@ -157,9 +127,7 @@ async def test_revert_an_edit_from_history(scenario: Workspace) -> None:
     original = scenario.show(cid).candidate.changes[0].after
     scenario.edit(
         cid,
-        ProposedMemory(
-            id="pref-small-commits", type="preference", description="Tiny commits", body="Smaller."
-        ),
+        ProposedMemory(id="pref-small-commits", type="preference", description="Tiny commits", body="Smaller."),
         actor="someone",
     )
     app = app_for(scenario)
@@ -185,18 +153,14 @@ async def test_history_filter_by_type_and_memory(scenario: Workspace) -> None:
         await pilot.press("slash", *"type:applied memory:conv", "enter")
         await settle(pilot)
         rows = screen.query_one("#events").rows
-        assert [(r.cells[3], r.cells[5]) for r in rows] == [
-            ("candidate.applied", "conv-package-manager")
-        ]
+        assert [(r.cells[3], r.cells[5]) for r in rows] == [("candidate.applied", "conv-package-manager")]
 
 
 async def test_session_step_through(scenario: Workspace) -> None:
     session = "sess-2026-11-30-a1b2"
     scenario.apply([candidate_for(scenario, "forbidden-mock-database")], actor="someone")
     expected = sorted(
-        (e.ts, scope, e.seq)
-        for scope in ("project", "user")
-        for e in scenario.log(scope=scope, session=session)
+        (e.ts, scope, e.seq) for scope in ("project", "user") for e in scenario.log(scope=scope, session=session)
     )
     app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:

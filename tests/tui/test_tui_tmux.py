@@ -13,9 +13,7 @@ from tui_helpers import ROOT
 SCRIPT = ROOT / "scripts" / "tmux_demo_check.sh"
 
 
-@pytest.mark.skipif(
-    shutil.which("tmux") is None, reason="tmux is not installed; the real-terminal check needs it"
-)
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed; the real-terminal check needs it")
 def test_demo_under_tmux() -> None:
     env = {**os.environ, "MEMORY_REVIEW_PYTHON": sys.executable}
     done = subprocess.run(

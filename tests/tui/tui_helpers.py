@@ -18,9 +18,9 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from memory_review.workspace import DURABLE, Workspace
 from memory_review.tui.app import ReviewApp, make_app
 from memory_review.tui.format import parse_ts
+from memory_review.workspace import DURABLE, Workspace
 
 ROOT = Path(__file__).resolve().parents[2]
 ACTOR = "tester"
@@ -48,9 +48,7 @@ def app_for(ws: Workspace, **overrides: Any) -> ReviewApp:
     return make_app(ws, **options)
 
 
-async def wait_until(
-    pilot, condition: Callable[[], bool], *, timeout: float = 10.0, what: str = "condition"
-) -> None:
+async def wait_until(pilot, condition: Callable[[], bool], *, timeout: float = 10.0, what: str = "condition") -> None:
     """Let the app run (workers, messages) until ``condition()`` holds; fail after ``timeout``."""
     deadline = time.monotonic() + timeout
     while not condition():

@@ -33,12 +33,17 @@ INTRO = (
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m tools.reliability", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.reliability", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--full", action="store_true", help="thousands of trials (tens of minutes)")
     parser.add_argument("--scale", choices=sorted(SCALES), help="pick a scale by name (smoke: seconds)")
-    parser.add_argument("--output", type=Path, default=REPO_ROOT / "docs" / "reliability.md",
-                        help="where to write the figures (default: docs/reliability.md)")
+    parser.add_argument(
+        "--output",
+        type=Path,
+        default=REPO_ROOT / "docs" / "reliability.md",
+        help="where to write the figures (default: docs/reliability.md)",
+    )
     parser.add_argument("--workdir", type=Path, help="trial folders go here (default: a new temp folder)")
     parser.add_argument("--jobs", type=int, default=max(2, os.cpu_count() or 2), help="children at a time")
     return parser.parse_args(argv)
@@ -61,8 +66,11 @@ def main(argv: list[str] | None = None) -> int:
         hostile = hostile_suites(workdir, run=scale.name != "smoke")  # smoke: listed, not run (see hostile.py)
         for suite in hostile:
             counts = suite.counts()
-            print(f"hostile {suite.name}: {len(suite.cases)} attacks, {counts['passed']} passed, "
-                  f"{counts['failed']} failed", flush=True)
+            print(
+                f"hostile {suite.name}: {len(suite.cases)} attacks, {counts['passed']} passed, "
+                f"{counts['failed']} failed",
+                flush=True,
+            )
         filesystem = filesystem_of(workdir)
     command = "python -m tools.reliability" + (" --full" if args.full else "")
     command += f" --scale {args.scale}" if args.scale else ""

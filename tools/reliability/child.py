@@ -34,12 +34,14 @@ def child_env(plan: FaultPlan | None) -> dict[str, str]:
     return env if plan is None else {**env, **fault_env(plan)}
 
 
-def spawn(command: str, args: dict[str, Any], *, plan: FaultPlan | None = None,
-          stdin: int | None = None) -> subprocess.Popen[bytes]:
+def spawn(
+    command: str, args: dict[str, Any], *, plan: FaultPlan | None = None, stdin: int | None = None
+) -> subprocess.Popen[bytes]:
     """Start ``driver COMMAND`` with ``args``; the caller reads, waits or kills."""
     argv = [sys.executable, "-m", "tools.reliability.driver", command, orjson.dumps(args).decode()]
-    return subprocess.Popen(argv, env=child_env(plan), stdin=stdin, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, cwd=REPO_ROOT)
+    return subprocess.Popen(
+        argv, env=child_env(plan), stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO_ROOT
+    )
 
 
 @dataclass(frozen=True)
@@ -65,8 +67,9 @@ def parse_lines(raw: bytes) -> list[Any]:
     return lines
 
 
-def run_child(command: str, args: dict[str, Any], *, plan: FaultPlan | None = None,
-              timeout: float = 60.0) -> ChildResult:
+def run_child(
+    command: str, args: dict[str, Any], *, plan: FaultPlan | None = None, timeout: float = 60.0
+) -> ChildResult:
     """Run a child to its end (or its fault); a child that outlives ``timeout`` is killed and reported."""
     proc = spawn(command, args, plan=plan)
     try:
@@ -96,20 +99,26 @@ class Zygote:
         self.proc.stdout.readline()  # {"ready": true}
         self.count = 0
 
-    def run(self, command: str, args: dict[str, Any], plan: FaultPlan | None, *,
-            timeout: float = 60.0) -> ChildResult:
+    def run(self, command: str, args: dict[str, Any], plan: FaultPlan | None, *, timeout: float = 60.0) -> ChildResult:
         """Fork a child for ``command``, wait for it, and return what it did."""
         self.count += 1
         out, err = self.scratch / f"child{self.count}.out", self.scratch / f"child{self.count}.err"
-        request = {"command": command, "args": args, "plan": plan.model_dump() if plan else None,
-                   "out": str(out), "err": str(err), "timeout": timeout}
+        request = {
+            "command": command,
+            "args": args,
+            "plan": plan.model_dump() if plan else None,
+            "out": str(out),
+            "err": str(err),
+            "timeout": timeout,
+        }
         self.proc.stdin.write(orjson.dumps(request) + b"\n")
         self.proc.stdin.flush()
         reply = self.proc.stdout.readline()
         if not reply:
             raise RuntimeError(f"the zygote died: {self.proc.stderr.read().decode()[-500:]}")
-        result = ChildResult(orjson.loads(reply)["code"], parse_lines(out.read_bytes()),
-                             err.read_text("utf-8", "replace"))
+        result = ChildResult(
+            orjson.loads(reply)["code"], parse_lines(out.read_bytes()), err.read_text("utf-8", "replace")
+        )
         out.unlink()
         err.unlink()
         return result

@@ -74,10 +74,16 @@ def check_successes(trial: Trial, start_seq: int, results: list[WorkloadResult])
     """Every reported success has its events; every event since ``start_seq`` belongs to a success."""
     log = {e.seq: (e.type, e.candidate) for e in trial.workspace().log() if e.seq > start_seq}
     claimed = _claims(results)
-    problems = [f"LOST: success reported event {seq} {what}, the log has {log.get(seq)}"
-                for seq, what in sorted(claimed.items()) if log.get(seq) != what]
-    problems += [f"PHANTOM: event {seq} {what} belongs to no reported success"
-                 for seq, what in sorted(log.items()) if seq not in claimed]
+    problems = [
+        f"LOST: success reported event {seq} {what}, the log has {log.get(seq)}"
+        for seq, what in sorted(claimed.items())
+        if log.get(seq) != what
+    ]
+    problems += [
+        f"PHANTOM: event {seq} {what} belongs to no reported success"
+        for seq, what in sorted(log.items())
+        if seq not in claimed
+    ]
     return problems + [u for r in results for u in r.unexpected]
 
 
@@ -91,14 +97,17 @@ def _worker_results(children: list[ChildResult]) -> tuple[list[WorkloadResult], 
     return results, problems
 
 
-def run_process_workload(template: Path, dest: Path, *, processes: int, steps: int, seed: int,
-                         result: SuiteResult, label: str = "") -> None:
+def run_process_workload(
+    template: Path, dest: Path, *, processes: int, steps: int, seed: int, result: SuiteResult, label: str = ""
+) -> None:
     """``processes`` children run ``steps`` random operations each, while a poller reads like the UI."""
     trial = copy_trial(template, dest)
     outside = Outside.take(trial.root, stores_of(trial.workspace()))
     start_seq = trial.workspace().project.log().head().seq
-    args = [{"root": str(trial.root), "seed": seed * 100 + i, "steps": steps, "ops": list(RACING_OPS)}
-            for i in range(processes)]
+    args = [
+        {"root": str(trial.root), "seed": seed * 100 + i, "steps": steps, "ops": list(RACING_OPS)}
+        for i in range(processes)
+    ]
     with Poller(trial) as poller:
         gang = Gang(dest.parent / f"{dest.name}.go")
         gang.start("workload", args)
@@ -109,15 +118,17 @@ def run_process_workload(template: Path, dest: Path, *, processes: int, steps: i
     _count(result, f"{processes} processes × {steps} ops{label}", results, children, poller, problems, dest)
 
 
-def run_thread_workload(template: Path, dest: Path, *, threads: int, steps: int, seed: int,
-                        result: SuiteResult) -> None:
+def run_thread_workload(
+    template: Path, dest: Path, *, threads: int, steps: int, seed: int, result: SuiteResult
+) -> None:
     """The same with threads of this process, each with its own Workspace object on the same folders."""
     trial = copy_trial(template, dest)
     outside = Outside.take(trial.root, stores_of(trial.workspace()))
     start_seq = trial.workspace().project.log().head().seq
     results = [WorkloadResult() for _ in range(threads)]
-    workers = [threading.Thread(target=_thread_worker, args=(trial, seed * 100 + i, steps, results[i]))
-               for i in range(threads)]
+    workers = [
+        threading.Thread(target=_thread_worker, args=(trial, seed * 100 + i, steps, results[i])) for i in range(threads)
+    ]
     with Poller(trial) as poller:
         for worker in workers:
             worker.start()
@@ -136,8 +147,15 @@ def _thread_worker(trial: Trial, seed: int, steps: int, into: WorkloadResult) ->
     into.unexpected += done.unexpected
 
 
-def _count(result: SuiteResult, key: str, results: list[WorkloadResult], children: list[ChildResult],
-           poller: Poller, problems: list[str], dest: Path) -> None:
+def _count(
+    result: SuiteResult,
+    key: str,
+    results: list[WorkloadResult],
+    children: list[ChildResult],
+    poller: Poller,
+    problems: list[str],
+    dest: Path,
+) -> None:
     result.record(key, "run", problems, trial=f"{key} ({dest})")
     row = result.row(key)
     row["operations"] += sum(len(r.successes) + sum(r.errors.values()) for r in results)
@@ -152,8 +170,7 @@ def _count(result: SuiteResult, key: str, results: list[WorkloadResult], childre
 # --- one winner ------------------------------------------------------------------------------
 
 
-def run_same_candidate(template: Path, ctx: Context, dest: Path, *, processes: int,
-                       result: SuiteResult) -> None:
+def run_same_candidate(template: Path, ctx: Context, dest: Path, *, processes: int, result: SuiteResult) -> None:
     """``processes`` children apply the same candidate at once: exactly one wins, the rest conflict."""
     trial = copy_trial(template, dest)
     outside = Outside.take(trial.root, stores_of(trial.workspace()))
@@ -198,7 +215,9 @@ def run_same_base(template: Path, dest: Path, *, result: SuiteResult) -> None:
     loser = b if winner is a else a
     body = ws.project.view().memory("beta").body
     if body != winner.candidate.changes[0].after.body:
-        problems.append(f"LOST UPDATE: beta says {body!r}, the winner applied {winner.candidate.changes[0].after.body!r}")
+        problems.append(
+            f"LOST UPDATE: beta says {body!r}, the winner applied {winner.candidate.changes[0].after.body!r}"
+        )
     if loser.candidate.id not in [s.candidate.id for s in ws.list_candidates()]:
         problems.append("the conflicting candidate is no longer pending")
     problems += check_invariants(ws, outside=outside)
@@ -247,8 +266,8 @@ def _next_op_handover(trial: Trial, result: SuiteResult) -> list[str]:
     trial.workspace(lock_timeout=5).propose([upsert("iota", "The lock came back.")])
     took = time.monotonic() - start
     result.row("lock holder SIGKILLed")["max handover ms"] = max(
-        result.row("lock holder SIGKILLed")["max handover ms"], round(took * 1000))
+        result.row("lock holder SIGKILLed")["max handover ms"], round(took * 1000)
+    )
     code = holder.returncode
     problems = [] if code in (-signal.SIGKILL, KILLED) else [f"lock holder ended with {code}, not by SIGKILL"]
     return problems + ([] if took < LOCK_HANDOVER_LIMIT else [f"next operation waited {took:.2f}s for the lock"])
-

@@ -61,13 +61,20 @@ class Case:
 CASES: list[Case] = []
 
 
-def case(name: str, category: str, *, expect: str | None, mentions: str = "",
-         setup: Callable[[Trial, Context], None] | None = None) -> Callable[[Callable[[Trial, Context], Outcome]],
-                                                                             Callable[[Trial, Context], Outcome]]:
+def case(
+    name: str,
+    category: str,
+    *,
+    expect: str | None,
+    mentions: str = "",
+    setup: Callable[[Trial, Context], None] | None = None,
+) -> Callable[[Callable[[Trial, Context], Outcome]], Callable[[Trial, Context], Outcome]]:
     """Register a case (decorator on its ``act`` function)."""
+
     def register(act: Callable[[Trial, Context], Outcome]) -> Callable[[Trial, Context], Outcome]:
         CASES.append(Case(name, category, act, expect, mentions, setup))
         return act
+
     return register
 
 
@@ -102,8 +109,12 @@ def cli(trial: Trial, *args: str, stdin: bytes = b"") -> Outcome:
 
     err = io.StringIO()
     stdout = _BinaryStdout()
-    with _environ(MEMORY_REVIEW_HOME=str(trial.home), MEMORY_REVIEW_ACTOR="reliability-tester"), \
-            contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(err), _stdin(stdin):
+    with (
+        _environ(MEMORY_REVIEW_HOME=str(trial.home), MEMORY_REVIEW_ACTOR="reliability-tester"),
+        contextlib.redirect_stdout(stdout),
+        contextlib.redirect_stderr(err),
+        _stdin(stdin),
+    ):
         code = main(["--project", str(trial.project), *args, "--json"])
     return _cli_outcome(code, stdout.buffer.getvalue(), err.getvalue())
 
@@ -166,8 +177,10 @@ def _within(path: str, prefixes: tuple[str, ...]) -> bool:
 
 def _error_problems(item: Case, outcome: Outcome) -> list[str]:
     if outcome.error != item.expect:
-        return [f"NOT REJECTED as expected: wanted {item.expect or 'no error'}, got {outcome.error}: "
-                f"{outcome.message[:300]}"]
+        return [
+            f"NOT REJECTED as expected: wanted {item.expect or 'no error'}, got {outcome.error}: "
+            f"{outcome.message[:300]}"
+        ]
     if item.mentions and item.mentions not in outcome.message:
         return [f"NOT REJECTED clearly: the message does not name {item.mentions!r}: {outcome.message[:300]}"]
     return []

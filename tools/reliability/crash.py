@@ -22,9 +22,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memory_review.errors import MemoryReviewError
 from memory_review.events import faults
 from memory_review.events.faults import WRITE_SUFFIX, FaultPlan
-from memory_review.errors import MemoryReviewError
 from tools.reliability.child import KILLED, Launcher, launcher, spawn_launcher
 from tools.reliability.invariants import Outside, check_invariants, stores_of
 from tools.reliability.results import SuiteResult, timed
@@ -40,14 +40,15 @@ from tools.reliability.state import StoreState, store_state
 
 LAUNCHES = {
     "fork": "a zygote process imports the library once and forks each child, which arms its fault plan "
-            "right after the fork and dies by os._exit at its point",
+    "right after the fork and dies by os._exit at its point",
     "spawn": "a fresh interpreter per child, armed at start-up by the harness (tools/reliability/arming.py)",
 }
 CRASH_NOTE = (
     "`kill`: the child died at the point; `partial`: it wrote half the bytes of that write, then died. "
     "`before`/`after`: recovery found exactly the state before/after the operation (memories as the logs "
     "replay them, pending candidates, session memory). Dying before the log write completed must give "
-    "`before`, after it `after`; recovery alternates between `verify` and simply the next write.")
+    "`before`, after it `after`; recovery alternates between `verify` and simply the next write."
+)
 COMMIT_POINT = "log.append.after_write"
 """Once the log write has completed, a process death can no longer undo the change."""
 NEXT_MEMORY = frozenset({"theta"})
@@ -131,7 +132,7 @@ def prepare(workdir: Path, ops: Iterable[str] = OPERATIONS, *, git: bool = False
     for op in ops:
         trial = copy_trial(template, workdir / f"reference-{op}")
         ws = trial.workspace()
-        prep.traces[op] = record_points(lambda: OPERATIONS[op](ws, ctx))
+        prep.traces[op] = record_points(lambda op=op, ws=ws: OPERATIONS[op](ws, ctx))
         prep.after[op] = store_state(ws, prep.known)
         shutil.rmtree(trial.root)
     return prep
@@ -153,8 +154,9 @@ def recover(trial: Trial, *, by_write: bool) -> list[str]:
     return [f"verify right after recovery: {p}" for report in ws.verify() for p in report.problems]
 
 
-def crash_trial(prep: Prepared, op: str, point: Point, dest: Path, *, by_write: bool,
-                run: Launcher = spawn_launcher) -> tuple[str, list[str]]:
+def crash_trial(
+    prep: Prepared, op: str, point: Point, dest: Path, *, by_write: bool, run: Launcher = spawn_launcher
+) -> tuple[str, list[str]]:
     """One child dying at ``point`` of ``op``; returns the outcome and every problem found."""
     trial = copy_trial(prep.template, dest)
     outside = Outside.take(trial.root, stores_of(trial.workspace()))
@@ -164,8 +166,9 @@ def crash_trial(prep: Prepared, op: str, point: Point, dest: Path, *, by_write: 
     return check_recovered(prep, op, trial, outside, expected_outcome(point, prep.traces[op]), by_write=by_write)
 
 
-def check_recovered(prep: Prepared, op: str, trial: Trial, outside: Outside, expected: str, *,
-                    by_write: bool) -> tuple[str, list[str]]:
+def check_recovered(
+    prep: Prepared, op: str, trial: Trial, outside: Outside, expected: str, *, by_write: bool
+) -> tuple[str, list[str]]:
     """Recover the trial, classify its state against ``expected``, run the next operation, check invariants."""
     try:
         problems = recover(trial, by_write=by_write)
@@ -189,33 +192,47 @@ def _outcome_problems(outcome: str, expected: str, state: StoreState) -> list[st
     return []
 
 
-def run_crash_matrix(workdir: Path, *, ops: Iterable[str] = OPERATIONS, runs: int = 1, jobs: int = 2,
-                     partial: bool = True, prep: Prepared | None = None, launch: str = "fork") -> SuiteResult:
+def run_crash_matrix(
+    workdir: Path,
+    *,
+    ops: Iterable[str] = OPERATIONS,
+    runs: int = 1,
+    jobs: int = 2,
+    partial: bool = True,
+    prep: Prepared | None = None,
+    launch: str = "fork",
+) -> SuiteResult:
     """Every crash point of every operation in ``ops``, ``runs`` times; the figures of the crash matrix.
 
     ``launch`` is ``fork`` (children forked by a zygote: fast) or ``spawn`` (a fresh interpreter each).
     """
-    result = SuiteResult("crash matrix", zero=("lost", "phantom", "mixed states", "leaked temp files",
-                                                   "other violations"))
+    result = SuiteResult(
+        "crash matrix", zero=("lost", "phantom", "mixed states", "leaked temp files", "other violations")
+    )
     ops = list(ops)
     with timed(result):
         workdir.mkdir(parents=True, exist_ok=True)
         prep = prep or prepare(workdir, ops)
-        tasks = [(op, point, repeat) for repeat in range(runs) for op in ops
-                 for point in enumerate_points(prep.traces[op], partial=partial)]
+        tasks = [
+            (op, point, repeat)
+            for repeat in range(runs)
+            for op in ops
+            for point in enumerate_points(prep.traces[op], partial=partial)
+        ]
         for op in ops:
             result.row(op)["points"] = len(prep.traces[op])
         result.notes += [f"children started by {launch}: " + LAUNCHES[launch], CRASH_NOTE]
         with launcher(launch, workdir / "zygotes") as run, ThreadPoolExecutor(max_workers=jobs) as pool:
             outcomes = pool.map(lambda t: _one(prep, workdir, run, *t), enumerate(tasks))
-            for (op, point, _repeat), (outcome, problems, label) in zip(tasks, outcomes):
+            for (op, point, _repeat), (outcome, problems, label) in zip(tasks, outcomes, strict=False):
                 result.record(op, outcome, problems, trial=label)
                 result.row(op)["partial" if point.partial else "kill"] += 1
     return result
 
 
-def _one(prep: Prepared, workdir: Path, run: Launcher, number: int,
-         task: tuple[str, Point, int]) -> tuple[str, list[str], str]:
+def _one(
+    prep: Prepared, workdir: Path, run: Launcher, number: int, task: tuple[str, Point, int]
+) -> tuple[str, list[str], str]:
     op, point, repeat = task
     dest = workdir / f"t{number}"
     label = f"crash {op} {point.label()} run {repeat} ({dest})"

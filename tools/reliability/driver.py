@@ -34,9 +34,9 @@ from typing import Any
 
 import orjson
 
+from memory_review.errors import MemoryReviewError
 from memory_review.events import faults
 from memory_review.events.faults import FaultPlan
-from memory_review.errors import MemoryReviewError
 from tools.reliability.scenario import ACTOR, OPERATIONS, Context, Trial
 from tools.reliability.workload import Workload, WorkloadResult
 
@@ -146,8 +146,13 @@ def _reap(pid: int, timeout: float) -> int:
 
 
 COMMANDS = {
-    "op": cmd_op, "recover": cmd_recover, "hold-lock": cmd_hold_lock, "busy": cmd_busy,
-    "workload": cmd_workload, "apply-one": cmd_apply_one, "zygote": cmd_zygote,
+    "op": cmd_op,
+    "recover": cmd_recover,
+    "hold-lock": cmd_hold_lock,
+    "busy": cmd_busy,
+    "workload": cmd_workload,
+    "apply-one": cmd_apply_one,
+    "zygote": cmd_zygote,
 }
 
 

@@ -18,35 +18,64 @@ from tools.reliability.hostile import HostileSuite, render_hostile
 from tools.reliability.results import SuiteResult
 
 FIXES: tuple[tuple[str, str], ...] = (
-    ("A resolved candidate's file was removed after manifest.json moved on; a crash between the two left an "
-     "applied or discarded candidate pending for good (and a discarded one could then be applied).",
-     "test_a_resolved_candidate_never_outlives_a_crash_after_the_checkpoint"),
-    ("Only memory/ was swept for temp files: a crash inside the atomic replace of manifest.json, MEMORY.md or "
-     "a candidate left a `.tmp-*` file in the store for good.",
-     "test_temp_files_of_a_crashed_manifest_replace_are_collected"),
-    ("Recovery left a dead writer's torn log tail for the next append, so `verify` failed right after a "
-     "crash although nothing was damaged; recovery now cuts it under the lock and verify recovers first.",
-     "test_verify_passes_right_after_a_torn_append"),
-    ("After the commit point a failed candidate-file write is only a warning, but `list`/`show` read "
-     "candidates/ alone: a reported success was not visible (new proposal missing, applied one pending).",
-     "test_a_success_whose_candidate_files_failed_is_visible_at_once"),
-    ("`list` took a writer's in-flight (or a dead writer's) `.tmp-*-cand_*.json` for a candidate and raised "
-     "UnsafePathError — while another process wrote, or for good after a crash in recovery's checkpoint.",
-     "test_list_ignores_temp_candidate_files_and_recovery_collects_them"),
-    ("Leftovers were collected only when a commit happened, so a crash during recovery's own checkpoint "
-     "left them until the next write; recovery now collects them itself.",
-     "test_recovery_killed_after_its_checkpoint_leaves_nothing_behind"),
-    ("A write touching a memory whose file is missing leaked the store's internal exception (a traceback "
-     "through the CLI); readers said \"store kept changing\" without naming the file.",
-     "test_a_missing_memory_file_is_a_typed_error_naming_it"),
-    ("A session write is committed by its event and a failed session file after it is only a warning, but "
-     "`session_memories()` read the file alone: the reported write was invisible until the next command.",
-     "test_a_session_write_whose_file_failed_is_visible_at_once"),
+    (
+        "A resolved candidate's file was removed after manifest.json moved on; a crash between the two left an "
+        "applied or discarded candidate pending for good (and a discarded one could then be applied).",
+        "test_a_resolved_candidate_never_outlives_a_crash_after_the_checkpoint",
+    ),
+    (
+        "Only memory/ was swept for temp files: a crash inside the atomic replace of manifest.json, MEMORY.md or "
+        "a candidate left a `.tmp-*` file in the store for good.",
+        "test_temp_files_of_a_crashed_manifest_replace_are_collected",
+    ),
+    (
+        "Recovery left a dead writer's torn log tail for the next append, so `verify` failed right after a "
+        "crash although nothing was damaged; recovery now cuts it under the lock and verify recovers first.",
+        "test_verify_passes_right_after_a_torn_append",
+    ),
+    (
+        "After the commit point a failed candidate-file write is only a warning, but `list`/`show` read "
+        "candidates/ alone: a reported success was not visible (new proposal missing, applied one pending).",
+        "test_a_success_whose_candidate_files_failed_is_visible_at_once",
+    ),
+    (
+        "`list` took a writer's in-flight (or a dead writer's) `.tmp-*-cand_*.json` for a candidate and raised "
+        "UnsafePathError — while another process wrote, or for good after a crash in recovery's checkpoint.",
+        "test_list_ignores_temp_candidate_files_and_recovery_collects_them",
+    ),
+    (
+        "Leftovers were collected only when a commit happened, so a crash during recovery's own checkpoint "
+        "left them until the next write; recovery now collects them itself.",
+        "test_recovery_killed_after_its_checkpoint_leaves_nothing_behind",
+    ),
+    (
+        "A write touching a memory whose file is missing leaked the store's internal exception (a traceback "
+        'through the CLI); readers said "store kept changing" without naming the file.',
+        "test_a_missing_memory_file_is_a_typed_error_naming_it",
+    ),
+    (
+        "A session write is committed by its event and a failed session file after it is only a warning, but "
+        "`session_memories()` read the file alone: the reported write was invisible until the next command.",
+        "test_a_session_write_whose_file_failed_is_visible_at_once",
+    ),
 )
 """Bugs the suite found and their regression tests (tests/reliability/test_regressions.py)."""
 
-MUST_BE_ZERO = ("failed", "lost", "phantom", "mixed states", "not rejected", "store changed", "silent successes", "leaked temp files", "deadlocks",
-                "counterexamples", "other violations", "unrecoverable", "not-reached")
+MUST_BE_ZERO = (
+    "failed",
+    "lost",
+    "phantom",
+    "mixed states",
+    "not rejected",
+    "store changed",
+    "silent successes",
+    "leaked temp files",
+    "deadlocks",
+    "counterexamples",
+    "other violations",
+    "unrecoverable",
+    "not-reached",
+)
 
 
 @dataclass(frozen=True)
@@ -67,8 +96,11 @@ def filesystem_of(path: Path) -> str:
     except OSError:
         return "unknown"
     target = str(path.resolve())
-    best = max((m for m in mounts if target == m[0] or target.startswith(m[0].rstrip("/") + "/")),
-               key=lambda m: len(m[0]), default=None)
+    best = max(
+        (m for m in mounts if target == m[0] or target.startswith(m[0].rstrip("/") + "/")),
+        key=lambda m: len(m[0]),
+        default=None,
+    )
     return best[1] if best else "unknown"
 
 
@@ -88,8 +120,10 @@ def _table(header: list[str], rows: Iterable[list[str]]) -> list[str]:
 
 def headline(results: list[SuiteResult]) -> list[str]:
     """The summary table: one line per suite."""
-    rows = [[r.name, _n(r.trials), _zero_counts(r) or "—", f"{r.seconds:.0f}s", "ok" if r.ok else "**FAILED**"]
-            for r in results]
+    rows = [
+        [r.name, _n(r.trials), _zero_counts(r) or "—", f"{r.seconds:.0f}s", "ok" if r.ok else "**FAILED**"]
+        for r in results
+    ]
     return _table(["suite", "trials", "measured, must be zero", "time", "result"], rows)
 
 
@@ -97,8 +131,9 @@ def breakdown(result: SuiteResult) -> list[str]:
     """One table per suite: a row per operation, crash state, scenario or input category."""
     columns = sorted({k for row in result.rows.values() for k in row}, key=_column_order)
     # An outcome every trial had (e.g. "run", "killed") repeats the trials column: leave it out.
-    columns = [c for c in columns if c == "trials" or any(row.get(c, 0) != row["trials"]
-                                                          for row in result.rows.values())]
+    columns = [
+        c for c in columns if c == "trials" or any(row.get(c, 0) != row["trials"] for row in result.rows.values())
+    ]
     rows = [[key] + [_n(row.get(c, 0)) for c in columns] for key, row in result.rows.items()]
     lines = [f"## {result.name}", "", *_table([""] + columns, rows), ""]
     lines += [f"- {note}" for note in result.notes]
@@ -112,18 +147,22 @@ def _column_order(name: str) -> tuple[int, str]:
     return (first.index(name) if name in first else len(first) + (name in MUST_BE_ZERO), name)
 
 
-def render(results: list[SuiteResult], info: RunInfo, intro: str,
-           hostile: list[HostileSuite] | None = None) -> str:
+def render(results: list[SuiteResult], info: RunInfo, intro: str, hostile: list[HostileSuite] | None = None) -> str:
     """The whole document (``hostile``: the hostile suites' section, when they were read)."""
     total = sum(r.trials for r in results)
     failed = sum(len(r.failures) for r in results) + sum(s.counts()["failed"] for s in hostile or ())
     lines = [
-        "# Reliability figures", "", intro, "",
+        "# Reliability figures",
+        "",
+        intro,
+        "",
         f"This run: `{info.command}` — scale **{info.scale}**, {_n(total)} trials in "
         f"{info.seconds / 60:.1f} minutes, {info.jobs} parallel children, Python {platform.python_version()} "
         f"on {platform.system()} {platform.machine()}, trial folders on **{info.filesystem}**. "
         f"{'No failures.' if not failed else f'**{failed} failures** (listed below).'}",
-        "", *headline(results), "",
+        "",
+        *headline(results),
+        "",
     ]
     for result in results:
         lines += breakdown(result)
@@ -197,4 +236,3 @@ LIMITS = """## What these figures do not show
   fsync, rename, unlink, truncate); reads are not failed.
 - Concurrency runs use one store on one machine; the lock is `filelock` (fcntl on Linux).
 """
-

@@ -54,8 +54,9 @@ def read_suite(path: Path) -> HostileSuite:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     out_of_scope: tuple[str, ...] = ()
     for node in tree.body:
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "OUT_OF_SCOPE"
-                                                for t in node.targets):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "OUT_OF_SCOPE" for t in node.targets
+        ):
             out_of_scope = tuple(ast.literal_eval(node.value))
     return HostileSuite(path, ast.get_docstring(tree) or "", out_of_scope)
 
@@ -73,8 +74,9 @@ def hostile_suites(workdir: Path, *, run: bool) -> list[HostileSuite]:
 def _pytest(*args: str) -> subprocess.CompletedProcess[str]:
     # The project's addopts hold a -q of their own: reset them, so one -q lists each case by its node id.
     argv = [sys.executable, "-m", "pytest", str(HOSTILE_DIR), "-o", "addopts=", "-p", "no:cacheprovider", *args]
-    return subprocess.run(argv, cwd=REPO_ROOT, env=unarmed_env(), capture_output=True, text=True,
-                          timeout=RUN_TIMEOUT, check=False)
+    return subprocess.run(
+        argv, cwd=REPO_ROOT, env=unarmed_env(), capture_output=True, text=True, timeout=RUN_TIMEOUT, check=False
+    )
 
 
 def _collect() -> dict[tuple[str, str], str]:
@@ -103,16 +105,21 @@ def _run(workdir: Path) -> dict[tuple[str, str], str]:
 
 def render_hostile(suites: list[HostileSuite]) -> list[str]:
     """The section: a table of the suites, then each suite's own words, attacks and out-of-scope list."""
-    lines = ["## Hostile inputs (`tests/hostile/`)", "",
-             "Made from the suites themselves: each test case is one attack, built for real (git repositories, "
-             "clones, a bare remote, forged logs, links, FIFOs) and run through the entry points a victim "
-             "runs, as real processes with timeouts. Each suite's text below is its module docstring; its "
-             "out-of-scope list is its `OUT_OF_SCOPE`.", ""]
+    lines = [
+        "## Hostile inputs (`tests/hostile/`)",
+        "",
+        "Made from the suites themselves: each test case is one attack, built for real (git repositories, "
+        "clones, a bare remote, forged logs, links, FIFOs) and run through the entry points a victim "
+        "runs, as real processes with timeouts. Each suite's text below is its module docstring; its "
+        "out-of-scope list is its `OUT_OF_SCOPE`.",
+        "",
+    ]
     lines += ["| suite | attacks tried | passed | failed | skipped | not run |", "|---|---|---|---|---|---|"]
     for suite in suites:
         c = suite.counts()
-        lines.append(f"| `{suite.name}` | {len(suite.cases)} | {c['passed']} | {c['failed']} | {c['skipped']} "
-                     f"| {c[NOT_RUN]} |")
+        lines.append(
+            f"| `{suite.name}` | {len(suite.cases)} | {c['passed']} | {c['failed']} | {c['skipped']} | {c[NOT_RUN]} |"
+        )
     lines.append("")
     for suite in suites:
         lines += _suite_section(suite)

@@ -28,18 +28,31 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from memory_review.errors import MemoryReviewError
 from memory_review.events import LogError
 from memory_review.events.durable import is_temp_file
-from memory_review.errors import MemoryReviewError
 from memory_review.record_io import memory_from_json, memory_sha256
-from tools.reliability.state import Snapshot, replayed_memories, snapshot_diff, tree_snapshot
 from memory_review.storage import EMPTY, fold_all
 from memory_review.store import Store, versions_named
 from memory_review.verify import verify_store
 from memory_review.workspace import Workspace
+from tools.reliability.state import Snapshot, replayed_memories, snapshot_diff, tree_snapshot
 
-STORE_ENTRIES = frozenset({"manifest.json", "MEMORY.md", "events.jsonl", ".lock", "memory", "candidates",
-                           "sessions", "history.git", "trust", "index", "backups"})
+STORE_ENTRIES = frozenset(
+    {
+        "manifest.json",
+        "MEMORY.md",
+        "events.jsonl",
+        ".lock",
+        "memory",
+        "candidates",
+        "sessions",
+        "history.git",
+        "trust",
+        "index",
+        "backups",
+    }
+)
 """What a store folder may hold (``history.git``: the user store's git history, ADR 0007; ``trust``: the user
 store's trust ledgers of every store, ADR 0021; ``index``: the user store's read indexes, ADR 0030;
 ``backups``: what a repair or a format upgrade replaced, ADR 0024/0029)."""
@@ -124,8 +137,10 @@ def replay_equals_manifest(store: Store) -> list[str]:
     listed = {mid: entry.sha256 for mid, entry in manifest.memories.items()}
     for memory_id in sorted(replayed.keys() | listed.keys()):
         if replayed.get(memory_id) != listed.get(memory_id):
-            problems.append(f"memory {memory_id!r}: replay says {replayed.get(memory_id, 'absent')!s:.12}, "
-                            f"manifest says {listed.get(memory_id, 'absent')!s:.12}")
+            problems.append(
+                f"memory {memory_id!r}: replay says {replayed.get(memory_id, 'absent')!s:.12}, "
+                f"manifest says {listed.get(memory_id, 'absent')!s:.12}"
+            )
     return problems
 
 
@@ -199,7 +214,11 @@ def _names(folder: Path) -> set[str]:
 
 
 CHECKS: tuple[Callable[[Store], list[str]], ...] = (
-    manifest_matches_files, replay_equals_manifest, log_chain_holds, no_leftovers, verify_passes,
+    manifest_matches_files,
+    replay_equals_manifest,
+    log_chain_holds,
+    no_leftovers,
+    verify_passes,
 )
 """The per-store checks, in the order of RELIABILITY.md."""
 

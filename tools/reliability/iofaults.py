@@ -21,9 +21,9 @@ import shutil
 from collections.abc import Iterable
 from pathlib import Path
 
+from memory_review.errors import MemoryReviewError, StorageError
 from memory_review.events import faults
 from memory_review.events.faults import FaultPlan
-from memory_review.errors import MemoryReviewError, StorageError
 from tools.reliability.crash import NEXT_MEMORY, Prepared, classify, prepare
 from tools.reliability.invariants import Outside, check_invariants, stores_of
 from tools.reliability.results import SuiteResult, timed
@@ -88,8 +88,9 @@ def _rollback_failed(error: BaseException | None) -> bool:
     return any(ROLLBACK_FAILED in note for note in notes)
 
 
-def _check_after(prep: Prepared, op: str, trial: Trial, outside: Outside,
-                 error: BaseException | None) -> tuple[str, list[str]]:
+def _check_after(
+    prep: Prepared, op: str, trial: Trial, outside: Outside, error: BaseException | None
+) -> tuple[str, list[str]]:
     """Recovery, the state it finds, the next operation, then every invariant."""
     ws = trial.workspace()
     try:
@@ -104,21 +105,23 @@ def _check_after(prep: Prepared, op: str, trial: Trial, outside: Outside,
     return outcome, problems + check_invariants(ws, outside=outside)
 
 
-def run_io_matrix(workdir: Path, *, ops: Iterable[str] = OPERATIONS, all_errnos: bool = False,
-                  prep: Prepared | None = None) -> SuiteResult:
+def run_io_matrix(
+    workdir: Path, *, ops: Iterable[str] = OPERATIONS, all_errnos: bool = False, prep: Prepared | None = None
+) -> SuiteResult:
     """Every N of every operation, once and from-N-on; one errno per N (rotating), or all three."""
     result = SuiteResult("I/O error matrix", zero=("silent successes", "leaked temp files", "other violations"))
     result.notes.append(
         "`error→before`: a StorageError, nothing changed. `error→after`: a StorageError whose roll-back "
         "truncate failed too (from-N-on mode); the error says so, and recovery completes the committed "
         "batch. `success→after`: the fault came after the commit point (a warning); the change was visible "
-        f"at once. Errnos: {'ENOSPC, EIO and EACCES at every N' if all_errnos else 'one per N, rotating'}.")
+        f"at once. Errnos: {'ENOSPC, EIO and EACCES at every N' if all_errnos else 'one per N, rotating'}."
+    )
     with timed(result):
         prep = prep or prepare(workdir / "io-prep", ops)
         for op in ops:
             for n in range(1, len(prep.traces[op]) + 1):
                 for mode in MODES:
-                    for code in (ERRNOS if all_errnos else (ERRNOS[n % len(ERRNOS)],)):
+                    for code in ERRNOS if all_errnos else (ERRNOS[n % len(ERRNOS)],):
                         _record(result, prep, op, n, mode, code, workdir)
     return result
 

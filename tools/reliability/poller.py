@@ -14,8 +14,8 @@ import traceback
 from types import TracebackType
 from typing import Any
 
-from memory_review.events.replay import fold_changes
 from memory_review.candidate import candidate_to_json
+from memory_review.events.replay import fold_changes
 from memory_review.record_io import memory_from_json, memory_to_json
 from tools.reliability.scenario import Trial
 from tools.reliability.state import content_digest
@@ -53,8 +53,9 @@ class Poller:
                 self.errors.append(f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=4)}")
                 continue
             # The writers race on the project store; the user store's memories merge in unchanged.
-            self.memory_sets.add(frozenset((m.id, content_digest(memory_to_json(m)))
-                                           for m in memories if m.scope == "project"))
+            self.memory_sets.add(
+                frozenset((m.id, content_digest(memory_to_json(m))) for m in memories if m.scope == "project")
+            )
             self.candidates.update((s.candidate.id, content_digest(candidate_to_json(s.candidate))) for s in pending)
             self.reads += 1
 
@@ -65,8 +66,10 @@ class Poller:
             problems.append("poller never completed a read")
         states, versions = _log_states(self.trial)
         problems += [f"MIXED memory set read by the poller: {sorted(s)}" for s in self.memory_sets - states]
-        problems += [f"poller listed candidate {cid} in a version the log never held"
-                     for cid, digest in sorted(self.candidates - versions)]
+        problems += [
+            f"poller listed candidate {cid} in a version the log never held"
+            for cid, digest in sorted(self.candidates - versions)
+        ]
         return problems
 
 
@@ -81,8 +84,9 @@ def _log_states(trial: Trial) -> tuple[set[MemorySet], set[tuple[str, str]]]:
         if not event.more:
             states.add(frozenset((mid, _digest(rec)) for mid, rec in memories.items()))
     for store in (ws.project, ws.user):
-        versions |= {(e.candidate, content_digest(e.record)) for e in store.log().read()
-                     if e.record is not None and e.candidate}
+        versions |= {
+            (e.candidate, content_digest(e.record)) for e in store.log().read() if e.record is not None and e.candidate
+        }
     return states, versions
 
 

@@ -18,8 +18,8 @@ from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from memory_review.events.faults import FaultPlan
 from memory_review.errors import MemoryReviewError
+from memory_review.events.faults import FaultPlan
 from tools.reliability.child import KILLED, Launcher, launcher, spawn_launcher
 from tools.reliability.crash import (
     Point,
@@ -48,8 +48,9 @@ CRASH_STATES: tuple[tuple[str, Point], ...] = (
 MAX_RERUNS = 5
 
 
-def make_crash_state(prep: Prepared, op: str, point: Point, dest: Path,
-                     run: Launcher = spawn_launcher) -> tuple[Trial, str]:
+def make_crash_state(
+    prep: Prepared, op: str, point: Point, dest: Path, run: Launcher = spawn_launcher
+) -> tuple[Trial, str]:
     """A trial copy where a child died at ``point`` of ``op``; returns it and the state recovery must reach."""
     trace = prep.traces[op]
     index = [i for i, name in enumerate(trace) if name == point.name][point.nth - 1]
@@ -75,8 +76,15 @@ def rerun_until_idempotent(trial: Trial) -> list[str]:
     return [f"recovery still changes files after {MAX_RERUNS} runs: {changed[:3]}"]
 
 
-def interrupted_trial(prep: Prepared, op: str, crashed: Path, expected: str, point: Point | None,
-                      dest: Path, run: Launcher = spawn_launcher) -> tuple[str, list[str]]:
+def interrupted_trial(
+    prep: Prepared,
+    op: str,
+    crashed: Path,
+    expected: str,
+    point: Point | None,
+    dest: Path,
+    run: Launcher = spawn_launcher,
+) -> tuple[str, list[str]]:
     """Copy a crash state, kill recovery at ``point`` (None: a chain of kills), recover fully, check."""
     shutil.copytree(crashed, dest, symlinks=True)
     trial = Trial(dest)
@@ -103,39 +111,56 @@ def _kill_chain(trial: Trial, run: Launcher) -> list[str]:
     return ["recovery never completed in a chain of 200 kills"]
 
 
-def run_recovery_trials(prep: Prepared, workdir: Path, *, states: Iterable[tuple[str, Point]] = CRASH_STATES,
-                        jobs: int = 2, chains: bool = True, launch: str = "fork") -> SuiteResult:
+def run_recovery_trials(
+    prep: Prepared,
+    workdir: Path,
+    *,
+    states: Iterable[tuple[str, Point]] = CRASH_STATES,
+    jobs: int = 2,
+    chains: bool = True,
+    launch: str = "fork",
+) -> SuiteResult:
     """For each crash state: a kill at every recovery point (and a torn write at each write), plus a chain."""
     with launcher(launch, workdir / "zygotes") as run:
         return _recovery_trials(prep, workdir, states, jobs, chains, run)
 
 
-def _recovery_trials(prep: Prepared, workdir: Path, states: Iterable[tuple[str, Point]], jobs: int,
-                     chains: bool, run: Launcher) -> SuiteResult:
+def _recovery_trials(
+    prep: Prepared, workdir: Path, states: Iterable[tuple[str, Point]], jobs: int, chains: bool, run: Launcher
+) -> SuiteResult:
     result = SuiteResult("interrupted recovery", zero=("lost", "mixed states", "leaked temp files", "other violations"))
-    result.notes.append("a row per crash state; trials: a kill at each recovery point, a torn write at each "
-                        "recovery write, and one chain (recovery killed at its 1st hit, then the 2nd, ... until "
-                        "one completes); then recovery is rerun until a run changes no byte")
+    result.notes.append(
+        "a row per crash state; trials: a kill at each recovery point, a torn write at each "
+        "recovery write, and one chain (recovery killed at its 1st hit, then the 2nd, ... until "
+        "one completes); then recovery is rerun until a run changes no byte"
+    )
     with timed(result):
         tasks = []
         for number, (op, point) in enumerate(states):
             crashed, expected = make_crash_state(prep, op, point, workdir / f"state{number}", run)
-            trace = record_points(lambda: _recover_copy(crashed.root, workdir / f"rec{number}"))
+            trace = record_points(
+                lambda crashed=crashed, number=number: _recover_copy(crashed.root, workdir / f"rec{number}")
+            )
             key = f"{op} died at {point.label()}"
             result.row(key)["points"] = len(trace)
             targets: list[Point | None] = [*enumerate_points(trace), *([None] if chains else [])]
-            tasks += [(key, op, crashed.root, expected, target, workdir / f"state{number}-r{i}")
-                      for i, target in enumerate(targets)]
+            tasks += [
+                (key, op, crashed.root, expected, target, workdir / f"state{number}-r{i}")
+                for i, target in enumerate(targets)
+            ]
         with ThreadPoolExecutor(max_workers=jobs) as pool:
-            for task, (outcome, problems) in zip(tasks, pool.map(lambda t: _one(prep, run, *t[1:]), tasks)):
+            for task, (outcome, problems) in zip(
+                tasks, pool.map(lambda t: _one(prep, run, *t[1:]), tasks), strict=False
+            ):
                 key, target, dest = task[0], task[4], task[5]
                 label = f"recovery of {key}, {'chain' if target is None else target.label()} ({dest})"
                 result.record(key, outcome, problems, trial=label)
     return result
 
 
-def _one(prep: Prepared, run: Launcher, op: str, crashed: Path, expected: str, target: Point | None,
-         dest: Path) -> tuple[str, list[str]]:
+def _one(
+    prep: Prepared, run: Launcher, op: str, crashed: Path, expected: str, target: Point | None, dest: Path
+) -> tuple[str, list[str]]:
     outcome, problems = interrupted_trial(prep, op, crashed, expected, target, dest, run)
     if not problems:
         shutil.rmtree(dest, ignore_errors=True)

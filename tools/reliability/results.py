@@ -15,10 +15,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-
-KINDS = (("LOST", "lost"), ("PHANTOM", "phantom"), ("MIXED", "mixed states"), ("SILENT SUCCESS", "silent successes"),
-         ("temp file left", "leaked temp files"), ("DEADLOCK", "deadlocks"),
-         ("NOT REJECTED", "not rejected"), ("STORE CHANGED", "store changed"))
+KINDS = (
+    ("LOST", "lost"),
+    ("PHANTOM", "phantom"),
+    ("MIXED", "mixed states"),
+    ("SILENT SUCCESS", "silent successes"),
+    ("temp file left", "leaked temp files"),
+    ("DEADLOCK", "deadlocks"),
+    ("NOT REJECTED", "not rejected"),
+    ("STORE CHANGED", "store changed"),
+)
 """Failure kinds the figures count by name, found by a marker in the problem's text."""
 
 
@@ -83,9 +89,16 @@ class SuiteResult:
         return f"{self.name}: {self.trials} trials ({counts}) in {self.seconds:.1f}s — {status}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "zero": list(self.zero), "trials": self.trials, "counts": dict(self.counts),
-                "rows": {k: dict(v) for k, v in self.rows.items()}, "failures": self.failures,
-                "seconds": round(self.seconds, 1), "notes": self.notes}
+        return {
+            "name": self.name,
+            "zero": list(self.zero),
+            "trials": self.trials,
+            "counts": dict(self.counts),
+            "rows": {k: dict(v) for k, v in self.rows.items()},
+            "failures": self.failures,
+            "seconds": round(self.seconds, 1),
+            "notes": self.notes,
+        }
 
 
 @contextmanager

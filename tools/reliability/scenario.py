@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memory_review.models import Strict
-from memory_review.proposal import DeleteProposal, Evidence, Proposer, ProposedMemory, UpsertProposal
+from memory_review.proposal import DeleteProposal, Evidence, ProposedMemory, Proposer, UpsertProposal
 from memory_review.workspace import Workspace
 
 ACTOR = "reliability-tester"
@@ -63,13 +63,22 @@ class Trial:
         return Workspace(self.project, self.home, lock_timeout=lock_timeout)
 
 
-def upsert(memory_id: str, body: str, *, scope: str = "project", rationale: str = "the user said so",
-           description: str | None = None) -> UpsertProposal:
+def upsert(
+    memory_id: str,
+    body: str,
+    *,
+    scope: str = "project",
+    rationale: str = "the user said so",
+    description: str | None = None,
+) -> UpsertProposal:
     """A create-or-update proposal, as an agent would send it."""
     return UpsertProposal(
-        op="create", scope=scope, rationale=rationale,
-        memory=ProposedMemory(id=memory_id, type="convention", description=description or f"About {memory_id}",
-                              body=body),
+        op="create",
+        scope=scope,
+        rationale=rationale,
+        memory=ProposedMemory(
+            id=memory_id, type="convention", description=description or f"About {memory_id}", body=body
+        ),
         evidence=(Evidence(quote=f"remember: {body[:80]}", session_id="sess-rel", turn_id="t1"),),
         proposer=Proposer(kind="agent", name="reliability"),
     )
@@ -143,8 +152,9 @@ def op_apply(ws: Workspace, ctx: Context) -> object:
 
 def op_edit(ws: Workspace, ctx: Context) -> object:
     """Edit the pending create of ``gamma``."""
-    edited = ProposedMemory(id="gamma", type="convention", description="Lint first",
-                            body="Run ruff and mypy before committing.")
+    edited = ProposedMemory(
+        id="gamma", type="convention", description="Lint first", body="Run ruff and mypy before committing."
+    )
     return ws.edit(ctx.new, edited, actor=ACTOR)
 
 

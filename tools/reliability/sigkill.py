@@ -20,8 +20,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from memory_review.events import Event
 from memory_review.errors import MemoryReviewError
+from memory_review.events import Event
 from tools.reliability.child import parse_lines, spawn
 from tools.reliability.concurrency import _claims
 from tools.reliability.invariants import Outside, check_invariants, stores_of
@@ -82,8 +82,11 @@ def _claimed_events(trial: Trial, start_seq: int, reported: WorkloadResult) -> l
     """Reported events are in the log; unreported ones are at most the one batch that was in flight."""
     events = {e.seq: e for e in trial.workspace().project.log().read() if e.seq > start_seq}
     claimed = _claims([reported])
-    problems = [f"LOST: reported event {seq} {what} is not in the log" for seq, what in sorted(claimed.items())
-                if seq not in events or (events[seq].type, events[seq].candidate) != what]
+    problems = [
+        f"LOST: reported event {seq} {what} is not in the log"
+        for seq, what in sorted(claimed.items())
+        if seq not in events or (events[seq].type, events[seq].candidate) != what
+    ]
     last = max(claimed, default=start_seq)
     unclaimed = [e for seq, e in sorted(events.items()) if seq not in claimed]
     # The child may have committed one batch and died before printing it; anything more is a phantom.
@@ -103,16 +106,17 @@ def _one_batch_after(events: list[Event], last: int) -> bool:
 def run_sigkill_trials(template: Path, workdir: Path, *, trials: int, jobs: int = 2, seed: int = 0) -> SuiteResult:
     """``trials`` random-moment kills, ``jobs`` at a time."""
     result = SuiteResult("random SIGKILL", zero=("lost", "phantom", "leaked temp files", "other violations"))
-    result.notes.append(f"a child loops random operations (propose, apply, discard, edit, revert, delete) and is "
-                        f"SIGKILLed 0-{MAX_DELAY:g} s after it is ready; every success it printed must have its "
-                        "events, and the only unreported events may be the one batch in flight")
-    with timed(result):
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(_one, template, workdir / f"kill{i}", seed * 10_000 + i) for i in range(trials)]
-            for i, future in enumerate(futures):
-                outcome, problems = future.result()
-                result.record("busy store", "killed", problems, trial=f"sigkill #{i} ({workdir / f'kill{i}'})")
-                result.row("busy store")["reported successes"] += int(outcome.split()[0])
+    result.notes.append(
+        f"a child loops random operations (propose, apply, discard, edit, revert, delete) and is "
+        f"SIGKILLed 0-{MAX_DELAY:g} s after it is ready; every success it printed must have its "
+        "events, and the only unreported events may be the one batch in flight"
+    )
+    with timed(result), ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(_one, template, workdir / f"kill{i}", seed * 10_000 + i) for i in range(trials)]
+        for i, future in enumerate(futures):
+            outcome, problems = future.result()
+            result.record("busy store", "killed", problems, trial=f"sigkill #{i} ({workdir / f'kill{i}'})")
+            result.row("busy store")["reported successes"] += int(outcome.split()[0])
     return result
 
 

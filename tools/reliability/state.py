@@ -21,8 +21,8 @@ from typing import Any
 
 import orjson
 
-from memory_review.events import replay
 from memory_review.candidate import Candidate, candidate_to_json
+from memory_review.events import replay
 from memory_review.record_io import memory_to_json
 from memory_review.store import Store
 from memory_review.workspace import Workspace
@@ -79,18 +79,21 @@ def replayed_memories(store: Store) -> dict[str, dict[str, Any]]:
     return replay(events).memories
 
 
-def store_state(target: Store | Workspace, known: Iterable[str] = (), *,
-                ignore: frozenset[str] = frozenset()) -> StoreState:
+def store_state(
+    target: Store | Workspace, known: Iterable[str] = (), *, ignore: frozenset[str] = frozenset()
+) -> StoreState:
     """The state of a store, or of both stores of a workspace; candidate ids outside ``known`` are ``new``.
 
     Pending candidates that touch a memory in ``ignore`` are left out (a trial's own later proposal).
     """
     stores = [target] if isinstance(target, Store) else [target.project, target.user]
     known_ids = set(known)
-    memories = sorted((f"{s.scope}:{mid}", content_digest(rec)) for s in stores
-                      for mid, rec in replayed_memories(s).items())
-    pending = sorted(_pending_entry(c, known_ids) for s in stores for c in s.pending()
-                     if not set(c.memory_ids()) & ignore)
+    memories = sorted(
+        (f"{s.scope}:{mid}", content_digest(rec)) for s in stores for mid, rec in replayed_memories(s).items()
+    )
+    pending = sorted(
+        _pending_entry(c, known_ids) for s in stores for c in s.pending() if not set(c.memory_ids()) & ignore
+    )
     sessions = sorted((sid, _session_digest(s, sid)) for s in stores for sid in _session_ids(s))
     return StoreState(tuple(memories), tuple(pending), tuple(sessions))
 

@@ -146,18 +146,28 @@ def run_stateful(*, examples: int, steps: int, derandomize: bool = True) -> Suit
     """Run the machine for ``examples`` sequences of up to ``steps`` steps; any counterexample is a failure."""
     result = SuiteResult("hypothesis state machine", zero=("counterexamples",))
     STATS.update(examples=0, steps=0)
-    config = settings(max_examples=examples, stateful_step_count=steps, deadline=None, database=None,
-                      derandomize=derandomize, suppress_health_check=list(HealthCheck), print_blob=True)
-    result.notes.append("rules: propose (create/update), propose a delete, apply, edit, discard, revert "
-                        "(forced or not), delete; after every step: memories on disk == log replay == model, "
-                        "and check_invariants() (which ends with verify) finds nothing")
+    config = settings(
+        max_examples=examples,
+        stateful_step_count=steps,
+        deadline=None,
+        database=None,
+        derandomize=derandomize,
+        suppress_health_check=list(HealthCheck),
+        print_blob=True,
+    )
+    result.notes.append(
+        "rules: propose (create/update), propose a delete, apply, edit, discard, revert "
+        "(forced or not), delete; after every step: memories on disk == log replay == model, "
+        "and check_invariants() (which ends with verify) finds nothing"
+    )
     with timed(result):
         try:
             run_state_machine_as_test(StoreMachine, settings=config)
         except AssertionError as exc:
             result.failures.append(f"counterexample: {exc}")
     result.trials = STATS["examples"]
-    result.counts.update({"examples": STATS["examples"], "steps checked": STATS["steps"],
-                          "counterexamples": len(result.failures)})
+    result.counts.update(
+        {"examples": STATS["examples"], "steps checked": STATS["steps"], "counterexamples": len(result.failures)}
+    )
     result.row("random operation sequences").update(examples=STATS["examples"], **{"steps checked": STATS["steps"]})
     return result

@@ -17,12 +17,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from memory_review.events import Event
 from memory_review.errors import ConflictError, LockTimeoutError, MemoryReviewError
+from memory_review.events import Event
 from memory_review.proposal import ProposedMemory
 from memory_review.record_io import memory_to_json
-from tools.reliability.scenario import ACTOR, upsert
 from memory_review.workspace import CandidateState, Workspace
+from tools.reliability.scenario import ACTOR, upsert
 
 EXPECTED_RACE_ERRORS = (ConflictError, LockTimeoutError)
 MEMORY_POOL = tuple(f"w{i}" for i in range(6))
@@ -47,8 +47,11 @@ class WorkloadResult:
 
 def success_record(op: str, events: list[Event], candidate: str | None = None) -> dict[str, Any]:
     """A success as the parent checks it: the op and each event's seq, type and candidate."""
-    return {"op": op, "candidate": candidate,
-            "events": [{"seq": e.seq, "type": e.type, "candidate": e.candidate} for e in events]}
+    return {
+        "op": op,
+        "candidate": candidate,
+        "events": [{"seq": e.seq, "type": e.type, "candidate": e.candidate} for e in events],
+    }
 
 
 class Workload:
@@ -59,8 +62,12 @@ class Workload:
         self.rng = random.Random(seed)
         self.ops = ops
         self.actions: dict[str, Callable[[], dict[str, Any] | None]] = {
-            "propose": self.propose, "apply": self.apply, "discard": self.discard,
-            "edit": self.edit, "revert": self.revert, "delete": self.delete,
+            "propose": self.propose,
+            "apply": self.apply,
+            "discard": self.discard,
+            "edit": self.edit,
+            "revert": self.revert,
+            "delete": self.delete,
         }
 
     def step(self) -> tuple[str, dict[str, Any] | None]:
@@ -126,8 +133,11 @@ class Workload:
         edited = ProposedMemory(id=after.id, type=after.type, description=after.description, body=body)
         self.ws.edit(candidate.id, edited, actor=ACTOR)
         # Another worker may edit the same candidate right after: find our edit by its unique body.
-        events = [e for e in self.ws.log(candidate=candidate.id, type="candidate.edited")
-                  if e.record and e.record["changes"][0]["after"]["body"] == body]
+        events = [
+            e
+            for e in self.ws.log(candidate=candidate.id, type="candidate.edited")
+            if e.record and e.record["changes"][0]["after"]["body"] == body
+        ]
         return success_record("edit", events, candidate.id)
 
     def revert(self) -> dict[str, Any] | None:

@@ -16,11 +16,11 @@ from textual.widgets import Header, Input
 from textual.worker import Worker, WorkerState
 
 from memory_review.errors import MemoryReviewError
-from memory_review.workspace import Workspace
 from memory_review.tui.format import Display
 from memory_review.tui.widgets.filter_bar import FilterBar
 from memory_review.tui.widgets.key_bar import KeyBar
 from memory_review.tui.widgets.row_table import RowTable
+from memory_review.workspace import Workspace
 
 if TYPE_CHECKING:
     from memory_review.tui.app import ReviewApp

@@ -41,9 +41,7 @@ class ChoiceModal(ModalScreen[str | None]):
         Binding("right", "app.focus_next", show=False),
     ]
 
-    def __init__(
-        self, title: str, body: Text | str, choices: Sequence[Choice], hint: str = ""
-    ) -> None:
+    def __init__(self, title: str, body: Text | str, choices: Sequence[Choice], hint: str = "") -> None:
         super().__init__(classes="modal")
         self.title_text = title
         self.body = body
@@ -101,9 +99,7 @@ class ReasonModal(ModalScreen[str | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(
-        self, title: str, body: str, placeholder: str = "reason (optional) — enter to confirm"
-    ) -> None:
+    def __init__(self, title: str, body: str, placeholder: str = "reason (optional) — enter to confirm") -> None:
         super().__init__(classes="modal")
         self.title_text = title
         self.body = body

@@ -39,7 +39,10 @@ class EditModal(ModalScreen[ProposedMemory | None]):
             with Horizontal(classes="field"):
                 yield Label("id", classes="field-label")
                 yield Input(
-                    self.record.id, id="edit-id", disabled=not self.can_rename, compact=True,
+                    self.record.id,
+                    id="edit-id",
+                    disabled=not self.can_rename,
+                    compact=True,
                     select_on_focus=False,
                 )
                 yield Label("type", classes="field-label short")
@@ -98,8 +101,12 @@ class EditModal(ModalScreen[ProposedMemory | None]):
 
     def changed(self) -> bool:
         """Whether the form differs from the record it opened with (valid or not)."""
-        now = (self.query_one("#edit-id", Input).value.strip(), self.query_one("#edit-type", Select).value,
-               self.query_one("#edit-description", Input).value, self.query_one("#edit-body", TextArea).text)
+        now = (
+            self.query_one("#edit-id", Input).value.strip(),
+            self.query_one("#edit-type", Select).value,
+            self.query_one("#edit-description", Input).value,
+            self.query_one("#edit-body", TextArea).text,
+        )
         return now != (self.record.id, self.record.type, self.record.description, self.record.body)
 
     def action_cancel(self) -> None:
@@ -112,10 +119,15 @@ class EditModal(ModalScreen[ProposedMemory | None]):
             if answer == "drop":
                 self.dismiss(None)
 
-        self.app.push_screen(ChoiceModal(
-            "Throw away your edits?", "The changes in this form are not saved yet.",
-            [Choice("keep", "Keep editing", "primary"), Choice("drop", "Throw them away", "error")],
-            hint="enter or esc: keep editing"), answered)
+        self.app.push_screen(
+            ChoiceModal(
+                "Throw away your edits?",
+                "The changes in this form are not saved yet.",
+                [Choice("keep", "Keep editing", "primary"), Choice("drop", "Throw them away", "error")],
+                hint="enter or esc: keep editing",
+            ),
+            answered,
+        )
 
 
 def _describe(exc: PydanticValidationError) -> str:

@@ -17,8 +17,11 @@ KEYMAP: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         "Everywhere",
         (
             ("1 2 3 4", "review queue · memories · history · sessions"),
-            ("u", "undo the last action, named in the key bar (recorded: an apply or discard puts "
-             "the same candidates back in the queue)"),
+            (
+                "u",
+                "undo the last action, named in the key bar (recorded: an apply or discard puts "
+                "the same candidates back in the queue)",
+            ),
             ("?", "this help"),
             ("/", f"filter, on every screen: {SYNTAX}"),
             ("q", "quit (every decision is already on disk)"),

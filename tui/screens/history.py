@@ -17,10 +17,9 @@ from textual.binding import Binding
 from textual.containers import Container
 from textual.message import Message
 
-from memory_review.events import MEMORY_TYPES, Event
 from memory_review.candidate import candidate_from_json
 from memory_review.errors import ConflictError, MemoryReviewError
-from memory_review.workspace import DURABLE
+from memory_review.events import MEMORY_TYPES, Event
 from memory_review.tui.actions import editable_record, restore_record_op, revert_op
 from memory_review.tui.bulk import bulk_read
 from memory_review.tui.format import EVENT_STYLE, event_subject
@@ -30,6 +29,7 @@ from memory_review.tui.screens.confirm import confirm
 from memory_review.tui.widgets.detail import DetailPane
 from memory_review.tui.widgets.filter_bar import SYNTAX, FilterBar, matches
 from memory_review.tui.widgets.row_table import Column, Row, RowTable
+from memory_review.workspace import DURABLE
 
 COLUMNS = (
     Column("store", 7),
@@ -60,16 +60,18 @@ class LoggedEvent:
 def timeline(logs: dict[str, list[Event]]) -> list[LoggedEvent]:
     """Both logs merged, newest first (by timestamp, then store, then seq)."""
     merged = [LoggedEvent(scope, e) for scope, events in logs.items() for e in events]
-    return sorted(
-        merged, key=lambda item: (item.event.ts, item.scope, item.event.seq), reverse=True
-    )
+    return sorted(merged, key=lambda item: (item.event.ts, item.scope, item.event.seq), reverse=True)
 
 
 def event_fields(item: LoggedEvent) -> dict[str, str]:
     """An event's values for the filter's ``field:value`` terms (tui.widgets.filter_bar)."""
     e = item.event
-    return {"type": e.type, "session": (e.session or "").lower(), "scope": item.scope,
-            "memory": " ".join(item.memories()).lower()}
+    return {
+        "type": e.type,
+        "session": (e.session or "").lower(),
+        "scope": item.scope,
+        "memory": " ".join(item.memories()).lower(),
+    }
 
 
 class HistoryScreen(FilteredScreen):
@@ -85,9 +87,7 @@ class HistoryScreen(FilteredScreen):
     class Loaded(Message):
         """Both logs, merged, with each event's search text and row (built by the loader)."""
 
-        def __init__(
-            self, items: list[LoggedEvent], haystacks: dict[str, str], rows: dict[str, Row]
-        ) -> None:
+        def __init__(self, items: list[LoggedEvent], haystacks: dict[str, str], rows: dict[str, Row]) -> None:
             super().__init__()
             self.items = items
             self.haystacks = haystacks
@@ -187,9 +187,7 @@ class HistoryScreen(FilteredScreen):
     def _show_event(self, message: RowTable.Highlighted) -> None:
         item = self.items.get(message.key) if message.key else None
         if item is not None:
-            self.query_one("#detail", DetailPane).show(
-                event_detail(item.event, item.scope, self.display_opts)
-            )
+            self.query_one("#detail", DetailPane).show(event_detail(item.event, item.scope, self.display_opts))
 
     def current(self) -> LoggedEvent | None:
         """The event under the cursor."""
@@ -224,9 +222,7 @@ class HistoryScreen(FilteredScreen):
             if answer == "yes":
                 self.review_app.commit(op, on_error=lambda exc: self._offer_force(item, exc))
 
-        self.app.push_screen(
-            confirm(f"Revert {item.scope} event {e.seq}?", body, "Revert"), answered
-        )
+        self.app.push_screen(confirm(f"Revert {item.scope} event {e.seq}?", body, "Revert"), answered)
 
     def _offer_force(self, item: LoggedEvent, error: MemoryReviewError) -> bool:
         if not isinstance(error, ConflictError):
@@ -248,9 +244,7 @@ class HistoryScreen(FilteredScreen):
                 self.review_app.commit(op)
 
         self.app.push_screen(
-            confirm(
-                "The memory changed since — force the revert?", body, "Force revert", danger=True
-            ),
+            confirm("The memory changed since — force the revert?", body, "Force revert", danger=True),
             answered,
         )
         return True
@@ -284,6 +278,4 @@ class HistoryScreen(FilteredScreen):
         if not earlier:
             return None
         latest = max(earlier, key=lambda e: e.seq)
-        return editable_record(
-            candidate_from_json(latest.record, where=f"{item.scope} log {latest.seq}")
-        )
+        return editable_record(candidate_from_json(latest.record, where=f"{item.scope} log {latest.seq}"))

@@ -67,7 +67,9 @@ NOT_APPROVED_HERE = "not approved here"
 
 
 def merged_entries(
-    user: list[Memory], project: list[Memory], context: ContextResult,
+    user: list[Memory],
+    project: list[Memory],
+    context: ContextResult,
     approved: set[tuple[str, str]] | None = None,
 ) -> list[MemoryEntry]:
     """Active memories in priority order, each with its place in ``context`` (or why it is left out),
@@ -177,7 +179,8 @@ class MemoriesScreen(FilteredScreen):
         if self.loaded:
             table.empty_text = self.empty_text(len(self.order), "no approved memories yet")
         shown = [
-            k for k in self.order
+            k
+            for k in self.order
             if matches(self._haystack(self.entries[k]), self.filter_text, _fields(self.entries[k]))
         ]
         table.set_rows([self._row(self.entries[k]) for k in shown])
@@ -187,11 +190,7 @@ class MemoriesScreen(FilteredScreen):
 
     def _row(self, entry: MemoryEntry) -> Row:
         m = entry.memory
-        tier = (
-            f"over {entry.overrides.scope}"
-            if entry.overrides
-            else ("shadowed" if entry.overridden_by else "")
-        )
+        tier = f"over {entry.overrides.scope}" if entry.overrides else ("shadowed" if entry.overridden_by else "")
         cells = (
             str(entry.rank or ("✗" if entry.left_out else "-")),
             memory_tag(m),

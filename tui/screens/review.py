@@ -10,15 +10,14 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual import on, work
-from textual.worker import get_current_worker
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container
 from textual.message import Message
+from textual.worker import get_current_worker
 
 from memory_review.errors import MemoryReviewError
 from memory_review.models import Memory
-from memory_review.workspace import CandidateState
 from memory_review.tui.actions import edit_op, editable_record
 from memory_review.tui.data import PendingReader, Problem
 from memory_review.tui.foreign import ForeignState, decide_apply, decide_discard
@@ -31,6 +30,7 @@ from memory_review.tui.screens.edit import EditModal
 from memory_review.tui.widgets.detail import DetailPane
 from memory_review.tui.widgets.filter_bar import SYNTAX, FilterBar, matches
 from memory_review.tui.widgets.row_table import Column, Row, RowTable
+from memory_review.workspace import CandidateState
 
 COLUMNS = (
     Column(" ", 1, style="bold yellow"),
@@ -46,9 +46,7 @@ COLUMNS = (
 )
 SIMILAR_AFTER = 0.25
 """Seconds the cursor rests on a near-duplicate before the memory it repeats is read (in a worker)."""
-PROGRESS_EVERY = (
-    4  # chunks (of tui.data.CHUNK candidates) between progressive updates of the first load
-)
+PROGRESS_EVERY = 4  # chunks (of tui.data.CHUNK candidates) between progressive updates of the first load
 
 
 class ReviewScreen(FilteredScreen):
@@ -71,9 +69,7 @@ class ReviewScreen(FilteredScreen):
         what is shown, then parts to add; ``final`` marks the last part of a pass.
         """
 
-        def __init__(
-            self, entries: list[QueueEntry], problems: list[Problem], *, final: bool, replace: bool
-        ) -> None:
+        def __init__(self, entries: list[QueueEntry], problems: list[Problem], *, final: bool, replace: bool) -> None:
             super().__init__()
             self.entries = entries
             self.problems = problems
@@ -98,9 +94,7 @@ class ReviewScreen(FilteredScreen):
         with Container(id="main"):
             yield RowTable(COLUMNS, id="queue", empty_text="loading…")
             yield DetailPane(id="detail")
-        yield FilterBar(
-            placeholder=f"filter the queue: {SYNTAX}", id="filter"
-        )
+        yield FilterBar(placeholder=f"filter the queue: {SYNTAX}", id="filter")
         yield footer
 
     def on_mount(self) -> None:
@@ -165,8 +159,7 @@ class ReviewScreen(FilteredScreen):
         if not self.filter_text.strip():
             return list(self.order)
         query = self.filter_text
-        return [cid for cid in self.order
-                if matches(self.entries[cid].haystack, query, self.entries[cid].fields)]
+        return [cid for cid in self.order if matches(self.entries[cid].haystack, query, self.entries[cid].fields)]
 
     def refresh_rows(self) -> None:
         """Rebuild the queue's rows from the entries, marks and filter."""
@@ -180,8 +173,12 @@ class ReviewScreen(FilteredScreen):
             self._show_detail(current)
         if not table.rows:
             self.query_one("#detail", DetailPane).show(
-                Text(("Nothing to review." if not self.order else "Every candidate is hidden by the filter.")
-                     if self.loaded else "Loading…", style="dim")
+                Text(
+                    ("Nothing to review." if not self.order else "Every candidate is hidden by the filter.")
+                    if self.loaded
+                    else "Loading…",
+                    style="dim",
+                )
             )
 
     def _row(self, cid: str) -> Row:
@@ -204,9 +201,7 @@ class ReviewScreen(FilteredScreen):
 
     def _show_detail(self, entry: QueueEntry, similar: list[Memory] | None = None) -> None:
         self._detail_of = entry
-        self.query_one("#detail", DetailPane).show(
-            candidate_detail(entry.state, self.display_opts, similar or ())
-        )
+        self.query_one("#detail", DetailPane).show(candidate_detail(entry.state, self.display_opts, similar or ()))
         wants = any(flag_kind(f) == "similar-to" for f in entry.state.flags)
         if similar is None and wants and not isinstance(entry.state, ForeignState):
             # Once the cursor rests there: keys held down read nothing on the way.
@@ -299,9 +294,7 @@ class ReviewScreen(FilteredScreen):
                 self._apply(targets, consumed=marked)
 
         body = _flag_report(flagged, self.display_opts)
-        self.app.push_screen(
-            flagged_apply(title, body, clean=len(clean), total=len(targets)), answered
-        )
+        self.app.push_screen(flagged_apply(title, body, clean=len(clean), total=len(targets)), answered)
 
     def _apply(self, states: list[CandidateState], *, consumed: set[str] = frozenset()) -> None:
         ids = {s.candidate.id for s in states} | consumed  # skipped flagged rows are unmarked too
@@ -345,9 +338,7 @@ class ReviewScreen(FilteredScreen):
         candidate = entry.state.candidate
         record = editable_record(candidate)
         if record is None:
-            self.notify(
-                "This candidate deletes a memory; there is no record to edit.", severity="warning"
-            )
+            self.notify("This candidate deletes a memory; there is no record to edit.", severity="warning")
             return
         renamable = len(candidate.changes) == 1 and candidate.changes[0].before is None
 

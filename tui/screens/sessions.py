@@ -18,12 +18,11 @@ from textual.binding import Binding
 from textual.containers import Container, Horizontal
 from textual.message import Message
 
-from memory_review.events import Event
 from memory_review.context import ReplayedContext
 from memory_review.errors import MemoryReviewError
+from memory_review.events import Event
 from memory_review.injection import merge_tiers, priority_order
 from memory_review.models import Memory
-from memory_review.workspace import DURABLE, SessionSummary, Workspace
 from memory_review.tui.bulk import bulk_read
 from memory_review.tui.format import EVENT_STYLE, event_subject
 from memory_review.tui.render import event_detail, memory_list, rebuilt_context
@@ -31,6 +30,7 @@ from memory_review.tui.screens.base import DataScreen
 from memory_review.tui.screens.history import LoggedEvent
 from memory_review.tui.widgets.detail import DetailPane
 from memory_review.tui.widgets.row_table import Column, Row, RowTable
+from memory_review.workspace import DURABLE, SessionSummary, Workspace
 
 SESSION_COLUMNS = (
     Column("session", None, style="bold", min_width=10),
@@ -60,12 +60,7 @@ def session_story(ws: Workspace, session: str) -> SessionStory:
     """Read a session's events and replay each store to just before the session's first event."""
     logs = {scope: ws.log(scope=scope) for scope in DURABLE}
     steps = sorted(
-        (
-            LoggedEvent(scope, e)
-            for scope, events in logs.items()
-            for e in events
-            if e.session == session
-        ),
+        (LoggedEvent(scope, e) for scope, events in logs.items() for e in events if e.session == session),
         key=lambda item: (item.event.ts, item.scope, item.event.seq),
     )
     first_ts = steps[0].event.ts if steps else ""
@@ -74,9 +69,7 @@ def session_story(ws: Workspace, session: str) -> SessionStory:
     return SessionStory(session, steps, start, _contexts(ws, session, steps))
 
 
-def _contexts(
-    ws: Workspace, session: str, steps: list[LoggedEvent]
-) -> dict[int, ReplayedContext | str]:
+def _contexts(ws: Workspace, session: str, steps: list[LoggedEvent]) -> dict[int, ReplayedContext | str]:
     built = [item.event.seq for item in steps if item.event.type == "context.built"]
     if not built:
         return {}
@@ -244,9 +237,7 @@ class SessionsScreen(DataScreen):
         if story is None:
             return
         if item is None:
-            self.query_one("#detail", DetailPane).show(
-                Text("This session left no events.", style="dim")
-            )
+            self.query_one("#detail", DetailPane).show(Text("This session left no events.", style="dim"))
             return
         title = Text(
             f"Step {self.step_index + 1} of {len(story.steps)} of session {story.session}\n",

@@ -129,9 +129,7 @@ class RowTable(ScrollView, can_focus=True):
         key = self.highlighted_key
         self.rows = list(rows)
         self._index = {row.key: i for i, row in enumerate(self.rows)}
-        self.cursor = (
-            self._index.get(key, min(self.cursor, max(len(self.rows) - 1, 0))) if key else 0
-        )
+        self.cursor = self._index.get(key, min(self.cursor, max(len(self.rows) - 1, 0))) if key else 0
         self._resize_virtual()
         self.call_after_refresh(self._follow_cursor)  # once the new virtual height is laid out
         self.refresh()
@@ -239,9 +237,7 @@ class RowTable(ScrollView, can_focus=True):
         index = int(self.scroll_offset.y) + y - 1
         if not self.rows:
             text = f" {self.empty_text}" if y == 1 else ""
-            return self._line(
-                [(text, "")], width, base + self._component("row-table--empty"), "", fill=True
-            )
+            return self._line([(text, "")], width, base + self._component("row-table--empty"), "", fill=True)
         if index >= len(self.rows):
             return Strip.blank(width, base)
         row = self.rows[index]
@@ -252,7 +248,7 @@ class RowTable(ScrollView, can_focus=True):
         if strip is None:  # scrolling by one line draws one new line; the rest come from here
             cells = [
                 (self._shown(column, value), column.style_for(value))
-                for column, value in zip(self.columns, row.cells)
+                for column, value in zip(self.columns, row.cells, strict=False)
             ]
             strip = self._strips[key] = self._line(cells, width, style, row.style, plain=on_cursor)
         return strip
@@ -284,7 +280,7 @@ class RowTable(ScrollView, can_focus=True):
         own colours would swallow; what they say is in their text (a flag's ⚠ and letters).
         """
         sizes = [width] if fill else self.widths(width)
-        shown = [(cell, size) for cell, size in zip(cells, sizes) if size > 0]
+        shown = [(cell, size) for cell, size in zip(cells, sizes, strict=False) if size > 0]
         extra = _style(row_style)
         cell_style_of = _attributes if plain else _style
         segments = []

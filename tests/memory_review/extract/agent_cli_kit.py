@@ -15,14 +15,13 @@ Each stand-in reads its whole stdin, records the call (argv, stdin, cwd, the nes
 from __future__ import annotations
 
 import json
-import os
 import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-STAND_IN = r'''#!{python}
+STAND_IN = r"""#!{python}
 import json, os, sys, time, subprocess
 here = os.path.dirname(os.path.abspath(__file__))
 agent = os.path.basename(__file__)
@@ -93,7 +92,7 @@ if agent == "codex":
 else:
     sys.stdout.write(json.dumps(lines[0]))
 sys.exit(code)
-'''
+"""
 
 
 @dataclass

@@ -43,13 +43,8 @@ def claude_session(tmp_path: Path) -> WriteSession:
     A role of ``"tool"`` writes a user record holding a ``tool_result`` part, as Claude Code does.
     """
 
-    def write(
-        *messages: tuple[str, object], name: str = "session.jsonl", session: str = "sess_test"
-    ) -> Path:
-        lines = [
-            orjson.dumps(_record(i, role, content, session))
-            for i, (role, content) in enumerate(messages)
-        ]
+    def write(*messages: tuple[str, object], name: str = "session.jsonl", session: str = "sess_test") -> Path:
+        lines = [orjson.dumps(_record(i, role, content, session)) for i, (role, content) in enumerate(messages)]
         path = tmp_path / name
         path.write_bytes(b"\n".join(lines) + b"\n")
         return path

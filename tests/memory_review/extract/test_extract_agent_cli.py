@@ -16,10 +16,20 @@ from memory_review.extract.readers import read_transcript
 
 AGENTS = ("claude", "codex", "gemini")
 ITEMS = [
-    {"name": "forbidden-mock-database", "type": "forbidden", "scope": "project",
-     "description": "Never mock the database in tests", "body": "Never mock the database in tests; use the test container."},
-    {"name": "pref-pnpm", "type": "preference", "scope": "user",
-     "description": "Use pnpm rather than npm", "body": "Always use pnpm, not npm."},
+    {
+        "name": "forbidden-mock-database",
+        "type": "forbidden",
+        "scope": "project",
+        "description": "Never mock the database in tests",
+        "body": "Never mock the database in tests; use the test container.",
+    },
+    {
+        "name": "pref-pnpm",
+        "type": "preference",
+        "scope": "user",
+        "description": "Use pnpm rather than npm",
+        "body": "Always use pnpm, not npm.",
+    },
 ]
 TOOL_SECRET = "TOOL-OUTPUT-NEVER-SENT-91c2"
 
@@ -81,13 +91,16 @@ def test_each_cli_is_started_headless_with_json_and_no_tools(tmp_path: Path, ses
     assert stand_in.calls()[0]["argv"][-2] == "-p"  # gemini: -p is a fixed instruction, appended to stdin
 
 
-@pytest.mark.parametrize("scenario,kind", [
-    ({"error": True}, "cli-error"),
-    ({"tool": True}, "tool-call"),
-    ({"exit": 2, "stdout": "", "stderr": "Error: not logged in\n"}, "cli-error"),
-    ({"exit": 0, "stdout": "Sure! Here are the memories you asked for."}, "bad-response"),
-    ({"exit": 0, "stdout": "[1, 2, 3]"}, "bad-response"),
-])
+@pytest.mark.parametrize(
+    "scenario,kind",
+    [
+        ({"error": True}, "cli-error"),
+        ({"tool": True}, "tool-call"),
+        ({"exit": 2, "stdout": "", "stderr": "Error: not logged in\n"}, "cli-error"),
+        ({"exit": 0, "stdout": "Sure! Here are the memories you asked for."}, "bad-response"),
+        ({"exit": 0, "stdout": "[1, 2, 3]"}, "bad-response"),
+    ],
+)
 def test_failures_are_values_and_name_the_kind(cli, session: Path, scenario: dict, kind: str) -> None:
     stand_in, config = cli
     stand_in.act(**scenario)
@@ -99,12 +112,15 @@ def test_failures_are_values_and_name_the_kind(cli, session: Path, scenario: dic
         assert "not logged in" in result.failure.message
 
 
-@pytest.mark.parametrize("answer,kind", [
-    ("```json\n[]\n```", "malformed"),
-    (json.dumps([{**ITEMS[0], "extra": 1}]), "schema"),
-    (json.dumps([ITEMS[0], {**ITEMS[1], "type": "rumour"}]), "schema"),
-    (json.dumps({"items": ITEMS}), "schema"),
-])
+@pytest.mark.parametrize(
+    "answer,kind",
+    [
+        ("```json\n[]\n```", "malformed"),
+        (json.dumps([{**ITEMS[0], "extra": 1}]), "schema"),
+        (json.dumps([ITEMS[0], {**ITEMS[1], "type": "rumour"}]), "schema"),
+        (json.dumps({"items": ITEMS}), "schema"),
+    ],
+)
 def test_the_answer_must_be_the_exact_schema_one_bad_item_rejects_the_batch(cli, session, answer, kind) -> None:
     stand_in, config = cli
     stand_in.act(answer=answer)
@@ -114,8 +130,13 @@ def test_the_answer_must_be_the_exact_schema_one_bad_item_rejects_the_batch(cli,
 
 def test_an_item_no_user_sentence_backs_is_dropped(cli, session: Path) -> None:
     stand_in, config = cli
-    invented = {"name": "tabs", "type": "preference", "scope": "user",
-                "description": "Indent with tabs everywhere", "body": "Indent with tabs everywhere."}
+    invented = {
+        "name": "tabs",
+        "type": "preference",
+        "scope": "user",
+        "description": "Indent with tabs everywhere",
+        "body": "Indent with tabs everywhere.",
+    }
     stand_in.act(answer=json.dumps([ITEMS[1], invented]))
     result = extract_with_agent_cli(read_transcript(session), config)
     assert [f.memory.id for f in result.findings] == ["pref-pnpm"] and result.unsupported == ["tabs"]
@@ -158,7 +179,12 @@ def test_the_program_comes_from_env_then_config_then_path(tmp_path: Path) -> Non
     env = {"PATH": str(on_path.folder)}
     assert resolve("codex", config={}, env=env).program == str(on_path.program)
     chosen = resolve("codex", config=config, env=env)
-    assert (chosen.program, chosen.model, chosen.timeout, chosen.found_by) == (str(from_config.program), "o4", 42, "config")
+    assert (chosen.program, chosen.model, chosen.timeout, chosen.found_by) == (
+        str(from_config.program),
+        "o4",
+        42,
+        "config",
+    )
     chosen = resolve("codex", config=config, env={**env, command_env("codex"): str(from_env.program)})
     assert chosen.program == str(from_env.program) and chosen.found_by == "environment"
 
@@ -178,7 +204,9 @@ def test_a_missing_cli_says_how_to_set_it() -> None:
 def test_a_model_name_cannot_smuggle_a_flag(tmp_path: Path) -> None:
     stand_in = make_stand_in(tmp_path / "bin", "claude")
     with pytest.raises(ValidationError):
-        resolve("claude", config={"extractors": {"claude": {"command": str(stand_in.program), "model": "--tools=Bash"}}})
+        resolve(
+            "claude", config={"extractors": {"claude": {"command": str(stand_in.program), "model": "--tools=Bash"}}}
+        )
 
 
 def test_the_config_file_and_the_hook_choice(tmp_path: Path) -> None:

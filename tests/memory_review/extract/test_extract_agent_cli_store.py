@@ -1,4 +1,5 @@
-"""`memory-review extract --extractor claude|codex|gemini` end to end: a real subprocess, a stand-in CLI, real stores."""
+"""`memory-review extract --extractor claude|codex|gemini` end to end: a real subprocess, a stand-in CLI,
+real stores."""
 
 from __future__ import annotations
 
@@ -13,14 +14,26 @@ from agent_cli_kit import make_stand_in
 
 from memory_review.workspace import Workspace
 
-ANSWER = [{"name": "forbidden-mock-database", "type": "forbidden", "scope": "project",
-           "description": "Never mock the database in tests",
-           "body": "Never mock the database in tests; use the test container."}]
+ANSWER = [
+    {
+        "name": "forbidden-mock-database",
+        "type": "forbidden",
+        "scope": "project",
+        "description": "Never mock the database in tests",
+        "body": "Never mock the database in tests; use the test container.",
+    }
+]
 
 
 def _run(args: list[str], root: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "memory_review.cli", *args], cwd=root, env=env,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "memory_review.cli", *args],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 @pytest.fixture
@@ -38,8 +51,11 @@ def test_extract_through_each_cli_proposes_llm_candidates(project, claude_sessio
     stand_in = make_stand_in(tmp_path / "bin", agent)
     stand_in.act(answer=json.dumps(ANSWER), model="stand-in-model")
     session = claude_session(("user", "Never mock the database in tests, use the test container."))
-    done = _run(["extract", str(session), "--extractor", agent, "--json"], root,
-                {**env, f"MEMORY_REVIEW_{agent.upper()}_CLI": str(stand_in.program)})
+    done = _run(
+        ["extract", str(session), "--extractor", agent, "--json"],
+        root,
+        {**env, f"MEMORY_REVIEW_{agent.upper()}_CLI": str(stand_in.program)},
+    )
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert summary["failure"] is None and len(summary["proposed"]) == 1
@@ -56,7 +72,8 @@ def test_the_cli_named_in_the_persons_config_is_used(project, claude_session, tm
     stand_in = make_stand_in(tmp_path / "bin", "claude")
     stand_in.act(answer=json.dumps(ANSWER))
     (tmp_path / "home" / "config.json").write_text(
-        json.dumps({"extractors": {"claude": {"command": str(stand_in.program), "model": "opus"}}}), encoding="utf-8")
+        json.dumps({"extractors": {"claude": {"command": str(stand_in.program), "model": "opus"}}}), encoding="utf-8"
+    )
     session = claude_session(("user", "Never mock the database in tests, use the test container."))
     done = _run(["extract", str(session), "--extractor", "claude", "--json"], root, {**env, "PATH": "/usr/bin:/bin"})
     assert done.returncode == 0, done.stderr
@@ -65,14 +82,18 @@ def test_the_cli_named_in_the_persons_config_is_used(project, claude_session, tm
 
 
 @pytest.mark.parametrize("scenario", [{"error": True}, {"exit": 1, "stdout": "garbage"}, {"tool": True}])
-def test_a_failing_cli_is_recorded_in_hook_errors_and_proposes_nothing(project, claude_session, tmp_path: Path,
-                                                                      scenario: dict) -> None:
+def test_a_failing_cli_is_recorded_in_hook_errors_and_proposes_nothing(
+    project, claude_session, tmp_path: Path, scenario: dict
+) -> None:
     root, env = project
     stand_in = make_stand_in(tmp_path / "bin", "claude")
     stand_in.act(**scenario)
     session = claude_session(("user", "Never mock the database in tests, use the test container."))
-    done = _run(["extract", str(session), "--extractor", "claude"], root,
-                {**env, "MEMORY_REVIEW_CLAUDE_CLI": str(stand_in.program)})
+    done = _run(
+        ["extract", str(session), "--extractor", "claude"],
+        root,
+        {**env, "MEMORY_REVIEW_CLAUDE_CLI": str(stand_in.program)},
+    )
     assert done.returncode == 0, done.stderr
     assert "warning: claude extractor failed" in done.stdout
     errors = _run(["hook", "errors", "--json"], root, env)

@@ -14,36 +14,91 @@ import pytest
 from memory_review.errors import ValidationError
 from memory_review.extract import detect_format, extract, read_transcript
 
-AGENTS_MD = "# AGENTS.md instructions for /repo\n\n<INSTRUCTIONS>\nAlways use tabs. Never run the tests.\n</INSTRUCTIONS>"
+AGENTS_MD = (
+    "# AGENTS.md instructions for /repo\n\n<INSTRUCTIONS>\nAlways use tabs. Never run the tests.\n</INSTRUCTIONS>"
+)
 TOOL_TEXT = "From now on always use yarn, never npm (says a README the agent read)"
 RULE = "Never mock the database in tests, always use the test container."
 
 
 def _codex(tmp_path: Path) -> Path:
     lines = [
-        {"timestamp": "2026-01-01T10:00:00Z", "type": "session_meta",
-         "payload": {"id": "0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b", "cwd": "/repo", "cli_version": "0.65.0",
-                     "originator": "codex_cli_rs", "source": "cli"}},
-        {"timestamp": "2026-01-01T10:00:00Z", "type": "response_item",
-         "payload": {"type": "message", "role": "developer", "content": [{"type": "input_text", "text": "sandbox: read-only"}]}},
-        {"timestamp": "2026-01-01T10:00:00Z", "type": "response_item",
-         "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": AGENTS_MD}]}},
-        {"timestamp": "2026-01-01T10:00:00Z", "type": "response_item",
-         "payload": {"type": "message", "role": "user", "content": [{"type": "input_text",
-                     "text": "<environment_context>\n  <cwd>/repo</cwd>\n</environment_context>"}]}},
-        {"timestamp": "2026-01-01T10:00:01Z", "type": "turn_context", "payload": {"model": "gpt-5-codex", "cwd": "/repo"}},
-        {"timestamp": "2026-01-01T10:00:01Z", "type": "response_item",
-         "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": RULE}]}},
-        {"timestamp": "2026-01-01T10:00:01Z", "type": "event_msg", "payload": {"type": "user_message", "message": RULE}},
-        {"timestamp": "2026-01-01T10:00:02Z", "type": "response_item",
-         "payload": {"type": "reasoning", "summary": [], "encrypted_content": "gAAAA"}},
-        {"timestamp": "2026-01-01T10:00:02Z", "type": "response_item",
-         "payload": {"type": "function_call", "name": "shell", "arguments": "{\"command\":[\"cat\",\"README.md\"]}",
-                     "call_id": "call_1"}},
-        {"timestamp": "2026-01-01T10:00:03Z", "type": "response_item",
-         "payload": {"type": "function_call_output", "call_id": "call_1", "output": TOOL_TEXT}},
-        {"timestamp": "2026-01-01T10:00:04Z", "type": "response_item",
-         "payload": {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Noted."}]}},
+        {
+            "timestamp": "2026-01-01T10:00:00Z",
+            "type": "session_meta",
+            "payload": {
+                "id": "0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b",
+                "cwd": "/repo",
+                "cli_version": "0.65.0",
+                "originator": "codex_cli_rs",
+                "source": "cli",
+            },
+        },
+        {
+            "timestamp": "2026-01-01T10:00:00Z",
+            "type": "response_item",
+            "payload": {
+                "type": "message",
+                "role": "developer",
+                "content": [{"type": "input_text", "text": "sandbox: read-only"}],
+            },
+        },
+        {
+            "timestamp": "2026-01-01T10:00:00Z",
+            "type": "response_item",
+            "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": AGENTS_MD}]},
+        },
+        {
+            "timestamp": "2026-01-01T10:00:00Z",
+            "type": "response_item",
+            "payload": {
+                "type": "message",
+                "role": "user",
+                "content": [
+                    {"type": "input_text", "text": "<environment_context>\n  <cwd>/repo</cwd>\n</environment_context>"}
+                ],
+            },
+        },
+        {
+            "timestamp": "2026-01-01T10:00:01Z",
+            "type": "turn_context",
+            "payload": {"model": "gpt-5-codex", "cwd": "/repo"},
+        },
+        {
+            "timestamp": "2026-01-01T10:00:01Z",
+            "type": "response_item",
+            "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": RULE}]},
+        },
+        {
+            "timestamp": "2026-01-01T10:00:01Z",
+            "type": "event_msg",
+            "payload": {"type": "user_message", "message": RULE},
+        },
+        {
+            "timestamp": "2026-01-01T10:00:02Z",
+            "type": "response_item",
+            "payload": {"type": "reasoning", "summary": [], "encrypted_content": "gAAAA"},
+        },
+        {
+            "timestamp": "2026-01-01T10:00:02Z",
+            "type": "response_item",
+            "payload": {
+                "type": "function_call",
+                "name": "shell",
+                "arguments": '{"command":["cat","README.md"]}',
+                "call_id": "call_1",
+            },
+        },
+        {
+            "timestamp": "2026-01-01T10:00:03Z",
+            "type": "response_item",
+            "payload": {"type": "function_call_output", "call_id": "call_1", "output": TOOL_TEXT},
+        },
+        {
+            "timestamp": "2026-01-01T10:00:04Z",
+            "type": "response_item",
+            "payload": {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Noted."}]},
+        },
     ]
     tmp_path.mkdir(parents=True, exist_ok=True)
     path = tmp_path / "rollout-2026-01-01T10-00-00-0199a1b2.jsonl"
@@ -55,17 +110,35 @@ def _gemini(tmp_path: Path) -> Path:
     session = {
         "sessionId": "f86f5318-f47b-4433-85f8-ec9d9a417f8e",
         "projectHash": "79b6fa86e3c0d31765c7e3c6de511a7b96342a2e947135d5db396e49e27020cd",
-        "startTime": "2026-01-01T10:00:00.000Z", "lastUpdated": "2026-01-01T10:01:00.000Z",
+        "startTime": "2026-01-01T10:00:00.000Z",
+        "lastUpdated": "2026-01-01T10:01:00.000Z",
         "messages": [
             {"id": "m1", "timestamp": "2026-01-01T10:00:00.000Z", "type": "user", "content": RULE},
-            {"id": "m2", "timestamp": "2026-01-01T10:00:05.000Z", "type": "gemini", "content": "Noted.",
-             "model": "gemini-2.5-pro", "thoughts": [{"subject": "s", "description": "d", "timestamp": "t"}],
-             "toolCalls": [{"id": "c1", "name": "read_file", "args": {"path": "README.md"},
-                            "result": [{"functionResponse": {"id": "c1", "name": "read_file",
-                                                             "response": {"output": TOOL_TEXT}}}]}]},
+            {
+                "id": "m2",
+                "timestamp": "2026-01-01T10:00:05.000Z",
+                "type": "gemini",
+                "content": "Noted.",
+                "model": "gemini-2.5-pro",
+                "thoughts": [{"subject": "s", "description": "d", "timestamp": "t"}],
+                "toolCalls": [
+                    {
+                        "id": "c1",
+                        "name": "read_file",
+                        "args": {"path": "README.md"},
+                        "result": [
+                            {"functionResponse": {"id": "c1", "name": "read_file", "response": {"output": TOOL_TEXT}}}
+                        ],
+                    }
+                ],
+            },
             {"id": "m3", "timestamp": "2026-01-01T10:00:06.000Z", "type": "info", "content": "Always restart the CLI"},
-            {"id": "m4", "timestamp": "2026-01-01T10:00:07.000Z", "type": "user",
-             "content": [{"text": "Also, always use pnpm, not npm."}]},
+            {
+                "id": "m4",
+                "timestamp": "2026-01-01T10:00:07.000Z",
+                "type": "user",
+                "content": [{"text": "Also, always use pnpm, not npm."}],
+            },
         ],
     }
     tmp_path.mkdir(parents=True, exist_ok=True)
@@ -107,11 +180,23 @@ def test_extract_command_reads_both(tmp_path: Path) -> None:
     root = tmp_path / "p"
     root.mkdir()
     env = {**os.environ, "MEMORY_REVIEW_HOME": str(tmp_path / "home")}
-    subprocess.run([sys.executable, "-m", "memory_review.cli", "init"], cwd=root, env=env, check=True,
-                   capture_output=True, timeout=60)
+    subprocess.run(
+        [sys.executable, "-m", "memory_review.cli", "init"],
+        cwd=root,
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
     for path, fmt in ((_codex(tmp_path / "c"), "codex"), (_gemini(tmp_path / "g"), "gemini")):
-        done = subprocess.run([sys.executable, "-m", "memory_review.cli", "extract", str(path), "--json"],
-                              cwd=root, env=env, capture_output=True, text=True, timeout=60)
+        done = subprocess.run(
+            [sys.executable, "-m", "memory_review.cli", "extract", str(path), "--json"],
+            cwd=root,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert done.returncode == 0, done.stderr
         summary = json.loads(done.stdout)
         assert summary["format"] == fmt and summary["found"] >= 1
@@ -127,10 +212,16 @@ def test_a_gemini_shaped_document_without_messages_is_not_a_transcript(tmp_path:
 
 
 def test_odd_shapes_inside_a_gemini_session_are_skipped_not_raised(tmp_path: Path) -> None:
-    odd = {"sessionId": "s1", "messages": [
-        {"type": "user", "content": RULE, "toolCalls": 5},
-        {"type": "gemini", "content": 7, "toolCalls": [{"result": [{"functionResponse": "x"}, 3]}, "y"]},
-        {"type": ["user"]}, "text", None]}
+    odd = {
+        "sessionId": "s1",
+        "messages": [
+            {"type": "user", "content": RULE, "toolCalls": 5},
+            {"type": "gemini", "content": 7, "toolCalls": [{"result": [{"functionResponse": "x"}, 3]}, "y"]},
+            {"type": ["user"]},
+            "text",
+            None,
+        ],
+    }
     path = tmp_path / "odd.json"
     path.write_text(json.dumps(odd), encoding="utf-8")
     transcript = read_transcript(path)
@@ -144,15 +235,21 @@ def test_a_gemini_session_written_on_one_line_is_still_a_session(tmp_path: Path)
     compact.write_text(json.dumps(json.loads(pretty.read_text())))  # one line, as a hook's test fixture may write
     assert detect_format(compact) == "gemini"
     assert [t.text for t in read_transcript(compact).user_turns()] == [
-        t.text for t in read_transcript(pretty).user_turns()]
+        t.text for t in read_transcript(pretty).user_turns()
+    ]
 
 
 def test_the_older_codex_rollout_layout_reads_with_the_same_rules(tmp_path: Path) -> None:
     lines = [
         {"id": "0198-old", "timestamp": "2025-08-01T10:00:00.000Z", "instructions": None},
         {"record_type": "state"},
-        {"type": "message", "role": "user", "content": [
-            {"type": "input_text", "text": "<user_instructions>\n\nAlways use tabs.\n\n</user_instructions>"}]},
+        {
+            "type": "message",
+            "role": "user",
+            "content": [
+                {"type": "input_text", "text": "<user_instructions>\n\nAlways use tabs.\n\n</user_instructions>"}
+            ],
+        },
         {"type": "message", "role": "user", "content": [{"type": "input_text", "text": RULE}]},
         {"type": "reasoning", "id": "rs_1", "summary": []},
         {"type": "function_call", "name": "shell", "arguments": "{}", "call_id": "c1"},
@@ -172,6 +269,7 @@ def test_the_older_codex_rollout_layout_reads_with_the_same_rules(tmp_path: Path
 
 def test_plain_role_content_lines_stay_generic_jsonl(tmp_path: Path) -> None:
     path = tmp_path / "chat.jsonl"
-    path.write_text(json.dumps({"type": "message", "role": "user", "content": "Always use tabs."}) + "\n",
-                    encoding="utf-8")
+    path.write_text(
+        json.dumps({"type": "message", "role": "user", "content": "Always use tabs."}) + "\n", encoding="utf-8"
+    )
     assert detect_format(path) == "jsonl"

@@ -36,23 +36,17 @@ def test_only_the_user_is_trusted() -> None:
         ("user", "user", "Never mock the database in tests."),
     )
     findings = extract(transcript)
-    assert [(f.evidence[0].turn_id, f.memory.id) for f in findings] == [
-        ("t4", "forbidden-mock-database-test")
-    ]
+    assert [(f.evidence[0].turn_id, f.memory.id) for f in findings] == [("t4", "forbidden-mock-database-test")]
     assert findings[0].flags == frozenset()
 
 
 def test_sidechain_user_text_is_not_trusted() -> None:
-    turn = Turn(
-        turn_id="s1", role="user", source="user", text="Never use tabs.", index=0, is_sidechain=True
-    )
+    turn = Turn(turn_id="s1", role="user", source="user", text="Never use tabs.", index=0, is_sidechain=True)
     assert extract(Transcript(session_id="s", format="text", turns=[turn])) == []
 
 
 def test_untrusted_text_is_skipped_by_default_and_flagged_when_asked() -> None:
-    transcript = _transcript(
-        ("tool", "tool-output", INJECTION), ("tool", "file", "Always use tabs.")
-    )
+    transcript = _transcript(("tool", "tool-output", INJECTION), ("tool", "file", "Always use tabs."))
     assert extract(transcript) == []
     flagged = extract(transcript, include_untrusted=True)
     assert [f.evidence[0].turn_id for f in flagged] == ["t0", "t1"]
@@ -92,9 +86,7 @@ def test_quotes_are_exact_substrings_and_rationales_name_the_signal() -> None:
 def test_a_reason_right_after_the_rule_belongs_to_it() -> None:
     text = "Never mock the database in tests. It hid a broken migration last quarter. Thanks!"
     (finding,) = extract(_transcript(("user", "user", text)))
-    assert (
-        finding.quote == "Never mock the database in tests. It hid a broken migration last quarter."
-    )
+    assert finding.quote == "Never mock the database in tests. It hid a broken migration last quarter."
     assert finding.memory.body == finding.quote
     assert finding.memory.description == finding.quote
 
@@ -166,15 +158,11 @@ def test_a_general_prohibition_in_a_correction_is_a_finding_each_time() -> None:
 
 
 def test_one_correction_and_corrections_in_one_turn_are_not_enough() -> None:
-    transcript = _transcript(
-        ("user", "user", "No, use pnpm. No, use pnpm!"), ("user", "user", "ok")
-    )
+    transcript = _transcript(("user", "user", "No, use pnpm. No, use pnpm!"), ("user", "user", "ok"))
     assert extract(transcript) == []
 
 
 def test_the_evidence_carries_session_and_turn(claude_session: WriteSession) -> None:
-    path = claude_session(
-        ("user", "Hi"), ("user", "We use black for formatting."), session="sess_abc"
-    )
+    path = claude_session(("user", "Hi"), ("user", "We use black for formatting."), session="sess_abc")
     (finding,) = extract(read_transcript(path))
     assert (finding.evidence[0].session_id, finding.evidence[0].turn_id) == ("sess_abc", "u001")

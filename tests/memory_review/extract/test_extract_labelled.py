@@ -53,4 +53,6 @@ def test_the_figures_page_shows_the_current_figures() -> None:
     page = (REPO / "docs" / "extraction.md").read_text(encoding="utf-8")
     rows = table([evaluate_split("dev"), evaluate_split("heldout")]).splitlines()
     for row in rows:
-        assert row in page, f"docs/extraction.md is stale: run python -m tools.extraction_eval --write docs/extraction.md ({row})"
+        assert row in page, (
+            f"docs/extraction.md is stale: run python -m tools.extraction_eval --write docs/extraction.md ({row})"
+        )

@@ -76,11 +76,7 @@ def running_endpoint() -> Iterator[FakeEndpoint]:
                     "json": json.loads(self.rfile.read(length)),
                 }
             )
-            reply = (
-                fake.replies.pop(0)
-                if fake.replies
-                else Reply(status=500, body={"error": "no reply queued"})
-            )
+            reply = fake.replies.pop(0) if fake.replies else Reply(status=500, body={"error": "no reply queued"})
             time.sleep(reply.delay)
             raw = reply.body if isinstance(reply.body, bytes) else json.dumps(reply.body).encode()
             try:
@@ -98,9 +94,7 @@ def running_endpoint() -> Iterator[FakeEndpoint]:
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     fake = FakeEndpoint(server=server)
-    thread = threading.Thread(
-        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-    )
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     yield fake
     server.shutdown()
@@ -188,9 +182,7 @@ def test_openai_good_reply_becomes_findings_with_verbatim_evidence(endpoint: Fak
 
 def test_anthropic_good_reply(endpoint: FakeEndpoint) -> None:
     text = json.dumps(GOOD_ITEMS)
-    endpoint.replies.append(
-        anthropic_reply([{"type": "text", "text": text[:40]}, {"type": "text", "text": text[40:]}])
-    )
+    endpoint.replies.append(anthropic_reply([{"type": "text", "text": text[:40]}, {"type": "text", "text": text[40:]}]))
     result = extract_with_model(transcript(), config=config(endpoint, api="anthropic"))
     assert result.failure is None and len(result.findings) == 2
     (request,) = endpoint.requests
@@ -241,9 +233,7 @@ def test_anthropic_good_reply(endpoint: FakeEndpoint) -> None:
         ),
         (
             "openai",
-            openai_reply(
-                json.dumps([GOOD_ITEMS[0], {k: v for k, v in GOOD_ITEMS[1].items() if k != "body"}])
-            ),
+            openai_reply(json.dumps([GOOD_ITEMS[0], {k: v for k, v in GOOD_ITEMS[1].items() if k != "body"}])),
             "schema",
         ),
         ("openai", openai_reply(json.dumps([{**GOOD_ITEMS[0], "type": "rule"}])), "schema"),
@@ -261,9 +251,7 @@ def test_anthropic_good_reply(endpoint: FakeEndpoint) -> None:
         ("anthropic", Reply(status=401, body={"error": "bad key"}), "http-error"),
     ],
 )
-def test_bad_replies_reject_the_whole_batch(
-    endpoint: FakeEndpoint, api: Api, reply: Reply, kind: str
-) -> None:
+def test_bad_replies_reject_the_whole_batch(endpoint: FakeEndpoint, api: Api, reply: Reply, kind: str) -> None:
     endpoint.replies.append(reply)
     result = extract_with_model(transcript(), config=config(endpoint, api=api))
     assert result.failure is not None and result.failure.kind == kind
@@ -272,9 +260,7 @@ def test_bad_replies_reject_the_whole_batch(
 
 
 def test_a_redirect_is_not_followed(endpoint: FakeEndpoint) -> None:
-    endpoint.replies.append(
-        Reply(status=307, body={}, headers={"Location": endpoint.url + "/elsewhere"})
-    )
+    endpoint.replies.append(Reply(status=307, body={}, headers={"Location": endpoint.url + "/elsewhere"}))
     endpoint.replies.append(openai_reply(json.dumps(GOOD_ITEMS)))
     result = extract_with_model(transcript(), config=config(endpoint))
     assert result.failure is not None and (result.failure.kind, result.failure.status) == (
@@ -323,9 +309,7 @@ def test_an_empty_answer_and_no_user_turns(endpoint: FakeEndpoint) -> None:
     assert len(endpoint.requests) == 1  # nothing to ask about, so nothing was sent
 
 
-def test_off_by_default_and_configured_from_the_environment(
-    endpoint: FakeEndpoint, tmp_path: Path
-) -> None:
+def test_off_by_default_and_configured_from_the_environment(endpoint: FakeEndpoint, tmp_path: Path) -> None:
     result = extract_with_model(transcript(), env={})
     assert result.failure is not None and result.failure.kind == "not-configured"
     bad = config_from_env({"MEMORY_REVIEW_LLM_URL": "ftp://x", "MEMORY_REVIEW_LLM_MODEL": "m"})
@@ -341,12 +325,6 @@ def test_off_by_default_and_configured_from_the_environment(
     assert isinstance(configured, ModelConfig) and KEY not in repr(configured)
     endpoint.replies.append(anthropic_reply([{"type": "text", "text": json.dumps(GOOD_ITEMS)}]))
     path = tmp_path / "notes.txt"
-    path.write_text(
-        "Never mock the database in tests.\n\nAlways use pnpm, not npm.\n", encoding="utf-8"
-    )
+    path.write_text("Never mock the database in tests.\n\nAlways use pnpm, not npm.\n", encoding="utf-8")
     result = extract_with_model(read_transcript(path), env=env)
-    assert (
-        result.failure is None
-        and result.proposer.model == "env-model"
-        and len(result.findings) == 2
-    )
+    assert result.failure is None and result.proposer.model == "env-model" and len(result.findings) == 2

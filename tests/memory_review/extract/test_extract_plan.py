@@ -35,20 +35,14 @@ def memory(
 
 def findings_from(*texts: str, source: str = "user") -> list[Finding]:
     turns = [
-        Turn.model_validate(
-            {"turn_id": f"t{i}", "role": "user", "source": source, "text": t, "index": i}
-        )
+        Turn.model_validate({"turn_id": f"t{i}", "role": "user", "source": source, "text": t, "index": i})
         for i, t in enumerate(texts)
     ]
-    return extract(
-        Transcript(session_id="sess_p", format="text", turns=turns), include_untrusted=True
-    )
+    return extract(Transcript(session_id="sess_p", format="text", turns=turns), include_untrusted=True)
 
 
 def test_new_findings_become_create_proposals() -> None:
-    result = plan(
-        findings_from("Never mock the database in tests."), approved=[], pending=[], discarded=[]
-    )
+    result = plan(findings_from("Never mock the database in tests."), approved=[], pending=[], discarded=[])
     (planned,) = result.proposals
     proposal = planned.proposal
     assert (proposal.op, proposal.scope, proposal.memory.id) == (
@@ -64,11 +58,7 @@ def test_new_findings_become_create_proposals() -> None:
 def test_equal_to_approved_or_pending_is_skipped() -> None:
     findings = findings_from("Never mock the database in tests.", "Always use pnpm, not npm.")
     approved = [memory("no-db-mocks", "never mock the database in tests")]
-    pending = [
-        ProposedMemory(
-            id="pnpm", type="preference", description="x", body="Always use pnpm, not npm"
-        )
-    ]
+    pending = [ProposedMemory(id="pnpm", type="preference", description="x", body="Always use pnpm, not npm")]
     result = plan(findings, approved=approved, pending=pending, discarded=[])
     assert result.proposals == []
     assert [(s.reason, s.matched_id) for s in result.skipped_duplicates] == [
@@ -100,20 +90,14 @@ def test_a_near_duplicate_of_an_approved_memory_is_an_update_of_it() -> None:
 
 def test_the_same_id_with_a_different_statement_is_an_update() -> None:
     findings = findings_from("Always use pnpm, not npm.")
-    approved = [
-        memory(
-            findings[0].memory.id, "Use pnpm 8 for everything in the monorepo.", type="preference"
-        )
-    ]
+    approved = [memory(findings[0].memory.id, "Use pnpm 8 for everything in the monorepo.", type="preference")]
     (planned,) = plan(findings, approved=approved, pending=[], discarded=[]).proposals
     assert (planned.proposal.op, planned.proposal.memory.id) == ("update", findings[0].memory.id)
 
 
 def test_a_contradiction_updates_the_memory_it_contradicts() -> None:
     approved = [memory("pref-tabs", "Always indent with tabs.", type="preference", scope="user")]
-    (planned,) = plan(
-        findings_from("Never indent with tabs."), approved=approved, pending=[], discarded=[]
-    ).proposals
+    (planned,) = plan(findings_from("Never indent with tabs."), approved=approved, pending=[], discarded=[]).proposals
     assert (planned.proposal.op, planned.proposal.memory.id, planned.proposal.memory.type) == (
         "update",
         "pref-tabs",
@@ -155,22 +139,14 @@ def test_a_near_duplicate_of_a_pending_candidate_is_skipped() -> None:
 
 
 def test_identical_to_a_discarded_candidate_is_flagged() -> None:
-    discarded = [
-        ProposedMemory(
-            id="old", type="preference", description="Always use pnpm, not npm.", body=""
-        )
-    ]
-    result = plan(
-        findings_from("Always use pnpm, not npm."), approved=[], pending=[], discarded=discarded
-    )
+    discarded = [ProposedMemory(id="old", type="preference", description="Always use pnpm, not npm.", body="")]
+    result = plan(findings_from("Always use pnpm, not npm."), approved=[], pending=[], discarded=discarded)
     (planned,) = result.proposals
     assert planned.flags == {FLAG_PREVIOUSLY_DISCARDED} and result.flagged == 1
 
 
 def test_duplicates_within_one_run_collapse_with_their_evidence() -> None:
-    findings = findings_from(
-        "No, don't mock the database.", "ok", "Again, don't mock the database!"
-    )
+    findings = findings_from("No, don't mock the database.", "ok", "Again, don't mock the database!")
     result = plan(findings, approved=[], pending=[], discarded=[])
     (planned,) = result.proposals
     assert [e.turn_id for e in planned.proposal.evidence] == ["t0", "t2"]
@@ -194,9 +170,7 @@ def test_rerunning_with_the_previous_proposals_pending_proposes_nothing() -> Non
         "I said use uv!",
         "记住，测试数据库在 5433 端口。",
     )
-    approved = [
-        memory("pref-npm", "Always use pnpm, never npm or yarn.", type="preference", scope="user")
-    ]
+    approved = [memory("pref-npm", "Always use pnpm, never npm or yarn.", type="preference", scope="user")]
     first = plan(findings, approved=approved, pending=[], discarded=[])
     assert sorted(p.proposal.op for p in first.proposals) == [
         "create",
@@ -219,9 +193,7 @@ def test_the_largest_merged_finding_still_fits_a_memory_file() -> None:
     (planned,) = result.proposals
     proposal = planned.proposal
     assert len(proposal.evidence) == 3
-    record = proposed_record(
-        None, proposal.memory, proposal, proposal.scope, new_candidate_id(), utc_now()
-    )
+    record = proposed_record(None, proposal.memory, proposal, proposal.scope, new_candidate_id(), utc_now())
     assert len(render_memory(record)) <= 4096
 
 

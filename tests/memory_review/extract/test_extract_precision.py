@@ -40,17 +40,18 @@ def test_an_instruction_about_a_named_thing_is_a_task_detail(sentence: str) -> N
 
 
 @pytest.mark.parametrize(("sentence", "kind", "scope"), NAMED_BUT_GENERAL)
-def test_a_named_rule_that_generalises_is_durable_and_project_scoped(
-    sentence: str, kind: str, scope: str
-) -> None:
+def test_a_named_rule_that_generalises_is_durable_and_project_scoped(sentence: str, kind: str, scope: str) -> None:
     found = classify(sentence)
     assert found is not None, sentence
     assert (found.type, found.scope) == (kind, scope)
 
 
 def test_personal_style_stated_generally_stays_user_scope() -> None:
-    for sentence in ("From now on, keep your answers short.", "I prefer f-strings over .format() calls.",
-                     "Never use emojis in replies."):
+    for sentence in (
+        "From now on, keep your answers short.",
+        "I prefer f-strings over .format() calls.",
+        "Never use emojis in replies.",
+    ):
         found = classify(sentence)
         assert found is not None and found.scope == "user", sentence
 
@@ -60,8 +61,14 @@ def _turns(*texts: str, sessions: tuple[str, ...] | None = None) -> Transcript:
         session_id="s0",
         format="text",
         turns=[
-            Turn(turn_id=f"t{i}", role="user", source="user", text=text, index=i,
-                 session_id=sessions[i] if sessions else None)
+            Turn(
+                turn_id=f"t{i}",
+                role="user",
+                source="user",
+                text=text,
+                index=i,
+                session_id=sessions[i] if sessions else None,
+            )
             for i, text in enumerate(texts)
         ],
     )
@@ -117,8 +124,7 @@ def test_a_named_instruction_repeated_in_one_session_stays_a_task_detail() -> No
 
 
 def test_a_durable_rule_said_in_two_sessions_is_one_high_priority_proposal() -> None:
-    findings = extract(_turns("We use uv for dependencies.", "we use uv for dependencies",
-                              sessions=("s1", "s2")))
+    findings = extract(_turns("We use uv for dependencies.", "we use uv for dependencies", sessions=("s1", "s2")))
     assert [f.priority for f in findings] == ["medium", "medium"]
     (proposal,) = plan(findings, approved=[], pending=[], discarded=[]).proposals
     assert proposal.proposal.priority == "high"

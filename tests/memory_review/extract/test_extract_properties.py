@@ -63,10 +63,7 @@ def test_sentence_spans_are_trimmed_single_line_slices(text: str) -> None:
 @FAST
 @given(st.lists(texts, min_size=1, max_size=5))
 def test_findings_quote_their_turn_exactly_and_are_valid(turn_texts: list[str]) -> None:
-    turns = [
-        Turn(turn_id=f"t{i}", role="user", source="user", text=text, index=i)
-        for i, text in enumerate(turn_texts)
-    ]
+    turns = [Turn(turn_id=f"t{i}", role="user", source="user", text=text, index=i) for i, text in enumerate(turn_texts)]
     transcript = Transcript(session_id="sess_prop", format="text", turns=turns)
     by_id = {turn.turn_id: turn.text for turn in turns}
     findings = extract(transcript)
@@ -80,12 +77,8 @@ def test_findings_quote_their_turn_exactly_and_are_valid(turn_texts: list[str]) 
     first = plan(findings, approved=[], pending=[], discarded=[])
     for planned in first.proposals:  # what the store would write must fit a memory file
         proposal = planned.proposal
-        proposed_record(
-            None, proposal.memory, proposal, proposal.scope, new_candidate_id(), utc_now()
-        )
-    again = plan(
-        findings, approved=[], pending=[p.proposal.memory for p in first.proposals], discarded=[]
-    )
+        proposed_record(None, proposal.memory, proposal, proposal.scope, new_candidate_id(), utc_now())
+    again = plan(findings, approved=[], pending=[p.proposal.memory for p in first.proposals], discarded=[])
     assert again.proposals == []
 
 
@@ -97,9 +90,7 @@ records = st.one_of(
             st.text(max_size=20),
             st.just({"role": "user", "content": [{"type": "text", "text": "Never use tabs."}]}),
             st.just({"role": "user", "content": ["bare"]}),
-            st.lists(
-                st.dictionaries(st.sampled_from(["type", "text"]), st.text(max_size=10)), max_size=2
-            ),
+            st.lists(st.dictionaries(st.sampled_from(["type", "text"]), st.text(max_size=10)), max_size=2),
         ),
         max_size=5,
     ),
@@ -111,9 +102,7 @@ records = st.one_of(
 
 @FAST
 @given(st.lists(records, max_size=6), st.sampled_from(["lines", "array"]))
-def test_any_json_input_reads_or_fails_with_validation_error(
-    values: list[object], layout: str
-) -> None:
+def test_any_json_input_reads_or_fails_with_validation_error(values: list[object], layout: str) -> None:
     raw = b"\n".join(orjson.dumps(v) for v in values) if layout == "lines" else orjson.dumps(values)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "t.jsonl"

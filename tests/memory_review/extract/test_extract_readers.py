@@ -100,9 +100,7 @@ def test_tool_results_wrappers_and_meta_records_are_not_the_user(transcripts_dir
 
 
 def test_sidechain_prompts_were_written_by_the_agent(transcripts_dir: Path) -> None:
-    transcript = read_transcript(
-        transcripts_dir / "claude-code/kesslerio-attio-mcp-server/logs_chat.json"
-    )
+    transcript = read_transcript(transcripts_dir / "claude-code/kesslerio-attio-mcp-server/logs_chat.json")
     prompts = [t for t in transcript.turns if t.role == "user" and t.is_sidechain]
     assert len(prompts) == 7
     assert all(t.source == "assistant" and not t.is_user_speaking for t in prompts)
@@ -110,18 +108,14 @@ def test_sidechain_prompts_were_written_by_the_agent(transcripts_dir: Path) -> N
 
 
 def test_malformed_records_are_skipped_with_their_line_numbers(transcripts_dir: Path) -> None:
-    transcript = read_transcript(
-        transcripts_dir / "claude-code/daaain-claude-code-log/edge_cases.jsonl"
-    )
+    transcript = read_transcript(transcripts_dir / "claude-code/daaain-claude-code-log/edge_cases.jsonl")
     assert [s.line for s in transcript.skipped] == [10, 11, 13, 14, 15, 16, 18]
     assert all(s.reason for s in transcript.skipped)
     ids = [t.turn_id for t in transcript.turns]
     assert len(ids) == len(set(ids))  # the file repeats uuids; turn ids stay unique
 
 
-def test_array_and_loglines_documents_read_like_jsonl(
-    transcripts_dir: Path, tmp_path: Path
-) -> None:
+def test_array_and_loglines_documents_read_like_jsonl(transcripts_dir: Path, tmp_path: Path) -> None:
     jsonl = transcripts_dir / "claude-code/simonw-claude-code-transcripts/sample_session.jsonl"
     records = [orjson.loads(line) for line in jsonl.read_bytes().splitlines() if line.strip()]
     as_array = tmp_path / "array.json"
@@ -130,9 +124,7 @@ def test_array_and_loglines_documents_read_like_jsonl(
     as_loglines.write_bytes(orjson.dumps({"loglines": records}))
     expected = [(t.turn_id, t.role, t.source, t.text) for t in read_transcript(jsonl).turns]
     for path in (as_array, as_loglines):
-        assert [
-            (t.turn_id, t.role, t.source, t.text) for t in read_transcript(path).turns
-        ] == expected
+        assert [(t.turn_id, t.role, t.source, t.text) for t in read_transcript(path).turns] == expected
 
 
 def test_system_reminders_are_cut_out_of_user_text(claude_session: WriteSession) -> None:
@@ -243,9 +235,7 @@ def test_aider_history(tmp_path: Path) -> None:
 
 def test_plain_text_is_one_user_turn_per_paragraph(tmp_path: Path) -> None:
     path = tmp_path / "notes.txt"
-    path.write_text(
-        "Always use pnpm.\nNot npm.\n\n\n记住：测试数据库在 5433 端口。\r\n", encoding="utf-8"
-    )
+    path.write_text("Always use pnpm.\nNot npm.\n\n\n记住：测试数据库在 5433 端口。\r\n", encoding="utf-8")
     transcript = read_transcript(path)
     assert transcript.format == "text"
     assert [(t.turn_id, t.source, t.text) for t in transcript.turns] == [
@@ -283,9 +273,7 @@ def test_forced_format_overrides_detection(tmp_path: Path) -> None:
         (b'{"name": "package", "version": "1.0"}', "not a transcript"),
     ],
 )
-def test_files_that_are_no_transcript_are_rejected_clearly(
-    tmp_path: Path, content: bytes, message: str
-) -> None:
+def test_files_that_are_no_transcript_are_rejected_clearly(tmp_path: Path, content: bytes, message: str) -> None:
     path = tmp_path / "input.jsonl"
     path.write_bytes(content)
     with pytest.raises(ValidationError, match=message) as caught:
@@ -303,9 +291,7 @@ def test_missing_file_directory_and_unknown_format(tmp_path: Path) -> None:
         read_transcript(tmp_path / "a.txt", format="yaml")
 
 
-def test_an_over_long_line_is_skipped_not_loaded(
-    claude_session: WriteSession, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_an_over_long_line_is_skipped_not_loaded(claude_session: WriteSession, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sources, "MAX_LINE_BYTES", 4096)
     path = claude_session(("user", "Never use tabs."), ("tool", "x" * 50_000), ("user", "Thanks."))
     transcript = read_transcript(path)
@@ -313,9 +299,7 @@ def test_an_over_long_line_is_skipped_not_loaded(
     assert [(s.line, "longer than" in s.reason) for s in transcript.skipped] == [(2, True)]
 
 
-def test_session_ids_are_always_safe_store_keys(
-    claude_session: WriteSession, tmp_path: Path
-) -> None:
+def test_session_ids_are_always_safe_store_keys(claude_session: WriteSession, tmp_path: Path) -> None:
     hostile = read_transcript(claude_session(("user", "hi"), session="../../etc/passwd"))
     assert hostile.session_id == "etc-passwd" and hostile.turns[0].session_id == "etc-passwd"
     text = tmp_path / ".aider notes (old).txt"

@@ -49,12 +49,8 @@ def test_real_user_turns_hold_no_durable_preferences(transcripts_dir: Path) -> N
 def test_rerunning_on_a_real_transcript_proposes_nothing_new(transcripts_dir: Path) -> None:
     findings = extract(read_transcript(transcripts_dir / BIG), include_untrusted=True)
     first = plan(findings, approved=[], pending=[], discarded=[])
-    assert first.proposals and first.flagged == len(
-        first.proposals
-    )  # every one is untrusted-source
-    again = plan(
-        findings, approved=[], pending=[p.proposal.memory for p in first.proposals], discarded=[]
-    )
+    assert first.proposals and first.flagged == len(first.proposals)  # every one is untrusted-source
+    again = plan(findings, approved=[], pending=[p.proposal.memory for p in first.proposals], discarded=[])
     assert again.proposals == []
 
 
@@ -125,7 +121,5 @@ def test_extraction_is_bounded_by_parsing(transcripts_dir: Path) -> None:
     parse = _best_of(3, lambda: orjson.loads(path.read_bytes()))
     full = _best_of(3, lambda: extract(read_transcript(path)))
     ratio = full / parse
-    print(
-        f"\nextract {full * 1000:.1f} ms vs orjson parse {parse * 1000:.1f} ms: ratio {ratio:.2f}"
-    )
+    print(f"\nextract {full * 1000:.1f} ms vs orjson parse {parse * 1000:.1f} ms: ratio {ratio:.2f}")
     assert ratio < MAX_SLOWDOWN

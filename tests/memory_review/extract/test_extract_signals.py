@@ -105,10 +105,7 @@ def test_one_off_instructions_and_chatter_are_not_memories(sentence: str) -> Non
 
 def test_extract_over_the_whole_table_finds_exactly_the_durable_rows() -> None:
     rows = [s for s, _ in DURABLE] + ONE_OFF
-    turns = [
-        Turn(turn_id=f"t{i}", role="user", text=text, source="user", index=i)
-        for i, text in enumerate(rows)
-    ]
+    turns = [Turn(turn_id=f"t{i}", role="user", text=text, source="user", index=i) for i, text in enumerate(rows)]
     findings = extract(Transcript(session_id="sess_table", format="text", turns=turns))
     turn_ids = [str(f.evidence[0].turn_id) for f in findings]
     assert sorted(turn_ids) == sorted(f"t{i}" for i in range(len(DURABLE)))
@@ -148,6 +145,4 @@ def test_the_cheap_cue_filter_never_hides_a_signal() -> None:
     for sentence in sentences:
         if any(signal.pattern.search(sentence) for signal in SIGNALS):
             assert CUE.search(sentence), sentence
-    assert all(
-        any(s.pattern.search(x) for x in sentences) for s in SIGNALS
-    )  # every signal exercised
+    assert all(any(s.pattern.search(x) for x in sentences) for s in SIGNALS)  # every signal exercised

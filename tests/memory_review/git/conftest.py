@@ -38,9 +38,14 @@ def _seeded_remote(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A bare remote with one commit on ``main``, built once and copied by each test."""
     root = tmp_path_factory.mktemp("seed")
     remote = root / "remote.git"
-    env = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_AUTHOR_NAME": "Seed",
-           "GIT_AUTHOR_EMAIL": "seed@example.invalid", "GIT_COMMITTER_NAME": "Seed",
-           "GIT_COMMITTER_EMAIL": "seed@example.invalid"}
+    env = {
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_AUTHOR_NAME": "Seed",
+        "GIT_AUTHOR_EMAIL": "seed@example.invalid",
+        "GIT_COMMITTER_NAME": "Seed",
+        "GIT_COMMITTER_EMAIL": "seed@example.invalid",
+    }
     with pytest.MonkeyPatch.context() as patch:
         for key, value in env.items():
             patch.setenv(key, value)

@@ -48,11 +48,15 @@ def git(*args: str, cwd: Path, check: bool = True, stdin: bytes | None = None) -
     return done.stdout.decode("utf-8", "replace")
 
 
-def proposal(memory_id: str, body: str, *, scope: str = "project", kind: str = "fact",
-             description: str | None = None) -> dict:
-    return {"op": "create", "scope": scope, "rationale": "the team agreed",
-            "memory": {"id": memory_id, "type": kind, "description": description or f"About {memory_id}",
-                       "body": body}}
+def proposal(
+    memory_id: str, body: str, *, scope: str = "project", kind: str = "fact", description: str | None = None
+) -> dict:
+    return {
+        "op": "create",
+        "scope": scope,
+        "rationale": "the team agreed",
+        "memory": {"id": memory_id, "type": kind, "description": description or f"About {memory_id}", "body": body},
+    }
 
 
 @dataclass
@@ -102,10 +106,16 @@ class Clone:
         assert set(ws.replay()) == set(ws.project.current_manifest().memories)
 
     def cli(self, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-        full = {**os.environ, "MEMORY_REVIEW_HOME": str(self.home), "MEMORY_REVIEW_ACTOR": self.name,
-                **(env or {})}
-        return subprocess.run([sys.executable, "-m", "memory_review.cli", "--project", str(self.root), *args],
-                              env=full, cwd=self.root, capture_output=True, text=True, timeout=120, check=False)
+        full = {**os.environ, "MEMORY_REVIEW_HOME": str(self.home), "MEMORY_REVIEW_ACTOR": self.name, **(env or {})}
+        return subprocess.run(
+            [sys.executable, "-m", "memory_review.cli", "--project", str(self.root), *args],
+            env=full,
+            cwd=self.root,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
 
 
 class Team:

@@ -30,9 +30,11 @@ def test_after_forget_the_printed_step_and_a_sync_replace_the_publication(team: 
     assert result.pushed
     ann.assert_valid()
     origins = {ann.ws.project.read_manifest().origin: ann, ben.ws.project.read_manifest().origin: ben}
-    published = {origins[ref.rsplit("/", 1)[1]].name: ref
-                 for ref in git("for-each-ref", "--format=%(refname)", cwd=team.remote).split()
-                 if ref.startswith("refs/memory-review/replicas/project/")}
+    published = {
+        origins[ref.rsplit("/", 1)[1]].name: ref
+        for ref in git("for-each-ref", "--format=%(refname)", cwd=team.remote).split()
+        if ref.startswith("refs/memory-review/replicas/project/")
+    }
     assert SECRET not in _reachable(team.remote, published["ann"])  # ann's publication is clean
     assert SECRET in _reachable(team.remote, published["ben"])  # what forget cannot reach: ben's copy
 

@@ -94,8 +94,7 @@ def test_a_rejected_push_keeps_the_merge_and_a_retry_publishes_it(team: Team) ->
 
 def test_a_remote_that_vanished_mid_push_is_retried(team: Team) -> None:
     ann, ben = _diverged(team)
-    done = ben.cli("sync", "--scope", "project",
-                   env=fault_env({"action": "kill", "point": "sync.before_push"}))
+    done = ben.cli("sync", "--scope", "project", env=fault_env({"action": "kill", "point": "sync.before_push"}))
     assert done.returncode == 137
     shutil.copytree(team.remote, team.tmp / "backup.git")
     shutil.rmtree(team.remote)

@@ -39,15 +39,20 @@ def test_each_kind_of_change_is_one_commit_and_proposals_are_none(team: Team) ->
     cid = ann.propose("style", "Tabs.")
     ws.context(session="sess-1")  # a context build is logged, not committed
     assert len(history(ann)) == 1
-    ws.edit(cid, ProposedMemory(id="style", type="fact", description="About style", body="Two spaces."),
-            actor="ann")
+    ws.edit(cid, ProposedMemory(id="style", type="fact", description="About style", body="Two spaces."), actor="ann")
     ws.apply([cid], actor="ann")
     ws.discard([ann.propose("other", "x")], actor="ann", reason="noise")
     ws.revert(cid, actor="ann")
     ws.delete("style", actor="ann")
     subjects = history(ann)
     assert [s.split(": #", 1)[1].split()[1] for s in subjects] == [
-        "delete", "revert", "discard", "apply", "edit", "apply"]
+        "delete",
+        "revert",
+        "discard",
+        "apply",
+        "edit",
+        "apply",
+    ]
     assert all(r.ok and not r.notes for r in ws.verify())
 
 
@@ -137,7 +142,8 @@ def test_a_failed_git_step_never_blocks_the_change_and_the_next_one_catches_up(t
     assert history_log(ann.root) == ann.ws.project.log_path.read_bytes()
     files = git("ls-tree", "-r", "--name-only", f"{REF}:memory", cwd=ann.root).split()
     assert sorted(f.rpartition("/")[2] for f in files) == sorted(
-        e.file.rpartition("/")[2] for e in ann.ws.project.current_manifest().memories.values())
+        e.file.rpartition("/")[2] for e in ann.ws.project.current_manifest().memories.values()
+    )
 
 
 def test_verify_repair_catches_the_history_up(team: Team) -> None:

@@ -17,8 +17,9 @@ def _converged(team: Team) -> None:
     first = manifest_memories(team.clones[0])
     for clone in team.clones:
         assert manifest_memories(clone) == first
-        assert {k: m.model_dump() for k, m in clone.ws.replay().items()} == \
-            {k: m.model_dump() for k, m in team.clones[0].ws.replay().items()}
+        assert {k: m.model_dump() for k, m in clone.ws.replay().items()} == {
+            k: m.model_dump() for k, m in team.clones[0].ws.replay().items()
+        }
         clone.assert_valid()
 
 
@@ -176,8 +177,12 @@ def test_history_graph_shows_the_merge(team: Team) -> None:
     result = ben.sync()
     parents = git("log", "-1", "--format=%P", REF, cwd=ben.root).split()
     assert len(parents) == 2 and result.event is not None
-    assert git("rev-parse", f"refs/memory-review/replicas/project/{ann.ws.project.read_manifest().origin}",
-               cwd=team.remote).strip() in parents
+    assert (
+        git(
+            "rev-parse", f"refs/memory-review/replicas/project/{ann.ws.project.read_manifest().origin}", cwd=team.remote
+        ).strip()
+        in parents
+    )
 
 
 def test_a_copied_store_cannot_publish_under_the_same_origin(team: Team) -> None:
@@ -209,7 +214,10 @@ def test_a_damaged_replica_is_left_out_not_half_used(team: Team) -> None:
     result = ben.sync()
     assert result.adopted == ("x",)
     assert sorted(s.split(":")[0] for s in result.skipped_replicas) == [
-        "00000000000000fe", "00000000000000ff", "not-a-replica-id"]
+        "00000000000000fe",
+        "00000000000000ff",
+        "not-a-replica-id",
+    ]
     ben.assert_valid()
 
 

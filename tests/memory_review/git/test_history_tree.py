@@ -40,7 +40,7 @@ def test_cutting_a_log_whole_or_a_batch_at_a_time_gives_the_same_chunks() -> Non
         while done < len(lines):
             open_chunk = chunks.pop()  # the open chunk and the next batch, as a commit extends it
             offset = open_chunk.first_seq - 1
-            more = lines[offset:done + batch]
+            more = lines[offset : done + batch]
             chunks += chunk_lines(more, open_chunk.first_seq)
             done += batch
         assert chunks == whole
@@ -68,11 +68,13 @@ def test_an_apply_writes_one_shard_and_keeps_every_other_tree(team: Team) -> Non
     ws = ann.ws
     for number in range(40):
         _approve(ws, ann, f"s-{number}", f"body {number}")
-    before = {line.split("\t")[1]: line.split()[2]
-              for line in git("ls-tree", f"{REF}:memory", cwd=ann.root).splitlines()}
+    before = {
+        line.split("\t")[1]: line.split()[2] for line in git("ls-tree", f"{REF}:memory", cwd=ann.root).splitlines()
+    }
     _approve(ws, ann, "s-new", "one more")
-    after = {line.split("\t")[1]: line.split()[2]
-             for line in git("ls-tree", f"{REF}:memory", cwd=ann.root).splitlines()}
+    after = {
+        line.split("\t")[1]: line.split()[2] for line in git("ls-tree", f"{REF}:memory", cwd=ann.root).splitlines()
+    }
     changed = {name for name in after if before.get(name) != after[name]}
     file = ws.project.current_manifest().memories["s-new"].file
     assert changed == {in_history(file).split("/")[1]}
@@ -90,7 +92,9 @@ def test_the_tree_built_from_the_last_one_equals_one_built_whole(team: Team) -> 
     def check() -> None:
         tip = repo.ref_tip(REF)
         assert tip is not None
-        whole = TreeBuilder(repo, store, store.current_manifest(), None).tree(LocalLog(store).since(repo, None, None), [])
+        whole = TreeBuilder(repo, store, store.current_manifest(), None).tree(
+            LocalLog(store).since(repo, None, None), []
+        )
         assert repo.tree_of(tip.commit) == whole
 
     for number in range(12):
@@ -120,16 +124,20 @@ def _old_form_commit(clone: Clone, parent: str | None = None) -> str:
     def blob(path: Path) -> str:
         return git("hash-object", "-w", "--no-filters", str(path), cwd=clone.root).strip()
 
-    memory = "".join(f"100644 blob {blob(store / e['file'])}\t{e['file'].split('/')[1]}\n"
-                     for e in manifest["memories"].values())
-    top = "".join(f"100644 blob {blob(store / name)}\t{name}\n"
-                  for name in ("manifest.json", "MEMORY.md", "events.jsonl"))
+    memory = "".join(
+        f"100644 blob {blob(store / e['file'])}\t{e['file'].split('/')[1]}\n" for e in manifest["memories"].values()
+    )
+    top = "".join(
+        f"100644 blob {blob(store / name)}\t{name}\n" for name in ("manifest.json", "MEMORY.md", "events.jsonl")
+    )
     if memory:
         top += f"040000 tree {git('mktree', cwd=clone.root, stdin=memory.encode()).strip()}\tmemory\n"
     tree = git("mktree", cwd=clone.root, stdin=top.encode()).strip()
-    message = (f"memory-review (project): an older version\n\nMemory-Review-Store: project\n"
-               f"Memory-Review-Origin: {manifest['origin']}\n{SEQ_TRAILER}: {manifest['log_seq']}\n"
-               f"{HEAD_TRAILER}: {manifest['log_head']}\n")
+    message = (
+        f"memory-review (project): an older version\n\nMemory-Review-Store: project\n"
+        f"Memory-Review-Origin: {manifest['origin']}\n{SEQ_TRAILER}: {manifest['log_seq']}\n"
+        f"{HEAD_TRAILER}: {manifest['log_head']}\n"
+    )
     commit = git("commit-tree", tree, *(["-p", parent] if parent else []), "-m", message, cwd=clone.root).strip()
     git("update-ref", REF, commit, cwd=clone.root)
     return commit
@@ -161,7 +169,8 @@ def test_a_history_in_the_old_form_is_continued_read_synced_and_forgotten(team: 
     assert history_log(ann.root) == ann.ws.project.log_path.read_bytes()
     old_file = ann.ws.project.current_manifest().memories["old-one"].file
     assert git("rev-parse", f"{REF}:{in_history(old_file)}", cwd=ann.root) == git(
-        "rev-parse", f"{old}:{old_file}", cwd=ann.root)  # the old blob, reused by name
+        "rev-parse", f"{old}:{old_file}", cwd=ann.root
+    )  # the old blob, reused by name
     ann.sync()
     ben.sync()
     assert set(ben.bodies()) == {"old-one", "new-one"}

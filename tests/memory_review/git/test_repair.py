@@ -20,8 +20,11 @@ STORE = ".memory-review"
 def _files(root: Path) -> dict[str, bytes]:
     """Every file of a store (but the lock), by relative path: what 'nothing changed' is checked against."""
     store = root / STORE
-    return {str(p.relative_to(store)): p.read_bytes() for p in sorted(store.rglob("*"))
-            if p.is_file() and p.name != ".lock" and "history.git" not in p.parts}
+    return {
+        str(p.relative_to(store)): p.read_bytes()
+        for p in sorted(store.rglob("*"))
+        if p.is_file() and p.name != ".lock" and "history.git" not in p.parts
+    }
 
 
 def _plain_clone(tmp_path: Path) -> Clone:
@@ -68,7 +71,7 @@ def test_a_missing_log_is_restored_from_the_git_history_and_nothing_is_lost(team
     assert set(ann.bodies()) == {"one", "two"}  # no approved memory lost
     assert [c.candidate.id for c in ann.pending()] == [pending]  # nor the pending candidate
     events = ann.events()
-    assert log.read_bytes().startswith(old_log[:old_log.rindex(b"\n", 0, len(old_log) - 1) + 1])
+    assert log.read_bytes().startswith(old_log[: old_log.rindex(b"\n", 0, len(old_log) - 1) + 1])
     assert [e.type for e in events[-2:]] == ["candidate.created", "store.recovered"]
     recovered = events[-1]
     assert "git history" in recovered.reason and "backups/repair-" in recovered.reason
@@ -152,6 +155,12 @@ def test_a_damaged_line_in_the_middle_is_restored_from_the_history(team: Team) -
 
 def test_apply_without_repair_is_a_usage_error(tmp_path: Path) -> None:
     env = {**os.environ, "MEMORY_REVIEW_HOME": str(tmp_path / "home")}
-    done = subprocess.run([sys.executable, "-m", "memory_review.cli", "--project", str(tmp_path), "verify",
-                           "--apply"], env=env, capture_output=True, text=True, timeout=60, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "memory_review.cli", "--project", str(tmp_path), "verify", "--apply"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 2 and "--apply goes with --repair" in done.stderr

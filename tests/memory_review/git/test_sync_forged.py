@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from git_helpers import Clone, Team, git, plant_replica
 
-from memory_review.events import Change, Event, EventDraft, EventLog
 from memory_review import sync_replicas
+from memory_review.events import Change, Event, EventDraft, EventLog
 from memory_review.safety import FLAG_INJECTION, scan
 from memory_review.sync_replicas import MAX_REPLICA_LOG_BYTES
 
@@ -44,8 +44,13 @@ def _skipped(clone: Clone) -> list[str]:
 
 
 def _adopted(clone: Clone, memory_id: str) -> dict:
-    entries = [a for e in clone.events() if e.type == "sync.merged" and e.sync
-               for a in e.sync["adopt"] if a["memory"] == memory_id]
+    entries = [
+        a
+        for e in clone.events()
+        if e.type == "sync.merged" and e.sync
+        for a in e.sync["adopt"]
+        if a["memory"] == memory_id
+    ]
     assert entries, f"{memory_id} was never adopted"
     return entries[-1]
 

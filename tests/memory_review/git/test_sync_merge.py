@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memory_review.events import GENESIS, Change, Event
 from memory_review.errors import ValidationError
+from memory_review.events import GENESIS, Change, Event
 from memory_review.sync_merge import (
     ABSENT,
     ROOT,
@@ -55,7 +55,7 @@ def test_merge_ids_are_deterministic() -> None:
 
 def test_a_newer_version_is_a_fast_forward_and_an_older_one_is_kept() -> None:
     g = graph(a=((ROOT,), "one"), b=(("a",), "two"))
-    assert merge_memory(M, g, head(ROOT, None, ""), [head("a", "one")]) .kind == "adopt"
+    assert merge_memory(M, g, head(ROOT, None, ""), [head("a", "one")]).kind == "adopt"
     out = merge_memory(M, g, head("a", "one", ""), [head("b", "two")])
     assert (out.kind, out.head.id, out.node) == ("adopt", "b", None)
     assert merge_memory(M, g, head("b", "two", ""), [head("a", "one")]).kind == "keep"
@@ -105,20 +105,35 @@ def test_the_order_replicas_are_read_in_never_matters() -> None:
 
 
 def _event(seq: int, kind: str, *, candidate: str | None = None, changes=None, sync=None) -> Event:
-    return Event(type=kind, actor="ann", candidate=candidate, changes=changes, sync=sync, seq=seq,
-                 prev=GENESIS, ts="2026-01-01T00:00:00.000000Z", origin="0" * 16)
+    return Event(
+        type=kind,
+        actor="ann",
+        candidate=candidate,
+        changes=changes,
+        sync=sync,
+        seq=seq,
+        prev=GENESIS,
+        ts="2026-01-01T00:00:00.000000Z",
+        origin="0" * 16,
+    )
 
 
 def test_a_log_knows_its_versions_and_keep_mine_is_a_version_with_both_parents() -> None:
     created = Change(memory=M, before=None, after=record("mine"))
-    sync = {"nodes": [{"memory": M, "id": "t", "parents": [ROOT], "key": content_key(record("theirs"))}],
-            "conflicts": [{"memory": M, "candidate": "c1", "ours": "l1", "theirs": "t"},
-                          {"memory": M, "candidate": "c2", "ours": "l1", "theirs": "t"}],
-            "closed": ["c2"]}
-    lines = [(_event(1, "candidate.applied", candidate="c0", changes=(created,)), "l1"),
-             (_event(2, "sync.merged", sync=sync), "l2"),
-             (_event(3, "candidate.discarded", candidate="c2"), "l3"),  # closed by sync: no version
-             (_event(4, "candidate.discarded", candidate="c1"), "l4")]  # a person keeps theirs out
+    sync = {
+        "nodes": [{"memory": M, "id": "t", "parents": [ROOT], "key": content_key(record("theirs"))}],
+        "conflicts": [
+            {"memory": M, "candidate": "c1", "ours": "l1", "theirs": "t"},
+            {"memory": M, "candidate": "c2", "ours": "l1", "theirs": "t"},
+        ],
+        "closed": ["c2"],
+    }
+    lines = [
+        (_event(1, "candidate.applied", candidate="c0", changes=(created,)), "l1"),
+        (_event(2, "sync.merged", sync=sync), "l2"),
+        (_event(3, "candidate.discarded", candidate="c2"), "l3"),  # closed by sync: no version
+        (_event(4, "candidate.discarded", candidate="c1"), "l4"),
+    ]  # a person keeps theirs out
     known = know(lines)
     assert known.nodes[M]["l1"] == Node((ROOT,), content_key(record("mine")))
     assert "l3" not in known.nodes[M]
@@ -127,11 +142,17 @@ def test_a_log_knows_its_versions_and_keep_mine_is_a_version_with_both_parents()
 
 
 def test_applying_a_conflict_candidate_records_both_parents() -> None:
-    sync = {"nodes": [{"memory": M, "id": "t", "parents": [ROOT], "key": "k"}],
-            "conflicts": [{"memory": M, "candidate": "c1", "ours": ROOT, "theirs": "t"}]}
+    sync = {
+        "nodes": [{"memory": M, "id": "t", "parents": [ROOT], "key": "k"}],
+        "conflicts": [{"memory": M, "candidate": "c1", "ours": ROOT, "theirs": "t"}],
+    }
     taken = Change(memory=M, before=None, after=record("theirs"))
-    known = know([(_event(1, "sync.merged", sync=sync), "l1"),
-                  (_event(2, "candidate.applied", candidate="c1", changes=(taken,)), "l2")])
+    known = know(
+        [
+            (_event(1, "sync.merged", sync=sync), "l1"),
+            (_event(2, "candidate.applied", candidate="c1", changes=(taken,)), "l2"),
+        ]
+    )
     assert known.nodes[M]["l2"].parents == (ROOT, "t")
 
 
@@ -142,8 +163,7 @@ def test_a_sync_object_with_unknown_fields_is_refused() -> None:
 
 # --- convergence: clones that author, sync and resolve in any order end up at the same version ------
 
-_ops = st.lists(st.tuples(st.sampled_from(["author", "sync"]), st.integers(0, 2), st.sampled_from("xyz")),
-                max_size=14)
+_ops = st.lists(st.tuples(st.sampled_from(["author", "sync"]), st.integers(0, 2), st.sampled_from("xyz")), max_size=14)
 
 
 class _Clone:

@@ -33,14 +33,26 @@ HOOK_ERROR = "HOOK-ERROR-MARKER"
 
 def _remote_objects(team: Team) -> bytes:
     """Every object the bare remote holds, contents included."""
-    return subprocess.run(["git", "cat-file", "--batch-all-objects", "--batch"], cwd=team.remote,
-                          capture_output=True, check=True, timeout=60).stdout
+    return subprocess.run(
+        ["git", "cat-file", "--batch-all-objects", "--batch"],
+        cwd=team.remote,
+        capture_output=True,
+        check=True,
+        timeout=60,
+    ).stdout
 
 
 def _hook(clone: Clone, payload: dict) -> subprocess.CompletedProcess:
     env = {**os.environ, "MEMORY_REVIEW_HOME": str(clone.home), "MEMORY_REVIEW_ACTOR": clone.name}
-    return subprocess.run([sys.executable, "-m", "memory_review.cli", "hook", "claude-code"], cwd=clone.root,
-                          input=json.dumps(payload).encode(), env=env, capture_output=True, timeout=60, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "memory_review.cli", "hook", "claude-code"],
+        cwd=clone.root,
+        input=json.dumps(payload).encode(),
+        env=env,
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
 
 
 def _machine_a(team: Team) -> Clone:
@@ -48,8 +60,11 @@ def _machine_a(team: Team) -> Clone:
     ann = team["ann"]
     ann.approve("db-tests", "never mock the database")
     session = str(uuid.uuid4())
-    base = {"session_id": session, "cwd": str(ann.root),
-            "transcript_path": str(ann.root / f"{HOOK_ERROR}-missing.jsonl")}
+    base = {
+        "session_id": session,
+        "cwd": str(ann.root),
+        "transcript_path": str(ann.root / f"{HOOK_ERROR}-missing.jsonl"),
+    }
     assert _hook(ann, {**base, "hook_event_name": "UserPromptSubmit", "prompt": PROMPT}).returncode == 0
     assert _hook(ann, {**base, "hook_event_name": "Stop", "stop_hook_active": False}).returncode == 0
     assert HOOK_ERROR.encode() in (ann.ws.project.root / "hooks" / "errors.jsonl").read_bytes()
@@ -66,8 +81,19 @@ def _legacy_context(clone: Clone, session: str) -> None:
     [event] = ws.log(type="context.built")[:1]
     context = {k: v for k, v in (event.context or {}).items() if not k.startswith("query_")}
     with ws.project.transact() as tx:
-        ws.commit(tx, Plan(drafts=[EventDraft(type="context.built", actor=f"agent:{session}", session=session,
-                                               context={**context, "query": f"old {OLD_TOKEN}"})]))
+        ws.commit(
+            tx,
+            Plan(
+                drafts=[
+                    EventDraft(
+                        type="context.built",
+                        actor=f"agent:{session}",
+                        session=session,
+                        context={**context, "query": f"old {OLD_TOKEN}"},
+                    )
+                ]
+            ),
+        )
     assert OLD_TOKEN.encode() in ws.project.log_path.read_bytes()
 
 
@@ -140,8 +166,19 @@ def test_a_secret_in_a_pending_record_is_left_out_even_when_sharing(team: Team) 
     [state] = [s for s in ws.list_candidates() if s.candidate.id == cid]
     leaky = state.candidate.model_copy(update={"id": new_candidate_id(), "rationale": f"use {GITHUB_TOKEN}"})
     with ws.project.transact() as tx:
-        ws.commit(tx, Plan(drafts=[EventDraft(type="candidate.created", actor="agent:old", candidate=leaky.id,
-                                               record=leaky.model_dump(mode="json"))]))
+        ws.commit(
+            tx,
+            Plan(
+                drafts=[
+                    EventDraft(
+                        type="candidate.created",
+                        actor="agent:old",
+                        candidate=leaky.id,
+                        record=leaky.model_dump(mode="json"),
+                    )
+                ]
+            ),
+        )
     [result] = ws.sync(scope="project", actor="ann", share_pending=True)
     assert result.pushed and any("not shared" in w for w in result.warnings)
     objects = _remote_objects(team)
@@ -157,8 +194,19 @@ def test_a_secret_in_a_reviewed_line_withholds_the_push(team: Team) -> None:
     [state] = [s for s in ws.list_candidates() if s.candidate.id == cid]
     leaky = state.candidate.model_copy(update={"id": new_candidate_id(), "rationale": f"use {GITHUB_TOKEN}"})
     with ws.project.transact() as tx:
-        ws.commit(tx, Plan(drafts=[EventDraft(type="candidate.created", actor="agent:old", candidate=leaky.id,
-                                               record=leaky.model_dump(mode="json"))]))
+        ws.commit(
+            tx,
+            Plan(
+                drafts=[
+                    EventDraft(
+                        type="candidate.created",
+                        actor="agent:old",
+                        candidate=leaky.id,
+                        record=leaky.model_dump(mode="json"),
+                    )
+                ]
+            ),
+        )
     ws.apply([leaky.id], actor="ann")
     [result] = ws.sync(scope="project", actor="ann")
     assert result.pushed is False

@@ -117,8 +117,7 @@ def test_head_naming_no_ref_is_left_to_gitpython(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("variable", ["GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY"])
-def test_git_environment_is_left_to_gitpython(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                              variable: str) -> None:
+def test_git_environment_is_left_to_gitpython(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variable: str) -> None:
     root = _repo(tmp_path / "project")
     monkeypatch.setenv(variable, str(root / ".git"))
     assert gitrepo._walk_up(root) is None
@@ -131,8 +130,10 @@ def test_missing_path_is_left_to_gitpython(tmp_path: Path) -> None:
 
 def test_finding_the_root_does_not_import_gitpython(tmp_path: Path) -> None:
     root = _repo(tmp_path / "project")
-    code = ("import json, sys; from pathlib import Path; from memory_review.paths import project_root; "
-            f"top = project_root(cwd=Path({str(root / '.')!r})); "
-            "print(json.dumps([str(top), 'git' in sys.modules]))")
+    code = (
+        "import json, sys; from pathlib import Path; from memory_review.paths import project_root; "
+        f"top = project_root(cwd=Path({str(root / '.')!r})); "
+        "print(json.dumps([str(top), 'git' in sys.modules]))"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert json.loads(done.stdout) == [str(root), False]

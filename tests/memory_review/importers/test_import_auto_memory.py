@@ -96,16 +96,12 @@ def test_a_whole_auto_memory_folder(ws: Workspace, memory_dir: Path) -> None:
         )
 
 
-def test_a_topic_file_is_one_memory_with_its_own_description(
-    ws: Workspace, memory_dir: Path
-) -> None:
+def test_a_topic_file_is_one_memory_with_its_own_description(ws: Workspace, memory_dir: Path) -> None:
     ws.import_memories(memory_dir)
     state = pending(ws)["pref-feedback-testing"]
     record = state.candidate.changes[0].after
     assert record.description == "Integration tests hit a real database, never mocks"
-    assert (
-        record.body.startswith("Integration tests must hit") and "**How to apply:**" in record.body
-    )
+    assert record.body.startswith("Integration tests must hit") and "**How to apply:**" in record.body
     assert "linked from memory/MEMORY.md" in state.candidate.rationale
     assert "saved it as a 'feedback' memory" in state.candidate.rationale
     [evidence] = state.candidate.evidence
@@ -114,11 +110,7 @@ def test_a_topic_file_is_one_memory_with_its_own_description(
 
 def test_index_links_are_no_memories_but_its_notes_are(ws: Workspace, memory_dir: Path) -> None:
     ws.import_memories(memory_dir)
-    from_index = [
-        s
-        for s in ws.list_candidates()
-        if s.candidate.evidence[0].turn_id.startswith("memory/MEMORY.md")
-    ]
+    from_index = [s for s in ws.list_candidates() if s.candidate.evidence[0].turn_id.startswith("memory/MEMORY.md")]
     [notes] = from_index
     assert notes.candidate.changes[0].after.body == INDEX.split("## Notes\n\n")[1].rstrip("\n")
     assert notes.candidate.scope == "project"
@@ -130,18 +122,14 @@ def test_naming_the_index_reads_only_what_it_links(ws: Workspace, memory_dir: Pa
     assert len(summary.files) == 5
 
 
-def test_a_single_topic_file_is_recognised_by_its_frontmatter(
-    ws: Workspace, memory_dir: Path
-) -> None:
+def test_a_single_topic_file_is_recognised_by_its_frontmatter(ws: Workspace, memory_dir: Path) -> None:
     summary = ws.import_memories(memory_dir / "project_release_freeze.md")
     assert summary.formats == ["claude-memory"] and len(summary.proposed) == 1
 
 
 def test_an_index_link_out_of_the_folder_is_confined(ws: Workspace, tmp_path: Path) -> None:
     write(tmp_path / "elsewhere" / "secret.md", "---\nname: x\ntype: user\n---\nprivate\n")
-    folder = write(
-        ws.root / "memory" / "MEMORY.md", "- [Escape](../../elsewhere/secret.md) — nope\n"
-    ).parent
+    folder = write(ws.root / "memory" / "MEMORY.md", "- [Escape](../../elsewhere/secret.md) — nope\n").parent
     summary = ws.import_memories(folder)
     assert summary.proposed == [] and summary.files == ["memory/MEMORY.md"]
     assert any("outside" in note for note in summary.notes)

@@ -62,7 +62,21 @@ def test_a_link_out_of_the_project_on_the_way_is_a_note_not_a_read(ws: Workspace
 def test_the_cli_flag(ws: Workspace) -> None:
     handlers = _chain(ws)
     env = {**os.environ, "MEMORY_REVIEW_HOME": str(ws.user.root)}
-    done = subprocess.run([sys.executable, "-m", "memory_review.cli", "--project", str(ws.root), "import",
-                           str(handlers), "--codex-chain", "--json"], capture_output=True, env=env, check=False)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "memory_review.cli",
+            "--project",
+            str(ws.root),
+            "import",
+            str(handlers),
+            "--codex-chain",
+            "--json",
+        ],
+        capture_output=True,
+        env=env,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr.decode()
     assert b"services/AGENTS.override.md" in done.stdout

@@ -38,15 +38,11 @@ def test_imports_are_followed_relative_to_the_importing_file(ws: Workspace) -> N
     assert summary.files == ["CLAUDE.md", "docs/testing.md", "docs/db.md"]
     assert summary.notes == []
     rationales = [s.candidate.rationale for s in ws.list_candidates()]
-    assert any(
-        "docs/db.md" in r and "imported by docs/testing.md (@db.md)" in r for r in rationales
-    )
+    assert any("docs/db.md" in r and "imported by docs/testing.md (@db.md)" in r for r in rationales)
 
 
 @pytest.mark.parametrize("reference", ["../outside.md", "docs/../../outside.md"])
-def test_a_dotdot_escape_is_refused_and_reported(
-    ws: Workspace, outside: Path, reference: str
-) -> None:
+def test_a_dotdot_escape_is_refused_and_reported(ws: Workspace, outside: Path, reference: str) -> None:
     write(ws.root / "CLAUDE.md", f"## Rules\n\nAlso read @{reference} please.\n")
     summary = ws.import_memories(ws.root / "CLAUDE.md")
     assert summary.files == ["CLAUDE.md"]

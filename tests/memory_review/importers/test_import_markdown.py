@@ -30,10 +30,7 @@ def test_leading_frontmatter_is_read_tolerantly() -> None:
 
 
 def test_later_blocks_only_when_asked_and_a_markdown_rule_is_no_block() -> None:
-    text = (
-        "---\ndescription: a\n---\nbody one\n\n"
-        "---\ndescription: b\nglobs:\n---\nbody two\n\n---\nplain text\n"
-    )
+    text = "---\ndescription: a\n---\nbody one\n\n---\ndescription: b\nglobs:\n---\nbody two\n\n---\nplain text\n"
     lines = _lines(text)
     assert len(frontmatter_blocks(lines)) == 1
     blocks = frontmatter_blocks(lines, anywhere=True)
@@ -114,9 +111,7 @@ def test_quotes_are_clipped_as_stored_at_a_line_end() -> None:
 
 _TEXT = st.lists(
     st.one_of(
-        st.sampled_from(
-            ["", "# Title", "## Section", "### Sub", "```", "- item", "---", "text line"]
-        ),
+        st.sampled_from(["", "# Title", "## Section", "### Sub", "```", "- item", "---", "text line"]),
         st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), max_size=300),
     ),
     max_size=120,

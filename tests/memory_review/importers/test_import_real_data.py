@@ -42,9 +42,7 @@ def _check_candidates(ws: Workspace, files: dict[str, Path]) -> list[Candidate]:
 
 
 @pytest.mark.parametrize("name", CLAUDE_MD)
-def test_each_real_instruction_file_imports_with_exact_evidence(
-    ws: Workspace, memory_files: Path, name: str
-) -> None:
+def test_each_real_instruction_file_imports_with_exact_evidence(ws: Workspace, memory_files: Path, name: str) -> None:
     path = memory_files / "claude_md_agents_md" / name
     summary = ws.import_memories(path)
     assert summary.formats == ["claude-md"] and summary.files == [name]
@@ -56,10 +54,7 @@ def test_each_real_instruction_file_imports_with_exact_evidence(
 
 def test_classification_of_a_real_claude_md(ws: Workspace, memory_files: Path) -> None:
     ws.import_memories(memory_files / "claude_md_agents_md" / "GetStream-Vision-Agents_CLAUDE.md")
-    by_section = {
-        s.candidate.changes[0].after.description.split(":")[0]: s.candidate
-        for s in ws.list_candidates()
-    }
+    by_section = {s.candidate.changes[0].after.description.split(":")[0]: s.candidate for s in ws.list_candidates()}
     assert by_section["Python rules"].changes[0].after.type == "forbidden"
     assert by_section["Python rules"].priority == "high"
     assert by_section["Project overview"].changes[0].after.type == "fact"
@@ -68,9 +63,7 @@ def test_classification_of_a_real_claude_md(ws: Workspace, memory_files: Path) -
     assert 'section "Testing"' in by_section["Testing"].rationale
 
 
-def test_a_claude_md_that_only_imports_agents_md(
-    ws: Workspace, memory_files: Path, place: Place
-) -> None:
+def test_a_claude_md_that_only_imports_agents_md(ws: Workspace, memory_files: Path, place: Place) -> None:
     folder = memory_files / "claude_md_agents_md"
     claude = place(folder / "simonw-claude-code-transcripts_CLAUDE.md", "CLAUDE.md")
     agents = place(folder / "simonw-claude-code-transcripts_AGENTS.md", "AGENTS.md")
@@ -81,21 +74,13 @@ def test_a_claude_md_that_only_imports_agents_md(
     assert all("imported by CLAUDE.md (@AGENTS.md)" in c.rationale for c in candidates)
 
 
-def test_the_unresolved_import_of_the_file_as_stored_is_a_note(
-    ws: Workspace, memory_files: Path
-) -> None:
-    summary = ws.import_memories(
-        memory_files / "claude_md_agents_md" / "modelcontextprotocol-python-sdk_CLAUDE.md"
-    )
+def test_the_unresolved_import_of_the_file_as_stored_is_a_note(ws: Workspace, memory_files: Path) -> None:
+    summary = ws.import_memories(memory_files / "claude_md_agents_md" / "modelcontextprotocol-python-sdk_CLAUDE.md")
     assert summary.found == 0 and summary.proposed == []
-    assert summary.notes == [
-        "modelcontextprotocol-python-sdk_CLAUDE.md: import @AGENTS.md not found"
-    ]
+    assert summary.notes == ["modelcontextprotocol-python-sdk_CLAUDE.md: import @AGENTS.md not found"]
 
 
-def test_a_newer_version_of_a_file_skips_what_the_older_one_said(
-    ws: Workspace, memory_files: Path
-) -> None:
+def test_a_newer_version_of_a_file_skips_what_the_older_one_said(ws: Workspace, memory_files: Path) -> None:
     folder = memory_files / "claude_md_agents_md"
     first = ws.import_memories(folder / "kesslerio-attio-mcp-server_CLAUDE.md")
     second = ws.import_memories(folder / "kesslerio-attio-mcp-server_CLAUDE.HEAD.md")
@@ -119,27 +104,21 @@ def _nftbk_project(ws: Workspace, memory_files: Path, place: Place) -> dict[str,
     return placed
 
 
-def test_cursor_rules_with_a_symlinked_agents_md(
-    ws: Workspace, memory_files: Path, place: Place
-) -> None:
+def test_cursor_rules_with_a_symlinked_agents_md(ws: Workspace, memory_files: Path, place: Place) -> None:
     placed = _nftbk_project(ws, memory_files, place)
     summary = ws.import_memories(ws.root)
     assert summary.formats == ["claude-md", "cursor"]
     assert summary.files == ["AGENTS.md", ".cursor/rules/markdown.mdc", ".cursor/rules/rust.mdc"]
     candidates = _check_candidates(ws, placed)
     from_agents = [c for c in candidates if c.evidence[0].turn_id.startswith("AGENTS.md:")]
-    assert from_agents and all(
-        "a link to .cursor/rules/general.mdc" in c.rationale for c in from_agents
-    )
+    assert from_agents and all("a link to .cursor/rules/general.mdc" in c.rationale for c in from_agents)
     assert not any("alwaysApply" in c.changes[0].after.body for c in candidates)
     rust = [c for c in candidates if "rust.mdc" in c.evidence[0].turn_id]
     assert rust and all("(for *.rs)" in c.changes[0].after.description for c in rust)
     assert all("only to files matching *.rs" in c.rationale for c in rust)
 
 
-def test_cursor_rules_folder_imports_each_rule_file(
-    ws: Workspace, memory_files: Path, place: Place
-) -> None:
+def test_cursor_rules_folder_imports_each_rule_file(ws: Workspace, memory_files: Path, place: Place) -> None:
     placed = _nftbk_project(ws, memory_files, place)
     summary = ws.import_memories(ws.root / ".cursor" / "rules")
     assert summary.formats == ["cursor"]
@@ -153,9 +132,7 @@ def test_cursor_rules_folder_imports_each_rule_file(
     assert again.proposed == [] and again.skipped_duplicates == again.found
 
 
-def test_python_mdc_with_two_frontmatter_blocks_is_two_rules(
-    ws: Workspace, memory_files: Path
-) -> None:
+def test_python_mdc_with_two_frontmatter_blocks_is_two_rules(ws: Workspace, memory_files: Path) -> None:
     path = memory_files / "cursor_rules" / "GetStream-Vision-Agents" / "python.mdc"
     summary = ws.import_memories(path)
     assert summary.found == 2
@@ -201,9 +178,7 @@ def test_reimport_proposes_nothing_new(ws: Workspace, memory_files: Path, relati
     assert again.skipped_duplicates == first.found - first.merged
     ws.apply([cid for cid in first.proposed], actor="alice")
     after_apply = ws.import_memories(memory_files / relative)
-    assert after_apply.proposed == [] and {d["reason"] for d in after_apply.duplicates} == {
-        "already remembered"
-    }
+    assert after_apply.proposed == [] and {d["reason"] for d in after_apply.duplicates} == {"already remembered"}
 
 
 def test_every_real_memory_file_at_once(ws: Workspace, memory_files: Path) -> None:

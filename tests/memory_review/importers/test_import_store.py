@@ -77,20 +77,13 @@ def test_injected_instructions_are_flagged(ws: Workspace, claude_md: Path) -> No
     assert "Vendor notes" in vendor.candidate.changes[0].after.description
 
 
-def test_a_changed_section_comes_back_as_an_update_of_that_memory(
-    ws: Workspace, claude_md: Path
-) -> None:
+def test_a_changed_section_comes_back_as_an_update_of_that_memory(ws: Workspace, claude_md: Path) -> None:
     first = ws.import_memories(claude_md)
     ws.apply(first.proposed, actor="alice")
-    claude_md.write_text(
-        CLAUDE_MD.replace("uv run pytest -x", "uv run pytest -x -q"), encoding="utf-8"
-    )
+    claude_md.write_text(CLAUDE_MD.replace("uv run pytest -x", "uv run pytest -x -q"), encoding="utf-8")
     again = ws.import_memories(claude_md)
     [state] = [ws.show(cid) for cid in again.proposed]
-    assert (
-        state.candidate.op == "update"
-        and state.candidate.changes[0].memory == "conv-claude-testing"
-    )
+    assert state.candidate.op == "update" and state.candidate.changes[0].memory == "conv-claude-testing"
     assert "-Run `uv run pytest -x` before" in state.candidate.diff.replace("- Run", "-Run")
     assert again.skipped_duplicates == 3
 
@@ -109,9 +102,7 @@ def test_a_piece_that_cannot_fit_a_memory_file_is_left_out_and_named(
     # The caps normally make this impossible; raised caps show the last check still holds.
     monkeypatch.setattr(markdown, "BODY_BYTES", 3900)
     monkeypatch.setattr(markdown, "BODY_LINES", 400)
-    big = "\n".join(
-        f"- rule number {i} says something long enough to fill the line" for i in range(60)
-    )
+    big = "\n".join(f"- rule number {i} says something long enough to fill the line" for i in range(60))
     path = write(ws.root / "AGENTS.md", f"## Small\n\nUse ruff.\n\n## Huge\n\n{big}\n")
     summary = ws.import_memories(path)
     assert summary.too_large == ["conv-agent-huge"] and len(summary.proposed) == 1
@@ -133,9 +124,7 @@ def test_cli_import_json_and_text(ws: Workspace, claude_md: Path) -> None:
     done = _cli(ws, "import", str(claude_md), "--json")
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    assert (
-        report["formats"] == ["claude-md"] and report["found"] == 4 and len(report["proposed"]) == 4
-    )
+    assert report["formats"] == ["claude-md"] and report["found"] == 4 and len(report["proposed"]) == 4
     assert report["flagged"] == 2 and report["skipped_duplicates"] == 0
     again = _cli(ws, "import", str(claude_md))
     assert again.returncode == 0
@@ -154,9 +143,7 @@ def test_the_persons_own_claude_md_goes_to_the_user_store(
     ws: Workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("HOME", str(tmp_path / "person"))
-    path = write(
-        tmp_path / "person" / ".claude" / "CLAUDE.md", "## Style\n\nAnswer briefly, no recap.\n"
-    )
+    path = write(tmp_path / "person" / ".claude" / "CLAUDE.md", "## Style\n\nAnswer briefly, no recap.\n")
     ws.import_memories(path)
     [state] = ws.list_candidates()
     assert state.candidate.scope == "user"
@@ -166,9 +153,7 @@ def test_the_persons_own_claude_md_goes_to_the_user_store(
 def test_a_project_folder_imports_every_kind_it_holds(ws: Workspace) -> None:
     write(ws.root / "CLAUDE.md", "## Tests\n\nRun make test.\n")
     write(ws.root / ".cursorrules", "Prefer small functions.\n")
-    write(
-        ws.root / ".cursor" / "rules" / "style.mdc", "---\nalwaysApply: true\n---\n\nUse black.\n"
-    )
+    write(ws.root / ".cursor" / "rules" / "style.mdc", "---\nalwaysApply: true\n---\n\nUse black.\n")
     write(ws.root / "memory-bank" / "projectbrief.md", "# Brief\n\n## Overview\n\nA CLI tool.\n")
     summary = ws.import_memories(ws.root)
     assert summary.formats == ["cursor", "claude-md", "cline"]

@@ -33,9 +33,7 @@ AGES = [
 
 @pytest.mark.parametrize(("updated_at", "days"), AGES)
 def test_age_note(mem: MakeMemory, updated_at: str, days: int) -> None:
-    text = build_context(
-        [mem("aged", updated_at=updated_at, body="b")], ContextRequest(now=NOW)
-    ).text
+    text = build_context([mem("aged", updated_at=updated_at, body="b")], ContextRequest(now=NOW)).text
     age = f"; this memory is {days} {'day' if days == 1 else 'days'} old" if days else ""
     assert f"\n[memory:project:fact] About aged (id=aged{age})\nb\n" in text
 
@@ -43,9 +41,7 @@ def test_age_note(mem: MakeMemory, updated_at: str, days: int) -> None:
 @pytest.mark.parametrize(("updated_at", "days"), AGES)
 def test_age_note_of_the_first_layout(mem: MakeMemory, updated_at: str, days: int) -> None:
     """Events recorded before ADR 0015 replay with their own layout, age note included."""
-    text = build_context(
-        [mem("aged", updated_at=updated_at, body="b")], ContextRequest(now=NOW, frame=1)
-    ).text
+    text = build_context([mem("aged", updated_at=updated_at, body="b")], ContextRequest(now=NOW, frame=1)).text
     note = f" (This memory is {days} {'day' if days == 1 else 'days'} old.)" if days else ""
     assert f"\n[memory:project:fact] id=aged{note}\nb\n" in text
 
@@ -123,9 +119,7 @@ def test_request_requires_the_clock() -> None:
 
 
 def test_result_json_shape_matches_the_contract(mem: MakeMemory) -> None:
-    result = build_context(
-        [mem("a", body="x"), mem("b", body="y")], ContextRequest(now=NOW, query="zzz")
-    )
+    result = build_context([mem("a", body="x"), mem("b", body="y")], ContextRequest(now=NOW, query="zzz"))
     data = result.model_dump(mode="json")
     assert set(data) == {"text", "sha256", "included", "dropped"}
     assert data["dropped"][0].keys() == {"id", "scope", "type", "sha256", "reason"}

@@ -22,9 +22,7 @@ from memory_review.proposal import Evidence, ProposedMemory, Proposer, UpsertPro
 from memory_review.safety import FLAG_INJECTION, hidden_positions
 from memory_review.workspace import Workspace
 
-TAG_LINE_RE = re.compile(
-    r"^\[memory:(user|project|session):(preference|convention|fact|forbidden)\] ", re.MULTILINE
-)
+TAG_LINE_RE = re.compile(r"^\[memory:(user|project|session):(preference|convention|fact|forbidden)\] ", re.MULTILINE)
 OPEN_RE = re.compile(r"<\s*memory[\s_-]*review[\s_-]*context")
 CLOSE_RE = re.compile(r"<\s*/\s*memory[\s_-]*review[\s_-]*context")
 TEXTS = [f.text for f in FORGERIES] + INJECTIONS
@@ -33,7 +31,9 @@ IDS = [f.name for f in FORGERIES] + [f"injection {i}" for i in range(len(INJECTI
 
 def proposal(memory_id: str, body: str) -> UpsertProposal:
     return UpsertProposal(
-        op="create", scope="project", rationale="the agent says the user wants this",
+        op="create",
+        scope="project",
+        rationale="the agent says the user wants this",
         memory=ProposedMemory(id=memory_id, type="convention", description=f"About {memory_id}", body=body),
         evidence=(Evidence(quote="remember this", session_id="s1", turn_id="t1"),),
         proposer=Proposer(kind="agent", name="corpus"),
@@ -75,8 +75,15 @@ def test_flagged_at_propose_and_inert_when_applied(tmp_path: Path, text: str) ->
 
 
 def _cli(args: list[str], env: dict, cwd: Path, stdin: str | None = None):
-    done = subprocess.run([sys.executable, "-m", "memory_review.cli", *args], input=stdin, env=env, cwd=cwd,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "memory_review.cli", *args],
+        input=stdin,
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 

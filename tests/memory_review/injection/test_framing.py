@@ -88,8 +88,12 @@ FRAGMENTS = [
 
 
 # The look-alikes FRAGMENTS use that NFKD leaves alone, read by hand (not by the project's table).
-_READ_AS = {"е": "e", "ɱ": "m", "\u298b": "[", **{unicodedata.lookup(f"LATIN LETTER SMALL CAPITAL {c}"): c.lower()
-                                               for c in "MEORYVIWCNT"}}
+_READ_AS = {
+    "е": "e",
+    "ɱ": "m",
+    "\u298b": "[",
+    **{unicodedata.lookup(f"LATIN LETTER SMALL CAPITAL {c}"): c.lower() for c in "MEORYVIWCNT"},
+}
 
 
 def reader_fold(text: str) -> str:
@@ -198,8 +202,7 @@ def test_real_instruction_files_render_as_inert_frames(shared_data: Path) -> Non
     if not chunks:
         pytest.skip("no memory files in the real test data")
     memories = [
-        make_memory(f"real-{i:04d}", MEMORY_TYPES[i % 4], SCOPES[i % 3], body=chunk)
-        for i, chunk in enumerate(chunks)
+        make_memory(f"real-{i:04d}", MEMORY_TYPES[i % 4], SCOPES[i % 3], body=chunk) for i, chunk in enumerate(chunks)
     ]
     result = build_context(memories, BIG)
     assert_framed(result.text, memories)

@@ -24,8 +24,15 @@ def test_every_ascii_character_folds_to_its_lower_case() -> None:
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.text(st.one_of(st.characters(max_codepoint=0x7F), st.characters(exclude_categories=("Cs",)),
-                         st.sampled_from("ＭЕмеｍ［：\u0301\u200d\ufb01ß"))))
+@given(
+    st.text(
+        st.one_of(
+            st.characters(max_codepoint=0x7F),
+            st.characters(exclude_categories=("Cs",)),
+            st.sampled_from("ＭЕмеｍ［：\u0301\u200d\ufb01ß"),
+        )
+    )
+)
 def test_fold_by_runs_equals_the_per_character_fold(text: str) -> None:
     assert render._fold(text) == _reference(text)
 

@@ -29,8 +29,12 @@ def _workspace(tmp_path: Path) -> Workspace:
     ws = Workspace(tmp_path / "p", tmp_path / "home")
     ws.init()
     for memory_id, body in (("pkg", "we use uv for packages"), ("db", "never mock the database")):
-        doc = {"op": "create", "scope": "project", "rationale": "r",
-               "memory": {"id": memory_id, "type": "fact", "description": f"{memory_id} note", "body": body}}
+        doc = {
+            "op": "create",
+            "scope": "project",
+            "rationale": "r",
+            "memory": {"id": memory_id, "type": "fact", "description": f"{memory_id} note", "body": body},
+        }
         [state] = ws.propose(parse_proposals(json.dumps(doc).encode()))
         ws.apply([state.candidate.id], actor="alice")
     return ws
@@ -76,8 +80,7 @@ def test_a_log_with_a_raw_query_still_replays(tmp_path: Path) -> None:
     legacy = {key: value for key, value in (new.context or {}).items() if not key.startswith("query_")}
     legacy["query"] = "packages"
     with ws.project.transact() as tx:
-        ws.commit(tx, Plan(drafts=[EventDraft(type="context.built", actor="agent:s2", session="s2",
-                                               context=legacy)]))
+        ws.commit(tx, Plan(drafts=[EventDraft(type="context.built", actor="agent:s2", session="s2", context=legacy)]))
     [replayed] = ws.replay_session("s2")
     assert (replayed.text, replayed.matches) == (given.text, True)
     assert replayed.query == "packages" and replayed.query_sha256 == _sha("packages")
@@ -88,11 +91,13 @@ def test_the_cli_replay_shows_the_hash_and_never_the_prompt(tmp_path: Path) -> N
     ws = _workspace(tmp_path)
     env = {**os.environ, "MEMORY_REVIEW_HOME": str(tmp_path / "home"), "MEMORY_REVIEW_ACTOR": "alice"}
     base = [sys.executable, "-m", "memory_review.cli", "--project", str(tmp_path / "p"), "--session", "s9"]
-    built = subprocess.run([*base, "context", "--query", PROMPT], env=env, capture_output=True, text=True,
-                           timeout=60, check=False)
+    built = subprocess.run(
+        [*base, "context", "--query", PROMPT], env=env, capture_output=True, text=True, timeout=60, check=False
+    )
     assert built.returncode == 0, built.stderr
-    replay = subprocess.run([*base, "replay", "--json"], env=env, capture_output=True,
-                            text=True, timeout=60, check=False)
+    replay = subprocess.run(
+        [*base, "replay", "--json"], env=env, capture_output=True, text=True, timeout=60, check=False
+    )
     assert replay.returncode == 0, replay.stderr
     [entry] = json.loads(replay.stdout)
     assert entry["matches"] and entry["query_sha256"] == _sha(PROMPT) and entry["query"] is None

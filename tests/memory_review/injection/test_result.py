@@ -13,10 +13,19 @@ SHA = "0123456789abcdef" * 4
 GOOD = {"id": "a", "scope": "project", "type": "fact", "sha256": SHA, "reason": "budget"}
 
 
-@pytest.mark.parametrize(("field", "value"), [
-    ("id", 7), ("scope", "team"), ("type", "rule"), ("sha256", SHA.upper()), ("sha256", SHA[:-1]),
-    ("sha256", SHA + "\n"), ("sha256", None), ("reason", "too old"),
-])
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("id", 7),
+        ("scope", "team"),
+        ("type", "rule"),
+        ("sha256", SHA.upper()),
+        ("sha256", SHA[:-1]),
+        ("sha256", SHA + "\n"),
+        ("sha256", None),
+        ("reason", "too old"),
+    ],
+)
 def test_bad_values_are_refused_naming_the_field(field: str, value: object) -> None:
     with pytest.raises(ValidationError) as caught:
         DroppedMemory(**{**GOOD, field: value})  # type: ignore[arg-type]

@@ -88,9 +88,7 @@ def test_valid_selector_reply_is_used(store: list[Memory]) -> None:
     chosen = select(store, "database", limit=2, selector=selector)
     assert [m.id for m in chosen] == ["indent", "zh-test", "no-push"]
     # the selector never sees forbidden memories: they are chosen regardless
-    assert selector.calls == [
-        ("database", ["indent", "db", "db-backup", "zh-commit", "zh-test"], 2)
-    ]
+    assert selector.calls == [("database", ["indent", "db", "db-backup", "zh-commit", "zh-test"], 2)]
 
 
 def test_empty_selector_array_selects_only_forbidden(store: list[Memory]) -> None:

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from injection_helpers import make_memory
 
-from memory_review.lean import keywords as selection  # the algorithm lives with the per-prompt path
 from memory_review.injection.selection import keyword_select
+from memory_review.lean import keywords as selection  # the algorithm lives with the per-prompt path
 
 
 def _reference(memories, query: str, limit: int) -> set[str]:
@@ -26,8 +26,34 @@ def _reference(memories, query: str, limit: int) -> set[str]:
 
 
 # Few distinct letters, so query words keep turning up inside, before and after the memories' words.
-_PIECES = st.sampled_from(["ab", "abc", "abcd", "ba", "c", "_", " ", "-", "1", "é", "É", "ß", "ss", "ﬁ", "fi",
-                           "数据", "库", "テスト", "\u0301", "ａｂｃ", ".", "\n", "abc_abc", "abc1"])
+_PIECES = st.sampled_from(
+    [
+        "ab",
+        "abc",
+        "abcd",
+        "ba",
+        "c",
+        "_",
+        " ",
+        "-",
+        "1",
+        "é",
+        "É",
+        "ß",
+        "ss",
+        "ﬁ",
+        "fi",
+        "数据",
+        "库",
+        "テスト",
+        "\u0301",
+        "ａｂｃ",
+        ".",
+        "\n",
+        "abc_abc",
+        "abc1",
+    ]
+)
 _TEXT = st.lists(_PIECES, max_size=12).map("".join)
 
 
@@ -46,8 +72,12 @@ def test_same_choice_as_listing_every_word(bodies: list[str], query: str, limit:
 
 
 def test_a_query_word_inside_a_longer_word_does_not_count() -> None:
-    memories = [make_memory("a", body="tests and testing"), make_memory("b", body="a test, here"),
-                make_memory("c", body="contest_test"), make_memory("d", body="café test")]
+    memories = [
+        make_memory("a", body="tests and testing"),
+        make_memory("b", body="a test, here"),
+        make_memory("c", body="contest_test"),
+        make_memory("d", body="café test"),
+    ]
     assert keyword_select(memories, "test", 5) == {"b", "c", "d"} == _reference(memories, "test", 5)
 
 

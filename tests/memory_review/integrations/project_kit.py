@@ -18,10 +18,14 @@ from memory_review.proposal import parse_proposal
 from memory_review.workspace import Workspace
 
 PROPOSAL = {
-    "op": "create", "scope": "project",
-    "memory": {"id": "forbidden-mock-database", "type": "forbidden",
-               "description": "Never mock the database in tests",
-               "body": "Integration tests run against the Postgres test container."},
+    "op": "create",
+    "scope": "project",
+    "memory": {
+        "id": "forbidden-mock-database",
+        "type": "forbidden",
+        "description": "Never mock the database in tests",
+        "body": "Integration tests run against the Postgres test container.",
+    },
     "rationale": "The user corrected this twice.",
     "evidence": [{"quote": "no, don't mock the database", "session_id": "s1", "turn_id": "t4"}],
 }
@@ -43,12 +47,20 @@ class Project:
         """A library view of the same stores (for assertions)."""
         return Workspace(self.root, Path(self.env["MEMORY_REVIEW_HOME"]))
 
-    def run(self, *args: str, stdin: str | bytes | None = None, env: dict[str, str] | None = None,
-            timeout: float = 60) -> subprocess.CompletedProcess:
+    def run(
+        self, *args: str, stdin: str | bytes | None = None, env: dict[str, str] | None = None, timeout: float = 60
+    ) -> subprocess.CompletedProcess:
         """``memory-review ARGS`` as a real subprocess in the project."""
         data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
-        return subprocess.run([sys.executable, "-m", "memory_review.cli", *args], input=data, check=False,
-                              env=env or self.env, cwd=self.root, capture_output=True, timeout=timeout)
+        return subprocess.run(
+            [sys.executable, "-m", "memory_review.cli", *args],
+            input=data,
+            check=False,
+            env=env or self.env,
+            cwd=self.root,
+            capture_output=True,
+            timeout=timeout,
+        )
 
     def json(self, *args: str, stdin: str | None = None) -> Any:
         """``memory-review ARGS --json``, which must succeed."""
@@ -56,8 +68,14 @@ class Project:
         assert done.returncode == 0, done.stderr.decode()
         return json.loads(done.stdout)
 
-    def hook(self, payload: dict[str, Any], *, env: dict[str, str] | None = None,
-             timeout: float = 30, agent: str = "claude-code") -> subprocess.CompletedProcess:
+    def hook(
+        self,
+        payload: dict[str, Any],
+        *,
+        env: dict[str, str] | None = None,
+        timeout: float = 30,
+        agent: str = "claude-code",
+    ) -> subprocess.CompletedProcess:
         """``memory-review hook <agent>`` with ``payload`` on stdin, as the agent runs it."""
         return self.run("hook", agent, stdin=json.dumps(payload), env=env, timeout=timeout)
 
@@ -80,8 +98,12 @@ def make_project(base: Path, *, init: bool = True) -> Project:
     root = base / "repo"
     root.mkdir(parents=True)
     subprocess.run(["git", "init", "-q", str(root)], check=True)
-    env = {**os.environ, "MEMORY_REVIEW_HOME": str(base / "user-store"), "MEMORY_REVIEW_ACTOR": "alice",
-           "HOME": str(base / "home")}
+    env = {
+        **os.environ,
+        "MEMORY_REVIEW_HOME": str(base / "user-store"),
+        "MEMORY_REVIEW_ACTOR": "alice",
+        "HOME": str(base / "home"),
+    }
     for name in ("CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR"):  # the tests say where Claude Code would be
         env.pop(name, None)
     env.pop("MEMORY_REVIEW_HOOK_DEADLINE", None)

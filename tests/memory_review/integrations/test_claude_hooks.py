@@ -31,14 +31,16 @@ def _evidence_turns(state) -> set[str]:
     return {e.turn_id for e in state.candidate.evidence if e.turn_id}
 
 
-def test_every_real_payload_through_the_hook_command(project: Project, hook_payloads, real_transcripts,
-                                                     payload_for) -> None:
+def test_every_real_payload_through_the_hook_command(
+    project: Project, hook_payloads, real_transcripts, payload_for
+) -> None:
     project.approve(PROPOSAL)
     transcripts = itertools.cycle(real_transcripts)
     # Each distinct payload once (the files repeat some verbatim; repeats are the incremental tests' job).
     distinct = {json.dumps(p, sort_keys=True): p for _name, ps in sorted(hook_payloads.items()) for p in ps}
-    jobs = [payload_for(p, next(transcripts) if p["hook_event_name"] in EXTRACT_EVENTS else None)
-            for p in distinct.values()]
+    jobs = [
+        payload_for(p, next(transcripts) if p["hook_event_name"] in EXTRACT_EVENTS else None) for p in distinct.values()
+    ]
     assert {j["hook_event_name"] for j in jobs} >= CONTEXT_EVENTS | EXTRACT_EVENTS | {"Notification"}
     # Claude Code runs hooks of several sessions at once; so do we (the store lock sorts them out).
     with ThreadPoolExecutor(max_workers=3) as pool:
@@ -113,8 +115,9 @@ def test_nothing_approved_means_nothing_added(project: Project, hook_payloads, p
     assert done.returncode == 0 and done.stdout == b"" and done.stderr == b""
 
 
-def test_stop_reads_only_the_turns_claude_code_appended(project: Project, hook_payloads, real_transcripts,
-                                                       payload_for, tmp_path: Path) -> None:
+def test_stop_reads_only_the_turns_claude_code_appended(
+    project: Project, hook_payloads, real_transcripts, payload_for, tmp_path: Path
+) -> None:
     real = next(p for p in real_transcripts if p.suffix == ".jsonl")
     live = tmp_path / "session.jsonl"
     live.write_bytes(real.read_bytes())
@@ -142,8 +145,9 @@ def test_stop_reads_only_the_turns_claude_code_appended(project: Project, hook_p
     assert len(ws.list_candidates()) == len(pending)
 
 
-def test_turns_already_read_are_not_proposed_again(project: Project, hook_payloads, payload_for,
-                                                   tmp_path: Path) -> None:
+def test_turns_already_read_are_not_proposed_again(
+    project: Project, hook_payloads, payload_for, tmp_path: Path
+) -> None:
     lines = DEMO.read_bytes().splitlines(keepends=True)
     live = tmp_path / "session.jsonl"
     live.write_bytes(b"".join(lines[:24]))
@@ -177,8 +181,7 @@ def test_a_replaced_transcript_is_read_from_the_start(tmp_path: Path) -> None:
     assert new_findings(everything, transcript, len(transcript.turns)) == []
 
 
-def test_offsets_survive_a_damaged_state_file(project: Project, hook_payloads, payload_for,
-                                              tmp_path: Path) -> None:
+def test_offsets_survive_a_damaged_state_file(project: Project, hook_payloads, payload_for, tmp_path: Path) -> None:
     live = tmp_path / "session.jsonl"
     live.write_bytes(DEMO.read_bytes())
     stop = payload_for(hook_payloads["stop.json"][0], live)

@@ -11,8 +11,7 @@ from project_kit import Project, make_project
 
 
 def _ignored(project: Project) -> bool:
-    done = subprocess.run(["git", "check-ignore", "-q", ".memory-review/"], cwd=project.root, timeout=30,
-                          check=False)
+    done = subprocess.run(["git", "check-ignore", "-q", ".memory-review/"], cwd=project.root, timeout=30, check=False)
     return done.returncode == 0
 
 
@@ -24,16 +23,25 @@ def test_init_creates_gitignore_once_and_reports_it(tmp_path: Path) -> None:
     again = project.json("init")
     assert again["gitignore"] == "already ignored" and again["project"] is False
     assert (project.root / ".gitignore").read_bytes() == b".memory-review/\n"
-    status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=project.root,
-                            capture_output=True, text=True, check=True, timeout=30).stdout
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"],
+        cwd=project.root,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=30,
+    ).stdout
     assert ".memory-review" not in status  # the store's files never show up to be committed
 
 
-@pytest.mark.parametrize(("before", "after"), [
-    (b"node_modules/\n", b"node_modules/\n.memory-review/\n"),
-    (b"dist", b"dist\n.memory-review/\n"),
-    (b"build/\r\n*.log\r\n", b"build/\r\n*.log\r\n.memory-review/\r\n"),
-])
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        (b"node_modules/\n", b"node_modules/\n.memory-review/\n"),
+        (b"dist", b"dist\n.memory-review/\n"),
+        (b"build/\r\n*.log\r\n", b"build/\r\n*.log\r\n.memory-review/\r\n"),
+    ],
+)
 def test_install_appends_in_the_files_own_style(project: Project, before: bytes, after: bytes) -> None:
     (project.root / ".gitignore").write_bytes(before)
     done = project.json("install", "claude-code", "--local")

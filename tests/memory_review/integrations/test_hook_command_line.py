@@ -16,11 +16,20 @@ def _answer(done) -> str:
 
 def test_fast_and_parsed_hook_command_lines_answer_alike(project: Project) -> None:
     project.approve(PROPOSAL)
-    payload = json.dumps({"hook_event_name": "UserPromptSubmit", "session_id": "sess-cli",
-                          "cwd": str(project.root), "prompt": "how do we test the database?"})
+    payload = json.dumps(
+        {
+            "hook_event_name": "UserPromptSubmit",
+            "session_id": "sess-cli",
+            "cwd": str(project.root),
+            "prompt": "how do we test the database?",
+        }
+    )
     fast = _answer(project.run(*HOOK_ARGV, stdin=payload))
     parsed = _answer(project.run("--project", str(project.root), *HOOK_ARGV, stdin=payload))
-    assert fast == parsed and "[memory:project:forbidden] Never mock the database in tests (id=forbidden-mock-database)\n" in fast
+    assert (
+        fast == parsed
+        and "[memory:project:forbidden] Never mock the database in tests (id=forbidden-mock-database)\n" in fast
+    )
     recorded = [e for e in project.json("log") if e["type"] == "context.built"]
     assert [e["session"] for e in recorded] == ["sess-cli", "sess-cli"]
 

@@ -19,17 +19,34 @@ SESSION = "sess-model-1"
 FIRST = "Never mock the database in tests, use the test container."
 SECOND = "Always use pnpm, not npm."
 ITEMS = [
-    {"name": "forbidden-mock-database", "type": "forbidden", "scope": "project",
-     "description": "Never mock the database in tests", "body": "Never mock the database in tests; use the test container."},
-    {"name": "pref-pnpm", "type": "preference", "scope": "user",
-     "description": "Use pnpm rather than npm", "body": "Always use pnpm, not npm."},
+    {
+        "name": "forbidden-mock-database",
+        "type": "forbidden",
+        "scope": "project",
+        "description": "Never mock the database in tests",
+        "body": "Never mock the database in tests; use the test container.",
+    },
+    {
+        "name": "pref-pnpm",
+        "type": "preference",
+        "scope": "user",
+        "description": "Use pnpm rather than npm",
+        "body": "Always use pnpm, not npm.",
+    },
 ]
 WAIT = 120.0  # an upper bound for the background worker on a loaded machine, not a measured time
 
 
 def _record(number: int, text: str) -> str:
-    return json.dumps({"type": "user", "uuid": f"u{number}", "sessionId": SESSION,
-                       "timestamp": f"2026-01-01T10:00:0{number}Z", "message": {"role": "user", "content": text}})
+    return json.dumps(
+        {
+            "type": "user",
+            "uuid": f"u{number}",
+            "sessionId": SESSION,
+            "timestamp": f"2026-01-01T10:00:0{number}Z",
+            "message": {"role": "user", "content": text},
+        }
+    )
 
 
 def _until(condition, what: str):
@@ -55,8 +72,12 @@ def setup(project: Project, tmp_path: Path) -> tuple[Project, StandIn, Path]:
 
 
 def _stop(project: Project, transcript: Path) -> bytes:
-    payload = {"hook_event_name": "Stop", "session_id": SESSION, "transcript_path": str(transcript),
-               "cwd": str(project.root)}
+    payload = {
+        "hook_event_name": "Stop",
+        "session_id": SESSION,
+        "transcript_path": str(transcript),
+        "cwd": str(project.root),
+    }
     done = project.hook(payload)
     assert done.returncode == 0 and done.stderr == b"", done.stderr
     return done.stdout
@@ -83,9 +104,11 @@ def test_one_worker_per_session_and_a_request_made_meanwhile_is_not_lost(setup) 
         stream.write(_record(2, SECOND) + "\n")
     _stop(project, transcript)
     _stop(project, transcript)  # a third Stop while one works: still one worker at a time
+
     def both():
         states = project.workspace().list_candidates()
         return states if len(states) == 2 else None
+
     states = _until(both, "two candidates")
     assert {s.candidate.changes[0].after.id for s in states} == {"forbidden-mock-database", "pref-pnpm"}
     calls = stand_in.calls()
@@ -94,8 +117,13 @@ def test_one_worker_per_session_and_a_request_made_meanwhile_is_not_lost(setup) 
     assert SECOND in calls[1]["stdin"] and FIRST not in calls[1]["stdin"]  # only the turns not read before
     state = HookState(project.root / ".memory-review", lock_timeout=1)
     # The offsets are saved just after the proposals (same lock): wait for that step too.
-    _until(lambda: (state.offsets(SESSION).of(transcript.absolute()) or None) and
-           state.offsets(SESSION).of(transcript.absolute()).turns == 2, "the offsets past both turns")
+    _until(
+        lambda: (
+            (state.offsets(SESSION).of(transcript.absolute()) or None)
+            and state.offsets(SESSION).of(transcript.absolute()).turns == 2
+        ),
+        "the offsets past both turns",
+    )
 
 
 def test_a_cli_that_hangs_never_delays_the_hook_and_its_failure_is_recorded(setup) -> None:
@@ -129,11 +157,26 @@ def test_gemini_hooks_extract_with_the_model_chosen_for_gemini(project: Project,
     config = json.loads((Path(project.env["MEMORY_REVIEW_HOME"]) / "config.json").read_text())
     assert config["hooks"] == {"gemini": {"extractor": "gemini"}}  # Claude Code's hooks keep their own choice
     session = tmp_path / "session-2026-01-01T10-00-gem.json"
-    session.write_text(json.dumps({"sessionId": "gem-1", "projectHash": "h", "messages": [
-        {"id": "m1", "timestamp": "2026-01-01T10:00:00.000Z", "type": "user", "content": FIRST}]}, indent=2))
+    session.write_text(
+        json.dumps(
+            {
+                "sessionId": "gem-1",
+                "projectHash": "h",
+                "messages": [{"id": "m1", "timestamp": "2026-01-01T10:00:00.000Z", "type": "user", "content": FIRST}],
+            },
+            indent=2,
+        )
+    )
     stand_in.act(answer=json.dumps(ITEMS), model="gemini-2.5-pro")
-    payload = {"hook_event_name": "AfterAgent", "session_id": "gem-1", "transcript_path": str(session),
-               "cwd": str(project.root), "prompt": FIRST, "prompt_response": "ok", "stop_hook_active": False}
+    payload = {
+        "hook_event_name": "AfterAgent",
+        "session_id": "gem-1",
+        "transcript_path": str(session),
+        "cwd": str(project.root),
+        "prompt": FIRST,
+        "prompt_response": "ok",
+        "stop_hook_active": False,
+    }
     done = project.hook(payload, agent="gemini")
     assert done.returncode == 0 and done.stdout == b"" and done.stderr == b""  # the model answers later
     [state] = _until(lambda: project.workspace().list_candidates(), "a candidate")
@@ -142,9 +185,17 @@ def test_gemini_hooks_extract_with_the_model_chosen_for_gemini(project: Project,
     project.env["MEMORY_REVIEW_AGENT_CLI_TIMEOUT"] = "2"
     stand_in.act(sleep=600)
     with session.open("w", encoding="utf-8") as stream:  # a new turn, so the worker asks again
-        json.dump({"sessionId": "gem-1", "projectHash": "h", "messages": [
-            {"id": "m1", "timestamp": "2026-01-01T10:00:00.000Z", "type": "user", "content": FIRST},
-            {"id": "m2", "timestamp": "2026-01-01T10:00:09.000Z", "type": "user", "content": SECOND}]}, stream)
+        json.dump(
+            {
+                "sessionId": "gem-1",
+                "projectHash": "h",
+                "messages": [
+                    {"id": "m1", "timestamp": "2026-01-01T10:00:00.000Z", "type": "user", "content": FIRST},
+                    {"id": "m2", "timestamp": "2026-01-01T10:00:09.000Z", "type": "user", "content": SECOND},
+                ],
+            },
+            stream,
+        )
     project.hook(payload, agent="gemini")
     [entry] = _until(lambda: project.json("hook", "errors"), "the failure in hook errors")
     assert (entry["agent"], entry["event"]) == ("gemini", "model-extractor")

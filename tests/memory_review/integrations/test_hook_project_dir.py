@@ -16,8 +16,12 @@ def _context(done) -> str:
 
 
 def _prompt(cwd: Path) -> dict:
-    return {"hook_event_name": "UserPromptSubmit", "session_id": SESSION, "cwd": str(cwd),
-            "prompt": "how do we test the database?"}
+    return {
+        "hook_event_name": "UserPromptSubmit",
+        "session_id": SESSION,
+        "cwd": str(cwd),
+        "prompt": "how do we test the database?",
+    }
 
 
 def test_the_project_dir_wins_over_a_cwd_the_agent_moved_to(project: Project, tmp_path: Path) -> None:

@@ -44,8 +44,7 @@ def test_a_broken_store_adds_nothing_and_says_why(project: Project, hook_payload
     assert text.returncode == 0 and b"IntegrityError" in text.stdout
 
 
-def test_a_damaged_log_stops_extraction_cleanly(project: Project, hook_payloads, payload_for,
-                                                real_transcripts) -> None:
+def test_a_damaged_log_stops_extraction_cleanly(project: Project, hook_payloads, payload_for, real_transcripts) -> None:
     project.approve(PROPOSAL)
     log = project.root / ".memory-review" / "events.jsonl"
     lines = log.read_bytes().splitlines(keepends=True)
@@ -57,15 +56,20 @@ def test_a_damaged_log_stops_extraction_cleanly(project: Project, hook_payloads,
     assert [e["error"] for e in _errors(project)] == ["IntegrityError"]
 
 
-@pytest.mark.parametrize(("content", "payloads"), [
-    (None, "stop.json"),                                      # missing
-    (b"", "subagent_stop.json"),                              # empty
-    (b"\x00\x01\x02binary\xff", "pre_compact.json"),          # not text
-    (b'{"just": "a json object"}\n', "stop.json"),            # JSON, not a transcript
-    ("directory", "subagent_stop.json"),                      # not a file at all
-], ids=["missing", "empty", "binary", "not-a-transcript", "directory"])
-def test_a_broken_transcript_adds_nothing(project: Project, hook_payloads, payload_for, tmp_path: Path,
-                                          content: bytes | str | None, payloads: str) -> None:
+@pytest.mark.parametrize(
+    ("content", "payloads"),
+    [
+        (None, "stop.json"),  # missing
+        (b"", "subagent_stop.json"),  # empty
+        (b"\x00\x01\x02binary\xff", "pre_compact.json"),  # not text
+        (b'{"just": "a json object"}\n', "stop.json"),  # JSON, not a transcript
+        ("directory", "subagent_stop.json"),  # not a file at all
+    ],
+    ids=["missing", "empty", "binary", "not-a-transcript", "directory"],
+)
+def test_a_broken_transcript_adds_nothing(
+    project: Project, hook_payloads, payload_for, tmp_path: Path, content: bytes | str | None, payloads: str
+) -> None:
     path = tmp_path / "transcript.jsonl"
     if content == "directory":
         path.mkdir()
@@ -81,8 +85,9 @@ def test_a_broken_transcript_adds_nothing(project: Project, hook_payloads, paylo
     assert error.error == "ValidationError" and str(path) in error.message
 
 
-def test_a_half_written_last_line_is_read_when_complete(project: Project, hook_payloads, payload_for,
-                                                         tmp_path: Path) -> None:
+def test_a_half_written_last_line_is_read_when_complete(
+    project: Project, hook_payloads, payload_for, tmp_path: Path
+) -> None:
     demo = DEMO.read_bytes()
     cut = demo.index(b"We use uv") + 4  # Claude Code is mid-way through writing this user turn
     live = tmp_path / "session.jsonl"
@@ -110,18 +115,24 @@ def test_a_payload_that_is_not_json_is_logged(project: Project) -> None:
 @pytest.fixture
 def lock_holder(project: Project) -> Iterator[subprocess.Popen]:
     """Another process holding the project store's lock (as a long apply would)."""
-    code = ("import sys, time; from pathlib import Path; from memory_review.locking import store_lock\n"
-            "with store_lock(Path(sys.argv[1]), 5):\n    print('locked', flush=True); time.sleep(60)\n")
-    child = subprocess.Popen([sys.executable, "-c", code, str(project.root / ".memory-review" / ".lock")],
-                             stdout=subprocess.PIPE, env=project.env)
+    code = (
+        "import sys, time; from pathlib import Path; from memory_review.locking import store_lock\n"
+        "with store_lock(Path(sys.argv[1]), 5):\n    print('locked', flush=True); time.sleep(60)\n"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", code, str(project.root / ".memory-review" / ".lock")],
+        stdout=subprocess.PIPE,
+        env=project.env,
+    )
     assert child.stdout is not None and child.stdout.readline() == b"locked\n"
     yield child
     child.send_signal(signal.SIGKILL)
     child.wait()
 
 
-def test_a_held_store_lock_is_not_waited_for(project: Project, hook_payloads, payload_for,
-                                             lock_holder: subprocess.Popen) -> None:
+def test_a_held_store_lock_is_not_waited_for(
+    project: Project, hook_payloads, payload_for, lock_holder: subprocess.Popen
+) -> None:
     prompt = payload_for(hook_payloads["user_prompt_submit.json"][0])
     done, took = _timed_hook(project, prompt)
     assert (done.returncode, done.stdout) == (0, b"") and took < QUICK
@@ -129,8 +140,9 @@ def test_a_held_store_lock_is_not_waited_for(project: Project, hook_payloads, pa
     assert error.error == "LockTimeoutError" and error.event == "UserPromptSubmit"
 
 
-def test_the_deadline_ends_the_hook(project: Project, hook_payloads, payload_for,
-                                    lock_holder: subprocess.Popen) -> None:
+def test_the_deadline_ends_the_hook(
+    project: Project, hook_payloads, payload_for, lock_holder: subprocess.Popen
+) -> None:
     # A deadline shorter than the lock wait: the watchdog, not the lock timeout, ends this run.
     env = {**project.env, "MEMORY_REVIEW_HOOK_DEADLINE": "0.3"}
     done, took = _timed_hook(project, payload_for(hook_payloads["session_start.json"][0]), env=env)
@@ -167,8 +179,20 @@ def test_a_missing_cwd_is_an_error_not_a_guess(project: Project, hook_payloads) 
 def test_inside_our_own_extractor_session_the_hook_does_nothing(project, payload_for, tmp_path) -> None:
     # extract.agent_cli runs `claude -p` with MEMORY_REVIEW_NESTED=1; a user-wide install must not act there.
     transcript = tmp_path / "t.jsonl"
-    transcript.write_text(json.dumps({"type": "user", "uuid": "u1", "sessionId": "s-nested", "message": {
-        "role": "user", "content": "Never mock the database in tests, always use the test container."}}) + "\n")
+    transcript.write_text(
+        json.dumps(
+            {
+                "type": "user",
+                "uuid": "u1",
+                "sessionId": "s-nested",
+                "message": {
+                    "role": "user",
+                    "content": "Never mock the database in tests, always use the test container.",
+                },
+            }
+        )
+        + "\n"
+    )
     payload = payload_for({"hook_event_name": "Stop", "session_id": "s-nested"}, transcript)
     done = project.hook(payload, env={**project.env, "MEMORY_REVIEW_NESTED": "1"})
     assert done.returncode == 0 and done.stdout == b""
@@ -177,14 +201,19 @@ def test_inside_our_own_extractor_session_the_hook_does_nothing(project, payload
     assert project.workspace().list_candidates() != []  # the same payload outside it proposes
 
 
-@pytest.mark.parametrize("plan", [
-    '{"action": "kill"}',                                     # would die at the first fault point
-    '{"action": "raise", "mode": "from"}',                    # would fail every write
-    '{"action": "partial", "point": "log.append.before_write"}',
-    "{not a plan",                                            # a malformed one used to stop the import
-], ids=["kill", "raise", "partial", "malformed"])
-def test_a_fault_plan_in_the_environment_is_not_read_by_the_hook(project: Project, hook_payloads,
-                                                                payload_for, plan: str) -> None:
+@pytest.mark.parametrize(
+    "plan",
+    [
+        '{"action": "kill"}',  # would die at the first fault point
+        '{"action": "raise", "mode": "from"}',  # would fail every write
+        '{"action": "partial", "point": "log.append.before_write"}',
+        "{not a plan",  # a malformed one used to stop the import
+    ],
+    ids=["kill", "raise", "partial", "malformed"],
+)
+def test_a_fault_plan_in_the_environment_is_not_read_by_the_hook(
+    project: Project, hook_payloads, payload_for, plan: str
+) -> None:
     """Only the test harness arms fault points (ADR 0025): the variable alone changes nothing."""
     project.approve(PROPOSAL)
     env = {**project.env, "MEMORY_REVIEW_FAULT": plan}

@@ -22,14 +22,14 @@ from memory_review.integrations.install import (
 
 # A settings file as Claude Code writes it (2-space JSON), with hooks of other tools on our events too.
 THEIRS = {
-    "permissions": {"allow": ["Bash(npm run test:*)", "WebFetch(domain:docs.anthropic.com)"],
-                    "deny": ["Read(./.env)"]},
+    "permissions": {"allow": ["Bash(npm run test:*)", "WebFetch(domain:docs.anthropic.com)"], "deny": ["Read(./.env)"]},
     "env": {"DISABLE_TELEMETRY": "1"},
     "hooks": {
         "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "~/.claude/guard.sh"}]}],
         "Stop": [{"matcher": "", "hooks": [{"type": "command", "command": "afplay /System/Sounds/Glass.aiff"}]}],
-        "SessionStart": [{"matcher": "startup", "hooks": [
-            {"type": "command", "command": "cat .claude/today.md", "timeout": 5}]}],
+        "SessionStart": [
+            {"matcher": "startup", "hooks": [{"type": "command", "command": "cat .claude/today.md", "timeout": 5}]}
+        ],
         "PreCompact": [],
     },
     "model": "opus",
@@ -38,8 +38,12 @@ COMMAND = "memory-review hook claude-code"
 
 
 def _their_entries(data: dict) -> list:
-    return [(event, group) for event, groups in data.get("hooks", {}).items() for group in groups
-            if not any(is_ours(h) for h in group.get("hooks", []))]
+    return [
+        (event, group)
+        for event, groups in data.get("hooks", {}).items()
+        for group in groups
+        if not any(is_ours(h) for h in group.get("hooks", []))
+    ]
 
 
 def _target(path: Path) -> Target:
@@ -47,8 +51,14 @@ def _target(path: Path) -> Target:
 
 
 def _git_untracked(project: Project) -> list[str]:
-    done = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=project.root,
-                          capture_output=True, text=True, check=True, timeout=30)
+    done = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"],
+        cwd=project.root,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=30,
+    )
     return sorted(line[3:] for line in done.stdout.splitlines())
 
 
@@ -94,8 +104,11 @@ def _seed(kind: str, project: Project) -> tuple[Path, bytes | None]:
     path.parent.mkdir(parents=True, exist_ok=True)
     if kind == "no-file":
         return path, None
-    content = {"empty-object": b"{}\n", "theirs": (json.dumps(THEIRS, indent=4) + "\n").encode(),
-               "symlinked": (json.dumps(THEIRS, indent=2) + "\n").encode()}[kind]
+    content = {
+        "empty-object": b"{}\n",
+        "theirs": (json.dumps(THEIRS, indent=4) + "\n").encode(),
+        "symlinked": (json.dumps(THEIRS, indent=2) + "\n").encode(),
+    }[kind]
     if kind != "symlinked":
         path.write_bytes(content)
         return path, content
@@ -250,8 +263,10 @@ def test_claude_config_dir_moves_the_user_settings(tmp_path: Path) -> None:
     assert settings_path("local", tmp_path, env) == tmp_path / ".claude" / "settings.local.json"
 
 
-@pytest.mark.parametrize("content", [b"{not json", b"[1, 2]", b'{"hooks": []}', b'{"hooks": {"Stop": {}}}',
-                                     b'{"permissions": {"deny": "Bash"}}'])
+@pytest.mark.parametrize(
+    "content",
+    [b"{not json", b"[1, 2]", b'{"hooks": []}', b'{"hooks": {"Stop": {}}}', b'{"permissions": {"deny": "Bash"}}'],
+)
 def test_a_settings_file_it_cannot_read_is_left_alone(tmp_path: Path, content: bytes) -> None:
     path = tmp_path / "settings.json"
     path.write_bytes(content)
@@ -273,8 +288,13 @@ def test_only_our_own_command_is_ours() -> None:
     assert is_ours({"type": "command", "command": "memory-review hook claude-code"})
     assert is_ours({"type": "command", "command": "'/home/a b/.venv/bin/memory-review' hook claude-code"})
     assert is_ours({"type": "command", "command": "/usr/bin/python3 -m memory_review.cli hook claude-code"})
-    for command in ("other-tool hook claude-code", "memory-review hook claude-code-extra",
-                    "memory-review context", "echo 'unbalanced", "memory-review hook"):
+    for command in (
+        "other-tool hook claude-code",
+        "memory-review hook claude-code-extra",
+        "memory-review context",
+        "echo 'unbalanced",
+        "memory-review hook",
+    ):
         assert not is_ours({"type": "command", "command": command})
     assert not is_ours({"type": "prompt", "command": "memory-review hook claude-code"})
 
@@ -286,7 +306,15 @@ def test_the_installed_command_runs_the_hook(project: Project, hook_payloads) ->
     [group] = settings["hooks"]["SessionStart"]
     payload = {**hook_payloads["session_start.json"][0], "cwd": str(project.root)}
     # As Claude Code does it: the command line through a shell, the payload on stdin.
-    done = subprocess.run(group["hooks"][0]["command"], shell=True, input=json.dumps(payload).encode(),
-                          env=project.env, cwd=project.root, capture_output=True, timeout=30, check=False)
+    done = subprocess.run(
+        group["hooks"][0]["command"],
+        shell=True,
+        input=json.dumps(payload).encode(),
+        env=project.env,
+        cwd=project.root,
+        capture_output=True,
+        timeout=30,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert "forbidden-mock-database" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]

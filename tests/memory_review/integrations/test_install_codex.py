@@ -8,7 +8,7 @@ from pathlib import Path
 
 from project_kit import Project
 
-OTHER = '{\n    "hooks": {\n        "Stop": [\n            {"hooks": [{"type": "command", "command": "notify-send done", "timeout": 5}]}\n        ]\n    },\n    "note": "mine"\n}\n'
+OTHER = '{\n    "hooks": {\n        "Stop": [\n            {"hooks": [{"type": "command", "command": "notify-send done", "timeout": 5}]}\n        ]\n    },\n    "note": "mine"\n}\n'  # noqa: E501 - the file's bytes
 
 
 def _install(project: Project, *args: str) -> str:
@@ -63,16 +63,44 @@ def test_local_scope_is_refused_for_codex(project: Project) -> None:
 def test_a_codex_stop_payload_with_its_rollout_proposes_through_the_same_hook(project: Project, tmp_path: Path) -> None:
     rollout = tmp_path / "rollout-2026-01-01T10-00-00-abc.jsonl"
     records = [
-        {"timestamp": "2026-01-01T10:00:00Z", "type": "session_meta", "payload": {"id": "0199-abc", "cwd": str(project.root)}},
-        {"timestamp": "2026-01-01T10:00:01Z", "type": "response_item", "payload": {"type": "message", "role": "user",
-         "content": [{"type": "input_text", "text": "# AGENTS.md instructions for /repo\n\nAlways use tabs."}]}},
-        {"timestamp": "2026-01-01T10:00:02Z", "type": "response_item", "payload": {"type": "message", "role": "user",
-         "content": [{"type": "input_text", "text": "Never mock the database in tests, always use the test container."}]}},
+        {
+            "timestamp": "2026-01-01T10:00:00Z",
+            "type": "session_meta",
+            "payload": {"id": "0199-abc", "cwd": str(project.root)},
+        },
+        {
+            "timestamp": "2026-01-01T10:00:01Z",
+            "type": "response_item",
+            "payload": {
+                "type": "message",
+                "role": "user",
+                "content": [{"type": "input_text", "text": "# AGENTS.md instructions for /repo\n\nAlways use tabs."}],
+            },
+        },
+        {
+            "timestamp": "2026-01-01T10:00:02Z",
+            "type": "response_item",
+            "payload": {
+                "type": "message",
+                "role": "user",
+                "content": [
+                    {"type": "input_text", "text": "Never mock the database in tests, always use the test container."}
+                ],
+            },
+        },
     ]
     rollout.write_text("".join(json.dumps(r) + "\n" for r in records))
-    payload = {"session_id": "0199-abc", "transcript_path": str(rollout), "cwd": str(project.root),
-               "hook_event_name": "Stop", "model": "gpt-5-codex", "permission_mode": "default",
-               "turn_id": "t1", "stop_hook_active": False, "last_assistant_message": "Done."}
+    payload = {
+        "session_id": "0199-abc",
+        "transcript_path": str(rollout),
+        "cwd": str(project.root),
+        "hook_event_name": "Stop",
+        "model": "gpt-5-codex",
+        "permission_mode": "default",
+        "turn_id": "t1",
+        "stop_hook_active": False,
+        "last_assistant_message": "Done.",
+    }
     done = project.hook(payload, agent="codex")
     assert done.returncode == 0 and done.stderr == b""
     [state] = project.workspace().list_candidates()
@@ -92,8 +120,12 @@ def test_an_install_from_before_codex_had_its_own_hook_command_is_updated_in_pla
 
 
 def test_codex_hook_errors_are_recorded_under_codex(project: Project, tmp_path: Path) -> None:
-    payload = {"session_id": "0199-err", "transcript_path": str(tmp_path / "gone.jsonl"), "cwd": str(project.root),
-               "hook_event_name": "Stop"}
+    payload = {
+        "session_id": "0199-err",
+        "transcript_path": str(tmp_path / "gone.jsonl"),
+        "cwd": str(project.root),
+        "hook_event_name": "Stop",
+    }
     done = project.hook(payload, agent="codex")
     assert done.returncode == 0 and done.stdout == b""  # never breaks Codex
     [entry] = project.json("hook", "errors")

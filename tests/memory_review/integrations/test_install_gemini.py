@@ -34,8 +34,12 @@ def test_project_install_writes_gemini_hooks_only(project: Project) -> None:
         assert entry["name"] == "memory-review" and entry["type"] == "command"
         assert entry["command"].endswith("hook gemini")
         timeouts[event] = entry["timeout"]
-    assert timeouts == {"AfterAgent": 30_000, "BeforeAgent": 10_000, "PreCompress": 30_000,
-                        "SessionStart": 10_000}  # Gemini counts milliseconds
+    assert timeouts == {
+        "AfterAgent": 30_000,
+        "BeforeAgent": 10_000,
+        "PreCompress": 30_000,
+        "SessionStart": 10_000,
+    }  # Gemini counts milliseconds
     assert "Enable Hooks System" in said and not (project.root / ".claude").exists()
     assert "gemini (project)" in project.run("doctor").stdout.decode()
 
@@ -70,14 +74,22 @@ def test_local_scope_is_refused_for_gemini(project: Project) -> None:
 
 
 def _payload(project: Project, event: str, **fields: object) -> dict[str, object]:
-    return {"session_id": "f86f5318-gem", "transcript_path": "", "cwd": str(project.root),
-            "hook_event_name": event, "timestamp": "2026-01-01T10:00:00.000Z", **fields}
+    return {
+        "session_id": "f86f5318-gem",
+        "transcript_path": "",
+        "cwd": str(project.root),
+        "hook_event_name": event,
+        "timestamp": "2026-01-01T10:00:00.000Z",
+        **fields,
+    }
 
 
 def test_before_agent_and_session_start_answer_with_the_context_block(project: Project) -> None:
     project.approve(PROPOSAL)
-    for event, extra in (("BeforeAgent", {"prompt": "how do we test the database?"}),
-                         ("SessionStart", {"source": "startup"})):
+    for event, extra in (
+        ("BeforeAgent", {"prompt": "how do we test the database?"}),
+        ("SessionStart", {"source": "startup"}),
+    ):
         done = project.hook(_payload(project, event, **extra), agent="gemini")
         assert done.returncode == 0 and done.stderr == b"", done.stderr
         answer = json.loads(done.stdout)["hookSpecificOutput"]
@@ -96,16 +108,33 @@ def test_gemini_project_dir_names_the_project_when_the_cwd_wanders(project: Proj
 
 def test_after_agent_with_its_session_file_proposes(project: Project, tmp_path: Path) -> None:
     session = tmp_path / "session-2026-01-01T10-00-f86f5318.json"
-    session.write_text(json.dumps({
-        "sessionId": "f86f5318-gem", "projectHash": "79b6fa86", "startTime": "2026-01-01T10:00:00.000Z",
-        "messages": [
-            {"id": "m1", "timestamp": "2026-01-01T10:00:00.000Z", "type": "user",
-             "content": "Never mock the database in tests, always use the test container."},
-            {"id": "m2", "timestamp": "2026-01-01T10:00:05.000Z", "type": "gemini", "content": "Always use tabs.",
-             "model": "gemini-2.5-pro"},
-        ]}))
-    payload = _payload(project, "AfterAgent", transcript_path=str(session), prompt="p",
-                       prompt_response="Done.", stop_hook_active=False)
+    session.write_text(
+        json.dumps(
+            {
+                "sessionId": "f86f5318-gem",
+                "projectHash": "79b6fa86",
+                "startTime": "2026-01-01T10:00:00.000Z",
+                "messages": [
+                    {
+                        "id": "m1",
+                        "timestamp": "2026-01-01T10:00:00.000Z",
+                        "type": "user",
+                        "content": "Never mock the database in tests, always use the test container.",
+                    },
+                    {
+                        "id": "m2",
+                        "timestamp": "2026-01-01T10:00:05.000Z",
+                        "type": "gemini",
+                        "content": "Always use tabs.",
+                        "model": "gemini-2.5-pro",
+                    },
+                ],
+            }
+        )
+    )
+    payload = _payload(
+        project, "AfterAgent", transcript_path=str(session), prompt="p", prompt_response="Done.", stop_hook_active=False
+    )
     done = project.hook(payload, agent="gemini")
     assert done.returncode == 0 and done.stderr == b""
     [state] = project.workspace().list_candidates()

@@ -35,8 +35,12 @@ def _victim_settings(project: Project) -> Path:
 
 def _commit_all(project: Project) -> None:
     subprocess.run(["git", "add", "-A"], cwd=project.root, check=True, timeout=30)
-    subprocess.run(["git", "-c", "user.name=a", "-c", "user.email=a@b", "commit", "-qm", "hostile"],
-                   cwd=project.root, check=True, timeout=30)
+    subprocess.run(
+        ["git", "-c", "user.name=a", "-c", "user.email=a@b", "commit", "-qm", "hostile"],
+        cwd=project.root,
+        check=True,
+        timeout=30,
+    )
 
 
 @pytest.mark.parametrize("scope", ["--project", "--local"])

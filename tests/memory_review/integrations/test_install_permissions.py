@@ -61,7 +61,7 @@ def _matches(spec: str, command: str) -> bool:
 
 def _denied(rules: list[str], command: str) -> bool:
     parts = [p.strip() for p in re.split(r"&&|\|\||;|\|", command)]
-    specs = [rule[len("Bash("):-1] for rule in rules if rule.startswith("Bash(")]
+    specs = [rule[len("Bash(") : -1] for rule in rules if rule.startswith("Bash(")]
     return any(_matches(spec, part) for part in parts for spec in specs)
 
 
@@ -97,14 +97,23 @@ def test_uninstall_takes_out_exactly_our_rules(project: Project) -> None:
     done = project.json("uninstall", "claude-code", "--local")
     assert done["action"] == "removed" and done["deny_rules"] > 0
     left = json.loads(settings.read_text())
-    assert left["permissions"] == {"deny": ["Bash(curl *)", "Bash(git push *)", "Read(./secrets/**)"],
-                                   "allow": ["Bash(make *)"]}
+    assert left["permissions"] == {
+        "deny": ["Bash(curl *)", "Bash(git push *)", "Read(./secrets/**)"],
+        "allow": ["Bash(make *)"],
+    }
 
 
 def test_rules_of_other_tools_are_not_ours() -> None:
     assert is_our_rule("Bash(memory-review apply *)")
     assert is_our_rule("Bash('/home/a b/bin/memory-review' * sync *)")
     assert is_our_rule("Bash(python3 -m memory_review.cli verify *--r*)")
-    for rule in ("Bash(other-tool apply *)", "Bash(memory-review list *)", "Read(./.env)", "Bash(memory-review apply)",
-                 "Bash(npm run apply *)", 42, "Bash(memory-review-extra apply *)"):
+    for rule in (
+        "Bash(other-tool apply *)",
+        "Bash(memory-review list *)",
+        "Read(./.env)",
+        "Bash(memory-review apply)",
+        "Bash(npm run apply *)",
+        42,
+        "Bash(memory-review-extra apply *)",
+    ):
         assert not is_our_rule(rule), rule

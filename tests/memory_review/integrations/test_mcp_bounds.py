@@ -17,15 +17,22 @@ from mcp import ClientSession, StdioServerParameters  # noqa: E402
 from mcp.client.stdio import stdio_client  # noqa: E402
 
 SESSION = "sess-mcp-bounds"
-MEMORY = {"memory_id": "conv-pnpm-only", "type": "convention", "description": "Use pnpm, never npm or yarn",
-          "body": "Install and run scripts with pnpm.", "rationale": "The user said it at the start of the task."}
+MEMORY = {
+    "memory_id": "conv-pnpm-only",
+    "type": "convention",
+    "description": "Use pnpm, never npm or yarn",
+    "body": "Install and run scripts with pnpm.",
+    "rationale": "The user said it at the start of the task.",
+}
 
 
 async def _propose(project: Project, calls: list[dict]) -> list[Any]:
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "memory_review.cli", "--project", str(project.root), "--session", SESSION, "mcp"],
+        command=sys.executable,
+        args=["-m", "memory_review.cli", "--project", str(project.root), "--session", SESSION, "mcp"],
         env={k: project.env[k] for k in ("MEMORY_REVIEW_HOME", "HOME", "PYTHONPATH") if k in project.env},
-        cwd=str(project.root))
+        cwd=str(project.root),
+    )
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         return [await session.call_tool("propose_memory", arguments) for arguments in calls]

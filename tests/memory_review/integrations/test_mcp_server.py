@@ -18,21 +18,26 @@ import pytest
 from project_kit import PROPOSAL, Project
 
 from memory_review.errors import NotFoundError, ValidationError
-from memory_review.proposal import parse_proposal
 from memory_review.integrations.mcp_server import EXISTING_NOTE, NO_PROJECT, REVIEW_NOTE, TOOL_NAMES, MemoryTools
+from memory_review.proposal import parse_proposal
 
 mcp = pytest.importorskip("mcp", reason="the optional 'mcp' extra is not installed (pip install '.[mcp]')")
-from mcp import ClientSession, StdioServerParameters
-from mcp import types as mcp_types
-from mcp.client.stdio import stdio_client
+from mcp import ClientSession, StdioServerParameters  # noqa: E402 - only once mcp is known installed
+from mcp import types as mcp_types  # noqa: E402 - only once mcp is known installed
+from mcp.client.stdio import stdio_client  # noqa: E402 - only once mcp is known installed
 
 READERS = ("get_context", "list_memories", "search_memories", "candidate_status")
 
 SESSION = "sess-mcp-1"
 DECIDING_WORDS = ("apply", "approve", "discard", "reject", "edit", "revert", "delete", "remove", "accept")
-MEMORY = {"memory_id": "conv-pnpm-only", "type": "convention", "description": "Use pnpm, never npm or yarn",
-          "body": "Install and run scripts with pnpm.", "rationale": "The user said it at the start of the task.",
-          "evidence": ["we use pnpm here, not npm"]}
+MEMORY = {
+    "memory_id": "conv-pnpm-only",
+    "type": "convention",
+    "description": "Use pnpm, never npm or yarn",
+    "body": "Install and run scripts with pnpm.",
+    "rationale": "The user said it at the start of the task.",
+    "evidence": ["we use pnpm here, not npm"],
+}
 
 
 def _is_error(result: Any) -> bool:
@@ -57,11 +62,12 @@ def _text(result: Any) -> str:
 def _server(project: Project, *args: str, cwd: Path | None = None, **env: str) -> StdioServerParameters:
     """``memory-review ARGS mcp`` as a client starts it (in ``cwd``, the project root by default)."""
     return StdioServerParameters(
-        command=sys.executable, args=["-m", "memory_review.cli", *args, "mcp"],
+        command=sys.executable,
+        args=["-m", "memory_review.cli", *args, "mcp"],
         # The SDK passes only a safe few variables on; ours (and an import path, if the tests use one) too.
-        env={**{k: project.env[k] for k in ("MEMORY_REVIEW_HOME", "HOME", "PYTHONPATH") if k in project.env},
-             **env},
-        cwd=str(cwd or project.root))
+        env={**{k: project.env[k] for k in ("MEMORY_REVIEW_HOME", "HOME", "PYTHONPATH") if k in project.env}, **env},
+        cwd=str(cwd or project.root),
+    )
 
 
 def _hint(annotations: Any, name: str) -> Any:
@@ -93,8 +99,9 @@ async def _agent_session(project: Project) -> dict[str, Any]:
         seen["context_after"] = _text(await session.call_tool("get_context", {"query": "install packages"}))
         seen["listed"] = _data(await session.call_tool("list_memories", {}))
         seen["found"] = _data(await session.call_tool("search_memories", {"query": "pnpm scripts"}))
-        seen["missing"] = await session.call_tool("candidate_status",
-                                                  {"candidate_id": "cand_00000000000000000000000000"})
+        seen["missing"] = await session.call_tool(
+            "candidate_status", {"candidate_id": "cand_00000000000000000000000000"}
+        )
     return seen
 
 
@@ -122,8 +129,11 @@ def test_an_agent_can_propose_and_read_but_never_decide(project: Project) -> Non
         annotations = seen["tools"][name].annotations
         assert _hint(annotations, "readOnlyHint") is True and _hint(annotations, "openWorldHint") is False, name
     propose = seen["tools"]["propose_memory"].annotations
-    assert (_hint(propose, "readOnlyHint"), _hint(propose, "destructiveHint"), _hint(propose, "idempotentHint")) \
-        == (False, False, True)
+    assert (_hint(propose, "readOnlyHint"), _hint(propose, "destructiveHint"), _hint(propose, "idempotentHint")) == (
+        False,
+        False,
+        True,
+    )
     assert seen["pending"]["status"] == "pending" and seen["pending"]["memories"] == ["conv-pnpm-only"]
     assert "conv-pnpm-only" not in seen["context_before"]  # proposed is not remembered
     assert "forbidden-mock-database" in seen["context_before"]
@@ -164,13 +174,20 @@ def test_the_tools_without_the_sdk(project: Project) -> None:
 
 def _roots_callback(*folders: Path):
     async def list_roots(context: Any) -> Any:
-        return mcp_types.ListRootsResult(roots=[mcp_types.Root(uri=f"file://{folder}", name=folder.name)
-                                                for folder in folders])
+        return mcp_types.ListRootsResult(
+            roots=[mcp_types.Root(uri=f"file://{folder}", name=folder.name) for folder in folders]
+        )
+
     return list_roots
 
 
-async def _propose_and_list(params: StdioServerParameters, roots=None, *, scope: str = "project",
-                            status_of: str = "cand_00000000000000000000000000") -> dict:
+async def _propose_and_list(
+    params: StdioServerParameters,
+    roots=None,
+    *,
+    scope: str = "project",
+    status_of: str = "cand_00000000000000000000000000",
+) -> dict:
     extra = {"list_roots_callback": roots} if roots else {}
     async with stdio_client(params) as (read, write), ClientSession(read, write, **extra) as session:
         await session.initialize()
@@ -179,8 +196,7 @@ async def _propose_and_list(params: StdioServerParameters, roots=None, *, scope:
         context = await session.call_tool("get_context", {"session_id": "s-x"})
         project_only = await session.call_tool("list_memories", {"scope": "project"})
         status = await session.call_tool("candidate_status", {"candidate_id": status_of})
-    return {"proposed": proposed, "listed": listed, "context": context, "project_only": project_only,
-            "status": status}
+    return {"proposed": proposed, "listed": listed, "context": context, "project_only": project_only, "status": status}
 
 
 def _launch_folder(tmp_path: Path) -> Path:
