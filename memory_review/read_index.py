@@ -18,6 +18,7 @@ import os
 from pathlib import Path
 
 from memory_review.errors import IntegrityError, StorageError
+from memory_review.events import LogHead
 from memory_review.events.durable import atomic_replace, remove_temp_files
 from memory_review.events.safe_fs import append_fd, unlink
 from memory_review.injection.render import render_frame
@@ -56,6 +57,9 @@ class ReadIndex:
     def current(self, store: Store, view: StoreView) -> IndexState | None:
         """The index, if it says exactly what ``view`` shows (same manifest file, nothing but context
         builds in the log since it was made); None when it is missing, stale or damaged."""
+        return self._current_at(store, view.head)
+
+    def _current_at(self, store: Store, at: LogHead) -> IndexState | None:
         try:
             state = layout.load(self.user_dir, store.root, store.scope)
             if state is None or fingerprint(store.manifest_path) != state.manifest:
@@ -63,7 +67,7 @@ class ReadIndex:
             head = head_past(store.log_path, state.at)
         except (Fallback, OSError):
             return None
-        return state if head == (view.head.seq, view.head.hash) else None
+        return state if head == (at.seq, at.hash) else None
 
     def rebuild(self, store: Store) -> IndexState | None:
         """Make the index from the store as the full path reads it (call under the store lock)."""
@@ -104,10 +108,30 @@ class ReadIndex:
         for memory_id in deleted:
             before.entries.pop(memory_id, None)
         before.entries.update((entry[layout.ID], entry) for entry in put)
-        if before.deltas + 1 > COMPACT_AFTER:
-            self._replace(store, before)
+        self._move(store, before, moved_from, put, deleted)
+
+    def before_compaction(self, store: Store, head: LogHead) -> IndexState | None:
+        """The index, if it describes the store at ``head``: a compaction keeps that set (Store's observer)."""
+        return self._current_at(store, head)
+
+    def after_compaction(self, store: Store, before: IndexState) -> None:
+        """The same set under the new manifest file: a delta line that only moves the fingerprint.
+
+        Without it every compaction (each 64 events, a dead writer's, ``compact()``) left the index
+        stale: prompts took the full path and the next commit rebuilt it, O(store).
+        """
+        before.manifest = fingerprint(store.manifest_path)
+        self._move(store, before, before.at, [], [])
+
+    def _move(
+        self, store: Store, state: IndexState, moved_from: tuple[int, str], put: list[Entry], deleted: list[str]
+    ) -> None:
+        """``state`` (already holding the change) onto disk: one delta line, or the base past the threshold."""
+        if state.deltas + 1 > COMPACT_AFTER:
+            self._replace(store, state)
         else:
-            self._append(store, layout.delta_bytes(moved_from, before, put, deleted))
+            self._append(store, layout.delta_bytes(moved_from, state, put, deleted))
+            state.deltas += 1
 
     def problems(self, store: Store) -> list[str]:
         """What ``verify`` says of the index: only an index that claims to be current and is not."""

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from memory_review.candidate import MAX_CANDIDATE_BYTES, Candidate, decode_candidate, encode_candidate
 from memory_review.errors import (
@@ -88,6 +88,16 @@ UNFINISHED = ".unfinished"
 """In ``memory/`` while a lock holder writes: the next one lists the folders for leftovers only if it is there."""
 
 
+class CompactionObserver(Protocol):
+    """Told around each compaction, which keeps the set and moves the manifest (the read index, ADR 0030)."""
+
+    def before_compaction(self, store: Store, head: LogHead) -> object | None:
+        """What :meth:`after_compaction` needs (None: nothing to do), read before the manifest moves."""
+
+    def after_compaction(self, store: Store, before: object) -> None:
+        """The manifest at ``head`` is written; ``before`` is what :meth:`before_compaction` gave."""
+
+
 @dataclass
 class CommitResult:
     """What a commit appended, and any trouble after its commit point (it still stands)."""
@@ -125,6 +135,8 @@ class Store:
         self._debris_possible = False  # files written since the last finished commit, compaction or sweep
         # Called after each commit's checkpoint (e.g. git history); their failures become warnings.
         self.observers: list[Callable[[Store, list[Event]], None]] = []
+        # Told around each compaction (any path: a commit past the bound, recovery, compact()); failures warn.
+        self.compaction_observers: list[CompactionObserver] = []
         # Trouble a reader worked around (a bad candidate file skipped): shared with the Workspace.
         self.warnings: list[str] = [] if warnings is None else warnings
 
@@ -548,6 +560,7 @@ class Store:
         tail = list(tail)
         folded = fold_all(EMPTY, tail)
         finish = rewrite_damaged or self._finishing
+        told = [(o, o.before_compaction(self, head)) for o in self.compaction_observers]
         self._write_memory_files(list(folded.memory_set().values()), replace=rewrite_damaged)
         sessions = self._roll_sessions(folded, manifest)
         updated = compacted(manifest, head, folded, sessions)
@@ -563,7 +576,17 @@ class Store:
         # other unnamed file only for a writer that died before its commit point, or in a repair.
         superseded = None if finish else files_of(manifest) | versions_named(tail)
         self._collect_garbage(updated, superseded=superseded)
+        self._tell_compacted(told)
         return updated
+
+    def _tell_compacted(self, told: list[tuple[CompactionObserver, object | None]]) -> None:
+        for observer, before in told:
+            if before is None:
+                continue
+            try:
+                observer.after_compaction(self, before)
+            except (MemoryReviewError, OSError) as exc:  # derived state: the compaction stands
+                self._warn(f"compacted, but a follow-up step failed: {exc}")
 
     def _roll_sessions(self, folded: Folded, manifest: Manifest) -> dict[str, str]:
         """Session files brought up to the fold; the sha256 of each written, for the checkpoint."""

@@ -87,6 +87,8 @@ class Workspace:
         self.user = Store(user_dir, "user", lock_timeout=lock_timeout, warnings=self.warnings)
         self.trust_records = TrustRecords(user_dir)  # outside every repository (docs/adr/0021)
         self.read_index = ReadIndex(user_dir)  # machine-local too: a repository cannot ship one (ADR 0030)
+        for store in (self.project, self.user):
+            store.compaction_observers.append(self.read_index)  # a compaction keeps the index current
         # Git history follows every commit (a failure is a warning; `verify --repair` catches it up).
         self.history = {"project": History.of_project(self.project, root), "user": History.of_user(self.user)}
         for scope, history in self.history.items():
