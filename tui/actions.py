@@ -18,6 +18,11 @@ restores the state before the decision (docs/adr/0032):
 - edit     -> edit back to the previous record (another ``candidate.edited``)
 
 Each undo's label names what it undoes ("undo apply of 3"): the key bar shows it.
+
+Redo is the same idea once more: an undo's outcome carries the operation that makes the original
+decision again ("redo apply of 3": apply the same candidates again, a new ``candidate.applied``),
+and that one's outcome carries the undo again. Nothing is replayed from memory; each step is a new
+recorded decision, so history and replay show undo and redo as they happened.
 """
 
 from __future__ import annotations
@@ -58,37 +63,55 @@ def _plural(count: int, word: str) -> str:
 def apply_op(candidates: Sequence[Candidate], *, actor: str) -> Operation:
     """Apply candidates (one batch per store); undone by restoring them (memory reverted, pending again)."""
     ids = [c.id for c in candidates]
+    return _apply_ids_op(ids, actor=actor, label=f"apply {_plural(len(ids), 'candidate')}")
+
+
+def _apply_ids_op(ids: list[str], *, actor: str, label: str) -> Operation:
+    undo_label, redo_label = f"undo apply of {len(ids)}", f"redo apply of {len(ids)}"
 
     def run(ws: Workspace) -> Outcome:
         ws.apply(ids, actor=actor)
-        undo = restore_op(ids, actor=actor, label=f"undo apply of {len(ids)}")
-        return Outcome(f"applied {_plural(len(ids), 'candidate')}", undo)
+        redo = _apply_ids_op(ids, actor=actor, label=redo_label)
+        return Outcome(
+            f"applied {_plural(len(ids), 'candidate')}", restore_op(ids, actor=actor, label=undo_label, redo=redo)
+        )
 
-    return Operation(f"apply {_plural(len(ids), 'candidate')}", run)
+    return Operation(label, run)
 
 
 def discard_op(candidates: Sequence[Candidate], *, actor: str, reason: str | None) -> Operation:
     """Discard candidates with an optional reason; undone by restoring them (the same ids, pending)."""
     ids = [c.id for c in candidates]
-    reason = (reason or "").strip() or None
+    return _discard_ids_op(
+        ids, actor=actor, reason=(reason or "").strip() or None, label=f"discard {_plural(len(ids), 'candidate')}"
+    )
+
+
+def _discard_ids_op(ids: list[str], *, actor: str, reason: str | None, label: str) -> Operation:
+    undo_label, redo_label = f"undo discard of {len(ids)}", f"redo discard of {len(ids)}"
 
     def run(ws: Workspace) -> Outcome:
         ws.discard(ids, actor=actor, reason=reason)
-        undo = restore_op(ids, actor=actor, label=f"undo discard of {len(ids)}")
-        return Outcome(f"discarded {_plural(len(ids), 'candidate')}", undo)
+        redo = _discard_ids_op(ids, actor=actor, reason=reason, label=redo_label)
+        return Outcome(
+            f"discarded {_plural(len(ids), 'candidate')}", restore_op(ids, actor=actor, label=undo_label, redo=redo)
+        )
 
-    return Operation(f"discard {_plural(len(ids), 'candidate')}", run)
+    return Operation(label, run)
 
 
-def restore_op(candidate_ids: Sequence[str], *, actor: str, label: str) -> Operation:
-    """Put resolved candidates back in the queue as they were, in one batch per store (``Workspace.restore``)."""
+def restore_op(candidate_ids: Sequence[str], *, actor: str, label: str, redo: Operation | None = None) -> Operation:
+    """Put resolved candidates back in the queue as they were, in one batch per store (``Workspace.restore``).
+
+    ``redo`` is the decision to make again if this undo is itself taken back (its outcome's ``undo``).
+    """
     ids = list(candidate_ids)
 
     def run(ws: Workspace) -> Outcome:
         events = ws.restore(ids, actor=actor)
         reverted = sum(1 for e in events if e.type == "memory.reverted")
         memory = f", {_plural(reverted, 'change')} reverted" if reverted else ""
-        return Outcome(f"{label}: {_plural(len(ids), 'candidate')} pending again{memory} (recorded)")
+        return Outcome(f"{label}: {_plural(len(ids), 'candidate')} pending again{memory} (recorded)", redo)
 
     return Operation(label, run)
 
@@ -111,7 +134,8 @@ def restore_record_op(candidate_id: str, record: ProposedMemory, *, actor: str, 
     def run(ws: Workspace) -> Outcome:
         current = editable_record(ws.show(candidate_id).candidate)
         ws.edit(candidate_id, record, actor=actor)
-        undo = restore_record_op(candidate_id, current, actor=actor, label=f"undo {label}") if current else None
+        inverse = _inverse(label)
+        undo = restore_record_op(candidate_id, current, actor=actor, label=inverse) if current else None
         return Outcome(f"{label}: {record.id} restored (recorded as candidate.edited)", undo)
 
     return Operation(label, run)
@@ -124,6 +148,15 @@ def editable_record(candidate: Candidate) -> ProposedMemory | None:
             after = change.after
             return ProposedMemory(id=after.id, type=after.type, description=after.description, body=after.body)
     return None
+
+
+def _inverse(label: str) -> str:
+    """The label of what takes ``label`` back: "undo edit" <-> "redo edit", "revert" -> "undo revert"."""
+    if label.startswith("undo "):
+        return "redo " + label.removeprefix("undo ")
+    if label.startswith("redo "):
+        return "undo " + label.removeprefix("redo ")
+    return f"undo {label}"
 
 
 # --- memories and history -----------------------------------------------------------------
@@ -148,7 +181,7 @@ def revert_op(seq: int, scope: str, *, actor: str, force: bool = False, label: s
     def run(ws: Workspace) -> Outcome:
         event = ws.revert(seq, actor=actor, scope=scope, force=force)
         forced = " (forced over a newer change)" if event.forced else ""
-        undo = revert_op(event.seq, scope, actor=actor, label=f"undo {label}")
+        undo = revert_op(event.seq, scope, actor=actor, label=_inverse(label))
         return Outcome(f"{label}: {scope} event {seq} reverted as event {event.seq}{forced}", undo)
 
     return Operation(f"{label} {scope} event {seq}", run)

@@ -5,7 +5,7 @@ things are displayed, the undo stack, the poller that notices changes made by
 other processes, and the one place where decisions run. Screens ask it to
 ``commit`` an :class:`~tui.actions.Operation`; it runs the operation in a
 worker thread (the lock and the disk never block the UI), then reports back by
-message: a notification, an undo entry, a reload. Every library error becomes a
+message: a notification, an undo (or redo) entry, a reload. Every library error becomes a
 notification — never a traceback — and leaves the store and the queue as they
 were, so no decision is lost.
 """
@@ -15,6 +15,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from datetime import datetime
+from typing import Literal
 
 from textual import work
 from textual.app import App
@@ -37,6 +38,8 @@ from memory_review.workspace import Workspace, current_actor
 BUSY_AFTER = 0.15
 """Seconds a decision may take before the key bar says it is under way (issue 18)."""
 Callback = Callable[[], None]
+Kind = Literal["do", "undo", "redo"]
+"""A decision taken now, the undo of one, or the redo of an undone one."""
 ErrorCallback = Callable[[MemoryReviewError], bool]
 
 
@@ -57,7 +60,7 @@ class OperationDone(Message):
         outcome: Outcome | None,
         error: MemoryReviewError | None,
         *,
-        undoing: bool,
+        kind: Kind,
         on_success: Callback | None,
         on_error: ErrorCallback | None,
     ) -> None:
@@ -65,7 +68,7 @@ class OperationDone(Message):
         self.op = op
         self.outcome = outcome
         self.error = error
-        self.undoing = undoing
+        self.kind = kind
         self.on_success = on_success
         self.on_error = on_error
 
@@ -90,6 +93,7 @@ class ReviewApp(App[None]):
         Binding("3", "switch_mode('history')", "History"),
         Binding("4", "switch_mode('sessions')", "Sessions"),
         Binding("u", "undo", "Undo"),
+        Binding("ctrl+r", "redo", "Redo"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit", "Quit"),
     ]
@@ -102,6 +106,8 @@ class ReviewApp(App[None]):
         self.poll_interval = poll_interval
         self.reader = PendingReader(workspace)
         self.undo_stack: list[Operation] = []
+        self.redo_stack: list[Operation] = []
+        """What ``ctrl+r`` makes again: each undone decision, newest last; a new decision empties it."""
         self.running: list[Operation] = []
         """Decisions taken and not yet finished, oldest first (the UI thread's view of the worker queue)."""
         self.loading: set[str] = set()
@@ -146,13 +152,13 @@ class ReviewApp(App[None]):
         on_error: ErrorCallback | None = None,
     ) -> None:
         """Run a decision in a worker; ``on_error`` may handle a library error (return True)."""
-        self._start(op, False, on_success, on_error)
+        self._start(op, "do", on_success, on_error)
 
-    def _start(self, op: Operation, undoing: bool, on_success: Callback | None, on_error: ErrorCallback | None) -> None:
+    def _start(self, op: Operation, kind: Kind, on_success: Callback | None, on_error: ErrorCallback | None) -> None:
         self.running.append(op)
         self.set_timer(BUSY_AFTER, self._show_busy)
         self.refresh_bindings()
-        self._run(op, undoing, on_success, on_error)
+        self._run(op, kind, on_success, on_error)
 
     def _show_busy(self) -> None:
         """Past BUSY_AFTER, the key bar says what is still under way (and how much is queued)."""
@@ -181,7 +187,7 @@ class ReviewApp(App[None]):
     def _run(
         self,
         op: Operation,
-        undoing: bool,
+        kind: Kind,
         on_success: Callback | None,
         on_error: ErrorCallback | None,
     ) -> None:
@@ -193,7 +199,7 @@ class ReviewApp(App[None]):
                 outcome, error = op.run(self.workspace), None
             except MemoryReviewError as exc:
                 outcome, error = None, exc
-        self.post_message(OperationDone(op, outcome, error, undoing=undoing, on_success=on_success, on_error=on_error))
+        self.post_message(OperationDone(op, outcome, error, kind=kind, on_success=on_success, on_error=on_error))
 
     def on_operation_done(self, message: OperationDone) -> None:
         if message.op in self.running:
@@ -211,16 +217,19 @@ class ReviewApp(App[None]):
 
     def _failed(self, message: OperationDone) -> None:
         assert message.error is not None
-        if message.undoing:
-            self.undo_stack.append(message.op)  # still undoable once the cause is fixed
+        if message.kind != "do":  # still undoable (redoable) once the cause is fixed
+            self._stack(message.kind).append(message.op)
         if not (message.on_error and message.on_error(message.error)):
             self.show_error(message.error)
 
     def _succeeded(self, message: OperationDone) -> None:
         assert message.outcome is not None
-        self.notify(message.outcome.message, title="Undone" if message.undoing else "Done", markup=False)
-        if message.outcome.undo is not None and not message.undoing:
-            self.undo_stack.append(message.outcome.undo)
+        titles = {"do": "Done", "undo": "Undone", "redo": "Redone"}
+        self.notify(message.outcome.message, title=titles[message.kind], markup=False)
+        if message.kind == "do":
+            self.redo_stack.clear()  # a new decision: what was undone before it is not redone over it
+        if message.outcome.undo is not None:  # an undo's outcome carries the redo, and the other way round
+            self._stack("redo" if message.kind == "undo" else "undo").append(message.outcome.undo)
         if message.on_success is not None:
             message.on_success()
 
@@ -250,23 +259,41 @@ class ReviewApp(App[None]):
     # --- keys ---------------------------------------------------------------------------------
 
     def action_undo(self) -> None:
+        self._take_back("undo", "u")
+
+    def action_redo(self) -> None:
+        self._take_back("redo", "ctrl+r")
+
+    def _stack(self, kind: Kind) -> list[Operation]:
+        return self.redo_stack if kind == "redo" else self.undo_stack
+
+    def _take_back(self, kind: Kind, key: str) -> None:
+        """Run the newest entry of the undo (redo) stack, never while a decision is still running."""
         if self.running:  # its undo is not on the stack yet: `u` now would undo an older decision
             self.notify(
-                f"Wait: {self.running[-1].label} is still running; u then undoes it.", severity="warning", markup=False
+                f"Wait: {self.running[-1].label} is still running; {key} then acts on it.",
+                severity="warning",
+                markup=False,
             )
             return
-        if not self.undo_stack:
-            self.notify("Nothing to undo.", severity="warning")
+        stack = self._stack(kind)
+        if not stack:
+            self.notify(f"Nothing to {kind}.", severity="warning")
             return
-        self._start(self.undo_stack.pop(), True, None, None)
+        self._start(stack.pop(), kind, None, None)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``ctrl+r`` is in the key bar only when there is something to redo (80 columns are full)."""
+        return action != "redo" or bool(self.redo_stack)
 
     def describe_key(self, action: str) -> str | None:
-        """The key bar's word for ``u``: the decision it would undo (None: the binding's own)."""
-        if action != "undo":
+        """The key bar's word for ``u`` / ``ctrl+r``: the decision it would act on (None: the binding's own)."""
+        if action not in ("undo", "redo"):
             return None
         if self.running:
-            return "undo (wait)"
-        return self.undo_stack[-1].label if self.undo_stack else None
+            return f"{action} (wait)"
+        stack = self._stack(action)
+        return stack[-1].label if stack else None
 
     def not_run(self) -> list[str]:
         """After quit: the decisions that never started (nothing of them is recorded), oldest first."""

@@ -10,7 +10,7 @@ from textual.app import App, ComposeResult
 from memory_review.injection import ContextRequest, build_context, merge_tiers
 from memory_review.injection.render import render_frame
 from memory_review.models import Memory
-from memory_review.tui.actions import discard_op
+from memory_review.tui.actions import delete_op, discard_op, edit_op, editable_record
 from memory_review.tui.format import Display, age_text, flag_marks, frame_text, parse_ts
 from memory_review.tui.screens.memories import block_summary, merged_entries
 from memory_review.tui.widgets.filter_bar import matches, parse_filter
@@ -85,6 +85,34 @@ def test_undo_of_a_discard_restores_every_kind_of_candidate(scenario: Workspace)
     again = {s.candidate.id: s for s in scenario.list_candidates()}
     assert {cid: s.candidate for cid, s in again.items()} == {s.candidate.id: s.candidate for s in states}
     assert all("previously-discarded" not in s.flags for s in again.values())
+
+
+def test_undo_and_redo_of_an_edit_and_a_delete_alternate_their_labels(scenario: Workspace) -> None:
+    """Each step's outcome carries the next one: edit -> undo edit -> redo edit -> undo edit (all recorded)."""
+    state = next(s for s in scenario.list_candidates() if s.candidate.op == "create")
+    record = editable_record(state.candidate)
+    assert record is not None
+    edited = record.model_copy(update={"description": "Edited once"})
+    step = edit_op(state.candidate, edited, actor="tester")
+    labels, descriptions = [], []
+    for _ in range(4):
+        outcome = step.run(scenario)
+        descriptions.append(editable_record(scenario.show(state.candidate.id).candidate).description)
+        assert outcome.undo is not None
+        step = outcome.undo
+        labels.append(step.label)
+    assert labels == ["undo edit", "redo edit", "undo edit", "redo edit"]
+    assert descriptions == ["Edited once", record.description, "Edited once", record.description]
+    assert len(scenario.log(type="candidate.edited", candidate=state.candidate.id)) == 4
+    memory = scenario.memories()[0]
+    step = delete_op(memory.id, memory.scope, actor="tester")
+    labels = []
+    for _ in range(3):
+        step = step.run(scenario).undo
+        labels.append(" ".join(step.label.split()[:2]))  # "undo delete project event 14"
+    assert labels == ["undo delete", "redo delete", "undo delete"]
+    assert memory.id not in {m.id for m in scenario.memories()}  # delete, undo, redo: deleted again
+    assert [p for r in scenario.verify() for p in r.problems] == []
 
 
 def test_memories_merge_marks_the_override_and_what_context_dropped(scenario: Workspace) -> None:

@@ -281,6 +281,82 @@ async def test_undo_apply_restores_the_memory_and_the_same_candidate(scenario: W
     assert scenario.show(cid).status == "pending"
 
 
+async def press_until(pilot, key: str, condition, what: str) -> None:
+    """Press one key and let the app run until ``condition()`` holds and nothing is left running."""
+    await pilot.press(key)
+    await wait_until(pilot, condition, what=what)
+    await settle(pilot)
+
+
+def _content(memory) -> tuple:
+    """What a memory says and where it came from, without the stamps an apply sets afresh."""
+    return (memory.id, memory.type, memory.description, memory.body, memory.applied_from, memory.applied_by)
+
+
+async def test_redo_after_undo_apply_gives_the_state_after_the_apply_recorded(scenario: Workspace) -> None:
+    cid = candidate_for(scenario, "conv-package-manager")
+    app = app_for(scenario)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        await apply_at_cursor(pilot, screen, cid)
+        applied = {m.id: _content(m) for m in scenario.memories()}
+        assert "redo" not in key_bar_text(app)  # nothing undone yet: the key is not offered
+        await press_until(pilot, "u", lambda: cid in screen.entries, "the undo")
+        assert "redo apply of 1" in key_bar_text(app)
+        await press_until(pilot, "ctrl+r", lambda: cid not in screen.entries, "the redo")
+        assert "undo apply of 1" in key_bar_text(app) and "redo" not in key_bar_text(app)
+    assert {m.id: _content(m) for m in scenario.memories()} == applied
+    assert events_of(scenario, cid) == [
+        "candidate.created",
+        "candidate.applied",
+        "memory.reverted",
+        "candidate.restored",
+        "candidate.applied",
+    ]
+    assert scenario.show(cid).status == "applied"
+    replayed = scenario.replay(scope="project")  # the log alone gives the same set: replay and history see it
+    assert {mid: _content(m) for mid, m in replayed.items()} == {
+        m.id: _content(m) for m in scenario.memories() if m.scope == "project"
+    }
+    assert [p for r in scenario.verify() for p in r.problems] == []
+
+
+async def test_redo_of_a_discard_discards_again_with_its_reason(scenario: Workspace) -> None:
+    cid = candidate_for(scenario, "pref-small-commits")
+    app = app_for(scenario)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        await go_to(pilot, screen, cid)
+        await pilot.press("d", *"one-off", "enter")
+        await wait_until(pilot, lambda: cid not in screen.entries, what="the discard")
+        await settle(pilot)
+        await press_until(pilot, "u", lambda: cid in screen.entries, "the undo")
+        assert "redo discard of 1" in key_bar_text(app)
+        await press_until(pilot, "ctrl+r", lambda: cid not in screen.entries, "the redo")
+        await press_until(pilot, "u", lambda: cid in screen.entries, "the second undo")  # the redo is undoable
+    types = events_of(scenario, cid)
+    assert types == ["candidate.created", *["candidate.discarded", "candidate.restored"] * 2]
+    discards = scenario.log(scope="user", type="candidate.discarded", candidate=cid)
+    assert [e.reason for e in discards] == ["one-off", "one-off"]
+    assert scenario.show(cid).status == "pending"
+
+
+async def test_a_new_decision_after_an_undo_leaves_nothing_to_redo(scenario: Workspace) -> None:
+    first, second = candidate_for(scenario, "conv-package-manager"), candidate_for(scenario, "pref-small-commits")
+    app = app_for(scenario)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        await apply_at_cursor(pilot, screen, first)
+        await press_until(pilot, "u", lambda: first in screen.entries, "the undo")
+        assert app.redo_stack
+        await apply_at_cursor(pilot, screen, second)
+        assert not app.redo_stack and "redo" not in key_bar_text(app)
+        await pilot.press("ctrl+r")  # not offered, and does nothing
+        await settle(pilot)
+    assert events_of(scenario, first)[-1] == "candidate.restored"
+    assert scenario.show(first).status == "pending"
+
+
 async def test_undo_discard_puts_the_same_candidate_back(scenario: Workspace) -> None:
     cid = candidate_for(scenario, "pref-small-commits")
     app = app_for(scenario)

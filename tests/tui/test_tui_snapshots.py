@@ -1,4 +1,4 @@
-"""What a person sees: every screen at 100x30 and at a narrow 80x24 (pytest-textual-snapshot).
+"""What a person sees: every screen at 120x35 and at 80x24, the sizes issue 18 names (pytest-textual-snapshot).
 
 The app runs on the fixed scenario workspace (``scenario.py``) with the clock, candidate ids and
 timestamps pinned (``stable_options``), so the SVGs are the same on every run.
@@ -14,7 +14,7 @@ from tui_helpers import app_for, loaded, settle, wait_until
 
 from memory_review.workspace import Workspace
 
-SIZES = {"100x30": (100, 30), "80x24": (80, 24)}
+SIZES = {"120x35": (120, 35), "80x24": (80, 24)}
 Steps = Callable[[object, Workspace], Awaitable[None]]
 
 
@@ -50,6 +50,18 @@ async def _editor(pilot, ws: Workspace) -> None:
     await _review(pilot, ws)
     await pilot.press("e")
     await settle(pilot)
+
+
+async def _redo_offered(pilot, ws: Workspace) -> None:
+    """After an apply and its undo: the key bar offers the redo (named at 120 columns, short at 80)."""
+    await _review(pilot, ws)
+    await pilot.press("a")  # the first row, unflagged
+    await wait_until(pilot, lambda: len(pilot.app.screen.entries) == 5, what="the apply")
+    await settle(pilot)
+    await pilot.press("u")
+    await wait_until(pilot, lambda: len(pilot.app.screen.entries) == 6, what="the undo")
+    await settle(pilot)
+    pilot.app.clear_notifications()  # toasts time out: the picture must not depend on the machine's speed
 
 
 async def _memories(pilot, ws: Workspace) -> None:
@@ -104,6 +116,7 @@ SCENES: dict[str, Steps] = {
     "bulk-apply-question": _bulk_question,
     "discard-reason": _discard_reason,
     "edit": _editor,
+    "redo-offered": _redo_offered,
     "memories": _memories,
     "memories-override": _memories,
     "history": _history,

@@ -22,6 +22,7 @@ KEYMAP: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
                 "undo the last action, named in the key bar (recorded: an apply or discard puts "
                 "the same candidates back in the queue)",
             ),
+            ("ctrl+r", "redo what u undid, named in the key bar (recorded: a redo of an apply applies them again)"),
             ("?", "this help"),
             ("/", f"filter, on every screen: {SYNTAX}"),
             ("q", "quit (every decision is already on disk)"),

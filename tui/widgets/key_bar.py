@@ -36,17 +36,25 @@ class KeyBar(Widget):
         self.refresh()
 
     def lines(self) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-        """(key, description) pairs: the screen's and focused widgets', then the app's."""
-        local: list[tuple[str, str]] = []
-        app: list[tuple[str, str]] = []
+        """(key, description) pairs as shown: the screen's and focused widgets', then the app's.
+
+        A line wider than the bar gives up live descriptions ("redo apply of 3" -> "Redo"), the
+        last first, so every key of the contract stays visible at 80 columns.
+        """
+        local: list[tuple[str, str, str]] = []
+        app: list[tuple[str, str, str]] = []
         seen: set[str] = set()
         for node, binding, enabled, _tooltip in self.screen.active_bindings.values():
             if not binding.show or not enabled or binding.action in seen:
                 continue
             seen.add(binding.action)
-            pair = (self.app.get_key_display(binding), _described(node, binding.action) or binding.description)
-            (app if isinstance(node, App) else local).append(pair)
-        return local, app
+            key = self.app.get_key_display(binding)
+            live = _described(node, binding.action) or binding.description
+            (app if isinstance(node, App) else local).append((key, live, binding.description))
+        busy = self.busy()
+        lead = len(f" ⏳ {busy} ") if busy else 0
+        width = self.size.width or 10_000  # not laid out yet: nothing to fit
+        return _fit(local, width), _fit(app, width - lead)
 
     def busy(self) -> str | None:
         """What the app says is under way (a decision past its busy threshold), if anything."""
@@ -69,6 +77,16 @@ class KeyBar(Widget):
                 out.append(f" {key} ", style=key_style)
                 out.append(f"{description} ", style=text_style)
         return out
+
+
+def _fit(keys: list[tuple[str, str, str]], width: int) -> list[tuple[str, str]]:
+    """(key, live, own) triples -> (key, description), live ones shortened from the end until they fit."""
+    shown = [[key, live, own] for key, live, own in keys]
+    for entry in reversed(shown):
+        if sum(len(k) + len(d) + 3 for k, d, _ in shown) <= width:
+            break
+        entry[1] = entry[2]
+    return [(key, description) for key, description, _ in shown]
 
 
 def _described(node: object, action: str) -> str | None:
