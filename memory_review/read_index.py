@@ -3,7 +3,7 @@
 The format and the reader are :mod:`memory_review.lean.index`; the per-prompt hook reads it without
 the core. This module makes it from the full validating path's own view, so what the index says is
 what the full path would show: every memory read and checked from its file, hashed as the manifest
-hashes it, rendered by the one renderer (``render_frame``) and folded for keyword matching.
+hashes it, rendered by the one renderer (``render_frame``) and its terms listed for ranking.
 
 A commit (under the store lock) that finds the index current for the view it is committing on
 appends one delta line with the memories it changed: O(change). Past :data:`COMPACT_AFTER` deltas
@@ -25,8 +25,8 @@ from memory_review.injection.render import render_frame
 from memory_review.lean import index as layout
 from memory_review.lean.files import Fallback, fingerprint, real_dir
 from memory_review.lean.index import Entry, IndexState
-from memory_review.lean.keywords import fold, word_list
 from memory_review.lean.logtail import head_past
+from memory_review.lean.rank import term_list
 from memory_review.models import Memory
 from memory_review.record_io import memory_sha256
 from memory_review.storage import EMPTY, fold_all
@@ -40,8 +40,8 @@ GITIGNORE = b"# memory-review's read index: derived, machine-local, never shared
 
 def entry_of(memory: Memory, sha256: str) -> Entry:
     """One memory as the index holds it: what ordering, selection, the gate and the block need."""
-    text = fold(f"{memory.id} {memory.description} {memory.body}")
-    return [memory.id, memory.type, memory.updated_at, sha256, render_frame(memory, None), text, word_list(text)]
+    terms, length = term_list(memory.id, memory.description, memory.body)
+    return [memory.id, memory.type, memory.updated_at, sha256, render_frame(memory, None), terms, length]
 
 
 class ReadIndex:
@@ -137,6 +137,8 @@ class ReadIndex:
         """What ``verify`` says of the index: only an index that claims to be current and is not."""
         try:
             state = layout.load(self.user_dir, store.root, store.scope)
+        except layout.OtherVersion:
+            return []  # an older format: stale, like a missing index; the next commit remakes it
         except Fallback as exc:
             return [f"{self.path(store)}: damaged read index ({exc}); `verify --repair --apply` rebuilds it"]
         view = store.view()

@@ -16,7 +16,6 @@ Code sessions hold no durable statement, so every proposal there counts as one n
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ from memory_review.extract.heuristic import extract
 from memory_review.extract.plan import PlannedProposal, plan
 from memory_review.extract.readers import read_transcript
 from memory_review.extract.transcript import Transcript, Turn
+from tools import figures_page
 
 REPO = Path(__file__).resolve().parents[1]
 LABELLED = REPO / "tests" / "memory_review" / "extract" / "labelled"
@@ -209,19 +209,16 @@ def render(text: str) -> str:
     return DOC_HEAD + text + "\n" + DOC_TAIL
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", type=Path, help="write the figures into this Markdown file")
-    args = parser.parse_args(argv)
+def figures() -> str:
     rows = [evaluate_split("dev"), evaluate_split("heldout")]
     data = shared_data_dir()
     if (data / "transcripts").is_dir():
         rows.append(evaluate_shared(data))
-    text = report(rows)
-    if args.write:
-        args.write.write_text(render(text), encoding="utf-8")
-    print(text)
-    return 0
+    return report(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    return figures_page.main(argv, __doc__, figures, render)
 
 
 if __name__ == "__main__":

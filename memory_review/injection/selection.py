@@ -4,12 +4,13 @@
 they are guard rails, not topical notes, and a query about Python must not make
 "never force-push to main" disappear. The selector sees only the other memories.
 
-The fallback is deterministic keyword matching over ``id + description + body``,
-folded with NFKC and casefold: words are runs of 3 or more letters or digits;
-runs of CJK characters (Han, kana, Hangul) give their bigrams (a lone CJK
-character counts as itself, and is found anywhere in a memory's CJK text). A
-memory's score is the number of distinct query terms it contains; the ``limit`` best
-are chosen, ties broken by id, and a memory with score 0 is never chosen.
+The fallback is deterministic ranking (ADR 0038): BM25 over the terms of
+``id + description`` (weighted) and ``body`` — folded words of 3+ letters or digits,
+lightly stemmed, English function words left out, CJK bigrams (a lone CJK character
+in the query counts as itself and is found anywhere in a memory's CJK text). The
+``limit`` best are chosen, equal scores going to the more recent memory, then to the
+lower id; a memory with score 0 is never chosen. The per-prompt path ranks the very
+same term lists, read from the read index (:mod:`memory_review.lean.rank`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from collections.abc import Sequence
 import orjson
 
 from memory_review.injection.result import DEFAULT_LIMIT, Selector
-from memory_review.lean.keywords import _terms, best_matches, fold  # noqa: F401 (_terms: tests)
+from memory_review.lean.keywords import query_terms
+from memory_review.lean.rank import best, term_list
 from memory_review.models import Memory
 
 
@@ -64,12 +66,23 @@ def parse_selector_reply(reply: object, known: set[str], limit: int) -> set[str]
 
 
 def keyword_select(memories: Sequence[Memory], query: str, limit: int) -> set[str]:
-    """Ids of the ``limit`` best keyword matches for ``query`` (score > 0, ties by id)."""
-    texts = [fold(f"{memory.id} {memory.description} {memory.body}") for memory in memories]
-    return best_matches([memory.id for memory in memories], texts, query, limit)
+    """Ids of the ``limit`` best ranked memories for ``query`` (score > 0; ties by recency, then id)."""
+    return set(ranked(memories, query, limit))
+
+
+def ranked(memories: Sequence[Memory], query: str, limit: int) -> list[str]:
+    """Ids of the ``limit`` best ranked memories for ``query``, best first."""
+    listed = [term_list(memory.id, memory.description, memory.body) for memory in memories]
+    return best(
+        [memory.id for memory in memories],
+        [memory.updated_at for memory in memories],
+        [terms for terms, _length in listed],
+        [length for _terms, length in listed],
+        query,
+        limit,
+    )
 
 
 def tokens(text: str) -> set[str]:
-    """The match terms of ``text``: 3+ character words and CJK bigrams (or lone CJK characters)."""
-    words, cjk = _terms(text)
-    return words | cjk
+    """The terms of a query: stemmed words of 3+ characters, CJK bigrams (or a lone CJK character)."""
+    return query_terms(text)

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from memory_review.lean.block import RANK, aged, assemble, fixed_cost, frame_cost
-from memory_review.lean.index import FRAME, ID, SHA256, TEXT, TYPE, UPDATED_AT, WORDS, Entry
-from memory_review.lean.keywords import best_listed_matches
+from memory_review.lean.index import FRAME, ID, LENGTH, SHA256, TERMS, TYPE, UPDATED_AT, Entry
+from memory_review.lean.rank import best
 
 DEFAULT_BUDGET_LINES = 200
 DEFAULT_LIMIT = 5
@@ -49,11 +49,9 @@ def build(
 
 
 def matching(tiers: Sequence[tuple[str, Sequence[Entry]]], query: str, limit: int) -> list[tuple[str, Entry]]:
-    """Of every merged note (forbidden ones too), the ``limit`` best keyword matches, in priority order."""
+    """Of every merged note (forbidden ones too), the ``limit`` best ranked for ``query``, in priority order."""
     notes = _merged(tiers)
-    chosen = best_listed_matches(
-        [e[ID] for _s, e in notes], [e[WORDS] for _s, e in notes], [e[TEXT] for _s, e in notes], query, limit
-    )
+    chosen = set(_best([entry for _scope, entry in notes], query, limit))
     return _priority_order([(scope, e) for scope, e in notes if e[ID] in chosen])
 
 
@@ -65,12 +63,20 @@ def _merged(tiers: Sequence[tuple[str, Sequence[Entry]]]) -> list[tuple[str, Ent
 
 
 def _selected(notes: list[tuple[str, Entry]], query: str, limit: int) -> list[tuple[str, Entry]]:
-    """The forbidden notes plus at most ``limit`` others chosen by keyword matching (``select``)."""
-    others = [entry for _scope, entry in notes if entry[TYPE] != "forbidden"]
-    chosen = best_listed_matches(
-        [e[ID] for e in others], [e[WORDS] for e in others], [e[TEXT] for e in others], query, limit
-    )
+    """The forbidden notes plus at most ``limit`` others chosen by ranking (``select``)."""
+    chosen = set(_best([entry for _scope, entry in notes if entry[TYPE] != "forbidden"], query, limit))
     return [(scope, e) for scope, e in notes if e[TYPE] == "forbidden" or e[ID] in chosen]
+
+
+def _best(entries: list[Entry], query: str, limit: int) -> list[str]:
+    return best(
+        [e[ID] for e in entries],
+        [e[UPDATED_AT] for e in entries],
+        [e[TERMS] for e in entries],
+        [e[LENGTH] for e in entries],
+        query,
+        limit,
+    )
 
 
 def _priority_order(notes: list[tuple[str, Entry]]) -> list[tuple[str, Entry]]:

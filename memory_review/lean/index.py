@@ -4,14 +4,14 @@ A store's index is ``<user store>/index/<key>.jsonl`` (``key`` as the trust ledg
 folder's real path, hashed), never inside the store: a project store lives in its repository, and
 a file there could be forged by a commit. It is derived state, never an authority::
 
-    {"v":1,"index":"memory-review read index","store":…,"scope":…,"origin":…,"at":[seq,hash],
+    {"v":2,"index":"memory-review read index","store":…,"scope":…,"origin":…,"at":[seq,hash],
      "manifest":[ino,size,mtime_ns,ctime_ns],"sessions":[…],"count":N}        the base's header
-    [[id,type,updated_at,sha256,frame,text,words], …]                         its N entries, one line
+    [[id,type,updated_at,sha256,frame,terms,length], …]                       its N entries, one line
     {"delta":{"from":[…],"at":[…],"manifest":[…],"origin":…,"sessions":[…]},"set":[[…]],"del":[…]}
 
-``frame`` is the note as ``render_frame(memory, None)`` renders it (layout 2, no age), ``text`` the
-folded ``id description body`` keyword matching reads, ``words`` its distinct words (``keywords.word_list``),
-``sha256`` the memory file's hash (what the
+``frame`` is the note as ``render_frame(memory, None)`` renders it (layout 2, no age), ``terms`` and
+``length`` the memory's listed terms and weighted length that ranking reads (``rank.term_list``, ADR 0038;
+version 1 held the folded text and its word list instead), ``sha256`` the memory file's hash (what the
 trust ledger names). The base says the store's set at log head ``at`` with the manifest file whose
 fingerprint is ``manifest``; each delta line, appended by a commit under the store lock, moves it
 from ``from`` to its own ``at``. A reader believes it only while the manifest has that fingerprint
@@ -29,11 +29,11 @@ import orjson
 from memory_review.lean.files import Fallback, read_regular, store_key
 
 INDEX_DIR = "index"
-VERSION = 1
+VERSION = 2
 KIND = "memory-review read index"
 MAX_INDEX_BYTES = 1 << 30
-Entry = list  # [id, type, updated_at, sha256, frame, text, words]
-ID, TYPE, UPDATED_AT, SHA256, FRAME, TEXT, WORDS = range(7)
+Entry = list  # [id, type, updated_at, sha256, frame, terms, length]
+ID, TYPE, UPDATED_AT, SHA256, FRAME, TERMS, LENGTH = range(7)
 
 
 @dataclass
@@ -77,7 +77,13 @@ def parse(data: bytes, real: str, scope: str) -> IndexState:
     return state
 
 
+class OtherVersion(Fallback):
+    """An index this version does not read (an older one): stale, not damaged — the next commit remakes it."""
+
+
 def _base(header: dict, entries: list, real: str, scope: str) -> IndexState:
+    if header.get("index") == KIND and type(header.get("v")) is int and header["v"] != VERSION:
+        raise OtherVersion(f"the read index is a version {header['v']} index; this version reads {VERSION}")
     if (
         header.get("v") != VERSION
         or header.get("index") != KIND
@@ -85,7 +91,7 @@ def _base(header: dict, entries: list, real: str, scope: str) -> IndexState:
         or header.get("scope") != scope
         or header.get("count") != len(entries)
     ):
-        raise Fallback("the read index is not a version 1 index of this store")
+        raise Fallback(f"the read index is not a version {VERSION} index of this store")
     state = IndexState(
         real,
         scope,

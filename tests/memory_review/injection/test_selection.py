@@ -29,9 +29,10 @@ def store(mem: MakeMemory) -> list[Memory]:
 
 
 def test_tokens_words_and_cjk_bigrams() -> None:
-    assert tokens("Use py3 and PyTest, ok?") == {"use", "py3", "and", "pytest"}
-    assert tokens("提交信息") == {"提交", "交信", "信息"}
-    assert tokens("用pytest测试") == {"用", "pytest", "测试"}
+    assert tokens("Use py3 and PyTest, ok?") == {"use", "py3", "pytest"}  # "and": a function word
+    assert tokens("Painted tests") == {"paint", "test"}  # stemmed
+    assert tokens("提交信息") == {"提交", "交信", "信息", "提", "交", "信", "息"}
+    assert tokens("用pytest测试") == {"用", "pytest", "测试", "测", "试"}
     assert tokens("ＰＹＴＥＳＴ") == {"pytest"}  # fullwidth folds to ASCII
 
 

@@ -308,6 +308,22 @@ def test_a_stale_index_is_made_again_by_the_prompt_that_found_it(stocked: Projec
     assert "Never mock the database" in answered["hookSpecificOutput"]["additionalContext"]
 
 
+def test_an_index_of_the_previous_version_is_stale_not_damaged(stocked: Project) -> None:
+    """Version 2 (ADR 0038) lists ranking terms where version 1 held words: a version 1 index is not read,
+    ``verify`` does not call it damaged, and the prompt that finds it makes it again."""
+    path = layout.index_path(Path(stocked.env["MEMORY_REVIEW_HOME"]), stocked.root / ".memory-review")
+    header, rest = path.read_bytes().split(b"\n", 1)
+    path.write_bytes(header.replace(b'"v":2', b'"v":1') + b"\n" + rest)
+    with pytest.raises(layout.OtherVersion):
+        layout.load(Path(stocked.env["MEMORY_REVIEW_HOME"]), stocked.root / ".memory-review", "project")
+    _falls_back(stocked)
+    assert not [p for r in stocked.workspace().verify() for p in r.problems if "read index" in p]
+    stocked.hook({"hook_event_name": "UserPromptSubmit", "session_id": "s3", "cwd": str(stocked.root), "prompt": "x"})
+    assert b'"v":2' in path.read_bytes().split(b"\n", 1)[0]
+    answered = lean_hook.answer(_payload(stocked, "UserPromptSubmit", "database tests"), None, now=NOW)
+    assert "Never mock the database" in answered["hookSpecificOutput"]["additionalContext"]
+
+
 def test_the_mcp_servers_context_comes_from_the_index_and_equals_the_full_block(stocked: Project) -> None:
     from memory_review.integrations.mcp_server import MemoryTools
 
