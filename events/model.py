@@ -18,8 +18,9 @@ from __future__ import annotations
 import hashlib
 import math
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Final, Literal, get_args
 
 import orjson
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, model_validator
@@ -49,7 +50,7 @@ EventType = Literal[
 TERMINAL_TYPES = frozenset({"candidate.applied", "candidate.discarded"})
 """At most one of these per candidate while it is resolved: only ``candidate.restored`` reopens it."""
 
-RESTORED = "candidate.restored"
+RESTORED: Final = "candidate.restored"
 """A person's undo of an apply or discard: the candidate is pending again with ``record`` (docs/adr/0032).
 
 It names the terminal event it undoes in ``reverts``; an undone apply's memory comes back by the
@@ -261,7 +262,7 @@ class Event(EventDraft):
     """Set on every line of a multi-line batch but its last: the batch commits with it."""
 
 
-_validate_event = Event.__pydantic_validator__.validate_python
+_validate_event: Callable[..., Event] = Event.__pydantic_validator__.validate_python
 """Event's own validator, without ``model_validate``'s Python wrapper (it runs once per line)."""
 
 

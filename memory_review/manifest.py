@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import heapq
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 import orjson
 from pydantic import Field
@@ -32,7 +33,7 @@ INDEX_MAX_BYTES = 25_000
 
 Sha256 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
 SessionKey = Annotated[str, Field(pattern=SESSION_ID_RE.pattern)]
-MANIFEST_VERSION = 2
+MANIFEST_VERSION: Final = 2
 """The store format this tool writes (docs/upgrading.md, docs/adr/0029); newer ones are refused, never
 rewritten. Format 1 (a manifest rewritten per commit) is read, and upgraded by the first writer."""
 
@@ -165,7 +166,7 @@ def render_index(memories: list[Memory]) -> bytes:
     return render_index_lines([(m.type, m.id, m.description) for m in memories])
 
 
-def render_index_lines(items: list[tuple[str, str, str]]) -> bytes:
+def render_index_lines(items: Sequence[tuple[str, str, str]]) -> bytes:
     """``MEMORY.md`` from ``(type, id, description)`` triples (e.g. from manifest entries)."""
     header = [
         "# Memory index",

@@ -188,8 +188,8 @@ def _flags_of(record: dict[str, Any]) -> tuple[str, ...]:
 
 
 def _fold_authored(known: Knowledge, event: Event, line: str, flags: dict[str, tuple[str, ...]]) -> None:
-    resolved = known.conflicts.pop(event.candidate, None) if event.type == "candidate.applied" else None
     candidate = event.candidate if event.type == "candidate.applied" else None
+    resolved = known.conflicts.pop(candidate, None) if candidate else None
     for change in event.changes or ():
         parents = [known.head(change.memory)]
         if resolved and resolved.memory == change.memory and resolved.theirs not in parents:
@@ -224,7 +224,8 @@ def _fold_discard(known: Knowledge, candidate: str, line: str, closing: set[str]
     if graph.descends(memory, current, conflict.theirs):
         return
     # "Keep mine": a version with our content that has seen theirs, so the other side adopts it.
-    known.add(memory, line, Node((current, conflict.theirs), graph.key(memory, current)))
+    ours = graph.key(memory, current) or content_key(known.records.get(memory))
+    known.add(memory, line, Node((current, conflict.theirs), ours))
     known.move(memory, line, known.records.get(memory))
 
 

@@ -31,7 +31,7 @@ from typing import IO, Any
 
 import orjson
 
-from memory_review.extract.cli_config import CliConfig
+from memory_review.extract.cli_config import CliConfig, json_object
 from memory_review.extract.model_client import FailureKind, ModelFailure
 from memory_review.models import utc_now
 
@@ -124,7 +124,12 @@ def run(argv: list[str], stdin: bytes, *, timeout: float) -> tuple[bytes, bytes,
 
 def _collect(child: subprocess.Popen[bytes], stdin: bytes, timeout: float) -> tuple[bytes, bytes, int] | ModelFailure:
     expired = threading.Event()
-    timer = threading.Timer(timeout, lambda: (expired.set(), _kill(child)))
+
+    def expire() -> None:
+        expired.set()
+        _kill(child)
+
+    timer = threading.Timer(timeout, expire)
     timer.daemon = True
     stderr: list[bytes] = []
     helpers = [
@@ -218,16 +223,13 @@ def parse_gemini(stdout: bytes, config: CliConfig) -> CliReply | ModelFailure:
     if error:
         message = error.get("message") if isinstance(error, dict) else error
         return _failure("cli-error", f"gemini reported an error: {message}", config)
-    stats = reply.get("stats") if isinstance(reply.get("stats"), dict) else {}
-    tools = stats.get("tools") if isinstance(stats.get("tools"), dict) else {}
-    if tools.get("totalCalls"):
+    stats = json_object(reply.get("stats"))
+    if json_object(stats.get("tools")).get("totalCalls"):
         return _failure("tool-call", "gemini used a tool; none was wanted", config)
     if not isinstance(reply.get("response"), str):
         return _failure("bad-response", "gemini's reply has no text response", config)
-    models = stats.get("models") if isinstance(stats.get("models"), dict) else None
-    model = _busiest(
-        {k: v.get("tokens") for k, v in models.items() if isinstance(v, dict)} if models else None, "candidates"
-    )
+    models = json_object(stats.get("models"))
+    model = _busiest({k: v.get("tokens") for k, v in models.items() if isinstance(v, dict)} or None, "candidates")
     return CliReply(text=reply["response"], model=model or config.model)
 
 

@@ -18,7 +18,7 @@ import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 import orjson
 
@@ -28,6 +28,8 @@ from memory_review.file_reads import read_store_file, storage_errors
 
 AgentCli = Literal["claude", "codex", "gemini"]
 AGENT_CLIS: tuple[AgentCli, ...] = ("claude", "codex", "gemini")
+HookExtractor = Literal["heuristic", "claude", "codex", "gemini"]
+"""What an agent's hooks extract with: the offline heuristic, or an agent CLI in the background."""
 CONFIG_FILE = "config.json"
 MAX_CONFIG_BYTES = 256 * 1024
 DEFAULT_TIMEOUT = 180.0
@@ -70,14 +72,13 @@ def resolve(agent: str, *, config: Mapping[str, Any], env: Mapping[str, str] | N
     """The CLI to run for ``agent``; ValidationError says what is missing and how to set it."""
     if agent not in AGENT_CLIS:
         raise ValidationError(f"unknown agent CLI {agent!r}; use one of {', '.join(AGENT_CLIS)}")
-    name = cast(AgentCli, agent)
     env = os.environ if env is None else env
-    entry = _entry(config, name)
-    program, found_by = _program(name, entry, env)
-    return CliConfig(agent=name, program=program, model=_model(entry), timeout=_timeout(entry, env), found_by=found_by)
+    entry = _entry(config, agent)
+    program, found_by = _program(agent, entry, env)
+    return CliConfig(agent=agent, program=program, model=_model(entry), timeout=_timeout(entry, env), found_by=found_by)
 
 
-def hook_extractor(config: Mapping[str, Any], agent: str) -> str:
+def hook_extractor(config: Mapping[str, Any], agent: str) -> HookExtractor:
     """The extractor the person chose for ``agent``'s hooks (``heuristic`` unless configured)."""
     hooks = config.get("hooks")
     entry = hooks.get(agent) if isinstance(hooks, dict) else None
@@ -90,8 +91,8 @@ def set_hook_extractor(user_store: Path, agent: str, extractor: str) -> Path:
     if extractor not in ("heuristic", *AGENT_CLIS):
         raise ValidationError(f"unknown extractor {extractor!r}; use heuristic, {', '.join(AGENT_CLIS)}")
     config = read_config(user_store)
-    hooks = config.get("hooks") if isinstance(config.get("hooks"), dict) else {}
-    entry = hooks.get(agent) if isinstance(hooks.get(agent), dict) else {}
+    hooks = json_object(config.get("hooks"))
+    entry = json_object(hooks.get(agent))
     config["hooks"] = {**hooks, agent: {**entry, "extractor": extractor}}
     path = user_store / CONFIG_FILE
     with storage_errors(path):
@@ -101,9 +102,12 @@ def set_hook_extractor(user_store: Path, agent: str, extractor: str) -> Path:
 
 
 def _entry(config: Mapping[str, Any], agent: AgentCli) -> dict[str, Any]:
-    extractors = config.get("extractors")
-    entry = extractors.get(agent) if isinstance(extractors, dict) else None
-    return entry if isinstance(entry, dict) else {}
+    return json_object(json_object(config.get("extractors")).get(agent))
+
+
+def json_object(value: Any) -> dict[str, Any]:
+    """``value`` if it is a JSON object, else an empty one (a hand-edited file or a reply may hold anything)."""
+    return value if isinstance(value, dict) else {}
 
 
 def _program(agent: AgentCli, entry: dict[str, Any], env: Mapping[str, str]) -> tuple[str, str]:

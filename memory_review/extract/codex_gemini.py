@@ -186,13 +186,14 @@ def _gemini_message(sink: TurnSink, index: int, message: Any) -> None:
 
 
 def _gemini_tool_output(call: dict[str, Any]) -> str:
-    texts = []
+    texts: list[str] = []
     for result in _list(call.get("result")):
         function = result.get("functionResponse") if isinstance(result, dict) else None
         response = function.get("response") if isinstance(function, dict) else None
         if isinstance(response, dict):
             texts.extend(str(v) for v in response.values() if isinstance(v, str))
-    return "\n\n".join(texts) or (call.get("resultDisplay") if isinstance(call.get("resultDisplay"), str) else "")
+    display = call.get("resultDisplay")
+    return "\n\n".join(texts) or (display if isinstance(display, str) else "")
 
 
 # --- shared ---------------------------------------------------------------------------------------

@@ -101,7 +101,7 @@ def _check_anchor(path: Path, real: str, head: tuple[int, str]) -> None:
         raise Fallback("the log does not extend its anchored head")  # the full path says "rewritten"
 
 
-def _noticed(folder: Path, key: str, foreign: list[tuple[str, str]], session: str) -> bool:
+def _noticed(folder: Path, key: str, foreign: list[tuple[str, str]], session: str | None) -> bool:
     """Whether this session was already told about exactly these foreign versions (``trust_notice``)."""
     data = read_regular(folder / "notices.json", MAX_NOTICES_BYTES)
     try:
