@@ -11,7 +11,7 @@ import orjson
 from pydantic import BaseModel
 
 from memory_review.events import Event, encode_event
-from memory_review.models import Memory, utc_now
+from memory_review.models import DurableScope, Memory, utc_now
 from memory_review.record_io import memory_to_json
 
 
@@ -66,7 +66,7 @@ class ProposeResult:
 
     id: str
     op: str
-    scope: str
+    scope: DurableScope
     status: str
     flags: list[str]
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from memory_review.errors import ValidationError
 from memory_review.extract.finding import SLUG_IGNORE
@@ -99,13 +99,14 @@ class ConsolidationSummary:
 
 
 def propose_consolidation(
-    ws: Workspace, *, scope: str | None = None, threshold: int = DEFAULT_THRESHOLD
+    ws: Workspace, *, scope: DurableScope | None = None, threshold: int = DEFAULT_THRESHOLD
 ) -> ConsolidationSummary:
     """Propose a ``consolidate`` candidate for every group in the stores (one batch)."""
     check_threshold(threshold)
     summary = ConsolidationSummary(threshold=threshold)
     proposals: list[ConsolidateProposal] = []
-    for store in [ws.store(s) for s in ([scope] if scope else ["project", "user"])]:
+    scopes: list[DurableScope] = [scope] if scope else ["project", "user"]
+    for store in [ws.store(s) for s in scopes]:
         memories = store.view().memories()
         durable: DurableScope = "user" if store.scope == "user" else "project"
         planned = plan_consolidation(memories, scope=durable, threshold=threshold, known=_named_before(store))
@@ -194,7 +195,20 @@ def find_groups(memories: Sequence[Memory], *, scope: DurableScope, cut: float) 
     return groups
 
 
-def similarity(left: Memory, right: Memory, bags: dict[str, frozenset[str]] | None = None) -> float:
+class Comparable(Protocol):
+    """What :func:`similarity` reads of a memory (an approved one, or the record a candidate proposes)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def description(self) -> str: ...
+
+    @property
+    def body(self) -> str: ...
+
+
+def similarity(left: Comparable, right: Comparable, bags: dict[str, frozenset[str]] | None = None) -> float:
     """How much two memories say the same: 1.0 for equal texts, else word overlap.
 
     The overlap is Jaccard, or containment when the smaller memory's words (at least
@@ -211,11 +225,11 @@ def similarity(left: Memory, right: Memory, bags: dict[str, frozenset[str]] | No
     return max(overlap(first, second), contained if contained >= CONTAINED else 0.0)
 
 
-def _text(memory: Memory) -> str:
+def _text(memory: Comparable) -> str:
     return memory.body or memory.description
 
 
-def memory_bag(memory: Memory) -> frozenset[str]:
+def memory_bag(memory: Comparable) -> frozenset[str]:
     """The words :func:`similarity` compares (kept by callers that compare one memory many times)."""
     # As in the extraction planner: "never"/"always"/"use" say how, not what.
     return frozenset(t for t in tokens(f"{memory.description}\n{memory.body}") if t not in SLUG_IGNORE)

@@ -9,7 +9,7 @@ after the memories it showed were edited, reverted or deleted.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
@@ -28,7 +28,7 @@ from memory_review.injection import (
 from memory_review.injection.render import fixed_cost, frame_cost, render_frame
 from memory_review.injection.result import DropReason
 from memory_review.manifest import ManifestEntry
-from memory_review.models import Memory, utc_now
+from memory_review.models import Memory, MemoryType, Scope, utc_now
 from memory_review.record_io import memory_sha256
 from memory_review.storage import EMPTY, Folded, fold_all
 from memory_review.store import log_errors
@@ -154,8 +154,8 @@ class Outline(NamedTuple):
     """A memory as the manifest lists it: enough to order (and, with text, select) it; never rendered."""
 
     id: str
-    scope: str
-    type: str
+    scope: Scope
+    type: MemoryType
     updated_at: str
     sha256: str  # the manifest's hash of its file
     description: str = ""
@@ -202,7 +202,7 @@ def _build_within_budget(
 
 
 def _dropped(
-    memories: list[Memory | Outline], reason: DropReason, sha256_of: Callable[[Any], str]
+    memories: Sequence[Memory | Outline], reason: DropReason, sha256_of: Callable[[Any], str]
 ) -> tuple[DroppedMemory, ...]:
     """The memories a build left out (on a big store, nearly all of them: an outline carries its hash)."""
     return tuple(

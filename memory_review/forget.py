@@ -34,6 +34,7 @@ from memory_review.events.safe_fs import read_file, read_file_or, unlink
 from memory_review.file_reads import read_regular_file, storage_errors
 from memory_review.forget_git import GitForget, forget_in_history, matches_in_refs
 from memory_review.forget_text import JsonRedactor, LogRedactor, Needle
+from memory_review.models import DurableScope
 from memory_review.store import Store, log_errors
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ BACKUPS = "backups"
 class StoreForget:
     """What forget found and did in one store."""
 
-    scope: str
+    scope: DurableScope
     root: str
     found: dict[str, int] = field(default_factory=dict)
     """Place -> matches there before (``events.jsonl``, ``memory/``, ``hooks/``, ``git history`` ...)."""

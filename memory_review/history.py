@@ -28,6 +28,7 @@ from memory_review.events import Event, utc_timestamp
 from memory_review.gitrepo import GitRepo, LogEntry, RefTip
 from memory_review.history_tree import LocalLog, Position, TreeBuilder
 from memory_review.manifest import Manifest
+from memory_review.models import DurableScope
 from memory_review.store import Store, log_errors
 from memory_review.verify import StoreReport
 
@@ -56,7 +57,7 @@ COMMIT_RE = re.compile(r"^[0-9a-f]{40}$")
 Locator = Callable[[bool], GitRepo | None]
 
 
-def history_ref(scope: str) -> str:
+def history_ref(scope: DurableScope) -> str:
     """The ref holding a store's history."""
     return f"{REF_PREFIX}{scope}"
 
@@ -214,7 +215,12 @@ def git_date(ts: str | None) -> str:
 
 
 def describe(
-    scope: str, manifest: Manifest, events: list[Event], *, restarted: bool = False, head: Position | None = None
+    scope: DurableScope,
+    manifest: Manifest,
+    events: list[Event],
+    *,
+    restarted: bool = False,
+    head: Position | None = None,
 ) -> str:
     """The message of a history commit: a subject, one line per change, and the position trailers."""
     changes = [e for e in events if e.type in HISTORY_TYPES]
@@ -235,7 +241,7 @@ def describe(
     return f"{_subject(scope, changes, events)}\n\n" + (f"{body}\n\n" if body else "") + trailers + "\n"
 
 
-def _subject(scope: str, changes: list[Event], events: list[Event]) -> str:
+def _subject(scope: DurableScope, changes: list[Event], events: list[Event]) -> str:
     if not changes:
         return f"memory-review ({scope}): record the log up to seq {events[-1].seq if events else 0}"
     first = describe_event(changes[0])

@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
+from memory_review.errors import ValidationError
 from memory_review.ids import check_slug
 from memory_review.limits import (  # MAX_MEMORY_* are also read as models.MAX_MEMORY_*
     CANDIDATE_ID_CHARS,
@@ -30,11 +31,20 @@ MemoryType = Literal["preference", "convention", "fact", "forbidden"]
 Scope = Literal["user", "project", "session"]
 DurableScope = Literal["user", "project"]
 
-MEMORY_TYPES: tuple[str, ...] = ("preference", "convention", "fact", "forbidden")
-SCOPES: tuple[str, ...] = ("user", "project", "session")
+MEMORY_TYPES: tuple[MemoryType, ...] = ("preference", "convention", "fact", "forbidden")
+SCOPES: tuple[Scope, ...] = ("user", "project", "session")
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 TIMESTAMP_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
+
+
+def durable_scope(value: str) -> DurableScope:
+    """``value`` as the scope of a durable store (it came from outside the type checker: a flag, a file)."""
+    if value == "user":
+        return "user"
+    if value == "project":
+        return "project"
+    raise ValidationError(f"scope must be 'user' or 'project', not {value!r}", field="scope")
 
 
 def _one_line(value: str) -> str:

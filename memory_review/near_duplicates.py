@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import Protocol
 
 from memory_review.candidate import Candidate
-from memory_review.consolidate import memory_bag, similarity
+from memory_review.consolidate import Comparable, memory_bag, similarity
 from memory_review.events.safe_fs import list_dir
 from memory_review.extract.plan import NEAR_DUPLICATE
 from memory_review.file_reads import storage_errors
@@ -39,12 +38,6 @@ its proposals are not compared (a bulk import of near-identical texts)."""
 RARE_WORDS = 3
 MAX_COMPARED = 5
 WORD = re.compile(r"\w{3,}")
-
-
-class Comparable(Protocol):
-    id: str
-    description: str
-    body: str
 
 
 def similar_flag(memory_id: str) -> str:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from memory_review.candidate import Candidate, CandidateState, live_flags
 from memory_review.errors import MemoryReviewError, NotFoundError
+from memory_review.models import DurableScope
 
 if TYPE_CHECKING:
     from memory_review.store import Store
@@ -54,7 +55,7 @@ class PendingFiles:
     """Pending candidates of the given stores, re-reading only changed files between passes."""
 
     stores: Sequence[Store]
-    listed: Callable[[str], list[CandidateState]]
+    listed: Callable[[DurableScope], list[CandidateState]]
     """The library's own listing of one scope, for a store this reader cannot read itself."""
     _cache: dict[Path, tuple[Stat, Candidate]] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)

@@ -9,7 +9,7 @@ locking, writing and fsyncing; nothing here does I/O.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -17,6 +17,7 @@ from memory_review.candidate import (
     FLAG_PREVIOUSLY_DISCARDED,
     Candidate,
     CandidateChange,
+    CandidateOp,
     base_of,
     candidate_to_json,
     check_candidate_size,
@@ -25,7 +26,7 @@ from memory_review.candidate import (
 from memory_review.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
 from memory_review.events import RESTORED, Change, Event, EventDraft
 from memory_review.limits import MAX_ACTOR_CHARS, MAX_REASON_CHARS, MAX_SOURCES
-from memory_review.models import Memory, Source
+from memory_review.models import DurableScope, Memory, Source
 from memory_review.proposal import (
     ConsolidateProposal,
     DeleteProposal,
@@ -43,7 +44,7 @@ from memory_review.storage import EMPTY, Folded, fold, fold_all
 class View(Protocol):
     """What the rules may ask about the store's current state."""
 
-    scope: str
+    scope: DurableScope
 
     def memory(self, memory_id: str) -> Memory | None: ...
 
@@ -111,7 +112,7 @@ def propose(
     *,
     candidate_id: str,
     now: str,
-    discarded: frozenset[str] = frozenset(),
+    discarded: Container[str] = frozenset(),
     flags: Iterable[str] = (),
 ) -> tuple[Candidate, Plan]:
     """Turn a proposal into a candidate and its ``candidate.created`` event; memory is untouched.
@@ -177,7 +178,7 @@ def _consolidation(view: View, proposal: ConsolidateProposal, candidate_id: str,
 
 
 def proposed_record(
-    before: Memory | None, proposed: ProposedMemory, proposal, scope: str, candidate_id: str, now: str
+    before: Memory | None, proposed: ProposedMemory, proposal, scope: DurableScope, candidate_id: str, now: str
 ) -> Memory:
     """The memory file a proposal would produce (provenance is stamped again at apply)."""
     sources = tuple(
@@ -228,13 +229,15 @@ def _same_content(a: Memory, b: Memory | ProposedMemory) -> bool:
     return (a.type, a.description, a.body) == (b.type, b.description, b.body)
 
 
-def _effective_op(proposal, changes: tuple[CandidateChange, ...]) -> str:
+def _effective_op(proposal, changes: tuple[CandidateChange, ...]) -> CandidateOp:
     if proposal.op in ("create", "update"):
         return "update" if changes[0].before is not None else "create"
     return proposal.op
 
 
-def _candidate(proposal, op: str, changes, candidate_id: str, now: str, scope: str, flags: frozenset[str]) -> Candidate:
+def _candidate(
+    proposal, op: CandidateOp, changes, candidate_id: str, now: str, scope: DurableScope, flags: frozenset[str]
+) -> Candidate:
     """The candidate of a redacted proposal; ``flags`` were raised by its text as sent."""
     return Candidate(
         id=candidate_id,
@@ -260,9 +263,9 @@ def edit(view: View, candidate: Candidate, edited: ProposedMemory, *, actor: str
     """A person rewrites the proposed record of a pending candidate; recorded as ``candidate.edited``."""
     require_person(actor)
     edited, edit_flags = redacted_memory(edited)  # a person can paste a secret too
-    index = _editable_change(candidate, edited.id)
+    index, proposed = _editable_change(candidate, edited.id)
     change = candidate.changes[index]
-    after = change.after.model_copy(
+    after = proposed.model_copy(
         update={
             "type": edited.type,
             "description": edited.description,
@@ -289,15 +292,15 @@ def edit(view: View, candidate: Candidate, edited: ProposedMemory, *, actor: str
     return Plan(drafts=[draft])
 
 
-def _editable_change(candidate: Candidate, memory_id: str) -> int:
-    editable = [i for i, c in enumerate(candidate.changes) if c.after is not None]
+def _editable_change(candidate: Candidate, memory_id: str) -> tuple[int, Memory]:
+    """Which change an edit of ``memory_id`` rewrites, and the record it proposes."""
+    editable = [(i, c.after) for i, c in enumerate(candidate.changes) if c.after is not None]
     if not editable:
         raise ValidationError(f"candidate {candidate.id} deletes a memory; there is no record to edit")
-    for i in editable:
+    for i, after in editable:
         if candidate.changes[i].memory == memory_id:
-            return i
-    only = candidate.changes[editable[0]]
-    if len(editable) == 1 and only.before is None:
+            return i, after
+    if len(editable) == 1 and candidate.changes[editable[0][0]].before is None:
         return editable[0]  # a new memory may be renamed
     raise ValidationError(f"candidate {candidate.id} does not propose memory {memory_id!r}", field="id")
 

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import Final, Protocol, TypeVar
 
 from memory_review.candidate import MAX_CANDIDATE_BYTES, Candidate, decode_candidate, encode_candidate
 from memory_review.errors import (
@@ -65,7 +65,7 @@ from memory_review.manifest import (
     encode_manifest,
     render_index_lines,
 )
-from memory_review.models import Memory
+from memory_review.models import DurableScope, Memory
 from memory_review.record_io import memory_from_json, memory_sha256, parse_memory, render_memory
 from memory_review.rules import Plan
 from memory_review.sessions import SESSION_EVENT, SessionFileMismatch, SessionFiles
@@ -80,7 +80,7 @@ CANDIDATE_DIR = "candidates"
 TEMP_PREFIX = ".tmp"
 LOG_ONLY = frozenset({"context.built"})
 """Event types that change no derived file: recorded by a log append alone, never counted in the tail."""
-UPGRADED = "store.upgraded"
+UPGRADED: Final = "store.upgraded"
 """Records a format upgrade (from, to, where the backup is): docs/adr/0029, docs/upgrading.md."""
 COMPACT_AFTER = 64
 """A commit compacts when the tail past the manifest weighs this much (:func:`tail_weight`, docs/adr/0029)."""
@@ -110,7 +110,12 @@ class Store:
     """One self-contained store folder: manifest, memory files, candidates, the event log."""
 
     def __init__(
-        self, root: Path, scope: str, *, lock_timeout: float = DEFAULT_TIMEOUT, warnings: list[str] | None = None
+        self,
+        root: Path,
+        scope: DurableScope,
+        *,
+        lock_timeout: float = DEFAULT_TIMEOUT,
+        warnings: list[str] | None = None,
     ) -> None:
         self.root = root
         self._root_text = os.fspath(root)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory_review import gitrepo
-from memory_review.candidate import Candidate, CandidateChange, base_of, candidate_to_json, render_diff
+from memory_review.candidate import Candidate, CandidateChange, CandidateOp, base_of, candidate_to_json, render_diff
 from memory_review.errors import ConflictError, MemoryReviewError, NotFoundError, ValidationError
 from memory_review.events import GENESIS, Change, EventDraft
 from memory_review.events.safe_fs import read_file_or
@@ -34,7 +34,7 @@ from memory_review.file_reads import storage_errors
 from memory_review.gitrepo import GitRepo
 from memory_review.history import USER_REPO_DIR, History, commit_position
 from memory_review.ids import new_candidate_id
-from memory_review.models import Memory, Strict, utc_now
+from memory_review.models import DurableScope, Memory, Strict, utc_now
 from memory_review.proposal import Proposer
 from memory_review.record_io import memory_to_json
 from memory_review.rules import Plan, View
@@ -73,7 +73,7 @@ REMOTE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 class StoreSync(Strict):
     """What one sync did to one store."""
 
-    scope: str
+    scope: DurableScope
     remote: str
     status: str = "synced"
     """``synced``, or ``skipped`` (with ``reason``) for a store that has no such remote."""
@@ -160,7 +160,7 @@ class _Target:
         return cls(history, repo, remote)
 
     @property
-    def scope(self) -> str:
+    def scope(self) -> DurableScope:
         return self.history.store.scope
 
     @property
@@ -414,7 +414,7 @@ def conflict_candidate(view: View, memory_id: str, theirs: Head, *, candidate_id
     before = view.memory(memory_id)
     after = replica_memory(theirs.record, memory_id, view.scope, theirs.origin) if theirs.record else None
     changes = (CandidateChange(memory=memory_id, before=before, after=after),)
-    op = "create" if before is None else "delete" if after is None else "update"
+    op: CandidateOp = "create" if before is None else "delete" if after is None else "update"
     flags = {FLAG_SYNC_CONFLICT} | _arrival_flags(theirs, after)
     who = f" (approved by {after.applied_by})" if after and after.applied_by else ""
     said = f"their version: {after.description!r}{who}" if after else "they deleted it"

@@ -35,6 +35,7 @@ from memory_review.events import RESTORED, TERMINAL_TYPES, line_hash
 from memory_review.gitrepo import GitRepo, RefTip, TreeEntry
 from memory_review.history import git_date
 from memory_review.history_log import LEGACY_LOG, LOG_DIR, log_lines, log_size, stream_log
+from memory_review.models import DurableScope
 from memory_review.safety import find_secrets
 from memory_review.sync_replicas import GAP_PREFIX, MAX_REPLICA_LOG_BYTES, gap_line
 
@@ -63,7 +64,7 @@ class Entry(NamedTuple):
 
 
 def publication(
-    repo: GitRepo, tip: RefTip, previous: RefTip | None, *, scope: str, origin: str, share_pending: bool
+    repo: GitRepo, tip: RefTip, previous: RefTip | None, *, scope: DurableScope, origin: str, share_pending: bool
 ) -> Publication:
     """The publication of history commit ``tip``, on top of ``previous`` (what the remote holds now)."""
     entries = [_entry(line) for line in _lines(repo, tip.commit)]
@@ -210,7 +211,7 @@ def _is_publication(tip: RefTip) -> bool:
     return f"\n{PUBLISHED_TRAILER}: " in f"\n{tip.message}"
 
 
-def _message(scope: str, origin: str, entries: list[Entry], *, share_pending: bool) -> str:
+def _message(scope: DurableScope, origin: str, entries: list[Entry], *, share_pending: bool) -> str:
     seq = entries[-1].seq if entries else 0
     head = line_hash(entries[-1].line) if entries else "0" * 64
     shares = "reviewed+pending" if share_pending else "reviewed"

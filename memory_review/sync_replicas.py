@@ -25,7 +25,7 @@ from memory_review.events.errors import LogIntegrityError
 from memory_review.gitrepo import GitRepo
 from memory_review.history_log import log_size, stream_log
 from memory_review.manifest import Manifest, decode_manifest
-from memory_review.models import Memory
+from memory_review.models import DurableScope, Memory
 from memory_review.record_io import memory_from_json
 from memory_review.reviewed import ReviewedRecords
 from memory_review.sync_merge import Knowledge, know
@@ -139,7 +139,7 @@ def proposed_first(pairs: Iterable[tuple[Event, str]], where: str) -> Iterator[t
 
 
 def load_replicas(
-    repo: GitRepo, tips: dict[str, str], prefix: str, scope: str, name_of: Any
+    repo: GitRepo, tips: dict[str, str], prefix: str, scope: DurableScope, name_of: Any
 ) -> tuple[list[Replica], list[str]]:
     """Each teammate's knowledge; a replica that cannot be read is left out (and said so), never half-used.
 
@@ -188,13 +188,13 @@ def replica_manifest(repo: GitRepo, commit: str, *, where: str) -> Manifest | No
     return decode_manifest(data, where=where) if data is not None else None
 
 
-def _check_records(known: Knowledge, scope: str, origin: str) -> None:
+def _check_records(known: Knowledge, scope: DurableScope, origin: str) -> None:
     for memory_id, record in known.records.items():
         if record is not None:
             replica_memory(record, memory_id, scope, origin)
 
 
-def replica_memory(record: dict[str, Any], memory_id: str, scope: str, origin: str) -> Memory:
+def replica_memory(record: dict[str, Any], memory_id: str, scope: DurableScope, origin: str) -> Memory:
     """A memory record a replica holds, validated, refused unless it is ``memory_id`` of ``scope``."""
     memory = memory_from_json(record, where=f"replica {origin}, memory {memory_id}")
     if memory.id != memory_id or memory.scope != scope:

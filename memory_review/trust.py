@@ -50,6 +50,7 @@ from memory_review.events import LogHead
 from memory_review.events.durable import atomic_replace, remove_temp_files
 from memory_review.events.safe_fs import UnsafeFile, read_file
 from memory_review.lean.files import store_key  # noqa: F401 (one key, shared with the per-prompt path)
+from memory_review.models import DurableScope
 
 if TYPE_CHECKING:
     from memory_review.rules import Plan
@@ -73,7 +74,7 @@ class Ledger:
 
     path: Path
     store: str
-    scope: str
+    scope: DurableScope
     trusted: dict[str, str] = field(default_factory=dict)
     """sha256 of an approved memory file -> its memory id."""
     refused: dict[str, str] = field(default_factory=dict)
@@ -155,9 +156,9 @@ class TrustRecords:
 
     def __init__(self, user_dir: Path) -> None:
         self.folder = user_dir / TRUST_DIR
-        self.foreign: dict[str, list[tuple[str, str]]] = {}
+        self.foreign: dict[DurableScope, list[tuple[str, str]]] = {}
         """The foreign (id, sha256) pairs the last :meth:`gate` left out, by scope (for the hook's notice)."""
-        self.rewritten: dict[str, str] = {}
+        self.rewritten: dict[DurableScope, str] = {}
         """Why the last :meth:`gate` served nothing of a store whose log was rewritten, by scope."""
 
     def ledger_path(self, store: Store) -> Path:
@@ -300,7 +301,7 @@ class TrustRecords:
         """
         remove_temp_files(self.folder, (self.ledger_path(store).name, self.head_path(store).name, "notices.json"))
 
-    def ledger_at(self, store_root: Path, scope: str) -> Ledger:
+    def ledger_at(self, store_root: Path, scope: DurableScope) -> Ledger:
         """The ledger kept for a store folder by its path, whether or not a store is there now."""
         real, key = store_key(store_root)
         path = self.folder / f"{key}.json"
@@ -352,7 +353,7 @@ class TrustRecords:
             ) from exc
 
 
-def _decode(data: bytes, path: Path, real: str, scope: str) -> Ledger:
+def _decode(data: bytes, path: Path, real: str, scope: DurableScope) -> Ledger:
     try:
         raw = orjson.loads(data)
     except orjson.JSONDecodeError as exc:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import orjson
@@ -59,7 +60,7 @@ def _rewritten_due(ws: Workspace, session: str, state: dict[str, dict[str, str]]
     return due
 
 
-def _message(ws: Workspace, due: list[tuple[str, int]]) -> str:
+def _message(ws: Workspace, due: Sequence[tuple[str, int]]) -> str:
     parts = [f"{count} {'memory' if count == 1 else 'memories'} in the {scope} store" for scope, count in due]
     verb = "was" if len(due) == 1 and due[0][1] == 1 else "were"
     text = (

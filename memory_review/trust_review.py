@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from memory_review.errors import ValidationError
-from memory_review.events import Event, EventDraft
-from memory_review.models import Memory
+from memory_review.events import Event, EventDraft, EventType
+from memory_review.models import DurableScope, Memory
 from memory_review.reviewed import ReviewedRecords
 from memory_review.rules import Plan
 from memory_review.safety import FLAG_HIDDEN_UNICODE, FLAG_INJECTION, FLAG_SECRET, scan
@@ -38,7 +38,7 @@ HELD_FLAGS = frozenset({FLAG_INJECTION, FLAG_SECRET, FLAG_HIDDEN_UNICODE})
 class ForeignMemory:
     """A memory injection leaves out until a person here trusts it."""
 
-    scope: str
+    scope: DurableScope
     memory: Memory
     sha256: str
     flags: tuple[str, ...]
@@ -205,9 +205,10 @@ def moved_plan(view: StoreView, here: Ledger, old: Ledger, *, actor: str, reason
     current = {memory_id: view.sha256(memory_id) for memory_id in view.ids()}
     trust = {m: sha for m, sha in current.items() if sha and old.keeps(sha) and not here.keeps(sha)}  # not revoked
     refuse = {m: sha for m, sha in current.items() if sha and sha in old.refused and here.undecided(sha)}
+    decided: tuple[tuple[EventType, dict[str, str]], ...] = (("memory.trusted", trust), ("memory.refused", refuse))
     drafts = [
         EventDraft(type=kind, actor=actor, reason=reason, trust={"memories": _entries(chosen)})
-        for kind, chosen in (("memory.trusted", trust), ("memory.refused", refuse))
+        for kind, chosen in decided
         if chosen
     ]
     drafts += [
@@ -218,7 +219,7 @@ def moved_plan(view: StoreView, here: Ledger, old: Ledger, *, actor: str, reason
     return Plan(drafts=drafts) if drafts else None
 
 
-def check_named(known: set[str], memory_ids: Iterable[str], *, scope: str | None) -> None:
+def check_named(known: set[str], memory_ids: Iterable[str], *, scope: DurableScope | None) -> None:
     """A usage error naming every id that is not a memory waiting for this decision."""
     missing = [memory_id for memory_id in dict.fromkeys(memory_ids) if memory_id not in known]
     if missing:

@@ -19,6 +19,7 @@ from memory_review.events import GENESIS
 from memory_review.events.safe_fs import list_dir
 from memory_review.file_reads import storage_errors
 from memory_review.manifest import Manifest
+from memory_review.models import DurableScope
 from memory_review.record_io import memory_sha256
 from memory_review.reviewed import ReviewedRecords, Unreviewed
 from memory_review.sessions import SESSION_EVENT, session_problems, session_states
@@ -40,7 +41,7 @@ from memory_review.trust import Anchor
 class StoreReport:
     """What verify found in one store."""
 
-    scope: str
+    scope: DurableScope
     root: str
     events: int = 0
     memories: int = 0

@@ -8,7 +8,7 @@ The TUI, the MCP server and the hooks call the same methods.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,7 +22,7 @@ from memory_review.history import History
 from memory_review.ids import check_session_id, new_candidate_id
 from memory_review.limits import MAX_SESSION_MEMORIES
 from memory_review.locking import DEFAULT_TIMEOUT
-from memory_review.models import Memory, utc_now
+from memory_review.models import DurableScope, Memory, durable_scope, utc_now
 from memory_review.paths import project_root, project_store_dir, user_store_dir
 from memory_review.proposal import (
     ConsolidateProposal,
@@ -42,13 +42,14 @@ from memory_review.trust import TrustRecords, decisions_of, revocations
 from memory_review.verify import StoreReport, verify_store
 
 if TYPE_CHECKING:
+    from memory_review.extraction import Extractor
     from memory_review.gitrepo import LogEntry
     from memory_review.pending_files import PendingFiles
     from memory_review.sync import StoreSync
     from memory_review.trust_review import ForeignMemory
 
 AnyProposal = UpsertProposal | DeleteProposal | ConsolidateProposal
-DURABLE = ("project", "user")
+DURABLE: tuple[DurableScope, ...] = ("project", "user")
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,10 @@ class Workspace:
         for store in (self.project, self.user):
             store.compaction_observers.append(self.read_index)  # a compaction keeps the index current
         # Git history follows every commit (a failure is a warning; `verify --repair` catches it up).
-        self.history = {"project": History.of_project(self.project, root), "user": History.of_user(self.user)}
+        self.history: dict[DurableScope, History] = {
+            "project": History.of_project(self.project, root),
+            "user": History.of_user(self.user),
+        }
         for scope, history in self.history.items():
             self.store(scope).observers.append(history.observe)
 
@@ -101,16 +105,14 @@ class Workspace:
         """Locate the stores from the user's own settings only (flag, env, cwd; never a repo file)."""
         return cls(project_root(project, cwd), user_store_dir(), lock_timeout=lock_timeout)
 
-    def store(self, scope: str) -> Store:
-        if scope not in DURABLE:
-            raise ValidationError(f"scope must be 'user' or 'project', not {scope!r}", field="scope")
-        return self.project if scope == "project" else self.user
+    def store(self, scope: DurableScope) -> Store:
+        return self.project if durable_scope(scope) == "project" else self.user
 
-    def store_dir(self, scope: str) -> Path:
+    def store_dir(self, scope: DurableScope) -> Path:
         """Where the ``scope`` store lives (it may not exist yet)."""
         return self.store(scope).root
 
-    def has_store(self, scope: str) -> bool:
+    def has_store(self, scope: DurableScope) -> bool:
         """Whether the ``scope`` store has been created (it has a log or a manifest)."""
         return self.store(scope).exists()
 
@@ -124,7 +126,7 @@ class Workspace:
 
     # --- set-up ------------------------------------------------------------------------
 
-    def init(self, scopes: Sequence[str] = DURABLE) -> dict[str, bool]:
+    def init(self, scopes: Sequence[DurableScope] = DURABLE) -> dict[DurableScope, bool]:
         """Create the stores (both by default) if missing; says which were new. A store made here is
         trusted from the start."""
         created = {scope: self.store(scope).init() for scope in scopes}
@@ -157,7 +159,7 @@ class Workspace:
         """
         if session is not None:
             proposals = [in_session(proposal, session) for proposal in proposals]
-        by_scope: dict[str, list[tuple[AnyProposal, frozenset[str]]]] = {}
+        by_scope: dict[DurableScope, list[tuple[AnyProposal, frozenset[str]]]] = {}
         for i, proposal in enumerate(proposals):
             extra = frozenset(flags[i]) if flags else frozenset()
             by_scope.setdefault(proposal.scope, []).append((proposal, extra))
@@ -173,7 +175,7 @@ class Workspace:
 
         with store.transact() as tx:
             # Only flags depend on it, so the all-or-nothing validation pass skips the log scan.
-            discarded = frozenset() if dry_run else DiscardedFingerprints(store)
+            discarded: Container[str] = frozenset() if dry_run else DiscardedFingerprints(store)
             twins = None if dry_run else NearDuplicates(store, tx.view)  # flags only, as above
             plan, made = rules.Plan(), []
             for proposal, extra in proposals:
@@ -203,7 +205,7 @@ class Workspace:
 
         return PendingFiles(self._stores(None), lambda scope: self.list_candidates(scope=scope))
 
-    def list_candidates(self, *, scope: str | None = None) -> list[CandidateState]:
+    def list_candidates(self, *, scope: DurableScope | None = None) -> list[CandidateState]:
         """Pending candidates of both stores (project first), with live flags."""
         states = []
         for store in self._stores(scope):
@@ -276,12 +278,12 @@ class Workspace:
         [updated] = plan.folded().pending()
         return CandidateState(updated, "pending", updated.flags)
 
-    def revert(self, target: int | str, *, actor: str, force: bool = False, scope: str | None = None) -> Event:
+    def revert(self, target: int | str, *, actor: str, force: bool = False, scope: DurableScope | None = None) -> Event:
         """Undo an applied/reverted/deleted change by its seq (in ``scope``) or its candidate id."""
         return self.revert_many([target], actor=actor, force=force, scope=scope)[0]
 
     def revert_many(
-        self, targets: Sequence[int | str], *, actor: str, force: bool = False, scope: str | None = None
+        self, targets: Sequence[int | str], *, actor: str, force: bool = False, scope: DurableScope | None = None
     ) -> list[Event]:
         """Undo many changes (seqs in ``scope``, or candidate ids): per store one lock, one log batch.
 
@@ -320,7 +322,9 @@ class Workspace:
             raise ConflictError(f"candidate {candidate_id} is pending; there is no decision to undo")
         return events
 
-    def delete(self, memory_id: str, *, actor: str, scope: str | None = None, reason: str | None = None) -> Event:
+    def delete(
+        self, memory_id: str, *, actor: str, scope: DurableScope | None = None, reason: str | None = None
+    ) -> Event:
         """Delete an approved memory (a recorded event; revertible)."""
         rules.require_person(actor)
         store = self._store_of_memory(memory_id, scope)
@@ -441,7 +445,7 @@ class Workspace:
         return sorted(self.project.session_memories(check_session_id(session_id)).values(), key=lambda m: m.id)
 
     def promote(
-        self, session_id: str, memory_id: str, *, scope: str, actor: str, rationale: str | None = None
+        self, session_id: str, memory_id: str, *, scope: DurableScope, actor: str, rationale: str | None = None
     ) -> CandidateState:
         """Propose moving a session memory into the user or project store (a person still reviews it)."""
         rules.require_person(actor)
@@ -476,7 +480,7 @@ class Workspace:
                 merged[memory.id] = memory
         return [merged[k] for k in sorted(merged)]
 
-    def stored_memories(self, scope: str) -> list[Memory]:
+    def stored_memories(self, scope: DurableScope) -> list[Memory]:
         """Every memory the ``scope`` store holds, approved here or not (:meth:`memories` is the gated set)."""
         store = self.store(scope)
         return store.read_consistently(lambda view: view.memories()) if store.exists() else []
@@ -484,7 +488,7 @@ class Workspace:
     def log(
         self,
         *,
-        scope: str = "project",
+        scope: DurableScope = "project",
         session: str | None = None,
         type: str | None = None,
         memory: str | None = None,
@@ -505,7 +509,7 @@ class Workspace:
                         seen.setdefault(event.session, []).append(event)
         return [_summary(sid, evs) for sid, evs in sorted(seen.items(), key=lambda kv: kv[1][0].ts)]
 
-    def replay(self, *, at: int | None = None, scope: str = "project") -> dict[str, Memory]:
+    def replay(self, *, at: int | None = None, scope: DurableScope = "project") -> dict[str, Memory]:
         """The memory set of a store as it was right after event ``at`` (default: now), from the log alone."""
         store = self.store(scope)
         with log_errors(store.log_path):
@@ -561,7 +565,9 @@ class Workspace:
             return None
         if picked is None:
             return None
-        views = {scope: self.store(scope).view(load=False) for scope in {scope for scope, _i, _s in picked}}
+        views = {
+            scope: self.store(durable_scope(scope)).view(load=False) for scope in {scope for scope, _i, _s in picked}
+        }
         found = []
         for scope, memory_id, sha in picked:
             memory = views[scope].memory(memory_id) if views[scope].sha256(memory_id) == sha else None
@@ -577,7 +583,7 @@ class Workspace:
         return replay_session(self, check_session_id(session))
 
     def extract(
-        self, path: Path, *, format: str | None = None, session: str | None = None, extractor: str = "heuristic"
+        self, path: Path, *, format: str | None = None, session: str | None = None, extractor: Extractor = "heuristic"
     ):
         """Propose candidates found in a transcript (deduplicated; never memory)."""
         from memory_review.extraction import extract_transcript
@@ -585,14 +591,14 @@ class Workspace:
         return extract_transcript(self, path, format=format, session=session, extractor=extractor)
 
     def import_memories(
-        self, path: Path, *, format: str | None = None, scope: str | None = None, codex_chain: bool = False
+        self, path: Path, *, format: str | None = None, scope: DurableScope | None = None, codex_chain: bool = False
     ):
         """Propose candidates from existing memory files: CLAUDE.md/AGENTS.md, auto memory, Cursor, Cline."""
         from memory_review.importers import import_memories
 
         return import_memories(self, path, format=format, scope=scope, codex_chain=codex_chain)
 
-    def propose_consolidation(self, *, scope: str | None = None, threshold: int | None = None):
+    def propose_consolidation(self, *, scope: DurableScope | None = None, threshold: int | None = None):
         """Propose ``consolidate`` candidates for near-duplicate (or, past ``threshold``, related) memories."""
         from memory_review.consolidate import DEFAULT_THRESHOLD, propose_consolidation
 
@@ -641,7 +647,7 @@ class Workspace:
         *,
         text: str | None = None,
         pattern: str | None = None,
-        scope: str | None = None,
+        scope: DurableScope | None = None,
         reason: str,
         actor: str,
         dry_run: bool = True,
@@ -727,25 +733,23 @@ class Workspace:
                     )
                 self.trust_records.start(store)
 
-    def foreign(self, *, scope: str | None = None) -> list[ForeignMemory]:
+    def foreign(self, *, scope: DurableScope | None = None) -> list[ForeignMemory]:
         """Memories no person on this machine approved (cloned, copied or synced): never injected."""
+        self.adopt_old_user_store()
+        return [memory for store in self._stores(scope) for memory in self._foreign_in(store)]
+
+    def _foreign_in(self, store: Store) -> list[ForeignMemory]:
         from memory_review.trust_review import foreign_memories
 
-        self.adopt_old_user_store()
-        found: list[ForeignMemory] = []
-        for store in self._stores(scope):
-            # The ledger after the view, as the gate reads it: what a view shows applied is in it by then.
-            found += store.read_consistently(
-                lambda view, store=store: foreign_memories(store, view, self.trust_records.ledger(store))
-            )
-        return found
+        # The ledger after the view, as the gate reads it: what a view shows applied is in it by then.
+        return store.read_consistently(lambda view: foreign_memories(store, view, self.trust_records.ledger(store)))
 
     def trust(
         self,
         memory_ids: Sequence[str] = (),
         *,
         actor: str,
-        scope: str | None = None,
+        scope: DurableScope | None = None,
         everything: bool = False,
         reason: str | None = None,
     ) -> list[Event]:
@@ -765,7 +769,7 @@ class Workspace:
         )
 
     def refuse(
-        self, memory_ids: Sequence[str], *, actor: str, scope: str | None = None, reason: str | None = None
+        self, memory_ids: Sequence[str], *, actor: str, scope: DurableScope | None = None, reason: str | None = None
     ) -> list[Event]:
         """Decline to trust foreign memories: never injected, not asked again (``memory.refused``)."""
         from memory_review.trust_review import refuse_plan, undecided
@@ -778,7 +782,7 @@ class Workspace:
         )
 
     def _decide(
-        self, scope: str | None, candidates_of, memory_ids: Sequence[str], everything: bool, plan_of
+        self, scope: DurableScope | None, candidates_of, memory_ids: Sequence[str], everything: bool, plan_of
     ) -> list[Event]:
         """Commit ``plan_of(chosen)`` per store, ``chosen`` taken from ``candidates_of`` under the lock."""
         from memory_review.trust_review import check_named
@@ -827,7 +831,9 @@ class Workspace:
             )
             return self.commit(tx, plan) if plan else []
 
-    def trust_remote(self, remote: str, *, actor: str, trusted: bool = True, scope: str | None = None) -> list[Event]:
+    def trust_remote(
+        self, remote: str, *, actor: str, trusted: bool = True, scope: DurableScope | None = None
+    ) -> list[Event]:
         """Let teammates' approvals arriving through ``remote`` count here (off by default; recorded)."""
         from memory_review.sync import REMOTE_RE
         from memory_review.trust_review import remote_plan
@@ -842,7 +848,7 @@ class Workspace:
                     events += self.commit(tx, remote_plan(remote, trusted=trusted, actor=actor))
         return events
 
-    def _trust_synced(self, remote: str, since: dict[str, int], actor: str) -> None:
+    def _trust_synced(self, remote: str, since: Mapping[DurableScope, int], actor: str) -> None:
         """After a sync: trust what it brought from ``remote`` where that remote's approvals count."""
         from memory_review.trust_review import foreign_memories, held_for_review, synced_since, trust_plan
 
@@ -869,7 +875,7 @@ class Workspace:
 
     # --- git history and team sync (docs/adr/0007) -------------------------------------
 
-    def git_log(self, *, scope: str = "project", limit: int = 50) -> list[LogEntry]:
+    def git_log(self, *, scope: DurableScope = "project", limit: int = 50) -> list[LogEntry]:
         """The newest commits of a store's git history (``refs/memory-review/<scope>``)."""
         return self.history[self.store(scope).scope].entries(limit)
 
@@ -877,7 +883,7 @@ class Workspace:
         self,
         remote: str | None = None,
         *,
-        scope: str | None = None,
+        scope: DurableScope | None = None,
         actor: str | None = None,
         share_pending: bool = False,
     ) -> list[StoreSync]:
@@ -901,14 +907,14 @@ class Workspace:
 
     # --- lookup helpers -----------------------------------------------------------------
 
-    def _refuse_newer_formats(self, scope: str | None) -> None:
+    def _refuse_newer_formats(self, scope: DurableScope | None) -> None:
         """Before a command that may rewrite a store: refuse one a newer memory-review wrote."""
         from memory_review.manifest import refuse_newer_format
 
         for store in self._stores(scope):
             refuse_newer_format(store.manifest_path)
 
-    def _stores(self, scope: str | None) -> list[Store]:
+    def _stores(self, scope: DurableScope | None) -> list[Store]:
         return [self.store(scope)] if scope else [self.project, self.user]
 
     def _group_pending(self, candidate_ids: Sequence[str]) -> dict[Store, list[str]]:
@@ -928,13 +934,13 @@ class Workspace:
         self.show(candidate_id)  # NotFoundError, or a resolved candidate:
         raise ConflictError(f"candidate {candidate_id} is no longer pending (see `memory-review show`)")
 
-    def _store_of_memory(self, memory_id: str, scope: str | None) -> Store:
+    def _store_of_memory(self, memory_id: str, scope: DurableScope | None) -> Store:
         for store in self._stores(scope):
             if store.view(load=False).sha256(memory_id) is not None:
                 return store
         raise NotFoundError("memory", memory_id)
 
-    def _locate_events(self, targets: Sequence[int | str], scope: str | None) -> dict[Store, list[int]]:
+    def _locate_events(self, targets: Sequence[int | str], scope: DurableScope | None) -> dict[Store, list[int]]:
         """Each target's store and seq (a candidate id: its newest change); newest first per store."""
         if not targets:
             raise ValidationError("give at least one event seq or candidate id")

@@ -77,7 +77,7 @@ def import_memories(
     path: Path | str,
     *,
     format: str | None = None,
-    scope: str | None = None,
+    scope: DurableScope | None = None,
     codex_chain: bool = False,
 ) -> ImportSummary:
     """Read memory files at ``path``; propose what is new as candidates (one batch, all or none).
@@ -176,7 +176,7 @@ def _fitting(ws: Workspace, planned: list[PlannedProposal]) -> tuple[list[Planne
     return fitting, too_large
 
 
-def _fits(before: Memory | None, item: PlannedProposal, scope: str) -> bool:
+def _fits(before: Memory | None, item: PlannedProposal, scope: DurableScope) -> bool:
     try:
         record = proposed_record(before, item.proposal.memory, item.proposal, scope, _PLACEHOLDER_CANDIDATE, utc_now())
         render_memory(record.model_copy(update={"applied_by": _ACTOR_ROOM}))

@@ -18,7 +18,7 @@ from operator import attrgetter
 
 from memory_review.errors import ValidationError
 from memory_review.lean.block import RANK as _RANK
-from memory_review.models import Memory
+from memory_review.models import Memory, Scope
 
 
 def merge_tiers(user: Sequence[Memory], project: Sequence[Memory], session: Sequence[Memory]) -> list[Memory]:
@@ -28,12 +28,13 @@ def merge_tiers(user: Sequence[Memory], project: Sequence[Memory], session: Sequ
     anything else means a store handed over the wrong set, so it is an error.
     """
     merged: dict[str, Memory] = {}
-    for scope, tier in (("user", user), ("project", project), ("session", session)):
+    tiers: tuple[tuple[Scope, Sequence[Memory]], ...] = (("user", user), ("project", project), ("session", session))
+    for scope, tier in tiers:
         merged.update(_tier_by_id(scope, tier))
     return [merged[key] for key in sorted(merged)]
 
 
-def _tier_by_id(scope: str, tier: Sequence[Memory]) -> dict[str, Memory]:
+def _tier_by_id(scope: Scope, tier: Sequence[Memory]) -> dict[str, Memory]:
     by_id: dict[str, Memory] = {}
     for memory in tier:
         if memory.scope != scope:

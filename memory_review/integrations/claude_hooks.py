@@ -63,6 +63,7 @@ from memory_review.workspace import Workspace
 
 if TYPE_CHECKING:
     from memory_review.extract import Finding, Transcript
+    from memory_review.extract.cli_config import HookExtractor
     from memory_review.extraction import ExtractSummary
 
 __all__ = ["CONTEXT_EVENTS", "EXTRACT_EVENTS", "HOOK_EVENTS", "HookPayload", "handle", "run_hook"]
@@ -156,7 +157,7 @@ def handle(
     return outcome
 
 
-def _hook_extractor(ws: Workspace, payload: HookPayload, agent: HookAgent) -> str:
+def _hook_extractor(ws: Workspace, payload: HookPayload, agent: HookAgent) -> HookExtractor:
     """The person's choice of extractor for these hooks; a config that cannot be read is logged, and the
     offline heuristic runs instead (extraction still happens)."""
     from memory_review.integrations.hook_worker import configured_extractor

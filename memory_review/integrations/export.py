@@ -40,7 +40,7 @@ from memory_review.errors import StorageError, UnsafePathError, ValidationError
 from memory_review.events.durable import atomic_replace
 from memory_review.injection import priority_order
 from memory_review.injection.render import render_frame
-from memory_review.models import Memory
+from memory_review.models import DurableScope, Memory
 
 if TYPE_CHECKING:
     from memory_review.workspace import Workspace
@@ -83,11 +83,13 @@ class ExportResult:
     changed: bool
     created: bool
     memories: int
-    scope: str = "project"
+    scope: DurableScope = "project"
     imports: str | None = None  # "AGENTS.md": the CLAUDE.md imports it, so Claude Code still reads it
 
 
-def export_memories(ws: Workspace, *, format: str, output: Path | None = None, scope: str = "project") -> ExportResult:
+def export_memories(
+    ws: Workspace, *, format: str, output: Path | None = None, scope: DurableScope = "project"
+) -> ExportResult:
     """Write the approved memories of ``scope`` (project, user or all) into ``format``'s file."""
     if scope not in SCOPES:
         raise ValidationError(f"scope must be one of {', '.join(SCOPES)}, not {scope!r}", field="scope")

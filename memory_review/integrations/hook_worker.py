@@ -42,13 +42,14 @@ from memory_review.workspace import Workspace
 
 if TYPE_CHECKING:
     from memory_review.extract import Transcript
+    from memory_review.extract.cli_config import AgentCli, HookExtractor
     from memory_review.integrations.hook_state import TranscriptOffset
 
 WORKER_LOCK_TIMEOUT = 30.0  # the worker is in no hurry: it may wait for the store behind a person's review
 WORKER_MARGIN = 120.0  # beyond the CLI's own deadline: reading, proposing, a second round
 
 
-def configured_extractor(ws: Workspace, agent: HookAgent = CLAUDE_CODE) -> str:
+def configured_extractor(ws: Workspace, agent: HookAgent = CLAUDE_CODE) -> HookExtractor:
     """The extractor the person chose for this agent's hooks; ``heuristic`` when none (or unreadable)."""
     from memory_review.extract.cli_config import hook_extractor, read_config
 
@@ -56,7 +57,7 @@ def configured_extractor(ws: Workspace, agent: HookAgent = CLAUDE_CODE) -> str:
 
 
 def start_background_extraction(
-    ws: Workspace, payload: HookPayload, extractor: str, agent: HookAgent = CLAUDE_CODE
+    ws: Workspace, payload: HookPayload, extractor: AgentCli, agent: HookAgent = CLAUDE_CODE
 ) -> None:
     """Record the job and start a detached worker for the session; returns at once."""
     if not payload.transcript_path:

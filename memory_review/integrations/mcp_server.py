@@ -271,7 +271,8 @@ async def client_root(ctx: Any) -> Path | None:
         return None
     folders = [p for p in (_folder(str(root.uri)) for root in listed.roots) if p is not None]
     with_store = [p for p in folders if project_store_dir(p).is_dir()]
-    return (with_store or folders or [None])[0]
+    found = with_store or folders
+    return found[0] if found else None
 
 
 def _offers_roots(ctx: Any) -> bool:
@@ -347,7 +348,7 @@ def _sdk() -> _SDK:
             # SDK 1.x names (mypy checks against whichever major is installed).
             from mcp.server.fastmcp import Context  # type: ignore[attr-defined,no-redef]
             from mcp.server.fastmcp import FastMCP as MCPServer  # type: ignore[attr-defined,no-redef]
-            from mcp.server.fastmcp.exceptions import ToolError  # type: ignore[no-redef]
+            from mcp.server.fastmcp.exceptions import ToolError  # type: ignore[import-not-found,no-redef]
         except ImportError as exc:
             raise MemoryReviewError(
                 "the MCP server needs the optional 'mcp' package",
