@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final, Protocol, TypeVar
+from typing import Any, Final, Protocol, TypeVar
 
 from memory_review.candidate import MAX_CANDIDATE_BYTES, Candidate, decode_candidate, encode_candidate
 from memory_review.errors import (
@@ -74,6 +74,8 @@ from memory_review.store_backup import back_up
 from memory_review.store_view import FileMovedUnderUs, StoreView, missing_file_error
 
 T = TypeVar("T")
+Noted = TypeVar("Noted")
+"""What a compaction observer reads before a compaction and is handed back after it."""
 
 MEMORY_DIR = "memory"
 CANDIDATE_DIR = "candidates"
@@ -88,13 +90,13 @@ UNFINISHED = ".unfinished"
 """In ``memory/`` while a lock holder writes: the next one lists the folders for leftovers only if it is there."""
 
 
-class CompactionObserver(Protocol):
+class CompactionObserver(Protocol[Noted]):
     """Told around each compaction, which keeps the set and moves the manifest (the read index, ADR 0030)."""
 
-    def before_compaction(self, store: Store, head: LogHead) -> object | None:
+    def before_compaction(self, store: Store, head: LogHead) -> Noted | None:
         """What :meth:`after_compaction` needs (None: nothing to do), read before the manifest moves."""
 
-    def after_compaction(self, store: Store, before: object) -> None:
+    def after_compaction(self, store: Store, before: Noted) -> None:
         """The manifest at ``head`` is written; ``before`` is what :meth:`before_compaction` gave."""
 
 
@@ -141,7 +143,7 @@ class Store:
         # Called after each commit's checkpoint (e.g. git history); their failures become warnings.
         self.observers: list[Callable[[Store, list[Event]], None]] = []
         # Told around each compaction (any path: a commit past the bound, recovery, compact()); failures warn.
-        self.compaction_observers: list[CompactionObserver] = []
+        self.compaction_observers: list[CompactionObserver[Any]] = []
         # Trouble a reader worked around (a bad candidate file skipped): shared with the Workspace.
         self.warnings: list[str] = [] if warnings is None else warnings
 
@@ -584,7 +586,7 @@ class Store:
         self._tell_compacted(told)
         return updated
 
-    def _tell_compacted(self, told: list[tuple[CompactionObserver, object | None]]) -> None:
+    def _tell_compacted(self, told: list[tuple[CompactionObserver[Any], Any]]) -> None:
         for observer, before in told:
             if before is None:
                 continue
