@@ -293,7 +293,7 @@ def _demo(args, ws: Workspace):
     return workspace
 
 
-@command("review", lambda result, args: "")
+@command("review", "render_nothing")
 def _review(args, ws: Workspace):
     _launch_tui(ws)
 
@@ -305,7 +305,12 @@ def _launch_tui(ws: Workspace) -> None:
     try:
         app.run()
     except KeyboardInterrupt:  # ctrl+c while the UI winds down: it was leaving anyway, no traceback
-        pass
+        # The decision under way is atomic and finishes before the process exits (its thread is joined);
+        # another ctrl+c while it does would only print a traceback from that join.
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        print("memory-review: finishing the decision under way, then leaving (nothing is half done)", file=sys.stderr)
     if app.not_run():
         print(
             "memory-review: quit before these ran (nothing of them was recorded): " + "; ".join(app.not_run()),

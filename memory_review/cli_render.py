@@ -397,6 +397,11 @@ def render_doctor(report, args) -> str:
     return "\n".join(lines)
 
 
+def render_nothing(result, args) -> str:
+    """Commands whose output is the terminal UI itself (``review``)."""
+    return ""
+
+
 def render_demo(workspace, args) -> str:
     if not args.no_tui:  # after the UI: where the throwaway workspace is, and how to open it again
         return f"demo workspace kept at {workspace.root.parent}\nreopen it: {reopen_command(workspace)}"
