@@ -24,7 +24,7 @@ from typing import IO, TYPE_CHECKING
 
 from memory_review.errors import ConflictError, MemoryReviewError, NotFoundError, StorageError
 from memory_review.events import faults
-from memory_review.lean.gitwalk import _walk_up  # re-exported: tests and callers use them here
+from memory_review.lean.gitwalk import _walk_up
 
 if TYPE_CHECKING:
     import git

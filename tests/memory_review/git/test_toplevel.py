@@ -15,6 +15,7 @@ import pytest
 from git_helpers import git
 
 from memory_review import gitrepo
+from memory_review.lean import gitwalk
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -39,7 +40,7 @@ def test_plain_repository_is_decided_by_the_walk(tmp_path: Path) -> None:
     deep = root / "src" / "pkg"
     deep.mkdir(parents=True)
     for where in (root, root / "src", deep):
-        assert gitrepo._walk_up(where) == gitrepo._Found(root)
+        assert gitwalk._walk_up(where) == gitwalk._Found(root)
         assert _same_as_gitpython(where) == root
 
 
@@ -55,7 +56,7 @@ def test_outside_any_repository(tmp_path: Path) -> None:
     plain = tmp_path / "plain"
     plain.mkdir()
     if gitrepo._toplevel_by_gitpython(plain) is None:  # tmp_path itself could sit inside a repository
-        assert gitrepo._walk_up(plain) == gitrepo._Found(None)
+        assert gitwalk._walk_up(plain) == gitwalk._Found(None)
     _same_as_gitpython(plain)
 
 
