@@ -291,15 +291,9 @@ def render_context(result, args) -> Printed:
 
 def context_note(result) -> str:
     """``3 injected, 7 dropped: 5 over budget (--budget), 2 not selected by the query``."""
-    counts: dict[str, int] = {}
-    for item in result.dropped:
-        counts[item.reason] = counts.get(item.reason, 0) + 1
-    words = {"budget": "over budget (raise --budget)", "not selected": "not selected by the query"}
-    why = ", ".join(f"{n} {words.get(reason, reason)}" for reason, n in counts.items())
-    note = f"memory-review: {len(result.included)} injected"
-    if not result.included and not result.dropped:
-        return "memory-review: no approved memories to inject"
-    return note + (f", {len(result.dropped)} dropped: {why}" if why else "")
+    from memory_review.lean.context import note
+
+    return note(len(result.included), [item.reason for item in result.dropped])
 
 
 def render_extract(summary, args) -> str:

@@ -1,7 +1,8 @@
 """The console script: ``memory-review hook claude-code`` starts without the CLI (issue #16).
 
 Claude Code runs that command line as a fresh process before every prompt; it goes to the per-prompt
-path (``memory_review.lean.hook``), which imports the standard library and orjson. Every other
+path (``memory_review.lean.hook``), which imports the standard library and orjson. A ``context``
+command line goes to the same path (``memory_review.lean.command``) when it can answer it. Every other
 command line goes to :mod:`memory_review.cli`.
 """
 
@@ -17,6 +18,12 @@ def main() -> int:
         from memory_review.lean.hook import run_hook
 
         return run_hook(sys.stdin.buffer, sys.stdout)
+    if "context" in sys.argv[1:]:
+        from memory_review.lean.command import run
+
+        answered = run(sys.argv[1:])
+        if answered is not None:
+            return answered
     from memory_review.cli import main as cli_main
 
     return cli_main()

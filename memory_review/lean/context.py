@@ -22,11 +22,13 @@ DEFAULT_LIMIT = 5
 
 @dataclass(frozen=True)
 class Block:
-    """What a build gives: the text, its sha256, and what went in (``context.built``'s ``included``)."""
+    """What a build gives: the text, its sha256, what went in (``context.built``'s ``included``) and, when
+    asked for, what was left out and why (``ContextResult.dropped``: budget drops, then the unselected)."""
 
     text: str
     sha256: str
     included: list[dict[str, str]]
+    dropped: list[dict[str, str]] | None = None
 
 
 def build(
@@ -37,15 +39,46 @@ def build(
     budget_bytes: int,
     budget_lines: int = DEFAULT_BUDGET_LINES,
     limit: int = DEFAULT_LIMIT,
+    dropped: bool = False,
 ) -> Block:
     """The block for entries of several tiers (later tiers override earlier ones by id)."""
     notes = _merged(tiers)
-    if query is not None and query.strip():
-        notes = _selected(notes, query, limit)
-    fitted = _fit(_priority_order(notes), now, budget_bytes, budget_lines)
+    chosen = _selected(notes, query, limit) if query is not None and query.strip() else notes
+    ordered = _priority_order(chosen)
+    fitted = _fit(ordered, now, budget_bytes, budget_lines)
     text = assemble([frame for frame, _note in fitted])
-    included = [{"id": e[ID], "scope": scope, "type": e[TYPE], "sha256": e[SHA256]} for _f, (scope, e) in fitted]
-    return Block(text, hashlib.sha256(text.encode("utf-8")).hexdigest(), included)
+    included = [_named(note) for _frame, note in fitted]
+    left_out = _left_out(notes, chosen, ordered[len(fitted) :]) if dropped else None
+    return Block(text, hashlib.sha256(text.encode("utf-8")).hexdigest(), included, left_out)
+
+
+def _named(note: tuple[str, Entry]) -> dict[str, str]:
+    scope, entry = note
+    return {"id": entry[ID], "scope": scope, "type": entry[TYPE], "sha256": entry[SHA256]}
+
+
+def _left_out(
+    notes: list[tuple[str, Entry]], chosen: list[tuple[str, Entry]], over_budget: list[tuple[str, Entry]]
+) -> list[dict[str, str]]:
+    """As ``build_context`` reports them: the budget's drops in priority order, then the unselected."""
+    picked = {entry[ID] for _scope, entry in chosen}
+    unselected = _priority_order([note for note in notes if note[1][ID] not in picked])
+    return [_named(note) | {"reason": "budget"} for note in over_budget] + [
+        _named(note) | {"reason": "not selected"} for note in unselected
+    ]
+
+
+def note(included: int, reasons: Sequence[str]) -> str:
+    """The line for people on stderr: ``3 injected, 7 dropped: 5 over budget (raise --budget), 2 not
+    selected by the query`` (both paths of ``context`` print it)."""
+    if not included and not reasons:
+        return "memory-review: no approved memories to inject"
+    counts: dict[str, int] = {}
+    for reason in reasons:
+        counts[reason] = counts.get(reason, 0) + 1
+    words = {"budget": "over budget (raise --budget)", "not selected": "not selected by the query"}
+    why = ", ".join(f"{n} {words.get(reason, reason)}" for reason, n in counts.items())
+    return f"memory-review: {included} injected" + (f", {len(reasons)} dropped: {why}" if why else "")
 
 
 def matching(tiers: Sequence[tuple[str, Sequence[Entry]]], query: str, limit: int) -> list[tuple[str, Entry]]:

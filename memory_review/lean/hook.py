@@ -92,18 +92,20 @@ def block_for(
     now: str | None = None,
     notices: bool = False,
     user: Path | None = None,
+    dropped: bool = False,
 ) -> context.Block | None:
     """The block for ``session`` from the read indexes, recorded when a session asks (None: no project store).
 
     ``notices``: the hook shows the person a notice about foreign memories once per session, so it steps
-    aside while one is due; other callers (the MCP server) serve what is trusted either way.
+    aside while one is due; other callers (the MCP server, ``context``) serve what is trusted either way.
+    ``dropped``: also say what was left out and why (``context`` reports it; the hook does not).
     """
     served = _served(root, session=session, notices=notices, user=user)
     if served is None:
         return None
     store, origin, user_seq, tiers = served
     now = now or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    block = context.build(tiers, query=query, now=now, budget_bytes=budget)
+    block = context.build(tiers, query=query, now=now, budget_bytes=budget, dropped=dropped)
     if session is not None:
         _record(store, origin, session, query, now, block, user_seq=user_seq, budget=budget)
     return block
@@ -163,8 +165,13 @@ def _payload(raw: bytes) -> tuple[str, str, str | None, str | None]:
 
 def _project_root(project: str | None, cwd: str | None) -> Path:
     """``--project``, else ``$CLAUDE_PROJECT_DIR``, else the git top-level of the payload's cwd (as
-    ``claude_hooks.open_workspace`` and ``paths.project_root`` decide it)."""
-    chosen = project or _claude_project_dir()
+    ``claude_hooks.open_workspace`` decides it)."""
+    return project_root(project or _claude_project_dir(), cwd)
+
+
+def project_root(chosen: str | None, cwd: str | None) -> Path:
+    """``chosen`` (a ``--project`` DIR), else the git top-level of ``cwd`` (or of the current folder), else
+    that folder — as ``paths.project_root`` decides it; Fallback where only gitpython can tell."""
     if chosen is not None:
         if "\x00" in chosen:
             raise Fallback("a NUL in the project path")

@@ -286,7 +286,8 @@ def test_forget_leaves_no_index_holding_the_text(stocked: Project) -> None:
     assert any(secret.encode() in p.read_bytes() for p in folder.glob("*.jsonl"))
     stocked.workspace().forget(text=secret, reason="leaked", actor="alice", dry_run=False)
     assert not any(secret.encode() in p.read_bytes() for p in folder.glob("*.jsonl"))
-    answered = lean_hook.answer(_payload(stocked, "UserPromptSubmit", "staging access"), None, now=NOW)
+    # (not "staging": it meets the long notes' "stage", and those can fill the budget before this one)
+    answered = lean_hook.answer(_payload(stocked, "UserPromptSubmit", "codename this quarter"), None, now=NOW)
     assert "[forgotten]" in answered["hookSpecificOutput"]["additionalContext"]  # rebuilt: the fast path again
 
 
