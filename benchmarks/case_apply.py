@@ -5,11 +5,12 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from benchmarks.build import fill_store, proposal, workspace
-from benchmarks.measure import Row, Series, interleaved, median, timed
+from benchmarks.build import fill_store, proposal, trust_filled, workspace
+from benchmarks.measure import Row, Series, interleaved, median, process_cpu, timed
 from benchmarks.scale import Scale
 from memory_review.workspace import Workspace
 
@@ -109,6 +110,66 @@ def _bare_for(ws: Workspace, folder: Path, *, design: int = 0) -> BareCommit:
     if design:
         return DesignCommit(folder, newest.read_bytes(), last, manifest, store.index_path.read_bytes(), design)
     return BareCommit(folder, newest.read_bytes(), last, manifest)
+
+
+BARE = [sys.executable, "-c", "pass"]
+PROCESS_GOAL = 6.0  # issue #15: one apply at 100 memories <= 6x a bare interpreter, whole process CPU
+
+
+def _cli() -> list[str]:
+    """The console script as users run it (``memory_review.main``; ``-m`` when it is not installed)."""
+    script = Path(sys.executable).with_name("memory-review")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "memory_review.main"]
+
+
+def process_rows(work: Path, scale: Scale, env: dict[str, str]) -> list[Row]:
+    """``memory-review apply ID`` in a git project of ``apply_base`` memories, as a whole process, against
+    ``python -c pass`` interleaved in the same run (CPU and wall, medians with the spread)."""
+    ws = workspace(work / "apply-process")
+    fill_store(ws.project, scale.apply_base)
+    trust_filled(ws)
+    subprocess.run(["git", "init", "-q", str(ws.root)], check=True, timeout=60)
+    runs = scale.cli_runs
+    ids = pending_ids(ws, runs + 1, "proc")
+    env = {**env, "MEMORY_REVIEW_HOME": str(ws.user.root), "MEMORY_REVIEW_ACTOR": ACTOR}
+    apply = [*_cli(), "--project", str(ws.root), "apply"]
+    process_cpu([*apply, ids[0]], env)  # warm-up: bytecode, page cache, the first history commit (built whole)
+    process_cpu(BARE, env)
+    ops, bares = [], []
+    for candidate_id in ids[1:]:
+        ops.append(process_cpu([*apply, candidate_id], env))
+        bares.append(process_cpu(BARE, env))
+    cpu, wall = [c for _w, c in ops], [w for w, _c in ops]
+    bare_cpu, bare_wall = [c for _w, c in bares], [w for w, _c in bares]
+    note = (
+        f"{runs} runs at {scale.apply_base} memories, git project; apply {_spread(cpu)} CPU, {_spread(wall)} wall;"
+        f" bare {_spread(bare_cpu)} CPU, {_spread(bare_wall)} wall; load {os.getloadavg()[0]:.1f}"
+    )
+    name = f"`memory-review apply` one candidate at {scale.apply_base} memories"
+    return [
+        Row(
+            f"{name} (whole process, CPU)",
+            median(cpu),
+            "python -c pass (CPU)",
+            median(bare_cpu),
+            f"≤ {PROCESS_GOAL:g}×",
+            PROCESS_GOAL,
+            note=note,
+        ),
+        Row(
+            f"{name} (whole process, wall)",
+            median(wall),
+            "python -c pass (wall)",
+            median(bare_wall),
+            "report",
+            None,
+            note=note,
+        ),
+    ]
+
+
+def _spread(samples: list[float]) -> str:
+    return f"{min(samples) * 1000:.0f}–{median(samples) * 1000:.0f}–{max(samples) * 1000:.0f} ms"
 
 
 def apply_rows(work: Path, scale: Scale) -> tuple[list[Row], float]:
@@ -256,3 +317,19 @@ def against_bare_row(applied: Series, bare: Series) -> Row:
         "report",
         None,
     )
+
+
+if __name__ == "__main__":  # python -m benchmarks.case_apply WORK RUNS [MEMORIES]: the whole-process rows only
+    import tempfile
+
+    from benchmarks.measure import child_env
+    from benchmarks.scale import TINY
+
+    with tempfile.TemporaryDirectory(dir=sys.argv[1]) as scratch:
+        memories = int(sys.argv[3]) if len(sys.argv) > 3 else 100
+        scaled = Scale(**{**TINY.__dict__, "cli_runs": int(sys.argv[2]), "apply_base": memories})
+        for row in process_rows(Path(scratch), scaled, child_env(Path(scratch))):
+            print(
+                f"{row.name}: {row.seconds * 1000:.1f} ms vs {row.baseline_seconds * 1000:.1f} ms "
+                f"= {row.ratio:.2f}x  [{row.note}]"
+            )

@@ -25,23 +25,11 @@ from statistics import median
 import orjson
 
 from benchmarks.build import fill_store, proposal, trust_filled, workspace
+from benchmarks.measure import child_env
+from benchmarks.measure import process_cpu as run
 from memory_review.store import COMPACT_AFTER
 
 BARE = [sys.executable, "-c", "pass"]
-
-
-def run(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """Wall and CPU (user + system) seconds of one process (it must exit 0)."""
-    start = time.perf_counter()
-    child = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _pid, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - start
-    stderr = child.stderr.read() if child.stderr else b""
-    if child.stderr:
-        child.stderr.close()
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError(f"{' '.join(argv)}: {stderr.decode()[-2000:]}")
-    return wall, usage.ru_utime + usage.ru_stime
 
 
 def spread(values: list[float]) -> str:
@@ -64,7 +52,9 @@ def measure(work: Path, size: int, runs: int) -> dict[str, object]:
     project = ws.project.root.parent
     subprocess.run(["git", "init", "-q", str(project)], check=True, timeout=60)
     ids = [s.candidate.id for s in ws.propose([proposal(i, "project", prefix="ck") for i in range(runs + 1)])]
-    env = {**os.environ, "MEMORY_REVIEW_HOME": str(ws.user.root), "MEMORY_REVIEW_ACTOR": "bench"}
+    # Bytecode cached, as in any install: with PYTHONDONTWRITEBYTECODE inherited, every run compiled the
+    # library again (hundreds of ms) while the bare interpreter compiled nothing.
+    env = {**child_env(work), "MEMORY_REVIEW_HOME": str(ws.user.root), "MEMORY_REVIEW_ACTOR": "bench"}
     cli = [sys.executable, "-m", "memory_review.cli", "--project", str(project)]
     run([*cli, "apply", ids[0]], env)  # the first history commit is built whole (O(store), once)
     rewrites, applies, bares = 0, [], []

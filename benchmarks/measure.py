@@ -106,6 +106,21 @@ def run_process(argv: Sequence[str], env: dict[str, str], cwd: Path | None = Non
     return elapsed
 
 
+def process_cpu(argv: Sequence[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall and CPU seconds of one process (user + system, from ``wait4``: with the processes it waited
+    for, such as git); it must exit 0."""
+    start = time.perf_counter()
+    child = subprocess.Popen(list(argv), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _pid, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    stderr = child.stderr.read() if child.stderr else b""
+    if child.stderr:
+        child.stderr.close()
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"{' '.join(argv)}: {stderr.decode()[-2000:]}")
+    return wall, usage.ru_utime + usage.ru_stime
+
+
 def run_child(task: str, args: Sequence[str], env: dict[str, str]) -> dict[str, Any]:
     """Run ``benchmarks.child TASK ARGS`` in a fresh process; its JSON report (seconds, peak RSS)."""
     done = subprocess.run(

@@ -46,6 +46,7 @@ class Results:
 
 def _run_case(name: str, work: Path, scale: Scale, env: dict[str, str], results: Results) -> None:
     if name == "apply":
+        results.rows += case_apply.process_rows(work, scale, env)  # whole process first, in-process beside it
         rows, _one = case_apply.apply_rows(work, scale)
         results.rows += rows
     elif name == "growth":

@@ -7,27 +7,27 @@ pinned to the repository (a hook's ``GIT_DIR`` cannot redirect it), no terminal
 prompts, no hooks and no automatic gc. Every git failure leaves this module as a
 :mod:`memory_review.errors` error, translated in :func:`_git_errors` alone.
 
-gitpython is imported on first use (it costs ~30 ms): ``toplevel`` answers the common
-case — a plain ``.git`` folder — by looking at the files, the way git itself walks up,
-and asks gitpython only where that look cannot decide (docs/adr/0013).
+gitpython is imported only where a look at the files cannot decide (docs/adr/0013, 0037):
+``toplevel`` and :meth:`GitRepo.open` answer the common case — a plain ``.git`` folder, or a
+bare repository — from the files, the way git itself does; every git process is started here
+with :mod:`subprocess` (gitpython and the modules it loads cost an ``apply`` about a third of
+its start-up).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO
 
 from memory_review.errors import ConflictError, MemoryReviewError, NotFoundError, StorageError
 from memory_review.events import faults
-from memory_review.lean.gitwalk import _walk_up
-
-if TYPE_CHECKING:
-    import git
+from memory_review.lean.gitwalk import _GIT_ENV, _walk_up
 
 ZERO = "0" * 40
 STALE_LOCK_SECONDS = 60.0
@@ -36,6 +36,8 @@ NETWORK_TIMEOUT = 120.0
 """Seconds a fetch or push may take before it is killed (a hung remote must not hang us)."""
 
 _OPTIONS = ("-c", "gc.auto=0", "-c", "maintenance.auto=false", "-c", f"core.hooksPath={os.devnull}")
+_MESSAGES_IN_ENGLISH = {"LANGUAGE": "C", "LC_ALL": "C"}
+"""What gitpython set for each git process: errors are recognised by their text ("cannot lock ref")."""
 _FALLBACK_NAME = "memory-review"
 _FALLBACK_EMAIL = "memory-review@localhost"
 
@@ -130,19 +132,26 @@ class LogEntry:
 class GitRepo:
     """A repository memory-review records history in and syncs through."""
 
-    def __init__(self, repo: git.Repo) -> None:
-        self._repo = repo
-        self.git_dir = Path(repo.git_dir)
+    def __init__(self, git_dir: Path) -> None:
+        self.git_dir = git_dir
         self._identity: dict[str, Identity] = {}
+        self._user: dict[str, str] | None = None
 
     @classmethod
     def open(cls, path: Path) -> GitRepo:
         """The repository at ``path`` exactly (a work tree root or a bare repository)."""
-        git = _git()
+        found = _git_dir_at(path)
+        if found is not None:
+            return cls(found)
+        git = _git()  # a gitfile (worktree, submodule), git's environment variables: gitpython decides
         try:
-            return cls(git.Repo(path))
+            repo = git.Repo(path)
         except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
             raise NotFoundError("git repository", str(path)) from exc
+        try:
+            return cls(Path(repo.git_dir))
+        finally:
+            repo.close()
 
     @classmethod
     def init_bare(cls, path: Path) -> GitRepo:
@@ -150,10 +159,11 @@ class GitRepo:
         if (path / "HEAD").exists():
             return cls.open(path)
         with _git_errors("init", path):
-            return cls(_git().Repo.init(path, mkdir=True, bare=True))
+            _git().Repo.init(path, mkdir=True, bare=True).close()
+        return cls.open(path)
 
     def close(self) -> None:
-        self._repo.close()
+        """Nothing stays open between git processes (kept for callers that close what they opened)."""
 
     # --- writing objects and refs (plumbing only) ----------------------------------------
 
@@ -239,7 +249,7 @@ class GitRepo:
     def _clear_stale_lock(self, ref: str) -> bool:
         if not ref.startswith("refs/memory-review/"):
             return False  # never another tool's lock
-        lock = Path(self._repo.common_dir) / f"{ref}.lock"
+        lock = self._common_dir() / f"{ref}.lock"
         try:
             if time.time() - lock.stat().st_mtime < STALE_LOCK_SECONDS:
                 return False
@@ -367,8 +377,17 @@ class GitRepo:
 
     def remote_names(self) -> list[str]:
         """The remotes configured in this repository."""
-        with _git_errors("remote", self.git_dir):
-            return sorted(remote.name for remote in self._repo.remotes)
+        return sorted(self._run("remote").decode("utf-8", "replace").split())
+
+    def _common_dir(self) -> Path:
+        """Where refs live: the git dir, or the main repository's for a linked worktree (``commondir``)."""
+        try:
+            shared = (self.git_dir / "commondir").read_text().strip()
+        except FileNotFoundError:
+            return self.git_dir
+        except OSError as exc:
+            raise StorageError(f"cannot read {self.git_dir / 'commondir'}: {exc}", path=self.git_dir) from exc
+        return (self.git_dir / shared).resolve()
 
     def identity(self, role: str) -> Identity:
         """``AUTHOR`` or ``COMMITTER``: from ``GIT_<role>_NAME/EMAIL``, else user.name/email, else a fallback.
@@ -376,15 +395,27 @@ class GitRepo:
         A machine without a git identity still gets history: memory-review never fails for want of one.
         """
         if role not in self._identity:
-            name = os.environ.get(f"GIT_{role}_NAME") or self._config("name") or _FALLBACK_NAME
-            email = os.environ.get(f"GIT_{role}_EMAIL") or self._config("email") or _FALLBACK_EMAIL
+            name = os.environ.get(f"GIT_{role}_NAME") or self._user_config().get("name") or _FALLBACK_NAME
+            email = os.environ.get(f"GIT_{role}_EMAIL") or self._user_config().get("email") or _FALLBACK_EMAIL
             self._identity[role] = Identity(name, email)
         return self._identity[role]
 
-    def _config(self, key: str) -> str:
-        with _git_errors("config", self.git_dir):
-            reader = self._repo.config_reader()
-            return str(reader.get_value("user", key, default="") or "")
+    def _user_config(self) -> dict[str, str]:
+        """``user.name`` and ``user.email`` as git resolves them (system, global, repository; includes),
+        in one git process; a key that is not set is absent."""
+        if self._user is None:
+            try:
+                out = self._run("config", "--null", "--get-regexp", r"^user\.(name|email)$")
+            except StorageError as exc:
+                if not (isinstance(exc.__cause__, GitFailed) and exc.__cause__.status == 1):
+                    raise
+                out = b""  # git config's answer when neither is set
+            self._user = {}
+            for record in out.decode("utf-8", "replace").split("\0"):
+                key, _, value = record.partition("\n")
+                if key:
+                    self._user[key.removeprefix("user.")] = value  # the last one wins, as in git
+        return self._user
 
     # --- the network ---------------------------------------------------------------------
 
@@ -481,26 +512,46 @@ class GitRepo:
     def _run(
         self, *args: str, stdin: bytes | None = None, env: dict[str, str] | None = None, timeout: float | None = None
     ) -> bytes:
-        import subprocess  # noqa: PLC0415 - here, like gitpython itself: not in every command's start-up
+        import subprocess  # noqa: PLC0415 - not in every command's start-up
 
         command = ["git", *_OPTIONS, *args]
-        # Pin the repository: an inherited GIT_DIR (inside a hook) must not redirect our writes.
-        full_env = {"GIT_DIR": str(self.git_dir), "GIT_TERMINAL_PROMPT": "0", **(env or {})}
         with _git_errors(args[0], self.git_dir):
-            if stdin is None:
-                out = self._repo.git.execute(
-                    command,
-                    env=full_env,
-                    stdout_as_string=False,
-                    strip_newline_in_stdout=False,
-                    kill_after_timeout=timeout,
-                )
-                return bytes(out)
-            proc = self._repo.git.execute(command, env=full_env, istream=subprocess.PIPE, as_process=True)
-            out, err = proc.communicate(stdin)
-            if proc.returncode:
-                raise _git().GitCommandError(command, proc.returncode, err)
-            return bytes(out)
+            # Pinned to the repository: an inherited GIT_DIR (inside a hook) must not redirect our writes.
+            done = subprocess.run(
+                command,
+                input=stdin,
+                stdin=None if stdin is not None else subprocess.DEVNULL,
+                capture_output=True,
+                env=self._env({**_MESSAGES_IN_ENGLISH, **(env or {})}),
+                cwd=self.git_dir,
+                timeout=timeout,
+                check=False,
+            )
+            if done.returncode:
+                raise GitFailed(command, done.returncode, done.stderr)
+            return done.stdout
+
+
+class GitFailed(Exception):
+    """A git process that exited non-zero (translated to StorageError by :func:`_git_errors`)."""
+
+    def __init__(self, command: Sequence[str], status: int, stderr: bytes) -> None:
+        super().__init__(f"{' '.join(command)}: exit status {status}")
+        self.status = status
+        self.stderr = stderr
+
+
+def _git_dir_at(path: Path) -> Path | None:
+    """The git dir of the repository at ``path`` from its files, as gitpython's own check finds it
+    (HEAD, objects/ and refs/); None where gitpython must decide (a gitfile, git's environment)."""
+    if any(name in os.environ for name in _GIT_ENV):
+        return None
+    for candidate in (path / ".git", path):
+        if candidate.is_symlink() or not candidate.is_dir():
+            continue
+        if (candidate / "HEAD").is_file() and (candidate / "objects").is_dir() and (candidate / "refs").is_dir():
+            return Path(os.path.abspath(candidate))
+    return None
 
 
 def _batch(out: bytes) -> Iterator[tuple[str, tuple[str, bytes]]]:
@@ -539,19 +590,27 @@ def _log_entry(chunk: str) -> LogEntry:
 
 @contextmanager
 def _git_errors(what: str, where: Path) -> Iterator[None]:
-    """Translate gitpython's and the OS's errors into ours: the one place that does."""
-    git = _git()
+    """Translate git's, gitpython's and the OS's errors into ours: the one place that does."""
+    import subprocess  # noqa: PLC0415 - see GitRepo._run
+
     try:
         yield
     except MemoryReviewError:
         raise
-    except git.GitCommandError as exc:
-        raise StorageError(f"git {what} failed: {_stderr(exc)}", path=where) from exc
-    except (git.GitError, OSError, ValueError) as exc:
+    except GitFailed as exc:
+        raise StorageError(f"git {what} failed: {_stderr(exc.stderr, exc.status)}", path=where) from exc
+    except subprocess.TimeoutExpired as exc:
+        raise StorageError(f"git {what} failed: no answer in {exc.timeout:.0f} s (killed)", path=where) from exc
+    except (*_gitpython_errors(), OSError, ValueError) as exc:
         raise StorageError(f"git {what} failed: {exc}", path=where) from exc
 
 
-def _stderr(exc: git.GitCommandError) -> str:
-    raw = exc.stderr if isinstance(exc.stderr, str) else (exc.stderr or b"").decode("utf-8", "replace")
+def _gitpython_errors() -> tuple[type[Exception], ...]:
+    """gitpython's error base, if this process loaded gitpython (nothing to catch otherwise)."""
+    return (sys.modules["git"].GitError,) if "git" in sys.modules else ()
+
+
+def _stderr(stderr: bytes | str | None, status: int) -> str:
+    raw = stderr if isinstance(stderr, str) else (stderr or b"").decode("utf-8", "replace")
     text = " ".join(raw.replace("stderr:", " ").split()).strip("' ")
-    return text or f"exit status {exc.status}"
+    return text or f"exit status {status}"

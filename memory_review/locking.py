@@ -6,21 +6,28 @@ threads of one process must not interleave either), then an OS file lock on
 hold "the" lock on two different inodes. A lock held by a process that died is
 released by the kernel, so the next caller gets it at once.
 
-filelock opens ``.lock`` itself (and may truncate it), following a symlink: so the lock
-file is first opened here through ``events.safe_fs`` (created if missing, refused if it is
-a link, a FIFO or has a second name), and only a checked regular file is handed to filelock.
-Any OS error of the lock (an unwritable or read-only lock file) is a StorageError naming it.
+On POSIX the OS lock is ``flock`` on the lock file, opened here through ``events.safe_fs``
+(created if missing, refused if it is a link, a FIFO or has a second name): what filelock's
+Unix lock takes, without importing filelock (it loads asyncio: a tenth of an ``apply``'s
+start-up, docs/adr/0037), and what the prompt hook's lean path takes too. Elsewhere filelock's
+lock is used, imported on first use; it opens ``.lock`` itself (and may truncate it), following
+a symlink, so the file is checked the same way first. Any OS error of the lock (an unwritable or
+read-only lock file) is a StorageError naming it.
 """
 
 from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import filelock
+try:
+    import fcntl
+except ImportError:  # not POSIX: filelock decides
+    fcntl = None  # type: ignore[assignment]
 
 from memory_review.errors import LockTimeoutError
 from memory_review.events.safe_fs import open_file
@@ -44,8 +51,6 @@ def store_lock(lock_file: Path, timeout: float = DEFAULT_TIMEOUT) -> Iterator[No
     if not local.acquire(timeout=timeout):
         raise LockTimeoutError(lock_file, timeout)
     try:
-        with storage_errors(lock_file):
-            _check_lock_file(lock_file)
         with _os_lock(lock_file, timeout):
             yield
     finally:
@@ -57,8 +62,44 @@ def _check_lock_file(lock_file: Path) -> None:
     os.close(open_file(lock_file, os.O_RDWR | os.O_CREAT, single_link=True))
 
 
+POLL_SECONDS = 0.02
+"""How often a waiting process tries the lock again (a dead holder's lock is free at once)."""
+
+
 @contextmanager
 def _os_lock(lock_file: Path, timeout: float) -> Iterator[None]:
+    if fcntl is None:
+        with _filelock(lock_file, timeout):
+            yield
+        return
+    with storage_errors(lock_file):
+        fd = open_file(lock_file, os.O_RDWR | os.O_CREAT, single_link=True)
+    try:
+        with storage_errors(lock_file):
+            _flock(fd, lock_file, timeout)
+        yield
+    finally:
+        os.close(fd)  # releases the flock
+
+
+def _flock(fd: int, lock_file: Path, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                raise LockTimeoutError(lock_file, timeout) from None
+            time.sleep(POLL_SECONDS)
+
+
+@contextmanager
+def _filelock(lock_file: Path, timeout: float) -> Iterator[None]:
+    import filelock  # noqa: PLC0415 - only where there is no flock
+
+    with storage_errors(lock_file):
+        _check_lock_file(lock_file)  # before filelock opens it, following links
     lock = filelock.FileLock(str(lock_file), timeout=timeout, thread_local=False, preserve_lock_file=True)
     with storage_errors(lock_file):  # an unwritable lock file, a read-only file system
         try:

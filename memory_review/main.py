@@ -8,6 +8,7 @@ command line goes to :mod:`memory_review.cli`.
 
 from __future__ import annotations
 
+import os
 import sys
 
 HOOK_ARGV = ["hook", "claude-code"]
@@ -24,6 +25,10 @@ def main() -> int:
         answered = run(sys.argv[1:])
         if answered is not None:
             return answered
+    # Pydantic looks for plugins (observability hooks) in every installed package's entry points when it
+    # builds its first model: a scan of site-packages per command. This program loads none; a person who
+    # wants one sets the variable themselves (docs/adr/0037).
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     from memory_review.cli import main as cli_main
 
     return cli_main()

@@ -7,6 +7,7 @@ Parsing accepts one JSON object, a JSON array, or JSON Lines, all-or-nothing.
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, Any, Literal
 
 import orjson
@@ -145,14 +146,19 @@ class ConsolidateProposal(_ProposalBase):
 
 
 Proposal = Annotated[UpsertProposal | DeleteProposal | ConsolidateProposal, Field(discriminator="op")]
-_PROPOSAL = TypeAdapter(Proposal)
 AnyProposal = UpsertProposal | DeleteProposal | ConsolidateProposal
+
+
+@functools.cache
+def _proposal_adapter() -> TypeAdapter:
+    """Built on first use: a command that reads no proposal (``apply``) never pays for its schema."""
+    return TypeAdapter(Proposal)
 
 
 def parse_proposal(data: Any, *, where: str = "proposal") -> UpsertProposal | DeleteProposal | ConsolidateProposal:
     """Validate one decoded JSON object as a proposal; errors name the field."""
     try:
-        return _PROPOSAL.validate_python(data)
+        return _proposal_adapter().validate_python(data)
     except PydanticValidationError as exc:
         raise ValidationError(_describe(exc), path=where) from exc
     except ValidationError as exc:  # our own checks (ids, bodies) run inside pydantic's validators

@@ -1,0 +1,84 @@
+"""What an ``apply`` process may load (issue #15, docs/adr/0037): only what a write needs.
+
+The console script runs ``apply`` in a real git project, as users run it, and reports ``sys.modules``;
+the history commit must still be made (through git's plumbing, without gitpython) and the memory
+applied with every check of the commit path.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from memory_review.proposal import parse_proposal
+from memory_review.workspace import Workspace
+
+NOT_FOR_A_WRITE = (
+    "git",  # gitpython and what it loads (email, configparser, ...): history is written by git plumbing
+    "gitdb",
+    "filelock",  # the store lock is flock on POSIX; filelock loads asyncio
+    "asyncio",
+    "textual",
+    "rich",
+    "memory_review.tui",
+    "memory_review.integrations",
+    "memory_review.extract",
+    "memory_review.importers",
+    "memory_review.sync",
+    "memory_review.repair",
+    "memory_review.forget",
+    "memory_review.near_duplicates",
+    "memory_review.pending_files",
+    "memory_review.doctor",
+)
+PROPOSAL = {
+    "op": "create",
+    "scope": "project",
+    "memory": {"id": "pref-tabs", "type": "preference", "description": "Tabs", "body": "Indent with tabs."},
+    "rationale": "the user said so",
+    "evidence": [{"quote": "tabs please", "session_id": "s1", "turn_id": "t1"}],
+}
+REPORT = (
+    "import json, sys\n"
+    "sys.argv = ['memory-review', *sys.argv[1:]]\n"
+    "from memory_review.main import main\n"
+    "rc = main()\n"
+    "loader = sys.modules.get('pydantic.plugin._loader')\n"
+    "sys.stderr.write(json.dumps({'rc': rc, 'modules': sorted(sys.modules),\n"
+    "    'plugins_scanned': loader is not None and loader._plugins is not None}))\n"
+)
+
+
+def _history_tip(repo: Path) -> str:
+    done = subprocess.run(
+        ["git", "-C", str(repo), "for-each-ref", "--format=%(objectname) %(contents:subject)", "refs/memory-review/"],
+        capture_output=True,
+        check=True,
+        timeout=60,
+    )
+    return done.stdout.decode()
+
+
+def test_apply_loads_only_what_a_write_needs(repo: Path, env: dict[str, str]) -> None:
+    ws = Workspace(repo, Path(env["MEMORY_REVIEW_HOME"]))
+    [state] = ws.propose([parse_proposal(PROPOSAL)])
+    before = _history_tip(repo)
+    done = subprocess.run(
+        [sys.executable, "-c", REPORT, "--project", str(repo), "apply", state.candidate.id],
+        env=env,
+        cwd=repo,
+        capture_output=True,
+        timeout=120,
+    )
+    report = json.loads(done.stderr.decode().splitlines()[-1])
+    assert report["rc"] == 0, done.stderr.decode()
+    loaded = report["modules"]
+    assert [m for m in loaded if m in NOT_FOR_A_WRITE or m.startswith(tuple(f"{n}." for n in NOT_FOR_A_WRITE))] == []
+    assert not report["plugins_scanned"]  # pydantic's entry-point scan for plugins is skipped
+    assert "pydantic" in loaded  # the commit still validates what it writes
+    [memory] = [m for m in Workspace(repo, Path(env["MEMORY_REVIEW_HOME"])).memories() if m.id == "pref-tabs"]
+    assert memory.body == "Indent with tabs."
+    after = _history_tip(repo)
+    assert after != before and "pref-tabs" in after  # the history commit was made, by git's plumbing
