@@ -50,11 +50,13 @@ EPILOG = """examples:
 """
 
 Handler = Callable[[argparse.Namespace, "Workspace"], Any]
-COMMANDS: dict[str, tuple[Handler, Callable[[Any, argparse.Namespace], str]]] = {}
+Renderer = Callable[[Any, argparse.Namespace], Any]
+"""Text for a result: a str, or ``cli_render.Printed`` (stdout and a note for stderr)."""
+COMMANDS: dict[str, tuple[Handler, str | Renderer]] = {}
 
 
-def command(name: str, render: str):
-    """Register a handler and its text renderer under a command name."""
+def command(name: str, render: str | Renderer):
+    """Register a handler and its text renderer (a function of ``cli_render``, by name) under a command name."""
 
     def register(handler: Handler) -> Handler:
         COMMANDS[name] = (handler, render)
@@ -946,7 +948,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _report(StorageError(one_line_os_error(exc), path=exc.filename, errno=exc.errno), getattr(args, "json", False))
         return 1
     try:
-        _emit(result, args, getattr(out, render))
+        _emit(result, args, getattr(out, render) if isinstance(render, str) else render)
     except BrokenPipeError:
         # The reader went away (`memory-review log | head`): not an error of ours, and no traceback.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -966,7 +968,7 @@ def _run_agent_hook(agent: str, *, project: str | None) -> int:
     return claude_hooks.run_hook(sys.stdin.buffer, sys.stdout, project=project, agent=agent_named(agent))
 
 
-def _emit(result: Any, args: argparse.Namespace, render) -> None:
+def _emit(result: Any, args: argparse.Namespace, render: Renderer) -> None:
     if getattr(args, "json", False):
         sys.stdout.buffer.write(orjson.dumps(out.to_json(result), option=orjson.OPT_INDENT_2) + b"\n")
         return

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from memory_review.candidate import Candidate
 from memory_review.errors import NotFoundError
 from memory_review.events import MEMORY_TYPES
+from memory_review.models import DurableScope, Scope, durable_scope
 from memory_review.proposal import ProposedMemory
 from memory_review.workspace import Workspace
 
@@ -162,20 +163,21 @@ def _inverse(label: str) -> str:
 # --- memories and history -----------------------------------------------------------------
 
 
-def delete_op(memory_id: str, scope: str, *, actor: str, reason: str | None = None) -> Operation:
+def delete_op(memory_id: str, scope: Scope, *, actor: str, reason: str | None = None) -> Operation:
     """Delete an approved memory (``memory.deleted``); undone by reverting the deletion."""
 
     def run(ws: Workspace) -> Outcome:
-        event = ws.delete(memory_id, actor=actor, scope=scope, reason=reason)
+        durable = durable_scope(scope)  # a session memory is not deleted by a recorded event: refused here
+        event = ws.delete(memory_id, actor=actor, scope=durable, reason=reason)
         return Outcome(
             f"deleted {scope} memory {memory_id} (recorded; u to undo)",
-            revert_op(event.seq, scope, actor=actor, label="undo delete"),
+            revert_op(event.seq, durable, actor=actor, label="undo delete"),
         )
 
     return Operation(f"delete {memory_id}", run)
 
 
-def revert_op(seq: int, scope: str, *, actor: str, force: bool = False, label: str = "revert") -> Operation:
+def revert_op(seq: int, scope: DurableScope, *, actor: str, force: bool = False, label: str = "revert") -> Operation:
     """Revert the change event ``seq`` of ``scope``'s log; undone by reverting the revert."""
 
     def run(ws: Workspace) -> Outcome:
@@ -187,13 +189,14 @@ def revert_op(seq: int, scope: str, *, actor: str, force: bool = False, label: s
     return Operation(f"{label} {scope} event {seq}", run)
 
 
-def revert_last_change_op(memory_id: str, scope: str, *, actor: str) -> Operation:
+def revert_last_change_op(memory_id: str, scope: Scope, *, actor: str) -> Operation:
     """Revert the newest event that changed ``memory_id`` in ``scope``."""
 
     def run(ws: Workspace) -> Outcome:
-        changed = [e for e in ws.log(scope=scope, memory=memory_id) if e.type in MEMORY_TYPES]
+        durable = durable_scope(scope)  # a session memory has no log of its own: refused here
+        changed = [e for e in ws.log(scope=durable, memory=memory_id) if e.type in MEMORY_TYPES]
         if not changed:
             raise NotFoundError(f"change of {scope} memory", memory_id)
-        return revert_op(changed[-1].seq, scope, actor=actor).run(ws)
+        return revert_op(changed[-1].seq, durable, actor=actor).run(ws)
 
     return Operation(f"revert the last change of {memory_id}", run)

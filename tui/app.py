@@ -292,7 +292,7 @@ class ReviewApp(App[None]):
             return None
         if self.running:
             return f"{action} (wait)"
-        stack = self._stack(action)
+        stack = self._stack("undo" if action == "undo" else "redo")
         return stack[-1].label if stack else None
 
     def not_run(self) -> list[str]:

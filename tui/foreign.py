@@ -15,10 +15,11 @@ from dataclasses import dataclass
 
 from memory_review.candidate import Candidate, CandidateChange, render_diff
 from memory_review.ids import CROCKFORD
+from memory_review.models import DurableScope
 from memory_review.proposal import Proposer
 from memory_review.trust_review import FROM_SYNC, ForeignMemory
 from memory_review.tui.actions import Operation, Outcome, apply_op, discard_op
-from memory_review.workspace import CandidateState, Workspace
+from memory_review.workspace import DURABLE, CandidateState, Workspace
 
 FOREIGN = "foreign"
 
@@ -95,7 +96,7 @@ def decide_discard(states: Sequence[CandidateState], *, actor: str, reason: str 
 def _route(
     states: Sequence[CandidateState],
     candidate_op: Callable[[list[Candidate]], Operation],
-    decide: Callable[[Workspace, list[str], str], object],
+    decide: Callable[[Workspace, list[str], DurableScope], object],
     verb: str,
 ) -> Operation:
     foreign, candidates = _split(states)
@@ -105,7 +106,7 @@ def _route(
 
     def run(ws: Workspace) -> Outcome:
         done = first.run(ws).message + "; " if first else ""
-        for scope in ("project", "user"):
+        for scope in DURABLE:
             ids = [s.foreign.id for s in foreign if s.foreign.scope == scope]
             if ids:
                 decide(ws, ids, scope)

@@ -92,8 +92,9 @@ class Display:
     def in_text(self, text: str) -> str:
         """``text`` (a diff) with candidate ids and, if asked, timestamps shown the same way."""
         text = CANDIDATE_ID_RE.sub(lambda m: self.id_display(m.group()), text)
-        if self.time_display is not None:
-            text = TIMESTAMP_RE.sub(lambda m: self.time_display(m.group()), text)
+        shown = self.time_display
+        if shown is not None:
+            text = TIMESTAMP_RE.sub(lambda m: shown(m.group()), text)
         return text
 
     def age(self, ts: str) -> str:

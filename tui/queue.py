@@ -108,5 +108,6 @@ class EntryCache:
 
 def _types(state: CandidateState) -> str:
     c = state.candidate
-    types = {ch.after.type if ch.after else ch.before.type for ch in c.changes if ch.after or ch.before}
+    records = (ch.after or ch.before for ch in c.changes)
+    types = {record.type for record in records if record is not None}
     return ",".join(sorted(types))

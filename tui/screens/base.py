@@ -96,7 +96,7 @@ class DataScreen(Screen[None]):
         self.loaded_generation = self.review_app.generation
         self.load()
 
-    def load(self) -> None:
+    def load(self) -> Worker[None]:
         """Start the worker that reads the data and posts it back to the screen."""
         raise NotImplementedError
 

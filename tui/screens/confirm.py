@@ -16,6 +16,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
+from textual.widgets.button import ButtonVariant
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class Choice:
 
     value: str
     label: str
-    variant: str = "default"
+    variant: ButtonVariant = "default"
     key: str | None = None
 
 

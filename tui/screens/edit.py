@@ -88,11 +88,13 @@ class EditModal(ModalScreen[ProposedMemory | None]):
 
     def current(self) -> ProposedMemory:
         """The form as a validated record (raises pydantic's ValidationError when it is not one)."""
-        record = ProposedMemory(
-            id=self.query_one("#edit-id", Input).value.strip(),
-            type=self.query_one("#edit-type", Select).value,
-            description=self.query_one("#edit-description", Input).value,
-            body=self.query_one("#edit-body", TextArea).text,
+        record = ProposedMemory.model_validate(
+            {
+                "id": self.query_one("#edit-id", Input).value.strip(),
+                "type": self.query_one("#edit-type", Select).value,  # a blank Select is refused here
+                "description": self.query_one("#edit-description", Input).value,
+                "body": self.query_one("#edit-body", TextArea).text,
+            }
         )
         # The stored record is stricter than the proposal (one non-blank line of description):
         # check it the same way now, so the form says what is wrong instead of the store.

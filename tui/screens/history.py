@@ -9,6 +9,7 @@ replaced.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from textual import on, work
@@ -20,6 +21,7 @@ from textual.message import Message
 from memory_review.candidate import candidate_from_json
 from memory_review.errors import ConflictError, MemoryReviewError
 from memory_review.events import MEMORY_TYPES, Event
+from memory_review.models import DurableScope
 from memory_review.tui.actions import editable_record, restore_record_op, revert_op
 from memory_review.tui.bulk import bulk_read
 from memory_review.tui.format import EVENT_STYLE, event_subject
@@ -46,7 +48,7 @@ COLUMNS = (
 class LoggedEvent:
     """An event and the store whose log holds it."""
 
-    scope: str
+    scope: DurableScope
     event: Event
 
     @property
@@ -57,7 +59,7 @@ class LoggedEvent:
         return [c.memory for c in self.event.changes or ()]
 
 
-def timeline(logs: dict[str, list[Event]]) -> list[LoggedEvent]:
+def timeline(logs: Mapping[DurableScope, list[Event]]) -> list[LoggedEvent]:
     """Both logs merged, newest first (by timestamp, then store, then seq)."""
     merged = [LoggedEvent(scope, e) for scope, events in logs.items() for e in events]
     return sorted(merged, key=lambda item: (item.event.ts, item.scope, item.event.seq), reverse=True)

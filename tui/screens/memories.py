@@ -11,6 +11,7 @@ dimmed. Which memories are in the block and which are dropped (and why) is what
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from textual import on, work
@@ -70,7 +71,7 @@ def merged_entries(
     user: list[Memory],
     project: list[Memory],
     context: ContextResult,
-    approved: set[tuple[str, str]] | None = None,
+    approved: Collection[tuple[str, str]] | None = None,
 ) -> list[MemoryEntry]:
     """Active memories in priority order, each with its place in ``context`` (or why it is left out),
     then the user memories a project memory overrides. ``approved``: the (scope, id) pairs past the
@@ -97,7 +98,7 @@ def merged_entries(
     return entries + shadowed
 
 
-def _unlisted(memory: Memory, approved: set[tuple[str, str]] | None) -> str:
+def _unlisted(memory: Memory, approved: Collection[tuple[str, str]] | None) -> str:
     if approved is not None and (memory.scope, memory.id) not in approved:
         return NOT_APPROVED_HERE
     return "not injected"

@@ -296,7 +296,7 @@ class ReviewScreen(FilteredScreen):
         body = _flag_report(flagged, self.display_opts)
         self.app.push_screen(flagged_apply(title, body, clean=len(clean), total=len(targets)), answered)
 
-    def _apply(self, states: list[CandidateState], *, consumed: set[str] = frozenset()) -> None:
+    def _apply(self, states: list[CandidateState], *, consumed: frozenset[str] | set[str] = frozenset()) -> None:
         ids = {s.candidate.id for s in states} | consumed  # skipped flagged rows are unmarked too
         op = decide_apply(states, actor=self.review_app.actor)  # foreign rows are trusted (tui/foreign.py)
         self.review_app.commit(op, on_success=lambda: self._unmark(ids))

@@ -22,7 +22,7 @@ from memory_review.context import ReplayedContext
 from memory_review.errors import MemoryReviewError
 from memory_review.events import Event
 from memory_review.injection import merge_tiers, priority_order
-from memory_review.models import Memory
+from memory_review.models import DurableScope, Memory
 from memory_review.tui.bulk import bulk_read
 from memory_review.tui.format import EVENT_STYLE, event_subject
 from memory_review.tui.render import event_detail, memory_list, rebuilt_context
@@ -79,7 +79,7 @@ def _contexts(ws: Workspace, session: str, steps: list[LoggedEvent]) -> dict[int
         return dict.fromkeys(built, f"could not rebuild the context: {exc}")
 
 
-def _state_before(ws: Workspace, scope: str, events: list[Event], ts: str) -> list[Memory]:
+def _state_before(ws: Workspace, scope: DurableScope, events: list[Event], ts: str) -> list[Memory]:
     earlier = [e.seq for e in events if e.ts < ts]
     return list(ws.replay(at=max(earlier), scope=scope).values()) if earlier else []
 
@@ -229,18 +229,18 @@ class SessionsScreen(DataScreen):
     @property
     def current_step(self) -> LoggedEvent | None:
         """The event of the step under the cursor."""
-        index = self.step_index
-        return None if index is None else self.story.steps[index]
+        story, index = self.story, self.step_index
+        return None if story is None or index is None else story.steps[index]
 
     def _show_step(self) -> None:
-        story, item = self.story, self.current_step
+        story, item, index = self.story, self.current_step, self.step_index
         if story is None:
             return
-        if item is None:
+        if item is None or index is None:
             self.query_one("#detail", DetailPane).show(Text("This session left no events.", style="dim"))
             return
         title = Text(
-            f"Step {self.step_index + 1} of {len(story.steps)} of session {story.session}\n",
+            f"Step {index + 1} of {len(story.steps)} of session {story.session}\n",
             style="bold reverse",
         )
         parts = [title, event_detail(item.event, item.scope, self.display_opts)]
