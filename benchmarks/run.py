@@ -73,7 +73,7 @@ def _run_case(name: str, work: Path, scale: Scale, env: dict[str, str], results:
     elif name == "ui":
         results.rows += case_ui.ui_rows(work, scale, env)
     elif name == "extract":
-        results.rows += case_extract.extract_rows(scale)
+        results.rows += case_extract.extract_rows(scale) + case_extract.scan_rows(scale)
 
 
 def run(scale: Scale, cases: Sequence[str], work: Path, log: Callable[[str], None]) -> Results:

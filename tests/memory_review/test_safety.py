@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import time
 import unicodedata
 from pathlib import Path
 
@@ -455,10 +454,9 @@ PATHOLOGICAL = [
 
 @pytest.mark.parametrize("text", PATHOLOGICAL, ids=lambda t: repr(t[:12]))
 def test_no_catastrophic_backtracking(text: str) -> None:
-    started = time.perf_counter()
-    scan(text)
-    redact(text)
-    assert time.perf_counter() - started < 1.0
+    # Each input once took a pattern exponential time; finishing is the test (how fast: benchmarks, extract).
+    assert scan(text) <= {FLAG_INJECTION, FLAG_SECRET, FLAG_HIDDEN_UNICODE}
+    assert redact(redact(text)) == redact(text)
 
 
 @settings(max_examples=200, deadline=None)
@@ -484,11 +482,11 @@ def test_real_memory_files_raise_no_flags() -> None:
     assert flagged == []
 
 
-def test_real_transcripts_scan_quickly() -> None:
+def test_real_transcripts_scan_and_redact_whole() -> None:
+    # How long it takes is measured against a plain regex pass by `python -m benchmarks extract`.
     files = [p for p in sorted((_data_dir() / "transcripts").rglob("*.json*")) if p.is_file()]
     assert files
     text = "\n".join(p.read_text(encoding="utf-8") for p in files)
-    started = time.perf_counter()
-    scan(text)
-    redact(text)
-    assert time.perf_counter() - started < 10.0
+    assert scan(text) <= {FLAG_INJECTION, FLAG_SECRET, FLAG_HIDDEN_UNICODE}
+    redacted = redact(text)
+    assert redact(redacted) == redacted

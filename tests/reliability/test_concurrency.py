@@ -8,6 +8,7 @@ import pytest
 from scale_kit import FULL
 
 from tools.reliability.concurrency import (
+    LOCK_HANDOVER_LIMIT,
     run_dead_lock_holder,
     run_process_workload,
     run_same_base,
@@ -58,9 +59,11 @@ def test_two_candidates_from_one_base_one_conflicts_no_lost_update(
     assert result.failures == []
 
 
-def test_a_killed_lock_holder_releases_the_lock_within_a_second(
-    prepared: Prepared, tmp_path: Path, result: SuiteResult
-) -> None:
-    run_dead_lock_holder(prepared.template, prepared.ctx, tmp_path / "l", result=result)
+def test_a_killed_lock_holder_releases_the_lock(prepared: Prepared, tmp_path: Path, result: SuiteResult) -> None:
+    # Within a second (RELIABILITY invariant 6) is checked by the full run and published by
+    # `python -m tools.reliability`; timed, it would flip on a loaded machine (docs/adr/0039).
+    run_dead_lock_holder(
+        prepared.template, prepared.ctx, tmp_path / "l", result=result, limit=LOCK_HANDOVER_LIMIT if FULL else None
+    )
     assert result.failures == []
-    assert result.row("lock holder SIGKILLed")["max handover ms"] < 1000
+    assert result.row("lock holder SIGKILLed")["trials"] == 1

