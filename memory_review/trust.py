@@ -30,13 +30,15 @@ rewritten (or rolled back) by someone else: ``verify`` says so, and the gate ser
 store until a person looks (``verify --repair`` anchors the log as it now is).
 
 This module is on the per-prompt path (ADR 0013): reading a ledger or an anchor is one
-``events.safe_fs`` read (no link followed, no FIFO wait) and one ``orjson.loads``; nothing else.
+``events.safe_fs`` read (no link followed, no FIFO wait) and one ``orjson.loads``; nothing else. What a
+ledger and an anchor decide — which versions are served, which are foreign, whether a log extends its
+anchor, whether a ledger is one of this store — is :mod:`memory_review.lean.trust`, which the prompt hook
+runs without the core: one gate, two callers.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import stat
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -49,6 +51,7 @@ from memory_review.errors import IntegrityError, StorageError
 from memory_review.events import LogHead
 from memory_review.events.durable import atomic_replace, remove_temp_files
 from memory_review.events.safe_fs import UnsafeFile, read_file
+from memory_review.lean import trust as gate_rules
 from memory_review.lean.files import store_key  # noqa: F401 (one key, shared with the per-prompt path)
 from memory_review.models import DurableScope
 
@@ -60,10 +63,10 @@ if TYPE_CHECKING:
 TRUST_DIR = "trust"
 HEAD_SUFFIX = ".head"
 """The anchor of a store's log head, beside its ledger (not ``.json``: it is no ledger)."""
-MAX_ANCHOR_BYTES = 4096
-LEDGER_VERSION = 1
-MAX_LEDGER_BYTES = 64 * 1024 * 1024  # 10,000 memories with a long history of versions fit in ~2 MB
-SHA256_RE = re.compile(r"^[0-9a-f]{64}$")
+MAX_ANCHOR_BYTES = gate_rules.MAX_ANCHOR_BYTES
+LEDGER_VERSION = gate_rules.LEDGER_VERSION
+MAX_LEDGER_BYTES = gate_rules.MAX_LEDGER_BYTES  # 10,000 memories with a long history of versions fit in ~2 MB
+SHA256_RE = gate_rules.SHA256_RE
 GRANTING_TYPES = frozenset({"candidate.applied", "memory.reverted"})
 """A person's decisions whose new memory versions are trusted as they are committed."""
 
@@ -89,16 +92,15 @@ class Ledger:
 
     def keeps(self, sha256: str | None, seq: int | None = None) -> bool:
         """Whether the memory version with this hash may be injected from a view at log event ``seq``."""
-        return sha256 is not None and sha256 in self.trusted and not self.superseded(sha256, seq)
+        return gate_rules.keeps(self.trusted, self.revoked, sha256, seq)
 
     def superseded(self, sha256: str, seq: int | None) -> bool:
         """Whether a person here replaced this version at or before ``seq`` (None: at any time)."""
-        gone = self.revoked.get(sha256)
-        return gone is not None and (seq is None or seq >= gone[1])
+        return gate_rules.superseded(self.revoked, sha256, seq)
 
     def undecided(self, sha256: str | None, seq: int | None = None) -> bool:
         """Whether nobody here has decided about this version yet (foreign and still to review)."""
-        return sha256 is not None and not self.keeps(sha256, seq) and sha256 not in self.refused
+        return gate_rules.undecided(self.trusted, self.refused, self.revoked, sha256, seq)
 
     def to_bytes(self) -> bytes:
         data = {
@@ -124,12 +126,13 @@ class Anchor:
 
     def contradicted_by(self, head: LogHead) -> str | None:
         """Why a log whose head is ``head`` cannot extend this anchor (None: it may; only a full read knows)."""
-        if head.seq < self.seq:
+        found = gate_rules.contradiction((self.seq, self.hash), (head.seq, head.hash))
+        if found == "rolled back":
             return (
                 f"the log ends at event {head.seq}, but this machine committed event {self.seq} to it "
                 f"(anchored in {self.path}): it was rolled back or rewritten"
             )
-        if head.seq == self.seq and head.hash != self.hash:
+        if found == "rewritten":
             return (
                 f"event {self.seq} is not the one this machine committed (anchored in {self.path}): "
                 "the log was rewritten"
@@ -187,14 +190,9 @@ class TrustRecords:
             self.foreign[view.scope] = []
             return view.only([])
         self.rewritten.pop(view.scope, None)
-        sha256, seq = view.sha256, view.head.seq
-        kept, foreign = [], []
-        for memory_id in view.ids():
-            sha = sha256(memory_id)
-            if ledger.keeps(sha, seq):
-                kept.append(memory_id)
-            elif ledger.undecided(sha, seq):
-                foreign.append((memory_id, sha or ""))
+        sha256 = view.sha256
+        versions = ((memory_id, sha256(memory_id)) for memory_id in view.ids())
+        kept, foreign = gate_rules.partition(versions, ledger.trusted, ledger.refused, ledger.revoked, view.head.seq)
         self.foreign[view.scope] = foreign
         return view.only(kept)
 
@@ -226,13 +224,7 @@ class TrustRecords:
         except orjson.JSONDecodeError as exc:
             raise _damaged(path, f"not JSON ({exc})", what="log head anchor") from exc
         real = store_key(store.root)[0]
-        if (
-            not isinstance(raw, dict)
-            or raw.get("v") != LEDGER_VERSION
-            or raw.get("store") != real
-            or type(raw.get("seq")) is not int
-            or not SHA256_RE.match(str(raw.get("hash")))
-        ):
+        if gate_rules.anchor_problem(raw, real):
             raise _damaged(path, f"not a version 1 anchor of {real!r}", what="log head anchor")
         return Anchor(raw["seq"], raw["hash"], path)
 
@@ -358,30 +350,12 @@ def _decode(data: bytes, path: Path, real: str, scope: DurableScope) -> Ledger:
         raw = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
         raise _damaged(path, f"not JSON ({exc})") from exc
-    if not isinstance(raw, dict) or raw.get("v") != LEDGER_VERSION:
-        raise _damaged(path, "not a version 1 trust record")
-    if raw.get("store") != real or raw.get("scope") != scope:
-        raise _damaged(path, f"it records {raw.get('scope')!r} store {raw.get('store')!r}, not {real!r}")
-    trusted, refused = _hashes(raw.get("trusted"), path), _hashes(raw.get("refused"), path)
-    remotes = raw.get("remotes")
-    if not isinstance(remotes, list) or not all(isinstance(r, str) for r in remotes):
-        raise _damaged(path, "remotes is not a list of names")
-    revoked = raw.get("revoked", {})
-    if not isinstance(revoked, dict) or not all(
-        SHA256_RE.match(sha) and isinstance(v, list) and len(v) == 2 and isinstance(v[0], str) and type(v[1]) is int
-        for sha, v in revoked.items()
-    ):
-        raise _damaged(path, "revoked is not an object of [memory id, seq]")
-    return Ledger(path, real, scope, trusted, refused, remotes, revoked, exists=True)
-
-
-def _hashes(value: Any, path: Path) -> dict[str, str]:
-    if not isinstance(value, dict):
-        raise _damaged(path, "trusted/refused is not an object")
-    for sha, memory_id in value.items():
-        if not isinstance(memory_id, str) or not SHA256_RE.match(sha):
-            raise _damaged(path, f"bad entry {sha[:80]!r}")
-    return value
+    problem = gate_rules.ledger_problem(raw, real, scope)
+    if problem is not None:
+        raise _damaged(path, problem)
+    return Ledger(
+        path, real, scope, raw["trusted"], raw["refused"], raw["remotes"], raw.get("revoked", {}), exists=True
+    )
 
 
 def _damaged(path: Path, why: str, *, what: str = "trust record") -> IntegrityError:

@@ -309,6 +309,28 @@ def test_a_stale_index_is_made_again_by_the_prompt_that_found_it(stocked: Projec
     assert "Never mock the database" in answered["hookSpecificOutput"]["additionalContext"]
 
 
+@pytest.mark.parametrize(
+    "damage",
+    [
+        {"remotes": "origin"},  # the full path: "remotes is not a list of names"
+        {"trusted": {"not-a-sha256": "pref-indent"}},  # "bad entry"
+        {"revoked": {"0" * 64: ["pref-indent", "7"]}},  # "revoked is not an object of [memory id, seq]"
+    ],
+)
+def test_a_ledger_the_full_path_calls_damaged_makes_it_step_aside(stocked: Project, damage: dict) -> None:
+    """One gate (lean.trust): a ledger is judged by the same rule on both paths, so what the full path
+    refuses as damaged the fast path never serves from."""
+    from memory_review.errors import IntegrityError
+    from memory_review.lean.files import store_key
+
+    ledger = Path(stocked.env["MEMORY_REVIEW_HOME"]) / "trust" / f"{store_key(stocked.root / '.memory-review')[1]}.json"
+    raw = json.loads(ledger.read_bytes())
+    ledger.write_bytes(json.dumps(raw | damage).encode())
+    _falls_back(stocked)
+    with pytest.raises(IntegrityError, match="damaged trust record"):
+        stocked.workspace().context(query="database tests", now=NOW)
+
+
 def test_an_index_of_the_previous_version_is_stale_not_damaged(stocked: Project) -> None:
     """Version 2 (ADR 0038) lists ranking terms where version 1 held words: a version 1 index is not read,
     ``verify`` does not call it damaged, and the prompt that finds it makes it again."""
