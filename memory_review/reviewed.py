@@ -11,13 +11,20 @@ no key, so anyone who can write the file can append such a line (docs/reliabilit
 :class:`ReviewedRecords` folds a log in one pass, keeping only the records of candidates still
 pending, and returns an :class:`Unreviewed` for each apply that does not match. ``verify`` reports
 them, ``sync`` refuses a replica holding one, and the trust review never trusts such a version.
+
+A ``candidate.restored`` (undo, ADR 0032) reopens a candidate with a record that is reviewed afresh, so
+it must be the record the candidate had when it was resolved: a forged one (another body, its warning
+flags taken off) is reported itself, and the apply that follows it is unreviewed (ADR 0040).
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
+
+import orjson
 
 from memory_review.events import RESTORED, Event
 
@@ -38,9 +45,10 @@ class Unreviewed:
     candidate: str | None
     memories: tuple[str, ...]
     why: str
+    kind: str = "candidate.applied"
 
     def message(self) -> str:
-        return f"event {self.seq}: candidate.applied of {self.candidate!r} {self.why} (never served)"
+        return f"event {self.seq}: {self.kind} of {self.candidate!r} {self.why} (never served)"
 
 
 class ReviewedRecords:
@@ -48,25 +56,51 @@ class ReviewedRecords:
 
     def __init__(self) -> None:
         self.pending: dict[str, Reviewed] = {}
+        self._records: dict[str, dict[str, Any]] = {}  # the whole record of each pending candidate
+        self._resolved: dict[str, bytes] = {}  # a resolved candidate -> the digest of its last record
+        self._forged: set[str] = set()  # candidates reopened by a restore with a record they never had
 
     def check(self, event: Event) -> Unreviewed | None:
         """Fold ``event`` in; for a ``candidate.applied`` that does not match its record, say why."""
         kind, candidate = event.type, event.candidate
         if candidate is None:
             return None
+        forged = self._check_restore(event) if kind == RESTORED else None
         if kind in RECORD_TYPES:
             if event.record is not None:
                 self.pending[candidate] = reviewed_changes(event.record)
-            return None
+                self._records[candidate] = event.record
+            return forged
         if kind == "candidate.discarded":
-            self.pending.pop(candidate, None)
+            self._resolve(candidate)
             return None
         if kind != "candidate.applied":
             return None
-        why = mismatch(event, self.pending.pop(candidate, None))
+        why = mismatch(event, self._resolve(candidate))
+        if candidate in self._forged:
+            why = "writes a record only a forged candidate.restored gave it"
+            self._forged.discard(candidate)
         if why is None:
             return None
         return Unreviewed(event.seq, candidate, tuple(c.memory for c in event.changes or ()), why)
+
+    def _resolve(self, candidate: str) -> Reviewed | None:
+        """A candidate applied or discarded: remember its last record's digest (a restore must give it back)."""
+        record = self._records.pop(candidate, None)
+        if record is not None:
+            self._resolved[candidate] = record_digest(record)
+        return self.pending.pop(candidate, None)
+
+    def _check_restore(self, event: Event) -> Unreviewed | None:
+        """A restore must reopen its candidate with the record it was resolved with (ADR 0040)."""
+        candidate = event.candidate or ""
+        had = self._resolved.pop(candidate, None)
+        if had is not None and event.record is not None and record_digest(event.record) == had:
+            self._forged.discard(candidate)
+            return None
+        self._forged.add(candidate)
+        why = "restores a record the candidate never had" if had is not None else "restores a candidate never resolved"
+        return Unreviewed(event.seq, candidate, (), why, kind=RESTORED)
 
 
 def unreviewed_applies(events: Iterable[Event]) -> Iterator[Unreviewed]:
@@ -76,6 +110,11 @@ def unreviewed_applies(events: Iterable[Event]) -> Iterator[Unreviewed]:
         found = records.check(event)
         if found is not None:
             yield found
+
+
+def record_digest(record: dict[str, Any]) -> bytes:
+    """A candidate record's identity, 16 bytes: computed once per resolved candidate, not per event."""
+    return hashlib.blake2b(orjson.dumps(record, option=orjson.OPT_SORT_KEYS), digest_size=16).digest()
 
 
 def reviewed_changes(record: dict[str, Any]) -> Reviewed:
