@@ -601,13 +601,14 @@ def _git_errors(what: str, where: Path) -> Iterator[None]:
         raise StorageError(f"git {what} failed: {_stderr(exc.stderr, exc.status)}", path=where) from exc
     except subprocess.TimeoutExpired as exc:
         raise StorageError(f"git {what} failed: no answer in {exc.timeout:.0f} s (killed)", path=where) from exc
-    except (*_gitpython_errors(), OSError, ValueError) as exc:
+    except _other_errors() as exc:
         raise StorageError(f"git {what} failed: {exc}", path=where) from exc
 
 
-def _gitpython_errors() -> tuple[type[Exception], ...]:
-    """gitpython's error base, if this process loaded gitpython (nothing to catch otherwise)."""
-    return (sys.modules["git"].GitError,) if "git" in sys.modules else ()
+def _other_errors() -> tuple[type[Exception], ...]:
+    """The OS's, and gitpython's error base if this process loaded gitpython (nothing to catch otherwise)."""
+    loaded: tuple[type[Exception], ...] = (sys.modules["git"].GitError,) if "git" in sys.modules else ()
+    return (*loaded, OSError, ValueError)
 
 
 def _stderr(stderr: bytes | str | None, status: int) -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass
-from typing import IO
+from typing import TextIO
 
 import orjson
 
@@ -51,7 +51,8 @@ def parse(argv: list[str]) -> Request | None:
     position = 0
     while position < len(argv):
         word = argv[position]
-        name, equals, value = word.partition("=")
+        name, equals, after = word.partition("=")
+        value: str | None = after
         if position == command:
             position += 1
             continue
@@ -84,7 +85,7 @@ def _request(given: dict[str, str]) -> Request | None:
     return Request(given.get("--project"), given.get("--session"), given.get("--query"), budget, "--json" in given)
 
 
-def run(argv: list[str], stdout: IO[str] | None = None, stderr: IO[str] | None = None) -> int | None:
+def run(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = None) -> int | None:
     """Answer a ``context`` command line from the read indexes; None when the full command must."""
     request = parse(argv)
     if request is None:
@@ -110,7 +111,7 @@ def run(argv: list[str], stdout: IO[str] | None = None, stderr: IO[str] | None =
     return 0
 
 
-def _print(block, as_json: bool, stdout: IO[str], stderr: IO[str]) -> None:
+def _print(block, as_json: bool, stdout: TextIO, stderr: TextIO) -> None:
     """What ``cli._emit`` prints for a ``ContextResult``."""
     try:
         if as_json:
