@@ -427,6 +427,18 @@ def render_hook_errors(entries, args) -> str:
     )
 
 
+def _gemini_switch_lines(switch: str | None) -> list[str]:
+    """Gemini CLI's hooks-system switch: install reads it and never writes it (ADR 0041)."""
+    lines = [f"  Gemini CLI's hooks system: {switch or 'not read'}"]
+    if not (switch or "").startswith("on"):
+        lines.append(
+            "  YOU must turn it on, or these hooks never run: /settings → Enable Hooks System (`/hooks panel` "
+            'shows it), or in settings.json "hooksConfig": {"enabled": true} ("tools": {"enableHooks": true} '
+            "in older versions; newer ones have it on by default). Gemini has no deny rules to add"
+        )
+    return lines
+
+
 def render_install(result, args) -> str:
     lines = [f"{result.agent}: {result.action} — {result.settings}"]
     if result.edited:
@@ -459,10 +471,7 @@ def _install_lines(result, args) -> list[str]:
             "([features] hooks, on by default in recent versions); Codex has no deny rules to add"
         )
     if result.agent == "gemini":
-        lines.append(
-            "  Gemini CLI runs hooks only with its hooks system on (/settings → Advanced → Enable Hooks "
-            "System; `/hooks panel` shows it); Gemini has no deny rules to add"
-        )
+        lines += _gemini_switch_lines(result.hooks_switch)
     if result.auto_memory == "off":
         lines.append(
             "  autoMemoryEnabled: false — Claude Code's own auto memory is off: it stores notes nobody "

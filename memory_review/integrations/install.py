@@ -84,6 +84,7 @@ class InstallResult:
     auto_memory_folder: str | None = None  # Claude Code's existing auto memory of this project
     gitignore: str | None = None
     extractor: str | None = None  # the hooks' extractor, when install set it
+    hooks_switch: str | None = None  # Gemini CLI: what its settings say of the hooks system (ADR 0041)
 
 
 @dataclass(frozen=True)
@@ -195,6 +196,27 @@ def gemini_wanted(command: str) -> Wanted:
     return Wanted(hooks=entries, deny=(), auto_memory_off=False)
 
 
+GEMINI_SWITCHES = (("hooksConfig", "enabled"), ("tools", "enableHooks"))
+"""Where Gemini CLI versions have kept the hooks system's switch (the newer name first)."""
+
+
+def gemini_hooks_switch(root: Path, environ: dict[str, str] | None = None) -> str:
+    """What Gemini CLI's settings say of its hooks system, read, never written (ADR 0041).
+
+    The switch has changed name between versions and is on by default in newer ones, so install does
+    not guess a key to write (uninstall stays byte-identical); it reports the one it finds. The project
+    file wins over the user's, as in Gemini's own precedence.
+    """
+    for path in (root / ".gemini" / "settings.json", gemini_home(environ) / "settings.json"):
+        raw = _read(path)
+        data = _parse(raw, path) if raw is not None else {}
+        for section, key in GEMINI_SWITCHES:
+            value = data.get(section, {}).get(key) if isinstance(data.get(section), dict) else None
+            if isinstance(value, bool):
+                return f"{'on' if value else 'OFF'}: {section}.{key} is {str(value).lower()} in {path}"
+    return "not set in your settings"
+
+
 def _wanted_for(agent: Agent, command: str, *, keep_auto_memory: bool) -> Wanted:
     if agent == "codex":
         return codex_wanted(command)
@@ -233,6 +255,8 @@ def install(
     folder = auto_memory_dir(ws.root)
     if agent == "claude-code":
         result = replace(result, auto_memory_folder=str(folder) if folder.is_dir() else None)
+    if agent == "gemini":
+        result = replace(result, hooks_switch=gemini_hooks_switch(ws.root))
     if scope == "user":
         return result
     created = ws.init(("project",))["project"]

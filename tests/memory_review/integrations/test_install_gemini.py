@@ -68,6 +68,36 @@ def test_user_install_goes_to_gemini_cli_home(project: Project, tmp_path: Path) 
     assert not (home / ".gemini" / "settings.json").exists()
 
 
+def test_install_says_the_hooks_switch_is_not_set_and_that_the_person_must_turn_it_on(project: Project) -> None:
+    said = _install(project)
+    assert "hooks system: not set in your settings" in said
+    assert "YOU must turn it on" in said and '"hooksConfig": {"enabled": true}' in said
+    data = json.loads((project.root / ".gemini" / "settings.json").read_text())
+    assert "hooksConfig" not in data and "tools" not in data  # read, never written
+
+
+def test_install_reports_the_switch_it_finds_and_uninstall_leaves_it_byte_identical(project: Project) -> None:
+    path = project.root / ".gemini" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(OTHER)  # "tools": {"enableHooks": true}, the older name
+    said = _install(project)
+    assert f"hooks system: on: tools.enableHooks is true in {path}" in said and "YOU must" not in said
+    project.run("uninstall", "gemini")
+    assert path.read_text() == OTHER
+
+
+def test_a_switch_turned_off_in_the_users_settings_is_said_loudly(project: Project, tmp_path: Path) -> None:
+    home = tmp_path / "gemini-home"
+    user = home / ".gemini" / "settings.json"
+    user.parent.mkdir(parents=True)
+    original = '{"hooksConfig": {"enabled": false}}\n'
+    user.write_text(original)
+    project.env["GEMINI_CLI_HOME"] = str(home)
+    said = _install(project)  # the project's file; the user's switch still decides
+    assert f"hooks system: OFF: hooksConfig.enabled is false in {user}" in said and "YOU must turn it on" in said
+    assert user.read_text() == original
+
+
 def test_local_scope_is_refused_for_gemini(project: Project) -> None:
     done = project.run("install", "gemini", "--local")
     assert done.returncode == 1 and b"no local settings file" in done.stderr
