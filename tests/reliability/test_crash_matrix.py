@@ -17,7 +17,7 @@ from tools.reliability.crash import (
     prepare,
     run_crash_matrix,
 )
-from tools.reliability.scenario import OPERATIONS
+from tools.reliability.scenario import OPERATIONS, copy_trial
 from tools.reliability.sigkill import run_sigkill_trials
 
 
@@ -38,6 +38,19 @@ def test_points_are_classified_around_the_commit_point(prepared: Prepared) -> No
     )
     assert {expected_outcome(p, trace) for p in points if p.index >= commit} == {"after"}
     assert any(p.partial for p in points) and len({(p.name, p.nth) for p in points}) == len(trace)
+
+
+def test_the_compacting_apply_compacts_past_its_commit_point(prepared: Prepared, tmp_path: Path) -> None:
+    """``apply-compacting`` is the plain apply's commit, then a compaction: its points are the matrix's too."""
+    ws = copy_trial(prepared.template, tmp_path / "t").workspace()
+    before = ws.project.read_manifest()
+    OPERATIONS["apply-compacting"](ws, prepared.ctx)
+    after = ws.project.read_manifest()
+    assert before is not None and after is not None
+    assert after.log_seq == ws.project.log().head().seq > before.log_seq  # the whole manifest, at the head
+    trace, plain = prepared.traces["apply-compacting"], prepared.traces["apply"]
+    assert trace[: commit_index(trace)] == plain[: commit_index(plain)]  # the same commit...
+    assert len(trace) - commit_index(trace) > len(plain) - commit_index(plain)  # ...then the compaction's points
 
 
 @pytest.mark.parametrize("op", list(OPERATIONS))

@@ -6,8 +6,9 @@ for every operation to act on. Each trial copies it (:func:`copy_trial`), so
 every trial starts from the same bytes and the same fault points are hit in the
 same order, in a child process as in the parent.
 
-The operations are the six of RELIABILITY.md plus a batch apply. Each is one
-library call, the same call the CLI makes.
+The operations are the six of RELIABILITY.md plus a batch apply, a user-store apply, a session
+write and an apply whose commit compacts the checkpoint. Each is one library call, the same call
+the CLI makes.
 """
 
 from __future__ import annotations
@@ -189,6 +190,18 @@ def op_batch_apply(ws: Workspace, ctx: Context) -> object:
     return ws.apply([ctx.new, ctx.b1, ctx.b2], actor=ACTOR)
 
 
+def op_apply_compacting(ws: Workspace, ctx: Context) -> object:
+    """Apply the pending update of ``alpha`` in a commit that crosses the compaction bound.
+
+    The template's tail is empty, so the bound is set to this commit's weight: the commit then takes
+    the path the 64th event past a manifest takes (``tail_weight >= compact_after``, docs/adr/0029) —
+    the whole manifest written from the fold, ``MEMORY.md``, one directory fsync, then the superseded
+    version of ``alpha`` collected — and every fault point of that compaction is crashed at.
+    """
+    ws.project.compact_after = 1
+    return ws.apply([ctx.upd], actor=ACTOR)
+
+
 def op_next(ws: Workspace, ctx: Context | None = None) -> object:
     """Propose, to both stores, a memory no trial touches: valid whatever state a trial ended in."""
     return ws.propose([upsert("theta", "Keep functions small."), upsert("theta", "Be brief.", scope="user")])
@@ -206,6 +219,7 @@ OPERATIONS: dict[str, Operation] = {
     "batch-apply": op_batch_apply,
     "apply-user": op_apply_user,
     "session-write": op_session_write,
+    "apply-compacting": op_apply_compacting,
 }
 """The operations of the crash and I/O matrices, by name."""
 
