@@ -11,14 +11,26 @@ from forget_kit import SECRET, Planted, plant
 from memory_review.workspace import Workspace
 
 
-@pytest.fixture
-def kit(tmp_path: Path) -> Planted:
-    planted = plant(tmp_path)
+def _planted(folder: Path) -> Planted:
+    planted = plant(folder)
     assert planted.files_holding() and planted.objects_holding()  # it really is everywhere first
     return planted
 
 
-def test_a_dry_run_finds_every_place_and_changes_nothing(kit: Planted) -> None:
+@pytest.fixture
+def kit(tmp_path: Path) -> Planted:
+    return _planted(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def untouched(tmp_path_factory: pytest.TempPathFactory) -> Planted:
+    """One planted repository for the tests of what changes nothing: each compares every store byte before
+    and after, so sharing it hides no write (planting costs a dozen CLI runs and git commits)."""
+    return _planted(tmp_path_factory.mktemp("forget"))
+
+
+def test_a_dry_run_finds_every_place_and_changes_nothing(untouched: Planted) -> None:
+    kit = untouched
     before = kit.tree_bytes()
     done = kit.forget("--json")
     assert done.returncode == 0, done.stderr
@@ -101,7 +113,8 @@ def test_a_damaged_log_is_refused_and_left_as_it_was(kit: Planted) -> None:
     assert kit.tree_bytes() == before
 
 
-def test_an_agent_may_not_forget(kit: Planted) -> None:
+def test_an_agent_may_not_forget(untouched: Planted) -> None:
+    kit = untouched
     before = kit.tree_bytes()
     done = kit.run(
         "forget", "--pattern", "tangerine", "--reason", "x", "--yes", extra_env={"MEMORY_REVIEW_ACTOR": "agent:claude"}
@@ -121,7 +134,8 @@ def test_an_agent_may_not_forget(kit: Planted) -> None:
         (["--pattern", "alice", "--reason", "x"], None, "never an identifier or who acted"),
     ],
 )
-def test_what_forget_refuses(kit: Planted, args: list[str], stdin: str | None, message: str) -> None:
+def test_what_forget_refuses(untouched: Planted, args: list[str], stdin: str | None, message: str) -> None:
+    kit = untouched
     before = kit.tree_bytes()
     done = kit.run("forget", *args, "--yes", stdin=stdin)
     assert done.returncode == 1 and message in done.stderr, done.stderr
