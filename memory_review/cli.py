@@ -167,7 +167,8 @@ def _context(args, ws: Workspace):
 
 @command("extract", "render_extract")
 def _extract(args, ws: Workspace):
-    return ws.extract(Path(args.transcript), format=args.format, session=args.session, extractor=args.extractor)
+    paths = [Path(name) for name in args.transcript]
+    return ws.extract(paths, format=args.format, session=args.session, extractor=args.extractor)
 
 
 @command("import", "render_import")
@@ -578,8 +579,10 @@ def _cfg_extract(p):
     p.add_argument(
         "transcript",
         metavar="TRANSCRIPT",
+        nargs="+",
         help="Claude Code session JSONL (or JSON array), Codex rollout JSONL, Gemini CLI session JSON, "
-        "{role, content} JSONL, aider history, text",
+        "{role, content} JSONL, aider history, text; several session files are read as one run, so a "
+        "rule said in two of them counts as repeated",
     )
     # A metavar, so argparse does not list (load) the choices while building the parser.
     p.add_argument(

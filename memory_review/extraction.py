@@ -8,6 +8,7 @@ the one commit path, with the flags the plan found.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -16,7 +17,7 @@ from memory_review.errors import StorageError, ValidationError
 from memory_review.extract import PROPOSER, Finding, extract, extract_with_model, plan, read_transcript
 from memory_review.extract.cli_config import AGENT_CLIS, read_config, resolve
 from memory_review.extract.model_extractor import extract_with_agent_cli
-from memory_review.extract.transcript import Transcript
+from memory_review.extract.transcript import Transcript, merge_transcripts
 from memory_review.models import Memory, utc_now
 from memory_review.proposal import ProposedMemory, Proposer
 from memory_review.store import Store
@@ -58,19 +59,28 @@ class ExtractSummary:
 
 def extract_transcript(
     ws: Workspace,
-    path: Path,
+    path: Path | Sequence[Path],
     *,
     format: str | None = None,
     session: str | None = None,
     extractor: Extractor = "heuristic",
 ) -> ExtractSummary:
-    """Read a transcript, extract findings and propose the new ones as candidates."""
-    transcript = read_transcript(path, format=format, session_id=session)
+    """Read one transcript, or several session files as one run, and propose the new findings as candidates.
+
+    Several files are read together so that a rule said in two sessions counts as repeated (ADR 0041).
+    """
+    paths = [path] if isinstance(path, Path | str) else list(path)
+    if not paths:
+        raise ValidationError("no transcript to read")
+    if session is not None and len(paths) > 1:
+        raise ValidationError("--session names one session: give it with one transcript, not several")
+    transcript = merge_transcripts([read_transcript(p, format=format, session_id=session) for p in paths])
     run = run_extractor(ws, transcript, extractor)
     if run.failure:
         record_failure(ws, transcript, run.failure)
+    source = ", ".join(str(p) for p in paths)
     return propose_findings(
-        ws, run.findings, transcript=transcript, failure=run.failure, source=str(path), proposer=run.proposer
+        ws, run.findings, transcript=transcript, failure=run.failure, source=source, proposer=run.proposer
     )
 
 

@@ -583,9 +583,14 @@ class Workspace:
         return replay_session(self, check_session_id(session))
 
     def extract(
-        self, path: Path, *, format: str | None = None, session: str | None = None, extractor: Extractor = "heuristic"
+        self,
+        path: Path | Sequence[Path],
+        *,
+        format: str | None = None,
+        session: str | None = None,
+        extractor: Extractor = "heuristic",
     ):
-        """Propose candidates found in a transcript (deduplicated; never memory)."""
+        """Propose candidates found in a transcript, or in several session files read as one run (never memory)."""
         from memory_review.extraction import extract_transcript
 
         return extract_transcript(self, path, format=format, session=session, extractor=extractor)

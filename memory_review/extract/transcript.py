@@ -70,3 +70,20 @@ class Transcript(Strict):
     def user_turns(self) -> list[Turn]:
         """The turns where the person speaks in the main conversation."""
         return [turn for turn in self.turns if turn.is_user_speaking]
+
+
+def merge_transcripts(transcripts: list[Transcript]) -> Transcript:
+    """Several session files as one run, each turn keeping its own session (ADR 0041).
+
+    Repetition across sessions is the heuristic's strongest durable signal, and it can only be counted
+    where the sessions are seen together; the first transcript names the run.
+    """
+    first = transcripts[0]
+    if len(transcripts) == 1:
+        return first
+    turns = [
+        turn.model_copy(update={"session_id": transcript.session_of(turn), "index": position})
+        for position, (transcript, turn) in enumerate((t, turn) for t in transcripts for turn in t.turns)
+    ]
+    skipped = [record for transcript in transcripts for record in transcript.skipped]
+    return Transcript(session_id=first.session_id, format=first.format, path=None, turns=turns, skipped=skipped)
