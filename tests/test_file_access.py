@@ -41,6 +41,7 @@ ALLOWLIST: dict[tuple[str, str], tuple[int, str]] = {
         1,
         "the store's .lock: O_NOFOLLOW|O_NONBLOCK, then fstat (one name)",
     ),
+    ("memory_review/gitrepo.py", "read_text"): (1, "git's own commondir file in the git dir, naming where refs live"),
     ("memory_review/gitrepo.py", "unlink"): (1, "a stale ref lock git left in the repository's .git"),
     ("memory_review/forget.py", "rmdir"): (2, "the emptied folders of a repair backup that held the text"),
     ("memory_review/gitrepo.py", "write_bytes"): (1, "blobs to store, in a temporary folder of our own inside .git"),

@@ -16,15 +16,14 @@ import pytest
 from memory_review.errors import ValidationError
 from memory_review.workspace import Workspace
 
-DATA = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "transcripts" / "claude-code" / "marot-spotter"
 SESSIONS = ("short.jsonl", "tool_heavy.jsonl")
 NAMED = "Don't touch `Spotter.Transcripts.Parser` while you fix this."  # a one-off about named code
 RULE = "Always run mix format before you commit."  # a durable rule
 
 
-def _session_saying(tmp_path: Path, name: str, *texts: str) -> Path:
+def _session_saying(sessions: Path, tmp_path: Path, name: str, *texts: str) -> Path:
     """A copy of a real session with one more user turn per text, shaped like its first user record."""
-    lines = (DATA / name).read_text(encoding="utf-8").splitlines()
+    lines = (sessions / name).read_text(encoding="utf-8").splitlines()
     first = next(
         r for r in map(json.loads, lines) if r.get("type") == "user" and isinstance(r["message"]["content"], str)
     )
@@ -41,6 +40,12 @@ def _pending(ws: Workspace) -> list:
 
 
 @pytest.fixture
+def sessions(shared_data: Path) -> Path:
+    """The real marot/spotter sessions (skipped with the reason when the shared data is absent)."""
+    return shared_data / "transcripts" / "claude-code" / "marot-spotter"
+
+
+@pytest.fixture
 def ws(tmp_path: Path) -> Workspace:
     root = tmp_path / "project"
     root.mkdir()
@@ -49,15 +54,15 @@ def ws(tmp_path: Path) -> Workspace:
     return workspace
 
 
-def test_the_real_sessions_alone_propose_nothing(ws: Workspace) -> None:
-    summary = ws.extract([DATA / name for name in SESSIONS])
+def test_the_real_sessions_alone_propose_nothing(sessions: Path, ws: Workspace) -> None:
+    summary = ws.extract([sessions / name for name in SESSIONS])
     assert summary.proposed == [] and _pending(ws) == []
 
 
 def test_a_named_one_off_said_in_two_session_files_is_proposed_only_when_read_together(
-    ws: Workspace, tmp_path: Path
+    sessions: Path, ws: Workspace, tmp_path: Path
 ) -> None:
-    files = [_session_saying(tmp_path, name, NAMED) for name in SESSIONS]
+    files = [_session_saying(sessions, tmp_path, name, NAMED) for name in SESSIONS]
     for path in files:  # one file at a time: a task detail each time, kept aside
         assert ws.extract(path).proposed == []
     summary = ws.extract(files)
@@ -68,20 +73,22 @@ def test_a_named_one_off_said_in_two_session_files_is_proposed_only_when_read_to
     assert len(sessions) == 2 and all(NAMED in e.quote for e in candidate.evidence)
 
 
-def test_a_rule_said_in_two_session_files_is_one_proposal_with_high_priority(ws: Workspace, tmp_path: Path) -> None:
-    files = [_session_saying(tmp_path, name, RULE) for name in SESSIONS]
+def test_a_rule_said_in_two_session_files_is_one_proposal_with_high_priority(
+    sessions: Path, ws: Workspace, tmp_path: Path
+) -> None:
+    files = [_session_saying(sessions, tmp_path, name, RULE) for name in SESSIONS]
     ws.extract(files)
     [candidate] = _pending(ws)
     assert candidate.priority == "high" and "2 sessions" in candidate.rationale
     assert len({e.session_id for e in candidate.evidence}) == 2
 
 
-def test_one_file_with_the_rule_is_medium_priority(ws: Workspace, tmp_path: Path) -> None:
-    ws.extract(_session_saying(tmp_path, SESSIONS[0], RULE))
+def test_one_file_with_the_rule_is_medium_priority(sessions: Path, ws: Workspace, tmp_path: Path) -> None:
+    ws.extract(_session_saying(sessions, tmp_path, SESSIONS[0], RULE))
     [candidate] = _pending(ws)
     assert candidate.priority != "high"
 
 
-def test_session_override_with_several_files_is_refused(ws: Workspace) -> None:
+def test_session_override_with_several_files_is_refused(sessions: Path, ws: Workspace) -> None:
     with pytest.raises(ValidationError, match="one transcript"):
-        ws.extract([DATA / name for name in SESSIONS], session="sess-x")
+        ws.extract([sessions / name for name in SESSIONS], session="sess-x")
