@@ -69,8 +69,8 @@ def test_a_named_one_off_said_in_two_session_files_is_proposed_only_when_read_to
     [candidate] = _pending(ws)
     assert summary.proposed == [candidate.id]
     assert candidate.priority == "high" and candidate.scope == "project"
-    sessions = {e.session_id for e in candidate.evidence}
-    assert len(sessions) == 2 and all(NAMED in e.quote for e in candidate.evidence)
+    session_ids = {e.session_id for e in candidate.evidence}
+    assert len(session_ids) == 2 and all(NAMED in e.quote for e in candidate.evidence)
 
 
 def test_a_rule_said_in_two_session_files_is_one_proposal_with_high_priority(
