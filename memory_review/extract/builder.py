@@ -14,6 +14,8 @@ from memory_review.extract.transcript import (
     TurnSource,
 )
 from memory_review.ids import SESSION_ID_MAX, SESSION_ID_RE
+from memory_review.limits import MAX_TURN_ID_CHARS
+from memory_review.proposal import check_turn_id
 
 _NOT_SESSION_CHAR = re.compile(r"[^A-Za-z0-9_.-]+")
 
@@ -29,6 +31,24 @@ def session_key(raw: str) -> str:
         return raw
     cleaned = _NOT_SESSION_CHAR.sub("-", raw).lstrip("-_.")[:SESSION_ID_MAX].rstrip("-")
     return cleaned or "transcript"
+
+
+# Room left under the evidence limit for the "@line" and "+" a repeated id gets.
+_TURN_ID_KEPT = MAX_TURN_ID_CHARS - 40
+
+
+def turn_key(raw: str, line: int | None, index: int) -> str:
+    """A turn id evidence can carry: the file's own id when it is a clean label, else one from its position.
+
+    A transcript is untrusted: an id with a control character or of any length must not
+    make the extraction fail later, when the evidence is validated.
+    """
+    if 0 < len(raw) <= _TURN_ID_KEPT:
+        try:
+            return check_turn_id(raw)
+        except ValueError:
+            pass
+    return f"line-{line}" if line is not None else f"turn-{index + 1}"
 
 
 class TurnSink:
@@ -92,10 +112,13 @@ class TurnSink:
     def _unique(self, turn_id: str, line: int | None, index: int) -> str:
         # Real files repeat uuids (resumed or hand-edited sessions); evidence must
         # still point at exactly one turn.
+        turn_id = turn_key(turn_id, line, index)
         candidate = turn_id
         if candidate in self._ids:
             candidate = f"{turn_id}@{line if line is not None else index}"
+        repeat = 1
         while candidate in self._ids:
-            candidate = f"{candidate}+"
+            repeat += 1
+            candidate = f"{turn_id}@{line if line is not None else index}#{repeat}"
         self._ids.add(candidate)
         return candidate

@@ -306,3 +306,25 @@ def test_session_ids_are_always_safe_store_keys(claude_session: WriteSession, tm
     text.write_text("Never use tabs.\n", encoding="utf-8")
     assert read_transcript(text).session_id == "aider-notes-old"
     assert read_transcript(text, session_id="sess_ok-1.2").session_id == "sess_ok-1.2"
+
+
+@pytest.mark.parametrize("uuid", ["\x1f", "a\nb", "zero\u200bwidth", "x" * 5_000])
+def test_turn_ids_evidence_cannot_carry_are_replaced_by_the_line(tmp_path: Path, uuid: str) -> None:
+    # Found by the property test: a control character in a record's uuid made the
+    # extraction fail later, when the evidence was validated.
+    from memory_review.extract.heuristic import extract
+
+    record = {"uuid": uuid, "type": "user", "message": {"role": "user", "content": "Never use tabs."}}
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(b"\n".join(orjson.dumps(record) for _ in range(3)))
+    transcript = read_transcript(path)
+    assert [t.turn_id for t in transcript.turns] == ["line-1", "line-2", "line-3"]
+    cited = {e.turn_id for finding in extract(transcript, include_untrusted=True) for e in finding.evidence}
+    assert cited and cited <= {"line-1", "line-2", "line-3"}
+
+
+def test_a_repeated_clean_turn_id_stays_unique(tmp_path: Path) -> None:
+    record = {"uuid": "u1", "type": "user", "message": {"role": "user", "content": "Never use tabs."}}
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(b"\n".join(orjson.dumps(record) for _ in range(3)))
+    assert [t.turn_id for t in read_transcript(path).turns] == ["u1", "u1@2", "u1@3"]
