@@ -173,6 +173,24 @@ async def test_row_table_handles_ten_thousand_rows() -> None:
         assert table.highlighted_key is None
 
 
+class _FitApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield RowTable([Column("#", 2), Column("id", None, fit=True), Column("text", None)], id="t")
+
+
+@pytest.mark.asyncio
+async def test_a_fit_column_shows_whole_ids_and_gives_the_rest_away() -> None:
+    app = _FitApp()
+    async with app.run_test(size=(60, 10)):
+        table = app.query_one(RowTable)
+        table.set_rows([Row("a", ("1", "short-id", "text")), Row("b", ("2", "x" * 20, "text"))])
+        assert table.widths(60) == [2, 20, 36]  # 60 - 2 fixed - 2 gaps = 56: the id needs 20
+        table.set_rows([Row("a", ("1", "x" * 100, "text"))])
+        assert table.widths(60) == [2, 33, 23]  # a long id takes at most 60% of the shared space
+        table.replace_row(Row("a", ("1", "id", "text")))
+        assert table.widths(60) == [2, 8, 48]  # never below its minimum width
+
+
 @pytest.mark.parametrize(
     ("description", "body"),
     [

@@ -36,7 +36,7 @@ from memory_review.tui.widgets.row_table import Column, Row, RowTable
 COLUMNS = (
     Column("#", 3, style="dim"),
     Column("tag", 27, style="cyan"),
-    Column("id", None, style="bold", min_width=12),
+    Column("id", None, style="bold", min_width=12, fit=True),
     Column("description", None, min_width=10),  # kept at 80 columns: it says what the memory is
     Column("age", 4, live=True),
     Column("source", 12, style="dim", hide_below=96),

@@ -38,7 +38,7 @@ COLUMNS = (
     Column("scope", 7),
     Column("type", 10),
     Column("op", 6, styler=lambda op: OP_STYLE.get(op, "")),
-    Column("memory", None, style="bold", min_width=12),
+    Column("memory", None, style="bold", min_width=12, fit=True),
     Column("description", None, min_width=10),
     Column("proposer", 10, style="dim", hide_below=90),
     Column("age", 4, live=True),

@@ -41,9 +41,16 @@ class Column:
     hide_below: int = 0
     live: bool = False
     """The cell holds a timestamp, shown through the table's ``live`` formatter when drawn (an age)."""
+    fit: bool = False
+    """A shared column that takes only what its longest value needs (an id a reviewer types), up to
+    ``FIT_SHARE`` of the shared space, leaving the rest to the other shared columns."""
 
     def style_for(self, value: str) -> str:
         return self.styler(value) if self.styler else self.style
+
+
+FIT_SHARE = 0.6
+"""The most of the shared space a ``fit`` column takes when its values are long."""
 
 
 @dataclass(frozen=True)
@@ -119,6 +126,7 @@ class RowTable(ScrollView, can_focus=True):
         self._strips: LRUCache[tuple[Row, int, Style, int], Strip] = LRUCache(1024)
         self._width = 0
         self._tick = 0
+        self._fitted: dict[int, int] = {}  # column index -> longest value of a ``fit`` column
         self.live: Callable[[str], str] | None = None
         """How a ``live`` column's timestamp is shown (set by the screen: the display's age)."""
 
@@ -129,6 +137,7 @@ class RowTable(ScrollView, can_focus=True):
         key = self.highlighted_key
         self.rows = list(rows)
         self._index = {row.key: i for i, row in enumerate(self.rows)}
+        self._measure_fitted()
         self.cursor = self._index.get(key, min(self.cursor, max(len(self.rows) - 1, 0))) if key else 0
         self._resize_virtual()
         self.call_after_refresh(self._follow_cursor)  # once the new virtual height is laid out
@@ -140,7 +149,18 @@ class RowTable(ScrollView, can_focus=True):
         index = self._index.get(row.key)
         if index is not None:
             self.rows[index] = row
+            self._measure_fitted()
             self.refresh()
+
+    def _measure_fitted(self) -> None:
+        fitted = {
+            i: max((len(row.cells[i]) for row in self.rows if i < len(row.cells)), default=0)
+            for i, column in enumerate(self.columns)
+            if column.fit
+        }
+        if fitted != self._fitted:
+            self._fitted = fitted
+            self._strips.clear()  # cached lines were cut to the old widths
 
     @property
     def highlighted_key(self) -> str | None:
@@ -217,8 +237,15 @@ class RowTable(ScrollView, can_focus=True):
         fixed = sum(c.width for c in shown if c.width is not None)
         flexible = [c for c in shown if c.width is None]
         spare = max(total - fixed - (len(shown) - 1), 0)
+        widths = {id(c): c.width for c in shown if c.width is not None}
+        for i, column in enumerate(self.columns):
+            if column.fit and any(c is column for c in flexible) and len(flexible) > 1:
+                cap = max(spare // len(flexible), int(spare * FIT_SHARE))
+                widths[id(column)] = max(min(self._fitted.get(i, 0), cap), column.min_width)
+                spare = max(spare - widths[id(column)], 0)
+                flexible = [c for c in flexible if c is not column]
         share = spare // len(flexible) if flexible else 0
-        widths = {id(c): c.width if c.width is not None else max(share, c.min_width) for c in shown}
+        widths.update({id(c): max(share, c.min_width) for c in flexible})
         if flexible:  # the last flexible column takes the rounding remainder
             widths[id(flexible[-1])] += max(spare - share * len(flexible), 0)
         return [widths.get(id(c), 0) for c in self.columns]
