@@ -26,6 +26,7 @@ async def _review(pilot, ws: Workspace) -> None:
 async def _flagged(pilot, ws: Workspace) -> None:
     await _review(pilot, ws)
     await pilot.press("end")  # the low-priority candidate that tries to steer the agent
+    await settle(pilot)  # what the key started (a step's replay, a pane's read) is drawn
 
 
 async def _flagged_question(pilot, ws: Workspace) -> None:
@@ -75,6 +76,7 @@ async def _history(pilot, ws: Workspace) -> None:
     await pilot.press("3")
     await settle(pilot)
     await pilot.press("end", "up", "up", "up")  # the user store's apply, with its before -> after
+    await settle(pilot)  # what the key started (a step's replay, a pane's read) is drawn
 
 
 async def _sessions(pilot, ws: Workspace) -> None:
@@ -84,6 +86,7 @@ async def _sessions(pilot, ws: Workspace) -> None:
     await pilot.press("enter")
     await settle(pilot)
     await pilot.press("n")
+    await settle(pilot)  # what the key started (a step's replay, a pane's read) is drawn
 
 
 async def _help(pilot, ws: Workspace) -> None:
