@@ -7,8 +7,13 @@ The labelled set (``tests/memory_review/extract/labelled/{dev,heldout}.json``) h
 from public coding-agent histories, each labelled by hand: ``durable`` (a reviewer would keep it and the
 extractor must find it), ``maybe`` (a reviewer could keep it: a proposal of it counts as worth keeping,
 missing it is no fault) or ``one-off``. A proposal is *worth keeping* when the prompt its first quote
-comes from is ``durable`` or ``maybe``. Proposals are what :func:`memory_review.extract.plan.plan` makes
-of the findings with empty stores, i.e. what a reviewer would see.
+comes from is ``durable`` or ``maybe``; a long prompt may name the part that is the rule (``keep``: a
+list of passages), and then the quote must be, or contain, one of them. A durable prompt is *found* when
+a proposal quotes it that way. Proposals are what :func:`memory_review.extract.plan.plan` makes of the
+findings with empty stores, i.e. what a reviewer would see.
+
+Splits: ``dev`` and ``heldout`` (ADR 0033), ``dev2`` and ``heldout2`` (ADR 0044: prompt histories with
+standing rules in them, so that recall can be measured).
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -20,6 +25,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from memory_review.extract.heuristic import extract
 from memory_review.extract.plan import PlannedProposal, plan
@@ -31,6 +37,7 @@ REPO = Path(__file__).resolve().parents[1]
 LABELLED = REPO / "tests" / "memory_review" / "extract" / "labelled"
 KEEP = frozenset({"durable", "maybe"})
 LABELS = frozenset({"durable", "maybe", "one-off"})
+SPLITS = ("dev", "heldout", "dev2", "heldout2")
 
 
 @dataclass
@@ -55,9 +62,14 @@ class Figures:
         return self.durable_found / self.durable if self.durable else None
 
 
+def _split_data(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((LABELLED / f"{name}.json").read_text(encoding="utf-8"))
+    return data
+
+
 def load_split(name: str) -> tuple[Transcript, dict[str, str]]:
     """The split as one transcript (one session per source session) and each turn's label."""
-    data = json.loads((LABELLED / f"{name}.json").read_text(encoding="utf-8"))
+    data = _split_data(name)
     turns: list[Turn] = []
     labels: dict[str, str] = {}
     for source in data["sessions"]:
@@ -79,6 +91,16 @@ def load_split(name: str) -> tuple[Transcript, dict[str, str]]:
     return Transcript(session_id=f"labelled-{name}", format="text", turns=turns), labels
 
 
+def rule_passages(name: str) -> dict[str, list[str]]:
+    """Per turn, the passages of a long prompt that are its rule (``keep``), where the label names them."""
+    passages: dict[str, list[str]] = {}
+    for source in _split_data(name)["sessions"]:
+        for number, prompt in enumerate(source["prompts"]):
+            if prompt.get("keep"):
+                passages[f"{source['session']}:{number}"] = list(prompt["keep"])
+    return passages
+
+
 def proposals_of(transcript: Transcript) -> list[PlannedProposal]:
     """What a reviewer would see from this transcript with empty stores."""
     return plan(extract(transcript), approved=[], pending=[], discarded=[]).proposals
@@ -87,15 +109,22 @@ def proposals_of(transcript: Transcript) -> list[PlannedProposal]:
 def evaluate_split(name: str) -> Figures:
     """Precision and recall on one labelled split."""
     transcript, labels = load_split(name)
+    passages = rule_passages(name)
     figures = Figures(name=name, prompts=len(labels))
     figures.durable = sum(1 for label in labels.values() if label == "durable")
     figures.maybe = sum(1 for label in labels.values() if label == "maybe")
+
+    def worth_keeping(turn_id: str, quote: str) -> bool:
+        rule = passages.get(turn_id)
+        in_rule = not rule or any(part in quote or quote in part for part in rule)
+        return labels.get(turn_id, "one-off") in KEEP and in_rule
+
     covered: set[str] = set()
     for planned in proposals_of(transcript):
         evidence = planned.proposal.evidence
         figures.proposals.append(planned.proposal.memory.description)
-        figures.kept += labels.get(str(evidence[0].turn_id), "one-off") in KEEP
-        covered.update(str(e.turn_id) for e in evidence)
+        figures.kept += worth_keeping(str(evidence[0].turn_id), evidence[0].quote)
+        covered.update(str(e.turn_id) for e in evidence if worth_keeping(str(e.turn_id), e.quote))
     for turn in transcript.turns:
         if labels[turn.turn_id] == "durable":
             if turn.turn_id in covered:
@@ -210,7 +239,7 @@ def render(text: str) -> str:
 
 
 def figures() -> str:
-    rows = [evaluate_split("dev"), evaluate_split("heldout")]
+    rows = [evaluate_split(name) for name in SPLITS]
     data = shared_data_dir()
     if (data / "transcripts").is_dir():
         rows.append(evaluate_shared(data))

@@ -14,7 +14,7 @@ GOAL = 0.6  # at least 6 of 10 proposals worth keeping
 MAX_PROPOSALS_PER_PROMPT = 0.1  # a review queue is not flooded
 
 
-@pytest.mark.parametrize("split", ["dev", "heldout", "heldout2"])
+@pytest.mark.parametrize("split", ["dev", "heldout", "dev2", "heldout2"])
 def test_every_labelled_session_names_its_source_and_licence(split: str) -> None:
     data = json.loads((LABELLED / f"{split}.json").read_text(encoding="utf-8"))
     readme = (LABELLED / "README.md").read_text(encoding="utf-8")
@@ -27,6 +27,8 @@ def test_every_labelled_session_names_its_source_and_licence(split: str) -> None
         assert all(p["text"].strip() for p in session["prompts"])
         if "sessions" in session:
             assert len(session["sessions"]) == len(session["prompts"])
+        for prompt in session["prompts"]:  # a rule's passages are the prompt's own words
+            assert all(part in prompt["text"] for part in prompt.get("keep", [])), prompt["text"][:80]
 
 
 def test_the_held_out_split_meets_the_goal_without_flooding() -> None:
