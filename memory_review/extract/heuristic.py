@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 from memory_review.extract.corrections import Correction, find_correction
 from memory_review.extract.finding import FLAG_UNTRUSTED, MAX_QUOTE_BYTES, Finding, build_finding
-from memory_review.extract.precision import is_corrective_half, is_pasted_document
-from memory_review.extract.signals import CUE, Classification, examine, scope_of
+from memory_review.extract.precision import is_corrective_half, is_pasted_document, rule_before_task
+from memory_review.extract.signals import CUE, Classification, examine, is_strong, scope_of
 from memory_review.extract.textutil import overlap, sentence_spans, tokens
 from memory_review.extract.transcript import UNTRUSTED_SOURCES, Transcript, Turn
 from memory_review.models import MemoryType
@@ -91,12 +91,26 @@ def _scan_turn(turn: Turn) -> _Scan:
     for position, (start, end) in enumerate(spans):
         said = _Said(turn, start, end)
         classification = examine(said.text)
+        if classification is None and (rule := _rule_before_task(said)) is not None:
+            said, classification = rule
         if classification is not None:
             whole = _with_tail(turn, spans, position, said, classification)
             (scan.named if classification.named_one_off else scan.statements).append((whole, classification))
         elif (correction := find_correction(said.text)) is not None:
             scan.corrections.append((said, correction))
     return scan
+
+
+def _rule_before_task(said: _Said) -> tuple[_Said, Classification] | None:
+    """The rule in "We should NEVER do X, please remove that.": the part before the task clause, if strong."""
+    end = rule_before_task(said.text)
+    if end is None:
+        return None
+    rule = _Said(said.turn, said.start, said.start + end)
+    found = examine(rule.text)
+    if found is None or found.named_one_off or not is_strong(found.signal):
+        return None
+    return rule, found
 
 
 def _with_tail(turn: Turn, spans: list[tuple[int, int]], position: int, said: _Said, found: Classification) -> _Said:

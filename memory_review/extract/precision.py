@@ -12,6 +12,10 @@
 * **Quoted text.** Words inside double quotes are someone else's ("the docs say "never …"").
 * **Whole rules.** "Don't X. Use Y instead." is one rule: the corrective half right after a
   prohibition, in the same line, belongs to it.
+* **A rule with the task tacked on** (ADR 0044). "We should NEVER set the timestamps by hand, please
+  remove that." states a rule and then asks for this one fix; the fix points at the thing in front of
+  the agent ("that"), which alone would make the sentence a one-off. The rule before the task clause
+  stands on its own when a strong signal carries it.
 """
 
 from __future__ import annotations
@@ -63,6 +67,21 @@ CORRECTIVE_HALF = re.compile(
     r"check|go\s+through)\b.*|.*\binstead\b.*)$|^(?:改用|换成|用|请用|应该用)",
     _I,
 )
+
+
+# ", please remove that." / "; so fix it" / ", and revert them": a request about the thing at hand.
+_TASK_TAIL = re.compile(
+    r"\s*[,;]\s*(?:and\s+|so\s+|then\s+)?(?:please\s+|pls\s+|can\s+you\s+|could\s+you\s+)?"
+    r"(?:remove|delete|drop|fix|change|revert|undo|update|rename|replace|rewrite|redo|correct)\s+"
+    r"(?:that|this|it|them|those|these)(?:\s+(?:again|too|as\s+well|now|please))?\s*[.!?]*$",
+    _I,
+)
+
+
+def rule_before_task(sentence: str) -> int | None:
+    """Where the rule ends when the sentence ends in a task clause about the thing at hand, else ``None``."""
+    match = _TASK_TAIL.search(sentence)
+    return match.start() if match and match.start() > 0 else None
 
 
 def names_code(text: str) -> bool:

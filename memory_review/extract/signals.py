@@ -42,8 +42,16 @@ _NOT_IMPERATIVE = (
 )
 _DONT_NOT_RULES = (
     r"(?:worry|know|think|understand|see|get|have|need|care|mind|want|like|bother|forget|"
-    r"remember|be\s+afraid|hesitate|agree|believe|recall|expect)"
+    r"remember|be\s+afraid|hesitate|agree|believe|recall|expect|"
+    # stative verbs describe a thing ("comments ... do not affect functionality"), they instruct no one
+    r"affect|matter|exist|apply|belong|seem|appear|happen|depend|mean|count)"
 )
+# "In the future we'd want X" / "next time we could try Y" is a plan, not a standing instruction.
+_NOT_A_PLAN = (
+    r"(?!\s*,?\s*(?:we|i|it|they|this|that|there)(?:'d|'ll|\s+(?:would|will|might|may|could|can|want|plan|need)\b))"
+)
+# "As you implement things, add tests" holds for the whole piece of work, like "whenever you".
+_AS_YOU_GO = r"as\s+you\s+(?:go|go\s+along|work|implement|build|code|develop|write|make\s+changes)\b"
 
 
 @dataclass(frozen=True)
@@ -73,7 +81,8 @@ SIGNALS: tuple[Signal, ...] = (
         "durable",
         True,
         r"\b(?:from\s+now\s+on|going\s+forward|from\s+here\s+on(?:\s+out)?|moving\s+forward|henceforth|"
-        r"in\s+(?:the\s+)?future|next\s+time|by\s+default|(?:every|each)\s+time\s+(?:you|we)|whenever\s+(?:you|we))\b",
+        rf"(?:in\s+(?:the\s+)?future|next\s+time)\b{_NOT_A_PLAN}|by\s+default|(?:every|each)\s+time\s+(?:you|we)|"
+        rf"whenever\s+(?:you|we)|{_AS_YOU_GO})\b",
     ),
     _sig(
         "never",
@@ -236,8 +245,8 @@ _PROJECT = re.compile(
     _I,
 )
 _DURABLE_SPAN = re.compile(
-    r"\bfrom\s+now\s+on\b|\bgoing\s+forward\b|\bmoving\s+forward\b|\bin\s+(?:the\s+)?future\b|"
-    r"\bhenceforth\b|\bby\s+default\b|\b(?:whenever|every\s+time|each\s+time)\s+(?:you|we)\b|"
+    rf"\bfrom\s+now\s+on\b|\bgoing\s+forward\b|\bmoving\s+forward\b|\bin\s+(?:the\s+)?future\b{_NOT_A_PLAN}|"
+    rf"\bhenceforth\b|\bby\s+default\b|\b(?:whenever|every\s+time|each\s+time)\s+(?:you|we)\b|\b{_AS_YOU_GO}|"
     r"以后|今后|从现在(?:开始|起)",
     _I,
 )
@@ -251,7 +260,7 @@ MAX_BYTES = 600
 CUE = re.compile(
     r"never|always|don'?t|do\s+not|must|should|avoid|stop|remember|forget|make\s+sure|prefer|like|hate|"
     r"dislike|stand|we|our|convention|rule|policy|note|fyi|keep\s+in\s+mind|record|so\s+you\s+know|"
-    r"reference|aware|now\s+on|forward|here\s+on|henceforth|future|next\s+time|default|time|whenever|"
+    r"reference|aware|now\s+on|forward|here\s+on|henceforth|future|next\s+time|default|time|whenever|as\s+you|"
     r"project|repo|codebase|"
     r"记|以后|今后|从现在|往后|下次|永远|绝|千万|决不|从不|禁止|严禁|不允许|不要|不许|不准|不能用|别|总是|始终|一律|"
     r"每次|一直|喜欢|偏好|倾向|习惯|我们|团队|按照|项目|仓库|代码库|必须|一定要|务必|忘",
@@ -299,6 +308,11 @@ def examine(sentence: str) -> Classification | None:
     ordered = sorted(hits, key=lambda s: (not s.strong, SIGNALS.index(s)))
     named = memory_type != "fact" and names_code(text) and not _generalises(text, hits)
     return Classification(memory_type, scope, ordered[0].name, tuple(s.name for s in ordered), named)
+
+
+def is_strong(signal_name: str) -> bool:
+    """True for a signal that is durable by itself ("never", "always", "from now on", "总是" …)."""
+    return any(signal.strong for signal in SIGNALS if signal.name == signal_name)
 
 
 def scope_of(text: str) -> DurableScope:
