@@ -113,7 +113,8 @@ def test_only_one_module_imports_git_and_one_filelock() -> None:
 # --- Workspace is the only door (issue #15 §8) ------------------------------------------------------------
 
 CLIENTS = sorted(
-    [ROOT / "memory_review" / name for name in ("cli.py", "cli_render.py", "doctor.py")]
+    list((ROOT / "memory_review").glob("cli*.py"))
+    + [ROOT / "memory_review" / "doctor.py"]
     + list((ROOT / "memory_review" / "integrations").rglob("*.py"))
     + list((ROOT / "tui").rglob("*.py"))
 )

@@ -157,14 +157,16 @@ def test_errors_exit_1_with_message_and_store_untouched(repo: Path, env: dict) -
 def test_usage_errors_exit_2(repo: Path, env: dict) -> None:
     assert run(["apply"], env, repo).returncode == 2
     assert run(["frobnicate"], env, repo).returncode == 2
+    done = run(["verify", "--apply"], env, repo)  # a combination argparse cannot refuse by itself
+    assert done.returncode == 2 and "--apply goes with --repair" in done.stderr
 
 
 def test_every_command_has_help_with_an_example(repo: Path, env: dict) -> None:
-    from memory_review.cli import SUBCOMMANDS
+    from memory_review.cli import commands
 
-    for name, *_ in SUBCOMMANDS:
-        done = run([name, "--help"], env, repo)
-        assert done.returncode == 0 and "example:" in done.stdout, name
+    for declared in commands():
+        done = run([declared.name, "--help"], env, repo)
+        assert done.returncode == 0 and f"example:\n  {declared.example}" in done.stdout, declared.name
 
 
 def test_propose_array_all_or_nothing(repo: Path, env: dict) -> None:
