@@ -6,8 +6,10 @@
   ``--runs`` applies), interleaved with ``python -c pass`` in the same run;
 - how often the manifest was rewritten across those applies, and one compaction's cost (in process)
   with its amortised share per commit (1 / ``COMPACT_AFTER``);
-- ``memory-review verify`` (whole process CPU) against reading the log with orjson + sha256 per line
-  (the floor: what any check of every line must do), in process;
+- ``verify`` against reading the log with orjson + sha256 per line (the floor: what any check of every
+  line must do), as two fair pairs in the same run, interleaved: ``Workspace.verify()`` in this process
+  against the floor in this process, and ``memory-review verify`` as a whole process against the floor as
+  a whole process (``python -c`` importing orjson and hashing each line); CPU and wall of each;
 - ``context --session``: whether it rewrote the manifest.
 """
 
@@ -19,6 +21,7 @@ import resource
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from statistics import median
 
@@ -28,21 +31,67 @@ from benchmarks.build import fill_store, proposal, trust_filled, workspace
 from benchmarks.measure import child_env
 from benchmarks.measure import process_cpu as run
 from memory_review.store import COMPACT_AFTER
+from memory_review.workspace import Workspace
 
 BARE = [sys.executable, "-c", "pass"]
+FLOOR_SCRIPT = (
+    "import hashlib, sys\n"
+    "import orjson\n"
+    "with open(sys.argv[1], 'rb') as f:\n"
+    "    for line in f.read().splitlines():\n"
+    "        orjson.loads(line)\n"
+    "        hashlib.sha256(line).digest()\n"
+)
+"""The floor as a whole process: the interpreter, orjson, and :func:`floor_of_log`'s loop."""
 
 
 def spread(values: list[float]) -> str:
     return f"{min(values) * 1000:.0f} / {median(values) * 1000:.0f} / {max(values) * 1000:.0f} ms"
 
 
-def floor_of_log(path: Path) -> float:
-    """CPU seconds to read the log and orjson-decode and sha256 every line: the cost of any full check."""
-    start = time.process_time()
+def floor_of_log(path: Path) -> tuple[float, float]:
+    """Wall and CPU seconds to read the log and orjson-decode and sha256 every line: any full check's cost."""
+    wall, start = time.perf_counter(), time.process_time()
     for line in path.read_bytes().splitlines():
         orjson.loads(line)
         hashlib.sha256(line).digest()
-    return time.process_time() - start
+    return time.perf_counter() - wall, time.process_time() - start
+
+
+def in_process(action: Callable[[], object]) -> tuple[float, float]:
+    """Wall and CPU seconds of one call of ``action`` in this process."""
+    wall, start = time.perf_counter(), time.process_time()
+    action()
+    return time.perf_counter() - wall, time.process_time() - start
+
+
+def verify_pairs(ws: Workspace, cli: list[str], env: dict[str, str], runs: int) -> dict[str, list[tuple[float, float]]]:
+    """``verify`` and its floor, in process and as whole processes, interleaved: (wall, CPU) samples of each.
+
+    In process, the first ``Workspace.verify()`` builds pydantic's validators and fills the page cache;
+    it is a warm-up, as is one run of each process (bytecode written once, as in any install).
+    """
+    log = ws.project.log_path
+    floor_process = [sys.executable, "-c", FLOOR_SCRIPT, str(log)]
+
+    def checked() -> None:
+        problems = [p for report in ws.verify() for p in report.problems]
+        if problems:
+            raise RuntimeError(f"verify found problems in the benchmark's store: {problems[:3]}")
+
+    checked(), floor_of_log(log), run([*cli, "verify"], env), run(floor_process, env)
+    samples: dict[str, list[tuple[float, float]]] = {
+        "verify": [],
+        "floor": [],
+        "verify_process": [],
+        "floor_process": [],
+    }
+    for _ in range(runs):
+        samples["verify"].append(in_process(checked))
+        samples["floor"].append(floor_of_log(log))
+        samples["verify_process"].append(run([*cli, "verify"], env))
+        samples["floor_process"].append(run(floor_process, env))
+    return samples
 
 
 def measure(work: Path, size: int, runs: int) -> dict[str, object]:
@@ -69,8 +118,7 @@ def measure(work: Path, size: int, runs: int) -> dict[str, object]:
     manifest = ws.project.manifest_path.stat().st_mtime_ns
     run([*cli, "--session", "sess-bench", "context", "--query", "prefer"], env)
     context_rewrote = ws.project.manifest_path.stat().st_mtime_ns != manifest
-    verify = [run([*cli, "verify"], env)[1] for _ in range(3)]
-    floor = [floor_of_log(ws.project.log_path) for _ in range(3)]
+    pairs = verify_pairs(ws, cli, env, runs)
     return {
         "size": size,
         "apply_cpu": [c for _w, c in applies],
@@ -80,10 +128,12 @@ def measure(work: Path, size: int, runs: int) -> dict[str, object]:
         "rewrites": rewrites,
         "compaction": compaction,
         "context_rewrote": context_rewrote,
-        "verify": verify,
-        "floor": floor,
+        **pairs,
         "manifest_bytes": ws.project.manifest_path.stat().st_size,
     }
+
+
+VERIFY_PAIRS = (("in process", "verify", "floor"), ("whole process", "verify_process", "floor_process"))
 
 
 def main(argv: list[str]) -> int:
@@ -104,10 +154,16 @@ def main(argv: list[str]) -> int:
             f" CPU in process, {r['compaction'] * 1000 / COMPACT_AFTER:.1f} ms per commit amortised"
         )
         print(f"  context --session rewrote the manifest: {r['context_rewrote']}")
-        print(
-            f"  verify CPU  {spread(r['verify'])}   orjson+sha256 of the log {spread(r['floor'])}   "
-            f"ratio {median(r['verify']) / median(r['floor']):.1f}x"
-        )
+        for label, op, floor in (
+            ("in process", "verify", "floor"),
+            ("whole process", "verify_process", "floor_process"),
+        ):
+            for kind, index in (("CPU", 1), ("wall", 0)):
+                mine, base = [s[index] for s in r[op]], [s[index] for s in r[floor]]  # type: ignore[attr-defined]
+                print(
+                    f"  verify {label} {kind}: {spread(mine)}   orjson+sha256 of the log {spread(base)}   "
+                    f"ratio {median(mine) / median(base):.1f}x"
+                )
     if len(results) > 1:
         small, large = results[0], results[-1]
         print(

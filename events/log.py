@@ -295,13 +295,15 @@ class EventLog:
             return event
         raise EventNotFoundError(seq)
 
-    def verify(self, *, watch: int | None = None) -> VerifyReport:
+    def verify(self, *, watch: int | None = None, each: Callable[[Event], None] | None = None) -> VerifyReport:
         """Walk the whole log and report every problem; raises only if the disk cannot be read.
 
         ``watch``: also give the line hash of event ``watch`` (to check the log extends an anchored head).
+        ``each``: handed every committed event as the walk passes it (``verify_log``), so one decode of
+        the log serves the chain, the cross-event rules and the caller's own checks.
         """
         with self._io_errors():
-            return verify_log(self.path, watch=watch)
+            return verify_log(self.path, watch=watch, each=each)
 
     @contextmanager
     def _io_errors(self) -> Iterator[None]:

@@ -11,6 +11,7 @@ it is what a dead writer leaves, not damage.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +24,14 @@ from .report import LogHead, Problem, TornTail, VerifyReport
 from .safe_fs import open_file
 
 
-def verify_log(path: Path, *, watch: int | None = None) -> VerifyReport:
+def verify_log(path: Path, *, watch: int | None = None, each: Callable[[Event], None] | None = None) -> VerifyReport:
     """Check every line of the log at ``path``; damage becomes Problems, never an exception.
 
     ``watch``: the report's ``watched`` is the line hash of the committed event with that seq.
+    ``each``: called with every committed event that decoded, in order, once its batch is committed
+    (the torn tail's are never passed), so a caller checks the log's meaning in the same pass.
     """
-    walker = _Walker(path, watch)
+    walker = _Walker(path, watch, each)
     try:
         stream = os.fdopen(open_file(path, single_link=True), "rb")  # closed by the with below
     except FileNotFoundError:
@@ -45,9 +48,10 @@ def verify_log(path: Path, *, watch: int | None = None) -> VerifyReport:
 class _Walker:
     """The state of one pass over the log."""
 
-    def __init__(self, path: Path, watch: int | None = None) -> None:
+    def __init__(self, path: Path, watch: int | None = None, each: Callable[[Event], None] | None = None) -> None:
         self.path = path
         self.watch = watch
+        self.each = each
         self.watched: str | None = None
         self.problems: list[Problem] = []
         self.expected_seq: int | None = 1
@@ -100,9 +104,11 @@ class _Walker:
             self.problems.append(Problem(line_no, f"prev does not match {what} (that line or this one was altered)"))
 
     def _commit(self, end: int, head: tuple[int, str]) -> None:
-        check = self.semantics.check
+        check, each = self.semantics.check, self.each
         for line_no, event in self.pending:
             check(line_no, event)
+            if each is not None:
+                each(event)
         self.events += len(self.pending)
         self.pending = []
         self.committed = end

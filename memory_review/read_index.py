@@ -15,6 +15,7 @@ is derived: losing it costs speed, never correctness, and nothing reads it as me
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 from memory_review.errors import IntegrityError, StorageError
@@ -133,27 +134,39 @@ class ReadIndex:
             self._append(store, layout.delta_bytes(moved_from, state, put, deleted))
             state.deltas += 1
 
-    def problems(self, store: Store) -> list[str]:
-        """What ``verify`` says of the index: only an index that claims to be current and is not."""
+    def problems(self, store: Store, known: Mapping[str, Memory] | None = None) -> list[str]:
+        """What ``verify`` says of the index: only an index that claims to be current and is not.
+
+        ``known``: memories by sha256 that verify has just proved are the contents of their files
+        (``verify_store``); a version found there is not read and parsed again.
+        """
         try:
             state = layout.load(self.user_dir, store.root, store.scope)
         except layout.OtherVersion:
             return []  # an older format: stale, like a missing index; the next commit remakes it
         except Fallback as exc:
             return [f"{self.path(store)}: damaged read index ({exc}); `verify --repair --apply` rebuilds it"]
-        view = store.view()
-        if state is None or self.current(store, view) is None:
-            return []  # missing or stale: the next commit (or `verify --repair --apply`) rebuilds it
-        want = {
-            i: entry_of(m, view.sha256(i) or memory_sha256(m)) for i in view.ids() if (m := view.memory(i)) is not None
-        }
-        if want != state.entries:
+        if state is None:
+            return []  # missing: the next commit (or `verify --repair --apply`) builds it
+
+        def differs(view: StoreView) -> list[str]:
+            if self.current(store, view) is None:
+                return []  # stale: the next commit (or `verify --repair --apply`) rebuilds it
+            want = {}
+            for memory_id in view.ids():
+                sha256 = view.sha256(memory_id)
+                memory = (known or {}).get(sha256 or "") or view.memory(memory_id)
+                if memory is not None:
+                    want[memory_id] = entry_of(memory, sha256 or memory_sha256(memory))
+            if want == state.entries:
+                return []
             wrong = sorted(set(want) ^ set(state.entries) | {i for i in want if want[i] != state.entries.get(i)})
             return [
                 f"{self.path(store)}: the read index differs from the store for {wrong[:5]} "
                 "(derived; `verify --repair --apply` rebuilds it)"
             ]
-        return []
+
+        return store.read_consistently(differs)
 
     def collect(self, store: Store) -> None:
         """Remove the temp files a crashed write of ``store``'s index left (call under its lock: no live

@@ -242,6 +242,11 @@ class Store:
                 path=path,
                 hint="run `memory-review verify` for details",
             )
+        return self.memory_in(memory_id, entry, data)
+
+    def memory_in(self, memory_id: str, entry: ManifestEntry, data: bytes) -> Memory:
+        """The memory the bytes of ``entry``'s file hold (their hash checked by the caller): schema, id, scope."""
+        path = self.root / entry.file
         memory = parse_memory(data, path=path)
         if memory.id != memory_id or memory.scope != self.scope:
             raise IntegrityError(

@@ -12,18 +12,19 @@ rewritten. Repair (``--repair``) is :mod:`memory_review.repair`.
 from __future__ import annotations
 
 import hashlib
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 
 from memory_review.errors import MemoryReviewError
-from memory_review.events import GENESIS
+from memory_review.events import GENESIS, Event
 from memory_review.events.safe_fs import list_dir
 from memory_review.file_reads import storage_errors
 from memory_review.manifest import Manifest
-from memory_review.models import DurableScope
+from memory_review.models import DurableScope, Memory
 from memory_review.record_io import memory_sha256
 from memory_review.reviewed import ReviewedRecords, Unreviewed
 from memory_review.sessions import SESSION_EVENT, session_problems, session_states
-from memory_review.storage import EMPTY, fold_all
+from memory_review.storage import EMPTY, Folding, fold_all
 from memory_review.store import (
     TEMP_PREFIX,
     Store,
@@ -58,23 +59,28 @@ class StoreReport:
         return not self.problems
 
 
-def verify_store(store: Store, *, anchor: Anchor | None = None) -> StoreReport:
-    """Recover, then check chain, manifest ⇄ files ⇄ log ⇄ candidates, and that the log extends ``anchor``."""
+def verify_store(store: Store, *, anchor: Anchor | None = None, known: dict[str, Memory] | None = None) -> StoreReport:
+    """Recover, then check chain, manifest ⇄ files ⇄ log ⇄ candidates, and that the log extends ``anchor``.
+
+    ``known`` (when given) receives, by sha256, each current memory whose file verify proved to be
+    that memory, so the read index's check (:meth:`ReadIndex.problems`) need not parse the files again.
+    """
     report = StoreReport(scope=store.scope, root=str(store.root))
     if not store.exists():
         return report
     _recover_first(store)
     try:
-        log_report = _check_log(store, report, anchor)
+        with ExitStack() as stack:
+            try:
+                tx = stack.enter_context(store.transact())
+            except MemoryReviewError as exc:  # e.g. a bad manifest: the log is still checked, alone
+                if _check_log(store, report, anchor, None) is not None:
+                    report.problems.append(str(exc))
+                return report
+            walk = _check_log(store, report, anchor, Walk(checkpoint=tx.manifest.log_seq))
+            if isinstance(walk, Walk):
+                _check_against_log(store, tx, report, walk, {} if known is None else known)
     except MemoryReviewError as exc:  # e.g. a symlinked store folder or log (ADR 0020): named, not followed
-        report.problems.append(str(exc))
-        return report
-    if log_report is None:
-        return report
-    try:
-        with store.transact() as tx:
-            _check_against_log(store, tx, report)
-    except MemoryReviewError as exc:
         report.problems.append(str(exc))
     return report
 
@@ -90,9 +96,42 @@ def _recover_first(store: Store) -> None:
         return
 
 
-def _check_log(store: Store, report: StoreReport, anchor: Anchor | None):
+class Walk:
+    """What one pass over the log gathers beside its chain: the fold, reviewed applies, session events.
+
+    The log is decoded once (``EventLog.verify`` hands each committed event here): the one fold
+    (issue 15 §1) runs once over the whole log, each apply is checked against its reviewed record
+    on the way, and the session events up to the checkpoint are kept for the session files.
+    """
+
+    def __init__(self, checkpoint: int) -> None:
+        self.checkpoint = checkpoint
+        self.folding = Folding()
+        self.records = ReviewedRecords()
+        self.unreviewed: list[Unreviewed] = []
+        self.session_events: list[Event] = []
+        self.failed: MemoryReviewError | None = None  # the first event the fold refused (folding stops)
+
+    def __call__(self, event: Event) -> None:
+        if self.failed is not None:
+            return
+        found = self.records.check(event)
+        if found is not None:
+            self.unreviewed.append(found)
+        try:
+            self.folding.take(event)
+        except MemoryReviewError as exc:
+            self.failed = exc
+            return
+        # Session files move with the manifest that records them: the log's session events up to it.
+        if event.type == SESSION_EVENT and event.seq <= self.checkpoint:
+            self.session_events.append(event)
+
+
+def _check_log(store: Store, report: StoreReport, anchor: Anchor | None, walk: Walk | None) -> Walk | bool | None:
+    """The chain and the per-line rules, with ``walk`` fed on the way; None when a line is damaged."""
     with log_errors(store.log_path):
-        log_report = store.log().verify(watch=anchor.seq if anchor else None)
+        log_report = store.log().verify(watch=anchor.seq if anchor else None, each=walk)
     report.events = log_report.events
     if anchor is not None:
         report.problems += _anchor_problems(anchor, log_report)
@@ -104,7 +143,9 @@ def _check_log(store: Store, report: StoreReport, anchor: Anchor | None):
             f"{store.log_path}: torn last line ({log_report.torn_tail.length} bytes "
             "after the last newline; a writer died mid-append — the next write cuts it)"
         )
-    return None if any(p.line for p in log_report.problems) else log_report
+    if any(p.line for p in log_report.problems):
+        return None
+    return True if walk is None else walk
 
 
 def _anchor_problems(anchor: Anchor, log_report) -> list[str]:
@@ -124,37 +165,43 @@ def _anchor_problems(anchor: Anchor, log_report) -> list[str]:
     ]
 
 
-def _check_against_log(store: Store, tx: Transaction, report: StoreReport) -> None:
+def _check_against_log(
+    store: Store, tx: Transaction, report: StoreReport, walk: Walk, known: dict[str, Memory]
+) -> None:
     """The manifest plus the fold of its tail (docs/adr/0029) against the whole log; nothing is compacted."""
-    # The fold streams the log (not a list of every event: memory stays flat); sessions skim it again.
-    unreviewed: list[Unreviewed] = []
-    checkpoint = tx.manifest.log_seq
-    with log_errors(store.log_path):
-        whole = fold_all(EMPTY, _checking_applies(store.log().read(), unreviewed))  # one decode of the log
-        expected, pending = whole.memory_set(), whole.pending()
-        # Session files move with the manifest that records them: the log's session events up to it.
-        sessions = session_states(e for e in store.log().read(type=SESSION_EVENT) if e.seq <= checkpoint)
-    report.problems += [f"{store.log_path}: {u.message()}" for u in unreviewed]
+    if walk.failed is not None:
+        raise walk.failed
+    whole = walk.folding.state()
+    expected, pending = whole.memory_set(), whole.pending()
+    sessions = session_states(walk.session_events)
+    report.problems += [f"{store.log_path}: {u.message()}" for u in walk.unreviewed]
     current = compacted(tx.manifest, tx.view.head, fold_all(EMPTY, tx.tail))
     report.memories = len(current.memories)
-    _check_files(store, current, report)
+    hashes = {memory_id: memory_sha256(memory) for memory_id, memory in expected.items()}  # each rendered once
+    _check_files(store, current, expected, hashes, report, known)
     _check_unnamed(store, current, report, also=files_of(tx.manifest) | versions_named(tx.tail))
-    _compare_sets(store, current, expected, report)
+    _compare_sets(current, hashes, report)
     _check_candidates(store, pending, report)
     report.problems += session_problems(store.sessions, sessions, tx.manifest.sessions or {})
 
 
-def _checking_applies(events, unreviewed: list[Unreviewed]):
-    """``events`` as they stream by, each apply checked against its reviewed record on the way."""
-    records = ReviewedRecords()
-    for event in events:
-        found = records.check(event)
-        if found is not None:
-            unreviewed.append(found)
-        yield event
+def _check_files(
+    store: Store,
+    manifest: Manifest,
+    expected: dict[str, Memory],
+    hashes: dict[str, str],
+    report: StoreReport,
+    known: dict[str, Memory],
+) -> None:
+    """Each current entry's file: readable, its sha256 the entry's, and the memory it names.
 
-
-def _check_files(store: Store, manifest: Manifest, report: StoreReport) -> None:
+    A file whose sha256 is the entry's *and* the sha256 of the log's version of that memory (same
+    id, this store's scope) is, byte for byte, ``render_memory`` of a memory the fold validated, and
+    ``parse_memory(render_memory(m)) == m`` for every memory that renders (record_io): parsing it
+    could only give that memory back, so it is not parsed again. Any other file is parsed as a
+    reader would, so what is wrong with it is named; the entry itself is then reported as
+    disagreeing with the log (:func:`_compare_sets`).
+    """
     for memory_id, entry in manifest.memories.items():
         path = store.root / entry.file
         try:
@@ -165,8 +212,12 @@ def _check_files(store: Store, manifest: Manifest, report: StoreReport) -> None:
         if hashlib.sha256(data).hexdigest() != entry.sha256:
             report.problems.append(f"{path}: sha256 does not match manifest.json (edited outside memory-review?)")
             continue
+        want = expected.get(memory_id)
+        if want is not None and hashes[memory_id] == entry.sha256 and (want.id, want.scope) == (memory_id, store.scope):
+            known[entry.sha256] = want
+            continue
         try:
-            store.read_memory(memory_id, entry)
+            store.memory_in(memory_id, entry, data)
         except MemoryReviewError as exc:
             report.problems.append(str(exc))
 
@@ -186,15 +237,16 @@ def _check_unnamed(store: Store, manifest: Manifest, report: StoreReport, *, als
     ]
 
 
-def _compare_sets(store: Store, manifest: Manifest, expected: dict, report: StoreReport) -> None:
-    for memory_id in sorted(set(expected) | set(manifest.memories)):
+def _compare_sets(manifest: Manifest, hashes: dict[str, str], report: StoreReport) -> None:
+    """The current entries against the log's memories (``hashes``: the sha256 of each, by id)."""
+    for memory_id in sorted(set(hashes) | set(manifest.memories)):
         entry = manifest.memories.get(memory_id)
-        want = expected.get(memory_id)
+        want = hashes.get(memory_id)
         if entry is None:
             report.problems.append(f"memory {memory_id!r} is in the log but missing from manifest.json")
         elif want is None:
             report.problems.append(f"memory {memory_id!r} is in manifest.json but not in the log")
-        elif memory_sha256(want) != entry.sha256:
+        elif want != entry.sha256:
             report.problems.append(f"memory {memory_id!r}: manifest.json and the log disagree")
 
 

@@ -631,11 +631,15 @@ class Workspace:
                             self._anchor(store)
                             self._reindex(store)
         else:
-            reports = [verify_store(store, anchor=anchors[store.scope]) for store in self._stores(None)]
+            known: dict[str, dict[str, Memory]] = {store.scope: {} for store in self._stores(None)}
+            reports = [
+                verify_store(store, anchor=anchors[store.scope], known=known[store.scope])
+                for store in self._stores(None)
+            ]
             for report, store in zip(reports, self._stores(None), strict=True):
                 report.problems += [damaged[report.scope]] if report.scope in damaged else []
                 if report.ok and store.exists():  # a damaged store is reported already; its index waits
-                    report.problems += self.read_index.problems(store)
+                    report.problems += self.read_index.problems(store, known[store.scope])  # files checked above
         for report in reports:
             self.history[report.scope].check(report, repair=repair and apply)
         for store in self._stores(None):

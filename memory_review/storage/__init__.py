@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from memory_review.storage.fold import EMPTY, SESSION_EVENT, Folded, fold, fold_all
+from memory_review.storage.fold import EMPTY, SESSION_EVENT, Folded, Folding, fold, fold_all
 
-__all__ = ["EMPTY", "SESSION_EVENT", "Folded", "fold", "fold_all"]
+__all__ = ["EMPTY", "SESSION_EVENT", "Folded", "Folding", "fold", "fold_all"]

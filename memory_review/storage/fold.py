@@ -73,13 +73,32 @@ def fold(state: Folded, event: EventDraft) -> Folded:
 
 def fold_all(state: Folded, events: Iterable[EventDraft]) -> Folded:
     """:func:`fold` over ``events`` in order, without copying the maps once per event."""
-    memories, candidates = dict(state.memories), dict(state.candidates)
-    sessions = {session_id: dict(changes) for session_id, changes in state.sessions.items()}
-    seq = state.seq
+    folding = Folding(state)
     for event in events:
-        _apply(event, memories, candidates, sessions)
-        seq = getattr(event, "seq", seq)  # a draft has no seq yet
-    return Folded(seq=seq, memories=memories, candidates=candidates, sessions=sessions)
+        folding.take(event)
+    return folding.state()
+
+
+class Folding:
+    """:func:`fold_all` for a caller that is handed the events one at a time (``verify``'s walk of the log).
+
+    The maps are this object's own copies, changed in place by :meth:`take`; :meth:`state` is the
+    :class:`Folded` they hold so far.
+    """
+
+    def __init__(self, state: Folded = EMPTY) -> None:
+        self.memories, self.candidates = dict(state.memories), dict(state.candidates)
+        self.sessions = {session_id: dict(changes) for session_id, changes in state.sessions.items()}
+        self.seq = state.seq
+
+    def take(self, event: EventDraft) -> None:
+        """Fold ``event`` in (the one definition: :func:`_apply`)."""
+        _apply(event, self.memories, self.candidates, self.sessions)
+        self.seq = getattr(event, "seq", self.seq)  # a draft has no seq yet
+
+    def state(self) -> Folded:
+        """What the events taken so far leave (it shares this object's maps: take no event after)."""
+        return Folded(seq=self.seq, memories=self.memories, candidates=self.candidates, sessions=self.sessions)
 
 
 def _apply(
