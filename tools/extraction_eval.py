@@ -236,8 +236,9 @@ DOC_TAIL = """
     reminder without a durable word ("Please make sure to verify the change after you make it"); and two
     Chinese rules without a signal word or with deixis ("这是源仓库" — this is the source repository, do not
     change the entry layer; "description用中文这条不变" — descriptions stay in Chinese).
-  The model extractors (`--extractor claude|codex|gemini`) read meaning and are the way to these; a next
-  round of the heuristic needs a fresh held-out split, as this one is now known.
+  Such rules are what the model extractors (`--extractor claude|codex|gemini`) are for; they are not
+  measured here (this set runs offline, with no model). A next round of the heuristic needs a fresh
+  held-out split, as this one is now known.
 - **Dev 2** (tuned on): 6 of 7 proposals worth keeping, 6 of 9 rules found, from 4 of 7 and 4 of 9 before.
   Its misses are rules without any signal word: a rebuke ("If you had been delegating to the frontend
   agent like you were supposed to …"), "You should be using the available agents to do this work.", and
