@@ -12,8 +12,8 @@ list of passages), and then the quote must be, or contain, one of them. A durabl
 a proposal quotes it that way. Proposals are what :func:`memory_review.extract.plan.plan` makes of the
 findings with empty stores, i.e. what a reviewer would see.
 
-Splits: ``dev`` and ``heldout`` (ADR 0033), ``dev2`` and ``heldout2`` (ADR 0044: prompt histories with
-standing rules in them, so that recall can be measured).
+Splits: ``dev`` and ``heldout`` (ADR 0033), ``dev2``, ``heldout2`` and ``heldout3`` (ADR 0044: prompt
+histories with standing rules in them, so that recall can be measured).
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -37,7 +37,7 @@ REPO = Path(__file__).resolve().parents[1]
 LABELLED = REPO / "tests" / "memory_review" / "extract" / "labelled"
 KEEP = frozenset({"durable", "maybe"})
 LABELS = frozenset({"durable", "maybe", "one-off"})
-SPLITS = ("dev", "heldout", "dev2", "heldout2")
+SPLITS = ("dev", "heldout", "dev2", "heldout2", "heldout3")
 
 
 @dataclass
@@ -206,6 +206,8 @@ it so.
   Codex CLI (`~/.codex/history.jsonl`) keep, committed in eight people's public repositories (mostly
   dotfiles): whole stretches as they come, in English, Chinese, French and Italian, 434 prompts with 19
   durable rules. *heldout2* was labelled and committed (9cf97fa) before the heuristic was first run on it.
+- *heldout3* (ADR 0044): three more people's prompt histories, 122 prompts with 3 durable rules, labelled
+  and committed (def5c25) after held-out 2 was measured and before the heuristic was run on it.
 
 The *dev* splits were used to tune the heuristic; the *held-out* splits are not tuned on. The shared real
 Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied here) hold
@@ -239,13 +241,20 @@ DOC_TAIL = """
   Such rules are what the model extractors (`--extractor claude|codex|gemini`) are for; they are not
   measured here (this set runs offline, with no model). A next round of the heuristic needs a fresh
   held-out split, as this one is now known.
+- **Held-out 3 meets the goal: 6 of 9 proposals worth keeping (67%), all 3 durable rules found** ("do not
+  auto commit", "all necessary environments should be dynamically baked into env.sh …", "Always allow for
+  the conversation to end such that the project contents can always give a pick-up point …"). Its three
+  mistakes: "in future ubuntus" read as "in the future", a spec's "--pack-dir will by default look at …",
+  and "note that the next step will be …" inside a task. One kept rule's body starts with ", in the
+  generated project" (the "note that" lead is cut, its comma left): a reviewer has to tidy it.
+- **All three held-out splits together: 15 of 23 proposals worth keeping (65%), 8 of 14 durable rules
+  found (57%).** Held-out 2 and 3, the ones with rules in them: 13 of 21 (62%), 8 of 13.
 - **Dev 2** (tuned on): 6 of 7 proposals worth keeping, 6 of 9 rules found, from 4 of 7 and 4 of 9 before.
   Its misses are rules without any signal word: a rebuke ("If you had been delegating to the frontend
   agent like you were supposed to …"), "You should be using the available agents to do this work.", and
   a commit rule inside a user's own 17-line change list, which the heuristic takes for a pasted document.
-- Real histories are mostly task talk: 19 durable rules in 434 prompts of dev 2 and held-out 2, about one
-  in 23, against one in the 88 prompts of dev and held-out. Both held-out splits together: 9 of 14
-  proposals worth keeping (64%), 5 of 11 durable rules found.
+- Real histories are mostly task talk: 22 durable rules in 556 prompts of dev 2 and held-out 2 and 3,
+  about one in 25, against one in the 88 prompts of dev and held-out.
 - What the dev 2 tuning changed (ADR 0044, each a unit test from a real dev 2 prompt with near misses): a
   strong rule with a task clause tacked on ("We should NEVER manually set created at and updated at
   timestamps, please remove that.") keeps the rule; "as you implement things, …" is a standing
