@@ -177,8 +177,14 @@ class CandidateState:
     status: str
     flags: tuple[str, ...]
 
-    def to_json(self) -> dict:
-        data = self.candidate.model_dump(mode="json")
-        data["status"] = self.status
-        data["flags"] = list(self.flags)
-        return data
+    def document(self) -> CandidateDocument:
+        """What ``list``, ``show`` and ``edit`` print with ``--json`` (``cli_render.to_json``)."""
+        fields = {**dict(self.candidate), "flags": self.flags, "status": self.status}
+        return CandidateDocument.model_construct(**fields)  # built from a checked candidate: no revalidation
+
+
+class CandidateDocument(Candidate):
+    """A candidate and where it stands, as one document: its fields, with the live flags (``stale-base``
+    and the rest) in place of the proposed ones, then its status."""
+
+    status: str

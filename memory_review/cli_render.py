@@ -3,30 +3,38 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
-from dataclasses import asdict, dataclass, is_dataclass
-from typing import Any
+from dataclasses import dataclass, is_dataclass
+from typing import Annotated, Any
 
 import orjson
-from pydantic import BaseModel
+from pydantic import BaseModel, PlainSerializer, RootModel, TypeAdapter
 
+from memory_review.candidate import CandidateDocument, CandidateState
 from memory_review.events import Event, encode_event
+from memory_review.gitrepo import LogEntry
 from memory_review.models import DurableScope, Memory, utc_now
 from memory_review.record_io import memory_to_json
+from memory_review.verify import StoreReport
 
 
 def to_json(result: Any) -> Any:
-    """The JSON document a command prints with ``--json``."""
+    """The JSON document a command prints with ``--json``: the result's own model, dumped by pydantic."""
     if isinstance(result, Event):
         return orjson.loads(encode_event(result))  # exactly as stored
     if isinstance(result, Memory):
         return memory_to_json(result)
-    if hasattr(result, "to_json"):
-        return result.to_json()
+    if hasattr(result, "document"):  # a result whose JSON flattens two records into one model (ADR 0043)
+        return result.document().model_dump(mode="json")
     if isinstance(result, BaseModel):
         return result.model_dump(mode="json")
     if is_dataclass(result) and not isinstance(result, type):
-        return {k: to_json(v) for k, v in asdict(result).items()} | _extra(result)
+        document = _adapter(type(result)).dump_python(result, mode="json")
+        # A result that says whether all is well (verify, doctor, forget) says it first; it is not a field.
+        if isinstance(getattr(type(result), "ok", None), property):
+            return {"ok": getattr(result, "ok"), **document}  # noqa: B009 - mypy cannot see the property
+        return document
     if isinstance(result, dict):
         return {str(k): to_json(v) for k, v in result.items()}
     if isinstance(result, (list, tuple)):
@@ -34,19 +42,23 @@ def to_json(result: Any) -> Any:
     return result
 
 
-def _extra(result: Any) -> dict:
-    return {"ok": result.ok} if hasattr(result, "ok") else {}
+@functools.cache
+def _adapter(kind: type) -> TypeAdapter[Any]:
+    """One ``TypeAdapter`` per result class: its fields, in order, are its JSON."""
+    return TypeAdapter(kind)
 
 
 @dataclass(frozen=True)
 class InitResult:
     """``init``: which stores were new, and what happened to the project's ``.gitignore``."""
 
-    stores: dict[str, bool]
+    project: bool
+    user: bool
     gitignore: str
 
-    def to_json(self) -> dict:
-        return {**self.stores, "gitignore": self.gitignore}
+    @property
+    def stores(self) -> dict[str, bool]:
+        return {"project": self.project, "user": self.user}
 
 
 def render_init(result: InitResult, args: argparse.Namespace) -> str:
@@ -78,25 +90,20 @@ class ProposeResult:
 
 @dataclass(frozen=True)
 class VerifyResult:
-    """``verify --json``: ok, every problem, and each store's report."""
+    """``verify --json``: ok, every problem, each store's report, and what wrote them."""
 
-    stores: list
+    ok: bool
+    problems: list[str]
+    stores: list[StoreReport]
+    version: str
+    store_format: int
 
-    @property
-    def ok(self) -> bool:
-        return all(report.ok for report in self.stores)
-
-    def to_json(self) -> dict:
+    @classmethod
+    def of(cls, reports: list[StoreReport]) -> VerifyResult:
         from memory_review.version import store_format, tool_version
 
-        problems = [f"{r.scope}: {p}" for r in self.stores for p in r.problems]
-        return {
-            "ok": self.ok,
-            "problems": problems,
-            "stores": [asdict(r) for r in self.stores],
-            "version": tool_version(),
-            "store_format": store_format(),
-        }
+        problems = [f"{r.scope}: {p}" for r in reports for p in r.problems]
+        return cls(all(r.ok for r in reports), problems, reports, tool_version(), store_format())
 
 
 def render_proposed(results, args) -> str:
@@ -129,11 +136,18 @@ def _list_row(state) -> str:
 class Shown:
     """``show``: the candidate, and what its ``similar-to:`` flags name, as it stands now."""
 
-    state: Any
+    state: CandidateState
     similar: list[Memory]
 
-    def to_json(self) -> dict:
-        return self.state.to_json() | {"similar": [memory_to_json(m) for m in self.similar]}
+    def document(self) -> ShownDocument:
+        fields = dict(self.state.document())
+        return ShownDocument.model_construct(**fields, similar=self.similar)  # checked records: no revalidation
+
+
+class ShownDocument(CandidateDocument):
+    """``show --json``: the candidate's document, then the memories it is similar to, as files say them."""
+
+    similar: list[Annotated[Memory, PlainSerializer(memory_to_json)]]
 
 
 def render_show(shown: Shown | Any, args) -> str:
@@ -223,14 +237,8 @@ def render_memories(memories: list[Memory], args) -> str:
     return "\n".join(render_frame(m, now) for m in priority_order(memories)).rstrip("\n")
 
 
-@dataclass(frozen=True)
-class GitLog:
+class GitLog(RootModel[list[LogEntry]]):
     """``log --git``: a store's history commits, newest first."""
-
-    entries: list
-
-    def to_json(self) -> list[dict]:
-        return [asdict(entry) for entry in self.entries]
 
 
 def render_log(events, args) -> str:
@@ -242,10 +250,10 @@ def render_log(events, args) -> str:
 
 
 def render_git_log(log: GitLog, args) -> str:
-    if not log.entries:
+    if not log.root:
         return f"no git history for the {args.scope} store (refs/memory-review/{args.scope})"
     blocks = []
-    for e in log.entries:
+    for e in log.root:
         merge = f"  (merges {len(e.parents) - 1} replica commit(s))" if len(e.parents) > 1 else ""
         blocks.append(
             f"commit {e.commit}{merge}\nAuthor: {e.author} <{e.email}>\nDate:   {e.date}\n\n"
@@ -396,7 +404,30 @@ def render_nothing(result, args) -> str:
     return ""
 
 
-def render_demo(workspace, args) -> str:
+@dataclass(frozen=True)
+class Demo:
+    """``demo``: the throwaway workspace it built (and, unless ``--no-tui``, opened)."""
+
+    workspace: Any
+
+    def document(self) -> DemoDocument:
+        ws = self.workspace
+        candidates = [state.document() for state in ws.list_candidates()]
+        root, user = str(ws.root), str(ws.store_dir("user"))
+        return DemoDocument(root=root, user_store=user, reopen=reopen_command(ws), candidates=candidates)
+
+
+class DemoDocument(BaseModel):
+    """``demo --json``: where the workspace is, how to open it again, and its pending candidates."""
+
+    root: str
+    user_store: str
+    reopen: str
+    candidates: list[CandidateDocument]
+
+
+def render_demo(demo: Demo, args) -> str:
+    workspace = demo.workspace
     if not args.no_tui:  # after the UI: where the throwaway workspace is, and how to open it again
         return f"demo workspace kept at {workspace.root.parent}\nreopen it: {reopen_command(workspace)}"
     states = workspace.list_candidates()

@@ -46,12 +46,12 @@ def _demo(args, ws: Workspace):
     workspace = build_demo(Path(args.dir) if args.dir else None)
     if not args.no_tui:
         _launch_tui(workspace)
-    return workspace
+    return out.Demo(workspace)
 
 
 @command("init", help="create the user and project stores", example="memory-review init", render="render_init")
 def _init(args, ws: Workspace):
-    return out.InitResult(stores=ws.init(), gitignore=ws.ignore_project_store())
+    return out.InitResult(**ws.init(), gitignore=ws.ignore_project_store())
 
 
 @command(

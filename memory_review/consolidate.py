@@ -76,23 +76,14 @@ class ConsolidationPlan:
 
 @dataclass
 class ConsolidationSummary:
-    """What ``consolidate`` did: memories per store, groups proposed, candidates, notes."""
+    """What ``consolidate`` did: memories per store, groups proposed, candidates, notes. Its fields, in
+    order, are the ``consolidate --json`` document (``cli_render.to_json``)."""
 
     threshold: int
     memories: dict[str, int] = field(default_factory=dict)
     groups: list[dict[str, Any]] = field(default_factory=list)
     proposed: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        """The ``consolidate --json`` document."""
-        return {
-            "threshold": self.threshold,
-            "memories": self.memories,
-            "groups": self.groups,
-            "proposed": self.proposed,
-            "notes": self.notes,
-        }
 
 
 # --------------------------------------------------------------------------- the store side

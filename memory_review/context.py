@@ -40,34 +40,23 @@ if TYPE_CHECKING:
 DEFAULT_BUDGET = 25_000
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ReplayedContext:
-    """One context a session was given, rebuilt from the log."""
+    """One context a session was given, rebuilt from the log. Its fields, in order, are each item of
+    ``replay --session --json`` (``cli_render.to_json``)."""
 
     seq: int
     ts: str
     query_sha256: str | None
     """The sha256 of the prompt the block was built for (None: built without one)."""
+    query: str | None = None
+    """The prompt itself, only from a log written before prompts were recorded as hashes."""
     text: str
     sha256: str
     matches: bool
-    query: str | None = None
-    """The prompt itself, only from a log written before prompts were recorded as hashes."""
     forgotten: int | None = None
     """The seq of the ``store.forgotten`` event that redacted what this context showed (docs/adr/0019):
     then the text is the redacted one and ``matches`` is False by design, not damage."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "seq": self.seq,
-            "ts": self.ts,
-            "query_sha256": self.query_sha256,
-            "query": self.query,
-            "text": self.text,
-            "sha256": self.sha256,
-            "matches": self.matches,
-            "forgotten": self.forgotten,
-        }
 
 
 def context_for(

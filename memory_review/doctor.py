@@ -16,10 +16,10 @@ import shlex
 import shutil
 import sys
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from memory_review.errors import MemoryReviewError
 from memory_review.events.safe_fs import read_file_or
@@ -43,7 +43,8 @@ class Check:
 
 @dataclass
 class DoctorReport:
-    """Versions, then every check; ``ok`` when none found anything off."""
+    """Versions, then every check; ``ok`` when none found anything off. ``doctor --json`` is ``ok`` and
+    then these fields, in order (``cli_render.to_json``)."""
 
     version: str
     python: str
@@ -53,15 +54,6 @@ class DoctorReport:
     @property
     def ok(self) -> bool:
         return all(check.ok for check in self.checks)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "ok": self.ok,
-            "version": self.version,
-            "python": self.python,
-            "store_format": self.store_format,
-            "checks": [asdict(check) for check in self.checks],
-        }
 
 
 def diagnose(ws: Workspace, *, environ: dict[str, str] | None = None, now: datetime | None = None) -> DoctorReport:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from memory_review.errors import StorageError, ValidationError
 from memory_review.extract import PROPOSER, Finding, extract, extract_with_model, plan, read_transcript
@@ -42,19 +42,7 @@ class ExtractSummary:
     skipped_duplicates: int = 0
     flagged: int = 0
     failure: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "source": self.source,
-            "format": self.format,
-            "session": self.session,
-            "user_turns": self.user_turns,
-            "found": self.found,
-            "proposed": self.proposed,
-            "skipped_duplicates": self.skipped_duplicates,
-            "flagged": self.flagged,
-            "failure": self.failure,
-        }
+    """Its fields, in order, are the ``extract --json`` document (``cli_render.to_json``)."""
 
 
 def extract_transcript(

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import orjson
 
@@ -75,19 +75,17 @@ class StoreForget:
         return sum(self.found.values())
 
 
-@dataclass
+@dataclass(kw_only=True)
 class ForgetResult:
-    """``forget`` over the stores asked for; a dry run (no ``--yes``) writes nothing."""
+    """``forget`` over the stores asked for; a dry run (no ``--yes``) writes nothing. ``forget --json`` is
+    ``ok`` and then these fields, in order (``cli_render.to_json``)."""
 
-    stores: list[StoreForget]
     dry_run: bool
+    stores: list[StoreForget]
 
     @property
     def ok(self) -> bool:
         return not any(store.remaining for store in self.stores)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "dry_run": self.dry_run, "stores": [asdict(s) for s in self.stores]}
 
 
 def forget_store(

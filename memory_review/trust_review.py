@@ -19,7 +19,7 @@ from typing import Any
 
 from memory_review.errors import ValidationError
 from memory_review.events import Event, EventDraft, EventType
-from memory_review.models import DurableScope, Memory
+from memory_review.models import DurableScope, Memory, MemoryType, Strict
 from memory_review.reviewed import ReviewedRecords
 from memory_review.rules import Plan
 from memory_review.safety import FLAG_HIDDEN_UNICODE, FLAG_INJECTION, FLAG_SECRET, scan
@@ -54,23 +54,42 @@ class ForeignMemory:
     def id(self) -> str:
         return self.memory.id
 
-    def to_json(self) -> dict[str, Any]:
+    def document(self) -> ForeignDocument:
+        """What ``trust --json`` prints for it (``cli_render.to_json``)."""
         m = self.memory
-        return {
-            "id": m.id,
-            "scope": self.scope,
-            "sha256": self.sha256,
-            "type": m.type,
-            "description": m.description,
-            "body": m.body,
-            "flags": list(self.flags),
-            "source": self.source,
-            "origin": self.origin,
-            "status": self.status,
-            "problem": self.problem,
-            "applied_by": m.applied_by,
-            "updated_at": m.updated_at,
-        }
+        return ForeignDocument.model_construct(  # built from checked records: no revalidation
+            id=m.id,
+            scope=self.scope,
+            sha256=self.sha256,
+            type=m.type,
+            description=m.description,
+            body=m.body,
+            flags=self.flags,
+            source=self.source,
+            origin=self.origin,
+            status=self.status,
+            problem=self.problem,
+            applied_by=m.applied_by,
+            updated_at=m.updated_at,
+        )
+
+
+class ForeignDocument(Strict):
+    """A foreign memory as one document: the memory's texts beside why it waits, and who approved it where."""
+
+    id: str
+    scope: DurableScope
+    sha256: str
+    type: MemoryType
+    description: str
+    body: str
+    flags: tuple[str, ...]
+    source: str
+    origin: str | None
+    status: str
+    problem: str | None
+    applied_by: str | None
+    updated_at: str
 
 
 def undecided(view: StoreView, ledger: Ledger) -> dict[str, str]:

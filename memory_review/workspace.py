@@ -691,7 +691,7 @@ class Workspace:
                     continue
                 with store.locked():
                     self._reindex(store)
-        return ForgetResult(stores, dry_run)
+        return ForgetResult(dry_run=dry_run, stores=stores)
 
     def _carry_trust_through_forget(self, store: Store, before: dict[str, str]) -> None:
         """A person's decision about a memory holds for its redacted version; the old hash goes.

@@ -37,7 +37,8 @@ _ACTOR_ROOM = "x" * 64
 
 @dataclass
 class ImportSummary:
-    """What one import did: files read, found, proposed, skipped as duplicates, flagged, why not.
+    """What one import did: files read, found, proposed, skipped as duplicates, flagged, why not. Its
+    fields, in order, are the ``import --json`` document (``cli_render.to_json``).
 
     ``merged`` counts pieces that said the same as another piece of this import (their
     evidence joined that one's); ``too_large`` names memories that could not fit a file.
@@ -54,22 +55,6 @@ class ImportSummary:
     duplicates: list[dict[str, str]] = field(default_factory=list)
     too_large: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        """The ``import --json`` document."""
-        return {
-            "source": self.source,
-            "formats": self.formats,
-            "files": self.files,
-            "found": self.found,
-            "proposed": self.proposed,
-            "skipped_duplicates": self.skipped_duplicates,
-            "merged": self.merged,
-            "flagged": self.flagged,
-            "duplicates": self.duplicates,
-            "too_large": self.too_large,
-            "notes": self.notes,
-        }
 
 
 def import_memories(

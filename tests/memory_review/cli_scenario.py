@@ -165,6 +165,7 @@ def run_scenario(tmp_path: Path) -> dict[str, Any]:
     s.json("install", ["install", "claude-code"])
     s.json("uninstall", ["uninstall", "claude-code"])
     s.json("export", ["export", "--format", "agents-md"])
+    s.json("demo", ["demo", "--no-tui", "--dir", str(tmp_path / "demo")])
     # Another person's home on the same project: nobody there approved the project's memories.
     elsewhere = {"MEMORY_REVIEW_HOME": str(tmp_path / "home-2")}
     s.json("trust list, foreign", ["trust"], **elsewhere)

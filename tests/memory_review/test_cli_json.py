@@ -48,6 +48,7 @@ TOP_LEVEL = {
     "install": "object",
     "uninstall": "object",
     "export": "object",
+    "demo": "object",
 }
 
 
