@@ -10,6 +10,11 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from importlib.machinery import ModuleSpec
+    from types import ModuleType
 
 HOOK_ARGV = ["hook", "claude-code"]
 
@@ -29,9 +34,45 @@ def main() -> int:
     # builds its first model: a scan of site-packages per command. This program loads none; a person who
     # wants one sets the variable themselves (docs/adr/0037).
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    if os.environ["PYDANTIC_DISABLE_PLUGINS"] in ("__all__", "1", "true"):
+        _no_plugin_loader()
     from memory_review.cli import main as cli_main
 
     return cli_main()
+
+
+def _no_plugin_loader() -> None:
+    """Stand in for ``pydantic.plugin._loader``, which imports ``importlib.metadata`` (and ``email``,
+    ``zipfile``, ...: about a tenth of an apply's imports) only for the entry-point scan that the setting
+    above turns off (docs/adr/0042). With every plugin disabled its ``get_plugins`` returns no plugin,
+    and so does this one; ``_plugins`` stays None (never scanned). A finder, not a module put in
+    ``sys.modules``: nothing of pydantic exists until pydantic asks. Only this program does it."""
+    if "pydantic.plugin._loader" not in sys.modules and _NoPluginLoader not in sys.meta_path:
+        sys.meta_path.insert(0, _NoPluginLoader)
+
+
+class _NoPluginLoader:
+    """The import system's finder and loader of the one module :func:`_no_plugin_loader` replaces."""
+
+    NAME = "pydantic.plugin._loader"
+
+    @classmethod
+    def find_spec(cls, name: str, path: object = None, target: object = None) -> ModuleSpec | None:
+        if name != cls.NAME:
+            return None
+        from importlib.machinery import ModuleSpec
+
+        return ModuleSpec(name, cls)  # type: ignore[arg-type]  # a loader by its two methods
+
+    @staticmethod
+    def create_module(spec: ModuleSpec) -> None:
+        return None  # the default module object
+
+    @staticmethod
+    def exec_module(module: ModuleType) -> None:
+        module.__dict__.update(
+            PYDANTIC_ENTRY_POINT_GROUP="pydantic", _plugins=None, _loading_plugins=False, get_plugins=lambda: ()
+        )
 
 
 if __name__ == "__main__":

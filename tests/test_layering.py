@@ -107,7 +107,7 @@ def test_only_one_module_imports_git_and_one_filelock() -> None:
                 users[root].append(path.relative_to(ROOT).as_posix())
     assert users["git"] == ["memory_review/gitrepo.py"]
     assert users["filelock"] == ["memory_review/locking.py"]
-    assert users["yaml"] == ["memory_review/record_io.py"]
+    assert users["yaml"] == ["memory_review/record_yaml.py"]
 
 
 # --- Workspace is the only door (issue #15 §8) ------------------------------------------------------------

@@ -32,6 +32,18 @@ NOT_FOR_A_WRITE = (
     "memory_review.near_duplicates",
     "memory_review.pending_files",
     "memory_review.doctor",
+    # docs/adr/0042: an apply renders memory files and never parses one, so PyYAML stays out
+    # (memory_review.record_yaml is imported on the first parse); the console script stands in for
+    # pydantic's plugin loader, whose import of importlib.metadata (with email, zipfile, csv, ...)
+    # only served the scan it turns off; the read index writer takes the renderer, not the block builder.
+    "yaml",
+    "memory_review.record_yaml",
+    "importlib.metadata",
+    "email",
+    "zipfile",
+    "memory_review.injection.build",
+    "memory_review.injection.selection",
+    "memory_review.context",
 )
 PROPOSAL = {
     "op": "create",

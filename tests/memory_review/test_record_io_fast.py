@@ -15,22 +15,22 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from test_record_io import ATTACKS, MEMORIES, TS, _file, _memory, _render_or_reject
 
-from memory_review import record_io
+from memory_review import record_io, record_yaml
 from memory_review.errors import ValidationError
 from memory_review.models import Memory
 from memory_review.record_io import parse_memory, render_memory
 
-pytestmark = pytest.mark.skipif(record_io._FAST_LOADER is None, reason="PyYAML built without libyaml")
+pytestmark = pytest.mark.skipif(record_yaml.FAST_LOADER is None, reason="PyYAML built without libyaml")
 
 
 def _strict(data: bytes, path: str = "m.md") -> Memory:
     """``parse_memory`` with the fast path switched off: the reference."""
-    saved = record_io._FAST_LOADER
-    record_io._FAST_LOADER = None
+    saved = record_yaml.FAST_LOADER
+    record_yaml.FAST_LOADER = None
     try:
         return parse_memory(data, path=path)
     finally:
-        record_io._FAST_LOADER = saved
+        record_yaml.FAST_LOADER = saved
 
 
 def _outcome(parse: Callable[[bytes, str], Memory], data: bytes) -> tuple[str, object]:
@@ -58,7 +58,7 @@ def test_canonical_file_does_not_use_the_pure_python_composer(monkeypatch: pytes
     def refuse(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
         raise AssertionError("the strict composer ran on a canonical file")
 
-    monkeypatch.setattr(record_io.StrictLoader, "compose_node", refuse)
+    monkeypatch.setattr(record_yaml.StrictLoader, "compose_node", refuse)
     assert parse_memory(data) == _memory(body='Body.\n---\nid: "evil"\n---')
 
 
@@ -104,7 +104,7 @@ def test_libyaml_accepts_what_the_strict_loader_refuses() -> None:
     """Why the fast path must check the bytes: libyaml alone would take a tagged value."""
     data = HAND_WRITTEN["explicit-str-tag-on-canonical-value"]
     front, _body = record_io.split_frontmatter(data.decode())
-    assert yaml.load(front, Loader=record_io._FAST_LOADER)["scope"] == "user"  # noqa: S506 - CSafeLoader
+    assert yaml.load(front, Loader=record_yaml.FAST_LOADER)["scope"] == "user"  # noqa: S506 - CSafeLoader
     with pytest.raises(ValidationError, match="tags"):
         parse_memory(data)
 
