@@ -16,10 +16,11 @@ import os
 import shutil
 import stat
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from forkserver_kit import run_cli
 
 from memory_review.proposal import parse_proposal
 from memory_review.workspace import Workspace
@@ -200,16 +201,9 @@ class Victim:
         return env
 
     def run(self, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
-        """``memory-review ARGS`` in the clone, as a real subprocess that cannot hang the suite."""
-        return subprocess.run(
-            [sys.executable, "-m", "memory_review.cli", *args],
-            input=stdin,
-            check=False,
-            env=self.env,
-            cwd=self.clone,
-            capture_output=True,
-            timeout=CALL_TIMEOUT,
-        )
+        """``memory-review ARGS`` in the clone, as a process of its own that cannot hang the suite (forked
+        without the interpreter's start-up, see forkserver_kit)."""
+        return run_cli(list(args), env=self.env, cwd=self.clone, stdin=stdin, timeout=CALL_TIMEOUT)
 
     def hook(self, payload: dict[str, Any]) -> subprocess.CompletedProcess:
         return self.run("hook", "claude-code", stdin=json.dumps(payload).encode())

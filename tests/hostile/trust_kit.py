@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from forkserver_kit import run_cli
 
 DATA = Path(os.environ.get("MEMORY_REVIEW_TEST_DATA", Path(__file__).resolve().parents[2] / ".." / "shared" / "data"))
 CALL_TIMEOUT = 60  # seconds: no call may hang the suite
@@ -69,16 +70,9 @@ class Person:
         }
 
     def run(self, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
-        """``memory-review ARGS`` as a real process in the project."""
-        return subprocess.run(
-            [sys.executable, "-m", "memory_review.cli", *args],
-            input=stdin,
-            cwd=self.root,
-            env=self.env,
-            capture_output=True,
-            check=False,
-            timeout=CALL_TIMEOUT,
-        )
+        """``memory-review ARGS`` as a process of its own in the project (forked without the start-up,
+        see forkserver_kit)."""
+        return run_cli(list(args), env=self.env, cwd=self.root, stdin=stdin, timeout=CALL_TIMEOUT)
 
     def ok(self, *args: str, stdin: bytes | None = None) -> str:
         done = self.run(*args, stdin=stdin)

@@ -1,25 +1,18 @@
-"""The command line as a subprocess, for the tests that drive it the way a user and an agent do."""
+"""The command line as a process of its own, for the tests that drive it the way a user and an agent do."""
 
 from __future__ import annotations
 
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
+
+from forkserver_kit import as_text, run_cli, text_input
 
 
 def run(args: list[str], env: dict, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
-    """``memory-review ARGS`` in ``cwd`` (a real process, 60 s at most)."""
-    return subprocess.run(
-        [sys.executable, "-m", "memory_review.cli", *args],
-        input=stdin,
-        env=env,
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    """``memory-review ARGS`` in ``cwd`` (its own process, forked past the start-up: forkserver_kit; 60 s at most)."""
+    return as_text(run_cli(args, env=env, cwd=cwd, stdin=text_input(stdin), timeout=60))
 
 
 def run_json(args: list[str], env: dict, cwd: Path, stdin: str | None = None):

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from forkserver_kit import as_text, run_cli, text_input
 
 from memory_review.integrations.hook_state import HookError, hooks_dir, log_error
 
@@ -32,15 +33,8 @@ class Planted:
         stdin: str | None = None,
         extra_env: dict[str, str] | None = None,
     ) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "memory_review.cli", *args],
-            input=stdin,
-            env={**self.env, **(extra_env or {})},
-            cwd=self.repo,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+        env = {**self.env, **(extra_env or {})}
+        return as_text(run_cli(list(args), env=env, cwd=self.repo, stdin=text_input(stdin), timeout=120))
 
     def json(self, *args: str, stdin: str | None = None) -> Any:
         done = self.run(*args, "--json", stdin=stdin)

@@ -9,10 +9,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from forkserver_kit import run_cli
 
 from memory_review.proposal import parse_proposal
 from memory_review.workspace import Workspace
@@ -48,19 +49,17 @@ class Project:
         return Workspace(self.root, Path(self.env["MEMORY_REVIEW_HOME"]))
 
     def run(
-        self, *args: str, stdin: str | bytes | None = None, env: dict[str, str] | None = None, timeout: float = 60
+        self,
+        *args: str,
+        stdin: str | bytes | None = None,
+        env: dict[str, str] | None = None,
+        timeout: float = 60,
+        fresh: bool = False,
     ) -> subprocess.CompletedProcess:
-        """``memory-review ARGS`` as a real subprocess in the project."""
+        """``memory-review ARGS`` as a process of its own in the project (``fresh``: a new interpreter,
+        else forked without the start-up, see forkserver_kit)."""
         data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
-        return subprocess.run(
-            [sys.executable, "-m", "memory_review.cli", *args],
-            input=data,
-            check=False,
-            env=env or self.env,
-            cwd=self.root,
-            capture_output=True,
-            timeout=timeout,
-        )
+        return run_cli(list(args), env=env or self.env, cwd=self.root, stdin=data, timeout=timeout, fresh=fresh)
 
     def json(self, *args: str, stdin: str | None = None) -> Any:
         """``memory-review ARGS --json``, which must succeed."""
@@ -76,8 +75,8 @@ class Project:
         timeout: float = 30,
         agent: str = "claude-code",
     ) -> subprocess.CompletedProcess:
-        """``memory-review hook <agent>`` with ``payload`` on stdin, as the agent runs it."""
-        return self.run("hook", agent, stdin=json.dumps(payload), env=env, timeout=timeout)
+        """``memory-review hook <agent>`` with ``payload`` on stdin, as the agent runs it (a new interpreter)."""
+        return self.run("hook", agent, stdin=json.dumps(payload), env=env, timeout=timeout, fresh=True)
 
     def install(self, agent: str, *args: str) -> str:
         """``memory-review install AGENT ARGS``, which must succeed; what it printed."""

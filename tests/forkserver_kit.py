@@ -1,0 +1,257 @@
+"""``python -m memory_review.cli ARGS`` as a forked child of one interpreter that imported the library once.
+
+Each command line a test runs is still its own process: its own cwd, environment, stdin, stdout, stderr,
+exit code and timeout, its files and locks released when it exits, nothing shared with the test process or
+with the other commands. What it skips is the start-up: a fresh interpreter importing pydantic and building
+every model cost ~0.3 s of CPU per command line, most of the default suite's time (docs/adr/0039). A fork
+of a process that imported the same modules, and did nothing else, runs the same code from there on.
+
+Used by the test kits' ``run`` for tests about what a command does. A real fresh process is used instead
+(by ``run_cli``'s ``fresh=True``, and always) when the test is about the process itself (start-up imports,
+hooks' deadlines, crashes armed through ``sitecustomize``), when the environment changes how Python starts
+(a ``PYTHON*`` variable or the fault plan), when the call comes from another thread (concurrency tests keep
+their concurrency), and for every call when ``MEMORY_REVIEW_FULL=1``: the full run starts every command fresh.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import locale
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Mapping
+from pathlib import Path
+
+FULL = os.environ.get("MEMORY_REVIEW_FULL") == "1"
+ARGV_HEAD = [sys.executable, "-m", "memory_review.cli"]
+
+# What ``python -m memory_review.cli`` imports on its way to a command (the CLI imports its commands
+# lazily, issue #16). Importing one more than a command needs changes nothing it does.
+PRELOAD = (
+    "memory_review.cli",
+    "memory_review.cli_render",
+    "memory_review.workspace",
+    "memory_review.models",
+    "memory_review.proposal",
+    "memory_review.lean.hook",
+    "memory_review.lean.command",
+    "memory_review.integrations.claude_hooks",
+)
+
+SERVER = r"""
+import importlib, json, os, select, signal, sys
+
+for name in PRELOAD:
+    importlib.import_module(name)
+import atexit, gc, threading, traceback
+import memory_review.cli as cli
+
+gc.freeze()  # what the imports built stays shared with every child: no collection touches (copies) it
+
+
+def read_line():
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = os.read(0, 1 << 16)
+        if not chunk:
+            return b""
+        data += chunk
+    return data
+
+
+def serve():
+    while True:
+        line = read_line()
+        if not line:
+            os._exit(0)
+        request = json.loads(line)
+        pid = os.fork()
+        if pid == 0:
+            return request
+        killed = False
+        pidfd = os.pidfd_open(pid)
+        ready, _, _ = select.select([pidfd], [], [], request["timeout"])
+        os.close(pidfd)
+        if not ready:
+            os.kill(pid, signal.SIGKILL)
+            killed = True
+        _, status = os.waitpid(pid, 0)
+        os.write(1, json.dumps({"returncode": os.waitstatus_to_exitcode(status), "killed": killed}).encode() + b"\n")
+
+
+def become(request):
+    for fd, (name, flags) in enumerate(
+        ((request["stdin"], os.O_RDONLY), (request["stdout"], os.O_WRONLY), (request["stderr"], os.O_WRONLY))
+    ):
+        opened = os.open(name, flags)
+        os.dup2(opened, fd)
+        os.close(opened)
+    os.chdir(request["cwd"])
+    os.environ.clear()
+    os.environ.update(request["env"])
+    for fd, name, mode in ((0, "stdin", "r"), (1, "stdout", "w"), (2, "stderr", "w")):
+        old = getattr(sys, name)
+        # stderr is line-buffered, as in any Python since 3.9
+        stream = open(fd, mode, buffering=1 if fd == 2 else -1, encoding=old.encoding, errors=old.errors, closefd=False)
+        setattr(sys, name, stream)
+        setattr(sys, "__%s__" % name, stream)
+    sys.argv = [cli.__file__, *request["args"]]
+
+
+def exit_code(status):
+    # what the interpreter makes of sys.exit(status)
+    if status is None:
+        return 0
+    if isinstance(status, int):
+        return status & 0xFF
+    print(status, file=sys.stderr)
+    return 1
+
+
+def finish(code):
+    # The interpreter's exit (threads joined, exit functions run, output flushed), without tearing down
+    # every module: the child's heap is the server's, and a teardown would copy all of it.
+    threading._shutdown()
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            code = code or 120
+    os._exit(code)
+
+
+request = serve()
+del serve, read_line
+become(request)
+try:
+    status = cli.main()
+except SystemExit as exc:
+    status = exc.code
+except KeyboardInterrupt:
+    traceback.print_exc()
+    sys.stderr.flush()
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGINT)
+except BaseException:
+    sys.excepthook(*sys.exc_info())
+    status = 1
+finish(exit_code(status))
+"""
+
+
+class _Server:
+    """One forking interpreter per test process, started at the first call, stopped at exit."""
+
+    def __init__(self) -> None:
+        self.process: subprocess.Popen[bytes] | None = None
+        self.lock = threading.Lock()
+
+    def start(self) -> subprocess.Popen[bytes]:
+        if self.process is None or self.process.poll() is not None:
+            code = f"PRELOAD = {PRELOAD!r}\n{SERVER}"
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", code],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                cwd=tempfile.gettempdir(),
+            )
+        return self.process
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            assert self.process.stdin is not None
+            self.process.stdin.close()
+            self.process.wait(timeout=30)
+
+    def call(self, request: dict[str, object]) -> dict[str, object] | None:
+        """The child's exit, or None when the server itself is gone (the caller starts a fresh process)."""
+        process = self.start()
+        assert process.stdin is not None and process.stdout is not None
+        try:
+            process.stdin.write(json.dumps(request).encode() + b"\n")
+            process.stdin.flush()
+        except BrokenPipeError:
+            return None
+        line = process.stdout.readline()
+        return json.loads(line) if line else None
+
+
+_SERVER = _Server()
+atexit.register(_SERVER.stop)
+
+
+def _starts_differently(env: Mapping[str, str]) -> bool:
+    """Whether ``env`` changes what a fresh interpreter would do before our code runs."""
+    names = {k for k in (*env, *os.environ) if k.startswith("PYTHON") or k == "MEMORY_REVIEW_FAULT"}
+    return any(env.get(k) != os.environ.get(k) for k in names) or "MEMORY_REVIEW_FAULT" in env
+
+
+def run_cli(
+    args: list[str],
+    *,
+    env: Mapping[str, str] | None,
+    cwd: Path,
+    stdin: bytes | None = None,
+    timeout: float = 60,
+    fresh: bool = False,
+) -> subprocess.CompletedProcess[bytes]:
+    """``python -m memory_review.cli ARGS`` in ``cwd`` with ``env``: its exit code, stdout and stderr bytes."""
+    env = dict(os.environ if env is None else env)
+    argv = [*ARGV_HEAD, *args]
+    if fresh or FULL or _starts_differently(env) or threading.current_thread() is not threading.main_thread():
+        return _fresh(argv, env, cwd, stdin, timeout)
+    if not _SERVER.lock.acquire(blocking=False):
+        return _fresh(argv, env, cwd, stdin, timeout)
+    try:
+        return _forked(argv, env, cwd, stdin, timeout)
+    finally:
+        _SERVER.lock.release()
+
+
+def _fresh(
+    argv: list[str], env: dict[str, str], cwd: Path, stdin: bytes | None, timeout: float
+) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(argv, input=stdin, env=env, cwd=cwd, capture_output=True, timeout=timeout, check=False)
+
+
+def _forked(
+    argv: list[str], env: dict[str, str], cwd: Path, stdin: bytes | None, timeout: float
+) -> subprocess.CompletedProcess[bytes]:
+    with tempfile.TemporaryDirectory(prefix="cli-fork-") as folder:
+        files = {name: Path(folder) / name for name in ("stdin", "stdout", "stderr")}
+        files["stdin"].write_bytes(stdin or b"")
+        files["stdout"].touch()
+        files["stderr"].touch()
+        request = {"args": argv[3:], "env": env, "cwd": str(cwd), "timeout": timeout}
+        request |= {name: str(path) for name, path in files.items()}
+        if stdin is None:
+            request["stdin"] = os.devnull
+        done = _SERVER.call(request)
+        if done is None:
+            return _fresh(argv, env, cwd, stdin, timeout)
+        out, err = files["stdout"].read_bytes(), files["stderr"].read_bytes()
+    if done["killed"]:
+        raise subprocess.TimeoutExpired(argv, timeout, out, err)
+    returncode = done["returncode"]
+    assert isinstance(returncode, int)
+    return subprocess.CompletedProcess(argv, returncode, out, err)
+
+
+def as_text(done: subprocess.CompletedProcess[bytes]) -> subprocess.CompletedProcess[str]:
+    """What ``subprocess.run(..., text=True)`` would have returned: decoded, newlines translated."""
+
+    def decode(data: bytes) -> str:
+        return data.decode(locale.getpreferredencoding(False)).replace("\r\n", "\n").replace("\r", "\n")
+
+    return subprocess.CompletedProcess(done.args, done.returncode, decode(done.stdout), decode(done.stderr))
+
+
+def text_input(stdin: str | None) -> bytes | None:
+    """The bytes ``subprocess.run(..., text=True, input=stdin)`` would have written."""
+    return None if stdin is None else stdin.encode(locale.getpreferredencoding(False))
