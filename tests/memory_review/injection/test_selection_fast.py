@@ -100,6 +100,27 @@ def test_same_choice_as_bm25_from_the_definition(memories_spec, query: str, limi
     assert ranked(memories, query, limit) == expected  # the input order never matters
 
 
+_WORD = st.from_regex(r"[bcdfk]{3,4}", fullmatch=True)  # no vowel, no suffix: each word is its own term
+_WORDS = st.lists(_WORD, max_size=30).map(" ".join)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.tuples(_WORDS, _WORDS), min_size=1, max_size=8),
+    st.lists(_WORD, min_size=rank.SCAN_TERMS + 1, max_size=80, unique=True).map(" ".join),
+    st.integers(min_value=1, max_value=4),
+)
+def test_a_long_prompt_collects_every_term_in_one_pass_with_the_same_choice(memories_spec, query, limit) -> None:
+    # Past SCAN_TERMS query terms the scores come from one pass over the lists (a pasted log at 50,000
+    # memories must not cost one scan per word); the choice must be BM25's all the same.
+    assert len(keywords.query_terms(query)) > rank.SCAN_TERMS
+    memories = [
+        make_memory(f"m{i}", body=body, description=description or "note", updated_at="2026-07-05T09:00:00Z")
+        for i, (description, body) in enumerate(memories_spec)
+    ]
+    assert ranked(memories, query, limit) == _reference(memories, query, limit)
+
+
 def test_a_query_word_inside_a_longer_word_does_not_count() -> None:
     memories = [
         make_memory("a", body="contest attested"),
