@@ -8,10 +8,14 @@ prompt injection and a pasted secret — every kind of row and flag the queue sh
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import orjson
 
+from memory_review import models
 from memory_review.proposal import parse_proposals
 from memory_review.workspace import Workspace
 
@@ -193,8 +197,31 @@ def build_scenario(directory: Path) -> Workspace:
     project = directory / "project"
     project.mkdir(parents=True, exist_ok=True)
     workspace = Workspace(project.resolve(), (directory / "user-home").resolve())
-    workspace.init()
-    approved = workspace.propose(parse_proposals(orjson.dumps(APPROVED), where="scenario"))
-    workspace.apply([state.candidate.id for state in approved], actor="alice")
-    workspace.propose(parse_proposals(orjson.dumps(PROPOSED), where="scenario"))
+    with _one_second():
+        workspace.init()
+        approved = workspace.propose(parse_proposals(orjson.dumps(APPROVED), where="scenario"))
+        workspace.apply([state.candidate.id for state in approved], actor="alice")
+        workspace.propose(parse_proposals(orjson.dumps(PROPOSED), where="scenario"))
     return workspace
+
+
+class _Frozen(datetime):
+    moment = datetime.now(UTC)
+
+    @classmethod
+    def now(cls, tz=None):  # type: ignore[no-untyped-def, override]
+        return cls.moment if tz is not None else cls.moment.replace(tzinfo=None)
+
+
+@contextlib.contextmanager
+def _one_second() -> Iterator[None]:
+    """Every record the scenario writes is stamped in the same second: an update's diff would otherwise
+    show ``updated_at`` changed when the apply and the proposal straddled a second (under load), and the
+    screens mask the times, so the snapshot differed by a line nobody could read."""
+    _Frozen.moment = datetime.now(UTC)
+    saved = models.datetime
+    models.datetime = _Frozen  # type: ignore[misc]
+    try:
+        yield
+    finally:
+        models.datetime = saved  # type: ignore[misc]
