@@ -352,11 +352,21 @@ def memory_from_json(data: dict[str, Any], *, where: str = "") -> Memory:
 
     The result is also checked to be storable as a file (safe id, body, caps).
     """
+    return _checked_from_json(data, where)[0]
+
+
+def hashed_memory_from_json(data: dict[str, Any], *, where: str = "") -> tuple[Memory, str]:
+    """:func:`memory_from_json`, with the sha256 of the file the memory renders to (``memory_sha256``),
+    taken from the rendering that checked it: ``verify`` needs both, and need not render it twice."""
+    memory, rendered = _checked_from_json(data, where)
+    return memory, hashlib.sha256(rendered).hexdigest()
+
+
+def _checked_from_json(data: dict[str, Any], where: str) -> tuple[Memory, bytes]:
     path = where or None
     if not isinstance(data, dict):
         raise ValidationError(f"a memory must be a JSON object, not {type(data).__name__}", path=path)
     if not all(isinstance(key, str) for key in data):
         raise ValidationError("a memory's keys must be strings", path=path)
     memory = _build(_tuples(data), path)
-    _render(memory, path if path is not None else f"memory {memory.id!r}")
-    return memory
+    return memory, _render(memory, path if path is not None else f"memory {memory.id!r}")

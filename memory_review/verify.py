@@ -23,7 +23,6 @@ from memory_review.events.safe_fs import list_dir
 from memory_review.file_reads import storage_errors
 from memory_review.manifest import Manifest
 from memory_review.models import DurableScope, Memory
-from memory_review.record_io import memory_sha256
 from memory_review.reviewed import ReviewedRecords, Unreviewed
 from memory_review.sessions import SESSION_EVENT, session_problems, session_states
 from memory_review.storage import EMPTY, Folding, fold_all
@@ -126,7 +125,8 @@ class Walk:
 
     def __init__(self, checkpoint: int) -> None:
         self.checkpoint = checkpoint
-        self.folding = Folding()
+        self.hashes: dict[str, str] = {}  # the sha256 of each memory's last version, from its check
+        self.folding = Folding(hashes=self.hashes)
         self.records = ReviewedRecords()
         self.unreviewed: list[Unreviewed] = []
         self.session_events: list[Event] = []
@@ -197,7 +197,7 @@ def _check_against_log(
     report.problems += [f"{store.log_path}: {u.message()}" for u in walk.unreviewed]
     current = compacted(tx.manifest, tx.view.head, fold_all(EMPTY, tx.tail))
     report.memories = len(current.memories)
-    hashes = {memory_id: memory_sha256(memory) for memory_id, memory in expected.items()}  # each rendered once
+    hashes = {memory_id: walk.hashes[memory_id] for memory_id in expected}  # from the fold's own rendering
     _check_files(store, current, expected, hashes, report, known)
     _check_unnamed(store, current, report, also=files_of(tx.manifest) | versions_named(tx.tail))
     _compare_sets(current, hashes, report)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from memory_review.candidate import Candidate, candidate_from_json
 from memory_review.events import RESTORED, TERMINAL_TYPES, EventDraft
 from memory_review.models import Memory
-from memory_review.record_io import memory_from_json
+from memory_review.record_io import hashed_memory_from_json, memory_from_json
 
 SESSION_EVENT = "session.written"
 CANDIDATE_RECORD_TYPES = frozenset({"candidate.created", "candidate.edited", RESTORED})
@@ -86,14 +86,17 @@ class Folding:
     :class:`Folded` they hold so far.
     """
 
-    def __init__(self, state: Folded = EMPTY) -> None:
+    def __init__(self, state: Folded = EMPTY, *, hashes: dict[str, str] | None = None) -> None:
         self.memories, self.candidates = dict(state.memories), dict(state.candidates)
         self.sessions = {session_id: dict(changes) for session_id, changes in state.sessions.items()}
         self.seq = state.seq
+        self.hashes = hashes
+        """When given: the sha256 of each memory the events taken leave (``memory_sha256``), kept from the
+        rendering that checked it as it was folded, for memories these events wrote (not ``state``'s)."""
 
     def take(self, event: EventDraft) -> None:
         """Fold ``event`` in (the one definition: :func:`_apply`)."""
-        _apply(event, self.memories, self.candidates, self.sessions)
+        _apply(event, self.memories, self.candidates, self.sessions, self.hashes)
         self.seq = getattr(event, "seq", self.seq)  # a draft has no seq yet
 
     def state(self) -> Folded:
@@ -106,19 +109,29 @@ def _apply(
     memories: dict[str, Memory | None],
     candidates: dict[str, Candidate | None],
     sessions: dict[str, dict[str, Memory | None]],
+    hashes: dict[str, str] | None = None,
 ) -> None:
     where = f"event {event.seq}" if hasattr(event, "seq") else f"a {event.type} draft"
     if event.type == SESSION_EVENT:
         if event.session:  # session memory lives with its session, never in the durable set
             _changes(sessions.setdefault(event.session, {}), event, where)
     elif event.changes:
-        _changes(memories, event, where)
+        _changes(memories, event, where, hashes)
     if event.type in CANDIDATE_RECORD_TYPES and event.record is not None and event.candidate:
         candidates[event.candidate] = candidate_from_json(event.record, where=where)
     elif event.type in TERMINAL_TYPES and event.candidate:
         candidates[event.candidate] = None
 
 
-def _changes(target: dict[str, Memory | None], event: EventDraft, where: str) -> None:
+def _changes(
+    target: dict[str, Memory | None], event: EventDraft, where: str, hashes: dict[str, str] | None = None
+) -> None:
     for change in event.changes or ():
-        target[change.memory] = memory_from_json(change.after, where=where) if change.after else None
+        if not change.after:
+            target[change.memory] = None
+            if hashes is not None:
+                hashes.pop(change.memory, None)
+        elif hashes is None:
+            target[change.memory] = memory_from_json(change.after, where=where)
+        else:
+            target[change.memory], hashes[change.memory] = hashed_memory_from_json(change.after, where=where)

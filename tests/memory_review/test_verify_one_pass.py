@@ -21,8 +21,9 @@ from workspace_kit import fresh_workspace
 from memory_review.candidate import candidate_to_json
 from memory_review.events import Change, EventDraft, EventLog
 from memory_review.proposal import ProposedMemory, UpsertProposal
-from memory_review.record_io import memory_to_json, render_memory
+from memory_review.record_io import memory_sha256, memory_to_json, render_memory
 from memory_review.sessions import encode_session
+from memory_review.storage import Folding
 from memory_review.workspace import Workspace
 
 ACTOR = "alice"
@@ -196,3 +197,16 @@ def test_a_snapshot_the_fold_refuses_is_flagged(tmp_path: Path) -> None:
     )
     problems = _problems(ws)
     assert len(problems) == 1 and "event " in problems[0] and "type" in problems[0]
+
+
+def test_the_hashes_kept_by_the_fold_are_each_memorys_sha256(tmp_path: Path) -> None:
+    """verify takes each version's sha256 from the rendering that checked it as it was folded."""
+    ws, _pending = _store(tmp_path)
+    ws.delete("b-note", actor=ACTOR)
+    hashes: dict[str, str] = {}
+    folding = Folding(hashes=hashes)
+    for event in ws.project.log().read():
+        folding.take(event)
+    memories = folding.state().memory_set()
+    assert set(memories) == {"a-note", "c-note"} and memories["a-note"].body == "a-note second"
+    assert hashes == {memory_id: memory_sha256(memory) for memory_id, memory in memories.items()}
