@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 from memory_review.errors import IntegrityError
 from memory_review.events import Event, EventDraft
@@ -109,9 +109,8 @@ def _build(
         # A pluggable selector may look at any field: every memory is read whole.
         merged = merge_tiers(user.memories(), project.memories(), session_memories)
         return build_context(merged, request, selector=selector, sha256_of=sha256_of)
-    # Merging and ordering read only id, scope, type and updated_at, which outlines have too.
-    tiers = [cast(list[Memory], _outline(user)), cast(list[Memory], _outline(project)), session_memories]
-    order = cast(list[Memory | Outline], priority_order(merge_tiers(*tiers)))
+    # Merging and ordering read only id, scope, type and updated_at (``injection.Listed``): outlines do.
+    order = priority_order(merge_tiers(_listed(user, _outline_of), _listed(project, _outline_of), session_memories))
     return _build_within_budget(order, request, views, sha256_of)
 
 
@@ -125,13 +124,8 @@ def _build_by_keywords(
 ) -> ContextResult:
     """Keyword selection reads only id, description and body: bodies come from the files' checked
     bytes, and only the chosen memories (at most ``limit`` plus the forbidden ones) are parsed."""
-    tiers = [
-        cast(list[Memory], _outline(user, texts=True)),
-        cast(list[Memory], _outline(project, texts=True)),
-        session_memories,
-    ]
-    texts = merge_tiers(*tiers)
-    chosen = select(texts, cast(str, request.query), limit=request.limit)
+    texts = merge_tiers(_listed(user, _text_outline_of), _listed(project, _text_outline_of), session_memories)
+    chosen = select(texts, request.query or "", limit=request.limit)
     # Built from the chosen alone, select() picks them all again; the rest are the ones not selected.
     result = build_context([_loaded(m, views) for m in chosen], request, sha256_of=sha256_of)
     picked = {m.id for m in chosen}
@@ -140,41 +134,65 @@ def _build_by_keywords(
 
 
 class Outline(NamedTuple):
-    """A memory as the manifest lists it: enough to order (and, with text, select) it; never rendered."""
+    """A memory as the manifest lists it: enough to order it (``injection.Listed``); never rendered."""
 
     id: str
     scope: Scope
     type: MemoryType
     updated_at: str
     sha256: str  # the manifest's hash of its file
-    description: str = ""
-    body: str | None = None  # None: not read
 
 
-def _outline(view: StoreView, *, texts: bool = False) -> list[Memory | Outline]:
+class TextOutline(NamedTuple):
+    """An outline with the texts keyword selection reads (``injection.Selectable``): the manifest's
+    description, the body from the file's checked bytes. Never rendered."""
+
+    id: str
+    scope: Scope
+    type: MemoryType
+    updated_at: str
+    sha256: str
+    description: str
+    body: str
+
+
+Outlined = TypeVar("Outlined", Outline, TextOutline)
+
+
+def _listed(
+    view: StoreView, outline_of: Callable[[StoreView, str, ManifestEntry], Outlined]
+) -> list[Memory | Outlined]:
     """Every memory of ``view``: an outline where the manifest lists it, else the memory itself."""
-    outline: list[Memory | Outline] = []
+    listed: list[Memory | Outlined] = []
     listed_entry = view.listed_entry  # bound once: this loop runs over the whole store
     for memory_id in view.ids():
         entry = listed_entry(memory_id)
-        memory = _outline_of(view, memory_id, entry, texts) if entry else view.memory(memory_id)
+        memory = outline_of(view, memory_id, entry) if entry else view.memory(memory_id)
         if memory is not None:
-            outline.append(memory)
-    return outline
+            listed.append(memory)
+    return listed
 
 
-def _outline_of(view: StoreView, memory_id: str, entry: ManifestEntry, texts: bool) -> Outline:
-    # A tuple, not a Memory.model_construct: 10,000 of those cost ~0.1 s. A listed entry's type and
-    # updated_at are set (that is what "listed" means), hence the casts; tuple.__new__ skips the
-    # NamedTuple's Python-level __new__.
+# A tuple, not a Memory.model_construct: 10,000 of those cost ~0.1 s; tuple.__new__ skips the NamedTuple's
+# Python-level __new__. A listed entry's type and updated_at are set (that is what "listed" means), hence
+# the casts from the entry's optional fields.
+
+
+def _outline_of(view: StoreView, memory_id: str, entry: ManifestEntry) -> Outline:
     fields = (memory_id, view.scope, cast(str, entry.type), cast(str, entry.updated_at), entry.sha256)
-    if not texts:
-        return tuple.__new__(Outline, (*fields, "", None))
-    return tuple.__new__(Outline, (*fields, cast(str, entry.description), view.body(memory_id)))
+    return tuple.__new__(Outline, fields)
+
+
+def _text_outline_of(view: StoreView, memory_id: str, entry: ManifestEntry) -> TextOutline:
+    fields = (memory_id, view.scope, cast(str, entry.type), cast(str, entry.updated_at), entry.sha256)
+    return tuple.__new__(TextOutline, (*fields, cast(str, entry.description), view.body(memory_id)))
 
 
 def _build_within_budget(
-    order: list[Memory | Outline], request: ContextRequest, views: dict[str, StoreView], sha256_of: Callable[[Any], str]
+    order: Sequence[Memory | Outline],
+    request: ContextRequest,
+    views: dict[str, StoreView],
+    sha256_of: Callable[[Any], str],
 ) -> ContextResult:
     """The block from the files of the memories that can fit only, the rest reported as over budget.
 
@@ -191,17 +209,18 @@ def _build_within_budget(
 
 
 def _dropped(
-    memories: Sequence[Memory | Outline], reason: DropReason, sha256_of: Callable[[Any], str]
+    memories: Sequence[Memory | Outline | TextOutline], reason: DropReason, sha256_of: Callable[[Any], str]
 ) -> tuple[DroppedMemory, ...]:
     """The memories a build left out (on a big store, nearly all of them: an outline carries its hash)."""
+    outlined = (Outline, TextOutline)  # a tuple's isinstance is cheaper than a model's: this runs 10,000 times
     return tuple(
-        DroppedMemory(m.id, m.scope, m.type, m.sha256 if isinstance(m, Outline) else sha256_of(m), reason)
+        DroppedMemory(m.id, m.scope, m.type, m.sha256 if isinstance(m, outlined) else sha256_of(m), reason)
         for m in memories
     )
 
 
 def _prefix_to_first_misfit(
-    order: list[Memory | Outline], request: ContextRequest, views: dict[str, StoreView]
+    order: Sequence[Memory | Outline], request: ContextRequest, views: dict[str, StoreView]
 ) -> list[Memory]:
     used_bytes, used_lines = fixed_cost()
     prefix = []
@@ -215,10 +234,13 @@ def _prefix_to_first_misfit(
     return prefix
 
 
-def _loaded(outline: Memory | Outline, views: dict[str, StoreView]) -> Memory:
+def _loaded(outline: Memory | Outline | TextOutline, views: dict[str, StoreView]) -> Memory:
     """The memory itself, read (and checked) from its file; it must agree with what ordered it."""
     view = views.get(outline.scope)
-    memory = view.memory(outline.id) if view else cast(Memory, outline)  # session: already whole
+    if view is not None:
+        memory = view.memory(outline.id)
+    else:  # the session tier: its memories are already whole, never outlined
+        memory = outline if isinstance(outline, Memory) else None
     if memory is None or not _agrees(memory, outline):
         raise IntegrityError(
             f"manifest.json lists {outline.scope} memory {outline.id!r} unlike its file",
@@ -227,11 +249,11 @@ def _loaded(outline: Memory | Outline, views: dict[str, StoreView]) -> Memory:
     return memory
 
 
-def _agrees(memory: Memory, outline: Memory | Outline) -> bool:
+def _agrees(memory: Memory, outline: Memory | Outline | TextOutline) -> bool:
     """Whether what ordered (and selected) a memory is what its file says."""
     if (memory.type, memory.updated_at) != (outline.type, outline.updated_at):
         return False
-    if isinstance(outline, Outline) and outline.body is not None:
+    if isinstance(outline, TextOutline):
         return (memory.description, memory.body) == (outline.description, outline.body)
     return True
 

@@ -15,27 +15,45 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from operator import attrgetter
+from typing import Protocol, TypeVar
 
 from memory_review.errors import ValidationError
 from memory_review.lean.block import RANK as _RANK
-from memory_review.models import Memory, Scope
+from memory_review.models import Memory, MemoryType, Scope
 
 
-def merge_tiers(user: Sequence[Memory], project: Sequence[Memory], session: Sequence[Memory]) -> list[Memory]:
+class Listed(Protocol):
+    """What merging and ordering read of a memory: a ``Memory``, or an outline the manifest lists
+    (``context.Outline``), which orders the same without its file being read."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def scope(self) -> Scope: ...
+    @property
+    def type(self) -> MemoryType: ...
+    @property
+    def updated_at(self) -> str: ...
+
+
+M = TypeVar("M", bound=Listed)
+
+
+def merge_tiers(user: Sequence[M], project: Sequence[M], session: Sequence[M]) -> list[M]:
     """One memory per id, a later tier overriding an earlier one; sorted by id.
 
     Each tier must hold only memories of its own scope and no id twice —
     anything else means a store handed over the wrong set, so it is an error.
     """
-    merged: dict[str, Memory] = {}
-    tiers: tuple[tuple[Scope, Sequence[Memory]], ...] = (("user", user), ("project", project), ("session", session))
+    merged: dict[str, M] = {}
+    tiers: tuple[tuple[Scope, Sequence[M]], ...] = (("user", user), ("project", project), ("session", session))
     for scope, tier in tiers:
         merged.update(_tier_by_id(scope, tier))
     return [merged[key] for key in sorted(merged)]
 
 
-def _tier_by_id(scope: Scope, tier: Sequence[Memory]) -> dict[str, Memory]:
-    by_id: dict[str, Memory] = {}
+def _tier_by_id(scope: Scope, tier: Sequence[M]) -> dict[str, M]:
+    by_id: dict[str, M] = {}
     for memory in tier:
         if memory.scope != scope:
             raise ValidationError(
@@ -57,7 +75,7 @@ def check_unique(memories: Sequence[Memory]) -> None:
         seen.add(memory.id)
 
 
-def priority_order(memories: Sequence[Memory]) -> list[Memory]:
+def priority_order(memories: Sequence[M]) -> list[M]:
     """``memories`` from highest to lowest priority (see the module docstring)."""
     # Stable sorts from the least to the most significant key: id asc, recency desc, then rank.
     ordered = sorted(memories, key=attrgetter("id"))

@@ -16,27 +16,51 @@ same term lists, read from the read index (:mod:`memory_review.lean.rank`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, Protocol, TypeVar, overload
 
 import orjson
 
+from memory_review.injection.order import Listed
 from memory_review.injection.result import DEFAULT_LIMIT, Selector
 from memory_review.lean.keywords import query_terms
 from memory_review.lean.rank import best, term_list
 from memory_review.models import Memory
 
 
+class Selectable(Listed, Protocol):
+    """What keyword selection reads of a memory: a ``Memory``, or an outline with its texts
+    (``context.TextOutline``), so that only the chosen memories are parsed."""
+
+    @property
+    def description(self) -> str: ...
+    @property
+    def body(self) -> str: ...
+
+
+S = TypeVar("S", bound=Selectable)
+
+
+@overload
 def select(
-    memories: Sequence[Memory],
+    memories: Sequence[Memory], query: str, *, limit: int = DEFAULT_LIMIT, selector: Selector | None = None
+) -> list[Memory]: ...
+@overload
+def select(memories: Sequence[S], query: str, *, limit: int = DEFAULT_LIMIT) -> list[S]: ...
+
+
+def select(
+    memories: Sequence[Any],  # the overloads above: a selector is given whole memories only
     query: str,
     *,
     limit: int = DEFAULT_LIMIT,
     selector: Selector | None = None,
-) -> list[Memory]:
+) -> list[Any]:
     """The forbidden memories plus at most ``limit`` others chosen for ``query``, in input order.
 
     ``selector``'s reply is used only if it is a JSON array of unique ids of the
     non-forbidden memories, at most ``limit`` long; otherwise, or without a
-    selector, keyword matching decides.
+    selector, keyword matching decides. Without a selector, outlines with their texts
+    are selected as memories are (they are what ``context`` ranks on a big store).
     """
     candidates = [m for m in memories if m.type != "forbidden"]
     chosen = _ask(selector, query, candidates, limit) if selector is not None else None
@@ -65,12 +89,12 @@ def parse_selector_reply(reply: object, known: set[str], limit: int) -> set[str]
     return set(ids)
 
 
-def keyword_select(memories: Sequence[Memory], query: str, limit: int) -> set[str]:
+def keyword_select(memories: Sequence[Selectable], query: str, limit: int) -> set[str]:
     """Ids of the ``limit`` best ranked memories for ``query`` (score > 0; ties by recency, then id)."""
     return set(ranked(memories, query, limit))
 
 
-def ranked(memories: Sequence[Memory], query: str, limit: int) -> list[str]:
+def ranked(memories: Sequence[Selectable], query: str, limit: int) -> list[str]:
     """Ids of the ``limit`` best ranked memories for ``query``, best first."""
     listed = [term_list(memory.id, memory.description, memory.body) for memory in memories]
     return best(
