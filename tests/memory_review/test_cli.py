@@ -161,14 +161,6 @@ def test_usage_errors_exit_2(repo: Path, env: dict) -> None:
     assert done.returncode == 2 and "--apply goes with --repair" in done.stderr
 
 
-def test_every_command_has_help_with_an_example(repo: Path, env: dict) -> None:
-    from memory_review.cli import commands
-
-    for declared in commands():
-        done = run([declared.name, "--help"], env, repo)
-        assert done.returncode == 0 and f"example:\n  {declared.example}" in done.stdout, declared.name
-
-
 def test_propose_array_all_or_nothing(repo: Path, env: dict) -> None:
     run(["init"], env, repo)
     second = dict(PROPOSAL, memory=dict(PROPOSAL["memory"], id="second"))
