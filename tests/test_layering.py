@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import ast
+import fcntl
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -32,15 +34,66 @@ UI = "m.split('.')[0] in ('textual', 'rich') or m.startswith('memory_review.tui'
 CORE = [m for m in _modules("events") + _modules("memory_review") if m != "memory_review.cli"]
 
 
+# One interpreter imports the third-party libraries the core uses (none of them loads textual or rich: it
+# checks), then forks a child per core module that imports that module alone, as a new interpreter would
+# from there: the same check as a process per module, without paying each one's start-up and pydantic
+# import (126 processes, ~28 s of CPU). A module that fails to import alone is reported as its error.
+_FORKING_IMPORTER = f"""
+import importlib, json, os, sys
+for name in ("pydantic", "pydantic_core", "yaml", "orjson"):
+    try:
+        importlib.import_module(name)
+    except ImportError:
+        pass
+def ui():
+    return sorted(m for m in sys.modules if {UI})
+assert ui() == [], ui()
+report = {{}}
+for module in json.loads(sys.argv[1]):
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        try:
+            importlib.import_module(module)
+            found = {{"ui": ui()}}
+        except BaseException as exc:
+            found = {{"error": repr(exc)}}
+        os.write(write, json.dumps(found).encode())
+        os._exit(0)
+    os.close(write)
+    data = b""
+    while chunk := os.read(read, 1 << 16):
+        data += chunk
+    os.close(read)
+    os.waitpid(pid, 0)
+    report[module] = json.loads(data)
+print(json.dumps(report))
+"""
+
+
+@pytest.fixture(scope="session")
+def ui_loaded_by_core(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, object]]:
+    """Per core module, the UI modules importing it alone loaded (or the error importing it raised).
+
+    Made once per run: under pytest-xdist the workers share the run's temp folder, and the first to get
+    there writes the report the others read."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    report = shared / "ui-loaded-by-core.json"
+    with open(shared / "ui-loaded-by-core.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not report.exists():
+            argv = [sys.executable, "-c", _FORKING_IMPORTER, json.dumps(CORE)]
+            done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT)
+            assert done.returncode == 0, done.stderr
+            report.write_text(done.stdout)
+    return json.loads(report.read_text())
+
+
 @pytest.mark.parametrize("module", CORE)
-def test_core_module_never_loads_textual_or_rich(module: str) -> None:
-    code = (
-        f"import importlib, json, sys; importlib.import_module({module!r}); "
-        f"print(json.dumps(sorted(m for m in sys.modules if {UI})))"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == []
+def test_core_module_never_loads_textual_or_rich(module: str, ui_loaded_by_core: dict[str, dict[str, object]]) -> None:
+    assert ui_loaded_by_core[module] == {"ui": []}
 
 
 def test_cli_imports_the_ui_only_lazily() -> None:
