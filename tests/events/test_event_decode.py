@@ -17,6 +17,7 @@ import pytest
 from event_strategies import events, values
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_kit import examples
 
 from memory_review.events import Event, LogIntegrityError, decode_event, encode_event
 from memory_review.events.model import _decode_canonical, _decode_checked
@@ -78,7 +79,7 @@ def lines(draw: st.DrawFn) -> bytes:
     return line if draw(st.integers(0, 5)) else line.rstrip(b"\n")
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(lines())
 def test_any_line_decodes_as_the_full_check_does(line: bytes) -> None:
     _assert_same(line)

@@ -11,6 +11,7 @@ import pytest
 from event_strategies import events
 from events_testkit import HISTORY, ORIGIN, TS, chain, raw_line
 from hypothesis import given, settings
+from hypothesis_kit import examples
 from pydantic import ValidationError
 
 from memory_review.events import (
@@ -219,7 +220,7 @@ def test_events_are_frozen() -> None:
 # --- property: any valid event round-trips through its line --------------------------------
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(events())
 def test_any_event_round_trips_through_its_line(event: Event) -> None:
     line = encode_event(event)

@@ -10,6 +10,7 @@ import pytest
 from events_testkit import HISTORY, ORIGIN, STATES, chain, fixed_clock, memory
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_kit import examples
 
 from memory_review.events import (
     MEMORY_TYPES,
@@ -131,7 +132,7 @@ def _events_of(drafts: list[EventDraft]) -> list[Event]:
     return [decode_event(line, path="p", line_no=n) for n, line in enumerate(chain(drafts), 1)]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(histories(), st.data())
 def test_replaying_in_two_parts_equals_replaying_whole(drafts: list[EventDraft], data: st.DataObject) -> None:
     events = _events_of(drafts)
@@ -146,7 +147,7 @@ def test_replaying_in_two_parts_equals_replaying_whole(drafts: list[EventDraft],
     assert folded == whole
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(histories(), st.data())
 def test_appending_in_random_batches_reads_back_and_verifies(drafts: list[EventDraft], data: st.DataObject) -> None:
     with tempfile.TemporaryDirectory() as folder:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_kit import examples
 from workspace_kit import fresh_workspace
 
 from memory_review.consolidate import (
@@ -198,7 +199,7 @@ _LINES = st.lists(
 ).map("\n".join)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(_LINES, min_size=2, max_size=4))
 def test_merging_loses_no_statement(texts: list[str]) -> None:
     merged = merge_bodies(texts)

@@ -11,6 +11,7 @@ import orjson
 import pytest
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
+from hypothesis_kit import examples
 
 from memory_review import models
 from memory_review.errors import UnsafePathError, ValidationError
@@ -171,7 +172,7 @@ def _render_or_reject(memory: Memory) -> bytes:
         raise  # unreachable: reject() raises
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(MEMORIES)
 def test_round_trip_file(memory: Memory) -> None:
     data = _render_or_reject(memory)
@@ -179,7 +180,7 @@ def test_round_trip_file(memory: Memory) -> None:
     assert render_memory(parse_memory(data)) == data
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(MEMORIES)
 def test_round_trip_json(memory: Memory) -> None:
     _render_or_reject(memory)

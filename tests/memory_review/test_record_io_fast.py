@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
+from hypothesis_kit import examples
 from test_record_io import ATTACKS, MEMORIES, TS, _file, _memory, _render_or_reject
 
 from memory_review import record_io, record_yaml
@@ -44,7 +45,7 @@ def _fast(data: bytes, path: str = "m.md") -> Memory:
     return parse_memory(data, path=path)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(MEMORIES)
 def test_canonical_files_read_the_same_both_ways(memory: Memory) -> None:
     data = _render_or_reject(memory)

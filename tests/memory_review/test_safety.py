@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_kit import examples
 from workspace_kit import fresh_workspace
 
 from memory_review.proposal import ProposedMemory, UpsertProposal
@@ -197,7 +198,7 @@ def test_legitimate_joiners_survive_stripping() -> None:
     assert strip_invisible(family) == family and visible_form(family) == family
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(st.characters(exclude_categories=("Cs",))))
 def test_stripped_and_visible_forms_hide_nothing(text: str) -> None:
     assert hidden_positions(strip_invisible(text)) == []
@@ -459,7 +460,7 @@ def test_no_catastrophic_backtracking(text: str) -> None:
     assert redact(redact(text)) == redact(text)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.sampled_from(["//", "?", "a", "-", "=", ":", " ", "password", "token", "key", "](", "![",
                                   "http:", "@", "{", "ignore ", "all ", "\u200b", "sk-", "eyJ", ".", "\n", "9"]),
                 max_size=300).map("".join))  # fmt: skip

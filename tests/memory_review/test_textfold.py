@@ -9,6 +9,7 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_kit import examples
 
 from memory_review import textfold, textfold_table
 
@@ -53,7 +54,7 @@ def test_ascii_reads_as_its_lower_case_and_no_look_alike_is_ascii() -> None:
     assert all(value.isascii() for value in textfold_table.VALUES.split("\0"))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(any_text)
 def test_the_folds_by_runs_equal_the_folds_by_character(text: str) -> None:
     folded, origin = textfold.reader_fold_with_origin(text)
@@ -62,7 +63,7 @@ def test_the_folds_by_runs_equal_the_folds_by_character(text: str) -> None:
     assert all(folded_char in textfold.fold_char(text[i]) for folded_char, i in zip(folded, origin, strict=False))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(any_text)
 def test_the_visible_fold_keeps_case_and_maps_back(text: str) -> None:
     seen = textfold.visible_fold_with_origin(text)

@@ -8,6 +8,7 @@ from pathlib import Path
 import orjson
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_kit import examples
 
 from memory_review.errors import ValidationError
 from memory_review.extract.heuristic import extract
@@ -19,7 +20,7 @@ from memory_review.ids import new_candidate_id
 from memory_review.models import SLUG_RE, utc_now
 from memory_review.rules import proposed_record
 
-FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 LONG_ZH = "记住，" + "测试数据库在五四三三端口而且只能通过内网访问" * 12 + "。"
 PHRASES = [
     LONG_ZH,

@@ -8,6 +8,7 @@ import itertools
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_kit import examples
 
 from memory_review.errors import ValidationError
 from memory_review.events import GENESIS, Change, Event
@@ -196,7 +197,7 @@ class _Clone:
             self.known.move(M, vid, out.head.record)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(_ops)
 def test_clones_that_keep_syncing_converge(ops: list[tuple[str, int, str]]) -> None:
     clones = [_Clone() for _ in range(3)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_kit import examples
 
 from memory_review.importers.markdown import (
     BODY_BYTES,
@@ -118,7 +119,7 @@ _TEXT = st.lists(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(_TEXT)
 def test_pieces_always_fit_and_quote_the_source_exactly(lines: list[str]) -> None:
     source = "\n".join(lines)

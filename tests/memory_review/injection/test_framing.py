@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_kit import examples
 from injection_helpers import NOW, MakeMemory, make_memory
 
 from memory_review.injection import ContextRequest, build_context
@@ -133,7 +134,7 @@ def memory_sets(draw: st.DrawFn) -> list[Memory]:
     ]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(memory_sets())
 def test_adversarial_bodies_never_add_frames_or_delimiters(memories: list[Memory]) -> None:
     result = build_context(memories, BIG, sha256_of=json_sha256)
@@ -141,7 +142,7 @@ def test_adversarial_bodies_never_add_frames_or_delimiters(memories: list[Memory
     assert_framed(result.text, memories)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(bodies)
 def test_sanitize_is_idempotent_and_tag_free(body: str) -> None:
     clean = sanitize(body)

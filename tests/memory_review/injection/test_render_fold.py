@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_kit import examples
 
 from memory_review.injection import render
 
@@ -23,7 +24,7 @@ def test_every_ascii_character_folds_to_its_lower_case() -> None:
         assert render._fold_char(chr(code)) == chr(code).lower()
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(
     st.text(
         st.one_of(

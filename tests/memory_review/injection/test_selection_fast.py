@@ -8,6 +8,7 @@ from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_kit import examples
 from injection_helpers import make_memory
 
 from memory_review.injection.selection import keyword_select, ranked
@@ -82,7 +83,7 @@ _TEXT = st.lists(_PIECES, max_size=12).map("".join)
 _TIMES = st.sampled_from(["2026-07-05T09:00:00Z", "2026-07-04T09:00:00Z", "2026-07-05T10:00:00Z"])
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(
     st.lists(st.tuples(_TEXT, _TEXT, _TIMES), min_size=1, max_size=8),
     _TEXT,
@@ -104,7 +105,7 @@ _WORD = st.from_regex(r"[bcdfk]{3,4}", fullmatch=True)  # no vowel, no suffix: e
 _WORDS = st.lists(_WORD, max_size=30).map(" ".join)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     st.lists(st.tuples(_WORDS, _WORDS), min_size=1, max_size=8),
     st.lists(_WORD, min_size=rank.SCAN_TERMS + 1, max_size=80, unique=True).map(" ".join),

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_kit import examples
 from project_kit import PROPOSAL, Project
 
 from memory_review.errors import UnsafePathError, ValidationError
@@ -186,7 +187,7 @@ def test_nothing_approved_still_gives_a_section(project: Project) -> None:
 _TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=200).filter(lambda t: "memory-review:" not in t)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(before=_TEXT, after=_TEXT, first=st.booleans())
 def test_regenerating_keeps_the_outside_and_is_idempotent(before: str, after: str, first: bool) -> None:
     section = render_section([])
