@@ -10,7 +10,9 @@ event names to these (Gemini's ``BeforeAgent`` is ``UserPromptSubmit``, ``AfterA
   injected that could not be replayed later.
 * ``Stop`` / ``SubagentStop`` / ``PreCompact``: extract from ``transcript_path``,
   keeping only findings whose evidence lies in turns not read before for that
-  session (offsets in ``hooks/sessions/``), and propose them as candidates.
+  session (offsets in ``hooks/sessions/``), and propose them as candidates. For
+  Claude Code, a background worker then reads the project's other sessions beside
+  the transcript and proposes what this session and another both said (ADR 0046).
 * Anything else (``Notification`` ...): nothing.
 
 It must never block or break the agent: a watchdog ends the process at a
@@ -152,6 +154,8 @@ def handle(
         summary = extract_new_turns(ws, payload, deadline=deadline)
         outcome.proposed = summary.proposed if summary else []
         outcome.output = _review_notice(outcome.proposed)
+        if summary is not None and agent is CLAUDE_CODE:
+            start_across_sessions(ws, payload, agent)
     for warning in ws.warnings:  # trouble after a commit point (e.g. git history): the change stands
         record_error(ws.store_dir("project"), RuntimeWarning(warning), payload=payload, agent=agent)
     return outcome
@@ -261,6 +265,19 @@ def extract_new_turns(ws: Workspace, payload: HookPayload, *, deadline: float | 
         # Saved after the proposals: a crash in between re-reads these turns, and dedup makes that a no-op.
         state.save(offsets.with_offset(path, offset_after(transcript, stat)))
     return summary
+
+
+def start_across_sessions(ws: Workspace, payload: HookPayload, agent: HookAgent) -> None:
+    """Leave the pass across this project's other sessions to the background worker (ADR 0046).
+
+    Only for Claude Code, which keeps a project's sessions side by side; only when the session's file
+    changed and has a sibling at all, so a project with one session never starts a process.
+    """
+    from memory_review.extract.siblings import sibling_files
+    from memory_review.integrations.hook_worker import start_background_extraction
+
+    if payload.transcript_path and sibling_files(Path(payload.transcript_path).expanduser().absolute(), limit=1):
+        start_background_extraction(ws, payload, "heuristic", agent)
 
 
 def resume_index(transcript: Transcript, seen: TranscriptOffset | None) -> int:

@@ -5,6 +5,7 @@
     hooks/sessions/<session-id>.json   how far each transcript of a session has been read
     hooks/jobs/<session-id>.json       the latest model extraction asked for a session (ADR 0026)
     hooks/jobs/<session-id>.lock       held by the one background worker extracting that session
+    hooks/jobs/<session-id>.done       the generation of the last job a worker finished for it
     hooks/errors.jsonl                 what went wrong inside a hook (``memory-review hook errors``)
     hooks/extract.lock                 one extraction at a time per project (filelock, never deleted)
 
@@ -83,13 +84,14 @@ class SessionOffsets(Strict):
 
 
 class ExtractionJob(Strict):
-    """A model extraction a hook asked for: which transcript, with which extractor; ``generation`` tells
-    a running worker that a newer request came in while it worked."""
+    """An extraction a hook asked for: which transcript, with which extractor; ``generation`` tells
+    a running worker that a newer request came in while it worked. ``heuristic`` is the pass across
+    the project's other sessions (ADR 0046); the session's own turns were extracted by the hook."""
 
     v: Literal[1] = 1
     session: str
     transcript: str = Field(min_length=1, max_length=4096)
-    extractor: Literal["claude", "codex", "gemini"]
+    extractor: Literal["heuristic", "claude", "codex", "gemini"]
     event: str = Field(default="Stop", max_length=64)
     generation: int = Field(ge=0)
     agent: AgentName = "claude-code"  # whose hook asked: its errors carry it
@@ -160,6 +162,25 @@ class HookState:
         except (orjson.JSONDecodeError, PydanticValidationError):
             return None
         return job if job.session == session else None
+
+    def save_done(self, job: ExtractionJob) -> None:
+        """Say which job the worker finished (diagnostics, and what a test waits for)."""
+        path = self._job_file(job.session, ".done")
+        with storage_errors(path):
+            _make_folders(self.root, self.jobs)
+            atomic_replace(path, orjson.dumps({"generation": job.generation}) + b"\n")
+
+    def done(self, session: str) -> int | None:
+        """The generation of the last job finished for the session (None when none, or unreadable)."""
+        with storage_errors(self.root):
+            _check_folders(self.root, self.jobs)
+        data = read_store_file(self._job_file(session, ".done"), MAX_OFFSETS_BYTES)
+        try:
+            value = orjson.loads(data) if data is not None else None
+        except orjson.JSONDecodeError:
+            return None
+        generation = value.get("generation") if isinstance(value, dict) else None
+        return generation if isinstance(generation, int) else None
 
     @contextmanager
     def worker_lock(self, session: str) -> Iterator[None]:

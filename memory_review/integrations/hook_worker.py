@@ -15,6 +15,12 @@ offsets of ``claude_hooks``); offsets move on only after the proposals, and only
 answered, so a failed call is asked again on the next ``Stop``. The store lock and the project's
 extraction lock are held only to read offsets and to propose, never while the model thinks. Failures
 go to the hook error log; a watchdog ends a worker that outlives the CLI's own deadline.
+
+With the offline heuristic the hook extracts the session's own new turns itself, then leaves a
+``heuristic`` job: the worker reads the project's other Claude Code sessions beside the transcript
+(:mod:`memory_review.extract.siblings`, bounded) and proposes only what is said in this session *and*
+another one — a named one-off repeated across sessions, priority high, one quote per session (ADR 0046).
+A sibling that cannot be read is recorded in the hook error log and left out.
 """
 
 from __future__ import annotations
@@ -41,8 +47,9 @@ from memory_review.integrations.hook_state import ExtractionJob, HookState, Sess
 from memory_review.workspace import Workspace
 
 if TYPE_CHECKING:
-    from memory_review.extract import Transcript
-    from memory_review.extract.cli_config import AgentCli, HookExtractor
+    from memory_review.extract import Finding, Transcript
+    from memory_review.extract.cli_config import HookExtractor
+    from memory_review.extract.siblings import SkippedSibling
     from memory_review.integrations.hook_state import TranscriptOffset
 
 WORKER_LOCK_TIMEOUT = 30.0  # the worker is in no hurry: it may wait for the store behind a person's review
@@ -57,7 +64,7 @@ def configured_extractor(ws: Workspace, agent: HookAgent = CLAUDE_CODE) -> HookE
 
 
 def start_background_extraction(
-    ws: Workspace, payload: HookPayload, extractor: AgentCli, agent: HookAgent = CLAUDE_CODE
+    ws: Workspace, payload: HookPayload, extractor: HookExtractor, agent: HookAgent = CLAUDE_CODE
 ) -> None:
     """Record the job and start a detached worker for the session; returns at once."""
     if not payload.transcript_path:
@@ -139,7 +146,11 @@ def _one_round(ws: Workspace, state: HookState, session: str) -> ExtractionJob |
             job = state.job(session)
             if job is None:
                 return None
-            extract_job(ws, state, job)
+            if job.extractor == "heuristic":
+                extract_across_sessions(ws, job)
+            else:
+                extract_job(ws, state, job)
+            state.save_done(job)
     except LockTimeoutError:
         return None  # another worker has this session; it reads the job again when it is done
     newer = state.job(session)  # read after letting go (see the module docstring: no request is lost)
@@ -183,3 +194,52 @@ def _read_new_turns(
 
 def _offsets(state: HookState, job: ExtractionJob, ws: Workspace) -> SessionOffsets:
     return session_offsets(state, HookPayload(hook_event_name=job.event, session_id=job.session), ws)
+
+
+# --- the heuristic across the project's sessions (ADR 0046) ------------------------------------------------
+
+
+def extract_across_sessions(ws: Workspace, job: ExtractionJob) -> list[str]:
+    """Propose what this session and at least one sibling session said; the candidate ids."""
+    from memory_review.extract import extract, read_transcript
+    from memory_review.extract.siblings import own_sessions, read_siblings, user_only, without_turns_of
+    from memory_review.extract.transcript import merge_transcripts
+    from memory_review.extraction import propose_findings
+
+    path = Path(job.transcript)
+    own = user_only(read_transcript(path, session_id=job.session))
+    siblings = read_siblings(path)
+    _record_skipped(ws, job, siblings.skipped)
+    mine = own_sessions(own)
+    others = [without_turns_of(sibling, mine) for sibling in siblings.transcripts]
+    if not any(sibling.turns for sibling in others):
+        return []
+    merged = merge_transcripts([own, *others])
+    findings = said_here_and_elsewhere(extract(merged), mine)
+    state = HookState(ws.store_dir("project"), lock_timeout=WORKER_LOCK_TIMEOUT)
+    with state.extraction_lock():  # one proposer at a time: the plan's dedup sees the other's candidates
+        summary = propose_findings(ws, findings, transcript=merged, source=str(path))
+    return summary.proposed
+
+
+def said_here_and_elsewhere(findings: list[Finding], mine: frozenset[str]) -> list[Finding]:
+    """The findings (collapsed as the plan collapses them) with a quote from this session and another.
+
+    What only a sibling said is that session's business (its own hook proposed it, or chose not to);
+    what only this session said the hook has just proposed from the offsets.
+    """
+    from memory_review.extract.plan import collapse
+
+    kept = []
+    for finding in collapse(findings):
+        sessions = {evidence.session_id for evidence in finding.evidence}
+        if sessions & mine and sessions - mine:
+            kept.append(finding)
+    return kept
+
+
+def _record_skipped(ws: Workspace, job: ExtractionJob, skipped: list[SkippedSibling]) -> None:
+    payload = HookPayload(hook_event_name=job.event, session_id=job.session)
+    for item in skipped:
+        failure = ValidationError(f"sibling session skipped: {item.reason}", path=item.path)
+        record_error(ws.store_dir("project"), failure, payload=payload, agent=agent_named(job.agent))

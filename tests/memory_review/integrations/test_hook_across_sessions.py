@@ -1,0 +1,125 @@
+"""The Stop hook counts repetition across a project's Claude Code sessions (ADR 0046), in the background.
+
+Real files in a tmp "projects" folder laid out as Claude Code lays it out (``<session-id>.jsonl`` side by
+side), the hook run as the process Claude Code starts, and the detached worker it leaves behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+from project_kit import Project
+
+from memory_review.extract.siblings import MAX_SIBLING_BYTES
+from memory_review.integrations.hook_state import HookState
+
+NAMED = "Don't touch `Spotter.Transcripts.Parser` while you fix this."  # a one-off about named code
+CHATTER = "Thanks, that looks right."
+WAIT = 120.0  # an upper bound for the background worker on a loaded machine, not a measured time
+
+
+def _session(folder: Path, session: str, *texts: str) -> Path:
+    """A Claude Code session file: one user record per text, then an assistant answer."""
+    lines = []
+    for number, text in enumerate(texts, 1):
+        lines.append(
+            {
+                "type": "user",
+                "uuid": f"{session}-u{number}",
+                "sessionId": session,
+                "timestamp": f"2026-01-0{number}T10:00:00Z",
+                "message": {"role": "user", "content": text},
+            }
+        )
+        lines.append(
+            {
+                "type": "assistant",
+                "uuid": f"{session}-a{number}",
+                "sessionId": session,
+                "message": {"role": "assistant", "content": [{"type": "text", "text": "Done."}]},
+            }
+        )
+    path = folder / f"{session}.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def _state(project: Project) -> HookState:
+    return HookState(project.root / ".memory-review", lock_timeout=1)
+
+
+def _stop(project: Project, transcript: Path, session: str) -> int | None:
+    """Run the Stop hook as Claude Code does; the generation of the background job it left (None: none)."""
+    payload = {"hook_event_name": "Stop", "session_id": session, "transcript_path": str(transcript)}
+    done = project.hook({**payload, "cwd": str(project.root)})
+    assert done.returncode == 0 and done.stderr == b"", done.stderr
+    job = _state(project).job(session)
+    return job.generation if job is not None else None
+
+
+def _worker_done(project: Project, session: str, generation: int | None) -> None:
+    assert generation is not None, "the hook left no background job"
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        done = _state(project).done(session)
+        if done is not None and done >= generation:
+            return
+        time.sleep(0.2)
+    pytest.fail("the background worker did not finish its job")
+
+
+def _candidates(project: Project) -> list:
+    return [state.candidate for state in project.workspace().list_candidates()]
+
+
+@pytest.fixture
+def projects(tmp_path: Path) -> Path:
+    folder = tmp_path / "claude" / "projects" / "-tmp-repo"
+    folder.mkdir(parents=True)
+    return folder
+
+
+def test_a_one_off_said_in_two_sessions_reaches_the_queue_through_the_hooks(project: Project, projects: Path) -> None:
+    first = _session(projects, "sess-one", NAMED)
+    assert _stop(project, first, "sess-one") is None  # no sibling yet: no background process at all
+    assert _candidates(project) == []  # said once, it is a task detail: kept aside
+    os.utime(first, (1_700_000_000, 1_700_000_000))
+    second = _session(projects, "sess-two", CHATTER, NAMED)
+    _worker_done(project, "sess-two", _stop(project, second, "sess-two"))
+    [candidate] = _candidates(project)
+    assert len(candidate.changes) == 1
+    assert candidate.priority == "high" and candidate.scope == "project"
+    assert [(e.session_id, e.quote) for e in candidate.evidence] == [("sess-two", NAMED), ("sess-one", NAMED)]
+    assert project.json("hook", "errors") == []
+
+    with second.open("a", encoding="utf-8") as stream:  # the session goes on: a new turn, nothing new said
+        stream.write(json.dumps({"type": "user", "uuid": "u9", "sessionId": "sess-two", "message": {"content": "ok"}}))
+        stream.write("\n")
+    _worker_done(project, "sess-two", _stop(project, second, "sess-two"))
+    assert [c.id for c in _candidates(project)] == [candidate.id]  # the plan's dedup: proposed once
+    unchanged = _state(project).job("sess-two")
+    assert _stop(project, second, "sess-two") == (unchanged.generation if unchanged else None)  # nothing re-read
+
+
+def test_hostile_siblings_are_skipped_and_recorded(project: Project, projects: Path, tmp_path: Path) -> None:
+    elsewhere = _session(tmp_path, "outside", NAMED)  # would make a repetition if the link were followed
+    (projects / "link.jsonl").symlink_to(elsewhere)
+    os.mkfifo(projects / "fifo.jsonl")  # opening it would block the worker until its watchdog
+    with (projects / "huge.jsonl").open("wb") as stream:
+        stream.truncate(MAX_SIBLING_BYTES + 1)  # sparse: its size is refused before a byte is read
+    (projects / "garbage.jsonl").write_bytes(os.urandom(4096))
+    (projects / "prose.jsonl").write_text(NAMED + "\n", encoding="utf-8")  # text, not Claude Code records
+    own = _session(projects, "sess-own", NAMED)
+    _worker_done(project, "sess-own", _stop(project, own, "sess-own"))
+    assert _candidates(project) == []
+    errors = project.json("hook", "errors")
+    skipped = {Path(e["message"].split(":")[0]).name: e["message"] for e in errors}
+    assert set(skipped) == {"link.jsonl", "fifo.jsonl", "huge.jsonl", "garbage.jsonl", "prose.jsonl"}, errors
+    assert all("sibling session skipped" in message for message in skipped.values())
+    assert "not a regular file" in skipped["link.jsonl"] and "not a regular file" in skipped["fifo.jsonl"]
+    assert f"larger than {MAX_SIBLING_BYTES} bytes" in skipped["huge.jsonl"]
+    assert {e["event"] for e in errors} == {"Stop"} and {e["session"] for e in errors} == {"sess-own"}
