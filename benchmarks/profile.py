@@ -1,4 +1,5 @@
-"""Profiles of the operations that miss their goals: ``python -m benchmarks.profile apply|replay|context|cli|ui``.
+"""Profiles of the operations that miss their goals: ``python -m benchmarks.profile NAME`` (apply, replay,
+context, cli, ui, verify).
 
 Each prints where the time goes (cProfile, by own time; or ``-X importtime`` for the
 CLI's start-up), on a scratch store built like the suite's. The findings are written
@@ -63,6 +64,15 @@ def replay(work: Path, events: int = 30_000) -> None:
     path = work / "events.jsonl"
     ReplayLogWriter().write(path, events)
     _profile(lambda: fold(EventLog(path, origin="0" * 16).read()), f"replay of {events:,} events")
+
+
+def verify(work: Path, size: int = 4_000) -> None:
+    """``Workspace.verify()`` of a trusted ``size``-memory project store, after one warm-up (docs/adr/0042)."""
+    ws = workspace(work)
+    fill_store(ws.project, size)
+    trust_filled(ws)
+    ws.verify()  # pydantic builds its validators on first use; the page cache fills
+    _profile(ws.verify, f"verify, {size:,} memories")
 
 
 def context(work: Path, size: int = 10_000) -> None:
@@ -148,7 +158,7 @@ class GcClock:
         self.full += info["generation"] == 2
 
 
-CASES = {"apply": apply, "replay": replay, "context": context, "cli": cli, "ui": ui}
+CASES = {"apply": apply, "replay": replay, "context": context, "cli": cli, "ui": ui, "verify": verify}
 
 
 def main(argv: list[str]) -> int:
