@@ -216,10 +216,26 @@ def extract_across_sessions(ws: Workspace, job: ExtractionJob) -> list[str]:
         return []
     merged = merge_transcripts([own, *others])
     findings = said_here_and_elsewhere(extract(merged), mine)
+    if not findings:
+        return []
     state = HookState(ws.store_dir("project"), lock_timeout=WORKER_LOCK_TIMEOUT)
     with state.extraction_lock():  # one proposer at a time: the plan's dedup sees the other's candidates
-        summary = propose_findings(ws, findings, transcript=merged, source=str(path))
+        summary = propose_findings(ws, not_discarded(ws, findings), transcript=merged, source=str(path))
     return summary.proposed
+
+
+def not_discarded(ws: Workspace, findings: list[Finding]) -> list[Finding]:
+    """The findings the plan would not flag as discarded before.
+
+    ``extract`` proposes a discarded text again, flagged, because a person ran it on purpose; this
+    pass re-reads the whole session on every Stop, so it would bring a discarded candidate back each time.
+    """
+    from memory_review.extract import FLAG_PREVIOUSLY_DISCARDED, plan
+    from memory_review.extraction import known_records
+
+    known = known_records(ws)
+    planned = plan(findings, approved=known.approved, pending=known.pending, discarded=known.discarded)
+    return [p.finding for p in planned.proposals if FLAG_PREVIOUSLY_DISCARDED not in p.flags]
 
 
 def said_here_and_elsewhere(findings: list[Finding], mine: frozenset[str]) -> list[Finding]:

@@ -101,6 +101,12 @@ def test_a_one_off_said_in_two_sessions_reaches_the_queue_through_the_hooks(proj
         stream.write("\n")
     _worker_done(project, "sess-two", _stop(project, second, "sess-two"))
     assert [c.id for c in _candidates(project)] == [candidate.id]  # the plan's dedup: proposed once
+    project.workspace().discard([candidate.id], actor="alice")
+    with second.open("a", encoding="utf-8") as stream:  # and goes on: the discarded one-off stays discarded
+        stream.write(json.dumps({"type": "user", "uuid": "u10", "sessionId": "sess-two", "message": {"content": "go"}}))
+        stream.write("\n")
+    _worker_done(project, "sess-two", _stop(project, second, "sess-two"))
+    assert _candidates(project) == []
     unchanged = _state(project).job("sess-two")
     assert _stop(project, second, "sess-two") == (unchanged.generation if unchanged else None)  # nothing re-read
 
@@ -123,3 +129,27 @@ def test_hostile_siblings_are_skipped_and_recorded(project: Project, projects: P
     assert "not a regular file" in skipped["link.jsonl"] and "not a regular file" in skipped["fifo.jsonl"]
     assert f"larger than {MAX_SIBLING_BYTES} bytes" in skipped["huge.jsonl"]
     assert {e["event"] for e in errors} == {"Stop"} and {e["session"] for e in errors} == {"sess-own"}
+
+
+def _real_session_saying(real: Path, folder: Path, name: str, text: str) -> tuple[Path, str]:
+    """A copy of a real session with one more user turn shaped like its first user record; its session id."""
+    lines = (real / name).read_text(encoding="utf-8").splitlines()
+    first = next(
+        r for r in map(json.loads, lines) if r.get("type") == "user" and isinstance(r["message"]["content"], str)
+    )
+    lines.append(json.dumps({**first, "uuid": f"added-{name}", "message": {"role": "user", "content": text}}))
+    path = folder / f"{first['sessionId']}.jsonl"  # named as Claude Code names it
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path, first["sessionId"]
+
+
+def test_two_real_sessions_side_by_side(project: Project, projects: Path, shared_data: Path) -> None:
+    real = shared_data / "transcripts" / "claude-code" / "marot-spotter"  # MIT, see the data's README
+    first, first_id = _real_session_saying(real, projects, "short.jsonl", NAMED)
+    assert _stop(project, first, first_id) is None and _candidates(project) == []
+    os.utime(first, (1_700_000_000, 1_700_000_000))
+    second, second_id = _real_session_saying(real, projects, "tool_heavy.jsonl", NAMED)
+    _worker_done(project, second_id, _stop(project, second, second_id))
+    [candidate] = _candidates(project)
+    assert candidate.priority == "high" and {e.session_id for e in candidate.evidence} == {first_id, second_id}
+    assert all(e.quote == NAMED for e in candidate.evidence) and project.json("hook", "errors") == []
