@@ -71,8 +71,30 @@ class _NoPluginLoader:
     @staticmethod
     def exec_module(module: ModuleType) -> None:
         module.__dict__.update(
-            PYDANTIC_ENTRY_POINT_GROUP="pydantic", _plugins=None, _loading_plugins=False, get_plugins=lambda: ()
+            PYDANTIC_ENTRY_POINT_GROUP="pydantic",
+            _plugins=None,
+            _loading_plugins=False,
+            get_plugins=lambda: (),
+            __getattr__=_real_loader_attribute,
         )
+
+
+def _real_loader_attribute(name: str) -> object:
+    """Any other name a pydantic release asks of its loader comes from the real module, loaded then: the
+    range of pydantic versions we accept must never fail to import because a private module grew a name."""
+    if name.startswith("__"):  # the import system and inspect ask for __file__, __path__, ...: none here
+        raise AttributeError(name)
+    import importlib.machinery
+    import importlib.util
+
+    import pydantic.plugin
+
+    spec = importlib.machinery.PathFinder.find_spec(_NoPluginLoader.NAME, list(pydantic.plugin.__path__))
+    if spec is None or spec.loader is None:
+        raise AttributeError(name)
+    real = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(real)
+    return getattr(real, name)
 
 
 if __name__ == "__main__":

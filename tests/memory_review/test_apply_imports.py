@@ -94,3 +94,22 @@ def test_apply_loads_only_what_a_write_needs(repo: Path, env: dict[str, str]) ->
     assert memory.body == "Indent with tabs."
     after = _history_tip(repo)
     assert after != before and "pref-tabs" in after  # the history commit was made, by git's plumbing
+
+
+def test_the_plugin_loader_stand_in_hands_any_other_name_to_the_real_module() -> None:
+    # pydantic's private loader may grow names in a release we accept: asking the stand-in for one it
+    # does not define loads the real module for it instead of failing every command's import.
+    code = (
+        "import json, sys\n"
+        "from memory_review.main import _no_plugin_loader\n"
+        "_no_plugin_loader()\n"
+        "from pydantic import BaseModel\n"
+        "class M(BaseModel):\n"
+        "    x: int\n"
+        "M(x=1)\n"
+        "quiet = 'importlib.metadata' not in sys.modules\n"
+        "from pydantic.plugin._loader import get_plugins, entry_points\n"
+        "print(json.dumps([quiet, list(get_plugins()), callable(entry_points)]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout) == [True, [], True]
