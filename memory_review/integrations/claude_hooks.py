@@ -151,10 +151,10 @@ def handle(
         start_background_extraction(ws, payload, extractor, agent)  # the model answers later, never delaying
         outcome.skipped = f"model extraction ({extractor}) started in the background"
     else:
-        summary = extract_new_turns(ws, payload, deadline=deadline)
-        outcome.proposed = summary.proposed if summary else []
+        read = extract_new_turns(ws, payload, deadline=deadline)
+        outcome.proposed = read.summary.proposed if read else []
         outcome.output = _review_notice(outcome.proposed)
-        if summary is not None and agent is CLAUDE_CODE:
+        if read is not None and read.user_turns and agent is CLAUDE_CODE:
             start_across_sessions(ws, payload, agent)
     for warning in ws.warnings:  # trouble after a commit point (e.g. git history): the change stands
         record_error(ws.store_dir("project"), RuntimeWarning(warning), payload=payload, agent=agent)
@@ -242,7 +242,16 @@ def hook_errors(ws: Workspace) -> list[HookError]:
 # --- incremental extraction ---------------------------------------------------------------------
 
 
-def extract_new_turns(ws: Workspace, payload: HookPayload, *, deadline: float | None = None) -> ExtractSummary | None:
+@dataclass(frozen=True)
+class NewTurnsRead:
+    """What one incremental extraction did, and how many of the new turns the person wrote (only those
+    can repeat what another session said: ADR 0046)."""
+
+    summary: ExtractSummary
+    user_turns: int
+
+
+def extract_new_turns(ws: Workspace, payload: HookPayload, *, deadline: float | None = None) -> NewTurnsRead | None:
     """Propose what the turns not yet read for this session support; None when the file is unchanged."""
     # Imported here: the context hooks run on every prompt and need none of the extraction code.
     from memory_review.extract import extract, read_transcript
@@ -264,14 +273,14 @@ def extract_new_turns(ws: Workspace, payload: HookPayload, *, deadline: float | 
         summary = propose_findings(ws, findings, transcript=transcript, source=str(path))
         # Saved after the proposals: a crash in between re-reads these turns, and dedup makes that a no-op.
         state.save(offsets.with_offset(path, offset_after(transcript, stat)))
-    return summary
+    return NewTurnsRead(summary, sum(1 for turn in transcript.turns[start:] if turn.is_user_speaking))
 
 
 def start_across_sessions(ws: Workspace, payload: HookPayload, agent: HookAgent) -> None:
     """Leave the pass across this project's other sessions to the background worker (ADR 0046).
 
-    Only for Claude Code, which keeps a project's sessions side by side; only when the session's file
-    changed and has a sibling at all, so a project with one session never starts a process.
+    Only for Claude Code, which keeps a project's sessions side by side; only when the person wrote a
+    new turn and the file has a sibling at all, so a project with one session never starts a process.
     """
     from memory_review.extract.siblings import sibling_files
     from memory_review.integrations.hook_worker import start_background_extraction

@@ -108,7 +108,12 @@ def test_a_one_off_said_in_two_sessions_reaches_the_queue_through_the_hooks(proj
     _worker_done(project, "sess-two", _stop(project, second, "sess-two"))
     assert _candidates(project) == []
     unchanged = _state(project).job("sess-two")
-    assert _stop(project, second, "sess-two") == (unchanged.generation if unchanged else None)  # nothing re-read
+    assert unchanged is not None
+    assert _stop(project, second, "sess-two") == unchanged.generation  # the file is as it was: no job
+    with second.open("a", encoding="utf-8") as stream:  # only the agent spoke: nothing to compare, no job
+        answer = {"type": "assistant", "uuid": "a11", "sessionId": "sess-two", "message": {"content": "Fine."}}
+        stream.write(json.dumps(answer) + "\n")
+    assert _stop(project, second, "sess-two") == unchanged.generation
 
 
 def test_hostile_siblings_are_skipped_and_recorded(project: Project, projects: Path, tmp_path: Path) -> None:
