@@ -12,10 +12,10 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from forkserver_kit import as_text, run_cli
 
 from memory_review.events import EventLog, FaultPlan
 from memory_review.manifest import MANIFEST_VERSION
@@ -59,13 +59,8 @@ def _cli(project: Path, *args: str, extra: dict[str, str] | None = None) -> subp
         "MEMORY_REVIEW_ACTOR": ACTOR,
         **(extra or {}),
     }
-    return subprocess.run(
-        [sys.executable, "-m", "memory_review.cli", "--project", str(project), *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    # its own process, forked past the start-up unless a fault plan is armed (forkserver_kit)
+    return as_text(run_cli(["--project", str(project), *args], env=env, cwd=Path.cwd(), timeout=120))
 
 
 def _holds_everything(ws: Workspace) -> None:

@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from agent_cli_kit import make_stand_in
+from forkserver_kit import as_text, run_cli
 
 from memory_review.workspace import Workspace
 
@@ -26,14 +26,7 @@ ANSWER = [
 
 
 def _run(args: list[str], root: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "memory_review.cli", *args],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return as_text(run_cli(args, env=env, cwd=root, timeout=120))  # forked past the start-up (forkserver_kit)
 
 
 @pytest.fixture

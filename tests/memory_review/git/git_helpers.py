@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from forkserver_kit import as_text, run_cli
 
 from memory_review.events import Event
 from memory_review.history_tree import memory_id_of, shard_of
@@ -107,15 +108,8 @@ class Clone:
 
     def cli(self, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
         full = {**os.environ, "MEMORY_REVIEW_HOME": str(self.home), "MEMORY_REVIEW_ACTOR": self.name, **(env or {})}
-        return subprocess.run(
-            [sys.executable, "-m", "memory_review.cli", "--project", str(self.root), *args],
-            env=full,
-            cwd=self.root,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
+        # its own process, forked past the interpreter's start-up (forkserver_kit)
+        return as_text(run_cli(["--project", str(self.root), *args], env=full, cwd=self.root, timeout=120))
 
 
 class Team:

@@ -11,12 +11,11 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from forgery_corpus import FORGERIES, INJECTIONS, STANDS_FOR, reading
+from forkserver_kit import as_text, run_cli, text_input
 
 from memory_review.proposal import Evidence, ProposedMemory, Proposer, UpsertProposal
 from memory_review.safety import FLAG_INJECTION, hidden_positions
@@ -75,15 +74,7 @@ def test_flagged_at_propose_and_inert_when_applied(tmp_path: Path, text: str) ->
 
 
 def _cli(args: list[str], env: dict, cwd: Path, stdin: str | None = None):
-    done = subprocess.run(
-        [sys.executable, "-m", "memory_review.cli", *args],
-        input=stdin,
-        env=env,
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = as_text(run_cli(args, env=env, cwd=cwd, stdin=text_input(stdin), timeout=120))  # forkserver_kit
     assert done.returncode == 0, done.stderr
     return done.stdout
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from forkserver_kit import as_text, run_cli, text_input
 from injection_helpers import NOW, make_memory
 
 from memory_review.injection import ContextRequest, build_context, merge_tiers
@@ -244,14 +244,8 @@ README_FRAME = "readme_example_frame.txt"
 
 def _cli(project: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
     env = {**os.environ, "MEMORY_REVIEW_HOME": str(project.parent / "home"), "MEMORY_REVIEW_ACTOR": "alice"}
-    done = subprocess.run(
-        [sys.executable, "-m", "memory_review.cli", "--project", str(project), *args],
-        input=stdin,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    argv = ["--project", str(project), *args]  # run from here, forked past the start-up (forkserver_kit)
+    done = as_text(run_cli(argv, env=env, cwd=Path.cwd(), stdin=text_input(stdin), timeout=60))
     assert done.returncode == 0, done.stderr
     return done
 
