@@ -7,6 +7,8 @@ memory; a whole-file JSON document is read only up to its own cap.
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,15 +40,29 @@ class RawRecord:
 
 
 def open_binary(path: Path) -> IO[bytes]:
-    """Open a transcript for reading, turning OS errors into memory-review errors."""
+    """Open a transcript for reading, turning OS errors into memory-review errors.
+
+    A transcript path comes from the person or from a hook payload (untrusted): it is opened without
+    blocking and must be a regular file, so a FIFO or a device there can never hang a command or a
+    hook's worker (the check is on what was opened, so nothing can be swapped in after it).
+    """
     try:
-        return open(path, "rb")
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError as exc:
         raise NotFoundError("transcript", str(path)) from exc
-    except IsADirectoryError as exc:
-        raise ValidationError("is a directory, not a transcript file", path=path) from exc
     except OSError as exc:
         raise StorageError(f"cannot read {path}: {exc.strerror}", path=path, errno=exc.errno) from exc
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise ValidationError("is a directory, not a transcript file", path=path)
+        if not stat.S_ISREG(mode):
+            raise ValidationError("is not a regular file (a FIFO or device), not a transcript file", path=path)
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def iter_lines(path: Path, *, max_line_bytes: int | None = None) -> Iterator[tuple[int, bytes | None]]:

@@ -178,7 +178,11 @@ def _read_regular(path: Path, rel: str) -> bytes:
 
 def _read_capped(path: Path, rel: str) -> bytes:
     try:
-        with open(path, "rb") as handle:
+        # Without blocking, and checked on what was opened: a FIFO swapped in after the stat never hangs us.
+        with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise Refused(f"{rel!r} is not a regular file")
+            os.set_blocking(handle.fileno(), True)
             data = handle.read(MAX_FILE_BYTES + 1)
     except PermissionError as exc:
         raise Refused(f"{rel!r} cannot be read: {exc.strerror}") from exc

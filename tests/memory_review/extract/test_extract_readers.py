@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -328,3 +329,12 @@ def test_a_repeated_clean_turn_id_stays_unique(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
     path.write_bytes(b"\n".join(orjson.dumps(record) for _ in range(3)))
     assert [t.turn_id for t in read_transcript(path).turns] == ["u1", "u1@2", "u1@3"]
+
+
+def test_a_fifo_or_device_is_refused_without_blocking(tmp_path: Path) -> None:
+    # A transcript path can come from a hook payload: a FIFO there must not hang the command or worker.
+    fifo = tmp_path / "t.jsonl"
+    os.mkfifo(fifo)
+    for path in (fifo, Path("/dev/zero")):
+        with pytest.raises(ValidationError, match="not a regular file"):
+            read_transcript(path)
