@@ -35,7 +35,7 @@ ALLOWLIST: dict[tuple[str, str], tuple[int, str]] = {
     ("memory_review/cli_review.py", "read_bytes"): (1, "the editor's temp file, made by tempfile"),
     ("memory_review/cli_review.py", "write_bytes"): (1, "the editor's temp file, made by tempfile"),
     ("memory_review/cli.py", "os.open"): (1, "/dev/null, for a reader that went away"),
-    ("memory_review/extract/sources.py", "os.open"): (1, "a transcript the agent's payload names (read-only, non-blocking, regular files only)"),
+    ("memory_review/extract/sources.py", "os.open"): (1, "a transcript the agent's payload names (read-only)"),
     ("memory_review/lean/command.py", "os.open"): (1, "/dev/null, for a reader that went away (as cli.py)"),
     ("memory_review/lean/gitwalk.py", "open"): (2, "the repository's own .git/HEAD and .git/config"),
     ("memory_review/lean/logtail.py", "os.open"): (
@@ -46,7 +46,7 @@ ALLOWLIST: dict[tuple[str, str], tuple[int, str]] = {
     ("memory_review/gitrepo.py", "unlink"): (1, "a stale ref lock git left in the repository's .git"),
     ("memory_review/forget.py", "rmdir"): (2, "the emptied folders of a repair backup that held the text"),
     ("memory_review/gitrepo.py", "write_bytes"): (1, "blobs to store, in a temporary folder of our own inside .git"),
-    ("memory_review/importers/files.py", "os.open"): (1, "a file the person imports (CLAUDE.md, rules ...; non-blocking, regular only)"),
+    ("memory_review/importers/files.py", "os.open"): (1, "a file the person imports (CLAUDE.md, rules ...)"),
     ("memory_review/importers/formats.py", "read_text"): (1, "a file the person imports"),
     ("memory_review/integrations/export.py", "read_bytes"): (1, "the export target (AGENTS.md ...), not a store"),
 }
