@@ -40,21 +40,31 @@ PRELOAD = (
     "memory_review.lean.hook",
     "memory_review.lean.command",
     "memory_review.integrations.claude_hooks",
+    "memory_review.integrations.mcp_server",
+    "mcp.types",
+    "mcp.server.mcpserver",
+    "mcp.server.fastmcp",
+    "anyio",
 )
 
 SERVER = r"""
-import importlib, json, os, select, signal, sys
+import importlib, json, os, select, signal, socket, sys, time
+
+LISTEN = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+LISTEN.bind(SOCKET)
+LISTEN.listen(64)
 
 for name in PRELOAD:
     try:
         importlib.import_module(name)
-    except ModuleNotFoundError as exc:  # a module renamed since: the child imports what it needs
-        if exc.name != name:
+    except ModuleNotFoundError as exc:  # renamed since, or an optional extra: the child imports what it needs
+        if not (name == exc.name or name.startswith(f"{exc.name}.")):
             raise
 import atexit, gc, threading, traceback
 import memory_review.cli as cli
 
 gc.freeze()  # what the imports built stays shared with every child: no collection touches (copies) it
+os.write(1, b"ready\n")
 
 
 def read_line():
@@ -67,33 +77,71 @@ def read_line():
     return data
 
 
+def reply(to, answer):
+    data = json.dumps(answer).encode() + b"\n"
+    if to is None:  # the test process, on the pipe
+        os.write(1, data)
+    else:  # a launcher, on its connection
+        to.sendall(data)
+        to.close()
+
+
 def serve():
+    # Children run side by side: a test may call a command line while an MCP server it started runs.
+    running = {}  # pidfd -> (pid, deadline or None, who to answer)
     while True:
-        line = read_line()
-        if not line:
-            os._exit(0)
-        request = json.loads(line)
-        pid = os.fork()
-        if pid == 0:
-            return request
-        killed = False
-        pidfd = os.pidfd_open(pid)
-        ready, _, _ = select.select([pidfd], [], [], request["timeout"])
-        os.close(pidfd)
-        if not ready:
-            os.kill(pid, signal.SIGKILL)
-            killed = True
-        _, status = os.waitpid(pid, 0)
-        os.write(1, json.dumps({"returncode": os.waitstatus_to_exitcode(status), "killed": killed}).encode() + b"\n")
+        deadlines = [d for _, d, _ in running.values() if d is not None]
+        wait = max(0.0, min(deadlines) - time.monotonic()) if deadlines else None
+        ready, _, _ = select.select([0, LISTEN, *running], [], [], wait)
+        for fd in ready:
+            if fd == 0:
+                line = read_line()
+                if not line:
+                    os._exit(0)
+                request, fds, to = json.loads(line), None, None
+            elif fd is LISTEN:
+                to, _ = LISTEN.accept()
+                message, fds, _, _ = socket.recv_fds(to, 1 << 20, 3)
+                request = json.loads(message)
+            else:
+                pid, _, to = running.pop(fd)
+                os.close(fd)
+                _, status = os.waitpid(pid, 0)
+                reply(to, {"returncode": os.waitstatus_to_exitcode(status), "killed": False})
+                continue
+            pid = os.fork()
+            if pid == 0:
+                for other in running:
+                    os.close(other)
+                for _, _, other in running.values():
+                    if other is not None:
+                        other.close()
+                LISTEN.close()
+                if to is not None:
+                    to.close()
+                return request, fds
+            for passed in fds or ():
+                os.close(passed)
+            timeout = request.get("timeout")
+            running[os.pidfd_open(pid)] = (pid, None if timeout is None else time.monotonic() + timeout, to)
+        now = time.monotonic()
+        for fd, (pid, deadline, to) in list(running.items()):
+            if deadline is not None and deadline <= now:
+                del running[fd]
+                os.close(fd)
+                os.kill(pid, signal.SIGKILL)
+                _, status = os.waitpid(pid, 0)
+                reply(to, {"returncode": os.waitstatus_to_exitcode(status), "killed": True})
 
 
-def become(request):
-    for fd, (name, flags) in enumerate(
-        ((request["stdin"], os.O_RDONLY), (request["stdout"], os.O_WRONLY), (request["stderr"], os.O_WRONLY))
-    ):
-        opened = os.open(name, flags)
-        os.dup2(opened, fd)
-        os.close(opened)
+def become(request, fds):
+    if fds is None:  # the test process named files
+        names = ((request["stdin"], os.O_RDONLY), (request["stdout"], os.O_WRONLY), (request["stderr"], os.O_WRONLY))
+        fds = [os.open(name, flags) for name, flags in names]
+    for fd, opened in enumerate(fds):
+        if opened != fd:
+            os.dup2(opened, fd)
+            os.close(opened)
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
@@ -129,9 +177,9 @@ def finish(code):
     os._exit(code)
 
 
-request = serve()
+request, fds = serve()
 del serve, read_line
-become(request)
+become(request, fds)
 try:
     status = cli.main()
 except SystemExit as exc:
@@ -148,16 +196,45 @@ finish(exit_code(status))
 """
 
 
+LAUNCHER = r"""
+import json, os, signal, socket, sys
+
+path, *args = sys.argv[1:]
+server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+server.connect(path)
+request = {"args": args, "env": dict(os.environ), "cwd": os.getcwd()}
+socket.send_fds(server, [json.dumps(request).encode()], [0, 1, 2])
+for fd in (0, 1, 2):  # the child holds them now: the other end sees EOF when the child closes them
+    os.close(fd)
+data = b""
+while chunk := server.recv(1 << 16):
+    data += chunk
+code = json.loads(data)["returncode"] if data else 1
+if code < 0:
+    signal.signal(-code, signal.SIG_DFL)
+    os.kill(os.getpid(), -code)
+os._exit(code)
+"""
+"""A stand-in for ``python -m memory_review.cli ARGS`` that a library starts itself (the MCP SDK's client):
+it hands its stdin, stdout and stderr to a forked child and exits with the child's exit code."""
+
+
 class _Server:
     """One forking interpreter per test process, started at the first call, stopped at exit."""
 
     def __init__(self) -> None:
         self.process: subprocess.Popen[bytes] | None = None
         self.lock = threading.Lock()
+        self.socket = ""
+        self.broken = False
 
-    def start(self) -> subprocess.Popen[bytes]:
+    def start(self) -> subprocess.Popen[bytes] | None:
+        """The running server, started if need be; None when it cannot start (the kit starts afresh)."""
+        if self.broken:
+            return None
         if self.process is None or self.process.poll() is not None:
-            code = f"PRELOAD = {PRELOAD!r}\n{SERVER}"
+            self.socket = str(Path(tempfile.mkdtemp(prefix="cli-fork-")) / "socket")
+            code = f"PRELOAD = {PRELOAD!r}\nSOCKET = {self.socket!r}\n{SERVER}"
             self.process = subprocess.Popen(
                 [sys.executable, "-c", code],
                 stdin=subprocess.PIPE,
@@ -165,6 +242,10 @@ class _Server:
                 stderr=subprocess.DEVNULL,
                 cwd=tempfile.gettempdir(),
             )
+            assert self.process.stdout is not None
+            if self.process.stdout.readline() != b"ready\n":
+                self.broken = True
+                return None
         return self.process
 
     def stop(self) -> None:
@@ -180,6 +261,8 @@ class _Server:
     def call(self, request: dict[str, object]) -> dict[str, object] | None:
         """The child's exit, or None when the server itself is gone (the caller starts a fresh process)."""
         process = self.start()
+        if process is None:
+            return None
         assert process.stdin is not None and process.stdout is not None
         try:
             process.stdin.write(json.dumps(request).encode() + b"\n")
@@ -220,6 +303,14 @@ def run_cli(
         return _forked(argv, env, cwd, stdin, timeout)
     finally:
         _SERVER.lock.release()
+
+
+def command_line(args: list[str]) -> list[str]:
+    """A command line that runs ``memory-review ARGS`` as a forked child, for a library that starts the
+    process itself (the MCP SDK's stdio client); a new interpreter's when the kit starts afresh."""
+    if FULL or _SERVER.start() is None:
+        return [*ARGV_HEAD, *args]
+    return [sys.executable, "-S", "-c", LAUNCHER, _SERVER.socket, *args]
 
 
 def _fresh(

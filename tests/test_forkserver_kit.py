@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from forkserver_kit import _SERVER, FULL, as_text, run_cli
+from forkserver_kit import _SERVER, FULL, as_text, command_line, run_cli
 
 
 def _both(args: list[str], env: dict[str, str], cwd: Path, stdin: bytes | None = None):
@@ -41,3 +42,15 @@ def test_a_hang_is_killed_at_the_timeout(tmp_path: Path, env: dict[str, str]) ->
     with pytest.raises(subprocess.TimeoutExpired):
         run_cli(["propose", "--file", str(fifo)], env=env, cwd=tmp_path, timeout=2)
     assert run_cli(["--help"], env=env, cwd=tmp_path).returncode == 0  # the server goes on
+
+
+@pytest.mark.skipif(FULL, reason="MEMORY_REVIEW_FULL=1 starts every command line afresh")
+def test_a_command_line_for_a_library_to_start_hands_its_pipes_to_a_forked_child(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    """What the MCP tests give the SDK's client: its stdin, stdout, stderr and exit code are the child's."""
+    for args in (["--help"], ["no-such-command"], ["list", "--json"]):
+        launched = subprocess.run(command_line(args), env=env, cwd=tmp_path, capture_output=True, timeout=60)
+        fresh = run_cli(args, env=env, cwd=tmp_path, fresh=True)
+        assert (launched.returncode, launched.stdout, launched.stderr) == (fresh.returncode, fresh.stdout, fresh.stderr)
+    assert command_line(["mcp"])[:2] == [sys.executable, "-S"]

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 
 import anyio
 import pytest
+from forkserver_kit import command_line
 from paths_kit import (
     BAD_NAME,
     CALL_TIMEOUT,
@@ -122,9 +122,10 @@ def _victim_of(attack: Attack, template: Path, tmp_path: Path) -> Victim:
 
 async def _mcp_calls(victim: Victim) -> dict[str, object]:
     """Every tool of the MCP server once, through the SDK's stdio client; each result or error, by tool."""
+    command, *args = command_line(["--project", str(victim.clone), "mcp"])  # forked past the start-up
     params = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "memory_review.cli", "--project", str(victim.clone), "mcp"],
+        command=command,
+        args=args,
         env={k: v for k, v in victim.env.items() if k in ("HOME", "MEMORY_REVIEW_HOME", "PATH", "PYTHONPATH")},
         cwd=str(victim.clone),
     )

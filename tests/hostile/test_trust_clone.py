@@ -17,6 +17,7 @@ from typing import Any
 
 import anyio
 import pytest
+from forkserver_kit import command_line
 from trust_kit import ATTACKER_MEMORIES, CALL_TIMEOUT, DATA, MARK, Person, attacker_repo, real_payloads, victim_clone
 
 SESSION = "sess-victim-1"
@@ -61,9 +62,10 @@ def _mcp_calls(victim: Person) -> dict[str, str]:
     from mcp.client.stdio import stdio_client
 
     async def run() -> dict[str, str]:
+        command, *args = command_line(["--project", str(victim.root), "mcp"])  # forked past the start-up
         params = StdioServerParameters(
-            command=sys.executable,
-            args=["-m", "memory_review.cli", "--project", str(victim.root), "mcp"],
+            command=command,
+            args=args,
             env=victim.env,
             cwd=str(victim.root),
         )
