@@ -19,6 +19,7 @@ import atexit
 import json
 import locale
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -253,6 +254,8 @@ class _Server:
             assert self.process.stdin is not None
             self.process.stdin.close()
             self.process.wait(timeout=30)
+        if self.socket:  # the folder start() made for the socket
+            shutil.rmtree(Path(self.socket).parent, ignore_errors=True)
 
     def forks(self) -> bool:
         """Whether the server is up (the kit's own test checks the suite is not silently starting afresh)."""
