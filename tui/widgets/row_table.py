@@ -148,8 +148,9 @@ class RowTable(ScrollView, can_focus=True):
         """Change one row in place (same key), e.g. to show a mark."""
         index = self._index.get(row.key)
         if index is not None:
-            self.rows[index] = row
-            self._measure_fitted()
+            old, self.rows[index] = self.rows[index], row
+            if any(old.cells[i : i + 1] != row.cells[i : i + 1] for i in self._fitted):
+                self._measure_fitted()  # a fitted cell changed (a mark changes only its own column)
             self.refresh()
 
     def _measure_fitted(self) -> None:
