@@ -313,7 +313,8 @@ def render_extract(summary, args) -> str:
     if summary.failure:
         lines.append(f"  warning: {summary.failure}")
     lines += [f"  {cid}" for cid in summary.proposed]
-    if summary.proposed:
+    lines += [f"  raised {cid}: said again in another session, priority high" for cid in summary.raised]
+    if summary.proposed or summary.raised:
         lines.append("review them with `memory-review`")
     return "\n".join(lines)
 

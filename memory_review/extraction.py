@@ -23,6 +23,9 @@ from memory_review.proposal import ProposedMemory, Proposer
 from memory_review.store import Store
 
 if TYPE_CHECKING:
+    from memory_review.candidate import Candidate
+    from memory_review.extract import SkippedFinding
+    from memory_review.extract.repetition import PendingRef
     from memory_review.workspace import Workspace
 
 Extractor = Literal["heuristic", "model", "claude", "codex", "gemini"]
@@ -42,6 +45,7 @@ class ExtractSummary:
     skipped_duplicates: int = 0
     flagged: int = 0
     failure: str | None = None
+    raised: list[str] = field(default_factory=list)
     """Its fields, in order, are the ``extract --json`` document (``cli_render.to_json``)."""
 
 
@@ -99,7 +103,11 @@ def propose_findings(
     source: str = "",
     proposer: Proposer = PROPOSER,
 ) -> ExtractSummary:
-    """Dedup findings against both stores and propose what is new (one batch, all or nothing)."""
+    """Dedup findings against both stores and propose what is new (one batch, all or nothing).
+
+    A finding already pending, said in a session its candidate has no quote from, raises that candidate
+    (priority high, the new session's quote added: ADR 0050).
+    """
     known = known_records(ws)
     planned = plan(
         findings, approved=known.approved, pending=known.pending, discarded=known.discarded, proposer=proposer
@@ -117,7 +125,25 @@ def propose_findings(
     if planned.proposals:
         states = ws.propose([p.proposal for p in planned.proposals], flags=[p.flags for p in planned.proposals])
         summary.proposed = [state.candidate.id for state in states]
+    summary.raised = raise_repeated(ws, planned.skipped_duplicates, known.candidates, proposer)
     return summary
+
+
+def raise_repeated(
+    ws: Workspace, skipped: Sequence[SkippedFinding], pending: Sequence[PendingRef], proposer: Proposer
+) -> list[str]:
+    """Raise the pending candidates the skipped findings say again in another session; the ids raised."""
+    from memory_review.extract.repetition import raises
+
+    planned = raises(skipped, pending)
+    if not planned:
+        return []
+    return ws.raise_candidates([(p.candidate, p.evidence) for p in planned], actor=actor_of(proposer))
+
+
+def actor_of(proposer: Proposer) -> str:
+    """The actor a proposer's events carry (as ``rules.propose`` writes it)."""
+    return f"{proposer.kind}:{proposer.name}"
 
 
 @dataclass
@@ -159,17 +185,32 @@ class KnownRecords:
     approved: list[Memory]
     pending: list[ProposedMemory]
     discarded: list[ProposedMemory]
+    candidates: list[PendingRef] = field(default_factory=list)
+    """The pending candidates themselves, for a raise (ADR 0050)."""
 
 
 def known_records(ws: Workspace) -> KnownRecords:
     """Approved memories, pending proposals and discarded proposals of both durable stores."""
     stores = [ws.store("user"), ws.store("project")]
     approved = [m for store in stores for m in store.view().memories()]
-    pending = [
-        _proposed(c.after) for store in stores for cand in store.pending() for c in cand.changes if c.after is not None
-    ]
+    waiting = [cand for store in stores for cand in store.pending()]
+    pending = [_proposed(c.after) for cand in waiting for c in cand.changes if c.after is not None]
     discarded = [p for store in stores for p in _discarded(store)]
-    return KnownRecords(approved=approved, pending=pending, discarded=discarded)
+    refs = [_pending_ref(cand) for cand in waiting]
+    return KnownRecords(approved=approved, pending=pending, discarded=discarded, candidates=refs)
+
+
+def _pending_ref(candidate: Candidate) -> PendingRef:
+    from memory_review.extract.repetition import pending_ref
+
+    return pending_ref(
+        candidate.id,
+        memories=[c.memory for c in candidate.changes if c.after is not None],
+        evidence=candidate.evidence,
+        session_id=candidate.session_id,
+        priority=candidate.priority,
+        flags=candidate.flags,
+    )
 
 
 def _discarded(store: Store) -> list[ProposedMemory]:

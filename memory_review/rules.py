@@ -25,11 +25,19 @@ from memory_review.candidate import (
 )
 from memory_review.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
 from memory_review.events import RESTORED, Change, Event, EventDraft
-from memory_review.limits import MAX_ACTOR_CHARS, MAX_REASON_CHARS, MAX_SOURCES
+from memory_review.limits import (
+    MAX_ACTOR_CHARS,
+    MAX_QUOTE_CHARS,
+    MAX_RATIONALE_CHARS,
+    MAX_REASON_CHARS,
+    MAX_SOURCES,
+    MAX_TURN_ID_CHARS,
+)
 from memory_review.models import DurableScope, Memory, Source
 from memory_review.proposal import (
     ConsolidateProposal,
     DeleteProposal,
+    Evidence,
     ProposedMemory,
     UpsertProposal,
     redact_within,
@@ -318,6 +326,64 @@ def _revised(candidate: Candidate, changes: tuple[CandidateChange, ...], edit_fl
             "flags": tuple(sorted(content_flags | kept | evidence_flags)),
         }
     )
+
+
+# --- raise (repetition across sessions, ADR 0050) --------------------------------------
+
+
+def raise_candidate(candidate: Candidate, evidence: Sequence[Evidence], *, actor: str) -> Plan | None:
+    """A rule said again in another session: the pending candidate at priority high, the new quotes added.
+
+    Recorded as ``candidate.edited`` by the proposer (``actor``). Only review metadata and provenance
+    change: priority, evidence, rationale, and the proposed record's sources; never its id, type,
+    description or body, and never a flag taken off. None when it would change nothing (idempotent).
+    """
+    new = [e for e in (_redacted_quote(e) for e in evidence) if e not in candidate.evidence]
+    if candidate.priority == "high" and not new:
+        return None
+    sessions = sorted({e.session_id for e in new if e.session_id})
+    note = f" Said again in session {', '.join(sessions)}." if sessions else ""
+    if candidate.priority != "high":
+        note += f" Priority raised from {candidate.priority} to high (said in more than one session)."
+    raised = candidate.model_copy(
+        update={
+            "priority": "high",
+            "evidence": candidate.evidence + tuple(new),
+            "rationale": (candidate.rationale + note)[:MAX_RATIONALE_CHARS],
+            "flags": tuple(sorted(set(candidate.flags).union(*(scan(e.quote) for e in new)))),
+        }
+    )
+    if len(raised.changes) == 1 and new:
+        raised = _with_sources(raised, new)
+    check_candidate_size(raised)
+    draft = EventDraft(
+        type="candidate.edited",
+        actor=actor,
+        session=candidate.session_id,
+        candidate=candidate.id,
+        record=candidate_to_json(raised),
+    )
+    return Plan(drafts=[draft])
+
+
+def _redacted_quote(evidence: Evidence) -> Evidence:
+    turn = evidence.turn_id and redact_within(evidence.turn_id, MAX_TURN_ID_CHARS)
+    return evidence.model_copy(update={"quote": redact_within(evidence.quote, MAX_QUOTE_CHARS), "turn_id": turn})
+
+
+def _with_sources(candidate: Candidate, new: Sequence[Evidence]) -> Candidate:
+    """The one proposed record with the new quotes among its sources (oldest dropped to fit)."""
+    [change] = candidate.changes
+    if change.after is None:
+        return candidate
+    after = change.after
+    added = tuple(Source(session_id=e.session_id, turn_id=e.turn_id, evidence=e.quote) for e in new)
+    sources = _merge(after.sources, added)[-MAX_SOURCES:]
+    sessions = tuple(sorted(set(after.related_sessions) | {s.session_id for s in added if s.session_id}))
+    record = after.model_copy(update={"sources": sources, "related_sessions": sessions[-MAX_SOURCES:]})
+    record = _fitted(Memory.model_validate(record.model_dump()), keep=min(len(added), MAX_SOURCES))
+    changes = (CandidateChange(memory=change.memory, before=change.before, after=record),)
+    return candidate.model_copy(update={"changes": changes, "diff": render_diff(changes)})
 
 
 # --- apply / discard -------------------------------------------------------------------

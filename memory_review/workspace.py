@@ -27,6 +27,7 @@ from memory_review.paths import project_root, project_store_dir, user_store_dir
 from memory_review.proposal import (
     ConsolidateProposal,
     DeleteProposal,
+    Evidence,
     ProposedMemory,
     Proposer,
     UpsertProposal,
@@ -195,6 +196,31 @@ class Workspace:
             if not dry_run:
                 self.commit(tx, plan)
         return [CandidateState(c, "pending", c.flags) for c in made]
+
+    def raise_candidates(self, raises: Sequence[tuple[str, Sequence[Evidence]]], *, actor: str) -> list[str]:
+        """Raise pending candidates said again in another session (ADR 0050); the ids raised.
+
+        ``raises``: candidate id and the new sessions' quotes. Each is read again under the store lock:
+        one resolved (or raised) meanwhile is left as it is. A quote that does not fit is left out, the
+        priority is raised all the same.
+        """
+        raised: list[str] = []
+        for store in self._stores(None):
+            if not store.exists():
+                continue
+            wanted = [(cid, quotes) for cid, quotes in raises if store.has_pending(cid)]
+            if not wanted:
+                continue
+            with store.transact() as tx:
+                plan = rules.Plan()
+                for cid, quotes in wanted:
+                    step = _raise_step(tx, cid, quotes, actor)
+                    if step is not None:
+                        plan.drafts += step.drafts
+                        raised.append(cid)
+                if plan.drafts:
+                    self.commit(tx, plan)
+        return raised
 
     # --- reading candidates -------------------------------------------------------------
 
@@ -1017,6 +1043,17 @@ def _pending_in(tx: Transaction, candidate_id: str) -> Candidate:
         return tx.candidate(candidate_id)
     except NotFoundError:
         raise ConflictError(f"candidate {candidate_id} was resolved by someone else meanwhile") from None
+
+
+def _raise_step(tx: Transaction, candidate_id: str, quotes: Sequence[Evidence], actor: str) -> rules.Plan | None:
+    try:
+        candidate = tx.candidate(candidate_id)
+    except NotFoundError:
+        return None  # applied or discarded meanwhile: a resolved candidate is never raised
+    try:
+        return rules.raise_candidate(candidate, quotes, actor=actor)
+    except ValidationError:
+        return rules.raise_candidate(candidate, (), actor=actor)  # the quotes would not fit
 
 
 def _candidate_from_log(store: Store, candidate_id: str) -> CandidateState | None:

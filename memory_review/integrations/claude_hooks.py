@@ -12,7 +12,8 @@ event names to these (Gemini's ``BeforeAgent`` is ``UserPromptSubmit``, ``AfterA
   keeping only findings whose evidence lies in turns not read before for that
   session (offsets in ``hooks/sessions/``), and propose them as candidates. For
   Claude Code, a background worker then reads the project's other sessions beside
-  the transcript and proposes what this session and another both said (ADR 0046).
+  the transcript and proposes what this session and another both said (ADR 0046). A rule already
+  pending and said again in another session raises that candidate (ADR 0050).
 * Anything else (``Notification`` ...): nothing.
 
 It must never block or break the agent: a watchdog ends the process at a
@@ -32,6 +33,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -153,7 +155,7 @@ def handle(
     else:
         read = extract_new_turns(ws, payload, deadline=deadline)
         outcome.proposed = read.summary.proposed if read else []
-        outcome.output = _review_notice(outcome.proposed)
+        outcome.output = _review_notice(outcome.proposed, read.summary.raised if read else [])
         if read is not None and read.user_turns and agent is CLAUDE_CODE:
             start_across_sessions(ws, payload, agent)
     for warning in ws.warnings:  # trouble after a commit point (e.g. git history): the change stands
@@ -223,12 +225,14 @@ def with_trust_notice(output: dict[str, Any] | None, ws: Workspace, payload: Hoo
     return {**(output or {}), "systemMessage": notice}
 
 
-def _review_notice(proposed: list[str]) -> dict[str, Any] | None:
-    if not proposed:
+def _review_notice(proposed: list[str], raised: Sequence[str] = ()) -> dict[str, Any] | None:
+    if not proposed and not raised:
         return None
+    said = [f"{len(proposed)} new candidate(s)"] if proposed else []
+    said += [f"{len(raised)} raised to high (said again in another session)"] if raised else []
     # systemMessage is shown to the person, not the model: the agent is never told to approve anything.
     return {
-        "systemMessage": f"memory-review: {len(proposed)} new candidate(s) waiting for review (run `memory-review`)",
+        "systemMessage": f"memory-review: {', '.join(said)} waiting for review (run `memory-review`)",
         "suppressOutput": True,
     }
 

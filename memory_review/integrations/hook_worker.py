@@ -225,17 +225,20 @@ def extract_across_sessions(ws: Workspace, job: ExtractionJob) -> list[str]:
 
 
 def not_discarded(ws: Workspace, findings: list[Finding]) -> list[Finding]:
-    """The findings the plan would not flag as discarded before.
+    """The findings the plan would not flag as discarded before (those already pending included: a raise).
 
     ``extract`` proposes a discarded text again, flagged, because a person ran it on purpose; this
     pass re-reads the whole session on every Stop, so it would bring a discarded candidate back each time.
     """
     from memory_review.extract import FLAG_PREVIOUSLY_DISCARDED, plan
+    from memory_review.extract.repetition import PENDING_REASONS
     from memory_review.extraction import known_records
 
     known = known_records(ws)
     planned = plan(findings, approved=known.approved, pending=known.pending, discarded=known.discarded)
-    return [p.finding for p in planned.proposals if FLAG_PREVIOUSLY_DISCARDED not in p.flags]
+    kept = [p.finding for p in planned.proposals if FLAG_PREVIOUSLY_DISCARDED not in p.flags]
+    # A finding already pending stays: said in a session its candidate has no quote from, it raises it (ADR 0050).
+    return kept + [s.finding for s in planned.skipped_duplicates if s.reason in PENDING_REASONS]
 
 
 def said_here_and_elsewhere(findings: list[Finding], mine: frozenset[str]) -> list[Finding]:

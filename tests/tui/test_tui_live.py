@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
+from pathlib import Path
 
 import orjson
 import pytest
-from tui_helpers import PYTHON, ROOT, app_for, cli_env, loaded, settle, wait_until
+from tui_helpers import PYTHON, ROOT, app_for, cli_env, detail_text, loaded, settle, wait_until
 
 from memory_review.proposal import ProposedMemory
 from memory_review.tui.data import PendingReader
@@ -101,3 +103,41 @@ def test_pending_reader_matches_list_candidates(scenario: Workspace) -> None:
     other.discard([states["fact-readme-note"].id], actor="someone")
     assert read() == library()
     assert any("stale-base" in flags for _, flags, _ in read())
+
+
+def _session_file(path: Path, session: str, text: str) -> Path:
+    """A one-turn Claude Code session file saying ``text``."""
+    user = {"type": "user", "uuid": f"{session}-u1", "sessionId": session, "message": {"role": "user", "content": text}}
+    path.write_text(json.dumps(user) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.asyncio
+async def test_a_candidate_raised_by_another_session_shows_high_with_both_quotes(
+    scenario: Workspace, tmp_path: Path
+) -> None:
+    """ADR 0050: an `extract` in another process finds the rule again in another session; the open UI
+    shows the same candidate at priority high with both sessions' quotes, from its record."""
+    first = "From now on, always run `make lint` before you commit in this repo."
+    again = "Remember: always run `make lint` before you commit in this repo."
+    [cid] = scenario.extract(_session_file(tmp_path / "sess-a.jsonl", "sess-a", first)).proposed
+    app = app_for(scenario, poll_interval=1.0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: loaded(app), what="the queue")
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        assert screen.entries[cid].cells[-1] == "med"
+        order = screen.visible_ids()
+        await pilot.press("home", *["down"] * order.index(cid))
+        assert screen.current().id == cid
+        assert first in detail_text(app) and again not in detail_text(app)
+
+        later = _session_file(tmp_path / "sess-b.jsonl", "sess-b", again)
+        done = await asyncio.to_thread(cli, scenario, "extract", str(later))
+        assert done.returncode == 0, done.stderr.decode()
+        await wait_until(pilot, lambda: screen.entries[cid].cells[-1] == "high", timeout=30, what="the raise")
+        await wait_until(pilot, lambda: again in detail_text(app), timeout=30, what="the details to follow")
+        shown = detail_text(app)
+        assert first in shown and "priority high" in shown
+        await settle(pilot)
+    assert [e.type for e in scenario.log(candidate=cid)] == ["candidate.created", "candidate.edited"]

@@ -158,3 +158,38 @@ def test_two_real_sessions_side_by_side(project: Project, projects: Path, shared
     [candidate] = _candidates(project)
     assert candidate.priority == "high" and {e.session_id for e in candidate.evidence} == {first_id, second_id}
     assert all(e.quote == NAMED for e in candidate.evidence) and project.json("hook", "errors") == []
+
+
+RULE = "From now on, always run `make lint` before you commit in this repo."
+
+
+def test_a_pending_candidate_said_again_is_raised_by_the_hooks(project: Project, projects: Path) -> None:
+    """ADR 0050: the worker raises what this session proposed and an older session said; the next
+    session's own Stop raises it again with its quote; a further Stop adds nothing."""
+    older = _session(projects, "sess-old", RULE)  # said before the hooks were installed: never proposed
+    os.utime(older, (1_700_000_000, 1_700_000_000))
+    second = _session(projects, "sess-two", CHATTER, RULE)
+    _worker_done(project, "sess-two", _stop(project, second, "sess-two"))
+    [candidate] = _candidates(project)
+    assert candidate.priority == "high"
+    assert [e.session_id for e in candidate.evidence] == ["sess-two", "sess-old"]  # the worker's raise
+    workspace = project.workspace()
+    assert [(e.type, e.actor) for e in workspace.log(candidate=candidate.id)] == [
+        ("candidate.created", "heuristic:memory-review-heuristic"),
+        ("candidate.edited", "heuristic:memory-review-heuristic"),
+    ]
+
+    third = _session(projects, "sess-three", RULE)
+    _worker_done(project, "sess-three", _stop(project, third, "sess-three"))
+    [raised] = _candidates(project)
+    assert raised.id == candidate.id and raised.priority == "high"
+    assert [e.session_id for e in raised.evidence] == ["sess-two", "sess-old", "sess-three"]
+    seq = workspace.log()[-1].seq
+    with third.open("a", encoding="utf-8") as stream:  # the session goes on, nothing new said: no raise
+        stream.write(
+            json.dumps({"type": "user", "uuid": "u9", "sessionId": "sess-three", "message": {"content": "ok"}})
+        )
+        stream.write("\n")
+    _worker_done(project, "sess-three", _stop(project, third, "sess-three"))
+    assert project.workspace().log()[-1].seq == seq
+    assert project.json("hook", "errors") == [] and all(r.problems == [] for r in project.workspace().verify())
