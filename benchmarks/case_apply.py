@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from benchmarks.build import fill_store, proposal, trust_filled, workspace
-from benchmarks.measure import Row, Series, interleaved, median, process_cpu, timed
+from benchmarks.measure import Row, Series, console_script, interleaved, median, process_cpu, timed
 from benchmarks.scale import Scale
 from memory_review.workspace import Workspace
 
@@ -116,12 +116,6 @@ BARE = [sys.executable, "-c", "pass"]
 PROCESS_GOAL = 6.0  # issue #15: one apply at 100 memories <= 6x a bare interpreter, whole process CPU
 
 
-def _cli() -> list[str]:
-    """The console script as users run it (``memory_review.main``; ``-m`` when it is not installed)."""
-    script = Path(sys.executable).with_name("memory-review")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "memory_review.main"]
-
-
 def process_rows(work: Path, scale: Scale, env: dict[str, str]) -> list[Row]:
     """``memory-review apply ID`` in a git project of ``apply_base`` memories, as a whole process, against
     ``python -c pass`` interleaved in the same run (CPU and wall, medians with the spread)."""
@@ -132,7 +126,7 @@ def process_rows(work: Path, scale: Scale, env: dict[str, str]) -> list[Row]:
     runs = scale.cli_runs
     ids = pending_ids(ws, runs + 1, "proc")
     env = {**env, "MEMORY_REVIEW_HOME": str(ws.user.root), "MEMORY_REVIEW_ACTOR": ACTOR}
-    apply = [*_cli(), "--project", str(ws.root), "apply"]
+    apply = [*console_script(), "--project", str(ws.root), "apply"]
     process_cpu([*apply, ids[0]], env)  # warm-up: bytecode, page cache, the first history commit (built whole)
     process_cpu(BARE, env)
     ops, bares = [], []

@@ -28,7 +28,7 @@ from statistics import median
 import orjson
 
 from benchmarks.build import fill_store, proposal, trust_filled, workspace
-from benchmarks.measure import child_env
+from benchmarks.measure import child_env, console_script
 from benchmarks.measure import process_cpu as run
 from memory_review.store import COMPACT_AFTER
 from memory_review.workspace import Workspace
@@ -104,7 +104,7 @@ def measure(work: Path, size: int, runs: int) -> dict[str, object]:
     # Bytecode cached, as in any install: with PYTHONDONTWRITEBYTECODE inherited, every run compiled the
     # library again (hundreds of ms) while the bare interpreter compiled nothing.
     env = {**child_env(work), "MEMORY_REVIEW_HOME": str(ws.user.root), "MEMORY_REVIEW_ACTOR": "bench"}
-    cli = [sys.executable, "-m", "memory_review.cli", "--project", str(project)]
+    cli = [*console_script(), "--project", str(project)]  # as the user runs it (docs/adr/0048)
     run([*cli, "apply", ids[0]], env)  # the first history commit is built whole (O(store), once)
     rewrites, applies, bares = 0, [], []
     for cid in ids[1:]:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from benchmarks.build import fill_store, trust_filled, workspace
-from benchmarks.measure import Row, interleaved, median, run_process, timed
+from benchmarks.measure import Row, console_script, interleaved, median, run_process, timed
 from benchmarks.scale import Scale
 
 BASELINE = [sys.executable, "-c", "import pydantic, yaml, orjson"]
@@ -17,12 +17,6 @@ ONE_MODEL = [
     "-c",
     "import pydantic, yaml, orjson\nclass M(pydantic.BaseModel):\n    x: int\nM.model_validate({'x': 1})",
 ]
-
-
-def _cli() -> list[str]:
-    """The console script agents call (``-m`` when it is not installed next to this Python)."""
-    script = Path(sys.executable).with_name("memory-review")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "memory_review.cli"]
 
 
 def context_rows(work: Path, scale: Scale, env: dict[str, str]) -> list[Row]:
@@ -38,7 +32,7 @@ def context_rows(work: Path, scale: Scale, env: dict[str, str]) -> list[Row]:
     env = {**env, "MEMORY_REVIEW_HOME": str(ws.user.root)}
 
     def cli(*extra: str):
-        return lambda: run_process([*_cli(), "context", *extra], env, cwd=ws.root)
+        return lambda: run_process([*console_script(), "context", *extra], env, cwd=ws.root)
 
     def bare() -> float:
         return run_process(BASELINE, env)

@@ -23,7 +23,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.build import fill_store, proposal, workspace
-from benchmarks.measure import Row, child_env
+from benchmarks.measure import Row, child_env, console_script
 from benchmarks.scale import Scale
 
 GROWTH_GOAL_KB = 256
@@ -54,7 +54,7 @@ def measure(work: Path, size: int, applies: int, env: dict[str, str]) -> dict[st
     project = ws.project.root.parent
     subprocess.run(["git", "init", "-q", str(project)], check=True, timeout=60)
     ids = [s.candidate.id for s in ws.propose([proposal(i, "project", prefix="hist") for i in range(applies + 1)])]
-    cli = [sys.executable, "-m", "memory_review.cli", "--project", str(project), "apply"]
+    cli = [*console_script(), "--project", str(project), "apply"]  # as the user runs it (docs/adr/0048)
     run_env = {**env, "MEMORY_REVIEW_HOME": str(ws.user.root), "MEMORY_REVIEW_ACTOR": "bench"}
     child_cpu([*cli, ids[0]], run_env)  # the first history commit is built whole (O(store), once)
     git_dir = project / ".git"

@@ -19,8 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from benchmarks.build import filled_project, trust_filled
-from benchmarks.case_context import _cli
-from benchmarks.measure import Row, median
+from benchmarks.measure import Row, console_script, median
 from benchmarks.scale import Scale
 
 BARE = [sys.executable, "-c", "import json"]
@@ -66,7 +65,7 @@ def _rows_at(root: Path, count: int, runs: int, env: dict[str, str]) -> list[Row
     payload = json.dumps(
         {"hook_event_name": "UserPromptSubmit", "session_id": "sess-bench", "cwd": str(ws.root), "prompt": PROMPT}
     ).encode()
-    argv = [*_cli(), "hook", "claude-code"]
+    argv = [*console_script(), "hook", "claude-code"]
     _wall, _cpu, out = run_with_stdin(argv, env, payload, ws.root)  # warm-up (bytecode, page cache)
     if b"additionalContext" not in out:
         raise RuntimeError(f"the hook at {count} memories added no context: {out[:300]!r}")
@@ -99,7 +98,7 @@ def _long_prompt_row(count: int, runs: int, argv: list[str], env: dict[str, str]
 
 def _help_row(runs: int, env: dict[str, str]) -> Row:
     """``memory-review --help``: the parser alone, no command imported (issue #16: ≤ 3× a bare interpreter)."""
-    argv = [*_cli(), "--help"]
+    argv = [*console_script(), "--help"]
     run_with_stdin(argv, env, b"")
     ops, bares = [], []
     for _ in range(runs):

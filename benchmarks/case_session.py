@@ -15,8 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from benchmarks.build import filled_project
-from benchmarks.case_context import _cli
-from benchmarks.measure import Row, median
+from benchmarks.measure import Row, console_script, median
 from benchmarks.scale import Scale
 
 BARE = [sys.executable, "-c", "import json"]
@@ -48,7 +47,7 @@ def session_context_rows(work: Path, scale: Scale, env: dict[str, str]) -> list[
 def _rows_at(root: Path, count: int, runs: int, env: dict[str, str]) -> list[Row]:
     ws = filled_project(root, count)
     env = {**env, "MEMORY_REVIEW_HOME": str(ws.user.root)}
-    argv = [*_cli(), "context", "--session", "sess-bench", "--query", "database migration tests"]
+    argv = [*console_script(), "context", "--session", "sess-bench", "--query", "database migration tests"]
     before = ws.project.manifest_path.stat().st_mtime_ns
     run_measured(argv, env, ws.root)  # warm-up (bytecode, page cache)
     run_measured(BARE, env)

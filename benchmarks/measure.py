@@ -96,6 +96,22 @@ def child_env(work: Path) -> dict[str, str]:
     return env
 
 
+CONSOLE_ENTRY = "import sys\nfrom memory_review.main import main\nsys.exit(main())"
+"""What the installed ``memory-review`` script runs (pyproject: ``memory_review.main:main``)."""
+
+
+def console_script() -> list[str]:
+    """The command line a user's ``memory-review`` is: the console script next to this Python, else its entry
+    point run by this Python (``-c``, the script's own three lines without ``re``).
+
+    Never ``python -m memory_review.cli``: that skips :mod:`memory_review.main` (the prompt hook's and
+    ``context``'s lean paths, the pydantic plugin loader stand-in) and measures a program nobody runs;
+    nor ``-m memory_review.main``, whose ``runpy`` start-up a user does not pay (docs/adr/0048).
+    """
+    script = Path(sys.executable).with_name("memory-review")
+    return [str(script)] if script.exists() else [sys.executable, "-c", CONSOLE_ENTRY]
+
+
 def run_process(argv: Sequence[str], env: dict[str, str], cwd: Path | None = None) -> float:
     """Wall-clock seconds of one process run to completion (it must exit 0)."""
     start = time.perf_counter()
