@@ -60,8 +60,15 @@ HOOK_ARGV = ("hook", "claude-code")
 # --- parser ------------------------------------------------------------------------------
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The whole command line, from the declarations; every command has help and an example."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line, from the declarations; every command has help and an example.
+
+    ``only``: the parser with that one command's sub-parser (:func:`chosen_command`). It parses that
+    command's line, and prints its help and errors, exactly as the whole parser does: the top level
+    lists its commands as ``COMMAND`` (no choices in its usage), and a sub-parser's usage is its own.
+    Each sub-parser costs argparse about half a millisecond (a formatter and gettext lookups per
+    argument), ~30 of them a sixth of an ``apply``'s command time (docs/adr/0048).
+    """
     parser = argparse.ArgumentParser(
         prog="memory-review",
         description="Reviewed, revertible memory for LLM coding agents. With no command: the review UI.",
@@ -72,6 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_VersionAction, help="print the installed version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for declared in commands():
+        if only is not None and declared.name != only:
+            continue
         p = sub.add_parser(
             declared.name,
             help=declared.help,
@@ -111,6 +120,28 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
+GLOBAL_OPTIONS = ("--project", "--session")
+"""The top level's options that take a value (``_globals``)."""
+
+
+def chosen_command(arguments: Sequence[str]) -> str | None:
+    """The declared command ``arguments`` name, when the top level can be read without argparse: only
+    ``--project``/``--session`` (with a value, or ``=value``) before it. Anything else before it — ``-h``,
+    ``--version``, an abbreviated or unknown option, ``--`` — or no such command: None (the whole parser
+    decides, and says what is wrong)."""
+    words = iter(arguments)
+    for word in words:
+        if word in GLOBAL_OPTIONS:
+            next(words, None)
+        elif word.startswith(tuple(f"{option}=" for option in GLOBAL_OPTIONS)):
+            continue
+        elif word.startswith("-"):
+            return None
+        else:
+            return word if _declared(word) is not None else None
+    return None
+
+
 def _globals(parser: argparse.ArgumentParser, *, suppress: bool = False) -> None:
     default = argparse.SUPPRESS if suppress else None
     parser.add_argument(
@@ -127,7 +158,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     if len(arguments) == 2 and arguments[0] == "hook" and arguments[1] in HOOK_AGENTS:
         return run_agent_hook(arguments[1], project=None)
-    parser = build_parser()
+    parser = build_parser(only=chosen_command(arguments))
     args = parser.parse_args(arguments)
     declared = _declared(args.command or "review")
     if declared is None:

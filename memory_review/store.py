@@ -135,6 +135,10 @@ class Store:
         self._manifest_cache: tuple[bytes, Manifest] | None = None
         # What past_checkpoint last found, by (manifest position, log head): a command reads it several times.
         self._past_cache: tuple[tuple[tuple[int, str], LogHead], list[Event]] | None = None
+        # The fold of the last tail handed out (that list, by identity, and its length): an apply reads the
+        # same tail about seven times (finding the candidate's store, the transaction's view, the candidate,
+        # the commit's MEMORY.md, the view after it, the history), and folding validates every record in it.
+        self._fold_cache: tuple[list[Event], int, Folded] | None = None
         self.compact_after = COMPACT_AFTER  # the tail's bound (tests set others; docs/adr/0029)
         self.unfinished_path = self.memory_dir / UNFINISHED
         self._unfinished = False  # whether the marker file is there (as far as this lock holder knows)
@@ -225,7 +229,7 @@ class Store:
     def _fresh_view(self) -> StoreView:
         manifest = self.read_manifest() or Manifest(origin="0" * 16)
         head, events = self.past_checkpoint(manifest)
-        return StoreView(self, manifest, head, dict(fold_all(EMPTY, events).memories))
+        return StoreView(self, manifest, head, dict(self.folded(events).memories))
 
     def read_memory(self, memory_id: str, entry: ManifestEntry) -> Memory:
         """Load one memory file, checking its path, hash, schema, id and scope."""
@@ -337,7 +341,7 @@ class Store:
         # Without this, a commit whose candidate files could not be written yet would be reported as a
         # success while `list` still showed the old candidates (or an applied one as pending).
         manifest = self.read_manifest() or Manifest(origin="0" * 16)
-        folded = fold_all(EMPTY, self.past_checkpoint(manifest)[1])
+        folded = self.folded(self.past_checkpoint(manifest)[1])
         return {c.id: c for c in folded.pending()}, set(folded.resolved())
 
     def candidate_file(self, candidate_id: str) -> Candidate:
@@ -376,7 +380,7 @@ class Store:
                     return self._session_from_log(session_id)
                 if attempt == 2:
                     raise
-        for memory_id, memory in fold_all(EMPTY, events).sessions.get(session_id, {}).items():
+        for memory_id, memory in self.folded(events).sessions.get(session_id, {}).items():
             if memory is None:
                 memories.pop(memory_id, None)
             else:
@@ -432,7 +436,27 @@ class Store:
         """
         manifest = self.read_manifest() or Manifest(origin="0" * 16)
         head, tail = self.past_checkpoint(manifest)
-        return compacted(manifest, head, fold_all(EMPTY, tail))
+        return compacted(manifest, head, self.folded(tail))
+
+    def folded(self, tail: list[Event]) -> Folded:
+        """``fold_all(EMPTY, tail)`` for a tail this store handed out (:meth:`past_checkpoint`, a
+        transaction's): the last one is folded once and kept, as long as it is that list, unchanged.
+
+        Callers never change a tail in place (a commit makes a new list), nor what its fold holds.
+        """
+        kept = self._fold_cache
+        if kept is not None and kept[0] is tail and kept[1] == len(tail):
+            return kept[2]
+        folded = fold_all(EMPTY, tail)
+        self._fold_cache = (tail, len(tail), folded)
+        return folded
+
+    def _committed(self, manifest: Manifest, head: LogHead, tail: list[Event], folded: Folded) -> None:
+        """What a commit leaves, kept as :meth:`past_checkpoint` and :meth:`folded` would find it (under the
+        lock, the log is the tail it started from plus what it appended): the history and the read index
+        after the commit neither read the tail again nor fold it."""
+        self._past_cache = (((manifest.log_seq, manifest.log_head), head), tail)
+        self._fold_cache = (tail, len(tail), folded)
 
     # --- the commit path ---------------------------------------------------------------
 
@@ -570,7 +594,7 @@ class Store:
         directory fsync, and only then is any file collected.
         """
         tail = list(tail)
-        folded = fold_all(EMPTY, tail)
+        folded = fold_all(EMPTY, tail)  # a copy of the list: a compaction is rare, its fold not kept
         finish = rewrite_damaged or self._finishing
         told = [(o, o.before_compaction(self, head)) for o in self.compaction_observers]
         self._write_memory_files(list(folded.memory_set().values()), replace=rewrite_damaged)
@@ -712,13 +736,13 @@ class Transaction:
 
     def _set_view(self, head: LogHead) -> None:
         # The head may be past the tail by LOG_ONLY events, which change nothing the view shows.
-        overlay = dict(fold_all(EMPTY, self.tail).memories)
+        overlay = dict(self.store.folded(self.tail).memories)
         self.view = StoreView(self.store, self.manifest, head, overlay, locked=True)
 
     def candidate(self, candidate_id: str) -> Candidate:
         """A pending candidate: its file, unless the tail says otherwise (a write after a commit failed)."""
         check_candidate_id(candidate_id)
-        folded = fold_all(EMPTY, self.tail)
+        folded = self.store.folded(self.tail)
         if candidate_id in folded.candidates:
             found = folded.candidates[candidate_id]
             if found is None:
@@ -739,7 +763,10 @@ class Transaction:
             events = log.append(plan.drafts, expect=self.view.head)
         # Past the commit point: the change stands even if a derived file cannot be written now.
         head = log.appended if log.appended is not None else self.view.head  # a plan without events
-        self.tail = [*self.tail, *events]
+        before = store.folded(self.tail)
+        self.tail = [*self.tail, *(event for event in events if event.type not in LOG_ONLY)]
+        # The tail's fold goes on from the one before the commit: only what it appended is folded.
+        store._committed(self.manifest, head, self.tail, fold_all(before, events) if events else before)
         result = CommitResult(events=events)
         try:
             compacting = compact and tail_weight(self.tail) >= store.compact_after
@@ -768,7 +795,7 @@ class Transaction:
         with storage_errors(store.root):
             store._write_candidates(folded.pending(), folded.resolved())
             if index and folded.memories:
-                now = compacted(self.manifest, head, fold_all(EMPTY, self.tail))
+                now = compacted(self.manifest, head, store.folded(self.tail))
                 if store._write_index(now.memories):
                     sync_directory(store.root, name="durable.atomic_replace.dir")
         # Every file this commit wrote is named by the tail; what it replaced is collected at compaction.

@@ -43,3 +43,50 @@ def test_a_command_without_help_or_example_is_refused(help_text: str, example: s
 def test_a_command_is_declared_once() -> None:
     with pytest.raises(ValueError, match="declared twice"):
         command("init", help="again", example="memory-review init", render="render_init")
+
+
+def _outcome(parser: argparse.ArgumentParser, argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple:
+    """What parsing ``argv`` gives: the namespace, or the exit code with what was printed."""
+    try:
+        return ("parsed", vars(parser.parse_args(argv)))
+    except SystemExit as exc:
+        printed = capsys.readouterr()
+        return ("exit", exc.code, printed.out, printed.err)
+
+
+def test_a_parser_built_for_the_chosen_command_parses_helps_and_fails_as_the_whole_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # main builds only the sub-parser of the command it runs (docs/adr/0048): nothing a person sees may differ.
+    for declared in cli.commands():
+        lines = [
+            [declared.name, "--help"],
+            ["--project", "/p", declared.name, "--help"],
+            [declared.name, "--no-such-flag"],
+            [declared.name],
+            ["--session", "s1", declared.name, "--json", "x"],
+            ["--project=/p", declared.name, "a", "b"],
+        ]
+        for argv in lines:
+            assert cli.chosen_command(argv) == declared.name, argv
+            whole = _outcome(cli.build_parser(), argv, capsys)
+            chosen = _outcome(cli.build_parser(only=declared.name), argv, capsys)
+            assert chosen == whole, (argv, chosen, whole)
+    assert cli.build_parser(only="apply").format_usage() == cli.build_parser().format_usage()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["--help"],
+        ["-h", "apply"],
+        ["--version"],
+        ["--proj", "/p", "apply"],
+        ["--", "apply"],
+        ["nope"],
+        ["--project"],
+    ],
+)
+def test_the_whole_parser_decides_any_other_command_line(argv: list[str]) -> None:
+    assert cli.chosen_command(argv) is None
