@@ -61,6 +61,7 @@ FRONTMATTER_KEYS: tuple[str, ...] = (
     "applied_from", "applied_by", "sources", "related_sessions",
 )  # fmt: skip
 SOURCE_KEYS: tuple[str, ...] = ("session_id", "turn_id", "evidence")
+_HEAD_KEYS = FRONTMATTER_KEYS[:-2]
 _REQUIRED_STR = frozenset({"id", "type", "scope", "description", "created_at", "updated_at"})
 
 Where = Path | str | None
@@ -97,26 +98,26 @@ def quote(value: str) -> str:
     return '"' + _NEEDS_ESCAPE.sub(lambda match: _escape_char(match.group()), value) + '"'
 
 
-def _source_lines(source: models.Source) -> list[str]:
-    lines: list[str] = []
-    for key in SOURCE_KEYS:
-        value = getattr(source, key)
-        if value is not None:
-            lines.append(("  - " if not lines else "    ") + f"{key}: {quote(value)}")
-    return lines
+def _plain(value: str) -> str:
+    """``quote`` of a value that holds nothing to escape."""
+    return f'"{value}"'
 
 
 def _frontmatter_lines(memory: Memory) -> list[str]:
-    lines = []
-    for key in FRONTMATTER_KEYS[:-2]:
-        value = getattr(memory, key)
-        if value is not None:
-            lines.append(f"{key}: {quote(value)}")
-    lines.append("sources:" if memory.sources else "sources: []")
-    for source in memory.sources:
-        lines.extend(_source_lines(source))
+    head = [(key, value) for key in _HEAD_KEYS if (value := getattr(memory, key)) is not None]
+    sources = [[(key, value) for key in SOURCE_KEYS if (value := getattr(s, key)) is not None] for s in memory.sources]
+    texts = [value for _key, value in head]
+    texts += [value for source in sources for _key, value in source]
+    texts += memory.related_sessions
+    # One scan of every value (the class is of single characters, so a match in the whole is a match in one
+    # value): most memories have nothing to escape, and a substitution per value cost more than the rest.
+    quoted = quote if _NEEDS_ESCAPE.search("".join(texts)) else _plain
+    lines = [f"{key}: {quoted(value)}" for key, value in head]
+    lines.append("sources:" if sources else "sources: []")
+    for source in sources:
+        lines += [("    " if i else "  - ") + f"{key}: {quoted(value)}" for i, (key, value) in enumerate(source)]
     lines.append("related_sessions:" if memory.related_sessions else "related_sessions: []")
-    lines.extend(f"  - {quote(session)}" for session in memory.related_sessions)
+    lines += [f"  - {quoted(session)}" for session in memory.related_sessions]
     return lines
 
 

@@ -58,6 +58,8 @@ _ESCAPE_CHAR = "("
 
 # Every control character except tab and newline: none of them has a place in a note.
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# In ASCII text: what splitlines(), strip_invisible() or _CONTROL_RE would change (all but tab, \n and printables).
+_ASCII_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 def sanitize(text: str) -> str:
@@ -67,6 +69,10 @@ def sanitize(text: str) -> str:
     removed (a lone ``\\r`` or ``\\x85`` is a break, not noise), and escaping comes
     last, so ``[mem\\u200bory:`` cannot become a tag after it has been looked at.
     """
+    if text.isascii() and _ASCII_CONTROL_RE.search(text) is None:
+        # The common case, in one scan: no line break but \n (splitlines would only drop a last one,
+        # which strip() drops anyway), nothing hidden (every invisible character is beyond ASCII), no control.
+        return escape_forgeries(text.strip())
     text = "\n".join(text.splitlines())
     text = _CONTROL_RE.sub("", strip_invisible(text)).strip()
     return escape_forgeries(text)

@@ -27,7 +27,8 @@ _CJK = (
 _WORD_CHAR = f"[^\\W_{_CJK}]"
 # In ASCII text the word characters are the letters and digits, and there is no CJK. The full
 # classes take milliseconds to compile, so they are compiled when non-ASCII text first needs them.
-_ASCII_WORD_RE = re.compile("[A-Za-z0-9]{3,}")
+_ASCII_SPACES = str.maketrans({chr(cp): " " for cp in range(128) if not chr(cp).isalnum()})
+"""Every ASCII character but a letter or digit, to a space: ``translate`` then ``split`` finds the words."""
 
 STOPWORDS = frozenset(
     """the and for are was were has have had been being with what when where which who whom whose why how
@@ -51,6 +52,8 @@ def _word_re() -> re.Pattern[str]:
 
 def fold(text: str) -> str:
     """The text as matching sees it: NFKC, then casefold."""
+    if text.isascii():  # NFKC leaves ASCII as it is, and casefold() of ASCII is lower()
+        return text.lower()
     return unicodedata.normalize("NFKC", text).casefold()
 
 
@@ -70,15 +73,38 @@ def text_terms(folded: str) -> list[str]:
 
 
 def _stems(folded: str) -> list[str]:
-    found = _ASCII_WORD_RE.findall(folded) if folded.isascii() else _word_re().findall(folded)
-    return [stem(word) for word in found if word not in STOPWORDS]
+    if folded.isascii():
+        # The runs of 3+ letters or digits (what findall of "[A-Za-z0-9]{3,}" finds), in C: every other
+        # character becomes a space and split() cuts there (the regex scan took most of a term list's time).
+        found = [word for word in folded.translate(_ASCII_SPACES).split() if len(word) > 2]
+    else:
+        found = _word_re().findall(folded)
+    try:
+        terms = [_TERM_OF[word] for word in found]
+    except KeyError:  # a word not met before
+        terms = [_term(word) for word in found]
+    return [term for term in terms if term]
+
+
+_TERM_OF: dict[str, str] = {}
+"""Each word met so far -> its term: its stem, or "" for a stop word. Words repeat (a store of 10,000
+memories has a few thousand distinct ones), so each is stemmed once."""
+_MAX_LEARNT = 1 << 16
+
+
+def _term(word: str) -> str:
+    term = _TERM_OF.get(word)
+    if term is None:
+        if len(_TERM_OF) >= _MAX_LEARNT:  # a bound, for a long-lived process fed endless new words
+            _TERM_OF.clear()
+        term = _TERM_OF[word] = "" if word in STOPWORDS else stem(word)
+    return term
 
 
 def _bigrams(run: str) -> list[str]:
     return [run[i : i + 2] for i in range(len(run) - 1)]
 
 
-@functools.lru_cache(maxsize=1 << 16)  # words repeat: a store of 10,000 memories has a few thousand distinct ones
 def stem(word: str) -> str:
     """A light English stemmer: plural, ``-ed`` and ``-ing`` endings, a doubled last consonant, a final
     ``e`` or ``y`` — so "painting", "painted" and "paints" meet at "paint", "hiking" and "hike" at "hik",

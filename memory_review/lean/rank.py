@@ -29,12 +29,13 @@ one line a person wrote to say what the memory is about."""
 
 def term_list(memory_id: str, description: str, body: str) -> tuple[str, int]:
     """A memory's listed terms and its length (the weighted number of terms): what the read index keeps."""
-    counts: Counter[str] = Counter()
-    for term in text_terms(fold(f"{memory_id} {description}")):
+    headline = text_terms(fold(f"{memory_id} {description}"))
+    rest = text_terms(fold(body))
+    counts = Counter(rest)
+    for term in headline:
         counts[term] += DESCRIPTION_WEIGHT
-    counts.update(text_terms(fold(body)))
-    listed = " ".join(f"{term}:{count}" for term, count in sorted(counts.items()))
-    return f" {listed} ", sum(counts.values())
+    listed = " ".join([f"{term}:{count}" for term, count in sorted(counts.items())])
+    return f" {listed} ", DESCRIPTION_WEIGHT * len(headline) + len(rest)
 
 
 def best(

@@ -1,0 +1,31 @@
+"""``sanitize`` takes a shortcut for plain ASCII text (one scan instead of four passes): what it returns
+must be what the full passes return, for every text, so a note's bytes never depend on the path taken."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis_kit import examples
+
+from memory_review.injection import render
+from memory_review.safety import strip_invisible
+
+
+def _reference(text: str) -> str:
+    text = "\n".join(text.splitlines())
+    text = render._CONTROL_RE.sub("", strip_invisible(text)).strip()
+    return render.escape_forgeries(text)
+
+
+_PIECES = st.sampled_from(
+    ["[memory:", "[ memory :", "<memory-review-context>", "</memory_review context", "note", " ", "\n", "\t", "\r\n"]
+    + [chr(cp) for cp in range(128)]
+    + ["\u200b", "\u2028", "\x85", "é", "［ＭＥＭＯＲＹ："]
+)
+_TEXT = st.one_of(st.lists(_PIECES, max_size=30).map("".join), st.text(max_size=40))
+
+
+@settings(max_examples=examples(1500), deadline=None)
+@given(_TEXT)
+def test_sanitize_is_the_full_passes(text: str) -> None:
+    assert render.sanitize(text) == _reference(text)

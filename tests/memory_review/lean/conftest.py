@@ -1,0 +1,1 @@
+"""Tests of the per-prompt path's standard-library modules (``memory_review/lean``)."""
