@@ -68,11 +68,15 @@ def extract_transcript(
         raise ValidationError("--session names one session: give it with one transcript, not several")
     transcript = merge_transcripts([read_transcript(p, format=format, session_id=session) for p in paths])
     run = run_extractor(ws, transcript, extractor)
-    if run.failure:
-        record_failure(ws, transcript, run.failure)
+    failure = run.failure
+    if failure:
+        try:
+            record_failure(ws, transcript, failure)
+        except StorageError as exc:  # e.g. no project store yet: the failure is still said, and why it is not kept
+            failure = f"{failure}; {exc.message}"
     source = ", ".join(str(p) for p in paths)
     return propose_findings(
-        ws, run.findings, transcript=transcript, failure=run.failure, source=source, proposer=run.proposer
+        ws, run.findings, transcript=transcript, failure=failure, source=source, proposer=run.proposer
     )
 
 
@@ -88,8 +92,13 @@ def record_failure(ws: Workspace, transcript: Transcript, failure: str, *, agent
         error="ModelFailure",
         message=failure,
     )
+    store = ws.store_dir("project")
+    if not store.is_dir():  # the hooks' folder lives in the store, which only a commit creates
+        raise StorageError(
+            "not kept for `memory-review hook errors`: this project has no store yet (`memory-review init`)"
+        )
     try:
-        log_error(hooks_dir(ws.store_dir("project")), entry)
+        log_error(hooks_dir(store), entry)
     except OSError as exc:
         raise StorageError(f"cannot record the model extractor's failure: {exc.strerror}") from exc
 

@@ -6,9 +6,18 @@ Each CLI is started headless with JSON output, the prompt on stdin, and no way t
   (no built-in tools, none of the person's MCP servers); the reply object's ``result``, ``is_error``,
   ``subtype``, ``permission_denials`` and ``modelUsage`` are read;
 * ``codex exec --json --sandbox read-only --skip-git-repo-check -`` (the prompt from stdin); its JSONL
-  events are read: ``item.completed`` ``agent_message`` is the answer, ``turn.failed``/``error`` fail it;
+  events are read: ``item.completed`` ``agent_message`` is the answer, ``turn.failed`` fails it;
 * ``gemini --output-format json --approval-mode plan -p <instruction>`` (read-only plan mode; ``-p`` is
-  appended to stdin); the object's ``response``, ``error`` and ``stats`` are read.
+  appended to stdin), with ``GEMINI_CLI_TRUST_WORKSPACE=true``: Gemini CLI refuses to run headless in a
+  folder it does not trust (exit 55; 0.61 and later) and, where it runs, drops ``plan`` to ``default`` there;
+  the folder it runs in is the empty one below, so trusting it loads nothing. The object's ``response``,
+  ``error`` and ``stats`` are read, from stdout, or from the end of stderr, where a fatal error (no login,
+  no network) puts it.
+
+Checked against the real CLIs (Claude Code 2.1.197, codex-cli 0.171.0, Gemini CLI 0.61.0), installed from
+npm and run here without a login or a network (docs/adr/0051): each accepts these flags and fails in the
+shape its parser expects. Codex reports a lost connection as ``error`` events ("Reconnecting... 2/5") and
+goes on, so only ``turn.failed`` fails a turn; the last ``error`` names the cause of one that never completes.
 
 Whatever the flags, a reply that shows the agent used a tool (a denied permission, a command or file
 item, a non-zero tool count) is refused as ``tool-call``. The child runs in an empty temporary folder
@@ -39,6 +48,9 @@ MAX_OUTPUT_BYTES = 4 * 1024 * 1024
 MAX_STDERR_BYTES = 64 * 1024
 NESTED_ENV = "MEMORY_REVIEW_NESTED"
 GEMINI_INSTRUCTION = "Follow the instructions given above on standard input."
+OBJECT_TRIES = 20
+CHILD_ENV = {"gemini": {"GEMINI_CLI_TRUST_WORKSPACE": "true"}}
+"""Set for that CLI's child only (see the module's docstring); the person's environment is kept otherwise."""
 # Codex items that mean the agent acted rather than answered.
 _CODEX_ACTIONS = frozenset({"command_execution", "file_change", "mcp_tool_call", "web_search", "collab_tool_call"})
 
@@ -54,10 +66,12 @@ class CliReply:
 def ask(config: CliConfig, system: str, user: str) -> CliReply | ModelFailure:
     """Run the CLI once with the prompt on stdin; its answer, or a failure value."""
     argv, stdin = command_line(config, system, user)
-    ran = run(argv, stdin, timeout=config.timeout)
+    ran = run(argv, stdin, timeout=config.timeout, env=CHILD_ENV.get(config.agent, {}))
     if isinstance(ran, ModelFailure):
         return _stamped(ran, config)
     stdout, stderr, code = ran
+    if config.agent == "gemini" and not stdout.strip():
+        stdout = _last_object(stderr) or stdout  # a fatal error's report goes to stderr, after any trace
     parsed = PARSERS[config.agent](stdout, config)
     if code != 0 and not (isinstance(parsed, ModelFailure) and parsed.kind in ("cli-error", "tool-call")):
         # A failing exit without the CLI's own error report: the status and what it said are the message.
@@ -103,9 +117,11 @@ def command_line(config: CliConfig, system: str, user: str) -> tuple[list[str], 
 # --- running the child, bounded --------------------------------------------------------------------
 
 
-def run(argv: list[str], stdin: bytes, *, timeout: float) -> tuple[bytes, bytes, int] | ModelFailure:
-    """Run ``argv`` in an empty folder; (stdout, stderr, exit status), or a failure for no start,
-    the deadline or too much output."""
+def run(
+    argv: list[str], stdin: bytes, *, timeout: float, env: dict[str, str] | None = None
+) -> tuple[bytes, bytes, int] | ModelFailure:
+    """Run ``argv`` in an empty folder, with ``env`` over the person's environment; (stdout, stderr, exit
+    status), or a failure for no start, the deadline or too much output."""
     with tempfile.TemporaryDirectory(prefix="memory-review-cli-") as empty:
         try:
             child = subprocess.Popen(
@@ -114,7 +130,7 @@ def run(argv: list[str], stdin: bytes, *, timeout: float) -> tuple[bytes, bytes,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 cwd=empty,
-                env={**os.environ, NESTED_ENV: "1"},
+                env={**os.environ, **(env or {}), NESTED_ENV: "1"},
                 start_new_session=True,
             )
         except OSError as exc:
@@ -132,6 +148,7 @@ def _collect(child: subprocess.Popen[bytes], stdin: bytes, timeout: float) -> tu
     timer = threading.Timer(timeout, expire)
     timer.daemon = True
     stderr: list[bytes] = []
+    stdout_read: list[bytes] = []
     helpers = [
         threading.Thread(target=_feed, args=(child.stdin, stdin), daemon=True),
         threading.Thread(target=_drain, args=(child.stderr, stderr, MAX_STDERR_BYTES), daemon=True),
@@ -140,7 +157,7 @@ def _collect(child: subprocess.Popen[bytes], stdin: bytes, timeout: float) -> tu
     for helper in helpers:
         helper.start()
     try:
-        stdout = _read_capped(child.stdout, MAX_OUTPUT_BYTES)
+        stdout = _read_capped(child.stdout, MAX_OUTPUT_BYTES, stdout_read)
         if stdout is None:
             _kill(child)
         code = child.wait()
@@ -150,7 +167,8 @@ def _collect(child: subprocess.Popen[bytes], stdin: bytes, timeout: float) -> tu
         for helper in helpers:
             helper.join(timeout=5)
     if expired.is_set():
-        return _failure("timeout", f"no answer within {timeout:g}s; the CLI was stopped")
+        last = _last_words(b"".join(stdout_read), b"".join(stderr))
+        return _failure("timeout", f"no answer within {timeout:g}s; the CLI was stopped{last}")
     if stdout is None:
         return _failure("bad-response", f"the CLI wrote more than {MAX_OUTPUT_BYTES} bytes; it was stopped")
     return stdout, b"".join(stderr), code
@@ -178,9 +196,9 @@ def _drain(pipe: IO[bytes] | None, into: list[bytes], cap: int) -> None:
             kept += len(into[-1])
 
 
-def _read_capped(pipe: IO[bytes] | None, cap: int) -> bytes | None:
-    """All of ``pipe`` up to ``cap`` bytes; None as soon as it holds more."""
-    chunks, size = [], 0
+def _read_capped(pipe: IO[bytes] | None, cap: int, chunks: list[bytes]) -> bytes | None:
+    """All of ``pipe`` up to ``cap`` bytes (kept in ``chunks`` as they come); None as soon as it holds more."""
+    size = 0
     while pipe is not None and (chunk := pipe.read(65536)):
         size += len(chunk)
         if size > cap:
@@ -208,7 +226,9 @@ def parse_claude(stdout: bytes, config: CliConfig) -> CliReply | ModelFailure:
         return _failure("tool-call", "claude tried to use a tool; none was allowed", config)
     if reply.get("is_error") is not False or reply.get("subtype") != "success":
         why = reply.get("result") if isinstance(reply.get("result"), str) else reply.get("subtype")
-        return _failure("cli-error", f"claude reported an error ({reply.get('subtype')!r}): {why}", config)
+        # Not logged in, it says subtype "success" with is_error true: the subtype adds nothing then.
+        kind = "" if reply.get("subtype") in ("success", None) else f" ({reply.get('subtype')})"
+        return _failure("cli-error", f"claude reported an error{kind}: {why}", config)
     if not isinstance(reply.get("result"), str):
         return _failure("bad-response", "claude's reply has no text result", config)
     return CliReply(text=reply["result"], model=_busiest(reply.get("modelUsage"), "outputTokens") or config.model)
@@ -237,6 +257,7 @@ def parse_codex(stdout: bytes, config: CliConfig) -> CliReply | ModelFailure:
     """``codex exec --json``: one event per line; the last agent message of a completed turn."""
     answer: str | None = None
     completed = False
+    trouble: str | None = None  # the last "error" event: codex goes on after one (a reconnect)
     for line in stdout.splitlines():
         if not line.strip():
             continue
@@ -244,15 +265,18 @@ def parse_codex(stdout: bytes, config: CliConfig) -> CliReply | ModelFailure:
         if event is None:
             return _failure("bad-response", "codex wrote a line that is not a JSON event", config)
         kind, item = event.get("type"), event.get("item")
-        if kind in ("turn.failed", "error"):
+        if kind == "turn.failed":
             return _failure("cli-error", f"codex reported an error: {_codex_error(event)}", config)
+        if kind == "error":
+            trouble = _codex_error(event)
         if isinstance(item, dict) and item.get("type") in _CODEX_ACTIONS:
             return _failure("tool-call", f"codex used a tool ({item.get('type')}); none was wanted", config)
         if kind == "item.completed" and isinstance(item, dict) and item.get("type") == "agent_message":
             answer = item.get("text") if isinstance(item.get("text"), str) else None
         completed = completed or kind == "turn.completed"
     if not completed:
-        return _failure("truncated", "codex's turn never completed", config)
+        said = f"; it last reported: {trouble}" if trouble else ""
+        return _failure("truncated", f"codex's turn never completed{said}", config)
     if answer is None:
         return _failure("bad-response", "codex completed without an agent message", config)
     return CliReply(text=answer, model=config.model)
@@ -297,6 +321,32 @@ def _busiest(usage: Any, tokens_key: str) -> str | None:
 
     best = max(sorted(usage), key=written)
     return best if isinstance(best, str) and best else None
+
+
+def _last_object(text: bytes) -> bytes | None:
+    """The JSON object that ends ``text``, if one does (it starts at the beginning of one of the last
+    :data:`OBJECT_TRIES` lines that open with a brace)."""
+    end = text.rstrip()
+    if not end.endswith(b"}"):
+        return None
+    start, tries = len(end), 0
+    while tries < OBJECT_TRIES and (start := end.rfind(b"{", 0, start)) >= 0:
+        if start == 0 or end[start - 1 : start] == b"\n":
+            tries += 1
+            if _event(end[start:]) is not None:
+                return end[start:]
+    return None
+
+
+def _last_words(stdout: bytes, stderr: bytes) -> str:
+    """What a stopped CLI said last, for the timeout's message: codex's last ``error`` event, else stderr's
+    last line."""
+    for line in reversed(stdout.splitlines()[-50:]):
+        event = _event(line) if line.strip() else None
+        if event is not None and event.get("type") == "error":
+            return f"; it last reported: {_codex_error(event)}"
+    said = _said(stderr)
+    return f"; it last said{said}" if said else ""
 
 
 def _said(stderr: bytes) -> str:

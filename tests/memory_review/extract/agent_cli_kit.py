@@ -7,7 +7,8 @@ Each stand-in reads its whole stdin, records the call (argv, stdin, cwd, the nes
 * ``{"error": true}`` — the CLI's own error shape (claude ``is_error``, codex ``turn.failed``, gemini ``error``);
 * ``{"tool": true}`` — a run showing a tool was used;
 * ``{"exit": 3, "stdout": "...", "stderr": "..."}`` — raw output and an exit status;
-* ``{"sleep": 600}`` — never answers (the caller's deadline must stop it, and its child);
+* ``{"sleep": 600}`` — never answers (the caller's deadline must stop it, and its child); with
+  ``"say": "..."`` it first writes that to stdout (what a real CLI printed before it hung);
 * ``{"delay": 2, "answer": ...}`` — answers after a while (``overlap`` in a call says another was running);
 * ``{"huge": 20000000}`` — writes that many bytes.
 """
@@ -35,7 +36,8 @@ except FileExistsError:
 with open(os.path.join(here, "calls.jsonl"), "a") as log:
     log.write(json.dumps({{"agent": agent, "argv": sys.argv[1:], "stdin": data.decode("utf-8", "replace"),
                           "cwd": os.getcwd(), "cwd_entries": os.listdir("."), "overlap": overlap,
-                          "nested": os.environ.get("MEMORY_REVIEW_NESTED")}}) + "\n")
+                          "nested": os.environ.get("MEMORY_REVIEW_NESTED"),
+                          "trust": os.environ.get("GEMINI_CLI_TRUST_WORKSPACE")}}) + "\n")
 with open(os.path.join(here, "scenario.json")) as f:
     s = json.load(f)
 if "delay" in s:
@@ -43,6 +45,7 @@ if "delay" in s:
 if not overlap:
     os.unlink(running)
 if "sleep" in s:
+    sys.stdout.write(s.get("say", "")); sys.stdout.flush()
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(%d)" % s["sleep"]])
     with open(os.path.join(here, "grandchild.pid"), "w") as f:
         f.write(str(child.pid))
