@@ -17,12 +17,18 @@ only with Codex's typed parts (``input_text``/``output_text``); plain ``{role, c
 ``{sessionId, projectHash, startTime, lastUpdated, messages: [...]}``; a message is ``{id, timestamp,
 type, content}`` with ``type`` ``user``, ``gemini`` (the model; its ``toolCalls[].result`` hold tool
 output), ``info``, ``error`` or ``warning`` (the CLI's own notes). ``content`` is text or a list of
-``{text}`` parts.
+``{text}`` parts. Newer versions write ``session-<time>-<id>.jsonl`` instead (and move a resumed
+``.json`` to ``.jsonl`` beside it), as the CLI's ``chatRecordingService`` writes and reads it: the
+first line is the metadata ``{sessionId, projectHash, startTime, ...}``; then one record a line: a
+message (the same shape; a message written again under the same ``id`` replaces the earlier one in
+place), ``{"$set": {...}}`` (metadata; a ``messages`` list there replaces every message), or
+``{"$rewindTo": <id>}`` (that message and every later one are gone).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from memory_review.extract.builder import TurnSink
@@ -46,6 +52,7 @@ CODEX_ITEM_TYPES = frozenset(
         "web_search_call",
     }
 )
+MAX_GEMINI_MESSAGES = 100_000  # kept while a JSON Lines session is folded; a file holding more is cut there
 _CODEX_PART_TYPES = frozenset({"input_text", "output_text"})
 _CODEX_TOOL_OUTPUT = frozenset({"function_call_output", "custom_tool_call_output", "local_shell_call_output"})
 _CODEX_WRAPPER = re.compile(
@@ -172,17 +179,60 @@ def add_gemini_session(sink: TurnSink, document: dict[str, Any]) -> None:
         _gemini_message(sink, index, message)
 
 
-def _gemini_message(sink: TurnSink, index: int, message: Any) -> None:
+def looks_like_gemini_lines(first: Any) -> bool:
+    """True when the first record of a JSON Lines file is a Gemini CLI session's metadata line."""
+    return (
+        isinstance(first, dict)
+        and isinstance(first.get("sessionId"), str)
+        and isinstance(first.get("projectHash"), str)
+        and "type" not in first
+        and "messages" not in first
+    )
+
+
+def add_gemini_records(sink: TurnSink, records: Iterable[RawRecord]) -> None:
+    """A Gemini CLI JSON Lines session → turns, the messages as they stand after every update and rewind."""
+    messages: dict[str, tuple[int | None, dict[str, Any]]] = {}
+    for raw in records:
+        value = raw.value if raw.error is None else None
+        if not isinstance(value, dict):
+            sink.skip(raw.error or "not a Gemini CLI session record", line=raw.line, index=raw.index)
+        elif isinstance(value.get("$rewindTo"), str):
+            _rewind(messages, value["$rewindTo"])
+        elif isinstance(value.get("$set"), dict):
+            replaced = value["$set"].get("messages")
+            if isinstance(replaced, list):
+                messages = {m["id"]: (raw.line, m) for m in replaced if isinstance(m, dict) and _str(m.get("id"))}
+        elif looks_like_gemini_lines(value):
+            sink.name_session(value["sessionId"])
+        elif _str(value.get("id")) and len(messages) < MAX_GEMINI_MESSAGES:
+            messages[value["id"]] = (raw.line, value)  # written again: replaced where it first stood
+        else:
+            sink.skip("not a Gemini CLI message", line=raw.line, index=raw.index)
+    for index, (line, message) in enumerate(messages.values()):
+        _gemini_message(sink, index, message, line=line)
+
+
+def _rewind(messages: dict[str, tuple[int | None, dict[str, Any]]], message_id: str) -> None:
+    """Drop ``message_id`` and every later message; all of them when it is not there (as Gemini does)."""
+    ids = list(messages)
+    cut = ids.index(message_id) if message_id in messages else 0
+    for gone in ids[cut:]:
+        del messages[gone]
+
+
+def _gemini_message(sink: TurnSink, index: int, message: Any, *, line: int | None = None) -> None:
     mapped = GEMINI_TYPES.get(_str(message.get("type")) or "") if isinstance(message, dict) else None
     if mapped is None:
-        sink.skip("not a Gemini CLI message", index=index)
+        sink.skip("not a Gemini CLI message", line=line, index=index)
         return
     turn_id = _str(message.get("id")) or f"message-{index + 1}"
     timestamp = _str(message.get("timestamp"))
-    sink.add(turn_id, mapped[0], _parts_text(message.get("content")), mapped[1], timestamp=timestamp)
+    sink.add(turn_id, mapped[0], _parts_text(message.get("content")), mapped[1], line=line, timestamp=timestamp)
     for number, call in enumerate(_list(message.get("toolCalls"))):
         if isinstance(call, dict):
-            sink.add(f"{turn_id}.tool{number}", "tool", _gemini_tool_output(call), "tool-output", timestamp=timestamp)
+            output = _gemini_tool_output(call)
+            sink.add(f"{turn_id}.tool{number}", "tool", output, "tool-output", line=line, timestamp=timestamp)
 
 
 def _gemini_tool_output(call: dict[str, Any]) -> str:

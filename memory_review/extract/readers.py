@@ -2,7 +2,7 @@
 
 Formats: ``claude-code`` (native session JSONL, a JSON array of its records, or
 ``{"loglines": [...]}``), ``codex`` (Codex CLI rollout JSONL), ``gemini`` (a Gemini CLI session
-document), ``jsonl`` (generic ``{role, content}`` per line or in an array),
+document, or its newer JSON Lines), ``jsonl`` (generic ``{role, content}`` per line or in an array),
 ``aider`` (``.aider.chat.history.md``) and ``text`` (one user turn per paragraph).
 A file that is none of these is a :class:`~memory_review.errors.ValidationError`.
 """
@@ -59,6 +59,11 @@ def _read_json(path: Path, fmt: TranscriptFormat, source: JsonSource, sink: Turn
     if fmt == "claude-code":
         for raw in source.records(WRAPPER_KEYS):
             claude_code.add_record(sink, raw)
+    elif fmt == "gemini" and source.layout == "lines":
+        first = next(iter(source.records()), None)
+        if first is None or not codex_gemini.looks_like_gemini_lines(first.value):
+            raise ValidationError("not a Gemini CLI session: its first line is not {sessionId, projectHash}", path=path)
+        codex_gemini.add_gemini_records(sink, source.records())
     elif fmt == "gemini":
         if not codex_gemini.looks_like_gemini(source.document):
             raise ValidationError("not a Gemini CLI session document ({sessionId, messages: [...]})", path=path)
@@ -113,6 +118,8 @@ def _json_format(path: Path, source: JsonSource) -> TranscriptFormat:
         return "claude-code"
     if any(codex_gemini.looks_like_codex(value) for value in sample):
         return "codex"
+    if source.layout == "lines" and sample and codex_gemini.looks_like_gemini_lines(sample[0]):
+        return "gemini"  # Gemini CLI's JSON Lines session: its metadata line comes first
     if any(formats.looks_like_message(value) for value in sample):
         return "jsonl"
     raise ValidationError(

@@ -1,31 +1,44 @@
-"""A session's siblings: the same project's other Claude Code sessions, read bounded (ADR 0046).
+"""A session's siblings: the same project's other sessions of one agent, read bounded (ADR 0046, 0050).
 
-Claude Code keeps every session of one project as ``<session-id>.jsonl`` side by side in one folder
-(``~/.claude/projects/<project>/``), so the files beside a hook's ``transcript_path`` are that
-project's earlier sessions. Repetition across sessions is the heuristic's strongest durable signal
-(ADR 0033), and it can only be counted where the sessions are read together.
+Where an agent keeps a project's sessions decides what a sibling is:
 
-The folder is written by the agent, whose shell is untrusted, so reading is bounded at every step: at
-most :data:`MAX_SIBLINGS` files (most recently modified first, among at most :data:`MAX_LISTED` names),
-only regular files (``lstat``: a link, a FIFO or a device is skipped, never opened), each at most
-:data:`MAX_SIBLING_BYTES`, all of them at most :data:`MAX_TOTAL_BYTES`, no new file started after
-:data:`TIME_BUDGET` seconds; each is read as Claude Code records only (a text file is not a "text"
-transcript here), and only the person's own turns are kept. A file that fails is skipped with the
+* Claude Code keeps every session of one project as ``<session-id>.jsonl`` side by side in one folder
+  (``~/.claude/projects/<project>/``): the ``.jsonl`` files beside a hook's ``transcript_path``.
+* Gemini CLI keeps a project's chats in one folder (``~/.gemini/tmp/<project hash>/chats/``):
+  the ``session-*.json`` and ``session-*.jsonl`` files beside it (a subagent's, in a subfolder, are not).
+* Codex files every project's rollouts by date (``~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl``): the
+  rollouts of that tree, newest first by their dated names, whose first line (``session_meta``, read
+  alone and bounded) gives a ``cwd`` that is the project's root or inside it; another project's rollout
+  is passed over without a word, and at most :data:`MAX_CODEX_LOOKED` first lines are read.
+
+Repetition across sessions is the heuristic's strongest durable signal (ADR 0033), and it can only be
+counted where the sessions are read together. The folders are written by the agent, whose shell is
+untrusted, so reading is bounded at every step: at most :data:`MAX_SIBLINGS` files (among at most
+:data:`MAX_LISTED` names), only regular files (``lstat``: a link, a FIFO or a device is skipped, never
+opened), each at most :data:`MAX_SIBLING_BYTES`, all of them at most :data:`MAX_TOTAL_BYTES`, no new file
+started after :data:`TIME_BUDGET` seconds; each is read in its agent's format only (a text file is not a
+"text" transcript here), and only the person's own turns are kept. A file that fails is skipped with the
 reason, never raised: the caller records it.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import stat
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
+
+import orjson
 
 from memory_review.errors import MemoryReviewError
 from memory_review.extract.readers import read_transcript
 from memory_review.extract.transcript import Transcript
+
+SiblingAgent = Literal["claude-code", "codex", "gemini"]
 
 MAX_SIBLINGS = 20
 MAX_LISTED = 10_000  # names looked at in the folder; a folder of a million files is not read through
@@ -33,6 +46,9 @@ MAX_SIBLING_BYTES = 32 * 1024 * 1024
 MAX_TOTAL_BYTES = 128 * 1024 * 1024
 TIME_BUDGET = 30.0  # seconds; the worker is in the background, but it must end
 SUFFIX = ".jsonl"
+MAX_CODEX_LOOKED = 200  # Codex rollouts whose first line is read to find this project's
+MAX_META_BYTES = 256 * 1024  # a session_meta line carries the instructions: long, but not this long
+_DATED = (re.compile(r"^\d{4}$"), re.compile(r"^\d{2}$"), re.compile(r"^\d{2}$"))  # sessions/YYYY/MM/DD
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,23 +67,36 @@ class Siblings:
     skipped: list[SkippedSibling] = field(default_factory=list)
 
 
-def sibling_files(transcript: Path, limit: int = MAX_SIBLINGS) -> list[Path]:
-    """The ``.jsonl`` names beside ``transcript`` (not itself), most recently modified first, at most ``limit``.
+def sibling_files(transcript: Path, limit: int = MAX_SIBLINGS, *, agent: SiblingAgent = "claude-code") -> list[Path]:
+    """The session files beside ``transcript`` (not itself), newest first, at most ``limit``.
 
-    Sorted by ``lstat`` times: a link is listed (and later skipped with its reason), never followed.
+    Claude Code and Gemini: the folder's session names, sorted by ``lstat`` times (a link is listed, and
+    later skipped with its reason, never followed). Codex: the dated tree's rollout names, every project's
+    (which are this project's is read from each one's first line by :func:`read_siblings`).
     """
+    if agent == "codex":
+        return list(_codex_rollouts(transcript, limit))
+    wanted = _is_gemini_chat if agent == "gemini" else _is_claude_session
     found: list[tuple[int, str]] = []
     try:
         with os.scandir(transcript.parent) as entries:
             for number, entry in enumerate(entries):
                 if number >= MAX_LISTED:
                     break
-                if entry.name.endswith(SUFFIX) and entry.name != transcript.name:
+                if wanted(entry.name) and entry.name != transcript.name:
                     found.append((_mtime(entry), entry.name))
     except OSError:
         return []  # no readable folder: no siblings (the session's own file was read already)
     found.sort(key=lambda pair: (-pair[0], pair[1]))
     return [transcript.parent / name for _mtime_ns, name in found[:limit]]
+
+
+def _is_claude_session(name: str) -> bool:
+    return name.endswith(SUFFIX)
+
+
+def _is_gemini_chat(name: str) -> bool:
+    return name.startswith("session-") and name.endswith((".json", SUFFIX))
 
 
 def _mtime(entry: os.DirEntry[str]) -> int:
@@ -77,16 +106,76 @@ def _mtime(entry: os.DirEntry[str]) -> int:
         return 0
 
 
-def read_siblings(transcript: Path, *, clock: Callable[[], float] = time.monotonic) -> Siblings:
-    """Read the siblings of ``transcript`` within the budgets; a failing one is skipped with its reason."""
+def _codex_rollouts(transcript: Path, limit: int) -> Iterator[Path]:
+    """Rollout names of the dated tree ``transcript`` is in, newest first; nothing outside that layout."""
+    day = transcript.parent
+    folders = [day.parent.parent, day.parent, day]
+    if not all(pattern.match(folder.name) for pattern, folder in zip(_DATED, folders, strict=True)):
+        return  # not sessions/YYYY/MM/DD/: no tree to look in
+    looked = [0]
+    given = 0
+    for folder in _dated_folders(day.parent.parent.parent, 0, looked):
+        for name in _names(folder, lambda n: n.startswith("rollout-") and n.endswith(SUFFIX), looked):
+            if folder / name != transcript:
+                yield folder / name
+                given += 1
+                if given >= limit:
+                    return
+
+
+def _dated_folders(parent: Path, depth: int, looked: list[int]) -> Iterator[Path]:
+    """The YYYY/MM/DD folders under ``parent``, newest first (a link to a folder is never followed)."""
+    for name in _names(parent, _DATED[depth].match, looked, folders=True):
+        if depth == len(_DATED) - 1:
+            yield parent / name
+        else:
+            yield from _dated_folders(parent / name, depth + 1, looked)
+
+
+def _names(folder: Path, wanted: Callable[[str], object], looked: list[int], *, folders: bool = False) -> list[str]:
+    """The wanted names in ``folder``, newest (greatest) first; ``looked`` counts against MAX_LISTED."""
+    found: list[str] = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if looked[0] >= MAX_LISTED:
+                    break
+                looked[0] += 1
+                if wanted(entry.name) and (not folders or entry.is_dir(follow_symlinks=False)):
+                    found.append(entry.name)
+    except OSError:
+        return []
+    return sorted(found, reverse=True)
+
+
+def read_siblings(
+    transcript: Path,
+    *,
+    agent: SiblingAgent = "claude-code",
+    project: Path | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> Siblings:
+    """Read the siblings of ``transcript`` within the budgets; a failing one is skipped with its reason.
+
+    ``project`` (Codex): the project's root; only rollouts started there or below it are siblings.
+    """
     result = Siblings()
     started = clock()
     total = 0
-    for path in sibling_files(transcript):
+    codex = agent == "codex"
+    for path in sibling_files(transcript, MAX_CODEX_LOOKED if codex else MAX_SIBLINGS, agent=agent):
+        if len(result.transcripts) >= MAX_SIBLINGS:
+            break
         if clock() - started > TIME_BUDGET:
             result.skipped.append(SkippedSibling(str(path), f"time budget of {TIME_BUDGET:.0f} s spent"))
             continue
-        read = _read_one(path, MAX_TOTAL_BYTES - total)
+        if codex:
+            mine = _codex_in_project(path, project)
+            if isinstance(mine, SkippedSibling):
+                result.skipped.append(mine)
+            if mine is not True:
+                continue  # another project's rollout is none of this project's business: not recorded
+        read = _read_one(path, MAX_TOTAL_BYTES - total, agent)
         if isinstance(read, SkippedSibling):
             result.skipped.append(read)
             continue
@@ -96,7 +185,44 @@ def read_siblings(transcript: Path, *, clock: Callable[[], float] = time.monoton
     return result
 
 
-def _read_one(path: Path, budget: int) -> tuple[Transcript, int] | SkippedSibling:
+def _codex_in_project(path: Path, project: Path | None) -> bool | SkippedSibling:
+    """Whether a rollout's ``session_meta`` ``cwd`` is ``project`` or inside it, from its first line alone."""
+    first = _first_line(path)
+    if isinstance(first, SkippedSibling) or project is None:
+        return first if isinstance(first, SkippedSibling) else False
+    try:
+        record = orjson.loads(first)
+    except orjson.JSONDecodeError:
+        return SkippedSibling(str(path), "its first line is not JSON (a Codex rollout starts with session_meta)")
+    payload = record.get("payload") if isinstance(record, dict) else None
+    cwd = payload.get("cwd") if isinstance(payload, dict) and record.get("type") == "session_meta" else None
+    if not isinstance(cwd, str) or not os.path.isabs(cwd):
+        return False  # the older layout names no cwd: it cannot be told to be this project's
+    return _inside(os.path.normpath(cwd), project)
+
+
+def _inside(cwd: str, project: Path) -> bool:
+    roots = {os.path.normpath(project), os.path.realpath(project)}
+    return any(cwd == root or cwd.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
+
+
+def _first_line(path: Path) -> bytes | SkippedSibling:
+    """A file's first line, at most MAX_META_BYTES, opened only if it is a regular file (never a link)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+    except OSError as exc:
+        return SkippedSibling(str(path), f"not a regular file (a link, FIFO or device is never opened): {exc.strerror}")
+    with os.fdopen(fd, "rb") as stream:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return SkippedSibling(str(path), "not a regular file (a link, FIFO or device is never opened)")
+        os.set_blocking(fd, True)
+        line = stream.readline(MAX_META_BYTES + 1)
+    if len(line) > MAX_META_BYTES:
+        return SkippedSibling(str(path), f"its first line is longer than {MAX_META_BYTES} bytes")
+    return line
+
+
+def _read_one(path: Path, budget: int, agent: SiblingAgent) -> tuple[Transcript, int] | SkippedSibling:
     try:
         before = os.lstat(path)
     except OSError as exc:
@@ -108,7 +234,7 @@ def _read_one(path: Path, budget: int) -> tuple[Transcript, int] | SkippedSiblin
     if before.st_size > budget:
         return SkippedSibling(str(path), f"over the total budget of {MAX_TOTAL_BYTES} bytes")
     try:
-        transcript = read_transcript(path, format="claude-code")
+        transcript = read_transcript(path, format=agent)
     except MemoryReviewError as exc:
         return SkippedSibling(str(path), str(exc))
     if _swapped(path, before):

@@ -10,9 +10,10 @@ event names to these (Gemini's ``BeforeAgent`` is ``UserPromptSubmit``, ``AfterA
   injected that could not be replayed later.
 * ``Stop`` / ``SubagentStop`` / ``PreCompact``: extract from ``transcript_path``,
   keeping only findings whose evidence lies in turns not read before for that
-  session (offsets in ``hooks/sessions/``), and propose them as candidates. For
-  Claude Code, a background worker then reads the project's other sessions beside
-  the transcript and proposes what this session and another both said (ADR 0046). A rule already
+  session (offsets in ``hooks/sessions/``), and propose them as candidates. A
+  background worker then reads the project's other sessions (Claude Code's and
+  Gemini's beside the transcript, Codex's rollouts started in the project) and
+  proposes what this session and another both said (ADR 0046, 0050). A rule already
   pending and said again in another session raises that candidate (ADR 0050).
 * Anything else (``Notification`` ...): nothing.
 
@@ -156,7 +157,7 @@ def handle(
         read = extract_new_turns(ws, payload, deadline=deadline)
         outcome.proposed = read.summary.proposed if read else []
         outcome.output = _review_notice(outcome.proposed, read.summary.raised if read else [])
-        if read is not None and read.user_turns and agent is CLAUDE_CODE:
+        if read is not None and read.user_turns:
             start_across_sessions(ws, payload, agent)
     for warning in ws.warnings:  # trouble after a commit point (e.g. git history): the change stands
         record_error(ws.store_dir("project"), RuntimeWarning(warning), payload=payload, agent=agent)
@@ -281,15 +282,19 @@ def extract_new_turns(ws: Workspace, payload: HookPayload, *, deadline: float | 
 
 
 def start_across_sessions(ws: Workspace, payload: HookPayload, agent: HookAgent) -> None:
-    """Leave the pass across this project's other sessions to the background worker (ADR 0046).
+    """Leave the pass across this project's other sessions to the background worker (ADR 0046, 0050).
 
-    Only for Claude Code, which keeps a project's sessions side by side; only when the person wrote a
-    new turn and the file has a sibling at all, so a project with one session never starts a process.
+    Only when the person wrote a new turn and the agent's session folder (Claude Code, Gemini) or dated
+    tree (Codex) holds another session file at all, so a lone session never starts a process. Which
+    Codex rollouts are this project's the worker reads; the hook only lists names.
     """
     from memory_review.extract.siblings import sibling_files
     from memory_review.integrations.hook_worker import start_background_extraction
 
-    if payload.transcript_path and sibling_files(Path(payload.transcript_path).expanduser().absolute(), limit=1):
+    if not payload.transcript_path:
+        return
+    transcript = Path(payload.transcript_path).expanduser().absolute()
+    if sibling_files(transcript, limit=1, agent=agent.name):
         start_background_extraction(ws, payload, "heuristic", agent)
 
 

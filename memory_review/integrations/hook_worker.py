@@ -17,9 +17,10 @@ extraction lock are held only to read offsets and to propose, never while the mo
 go to the hook error log; a watchdog ends a worker that outlives the CLI's own deadline.
 
 With the offline heuristic the hook extracts the session's own new turns itself, then leaves a
-``heuristic`` job: the worker reads the project's other Claude Code sessions beside the transcript
-(:mod:`memory_review.extract.siblings`, bounded) and proposes only what is said in this session *and*
-another one — a named one-off repeated across sessions, priority high, one quote per session (ADR 0046).
+``heuristic`` job: the worker reads the project's other sessions of the same agent — Claude Code's and
+Gemini's beside the transcript, Codex's rollouts started in the project (:mod:`memory_review.extract.siblings`,
+bounded) — and proposes only what is said in this session *and* another one: a named one-off repeated
+across sessions, priority high, one quote per session (ADR 0046, 0050); a rule already pending is raised.
 A sibling that cannot be read is recorded in the hook error log and left out.
 """
 
@@ -208,7 +209,7 @@ def extract_across_sessions(ws: Workspace, job: ExtractionJob) -> list[str]:
 
     path = Path(job.transcript)
     own = user_only(read_transcript(path, session_id=job.session))
-    siblings = read_siblings(path)
+    siblings = read_siblings(path, agent=job.agent, project=ws.root)
     _record_skipped(ws, job, siblings.skipped)
     mine = own_sessions(own)
     others = [without_turns_of(sibling, mine) for sibling in siblings.transcripts]

@@ -273,3 +273,57 @@ def test_plain_role_content_lines_stay_generic_jsonl(tmp_path: Path) -> None:
         json.dumps({"type": "message", "role": "user", "content": "Always use tabs."}) + "\n", encoding="utf-8"
     )
     assert detect_format(path) == "jsonl"
+
+
+def _gemini_lines(tmp_path: Path, records: list, name: str = "session-2026-12-02T10-00-1a2b3c4d.jsonl") -> Path:
+    """A Gemini CLI session as newer versions write it: JSON Lines, the metadata line first."""
+    path = tmp_path / name
+    path.write_text("".join(json.dumps(r) + "\n" for r in records) + "{not json\n", encoding="utf-8")
+    return path
+
+
+def test_a_gemini_json_lines_session_reads_as_the_cli_folds_it(tmp_path: Path) -> None:
+    """Messages rewritten under their id stay where they were; ``$rewindTo`` drops that message and every
+    later one; ``$set`` is metadata (a ``messages`` list there replaces them all); tool results are tool output."""
+    tool = {"id": "c1", "result": [{"functionResponse": {"response": {"output": TOOL_TEXT}}}]}
+    path = _gemini_lines(
+        tmp_path,
+        [
+            {"sessionId": "1a2b3c4d-0000-4000-8000-000000000000", "projectHash": "h" * 64, "startTime": "t"},
+            {"id": "u1", "timestamp": "t", "type": "user", "content": [{"text": RULE}]},
+            {"id": "g1", "timestamp": "t", "type": "gemini", "content": "", "toolCalls": [tool]},
+            {"$set": {"lastUpdated": "t2"}},
+            {"id": "u2", "timestamp": "t", "type": "user", "content": "From now on always use tabs."},
+            {"$rewindTo": "u2"},  # the person rewound: that prompt is gone
+            {"id": "u3", "timestamp": "t", "type": "user", "content": "Also, always use pnpm, not npm."},
+            {"id": "g1", "timestamp": "t", "type": "gemini", "content": "Done.", "toolCalls": [tool]},
+            {"id": "i1", "timestamp": "t", "type": "info", "content": "Always restart the CLI"},
+            ["odd"],
+        ],
+    )
+    assert detect_format(path) == "gemini"
+    transcript = read_transcript(path)
+    assert transcript.format == "gemini" and transcript.session_id == "1a2b3c4d-0000-4000-8000-000000000000"
+    assert [turn.turn_id for turn in transcript.turns] == ["u1", "g1", "g1.tool0", "u3", "i1"]
+    assert [turn.text for turn in transcript.user_turns()] == [RULE, "Also, always use pnpm, not npm."]
+    sources = {turn.text: turn.source for turn in transcript.turns}
+    assert sources[TOOL_TEXT] == "tool-output" and sources["Always restart the CLI"] == "system"
+    assert [skip.line for skip in transcript.skipped] == [10, 11]  # the odd record and the broken line
+
+    replaced = _gemini_lines(
+        tmp_path,
+        [
+            {"sessionId": "s2", "projectHash": "h" * 64},
+            {"id": "u1", "type": "user", "content": "masked later"},
+            {"$set": {"messages": [{"id": "u9", "type": "user", "content": RULE}]}},
+        ],
+        name="session-2026-12-02T11-00-00000002.jsonl",
+    )
+    assert [turn.text for turn in read_transcript(replaced).turns] == [RULE]
+
+
+def test_a_json_lines_file_is_gemini_only_with_its_metadata_line_first(tmp_path: Path) -> None:
+    path = tmp_path / "x.jsonl"
+    path.write_text(json.dumps({"id": "u1", "type": "user", "content": RULE}) + "\n", encoding="utf-8")
+    with pytest.raises(ValidationError):
+        read_transcript(path, format="gemini")

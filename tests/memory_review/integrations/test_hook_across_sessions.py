@@ -193,3 +193,139 @@ def test_a_pending_candidate_said_again_is_raised_by_the_hooks(project: Project,
     _worker_done(project, "sess-three", _stop(project, third, "sess-three"))
     assert project.workspace().log()[-1].seq == seq
     assert project.json("hook", "errors") == [] and all(r.problems == [] for r in project.workspace().verify())
+
+
+# --- Codex and Gemini CLI (ADR 0050) --------------------------------------------------------------------
+
+
+def _rollout(day: Path, session: str, cwd: Path | str, *texts: str, hour: int = 10) -> Path:
+    """A Codex rollout as Codex files it: session_meta first, then the person's and the agent's messages."""
+    day.mkdir(parents=True, exist_ok=True)
+    stamp = f"{day.parent.parent.name}-{day.parent.name}-{day.name}T{hour:02d}:00:00Z"
+    meta = {"id": session, "timestamp": stamp, "cwd": str(cwd), "originator": "codex_cli_rs", "cli_version": "0.50.0"}
+    lines: list[dict] = [{"timestamp": stamp, "type": "session_meta", "payload": meta}]
+    for text in texts:
+        for role, part in (("user", "input_text"), ("assistant", "output_text")):
+            said = text if role == "user" else "Done."
+            message = {"type": "message", "role": role, "content": [{"type": part, "text": said}]}
+            lines.append({"timestamp": stamp, "type": "response_item", "payload": message})
+    name = f"rollout-{stamp[:10]}T{hour:02d}-00-00-{session}.jsonl"
+    path = day / name
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def _codex_stop(project: Project, transcript: Path, session: str) -> int | None:
+    payload = {"hook_event_name": "Stop", "session_id": session, "transcript_path": str(transcript)}
+    done = project.hook({**payload, "cwd": str(project.root)}, agent="codex")
+    assert done.returncode == 0 and done.stderr == b"", done.stderr
+    job = _state(project).job(session)
+    return job.generation if job is not None else None
+
+
+def test_codex_rollouts_of_this_project_are_siblings_and_no_other_projects(project: Project, tmp_path: Path) -> None:
+    sessions = tmp_path / "codex" / "sessions"
+    first_day, second_day = sessions / "2026" / "12" / "01", sessions / "2026" / "12" / "02"
+    _rollout(first_day, "codex-old", project.root, NAMED)
+    _rollout(first_day, "codex-elsewhere", tmp_path / "another-repo", NAMED, hour=11)  # another project's
+    _rollout(second_day, "codex-sub", project.root / "src", CHATTER, hour=9)  # this project, a subfolder
+    outside = _rollout(tmp_path / "loose" / "2026" / "12" / "02", "codex-linked", project.root, NAMED)
+    (second_day / "rollout-2026-12-02T08-00-00-link.jsonl").symlink_to(outside)
+    os.mkfifo(second_day / "rollout-2026-12-02T07-00-00-fifo.jsonl")
+    long_meta = {
+        "type": "session_meta",
+        "payload": {"id": "x", "cwd": str(project.root), "instructions": "y" * 300_000},
+    }
+    (second_day / "rollout-2026-12-02T06-00-00-long.jsonl").write_text(json.dumps(long_meta) + "\n", encoding="utf-8")
+    hidden = _rollout(tmp_path / "hidden" / "03", "codex-hidden", project.root, NAMED)  # a linked day folder
+    (sessions / "2026" / "12" / "03").symlink_to(hidden.parent, target_is_directory=True)
+
+    now = _rollout(second_day, "codex-now", project.root, CHATTER, NAMED, hour=12)
+    _worker_done(project, "codex-now", _codex_stop(project, now, "codex-now"))
+    [candidate] = _candidates(project)
+    assert candidate.priority == "high" and candidate.scope == "project"
+    assert [(e.session_id, e.quote) for e in candidate.evidence] == [("codex-now", NAMED), ("codex-old", NAMED)]
+    errors = project.json("hook", "errors")
+    skipped = {Path(e["message"].split(":")[0]).name: e["message"] for e in errors}
+    assert set(skipped) == {
+        "rollout-2026-12-02T08-00-00-link.jsonl",
+        "rollout-2026-12-02T07-00-00-fifo.jsonl",
+        "rollout-2026-12-02T06-00-00-long.jsonl",
+    }, errors
+    assert all("sibling session skipped" in message for message in skipped.values())
+    assert {e["agent"] for e in errors} == {"codex"}
+
+
+def test_a_lone_codex_rollout_starts_no_worker(project: Project, tmp_path: Path) -> None:
+    day = tmp_path / "codex" / "sessions" / "2026" / "12" / "02"
+    only = _rollout(day, "codex-only", project.root, NAMED)
+    assert _codex_stop(project, only, "codex-only") is None and _candidates(project) == []
+    loose = _rollout(tmp_path / "not-dated" / "x", "codex-loose", project.root, NAMED)  # not sessions/YYYY/MM/DD
+    _rollout(loose.parent, "codex-beside", project.root, NAMED, hour=9)
+    assert _codex_stop(project, loose, "codex-loose") is None
+
+
+def _gemini_document(chats: Path, session: str, *texts: str) -> Path:
+    """A Gemini CLI chat as one JSON document (``session-*.json``)."""
+    messages = []
+    for number, text in enumerate(texts, 1):
+        messages.append(
+            {"id": f"{session}-u{number}", "timestamp": "2026-12-01T10:00:00Z", "type": "user", "content": text}
+        )
+        messages.append(
+            {"id": f"{session}-g{number}", "timestamp": "2026-12-01T10:00:01Z", "type": "gemini", "content": "Done."}
+        )
+    document = {
+        "sessionId": session,
+        "projectHash": "h" * 64,
+        "startTime": "2026-12-01T10:00:00Z",
+        "messages": messages,
+    }
+    path = chats / f"session-2026-12-01T10-00-{session[:8]}.json"
+    path.write_text(json.dumps(document, indent=2), encoding="utf-8")
+    return path
+
+
+def _gemini_lines(chats: Path, session: str, *texts: str) -> Path:
+    """A Gemini CLI chat as newer versions write it (``session-*.jsonl``): metadata, messages, updates."""
+    lines: list[dict] = [{"sessionId": session, "projectHash": "h" * 64, "startTime": "2026-12-02T10:00:00Z"}]
+    for number, text in enumerate(texts, 1):
+        lines.append(
+            {
+                "id": f"{session}-u{number}",
+                "timestamp": "2026-12-02T10:00:00Z",
+                "type": "user",
+                "content": [{"text": text}],
+            }
+        )
+        lines.append(
+            {"id": f"{session}-g{number}", "timestamp": "2026-12-02T10:00:01Z", "type": "gemini", "content": ""}
+        )
+        lines.append({"$set": {"lastUpdated": "2026-12-02T10:00:02Z"}})
+    path = chats / f"session-2026-12-02T10-00-{session[:8]}.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def test_gemini_chats_of_the_project_folder_are_siblings(project: Project, tmp_path: Path) -> None:
+    chats = tmp_path / "gemini" / "tmp" / ("h" * 64) / "chats"
+    chats.mkdir(parents=True)
+    old = _gemini_document(chats, "gem-old1", NAMED)
+    os.utime(old, (1_700_000_000, 1_700_000_000))
+    (chats / "notes.jsonl").write_text(json.dumps({"role": "user", "content": NAMED}) + "\n", encoding="utf-8")
+    (chats / "gem-now1").mkdir()  # a subagent's chats live in a subfolder: not a sibling session
+    _gemini_lines(chats / "gem-now1", "gem-subagent", NAMED)
+    os.mkfifo(chats / "session-2026-12-02T09-00-fifofifo.jsonl")
+
+    now = _gemini_lines(chats, "gem-now1", CHATTER, NAMED)
+    payload = {"hook_event_name": "AfterAgent", "session_id": "gem-now1", "transcript_path": str(now)}
+    done = project.hook({**payload, "cwd": str(project.root)}, agent="gemini")
+    assert done.returncode == 0 and done.stderr == b"", done.stderr
+    job = _state(project).job("gem-now1")
+    _worker_done(project, "gem-now1", job.generation if job else None)
+    [candidate] = _candidates(project)
+    assert candidate.priority == "high"
+    assert [(e.session_id, e.quote) for e in candidate.evidence] == [("gem-now1", NAMED), ("gem-old1", NAMED)]
+    errors = project.json("hook", "errors")
+    assert [Path(e["message"].split(":")[0]).name for e in errors] == ["session-2026-12-02T09-00-fifofifo.jsonl"]
+    assert {e["agent"] for e in errors} == {"gemini"}
