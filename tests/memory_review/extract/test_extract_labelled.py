@@ -14,7 +14,7 @@ GOAL = 0.6  # at least 6 of 10 proposals worth keeping
 MAX_PROPOSALS_PER_PROMPT = 0.1  # a review queue is not flooded
 
 
-@pytest.mark.parametrize("split", [*SPLITS, "heldout3", "heldout4"])
+@pytest.mark.parametrize("split", [*SPLITS, "heldout3", "heldout4", "dev3"])
 def test_every_labelled_session_names_its_source_and_licence(split: str) -> None:
     data = json.loads((LABELLED / f"{split}.json").read_text(encoding="utf-8"))
     readme = (LABELLED / "README.md").read_text(encoding="utf-8")
