@@ -19,7 +19,12 @@ from dataclasses import dataclass
 
 from memory_review.extract.corrections import Correction, find_correction
 from memory_review.extract.finding import FLAG_UNTRUSTED, MAX_QUOTE_BYTES, Finding, build_finding
-from memory_review.extract.precision import is_corrective_half, is_pasted_document, rule_before_task
+from memory_review.extract.precision import (
+    is_a_programs_default,
+    is_corrective_half,
+    is_pasted_document,
+    rule_before_task,
+)
 from memory_review.extract.signals import CUE, Classification, examine, is_strong, scope_of
 from memory_review.extract.textutil import overlap, sentence_spans, tokens
 from memory_review.extract.transcript import UNTRUSTED_SOURCES, Transcript, Turn
@@ -93,6 +98,8 @@ def _scan_turn(turn: Turn) -> _Scan:
         classification = examine(said.text)
         if classification is None and (rule := _rule_before_task(said)) is not None:
             said, classification = rule
+        if classification is not None and is_a_programs_default(said.text, turn.text):
+            continue  # "By default, buffer X. Make this configurable.": a spec of the code, not a rule
         if classification is not None:
             whole = _with_tail(turn, spans, position, said, classification)
             (scan.named if classification.named_one_off else scan.statements).append((whole, classification))

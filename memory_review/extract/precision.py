@@ -12,6 +12,9 @@
 * **Quoted text.** Words inside double quotes are someone else's ("the docs say "never …"").
 * **Whole rules.** "Don't X. Use Y instead." is one rule: the corrective half right after a
   prohibition, in the same line, belongs to it.
+* **A program's default** (ADR 0049). "By default, buffer the output. Make this configurable." specifies
+  what the code should do by default, in a message that says it can be changed; "by default" there is
+  no standing instruction to the agent.
 * **A rule with the task tacked on** (ADR 0044). "We should NEVER set the timestamps by hand, please
   remove that." states a rule and then asks for this one fix; the fix points at the thing in front of
   the agent ("that"), which alone would make the sentence a one-off. The rule before the task clause
@@ -113,3 +116,17 @@ def is_pasted_document(text: str) -> bool:
 def is_corrective_half(sentence: str) -> bool:
     """True when a sentence says what to do instead, right after a prohibition."""
     return CORRECTIVE_HALF.match(sentence.strip()) is not None
+
+
+_DEFAULT = re.compile(r"\bby\s+default\b|默认", _I)
+# The message says the default can be changed: it specifies a setting of the program being built.
+_CONFIGURABLE = re.compile(
+    r"\bconfigurable\b|\bunless\s+(?:specified|overridden|configured|set|given|passed)\b|"
+    r"\b(?:can|could|should)\s+be\s+(?:overridden|configured|changed\s+(?:with|by|via))\b|可配置|可以配置",
+    _I,
+)
+
+
+def is_a_programs_default(sentence: str, message: str) -> bool:
+    """True for "by default, do X" in a message that makes X configurable: a spec, not a standing rule."""
+    return _DEFAULT.search(sentence) is not None and _CONFIGURABLE.search(message) is not None

@@ -50,6 +50,28 @@ _DONT_NOT_RULES = (
 _NOT_A_PLAN = (
     r"(?!\s*,?\s*(?:we|i|it|they|this|that|there)(?:'d|'ll|\s+(?:would|will|might|may|could|can|want|plan|need)\b))"
 )
+# "In future, ask first" is a rule; "in future sessions", "in future releases" is an adjective before a noun (ADR 0049).
+_IN_FUTURE = (
+    r"in\s+the\s+future|in\s+future"
+    r"(?!\s+(?:[a-z]\w*[^s\W]s|work|development|release|version|session|update|iteration|project|proof)\b)"
+)
+# "By default, answer in English" sets the agent's default; "X will by default look at Y", "enabled by
+# default" describe what a program does (ADR 0049).
+_BY_DEFAULT = r"(?<!\bwill\s)(?<!\bwould\s)(?<!\bshould\s)(?<!\bshall\s)(?<!\bis\s)(?<!\bare\s)(?<!ed\s)by\s+default"
+# "we use X" after "that", "like", "if", "whether", "sure" … sits in a complement clause: "it looks like we
+# are using the old script", "make sure that we support tablets" describe or ask, they state no convention.
+_NOT_IN_A_CLAUSE = "".join(
+    rf"(?<!\b{word}\s)" for word in ("that", "like", "if", "whether", "sure", "how", "what", "why", "seems", "think")
+)
+# "When you lose the connection, always re-check" / "If the build fails never retry": a rule behind a leading
+# clause that says when it applies; "when I run it it always fails" describes (ADR 0049).
+_AFTER_LEADING_CLAUSE = (
+    r"^(?:when(?:ever)?|if|before|after|once|while|every\s+time)\s[^.!?;\n]{1,120}?"
+    r"(?<!\bit\s)(?<!\bthey\s)(?<!\bthis\s)(?<!\bthat\s)(?<!\bhe\s)(?<!\bshe\s)"
+    r"(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)(?<!\bbe\s)(?<=\s)"
+)
+# After such a clause a past tense tells what happened ("when I tried that the app always crashed").
+_NOT_DESCRIBED = r"(?!\w{2,}[^e\W]ed\b)"
 # "As you implement things, add tests" holds for the whole piece of work, like "whenever you".
 _AS_YOU_GO = r"as\s+you\s+(?:go|go\s+along|work|implement|build|code|develop|write|make\s+changes)\b"
 
@@ -81,14 +103,15 @@ SIGNALS: tuple[Signal, ...] = (
         "durable",
         True,
         r"\b(?:from\s+now\s+on|going\s+forward|from\s+here\s+on(?:\s+out)?|moving\s+forward|henceforth|"
-        rf"(?:in\s+(?:the\s+)?future|next\s+time)\b{_NOT_A_PLAN}|by\s+default|(?:every|each)\s+time\s+(?:you|we)|"
+        rf"(?:{_IN_FUTURE}|next\s+time)\b{_NOT_A_PLAN}|{_BY_DEFAULT}|(?:every|each)\s+time\s+(?:you|we)|"
         rf"whenever\s+(?:you|we)|{_AS_YOU_GO})\b",
     ),
     _sig(
         "never",
         "forbid",
         True,
-        rf"(?:{_LEAD}|\b(?:we|i|you\s+(?:should|must)|should|must)\s+)never\s+(?!mind\b)(?!{_PAST}\b){_NOT_IMPERATIVE}\w",
+        rf"(?:{_LEAD}|\b(?:we|i|you\s+(?:should|must)|should|must)\s+)never\s+(?!mind\b)(?!{_PAST}\b){_NOT_IMPERATIVE}\w|"
+        rf"{_AFTER_LEADING_CLAUSE}never\s+(?!mind\b)(?!{_PAST}\b){_NOT_DESCRIBED}{_NOT_IMPERATIVE}\w",
     ),
     _sig(
         "don't",
@@ -114,7 +137,8 @@ SIGNALS: tuple[Signal, ...] = (
         "always",
         "always",
         True,
-        rf"(?:{_LEAD}|\b(?:we|i|you\s+(?:should|must))\s+)always\s+{_NOT_IMPERATIVE}\w",
+        rf"(?:{_LEAD}|\b(?:we|i|you\s+(?:should|must))\s+)always\s+{_NOT_IMPERATIVE}\w|"
+        rf"{_AFTER_LEADING_CLAUSE}always\s+{_NOT_DESCRIBED}{_NOT_IMPERATIVE}\w",
     ),
     _sig(
         "I prefer",
@@ -123,13 +147,16 @@ SIGNALS: tuple[Signal, ...] = (
         r"\bi(?:'d|\s+would)?\s+(?:much\s+|really\s+|generally\s+|strongly\s+|usually\s+)?prefer\b|"
         r"\bmy\s+preference\b|\bi\s+like\s+(?:it\s+when|my|to\s+(?:keep|have|use|see))\b",
     ),
+    _sig("prefer", "prefer", True, rf"{_LEAD}prefer\s+(?!(?:it|this|that|them|which|what)\b)\w"),
     _sig(
         "we use",
         "convention",
         True,
-        r"\bwe(?:'re|\s+are)?\s+(?:always\s+|only\s+|generally\s+|usually\s+|normally\s+|typically\s+|"
+        rf"{_NOT_IN_A_CLAUSE}\bwe(?:'re|\s+are)?\s+(?:always\s+|only\s+|generally\s+|usually\s+|normally\s+|typically\s+|"
         r"consistently\s+|all\s+)?(?:use|using|prefer|stick\s+to|follow|write|deploy|keep|name|store|"
-        r"target|support|format|lint|pin|run)\b(?!\s+to\b)",
+        r"target|support|format|lint|pin|run)\b(?!\s+to\b)|"
+        # "You should be using the agents for this": how the work is to be done (dev 2, ADR 0049)
+        r"\b(?:you|we)\s+should\s+(?:always\s+)?be\s+using\b",
     ),
     _sig(
         "in this project",
@@ -178,6 +205,14 @@ SIGNALS: tuple[Signal, ...] = (
     ),
     _sig("不要", "forbid", False, r"不要(?!紧)|不许|不准|不能用|(?:^|[，,；;：:\s]|请)别(?![的人处])"),
     _sig("总是", "always", True, r"总是|始终|一律|每次都|永远(?!不|别)|一直(?:用|使用|要|都)"),
+    _sig(
+        "用中文",
+        "prefer",
+        True,
+        r"(?:对话|回答|回复|交流|沟通|聊天|说话)(?:时|的时候)?(?:请)?(?:都|一律|统一)?(?:使用|用)(?:中文|英文|英语|汉语|日语|日文)|"
+        r"\b(?:answer|reply|respond|talk|speak|chat)\s+(?:to\s+me\s+|with\s+me\s+)?in\s+(?:english|chinese|french|"
+        r"german|spanish|italian|japanese|portuguese|russian)\b",
+    ),
     _sig("我喜欢", "prefer", True, r"我(?:更|比较|一般)?(?:喜欢|偏好|倾向于?|习惯)"),
     _sig(
         "我们用",
@@ -245,11 +280,13 @@ _PROJECT = re.compile(
     _I,
 )
 _DURABLE_SPAN = re.compile(
-    rf"\bfrom\s+now\s+on\b|\bgoing\s+forward\b|\bmoving\s+forward\b|\bin\s+(?:the\s+)?future\b{_NOT_A_PLAN}|"
-    rf"\bhenceforth\b|\bby\s+default\b|\b(?:whenever|every\s+time|each\s+time)\s+(?:you|we)\b|\b{_AS_YOU_GO}|"
+    rf"\bfrom\s+now\s+on\b|\bgoing\s+forward\b|\bmoving\s+forward\b|\b{_IN_FUTURE}\b{_NOT_A_PLAN}|"
+    rf"\bhenceforth\b|\b{_BY_DEFAULT}\b|\b(?:whenever|every\s+time|each\s+time)\s+(?:you|we)\b|\b{_AS_YOU_GO}|"
     r"以后|今后|从现在(?:开始|起)",
     _I,
 )
+# What turns a bare 必须 (must) into a standing rule: it holds for all, every time, in any case.
+_EVERY_CASE = re.compile(r"所有|全部|一律|任何|凡是|每(?:个|次|一|条|处|当)|无论|不管|统一(?:用|使用|采用|为|成)|默认")
 _PROJECT_PHRASE = re.compile(r"\b(?:this|our)\s+(?:project|repo|repository|codebase)\b", _I)
 
 MIN_CHARS = 6
@@ -261,9 +298,9 @@ CUE = re.compile(
     r"never|always|don'?t|do\s+not|must|should|avoid|stop|remember|forget|make\s+sure|prefer|like|hate|"
     r"dislike|stand|we|our|convention|rule|policy|note|fyi|keep\s+in\s+mind|record|so\s+you\s+know|"
     r"reference|aware|now\s+on|forward|here\s+on|henceforth|future|next\s+time|default|time|whenever|as\s+you|"
-    r"project|repo|codebase|"
+    r"project|repo|codebase|answer|reply|respond|talk|speak|chat|"
     r"记|以后|今后|从现在|往后|下次|永远|绝|千万|决不|从不|禁止|严禁|不允许|不要|不许|不准|不能用|别|总是|始终|一律|"
-    r"每次|一直|喜欢|偏好|倾向|习惯|我们|团队|按照|项目|仓库|代码库|必须|一定要|务必|忘",
+    r"每次|一直|喜欢|偏好|倾向|习惯|我们|团队|按照|项目|仓库|代码库|必须|一定要|务必|忘|对话|回答|回复|交流|沟通|聊天|说话",
     _I,
 )
 
@@ -353,7 +390,10 @@ def _durable_enough(text: str, hits: list[Signal]) -> bool:
         return True
     if "note" in kinds:
         return _COPULA.search(text) is not None
-    return bool(kinds & {"forbid", "must"})
+    if "forbid" in kinds:
+        return True
+    # "必须包含至少 5 个组件" is what this task needs; "所有代码命名必须用英文" covers every case (ADR 0049).
+    return "must" in kinds and _EVERY_CASE.search(text) is not None
 
 
 def _memory_type(text: str, hits: list[Signal]) -> MemoryType:

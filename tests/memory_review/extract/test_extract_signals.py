@@ -147,6 +147,8 @@ def test_the_cheap_cue_filter_never_hides_a_signal() -> None:
             "严禁硬编码",
             "不许用 print",
             "一律用 UTC",
+            "prefer small functions",
+            "回答时用中文",
         ]
     )
     for sentence in sentences:
