@@ -13,7 +13,8 @@ a proposal quotes it that way. Proposals are what :func:`memory_review.extract.p
 findings with empty stores, i.e. what a reviewer would see.
 
 Splits: ``dev`` and ``heldout`` (ADR 0033), ``dev2``, ``heldout2`` and ``heldout3`` (ADR 0044: prompt
-histories with standing rules in them, so that recall can be measured).
+histories with standing rules in them, so that recall can be measured), ``dev3`` and ``heldout4`` (ADR 0049:
+the second round of the heuristic, tuned on the dev splits, measured on a fresh held-out split).
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -37,7 +38,7 @@ REPO = Path(__file__).resolve().parents[1]
 LABELLED = REPO / "tests" / "memory_review" / "extract" / "labelled"
 KEEP = frozenset({"durable", "maybe"})
 LABELS = frozenset({"durable", "maybe", "one-off"})
-SPLITS = ("dev", "heldout", "dev2", "heldout2", "heldout3")
+SPLITS = ("dev", "heldout", "dev2", "heldout2", "heldout3", "dev3", "heldout4")
 
 
 @dataclass
@@ -208,6 +209,11 @@ it so.
   durable rules. *heldout2* was labelled and committed (9cf97fa) before the heuristic was first run on it.
 - *heldout3* (ADR 0044): three more people's prompt histories, 122 prompts with 3 durable rules, labelled
   and committed (def5c25) after held-out 2 was measured and before the heuristic was run on it.
+- *heldout4* (ADR 0049): a fresh held-out split for the second round, six more people's Codex CLI and Claude
+  Code prompt histories (165 prompts, 2 durable rules and 12 maybe; English and Chinese, much of it spec-kit
+  commands), all from MIT-licensed repositories, labelled and committed (2b60960) before any heuristic was
+  run on it. *dev3* (ADR 0049): two more people's Codex histories (29 prompts, 1 durable rule), committed
+  after it (7f8b172) and used with dev and dev 2 to tune the second round.
 
 The *dev* splits were used to tune the heuristic; the *held-out* splits are not tuned on. The shared real
 Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied here) hold
@@ -221,52 +227,69 @@ DOC_TAIL = """
 
 ## Reading the figures
 
-- **Held-out 2 misses the goal, narrowly: 7 of 12 proposals are worth keeping (58%, goal 60%), and 5 of
-  its 10 durable rules are found (50%).** These are the first figures on it, and the heuristic as it was
-  before the dev 2 tuning (main at a546a15) gets exactly the same ones: the tuning neither helped nor hurt
-  there. Nothing was changed after looking at them. Read strictly, recall is lower still: two of the five
-  "found" rules are found through a fragment ("OK, going forward." and "This should alwys be our approach."
-  are proposed, the rule itself is in the next sentence), so a reviewer gets the quote but must rewrite the
-  body.
-- What held-out 2 shows the heuristic gets wrong (not tuned on; each is a known limit):
-  - *false positives (5):* the weak Chinese "必须" (must) in task specs ("必须包含至少 5 个…组件",
-    "必须落盘成文件…", an edit to a skill file); "we are using" / "we support" in descriptions and tasks
-    ("It look like we are using the english version of the script", "make sure that we support the
-    different viewport sized").
-  - *misses (5):* "always" after a leading clause ("When you loose connection to the MCP always re-check
-    the state of the webflow app"); "prefer" as a bare imperative ("prefer using the mcp tools"); a
-    reminder without a durable word ("Please make sure to verify the change after you make it"); and two
-    Chinese rules without a signal word or with deixis ("这是源仓库" — this is the source repository, do not
-    change the entry layer; "description用中文这条不变" — descriptions stay in Chinese).
-  Such rules are what the model extractors (`--extractor claude|codex|gemini`) are for; they are not
-  measured here (this set runs offline, with no model). A next round of the heuristic needs a fresh
-  held-out split, as this one is now known.
-- **Held-out 3 meets the goal: 6 of 9 proposals worth keeping (67%), all 3 durable rules found** ("do not
-  auto commit", "all necessary environments should be dynamically baked into env.sh …", "Always allow for
-  the conversation to end such that the project contents can always give a pick-up point …"). Its three
-  mistakes: "in future ubuntus" read as "in the future", a spec's "--pack-dir will by default look at …",
-  and "note that the next step will be …" inside a task. One kept rule's body starts with ", in the
-  generated project" (the "note that" lead is cut, its comma left): a reviewer has to tidy it.
-- **All three held-out splits together: 15 of 23 proposals worth keeping (65%), 8 of 14 durable rules
-  found (57%).** Held-out 2 and 3, the ones with rules in them: 13 of 21 (62%), 8 of 13.
-- **Dev 2** (tuned on): 6 of 7 proposals worth keeping, 6 of 9 rules found, from 4 of 7 and 4 of 9 before.
-  Its misses are rules without any signal word: a rebuke ("If you had been delegating to the frontend
-  agent like you were supposed to …"), "You should be using the available agents to do this work.", and
-  a commit rule inside a user's own 17-line change list, which the heuristic takes for a pasted document.
-- Real histories are mostly task talk: 22 durable rules in 556 prompts of dev 2 and held-out 2 and 3,
-  about one in 25, against one in the 88 prompts of dev and held-out.
-- What the dev 2 tuning changed (ADR 0044, each a unit test from a real dev 2 prompt with near misses): a
-  strong rule with a task clause tacked on ("We should NEVER manually set created at and updated at
-  timestamps, please remove that.") keeps the rule; "as you implement things, …" is a standing
-  instruction; "in the future we'd want …" is a plan; "X do not affect Y" describes, it forbids nothing.
+- **Held-out 4, the only honest measure of the second round (ADR 0049), is too quiet to meet or miss the
+  goal: 2 proposals in 165 prompts, 1 worth keeping (50%), and neither of its 2 durable rules found.** The
+  heuristic as it was before the round (main at 2b60960) gets exactly the same: the round neither helped nor
+  hurt here, because none of the patterns it changed occurs in held-out 4. The split was labelled and
+  committed (2b60960) before any heuristic ran on it; this page is the first and only run on it, made after
+  the round was frozen (8d4ec12), and nothing was changed after it.
+  - *the mistake (1):* "Yes, commit the changes then update the README and commit that before moving forward
+    with more features/tasks." "moving forward" here means carrying on, and the heuristic reads it as "from now
+    on". A known limit now, not fixed: fixing it after seeing it would make held-out 4 a dev split.
+  - *the proposal worth keeping (1):* "After each device is added, update the changelog and system_notes.md
+    files, help files, and commit changes as you go." (labelled maybe: the user's commit-as-you-go habit,
+    stated inside a task).
+  - *the misses (2):* a fact about the user's machine without any signal word ("I'm on Ubuntu 22.04. You
+    should know this... I'm not headless"), and a test-running rule inside an unpunctuated run-on request
+    ("make sure you test only one at a time to have the smallest possible outputs and minimize costs …"): "make
+    sure you" is a reminder, which alone is never enough.
+  - What held-out 4 is made of: one person's long history (115 prompts, most of them "yes", "continue" and
+    feature requests for a GUI), and five spec-kit or short histories whose long command expansions (English
+    and Chinese, full of MUST and 必须) are pasted documents and give nothing, correctly.
+- **All four held-out splits together: 18 of 20 proposals worth keeping (90%), 10 of 16 durable rules found
+  (62%)**, from 16 of 25 (64%) and 8 of 16 before the round. Read this with care: held-out 2 and 3 are no
+  longer held out for this round. Their mistakes named the error classes the round was aimed at (the brief
+  listed them as general patterns, and each change was tuned and tested on dev prompts and on sentences
+  written to the pattern, never on a held-out sentence), so their gains are expected, not measured:
+  - held-out 2: 9 of 9 worth keeping (from 7 of 12), 7 of 10 rules found (from 5): the weak 必须 in task
+    specs and "we are using" / "we support" in descriptions are no longer proposed; "When you loose connection
+    to the MCP always re-check …" and "Prefer using the mcp tools" are now found. Still missed: a reminder
+    without a durable word ("Please make sure to verify the change after you make it") and two Chinese rules
+    without a signal word.
+  - held-out 3: 6 of 7 worth keeping (from 6 of 9), 3 of 3 found: "in future ubuntus" and the spec's "--pack-dir
+    will by default look at …" are no longer proposed; "note that the next step will be …" inside a task still
+    is (not among the round's classes).
+- **Dev 2 and dev 3** (tuned on): dev 2 8 of 8 worth keeping and 7 of 9 rules found (from 6 of 7 and 6 of 9):
+  "By default, buffer and flush … Make this configurable." is a spec of the program, no longer proposed;
+  "You should be using the available agents to do this work." is found. Dev 3 1 of 1 and 1 of 1 (from none):
+  "对话时使用中文" (talk to me in Chinese) is found; its spec-kit plans and specs, with their many 必须, give
+  nothing. Still missed on dev 2: a rebuke ("If you had been delegating to the frontend agent like you were
+  supposed to …") and a commit rule inside the user's own 17-line change list, taken for a pasted document.
+- What the second round changed (ADR 0049, each a test in `test_heuristic_round2.py` from a real dev prompt
+  where the dev splits hold one, with near misses): a bare 必须 states a rule only when it covers every case
+  (所有, 每次, 任何, 一律 …); "we use / we support" inside a "that / like / if / whether" clause states no
+  convention; "in future <noun>" is an adjective; "When X, always Y" is a rule unless the clause tells what
+  happened ("when I run it it always fails"); a bare "prefer X" is a preference; "will by default", "enabled by
+  default" and a default the same message makes configurable describe the program; "you should be using X" and
+  the language to talk in ("对话时使用中文", "reply in English") are rules. The shared real Claude Code sessions
+  still give no proposal.
+- Real histories are mostly task talk: 25 durable rules in 750 prompts of dev 2 and 3 and held-out 2 to 4,
+  about one in 30, against one in the 88 prompts of dev and held-out. With so few, a split of 165 prompts gives
+  a precision of 2 proposals: the goal (6 of 10 worth keeping) can only be judged over all held-out splits,
+  and honestly only over splits the round never saw.
+- The first round's figures (ADR 0044), for the record: held-out 2 7 of 12 (58%), 5 of 10 rules found;
+  held-out 3 6 of 9 (67%), 3 of 3; all three held-out splits 15 of 23 (65%), 8 of 14.
 - The first held-out split: the one clearly durable rule is missed ("Make sure at the end, we pass ruff,
   mypy and all pytests. If you change something that can influence the quality of results, test for real
   …" states standing rules without any signal word); both proposals are ones a reviewer could keep.
+- Rules without any signal word, facts about the user's machine and rebukes are what the model extractors
+  (`--extractor claude|codex|gemini`) are for; they are not measured here (this set runs offline, with no
+  model).
 - Recall on clearly signalled rules is measured by the hand-written table in
   `tests/memory_review/extract/test_extract_signals.py` (38 durable sentences in English and Chinese,
-  all found, and 34 one-off sentences, none proposed) and `test_extract_precision.py` (named one-offs,
+  all found, and 34 one-off sentences, none proposed), `test_extract_precision.py` (named one-offs,
   rules that generalise, whole rules, a rule with a task tacked on, pasted and quoted text, repetition
-  across sessions).
+  across sessions) and `test_heuristic_round2.py` (the second round's classes, each with near misses).
 - What the first dev split taught (ADR 0033, each a test): a hook's notice in the user slot ("To suppress
   this warning in future sessions, run:") is a lead-in, not a rule; "can we use `checkpointID` instead of
   `cpID` in cmd/entire/cli/session.go" proposes, it does not state; skills, slash-command expansions,

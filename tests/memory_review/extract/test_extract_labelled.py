@@ -14,7 +14,7 @@ GOAL = 0.6  # at least 6 of 10 proposals worth keeping
 MAX_PROPOSALS_PER_PROMPT = 0.1  # a review queue is not flooded
 
 
-@pytest.mark.parametrize("split", [*SPLITS, "heldout3", "heldout4", "dev3"])
+@pytest.mark.parametrize("split", SPLITS)
 def test_every_labelled_session_names_its_source_and_licence(split: str) -> None:
     data = json.loads((LABELLED / f"{split}.json").read_text(encoding="utf-8"))
     readme = (LABELLED / "README.md").read_text(encoding="utf-8")
@@ -48,7 +48,14 @@ def test_the_second_dev_split_keeps_what_it_was_tuned_to() -> None:
     # ADR 0044: the dev 2 tuning, pinned so that a later change cannot quietly undo it
     figures = evaluate_split("dev2")
     assert figures.precision is not None and figures.precision >= GOAL, figures.proposals
-    assert figures.durable_found >= 6, figures.missed
+    assert figures.durable_found >= 7, figures.missed  # 6 after ADR 0044, 7 after ADR 0049
+
+
+def test_the_third_dev_split_keeps_what_it_was_tuned_to() -> None:
+    # ADR 0049: "对话时使用中文" (talk to me in Chinese) is found, the spec-kit specs give nothing
+    figures = evaluate_split("dev3")
+    assert figures.kept == len(figures.proposals), figures.proposals
+    assert figures.durable_found == figures.durable, figures.missed
 
 
 def test_the_dev_split_proposes_nothing_a_reviewer_would_discard() -> None:
