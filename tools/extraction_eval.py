@@ -213,7 +213,7 @@ it so.
   Code prompt histories (165 prompts, 2 durable rules and 12 maybe; English and Chinese, much of it spec-kit
   commands), all from MIT-licensed repositories, labelled and committed (2b60960) before any heuristic was
   run on it. *dev3* (ADR 0049): two more people's Codex histories (29 prompts, 1 durable rule), committed
-  after it (7f8b172) and used with dev and dev 2 to tune the second round.
+  after it (6b4ffb1) and used with dev and dev 2 to tune the second round.
 
 The *dev* splits were used to tune the heuristic; the *held-out* splits are not tuned on. The shared real
 Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied here) hold
@@ -232,7 +232,7 @@ DOC_TAIL = """
   heuristic as it was before the round (main at 2b60960) gets exactly the same: the round neither helped nor
   hurt here, because none of the patterns it changed occurs in held-out 4. The split was labelled and
   committed (2b60960) before any heuristic ran on it; this page is the first and only run on it, made after
-  the round was frozen (8d4ec12), and nothing was changed after it.
+  the round was frozen (4be812b), and nothing was changed after it.
   - *the mistake (1):* "Yes, commit the changes then update the README and commit that before moving forward
     with more features/tasks." "moving forward" here means carrying on, and the heuristic reads it as "from now
     on". A known limit now, not fixed: fixing it after seeing it would make held-out 4 a dev split.
