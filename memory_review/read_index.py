@@ -63,12 +63,9 @@ class ReadIndex:
     def _current_at(self, store: Store, at: LogHead) -> IndexState | None:
         try:
             state = layout.load(self.user_dir, store.root, store.scope)
-            if state is None or fingerprint(store.manifest_path) != state.manifest:
-                return None
-            head = head_past(store.log_path, state.at)
         except (Fallback, OSError):
             return None
-        return state if head == (at.seq, at.hash) else None
+        return state if state is not None and _describes(store, state, at) else None
 
     def rebuild(self, store: Store) -> IndexState | None:
         """Make the index from the store as the full path reads it (call under the store lock)."""
@@ -150,7 +147,7 @@ class ReadIndex:
             return []  # missing: the next commit (or `verify --repair --apply`) builds it
 
         def differs(view: StoreView) -> list[str]:
-            if self.current(store, view) is None:
+            if not _describes(store, state, view.head):  # the index just loaded, not a second load of it
                 return []  # stale: the next commit (or `verify --repair --apply`) rebuilds it
             want = {}
             for memory_id in view.ids():
@@ -209,6 +206,17 @@ class ReadIndex:
                 view = view[os.write(fd, view) :]
         finally:
             os.close(fd)
+
+
+def _describes(store: Store, state: IndexState, at: LogHead) -> bool:
+    """Whether ``state`` says what the store shows at ``at``: made from this manifest file, and nothing but
+    context builds in the log since."""
+    try:
+        if fingerprint(store.manifest_path) != state.manifest:
+            return False
+        return head_past(store.log_path, state.at) == (at.seq, at.hash)
+    except (Fallback, OSError):
+        return False
 
 
 INLINE_REBUILD_MANIFEST_BYTES = 1 << 20

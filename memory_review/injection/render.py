@@ -81,6 +81,8 @@ def sanitize(text: str) -> str:
 def escape_forgeries(text: str) -> str:
     """Replace the opening bracket of anything that reads as a frame tag or block delimiter."""
     if text.isascii():  # the common case: the fold is lower(), one for one, so no origin list is needed
+        if "[" not in text and "<" not in text:  # every match starts with one of them: no scan needed
+            return text
         hits = {match.start() for match in _FORGERY_RE.finditer(text.lower())}
     else:
         folded, origin = _fold(text)

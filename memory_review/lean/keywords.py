@@ -74,28 +74,41 @@ def text_terms(folded: str) -> list[str]:
 
 def _stems(folded: str) -> list[str]:
     if folded.isascii():
-        # The runs of 3+ letters or digits (what findall of "[A-Za-z0-9]{3,}" finds), in C: every other
-        # character becomes a space and split() cuts there (the regex scan took most of a term list's time).
-        found = [word for word in folded.translate(_ASCII_SPACES).split() if len(word) > 2]
-    else:
-        found = _word_re().findall(folded)
-    try:
-        terms = [_TERM_OF[word] for word in found]
-    except KeyError:  # a word not met before
-        terms = [_term(word) for word in found]
-    return [term for term in terms if term]
+        tokens = folded.split()
+        try:
+            return [term for token in tokens for term in _TERMS_OF_TOKEN[token]]
+        except KeyError:  # a token not met before
+            return [term for token in tokens for term in _token_terms(token)]
+    return [term for term in map(_term, _word_re().findall(folded)) if term]
 
 
+_TERMS_OF_TOKEN: dict[str, tuple[str, ...]] = {}
+"""Each ASCII token met so far (a run between whitespace, as ``split()`` cuts) -> the terms of its words.
+Words and tokens repeat (a store of 10,000 memories has a few thousand distinct ones): each is cut and
+stemmed once, and a text costs one ``split()`` and a lookup per token."""
 _TERM_OF: dict[str, str] = {}
-"""Each word met so far -> its term: its stem, or "" for a stop word. Words repeat (a store of 10,000
-memories has a few thousand distinct ones), so each is stemmed once."""
+"""Each word met so far -> its term: its stem, or "" for a stop word."""
 _MAX_LEARNT = 1 << 16
+"""A bound on each table, for a long-lived process fed endless new words."""
+
+
+def _token_terms(token: str) -> tuple[str, ...]:
+    """The terms of one ASCII token: its runs of 3+ letters or digits (what findall of "[A-Za-z0-9]{3,}"
+    finds: every other character becomes a space and ``split()`` cuts there), stemmed, stop words left out."""
+    terms = _TERMS_OF_TOKEN.get(token)
+    if terms is None:
+        words = [word for word in token.translate(_ASCII_SPACES).split() if len(word) > 2]
+        terms = tuple(term for term in map(_term, words) if term)
+        if len(_TERMS_OF_TOKEN) >= _MAX_LEARNT:
+            _TERMS_OF_TOKEN.clear()
+        _TERMS_OF_TOKEN[token] = terms
+    return terms
 
 
 def _term(word: str) -> str:
     term = _TERM_OF.get(word)
     if term is None:
-        if len(_TERM_OF) >= _MAX_LEARNT:  # a bound, for a long-lived process fed endless new words
+        if len(_TERM_OF) >= _MAX_LEARNT:
             _TERM_OF.clear()
         term = _TERM_OF[word] = "" if word in STOPWORDS else stem(word)
     return term

@@ -29,3 +29,15 @@ _TEXT = st.one_of(st.lists(_PIECES, max_size=30).map("".join), st.text(max_size=
 @given(_TEXT)
 def test_sanitize_is_the_full_passes(text: str) -> None:
     assert render.sanitize(text) == _reference(text)
+
+
+def _reference_escape(text: str) -> str:
+    folded, origin = render._fold(text)
+    hits = {origin[match.start()] for match in render._FORGERY_RE.finditer(folded)}
+    return "".join(render._ESCAPE_CHAR if i in hits else ch for i, ch in enumerate(text))
+
+
+@settings(max_examples=examples(1500), deadline=None)
+@given(_TEXT)
+def test_escaping_plain_text_is_the_reader_fold_escaping(text: str) -> None:
+    assert render.escape_forgeries(text) == _reference_escape(text)

@@ -78,3 +78,4 @@ def test_words_met_again_after_the_cache_is_full_give_the_same_terms() -> None:
     text = " ".join(words)
     assert keywords.text_terms(text) == _reference_terms(text)
     assert len(keywords._TERM_OF) <= keywords._MAX_LEARNT
+    assert len(keywords._TERMS_OF_TOKEN) <= keywords._MAX_LEARNT
