@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -209,6 +209,52 @@ class GitRepo:
         if len(ids) != len(trees):
             raise StorageError(f"git mktree returned {len(ids)} trees for {len(trees)}", path=self.git_dir)
         return ids
+
+    @contextmanager
+    def tree_writer(self) -> Iterator[Callable[[Sequence[TreeEntry]], str]]:
+        """Trees written one after another by one ``mktree --batch`` process, each id read back as it is
+        written (git flushes each one), for trees that hold the ones before: a history commit's shards and
+        log, then ``memory/``, then its top level, in one git process instead of three (docs/adr/0048)."""
+        import subprocess  # noqa: PLC0415 - see _run
+
+        command = ["git", *_OPTIONS, "mktree", "--batch"]
+        with _git_errors("mktree", self.git_dir):
+            proc = subprocess.Popen(
+                command,
+                env=self._env(_MESSAGES_IN_ENGLISH),
+                cwd=self.git_dir,
+                stdin=subprocess.PIPE,  # noqa: S603
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+        stdin, stdout = proc.stdin, proc.stdout
+        assert stdin is not None and stdout is not None
+
+        def write(entries: Sequence[TreeEntry]) -> str:
+            data = "".join(f"{e.mode} {e.kind} {e.sha}\t{e.name}\n" for e in entries) + "\n"
+            with _git_errors("mktree", self.git_dir):
+                try:
+                    stdin.write(data.encode())
+                    stdin.flush()
+                except BrokenPipeError:
+                    pass  # git stopped: its error is read below
+                line = stdout.readline()
+                if not line.strip():  # git stopped (bad input, a full disk): its stderr says why
+                    _out, err = proc.communicate()
+                    raise GitFailed(command, proc.returncode or 1, err)
+            return line.decode().strip()
+
+        try:
+            yield write
+        except BaseException:
+            if proc.returncode is None:  # still running: the trees it wrote are unreferenced objects
+                proc.kill()
+                proc.communicate()
+            raise
+        with _git_errors("mktree", self.git_dir):
+            _out, err = proc.communicate()  # closes its input: git exits
+        if proc.returncode:
+            raise StorageError(f"git mktree failed: {_stderr(err, proc.returncode)}", path=self.git_dir)
 
     def make_tree(self, entries: Sequence[TreeEntry]) -> str:
         """Write a tree object from ``entries`` (mktree sorts them); its id."""

@@ -30,7 +30,7 @@ from memory_review.errors import IntegrityError
 from memory_review.events import GENESIS, Event, decode_event, line_hash
 from memory_review.events.safe_fs import open_file, read_fd, read_file, read_file_or
 from memory_review.file_reads import storage_errors
-from memory_review.gitrepo import GitRepo, RefTip, TreeEntry
+from memory_review.gitrepo import GitRepo, ListedEntry, RefTip, TreeEntry
 from memory_review.history_log import LOG_DIR, LogChunks, chunk_lines, split_lines
 from memory_review.ids import safe_child
 from memory_review.manifest import Manifest
@@ -186,7 +186,8 @@ class TreeBuilder:
     def tree(self, new: NewLines, events: list[Event]) -> str:
         """The id of the tree: ``MEMORY.md``, ``log/`` and ``memory/``."""
         incremental = new.previous is not None and all(e.type in NAMED_CHANGES for e in events)
-        shards = self._shards_changed(events) if incremental else self._shards_whole()
+        listed = self._tip_memory(events) if incremental else []
+        shards = self._shards_changed(events, listed) if incremental else self._shards_whole()
         index = self._index()
         chunks = chunk_lines(new.lines, new.first_seq)
         fresh = [(shard, name, data) for shard, files in shards.items() for name, data in files.fresh.items()]
@@ -199,15 +200,15 @@ class TreeBuilder:
             TreeEntry(FILE_MODE, "blob", sha, c.name) for c, sha in zip(chunks, ids[len(fresh) :], strict=False)
         ]
         filled = sorted((name, files.entries()) for name, files in shards.items() if files.known)
-        trees = self.repo.make_trees([entries for _name, entries in filled] + ([log] if log else []))
-        top = [TreeEntry(TREE_MODE, "tree", trees[-1], LOG_DIR)] if log else []  # an empty log: no log/
-        shard_ids = dict(zip([name for name, _ in filled], trees, strict=False))
-        memory = self._memory_entries(shards, shard_ids, incremental)
-        if memory:
-            top.append(TreeEntry(TREE_MODE, "tree", self.repo.make_tree(memory), MEMORY_DIR))
-        if index:
-            top.append(TreeEntry(FILE_MODE, "blob", ids[-1], INDEX_NAME))
-        return self.repo.make_tree(top)
+        with self.repo.tree_writer() as make_tree:  # one git process for every tree, in order
+            shard_ids = {name: make_tree(entries) for name, entries in filled}
+            top = [TreeEntry(TREE_MODE, "tree", make_tree(log), LOG_DIR)] if log else []  # an empty log: no log/
+            memory = self._memory_entries(shards, shard_ids, listed)
+            if memory:
+                top.append(TreeEntry(TREE_MODE, "tree", make_tree(memory), MEMORY_DIR))
+            if index:
+                top.append(TreeEntry(FILE_MODE, "blob", ids[-1], INDEX_NAME))
+            return make_tree(top)
 
     def _index(self) -> list[bytes]:
         """``MEMORY.md``'s bytes (none when the store has none yet)."""
@@ -218,16 +219,28 @@ class TreeBuilder:
 
     # --- memory files ----------------------------------------------------------------------
 
-    def _shards_changed(self, events: list[Event]) -> dict[str, ShardFiles]:
-        """The shards holding a memory the events changed, each as it must become."""
+    def _tip_memory(self, events: list[Event]) -> list[ListedEntry]:
+        """The previous commit's ``memory/`` in one listing: the contents of the shards the events touch
+        (git lists a folder's contents in place of its entry when both are asked) and every other shard."""
+        if self.tip is None:
+            return []
+        touched = sorted({shard_of(change.memory) for event in events for change in event.changes or ()})
+        return self.repo.list_tree(self.tip.commit, MEMORY_DIR, *(f"{MEMORY_DIR}/{name}" for name in touched))
+
+    def _shards_changed(self, events: list[Event], listed: list[ListedEntry]) -> dict[str, ShardFiles]:
+        """The shards holding a memory the events changed, each as it must become (``listed``: the tip's)."""
         changed = {change.memory for event in events for change in event.changes or ()}
         touched = sorted({shard_of(memory_id) for memory_id in changed})
         shards = {name: ShardFiles() for name in touched}
-        if touched and self.tip is not None:
-            for entry in self.repo.list_tree(self.tip.commit, *(f"{MEMORY_DIR}/{name}" for name in touched)):
-                shard = entry.path.split("/")[1]
-                if entry.kind == "blob" and shard in shards and memory_id_of(entry.name) not in changed:
-                    shards[shard].known[entry.name] = entry.sha
+        for entry in listed:
+            parts = entry.path.split("/")
+            if (
+                len(parts) == 3
+                and entry.kind == "blob"
+                and parts[1] in shards
+                and memory_id_of(entry.name) not in changed
+            ):
+                shards[parts[1]].known[entry.name] = entry.sha
         for memory_id in sorted(changed):
             if memory_id in self.manifest.memories:
                 self._place(shards[shard_of(memory_id)], memory_id)
@@ -274,15 +287,16 @@ class TreeBuilder:
             raise IntegrityError("content does not match manifest.json; not recorded in git", path=path)
         return data
 
+    @staticmethod
     def _memory_entries(
-        self, shards: dict[str, ShardFiles], shard_ids: dict[str, str], incremental: bool
+        shards: dict[str, ShardFiles], shard_ids: dict[str, str], listed: list[ListedEntry]
     ) -> list[TreeEntry]:
-        """The entries of ``memory/``: the new shard trees, and (incrementally) every other shard as it was."""
+        """The entries of ``memory/``: the new shard trees, and (incrementally: ``listed``, the tip's) every
+        other shard as it was."""
         entries = {name: TreeEntry(TREE_MODE, "tree", sha, name) for name, sha in shard_ids.items()}
-        if incremental and self.tip is not None:
-            for listed in self.repo.list_tree(self.tip.commit, MEMORY_DIR):
-                if listed.kind == "tree" and listed.name not in shards:
-                    entries[listed.name] = listed.entry()
+        for entry in listed:
+            if entry.kind == "tree" and entry.path.count("/") == 1 and entry.name not in shards:
+                entries[entry.name] = entry.entry()
         return [entries[name] for name in sorted(entries)]
 
 
