@@ -4,11 +4,14 @@ by shard, only what changed written; and histories written in the old one-``even
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
+import pytest
 from git_helpers import REF, Clone, Team, git, git_bytes, history_log, in_history
 
-from memory_review.gitrepo import GitRepo
+from memory_review.errors import StorageError
+from memory_review.gitrepo import GitRepo, TreeEntry
 from memory_review.history import HEAD_TRAILER, SEQ_TRAILER
 from memory_review.history_log import CHUNK_BYTES, LOG_DIR, chunk_lines, log_lines, log_size, split_lines
 from memory_review.history_tree import LocalLog, TreeBuilder
@@ -240,3 +243,28 @@ def test_a_manifest_behind_by_changes_is_recorded_with_its_tail(team: Team) -> N
     assert git_bytes("show", f"{REF}:{in_history(file)}", cwd=ann.root) == (ws.project.root / file).read_bytes()
     head = ws.project.log().head()
     assert f"{SEQ_TRAILER}: {head.seq}\n" in git("log", "-1", "--format=%B", REF, cwd=ann.root)
+
+
+def test_one_tree_writer_writes_trees_that_hold_the_ones_before_and_names_a_bad_one(tmp_path: Path) -> None:
+    subprocess.run(["git", "init", "-q", "--bare", str(tmp_path / "r.git")], check=True)
+    repo = GitRepo.open(tmp_path / "r.git")
+    blob = repo.hash_bytes(b"hello\n")
+    with repo.tree_writer() as make_tree:
+        inner = make_tree([TreeEntry("100644", "blob", blob, "a.md")])
+        top = make_tree([TreeEntry("040000", "tree", inner, "memory"), TreeEntry("100644", "blob", blob, "MEMORY.md")])
+        empty = make_tree([])
+    # The same ids mktree gives one tree at a time, and git reads them back as written.
+    assert inner == repo.make_tree([TreeEntry("100644", "blob", blob, "a.md")])
+    assert empty == "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+    assert git_bytes("ls-tree", "-r", top, cwd=tmp_path / "r.git").decode().split() == [
+        "100644",
+        "blob",
+        blob,
+        "MEMORY.md",
+        "100644",
+        "blob",
+        blob,
+        "memory/a.md",
+    ]
+    with pytest.raises(StorageError, match="git mktree failed"), repo.tree_writer() as make_tree:
+        make_tree([TreeEntry("100644", "blob", "0" * 39, "bad")])
