@@ -8,7 +8,6 @@ why and the evidence. Its status is not stored in it: a file under
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Literal
@@ -108,6 +107,8 @@ def render_diff(changes: tuple[CandidateChange, ...]) -> str:
         label = f"memory/{change.memory}.md"
         old = f"a/{label}" if change.before else "/dev/null"  # git's convention for an absent side
         new = f"b/{label}" if change.after else "/dev/null"
+        import difflib  # noqa: PLC0415 - only a diff shown to a person: never a write's start-up
+
         parts.extend(difflib.unified_diff(before, after, fromfile=old, tofile=new))
     return "".join(parts)
 

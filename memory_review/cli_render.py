@@ -9,7 +9,7 @@ from dataclasses import dataclass, is_dataclass
 from typing import Annotated, Any
 
 import orjson
-from pydantic import BaseModel, PlainSerializer, RootModel, TypeAdapter
+from pydantic import BaseModel, ConfigDict, PlainSerializer, RootModel, TypeAdapter
 
 from memory_review.candidate import CandidateDocument, CandidateState
 from memory_review.events import Event, encode_event
@@ -420,6 +420,8 @@ class Demo:
 
 class DemoDocument(BaseModel):
     """``demo --json``: where the workspace is, how to open it again, and its pending candidates."""
+
+    model_config = ConfigDict(defer_build=True)  # built for `demo --json`, not at every command's import
 
     root: str
     user_store: str

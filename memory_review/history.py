@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from memory_review import gitrepo
@@ -207,7 +207,10 @@ def _merged_commits(repo: GitRepo, events: list[Event]) -> list[str]:
 
 def git_date(ts: str | None) -> str:
     """The git date (``@<epoch> +0000``) of an event timestamp (None: now)."""
-    moment = datetime.strptime(ts or utc_timestamp(), "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+    # fromisoformat, not strptime: the same instant for an event's `...Z` stamp, without importing _strptime.
+    moment = datetime.fromisoformat(ts or utc_timestamp())
+    if moment.utcoffset() != timedelta(0):  # strptime's literal Z refused any other zone, and none
+        raise ValueError(f"not a UTC timestamp: {ts!r}")
     return f"@{int(moment.timestamp())} +0000"
 
 

@@ -44,7 +44,15 @@ NOT_FOR_A_WRITE = (
     "memory_review.injection.build",
     "memory_review.injection.selection",
     "memory_review.context",
+    # docs/adr/0048: the unified diff is shown to a person (difflib, imported there); the history's git
+    # date is read with fromisoformat (no _strptime)
+    "difflib",
+    "_strptime",
 )
+HISTORY_GIT = ["for-each-ref", "ls-tree", "ls-tree", "hash-object", "mktree", "config", "commit-tree", "update-ref"]
+"""The git processes of an apply's history commit that continues the one before (docs/adr/0048): the tip, its
+log chunks, its ``memory/`` with the touched shard, the new blobs, every tree in one ``mktree --batch``, the
+committer (none when the environment names both people), the commit, the ref."""
 PROPOSAL = {
     "op": "create",
     "scope": "project",
@@ -73,13 +81,22 @@ def _history_tip(repo: Path) -> str:
     return done.stdout.decode()
 
 
-def test_apply_loads_only_what_a_write_needs(repo: Path, env: dict[str, str]) -> None:
+def _git_commands(trace: Path) -> list[str]:
+    """The git subcommand of each git process ``GIT_TRACE`` logged (each logs its command line once)."""
+    lines = trace.read_text().splitlines() if trace.exists() else []
+    return [line.split("built-in: git ", 1)[1].split()[0] for line in lines if "built-in: git " in line]
+
+
+def test_apply_loads_only_what_a_write_needs(repo: Path, env: dict[str, str], tmp_path: Path) -> None:
     ws = Workspace(repo, Path(env["MEMORY_REVIEW_HOME"]))
-    [state] = ws.propose([parse_proposal(PROPOSAL)])
+    earlier = {**PROPOSAL, "memory": {**PROPOSAL["memory"], "id": "pref-first", "body": "First."}}
+    first, state = ws.propose([parse_proposal(earlier), parse_proposal(PROPOSAL)])
+    ws.apply([first.candidate.id], actor="alice")  # the first history commit (built whole); the next continues it
     before = _history_tip(repo)
+    trace = tmp_path / "git-trace.log"
     done = subprocess.run(
         [sys.executable, "-c", REPORT, "--project", str(repo), "apply", state.candidate.id],
-        env=env,
+        env={**env, "GIT_TRACE": str(trace)},
         cwd=repo,
         capture_output=True,
         timeout=120,
@@ -94,6 +111,8 @@ def test_apply_loads_only_what_a_write_needs(repo: Path, env: dict[str, str]) ->
     assert memory.body == "Indent with tabs."
     after = _history_tip(repo)
     assert after != before and "pref-tabs" in after  # the history commit was made, by git's plumbing
+    named = all(env.get(f"GIT_{who}_{what}") for who in ("AUTHOR", "COMMITTER") for what in ("NAME", "EMAIL"))
+    assert _git_commands(trace) == [c for c in HISTORY_GIT if not (named and c == "config")]
 
 
 def test_the_plugin_loader_stand_in_hands_any_other_name_to_the_real_module() -> None:
