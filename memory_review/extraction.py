@@ -139,12 +139,14 @@ def propose_findings(
 
 
 def raise_repeated(
-    ws: Workspace, skipped: Sequence[SkippedFinding], pending: Sequence[PendingRef], proposer: Proposer
+    ws: Workspace, skipped: Sequence[SkippedFinding], pending: Sequence[Candidate], proposer: Proposer
 ) -> list[str]:
     """Raise the pending candidates the skipped findings say again in another session; the ids raised."""
-    from memory_review.extract.repetition import raises
+    from memory_review.extract.repetition import PENDING_REASONS, raises
 
-    planned = raises(skipped, pending)
+    if not any(item.reason in PENDING_REASONS for item in skipped):
+        return []  # the common case on every Stop: nothing pending was found again, nothing to look at
+    planned = raises(skipped, [_pending_ref(candidate) for candidate in pending])
     if not planned:
         return []
     return ws.raise_candidates([(p.candidate, p.evidence) for p in planned], actor=actor_of(proposer))
@@ -194,7 +196,7 @@ class KnownRecords:
     approved: list[Memory]
     pending: list[ProposedMemory]
     discarded: list[ProposedMemory]
-    candidates: list[PendingRef] = field(default_factory=list)
+    candidates: list[Candidate] = field(default_factory=list)
     """The pending candidates themselves, for a raise (ADR 0050)."""
 
 
@@ -205,8 +207,7 @@ def known_records(ws: Workspace) -> KnownRecords:
     waiting = [cand for store in stores for cand in store.pending()]
     pending = [_proposed(c.after) for cand in waiting for c in cand.changes if c.after is not None]
     discarded = [p for store in stores for p in _discarded(store)]
-    refs = [_pending_ref(cand) for cand in waiting]
-    return KnownRecords(approved=approved, pending=pending, discarded=discarded, candidates=refs)
+    return KnownRecords(approved=approved, pending=pending, discarded=discarded, candidates=waiting)
 
 
 def _pending_ref(candidate: Candidate) -> PendingRef:
