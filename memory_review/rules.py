@@ -27,6 +27,7 @@ from memory_review.errors import ConflictError, NotFoundError, PermissionDeniedE
 from memory_review.events import RESTORED, Change, Event, EventDraft
 from memory_review.limits import (
     MAX_ACTOR_CHARS,
+    MAX_EVIDENCE_ITEMS,
     MAX_QUOTE_CHARS,
     MAX_RATIONALE_CHARS,
     MAX_REASON_CHARS,
@@ -338,7 +339,7 @@ def raise_candidate(candidate: Candidate, evidence: Sequence[Evidence], *, actor
     change: priority, evidence, rationale, and the proposed record's sources; never its id, type,
     description or body, and never a flag taken off. None when it would change nothing (idempotent).
     """
-    new = [e for e in (_redacted_quote(e) for e in evidence) if e not in candidate.evidence]
+    new = _new_sessions_quotes(candidate, evidence)
     if candidate.priority == "high" and not new:
         return None
     sessions = sorted({e.session_id for e in new if e.session_id})
@@ -364,6 +365,22 @@ def raise_candidate(candidate: Candidate, evidence: Sequence[Evidence], *, actor
         record=candidate_to_json(raised),
     )
     return Plan(drafts=[draft])
+
+
+def _new_sessions_quotes(candidate: Candidate, evidence: Sequence[Evidence]) -> list[Evidence]:
+    """One redacted quote per session the candidate has none from, within its evidence limit.
+
+    Decided again on the candidate as it is under the lock: a raise by another process meanwhile has
+    already added its session, so the same session is never quoted twice.
+    """
+    have = {e.session_id for e in candidate.evidence} | {candidate.session_id}
+    room = MAX_EVIDENCE_ITEMS - len(candidate.evidence)
+    new: list[Evidence] = []
+    for quote in evidence:
+        if quote.session_id and quote.session_id not in have and len(new) < room:
+            have.add(quote.session_id)
+            new.append(_redacted_quote(quote))
+    return new
 
 
 def _redacted_quote(evidence: Evidence) -> Evidence:

@@ -215,3 +215,22 @@ def test_no_raise_without_a_known_session_or_from_an_untrusted_finding(ws: Works
     ]
     assert raises(untrusted, [known]) == []
     assert [p.candidate for p in raises(skipped, [known])] == [cid]
+
+
+def test_two_raisers_deciding_from_the_same_view_quote_a_session_once_and_stay_bounded(ws: Workspace, sessions) -> None:
+    """What the store re-decides under its lock: a second process that planned the same session (another
+    turn of it) adds nothing, and quotes past the evidence limit are left out."""
+    from memory_review.proposal import Evidence
+
+    [cid] = ws.extract(sessions["a"]).proposed
+    first = Evidence(quote=RULE_B, session_id="sess-b", turn_id="sess-b-u2")
+    other_turn = Evidence(quote=RULE_B + " Really.", session_id="sess-b", turn_id="sess-b-u3")
+    assert ws.raise_candidates([(cid, (first,))], actor=ACTOR) == [cid]
+    assert ws.raise_candidates([(cid, (other_turn,))], actor=ACTOR) == []  # sess-b is quoted already
+    many = tuple(Evidence(quote=RULE_C, session_id=f"sess-{n:02d}", turn_id="t1") for n in range(12))
+    assert ws.raise_candidates([(cid, many)], actor=ACTOR) == [cid]
+    evidence = _only(ws).evidence
+    assert len(evidence) == MAX_EVIDENCE_ITEMS
+    assert [e.session_id for e in evidence[:2]] == ["sess-a", "sess-b"]
+    assert ws.raise_candidates([(cid, many)], actor=ACTOR) == []  # full and high: nothing to write
+    assert all(report.problems == [] for report in ws.verify())
