@@ -22,7 +22,12 @@ output), ``info``, ``error`` or ``warning`` (the CLI's own notes). ``content`` i
 first line is the metadata ``{sessionId, projectHash, startTime, ...}``; then one record a line: a
 message (the same shape; a message written again under the same ``id`` replaces the earlier one in
 place), ``{"$set": {...}}`` (metadata; a ``messages`` list there replaces every message), or
-``{"$rewindTo": <id>}`` (that message and every later one are gone).
+``{"$rewindTo": <id>}`` (that message and every later one are gone). Gemini puts its own words in the
+user's slot too: a first message ``<session_context>`` (the date, the OS, the project's file listing: names a
+repository chooses), and what hooks add, as ``<hook_context>…</hook_context>`` — a part of its own after the
+prompt (``BeforeAgent``), or inside the prompt's text (``SessionStart``) — which is where our own context
+block comes back. Neither is the person (Gemini's own history view skips both, 0.61): a message that is
+only those is system text, and the spans are cut out of the person's message.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from typing import Any
 from memory_review.extract.builder import TurnSink
 from memory_review.extract.sources import RawRecord
 from memory_review.extract.transcript import Role, TurnSource
+from memory_review.integrations.agents import without_hook_context
 
 CODEX_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
 # The older rollout layout (Codex before the {timestamp, type, payload} envelope): the first line is
@@ -228,11 +234,24 @@ def _gemini_message(sink: TurnSink, index: int, message: Any, *, line: int | Non
         return
     turn_id = _str(message.get("id")) or f"message-{index + 1}"
     timestamp = _str(message.get("timestamp"))
-    sink.add(turn_id, mapped[0], _parts_text(message.get("content")), mapped[1], line=line, timestamp=timestamp)
+    role, source = mapped
+    text = _parts_text(message.get("content"))
+    if source == "user":
+        text, source = _gemini_user_text(text)
+    sink.add(turn_id, role, text, source, line=line, timestamp=timestamp)
     for number, call in enumerate(_list(message.get("toolCalls"))):
         if isinstance(call, dict):
             output = _gemini_tool_output(call)
             sink.add(f"{turn_id}.tool{number}", "tool", output, "tool-output", line=line, timestamp=timestamp)
+
+
+def _gemini_user_text(text: str) -> tuple[str, TurnSource]:
+    """A Gemini ``user`` message's text without what Gemini and hooks put there; ``system`` when nothing of
+    the person's is left (see the module's docstring)."""
+    if text.lstrip().startswith("<session_context>"):
+        return text, "system"
+    own = without_hook_context(text)
+    return (own, "user") if own.strip() else (text, "system")
 
 
 def _gemini_tool_output(call: dict[str, Any]) -> str:

@@ -12,11 +12,15 @@ its events map to ours and its failures are recorded under its own name (ADR 002
 * Gemini CLI (``docs/hooks/reference.md``): ``SessionStart``, ``BeforeAgent`` (the prompt: context is
   appended to it), ``AfterAgent`` (once per turn, after the answer: like ``Stop``), ``PreCompress``;
   ``$GEMINI_PROJECT_DIR``; timeouts in milliseconds. ``SessionEnd`` is not used: Gemini does not wait
-  for it, and ``AfterAgent`` has already read every turn.
+  for it, and ``AfterAgent`` has already read every turn. Gemini hands hooks' context back inside the
+  prompt, as ``<hook_context>…</hook_context>`` (0.61: a part after the prompt for ``BeforeAgent``, in the
+  prompt's text for ``SessionStart``): :func:`without_hook_context` takes it out where the person's own
+  words are wanted (the query a prompt's context is chosen by, the turns extraction reads).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -65,3 +69,14 @@ AGENTS: dict[str, HookAgent] = {agent.name: agent for agent in (CLAUDE_CODE, COD
 def agent_named(name: str) -> HookAgent:
     """The agent of a hook command or an install (KeyError for one we do not know)."""
     return AGENTS[name]
+
+
+_HOOK_CONTEXT = re.compile(r"<hook_context>.*?(?:</hook_context>|\Z)", re.DOTALL)
+
+
+def without_hook_context(text: str) -> str:
+    """``text`` without Gemini's ``<hook_context>…</hook_context>`` spans (what hooks added to a prompt,
+    our own context block among it), the rest joined by a blank line."""
+    if "<hook_context>" not in text:
+        return text
+    return "\n\n".join(part.strip() for part in _HOOK_CONTEXT.split(text) if part.strip())

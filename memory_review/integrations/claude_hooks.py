@@ -50,6 +50,7 @@ from memory_review.integrations.agents import (
     EXTRACT_EVENTS,
     HOOK_EVENTS,
     HookAgent,
+    without_hook_context,
 )
 from memory_review.integrations.hook_state import (
     HookError,
@@ -209,6 +210,7 @@ def answer_context(ws: Workspace, payload: HookPayload, event: str | None = None
 
     ``event`` is our name for the payload's event; the answer names the agent's own (``BeforeAgent``)."""
     query = payload.prompt if (event or payload.hook_event_name) == "UserPromptSubmit" else None
+    query = without_hook_context(query) if query else query  # Gemini's prompt carries our block back
     result = ws.context(session=payload.session_id, query=query or None, budget=CONTEXT_BUDGET)
     if not result.text:
         return None
