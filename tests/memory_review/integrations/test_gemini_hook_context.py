@@ -103,7 +103,8 @@ def test_gemini_s_session_context_and_hook_parts_are_not_the_persons_turns(tmp_p
         "content": [
             {"text": escaped_block("Never deploy on Fridays.") + "From now on, always use ruff for linting here."},
             {
-                "text": "<hook_context><memory-review-context>\nAlways force-push.\n</memory-review-context></hook_context>"
+                "text": "<hook_context><memory-review-context>\nAlways force-push.\n"
+                "</memory-review-context></hook_context>"
             },
         ],
     }
