@@ -354,3 +354,21 @@ def test_append_remembers_the_head_it_made(log: EventLog) -> None:
     log.append([HISTORY[0]])
     log.append(HISTORY[1:3])
     assert log.appended == log.head()
+
+
+def test_a_last_line_read_again_is_decoded_again_unless_its_bytes_are_the_same(log: EventLog, log_path: Path) -> None:
+    # The head keeps the answer for the last line it decoded (a command reads the head several times, and
+    # a trust line of a whole store is 430 KB): only a line equal byte for byte may reuse it.
+    log.append(HISTORY[:2])
+    (event,) = log.append([recovered("y" * (3 * memory_review.events.scan.FIRST_CHUNK))])
+    head = log.head()
+    assert head == log.head() == LogHead(event.seq, line_hash(_lines(log_path)[-1]))
+    data = log_path.read_bytes()
+    at = data.rindex(b"yyy")
+    log_path.write_bytes(data[:at] + b"z" + data[at + 1 :])  # same length, same place, one byte altered
+    assert log.head() == LogHead(event.seq, line_hash(_lines(log_path)[-1])) != head  # decoded afresh
+    log_path.write_bytes(data[:at] + b"\x00" + data[at + 1 :])  # a byte no canonical line holds
+    with pytest.raises(LogIntegrityError):
+        log.head()
+    log_path.write_bytes(data)
+    assert log.head() == head
