@@ -237,8 +237,12 @@ def render_memories(memories: list[Memory], args) -> str:
     return "\n".join(render_frame(m, now) for m in priority_order(memories)).rstrip("\n")
 
 
-class GitLog(RootModel[list[LogEntry]]):
+class GitLog(RootModel):
     """``log --git``: a store's history commits, newest first."""
+
+    # The root annotated here, not RootModel[list[LogEntry]]: a parametrised class is built at import.
+    model_config = ConfigDict(defer_build=True)
+    root: list[LogEntry]
 
 
 def render_log(events, args) -> str:
