@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, NamedTuple
 
 from memory_review.errors import ConflictError, MemoryReviewError, NotFoundError, StorageError
 from memory_review.events import faults
@@ -68,16 +68,14 @@ def _toplevel_by_gitpython(path: Path) -> Path | None:
     return Path(root) if root else None
 
 
-@dataclass(frozen=True)
-class Identity:
+class Identity(NamedTuple):
     """A git author or committer."""
 
     name: str
     email: str
 
 
-@dataclass(frozen=True)
-class TreeEntry:
+class TreeEntry(NamedTuple):
     """One line of ``mktree`` input: a blob (``100644``) or a subtree (``040000``)."""
 
     mode: str
@@ -86,8 +84,7 @@ class TreeEntry:
     name: str
 
 
-@dataclass(frozen=True)
-class ListedEntry:
+class ListedEntry(NamedTuple):
     """One entry of ``ls-tree -l``: its full path in the commit's tree, and its size (0 for a tree)."""
 
     path: str
@@ -105,8 +102,7 @@ class ListedEntry:
         return TreeEntry(self.mode, self.kind, self.sha, self.name)
 
 
-@dataclass(frozen=True)
-class RefTip:
+class RefTip(NamedTuple):
     """The commit a ref points at, with its full message."""
 
     commit: str

@@ -18,8 +18,7 @@ import io
 import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import IO
+from typing import IO, NamedTuple
 
 from memory_review.errors import IntegrityError
 from memory_review.gitrepo import GitRepo, ListedEntry
@@ -31,8 +30,7 @@ CHUNK_BYTES = 64 * 1024
 CHUNK_NAME_RE = re.compile(r"^(\d{10})\.jsonl$")
 
 
-@dataclass(frozen=True)
-class Chunk:
+class Chunk(NamedTuple):
     """A run of whole log lines, starting at event ``first_seq``."""
 
     first_seq: int
@@ -73,8 +71,7 @@ def chunk_lines(lines: Iterable[bytes], first_seq: int) -> list[Chunk]:
     return chunks
 
 
-@dataclass(frozen=True)
-class LogChunks:
+class LogChunks(NamedTuple):
     """The chunk files of a history commit's ``log/``, in log order."""
 
     entries: tuple[ListedEntry, ...]

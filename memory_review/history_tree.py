@@ -25,6 +25,7 @@ import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from memory_review.errors import IntegrityError
 from memory_review.events import GENESIS, Event, decode_event, line_hash
@@ -69,8 +70,7 @@ def memory_id_of(file_name: str) -> str:
     return file_name[:-REV_SUFFIX]
 
 
-@dataclass(frozen=True)
-class Position:
+class Position(NamedTuple):
     """The log position a history commit records (from its trailers)."""
 
     seq: int

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from memory_review.candidate import (
     FLAG_PREVIOUSLY_DISCARDED,
@@ -515,8 +515,7 @@ def _undone(view: View, event: Event) -> bool:
     return all(_json(view.memory(change.memory)) == change.before for change in event.changes or ())
 
 
-@dataclass(frozen=True)
-class Resolved:
+class Resolved(NamedTuple):
     """A resolved candidate as the log holds it: its last record and the event that resolved it."""
 
     candidate: Candidate
