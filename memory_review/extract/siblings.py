@@ -5,7 +5,8 @@ Where an agent keeps a project's sessions decides what a sibling is:
 * Claude Code keeps every session of one project as ``<session-id>.jsonl`` side by side in one folder
   (``~/.claude/projects/<project>/``): the ``.jsonl`` files beside a hook's ``transcript_path``.
 * Gemini CLI keeps a project's chats in one folder (``~/.gemini/tmp/<project hash>/chats/``):
-  the ``session-*.json`` and ``session-*.jsonl`` files beside it (a subagent's, in a subfolder, are not).
+  the ``session-*.json`` and ``session-*.jsonl`` files beside it (a subagent's, in a subfolder, are not;
+  nor the ``.json`` a resumed session was copied from into its ``.jsonl``).
 * Codex files every project's rollouts by date (``~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl``): the
   rollouts of that tree, newest first by their dated names, whose first line (``session_meta``, read
   alone and bounded) gives a ``cwd`` that is the project's root or inside it; another project's rollout
@@ -83,12 +84,17 @@ def sibling_files(transcript: Path, limit: int = MAX_SIBLINGS, *, agent: Sibling
             for number, entry in enumerate(entries):
                 if number >= MAX_LISTED:
                     break
-                if wanted(entry.name) and entry.name != transcript.name:
+                if wanted(entry.name) and not _same_session_file(entry.name, transcript.name):
                     found.append((_mtime(entry), entry.name))
     except OSError:
         return []  # no readable folder: no siblings (the session's own file was read already)
     found.sort(key=lambda pair: (-pair[0], pair[1]))
     return [transcript.parent / name for _mtime_ns, name in found[:limit]]
+
+
+def _same_session_file(name: str, own: str) -> bool:
+    # Gemini CLI resumes a legacy ``session-X.json`` by copying it to ``session-X.jsonl`` beside it: one session.
+    return name == own or name + "l" == own or own + "l" == name
 
 
 def _is_claude_session(name: str) -> bool:

@@ -318,6 +318,8 @@ def test_gemini_chats_of_the_project_folder_are_siblings(project: Project, tmp_p
     os.mkfifo(chats / "session-2026-12-02T09-00-fifofifo.jsonl")
 
     now = _gemini_lines(chats, "gem-now1", CHATTER, NAMED)
+    copied_from = _gemini_document(chats, "gem-now1-before-resume", NAMED)  # what a resume copied into `now`
+    copied_from.rename(now.with_suffix(".json"))
     payload = {"hook_event_name": "AfterAgent", "session_id": "gem-now1", "transcript_path": str(now)}
     done = project.hook({**payload, "cwd": str(project.root)}, agent="gemini")
     assert done.returncode == 0 and done.stderr == b"", done.stderr
