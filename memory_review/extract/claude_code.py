@@ -25,7 +25,13 @@ from memory_review.extract.sources import RawRecord
 from memory_review.extract.transcript import Role, TurnSource
 
 MESSAGE_TYPES = frozenset({"user", "assistant"})
-BOOKKEEPING_TYPES = frozenset({"system", "summary", "progress", "file-history-snapshot", "queue-operation", "result"})
+BOOKKEEPING_TYPES = frozenset(
+    {"system", "summary", "progress", "file-history-snapshot", "queue-operation", "result", "attachment", "last-prompt"}
+)
+"""Records that hold no one's words. Claude Code 2.1 writes what hooks added (``attachment``:
+``hook_additional_context``, where our own context block comes back; ``hook_success``), tool and skill
+listings (``attachment``) and ``last-prompt`` (a copy of the prompt already in its ``user`` record); seen
+in a real 2.1.197 session run here with our hooks (docs/adr/0051)."""
 _ID_KEYS = ("message", "uuid", "sessionId", "summary", "snapshot", "data", "leafUuid", "parentUuid")
 
 _WRAPPER = re.compile(
