@@ -121,7 +121,7 @@ def _codex_rollouts(transcript: Path, limit: int) -> Iterator[Path]:
     looked = [0]
     given = 0
     for folder in _dated_folders(day.parent.parent.parent, 0, looked):
-        for name in _names(folder, lambda n: n.startswith("rollout-") and n.endswith(SUFFIX), looked):
+        for name in _names(folder, _is_claude_session, looked):  # rollout-*.jsonl; any .jsonl: its first line decides
             if folder / name != transcript:
                 yield folder / name
                 given += 1
