@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memory_review.errors import ValidationError
 from memory_review.lazy import LazyModule
@@ -33,8 +32,7 @@ Argument = Callable[[argparse.ArgumentParser], object]
 """Adds one argument (or a group of them) to a command's parser."""
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(NamedTuple):
     """Everything about one command; ``memory-review NAME --help`` shows ``help`` and ``example``."""
 
     name: str
