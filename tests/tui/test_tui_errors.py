@@ -103,12 +103,16 @@ async def test_damaged_log_is_reported_not_a_crash(scenario: Workspace) -> None:
 
 
 async def test_damage_in_the_logs_tail_is_reported_by_the_queue_not_a_crash(scenario: Workspace) -> None:
-    """Past the checkpoint the queue folds the log's tail (store format 2), so it meets the damage itself."""
+    """Past the checkpoint the queue folds the log's tail (store format 2), so it meets the damage itself.
+
+    The UI opens its own Workspace, as `memory-review` does in its own process: the scenario's Store
+    committed the tail itself and keeps it (docs/adr/0048), so it would not read the edited line again
+    until the head moves."""
     log = scenario.project.log_path
     lines = log.read_bytes().splitlines(keepends=True)
     lines[2] = lines[2].replace(b'"candidate.', b'"candidatX.', 1)
     log.write_bytes(b"".join(lines))
-    app = make_app(scenario, actor="tester", poll_interval=None)
+    app = make_app(Workspace(scenario.root, scenario.user.root), actor="tester", poll_interval=None)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: bool(errors(app)), what="the damage report")
         await settle(pilot)
