@@ -14,7 +14,8 @@ findings with empty stores, i.e. what a reviewer would see.
 
 Splits: ``dev`` and ``heldout`` (ADR 0033), ``dev2``, ``heldout2`` and ``heldout3`` (ADR 0044: prompt
 histories with standing rules in them, so that recall can be measured), ``dev3`` and ``heldout4`` (ADR 0049:
-the second round of the heuristic, tuned on the dev splits, measured on a fresh held-out split).
+the second round of the heuristic, tuned on the dev splits, measured on a fresh held-out split) and
+``heldout5`` (ADR 0049: a bigger fresh held-out split, measured with the second round frozen).
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -38,7 +39,7 @@ REPO = Path(__file__).resolve().parents[1]
 LABELLED = REPO / "tests" / "memory_review" / "extract" / "labelled"
 KEEP = frozenset({"durable", "maybe"})
 LABELS = frozenset({"durable", "maybe", "one-off"})
-SPLITS = ("dev", "heldout", "dev2", "heldout2", "heldout3", "dev3", "heldout4")
+SPLITS = ("dev", "heldout", "dev2", "heldout2", "heldout3", "dev3", "heldout4", "heldout5")
 
 
 @dataclass
@@ -214,6 +215,9 @@ it so.
   commands), all from MIT-licensed repositories, labelled and committed (2b60960) before any heuristic was
   run on it. *dev3* (ADR 0049): two more people's Codex histories (29 prompts, 1 durable rule), committed
   after it (6b4ffb1) and used with dev and dev 2 to tune the second round.
+- *heldout5* (ADR 0049): a bigger fresh held-out split for the frozen second round (4be812b): three more
+  people's Claude Code and Codex CLI prompt histories (363 prompts, 8 durable rules and 16 maybe), all from
+  MIT-licensed repositories, labelled by hand and landed (b4ab72f) before any heuristic ran on it.
 
 The *dev* splits were used to tune the heuristic; the *held-out* splits are not tuned on. The shared real
 Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied here) hold
@@ -227,6 +231,41 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 5, the bigger honest measure of the frozen second round (4be812b), misses the goal: 4 of 11
+  proposals worth keeping (36%), 3 of its 8 durable rules found (38%).** The split (363 prompts from three
+  people) was labelled and landed (b4ab72f) before any heuristic ran on it; this page is the first run on it,
+  with the heuristic as frozen (later commits to `memory_review/extract/` touch only the transcript readers,
+  which this set does not use), and nothing was changed after it.
+  - *worth keeping (4):* "you should NEVER overwrite a vault node without consulting an AUTHORITY"; "(for this
+    teach and all the ones afterwards, if there are no examples in the code, then just create some, don't use
+    the code examples when they are not there …)"; and "Do not merge," and "do not touch main." as two
+    proposals: the user's rule is one sentence hard-wrapped over two lines, and the heuristic reads each line
+    as a sentence, so the rule is found but cut in half.
+  - *the mistakes (7):* five come from two long task specs of one person, hard-wrapped at 80 columns and
+    read line by line: from one, "Do not patch this per-weapon or per-animation-state;", "For the aim fix,
+    prefer the derived-value approach over a per-weapon" (half a sentence) and "Do not stop to ask me
+    clarifying questions, including any /grill-me-style" (for "tonight's run" only); from the other, "Do not
+    interrogate me with clarifying questions before starting." and "Do not implement anything — this is
+    audit and recommendation". All five are negative imperatives or preferences about the task at hand ("this",
+    "the aim fix", "before starting"). Then a time budget for one job ("You have 30 minutes max, if you do not
+    complete this then stop trying to install everything."), and a passage from a novel pasted as a role-play
+    cue ("Respond to all of our guests whenever you hear that ring!"), taken for a rule.
+  - *the misses (5 prompts, 3 rules):* "please do not commit the .dmg files or the large image files" and
+    "please commit with a message after you create each phase for each app and push it" (one prompt sent
+    twice), "Please make smaller commits, like 2 to 3 files change, and push them so I can see what changes you
+    are making" (inside a long task, sent twice in one session, so no repetition across sessions), and "for
+    the ones where you are using online articles for teaching, please footnote and link them.": standing
+    habits stated in the middle of a request with no signal word ("always", "from now on", "in this repo").
+  - What held-out 5 is made of: one person's Claude Code history over several projects (220 prompts, 102 of
+    them `/teach …` lessons, `/drill-me …` and `/btw …` questions, and a few long, hard-wrapped task specs),
+    one person's Claude Code and Codex histories of an Obsidian vault (142 prompts, mostly
+    role-play and pings between the person's agents), and a one-prompt Korean Codex history. The shared real
+    Claude Code sessions still give no proposal.
+- **The honest pair, held-out 4 and 5 (the splits the second round never saw): 5 of 13 proposals worth
+  keeping (38%), 3 of 10 durable rules found (30%).** On fresh data the goal (6 of 10 worth keeping) is not
+  met, and most durable rules are stated without a signal word. **All five held-out splits together: 22 of 31
+  (71%), 13 of 24 rules found (54%)**, but held-out 2 and 3 were looked at to aim the second round, so only the
+  pair above is a measurement.
 - **Held-out 4, the only honest measure of the second round (ADR 0049), is too quiet to meet or miss the
   goal: 2 proposals in 165 prompts, 1 worth keeping (50%), and neither of its 2 durable rules found.** The
   heuristic as it was before the round (main at 2b60960) gets exactly the same: the round neither helped nor
@@ -246,8 +285,8 @@ DOC_TAIL = """
   - What held-out 4 is made of: one person's long history (115 prompts, most of them "yes", "continue" and
     feature requests for a GUI), and five spec-kit or short histories whose long command expansions (English
     and Chinese, full of MUST and 必须) are pasted documents and give nothing, correctly.
-- **All four held-out splits together: 18 of 20 proposals worth keeping (90%), 10 of 16 durable rules found
-  (62%)**, from 16 of 25 (64%) and 8 of 16 before the round. Read this with care: held-out 2 and 3 are no
+- **All four held-out splits before held-out 5: 18 of 20 proposals worth keeping (90%), 10 of 16 durable
+  rules found (62%)**, from 16 of 25 (64%) and 8 of 16 before the round. Read this with care: held-out 2 and 3 are no
   longer held out for this round. Their mistakes named the error classes the round was aimed at (the brief
   listed them as general patterns, and each change was tuned and tested on dev prompts and on sentences
   written to the pattern, never on a held-out sentence), so their gains are expected, not measured:
