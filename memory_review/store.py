@@ -133,8 +133,9 @@ class Store:
         # The last manifest read or written, by its exact bytes: a process reads the same manifest several
         # times per command (the UI on every poll), and validating 10,000 entries costs tens of ms.
         self._manifest_cache: tuple[bytes, Manifest] | None = None
-        # What past_checkpoint last found, by (manifest position, log head): a command reads it several times.
-        self._past_cache: tuple[tuple[tuple[int, str], LogHead], list[Event]] | None = None
+        # What past_checkpoint last found, by (manifest position, log head, the log file's stamp): a command
+        # reads it several times. The stamp (inode, size, mtime) makes a log changed in place read again.
+        self._past_cache: tuple[tuple[tuple[int, str], LogHead, LogStamp], list[Event]] | None = None
         # The fold of the last tail handed out (that list, by identity, and its length): an apply reads the
         # same tail about seven times (finding the candidate's store, the transaction's view, the candidate,
         # the commit's MEMORY.md, the view after it, the history), and folding validates every record in it.
@@ -399,14 +400,16 @@ class Store:
 
         An empty list with a head past the manifest is the at-rest state of :data:`LOG_ONLY` events
         (docs/adr/0023). Only the lines past the manifest are read (backward from the end), each
-        chain-checked from the manifest's ``log_head``; the answer is kept for the same head.
+        chain-checked from the manifest's ``log_head``; the answer is kept for the same head and the same
+        file (any write to the log since, even one that keeps the head, reads it again).
         """
         position = (manifest.log_seq, manifest.log_head)
         with log_errors(self.log_path):
+            stamp = log_stamp(self.log_path)  # before reading: a write after it only costs a read
             log = self.log()
             head = log.head()
             cached = self._past_cache
-            if cached is not None and cached[0] == (position, head):
+            if cached is not None and cached[0] == (position, head, stamp):
                 return head, cached[1]
             if head.seq < manifest.log_seq:
                 raise IntegrityError(
@@ -421,7 +424,7 @@ class Store:
                     hint="run `memory-review verify`",
                 )
             head, events = log.since(*position, skim=LOG_ONLY)
-        self._past_cache = ((position, head), events)
+        self._past_cache = ((position, head, stamp), events)
         return head, events
 
     def at_rest(self, manifest: Manifest) -> bool:
@@ -455,7 +458,9 @@ class Store:
         """What a commit leaves, kept as :meth:`past_checkpoint` and :meth:`folded` would find it (under the
         lock, the log is the tail it started from plus what it appended): the history and the read index
         after the commit neither read the tail again nor fold it."""
-        self._past_cache = (((manifest.log_seq, manifest.log_head), head), tail)
+        with log_errors(self.log_path):
+            stamp = log_stamp(self.log_path)  # under the lock, right after the append: the file we wrote
+        self._past_cache = (((manifest.log_seq, manifest.log_head), head, stamp), tail)
         self._fold_cache = (tail, len(tail), folded)
 
     # --- the commit path ---------------------------------------------------------------
@@ -807,6 +812,19 @@ class Transaction:
                 observer(self.store, events)
             except MemoryReviewError as exc:
                 result.warnings.append(f"committed, but a follow-up step failed: {exc}")
+
+
+LogStamp = tuple[int, int, int] | None
+"""The log file's inode, size and modification time (None: no file)."""
+
+
+def log_stamp(path: Path) -> LogStamp:
+    """What changes when the log file is written, replaced or removed (the link itself: never followed)."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    return (info.st_ino, info.st_size, info.st_mtime_ns)
 
 
 def tail_weight(tail: list[Event]) -> int:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from workspace_kit import fresh_workspace
 
-from memory_review.errors import StorageError, UnsafeFileError
+from memory_review.errors import IntegrityError, StorageError, UnsafeFileError
 from memory_review.proposal import parse_proposals
 from memory_review.store import UNFINISHED
 from memory_review.workspace import Workspace
@@ -137,3 +137,18 @@ def test_a_memory_file_linked_inside_the_store_is_refused_too(ws: Workspace) -> 
     path.symlink_to(inside)
     with pytest.raises(UnsafeFileError, match=str(path)):
         ws.memories()
+
+
+def test_a_store_that_committed_its_tail_reads_it_again_once_the_log_is_edited_in_place(ws: Workspace) -> None:
+    # The store keeps the tail it committed and its fold (docs/adr/0048); an edit that leaves the head as it
+    # was (a line before the last, same length) must still be read, as a fresh process would read it.
+    _apply_one(ws, "first")
+    _apply_one(ws, "second")
+    assert [c.id for c in ws.project.pending()] == []  # the kept tail, no read of the log
+    log = ws.project.log_path
+    lines = log.read_bytes().splitlines(keepends=True)
+    damaged = next(i for i, line in enumerate(lines[:-1]) if b'"candidate.created"' in line)
+    lines[damaged] = lines[damaged].replace(b'"candidate.created"', b'"candidatX.created"', 1)
+    log.write_bytes(b"".join(lines))
+    with pytest.raises(IntegrityError):
+        ws.project.pending()
