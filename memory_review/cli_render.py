@@ -99,11 +99,14 @@ class VerifyResult:
     store_format: int
 
     @classmethod
-    def of(cls, reports: list[StoreReport]) -> VerifyResult:
+    def of(cls, reports: list[StoreReport], *, for_json: bool = True) -> VerifyResult:
+        """``for_json``: the version is read (package metadata: importlib.metadata, email, zipfile … about
+        a twentieth of a verify process); the text output does not show it, so it is left empty there."""
         from memory_review.version import store_format, tool_version
 
         problems = [f"{r.scope}: {p}" for r in reports for p in r.problems]
-        return cls(all(r.ok for r in reports), problems, reports, tool_version(), store_format())
+        version = tool_version() if for_json else ""
+        return cls(all(r.ok for r in reports), problems, reports, version, store_format())
 
 
 def render_proposed(results, args) -> str:

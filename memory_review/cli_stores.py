@@ -265,7 +265,7 @@ def _apply_without_repair(args) -> str | None:
     misuse=_apply_without_repair,
 )
 def _verify(args, ws: Workspace):
-    return out.VerifyResult.of(ws.verify(repair=args.repair, apply=args.apply))
+    return out.VerifyResult.of(ws.verify(repair=args.repair, apply=args.apply), for_json=args.json)
 
 
 @command(

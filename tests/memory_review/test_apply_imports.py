@@ -132,3 +132,23 @@ def test_the_plugin_loader_stand_in_hands_any_other_name_to_the_real_module() ->
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(done.stdout) == [True, [], True]
+
+
+def test_verify_reads_the_tools_version_only_for_json(repo: Path, env: dict[str, str]) -> None:
+    ws = Workspace(repo, Path(env["MEMORY_REVIEW_HOME"]))
+    [state] = ws.propose([parse_proposal(PROPOSAL)])
+    ws.apply([state.candidate.id], actor="alice")
+    reports = {}
+    for extra in ([], ["--json"]):
+        done = subprocess.run(
+            [sys.executable, "-c", REPORT, "--project", str(repo), "verify", *extra],
+            env=env,
+            cwd=repo,
+            capture_output=True,
+            timeout=120,
+        )
+        reports[bool(extra)] = (json.loads(done.stderr.decode().splitlines()[-1]), done.stdout.decode())
+    (text, text_out), (as_json, json_out) = reports[False], reports[True]
+    assert text["rc"] == as_json["rc"] == 0 and "ok" in text_out
+    assert "importlib.metadata" not in text["modules"]  # package metadata: email, zipfile, ... for nothing shown
+    assert json.loads(json_out)["version"] and "importlib.metadata" in as_json["modules"]
