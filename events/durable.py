@@ -15,10 +15,13 @@ import contextlib
 import os
 import secrets
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import faults
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
 
 TEMP_PREFIX = ".tmp"
 """Every temp file this module creates starts with this, so a crash's leftovers can be collected."""
@@ -141,6 +144,10 @@ def _executor() -> ThreadPoolExecutor:
     global _pool
     with _pool_lock:
         if _pool is None:
+            # Imported here: concurrent.futures (and logging with it) costs every command ~4 ms to start,
+            # and only a commit that fsyncs several files at once needs the pool.
+            from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
+
             _pool = ThreadPoolExecutor(_FSYNC_THREADS, thread_name_prefix="fsync")
         return _pool
 

@@ -48,6 +48,10 @@ NOT_FOR_A_WRITE = (
     # date is read with fromisoformat (no _strptime)
     "difflib",
     "_strptime",
+    # the fsync pool is made (concurrent.futures, which imports logging) only by a commit that fsyncs
+    # several files at once
+    "concurrent.futures",
+    "logging",
 )
 HISTORY_GIT = ["for-each-ref", "ls-tree", "ls-tree", "hash-object", "mktree", "config", "commit-tree", "update-ref"]
 """The git processes of an apply's history commit that continues the one before (docs/adr/0048): the tip, its
