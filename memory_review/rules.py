@@ -289,13 +289,17 @@ def edit(view: View, candidate: Candidate, edited: ProposedMemory, *, actor: str
     changes[index] = CandidateChange(memory=edited.id, before=change.before, after=after)
     if change.before is None and edited.id != change.memory and view.memory(edited.id) is not None:
         raise ConflictError(f"a memory {edited.id!r} already exists", memory_id=edited.id)
-    updated = _revised(candidate, tuple(changes), edit_flags)
+    return _edited(_revised(candidate, tuple(changes), edit_flags), actor=actor)
+
+
+def _edited(updated: Candidate, *, actor: str) -> Plan:
+    """The plan that records ``updated`` as the pending candidate's new record (``candidate.edited``)."""
     check_candidate_size(updated)
     draft = EventDraft(
         type="candidate.edited",
         actor=actor,
-        session=candidate.session_id,
-        candidate=candidate.id,
+        session=updated.session_id,
+        candidate=updated.id,
         record=candidate_to_json(updated),
     )
     return Plan(drafts=[draft])
@@ -356,15 +360,7 @@ def raise_candidate(candidate: Candidate, evidence: Sequence[Evidence], *, actor
     )
     if len(raised.changes) == 1 and new:
         raised = _with_sources(raised, new)
-    check_candidate_size(raised)
-    draft = EventDraft(
-        type="candidate.edited",
-        actor=actor,
-        session=candidate.session_id,
-        candidate=candidate.id,
-        record=candidate_to_json(raised),
-    )
-    return Plan(drafts=[draft])
+    return _edited(raised, actor=actor)
 
 
 def _new_sessions_quotes(candidate: Candidate, evidence: Sequence[Evidence]) -> list[Evidence]:

@@ -36,10 +36,6 @@ ALLOWLIST: dict[tuple[str, str], tuple[int, str]] = {
     ("memory_review/cli_review.py", "write_bytes"): (1, "the editor's temp file, made by tempfile"),
     ("memory_review/cli.py", "os.open"): (1, "/dev/null, for a reader that went away"),
     ("memory_review/extract/sources.py", "os.open"): (1, "a transcript the agent's payload names (read-only)"),
-    ("memory_review/extract/siblings.py", "os.open"): (
-        1,
-        "the first line of a Codex rollout in the agent's sessions folder (read-only, O_NOFOLLOW, fstat-checked)",
-    ),
     ("memory_review/lean/command.py", "os.open"): (1, "/dev/null, for a reader that went away (as cli.py)"),
     ("memory_review/lean/gitwalk.py", "open"): (2, "the repository's own .git/HEAD and .git/config"),
     ("memory_review/lean/logtail.py", "os.open"): (

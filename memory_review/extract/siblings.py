@@ -37,6 +37,7 @@ import orjson
 
 from memory_review.errors import MemoryReviewError
 from memory_review.extract.readers import read_transcript
+from memory_review.extract.sources import open_binary
 from memory_review.extract.transcript import Transcript
 
 SiblingAgent = Literal["claude-code", "codex", "gemini"]
@@ -215,13 +216,10 @@ def _inside(cwd: str, project: Path) -> bool:
 def _first_line(path: Path) -> bytes | SkippedSibling:
     """A file's first line, at most MAX_META_BYTES, opened only if it is a regular file (never a link)."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
-    except OSError as exc:
-        return SkippedSibling(str(path), f"not a regular file (a link, FIFO or device is never opened): {exc.strerror}")
-    with os.fdopen(fd, "rb") as stream:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return SkippedSibling(str(path), "not a regular file (a link, FIFO or device is never opened)")
-        os.set_blocking(fd, True)
+        stream = open_binary(path, follow_links=False)
+    except MemoryReviewError as exc:
+        return SkippedSibling(str(path), f"not a regular file (a link, FIFO or device is never opened): {exc}")
+    with stream:
         line = stream.readline(MAX_META_BYTES + 1)
     if len(line) > MAX_META_BYTES:
         return SkippedSibling(str(path), f"its first line is longer than {MAX_META_BYTES} bytes")

@@ -39,15 +39,17 @@ class RawRecord:
     error: str | None = None
 
 
-def open_binary(path: Path) -> IO[bytes]:
+def open_binary(path: Path, *, follow_links: bool = True) -> IO[bytes]:
     """Open a transcript for reading, turning OS errors into memory-review errors.
 
     A transcript path comes from the person or from a hook payload (untrusted): it is opened without
     blocking and must be a regular file, so a FIFO or a device there can never hang a command or a
-    hook's worker (the check is on what was opened, so nothing can be swapped in after it).
+    hook's worker (the check is on what was opened, so nothing can be swapped in after it). With
+    ``follow_links=False`` a link is refused too (a file found in an agent's folder, not named by anyone).
     """
+    flags = os.O_RDONLY | os.O_NONBLOCK | (0 if follow_links else os.O_NOFOLLOW)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        fd = os.open(path, flags)
     except FileNotFoundError as exc:
         raise NotFoundError("transcript", str(path)) from exc
     except OSError as exc:
