@@ -193,32 +193,23 @@ def _delete(args, ws: Workspace):
 
 
 def _launch_tui(ws: Workspace) -> None:
-    import signal
-
     from memory_review.tui.app import make_app  # lazily: only the CLI may import the UI, on use
 
     app = make_app(ws)
-    signal.signal(signal.SIGINT, _interrupt_once)
     try:
         app.run()
-    except KeyboardInterrupt:  # a SIGINT while the UI winds down: it was leaving anyway, no traceback
+    except KeyboardInterrupt:  # ctrl+c while the UI winds down: it was leaving anyway, no traceback
+        # The decision under way is atomic and finishes before the process exits (its thread is joined);
+        # another ctrl+c while it does would only print a traceback from that join.
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         print("memory-review: finishing the decision under way, then leaving (nothing is half done)", file=sys.stderr)
     if app.not_run():
         print(
             "memory-review: quit before these ran (nothing of them was recorded): " + "; ".join(app.not_run()),
             file=sys.stderr,
         )
-
-
-def _interrupt_once(signum: int, frame: object) -> None:
-    """SIGINT (inside the UI ctrl+c is a key; this is a signal from outside, or ctrl+c after it left the
-    screen): the first one stops the UI; any later one is ignored from the same instant, because the
-    decision under way is atomic and finishes before the process exits (its thread is joined), and a second
-    KeyboardInterrupt while asyncio winds down or the thread is joined would only print a traceback."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    raise KeyboardInterrupt
 
 
 # --- edit: $EDITOR until the record is valid ---------------------------------------------------
