@@ -7,7 +7,9 @@ whose keyword arguments mirror the flags; the library behind them is imported on
 
 from __future__ import annotations
 
+import asyncio
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -196,20 +198,47 @@ def _launch_tui(ws: Workspace) -> None:
     from memory_review.tui.app import make_app  # lazily: only the CLI may import the UI, on use
 
     app = make_app(ws)
+    previous = signal.signal(signal.SIGINT, _sigint_quits(app))
     try:
         app.run()
-    except KeyboardInterrupt:  # ctrl+c while the UI winds down: it was leaving anyway, no traceback
-        # The decision under way is atomic and finishes before the process exits (its thread is joined);
-        # another ctrl+c while it does would only print a traceback from that join.
-        import signal
-
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        print("memory-review: finishing the decision under way, then leaving (nothing is half done)", file=sys.stderr)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     if app.not_run():
         print(
             "memory-review: quit before these ran (nothing of them was recorded): " + "; ".join(app.not_run()),
             file=sys.stderr,
         )
+
+
+FINISHING = "memory-review: finishing the decision under way, then leaving (nothing is half done)"
+
+
+def _sigint_quits(app):
+    """A SIGINT handler for the UI's whole run: the first SIGINT quits as ``q`` does, later ones only say why
+    the process is still there.
+
+    Inside the UI ctrl+c is a key; SIGINT comes from ``kill`` or from ctrl+c once the UI has given the terminal
+    back while a decision finishes (it is atomic, and its thread is joined before the process exits).
+    Installed before ``app.run()``, this handler stands in for asyncio's, which cancels the main task on the
+    first SIGINT and raises KeyboardInterrupt on the second wherever the wind-down happens to be: that printed
+    a traceback. This one never raises; it schedules the quit on the UI's own loop. Printing is safe at any
+    point: while the UI runs, Textual captures stderr.
+    """
+    said = False
+
+    def on_sigint(signum, frame) -> None:
+        nonlocal said
+        if not app.closing.is_set():
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # the UI's loop is not running (not yet): Python's own ctrl+c
+                raise KeyboardInterrupt from None
+            loop.call_soon_threadsafe(app.quit_now)
+        elif not said:
+            said = True
+            print(FINISHING, file=sys.stderr)
+
+    return on_sigint
 
 
 # --- edit: $EDITOR until the record is valid ---------------------------------------------------

@@ -300,6 +300,9 @@ class ReviewApp(App[None]):
         return [op.label for op in self.running if id(op) not in self._started]
 
     async def action_quit(self) -> None:
+        self.quit_now()
+
+    def quit_now(self) -> None:
         """Quit at once: queued decisions are cancelled, loaders stop at their next chunk."""
         self.closing.set()
         self.exit()

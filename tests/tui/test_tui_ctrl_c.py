@@ -97,7 +97,7 @@ def test_ctrl_c_during_a_long_apply_quits_without_a_traceback_and_the_store_hold
         terminal.wait_for(b"to quit", after=mark)
         terminal.send(b"q")
         terminal.wait_for(LEFT_THE_SCREEN)
-        for _ in range(2):  # out of the app ctrl+c is SIGINT: twice (the reflex), while the apply still waits
+        for _ in range(10):  # out of the app ctrl+c is SIGINT: again and again, while the apply still waits
             os.kill(terminal.pid, signal.SIGINT)
     code = terminal.finish()
     text = terminal.text()
@@ -117,3 +117,37 @@ def test_review_exits_cleanly_on_q(scenario: Workspace) -> None:
     code = terminal.finish()
     assert code == 0 and "Traceback" not in terminal.text(), terminal.text()[-3000:]
     assert Path(scenario.project.root, "events.jsonl").exists()
+
+
+def test_sigint_while_the_ui_runs_quits_like_q_and_later_ones_never_print_a_traceback(scenario: Workspace) -> None:
+    """``kill -INT`` while the UI is up (not a key: a signal), repeated, while a decision waits for the lock.
+
+    The first SIGINT quits as ``q`` does; the rest only say why the process is still there. Before, asyncio's
+    own handler raised KeyboardInterrupt on the second one wherever the wind-down was, and printed a traceback.
+    """
+    first = candidate_for(scenario, "forbidden-mock-database")
+    terminal = _review(scenario)
+    terminal.wait_for(b"forbidden-mock-database")
+    with store_lock(scenario.project.lock_path):
+        terminal.send(b"a")
+        terminal.wait_for(b"working: apply 1 candidate")
+        os.kill(terminal.pid, signal.SIGINT)
+        terminal.wait_for(LEFT_THE_SCREEN)
+        for _ in range(10):
+            os.kill(terminal.pid, signal.SIGINT)
+        terminal.wait_for(b"finishing the decision under way")
+    code = terminal.finish()
+    text = terminal.text()
+    assert "Traceback" not in text and "Exception ignored" not in text, text[-3000:]
+    assert code == 0, text[-3000:]
+    assert _verify(scenario).returncode == 0
+    assert events_of(scenario, first) == ["candidate.created", "candidate.applied"]
+
+
+def test_sigint_with_nothing_under_way_quits_cleanly(scenario: Workspace) -> None:
+    terminal = _review(scenario)
+    terminal.wait_for(b"forbidden-mock-database")
+    os.kill(terminal.pid, signal.SIGINT)
+    code = terminal.finish()
+    assert code == 0 and "Traceback" not in terminal.text(), terminal.text()[-3000:]
+    assert "finishing the decision" not in terminal.text()
