@@ -253,7 +253,15 @@ def render_log(events, args) -> str:
         return render_git_log(events, args)
     if not events:
         return "no events"
-    return "\n".join(f"{e.ts}  {e.actor:<16} {render_event(e, args)}" for e in events)
+    from memory_review.history import raise_of, records_before
+
+    before = records_before(events)
+    raised = {e.seq: r for e in events if (r := raise_of(e, before.get(e.seq)))}  # ADR 0050: not an edit
+    return "\n".join(
+        f"{e.ts}  {e.actor:<16} "
+        + (f"#{e.seq} {e.candidate} {raised[e.seq].describe()}" if e.seq in raised else render_event(e, args))
+        for e in events
+    )
 
 
 def render_git_log(log: GitLog, args) -> str:

@@ -18,9 +18,10 @@ everything the history missed in one commit. The event log stays the truth.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import NamedTuple
 
 from memory_review import gitrepo
 from memory_review.errors import MemoryReviewError, StorageError
@@ -227,7 +228,8 @@ def describe(
 ) -> str:
     """The message of a history commit: a subject, one line per change, and the position trailers."""
     changes = [e for e in events if e.type in HISTORY_TYPES]
-    lines = [describe_event(e) for e in changes] if len(changes) > 1 else []
+    before = records_before(events)
+    lines = [describe_event(e, before.get(e.seq)) for e in changes] if len(changes) > 1 else []
     if len(lines) > MAX_MESSAGE_LINES:
         lines = lines[:MAX_MESSAGE_LINES] + [f"... and {len(lines) - MAX_MESSAGE_LINES} more"]
     others = len(events) - len(changes)
@@ -241,19 +243,22 @@ def describe(
         f"Memory-Review-Store: {scope}\nMemory-Review-Origin: {manifest.origin}\n"
         f"{SEQ_TRAILER}: {seq}\n{HEAD_TRAILER}: {line}"
     )
-    return f"{_subject(scope, changes, events)}\n\n" + (f"{body}\n\n" if body else "") + trailers + "\n"
+    return f"{_subject(scope, changes, events, before)}\n\n" + (f"{body}\n\n" if body else "") + trailers + "\n"
 
 
-def _subject(scope: DurableScope, changes: list[Event], events: list[Event]) -> str:
+def _subject(scope: DurableScope, changes: list[Event], events: list[Event], before: Mapping[int, Mapping]) -> str:
     if not changes:
         return f"memory-review ({scope}): record the log up to seq {events[-1].seq if events else 0}"
-    first = describe_event(changes[0])
+    first = describe_event(changes[0], before.get(changes[0].seq))
     more = f" (+{len(changes) - 1} more)" if len(changes) > 1 else ""
     return f"memory-review ({scope}): {first}{more}"[:200]
 
 
-def describe_event(event: Event) -> str:
-    """One line for a person: what happened, to which memories, by whom."""
+def describe_event(event: Event, before: Mapping | None = None) -> str:
+    """One line for a person: what happened, to which memories, by whom (``before``: the record an edit replaced)."""
+    raised = raise_of(event, before)
+    if raised is not None:
+        return f"#{event.seq} {event.candidate} {raised.describe()}"
     verb = {
         "candidate.applied": "apply",
         "candidate.edited": "edit",
@@ -287,3 +292,79 @@ def _sync_summary(sync: dict) -> str:
     parts += [f"conflict on {', '.join(conflicts)}"] if conflicts else []
     parts += [f"closed {len(closed)} settled conflict(s)"] if closed else []
     return f"({'; '.join(parts)})"
+
+
+# --- a raise is not an edit (ADR 0050) ---------------------------------------------------
+
+
+class Raise(NamedTuple):
+    """A pending candidate raised by its proposer because the rule was found again in another session."""
+
+    proposer: str
+    priority: str
+    raised: bool  # the priority changed (False: it was high already and only gained quotes)
+    sessions: tuple[str, ...]  # the sessions it was found again in (its new quotes)
+
+    def describe(self) -> str:
+        """``raised to high by heuristic:x (found again in session s2)``: what a person reads, not "edit"."""
+        found = f"found again in session {', '.join(self.sessions)}" if self.sessions else "found again"
+        if self.raised:
+            return f"raised to {self.priority} by {self.proposer} ({found})"
+        return f"{found} by {self.proposer} (already {self.priority})"
+
+
+def raise_of(event: Event, before: Mapping | None = None) -> Raise | None:
+    """The raise a ``candidate.edited`` records, or None when it is a person's edit (or any other event).
+
+    Derived from the event, as ADR 0050 decided (no event type of its own): the actor is the record's own
+    proposer (``rules.edit`` refuses every agent and records a person's name; only ``rules.raise_candidate``
+    writes the proposer), and, when ``before`` (the record it replaced) is known, the proposed text is
+    unchanged. The new sessions are those of the evidence ``before`` had no quote from; without ``before``,
+    every session of the evidence other than the candidate's own.
+    """
+    record = event.record
+    if event.type != "candidate.edited" or not isinstance(record, Mapping):
+        return None
+    proposer = record.get("proposer")
+    if not isinstance(proposer, Mapping) or event.actor != f"{proposer.get('kind')}:{proposer.get('name')}":
+        return None
+    if before is not None and _proposed_text(before) != _proposed_text(record):
+        return None
+    priority = str(record.get("priority") or "")
+    known = _sessions(before) if before is not None else {record.get("session_id")}
+    new = tuple(s for s in dict.fromkeys(_session_list(record)) if s not in known)
+    # Without the record before, a raise to high is what rules.raise_candidate writes but for a repeat.
+    raised = before.get("priority") != priority if before is not None else priority == "high"
+    return Raise(event.actor, priority, raised, new)
+
+
+def _proposed_text(record: Mapping) -> list[tuple[object, ...]]:
+    changes = record.get("changes")
+    fields = ("id", "type", "description", "body")
+    out = []
+    for change in changes if isinstance(changes, list) else ():
+        after = change.get("after") if isinstance(change, Mapping) else None
+        out.append(tuple(after.get(f) for f in fields) if isinstance(after, Mapping) else (None,))
+    return out
+
+
+def _session_list(record: Mapping) -> list[str]:
+    evidence = record.get("evidence")
+    items = evidence if isinstance(evidence, list) else ()
+    return [str(e["session_id"]) for e in items if isinstance(e, Mapping) and e.get("session_id")]
+
+
+def _sessions(record: Mapping) -> set[object]:
+    return {record.get("session_id"), *_session_list(record)}
+
+
+def records_before(events: list[Event]) -> dict[int, Mapping]:
+    """For each ``candidate.edited`` among ``events`` (in log order), the record of that candidate before it."""
+    latest: dict[str, Mapping] = {}
+    before: dict[int, Mapping] = {}
+    for event in events:
+        if event.candidate and isinstance(event.record, Mapping):
+            if event.type == "candidate.edited" and event.candidate in latest:
+                before[event.seq] = latest[event.candidate]
+            latest[event.candidate] = event.record
+    return before

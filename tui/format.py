@@ -45,9 +45,14 @@ FLAG_WORDS: dict[str, str] = {
 }
 PRIORITY_RANK = {"high": 0, "medium": 1, "low": 2}
 OP_STYLE = {"create": "green", "update": "yellow", "delete": "red", "consolidate": "magenta"}
+RAISED = "raised (edited)"
+"""The type column of a ``candidate.edited`` that is a raise by the proposer (ADR 0050), not a person's edit."""
+
+
 EVENT_STYLE = {
     "candidate.created": "cyan",
     "candidate.edited": "yellow",
+    RAISED: "bold yellow",
     "candidate.applied": "green",
     "candidate.discarded": "bright_black",
     "candidate.restored": "cyan",

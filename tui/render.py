@@ -8,7 +8,7 @@ exactly what an agent would be given.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from rich import box
 from rich.console import Group, RenderableType
@@ -17,6 +17,7 @@ from rich.text import Text
 
 from memory_review.candidate import Candidate
 from memory_review.events import Event
+from memory_review.history import raise_of
 from memory_review.injection.render import render_frame, sanitize
 from memory_review.models import Memory
 from memory_review.tui.format import (
@@ -232,11 +233,17 @@ def _provenance(memory: Memory, display: Display) -> Text:
     return out
 
 
-def event_detail(event: Event, scope: str, display: Display) -> RenderableType:
-    """One log event: who did what when, and the before → after of every memory it changed."""
+def event_detail(event: Event, scope: str, display: Display, before: Mapping | None = None) -> RenderableType:
+    """One log event: who did what when, and the before → after of every memory it changed.
+
+    ``before``: the record a ``candidate.edited`` replaced, which tells a raise (ADR 0050) from an edit.
+    """
     title = Text()
     title.append(event.type, style=f"bold {EVENT_STYLE.get(event.type, '')}")
     title.append(f"  in the {scope} log, event {event.seq}\n")
+    raised = raise_of(event, before)
+    if raised is not None:
+        title.append(f"{raised.describe()}: no person changed its text\n", style="bold")
     title.append_text(_pairs(_event_fields(event, display)))
     parts: list[RenderableType] = [title]
     if event.record is not None:

@@ -21,10 +21,11 @@ from textual.message import Message
 from memory_review.candidate import candidate_from_json
 from memory_review.errors import ConflictError, MemoryReviewError
 from memory_review.events import MEMORY_TYPES, Event
+from memory_review.history import Raise, raise_of, records_before
 from memory_review.models import DurableScope
 from memory_review.tui.actions import editable_record, restore_record_op, revert_op
 from memory_review.tui.bulk import bulk_read
-from memory_review.tui.format import EVENT_STYLE, event_subject
+from memory_review.tui.format import EVENT_STYLE, RAISED, event_subject
 from memory_review.tui.render import event_detail
 from memory_review.tui.screens.base import FilteredScreen
 from memory_review.tui.screens.confirm import confirm
@@ -59,6 +60,12 @@ class LoggedEvent:
         return [c.memory for c in self.event.changes or ()]
 
 
+def befores(logs: Mapping[DurableScope, list[Event]]) -> dict[str, Mapping]:
+    """For each ``candidate.edited``, by its key, the record of that candidate it replaced (in its own log)."""
+    pairs = ((scope, records_before(events)) for scope, events in logs.items())
+    return {f"{scope}:{seq}": record for scope, before in pairs for seq, record in before.items()}
+
+
 def timeline(logs: Mapping[DurableScope, list[Event]]) -> list[LoggedEvent]:
     """Both logs merged, newest first (by timestamp, then store, then seq)."""
     merged = [LoggedEvent(scope, e) for scope, events in logs.items() for e in events]
@@ -89,9 +96,12 @@ class HistoryScreen(FilteredScreen):
     class Loaded(Message):
         """Both logs, merged, with each event's search text and row (built by the loader)."""
 
-        def __init__(self, items: list[LoggedEvent], haystacks: dict[str, str], rows: dict[str, Row]) -> None:
+        def __init__(
+            self, items: list[LoggedEvent], haystacks: dict[str, str], rows: dict[str, Row], before: dict[str, Mapping]
+        ) -> None:
             super().__init__()
             self.items = items
+            self.before = before
             self.haystacks = haystacks
             self.rows = rows
 
@@ -101,6 +111,7 @@ class HistoryScreen(FilteredScreen):
         self.order: list[str] = []
         self.haystacks: dict[str, str] = {}
         self.rows: dict[str, Row] = {}
+        self.before: dict[str, Mapping] = {}  # the record each candidate.edited replaced: a raise is no edit
         self.filter_text = ""
 
     def compose(self) -> ComposeResult:
@@ -123,7 +134,9 @@ class HistoryScreen(FilteredScreen):
     def load(self) -> None:
         try:
             with bulk_read() as read:  # a long log is hundreds of thousands of objects
-                items = timeline({scope: self.ws.log(scope=scope) for scope in DURABLE})
+                logs = {scope: self.ws.log(scope=scope) for scope in DURABLE}
+                items = timeline(logs)
+                self.before = befores(logs)  # before the rows: _row reads it (this worker alone writes it)
                 # Search texts and rows are built here too, off the UI thread (~10 µs an event).
                 haystacks = {item.key: self._haystack(item) for item in items}
                 rows = {item.key: self._row(item) for item in items}
@@ -131,18 +144,20 @@ class HistoryScreen(FilteredScreen):
         except MemoryReviewError as exc:
             self.post_message(self.LoadFailed(exc))
             return
-        self.post_message(self.Loaded(items, haystacks, rows))
+        self.post_message(self.Loaded(items, haystacks, rows, self.before))
 
     def on_history_screen_loaded(self, message: Loaded) -> None:
         self.items = {item.key: item for item in message.items}
         self.order = [item.key for item in message.items]
         self.haystacks = message.haystacks
         self.rows = message.rows
+        self.before = message.before
         self.loaded = True
         self.refresh_rows()
 
     def _haystack(self, item: LoggedEvent) -> str:
         e = item.event
+        raised = self._raised(item)
         return " ".join(
             [
                 item.scope,
@@ -152,6 +167,7 @@ class HistoryScreen(FilteredScreen):
                 e.candidate or "",
                 event_subject(e, self.display_opts),
                 e.reason or "",
+                raised.describe() if raised else "",
             ]
         ).lower()
 
@@ -172,15 +188,20 @@ class HistoryScreen(FilteredScreen):
         if not table.rows:
             self.query_one("#detail", DetailPane).show("")
 
+    def _raised(self, item: LoggedEvent) -> Raise | None:
+        return raise_of(item.event, self.before.get(item.key))
+
     def _row(self, item: LoggedEvent) -> Row:
         e = item.event
+        raised = self._raised(item)
+        subject = event_subject(e, self.display_opts)
         cells = (
             item.scope,
             str(e.seq),
             e.ts,  # live: shown as its age when drawn
-            e.type,
+            RAISED if raised else e.type,
             e.actor,
-            event_subject(e, self.display_opts),
+            f"{subject} — {raised.describe()}" if raised else subject,
             e.session or "",
         )
         return Row(item.key, cells)
@@ -189,7 +210,8 @@ class HistoryScreen(FilteredScreen):
     def _show_event(self, message: RowTable.Highlighted) -> None:
         item = self.items.get(message.key) if message.key else None
         if item is not None:
-            self.query_one("#detail", DetailPane).show(event_detail(item.event, item.scope, self.display_opts))
+            detail = event_detail(item.event, item.scope, self.display_opts, self.before.get(item.key))
+            self.query_one("#detail", DetailPane).show(detail)
 
     def current(self) -> LoggedEvent | None:
         """The event under the cursor."""
@@ -255,6 +277,15 @@ class HistoryScreen(FilteredScreen):
         previous = self._record_before(item)
         if previous is None:
             self.notify("No earlier record of this candidate is in the log.", severity="warning")
+            return
+        raised = self._raised(item)
+        if raised is not None:
+            # Restoring a record restores its text (Workspace.edit), which a raise left as it was: the
+            # priority and the quotes would stay. Say so rather than record an edit that changes nothing.
+            self.notify(
+                f"Event {item.event.seq} {raised.describe()}; it changed no text, so there is no edit to revert.",
+                severity="warning",
+            )
             return
         cid = item.event.candidate or ""
         op = restore_record_op(cid, previous, actor=self.review_app.actor, label="revert edit")
