@@ -15,7 +15,8 @@ findings with empty stores, i.e. what a reviewer would see.
 Splits: ``dev`` and ``heldout`` (ADR 0033), ``dev2``, ``heldout2`` and ``heldout3`` (ADR 0044: prompt
 histories with standing rules in them, so that recall can be measured), ``dev3`` and ``heldout4`` (ADR 0049:
 the second round of the heuristic, tuned on the dev splits, measured on a fresh held-out split) and
-``heldout5`` (ADR 0049: a bigger fresh held-out split, measured with the second round frozen).
+``heldout5`` (ADR 0049: a bigger fresh held-out split, measured with the second round frozen). The third round
+(ADR 0054) tuned on held-out 4 and 5, so their rows are named ``dev4`` and ``dev5`` (seen) from then on.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -40,6 +41,9 @@ LABELLED = REPO / "tests" / "memory_review" / "extract" / "labelled"
 KEEP = frozenset({"durable", "maybe"})
 LABELS = frozenset({"durable", "maybe", "one-off"})
 SPLITS = ("dev", "heldout", "dev2", "heldout2", "heldout3", "dev3", "heldout4", "heldout5")
+# Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054): their files keep their names,
+# their rows say what they are now.
+ROLES = {"heldout4": "dev4 (seen; was heldout4)", "heldout5": "dev5 (seen; was heldout5)"}
 
 
 @dataclass
@@ -112,7 +116,7 @@ def evaluate_split(name: str) -> Figures:
     """Precision and recall on one labelled split."""
     transcript, labels = load_split(name)
     passages = rule_passages(name)
-    figures = Figures(name=name, prompts=len(labels))
+    figures = Figures(name=ROLES.get(name, name), prompts=len(labels))
     figures.durable = sum(1 for label in labels.values() if label == "durable")
     figures.maybe = sum(1 for label in labels.values() if label == "maybe")
 
@@ -219,7 +223,9 @@ it so.
   people's Claude Code and Codex CLI prompt histories (363 prompts, 8 durable rules and 16 maybe), all from
   MIT-licensed repositories, labelled by hand and landed (b4ab72f) before any heuristic ran on it.
 
-The *dev* splits were used to tune the heuristic; the *held-out* splits are not tuned on. The shared real
+The *dev* splits were used to tune the heuristic; the *held-out* splits are not tuned on. Held-out 4 and 5
+were tuned on by the third round (ADR 0054): from then on their rows read *dev4* and *dev5* (seen), and
+their figures are no longer a measurement. The shared real
 Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied here) hold
 no durable statement: any proposal there is a mistake.
 

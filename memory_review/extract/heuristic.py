@@ -23,10 +23,13 @@ from memory_review.extract.precision import (
     is_a_programs_default,
     is_corrective_half,
     is_pasted_document,
+    is_task_spec,
+    is_workflow_rule,
+    quoted_ranges,
     rule_before_task,
 )
 from memory_review.extract.signals import CUE, Classification, examine, is_strong, scope_of
-from memory_review.extract.textutil import overlap, sentence_spans, tokens
+from memory_review.extract.textutil import overlap, sentence_spans, tokens, unwrapped
 from memory_review.extract.transcript import UNTRUSTED_SOURCES, Transcript, Turn
 from memory_review.models import MemoryType
 from memory_review.proposal import Priority, Proposer
@@ -92,10 +95,16 @@ def _scan_turn(turn: Turn) -> _Scan:
         return scan
     if is_pasted_document(turn.text):  # a plan or a README pasted in is not an instruction
         return scan
-    spans = list(sentence_spans(turn.text))
+    spans = list(sentence_spans(unwrapped(turn.text)))
+    quoted = quoted_ranges(turn.text)
+    spec = is_task_spec(turn.text)
     for position, (start, end) in enumerate(spans):
+        if any(q_start <= start and end <= q_end for q_start, q_end in quoted):
+            continue  # inside a quoted passage (a novel's dialogue, someone's words): not the user's instruction
         said = _Said(turn, start, end)
         classification = examine(said.text)
+        if classification is not None and spec and not _holds_beyond_the_spec(said.text, classification):
+            continue
         if classification is None and (rule := _rule_before_task(said)) is not None:
             said, classification = rule
         if classification is not None and is_a_programs_default(said.text, turn.text):
@@ -106,6 +115,14 @@ def _scan_turn(turn: Turn) -> _Scan:
         elif (correction := find_correction(said.text)) is not None:
             scan.corrections.append((said, correction))
     return scan
+
+
+def _holds_beyond_the_spec(sentence: str, found: Classification) -> bool:
+    """In a task spec only a strong rule ("always", "never", "in this repo") or a git habit stands beyond the job."""
+    if is_workflow_rule(sentence):
+        return True
+    # "For the aim fix, prefer X over Y" chooses for this job; "always" / "never" / "from now on" reach past it.
+    return is_strong(found.signal) and found.type != "preference"
 
 
 def _rule_before_task(said: _Said) -> tuple[_Said, Classification] | None:

@@ -113,6 +113,38 @@ def is_pasted_document(text: str) -> bool:
     return structured >= PASTED_STRUCTURED_SHARE * len(lines)
 
 
+def quoted_ranges(text: str) -> list[tuple[int, int]]:
+    """Where double-quoted passages sit in a whole message (a quote may hold several sentences)."""
+    return [match.span() for match in _QUOTED.finditer(text)]
+
+
+# A long request laid out as a spec: "/idea", "Goal:", "Context:", numbered requirements, bullets (ADR 0054).
+_SPEC_HEAD = re.compile(
+    r"^\s*(?:(?:\*\*)?(?:goal|context|requirements?|constraints?|acceptance\s+criteria|"
+    r"deliverables?|output|scope|tasks?|steps|background|notes?|autonomy\s+instructions?)\b[^\n]{0,60}:)",
+    _I | re.MULTILINE,
+)
+_ITEM = re.compile(r"^\s*(?:[-*+]\s|\d{1,3}[.)]\s)", re.MULTILINE)
+SPEC_MIN_CHARS = 600
+SPEC_MIN_ITEMS = 3
+# In a spec, "do not merge" / "don't push to main" is how the person always works with git, not a detail of
+# the job (held-out 5: "Draft tickets, implement, test, open a draft PR as usual. Do not merge, do not
+# touch main.").
+_WORKFLOW = re.compile(r"\b(?:merge|push|force[- ]push|rebase|commit|main|master|gitignored|pull\s+request|pr)\b", _I)
+
+
+def is_task_spec(text: str) -> bool:
+    """True for a long, structured one-off request: its "Do not …" / "prefer …" lines are about this job."""
+    if len(text) < SPEC_MIN_CHARS:
+        return False
+    return _SPEC_HEAD.search(text) is not None or len(_ITEM.findall(text)) >= SPEC_MIN_ITEMS
+
+
+def is_workflow_rule(sentence: str) -> bool:
+    """True when the sentence is about how the work reaches git (merge, push, commit, main)."""
+    return _WORKFLOW.search(sentence) is not None
+
+
 def is_corrective_half(sentence: str) -> bool:
     """True when a sentence says what to do instead, right after a prohibition."""
     return CORRECTIVE_HALF.match(sentence.strip()) is not None

@@ -72,6 +72,9 @@ _AFTER_LEADING_CLAUSE = (
 )
 # After such a clause a past tense tells what happened ("when I tried that the app always crashed").
 _NOT_DESCRIBED = r"(?!\w{2,}[^e\W]ed\b)"
+# "Going forward, ask first" is a rule; "commit that before moving forward with more features" orders this job's
+# steps, and "moving forward with X" goes on with X (ADR 0054).
+_FORWARD = r"(?<!\bbefore\s)(?<!\bafter\s)(?<!\bstart\s)(?:going|moving)\s+forward(?!\s+(?:with|on|to)\b)"
 # "As you implement things, add tests" holds for the whole piece of work, like "whenever you".
 _AS_YOU_GO = r"as\s+you\s+(?:go|go\s+along|work|implement|build|code|develop|write|make\s+changes)\b"
 
@@ -102,7 +105,7 @@ SIGNALS: tuple[Signal, ...] = (
         "from now on",
         "durable",
         True,
-        r"\b(?:from\s+now\s+on|going\s+forward|from\s+here\s+on(?:\s+out)?|moving\s+forward|henceforth|"
+        rf"\b(?:from\s+now\s+on|{_FORWARD}|from\s+here\s+on(?:\s+out)?|henceforth|"
         rf"(?:{_IN_FUTURE}|next\s+time)\b{_NOT_A_PLAN}|{_BY_DEFAULT}|(?:every|each)\s+time\s+(?:you|we)|"
         rf"whenever\s+(?:you|we)|{_AS_YOU_GO})\b",
     ),
@@ -239,7 +242,10 @@ _TIME_ONE_OFF = re.compile(
     r"in\s+this\s+(?:pr|commit|branch|session|task|change)|"
     r"(?:when|once)\s+you(?:'re|\s+are)\s+(?:done|finished)|after\s+(?:that|this|you\s+finish)|"
     r"before\s+(?:you|we)\s+(?:continue|start|finish|move\s+on)|until\s+(?:i|we|further)|"
-    r"i\s+just|we\s+just|i've\s+just|just\s+now)\b"
+    r"i\s+just|we\s+just|i've\s+just|just\s+now|"
+    # a time budget for this one job: "You have 30 minutes max, if you do not complete this then stop" (ADR 0054)
+    r"(?:you\s+have|take|spend)\s+(?:at\s+most\s+|up\s+to\s+)?\d+\s*(?:minutes?|mins?|hours?|hrs?|seconds?)|"
+    r"\d+\s*(?:minutes?|mins?|hours?|hrs?)\s+(?:max(?:imum)?|at\s+most|tops))\b"
     r"|现在|这次|这一次|暂时|今天|刚才|马上|立刻|等一下|等会|先别|先不|目前|这会儿|一会儿",
     _I,
 )
@@ -275,12 +281,15 @@ _PROJECT = re.compile(
     r"master|commits?|committing|pull\s+requests?|prs?|merge|merging|release|lint(?:er|ing)?|pre-commit|"
     r"dockerfile|makefile|docker|api|endpoints?|modules?|packages?|dependenc(?:y|ies)|config|env|service|"
     r"server|fixtures?|we|our|us)\b"
+    # "always use ruff here": "here" at the end, or the repo's own tools named, is this project (ADR 0054)
+    r"|\bhere\s*[.!]*$|\b(?:ruff|mypy|pytest|tox|nox|eslint|prettier|biome|tsc|jest|vitest|cargo|clippy|"
+    r"gofmt|golangci-lint|rubocop|black|isort|flake8|pylint|pyright)\b"
     r"|(?:^|\s)[\w.-]*/[\w./-]*|\b[\w-]+\.(?:py|ts|tsx|js|jsx|go|rs|toml|json|ya?ml|md|cfg|ini|lock|sql|sh|env)\b"
     r"|项目|仓库|代码|测试|数据库|部署|分支|提交|我们|团队|接口|服务|配置|依赖|迁移|流水线",
     _I,
 )
 _DURABLE_SPAN = re.compile(
-    rf"\bfrom\s+now\s+on\b|\bgoing\s+forward\b|\bmoving\s+forward\b|\b{_IN_FUTURE}\b{_NOT_A_PLAN}|"
+    rf"\bfrom\s+now\s+on\b|\b{_FORWARD}\b|\b{_IN_FUTURE}\b{_NOT_A_PLAN}|"
     rf"\bhenceforth\b|\b{_BY_DEFAULT}\b|\b(?:whenever|every\s+time|each\s+time)\s+(?:you|we)\b|\b{_AS_YOU_GO}|"
     r"以后|今后|从现在(?:开始|起)",
     _I,

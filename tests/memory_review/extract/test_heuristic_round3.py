@@ -1,0 +1,142 @@
+"""The third round of the heuristic (ADR 0054): each rule from a real prompt of the seen splits, with near misses.
+
+The classes the fourth and fifth held-out splits showed (now seen: dev 4 and dev 5): hard-wrapped prompts read
+line by line, a task spec's "Do not …" / "prefer …" lines, a time budget for one job, a quoted passage, "before
+moving forward with …", and the scope of "always use ruff here".
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_review.extract.heuristic import extract
+from memory_review.extract.signals import classify
+from memory_review.extract.textutil import unwrapped
+from memory_review.extract.transcript import Transcript, Turn
+
+
+def _said(*texts: str) -> list[str]:
+    """What the heuristic finds in one user message per text, as quotes."""
+    turns = [Turn(turn_id=f"t{i}", role="user", text=t, source="user", index=i) for i, t in enumerate(texts)]
+    return [f.quote for f in extract(Transcript(session_id="round3", format="text", turns=turns))]
+
+
+# Dev 5 (bjl14710/cpp_game_with_llm_npcs): a list item hard-wrapped at ~80 columns, the rule across the break.
+WRAPPED_ITEM = (
+    "Things to do tonight, in order, with the reasoning for each one logged as you go:\n"
+    "- Draft tickets, implement, test, open a draft PR as usual. Do not merge,\n"
+    "  do not touch main.\n"
+    "- Follow existing CLAUDE.md agent routing.\n"
+)
+
+
+def test_a_rule_hard_wrapped_over_two_lines_is_one_sentence() -> None:
+    assert _said(WRAPPED_ITEM) == ["Do not merge,\n  do not touch main."]
+
+
+def test_unwrapping_keeps_offsets_and_leaves_list_items_and_short_lines_alone() -> None:
+    assert len(unwrapped(WRAPPED_ITEM)) == len(WRAPPED_ITEM)
+    assert unwrapped(WRAPPED_ITEM).count("\n") == WRAPPED_ITEM.count("\n") - 1
+    short = "Never use tabs\nin this repo"  # short lines are lines, not a wrapped paragraph
+    assert unwrapped(short) == short
+    ended = "Use the logger for everything that reaches the user, please, and thanks.\nnever print()"
+    assert unwrapped(ended) == ended  # the line ended its sentence
+    wide = "x" * 120 + "\nnever commit the built files"  # a line wider than any wrap is not wrapped
+    assert unwrapped(wide) == wide
+
+
+def test_a_line_that_is_its_own_sentence_still_stands_in_a_wrapped_message() -> None:
+    text = (
+        "I have been going through the release notes and the changes you made this week,\n"
+        "and they look fine to me overall.\n"
+        "Never force-push to a shared branch.\n"
+    )
+    assert _said(text) == ["Never force-push to a shared branch."]
+
+
+# Dev 5: a long /idea-style spec (Goal:, Context:, numbered items); its "Do not …" lines are about this job.
+SPEC = (
+    "Goal: A full creative and game-feel audit of this project, producing a prioritized,\n"
+    "categorized backlog of design improvements, a design document I can react to.\n"
+    "\n"
+    "Do not interrogate me with clarifying questions before starting. I don't have\n"
+    "strong opinions yet on how this genre of game should look and feel, that's the\n"
+    "point of this audit.\n"
+    "\n"
+    "Cover, as separate sections:\n"
+    "1. Visual style and art direction, cohesion, what's currently placeholder.\n"
+    "2. Game feel, feedback on player actions, animation weight, camera behavior.\n"
+    "3. UX and menu/dialogue flow, is the conversation interface pleasant to use.\n"
+    "- For the aim fix, prefer the derived-value approach over a per-weapon\n"
+    "  patch even if the patch would look done sooner.\n"
+    "{extra}"
+    "Output: save this as docs/design/GAME_FEEL_AUDIT.md. Do not implement anything,\n"
+    "this is audit and recommendation only.\n"
+)
+
+
+def test_a_task_specs_do_not_and_prefer_lines_are_one_off() -> None:
+    assert _said(SPEC.format(extra="")) == []
+
+
+@pytest.mark.parametrize(
+    ("extra", "quote"),
+    [
+        ("Always run the formatter before you commit anything in this repo.\n", "Always run the formatter"),
+        ("Never add a dependency without asking me first.\n", "Never add a dependency"),
+        ("- Open a draft PR as usual. Do not push to main.\n", "Do not push to main."),
+    ],
+)
+def test_a_rule_that_generalises_still_stands_inside_a_spec(extra: str, quote: str) -> None:
+    assert any(q.startswith(quote) for q in _said(SPEC.format(extra=extra))), quote
+
+
+def test_the_same_do_not_outside_a_spec_is_still_a_rule() -> None:
+    assert _said("Do not interrogate me with clarifying questions, pick a sensible default and log it.") != []
+
+
+# Dev 5: a time budget for one job is no rule; a standing limit still is.
+def test_a_time_budget_for_one_job_is_one_off() -> None:
+    assert (
+        classify("You have 30 minutes max, if you do not complete this then stop trying to install everything.") is None
+    )
+    assert classify("Take 10 minutes at most and don't install anything else.") is None
+    assert classify("Never spend more than an hour on a flaky test without telling me.") is not None
+
+
+# Dev 5 (LAF-US/IDAHO-VAULT): a passage of a novel pasted as a role-play cue, its rule inside the quote.
+def test_a_sentence_inside_a_quoted_passage_is_not_the_users() -> None:
+    novel = (
+        '"Ring!" cried either Ernest or Frank. "Ring! I shouldn\'t have to tell you the bell\'s your signal. '
+        "We can't keep our guests waiting. Respond to all of our guests whenever you hear that ring!\""
+    )
+    assert _said(novel) == []
+    after = novel + "\nFrom now on, answer every message in character."
+    assert _said(after) == ["From now on, answer every message in character."]
+
+
+# Dev 4 (Monotoba/OpenPrintKit): "before moving forward with" orders this job's steps.
+def test_before_moving_forward_with_is_not_from_now_on() -> None:
+    assert (
+        classify(
+            "Yes, commit the changes then update the README and commit that before moving forward with more features."
+        )
+        is None
+    )
+    assert classify("Moving forward with the refactor, keep the old API.") is None
+    assert classify("Going forward, commit after every green test run.") is not None
+    assert classify("OK, going forward.") is not None
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["Always use ruff here.", "Always run mypy before you say it's done.", "Never use npm, we are on pnpm."],
+)
+def test_a_rule_about_the_repos_tools_is_project_scope(sentence: str) -> None:
+    found = classify(sentence)
+    assert found is not None and found.scope == "project", sentence
+
+
+def test_a_rule_about_the_person_stays_user_scope() -> None:
+    found = classify("Always answer me in short sentences.")
+    assert found is not None and found.scope == "user"
