@@ -7,9 +7,7 @@ whose keyword arguments mirror the flags; the library behind them is imported on
 
 from __future__ import annotations
 
-import asyncio
 import os
-import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -195,6 +193,8 @@ def _delete(args, ws: Workspace):
 
 
 def _launch_tui(ws: Workspace) -> None:
+    import signal
+
     from memory_review.tui.app import make_app  # lazily: only the CLI may import the UI, on use
 
     app = make_app(ws)
@@ -224,6 +224,8 @@ def _sigint_quits(app):
     a traceback. This one never raises; it schedules the quit on the UI's own loop. Printing is safe at any
     point: while the UI runs, Textual captures stderr.
     """
+    import asyncio  # the UI's dependency anyway; not every command's
+
     said = False
 
     def on_sigint(signum, frame) -> None:

@@ -19,7 +19,22 @@ if TYPE_CHECKING:
 HOOK_ARGV = ["hook", "claude-code"]
 
 
+INTERRUPTED = "memory-review: interrupted (nothing was half done)"
+
+
 def main() -> int:
+    """The command, with ctrl+c said in one line (exit status 130, the shell's 128 + SIGINT).
+
+    Nothing is half done when it comes: every change is one atomic commit that survives even SIGKILL
+    (docs/reliability.md). The review UI quits on SIGINT by itself (docs/adr/0055)."""
+    try:
+        return _command()
+    except KeyboardInterrupt:
+        print(INTERRUPTED, file=sys.stderr)
+        return 130
+
+
+def _command() -> int:
     if sys.argv[1:] == HOOK_ARGV:
         from memory_review.lean.hook import run_hook
 
