@@ -133,6 +133,16 @@ SPEC_MIN_ITEMS = 3
 _WORKFLOW = re.compile(r"\b(?:merge|push|force[- ]push|rebase|commit|main|master|gitignored|pull\s+request|pr)\b", _I)
 
 
+# "please do not commit the .dmg files or the large image files": what may reach git is a standing rule even
+# when it names files (ADR 0054).
+_GIT_VERB = re.compile(r"\b(?:commit|push|merge|rebase|force-push)\b", _I)
+
+
+def is_about_git(sentence: str) -> bool:
+    """True when the sentence says what to commit, push or merge."""
+    return _GIT_VERB.search(sentence) is not None
+
+
 def is_task_spec(text: str) -> bool:
     """True for a long, structured one-off request: its "Do not …" / "prefer …" lines are about this job."""
     if len(text) < SPEC_MIN_CHARS:

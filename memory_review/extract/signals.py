@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from memory_review.extract.precision import (
     GENERALISING_KINDS,
     GENERALISING_NAMES,
+    is_about_git,
     makes_a_choice,
     mask_quoted,
     names_code,
@@ -100,6 +101,16 @@ SIGNALS: tuple[Signal, ...] = (
         "remember",
         True,
         r"(?:^|\bplease\s+|\b(?:and|also|just|always)\s+)remember\s*(?:that\b|this\b|:|,|\u2014|-\s)",
+    ),
+    # How the person wants work committed, stated with a per-step frame and no signal word: "commit with a
+    # message after you create each phase and push it", "make smaller commits and push them" (ADR 0054).
+    _sig(
+        "commit habit",
+        "always",
+        True,
+        r"\b(?:make|keep|do)\s+(?:small(?:er)?|atomic|frequent|focused)\s+commits\b|"
+        r"\bcommit\s+(?:in\s+small\s+steps|often|frequently|early)\b|"
+        r"\b(?:commit|push)\b[^.;\n]{0,60}\b(?:after|for)\s+(?:you\s+\w+\s+)?(?:each|every)\b",
     ),
     _sig(
         "from now on",
@@ -278,7 +289,7 @@ _COPULA = re.compile(
 _PROJECT = re.compile(
     r"\b(?:project|repo|repository|codebase|code\s*base|monorepo|tests?|testing|ci|pipeline|build|builds|"
     r"migrations?|database|db|schema|deploy(?:ment|s|ing)?|staging|production|prod|branch(?:es)?|main|"
-    r"master|commits?|committing|pull\s+requests?|prs?|merge|merging|release|lint(?:er|ing)?|pre-commit|"
+    r"master|commits?|committing|push(?:es|ing)?|pull\s+requests?|prs?|merge|merging|release|lint(?:er|ing)?|pre-commit|"
     r"dockerfile|makefile|docker|api|endpoints?|modules?|packages?|dependenc(?:y|ies)|config|env|service|"
     r"server|fixtures?|we|our|us)\b"
     # "always use ruff here": "here" at the end, or the repo's own tools named, is this project (ADR 0054)
@@ -304,7 +315,7 @@ MAX_BYTES = 600
 # Every signal above contains one of these; text without any is skipped after one
 # cheap search instead of two dozen (tool output can be megabytes).
 CUE = re.compile(
-    r"never|always|don'?t|do\s+not|must|should|avoid|stop|remember|forget|make\s+sure|prefer|like|hate|"
+    r"never|always|don'?t|do\s+not|must|should|avoid|stop|remember|forget|make\s+sure|prefer|like|hate|commit|push|"
     r"dislike|stand|we|our|convention|rule|policy|note|fyi|keep\s+in\s+mind|record|so\s+you\s+know|"
     r"reference|aware|now\s+on|forward|here\s+on|henceforth|future|next\s+time|default|time|whenever|as\s+you|"
     r"project|repo|codebase|answer|reply|respond|talk|speak|chat|"
@@ -369,7 +380,7 @@ def scope_of(text: str) -> DurableScope:
 def _generalises(text: str, hits: list[Signal]) -> bool:
     if any(s.kind in GENERALISING_KINDS or s.name in GENERALISING_NAMES for s in hits):
         return True
-    return makes_a_choice(text)
+    return makes_a_choice(text) or is_about_git(text)
 
 
 def is_question(text: str) -> bool:

@@ -149,6 +149,7 @@ def test_the_cheap_cue_filter_never_hides_a_signal() -> None:
             "一律用 UTC",
             "prefer small functions",
             "回答时用中文",
+            "commit after each step",  # ADR 0054
         ]
     )
     for sentence in sentences:

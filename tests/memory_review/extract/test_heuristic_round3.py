@@ -140,3 +140,39 @@ def test_a_rule_about_the_repos_tools_is_project_scope(sentence: str) -> None:
 def test_a_rule_about_the_person_stays_user_scope() -> None:
     found = classify("Always answer me in short sentences.")
     assert found is not None and found.scope == "user"
+
+
+# Dev 5: how the person wants work committed, with a per-step frame and no classic signal word.
+COMMIT_HABITS = [
+    "Also, please commit with a message after you create each phase for each app and push it, be explicit.",
+    "Commit after each green test run.",
+    "Push it after every phase.",
+    "Please make smaller commits, like 2 to 3 files change, and push them so I can see what changes you make.",
+    "Keep frequent commits.",
+]
+NOT_COMMIT_HABITS = [
+    "I pushed after every phase and it broke.",  # what happened
+    "We made small commits last week.",
+    "I committed after each step yesterday.",
+    "Commit the changes.",  # one job, no per-step frame
+    "Commit and push now.",
+]
+
+
+@pytest.mark.parametrize("sentence", COMMIT_HABITS)
+def test_a_commit_habit_is_a_rule(sentence: str) -> None:
+    found = classify(sentence)
+    assert found is not None, sentence
+    assert found.scope == "project"
+
+
+@pytest.mark.parametrize("sentence", NOT_COMMIT_HABITS)
+def test_a_commit_told_or_asked_once_is_no_habit(sentence: str) -> None:
+    assert classify(sentence) is None, sentence
+
+
+def test_what_may_reach_git_is_a_rule_even_when_it_names_files() -> None:
+    # dev 5: "the large image files" names an element; a rule about committing them still generalises
+    found = classify("Please do not commit the .dmg files or the large image files.")
+    assert found is not None and found.type == "forbidden"
+    assert classify("Please do not touch the large image files.") is None  # naming, no git: a task detail
