@@ -50,6 +50,7 @@ TIME_BUDGET = 30.0  # seconds; the worker is in the background, but it must end
 SUFFIX = ".jsonl"
 MAX_CODEX_LOOKED = 200  # Codex rollouts whose first line is read to find this project's
 MAX_META_BYTES = 256 * 1024  # a session_meta line carries the instructions: long, but not this long
+HOOK_BUDGET = 0.1  # seconds the Stop hook may spend asking whether a Codex rollout of the project exists
 _DATED = (re.compile(r"^\d{4}$"), re.compile(r"^\d{2}$"), re.compile(r"^\d{2}$"))  # sessions/YYYY/MM/DD
 
 
@@ -190,6 +191,24 @@ def read_siblings(
         total += size
         result.transcripts.append(sibling)
     return result
+
+
+def codex_sibling_may_exist(
+    transcript: Path, project: Path, *, clock: Callable[[], float] = time.monotonic, budget: float = HOOK_BUDGET
+) -> bool:
+    """The Stop hook's question before it starts the worker: may a rollout of ``project`` be among the others?
+
+    The same bounded look the worker takes (the same rollouts, newest first, at most MAX_CODEX_LOOKED
+    first lines, regular files only, never through a link), stopping at the first that is ``project``'s.
+    A rollout it cannot tell (a link, FIFO, an over-long or non-JSON first line) may be: the worker reads
+    none of it either, but records it. Past ``budget`` seconds the answer is yes, so the hook never waits
+    on a slow disk: the worker, in the background, decides.
+    """
+    started = clock()
+    for path in sibling_files(transcript, MAX_CODEX_LOOKED, agent="codex"):
+        if _codex_in_project(path, project) is not False or clock() - started > budget:
+            return True
+    return False
 
 
 def _codex_in_project(path: Path, project: Path | None) -> bool | SkippedSibling:

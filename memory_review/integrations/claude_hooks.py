@@ -286,17 +286,23 @@ def extract_new_turns(ws: Workspace, payload: HookPayload, *, deadline: float | 
 def start_across_sessions(ws: Workspace, payload: HookPayload, agent: HookAgent) -> None:
     """Leave the pass across this project's other sessions to the background worker (ADR 0046, 0050).
 
-    Only when the person wrote a new turn and the agent's session folder (Claude Code, Gemini) or dated
-    tree (Codex) holds another session file at all, so a lone session never starts a process. Which
-    Codex rollouts are this project's the worker reads; the hook only lists names.
+    Only when the person wrote a new turn and another session of this project may exist, so a lone
+    session never starts a process: Claude Code and Gemini keep a project's sessions in one folder (any
+    other session file there is one); Codex files every project's rollouts in one dated tree, so the hook
+    reads the first lines the worker would (bounded, :func:`~memory_review.extract.siblings.codex_sibling_may_exist`)
+    and starts no worker when every rollout there is another project's.
     """
-    from memory_review.extract.siblings import sibling_files
+    from memory_review.extract.siblings import codex_sibling_may_exist, sibling_files
     from memory_review.integrations.hook_worker import start_background_extraction
 
     if not payload.transcript_path:
         return
     transcript = Path(payload.transcript_path).expanduser().absolute()
-    if sibling_files(transcript, limit=1, agent=agent.name):
+    if agent.name == "codex":
+        may_exist = codex_sibling_may_exist(transcript, ws.root)
+    else:
+        may_exist = bool(sibling_files(transcript, limit=1, agent=agent.name))
+    if may_exist:
         start_background_extraction(ws, payload, "heuristic", agent)
 
 

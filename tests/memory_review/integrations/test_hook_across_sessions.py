@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from project_kit import Project
 
-from memory_review.extract.siblings import MAX_SIBLING_BYTES
+from memory_review.extract.siblings import MAX_SIBLING_BYTES, codex_sibling_may_exist
 from memory_review.integrations.hook_state import HookState
 
 NAMED = "Don't touch `Spotter.Transcripts.Parser` while you fix this."  # a one-off about named code
@@ -263,6 +263,43 @@ def test_a_lone_codex_rollout_starts_no_worker(project: Project, tmp_path: Path)
     loose = _rollout(tmp_path / "not-dated" / "x", "codex-loose", project.root, NAMED)  # not sessions/YYYY/MM/DD
     _rollout(loose.parent, "codex-beside", project.root, NAMED, hour=9)
     assert _codex_stop(project, loose, "codex-loose") is None
+
+
+def test_codex_rollouts_of_other_projects_only_start_no_worker(project: Project, tmp_path: Path) -> None:
+    """The hook reads the first lines the worker would: none of them this project's, no process is started."""
+    day = tmp_path / "codex" / "sessions" / "2026" / "12" / "02"
+    for hour in range(1, 6):
+        _rollout(day, f"codex-other-{hour}", tmp_path / f"repo-{hour}", NAMED, hour=hour)
+    _rollout(day.parent / "01", "codex-sibling-name", Path(f"{project.root}-not-it"), NAMED)  # a prefix, not inside
+    now = _rollout(day, "codex-now", project.root, NAMED, hour=12)
+    assert _codex_stop(project, now, "codex-now") is None  # the hook read the turn: a one-off, said once
+    assert _candidates(project) == [] and project.json("hook", "errors") == []
+
+    _rollout(day.parent / "01", "codex-old", project.root / "src", NAMED, hour=3)  # the oldest: looked at last
+    _worker_done(project, "codex-now", _codex_stop(project, _append(now, NAMED), "codex-now"))
+    [candidate] = _candidates(project)
+    assert candidate.priority == "high" and {e.session_id for e in candidate.evidence} == {"codex-now", "codex-old"}
+
+
+def test_the_hooks_look_for_a_codex_sibling_is_bounded_in_time(project: Project, tmp_path: Path) -> None:
+    day = tmp_path / "codex" / "sessions" / "2026" / "12" / "02"
+    others = [_rollout(day, f"codex-other-{hour}", tmp_path / f"repo-{hour}", NAMED, hour=hour) for hour in (1, 2)]
+    now = _rollout(day, "codex-now", project.root, NAMED, hour=12)
+    assert not codex_sibling_may_exist(now, project.root)
+    ticks = iter(range(100))  # a clock that moves a second per look: past the budget, the worker decides
+    assert codex_sibling_may_exist(now, project.root, clock=lambda: float(next(ticks)))
+    others[0].unlink()
+    os.mkfifo(others[0])  # cannot be told: the worker records it, so it is started
+    assert codex_sibling_may_exist(now, project.root)
+
+
+def _append(rollout: Path, text: str) -> Path:
+    """The person says one more thing in the rollout (a new turn: the hook reads again)."""
+    message = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
+    with rollout.open("a", encoding="utf-8") as stream:
+        stream.write(json.dumps({"timestamp": "2026-12-02T12:30:00Z", "type": "response_item", "payload": message}))
+        stream.write("\n")
+    return rollout
 
 
 def _gemini_document(chats: Path, session: str, *texts: str) -> Path:
