@@ -200,13 +200,13 @@ def codex_sibling_may_exist(
 
     The same bounded look the worker takes (the same rollouts, newest first, at most MAX_CODEX_LOOKED
     first lines, regular files only, never through a link), stopping at the first that is ``project``'s.
-    A rollout it cannot tell (a link, FIFO, an over-long or non-JSON first line) may be: the worker reads
-    none of it either, but records it. Past ``budget`` seconds the answer is yes, so the hook never waits
-    on a slow disk: the worker, in the background, decides.
+    A rollout the worker would skip (a link, FIFO, an over-long or non-JSON first line) is no sibling it
+    could read, so it starts nothing (the worker records it when it runs for a real one). Past ``budget``
+    seconds the answer is yes, so the hook never waits on a slow disk: the worker, in the background, decides.
     """
     started = clock()
     for path in sibling_files(transcript, MAX_CODEX_LOOKED, agent="codex"):
-        if _codex_in_project(path, project) is not False or clock() - started > budget:
+        if _codex_in_project(path, project) is True or clock() - started > budget:
             return True
     return False
 

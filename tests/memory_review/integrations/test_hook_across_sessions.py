@@ -289,7 +289,10 @@ def test_the_hooks_look_for_a_codex_sibling_is_bounded_in_time(project: Project,
     ticks = iter(range(100))  # a clock that moves a second per look: past the budget, the worker decides
     assert codex_sibling_may_exist(now, project.root, clock=lambda: float(next(ticks)))
     others[0].unlink()
-    os.mkfifo(others[0])  # cannot be told: the worker records it, so it is started
+    os.mkfifo(others[0])  # never opened, by the hook or the worker: no sibling it could read
+    (day / "rollout-2026-12-02T03-00-00-link.jsonl").symlink_to(now)  # never followed
+    assert not codex_sibling_may_exist(now, project.root)
+    _rollout(day.parent / "01", "codex-old", project.root, NAMED)
     assert codex_sibling_may_exist(now, project.root)
 
 
