@@ -86,3 +86,28 @@ async def test_a_raise_reads_as_a_raise_and_a_persons_edit_as_an_edit(raised) ->
         await wait_until(pilot, lambda: len(ws.log(type="candidate.edited")) == 3, what="the restoring edit")
         await settle(pilot)
     assert ws.show(cid).candidate.changes[0].after.body == after.body
+
+
+async def test_the_sessions_screen_calls_the_raise_a_raise_too(raised) -> None:
+    """The raise is in the log under the candidate's session (sess-a): its steps show it as a raise."""
+    from memory_review.tui.screens.sessions import SessionsScreen
+
+    ws, _cid = raised
+    [raise_event] = ws.log(type="candidate.edited")
+    app = app_for(ws)
+    async with app.run_test(size=(140, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("4")
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionsScreen), what="the sessions screen")
+        screen = app.screen
+        await wait_until(pilot, lambda: "sess-a" in screen.sessions, what="the sessions")
+        table = screen.query_one("#sessions")
+        await pilot.press("home", *["down"] * [row.key for row in table.rows].index("sess-a"), "enter")
+        await wait_until(pilot, lambda: screen.story is not None, what="the session's steps")
+        await settle(pilot)
+        steps = {row.key: row.cells for row in screen.query_one("#steps").rows}
+        assert steps[f"project:{raise_event.seq}"][2] == RAISED
+        while screen.current_step.event.seq != raise_event.seq:
+            await pilot.press("n")
+        await settle(pilot)
+        assert "raised to high by" in " ".join(detail_text(app).split())

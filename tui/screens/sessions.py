@@ -8,6 +8,7 @@ session proposed, what was applied or discarded, any context it was given
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from rich.console import Group
@@ -21,10 +22,11 @@ from textual.message import Message
 from memory_review.context import ReplayedContext
 from memory_review.errors import MemoryReviewError
 from memory_review.events import Event
+from memory_review.history import Raise, raise_of, records_before
 from memory_review.injection import merge_tiers, priority_order
 from memory_review.models import DurableScope, Memory
 from memory_review.tui.bulk import bulk_read
-from memory_review.tui.format import EVENT_STYLE, event_subject
+from memory_review.tui.format import EVENT_STYLE, RAISED, event_subject
 from memory_review.tui.render import event_detail, memory_list, rebuilt_context
 from memory_review.tui.screens.base import DataScreen
 from memory_review.tui.screens.history import LoggedEvent
@@ -111,6 +113,7 @@ class SessionsScreen(DataScreen):
         super().__init__()
         self.sessions: dict[str, SessionSummary] = {}
         self.story: SessionStory | None = None
+        self.step_before: dict[str, Mapping] = {}
 
     def compose(self) -> ComposeResult:
         header, footer = self.chrome()
@@ -165,6 +168,13 @@ class SessionsScreen(DataScreen):
 
     def on_sessions_screen_story_loaded(self, message: StoryLoaded) -> None:
         self.story = message.story
+        # The record each candidate.edited of the session replaced (the candidate's session is the
+        # session of its proposal and its raises): a raise by the proposer is no edit (ADR 0050).
+        self.step_before = {
+            f"{scope}:{seq}": record
+            for scope in {item.scope for item in message.story.steps}
+            for seq, record in records_before([i.event for i in message.story.steps if i.scope == scope]).items()
+        }
         steps = self.query_one("#steps", RowTable)
         steps.set_rows(
             [
@@ -173,7 +183,7 @@ class SessionsScreen(DataScreen):
                     (
                         str(i + 1),
                         item.scope,
-                        item.event.type,
+                        RAISED if self._raised(item) else item.event.type,
                         event_subject(item.event, self.display_opts),
                     ),
                 )
@@ -182,6 +192,9 @@ class SessionsScreen(DataScreen):
         )
         steps.border_title = f"Steps of {message.story.session} · {len(message.story.steps)}"
         self._show_step()
+
+    def _raised(self, item: LoggedEvent) -> Raise | None:
+        return raise_of(item.event, self.step_before.get(f"{item.scope}:{item.event.seq}"))
 
     # --- choosing and stepping --------------------------------------------------------------
 
@@ -243,7 +256,8 @@ class SessionsScreen(DataScreen):
             f"Step {index + 1} of {len(story.steps)} of session {story.session}\n",
             style="bold reverse",
         )
-        parts = [title, event_detail(item.event, item.scope, self.display_opts)]
+        before = self.step_before.get(f"{item.scope}:{item.event.seq}")
+        parts = [title, event_detail(item.event, item.scope, self.display_opts, before)]
         rebuilt = story.contexts.get(item.event.seq) if item.scope == "project" else None
         if isinstance(rebuilt, ReplayedContext):
             parts.append(rebuilt_context(rebuilt.text, rebuilt.matches))
