@@ -23,6 +23,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import NamedTuple
 
+import orjson
+
 from memory_review import gitrepo
 from memory_review.errors import MemoryReviewError, StorageError
 from memory_review.events import Event, utc_timestamp
@@ -143,14 +145,20 @@ class History:
         repo = self.repo()
         return repo.log(self.ref, limit) if repo else []
 
-    def unrecorded(self) -> list[Event]:
-        """Changes in the log the history does not record yet (only those that make a commit)."""
+    def unrecorded(self) -> list[int]:
+        """The seqs of the changes in the log the history does not record yet (only those that make a commit).
+
+        Each line is read for its type alone, not decoded as an event: ``verify`` has decoded and checked
+        every line already, and decoding them again here doubled a verify of a store whose history has not
+        started (docs/adr/0053)."""
         if self.repo() is None and self.store.scope == "project":
             return []
         repo = self.repo()
         tip = repo.ref_tip(self.ref) if repo else None
-        events = self.local.since(repo, tip, _position(tip)).events(self.store.log_path)
-        return [event for event in events if event.type in HISTORY_TYPES]
+        new = self.local.since(repo, tip, _position(tip))
+        return [
+            seq for seq, line in enumerate(new.missing, new.first_seq + new.since) if _type_of(line) in HISTORY_TYPES
+        ]
 
     def check(self, report: StoreReport, *, repair: bool) -> None:
         """``verify``: note a history that lags the log; with ``repair``, record what it misses."""
@@ -168,10 +176,19 @@ class History:
             elif missing:
                 report.notes.append(
                     f"git history ({self.ref}) lacks {len(missing)} change(s), from seq "
-                    f"{missing[0].seq}; the next change or `verify --repair --apply` records them"
+                    f"{missing[0]}; the next change or `verify --repair --apply` records them"
                 )
         except MemoryReviewError as exc:
             (report.problems if repair else report.notes).append(f"git history ({self.ref}): {exc}")
+
+
+def _type_of(line: bytes) -> object:
+    """An event line's type, or None when the line is no JSON object (verify's walk names such a line)."""
+    try:
+        fields = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return None
+    return fields.get("type") if isinstance(fields, dict) else None
 
 
 def _project_repo(root: Path) -> GitRepo | None:
