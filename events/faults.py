@@ -31,7 +31,8 @@ WRITE_SUFFIX = ".before_write"
 class FaultPlan(BaseModel):
     """What to do, and at which hit of which point."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Built on the first plan a test arms: every process imports this module, none but the harness's makes one.
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     action: Literal["record", "kill", "raise", "partial"] = "record"
     point: str | None = None

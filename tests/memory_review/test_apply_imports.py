@@ -70,8 +70,10 @@ REPORT = (
     "from memory_review.main import main\n"
     "rc = main()\n"
     "loader = sys.modules.get('pydantic.plugin._loader')\n"
+    "faults = sys.modules.get('memory_review.events.faults')\n"
     "sys.stderr.write(json.dumps({'rc': rc, 'modules': sorted(sys.modules),\n"
-    "    'plugins_scanned': loader is not None and loader._plugins is not None}))\n"
+    "    'plugins_scanned': loader is not None and loader._plugins is not None,\n"
+    "    'fault_plan_built': faults is not None and faults.FaultPlan.__pydantic_complete__}))\n"
 )
 
 
@@ -110,6 +112,7 @@ def test_apply_loads_only_what_a_write_needs(repo: Path, env: dict[str, str], tm
     loaded = report["modules"]
     assert [m for m in loaded if m in NOT_FOR_A_WRITE or m.startswith(tuple(f"{n}." for n in NOT_FOR_A_WRITE))] == []
     assert not report["plugins_scanned"]  # pydantic's entry-point scan for plugins is skipped
+    assert report["fault_plan_built"] is False  # only the test harness makes a FaultPlan (docs/adr/0052)
     assert "pydantic" in loaded  # the commit still validates what it writes
     [memory] = [m for m in Workspace(repo, Path(env["MEMORY_REVIEW_HOME"])).memories() if m.id == "pref-tabs"]
     assert memory.body == "Indent with tabs."
