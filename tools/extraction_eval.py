@@ -40,7 +40,7 @@ REPO = Path(__file__).resolve().parents[1]
 LABELLED = REPO / "tests" / "memory_review" / "extract" / "labelled"
 KEEP = frozenset({"durable", "maybe"})
 LABELS = frozenset({"durable", "maybe", "one-off"})
-SPLITS = ("dev", "heldout", "dev2", "heldout2", "heldout3", "dev3", "heldout4", "heldout5")
+SPLITS = ("dev", "heldout", "dev2", "heldout2", "heldout3", "dev3", "heldout4", "heldout5", "heldout6")
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054): their files keep their names,
 # their rows say what they are now.
 ROLES = {"heldout4": "dev4 (seen; was heldout4)", "heldout5": "dev5 (seen; was heldout5)"}
@@ -222,6 +222,9 @@ it so.
 - *heldout5* (ADR 0049): a bigger fresh held-out split for the frozen second round (4be812b): three more
   people's Claude Code and Codex CLI prompt histories (363 prompts, 8 durable rules and 16 maybe), all from
   MIT-licensed repositories, labelled by hand and landed (b4ab72f) before any heuristic ran on it.
+- *heldout6* (ADR 0054, "Held-out 6"): a fresh held-out split for the frozen third round (4501c0a): two more
+  people's aider histories (39 prompts, 2 durable rules and 1 maybe), from an Apache-2.0 and a
+  do-whatever-you-want licensed repository, labelled by hand and landed (1b74601) before any heuristic ran on it.
 
 The *dev* splits were used to tune the heuristic; the *held-out* splits are not tuned on. Held-out 4 and 5
 were tuned on by the third round (ADR 0054): from then on their rows read *dev4* and *dev5* (seen), and
@@ -237,6 +240,32 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 6, the honest measure of the frozen third round (4501c0a), misses the goal: 2 proposals, neither
+  worth keeping (0%), and neither of its 2 durable rules found (0%).** The split (39 prompts from two people's
+  aider histories) was labelled and landed (1b74601) before any heuristic ran on it; this page is the first run
+  on it, with the heuristic as frozen (the later commits under `memory_review/extract/`, 50d25bc and af10eda,
+  change only `siblings.py`, which the Codex Stop hook uses and this set does not), and nothing was changed
+  after it. It is a small split, two rules, so it is a thin measure; it is still the only one the third round
+  never saw.
+  - *the mistakes (2):* "DO NOT CHANGE the contents." and "DO NOT CHANGE content of list items.", from "In
+    CONVENTIONS.md , reorder the lists. DO NOT CHANGE the contents." and the same request sent again in the
+    next session. Both are limits on one edit (reorder this file's lists, do not reword them). Read alone, a
+    capitalised "DO NOT" looks like a rule, but "the contents" and "list items" point back at the task.
+  - *the misses (2 rules):* one person's Markdown style, stated twice: "make sure each sentence or long phrase
+    in a sentence is on a new line in markdown" (inside a request to suggest changes), and, a session later,
+    "Ensure each sentence or long phrase is on its own line. / Bullet lists use the - marker and there's one
+    space after the marker. / For numbered lists, pad the `1.` marker …" (the lines of a request to write
+    those rules into CONVENTIONS.md). Neither has a signal word ("always", "from now on", "in this repo"). The
+    two statements come from two sessions but in different words, so repetition across sessions does not
+    catch them. The maybe ("Be sure to be concise in the changes you make.") is not proposed.
+  - What held-out 6 is made of: one person's aider sessions on a TypeScript monorepo (23 prompts: questions
+    about the repository, CONVENTIONS.md edits, three aider watch-mode templates around an `AI?` code comment)
+    and one person's aider session debugging nginx and Docker (16 prompts, no rule). The shared real Claude
+    Code sessions still give no proposal.
+- **Fresh data after the third round: held-out 6 is the only split the round never saw, and it gives 0 of 2
+  proposals worth keeping and 0 of 2 rules found. The goal (6 of 10 worth keeping, the clearly durable rules
+  found) is not met on fresh data.** The seen rows (dev 4 and dev 5, 7 of 7 worth keeping, 7 of 10 rules
+  found) show what the round was tuned to do, not what it does on new histories.
 - **Held-out 5, the bigger honest measure of the frozen second round (4be812b), misses the goal: 4 of 11
   proposals worth keeping (36%), 3 of its 8 durable rules found (38%).** The split (363 prompts from three
   people) was labelled and landed (b4ab72f) before any heuristic ran on it; this page is the first run on it,
