@@ -16,8 +16,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from statistics import median
@@ -80,14 +82,13 @@ def _modules_of_an_apply(project: Path, cid: str, env: dict[str, str]) -> list[s
     ]
 
 
-def main(argv: list[str]) -> int:
+def _measure(argv: list[str], work: Path) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--pending", type=int, default=10, help="candidates left pending beside those applied")
     parser.add_argument("--python", action="append", default=[], metavar="LABEL=PATH")
     args = parser.parse_args(argv)
     pythons = [tuple(p.split("=", 1)) for p in args.python] or [("apply", sys.executable)]
-    work = Path(os.environ.get("BENCH_WORK", "/tmp")) / f"memory-review-apply-imports-{os.getpid()}"
     ws = workspace(work / "store")
     fill_store(ws.project, 100)
     trust_filled(ws)
@@ -135,6 +136,14 @@ def main(argv: list[str]) -> int:
             f"  {median(cpu) / bare:5.2f}x bare"
         )
     return 0
+
+
+def main(argv: list[str]) -> int:
+    work = Path(tempfile.mkdtemp(prefix="memory-review-apply-imports-", dir=os.environ.get("BENCH_WORK")))
+    try:
+        return _measure(argv, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

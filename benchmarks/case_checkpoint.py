@@ -18,8 +18,10 @@ from __future__ import annotations
 import hashlib
 import os
 import resource
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -139,8 +141,11 @@ VERIFY_PAIRS = (("in process", "verify", "floor"), ("whole process", "verify_pro
 def main(argv: list[str]) -> int:
     sizes = [int(a) for a in argv if a.isdigit()] or [100, 4_000]
     runs = 9
-    work = Path(os.environ.get("BENCH_WORK", "/tmp")) / f"memory-review-ckpt-{os.getpid()}"
-    results = [measure(work, size, runs) for size in sizes]
+    work = Path(tempfile.mkdtemp(prefix="memory-review-ckpt-", dir=os.environ.get("BENCH_WORK")))
+    try:
+        results = [measure(work, size, runs) for size in sizes]
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     print(f"load average: {os.getloadavg()}")
     for r in results:
         print(f"\n{r['size']:,} memories (manifest {r['manifest_bytes']:,} bytes), {runs} applies:")

@@ -119,6 +119,7 @@ def _user_env(home: Path) -> dict[str, str]:
         "MEMORY_REVIEW_HOME": str(home / "memory-review"),
         "MEMORY_REVIEW_ACTOR": "alice",
         "GIT_CONFIG_NOSYSTEM": "1",
+        "TMPDIR": str(home),  # `demo` keeps its throwaway workspace for the person to open again: not in /tmp
     }
 
 
