@@ -16,7 +16,8 @@ Splits: ``dev`` and ``heldout`` (ADR 0033), ``dev2``, ``heldout2`` and ``heldout
 histories with standing rules in them, so that recall can be measured), ``dev3`` and ``heldout4`` (ADR 0049:
 the second round of the heuristic, tuned on the dev splits, measured on a fresh held-out split) and
 ``heldout5`` (ADR 0049: a bigger fresh held-out split, measured with the second round frozen). The third round
-(ADR 0054) tuned on held-out 4 and 5, so their rows are named ``dev4`` and ``dev5`` (seen) from then on.
+(ADR 0054) tuned on held-out 4 and 5, so their rows are named ``dev4`` and ``dev5`` (seen) from then on; the
+fourth round (ADR 0057) tuned on held-out 6 (``heldout6``, ADR 0054), whose row is ``dev6`` (seen) from then on.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -41,9 +42,13 @@ LABELLED = REPO / "tests" / "memory_review" / "extract" / "labelled"
 KEEP = frozenset({"durable", "maybe"})
 LABELS = frozenset({"durable", "maybe", "one-off"})
 SPLITS = ("dev", "heldout", "dev2", "heldout2", "heldout3", "dev3", "heldout4", "heldout5", "heldout6")
-# Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054): their files keep their names,
-# their rows say what they are now.
-ROLES = {"heldout4": "dev4 (seen; was heldout4)", "heldout5": "dev5 (seen; was heldout5)"}
+# Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), and held-out 6 by the fourth
+# (ADR 0057): their files keep their names, their rows say what they are now.
+ROLES = {
+    "heldout4": "dev4 (seen; was heldout4)",
+    "heldout5": "dev5 (seen; was heldout5)",
+    "heldout6": "dev6 (seen; was heldout6)",
+}
 
 
 @dataclass
@@ -228,7 +233,8 @@ it so.
 
 The *dev* splits were used to tune the heuristic; the *held-out* splits are not tuned on. Held-out 4 and 5
 were tuned on by the third round (ADR 0054): from then on their rows read *dev4* and *dev5* (seen), and
-their figures are no longer a measurement. The shared real
+their figures are no longer a measurement. Held-out 6 was tuned on by the fourth round (ADR 0057): its row reads
+*dev6* (seen). The shared real
 Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied here) hold
 no durable statement: any proposal there is a mistake.
 
