@@ -172,3 +172,136 @@ _CONFIGURABLE = re.compile(
 def is_a_programs_default(sentence: str, message: str) -> bool:
     """True for "by default, do X" in a message that makes X configurable: a spec, not a standing rule."""
     return _DEFAULT.search(sentence) is not None and _CONFIGURABLE.search(message) is not None
+
+
+# --- The fourth round (ADR 0057): a prohibition tied to the task at hand, a spec of behaviour, a note to write.
+
+_WEAK_NO = r"(?:don'?t|dont|do\s+not|must\s+not|mustn'?t|should\s+not|shouldn'?t)"
+# Verbs that edit the thing in front of the agent: what they forbid is a limit on this edit.
+_EDIT_VERBS = (
+    "change",
+    "modify",
+    "alter",
+    "edit",
+    "touch",
+    "rewrite",
+    "reword",
+    "rephrase",
+    "remove",
+    "delete",
+    "drop",
+    "rename",
+    "move",
+    "reorder",
+    "rearrange",
+    "reformat",
+    "restructure",
+    "refactor",
+    "update",
+    "replace",
+    "break",
+    "shorten",
+    "trim",
+    "translate",
+    "implement",
+    "write",
+    "patch",
+    "fix",
+)
+
+
+def _ing(verb: str) -> str:
+    if verb in {"drop", "trim"}:
+        return verb + verb[-1] + "ing"
+    return (verb[:-1] if verb.endswith("e") else verb) + "ing"
+
+
+_EDIT = "(?:" + "|".join(sorted({*_EDIT_VERBS, *map(_ing, _EDIT_VERBS)}, key=len, reverse=True)) + ")"
+# "the contents", "content of list items", "anything (else)", "any code", "other files", "the rest":
+# things that exist only in the task at hand; "my fs" (the person's own) and "anything at face value" are not.
+_TASK_OBJECT = (
+    r"(?:any|all|some|none)\s+of\s+(?:the|it|this|that|them)\b|(?:the|its|their)\s+(?:rest|contents?|remaining|existing|"
+    r"original|other|wording|order)\b|contents?\b|anything\b|everything\s+else\b|any\s+(?:other\s+|existing\s+)?"
+    r"(?:thing|code|changes?|files?|lines?|content|text|logic|tests?|functions?|parts?|sections?)\b"
+    r"|other\s+(?:files?|parts?|sections?|lines?|code|things?|places?)\b"
+)
+# A pronoun after the verb points back at the thing in front of the agent ("don't touch it", "do not build
+# that now", "don't use those"); "don't assume that the tests pass" is a clause, not a pronoun.
+_PRONOUN = (
+    r"(?:it|this|these|those|them)\b(?!\s+(?:kind|sort|type)\s+of\b)"
+    r"|that\b(?!\s+(?:the|a|an|we|you|i|it|there|they|he|she|my|our|your|is|was|are|kind|sort|type)\b)"
+)
+# Any verb with a definite object ("don't make the button red", "do not run the migration on production", "don't
+# show the error message"): the thing is one of this task; "don't use print", "do not add comments" are kinds.
+_DEFINITE = r"(?:the|its|their)\b(?!\s+same\b)"
+_VERB = r"(?!(?:need|have|know|think|want|like|mind|care|see|get|worry|understand|forget|remember|seem|mean)\b)[a-z]+"
+_PARTICLE = r"(?:\s+(?:me|us|up|out|down|back|away|off|in))?"
+_BOUND_TO_THE_TASK = re.compile(
+    rf"\b(?:{_WEAK_NO}\s+(?:ever\s+)?(?:{_EDIT}\s+(?:{_TASK_OBJECT})|{_VERB}{_PARTICLE}\s+(?:{_PRONOUN}))"
+    rf"|\b(?:avoid|stop)\s+(?:{_EDIT}\s+(?:{_TASK_OBJECT})|[a-z]+ing{_PARTICLE}\s+(?:{_PRONOUN})))",
+    _I,
+)
+# Only an instruction: "tests should not hit the network" says it of a kind of thing, which is a rule.
+_TOLD = r"(?:^|[,;:(\u2014\u2013]\s*|\s-\s|\b(?:please|and|but|so|then|just|also|you|we|i)\s+)"
+_DEFINITE_OBJECT = re.compile(
+    rf"{_TOLD}(?:(?:don'?t|dont|do\s+not|(?:must|should)\s+not|mustn'?t|shouldn'?t)\s+(?:ever\s+)?{_VERB}{_PARTICLE}"
+    rf"|(?:avoid|stop)\s+[a-z]+ing{_PARTICLE})\s+{_DEFINITE}",
+    _I,
+)
+# What makes such a prohibition reach past the task: a condition that recurs ("without asking", "unless"),
+# or "ever" / "at any time" (ADR 0057).
+_RECURS = re.compile(
+    r"\b(?:without\s+(?:first\s+)?(?:asking|checking|consulting|confirming|telling|permission|approval|my)|"
+    r"unless|ever|at\s+any\s+time|anytime|afterwards|any\s*more|no\s+longer|all\s+(?:the\s+)?(?:ones|future|following|later)\b)\b",
+    _I,
+)
+
+
+def binds_to_the_task(sentence: str) -> bool:
+    """True for a weak prohibition whose object is the thing being edited: "DO NOT CHANGE the contents." (ADR 0057).
+
+    Its object ("it", "the contents", "anything else") cannot be resolved in another session: no memory.
+    """
+    return _BOUND_TO_THE_TASK.search(sentence) is not None and _RECURS.search(sentence) is None
+
+
+def forbids_a_named_thing(sentence: str) -> bool:
+    """True for a weak prohibition of one definite thing: "don't make the button red", "do not run the migration".
+
+    Like a named function or file (ADR 0033), the thing belongs to the task at hand unless the person says it
+    again in another session (ADR 0057).
+    """
+    return _DEFINITE_OBJECT.search(sentence) is not None and _RECURS.search(sentence) is None
+
+
+# "The modal should not close when I click outside", "it should not rely on X", "there should not be lines
+# under the links": what this program should (not) do, with a definite subject; "Tests should not hit the
+# network" (a bare plural) and "you should not …" still state a rule (ADR 0057).
+_BEHAVIOUR = re.compile(
+    r"(?:^|[,;:\u2014\u2013(]\s*|\b(?:and|but|so|because|since|then)\s+)"
+    r"(?:the|this|that|these|those|it|its|there|his|her|their)\b[^,;:.!?\n]{0,60}?"
+    r"\b(?:should\s+not|shouldn'?t|must\s+not|mustn'?t)\b"
+    # "users should not be able to delete other users' posts": a permission of the program
+    r"|\b(?:should\s+not|shouldn'?t|must\s+not|mustn'?t)\s+be\s+able\s+to\b",
+    _I,
+)
+
+
+def describes_behaviour(sentence: str) -> bool:
+    """True when "should not / must not" says what this thing of the program should do, not the agent."""
+    return _BEHAVIOUR.search(sentence) is not None
+
+
+# "update ROADMAP.md about what is done, and note that the next step will be …", "in your plan, note that X":
+# the note is text to write into a document, not a fact told to the agent (ADR 0057).
+_NOTE_TO_WRITE = re.compile(
+    r"^(?:please\s+)?(?:update|add|write|edit|create|document|record|append|amend|revise|put|fill)\b[^!?\n]*?"
+    r"\b(?:and|then)\s+(?:also\s+)?(?:note|mention|say)\b"
+    r"|\bin\s+(?:your|the|our)\s+(?:[\w.-]+\s+){0,2}?[\w.-]+\s*,\s*(?:please\s+)?note\b",
+    _I,
+)
+
+
+def is_a_note_to_write(sentence: str) -> bool:
+    """True when "note that …" is what to write into a document the same sentence names."""
+    return _NOTE_TO_WRITE.search(sentence) is not None

@@ -22,6 +22,10 @@ from dataclasses import dataclass
 from memory_review.extract.precision import (
     GENERALISING_KINDS,
     GENERALISING_NAMES,
+    binds_to_the_task,
+    describes_behaviour,
+    forbids_a_named_thing,
+    is_a_note_to_write,
     is_about_git,
     makes_a_choice,
     mask_quoted,
@@ -354,7 +358,7 @@ def examine(sentence: str) -> Classification | None:
     if not CUE.search(text):
         return None
     hits = [signal for signal in SIGNALS if signal.pattern.search(text)]
-    if not hits or _is_one_off(text):
+    if not hits or _is_one_off(text) or _about_the_task_at_hand(text, hits):
         return None
     if not _durable_enough(text, hits):
         return None
@@ -363,7 +367,7 @@ def examine(sentence: str) -> Classification | None:
     if memory_type == "preference" and scope == "project" and not _has(hits, "prefer"):
         memory_type = "convention"
     ordered = sorted(hits, key=lambda s: (not s.strong, SIGNALS.index(s)))
-    named = memory_type != "fact" and names_code(text) and not _generalises(text, hits)
+    named = memory_type != "fact" and _names_a_thing(text, hits) and not _generalises(text, hits)
     return Classification(memory_type, scope, ordered[0].name, tuple(s.name for s in ordered), named)
 
 
@@ -375,6 +379,13 @@ def is_strong(signal_name: str) -> bool:
 def scope_of(text: str) -> DurableScope:
     """``project`` when the text names the repo, its code, files, tests, CI or tools; else ``user``."""
     return "project" if _PROJECT.search(text) or names_code(text) else "user"
+
+
+def _names_a_thing(text: str, hits: list[Signal]) -> bool:
+    """A named code or UI element, or a weak prohibition of one definite thing ("don't show the banner")."""
+    if names_code(text):
+        return True
+    return not any(signal.strong for signal in hits) and forbids_a_named_thing(text)
 
 
 def _generalises(text: str, hits: list[Signal]) -> bool:
@@ -395,6 +406,11 @@ def is_question(text: str) -> bool:
     return _QUESTION_START.match(stripped) is not None
 
 
+def is_one_off(text: str) -> bool:
+    """True when a time word ("now", "for now", "today") or deixis ("this file") ties the text to the task."""
+    return _is_one_off(text.replace("\u2019", "'"))
+
+
 def _is_one_off(text: str) -> bool:
     durable = _DURABLE_SPAN.search(text) is not None
     if durable:
@@ -402,6 +418,23 @@ def _is_one_off(text: str) -> bool:
     if _TIME_ONE_OFF.search(text):
         return True
     return _DEIXIS.search(_PROJECT_PHRASE.sub(" ", text)) is not None
+
+
+def _about_the_task_at_hand(text: str, hits: list[Signal]) -> bool:
+    """A weak signal whose object or subject is the thing in front of the agent (ADR 0057).
+
+    "DO NOT CHANGE the contents." limits this edit; "the modal should not close on a click outside" specifies
+    this program; "update ROADMAP.md and note that …" says what to write. A strong word ("never", "always",
+    "from now on") or a rule about what reaches git still makes a rule of them.
+    """
+    if any(signal.strong for signal in hits) or is_about_git(text):
+        return False
+    if binds_to_the_task(text):
+        return True
+    names = {signal.name for signal in hits}
+    if "must not" in names and not names & {"don't", "avoid", "stop"} and describes_behaviour(text):
+        return True
+    return names <= {"note that", "remember to"} and is_a_note_to_write(text)
 
 
 def _durable_enough(text: str, hits: list[Signal]) -> bool:

@@ -1,0 +1,190 @@
+"""The fourth round of the heuristic (ADR 0057): each rule from a real prompt of the seen splits, with near misses.
+
+The classes held-out 6 (now seen: dev 6) and the issue name: a weak "do not …" whose object is the thing being
+edited ("DO NOT CHANGE the contents."), a prohibition of one definite thing ("don't show the banner"), "should
+not" said of the program ("there should not be lines under the links"), "note that" as text to write into a
+document, and a bare "going forward." whose rule is the next sentence.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_review.extract.heuristic import SIGNAL_REPEATED, SIGNAL_SESSIONS, extract
+from memory_review.extract.signals import classify, examine
+from memory_review.extract.transcript import Transcript, Turn
+
+
+def _transcript(*texts: str, sessions: tuple[str, ...] = ()) -> Transcript:
+    turns = [
+        Turn(
+            turn_id=f"t{i}",
+            role="user",
+            text=t,
+            source="user",
+            index=i,
+            session_id=sessions[i] if sessions else None,
+        )
+        for i, t in enumerate(texts)
+    ]
+    return Transcript(session_id="round4", format="text", turns=turns)
+
+
+def _said(*texts: str, sessions: tuple[str, ...] = ()) -> list[str]:
+    """What the heuristic finds in one user message per text, as quotes."""
+    return [f.quote for f in extract(_transcript(*texts, sessions=sessions))]
+
+
+# Dev 6 (Aquaticat/Monochromatic, aider): a limit on one edit, sent in two sessions.
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "In CONVENTIONS.md , reorder the lists. DO NOT CHANGE the contents.",
+        "In CONVENTIONS.md\nreorder all the lists. DO NOT CHANGE content of list items.",
+    ],
+)
+def test_a_do_not_about_the_thing_being_edited_is_one_off(prompt: str) -> None:
+    assert _said(prompt) == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "DO NOT CHANGE the contents.",
+        "Don't change anything else.",
+        "Do not touch it.",
+        "Don't use that library.",
+        "Do not modify any existing files.",
+        "Do not write any code, just explain.",
+        "Make sure you don't break any of the tests.",
+        "Do not reorder the rest of the document.",
+        # held-out 3 (one-off) and dev 5 (maybe, in a spec): limits on one job
+        "Note that, you should not modify anything out of the <outdir>, and clean up the temporary containers.",
+        "Do not implement anything \u2014 this is audit and recommendation only.",
+    ],
+)
+def test_a_prohibition_of_the_task_at_hand_is_no_memory_at_all(sentence: str) -> None:
+    assert examine(sentence) is None  # not even kept aside for repetition: "it" means nothing in another session
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Do NOT modify my fs outside of /per/dev/shell-ws.",  # dev 2: the person's own machine
+        "Don't accept anything at face value.",  # held-out 1: "anything" is not a thing being edited
+        "Do not merge, do not touch main.",  # dev 5
+        "Lastly, please do not commit the .dmg files or the large image files.",  # dev 5: what reaches git
+        "Never change the contents of a migration.",  # strong
+        "Don't change the public API without asking me first.",  # a condition that recurs
+        "Don't use the old endpoint anymore.",
+        "Please don't use print for logging, use the logger.",
+        "Do not add comments.",
+        "Don't assume that the tests pass.",  # "that" opens a clause, it is no pronoun
+    ],
+)
+def test_a_prohibition_that_reaches_past_the_task_still_stands(sentence: str) -> None:
+    assert classify(sentence) is not None, sentence
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Please don't make the button red, make it blue.",
+        "Don't show the error message when the form is empty.",
+        "Do not run the migration on production.",
+        "We should not show the banner to logged-in users.",
+        "We must not break the public API.",  # lost as a rule unless said again in another session
+    ],
+)
+def test_a_prohibition_of_one_definite_thing_is_kept_aside(sentence: str) -> None:
+    found = examine(sentence)
+    assert found is not None and found.named_one_off, sentence  # like a named function: a task detail
+    assert classify(sentence) is None
+
+
+def test_a_prohibition_of_one_definite_thing_said_in_two_sessions_is_a_rule() -> None:
+    quotes = [
+        f.signal
+        for f in extract(
+            _transcript(
+                "Don't show the banner to logged-in users.",
+                "Please don't show the banner to logged-in users.",
+                sessions=("s1", "s2"),
+            )
+        )
+    ]
+    assert quotes == [SIGNAL_SESSIONS]
+    # said twice in one session without a correction it stays a task detail
+    assert _said("Don't show the banner to logged-in users.", "Don't show the banner to logged-in users.") == []
+
+
+def test_a_prohibition_of_one_definite_thing_corrected_twice_in_a_session_is_a_rule() -> None:
+    findings = extract(_transcript("No, don't mock the database.", "Again, don't mock the database!"))
+    assert [(f.signal, [e.turn_id for e in f.evidence]) for f in findings] == [(SIGNAL_REPEATED, ["t0", "t1"])]
+
+
+def test_a_limit_on_the_task_is_never_promoted_by_repetition() -> None:
+    # "the contents" of what? In another session the words point at nothing.
+    repeated = ("In README.md, reorder the lists. DO NOT CHANGE the contents.",) * 2
+    assert _said(*repeated, sessions=("s1", "s2")) == []
+
+
+# Held-out 2 (one-off): "should not" said of a thing of the program specifies it; it tells the agent nothing.
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "There should not be lines under the social login links.",
+        "The modal should not close when I click outside.",
+        "It shouldn't show a spinner forever.",
+        "Users should not be able to delete other users' posts.",
+    ],
+)
+def test_should_not_said_of_the_program_is_a_spec(sentence: str) -> None:
+    assert examine(sentence) is None
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["Tests should not hit the network.", "You should not log tokens.", "We must not break backwards compatibility."],
+)
+def test_should_not_said_of_kinds_or_of_the_agent_still_stands(sentence: str) -> None:
+    assert classify(sentence) is not None, sentence
+
+
+# Held-out 3 (CodeGandee/auto-quantize-model): "note that" after "update ROADMAP.md … and" is text to write.
+def test_a_note_to_write_into_a_document_is_no_fact() -> None:
+    prompt = (
+        "update ROADMAP.md about what is done, and note that the next step will be to test running iss simulation "
+        "during the model compilation process"
+    )
+    assert _said(prompt) == []
+    assert classify("In your plan, note that the build script is generated by the create subcommand.") is None
+
+
+def test_a_note_told_to_the_agent_is_still_a_fact() -> None:
+    # held-out 3, durable: the person's rule for the generated projects
+    prompt = (
+        "it is working but will take a lot of time, i stop it. note that, in the generated project, all necessary "
+        "environments should be dynamically baked into env.sh, other scripts will not contain complex search dir "
+        "logics, just rely on what env.sh provides"
+    )
+    assert len(_said(prompt)) == 1
+    assert classify("Note that the staging server is at 10.0.0.5.") is not None
+
+
+# Held-out 2 (AndersKaae/dotfiles): the marker alone was proposed; the rule is the sentence after it.
+def test_a_bare_going_forward_takes_the_sentence_it_introduces() -> None:
+    prompt = "OK, going forward. Lets always go for the optimat solution even if not supported by the MCP. Just ask me"
+    (finding,) = extract(_transcript(prompt))
+    assert finding.quote == (
+        "OK, going forward. Lets always go for the optimat solution even if not supported by the MCP."
+    )
+    assert finding.memory.description.startswith("Lets always go for the optimat solution")
+
+
+def test_a_bare_marker_with_nothing_after_it_or_a_task_after_it_is_nothing() -> None:
+    assert _said("OK, going forward.") == []
+    assert _said("OK, going forward. Fix the login bug now.") == []
+    assert _said("Going forward, commit after every green test run.") == [
+        "Going forward, commit after every green test run."
+    ]
