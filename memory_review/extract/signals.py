@@ -357,7 +357,7 @@ def examine(sentence: str) -> Classification | None:
     text = mask_quoted(_POLITE.sub("", text))
     if not CUE.search(text):
         return None
-    hits = [signal for signal in SIGNALS if signal.pattern.search(text)]
+    hits = [signal for signal in SIGNALS if signal.pattern.search(text) and not _idiom(signal, text)]
     if not hits or _is_one_off(text) or _about_the_task_at_hand(text, hits):
         return None
     if not _durable_enough(text, hits):
@@ -418,6 +418,43 @@ def _is_one_off(text: str) -> bool:
     if _TIME_ONE_OFF.search(text):
         return True
     return _DEIXIS.search(_PROJECT_PHRASE.sub(" ", text)) is not None
+
+
+# "Whenever you're ready, start the migration" is politeness; "each time you run it, it creates a new file" and
+# "next time the build fails, the script should retry" tell what happens in the program; "by default the page
+# shows 10 items" describes it; "from now on, work on the frontend" is the next job (ADR 0057). "Next time, ask
+# first", "by default, answer in English" and "from now on, work in small commits" instruct.
+_OCCASION_DESCRIBED = re.compile(
+    r"\bwhenever\s+you(?:'re|\s+are)\s+(?:ready|done|free|able)\b|"
+    r"\bwhenever\s+you\s+(?:can|like|want|wish|get\s+(?:a\s+)?(?:chance|moment|minute))\b|"
+    r"\b(?:next\s+time|(?:every|each)\s+time|whenever)\b[^,;.!?\n]{1,80},\s*"
+    r"(?:the|it|this|that|there|these|those|its|they|he|she|i)\b|"
+    r"\bby\s+default\s*,?\s*(?:the|it|this|that|there|its|they|[a-z]+\s+(?:is|are|shows?|uses?|runs?|has|have|"
+    r"looks?|returns?|loads?|opens?|starts?|displays?))\b|"
+    # "From now on, work on the frontend": the next piece of work, not a way of working
+    r"\b(?:from\s+now\s+on|going\s+forward|moving\s+forward|from\s+here\s+on(?:\s+out)?)\s*,?\s*"
+    r"(?:(?:let's|lets|we(?:'ll|\s+will)?|you(?:'ll|\s+will)?|please|i\s+want\s+you\s+to)\s+)?"
+    r"(?:work|focus|concentrate)\s+on\b",
+    _I,
+)
+# "I prefer the second option", "I'd prefer option B", "prefer that": a pick among what the agent offered.
+_PICK = re.compile(
+    r"\bprefer(?:s|red)?\s+(?:the\s+|your\s+)?(?:(?:first|second|third|fourth|last|latter|former|other|previous|"
+    r"original|new|old|current|above|below|\d+(?:st|nd|rd|th)?)\s+(?:one|option|approach|solution|version|variant|"
+    r"proposal|plan|design|layout|way|idea|suggestion)s?\b|(?:option|approach|solution|version|variant|proposal|plan|"
+    r"choice)\s+(?:[a-z]|\d+)\b|(?:this|that|these|those|it)(?:\s+one)?\s*[.!]*$|"
+    r"(?:suggestion|proposal|recommendation)s?\b)",
+    _I,
+)
+
+
+def _idiom(signal: Signal, text: str) -> bool:
+    """The signal's words, but in an idiom or a description, not a standing instruction (ADR 0057)."""
+    if signal.name == "from now on":
+        return _OCCASION_DESCRIBED.search(text) is not None
+    if signal.kind == "prefer":
+        return _PICK.search(text) is not None
+    return False
 
 
 def _about_the_task_at_hand(text: str, hits: list[Signal]) -> bool:

@@ -188,3 +188,39 @@ def test_a_bare_marker_with_nothing_after_it_or_a_task_after_it_is_nothing() -> 
     assert _said("Going forward, commit after every green test run.") == [
         "Going forward, commit after every green test run."
     ]
+
+
+# Idioms and descriptions that carry a signal's words (sentences written to the pattern, as in round 2).
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Whenever you're ready, start the migration.",
+        "Each time you run it, it creates a new file.",
+        "Next time the build fails, the script should retry.",
+        "By default the page shows 10 items, make it 20.",
+        "From now on, work on the frontend.",
+        "Going forward, let's focus on the API.",
+        "I prefer the second option.",
+        "I'd prefer option B.",
+        "I prefer your suggestion.",
+    ],
+)
+def test_a_signal_word_in_an_idiom_or_a_description_is_no_rule(sentence: str) -> None:
+    assert examine(sentence) is None, sentence
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Whenever you add a dependency, pin it.",
+        "Each time you finish a step, run the tests.",
+        "Next time, ask before you delete anything.",
+        "By default, answer in English.",
+        "From now on, work in small commits.",
+        "Going forward, write the tests first.",
+        "I prefer small functions over long ones.",
+        "Prefer composition over inheritance.",
+    ],
+)
+def test_the_same_signal_words_instructing_still_stand(sentence: str) -> None:
+    assert classify(sentence) is not None, sentence
