@@ -265,6 +265,22 @@ def binds_to_the_task(sentence: str) -> bool:
     return _BOUND_TO_THE_TASK.search(sentence) is not None and _RECURS.search(sentence) is None
 
 
+# "always keep it visible when scrolling", "never show them again": the strong word does not make "it" resolvable
+# in another session (ADR 0057). Only at the start of the sentence: "The key is X, never hardcode it" names what
+# "it" is. "Keep it simple" is an idiom: its "it" is the work in general.
+_IDIOMATIC_IT = r"(?!(?<=it)\s+(?:simple|short|clean|concise|minimal|brief|small|tidy|readable|dry|light|real)\b)"
+_STRONG_ON_A_PRONOUN = re.compile(
+    rf"^(?:(?:ok(?:ay)?|so|and|also|just|please|pls)\b[,\s]*)*(?:always|never)\s+(?:{_VERB})\s+(?:{_PRONOUN})"
+    rf"{_IDIOMATIC_IT}",
+    _I,
+)
+
+
+def points_back(sentence: str) -> bool:
+    """True for "always / never <verb> it / this / them": a rule about something only the task can name."""
+    return _STRONG_ON_A_PRONOUN.search(sentence) is not None
+
+
 def forbids_a_named_thing(sentence: str) -> bool:
     """True for a weak prohibition of one definite thing: "don't make the button red", "do not run the migration".
 

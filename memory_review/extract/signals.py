@@ -30,6 +30,7 @@ from memory_review.extract.precision import (
     makes_a_choice,
     mask_quoted,
     names_code,
+    points_back,
 )
 from memory_review.models import DurableScope, MemoryType
 
@@ -363,6 +364,8 @@ def examine(sentence: str) -> Classification | None:
     if not _durable_enough(text, hits):
         return None
     memory_type = _memory_type(text, hits)
+    if memory_type == "fact" and _STATUS.search(text):
+        return None  # "FYI the staging server is down": how things stand today, not a fact to keep (ADR 0057)
     scope = "project" if memory_type == "convention" else scope_of(text)
     if memory_type == "preference" and scope == "project" and not _has(hits, "prefer"):
         memory_type = "convention"
@@ -448,6 +451,15 @@ _PICK = re.compile(
 )
 
 
+# A fact that reports how things stand at the moment: it will not hold in the next session.
+_STATUS = re.compile(
+    r"\b(?:is|are|was|were|'s)\s+(?:(?:still|already|currently)\s+)?(?:down|broken|failing|fixed|done|merged|deployed|"
+    r"finished|resolved|up\s+again|back\s+up|not\s+working|working\s+again|red|green)\b|"
+    r"\b(?:has|have)\s+(?:just\s+|already\s+)?been\s+(?:fixed|merged|deployed|updated|changed|resolved|removed|done)\b",
+    _I,
+)
+
+
 def _idiom(signal: Signal, text: str) -> bool:
     """The signal's words, but in an idiom or a description, not a standing instruction (ADR 0057)."""
     if signal.name == "from now on":
@@ -464,6 +476,8 @@ def _about_the_task_at_hand(text: str, hits: list[Signal]) -> bool:
     this program; "update ROADMAP.md and note that …" says what to write. A strong word ("never", "always",
     "from now on") or a rule about what reaches git still makes a rule of them.
     """
+    if points_back(text):
+        return True
     if any(signal.strong for signal in hits) or is_about_git(text):
         return False
     if binds_to_the_task(text):

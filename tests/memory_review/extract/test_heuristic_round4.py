@@ -224,3 +224,20 @@ def test_a_signal_word_in_an_idiom_or_a_description_is_no_rule(sentence: str) ->
 )
 def test_the_same_signal_words_instructing_still_stand(sentence: str) -> None:
     assert classify(sentence) is not None, sentence
+
+
+def test_always_or_never_about_a_pronoun_is_about_the_task() -> None:
+    # the strong word does not tell another session what "it" was
+    assert _said("make the header sticky. always keep it visible when scrolling.") == []
+    assert classify("Never show them again.") is None
+    assert classify("Always keep it simple.") is not None  # an idiom: "it" is the work in general
+    assert classify("Always keep the header visible when scrolling.") is not None
+    assert classify("Never assume that the tests pass.") is not None  # a clause, not a pronoun
+
+
+def test_a_fact_about_how_things_stand_today_is_no_memory() -> None:
+    assert classify("FYI the staging server is down.") is None
+    assert classify("Note that the migration has been merged already.") is None
+    assert classify("Note that the staging server is at 10.0.0.5.") is not None
+    assert classify("Never deploy when CI is failing.") is not None  # a rule, not a fact
+    assert classify("FYI: the API runs on port 8080.") is not None
