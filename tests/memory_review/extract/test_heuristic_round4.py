@@ -241,3 +241,20 @@ def test_a_fact_about_how_things_stand_today_is_no_memory() -> None:
     assert classify("Note that the staging server is at 10.0.0.5.") is not None
     assert classify("Never deploy when CI is failing.") is not None  # a rule, not a fact
     assert classify("FYI: the API runs on port 8080.") is not None
+
+
+# Dev 2 (one-off): a console error pasted after "I see a console error:"; its "Please use …" is the library's.
+def test_a_block_pasted_after_a_line_naming_its_source_is_not_the_users() -> None:
+    pasted = (
+        "Wait, hold on. I see a console error:\n"
+        "[React Flow]: You should never drag a node that is not initialized. Always use onNodesChange.\n"
+        "Help: https://reactflow.dev/error#015\n"
+    )
+    assert _said(pasted) == []
+    docs = "The docs say:\nNever call the API without a timeout.\nAlways retry twice.\n\nWhat do you think?"
+    assert _said(docs) == []
+    after = pasted + "\nFrom now on, run the app before you say it works."
+    assert _said(after) == ["From now on, run the app before you say it works."]
+    # a lead-in of the person's own list is not a paste
+    own = "My rules for this repo:\nNever use default exports.\n"
+    assert _said(own) == ["Never use default exports."]
