@@ -62,6 +62,9 @@ _MARKER_ONLY = re.compile(
 )
 
 
+_INSTEAD = re.compile(r"\b(?:instead|rather)\b|改用|换成", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class _Said:
     turn: Turn
@@ -172,7 +175,11 @@ def _with_tail(turn: Turn, spans: list[tuple[int, int]], position: int, said: _S
     between = turn.text[said.end : next_start]
     following = turn.text[next_start:next_end]
     belongs = _REASON.match(following) or (found.type == "forbidden" and is_corrective_half(following))
-    if "\n" in between or not belongs:
+    if not belongs:
+        return said
+    # "Don't use print.\nUse the logger instead.": the other half may sit on the next line when it says "instead"
+    # (ADR 0057); a list item on the next line is a rule of its own
+    if "\n" in between and not (between.count("\n") == 1 and not between.strip() and _INSTEAD.search(following)):
         return said
     if len(turn.text[said.start : next_end].encode("utf-8", "surrogatepass")) > MAX_QUOTE_BYTES:
         return said

@@ -298,6 +298,8 @@ _PROJECT = re.compile(
     r"dockerfile|makefile|docker|api|endpoints?|modules?|packages?|dependenc(?:y|ies)|config|env|service|"
     r"server|fixtures?|we|our|us)\b"
     # "always use ruff here": "here" at the end, or the repo's own tools named, is this project (ADR 0054)
+    # "re-check the state of the webflow app", "throttle the ingress", "the mcp tools": this setup's parts (ADR 0057)
+    r"|\bthe\s+(?:[\w.-]+\s+)?(?:app|application|site|website|frontend|backend|cluster|ingress|vault|workspace)\b|\bmcps?\b"
     r"|\bhere\s*[.!]*$|\b(?:ruff|mypy|pytest|tox|nox|eslint|prettier|biome|tsc|jest|vitest|cargo|clippy|"
     r"gofmt|golangci-lint|rubocop|black|isort|flake8|pylint|pyright)\b"
     r"|(?:^|\s)[\w.-]*/[\w./-]*|\b[\w-]+\.(?:py|ts|tsx|js|jsx|go|rs|toml|json|ya?ml|md|cfg|ini|lock|sql|sh|env)\b"
@@ -364,6 +366,8 @@ def examine(sentence: str) -> Classification | None:
     if not _durable_enough(text, hits):
         return None
     memory_type = _memory_type(text, hits)
+    if memory_type == "convention" and _has_only_strong(hits, "we use") and _CHANGED_NEXT.search(text):
+        return None  # "We store the token in localStorage, move it to a cookie.": the state this task changes
     if memory_type == "fact" and _STATUS.search(text):
         return None  # "FYI the staging server is down": how things stand today, not a fact to keep (ADR 0057)
     scope = "project" if memory_type == "convention" else scope_of(text)
@@ -458,6 +462,22 @@ _STATUS = re.compile(
     r"\b(?:has|have)\s+(?:just\s+|already\s+)?been\s+(?:fixed|merged|deployed|updated|changed|resolved|removed|done)\b",
     _I,
 )
+
+
+# After "we use X", a task clause that changes X: "…, move it to a cookie", "…, so hook into that"; "we use
+# ruff, run it before you commit" keeps X, and is a rule.
+_CHANGED_NEXT = re.compile(
+    r"[,;\u2014\u2013]\s*(?:(?:so|and|then|but|please|pls|now|just|can\s+you|could\s+you)\s+)*"
+    r"(?:move|change|switch|replace|migrate|convert|port|rename|refactor|update|upgrade|remove|drop|delete|fix|"
+    r"rewrite|hook|wire|plug|integrate|extend|split|merge|swap)"
+    r"(?:\s+[a-z]+){0,2}?\s+(?:it|them|those|this|that(?!\s+(?:the|a|an|we|you|i|it|there|they)\b))\b",
+    _I,
+)
+
+
+def _has_only_strong(hits: list[Signal], name: str) -> bool:
+    """True when ``name`` is the only strong signal among the hits."""
+    return {signal.name for signal in hits if signal.strong} == {name}
 
 
 def _idiom(signal: Signal, text: str) -> bool:

@@ -258,3 +258,41 @@ def test_a_block_pasted_after_a_line_naming_its_source_is_not_the_users() -> Non
     # a lead-in of the person's own list is not a paste
     own = "My rules for this repo:\nNever use default exports.\n"
     assert _said(own) == ["Never use default exports."]
+
+
+# "we use X, <change> it": the state this task changes, not a convention (sentences written to the pattern).
+def test_we_use_with_a_task_that_changes_it_is_the_tasks_setting() -> None:
+    assert classify("We store the token in localStorage, move it to a cookie.") is None
+    assert classify("We are using the AuthContext provider for login, so hook into that.") is None
+    assert classify("We use ruff, run it before you commit.") is not None  # keeps it: a rule
+    assert classify("We use Tailwind, so style the new card with utility classes.") is not None
+    assert classify("We store sessions in Redis.") is not None
+
+
+# Held-out 2 (AndersKaae/dotfiles, durable): a rule about the parts of this setup is project scope.
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "When you loose connection to the MCP always re-check the state of the webflow app.",
+        "For the next time thrott;e the ingress too",
+        "Prefer using the mcp tools",
+    ],
+)
+def test_a_rule_about_this_setups_parts_is_project_scope(sentence: str) -> None:
+    found = classify(sentence)
+    assert found is not None and found.scope == "project", sentence
+
+
+def test_a_rule_about_the_person_or_the_work_stays_user_scope() -> None:
+    for sentence in ("Always confirm what you asked me is actually done.", "Don't accept anything at face value."):
+        found = classify(sentence)
+        assert found is not None and found.scope == "user", sentence
+
+
+def test_the_corrective_half_on_the_next_line_belongs_to_the_rule() -> None:
+    assert _said("Don't use print for debugging.\nUse the logger instead.") == [
+        "Don't use print for debugging.\nUse the logger instead."
+    ]
+    # without "instead", or as a list item, the next line is its own
+    assert _said("Don't use print for debugging.\nUse the logger.") == ["Don't use print for debugging."]
+    assert _said("- Don't use print for debugging.\n- Use the logger instead.") == ["Don't use print for debugging."]
