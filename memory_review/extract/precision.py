@@ -292,7 +292,8 @@ def binds_to_the_task(sentence: str) -> bool:
 # "it" is. "Keep it simple" is an idiom: its "it" is the work in general.
 _IDIOMATIC_IT = r"(?!(?<=it)\s+(?:simple|short|clean|concise|minimal|brief|small|tidy|readable|dry|light|real)\b)"
 _STRONG_ON_A_PRONOUN = re.compile(
-    rf"^(?:(?:ok(?:ay)?|so|and|also|just|please|pls)\b[,\s]*)*(?:always|never)\s+(?:{_VERB})\s+(?:{_PRONOUN})"
+    rf"^(?:(?:ok(?:ay)?|so|and|also|just|please|pls)\b[,\s]*)*(?:i\s+(?:want|need|asked|told)\s+you\s+to\s+)?"
+    rf"(?:always|never)\s+(?:{_VERB})\s+(?:{_PRONOUN})"
     rf"{_IDIOMATIC_IT}",
     _I,
 )

@@ -296,3 +296,20 @@ def test_the_corrective_half_on_the_next_line_belongs_to_the_rule() -> None:
     # without "instead", or as a list item, the next line is its own
     assert _said("Don't use print for debugging.\nUse the logger.") == ["Don't use print for debugging."]
     assert _said("- Don't use print for debugging.\n- Use the logger instead.") == ["Don't use print for debugging."]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I want you to always run the tests before you commit.",
+        "I told you to never push to main.",
+        "I need you to avoid global state.",
+    ],
+)
+def test_a_rule_asked_of_the_agent_is_a_rule(sentence: str) -> None:
+    assert classify(sentence) is not None, sentence
+
+
+def test_a_question_or_a_pronoun_asked_of_the_agent_is_not() -> None:
+    assert classify("Did I tell you to always do that?") is None
+    assert classify("I want you to always keep it visible.") is None
