@@ -284,7 +284,16 @@ def binds_to_the_task(sentence: str) -> bool:
 
     Its object ("it", "the contents", "anything else") cannot be resolved in another session: no memory.
     """
+    if _BOUND_ZH.search(sentence) is not None:
+        return True
     return _BOUND_TO_THE_TASK.search(sentence) is not None and _RECURS.search(sentence) is None
+
+
+# The same in Chinese: "不要改内容" (don't change the contents), "别动其他的" (don't touch the rest), "不要删它".
+_BOUND_ZH = re.compile(
+    r"(?:不要|别|不许|不准)(?:去)?(?:改|修改|改动|动|删|删除|变更|调整|重写|替换)(?:掉)?"
+    r"(?:它|它们|内容|其他|其它|别的|剩下|顺序|措辞)"
+)
 
 
 # "always keep it visible when scrolling", "never show them again": the strong word does not make "it" resolvable

@@ -313,3 +313,11 @@ def test_a_rule_asked_of_the_agent_is_a_rule(sentence: str) -> None:
 def test_a_question_or_a_pronoun_asked_of_the_agent_is_not() -> None:
     assert classify("Did I tell you to always do that?") is None
     assert classify("I want you to always keep it visible.") is None
+
+
+def test_the_same_limits_on_the_edit_in_chinese() -> None:
+    assert classify("把列表重新排序，不要改内容。") is None  # reorder the lists, don't change the contents
+    assert classify("别动其他的文件。") is None  # don't touch the other files
+    # held-out 2 (durable): "don't change any entry-layer fix" is a standing limit; "任何" is not the rest
+    assert classify("不要改任何入口层修正") is not None
+    assert classify("不要在代码里打印用户的邮箱。") is not None
