@@ -22,15 +22,21 @@ from dataclasses import dataclass
 from memory_review.extract.precision import (
     GENERALISING_KINDS,
     GENERALISING_NAMES,
-    binds_to_the_task,
-    describes_behaviour,
-    forbids_a_named_thing,
-    is_a_note_to_write,
     is_about_git,
     makes_a_choice,
     mask_quoted,
     names_code,
+)
+from memory_review.extract.task_at_hand import (
+    binds_to_the_task,
+    changes_what_we_use,
+    describes_an_occasion,
+    describes_behaviour,
+    forbids_a_named_thing,
+    is_a_note_to_write,
+    picks_an_offered_option,
     points_back,
+    reports_a_status,
 )
 from memory_review.models import DurableScope, MemoryType
 
@@ -368,9 +374,9 @@ def examine(sentence: str) -> Classification | None:
     if not _durable_enough(text, hits):
         return None
     memory_type = _memory_type(text, hits)
-    if memory_type == "convention" and _has_only_strong(hits, "we use") and _CHANGED_NEXT.search(text):
+    if memory_type == "convention" and _has_only_strong(hits, "we use") and changes_what_we_use(text):
         return None  # "We store the token in localStorage, move it to a cookie.": the state this task changes
-    if memory_type == "fact" and _STATUS.search(text):
+    if memory_type == "fact" and reports_a_status(text):
         return None  # "FYI the staging server is down": how things stand today, not a fact to keep (ADR 0057)
     scope = "project" if memory_type == "convention" else scope_of(text)
     if memory_type == "preference" and scope == "project" and not _has(hits, "prefer"):
@@ -429,54 +435,6 @@ def _is_one_off(text: str) -> bool:
     return _DEIXIS.search(_PROJECT_PHRASE.sub(" ", text)) is not None
 
 
-# "Whenever you're ready, start the migration" is politeness; "each time you run it, it creates a new file" and
-# "next time the build fails, the script should retry" tell what happens in the program; "by default the page
-# shows 10 items" describes it; "from now on, work on the frontend" is the next job (ADR 0057). "Next time, ask
-# first", "by default, answer in English" and "from now on, work in small commits" instruct.
-_OCCASION_DESCRIBED = re.compile(
-    r"\bwhenever\s+you(?:'re|\s+are)\s+(?:ready|done|free|able)\b|"
-    r"\bwhenever\s+you\s+(?:can|like|want|wish|get\s+(?:a\s+)?(?:chance|moment|minute))\b|"
-    r"\b(?:next\s+time|(?:every|each)\s+time|whenever)\b[^,;.!?\n]{1,80},\s*"
-    r"(?:the|it|this|that|there|these|those|its|they|he|she|i)\b|"
-    r"\bby\s+default\s*,?\s*(?:the|it|this|that|there|its|they|[a-z]+\s+(?:is|are|shows?|uses?|runs?|has|have|"
-    r"looks?|returns?|loads?|opens?|starts?|displays?))\b|"
-    # "From now on, work on the frontend": the next piece of work, not a way of working
-    r"\b(?:from\s+now\s+on|going\s+forward|moving\s+forward|from\s+here\s+on(?:\s+out)?)\s*,?\s*"
-    r"(?:(?:let's|lets|we(?:'ll|\s+will)?|you(?:'ll|\s+will)?|please|i\s+want\s+you\s+to)\s+)?"
-    r"(?:work|focus|concentrate)\s+on\b",
-    _I,
-)
-# "I prefer the second option", "I'd prefer option B", "prefer that": a pick among what the agent offered.
-_PICK = re.compile(
-    r"\bprefer(?:s|red)?\s+(?:the\s+|your\s+)?(?:(?:first|second|third|fourth|last|latter|former|other|previous|"
-    r"original|new|old|current|above|below|\d+(?:st|nd|rd|th)?)\s+(?:one|option|approach|solution|version|variant|"
-    r"proposal|plan|design|layout|way|idea|suggestion)s?\b|(?:option|approach|solution|version|variant|proposal|plan|"
-    r"choice)\s+(?:[a-z]|\d+)\b|(?:this|that|these|those|it)(?:\s+one)?\s*[.!]*$|"
-    r"(?:suggestion|proposal|recommendation)s?\b)",
-    _I,
-)
-
-
-# A fact that reports how things stand at the moment: it will not hold in the next session.
-_STATUS = re.compile(
-    r"\b(?:is|are|was|were|'s)\s+(?:(?:still|already|currently)\s+)?(?:down|broken|failing|fixed|done|merged|deployed|"
-    r"finished|resolved|up\s+again|back\s+up|not\s+working|working\s+again|red|green)\b|"
-    r"\b(?:has|have)\s+(?:just\s+|already\s+)?been\s+(?:fixed|merged|deployed|updated|changed|resolved|removed|done)\b",
-    _I,
-)
-
-
-# After "we use X", a task clause that changes X: "…, move it to a cookie", "…, so hook into that"; "we use
-# ruff, run it before you commit" keeps X, and is a rule.
-_CHANGED_NEXT = re.compile(
-    r"[,;\u2014\u2013]\s*(?:(?:so|and|then|but|please|pls|now|just|can\s+you|could\s+you)\s+)*"
-    r"(?:move|change|switch|replace|migrate|convert|port|rename|refactor|update|upgrade|remove|drop|delete|fix|"
-    r"rewrite|hook|wire|plug|integrate|extend|split|merge|swap)"
-    r"(?:\s+[a-z]+){0,2}?\s+(?:it|them|those|this|that(?!\s+(?:the|a|an|we|you|i|it|there|they)\b))\b",
-    _I,
-)
-
-
 def _has_only_strong(hits: list[Signal], name: str) -> bool:
     """True when ``name`` is the only strong signal among the hits."""
     return {signal.name for signal in hits if signal.strong} == {name}
@@ -485,9 +443,9 @@ def _has_only_strong(hits: list[Signal], name: str) -> bool:
 def _idiom(signal: Signal, text: str) -> bool:
     """The signal's words, but in an idiom or a description, not a standing instruction (ADR 0057)."""
     if signal.name == "from now on":
-        return _OCCASION_DESCRIBED.search(text) is not None
+        return describes_an_occasion(text)
     if signal.kind == "prefer":
-        return _PICK.search(text) is not None
+        return picks_an_offered_option(text)
     return False
 
 
