@@ -37,6 +37,7 @@ from memory_review.extract.task_at_hand import (
     picks_an_offered_option,
     points_back,
     reports_a_status,
+    said_of_the_program,
 )
 from memory_review.models import DurableScope, MemoryType
 
@@ -164,7 +165,7 @@ SIGNALS: tuple[Signal, ...] = (
         "always",
         "always",
         True,
-        rf"(?:{_LEAD}|\b(?:we|i|you\s+(?:should|must))\s+)always\s+{_NOT_IMPERATIVE}\w|"
+        rf"(?:{_LEAD}|\b(?:we|i|(?:you|we)\s+(?:should|must))\s+)always\s+{_NOT_IMPERATIVE}\w|"
         rf"{_AFTER_LEADING_CLAUSE}always\s+{_NOT_DESCRIBED}{_NOT_IMPERATIVE}\w",
     ),
     _sig(
@@ -457,6 +458,9 @@ def _about_the_task_at_hand(text: str, hits: list[Signal]) -> bool:
     "from now on") or a rule about what reaches git still makes a rule of them.
     """
     if points_back(text):
+        return True
+    strong = {signal.name for signal in hits if signal.strong}
+    if strong and strong <= {"always", "never"} and said_of_the_program(text):
         return True
     if any(signal.strong for signal in hits) or is_about_git(text):
         return False

@@ -84,7 +84,7 @@ _VERB = r"(?!(?:need|have|know|think|want|like|mind|care|see|get|worry|understan
 _PARTICLE = r"(?:\s+(?:me|us|up|out|down|back|away|off|in))?"
 _BOUND_TO_THE_TASK = re.compile(
     rf"\b(?:{_WEAK_NO}\s+(?:ever\s+)?(?:{_EDIT}\s+(?:{_TASK_OBJECT})|{_VERB}{_PARTICLE}\s+(?:{_PRONOUN}))"
-    rf"|\b(?:avoid|stop)\s+(?:{_EDIT}\s+(?:{_TASK_OBJECT})|[a-z]+ing{_PARTICLE}\s+(?:{_PRONOUN})))",
+    rf"|\b(?:avoid|stop)\s+(?:{_EDIT}\s+(?:{_TASK_OBJECT})|[a-z]+ing{_PARTICLE}\s+(?:{_PRONOUN})|{_PRONOUN}))",
     _I,
 )
 # Only an instruction: "tests should not hit the network" says it of a kind of thing, which is a rule.
@@ -130,6 +130,21 @@ _STRONG_ON_A_PRONOUN = re.compile(
     rf"{_IDIOMATIC_IT}",
     _I,
 )
+
+
+# "It should never overlap the content", "the page must always load the cart first": what the program should do,
+# said of one thing of it; "you / we should never …" and a bare plural still instruct (ADR 0057).
+_SAID_OF_THE_PROGRAM = re.compile(
+    r"(?:^|[,;:\u2014\u2013(]\s*|\b(?:and|but|so|because|since|then)\s+)"
+    r"(?:the|this|that|these|those|it|its|there)\b[^,;:.!?\n]{0,60}?"
+    r"\b(?:should|must|shall|will|has\s+to|needs?\s+to)\s+(?:always|never)\b",
+    _I,
+)
+
+
+def said_of_the_program(sentence: str) -> bool:
+    """True when "should always / never" has one thing of the program as its subject: a spec, not a rule."""
+    return _SAID_OF_THE_PROGRAM.search(sentence) is not None
 
 
 def points_back(sentence: str) -> bool:
@@ -193,7 +208,10 @@ _OCCASION_DESCRIBED = re.compile(
     # "From now on, work on the frontend": the next piece of work, not a way of working
     r"\b(?:from\s+now\s+on|going\s+forward|moving\s+forward|from\s+here\s+on(?:\s+out)?)\s*,?\s*"
     r"(?:(?:let's|lets|we(?:'ll|\s+will)?|you(?:'ll|\s+will)?|please|i\s+want\s+you\s+to)\s+)?"
-    r"(?:work|focus|concentrate)\s+on\b",
+    r"(?:work|focus|concentrate)\s+on\b|"
+    # "Going forward, the API will use v2 endpoints": what the program will do, announced
+    r"\b(?:from\s+now\s+on|going\s+forward|moving\s+forward|in\s+(?:the\s+)?future)\s*,?\s*"
+    r"(?:the|it|this|that|there|these|those|its)\b[^,;.!?\n]{0,60}?\bwill\b",
     _I,
 )
 # "I prefer the second option", "I'd prefer option B", "prefer that": a pick among what the agent offered.
@@ -202,7 +220,9 @@ _PICK = re.compile(
     r"original|new|old|current|above|below|\d+(?:st|nd|rd|th)?)\s+(?:one|option|approach|solution|version|variant|"
     r"proposal|plan|design|layout|way|idea|suggestion)s?\b|(?:option|approach|solution|version|variant|proposal|plan|"
     r"choice)\s+(?:[a-z]|\d+)\b|(?:this|that|these|those|it)(?:\s+one)?\s*[.!]*$|"
-    r"(?:suggestion|proposal|recommendation)s?\b)",
+    r"(?:suggestion|proposal|recommendation)s?\b|"
+    # "I prefer to keep it as is": about the thing in front of us
+    r"to\s+(?:keep|leave|have|do|see)\s+(?:it|this|that|them)\b)",
     _I,
 )
 

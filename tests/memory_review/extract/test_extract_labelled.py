@@ -76,6 +76,16 @@ def test_the_sixth_held_out_split_keeps_what_the_frozen_third_round_gave() -> No
     assert len(figures.proposals) - figures.kept <= 2, figures.proposals  # no more mistakes than measured
 
 
+def test_the_fourth_round_keeps_what_it_was_tuned_to() -> None:
+    # ADR 0057: held-out 6 (now dev 6) gave two limits on one edit ("DO NOT CHANGE the contents."), and held-out 3
+    # "update ROADMAP.md …, and note that the next step will be …"; the fourth round proposes neither
+    dev6 = evaluate_split("heldout6")
+    assert dev6.kept == len(dev6.proposals), dev6.proposals
+    heldout3 = evaluate_split("heldout3")
+    assert heldout3.kept == len(heldout3.proposals), heldout3.proposals
+    assert heldout3.durable_found == heldout3.durable, heldout3.missed
+
+
 def test_the_dev_split_proposes_nothing_a_reviewer_would_discard() -> None:
     figures = evaluate_split("dev")
     assert figures.kept == len(figures.proposals), figures.proposals

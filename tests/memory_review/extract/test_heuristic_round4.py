@@ -321,3 +321,34 @@ def test_the_same_limits_on_the_edit_in_chinese() -> None:
     # held-out 2 (durable): "don't change any entry-layer fix" is a standing limit; "任何" is not the rest
     assert classify("不要改任何入口层修正") is not None
     assert classify("不要在代码里打印用户的邮箱。") is not None
+
+
+# More of the same classes, written to the pattern: a spec said with a strong word, an announcement, a pick.
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "It should never overlap the content.",
+        "The page must always load the cart first.",
+        "Going forward, the API will use v2 endpoints.",
+        "I prefer to keep it as is.",
+        "avoid this pattern",
+    ],
+)
+def test_a_spec_an_announcement_or_a_pick_is_no_rule(sentence: str) -> None:
+    assert classify(sentence) is None, sentence
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "You should never hardcode a cdn URL.",
+        "We should always validate input on the server.",
+        "Going forward this should always be our approach.",  # held-out 2 (durable), with its typo fixed
+        "Tests must never touch the network.",
+        "In the future, please ask before deleting files.",
+        "I prefer to keep functions short.",
+        "Avoid hardcoding colors.",
+    ],
+)
+def test_the_same_said_to_the_agent_still_stands(sentence: str) -> None:
+    assert classify(sentence) is not None, sentence
