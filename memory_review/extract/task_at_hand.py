@@ -132,11 +132,14 @@ _STRONG_ON_A_PRONOUN = re.compile(
 )
 
 
+# The words between a definite subject and its "should": no person may come in between ("since the tests are slow
+# you should never run them all" is said to the agent).
+_NO_PERSON = r"(?:(?!\b(?:you|we|i|they)\b)[^,;:.!?\n]){0,60}?"
 # "It should never overlap the content", "the page must always load the cart first": what the program should do,
 # said of one thing of it; "you / we should never …" and a bare plural still instruct (ADR 0057).
 _SAID_OF_THE_PROGRAM = re.compile(
     r"(?:^|[,;:\u2014\u2013(]\s*|\b(?:and|but|so|because|since|then)\s+)"
-    r"(?:the|this|that|these|those|it|its|there)\b[^,;:.!?\n]{0,60}?"
+    rf"(?:the|this|that|these|those|it|its|there)\b{_NO_PERSON}"
     r"\b(?:should|must|shall|will|has\s+to|needs?\s+to)\s+(?:always|never)\b",
     _I,
 )
@@ -166,7 +169,7 @@ def forbids_a_named_thing(sentence: str) -> bool:
 # network" (a bare plural) and "you should not …" still state a rule (ADR 0057).
 _BEHAVIOUR = re.compile(
     r"(?:^|[,;:\u2014\u2013(]\s*|\b(?:and|but|so|because|since|then)\s+)"
-    r"(?:the|this|that|these|those|it|its|there|his|her|their)\b[^,;:.!?\n]{0,60}?"
+    rf"(?:the|this|that|these|those|it|its|there|his|her|their)\b{_NO_PERSON}"
     r"\b(?:should\s+not|shouldn'?t|must\s+not|mustn'?t)\b"
     # "users should not be able to delete other users' posts": a permission of the program
     r"|\b(?:should\s+not|shouldn'?t|must\s+not|mustn'?t)\s+be\s+able\s+to\b",

@@ -352,3 +352,9 @@ def test_a_spec_an_announcement_or_a_pick_is_no_rule(sentence: str) -> None:
 )
 def test_the_same_said_to_the_agent_still_stands(sentence: str) -> None:
     assert classify(sentence) is not None, sentence
+
+
+def test_a_person_between_the_subject_and_should_makes_it_said_to_the_agent() -> None:
+    assert classify("Since the tests are slow you should never run them all at once.") is not None
+    assert classify("Because the build is flaky we should always rerun it once.") is not None
+    assert classify("Since the API is public you should not change a signature without a deprecation.") is not None
