@@ -41,7 +41,7 @@ SLUG_IGNORE: frozenset[str] = frozenset(
 _FILLER = re.compile(
     r"^(?:(?:(?:ok(?:ay)?|so|and|also|oh|btw|hey|please|pls|just|alright|one more thing|"
     r"remember|note|keep in mind|fyi|for the record|just so you know|from now on|going forward|"
-    r"moving forward|in (?:the )?future)\s*(?:that\b|[,:\u2014-])?"
+    r"moving forward|in (?:the )?future)\s*(?:that\b|[,:.!;\u2014-])?"
     r"|(?:no|nope|actually|again)\s*[,:\u2014-])\s*)+",
     re.IGNORECASE,
 )

@@ -25,10 +25,11 @@ from memory_review.extract.precision import (
     is_pasted_document,
     is_task_spec,
     is_workflow_rule,
+    names_code,
     quoted_ranges,
     rule_before_task,
 )
-from memory_review.extract.signals import CUE, Classification, examine, is_strong, scope_of
+from memory_review.extract.signals import CUE, Classification, examine, is_one_off, is_strong, scope_of
 from memory_review.extract.textutil import overlap, sentence_spans, tokens, unwrapped
 from memory_review.extract.transcript import UNTRUSTED_SOURCES, Transcript, Turn
 from memory_review.models import MemoryType
@@ -50,6 +51,18 @@ _REASON = re.compile(
     r"^(?:because|since|otherwise|that's\s+why|it\s+(?:hid|broke|caused|masks?)|因为|否则)",
     re.IGNORECASE,
 )
+
+
+# A sentence that is only a durable marker: "OK, going forward.", "From now on:", "In future," (ADR 0057).
+_MARKER_ONLY = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|and|also|alright|right|yes|please|btw)\b[,.!\s]*)*"
+    r"(?:from\s+now\s+on|going\s+forward|moving\s+forward|in\s+(?:the\s+)?future|next\s+time|henceforth|"
+    r"from\s+here\s+on(?:\s+out)?|以后|今后|从现在(?:开始|起))\s*[.!:,;\u2014\u2013-]*$",
+    re.IGNORECASE,
+)
+
+
+_INSTEAD = re.compile(r"\b(?:instead|rather)\b|改用|换成", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -98,10 +111,20 @@ def _scan_turn(turn: Turn) -> _Scan:
     spans = list(sentence_spans(unwrapped(turn.text)))
     quoted = quoted_ranges(turn.text)
     spec = is_task_spec(turn.text)
+    joined = -1  # the sentence a bare marker before it took in
     for position, (start, end) in enumerate(spans):
+        if position == joined:
+            continue
         if any(q_start <= start and end <= q_end for q_start, q_end in quoted):
             continue  # inside a quoted passage (a novel's dialogue, someone's words): not the user's instruction
         said = _Said(turn, start, end)
+        if _MARKER_ONLY.match(said.text):
+            # "OK, going forward. Let's always go for the optimal solution.": the marker alone says nothing; the
+            # rule is the marker with the sentence it introduces, or nothing (ADR 0057)
+            if position + 1 >= len(spans) or is_one_off(turn.text[spans[position + 1][0] : spans[position + 1][1]]):
+                continue  # nothing after it, or this task's next step ("Going forward. Fix the bug now.")
+            said = _Said(turn, start, spans[position + 1][1])
+            joined = position + 1
         classification = examine(said.text)
         if classification is not None and spec and not _holds_beyond_the_spec(said.text, classification):
             continue
@@ -112,9 +135,16 @@ def _scan_turn(turn: Turn) -> _Scan:
         if classification is not None:
             whole = _with_tail(turn, spans, position, said, classification)
             (scan.named if classification.named_one_off else scan.statements).append((whole, classification))
-        elif (correction := find_correction(said.text)) is not None:
+        if (classification is None or _a_thing_not_code(said, classification)) and (
+            correction := find_correction(said.text)
+        ) is not None:
             scan.corrections.append((said, correction))
     return scan
+
+
+def _a_thing_not_code(said: _Said, found: Classification) -> bool:
+    """ "No, don't mock the database." names a thing, not code: said again in the session it is a correction."""
+    return found.named_one_off and not names_code(said.text)
 
 
 def _holds_beyond_the_spec(sentence: str, found: Classification) -> bool:
@@ -145,7 +175,11 @@ def _with_tail(turn: Turn, spans: list[tuple[int, int]], position: int, said: _S
     between = turn.text[said.end : next_start]
     following = turn.text[next_start:next_end]
     belongs = _REASON.match(following) or (found.type == "forbidden" and is_corrective_half(following))
-    if "\n" in between or not belongs:
+    if not belongs:
+        return said
+    # "Don't use print.\nUse the logger instead.": the other half may sit on the next line when it says "instead"
+    # (ADR 0057); a list item on the next line is a rule of its own
+    if "\n" in between and not (between.count("\n") == 1 and not between.strip() and _INSTEAD.search(following)):
         return said
     if len(turn.text[said.start : next_end].encode("utf-8", "surrogatepass")) > MAX_QUOTE_BYTES:
         return said

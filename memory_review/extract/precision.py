@@ -114,8 +114,30 @@ def is_pasted_document(text: str) -> bool:
 
 
 def quoted_ranges(text: str) -> list[tuple[int, int]]:
-    """Where double-quoted passages sit in a whole message (a quote may hold several sentences)."""
-    return [match.span() for match in _QUOTED.finditer(text)]
+    """Where double-quoted passages sit in a whole message (a quote may hold several sentences).
+
+    A block pasted after a line that says where it comes from ("I see a console error:", "the docs say:",
+    "my colleague wrote:") counts as quoted too, up to the next blank line (ADR 0057).
+    """
+    return [match.span() for match in _QUOTED.finditer(text)] + _pasted_blocks(text)
+
+
+# A line (not a list item) that introduces what someone or something else said or printed.
+_PASTE_LEAD = re.compile(
+    r"^(?![ \t]*(?:[-*+]|\d{1,3}[.)])\s)[^\n]*?\b(?:errors?|warnings?|traceback|stack\s*trace|logs?|console|terminal|"
+    r"stderr|stdout|docs|documentation|readme|says|said|wrote|writes|reads|replied|response|reply|review|feedback|"
+    r"(?:got|get|see|saw)\s+(?:this|these|the\s+following))\b[^\n]{0,80}:[ \t]*\n",
+    _I | re.MULTILINE,
+)
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+
+
+def _pasted_blocks(text: str) -> list[tuple[int, int]]:
+    blocks = []
+    for lead in _PASTE_LEAD.finditer(text):
+        end = _BLANK_LINE.search(text, lead.end())
+        blocks.append((lead.end(), end.start() if end else len(text)))
+    return blocks
 
 
 # A long request laid out as a spec: "/idea", "Goal:", "Context:", numbered requirements, bullets (ADR 0054).

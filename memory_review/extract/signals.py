@@ -27,13 +27,27 @@ from memory_review.extract.precision import (
     mask_quoted,
     names_code,
 )
+from memory_review.extract.task_at_hand import (
+    binds_to_the_task,
+    changes_what_we_use,
+    describes_an_occasion,
+    describes_behaviour,
+    forbids_a_named_thing,
+    is_a_note_to_write,
+    picks_an_offered_option,
+    points_back,
+    reports_a_status,
+    said_of_the_program,
+)
 from memory_review.models import DurableScope, MemoryType
 
 _I = re.IGNORECASE
 _PAST = r"(?:been|got|had|seen|saw|heard|knew|thought|said|did|was|were|worked|used|tried|noticed|made)"
 _LEAD = (
     r"(?:^|[,;:(\u2014\u2013]\s*|\s-\s|\bplease\s+|"
-    r"\b(?:and|but|also|so|then|just|btw|oh|ok|okay|pls|plz|remember|rule)\s*[,:]?\s+)"
+    r"\b(?:and|but|also|so|then|just|btw|oh|ok|okay|pls|plz|remember|rule)\s*[,:]?\s+|"
+    # "I want you to always run the tests", "I told you to never push to main" (ADR 0057)
+    r"\b(?:want|need|asked|told|ask|tell)\s+you\s+to\s+)"
 )
 # After "always"/"never" an imperative verb follows; a determiner or a third-person
 # verb ("it always fails", "always the same error") describes, it does not instruct.
@@ -151,7 +165,7 @@ SIGNALS: tuple[Signal, ...] = (
         "always",
         "always",
         True,
-        rf"(?:{_LEAD}|\b(?:we|i|you\s+(?:should|must))\s+)always\s+{_NOT_IMPERATIVE}\w|"
+        rf"(?:{_LEAD}|\b(?:we|i|(?:you|we)\s+(?:should|must))\s+)always\s+{_NOT_IMPERATIVE}\w|"
         rf"{_AFTER_LEADING_CLAUSE}always\s+{_NOT_DESCRIBED}{_NOT_IMPERATIVE}\w",
     ),
     _sig(
@@ -293,6 +307,8 @@ _PROJECT = re.compile(
     r"dockerfile|makefile|docker|api|endpoints?|modules?|packages?|dependenc(?:y|ies)|config|env|service|"
     r"server|fixtures?|we|our|us)\b"
     # "always use ruff here": "here" at the end, or the repo's own tools named, is this project (ADR 0054)
+    # "re-check the state of the webflow app", "throttle the ingress", "the mcp tools": this setup's parts (ADR 0057)
+    r"|\bthe\s+(?:[\w.-]+\s+)?(?:app|application|site|website|frontend|backend|cluster|ingress|vault|workspace)\b|\bmcps?\b"
     r"|\bhere\s*[.!]*$|\b(?:ruff|mypy|pytest|tox|nox|eslint|prettier|biome|tsc|jest|vitest|cargo|clippy|"
     r"gofmt|golangci-lint|rubocop|black|isort|flake8|pylint|pyright)\b"
     r"|(?:^|\s)[\w.-]*/[\w./-]*|\b[\w-]+\.(?:py|ts|tsx|js|jsx|go|rs|toml|json|ya?ml|md|cfg|ini|lock|sql|sh|env)\b"
@@ -353,17 +369,21 @@ def examine(sentence: str) -> Classification | None:
     text = mask_quoted(_POLITE.sub("", text))
     if not CUE.search(text):
         return None
-    hits = [signal for signal in SIGNALS if signal.pattern.search(text)]
-    if not hits or _is_one_off(text):
+    hits = [signal for signal in SIGNALS if signal.pattern.search(text) and not _idiom(signal, text)]
+    if not hits or _is_one_off(text) or _about_the_task_at_hand(text, hits):
         return None
     if not _durable_enough(text, hits):
         return None
     memory_type = _memory_type(text, hits)
+    if memory_type == "convention" and _has_only_strong(hits, "we use") and changes_what_we_use(text):
+        return None  # "We store the token in localStorage, move it to a cookie.": the state this task changes
+    if memory_type == "fact" and reports_a_status(text):
+        return None  # "FYI the staging server is down": how things stand today, not a fact to keep (ADR 0057)
     scope = "project" if memory_type == "convention" else scope_of(text)
     if memory_type == "preference" and scope == "project" and not _has(hits, "prefer"):
         memory_type = "convention"
     ordered = sorted(hits, key=lambda s: (not s.strong, SIGNALS.index(s)))
-    named = memory_type != "fact" and names_code(text) and not _generalises(text, hits)
+    named = memory_type != "fact" and _names_a_thing(text, hits) and not _generalises(text, hits)
     return Classification(memory_type, scope, ordered[0].name, tuple(s.name for s in ordered), named)
 
 
@@ -375,6 +395,13 @@ def is_strong(signal_name: str) -> bool:
 def scope_of(text: str) -> DurableScope:
     """``project`` when the text names the repo, its code, files, tests, CI or tools; else ``user``."""
     return "project" if _PROJECT.search(text) or names_code(text) else "user"
+
+
+def _names_a_thing(text: str, hits: list[Signal]) -> bool:
+    """A named code or UI element, or a weak prohibition of one definite thing ("don't show the banner")."""
+    if names_code(text):
+        return True
+    return not any(signal.strong for signal in hits) and forbids_a_named_thing(text)
 
 
 def _generalises(text: str, hits: list[Signal]) -> bool:
@@ -395,6 +422,11 @@ def is_question(text: str) -> bool:
     return _QUESTION_START.match(stripped) is not None
 
 
+def is_one_off(text: str) -> bool:
+    """True when a time word ("now", "for now", "today") or deixis ("this file") ties the text to the task."""
+    return _is_one_off(text.replace("\u2019", "'"))
+
+
 def _is_one_off(text: str) -> bool:
     durable = _DURABLE_SPAN.search(text) is not None
     if durable:
@@ -402,6 +434,42 @@ def _is_one_off(text: str) -> bool:
     if _TIME_ONE_OFF.search(text):
         return True
     return _DEIXIS.search(_PROJECT_PHRASE.sub(" ", text)) is not None
+
+
+def _has_only_strong(hits: list[Signal], name: str) -> bool:
+    """True when ``name`` is the only strong signal among the hits."""
+    return {signal.name for signal in hits if signal.strong} == {name}
+
+
+def _idiom(signal: Signal, text: str) -> bool:
+    """The signal's words, but in an idiom or a description, not a standing instruction (ADR 0057)."""
+    if signal.name == "from now on":
+        return describes_an_occasion(text)
+    if signal.kind == "prefer":
+        return picks_an_offered_option(text)
+    return False
+
+
+def _about_the_task_at_hand(text: str, hits: list[Signal]) -> bool:
+    """A weak signal whose object or subject is the thing in front of the agent (ADR 0057).
+
+    "DO NOT CHANGE the contents." limits this edit; "the modal should not close on a click outside" specifies
+    this program; "update ROADMAP.md and note that …" says what to write. A strong word ("never", "always",
+    "from now on") or a rule about what reaches git still makes a rule of them.
+    """
+    if points_back(text):
+        return True
+    strong = {signal.name for signal in hits if signal.strong}
+    if strong and strong <= {"always", "never"} and said_of_the_program(text):
+        return True
+    if any(signal.strong for signal in hits) or is_about_git(text):
+        return False
+    if binds_to_the_task(text):
+        return True
+    names = {signal.name for signal in hits}
+    if "must not" in names and not names & {"don't", "avoid", "stop"} and describes_behaviour(text):
+        return True
+    return names <= {"note that", "remember to"} and is_a_note_to_write(text)
 
 
 def _durable_enough(text: str, hits: list[Signal]) -> bool:

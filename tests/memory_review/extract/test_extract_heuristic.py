@@ -144,11 +144,12 @@ def test_repeated_chinese_corrections() -> None:
 
 
 def test_a_general_prohibition_in_a_correction_is_a_finding_each_time() -> None:
-    # "don't <verb> <thing>" with nothing one-off is durable on its own; the planner
-    # later collapses the two findings into one proposal.
+    # "don't <verb> <kind of thing>" with nothing one-off is durable on its own; the planner
+    # later collapses the two findings into one proposal. ("don't mock *the* database" forbids one
+    # definite thing: a task detail unless repeated, ADR 0057 and test_heuristic_round4.py.)
     transcript = _transcript(
-        ("user", "user", "No, don't mock the database."),
-        ("user", "user", "Again, don't mock the database!"),
+        ("user", "user", "No, don't use mocks for the database."),
+        ("user", "user", "Again, don't use mocks for the database!"),
     )
     findings = extract(transcript)
     assert [(f.memory.type, f.signal, f.evidence[0].turn_id) for f in findings] == [

@@ -69,11 +69,21 @@ def test_the_fifth_held_out_split_keeps_what_the_frozen_round_found() -> None:
 
 def test_the_sixth_held_out_split_keeps_what_the_frozen_third_round_gave() -> None:
     # ADR 0054, "Held-out 6": measured once with the third round frozen (4501c0a): 2 proposals, neither worth
-    # keeping, neither of its 2 rules found; pinned so that a change to what it proposes there is seen (a
-    # change is a new measurement, not a fix: tuning on it would make held-out 6 a dev split)
+    # keeping, neither of its 2 rules found. The fourth round (ADR 0057) tuned on it, so it is dev 6 (seen) now;
+    # pinned so that a change that adds a mistake there is seen
     figures = evaluate_split("heldout6")
     assert (figures.prompts, figures.durable, figures.maybe) == (39, 2, 1)
     assert len(figures.proposals) - figures.kept <= 2, figures.proposals  # no more mistakes than measured
+
+
+def test_the_fourth_round_keeps_what_it_was_tuned_to() -> None:
+    # ADR 0057: held-out 6 (now dev 6) gave two limits on one edit ("DO NOT CHANGE the contents."), and held-out 3
+    # "update ROADMAP.md …, and note that the next step will be …"; the fourth round proposes neither
+    dev6 = evaluate_split("heldout6")
+    assert dev6.kept == len(dev6.proposals), dev6.proposals
+    heldout3 = evaluate_split("heldout3")
+    assert heldout3.kept == len(heldout3.proposals), heldout3.proposals
+    assert heldout3.durable_found == heldout3.durable, heldout3.missed
 
 
 def test_the_dev_split_proposes_nothing_a_reviewer_would_discard() -> None:

@@ -1,0 +1,270 @@
+"""What ties a sentence to the task at hand, though it carries a signal's words (ADR 0057, the fourth round).
+
+A memory is read in another session, where "it", "the contents" and "the banner" point at nothing. So:
+
+* **A limit on the edit at hand** ("DO NOT CHANGE the contents.", "don't touch it", "don't change anything else",
+  "不要改内容") is no memory at all; a prohibition of one definite thing ("don't show the banner to logged-in
+  users") is kept aside like named code (ADR 0033), and becomes a rule when said again in another session.
+* **"always / never <verb> it"** at the start of a sentence is about something only the task can name.
+* **"should not" said of the program** ("the modal should not close on a click outside") specifies it.
+* **"note that"** after "update ROADMAP.md … and" is text to write into the document.
+* **Idioms and descriptions with a signal's words**: "whenever you're ready", "each time you run it, it …",
+  "by default the page shows …", "from now on, work on the frontend", "I prefer option B", a fact that reports
+  a status ("the staging server is down"), and "we use X, move it to Y" (the state this task changes).
+
+A strong word ("never", "always", "from now on") or a rule about what reaches git still makes a rule of the first
+three, unless what it is about is a pronoun.
+"""
+
+from __future__ import annotations
+
+import re
+
+_I = re.IGNORECASE
+
+_WEAK_NO = r"(?:don'?t|dont|do\s+not|must\s+not|mustn'?t|should\s+not|shouldn'?t)"
+# Verbs that edit the thing in front of the agent: what they forbid is a limit on this edit.
+_EDIT_VERBS = (
+    "change",
+    "modify",
+    "alter",
+    "edit",
+    "touch",
+    "rewrite",
+    "reword",
+    "rephrase",
+    "remove",
+    "delete",
+    "drop",
+    "rename",
+    "move",
+    "reorder",
+    "rearrange",
+    "reformat",
+    "restructure",
+    "refactor",
+    "update",
+    "replace",
+    "break",
+    "shorten",
+    "trim",
+    "translate",
+    "implement",
+    "write",
+    "patch",
+    "fix",
+)
+
+
+def _ing(verb: str) -> str:
+    if verb in {"drop", "trim"}:
+        return verb + verb[-1] + "ing"
+    return (verb[:-1] if verb.endswith("e") else verb) + "ing"
+
+
+_EDIT = "(?:" + "|".join(sorted({*_EDIT_VERBS, *map(_ing, _EDIT_VERBS)}, key=len, reverse=True)) + ")"
+# "the contents", "content of list items", "anything (else)", "any code", "other files", "the rest":
+# things that exist only in the task at hand; "my fs" (the person's own) and "anything at face value" are not.
+_TASK_OBJECT = (
+    r"(?:any|all|some|none)\s+of\s+(?:the|it|this|that|them)\b|(?:the|its|their)\s+(?:rest|contents?|remaining|existing|"
+    r"original|other|wording|order)\b|contents?\b|anything\b|everything\s+else\b|any\s+(?:other\s+|existing\s+)?"
+    r"(?:thing|code|changes?|files?|lines?|content|text|logic|tests?|functions?|parts?|sections?)\b"
+    r"|other\s+(?:files?|parts?|sections?|lines?|code|things?|places?)\b"
+)
+# A pronoun after the verb points back at the thing in front of the agent ("don't touch it", "do not build
+# that now", "don't use those"); "don't assume that the tests pass" is a clause, not a pronoun.
+_PRONOUN = (
+    r"(?:it|this|these|those|them)\b(?!\s+(?:kind|sort|type)\s+of\b)"
+    r"|that\b(?!\s+(?:the|a|an|we|you|i|it|there|they|he|she|my|our|your|is|was|are|kind|sort|type)\b)"
+)
+# Any verb with a definite object ("don't make the button red", "do not run the migration on production", "don't
+# show the error message"): the thing is one of this task; "don't use print", "do not add comments" are kinds.
+_DEFINITE = r"(?:the|its|their)\b(?!\s+same\b)"
+_VERB = r"(?!(?:need|have|know|think|want|like|mind|care|see|get|worry|understand|forget|remember|seem|mean)\b)[a-z]+"
+_PARTICLE = r"(?:\s+(?:me|us|up|out|down|back|away|off|in))?"
+_BOUND_TO_THE_TASK = re.compile(
+    rf"\b(?:{_WEAK_NO}\s+(?:ever\s+)?(?:{_EDIT}\s+(?:{_TASK_OBJECT})|{_VERB}{_PARTICLE}\s+(?:{_PRONOUN}))"
+    rf"|\b(?:avoid|stop)\s+(?:{_EDIT}\s+(?:{_TASK_OBJECT})|[a-z]+ing{_PARTICLE}\s+(?:{_PRONOUN})|{_PRONOUN}))",
+    _I,
+)
+# Only an instruction: "tests should not hit the network" says it of a kind of thing, which is a rule.
+_TOLD = r"(?:^|[,;:(\u2014\u2013]\s*|\s-\s|\b(?:please|and|but|so|then|just|also|you|we|i)\s+)"
+_DEFINITE_OBJECT = re.compile(
+    rf"{_TOLD}(?:(?:don'?t|dont|do\s+not|(?:must|should)\s+not|mustn'?t|shouldn'?t)\s+(?:ever\s+)?{_VERB}{_PARTICLE}"
+    rf"|(?:avoid|stop)\s+[a-z]+ing{_PARTICLE})\s+{_DEFINITE}",
+    _I,
+)
+# What makes such a prohibition reach past the task: a condition that recurs ("without asking", "unless"),
+# or "ever" / "at any time" (ADR 0057).
+_RECURS = re.compile(
+    r"\b(?:without\s+(?:first\s+)?(?:asking|checking|consulting|confirming|telling|permission|approval|my)|"
+    r"unless|ever|at\s+any\s+time|anytime|afterwards|any\s*more|no\s+longer|all\s+(?:the\s+)?(?:ones|future|following|later)\b)\b",
+    _I,
+)
+
+
+def binds_to_the_task(sentence: str) -> bool:
+    """True for a weak prohibition whose object is the thing being edited: "DO NOT CHANGE the contents." (ADR 0057).
+
+    Its object ("it", "the contents", "anything else") cannot be resolved in another session: no memory.
+    """
+    if _BOUND_ZH.search(sentence) is not None:
+        return True
+    return _BOUND_TO_THE_TASK.search(sentence) is not None and _RECURS.search(sentence) is None
+
+
+# The same in Chinese: "不要改内容" (don't change the contents), "别动其他的" (don't touch the rest), "不要删它".
+_BOUND_ZH = re.compile(
+    r"(?:不要|别|不许|不准)(?:去)?(?:改|修改|改动|动|删|删除|变更|调整|重写|替换)(?:掉)?"
+    r"(?:它|它们|内容|其他|其它|别的|剩下|顺序|措辞)"
+)
+
+
+# "always keep it visible when scrolling", "never show them again": the strong word does not make "it" resolvable
+# in another session (ADR 0057). Only at the start of the sentence: "The key is X, never hardcode it" names what
+# "it" is. "Keep it simple" is an idiom: its "it" is the work in general.
+_IDIOMATIC_IT = r"(?!(?<=it)\s+(?:simple|short|clean|concise|minimal|brief|small|tidy|readable|dry|light|real)\b)"
+_STRONG_ON_A_PRONOUN = re.compile(
+    rf"^(?:(?:ok(?:ay)?|so|and|also|just|please|pls)\b[,\s]*)*(?:i\s+(?:want|need|asked|told)\s+you\s+to\s+)?"
+    rf"(?:always|never)\s+(?:{_VERB})\s+(?:{_PRONOUN})"
+    rf"{_IDIOMATIC_IT}",
+    _I,
+)
+
+
+# The words between a definite subject and its "should": no person may come in between ("since the tests are slow
+# you should never run them all" is said to the agent).
+_NO_PERSON = r"(?:(?!\b(?:you|we|i|they)\b)[^,;:.!?\n]){0,60}?"
+# "It should never overlap the content", "the page must always load the cart first": what the program should do,
+# said of one thing of it; "you / we should never …" and a bare plural still instruct (ADR 0057).
+_SAID_OF_THE_PROGRAM = re.compile(
+    r"(?:^|[,;:\u2014\u2013(]\s*|\b(?:and|but|so|because|since|then)\s+)"
+    rf"(?:the|this|that|these|those|it|its|there)\b{_NO_PERSON}"
+    r"\b(?:should|must|shall|will|has\s+to|needs?\s+to)\s+(?:always|never)\b",
+    _I,
+)
+
+
+def said_of_the_program(sentence: str) -> bool:
+    """True when "should always / never" has one thing of the program as its subject: a spec, not a rule."""
+    return _SAID_OF_THE_PROGRAM.search(sentence) is not None
+
+
+def points_back(sentence: str) -> bool:
+    """True for "always / never <verb> it / this / them": a rule about something only the task can name."""
+    return _STRONG_ON_A_PRONOUN.search(sentence) is not None
+
+
+def forbids_a_named_thing(sentence: str) -> bool:
+    """True for a weak prohibition of one definite thing: "don't make the button red", "do not run the migration".
+
+    Like a named function or file (ADR 0033), the thing belongs to the task at hand unless the person says it
+    again in another session (ADR 0057).
+    """
+    return _DEFINITE_OBJECT.search(sentence) is not None and _RECURS.search(sentence) is None
+
+
+# "The modal should not close when I click outside", "it should not rely on X", "there should not be lines
+# under the links": what this program should (not) do, with a definite subject; "Tests should not hit the
+# network" (a bare plural) and "you should not …" still state a rule (ADR 0057).
+_BEHAVIOUR = re.compile(
+    r"(?:^|[,;:\u2014\u2013(]\s*|\b(?:and|but|so|because|since|then)\s+)"
+    rf"(?:the|this|that|these|those|it|its|there|his|her|their)\b{_NO_PERSON}"
+    r"\b(?:should\s+not|shouldn'?t|must\s+not|mustn'?t)\b"
+    # "users should not be able to delete other users' posts": a permission of the program
+    r"|\b(?:should\s+not|shouldn'?t|must\s+not|mustn'?t)\s+be\s+able\s+to\b",
+    _I,
+)
+
+
+def describes_behaviour(sentence: str) -> bool:
+    """True when "should not / must not" says what this thing of the program should do, not the agent."""
+    return _BEHAVIOUR.search(sentence) is not None
+
+
+# "update ROADMAP.md about what is done, and note that the next step will be …", "in your plan, note that X":
+# the note is text to write into a document, not a fact told to the agent (ADR 0057).
+_NOTE_TO_WRITE = re.compile(
+    r"^(?:please\s+)?(?:update|add|write|edit|create|document|record|append|amend|revise|put|fill)\b[^!?\n]*?"
+    r"\b(?:and|then)\s+(?:also\s+)?(?:note|mention|say)\b"
+    r"|\bin\s+(?:your|the|our)\s+(?:[\w.-]+\s+){0,2}?[\w.-]+\s*,\s*(?:please\s+)?note\b",
+    _I,
+)
+
+
+def is_a_note_to_write(sentence: str) -> bool:
+    """True when "note that …" is what to write into a document the same sentence names."""
+    return _NOTE_TO_WRITE.search(sentence) is not None
+
+
+# "Whenever you're ready, start the migration" is politeness; "each time you run it, it creates a new file" and
+# "next time the build fails, the script should retry" tell what happens in the program; "by default the page
+# shows 10 items" describes it; "from now on, work on the frontend" is the next job (ADR 0057). "Next time, ask
+# first", "by default, answer in English" and "from now on, work in small commits" instruct.
+_OCCASION_DESCRIBED = re.compile(
+    r"\bwhenever\s+you(?:'re|\s+are)\s+(?:ready|done|free|able)\b|"
+    r"\bwhenever\s+you\s+(?:can|like|want|wish|get\s+(?:a\s+)?(?:chance|moment|minute))\b|"
+    r"\b(?:next\s+time|(?:every|each)\s+time|whenever)\b[^,;.!?\n]{1,80},\s*"
+    r"(?:the|it|this|that|there|these|those|its|they|he|she|i)\b|"
+    r"\bby\s+default\s*,?\s*(?:the|it|this|that|there|its|they|[a-z]+\s+(?:is|are|shows?|uses?|runs?|has|have|"
+    r"looks?|returns?|loads?|opens?|starts?|displays?))\b|"
+    # "From now on, work on the frontend": the next piece of work, not a way of working
+    r"\b(?:from\s+now\s+on|going\s+forward|moving\s+forward|from\s+here\s+on(?:\s+out)?)\s*,?\s*"
+    r"(?:(?:let's|lets|we(?:'ll|\s+will)?|you(?:'ll|\s+will)?|please|i\s+want\s+you\s+to)\s+)?"
+    r"(?:work|focus|concentrate)\s+on\b|"
+    # "Going forward, the API will use v2 endpoints": what the program will do, announced
+    r"\b(?:from\s+now\s+on|going\s+forward|moving\s+forward|in\s+(?:the\s+)?future)\s*,?\s*"
+    r"(?:the|it|this|that|there|these|those|its)\b[^,;.!?\n]{0,60}?\bwill\b",
+    _I,
+)
+# "I prefer the second option", "I'd prefer option B", "prefer that": a pick among what the agent offered.
+_PICK = re.compile(
+    r"\bprefer(?:s|red)?\s+(?:the\s+|your\s+)?(?:(?:first|second|third|fourth|last|latter|former|other|previous|"
+    r"original|new|old|current|above|below|\d+(?:st|nd|rd|th)?)\s+(?:one|option|approach|solution|version|variant|"
+    r"proposal|plan|design|layout|way|idea|suggestion)s?\b|(?:option|approach|solution|version|variant|proposal|plan|"
+    r"choice)\s+(?:[a-z]|\d+)\b|(?:this|that|these|those|it)(?:\s+one)?\s*[.!]*$|"
+    r"(?:suggestion|proposal|recommendation)s?\b|"
+    # "I prefer to keep it as is": about the thing in front of us
+    r"to\s+(?:keep|leave|have|do|see)\s+(?:it|this|that|them)\b)",
+    _I,
+)
+
+
+# A fact that reports how things stand at the moment: it will not hold in the next session.
+_STATUS = re.compile(
+    r"\b(?:is|are|was|were|'s)\s+(?:(?:still|already|currently)\s+)?(?:down|broken|failing|fixed|done|merged|deployed|"
+    r"finished|resolved|up\s+again|back\s+up|not\s+working|working\s+again|red|green)\b|"
+    r"\b(?:has|have)\s+(?:just\s+|already\s+)?been\s+(?:fixed|merged|deployed|updated|changed|resolved|removed|done)\b",
+    _I,
+)
+
+
+# After "we use X", a task clause that changes X: "…, move it to a cookie", "…, so hook into that"; "we use
+# ruff, run it before you commit" keeps X, and is a rule.
+_CHANGED_NEXT = re.compile(
+    r"[,;\u2014\u2013]\s*(?:(?:so|and|then|but|please|pls|now|just|can\s+you|could\s+you)\s+)*"
+    r"(?:move|change|switch|replace|migrate|convert|port|rename|refactor|update|upgrade|remove|drop|delete|fix|"
+    r"rewrite|hook|wire|plug|integrate|extend|split|merge|swap)"
+    r"(?:\s+[a-z]+){0,2}?\s+(?:it|them|those|this|that(?!\s+(?:the|a|an|we|you|i|it|there|they)\b))\b",
+    _I,
+)
+
+
+def describes_an_occasion(text: str) -> bool:
+    """True when "whenever / each time / next time / by default / from now on" describes, not instructs."""
+    return _OCCASION_DESCRIBED.search(text) is not None
+
+
+def picks_an_offered_option(text: str) -> bool:
+    """True for "I prefer the second option / option B / your suggestion": a pick, not a standing preference."""
+    return _PICK.search(text) is not None
+
+
+def reports_a_status(text: str) -> bool:
+    """True when a fact reports how things stand at the moment ("the staging server is down")."""
+    return _STATUS.search(text) is not None
+
+
+def changes_what_we_use(text: str) -> bool:
+    """True when "we use X" is followed by a task clause that changes X ("…, move it to a cookie")."""
+    return _CHANGED_NEXT.search(text) is not None
