@@ -18,6 +18,8 @@ the second round of the heuristic, tuned on the dev splits, measured on a fresh 
 ``heldout5`` (ADR 0049: a bigger fresh held-out split, measured with the second round frozen). The third round
 (ADR 0054) tuned on held-out 4 and 5, so their rows are named ``dev4`` and ``dev5`` (seen) from then on; the
 fourth round (ADR 0057) tuned on held-out 6 (``heldout6``, ADR 0054), whose row is ``dev6`` (seen) from then on.
+``heldout7``, ``heldout8`` and ``heldout9`` (ADR 0057, "Held-out 7, 8 and 9") measure the frozen fourth round on
+fresh data.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -41,7 +43,20 @@ REPO = Path(__file__).resolve().parents[1]
 LABELLED = REPO / "tests" / "memory_review" / "extract" / "labelled"
 KEEP = frozenset({"durable", "maybe"})
 LABELS = frozenset({"durable", "maybe", "one-off"})
-SPLITS = ("dev", "heldout", "dev2", "heldout2", "heldout3", "dev3", "heldout4", "heldout5", "heldout6")
+SPLITS = (
+    "dev",
+    "heldout",
+    "dev2",
+    "heldout2",
+    "heldout3",
+    "dev3",
+    "heldout4",
+    "heldout5",
+    "heldout6",
+    "heldout7",
+    "heldout8",
+    "heldout9",
+)
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), and held-out 6 by the fourth
 # (ADR 0057): their files keep their names, their rows say what they are now.
 ROLES = {
@@ -230,6 +245,12 @@ it so.
 - *heldout6* (ADR 0054, "Held-out 6"): a fresh held-out split for the frozen third round (4501c0a): two more
   people's aider histories (39 prompts, 2 durable rules and 1 maybe), from an Apache-2.0 and a
   do-whatever-you-want licensed repository, labelled by hand and landed (1b74601) before any heuristic ran on it.
+- *heldout7*, *heldout8* and *heldout9* (ADR 0057, "Held-out 7, 8 and 9"): fresh held-out splits for the frozen
+  fourth round (52bcc4c), 481 prompts from thirteen more people: aider chat histories (held-out 7, six people,
+  145 prompts, MIT), SpecStory exports of Copilot and Cursor chats (held-out 8, three people, 155 prompts, MIT)
+  and Claude Code prompt histories (held-out 9, four people, 181 prompts; Apache-2.0, BSD-2-Clause, MIT), with
+  3 durable rules and 65 maybe between them, each labelled by hand and landed (7217d05, e5e00af, 7232a92)
+  before any heuristic ran on it.
 
 The *dev* splits were used to tune the heuristic; the *held-out* splits are not tuned on. Held-out 4 and 5
 were tuned on by the third round (ADR 0054): from then on their rows read *dev4* and *dev5* (seen), and
@@ -246,6 +267,31 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 7, 8 and 9, the honest measure of the frozen fourth round (52bcc4c), miss the goal: 8 proposals,
+  2 worth keeping (25%), and 1 of their 3 durable rules found.** The three splits (481 prompts from thirteen
+  people no round had seen) were labelled and landed before any heuristic ran on them; this page is the first
+  run on them, with `memory_review/` exactly as frozen, and nothing was changed after it.
+  - *the mistakes (6):* four from one person's Chinese aider sessions building an RPG Maker XP plugin, each a
+    spec of how one window or recipe behaves that carries 始终 ("always"): "始终显示Window_CraftList和
+    Window_CraftStatus窗口…", "在Window_CraftCommand激活时，不显示…", "Window_craftnumber变化的基数应该始终是…的倍数",
+    "如果未设置则此合成配方始终有效。" The fourth round reads "should always / never" said of one thing of the
+    program as a spec in English only. One is an instruction for the audit at hand ("Avoid unnecessary
+    implementation logic—focus on scaffolding and modular integrity."), and one a change to the program's own
+    system prompt ("Adjust the system prompt to *by default* generate photorealistic images …"), where "by
+    default" describes the program, not the agent's work.
+  - *kept (2):* "Fetch the docs for Gemini API, we're using the Free Tier, keep that in mind." (durable: a fact
+    about the project that outlives the task) and "Make sure you DO NOT make such dumb mistakes in the future"
+    (maybe).
+  - *the misses (2 rules):* a task list in Chinese closing with the project's rules (num_workers stays 0 on
+    Windows, no batch-size cuts for TTA, full type hints), and "@rules/ add to cursor rules \"in all coded files
+    add comments … with arabic description if available\"", a rule handed to another tool's rule file: neither
+    has a signal word the heuristic reads.
+  - Held-out 9 (181 prompts, no durable rule, 50 maybe, most of them one person's repeated "use front end
+    design skills") gets no proposal, which is no mistake; held-out 8 gives 2 of 3.
+- **Fresh data after the fourth round: 2 of 8 proposals worth keeping. The goal (6 of 10 worth keeping, the
+  clearly durable rules found) is not met on fresh data.** Every fresh measurement so far, each of a round
+  frozen before it: held-out 5 4 of 11 (second round), held-out 6 0 of 2 (third), held-out 7–9 2 of 8
+  (fourth). The seen rows above show what the rounds were tuned to do, not what they do on new histories.
 - **The fourth round (ADR 0057) is frozen before held-out 7 and 8 are measured; every row above is a split it
   has seen, so none of them measures the goal.** It was tuned on held-out 6 (now *dev6*) and the dev splits.
   Its changes are aimed at classes of sentence, each tested in `test_heuristic_round4.py` with near misses,

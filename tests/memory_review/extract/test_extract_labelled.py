@@ -76,6 +76,21 @@ def test_the_sixth_held_out_split_keeps_what_the_frozen_third_round_gave() -> No
     assert len(figures.proposals) - figures.kept <= 2, figures.proposals  # no more mistakes than measured
 
 
+@pytest.mark.parametrize(
+    ("split", "counts", "mistakes"),
+    [("heldout7", (145, 1, 7), 5), ("heldout8", (155, 2, 8), 1), ("heldout9", (181, 0, 50), 0)],
+)
+def test_the_seventh_to_ninth_held_out_splits_give_no_more_mistakes_than_measured(
+    split: str, counts: tuple[int, int, int], mistakes: int
+) -> None:
+    # ADR 0057, "Held-out 7, 8 and 9": measured once with the fourth round frozen (52bcc4c): 8 proposals, 2 worth
+    # keeping, 1 of 3 rules found. Pinned so that a change that adds a mistake on them is seen; a round tuned on
+    # them renames their rows to dev (seen), as for held-out 4 to 6.
+    figures = evaluate_split(split)
+    assert (figures.prompts, figures.durable, figures.maybe) == counts
+    assert len(figures.proposals) - figures.kept <= mistakes, figures.proposals
+
+
 def test_the_fourth_round_keeps_what_it_was_tuned_to() -> None:
     # ADR 0057: held-out 6 (now dev 6) gave two limits on one edit ("DO NOT CHANGE the contents."), and held-out 3
     # "update ROADMAP.md …, and note that the next step will be …"; the fourth round proposes neither
