@@ -394,6 +394,8 @@ def render_verify(result, args) -> str:
         lines.append(
             f"{r.scope} store {r.root}: {status} ({r.events} events, {r.memories} memories, {r.pending} pending)"
         )
+        if not getattr(r, "plan", []) and not r.repaired and r.walk_note:
+            lines.append(f"  {r.walk} verify: {r.walk_note}")
         lines += [f"  repaired: {p}" for p in r.repaired]
         lines += [f"  would: {p}" for p in getattr(r, "plan", [])]
         if getattr(r, "plan", []):
