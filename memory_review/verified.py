@@ -138,6 +138,8 @@ class VerifiedRecords:
                 index=digests,
                 **resuming.proved,
             )
+            if record == resuming.record:
+                return  # nothing new was proved: the record on disk says it already
             self._ensure_folder()
             write_record(self.path(store), record)
         except (ValidationError, MemoryReviewError, OSError) as exc:

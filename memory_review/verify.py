@@ -132,6 +132,8 @@ def _walk_log(
 ) -> Walk | None:
     """The log walked from the record of ``resuming`` when its proof holds, else whole."""
     record = resuming.record
+    if record is not None and record.length == 0:  # nothing to skip: walking the log is all of it
+        record, report.walk_note = None, "the log was empty when last verified"
     prefix = proved_prefix(store.log_path, record) if record is not None else None
     if record is not None and prefix is None:
         report.walk_note = f"the log's first {record.lines} lines are not the ones verified before"
@@ -398,14 +400,17 @@ def _check_files(
     not changed since the recorded one) was such a memory when recorded: its hash stands for it.
     """
     for memory_id, entry in manifest.memories.items():
-        path = store.root / entry.file
         try:
             data = store._read_child(entry.file)  # never through a link, never waiting on a FIFO
         except OSError as exc:
-            report.problems.append(f"{path}: listed in manifest.json but unreadable ({exc.strerror})")
+            report.problems.append(
+                f"{store.root / entry.file}: listed in manifest.json but unreadable ({exc.strerror})"
+            )
             continue
         if hashlib.sha256(data).hexdigest() != entry.sha256:
-            report.problems.append(f"{path}: sha256 does not match manifest.json (edited outside memory-review?)")
+            report.problems.append(
+                f"{store.root / entry.file}: sha256 does not match manifest.json (edited outside memory-review?)"
+            )
             continue
         want = expected.get(memory_id)
         if want is not None and hashes[memory_id] == entry.sha256 and (want.id, want.scope) == (memory_id, store.scope):
