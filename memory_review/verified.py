@@ -23,7 +23,9 @@ folder: a repository's writer can rewrite the log, not this file.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import importlib
 import os
 import stat
 from dataclasses import dataclass
@@ -65,6 +67,8 @@ class VerifiedRecord(BaseModel):
     scope: DurableScope
     index_format: int
     """The read index's format when its entries were checked (``lean.index.VERSION``)."""
+    code: Hex64
+    """:func:`checks_digest` of the code that made the record: another version's checks walk it all again."""
     length: Offset
     """The log's first bytes that were proved: whole lines, the last one committed."""
     digest: Hex64
@@ -135,6 +139,7 @@ class VerifiedRecords:
                 store=store_key(store.root)[0],
                 scope=store.scope,
                 index_format=read_index_layout.VERSION,
+                code=checks_digest(),
                 index=digests,
                 **resuming.proved,
             )
@@ -179,7 +184,43 @@ def read_record(path: Path, real: str, scope: DurableScope) -> tuple[VerifiedRec
         return None, "the record of the last clean verify is of another store"
     if record.index_format != read_index_layout.VERSION:
         return None, "the record of the last clean verify is of another read index format"
+    if record.code != checks_digest():
+        return None, "the record of the last clean verify was made by another version of its checks"
     return record, ""
+
+
+CHECKS = (
+    "memory_review.events.model",
+    "memory_review.events.replay",
+    "memory_review.events.report",
+    "memory_review.events.verify",
+    "memory_review.candidate",
+    "memory_review.models",
+    "memory_review.record_io",
+    "memory_review.reviewed",
+    "memory_review.sessions",
+    "memory_review.storage.fold",
+    "memory_review.verify",
+    "memory_review.verified",
+    "memory_review.read_index",
+    "memory_review.lean.index",
+    "memory_review.lean.keywords",
+    "memory_review.lean.rank",
+    "memory_review.injection.render",
+)
+"""The modules whose code says what a verify checks and what a read index entry holds."""
+
+
+@functools.cache
+def checks_digest() -> str:
+    """sha256 of the source of :data:`CHECKS`: a record is resumed from only by the code that made it, so a
+    new rule (or a new entry shape) is applied to every line once, after an upgrade."""
+    digest = hashlib.sha256()
+    for name in CHECKS:
+        module = importlib.import_module(name)
+        source = getattr(module, "__file__", None)
+        digest.update(name.encode() + b"\0" + (Path(source).read_bytes() if source else b"?") + b"\0")
+    return digest.hexdigest()
 
 
 def write_record(path: Path, record: VerifiedRecord) -> None:

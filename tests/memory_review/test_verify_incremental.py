@@ -13,6 +13,7 @@ from pathlib import Path
 
 import orjson
 import pytest
+from cli_kit import git_repo, run, run_json
 from workspace_kit import fresh_workspace
 
 from memory_review import verified
@@ -239,6 +240,9 @@ def test_a_record_of_another_store_or_format_or_damaged_is_not_used(tmp_path: Pa
     other = orjson.dumps({**orjson.loads(body), "v": 2}) + b"\n"
     path.write_bytes(verified.hashlib.sha256(other).hexdigest().encode() + b"\n" + other)
     assert _project(ws).walk_note == "the record of the last clean verify is of another format"
+    newer = orjson.dumps({**orjson.loads(body), "code": "0" * 64}) + b"\n"
+    path.write_bytes(verified.hashlib.sha256(newer).hexdigest().encode() + b"\n" + newer)
+    assert _project(ws).walk_note == "the record of the last clean verify was made by another version of its checks"
     path.write_bytes(head + b"\n" + body.replace(b'"scope"', b'"scope" '))
     assert _project(ws).walk_note == "the record of the last clean verify is damaged"
     path.write_bytes(b"not even a record")
@@ -273,3 +277,17 @@ def test_verify_full_walks_every_line_and_says_so(tmp_path: Path) -> None:
     ws, _pending = _store(tmp_path)
     report = _project(ws, full=True)
     assert (report.walk, report.walk_note) == ("full", "asked for with --full")
+
+
+def test_the_command_says_which_walk_ran(tmp_path: Path, env: dict) -> None:
+    repo = git_repo(tmp_path / "repo", env)
+    memory = {"id": "a-note", "type": "fact", "description": "a note", "body": "about a"}
+    proposal = {"op": "create", "scope": "project", "memory": memory, "rationale": "said so"}
+    run_json(["propose", "--file", "-"], env, repo, orjson.dumps(proposal).decode())
+    first = run(["verify"], env, repo)
+    assert first.returncode == 0 and "full verify: no earlier clean verify recorded on this machine" in first.stdout
+    again = run(["verify"], env, repo)
+    assert "incremental verify: the lines after event" in again.stdout, again.stdout
+    whole = run_json(["verify", "--full"], env, repo)
+    assert {(s["walk"], s["walk_note"]) for s in whole["stores"]} == {("full", "asked for with --full")}
+    assert "--full" in run(["verify", "--help"], env, repo).stdout
