@@ -229,8 +229,9 @@ def write_record(path: Path, record: VerifiedRecord) -> None:
     atomic_replace(path, hashlib.sha256(body).hexdigest().encode() + b"\n" + body, sync_dir=False)
 
 
-def proved_prefix(log_path: Path, record: VerifiedRecord) -> bytes | None:
-    """The log's first ``record.length`` bytes, if they are the bytes the record proved (else None)."""
+def proved_prefix(log_path: Path, record: VerifiedRecord) -> tuple[bytes, Any] | None:
+    """The log's first ``record.length`` bytes, if they are the bytes the record proved, and the sha256
+    that took them (a walk that goes on hashes the rest into it); else None."""
     try:
         fd = open_file(log_path, single_link=True)
     except (UnsafeFile, OSError):
@@ -239,9 +240,10 @@ def proved_prefix(log_path: Path, record: VerifiedRecord) -> bytes | None:
         data = _read_exactly(fd, record.length)
     finally:
         os.close(fd)
-    if data is None or hashlib.sha256(data).hexdigest() != record.digest:
+    if data is None:
         return None
-    return data
+    hasher = hashlib.sha256(data)
+    return (data, hasher) if hasher.hexdigest() == record.digest else None
 
 
 def _read_exactly(fd: int, length: int) -> bytes | None:

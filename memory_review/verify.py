@@ -28,7 +28,6 @@ from memory_review.candidate import Candidate, candidate_from_json
 from memory_review.errors import MemoryReviewError
 from memory_review.events import (
     GENESIS,
-    RESTORED,
     Event,
     LogIntegrityError,
     Resume,
@@ -40,7 +39,7 @@ from memory_review.events.safe_fs import list_dir
 from memory_review.file_reads import storage_errors
 from memory_review.manifest import Manifest
 from memory_review.models import DurableScope, Memory
-from memory_review.reviewed import ReviewedRecords, Unreviewed
+from memory_review.reviewed import RECORD_TYPES, ReviewedRecords, Unreviewed
 from memory_review.sessions import SESSION_EVENT, session_problems, session_states
 from memory_review.storage import EMPTY, Folded, Folding, fold_all
 from memory_review.store import (
@@ -58,8 +57,6 @@ from memory_review.verified import Resuming, VerifiedRecord, proved_prefix
 
 FULL = "full"
 INCREMENTAL = "incremental"
-RECORD_TYPES = frozenset({"candidate.created", "candidate.edited", RESTORED})
-"""Events whose ``record`` is their candidate's (the fold's and the reviewed check's definition alike)."""
 
 
 @dataclass
@@ -134,12 +131,12 @@ def _walk_log(
     record = resuming.record
     if record is not None and record.length == 0:  # nothing to skip: walking the log is all of it
         record, report.walk_note = None, "the log was empty when last verified"
-    prefix = proved_prefix(store.log_path, record) if record is not None else None
-    if record is not None and prefix is None:
+    proved = proved_prefix(store.log_path, record) if record is not None else None
+    if record is not None and proved is None:
         report.walk_note = f"the log's first {record.lines} lines are not the ones verified before"
-    if record is not None and prefix is not None:
+    if record is not None and proved is not None:
         try:
-            walk, resume = _resumed(checkpoint, record, prefix, store)
+            walk, resume = _resumed(checkpoint, record, *proved, store)
             found = _check_log(store, report, anchor, walk, resume)
             report.walk, report.walk_note = INCREMENTAL, f"the lines after event {record.seq}"
             return found if isinstance(found, Walk) else None
@@ -200,17 +197,17 @@ class Walk:
         self.walked: WalkState | None = None  # the log's walk, when it read every line it was handed
 
     @classmethod
-    def resumed(cls, checkpoint: int, record: VerifiedRecord, prefix: bytes, store: Store) -> tuple[Walk, Resume]:
+    def resumed(
+        cls, checkpoint: int, record: VerifiedRecord, prefix: bytes, hasher: Any, store: Store
+    ) -> tuple[Walk, Resume]:
         """The walk as the recorded clean verify left it, its records read back from the proved ``prefix``."""
         walk = cls(checkpoint)
         walk.hashes.update(record.hashes)
         pending = {cid: _candidate_at(prefix, offset) for cid, offset in record.pending.items()}
         walk.folding = Folding(Folded(candidates=pending), hashes=walk.hashes)
-        reviewed = {cid: _line_at(prefix, offset).get("record") for cid, offset in record.reviewed.items()}
-        if not all(isinstance(r, dict) for r in reviewed.values()):
-            raise ResumeRefused("a recorded candidate line holds no record")
+        reviewed = {cid: _record_at(prefix, offset) for cid, offset in record.reviewed.items()}
         resolved = {cid: bytes.fromhex(digest) for cid, digest in record.resolved.items()}
-        walk.records = ReviewedRecords.resumed(reviewed, resolved, set(record.forged))  # type: ignore[arg-type]
+        walk.records = ReviewedRecords.resumed(reviewed, resolved, set(record.forged))
         walk.record_lines = {**record.pending, **record.reviewed}
         walk.session_lines = list(record.sessions)
         for offset in record.sessions:
@@ -229,7 +226,7 @@ class Walk:
             set(record.changed),
             dict(record.records),
         )
-        return walk, Resume(state, prefix, hashlib.sha256(prefix))
+        return walk, Resume(state, prefix, hasher)
 
     def __call__(self, event: Event, offset: int = 0) -> None:
         if self.failed is not None:
@@ -280,10 +277,10 @@ class Walk:
         }
 
 
-def _resumed(checkpoint: int, record: VerifiedRecord, prefix: bytes, store: Store) -> tuple[Walk, Resume]:
+def _resumed(checkpoint: int, record: VerifiedRecord, prefix: bytes, hasher: Any, store: Store) -> tuple[Walk, Resume]:
     """:meth:`Walk.resumed`, with anything the proved lines do not give back as ResumeRefused."""
     try:
-        return Walk.resumed(checkpoint, record, prefix, store)
+        return Walk.resumed(checkpoint, record, prefix, hasher, store)
     except (MemoryReviewError, LogIntegrityError, orjson.JSONDecodeError, ValueError) as exc:
         raise ResumeRefused(f"the recorded state does not read back ({exc})") from exc
 
@@ -299,12 +296,16 @@ def _line_at(prefix: bytes, offset: int) -> dict[str, Any]:
     return value
 
 
-def _candidate_at(prefix: bytes, offset: int) -> Candidate:
-    line = _line_at(prefix, offset)
-    record = line.get("record")
+def _record_at(prefix: bytes, offset: int) -> dict[str, Any]:
+    """The candidate record the proved line at ``offset`` holds (as the event's ``record``)."""
+    record = _line_at(prefix, offset).get("record")
     if not isinstance(record, dict):
         raise ResumeRefused(f"the line at offset {offset} holds no candidate record")
-    return candidate_from_json(record, where=f"event {line.get('seq')}")
+    return record
+
+
+def _candidate_at(prefix: bytes, offset: int) -> Candidate:
+    return candidate_from_json(_record_at(prefix, offset), where=f"the line at offset {offset}")
 
 
 def _event_at(prefix: bytes, offset: int, store: Store) -> Event:
