@@ -45,6 +45,8 @@ if TYPE_CHECKING:
     from memory_review.store import Store
 
 RECORD_VERSION: Literal[1] = 1
+NO_RECORD = "no earlier clean verify recorded on this machine"
+"""Why a first verify is full: the text output does not repeat it (``--json`` does)."""
 TRUST_DIR = "trust"  # the folder of the anchors (memory_review.trust), which this module does not import
 SUFFIX = ".verified"
 MAX_RECORD_BYTES = 64 << 20
@@ -170,7 +172,7 @@ def read_record(path: Path, real: str, scope: DurableScope) -> tuple[VerifiedRec
     try:
         data = read_file(path, MAX_RECORD_BYTES)
     except FileNotFoundError:
-        return None, "no earlier clean verify recorded on this machine"
+        return None, NO_RECORD
     except (UnsafeFile, OSError) as exc:
         return None, f"the record of the last clean verify is unreadable ({exc})"
     head, _, body = data.partition(b"\n")

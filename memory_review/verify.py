@@ -129,8 +129,8 @@ def _walk_log(
 ) -> Walk | None:
     """The log walked from the record of ``resuming`` when its proof holds, else whole."""
     record = resuming.record
-    if record is not None and record.length == 0:  # nothing to skip: walking the log is all of it
-        record, report.walk_note = None, "the log was empty when last verified"
+    if record is not None and record.length == 0:  # the log was empty: nothing to skip, nothing to say
+        record, report.walk_note = None, ""
     proved = proved_prefix(store.log_path, record) if record is not None else None
     if record is not None and proved is None:
         report.walk_note = f"the log's first {record.lines} lines are not the ones verified before"
