@@ -28,7 +28,8 @@ IDS = ("a-note", "b-note", "c-note")
 
 OPS = st.lists(
     st.tuples(
-        st.sampled_from(["create", "update", "delete", "pend", "apply", "discard", "session"]), st.integers(0, 2)
+        st.sampled_from(["create", "update", "delete", "pend", "apply", "discard", "session", "compact"]),
+        st.integers(0, 2),
     ),
     max_size=5,
 )
@@ -66,6 +67,8 @@ def _run(ws: Workspace, ops: list[tuple[str, int]], pending: list[str], step: in
                     ws.apply([cid], actor=ACTOR)
                 else:
                     ws.discard([cid], actor=ACTOR, reason="no")
+            elif op == "compact":
+                ws.project.compact()  # the checkpoint moves past the record: session files follow it
             elif op == "session":
                 ws.write_session_memory(SESSION, ProposedMemory(id=memory_id, type="fact", description="s", body=body))
         except MemoryReviewError:
