@@ -291,3 +291,28 @@ def test_the_command_says_which_walk_ran(tmp_path: Path, env: dict) -> None:
     whole = run_json(["verify", "--full"], env, repo)
     assert {(s["walk"], s["walk_note"]) for s in whole["stores"]} == {("full", "asked for with --full")}
     assert "--full" in run(["verify", "--help"], env, repo).stdout
+
+
+def _rewrite_record(path: Path, **changes) -> None:
+    """The record with ``changes`` and a checksum that holds (as only a process writing the user store could)."""
+    body = orjson.loads(path.read_bytes().partition(b"\n")[2])
+    data = orjson.dumps({**body, **changes}) + b"\n"
+    path.write_bytes(verified.hashlib.sha256(data).hexdigest().encode() + b"\n" + data)
+
+
+def test_a_record_that_does_not_read_back_means_a_full_verify(tmp_path: Path) -> None:
+    """Offsets that are not the lines they should be: the walk starts again, whole, and finds the same."""
+    ws, pending = _store(tmp_path)
+    path = _record_path(ws)
+    good = path.read_bytes()
+    _rewrite_record(path, pending={pending: 1})  # not a line start
+    report = _project(ws)
+    assert (report.walk, report.ok) == ("full", True) and "not a line of the verified log" in report.walk_note
+    path.write_bytes(good)
+    records = orjson.loads(good.partition(b"\n")[2])["records"]
+    _rewrite_record(path, records={**records, "b-note": 0})  # the first line holds no change of b-note
+    [update] = ws.propose([_proposal("b-note", "b-note second", op="update")])
+    ws.apply([update.candidate.id], actor=ACTOR)  # a later change of b-note: its record is read back mid-walk
+    report = _project(ws)
+    assert (report.walk, report.ok) == ("full", True) and "does not hold memory 'b-note'" in report.walk_note
+    assert _project(ws).walk == "incremental"  # the clean full verify recorded afresh
