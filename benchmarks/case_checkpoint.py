@@ -7,9 +7,12 @@
 - how often the manifest was rewritten across those applies, and one compaction's cost (in process)
   with its amortised share per commit (1 / ``COMPACT_AFTER``);
 - ``verify`` against reading the log with orjson + sha256 per line (the floor: what any check of every
-  line must do), as two fair pairs in the same run, interleaved: ``Workspace.verify()`` in this process
-  against the floor in this process, and ``memory-review verify`` as a whole process against the floor as
-  a whole process (``python -c`` importing orjson and hashing each line); CPU and wall of each;
+  line must do), in the same run, interleaved: in this process ``Workspace.verify(full=True)`` (every
+  line), ``Workspace.verify()`` with nothing new since the last one, and ``Workspace.verify()`` right
+  after one more apply (the realistic case: the incremental verify of docs/adr/0056), against the floor
+  in this process; as whole processes ``memory-review verify --full`` and ``memory-review verify`` right
+  after one more apply against the floor as a whole process (``python -c`` importing orjson and hashing
+  each line); CPU and wall of each;
 - ``context --session``: whether it rewrote the manifest.
 """
 
@@ -67,8 +70,12 @@ def in_process(action: Callable[[], object]) -> tuple[float, float]:
     return time.perf_counter() - wall, time.process_time() - start
 
 
-def verify_pairs(ws: Workspace, cli: list[str], env: dict[str, str], runs: int) -> dict[str, list[tuple[float, float]]]:
-    """``verify`` and its floor, in process and as whole processes, interleaved: (wall, CPU) samples of each.
+def verify_pairs(
+    ws: Workspace, cli: list[str], env: dict[str, str], runs: int, more: list[str]
+) -> dict[str, list[tuple[float, float]]]:
+    """``verify`` full and incremental and its floor, in process and as whole processes, interleaved:
+    (wall, CPU) samples of each. ``more``: 2 × ``runs`` candidates, one applied (untimed, in process)
+    before each timed "after one apply" verify.
 
     In process, the first ``Workspace.verify()`` builds pydantic's validators and fills the page cache;
     it is a warm-up, as is one run of each process (bytecode written once, as in any install).
@@ -76,24 +83,52 @@ def verify_pairs(ws: Workspace, cli: list[str], env: dict[str, str], runs: int) 
     log = ws.project.log_path
     floor_process = [sys.executable, "-c", FLOOR_SCRIPT, str(log)]
 
-    def checked() -> None:
-        problems = [p for report in ws.verify() for p in report.problems]
-        if problems:
-            raise RuntimeError(f"verify found problems in the benchmark's store: {problems[:3]}")
+    def checked(walk: str, **kwargs: bool) -> Callable[[], None]:
+        def call() -> None:
+            reports = ws.verify(**kwargs)
+            problems = [p for report in reports for p in report.problems]
+            if problems:
+                raise RuntimeError(f"verify found problems in the benchmark's store: {problems[:3]}")
+            project = next(report for report in reports if report.scope == "project")
+            if project.walk != walk:
+                raise RuntimeError(f"a {walk} verify was meant, and a {project.walk} one ran: {project.walk_note}")
 
-    checked(), floor_of_log(log), run([*cli, "verify"], env), run(floor_process, env)
-    samples: dict[str, list[tuple[float, float]]] = {
-        "verify": [],
-        "floor": [],
-        "verify_process": [],
-        "floor_process": [],
-    }
+        return call
+
+    def apply_one() -> None:
+        ws.apply([more.pop()], actor="bench")
+
+    checked("full", full=True)(), floor_of_log(log), run([*cli, "verify", "--full"], env), run(floor_process, env)
+    samples: dict[str, list[tuple[float, float]]] = {key: [] for key, _label in VERIFY_KINDS}
     for _ in range(runs):
-        samples["verify"].append(in_process(checked))
+        samples["full"].append(in_process(checked("full", full=True)))
         samples["floor"].append(floor_of_log(log))
-        samples["verify_process"].append(run([*cli, "verify"], env))
+        samples["again"].append(in_process(checked("incremental")))
+        apply_one()
+        samples["after_apply"].append(in_process(checked("incremental")))
+        samples["full_process"].append(run([*cli, "verify", "--full"], env))
         samples["floor_process"].append(run(floor_process, env))
+        apply_one()
+        samples["after_apply_process"].append(run([*cli, "verify"], env))
     return samples
+
+
+VERIFY_KINDS = (
+    ("full", "verify --full, in process"),
+    ("again", "verify, nothing new since the last, in process"),
+    ("after_apply", "verify right after one apply, in process"),
+    ("floor", "orjson+sha256 of the log, in process"),
+    ("full_process", "verify --full, whole process"),
+    ("after_apply_process", "verify right after one apply, whole process"),
+    ("floor_process", "orjson+sha256 of the log, whole process"),
+)
+VERIFY_RATIOS = (
+    ("full", "floor"),
+    ("again", "floor"),
+    ("after_apply", "floor"),
+    ("full_process", "floor_process"),
+    ("after_apply_process", "floor_process"),
+)
 
 
 def measure(work: Path, size: int, runs: int) -> dict[str, object]:
@@ -102,7 +137,9 @@ def measure(work: Path, size: int, runs: int) -> dict[str, object]:
     trust_filled(ws)
     project = ws.project.root.parent
     subprocess.run(["git", "init", "-q", str(project)], check=True, timeout=60)
-    ids = [s.candidate.id for s in ws.propose([proposal(i, "project", prefix="ck") for i in range(runs + 1)])]
+    ids = [s.candidate.id for s in ws.propose([proposal(i, "project", prefix="ck") for i in range(3 * runs + 1)])]
+    more = ids[runs + 1 :]  # applied before the "verify after one apply" samples
+    ids = ids[: runs + 1]
     # Bytecode cached, as in any install: with PYTHONDONTWRITEBYTECODE inherited, every run compiled the
     # library again (hundreds of ms) while the bare interpreter compiled nothing.
     env = {**child_env(work), "MEMORY_REVIEW_HOME": str(ws.user.root), "MEMORY_REVIEW_ACTOR": "bench"}
@@ -120,7 +157,7 @@ def measure(work: Path, size: int, runs: int) -> dict[str, object]:
     manifest = ws.project.manifest_path.stat().st_mtime_ns
     run([*cli, "--session", "sess-bench", "context", "--query", "prefer"], env)
     context_rewrote = ws.project.manifest_path.stat().st_mtime_ns != manifest
-    pairs = verify_pairs(ws, cli, env, runs)
+    pairs = verify_pairs(ws, cli, env, runs, more)
     return {
         "size": size,
         "apply_cpu": [c for _w, c in applies],
@@ -133,9 +170,6 @@ def measure(work: Path, size: int, runs: int) -> dict[str, object]:
         **pairs,
         "manifest_bytes": ws.project.manifest_path.stat().st_size,
     }
-
-
-VERIFY_PAIRS = (("in process", "verify", "floor"), ("whole process", "verify_process", "floor_process"))
 
 
 def main(argv: list[str]) -> int:
@@ -159,16 +193,14 @@ def main(argv: list[str]) -> int:
             f" CPU in process, {r['compaction'] * 1000 / COMPACT_AFTER:.1f} ms per commit amortised"
         )
         print(f"  context --session rewrote the manifest: {r['context_rewrote']}")
-        for label, op, floor in (
-            ("in process", "verify", "floor"),
-            ("whole process", "verify_process", "floor_process"),
-        ):
-            for kind, index in (("CPU", 1), ("wall", 0)):
-                mine, base = [s[index] for s in r[op]], [s[index] for s in r[floor]]  # type: ignore[attr-defined]
-                print(
-                    f"  verify {label} {kind}: {spread(mine)}   orjson+sha256 of the log {spread(base)}   "
-                    f"ratio {median(mine) / median(base):.1f}x"
-                )
+        for kind, index in (("CPU", 1), ("wall", 0)):
+            for key, label in VERIFY_KINDS:
+                values = [sample[index] for sample in r[key]]  # type: ignore[attr-defined]
+                print(f"  {kind:4} {label:50} {spread(values)}")
+            for key, floor in VERIFY_RATIOS:
+                mine = [sample[index] for sample in r[key]]  # type: ignore[attr-defined]
+                base = [sample[index] for sample in r[floor]]  # type: ignore[attr-defined]
+                print(f"  {kind:4} {key} / {floor}: {median(mine) / median(base):.1f}x (medians)")
     if len(results) > 1:
         small, large = results[0], results[-1]
         print(

@@ -43,7 +43,8 @@ from .model import (
     line_hash,
 )
 from .replay import ReplayState, apply_event, replay
-from .report import LogHead, Problem, TornTail, VerifyReport
+from .report import LogHead, Problem, TornTail, VerifyReport, WalkState
+from .verify import Resume, ResumeRefused
 
 __all__ = [
     "CANDIDATE_TYPES",
@@ -70,8 +71,11 @@ __all__ = [
     "Problem",
     "ReplayError",
     "ReplayState",
+    "Resume",
+    "ResumeRefused",
     "TornTail",
     "VerifyReport",
+    "WalkState",
     "apply_event",
     "arm",
     "atomic_replace",

@@ -34,7 +34,7 @@ from .model import GENESIS, Event, EventDraft, EventType, decode_event, encode_e
 from .report import LogHead, Problem, TornTail, VerifyReport
 from .safe_fs import UnsafeFile, open_file
 from .scan import Tail, last_lines, read_tail
-from .verify import verify_log
+from .verify import Resume, verify_log
 
 __all__ = ["EventLog", "LogHead", "Problem", "TornTail", "VerifyReport", "utc_timestamp"]
 
@@ -295,15 +295,22 @@ class EventLog:
             return event
         raise EventNotFoundError(seq)
 
-    def verify(self, *, watch: int | None = None, each: Callable[[Event], None] | None = None) -> VerifyReport:
+    def verify(
+        self,
+        *,
+        watch: int | None = None,
+        each: Callable[[Event, int], None] | None = None,
+        resume: Resume | None = None,
+    ) -> VerifyReport:
         """Walk the whole log and report every problem; raises only if the disk cannot be read.
 
         ``watch``: also give the line hash of event ``watch`` (to check the log extends an anchored head).
-        ``each``: handed every committed event as the walk passes it (``verify_log``), so one decode of
-        the log serves the chain, the cross-event rules and the caller's own checks.
+        ``each``: handed every committed event (and its line's offset) as the walk passes it
+        (``verify_log``), so one decode of the log serves the chain, the cross-event rules and the
+        caller's own checks. ``resume``: walk on from lines a caller proved unchanged (``verify_log``).
         """
         with self._io_errors():
-            return verify_log(self.path, watch=watch, each=each)
+            return verify_log(self.path, watch=watch, each=each, resume=resume)
 
     @contextmanager
     def _io_errors(self) -> Iterator[None]:

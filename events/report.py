@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .model import GENESIS
 
@@ -55,3 +55,26 @@ class VerifyReport:
     problems: tuple[Problem, ...]
     watched: str | None = None
     """The sha256 of the committed line whose seq the caller asked to watch (None: no such line)."""
+    walked: WalkState | None = None
+    """Where the walk stood after the last committed line (a later walk may resume from it: ADR 0056)."""
+
+
+@dataclass
+class WalkState:
+    """Where a walk of the log stands after a committed line: what a later walk needs to go on from there.
+
+    ``memories``: for each memory the log's changes leave, the offset of the line whose change holds
+    its record now (read back from the walked bytes only when a later change names that memory).
+    """
+
+    offset: int = 0
+    lines: int = 0
+    seq: int = 0
+    hash: str = GENESIS
+    events: int = 0
+    terminal: dict[str, int] = field(default_factory=dict)
+    created: set[str] = field(default_factory=set)
+    changed: set[int] = field(default_factory=set)
+    memories: dict[str, int] = field(default_factory=dict)
+    digest: str | None = None
+    """sha256 of the log's first ``offset`` bytes, as the walk read them (None: it read more)."""

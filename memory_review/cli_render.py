@@ -16,6 +16,7 @@ from memory_review.events import Event, encode_event
 from memory_review.gitrepo import LogEntry
 from memory_review.models import DurableScope, Memory, utc_now
 from memory_review.record_io import memory_to_json
+from memory_review.verified import NO_RECORD
 from memory_review.verify import StoreReport
 
 
@@ -394,6 +395,8 @@ def render_verify(result, args) -> str:
         lines.append(
             f"{r.scope} store {r.root}: {status} ({r.events} events, {r.memories} memories, {r.pending} pending)"
         )
+        if not getattr(r, "plan", []) and not r.repaired and r.walk_note not in ("", NO_RECORD):
+            lines.append(f"  {r.walk} verify: {r.walk_note}")
         lines += [f"  repaired: {p}" for p in r.repaired]
         lines += [f"  would: {p}" for p in getattr(r, "plan", [])]
         if getattr(r, "plan", []):

@@ -261,11 +261,18 @@ def _apply_without_repair(args) -> str | None:
             action="store_true",
             help="with --repair: do it, after backing the store's files up to <store>/backups/",
         ),
+        arg(
+            "--full",
+            action="store_true",
+            help="read every line of the log again; without it, a store this machine verified clean before "
+            "is walked only past what that verify proved, when the log still begins with those exact bytes "
+            "(every file is checked either way)",
+        ),
     ],
     misuse=_apply_without_repair,
 )
 def _verify(args, ws: Workspace):
-    return out.VerifyResult.of(ws.verify(repair=args.repair, apply=args.apply), for_json=args.json)
+    return out.VerifyResult.of(ws.verify(repair=args.repair, apply=args.apply, full=args.full), for_json=args.json)
 
 
 @command(

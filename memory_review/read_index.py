@@ -14,9 +14,12 @@ is derived: losing it costs speed, never correctness, and nothing reads it as me
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Mapping
 from pathlib import Path
+
+import orjson
 
 from memory_review.errors import IntegrityError, StorageError
 from memory_review.events import LogHead
@@ -37,6 +40,11 @@ from memory_review.store_view import StoreView
 COMPACT_AFTER = 64
 """Delta lines a reader folds at most before a commit rewrites the base (as the checkpoint's tail)."""
 GITIGNORE = b"# memory-review's read index: derived, machine-local, never shared\n*\n"
+
+
+def entry_digest(entry: Entry) -> str:
+    """A read index entry's identity (16 bytes, hex): what an incremental verify recorded it checked."""
+    return hashlib.blake2b(orjson.dumps(entry), digest_size=16).hexdigest()
 
 
 def entry_of(memory: Memory, sha256: str) -> Entry:
@@ -131,11 +139,21 @@ class ReadIndex:
             self._append(store, layout.delta_bytes(moved_from, state, put, deleted))
             state.deltas += 1
 
-    def problems(self, store: Store, known: Mapping[str, Memory] | None = None) -> list[str]:
+    def problems(
+        self,
+        store: Store,
+        known: Mapping[str, Memory] | None = None,
+        *,
+        checked: Mapping[str, tuple[str, str]] | None = None,
+        digests: dict[str, tuple[str, str]] | None = None,
+    ) -> list[str]:
         """What ``verify`` says of the index: only an index that claims to be current and is not.
 
         ``known``: memories by sha256 that verify has just proved are the contents of their files
-        (``verify_store``); a version found there is not read and parsed again.
+        (``verify_store``); a version found there is not read and parsed again. ``checked``: memory id ->
+        (sha256 of a version, :func:`entry_digest` of its entry) that an earlier clean verify found equal
+        (docs/adr/0056): an entry of that version with that digest is the one the memory makes, and is
+        not made again. ``digests`` receives the same for every entry of an index found current and equal.
         """
         try:
             state = layout.load(self.user_dir, store.root, store.scope)
@@ -149,13 +167,21 @@ class ReadIndex:
         def differs(view: StoreView) -> list[str]:
             if not _describes(store, state, view.head):  # the index just loaded, not a second load of it
                 return []  # stale: the next commit (or `verify --repair --apply`) rebuilds it
-            want = {}
+            want, made = {}, {}
             for memory_id in view.ids():
                 sha256 = view.sha256(memory_id)
+                have, earlier = state.entries.get(memory_id), (checked or {}).get(memory_id, ("", ""))
+                # An entry with the digest of the one this version made when checked: it is that entry.
+                if have is not None and earlier[0] == sha256 and entry_digest(have) == earlier[1]:
+                    want[memory_id], made[memory_id] = have, earlier
+                    continue
                 memory = (known or {}).get(sha256 or "") or view.memory(memory_id)
                 if memory is not None:
-                    want[memory_id] = entry_of(memory, sha256 or memory_sha256(memory))
+                    want[memory_id] = entry = entry_of(memory, sha256 or memory_sha256(memory))
+                    made[memory_id] = (sha256 or memory_sha256(memory), entry_digest(entry))
             if want == state.entries:
+                if digests is not None:
+                    digests.update(made)
                 return []
             wrong = sorted(set(want) ^ set(state.entries) | {i for i in want if want[i] != state.entries.get(i)})
             return [

@@ -60,6 +60,22 @@ class ReviewedRecords:
         self._resolved: dict[str, bytes] = {}  # a resolved candidate -> the digest of its last record
         self._forged: set[str] = set()  # candidates reopened by a restore with a record they never had
 
+    @classmethod
+    def resumed(
+        cls, records: dict[str, dict[str, Any]], resolved: dict[str, bytes], forged: set[str]
+    ) -> ReviewedRecords:
+        """The fold as :meth:`saved` left it (the records of pending candidates given back whole)."""
+        folded = cls()
+        folded._records = dict(records)
+        folded.pending = {candidate: reviewed_changes(record) for candidate, record in records.items()}
+        folded._resolved, folded._forged = dict(resolved), set(forged)
+        return folded
+
+    def saved(self) -> tuple[list[str], dict[str, bytes], set[str]]:
+        """What :meth:`resumed` needs besides the pending records: their candidates, the resolved digests,
+        the candidates a forged restore reopened."""
+        return list(self._records), dict(self._resolved), set(self._forged)
+
     def check(self, event: Event) -> Unreviewed | None:
         """Fold ``event`` in; for a ``candidate.applied`` that does not match its record, say why."""
         kind, candidate = event.type, event.candidate

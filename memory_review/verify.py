@@ -7,6 +7,10 @@ a person reviewed (:mod:`memory_review.reviewed`), every pending candidate file 
 logged record, every session file its fold; and the log still extends the head this
 machine anchored in the user store (:class:`memory_review.trust.Anchor`), else it was
 rewritten. Repair (``--repair``) is :mod:`memory_review.repair`.
+
+A verify may be incremental (docs/adr/0056, :mod:`memory_review.verified`): when an earlier clean verify
+on this machine recorded how far it proved the log, and the log still begins with exactly those bytes,
+only the lines after them are walked, from the state it recorded; every file is checked as in a full one.
 """
 
 from __future__ import annotations
@@ -16,16 +20,28 @@ import hashlib
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
+import orjson
+
+from memory_review.candidate import Candidate, candidate_from_json
 from memory_review.errors import MemoryReviewError
-from memory_review.events import GENESIS, Event
+from memory_review.events import (
+    GENESIS,
+    Event,
+    LogIntegrityError,
+    Resume,
+    ResumeRefused,
+    WalkState,
+    decode_event,
+)
 from memory_review.events.safe_fs import list_dir
 from memory_review.file_reads import storage_errors
 from memory_review.manifest import Manifest
 from memory_review.models import DurableScope, Memory
-from memory_review.reviewed import ReviewedRecords, Unreviewed
+from memory_review.reviewed import RECORD_TYPES, ReviewedRecords, Unreviewed
 from memory_review.sessions import SESSION_EVENT, session_problems, session_states
-from memory_review.storage import EMPTY, Folding, fold_all
+from memory_review.storage import EMPTY, Folded, Folding, fold_all
 from memory_review.store import (
     TEMP_PREFIX,
     Store,
@@ -37,6 +53,10 @@ from memory_review.store import (
     versions_named,
 )
 from memory_review.trust import Anchor
+from memory_review.verified import Resuming, VerifiedRecord, proved_prefix
+
+FULL = "full"
+INCREMENTAL = "incremental"
 
 
 @dataclass
@@ -54,19 +74,34 @@ class StoreReport:
     """Worth knowing but not damage (e.g. git history that lags the log; the log is the truth)."""
     plan: list[str] = field(default_factory=list)
     """What ``verify --repair`` would do (a dry run; ``--apply`` does it: memory_review/repair.py)."""
+    walk: str = FULL
+    """``full``: every line of the log was checked; ``incremental``: only those past ``walk_note``'s event,
+    which an earlier clean verify on this machine proved (docs/adr/0056)."""
+    walk_note: str = ""
+    """Why the walk was full, or where the incremental one began."""
 
     @property
     def ok(self) -> bool:
         return not self.problems
 
 
-def verify_store(store: Store, *, anchor: Anchor | None = None, known: dict[str, Memory] | None = None) -> StoreReport:
+def verify_store(
+    store: Store,
+    *,
+    anchor: Anchor | None = None,
+    known: dict[str, Memory] | None = None,
+    resuming: Resuming | None = None,
+) -> StoreReport:
     """Recover, then check chain, manifest ⇄ files ⇄ log ⇄ candidates, and that the log extends ``anchor``.
 
     ``known`` (when given) receives, by sha256, each current memory whose file verify proved to be
     that memory, so the read index's check (:meth:`ReadIndex.problems`) need not parse the files again.
+    ``resuming``: walk only the lines past its record when the log still begins with the bytes it
+    proved, and give back what this walk proved (see :class:`Resuming`); without it, a full walk.
     """
     report = StoreReport(scope=store.scope, root=str(store.root))
+    resuming = Resuming() if resuming is None else resuming
+    report.walk_note = resuming.why
     if not store.exists():
         return report
     _recover_first(store)
@@ -79,12 +114,36 @@ def verify_store(store: Store, *, anchor: Anchor | None = None, known: dict[str,
                 if _check_log(store, report, anchor, None) is not None:
                     report.problems.append(str(exc))
                 return report
-            walk = _check_log(store, report, anchor, Walk(checkpoint=tx.manifest.log_seq))
+            walk = _walk_log(store, report, anchor, tx.manifest.log_seq, resuming)
             if isinstance(walk, Walk):
                 _check_against_log(store, tx, report, walk, {} if known is None else known)
+                if report.ok and walk.walked is not None:
+                    resuming.proved = walk.proved(store.scope)
     except MemoryReviewError as exc:  # e.g. a symlinked store folder or log (ADR 0020): named, not followed
         report.problems.append(str(exc))
     return report
+
+
+def _walk_log(
+    store: Store, report: StoreReport, anchor: Anchor | None, checkpoint: int, resuming: Resuming
+) -> Walk | None:
+    """The log walked from the record of ``resuming`` when its proof holds, else whole."""
+    record = resuming.record
+    if record is not None and record.length == 0:  # the log was empty: nothing to skip, nothing to say
+        record, report.walk_note = None, ""
+    proved = proved_prefix(store.log_path, record) if record is not None else None
+    if record is not None and proved is None:
+        report.walk_note = f"the log's first {record.lines} lines are not the ones verified before"
+    if record is not None and proved is not None:
+        try:
+            walk, resume = _resumed(checkpoint, record, *proved, store)
+            found = _check_log(store, report, anchor, walk, resume)
+            report.walk, report.walk_note = INCREMENTAL, f"the lines after event {record.seq}"
+            return found if isinstance(found, Walk) else None
+        except ResumeRefused as exc:  # the file changed under the walk: start again, whole
+            report.walk_note = str(exc)
+    found = _check_log(store, report, anchor, Walk(checkpoint))
+    return found if isinstance(found, Walk) else None
 
 
 @contextmanager
@@ -131,27 +190,143 @@ class Walk:
         self.unreviewed: list[Unreviewed] = []
         self.session_events: list[Event] = []
         self.failed: MemoryReviewError | None = None  # the first event the fold refused (folding stops)
+        # For the record of a clean verify (docs/adr/0056): where each thing the state holds was read.
+        self.record_lines: dict[str, int] = {}  # candidate -> offset of the line with its last record
+        self.session_lines: list[int] = []
+        self.carried: set[str] = set()  # memories a resumed walk took from the record, untouched since
+        self.walked: WalkState | None = None  # the log's walk, when it read every line it was handed
 
-    def __call__(self, event: Event) -> None:
+    @classmethod
+    def resumed(
+        cls, checkpoint: int, record: VerifiedRecord, prefix: bytes, hasher: Any, store: Store
+    ) -> tuple[Walk, Resume]:
+        """The walk as the recorded clean verify left it, its records read back from the proved ``prefix``."""
+        walk = cls(checkpoint)
+        walk.hashes.update(record.hashes)
+        pending = {cid: _candidate_at(prefix, offset) for cid, offset in record.pending.items()}
+        walk.folding = Folding(Folded(candidates=pending), hashes=walk.hashes)
+        reviewed = {cid: _record_at(prefix, offset) for cid, offset in record.reviewed.items()}
+        resolved = {cid: bytes.fromhex(digest) for cid, digest in record.resolved.items()}
+        walk.records = ReviewedRecords.resumed(reviewed, resolved, set(record.forged))
+        walk.record_lines = {**record.pending, **record.reviewed}
+        walk.session_lines = list(record.sessions)
+        for offset in record.sessions:
+            event = _event_at(prefix, offset, store)
+            if event.seq <= checkpoint:
+                walk.session_events.append(event)
+        walk.carried = set(record.hashes)
+        state = WalkState(
+            record.length,
+            record.lines,
+            record.seq,
+            record.hash,
+            record.events,
+            dict(record.terminal),
+            set(record.created),
+            set(record.changed),
+            dict(record.records),
+        )
+        return walk, Resume(state, prefix, hasher)
+
+    def __call__(self, event: Event, offset: int = 0) -> None:
         if self.failed is not None:
             return
         found = self.records.check(event)
         if found is not None:
             self.unreviewed.append(found)
+        if event.type in RECORD_TYPES and event.candidate is not None and event.record is not None:
+            self.record_lines[event.candidate] = offset
         try:
             self.folding.take(event)
         except MemoryReviewError as exc:
             self.failed = exc
             return
         # Session files move with the manifest that records them: the log's session events up to it.
-        if event.type == SESSION_EVENT and event.seq <= self.checkpoint:
-            self.session_events.append(event)
+        if event.type == SESSION_EVENT:
+            self.session_lines.append(offset)
+            if event.seq <= self.checkpoint:
+                self.session_events.append(event)
+
+    def proved(self, scope: str) -> dict[str, Any] | None:
+        """What this clean walk proved, as the fields of a :class:`VerifiedRecord` (None: nothing to keep)."""
+        walked = self.walked
+        if walked is None or walked.digest is None:
+            return None
+        touched = self.folding.memories
+        if any((m.id, m.scope) != (mid, scope) for mid, m in touched.items() if m is not None):
+            return None  # such a file is parsed by every verify (_check_files): nothing to carry
+        pending = [c.id for c in self.folding.state().pending()]
+        reviewed, resolved, forged = self.records.saved()
+        return {
+            "length": walked.offset,
+            "digest": walked.digest,
+            "lines": walked.lines,
+            "seq": walked.seq,
+            "hash": walked.hash,
+            "events": walked.events,
+            "terminal": walked.terminal,
+            "created": sorted(walked.created),
+            "changed": sorted(walked.changed),
+            "records": walked.memories,
+            "hashes": dict(self.hashes),
+            "pending": {cid: self.record_lines[cid] for cid in pending},
+            "reviewed": {cid: self.record_lines[cid] for cid in reviewed},
+            "resolved": {cid: digest.hex() for cid, digest in resolved.items()},
+            "forged": sorted(forged),
+            "sessions": list(self.session_lines),
+        }
 
 
-def _check_log(store: Store, report: StoreReport, anchor: Anchor | None, walk: Walk | None) -> Walk | bool | None:
+def _resumed(checkpoint: int, record: VerifiedRecord, prefix: bytes, hasher: Any, store: Store) -> tuple[Walk, Resume]:
+    """:meth:`Walk.resumed`, with anything the proved lines do not give back as ResumeRefused."""
+    try:
+        return Walk.resumed(checkpoint, record, prefix, hasher, store)
+    except (MemoryReviewError, LogIntegrityError, orjson.JSONDecodeError, ValueError) as exc:
+        raise ResumeRefused(f"the recorded state does not read back ({exc})") from exc
+
+
+def _line_at(prefix: bytes, offset: int) -> dict[str, Any]:
+    """The proved line starting at ``offset``, as JSON (its bytes were checked by the recorded verify)."""
+    end = prefix.find(b"\n", offset) + 1
+    if offset > len(prefix) or end <= offset or (offset and prefix[offset - 1 : offset] != b"\n"):
+        raise ResumeRefused(f"offset {offset} is not a line of the verified log")
+    value = orjson.loads(prefix[offset:end])
+    if not isinstance(value, dict):
+        raise ResumeRefused(f"offset {offset} is not an event of the verified log")
+    return value
+
+
+def _record_at(prefix: bytes, offset: int) -> dict[str, Any]:
+    """The candidate record the proved line at ``offset`` holds (as the event's ``record``)."""
+    record = _line_at(prefix, offset).get("record")
+    if not isinstance(record, dict):
+        raise ResumeRefused(f"the line at offset {offset} holds no candidate record")
+    return record
+
+
+def _candidate_at(prefix: bytes, offset: int) -> Candidate:
+    return candidate_from_json(_record_at(prefix, offset), where=f"the line at offset {offset}")
+
+
+def _event_at(prefix: bytes, offset: int, store: Store) -> Event:
+    _line_at(prefix, offset)  # a line start, or ResumeRefused
+    return decode_event(prefix[offset : prefix.index(b"\n", offset) + 1], path=store.log_path, line_no=0)
+
+
+def _check_log(
+    store: Store, report: StoreReport, anchor: Anchor | None, walk: Walk | None, resume: Resume | None = None
+) -> Walk | bool | None:
     """The chain and the per-line rules, with ``walk`` fed on the way; None when a line is damaged."""
+    refused = None
     with log_errors(store.log_path):
-        log_report = store.log().verify(watch=anchor.seq if anchor else None, each=walk)
+        try:
+            log_report = store.log().verify(watch=anchor.seq if anchor else None, each=walk, resume=resume)
+        except ResumeRefused as exc:
+            refused = exc
+    if refused is not None:
+        raise refused  # past log_errors: the caller walks the log whole
+    if walk is not None:
+        walk.walked = log_report.walked
     report.events = log_report.events
     if anchor is not None:
         report.problems += _anchor_problems(anchor, log_report)
@@ -197,8 +372,9 @@ def _check_against_log(
     report.problems += [f"{store.log_path}: {u.message()}" for u in walk.unreviewed]
     current = compacted(tx.manifest, tx.view.head, fold_all(EMPTY, tx.tail))
     report.memories = len(current.memories)
-    hashes = {memory_id: walk.hashes[memory_id] for memory_id in expected}  # from the fold's own rendering
-    _check_files(store, current, expected, hashes, report, known)
+    hashes = dict(walk.hashes)  # each memory the log leaves: its sha256, from the fold's own rendering
+    carried = walk.carried - set(whole.memories)  # checked by the recorded verify, untouched since
+    _check_files(store, current, expected, hashes, report, known, carried)
     _check_unnamed(store, current, report, also=files_of(tx.manifest) | versions_named(tx.tail))
     _compare_sets(current, hashes, report)
     _check_candidates(store, pending, report)
@@ -212,6 +388,7 @@ def _check_files(
     hashes: dict[str, str],
     report: StoreReport,
     known: dict[str, Memory],
+    carried: set[str],
 ) -> None:
     """Each current entry's file: readable, its sha256 the entry's, and the memory it names.
 
@@ -220,21 +397,27 @@ def _check_files(
     ``parse_memory(render_memory(m)) == m`` for every memory that renders (record_io): parsing it
     could only give that memory back, so it is not parsed again. Any other file is parsed as a
     reader would, so what is wrong with it is named; the entry itself is then reported as
-    disagreeing with the log (:func:`_compare_sets`).
+    disagreeing with the log (:func:`_compare_sets`). A ``carried`` memory (an incremental verify's,
+    not changed since the recorded one) was such a memory when recorded: its hash stands for it.
     """
     for memory_id, entry in manifest.memories.items():
-        path = store.root / entry.file
         try:
             data = store._read_child(entry.file)  # never through a link, never waiting on a FIFO
         except OSError as exc:
-            report.problems.append(f"{path}: listed in manifest.json but unreadable ({exc.strerror})")
+            report.problems.append(
+                f"{store.root / entry.file}: listed in manifest.json but unreadable ({exc.strerror})"
+            )
             continue
         if hashlib.sha256(data).hexdigest() != entry.sha256:
-            report.problems.append(f"{path}: sha256 does not match manifest.json (edited outside memory-review?)")
+            report.problems.append(
+                f"{store.root / entry.file}: sha256 does not match manifest.json (edited outside memory-review?)"
+            )
             continue
         want = expected.get(memory_id)
         if want is not None and hashes[memory_id] == entry.sha256 and (want.id, want.scope) == (memory_id, store.scope):
             known[entry.sha256] = want
+            continue
+        if memory_id in carried and hashes.get(memory_id) == entry.sha256:
             continue
         try:
             store.memory_in(memory_id, entry, data)

@@ -40,6 +40,7 @@ from memory_review.record_io import memory_to_json
 from memory_review.storage import EMPTY, fold_all
 from memory_review.store import CommitResult, Store, Transaction, log_errors
 from memory_review.trust import TrustRecords, decisions_of, revocations
+from memory_review.verified import Resuming, VerifiedRecords
 from memory_review.verify import StoreReport, verify_store
 
 if TYPE_CHECKING:
@@ -50,6 +51,8 @@ if TYPE_CHECKING:
     from memory_review.trust_review import ForeignMemory
 
 AnyProposal = UpsertProposal | DeleteProposal | ConsolidateProposal
+Clean = tuple[Store, Resuming, dict[str, tuple[str, str]]]
+"""A store a verify found clean, what its walk proved and the read index entries it checked (ADR 0056)."""
 DURABLE: tuple[DurableScope, ...] = ("project", "user")
 
 
@@ -89,6 +92,7 @@ class Workspace:
         self.user = Store(user_dir, "user", lock_timeout=lock_timeout, warnings=self.warnings)
         self.trust_records = TrustRecords(user_dir)  # outside every repository (docs/adr/0021)
         self.read_index = ReadIndex(user_dir)  # machine-local too: a repository cannot ship one (ADR 0030)
+        self.verified = VerifiedRecords(user_dir)  # what clean verifies proved: beside the anchors (ADR 0056)
         for store in (self.project, self.user):
             store.compaction_observers.append(self.read_index)  # a compaction keeps the index current
         # Git history follows every commit (a failure is a warning; `verify --repair` catches it up).
@@ -636,12 +640,19 @@ class Workspace:
         chosen = DEFAULT_THRESHOLD if threshold is None else threshold
         return propose_consolidation(self, scope=scope, threshold=chosen)
 
-    def verify(self, *, repair: bool = False, apply: bool = False, actor: str | None = None) -> list[StoreReport]:
+    def verify(
+        self, *, repair: bool = False, apply: bool = False, actor: str | None = None, full: bool = False
+    ) -> list[StoreReport]:
         """Recover, then check both stores; with ``repair``, the plan to fold what is provably committed
-        (docs/adr/0024), carried out (backed up first, recorded) only with ``apply``."""
+        (docs/adr/0024), carried out (backed up first, recorded) only with ``apply``.
+
+        Without ``full``, a store an earlier clean verify on this machine recorded is walked only past
+        what it proved, when the log still begins with exactly those bytes (docs/adr/0056); a clean
+        verify records what it proved. ``full`` walks every line and file (and records too)."""
         self._refuse_newer_formats(None)
         damaged: dict[str, str] = {}
         anchors = {store.scope: self._anchor_of(store, damaged) for store in self._stores(None)}
+        clean: dict[str, Clean] = {}
         if repair:
             from memory_review.repair import repair_store  # noqa: PLC0415 - rare: not every start-up
 
@@ -657,23 +668,40 @@ class Workspace:
                             self._anchor(store)
                             self._reindex(store)
         else:
-            known: dict[str, dict[str, Memory]] = {store.scope: {} for store in self._stores(None)}
-            reports = [
-                verify_store(store, anchor=anchors[store.scope], known=known[store.scope])
-                for store in self._stores(None)
-            ]
-            for report, store in zip(reports, self._stores(None), strict=True):
-                report.problems += [damaged[report.scope]] if report.scope in damaged else []
-                if report.ok and store.exists():  # a damaged store is reported already; its index waits
-                    report.problems += self.read_index.problems(store, known[store.scope])  # files checked above
+            reports, clean = self._verify_stores(anchors, damaged, full=full)
         for report in reports:
             self.history[report.scope].check(report, repair=repair and apply)
+        for report in reports:
+            if report.ok and report.scope in clean:  # what a clean verify proved (ADR 0056)
+                store, resuming, digests = clean[report.scope]
+                self.verified.keep(store, resuming, digests, self.warnings)
         for store in self._stores(None):
             if store.exists():
                 with store.locked():  # recovery of the ledger's and the index's own leftovers (ADR 0021, 0030)
                     self.trust_records.collect(store)
                     self.read_index.collect(store)
+                    self.verified.collect(store)
         return reports
+
+    def _verify_stores(
+        self, anchors: dict, damaged: dict[str, str], *, full: bool
+    ) -> tuple[list[StoreReport], dict[str, Clean]]:
+        """Each store checked, its read index too; and, by scope, what each clean one proved (to keep)."""
+        reports: list[StoreReport] = []
+        clean: dict[str, Clean] = {}
+        for store in self._stores(None):
+            known: dict[str, Memory] = {}
+            resuming = self.verified.resuming(store, full=full)
+            report = verify_store(store, anchor=anchors[store.scope], known=known, resuming=resuming)
+            report.problems += [damaged[report.scope]] if report.scope in damaged else []
+            if report.ok and store.exists():  # a damaged store is reported already; its index waits
+                earlier = resuming.record.index if resuming.record is not None else None
+                digests: dict[str, tuple[str, str]] = {}
+                report.problems += self.read_index.problems(store, known, checked=earlier, digests=digests)
+                if report.ok:
+                    clean[store.scope] = (store, resuming, digests)
+            reports.append(report)
+        return reports, clean
 
     # --- forgetting a text that must not be kept (docs/adr/0019) -------------------------
 

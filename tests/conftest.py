@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from verify_ways import verify_way  # noqa: F401 - the fixture that runs a suite's verifies both ways (ADR 0056)
 
 FULL = os.environ.get("MEMORY_REVIEW_FULL") == "1"
 

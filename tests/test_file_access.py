@@ -33,6 +33,10 @@ ALLOWLIST: dict[tuple[str, str], tuple[int, str]] = {
     ("events/faults.py", "os.open"): (1, "the fault plan's trace file (test machinery, a path the test names)"),
     ("memory_review/cli_command.py", "read_bytes"): (1, "a file the person names (--file, --from-file)"),
     ("memory_review/cli_review.py", "read_bytes"): (1, "the editor's temp file, made by tempfile"),
+    ("memory_review/verified.py", "read_bytes"): (
+        1,
+        "the source of our own modules (checks_digest), never a store's file",
+    ),
     ("memory_review/cli_review.py", "write_bytes"): (1, "the editor's temp file, made by tempfile"),
     ("memory_review/cli.py", "os.open"): (1, "/dev/null, for a reader that went away"),
     ("memory_review/extract/sources.py", "os.open"): (1, "a transcript the agent's payload names (read-only)"),

@@ -12,11 +12,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from cli_kit import run, run_json
 
 from memory_review.proposal import ProposedMemory
 from memory_review.sessions import encode_session
 from memory_review.workspace import Workspace
+
+pytestmark = pytest.mark.usefixtures("verify_way")  # every finding the same, full and incremental (ADR 0056)
 
 SESSION = "0f8fad5b-d9cb-469f-a165-70867728950e"
 FORGED = {

@@ -15,6 +15,8 @@ from memory_review.proposal import parse_proposals
 from memory_review.store import UNFINISHED
 from memory_review.workspace import Workspace
 
+pytestmark = pytest.mark.usefixtures("verify_way")  # every finding the same, full and incremental (ADR 0056)
+
 ACTOR = "alice"
 
 
@@ -62,6 +64,8 @@ def test_the_marker_makes_the_next_commit_collect_a_dead_writers_leftovers(ws: W
     assert not (ws.project.memory_dir / UNFINISHED).exists()
 
 
+# The incremental way verifies after each commit, and a verify sweeps the debris this test leaves in place.
+@pytest.mark.parametrize("verify_way", ["full"], indirect=True)
 def test_without_the_marker_commits_skip_the_listing_and_verify_names_what_it_keeps(ws: Workspace) -> None:
     orphan, temp = _debris(ws)  # e.g. from a version that wrote no marker
     _apply_one(ws, "alpha")

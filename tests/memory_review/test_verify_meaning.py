@@ -20,6 +20,8 @@ from memory_review.proposal import ProposedMemory, UpsertProposal
 from memory_review.trust import HEAD_SUFFIX, TRUST_DIR
 from memory_review.workspace import Workspace
 
+pytestmark = pytest.mark.usefixtures("verify_way")  # every finding the same, full and incremental (ADR 0056)
+
 ACTOR = "alice"
 FORGED_CANDIDATE = "cand_01M8T0FORGEDFORGEDFORGED00"
 

@@ -11,6 +11,8 @@ from tools.reliability import corpus_cases  # noqa: F401 — registers the cases
 from tools.reliability.corpus import CASES, Case, run_case
 from tools.reliability.crash import Prepared
 
+pytestmark = pytest.mark.usefixtures("verify_way")  # every finding the same, full and incremental (ADR 0056)
+
 
 def test_the_corpus_covers_every_category_of_reliability_md() -> None:
     categories = Counter(c.category for c in CASES)

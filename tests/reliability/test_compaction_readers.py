@@ -16,9 +16,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from memory_review.proposal import parse_proposal
 from memory_review.workspace import Workspace
 from tools.reliability.invariants import check_invariants
+
+pytestmark = pytest.mark.usefixtures("verify_way")  # every finding the same, full and incremental (ADR 0056)
 
 MEMORIES = 12
 ROUNDS = 15

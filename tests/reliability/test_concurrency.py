@@ -18,6 +18,8 @@ from tools.reliability.concurrency import (
 from tools.reliability.crash import Prepared
 from tools.reliability.results import SuiteResult
 
+pytestmark = pytest.mark.usefixtures("verify_way")  # every finding the same, full and incremental (ADR 0056)
+
 
 @pytest.fixture
 def result() -> SuiteResult:

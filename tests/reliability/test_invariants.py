@@ -13,6 +13,8 @@ from tools.reliability.invariants import Outside, check_invariants, stores_of
 from tools.reliability.scenario import Trial, copy_trial
 from tools.reliability.state import snapshot_diff, store_state, tree_snapshot
 
+pytestmark = pytest.mark.usefixtures("verify_way")  # every finding the same, full and incremental (ADR 0056)
+
 
 @pytest.fixture
 def trial(prepared: Prepared, tmp_path: Path) -> Trial:

@@ -6,6 +6,8 @@ import errno
 import os
 from pathlib import Path
 
+import pytest
+
 from memory_review.events import faults
 from memory_review.events.faults import FaultPlan
 from memory_review.proposal import ProposedMemory
@@ -15,6 +17,8 @@ from tools.reliability.crash import Point, Prepared, crash_trial
 from tools.reliability.iofaults import io_trial
 from tools.reliability.recovery import interrupted_trial, make_crash_state
 from tools.reliability.scenario import copy_trial, upsert
+
+pytestmark = pytest.mark.usefixtures("verify_way")  # every finding the same, full and incremental (ADR 0056)
 
 
 def _point(prepared: Prepared, op: str, name: str, nth: int = 1, *, partial: bool = False) -> Point:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from scale_kit import FULL
 
 from tools.reliability.stateful import run_stateful
+
+pytestmark = pytest.mark.usefixtures("verify_way")  # every finding the same, full and incremental (ADR 0056)
 
 
 def test_random_operation_sequences_keep_log_disk_and_model_equal() -> None:

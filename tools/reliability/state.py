@@ -121,13 +121,22 @@ Snapshot = dict[str, tuple[str, str]]
 
 
 def tree_snapshot(root: Path) -> Snapshot:
-    """Every entry under ``root`` (symlinks not followed), with its content hash or link target."""
+    """Every entry under ``root`` (symlinks not followed), with its content hash or link target.
+
+    Left out: the record a clean ``verify`` keeps in the user store (``trust/<key>.verified``, ADR 0056),
+    which verify writes by design: derived and machine-local, it says what was proved, never memory.
+    """
     snap: Snapshot = {}
     for folder, dirs, files in os.walk(root):
         for name in dirs + files:
             path = Path(folder, name)
+            if name.endswith(VERIFIED_SUFFIX) and path.parent.name == "trust":
+                continue
             snap[path.relative_to(root).as_posix()] = _entry(path)
     return snap
+
+
+VERIFIED_SUFFIX = ".verified"
 
 
 def _entry(path: Path) -> tuple[str, str]:
