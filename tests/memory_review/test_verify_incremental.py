@@ -14,12 +14,12 @@ from pathlib import Path
 import orjson
 import pytest
 from cli_kit import git_repo, run, run_json
-from workspace_kit import fresh_workspace
+from workspace_kit import fact_proposal, fresh_workspace
 
 from memory_review import verified
 from memory_review.events import Change, EventDraft, EventLog
 from memory_review.lean import index as layout
-from memory_review.proposal import ProposedMemory, UpsertProposal
+from memory_review.proposal import ProposedMemory
 from memory_review.record_io import memory_to_json
 from memory_review.verify import StoreReport
 from memory_review.workspace import Workspace
@@ -29,22 +29,17 @@ SESSION = "0f8fad5b-d9cb-469f-a165-70867728950e"
 FORGED = "cand_01M8T0FORGEDFORGEDFORGED00"
 
 
-def _proposal(memory_id: str, body: str, op: str = "create") -> UpsertProposal:
-    memory = ProposedMemory(id=memory_id, type="fact", description=f"about {memory_id}", body=body)
-    return UpsertProposal(op=op, scope="project", rationale="said so", memory=memory)
-
-
 def _store(tmp_path: Path) -> tuple[Workspace, str]:
     """Memories in the manifest and past it, a session, a pending candidate; then a clean verify."""
     ws = fresh_workspace(tmp_path)
     for memory_id in ("a-note", "b-note"):
-        [state] = ws.propose([_proposal(memory_id, f"{memory_id} first")])
+        [state] = ws.propose([fact_proposal(memory_id, f"{memory_id} first")])
         ws.apply([state.candidate.id], actor=ACTOR)
     ws.write_session_memory(SESSION, ProposedMemory(id="scratch", type="fact", description="a note", body="x"))
     ws.project.compact()
-    [update] = ws.propose([_proposal("a-note", "a-note second", op="update")])
+    [update] = ws.propose([fact_proposal("a-note", "a-note second", op="update")])
     ws.apply([update.candidate.id], actor=ACTOR)
-    [pending] = ws.propose([_proposal("d-note", "still pending")])
+    [pending] = ws.propose([fact_proposal("d-note", "still pending")])
     assert [r.walk for r in _verify(ws)] == ["full", "full"]  # nothing recorded yet
     return ws, pending.candidate.id
 
@@ -88,7 +83,7 @@ def test_a_clean_verify_records_and_the_next_resumes(tmp_path: Path) -> None:
 
 def test_lines_appended_after_the_record_are_walked_from_it(tmp_path: Path) -> None:
     ws, pending = _store(tmp_path)
-    [update] = ws.propose([_proposal("b-note", "b-note second", op="update")])  # a recorded memory changes
+    [update] = ws.propose([fact_proposal("b-note", "b-note second", op="update")])  # a recorded memory changes
     ws.apply([update.candidate.id, pending], actor=ACTOR)  # and a candidate pending at the record is applied
     ws.delete("a-note", actor=ACTOR)
     ws.write_session_memory(SESSION, ProposedMemory(id="more", type="fact", description="another", body="y"))
@@ -215,7 +210,7 @@ def test_a_read_index_that_lies_after_the_record_is_flagged(tmp_path: Path) -> N
 
 def test_the_record_is_written_only_after_a_clean_verify(tmp_path: Path) -> None:
     ws = fresh_workspace(tmp_path)
-    [state] = ws.propose([_proposal("a-note", "first")])
+    [state] = ws.propose([fact_proposal("a-note", "first")])
     ws.apply([state.candidate.id], actor=ACTOR)
     path = _record_path(ws)
     memory_file = ws.project.root / ws.project.current_manifest().memories["a-note"].file
@@ -226,7 +221,7 @@ def test_the_record_is_written_only_after_a_clean_verify(tmp_path: Path) -> None
     assert _project(ws).ok and path.exists()
     kept = path.read_bytes()
     memory_file.write_bytes(good + b"edited\n")
-    [state] = ws.propose([_proposal("b-note", "first")])  # the log moves on; the verify finds damage
+    [state] = ws.propose([fact_proposal("b-note", "first")])  # the log moves on; the verify finds damage
     assert not _project(ws).ok and path.read_bytes() == kept  # the record of the clean one stays
 
 
@@ -311,7 +306,7 @@ def test_a_record_that_does_not_read_back_means_a_full_verify(tmp_path: Path) ->
     path.write_bytes(good)
     records = orjson.loads(good.partition(b"\n")[2])["records"]
     _rewrite_record(path, records={**records, "b-note": 0})  # the first line holds no change of b-note
-    [update] = ws.propose([_proposal("b-note", "b-note second", op="update")])
+    [update] = ws.propose([fact_proposal("b-note", "b-note second", op="update")])
     ws.apply([update.candidate.id], actor=ACTOR)  # a later change of b-note: its record is read back mid-walk
     report = _project(ws)
     assert (report.walk, report.ok) == ("full", True) and "does not hold memory 'b-note'" in report.walk_note

@@ -14,11 +14,11 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis_kit import examples
-from workspace_kit import fresh_workspace
+from workspace_kit import fact_proposal, fresh_workspace
 
 from memory_review.errors import MemoryReviewError
 from memory_review.events import Change, EventDraft, EventLog
-from memory_review.proposal import ProposedMemory, UpsertProposal
+from memory_review.proposal import ProposedMemory
 from memory_review.record_io import memory_to_json
 from memory_review.workspace import Workspace
 
@@ -42,11 +42,6 @@ FORGERIES = st.lists(
 )
 
 
-def _proposal(memory_id: str, body: str, op: str) -> UpsertProposal:
-    memory = ProposedMemory(id=memory_id, type="fact", description=f"about {memory_id}", body=body)
-    return UpsertProposal(op=op, scope="project", rationale="said so", memory=memory)
-
-
 def _run(ws: Workspace, ops: list[tuple[str, int]], pending: list[str], step: int) -> None:
     for n, (op, i) in enumerate(ops):
         memory_id, have = IDS[i], {m.id for m in ws.memories()}
@@ -54,7 +49,7 @@ def _run(ws: Workspace, ops: list[tuple[str, int]], pending: list[str], step: in
         try:
             if op in ("create", "update", "pend"):
                 kind = "update" if memory_id in have else "create"
-                [state] = ws.propose([_proposal(memory_id, body, kind)])
+                [state] = ws.propose([fact_proposal(memory_id, body, kind)])
                 if op == "pend":
                     pending.append(state.candidate.id)
                 else:

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import orjson
 import pytest
-from workspace_kit import fresh_workspace
+from workspace_kit import fact_proposal, fresh_workspace
 
 from memory_review.candidate import candidate_to_json
 from memory_review.events import Change, EventDraft, EventLog
-from memory_review.proposal import ProposedMemory, UpsertProposal
+from memory_review.proposal import ProposedMemory
 from memory_review.record_io import memory_sha256, memory_to_json, render_memory
 from memory_review.sessions import encode_session
 from memory_review.storage import Folding
@@ -34,23 +34,18 @@ SESSION = "0f8fad5b-d9cb-469f-a165-70867728950e"
 FORGED = "cand_01M8T0FORGEDFORGEDFORGED00"
 
 
-def _proposal(memory_id: str, body: str, op: str = "create") -> UpsertProposal:
-    memory = ProposedMemory(id=memory_id, type="fact", description=f"about {memory_id}", body=body)
-    return UpsertProposal(op=op, scope="project", rationale="said so", memory=memory)
-
-
 def _store(tmp_path: Path) -> tuple[Workspace, str]:
     """Two memories in the manifest, one updated and one new in the tail, a session, one pending candidate."""
     ws = fresh_workspace(tmp_path)
     for memory_id in ("a-note", "b-note"):
-        [state] = ws.propose([_proposal(memory_id, f"{memory_id} first")])
+        [state] = ws.propose([fact_proposal(memory_id, f"{memory_id} first")])
         ws.apply([state.candidate.id], actor=ACTOR)
     ws.write_session_memory(SESSION, ProposedMemory(id="scratch", type="fact", description="a note", body="x"))
     ws.project.compact()
-    [update] = ws.propose([_proposal("a-note", "a-note second", op="update")])
-    [new] = ws.propose([_proposal("c-note", "c-note first")])
+    [update] = ws.propose([fact_proposal("a-note", "a-note second", op="update")])
+    [new] = ws.propose([fact_proposal("c-note", "c-note first")])
     ws.apply([update.candidate.id, new.candidate.id], actor=ACTOR)
-    [pending] = ws.propose([_proposal("d-note", "still pending")])
+    [pending] = ws.propose([fact_proposal("d-note", "still pending")])
     return ws, pending.candidate.id
 
 
