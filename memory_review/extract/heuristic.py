@@ -106,14 +106,14 @@ class _Scan:
 
 def _scan_turn(turn: Turn) -> _Scan:
     scan = _Scan([], [], [])
-    rules = list(rules_for_instruction_files(turn.text)) if RULE_FILE_CUE.search(turn.text) else []
-    if not rules and not CUE.search(turn.text) and not _MAYBE_CORRECTION.search(turn.text):
+    written = list(rules_for_instruction_files(turn.text)) if RULE_FILE_CUE.search(turn.text) else []
+    if not written and not CUE.search(turn.text) and not _MAYBE_CORRECTION.search(turn.text):
         return scan
     if is_pasted_document(turn.text):  # a plan or a README pasted in is not an instruction
         return scan
-    for rule in rules:  # "add to CLAUDE.md: never push to main": the person has made it a rule (ADR 0058)
-        found = Classification(rule.type, rule.scope, SIGNAL_RULE_FILE, (SIGNAL_RULE_FILE,))
-        scan.statements.append((_Said(turn, rule.start, rule.end), found))
+    for item in written:  # "add to CLAUDE.md: never push to main": the person has made it a rule (ADR 0058)
+        found = Classification(item.type, item.scope, SIGNAL_RULE_FILE, (SIGNAL_RULE_FILE,))
+        scan.statements.append((_Said(turn, item.start, item.end), found))
     spans = list(sentence_spans(unwrapped(turn.text)))
     quoted = quoted_ranges(turn.text)
     spec = is_task_spec(turn.text)
@@ -123,7 +123,7 @@ def _scan_turn(turn: Turn) -> _Scan:
             continue
         if any(q_start <= start and end <= q_end for q_start, q_end in quoted):
             continue  # inside a quoted passage (a novel's dialogue, someone's words): not the user's instruction
-        if any(rule.start < end and start < rule.end for rule in rules):
+        if any(item.start < end and start < item.end for item in written):
             continue  # the rule for the instruction file, or the request that carries it: proposed above
         said = _Said(turn, start, end)
         if _MARKER_ONLY.match(said.text):
