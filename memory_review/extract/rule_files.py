@@ -28,12 +28,13 @@ _FILE = (
 # the words between verb and file are few and name what is added ("this", "a rule", "the following", "a note").
 _REQUEST = re.compile(
     r"(?:^|(?<=[\s,;.!(@/]))(?:please\s+)?(?:add|put|write|append|save|include|insert|record)\b"
-    r"(?:\s+(?:this|that|these|the\s+following|following|a\s+(?:new\s+)?(?:rule|line|note)|the\s+(?:rule|line|note)|"
-    r"it|as\s+a\s+rule|"
+    r"(?:\s+(?:(?P<pronoun>this|that|these|it)|the\s+following|following|a\s+(?:new\s+)?(?:rule|line|note)|"
+    r"the\s+(?:rule|line|note)|as\s+a\s+rule|"
     # "add markdown file conventions to CONVENTIONS.md": what is added, named as rules
     r"(?:(?:a|the|some|these|my|our|new)\s+)?(?:[\w-]+\s+){0,3}?(?:rules?|conventions?|guidelines?|instructions?|"
     r"preferences?|notes?|lines?|points?)))?"
-    rf"\s+(?:to|in|into|inside)\s+(?:the\s+|my\s+|our\s+|your\s+)?(?:@\S+\s+)?(?P<file>{_FILE})"
+    rf"\s+(?:to|in|into|inside)\s+(?:the\s+|my\s+|our\s+|your\s+)?(?:global\s+|user\s+|project\s+)?(?:@\S+\s+)?"
+    rf"(?P<file>{_FILE})"
     r"(?:\s+(?:file|rules?|instructions?))?",
     _I,
 )
@@ -67,18 +68,19 @@ def rules_for_instruction_files(text: str) -> Iterator[RuleForAFile]:
     """Every rule that a request in the message asks to write into an agent instruction file."""
     for request in _REQUEST.finditer(text):
         file = request.group("file")
-        scope: DurableScope = "user" if _USER_WIDE.search(text, 0, request.end()) else "project"
-        for start, end in _body(text, request.end()):
+        scope: DurableScope = "user" if _USER_WIDE.search(request.group(0)) else "project"
+        # "add this to CLAUDE.md" points back at something said before: only a colon or a quote after it says what
+        for start, end in _body(text, request.end(), below=request.group("pronoun") is None):
             yield RuleForAFile(start, end, file, _type(text[start:end]), scope)
 
 
-def _body(text: str, at: int) -> list[tuple[int, int]]:
+def _body(text: str, at: int, *, below: bool) -> list[tuple[int, int]]:
     quoted = _QUOTE.match(text, at)
     if quoted is not None:
         group = "a" if quoted.group("a") is not None else "b"
         return [s for s in [_stripped(text, quoted.start(group), quoted.end(group))] if s]
     lead = _COLON_OR_LINE.match(text, at)
-    if lead is None:
+    if lead is None or (not below and ":" not in lead.group(0) and "：" not in lead.group(0)):
         return []  # "fill out the tech stack in CLAUDE.md based on the repo": no rule in the words
     spans: list[tuple[int, int]] = []
     position = lead.end()

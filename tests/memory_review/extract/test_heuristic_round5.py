@@ -212,3 +212,18 @@ def test_a_rule_file_request_in_a_pasted_document_is_not_the_users() -> None:
     document = "# Setup guide\n\n" + "\n".join(f"- step {n}: run the installer" for n in range(20))
     document += "\n\nadd to CLAUDE.md: never push to main."
     assert _said(document) == []
+
+
+def test_this_added_to_an_instruction_file_needs_a_colon_to_say_what() -> None:
+    # "this" points back at something said before; the next line is the next task, not the rule
+    assert _said("add this to CLAUDE.md\nAlso fix the bug in the parser.") == []
+    assert _said("add this to CLAUDE.md: run the linter before every commit.") == [
+        "run the linter before every commit."
+    ]
+
+
+def test_the_scope_comes_from_the_file_named_not_from_the_rest_of_the_message() -> None:
+    (user,) = extract(_transcript("add to my global CLAUDE.md: answer in English."))
+    assert user.scope == "user"
+    (project,) = extract(_transcript("The user guide says so. add to CLAUDE.md: never push to main."))
+    assert project.scope == "project"
