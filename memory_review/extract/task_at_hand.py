@@ -274,21 +274,26 @@ def changes_what_we_use(text: str) -> bool:
 
 # Round 5 (ADR 0058). Chinese has no article to mark "the window" or "this recipe", so what round 4 reads in English
 # ("the window should always …") is read here from the words around 始终 / 总是 / 永远 / 一直 ("always"):
-# * a state after the word ("…的基数应该始终是 3 的倍数", "此合成配方始终有效": is, is valid, stays, equals) describes a
-#   thing of the program, unless a person is its subject ("我们始终是用 pnpm", "你一直都是 …");
-# * "always show / hide" ("始终显示 Window_CraftList 窗口") specifies the program's screen when the sentence names a
-#   window, screen or control of it, or a code identifier; "总是显示完整的文件路径" (in replies) still instructs.
+# * a state after the word ("此合成配方始终有效": is valid, stays, equals, is empty) describes a thing of the program,
+#   unless a person is its subject ("你一直都有效率");
+# * "always is / show / hide" ("…的基数应该始终是 @recipe 的倍数", "始终显示 Window_CraftList 窗口") specifies the
+#   program when the sentence names a window, screen or control of it, or a code identifier; "总是显示完整的文件路径"
+#   (in replies) and "提交信息始终是英文" still instruct.
 _ZH_ALWAYS = r"(?:始终|总是|永远|一直)(?:都|会|要)?"
-_ZH_STATE = r"(?:是|为|有效|无效|生效|失效|不变|为空|等于|处于|保持不变|可用|不可用|存在)"
-_ZH_SHOWN = r"(?:显示|展示|隐藏|可见|不可见|出现|弹出)"
+_ZH_STATE = r"(?:有效|无效|生效|失效|不变|为空|等于|处于|保持不变|可用|不可用|存在)"
+# "是" (is) and "shown" only with a window, control or identifier of the program in the sentence: "提交信息始终是英文"
+# (commit messages are always in English) is the person's convention.
+_ZH_IS_OR_SHOWN = r"(?:是|显示|展示|隐藏|可见|不可见|出现|弹出)"
 _ZH_PERSON = re.compile(r"你|您|我们|咱们|我|大家")
 _ZH_UI = re.compile(
-    r"窗口|窗体|界面|页面|画面|屏幕|按钮|菜单|选择框|对话框|弹窗|输入框|文本框|列表|面板|图标|光标|标签页|控件|工具栏|状态栏|侧边栏"
-    # a code identifier in the sentence: Window_CraftList, @recipe, $game_switches, craftNumber
-    r"|[@$][A-Za-z_]\w*|\b[A-Za-z]\w*_\w+\b|\b[a-z]+[A-Z]\w*\b|\b(?:[A-Z][a-z0-9]+){2,}\b"
+    r"窗口|窗体|界面|页面|画面|屏幕|按钮|菜单|选择框|对话框|弹窗|输入框|文本框|列表框|面板|图标|光标|标签页|控件|工具栏|状态栏|侧边栏"
+    # a code identifier in the sentence, often right against Chinese characters (which are word characters, so no
+    # \b): Window_CraftList, @recipe, $game_switches, craftNumber
+    r"|[@$][A-Za-z_]|(?<![A-Za-z0-9_])(?:[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+|[a-z]+[A-Z][A-Za-z0-9]*|(?:[A-Z][a-z0-9]+){2,})"
+    r"(?![A-Za-z0-9_])"
 )
 _ZH_STATE_AFTER_ALWAYS = re.compile(rf"{_ZH_ALWAYS}{_ZH_STATE}")
-_ZH_SHOWN_AFTER_ALWAYS = re.compile(rf"{_ZH_ALWAYS}{_ZH_SHOWN}")
+_ZH_SHOWN_AFTER_ALWAYS = re.compile(rf"{_ZH_ALWAYS}{_ZH_IS_OR_SHOWN}")
 
 
 def zh_said_of_the_program(sentence: str) -> bool:

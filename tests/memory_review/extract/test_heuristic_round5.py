@@ -47,7 +47,7 @@ def _said(*texts: str, sessions: tuple[str, ...] = ()) -> list[str]:
         # near misses written to the class
         "登录按钮应该始终可见。",
         "这个值总是等于零。",
-        "返回值一直都是列表。",
+        "get_items 的返回值一直都是列表。",
         "菜单栏总是显示在顶部。",
     ],
 )
@@ -60,9 +60,11 @@ def test_always_said_of_one_thing_of_the_program_in_chinese_is_a_spec(prompt: st
     [
         "回答时始终使用中文。",  # how to answer: the agent's work
         "代码注释始终用英文写。",
-        "我们始终是用 pnpm 管理依赖。",  # a person is the subject of the state
+        "我们始终是用 pnpm 管理依赖。",
+        "提交信息始终是英文。",  # "is", but no window, control or identifier of the program
         "总是显示完整的文件路径。",  # shown, but no window, screen or identifier of the program named
         "以后总是先运行测试再提交。",
+        "总是为新功能添加测试。",  # 为 here is "for", not "is"
         "永远不要提交 .env 文件。",
     ],
 )
