@@ -38,7 +38,23 @@ _REQUEST = re.compile(
     r"(?:\s+(?:file|rules?|instructions?))?",
     _I,
 )
-_QUOTE = re.compile(r"[ \t]*(?:[:：][ \t]*)?(?:\"(?P<a>[^\"\n]{6,})\"|\u201c(?P<b>[^\u201d\n]{6,})\u201d)")
+# "update CLAUDE.md with: …", "update AGENTS.md to say "…"".
+_UPDATE = re.compile(
+    r"(?:^|(?<=[\s,;.!(@/]))(?:please\s+)?update\s+(?:the\s+|my\s+|our\s+|your\s+)?(?:global\s+|user\s+|project\s+)?"
+    rf"(?P<file>{_FILE})(?:\s+file)?\s+(?:with|to\s+(?:say|include|read))\b",
+    _I,
+)
+# The same in Chinese: "把这条加到 CLAUDE.md：…", "在 AGENTS.md 里加上：…", "写入 .cursorrules「…」".
+_ZH_REQUEST = re.compile(
+    r"(?:把(?P<pronoun>这条|这个|这些|这|它|以上|上面)?[^\n：:]{0,20}?)?(?:加到|添加到|写到|写进|写入|加入|放到|放进|记到|记录到|补充到)"
+    rf"\s*(?:全局的?\s*)?(?P<file>{_FILE})(?:\s*(?:文件|规则))?(?:\s*(?:里|中))?"
+    rf"|在\s*(?:全局的?\s*)?(?P<file2>{_FILE})\s*(?:文件|规则)?\s*(?:里|中)?\s*(?:加上|添加|写上|加入|写入|补充|记录)",
+    _I,
+)
+_QUOTE = re.compile(
+    r"[ \t]*(?:[:：][ \t]*)?"
+    r"(?:\"(?P<a>[^\"\n]{6,})\"|\u201c(?P<b>[^\u201d\n]{6,})\u201d|\u300c(?P<c>[^\u300d\n]{4,})\u300d)"
+)
 _COLON_OR_LINE = re.compile(r"[ \t]*(?:[:：][ \t]*|\n)")
 _LIST_MARKER = re.compile(r"[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+")
 _NEGATIVE = re.compile(
@@ -66,18 +82,22 @@ class RuleForAFile:
 
 def rules_for_instruction_files(text: str) -> Iterator[RuleForAFile]:
     """Every rule that a request in the message asks to write into an agent instruction file."""
-    for request in _REQUEST.finditer(text):
-        file = request.group("file")
+    requests = sorted(
+        (*_REQUEST.finditer(text), *_UPDATE.finditer(text), *_ZH_REQUEST.finditer(text)), key=lambda m: m.start()
+    )
+    for request in requests:
+        groups = request.groupdict()
+        file = groups.get("file") or groups.get("file2") or ""
         scope: DurableScope = "user" if _USER_WIDE.search(request.group(0)) else "project"
         # "add this to CLAUDE.md" points back at something said before: only a colon or a quote after it says what
-        for start, end in _body(text, request.end(), below=request.group("pronoun") is None):
+        for start, end in _body(text, request.end(), below=groups.get("pronoun") is None):
             yield RuleForAFile(start, end, file, _type(text[start:end]), scope)
 
 
 def _body(text: str, at: int, *, below: bool) -> list[tuple[int, int]]:
     quoted = _QUOTE.match(text, at)
     if quoted is not None:
-        group = "a" if quoted.group("a") is not None else "b"
+        group = next(name for name in "abc" if quoted.group(name) is not None)
         return [s for s in [_stripped(text, quoted.start(group), quoted.end(group))] if s]
     lead = _COLON_OR_LINE.match(text, at)
     if lead is None or (not below and ":" not in lead.group(0) and "：" not in lead.group(0)):

@@ -229,3 +229,22 @@ def test_the_scope_comes_from_the_file_named_not_from_the_rest_of_the_message() 
     assert user.scope == "user"
     (project,) = extract(_transcript("The user guide says so. add to CLAUDE.md: never push to main."))
     assert project.scope == "project"
+
+
+@pytest.mark.parametrize(
+    ("prompt", "rule"),
+    [
+        ("把这条加到 CLAUDE.md：所有函数都要有类型注解。", "所有函数都要有类型注解。"),
+        ("在 AGENTS.md 里加上：提交前先跑 pnpm lint。", "提交前先跑 pnpm lint。"),
+        ("写入 .cursorrules「不要使用 any 类型」", "不要使用 any 类型"),
+        ("update CLAUDE.md with: never push to main.", "never push to main."),
+        ('update AGENTS.md to say "use pnpm, not npm"', "use pnpm, not npm"),
+    ],
+)
+def test_the_same_request_in_chinese_or_as_an_update(prompt: str, rule: str) -> None:
+    assert _said(prompt) == [rule]
+
+
+@pytest.mark.parametrize("prompt", ["把这条加到 CLAUDE.md", "update CLAUDE.md with the new commands", "更新 AGENTS.md"])
+def test_the_same_request_without_a_rule_in_it_is_nothing(prompt: str) -> None:
+    assert _said(prompt) == []
