@@ -272,8 +272,9 @@ DOC_TAIL = """
 
 ## Reading the figures
 
-- **Every row above has been seen: the fifth round (ADR 0058) was tuned on held-out 7, 8 and 9 (now *dev7*, *dev8*
-  and *dev9*), and is measured next, once, on held-out 10, a fresh split labelled apart that the round never read.**
+- **Every row above has been seen: the fifth round (ADR 0058, frozen at 8733133) was tuned on held-out 7, 8 and 9
+  (now *dev7*, *dev8* and *dev9*), and is measured next, once, on held-out 10, a fresh split labelled apart that the
+  round never read.**
   Until then no figure on this page measures the goal. The round's changes, each a class tested with a real prompt
   and near misses in `test_heuristic_round5.py`:
   - 始终 / 总是 / 永远 / 一直 ("always") followed by a state ("…始终有效", is valid, stays, equals, is empty) is how
