@@ -18,8 +18,9 @@ the second round of the heuristic, tuned on the dev splits, measured on a fresh 
 ``heldout5`` (ADR 0049: a bigger fresh held-out split, measured with the second round frozen). The third round
 (ADR 0054) tuned on held-out 4 and 5, so their rows are named ``dev4`` and ``dev5`` (seen) from then on; the
 fourth round (ADR 0057) tuned on held-out 6 (``heldout6``, ADR 0054), whose row is ``dev6`` (seen) from then on.
-``heldout7``, ``heldout8`` and ``heldout9`` (ADR 0057, "Held-out 7, 8 and 9") measure the frozen fourth round on
-fresh data.
+``heldout7``, ``heldout8`` and ``heldout9`` (ADR 0057, "Held-out 7, 8 and 9") measured the frozen fourth round on
+fresh data; the fifth round (ADR 0058) tuned on them, so their rows are ``dev7``, ``dev8`` and ``dev9`` (seen) from
+then on. Held-out 10, labelled apart, measures the frozen fifth round.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -57,12 +58,15 @@ SPLITS = (
     "heldout8",
     "heldout9",
 )
-# Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), and held-out 6 by the fourth
-# (ADR 0057): their files keep their names, their rows say what they are now.
+# Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
+# and held-out 7, 8 and 9 by the fifth (ADR 0058): their files keep their names, their rows say what they are now.
 ROLES = {
     "heldout4": "dev4 (seen; was heldout4)",
     "heldout5": "dev5 (seen; was heldout5)",
     "heldout6": "dev6 (seen; was heldout6)",
+    "heldout7": "dev7 (seen; was heldout7)",
+    "heldout8": "dev8 (seen; was heldout8)",
+    "heldout9": "dev9 (seen; was heldout9)",
 }
 
 
@@ -255,7 +259,8 @@ it so.
 The *dev* splits were used to tune the heuristic; the *held-out* splits are not tuned on. Held-out 4 and 5
 were tuned on by the third round (ADR 0054): from then on their rows read *dev4* and *dev5* (seen), and
 their figures are no longer a measurement. Held-out 6 was tuned on by the fourth round (ADR 0057): its row reads
-*dev6* (seen). The shared real
+*dev6* (seen). Held-out 7, 8 and 9 were tuned on by the fifth round (ADR 0058): their rows read *dev7*, *dev8* and
+*dev9* (seen), and no row on this page is a measurement any more. The shared real
 Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied here) hold
 no durable statement: any proposal there is a mistake.
 
@@ -267,6 +272,37 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Every row above has been seen: the fifth round (ADR 0058, frozen at 8733133) was tuned on held-out 7, 8 and 9
+  (now *dev7*, *dev8* and *dev9*), and is measured next, once, on held-out 10, a fresh split labelled apart that the
+  round never read.**
+  Until then no figure on this page measures the goal. The round's changes, each a class tested with a real prompt
+  and near misses in `test_heuristic_round5.py`:
+  - 始终 / 总是 / 永远 / 一直 ("always") followed by a state ("…始终有效", is valid, stays, equals, is empty) is how
+    one thing of the program behaves; followed by "is" or "show / hide" it is a spec when the sentence names a
+    window, control or code identifier of the program ("请始终显示Window_CraftList和Window_CraftStatus窗口"). The
+    English "it should always …" has been read this way since round 4. "回答时始终使用中文", "提交信息始终是英文" and
+    "总是为新功能添加测试" still stand;
+  - 不要显示 / 别显示 ("don't show") forbids one thing of the screen, kept aside like "don't show the banner" until
+    said in a second session;
+  - "by default" after an edit of a thing ("Adjust the system prompt to *by default* generate …", "make it use dark
+    mode by default") is that thing's default, not the agent's; "By default, answer in English" stands;
+  - a short request with a "Constraints:" / "Requirements:" head over three or more items is a task spec like a long
+    one: its weak "avoid …" is the job's ("Avoid unnecessary implementation logic—focus on scaffolding …");
+  - **a rule the person asks to write into an agent instruction file** (CLAUDE.md, AGENTS.md, GEMINI.md,
+    CONVENTIONS.md, .cursorrules and Cursor's rules, Copilot's instructions, .windsurfrules, .clinerules; English and
+    Chinese) is proposed as the text that follows the request, in quotes, after a colon or on the lines below,
+    whatever its words: "@rules/ add to cursor rules "in all coded files add comments …"" and dev 6's "add markdown
+    file conventions to CONVENTIONS.md" with its three lines are found. "Add it to copilot instructions" (nothing
+    after) gives nothing.
+
+  Seen splits, before → after: dev 7 5 proposals, none worth keeping → no proposal; dev 8 2 of 3 → 3 of 3, its 2
+  rules found (from 1); dev 6 no proposal → 3 of 3, 1 of its 2 rules found (from none); dev 9 and every other split
+  unchanged; the shared real Claude Code sessions still give no proposal. All splits together: 35 of 41 worth keeping
+  (85%) and 26 of 39 rules found before, 39 of 39 and 28 of 39 after. Still missed on dev 7: the Chinese task list
+  closing with the project's rules ("注意事项：" num_workers stays 0 on Windows …): a "Notes:" head over a task's
+  items is the same shape as the "Constraints:" the round reads as the job's, and no word tells them apart.
+- **Held-out 7, 8 and 9 below are the measurement of the fourth round, as it was; the fifth round has since tuned on
+  them.**
 - **Held-out 7, 8 and 9, the honest measure of the frozen fourth round (52bcc4c), miss the goal: 8 proposals,
   2 worth keeping (25%), and 1 of their 3 durable rules found.** The three splits (481 prompts from thirteen
   people no round had seen) were labelled and landed before any heuristic ran on them; this page is the first

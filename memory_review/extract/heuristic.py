@@ -29,6 +29,7 @@ from memory_review.extract.precision import (
     quoted_ranges,
     rule_before_task,
 )
+from memory_review.extract.rule_files import RULE_FILE_CUE, rules_for_instruction_files
 from memory_review.extract.signals import CUE, Classification, examine, is_one_off, is_strong, scope_of
 from memory_review.extract.textutil import overlap, sentence_spans, tokens, unwrapped
 from memory_review.extract.transcript import UNTRUSTED_SOURCES, Transcript, Turn
@@ -38,6 +39,7 @@ from memory_review.proposal import Priority, Proposer
 PROPOSER = Proposer(kind="heuristic", name="memory-review-heuristic")
 SIGNAL_REPEATED = "repeated correction"
 SIGNAL_SESSIONS = "repeated across sessions"
+SIGNAL_RULE_FILE = "for an instruction file"
 MIN_REPEATS = 2
 MIN_SESSIONS = 2
 SAME_RULE = 0.6  # token overlap at which two wordings are the same instruction
@@ -104,10 +106,14 @@ class _Scan:
 
 def _scan_turn(turn: Turn) -> _Scan:
     scan = _Scan([], [], [])
-    if not CUE.search(turn.text) and not _MAYBE_CORRECTION.search(turn.text):
+    written = list(rules_for_instruction_files(turn.text)) if RULE_FILE_CUE.search(turn.text) else []
+    if not written and not CUE.search(turn.text) and not _MAYBE_CORRECTION.search(turn.text):
         return scan
     if is_pasted_document(turn.text):  # a plan or a README pasted in is not an instruction
         return scan
+    for item in written:  # "add to CLAUDE.md: never push to main": the person has made it a rule (ADR 0058)
+        found = Classification(item.type, item.scope, SIGNAL_RULE_FILE, (SIGNAL_RULE_FILE,))
+        scan.statements.append((_Said(turn, item.start, item.end), found))
     spans = list(sentence_spans(unwrapped(turn.text)))
     quoted = quoted_ranges(turn.text)
     spec = is_task_spec(turn.text)
@@ -117,6 +123,8 @@ def _scan_turn(turn: Turn) -> _Scan:
             continue
         if any(q_start <= start and end <= q_end for q_start, q_end in quoted):
             continue  # inside a quoted passage (a novel's dialogue, someone's words): not the user's instruction
+        if any(item.start < end and start < item.end for item in written):
+            continue  # the rule for the instruction file, or the request that carries it: proposed above
         said = _Said(turn, start, end)
         if _MARKER_ONLY.match(said.text):
             # "OK, going forward. Let's always go for the optimal solution.": the marker alone says nothing; the

@@ -167,9 +167,13 @@ def is_about_git(sentence: str) -> bool:
 
 def is_task_spec(text: str) -> bool:
     """True for a long, structured one-off request: its "Do not …" / "prefer …" lines are about this job."""
+    items = len(_ITEM.findall(text))
     if len(text) < SPEC_MIN_CHARS:
-        return False
-    return _SPEC_HEAD.search(text) is not None or len(_ITEM.findall(text)) >= SPEC_MIN_ITEMS
+        # A short request laid out the same way, with a "Constraints:" / "Requirements:" head over its items ("Now
+        # audit the structure and provide: 1. … Constraints: - Avoid unnecessary implementation logic"): the
+        # constraints are this job's (ADR 0058)
+        return _SPEC_HEAD.search(text) is not None and items >= SPEC_MIN_ITEMS
+    return _SPEC_HEAD.search(text) is not None or items >= SPEC_MIN_ITEMS
 
 
 def is_workflow_rule(sentence: str) -> bool:

@@ -28,6 +28,7 @@ from memory_review.extract.precision import (
     names_code,
 )
 from memory_review.extract.task_at_hand import (
+    a_things_default,
     binds_to_the_task,
     changes_what_we_use,
     describes_an_occasion,
@@ -38,6 +39,7 @@ from memory_review.extract.task_at_hand import (
     points_back,
     reports_a_status,
     said_of_the_program,
+    zh_said_of_the_program,
 )
 from memory_review.models import DurableScope, MemoryType
 
@@ -444,7 +446,7 @@ def _has_only_strong(hits: list[Signal], name: str) -> bool:
 def _idiom(signal: Signal, text: str) -> bool:
     """The signal's words, but in an idiom or a description, not a standing instruction (ADR 0057)."""
     if signal.name == "from now on":
-        return describes_an_occasion(text)
+        return describes_an_occasion(text) or a_things_default(text)
     if signal.kind == "prefer":
         return picks_an_offered_option(text)
     return False
@@ -462,6 +464,8 @@ def _about_the_task_at_hand(text: str, hits: list[Signal]) -> bool:
     strong = {signal.name for signal in hits if signal.strong}
     if strong and strong <= {"always", "never"} and said_of_the_program(text):
         return True
+    if strong == {"总是"} and zh_said_of_the_program(text):
+        return True  # "此合成配方始终有效", "始终显示 Window_CraftList 窗口": the Chinese of the above (ADR 0058)
     if any(signal.strong for signal in hits) or is_about_git(text):
         return False
     if binds_to_the_task(text):

@@ -161,6 +161,8 @@ def forbids_a_named_thing(sentence: str) -> bool:
     Like a named function or file (ADR 0033), the thing belongs to the task at hand unless the person says it
     again in another session (ADR 0057).
     """
+    if _ZH_NOT_SHOWN.search(sentence) is not None and _RECURS.search(sentence) is None:
+        return True
     return _DEFINITE_OBJECT.search(sentence) is not None and _RECURS.search(sentence) is None
 
 
@@ -268,3 +270,56 @@ def reports_a_status(text: str) -> bool:
 def changes_what_we_use(text: str) -> bool:
     """True when "we use X" is followed by a task clause that changes X ("…, move it to a cookie")."""
     return _CHANGED_NEXT.search(text) is not None
+
+
+# Round 5 (ADR 0058). Chinese has no article to mark "the window" or "this recipe", so what round 4 reads in English
+# ("the window should always …") is read here from the words around 始终 / 总是 / 永远 / 一直 ("always"):
+# * a state after the word ("此合成配方始终有效": is valid, stays, equals, is empty) describes a thing of the program,
+#   unless a person is its subject ("你一直都有效率");
+# * "always is / show / hide" ("…的基数应该始终是 @recipe 的倍数", "始终显示 Window_CraftList 窗口") specifies the
+#   program when the sentence names a window, screen or control of it, or a code identifier; "总是显示完整的文件路径"
+#   (in replies) and "提交信息始终是英文" still instruct.
+_ZH_ALWAYS = r"(?:始终|总是|永远|一直)(?:都|会|要)?"
+_ZH_STATE = r"(?:有效|无效|生效|失效|不变|为空|等于|处于|保持不变|可用|不可用|存在)"
+# "是" (is) and "shown" only with a window, control or identifier of the program in the sentence: "提交信息始终是英文"
+# (commit messages are always in English) is the person's convention.
+_ZH_IS_OR_SHOWN = r"(?:是|显示|展示|隐藏|可见|不可见|出现|弹出)"
+_ZH_PERSON = re.compile(r"你|您|我们|咱们|我|大家")
+_ZH_UI = re.compile(
+    r"窗口|窗体|界面|页面|画面|屏幕|按钮|菜单|选择框|对话框|弹窗|输入框|文本框|列表框|面板|图标|光标|标签页|控件|工具栏|状态栏|侧边栏"
+    # a code identifier in the sentence, often right against Chinese characters (which are word characters, so no
+    # \b): Window_CraftList, @recipe, $game_switches, craftNumber
+    r"|[@$][A-Za-z_]|(?<![A-Za-z0-9_])(?:[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+|[a-z]+[A-Z][A-Za-z0-9]*|(?:[A-Z][a-z0-9]+){2,})"
+    r"(?![A-Za-z0-9_])"
+)
+_ZH_STATE_AFTER_ALWAYS = re.compile(rf"{_ZH_ALWAYS}{_ZH_STATE}")
+_ZH_SHOWN_AFTER_ALWAYS = re.compile(rf"{_ZH_ALWAYS}{_ZH_IS_OR_SHOWN}")
+
+
+def zh_said_of_the_program(sentence: str) -> bool:
+    """True when 始终 / 总是 ("always") says how one thing of the program is or is shown: a spec (ADR 0058)."""
+    state = _ZH_STATE_AFTER_ALWAYS.search(sentence)
+    if state is not None and _ZH_PERSON.search(sentence, 0, state.start()) is None:
+        return True
+    return _ZH_SHOWN_AFTER_ALWAYS.search(sentence) is not None and _ZH_UI.search(sentence) is not None
+
+
+# "不要显示选择框" (don't show the selection box): Chinese has no "the", but what is (not) shown is one thing of the
+# program's screen, kept aside like "don't show the banner" (ADR 0057, 0058).
+_ZH_NOT_SHOWN = re.compile(r"(?:不要|别|不许|不准|不能)(?:再)?(?:显示|展示|弹出|渲染|出现)")
+
+
+# "Adjust the system prompt to *by default* generate photos", "make it use dark mode by default", "change the bot so
+# that it replies in Ukrainian by default": "by default" is what the program (the thing being changed) does, not the
+# agent's default (ADR 0058). "Adjust your answers to be short by default" is said of the agent's own work.
+_DEFAULT_OF_A_THING = re.compile(
+    r"\b(?:adjust|change|update|modify|tweak|tune|set|configure|make|edit|rewrite|alter|switch|fix|refactor)\s+"
+    r"(?:(?:the|its|our|my|this|that)\b[^.;!?\n]{0,80}?(?:\bto\b|\bso(?:\s+that)?\b)|(?:it|them)\b)"
+    r"[^.;!?\n]{0,80}?\bby\s+default\b",
+    _I,
+)
+
+
+def a_things_default(sentence: str) -> bool:
+    """True for "adjust the system prompt to by default generate …": the default of a thing being changed."""
+    return _DEFAULT_OF_A_THING.search(sentence.replace("*", "").replace("_", " ")) is not None

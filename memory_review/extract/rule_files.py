@@ -1,0 +1,139 @@
+"""A rule the person asks the agent to write into an agent instruction file (ADR 0058, the fifth round).
+
+"add to cursor rules "in all coded files add comments …"", "Add to CLAUDE.md: never push to main.", "put this in
+AGENTS.md:\\n- use pnpm" — the person has decided the text is a standing rule for the agent: that is what those files
+are for (CLAUDE.md, AGENTS.md, GEMINI.md, CONVENTIONS.md, .cursorrules and Cursor's project rules, Copilot's
+instructions, .windsurfrules, .clinerules). The rule is the text that follows the request, in quotes, after a colon
+or on the lines below it, whatever its words: most such rules carry no signal word ("in all coded files add
+comments"). Nothing after the request ("Add it to copilot instructions", "fill out the tech stack in CLAUDE.md based
+on the repo") gives nothing: the rule is in the task, not in the words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from memory_review.models import DurableScope, MemoryType
+
+_I = re.IGNORECASE
+
+_FILE = (
+    r"(?:[\w./~-]*/)?(?:\.?(?:claude|agents|agent|gemini|conventions|copilot-instructions)\.md"
+    r"|\.(?:cursor|windsurf|cline)rules|\.clinerules|\.cursor/rules(?:/[\w.-]+)?"
+    r"|(?:github\s+)?copilot[- ]instructions|(?:cursor|windsurf|cline|project|agent)\s+rules)"
+)
+# "add to cursor rules", "put this in AGENTS.md", "write the following into CLAUDE.md", "add a rule to .cursorrules";
+# the words between verb and file are few and name what is added ("this", "a rule", "the following", "a note").
+_REQUEST = re.compile(
+    r"(?:^|(?<=[\s,;.!(@/]))(?:please\s+)?(?:add|put|write|append|save|include|insert|record)\b"
+    r"(?:\s+(?:(?P<pronoun>this|that|these|it)|the\s+following|following|a\s+(?:new\s+)?(?:rule|line|note)|"
+    r"the\s+(?:rule|line|note)|as\s+a\s+rule|"
+    # "add markdown file conventions to CONVENTIONS.md": what is added, named as rules
+    r"(?:(?:a|the|some|these|my|our|new)\s+)?(?:[\w-]+\s+){0,3}?(?:rules?|conventions?|guidelines?|instructions?|"
+    r"preferences?|notes?|lines?|points?)))?"
+    rf"\s+(?:to|in|into|inside)\s+(?:the\s+|my\s+|our\s+|your\s+)?(?:global\s+|user\s+|project\s+)?(?:@\S+\s+)?"
+    rf"(?P<file>{_FILE})"
+    r"(?:\s+(?:file|rules?|instructions?))?",
+    _I,
+)
+# "update CLAUDE.md with: …", "update AGENTS.md to say "…"".
+_UPDATE = re.compile(
+    r"(?:^|(?<=[\s,;.!(@/]))(?:please\s+)?update\s+(?:the\s+|my\s+|our\s+|your\s+)?(?:global\s+|user\s+|project\s+)?"
+    rf"(?P<file>{_FILE})(?:\s+file)?\s+(?:with|to\s+(?:say|include|read))\b",
+    _I,
+)
+# The same in Chinese: "把这条加到 CLAUDE.md：…", "在 AGENTS.md 里加上：…", "写入 .cursorrules「…」".
+_ZH_REQUEST = re.compile(
+    r"(?:把(?P<pronoun>这条|这个|这些|这|它|以上|上面)?[^\n：:]{0,20}?)?(?:加到|添加到|写到|写进|写入|加入|放到|放进|记到|记录到|补充到)"
+    rf"\s*(?:全局的?\s*)?(?P<file>{_FILE})(?:\s*(?:文件|规则))?(?:\s*(?:里|中))?"
+    rf"|在\s*(?:全局的?\s*)?(?P<file2>{_FILE})\s*(?:文件|规则)?\s*(?:里|中)?\s*(?:加上|添加|写上|加入|写入|补充|记录)",
+    _I,
+)
+_QUOTE = re.compile(
+    r"[ \t]*(?:[:：][ \t]*)?"
+    r"(?:\"(?P<a>[^\"\n]{6,})\"|\u201c(?P<b>[^\u201d\n]{6,})\u201d|\u300c(?P<c>[^\u300d\n]{4,})\u300d)"
+)
+_COLON_OR_LINE = re.compile(r"[ \t]*(?:[:：][ \t]*|\n)")
+_LIST_MARKER = re.compile(r"[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+")
+_NEGATIVE = re.compile(
+    r"^(?:never|don'?t|do\s+not|no\s|avoid|stop|must\s+not|should\s+not|不要|别|禁止|严禁|不允许|不许|不准|永远不要)",
+    _I,
+)
+_USER_WIDE = re.compile(r"~/|\bglobal\b|\buser\b|\ball\s+(?:my\s+)?projects\b|全局", _I)
+# Cheap test first: tool output can be megabytes, and every request names one of these.
+RULE_FILE_CUE = re.compile(r"\.md\b|rules|instructions", _I)
+MAX_LINES = 12  # more is a document to write, not a rule
+MIN_CHARS = 6
+MAX_BYTES = 600
+
+
+@dataclass(frozen=True)
+class RuleForAFile:
+    """One rule the person asks to be written into an instruction file: where it sits in the message, and why."""
+
+    start: int
+    end: int
+    file: str
+    type: MemoryType
+    scope: DurableScope
+
+
+def rules_for_instruction_files(text: str) -> Iterator[RuleForAFile]:
+    """Every rule that a request in the message asks to write into an agent instruction file."""
+    requests = sorted(
+        (*_REQUEST.finditer(text), *_UPDATE.finditer(text), *_ZH_REQUEST.finditer(text)), key=lambda m: m.start()
+    )
+    for request in requests:
+        groups = request.groupdict()
+        file = groups.get("file") or groups.get("file2") or ""
+        scope: DurableScope = "user" if _USER_WIDE.search(request.group(0)) else "project"
+        # "add this to CLAUDE.md" points back at something said before: only a colon or a quote after it says what
+        for start, end in _body(text, request.end(), below=groups.get("pronoun") is None):
+            yield RuleForAFile(start, end, file, _type(text[start:end]), scope)
+
+
+def _body(text: str, at: int, *, below: bool) -> list[tuple[int, int]]:
+    quoted = _QUOTE.match(text, at)
+    if quoted is not None:
+        group = next(name for name in "abc" if quoted.group(name) is not None)
+        return [s for s in [_stripped(text, quoted.start(group), quoted.end(group))] if s]
+    lead = _COLON_OR_LINE.match(text, at)
+    if lead is None or (not below and ":" not in lead.group(0) and "：" not in lead.group(0)):
+        return []  # "fill out the tech stack in CLAUDE.md based on the repo": no rule in the words
+    spans: list[tuple[int, int]] = []
+    position = lead.end()
+    lines = 0
+    while position < len(text):
+        newline = text.find("\n", position)
+        end = len(text) if newline < 0 else newline
+        line = text[position:end]
+        if not line.strip():
+            if spans:  # a blank line closes the rule block
+                break
+        else:
+            lines += 1
+            if lines > MAX_LINES:
+                return []
+            marker = _LIST_MARKER.match(line)
+            span = _stripped(text, position + (marker.end() if marker else 0), end)
+            if span:
+                spans.append(span)
+        position = end + 1
+    return spans
+
+
+def _stripped(text: str, start: int, end: int) -> tuple[int, int] | None:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    body = text[start:end]
+    if len(body) < MIN_CHARS or len(body.encode("utf-8", "surrogatepass")) > MAX_BYTES or body.endswith(("?", "？")):
+        return None
+    return start, end
+
+
+def _type(rule: str) -> MemoryType:
+    return "forbidden" if _NEGATIVE.match(rule) else "convention"
