@@ -20,7 +20,7 @@ the second round of the heuristic, tuned on the dev splits, measured on a fresh 
 fourth round (ADR 0057) tuned on held-out 6 (``heldout6``, ADR 0054), whose row is ``dev6`` (seen) from then on.
 ``heldout7``, ``heldout8`` and ``heldout9`` (ADR 0057, "Held-out 7, 8 and 9") measured the frozen fourth round on
 fresh data; the fifth round (ADR 0058) tuned on them, so their rows are ``dev7``, ``dev8`` and ``dev9`` (seen) from
-then on. Held-out 10, labelled apart, measures the frozen fifth round.
+then on. ``heldout10`` (ADR 0058, "Held-out 10"), labelled apart, measured the frozen fifth round once.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -57,6 +57,7 @@ SPLITS = (
     "heldout7",
     "heldout8",
     "heldout9",
+    "heldout10",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
 # and held-out 7, 8 and 9 by the fifth (ADR 0058): their files keep their names, their rows say what they are now.
@@ -255,6 +256,10 @@ it so.
   and Claude Code prompt histories (held-out 9, four people, 181 prompts; Apache-2.0, BSD-2-Clause, MIT), with
   3 durable rules and 65 maybe between them, each labelled by hand and landed (7217d05, e5e00af, 7232a92)
   before any heuristic ran on it.
+- *heldout10* (ADR 0058, "Held-out 10"): a fresh held-out split for the frozen fifth round (8733133): 164
+  prompts, 32 from seven more people's SpecStory exports (Claude Code, Cursor, Codex; MIT and Apache-2.0) and 132
+  from a later stretch of held-out 9's person's Claude Code history that no round read (2 durable rules and 25
+  maybe), labelled by hand and landed (9cae5d7) before any heuristic ran on it.
 
 The *dev* splits were used to tune the heuristic; the *held-out* splits are not tuned on. Held-out 4 and 5
 were tuned on by the third round (ADR 0054): from then on their rows read *dev4* and *dev5* (seen), and
@@ -272,11 +277,29 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 10, the honest measure of the frozen fifth round (8733133), misses the goal: 6 proposals, 1 worth
+  keeping (17%), 1 of its 2 durable rules found.** The split was labelled and landed before any heuristic ran on
+  it; this page is the first run on it, with `memory_review/extract/` exactly as frozen, and nothing was changed
+  after it.
+  - *kept (1):* "Do not reinit task-master, we don't want to lose the history of tasks we have worked on".
+  - *the mistakes (5):* two lines of the message Cursor itself sends when a plan is accepted ("Mark them as
+    in_progress as you work, starting with the first one.", "Don't stop until you have completed all the
+    to-dos."), which the export puts in the person's slot; a Chinese spec of one dialog's search box
+    ("Agent 对话框详情页的搜索框不要占据高度，…"); a spec of the app said with "I" as its subject ("If i sign out my
+    account on my phone it should not sign out my account on my laptop"); and "Dont be dumb".
+  - *the miss (1 rule):* "I remind you the main directive that we rely on task-master, not in a file." (no signal
+    word the heuristic reads).
+- **Every fresh measurement so far, each of a round frozen before it: held-out 5 4 of 11 (second round), held-out
+  6 0 of 2 (third), held-out 7–9 2 of 8 (fourth), held-out 10 1 of 6 (fifth): 7 of 27 (26%) in all. The goal (6 of
+  10 worth keeping on held-out data, the clearly durable rules found) is not met by the heuristic.** Each round
+  removes the classes of mistake it was shown, and each fresh split brings classes none had seen (a tool's own
+  message in the person's slot, a spec phrased in another language or with another subject). The seen rows show
+  what the rounds were tuned to do, not what they do on new histories.
 - **Every row above has been seen: the fifth round (ADR 0058, frozen at 8733133) was tuned on held-out 7, 8 and 9
-  (now *dev7*, *dev8* and *dev9*), and is measured next, once, on held-out 10, a fresh split labelled apart that the
-  round never read.**
-  Until then no figure on this page measures the goal. The round's changes, each a class tested with a real prompt
-  and near misses in `test_heuristic_round5.py`:
+  (now *dev7*, *dev8* and *dev9*), and was then measured once on held-out 10 (above), a fresh split labelled apart
+  that the round never read.**
+  Apart from held-out 10, no figure on this page measures the goal. The round's changes, each a class tested with a
+  real prompt and near misses in `test_heuristic_round5.py`:
   - 始终 / 总是 / 永远 / 一直 ("always") followed by a state ("…始终有效", is valid, stays, equals, is empty) is how
     one thing of the program behaves; followed by "is" or "show / hide" it is a spec when the sentence names a
     window, control or code identifier of the program ("请始终显示Window_CraftList和Window_CraftStatus窗口"). The
