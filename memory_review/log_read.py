@@ -7,9 +7,10 @@ among them, by seq: ``log`` says "raised to high by …" from them, and ``log --
 event, as stored, one more key: ``raised`` (the fields of :class:`~memory_review.history.Raise`). Every
 other event's JSON is its stored line.
 
-A filter reads more than the events it lists. The record each edit replaced may lie outside the filter
-(``--type candidate.edited`` leaves out the ``candidate.created`` before it), so the records of the
-candidates in question are read too. And a raise belongs to two sessions: it carries its candidate's
+A filter a raise can pass (``--session``, ``--candidate``, ``--type candidate.edited``; a raise changes no
+memory, so never ``--memory``) reads more than the events it lists. The record each edit replaced may lie
+outside the filter (``--type candidate.edited`` leaves out the ``candidate.created`` before it), so the
+records of the candidates in question are read too. And a raise belongs to two sessions: it carries its candidate's
 first session (``event.session``, which the log's own filter matches), and it was found again in others,
 its new quotes' sessions; ``--session B`` lists the raises found in ``B`` as well, in log order, once.
 Both reads stop at the head the log had when the command began, so they see the same events. The
@@ -28,6 +29,9 @@ from pydantic import BaseModel, ConfigDict, PlainSerializer, SerializerFunctionW
 from memory_review.events import Event, EventLog, encode_event
 from memory_review.history import Raise, raises
 from memory_review.reviewed import RECORD_TYPES
+
+EDITED = "candidate.edited"
+"""The type of a raise (and of a person's edit)."""
 
 
 class LoggedEvents(list[Event]):
@@ -81,23 +85,15 @@ def read_log(
     """The events matching every filter given, and, with ``session``, the raises found again in it."""
     if session is None and type is None and memory is None and candidate is None:
         return LoggedEvents(log.read())  # the whole log: its own records say which events are raises
+    if memory is not None or type not in (None, EDITED):
+        # A raise is a candidate.edited, which changes no memory: none can be among these events.
+        return LoggedEvents(log.read(session=session, type=type, memory=memory, candidate=candidate), dict)
     head = log.head().seq
     records = list(log.read(type=RECORD_TYPES, candidate=candidate, stop=head))
     found = raises(records)
-    events = list(log.read(session=session, type=type, memory=memory, candidate=candidate, stop=head))
+    events = list(log.read(session=session, type=type, candidate=candidate, stop=head))
     if session is not None:
-        seqs = {event.seq for event in events}
-        again = [
-            e
-            for e in records
-            if e.seq in found and session in found[e.seq].sessions and e.seq not in seqs and _kept(e, type, memory)
-        ]
+        listed = {event.seq for event in events}
+        again = [e for e in records if e.seq in found and session in found[e.seq].sessions and e.seq not in listed]
         events = sorted([*events, *again], key=lambda event: event.seq)
     return LoggedEvents(events, lambda: found)
-
-
-def _kept(event: Event, type: str | None, memory: str | None) -> bool:
-    """The log's other filters (``candidate`` is applied by the read of the records)."""
-    if type is not None and event.type != type:
-        return False
-    return memory is None or any(change.memory == memory for change in event.changes or ())
