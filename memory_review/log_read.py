@@ -10,9 +10,10 @@ other event's JSON is its stored line.
 A filter a raise can pass (``--session``, ``--candidate``, ``--type candidate.edited``; a raise changes no
 memory, so never ``--memory``) reads more than the events it lists. The record each edit replaced may lie
 outside the filter (``--type candidate.edited`` leaves out the ``candidate.created`` before it), so the
-records of the candidates in question are read too. And a raise belongs to two sessions: it carries its candidate's
-first session (``event.session``, which the log's own filter matches), and it was found again in others,
-its new quotes' sessions; ``--session B`` lists the raises found in ``B`` as well, in log order, once.
+records of the candidates in question are read too. And a raise belongs to two sessions: it carries its
+candidate's first session (``event.session``, which the log's own filter matches), and it was found again
+in others, its new quotes' sessions; ``--session B`` lists the raises found in ``B`` as well, in log
+order, once.
 Both reads stop at the head the log had when the command began, so they see the same events. The
 unfiltered log reads the log once and finds the raises among its own events only when asked.
 """
