@@ -6,7 +6,7 @@ import argparse
 import functools
 import itertools
 from dataclasses import dataclass, is_dataclass
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import orjson
 from pydantic import BaseModel, ConfigDict, PlainSerializer, RootModel, TypeAdapter
@@ -19,6 +19,9 @@ from memory_review.record_io import memory_to_json
 from memory_review.verified import NO_RECORD
 from memory_review.verify import StoreReport
 
+if TYPE_CHECKING:
+    from memory_review.log_read import LoggedEvents
+
 
 def to_json(result: Any) -> Any:
     """The JSON document a command prints with ``--json``: the result's own model, dumped by pydantic."""
@@ -27,7 +30,7 @@ def to_json(result: Any) -> Any:
     if isinstance(result, Memory):
         return memory_to_json(result)
     if hasattr(result, "document"):  # a result whose JSON flattens two records into one model (ADR 0043)
-        return result.document().model_dump(mode="json")
+        return to_json(result.document())  # a model, or a list of them (``log``: events, raises wrapped)
     if isinstance(result, BaseModel):
         return result.model_dump(mode="json")
     if is_dataclass(result) and not isinstance(result, type):
@@ -249,15 +252,13 @@ class GitLog(RootModel):
     root: list[LogEntry]
 
 
-def render_log(events, args) -> str:
+def render_log(events: LoggedEvents | GitLog, args) -> str:
+    """``log``: one line per event; a raise says so (ADR 0050), from the raises ``Workspace.log`` found."""
     if isinstance(events, GitLog):
         return render_git_log(events, args)
     if not events:
         return "no events"
-    from memory_review.history import raise_of, records_before
-
-    before = records_before(events)
-    raised = {e.seq: r for e in events if (r := raise_of(e, before.get(e.seq)))}  # ADR 0050: not an edit
+    raised = events.raises  # ADR 0050: a raise is not an edit
     return "\n".join(
         f"{e.ts}  {e.actor:<16} "
         + (f"#{e.seq} {e.candidate} {raised[e.seq].describe()}" if e.seq in raised else render_event(e, args))

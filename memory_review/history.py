@@ -18,10 +18,10 @@ everything the history missed in one commit. The event log stays the truth.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import NamedTuple
 
 import orjson
 
@@ -314,18 +314,21 @@ def _sync_summary(sync: dict) -> str:
 # --- a raise is not an edit (ADR 0050) ---------------------------------------------------
 
 
-class Raise(NamedTuple):
-    """A pending candidate raised by its proposer because the rule was found again in another session."""
+@dataclass(frozen=True)
+class Raise:
+    """A pending candidate raised by its proposer because the rule was found again in another session.
+
+    Its fields, in order, are the ``raised`` object of ``log --json`` (``log_read.LoggedEvents``)."""
 
     proposer: str
     priority: str
-    raised: bool  # the priority changed (False: it was high already and only gained quotes)
+    priority_changed: bool  # False: it was high already and only gained quotes
     sessions: tuple[str, ...]  # the sessions it was found again in (its new quotes)
 
     def describe(self) -> str:
         """``raised to high by heuristic:x (found again in session s2)``: what a person reads, not "edit"."""
         found = f"found again in session {', '.join(self.sessions)}" if self.sessions else "found again"
-        if self.raised:
+        if self.priority_changed:
             return f"raised to {self.priority} by {self.proposer} ({found})"
         return f"{found} by {self.proposer} (already {self.priority})"
 
@@ -351,8 +354,8 @@ def raise_of(event: Event, before: Mapping | None = None) -> Raise | None:
     known = _sessions(before) if before is not None else {record.get("session_id")}
     new = tuple(s for s in dict.fromkeys(_session_list(record)) if s not in known)
     # Without the record before, a raise to high is what rules.raise_candidate writes but for a repeat.
-    raised = before.get("priority") != priority if before is not None else priority == "high"
-    return Raise(event.actor, priority, raised, new)
+    changed = before.get("priority") != priority if before is not None else priority == "high"
+    return Raise(event.actor, priority, changed, new)
 
 
 def _proposed_text(record: Mapping) -> list[tuple[object, ...]]:
@@ -375,7 +378,14 @@ def _sessions(record: Mapping) -> set[object]:
     return {record.get("session_id"), *_session_list(record)}
 
 
-def records_before(events: list[Event]) -> dict[int, Mapping]:
+def raises(events: Iterable[Event]) -> dict[int, Raise]:
+    """The raises among ``events`` (in log order), by seq, each read against the record it replaced there."""
+    events = list(events)
+    before = records_before(events)
+    return {event.seq: found for event in events if (found := raise_of(event, before.get(event.seq)))}
+
+
+def records_before(events: Iterable[Event]) -> dict[int, Mapping]:
     """For each ``candidate.edited`` among ``events`` (in log order), the record of that candidate before it."""
     latest: dict[str, Mapping] = {}
     before: dict[int, Mapping] = {}

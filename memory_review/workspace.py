@@ -46,6 +46,7 @@ from memory_review.verify import StoreReport, verify_store
 if TYPE_CHECKING:
     from memory_review.extraction import Extractor
     from memory_review.gitrepo import LogEntry
+    from memory_review.log_read import LoggedEvents
     from memory_review.pending_files import PendingFiles
     from memory_review.sync import StoreSync
     from memory_review.trust_review import ForeignMemory
@@ -523,11 +524,16 @@ class Workspace:
         type: str | None = None,
         memory: str | None = None,
         candidate: str | None = None,
-    ) -> list[Event]:
-        """Events of one store's log, filtered."""
+    ) -> LoggedEvents:
+        """Events of one store's log, filtered, and the raises among them (ADR 0050).
+
+        ``session`` matches an event of that session, and also a raise whose new quotes come from it
+        (a raise carries its candidate's first session); see :mod:`memory_review.log_read`."""
+        from memory_review.log_read import read_log
+
         store = self.store(scope)
         with log_errors(store.log_path):
-            return list(store.log().read(session=session, type=type, memory=memory, candidate=candidate))
+            return read_log(store.log(), session=session, type=type, memory=memory, candidate=candidate)
 
     def sessions(self) -> list[SessionSummary]:
         """Every session that left events in either log."""
