@@ -68,6 +68,7 @@ ROLES = {
     "heldout7": "dev7 (seen; was heldout7)",
     "heldout8": "dev8 (seen; was heldout8)",
     "heldout9": "dev9 (seen; was heldout9)",
+    "heldout10": "dev10 (seen; was heldout10)",
 }
 
 
