@@ -34,12 +34,14 @@ from memory_review.extract.task_at_hand import (
     changes_what_we_use,
     describes_an_occasion,
     describes_behaviour,
+    dislikes_the_thing_at_hand,
     forbids_a_named_thing,
     is_a_note_to_write,
     picks_an_offered_option,
     points_back,
     reports_a_status,
     said_of_the_program,
+    shows_an_element,
     zh_a_things_spec,
     zh_said_of_the_program,
 )
@@ -511,6 +513,10 @@ def _about_the_task_at_hand(text: str, hits: list[Signal]) -> bool:
         return True
     if strong == {"总是"} and zh_said_of_the_program(text):
         return True  # "此合成配方始终有效", "始终显示 Window_CraftList 窗口": the Chinese of the above (ADR 0058)
+    if strong and strong <= {"always", "never"} and shows_an_element(text):
+        return True  # "Always show the loading spinner while fetching": one element of the screen (ADR 0059)
+    if strong == {"I don't like"} and dislikes_the_thing_at_hand(text):
+        return True  # "I don't like the color of the header": a complaint about this artifact (ADR 0059)
     if (not strong or strong <= {"always", "never"}) and answers_the_person(text):
         return True  # "If I sign out on my phone it should not sign me out on my laptop": a spec (ADR 0059)
     if not strong and zh_a_things_spec(text):

@@ -356,3 +356,42 @@ _ZH_ELEMENT_AS_SUBJECT = re.compile(rf"{_ZH_ELEMENT}(?:[都也还就]|默认|始
 def zh_a_things_spec(sentence: str) -> bool:
     """True when an element of the screen is the subject of 不要 ("搜索框不要占据高度"): a spec of the UI."""
     return _ZH_ELEMENT_AS_SUBJECT.search(sentence) is not None
+
+
+# "Always show the loading spinner while fetching", "never show the sidebar on mobile": "always / never" with a verb of
+# display and an element of the screen as its object is a spec of one thing of the program, the English of "始终显示
+# Window_CraftList 窗口" (held-out 7, ADR 0058); "never show the API key in logs" names no element and stays a rule
+# (ADR 0059).
+_EN_ELEMENT = (
+    r"(?:spinner|loader|sidebar|side\s*bar|banner|button|modal|dialog|popup|pop-up|toast|tooltip|header|footer|menu|"
+    r"navbar|nav\s*bar|toolbar|tab|tabs|panel|pane|icon|badge|avatar|placeholder|scrollbar|breadcrumbs?|"
+    r"window|page|screen|card|chart|table|column|row|field|input|checkbox|dropdown|overlay|drawer|widget|label|"
+    r"search\s*(?:box|bar|field)|progress\s*bar|title\s*bar|status\s*bar)s?"
+)
+_SHOWS_AN_ELEMENT = re.compile(
+    r"\b(?:always|never)\s+(?:show|display|render|hide|open|collapse|expand|highlight|pin|keep|center|centre)\s+"
+    rf"(?:the|a|an|its|their|our|this|that)\s+(?:[\w-]+\s+){{0,2}}?{_EN_ELEMENT}\b",
+    _I,
+)
+
+
+def shows_an_element(sentence: str) -> bool:
+    """True for "always show the spinner …": how one element of the screen behaves, a spec (ADR 0059)."""
+    return _SHOWS_AN_ELEMENT.search(sentence) is not None
+
+
+# "I don't like the color of the header", "I hate this layout", "I don't like how it looks": a complaint about the
+# thing in front of the person, not a standing dislike; "I don't like untrack" (a kind of thing), "I don't like it
+# when you add comments everywhere" and "I hate how you write commit messages" (the agent's way of working) still
+# state one (ADR 0059).
+_DISLIKES_THE_THING = re.compile(
+    r"\bi\s+(?:really\s+)?(?:don'?t\s+like|dont\s+like|hate|dislike|can'?t\s+stand)\s+"
+    r"(?:(?:the|this|that|these|those|its|your)\b(?!\s+way\s+you\b)|it\b(?!\s+when\b)|"
+    r"how\s+(?:it|this|that|the|they)\b|what\s+(?:it|this|that|the)\b)",
+    _I,
+)
+
+
+def dislikes_the_thing_at_hand(sentence: str) -> bool:
+    """True for "I don't like the header's colour": a complaint about this artifact, not a standing dislike."""
+    return _DISLIKES_THE_THING.search(sentence) is not None

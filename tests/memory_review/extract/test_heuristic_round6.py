@@ -209,3 +209,35 @@ def test_an_element_of_the_screen_as_the_subject_of_buyao_is_a_spec(prompt: str)
 )
 def test_an_instruction_about_an_element_is_not_its_spec(sentence: str) -> None:
     assert _said(sentence) == [sentence]
+
+
+# (6) The same classes in English, where the fresh data showed them in another shape: "always / never" with a verb of
+# display and an element of the screen (held-out 7's 始终显示 … 窗口), and a complaint about the artifact at hand.
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Always show the loading spinner while fetching.",
+        "Never show the sidebar on mobile.",
+        "I don't like the color of the header, make it blue.",
+        "I hate this layout",
+        "I don't like how it looks.",
+    ],
+)
+def test_a_spec_or_a_complaint_about_one_element_is_no_rule(sentence: str) -> None:
+    assert classify(sentence) is None
+    assert _said(sentence, sentence, sessions=("s1", "s2")) == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Never show the API key in logs.",  # no element of the screen
+        "Always show the full file path in your answers.",
+        "I don't like it when you add comments everywhere.",  # the agent's way of working
+        "I hate how you write commit messages.",
+        "I don't like untrack, and don't want to use them unless COMPLETELY neccessary",  # dev 2: a kind of thing
+    ],
+)
+def test_a_standing_rule_or_dislike_is_still_proposed(sentence: str) -> None:
+    found = classify(sentence)
+    assert found is not None and not found.held_back
