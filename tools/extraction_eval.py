@@ -299,8 +299,8 @@ DOC_TAIL = """
   only when the person says them in a second session or corrects the agent twice. An explicit standing word
   ("never", "always", "from now on", "going forward", "in the future", "next time", "remember", "we use", "I prefer",
   "in this repo", 以后 …), a rule about git, a rule asked to be written into an instruction file and anything said
-  again in another session are still proposed at once. Read over those 27, the rule would have proposed 7 with 7
-  worth keeping, but that is the data it was drawn from, not a measurement. Held-out 10's classes are also dropped
+  again in another session are still proposed at once. Read over those 27, the rule would have proposed 5, all
+  worth keeping, and held back 2 that were; that is the data it was drawn from, not a measurement. Held-out 10's classes are also dropped
   as classes (`test_heuristic_round6.py`, each with near misses): a coding tool's own message in the person's slot
   (Cursor's plan hand-off), "if I …, it should (not) …" (the program answering the person), a rebuke with a "don't"
   ("Dont be dumb"), an element of the screen as the subject of 不要 ("搜索框不要占据高度"), and in English "always /

@@ -1,12 +1,12 @@
 """The sixth round of the heuristic (ADR 0059): kinds of finding held back, and held-out 10's classes, with near misses.
 
 Every fresh measurement (held-out 5, 6, 7–9 and 10, each of a round frozen before it) gave 7 proposals worth keeping
-of 27. By kind: a rule with an explicit standing word addressed to the agent ("never", "always", "in the future",
-"we're using …, keep that in mind") or about git held up (7 of 7); a weak prohibition alone ("don't", "do not",
+of 27. By kind: a rule with an explicit standing word addressed to the agent ("never", "in the future", "we're
+using …, keep that in mind") or about git held up (5 of 5); a weak prohibition alone ("don't", "do not",
 "avoid", "stop", "should not", 不要: 2 kept, 13 mistakes), an occasion standing in for "from now on" ("whenever
 you", "as you work", "by default": 0 and 3), the Chinese "always" said of a thing (0 and 3) and a bare "prefer X" (0
-and 1) did not. (The frozen code's comment in signals.py says "2 kept of 14" and "0 of 4": held-out 7's "…也不要显示
-选择框" was counted with 始终; it is a weak 不要. ADR 0059.)
+and 1) did not. (The frozen code's comment in signals.py says "7 of 7", "2 kept of 14" and "0 of 4": the two weak
+prohibitions kept were counted with the standing words, and held-out 7's "…也不要显示选择框" with 始终; ADR 0059.)
 Those kinds are now held back: proposed when said in a second session or corrected twice. Held-out 10 (now seen)
 also showed four classes, each tested here with a real prompt and near misses.
 """
