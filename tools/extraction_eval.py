@@ -300,11 +300,11 @@ DOC_TAIL = """
   ("never", "always", "from now on", "going forward", "in the future", "next time", "remember", "we use", "I prefer",
   "in this repo", 以后 …), a rule about git, a rule asked to be written into an instruction file and anything said
   again in another session are still proposed at once. Read over those 27, the rule would have proposed 5, all
-  worth keeping, and held back 2 that were; that is the data it was drawn from, not a measurement. Held-out 10's classes are also dropped
-  as classes (`test_heuristic_round6.py`, each with near misses): a coding tool's own message in the person's slot
-  (Cursor's plan hand-off), "if I …, it should (not) …" (the program answering the person), a rebuke with a "don't"
-  ("Dont be dumb"), an element of the screen as the subject of 不要 ("搜索框不要占据高度"), and in English "always /
-  never show the <element>" and "I don't like the <thing>".
+  worth keeping, and held back 2 that were; that is the data it was drawn from, not a measurement. Held-out 10's
+  classes are also dropped as classes (`test_heuristic_round6.py`, each with near misses): a coding tool's own
+  message in the person's slot (Cursor's plan hand-off), "if I …, it should (not) …" (the program answering the
+  person), a rebuke with a "don't" ("Dont be dumb"), an element of the screen as the subject of 不要
+  ("搜索框不要占据高度"), and in English "always / never show the <element>" and "I don't like the <thing>".
 
   **The cost is recall.** Over all seen splits, before (8733133) 45 proposals with 40 worth keeping and 29 of 41
   durable rules found; after, 28 with 28 and 21 of 41. Lost, each held back until said again: dev 2 "Do NOT modify my
