@@ -20,7 +20,8 @@ the second round of the heuristic, tuned on the dev splits, measured on a fresh 
 fourth round (ADR 0057) tuned on held-out 6 (``heldout6``, ADR 0054), whose row is ``dev6`` (seen) from then on.
 ``heldout7``, ``heldout8`` and ``heldout9`` (ADR 0057, "Held-out 7, 8 and 9") measured the frozen fourth round on
 fresh data; the fifth round (ADR 0058) tuned on them, so their rows are ``dev7``, ``dev8`` and ``dev9`` (seen) from
-then on. ``heldout10`` (ADR 0058, "Held-out 10"), labelled apart, measured the frozen fifth round once.
+then on. ``heldout10`` (ADR 0058, "Held-out 10"), labelled apart, measured the frozen fifth round once; the sixth
+round (ADR 0059) tuned on it, so its row is ``dev10`` (seen) from then on.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -60,7 +61,8 @@ SPLITS = (
     "heldout10",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
-# and held-out 7, 8 and 9 by the fifth (ADR 0058): their files keep their names, their rows say what they are now.
+# held-out 7, 8 and 9 by the fifth (ADR 0058), held-out 10 by the sixth (ADR 0059): their files keep their names,
+# their rows say what they are now.
 ROLES = {
     "heldout4": "dev4 (seen; was heldout4)",
     "heldout5": "dev5 (seen; was heldout5)",
@@ -68,6 +70,7 @@ ROLES = {
     "heldout7": "dev7 (seen; was heldout7)",
     "heldout8": "dev8 (seen; was heldout8)",
     "heldout9": "dev9 (seen; was heldout9)",
+    "heldout10": "dev10 (seen; was heldout10)",
 }
 
 
@@ -265,7 +268,8 @@ The *dev* splits were used to tune the heuristic; the *held-out* splits are not 
 were tuned on by the third round (ADR 0054): from then on their rows read *dev4* and *dev5* (seen), and
 their figures are no longer a measurement. Held-out 6 was tuned on by the fourth round (ADR 0057): its row reads
 *dev6* (seen). Held-out 7, 8 and 9 were tuned on by the fifth round (ADR 0058): their rows read *dev7*, *dev8* and
-*dev9* (seen), and no row on this page is a measurement any more. The shared real
+*dev9* (seen). Held-out 10 was tuned on by the sixth round (ADR 0059): its row reads *dev10* (seen), and no row on
+this page is a measurement any more; held-out 11 measures the sixth round. The shared real
 Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied here) hold
 no durable statement: any proposal there is a mistake.
 
@@ -277,6 +281,40 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **The sixth round (ADR 0059) is frozen (11fa775) before held-out 11 is measured; every row above is a split it has
+  seen, so none of them measures the goal.** It was aimed not at held-out 10's sentences but at the kinds of finding
+  that failed on every fresh measurement so far. Of the 27 proposals the second to fifth rounds made on splits they
+  had never seen (7 worth keeping), by the kind of signal that made them:
+
+  | kind of finding | kept | mistakes |
+  |---|---|---|
+  | a standing word addressed to the agent ("never", "in the future", "we're using …, keep that in mind") | 3 | 0 |
+  | a weak prohibition about what reaches git ("Do not merge," "do not touch main.") | 2 | 0 |
+  | a weak prohibition alone ("don't", "do not", "avoid", "stop", "should not", 不要), not about git | 2 | 13 |
+  | an occasion standing in for "from now on" ("whenever you", "as you work", "by default") | 0 | 3 |
+  | Chinese "always" (始终) with no person in the sentence | 0 | 3 |
+  | a bare "prefer X" | 0 | 1 |
+
+  The last four kinds are now **held back**: classified, kept aside like named code (ADR 0046, 0057), and proposed
+  only when the person says them in a second session or corrects the agent twice. An explicit standing word
+  ("never", "always", "from now on", "going forward", "in the future", "next time", "remember", "we use", "I prefer",
+  "in this repo", 以后 …), a rule about git, a rule asked to be written into an instruction file and anything said
+  again in another session are still proposed at once. Read over those 27, the rule would have proposed 5, all
+  worth keeping, and held back 2 that were; that is the data it was drawn from, not a measurement. Held-out 10's
+  classes are also dropped as classes (`test_heuristic_round6.py`, each with near misses): a coding tool's own
+  message in the person's slot (Cursor's plan hand-off), "if I …, it should (not) …" (the program answering the
+  person), a rebuke with a "don't" ("Dont be dumb"), an element of the screen as the subject of 不要
+  ("搜索框不要占据高度"), and in English "always / never show the <element>" and "I don't like the <thing>".
+
+  **The cost is recall.** Over all seen splits, before (8733133) 45 proposals with 40 worth keeping and 29 of 41
+  durable rules found; after, 28 with 28 and 21 of 41. Lost, each held back until said again: dev 2 "Do NOT modify my
+  fs outside of …", "Do NOT build something that tries to garner investor money …", "As you implement things,
+  evaluate what tests are appropriate to add …" and "Use nix flakes … reproducibility by default"; held-out 2
+  "prefer using the mcp tools"; held-out 3 "note that, in the generated project, all necessary environments should
+  be … baked into env.sh"; dev 5 "for this teach and all the ones afterwards, … don't use the code examples …"; dev
+  10 "Do not reinit task-master, we don't want to lose the history …". Gained: held-out 2's "没有我的同意，不准开始"
+  (said in two sessions). Held-out 11 measures the round once.
+- **Held-out 10 below is the measurement of the fifth round, as it was; the sixth round has since tuned on it.**
 - **Held-out 10, the honest measure of the frozen fifth round (8733133), misses the goal: 6 proposals, 1 worth
   keeping (17%), 1 of its 2 durable rules found.** The split was labelled and landed before any heuristic ran on
   it; this page is the first run on it, with `memory_review/extract/` exactly as frozen, and nothing was changed

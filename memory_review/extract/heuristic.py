@@ -21,6 +21,7 @@ from memory_review.extract.corrections import Correction, find_correction
 from memory_review.extract.finding import FLAG_UNTRUSTED, MAX_QUOTE_BYTES, Finding, build_finding
 from memory_review.extract.precision import (
     is_a_programs_default,
+    is_a_tools_message,
     is_corrective_half,
     is_pasted_document,
     is_task_spec,
@@ -87,7 +88,7 @@ def extract(transcript: Transcript, *, include_untrusted: bool = False) -> list[
         trusted = turn.is_user_speaking
         if not trusted and not (include_untrusted and turn.source in UNTRUSTED_SOURCES):
             continue
-        scan = _scan_turn(turn)
+        scan = _scan_turn(turn, trusted=trusted)
         findings.extend(_finding(transcript, said, found, trusted=trusted) for said, found in scan.statements)
         if trusted:  # only the user's own words can add up to a preference
             corrections.extend(scan.corrections)
@@ -104,12 +105,14 @@ class _Scan:
     named: list[tuple[_Said, Classification]]
 
 
-def _scan_turn(turn: Turn) -> _Scan:
+def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
     scan = _Scan([], [], [])
     written = list(rules_for_instruction_files(turn.text)) if RULE_FILE_CUE.search(turn.text) else []
     if not written and not CUE.search(turn.text) and not _MAYBE_CORRECTION.search(turn.text):
         return scan
     if is_pasted_document(turn.text):  # a plan or a README pasted in is not an instruction
+        return scan
+    if is_a_tools_message(turn.text):  # Cursor's own plan hand-off in the person's slot (ADR 0059)
         return scan
     for item in written:  # "add to CLAUDE.md: never push to main": the person has made it a rule (ADR 0058)
         found = Classification(item.type, item.scope, SIGNAL_RULE_FILE, (SIGNAL_RULE_FILE,))
@@ -117,7 +120,7 @@ def _scan_turn(turn: Turn) -> _Scan:
     spans = list(sentence_spans(unwrapped(turn.text)))
     quoted = quoted_ranges(turn.text)
     spec = is_task_spec(turn.text)
-    joined = -1  # the sentence a bare marker before it took in
+    joined = -1  # the sentence a bare marker before it took in, or a rule as its other half
     for position, (start, end) in enumerate(spans):
         if position == joined:
             continue
@@ -142,7 +145,12 @@ def _scan_turn(turn: Turn) -> _Scan:
             continue  # "By default, buffer X. Make this configurable.": a spec of the code, not a rule
         if classification is not None:
             whole = _with_tail(turn, spans, position, said, classification)
-            (scan.named if classification.named_one_off else scan.statements).append((whole, classification))
+            if whole.end > said.end:  # "Use the logger instead." is this rule's other half, no correction of its own
+                joined = position + 1
+            # named code, and the kinds that failed on fresh data, wait for a second session (ADR 0046, 0057, 0059);
+            # text the user did not write is shown flagged as it is, since it is there to be seen, not kept
+            aside = classification.named_one_off or (classification.held_back and trusted)
+            (scan.named if aside else scan.statements).append((whole, classification))
         if (classification is None or _a_thing_not_code(said, classification)) and (
             correction := find_correction(said.text)
         ) is not None:
@@ -151,8 +159,11 @@ def _scan_turn(turn: Turn) -> _Scan:
 
 
 def _a_thing_not_code(said: _Said, found: Classification) -> bool:
-    """ "No, don't mock the database." names a thing, not code: said again in the session it is a correction."""
-    return found.named_one_off and not names_code(said.text)
+    """ "No, don't mock the database." names a thing, not code: said again in the session it is a correction.
+
+    A kind held back (ADR 0059) is one too: "No, don't stub the client." corrected twice is a rule.
+    """
+    return (found.named_one_off and not names_code(said.text)) or found.held_back
 
 
 def _holds_beyond_the_spec(sentence: str, found: Classification) -> bool:
@@ -170,7 +181,7 @@ def _rule_before_task(said: _Said) -> tuple[_Said, Classification] | None:
         return None
     rule = _Said(said.turn, said.start, said.start + end)
     found = examine(rule.text)
-    if found is None or found.named_one_off or not is_strong(found.signal):
+    if found is None or found.named_one_off or found.held_back or not is_strong(found.signal):
         return None
     return rule, found
 
@@ -261,7 +272,7 @@ def _repeated_finding(transcript: Transcript, items: list[tuple[_Said, Correctio
 
 
 def _repeated_across_sessions(transcript: Transcript, named: list[tuple[_Said, Classification]]) -> list[Finding]:
-    """A named instruction said again in another session is the user's rule, not a task detail."""
+    """A named instruction, or one of a kind held back, said again in another session is the user's rule."""
     groups: list[list[tuple[_Said, Classification]]] = []
     for item in named:
         bag = tokens(item[0].text)
@@ -284,12 +295,13 @@ def _repeated_across_sessions(transcript: Transcript, named: list[tuple[_Said, C
 def _sessions_finding(transcript: Transcript, items: list[tuple[_Said, Classification]]) -> Finding:
     said, found = items[0]
     sessions = ", ".join(transcript.session_of(s.turn) for s, _ in items)
+    what = "about named code" if found.named_one_off else "with no standing word"
     return build_finding(
         said.text,
         memory_type=found.type,
-        scope="project",  # it names this project's code
+        scope="project" if found.named_one_off else found.scope,  # named code is this project's
         rationale=(
-            f"The user gave the same instruction about named code in {len(items)} sessions "
+            f"The user gave the same instruction {what} in {len(items)} sessions "
             f'({sessions}): "{said.text}". Said once it would be a task detail; repeated, it is a rule.'
         ),
         evidence=[(s.text, transcript.session_of(s.turn), s.turn.turn_id) for s, _ in items[:MAX_EVIDENCE]],

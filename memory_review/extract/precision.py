@@ -113,6 +113,23 @@ def is_pasted_document(text: str) -> bool:
     return structured >= PASTED_STRUCTURED_SHARE * len(lines)
 
 
+# Messages a coding tool writes itself into the person's slot, which exports and histories keep as the person's
+# (held-out 10, ADR 0059): Cursor's, when a plan is accepted ("Implement the plan as specified, it is attached for
+# your reference. Do NOT edit the plan file itself. … Mark them as in_progress as you work … Don't stop until you
+# have completed all the to-dos."). Its imperatives are the tool's, not a rule the person stated.
+_TOOLS_MESSAGE = re.compile(
+    r"^\s*implement\s+the\s+plan\s+as\s+specified\b|"
+    r"\bto-?do'?s\s+from\s+the\s+plan\s+have\s+already\s+been\s+created\b|"
+    r"\bmark\s+them\s+as\s+in_progress\s+as\s+you\s+work\b",
+    _I,
+)
+
+
+def is_a_tools_message(text: str) -> bool:
+    """True for a message the coding tool itself sends in the person's slot (Cursor's plan hand-off)."""
+    return _TOOLS_MESSAGE.search(text) is not None
+
+
 def quoted_ranges(text: str) -> list[tuple[int, int]]:
     """Where double-quoted passages sit in a whole message (a quote may hold several sentences).
 

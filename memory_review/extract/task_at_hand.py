@@ -323,3 +323,75 @@ _DEFAULT_OF_A_THING = re.compile(
 def a_things_default(sentence: str) -> bool:
     """True for "adjust the system prompt to by default generate …": the default of a thing being changed."""
     return _DEFAULT_OF_A_THING.search(sentence.replace("*", "").replace("_", " ")) is not None
+
+
+# "If i sign out my account on my phone it should not sign out my account on my laptop", "when I click save the
+# dialog should always close": the person acts, the program answers; a spec of the program said from the person's
+# side, with "I" as the subject of the clause (held-out 10, ADR 0059). "When I ask you to commit, you should always
+# run the tests" answers with "you": a rule for the agent.
+_ANSWERS_THE_PERSON = re.compile(
+    r"^(?:(?:and|but|so|also|ok(?:ay)?|then)[,\s]+)?(?:if|when(?:ever)?|once|after|before|every\s+time)\s+i\s+"
+    r"[^.;!?\n]{1,120}?[\s,](?:it|this|that|they|there|the\s+(?!agent\b|assistant\b|model\b)[\w-]+(?:\s+[\w-]+)?)\s+"
+    r"(?:should|must|shall|will|has\s+to|needs?\s+to|shouldn'?t|mustn'?t|won'?t)\b",
+    _I,
+)
+
+
+def answers_the_person(sentence: str) -> bool:
+    """True for "if I do X, it should (not) do Y": how the program answers the person, a spec (ADR 0059)."""
+    return _ANSWERS_THE_PERSON.search(sentence) is not None
+
+
+# "Agent 对话框详情页的搜索框不要占据高度" (the search box of the dialog's page should take no height): an element
+# of the screen is the subject of 不要, so it says how that element is, not what the agent does (held-out 10,
+# ADR 0059).
+# "不要修改按钮的颜色" (don't change the button's colour) has the element as the object: an instruction.
+_ZH_ELEMENT = (
+    r"(?:窗口|窗体|界面|页面|详情页|画面|屏幕|按钮|菜单|选择框|搜索框|对话框|弹窗|输入框|文本框|列表框|下拉框|复选框|面板|图标|"
+    r"光标|标签页|控件|工具栏|状态栏|侧边栏|导航栏|标题栏|卡片|表格|列表|组件|图片|头像|滚动条|分页|表单|链接|模态框)"
+)
+_ZH_ELEMENT_AS_SUBJECT = re.compile(rf"{_ZH_ELEMENT}(?:[都也还就]|默认|始终)?(?:不要|别|不能|不许|不准|不应该?|不用)")
+
+
+def zh_a_things_spec(sentence: str) -> bool:
+    """True when an element of the screen is the subject of 不要 ("搜索框不要占据高度"): a spec of the UI."""
+    return _ZH_ELEMENT_AS_SUBJECT.search(sentence) is not None
+
+
+# "Always show the loading spinner while fetching", "never show the sidebar on mobile": "always / never" with a verb of
+# display and an element of the screen as its object is a spec of one thing of the program, the English of "始终显示
+# Window_CraftList 窗口" (held-out 7, ADR 0058); "never show the API key in logs" names no element and stays a rule
+# (ADR 0059).
+_EN_ELEMENT = (
+    r"(?:spinner|loader|sidebar|side\s*bar|banner|button|modal|dialog|popup|pop-up|toast|tooltip|header|footer|menu|"
+    r"navbar|nav\s*bar|toolbar|tab|tabs|panel|pane|icon|badge|avatar|placeholder|scrollbar|breadcrumbs?|"
+    r"window|page|screen|card|chart|table|column|row|field|input|checkbox|dropdown|overlay|drawer|widget|label|"
+    r"search\s*(?:box|bar|field)|progress\s*bar|title\s*bar|status\s*bar)s?"
+)
+_SHOWS_AN_ELEMENT = re.compile(
+    r"\b(?:always|never)\s+(?:show|display|render|hide|open|collapse|expand|highlight|pin|keep|center|centre)\s+"
+    rf"(?:the|a|an|its|their|our|this|that)\s+(?:[\w-]+\s+){{0,2}}?{_EN_ELEMENT}\b",
+    _I,
+)
+
+
+def shows_an_element(sentence: str) -> bool:
+    """True for "always show the spinner …": how one element of the screen behaves, a spec (ADR 0059)."""
+    return _SHOWS_AN_ELEMENT.search(sentence) is not None
+
+
+# "I don't like the color of the header", "I hate this layout", "I don't like how it looks": a complaint about the
+# thing in front of the person, not a standing dislike; "I don't like untrack" (a kind of thing), "I don't like it
+# when you add comments everywhere" and "I hate how you write commit messages" (the agent's way of working) still
+# state one (ADR 0059).
+_DISLIKES_THE_THING = re.compile(
+    r"\bi\s+(?:really\s+)?(?:don'?t\s+like|dont\s+like|hate|dislike|can'?t\s+stand)\s+"
+    r"(?:(?:the|this|that|these|those|its|your)\b(?!\s+way\s+you\b)|it\b(?!\s+when\b)|"
+    r"how\s+(?:it|this|that|the|they)\b|what\s+(?:it|this|that|the)\b)",
+    _I,
+)
+
+
+def dislikes_the_thing_at_hand(sentence: str) -> bool:
+    """True for "I don't like the header's colour": a complaint about this artifact, not a standing dislike."""
+    return _DISLIKES_THE_THING.search(sentence) is not None

@@ -51,7 +51,11 @@ def test_the_second_dev_split_keeps_what_it_was_tuned_to() -> None:
     # ADR 0044: the dev 2 tuning, pinned so that a later change cannot quietly undo it
     figures = evaluate_split("dev2")
     assert figures.precision is not None and figures.precision >= GOAL, figures.proposals
-    assert figures.durable_found >= 7, figures.missed  # 6 after ADR 0044, 7 after ADR 0049
+    # 6 after ADR 0044, 7 after ADR 0049, 3 after ADR 0059: the sixth round holds back a weak "Do NOT …" alone ("Do
+    # NOT modify my fs outside of …", "Do NOT build something that tries to garner investor money") and an occasion
+    # standing in for "from now on" ("As you implement things, …", "… reproducibility by default"), the kinds that
+    # failed on fresh data, until said in a second session
+    assert figures.durable_found >= 3, figures.missed
 
 
 def test_the_third_dev_split_keeps_what_it_was_tuned_to() -> None:
@@ -101,16 +105,27 @@ def test_the_fourth_round_keeps_what_it_was_tuned_to() -> None:
     assert dev6.kept == len(dev6.proposals), dev6.proposals
     heldout3 = evaluate_split("heldout3")
     assert heldout3.kept == len(heldout3.proposals), heldout3.proposals
-    assert heldout3.durable_found == heldout3.durable, heldout3.missed
+    # 3 of 3 until the sixth round (ADR 0059) held back a weak "note that" alone ("note that, in the generated
+    # project, all necessary environments should be dynamically baked into env.sh")
+    assert heldout3.durable_found >= heldout3.durable - 1, heldout3.missed
 
 
 def test_the_tenth_held_out_split_gives_no_more_mistakes_than_measured() -> None:
     # ADR 0058, "Held-out 10": measured once with the fifth round frozen (8733133): 6 proposals, 1 worth keeping,
-    # 1 of 2 rules found. Pinned so that a change that adds a mistake on it, or loses the rule found, is seen.
+    # 1 of 2 rules found. The sixth round (ADR 0059) tuned on it, so it is dev 10 (seen) now; pinned so that a change
+    # that adds a mistake on it is seen. The rule found then ("Do not reinit task-master, we don't want to lose the
+    # history …", a weak "do not" alone) is held back since the sixth round, until said in a second session.
     figures = evaluate_split("heldout10")
     assert (figures.prompts, figures.durable, figures.maybe) == (164, 2, 25)
     assert len(figures.proposals) - figures.kept <= 5, figures.proposals
-    assert figures.durable_found >= 1, figures.missed
+
+
+def test_the_sixth_round_keeps_what_it_was_tuned_to() -> None:
+    # ADR 0059: dev 10's mistakes (Cursor's own plan hand-off, a Chinese spec of one search box, "if i sign out …
+    # it should not …", "Dont be dumb") are gone, and no seen split gives a proposal not worth keeping
+    for split in SPLITS:
+        figures = evaluate_split(split)
+        assert figures.kept == len(figures.proposals), (split, figures.proposals)
 
 
 def test_the_fifth_round_keeps_what_it_was_tuned_to() -> None:

@@ -146,7 +146,8 @@ def test_identical_to_a_discarded_candidate_is_flagged() -> None:
 
 
 def test_duplicates_within_one_run_collapse_with_their_evidence() -> None:
-    findings = findings_from("No, don't use mocks for the database.", "ok", "Again, don't use mocks for the database!")
+    # "never", not a weak "don't": a weak one is held back until corrected twice (ADR 0059)
+    findings = findings_from("No, never use mocks for the database.", "ok", "Again, never use mocks for the database!")
     result = plan(findings, approved=[], pending=[], discarded=[])
     (planned,) = result.proposals
     assert [e.turn_id for e in planned.proposal.evidence] == ["t0", "t2"]

@@ -75,7 +75,10 @@ def _turns(*texts: str, sessions: tuple[str, ...] | None = None) -> Transcript:
 
 
 def test_the_corrective_half_stays_with_the_rule() -> None:
-    (finding,) = extract(_turns("Don't use print for logging. Use the logger instead. Thanks!"))
+    # a weak "don't" is held back until said in a second session (ADR 0059); then the whole rule is proposed
+    text = "Don't use print for logging. Use the logger instead. Thanks!"
+    assert extract(_turns(text)) == []
+    (finding,) = extract(_turns(text, text, sessions=("s1", "s2")))
     assert finding.quote == "Don't use print for logging. Use the logger instead."
     assert finding.memory.body == finding.quote
     (split,) = extract(_turns("Never hand-edit migrations; generate them with alembic."))

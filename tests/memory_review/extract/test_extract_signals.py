@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memory_review.extract.heuristic import extract
-from memory_review.extract.signals import CUE, SIGNALS, classify
+from memory_review.extract.signals import CUE, SIGNALS, classify, examine
 from memory_review.extract.transcript import Transcript, Turn
 
 # (sentence, expected (type, scope) or None for "not a memory")
@@ -111,11 +111,24 @@ def test_one_off_instructions_and_chatter_are_not_memories(sentence: str) -> Non
 
 
 def test_extract_over_the_whole_table_finds_exactly_the_durable_rows() -> None:
+    # The kinds held back since the sixth round (ADR 0059: a weak "don't" / 不要 / "note that" alone, an occasion
+    # such as "whenever you" or "by default", a bare "prefer") are found when said again in a second session.
     rows = [s for s, _ in DURABLE] + ONE_OFF
+    held = {i for i, (s, _) in enumerate(DURABLE) if (found := examine(s)) is not None and found.held_back}
+    assert 0 < len(held) < len(DURABLE) // 2
     turns = [Turn(turn_id=f"t{i}", role="user", text=text, source="user", index=i) for i, text in enumerate(rows)]
     findings = extract(Transcript(session_id="sess_table", format="text", turns=turns))
     turn_ids = [str(f.evidence[0].turn_id) for f in findings]
-    assert sorted(turn_ids) == sorted(f"t{i}" for i in range(len(DURABLE)))
+    assert sorted(turn_ids) == sorted(f"t{i}" for i in range(len(DURABLE)) if i not in held)
+    again = [
+        Turn(turn_id=f"u{i}", role="user", text=DURABLE[i][0], source="user", index=len(rows) + n, session_id="s2")
+        for n, i in enumerate(sorted(held))
+    ]
+    first = [
+        Turn(turn_id=t.turn_id, role="user", text=t.text, source="user", index=t.index, session_id="s1") for t in turns
+    ]
+    both = extract(Transcript(session_id="sess_table", format="text", turns=first + again))
+    assert {str(f.evidence[0].turn_id) for f in both} == {f"t{i}" for i in range(len(DURABLE))}
     for finding, turn_id in zip(findings, turn_ids, strict=True):
         expected = DURABLE[int(turn_id[1:])]
         assert finding.quote == expected[0]

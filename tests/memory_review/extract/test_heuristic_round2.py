@@ -162,9 +162,12 @@ def test_a_program_that_does_something_by_default_is_described(sentence: str) ->
 
 def test_the_agents_default_stays_a_rule() -> None:
     assert classify("By default, explain your changes in one short paragraph.") is not None
-    # dev 2, a durable rule whose "by default" sits in its reason
+    # dev 2, a durable rule whose "by default" sits in its reason; "by default" is an occasion, not a standing word,
+    # so since the sixth round (ADR 0059) it is held back until said in a second session
     rule = "- Use nix flakes to manage dependencies and devshells, so that we get extreme reproducibility by default."
-    assert _said(rule)
+    assert not _said(rule)
+    found = classify(rule.lstrip("- "))
+    assert found is not None and found.held_back
 
 
 # The language to talk in.

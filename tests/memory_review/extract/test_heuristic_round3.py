@@ -92,7 +92,10 @@ def test_a_rule_that_generalises_still_stands_inside_a_spec(extra: str, quote: s
 
 
 def test_the_same_do_not_outside_a_spec_is_still_a_rule() -> None:
-    assert _said("Do not interrogate me with clarifying questions, pick a sensible default and log it.") != []
+    # still classified a rule, but a weak "do not" alone is held back until said again (ADR 0059)
+    found = classify("Do not interrogate me with clarifying questions, pick a sensible default and log it.")
+    assert found is not None and found.held_back
+    assert _said("Never interrogate me with clarifying questions, pick a sensible default and log it.") != []
 
 
 # Dev 5: a time budget for one job is no rule; a standing limit still is.

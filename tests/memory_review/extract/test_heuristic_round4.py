@@ -168,7 +168,9 @@ def test_a_note_told_to_the_agent_is_still_a_fact() -> None:
         "environments should be dynamically baked into env.sh, other scripts will not contain complex search dir "
         "logics, just rely on what env.sh provides"
     )
-    assert len(_said(prompt)) == 1
+    # a weak "note that" is held back since the sixth round (ADR 0059): found when said in a second session
+    assert _said(prompt) == []
+    assert len(_said(prompt, prompt, sessions=("s1", "s2"))) == 1
     assert classify("Note that the staging server is at 10.0.0.5.") is not None
 
 
@@ -231,7 +233,9 @@ def test_always_or_never_about_a_pronoun_is_about_the_task() -> None:
     assert _said("make the header sticky. always keep it visible when scrolling.") == []
     assert classify("Never show them again.") is None
     assert classify("Always keep it simple.") is not None  # an idiom: "it" is the work in general
-    assert classify("Always keep the header visible when scrolling.") is not None
+    # an element of the screen kept visible is a spec of that element since the sixth round (ADR 0059)
+    assert classify("Always keep the header visible when scrolling.") is None
+    assert classify("Always keep the changelog up to date.") is not None
     assert classify("Never assume that the tests pass.") is not None  # a clause, not a pronoun
 
 
@@ -290,12 +294,17 @@ def test_a_rule_about_the_person_or_the_work_stays_user_scope() -> None:
 
 
 def test_the_corrective_half_on_the_next_line_belongs_to_the_rule() -> None:
-    assert _said("Don't use print for debugging.\nUse the logger instead.") == [
-        "Don't use print for debugging.\nUse the logger instead."
+    # "never", since a weak "don't" alone is held back until said again (ADR 0059)
+    assert _said("Never use print for debugging.\nUse the logger instead.") == [
+        "Never use print for debugging.\nUse the logger instead."
     ]
     # without "instead", or as a list item, the next line is its own
-    assert _said("Don't use print for debugging.\nUse the logger.") == ["Don't use print for debugging."]
-    assert _said("- Don't use print for debugging.\n- Use the logger instead.") == ["Don't use print for debugging."]
+    assert _said("Never use print for debugging.\nUse the logger.") == ["Never use print for debugging."]
+    assert _said("- Never use print for debugging.\n- Use the logger instead.") == ["Never use print for debugging."]
+    # the weak one, said in two sessions, keeps its other half too
+    weak = "Don't use print for debugging.\nUse the logger instead."
+    assert _said(weak) == []
+    assert _said(weak, weak, sessions=("s1", "s2")) == [weak]
 
 
 @pytest.mark.parametrize(
