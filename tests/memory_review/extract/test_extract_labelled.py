@@ -128,6 +128,14 @@ def test_the_sixth_round_keeps_what_it_was_tuned_to() -> None:
         assert figures.kept == len(figures.proposals), (split, figures.proposals)
 
 
+def test_the_eleventh_held_out_split_gets_no_proposal() -> None:
+    # ADR 0059, "Held-out 11": measured once with the sixth round frozen (11fa775): no proposal (the frozen fifth
+    # round made 2, neither worth keeping). Pinned so that a change that adds a mistake on it is seen.
+    figures = evaluate_split("heldout11")
+    assert (figures.prompts, figures.durable, figures.maybe) == (172, 0, 2)
+    assert len(figures.proposals) == figures.kept, figures.proposals
+
+
 def test_the_fifth_round_keeps_what_it_was_tuned_to() -> None:
     # ADR 0058: dev 7's Chinese specs of one window ("始终显示 Window_CraftList 窗口") and an audit's constraint, and
     # dev 8's "adjust the system prompt to *by default* …" are no longer proposed; dev 8's rule for Cursor's rules and
