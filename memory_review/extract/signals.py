@@ -406,8 +406,9 @@ def examine(sentence: str) -> Classification | None:
 # were kept 5 times of 5 (with "keep that in mind" after "we're using"), while a weak prohibition alone ("don't",
 # "do not", "avoid", "stop", "should not", 不要: 2 kept of 15), an occasion marker standing in for "from now on"
 # ("whenever you", "as you work", "by default": 0 of 3), the Chinese "always" with no person in the sentence
-# (始终 / 总是: 0 of 3) and a bare "prefer X" (0 of 1) were mostly mistakes. Those kinds are held back: kept aside like named code, and proposed
-# when the person says them in a second session or corrects the agent twice (ADR 0046, 0057).
+# (始终 / 总是: 0 of 3) and a bare "prefer X" (0 of 1) were mostly mistakes. Those kinds are held back: kept aside
+# like named code, and proposed when the person says them in a second session or corrects the agent twice (ADR
+# 0046, 0057).
 _EXPLICIT_STANDING = re.compile(
     rf"\bfrom\s+now\s+on\b|\b{_FORWARD}\b|\bfrom\s+here\s+on\b|\bhenceforth\b|"
     rf"\b(?:{_IN_FUTURE}|next\s+time)\b{_NOT_A_PLAN}",
