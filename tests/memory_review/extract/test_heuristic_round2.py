@@ -9,17 +9,9 @@ default ("will by default", "by default … make this configurable"), and the la
 from __future__ import annotations
 
 import pytest
+from rounds_kit import said
 
-from memory_review.extract.heuristic import extract
 from memory_review.extract.signals import classify
-from memory_review.extract.transcript import Transcript, Turn
-
-
-def _said(*texts: str) -> list[str]:
-    """What the heuristic finds in one user message per text, as quotes."""
-    turns = [Turn(turn_id=f"t{i}", role="user", text=t, source="user", index=i) for i, t in enumerate(texts)]
-    return [f.quote for f in extract(Transcript(session_id="round2", format="text", turns=turns))]
-
 
 # A bare 必须 is what this task needs; it is a standing rule when it covers every case.
 MUST_RULES = [
@@ -145,7 +137,7 @@ def test_a_default_the_message_makes_configurable_is_a_spec() -> None:
         "Let's do it live. By default, buffer and flush the buffer every time we hit a newline or 1024 bytes.  "
         "Make this configurable."
     )
-    assert _said(message) == []
+    assert said(message) == []
 
 
 @pytest.mark.parametrize(
@@ -165,7 +157,7 @@ def test_the_agents_default_stays_a_rule() -> None:
     # dev 2, a durable rule whose "by default" sits in its reason; "by default" is an occasion, not a standing word,
     # so since the sixth round (ADR 0059) it is held back until said in a second session
     rule = "- Use nix flakes to manage dependencies and devshells, so that we get extreme reproducibility by default."
-    assert not _said(rule)
+    assert not said(rule)
     found = classify(rule.lstrip("- "))
     assert found is not None and found.held_back
 
@@ -173,7 +165,7 @@ def test_the_agents_default_stays_a_rule() -> None:
 # The language to talk in.
 def test_the_language_to_talk_in_is_a_preference() -> None:
     # dev 3 (Ray-56/inkflow): the rule, then a one-off request
-    assert _said("对话时使用中文。前面的重新发我下") == ["对话时使用中文。"]
+    assert said("对话时使用中文。前面的重新发我下") == ["对话时使用中文。"]
     found = classify("Always reply in English.")
     assert found is not None and found.type == "preference" and found.scope == "user"
 

@@ -8,18 +8,10 @@ moving forward with …", and the scope of "always use ruff here".
 from __future__ import annotations
 
 import pytest
+from rounds_kit import said
 
-from memory_review.extract.heuristic import extract
 from memory_review.extract.signals import classify
 from memory_review.extract.textutil import unwrapped
-from memory_review.extract.transcript import Transcript, Turn
-
-
-def _said(*texts: str) -> list[str]:
-    """What the heuristic finds in one user message per text, as quotes."""
-    turns = [Turn(turn_id=f"t{i}", role="user", text=t, source="user", index=i) for i, t in enumerate(texts)]
-    return [f.quote for f in extract(Transcript(session_id="round3", format="text", turns=turns))]
-
 
 # Dev 5 (bjl14710/cpp_game_with_llm_npcs): a list item hard-wrapped at ~80 columns, the rule across the break.
 WRAPPED_ITEM = (
@@ -31,7 +23,7 @@ WRAPPED_ITEM = (
 
 
 def test_a_rule_hard_wrapped_over_two_lines_is_one_sentence() -> None:
-    assert _said(WRAPPED_ITEM) == ["Do not merge,\n  do not touch main."]
+    assert said(WRAPPED_ITEM) == ["Do not merge,\n  do not touch main."]
 
 
 def test_unwrapping_keeps_offsets_and_leaves_list_items_and_short_lines_alone() -> None:
@@ -51,7 +43,7 @@ def test_a_line_that_is_its_own_sentence_still_stands_in_a_wrapped_message() -> 
         "and they look fine to me overall.\n"
         "Never force-push to a shared branch.\n"
     )
-    assert _said(text) == ["Never force-push to a shared branch."]
+    assert said(text) == ["Never force-push to a shared branch."]
 
 
 # Dev 5: a long /idea-style spec (Goal:, Context:, numbered items); its "Do not …" lines are about this job.
@@ -76,7 +68,7 @@ SPEC = (
 
 
 def test_a_task_specs_do_not_and_prefer_lines_are_one_off() -> None:
-    assert _said(SPEC.format(extra="")) == []
+    assert said(SPEC.format(extra="")) == []
 
 
 @pytest.mark.parametrize(
@@ -88,14 +80,14 @@ def test_a_task_specs_do_not_and_prefer_lines_are_one_off() -> None:
     ],
 )
 def test_a_rule_that_generalises_still_stands_inside_a_spec(extra: str, quote: str) -> None:
-    assert any(q.startswith(quote) for q in _said(SPEC.format(extra=extra))), quote
+    assert any(q.startswith(quote) for q in said(SPEC.format(extra=extra))), quote
 
 
 def test_the_same_do_not_outside_a_spec_is_still_a_rule() -> None:
     # still classified a rule, but a weak "do not" alone is held back until said again (ADR 0059)
     found = classify("Do not interrogate me with clarifying questions, pick a sensible default and log it.")
     assert found is not None and found.held_back
-    assert _said("Never interrogate me with clarifying questions, pick a sensible default and log it.") != []
+    assert said("Never interrogate me with clarifying questions, pick a sensible default and log it.") != []
 
 
 # Dev 5: a time budget for one job is no rule; a standing limit still is.
@@ -113,9 +105,9 @@ def test_a_sentence_inside_a_quoted_passage_is_not_the_users() -> None:
         '"Ring!" cried either Ernest or Frank. "Ring! I shouldn\'t have to tell you the bell\'s your signal. '
         "We can't keep our guests waiting. Respond to all of our guests whenever you hear that ring!\""
     )
-    assert _said(novel) == []
+    assert said(novel) == []
     after = novel + "\nFrom now on, answer every message in character."
-    assert _said(after) == ["From now on, answer every message in character."]
+    assert said(after) == ["From now on, answer every message in character."]
 
 
 # Dev 4 (Monotoba/OpenPrintKit): "before moving forward with" orders this job's steps.

@@ -8,31 +8,11 @@ short request's "Constraints:" head; and, missed, a rule the person asks to writ
 from __future__ import annotations
 
 import pytest
+from rounds_kit import said, user_transcript
 
 from memory_review.extract.heuristic import SIGNAL_RULE_FILE, SIGNAL_SESSIONS, extract
 from memory_review.extract.precision import is_task_spec
 from memory_review.extract.signals import classify, examine
-from memory_review.extract.transcript import Transcript, Turn
-
-
-def _transcript(*texts: str, sessions: tuple[str, ...] = ()) -> Transcript:
-    turns = [
-        Turn(
-            turn_id=f"t{i}",
-            role="user",
-            text=t,
-            source="user",
-            index=i,
-            session_id=sessions[i] if sessions else None,
-        )
-        for i, t in enumerate(texts)
-    ]
-    return Transcript(session_id="round5", format="text", turns=turns)
-
-
-def _said(*texts: str, sessions: tuple[str, ...] = ()) -> list[str]:
-    """What the heuristic finds in one user message per text, as quotes."""
-    return [f.quote for f in extract(_transcript(*texts, sessions=sessions))]
 
 
 # (a) Held-out 7 (gxm11/RPGXP-Crafting-System, aider, Chinese): how one window, value or recipe of the plugin behaves.
@@ -52,7 +32,7 @@ def _said(*texts: str, sessions: tuple[str, ...] = ()) -> list[str]:
     ],
 )
 def test_always_said_of_one_thing_of_the_program_in_chinese_is_a_spec(prompt: str) -> None:
-    assert _said(prompt) == []
+    assert said(prompt) == []
 
 
 @pytest.mark.parametrize(
@@ -77,9 +57,9 @@ def test_dont_show_in_chinese_forbids_one_thing_of_the_screen() -> None:
     prompt = "在Window_CraftCommand激活时，不显示Window_CraftList和Window_CraftStatus中的内容，也不要显示选择框。"
     found = examine(prompt)
     assert found is not None and found.named_one_off  # like "don't show the banner" (ADR 0057): kept aside
-    assert _said(prompt) == []
+    assert said(prompt) == []
     # said again in another session, it is the person's rule
-    repeated = extract(_transcript("不要显示选择框。", "请不要显示选择框。", sessions=("s1", "s2")))
+    repeated = extract(user_transcript("不要显示选择框。", "请不要显示选择框。", sessions=("s1", "s2")))
     assert [f.signal for f in repeated] == [SIGNAL_SESSIONS]
     # a prohibition that does not show or hide anything is untouched
     assert classify("不要使用 var 声明变量。") is not None
@@ -128,12 +108,12 @@ AUDIT = (
 
 def test_a_constraint_under_a_short_requests_head_is_the_jobs() -> None:
     assert len(AUDIT) < 600 and is_task_spec(AUDIT)
-    assert _said(AUDIT) == []
+    assert said(AUDIT) == []
 
 
 def test_a_short_request_still_keeps_its_strong_rules_and_a_plain_list_is_no_spec() -> None:
     spec = AUDIT + "\n- Never push to main."
-    assert _said(spec) == ["Never push to main."]
+    assert said(spec) == ["Never push to main."]
     # items without a "Constraints:" head are the person's list, not a spec: its rules stand
     plain = "A few things:\n- Avoid global state in the modules.\n- Keep functions short.\n- Use type hints."
     assert not is_task_spec(plain)
@@ -141,7 +121,7 @@ def test_a_short_request_still_keeps_its_strong_rules_and_a_plain_list_is_no_spe
     assert classify("Avoid global state in the modules.") is not None
     plain = "A few things:\n- Never use global state in the modules.\n- Keep functions short.\n- Use type hints."
     assert not is_task_spec(plain)
-    assert "Never use global state in the modules." in _said(plain)
+    assert "Never use global state in the modules." in said(plain)
 
 
 # (d) Held-out 8 (iDorgham/DocGen, Cursor) and dev 6 (Aquaticat/Monochromatic, aider): a rule for a rule file.
@@ -182,14 +162,14 @@ def test_a_short_request_still_keeps_its_strong_rules_and_a_plain_list_is_no_spe
     ],
 )
 def test_a_rule_asked_to_be_written_into_an_instruction_file_is_proposed(prompt: str, rules: list[str]) -> None:
-    findings = extract(_transcript(prompt))
+    findings = extract(user_transcript(prompt))
     assert [f.quote for f in findings] == rules
     assert {f.signal for f in findings} == {SIGNAL_RULE_FILE}
     assert {f.scope for f in findings} == {"project"}
 
 
 def test_a_rule_for_the_users_own_instruction_file_is_user_scope_and_a_prohibition_is_forbidden() -> None:
-    (finding,) = extract(_transcript("Add to ~/.claude/CLAUDE.md: don't use emojis in commit messages."))
+    (finding,) = extract(user_transcript("Add to ~/.claude/CLAUDE.md: don't use emojis in commit messages."))
     assert (finding.quote, finding.scope, finding.memory.type) == (
         "don't use emojis in commit messages.",
         "user",
@@ -211,27 +191,25 @@ def test_a_rule_for_the_users_own_instruction_file_is_user_scope_and_a_prohibiti
     ],
 )
 def test_a_request_about_an_instruction_file_without_a_rule_in_it_is_nothing(prompt: str) -> None:
-    assert _said(prompt) == []
+    assert said(prompt) == []
 
 
 def test_a_rule_file_request_in_a_pasted_document_is_not_the_users() -> None:
     document = "# Setup guide\n\n" + "\n".join(f"- step {n}: run the installer" for n in range(20))
     document += "\n\nadd to CLAUDE.md: never push to main."
-    assert _said(document) == []
+    assert said(document) == []
 
 
 def test_this_added_to_an_instruction_file_needs_a_colon_to_say_what() -> None:
     # "this" points back at something said before; the next line is the next task, not the rule
-    assert _said("add this to CLAUDE.md\nAlso fix the bug in the parser.") == []
-    assert _said("add this to CLAUDE.md: run the linter before every commit.") == [
-        "run the linter before every commit."
-    ]
+    assert said("add this to CLAUDE.md\nAlso fix the bug in the parser.") == []
+    assert said("add this to CLAUDE.md: run the linter before every commit.") == ["run the linter before every commit."]
 
 
 def test_the_scope_comes_from_the_file_named_not_from_the_rest_of_the_message() -> None:
-    (user,) = extract(_transcript("add to my global CLAUDE.md: answer in English."))
+    (user,) = extract(user_transcript("add to my global CLAUDE.md: answer in English."))
     assert user.scope == "user"
-    (project,) = extract(_transcript("The user guide says so. add to CLAUDE.md: never push to main."))
+    (project,) = extract(user_transcript("The user guide says so. add to CLAUDE.md: never push to main."))
     assert project.scope == "project"
 
 
@@ -246,9 +224,9 @@ def test_the_scope_comes_from_the_file_named_not_from_the_rest_of_the_message() 
     ],
 )
 def test_the_same_request_in_chinese_or_as_an_update(prompt: str, rule: str) -> None:
-    assert _said(prompt) == [rule]
+    assert said(prompt) == [rule]
 
 
 @pytest.mark.parametrize("prompt", ["把这条加到 CLAUDE.md", "update CLAUDE.md with the new commands", "更新 AGENTS.md"])
 def test_the_same_request_without_a_rule_in_it_is_nothing(prompt: str) -> None:
-    assert _said(prompt) == []
+    assert said(prompt) == []

@@ -14,32 +14,12 @@ also showed four classes, each tested here with a real prompt and near misses.
 from __future__ import annotations
 
 import pytest
+from rounds_kit import said, user_transcript
 
 from memory_review.extract.heuristic import SIGNAL_REPEATED, SIGNAL_SESSIONS, extract
 from memory_review.extract.precision import is_a_tools_message
 from memory_review.extract.signals import classify, examine
 from memory_review.extract.transcript import Transcript, Turn
-
-
-def _transcript(*texts: str, sessions: tuple[str, ...] = ()) -> Transcript:
-    turns = [
-        Turn(
-            turn_id=f"t{i}",
-            role="user",
-            text=t,
-            source="user",
-            index=i,
-            session_id=sessions[i] if sessions else None,
-        )
-        for i, t in enumerate(texts)
-    ]
-    return Transcript(session_id="round6", format="text", turns=turns)
-
-
-def _said(*texts: str, sessions: tuple[str, ...] = ()) -> list[str]:
-    """What the heuristic finds in one user message per text, as quotes."""
-    return [f.quote for f in extract(_transcript(*texts, sessions=sessions))]
-
 
 # (1) The kinds that failed on fresh data are held back: classified, not proposed, until said again.
 HELD_BACK = [
@@ -63,15 +43,17 @@ HELD_BACK = [
 def test_a_kind_that_failed_on_fresh_data_is_held_back_until_said_again(sentence: str) -> None:
     found = classify(sentence)
     assert found is not None and found.held_back, sentence
-    assert _said(sentence) == []
-    assert _said(sentence, sentence) == []  # twice in one session is not a second session
-    findings = extract(_transcript(sentence, "ok", sentence, sessions=("s1", "s1", "s2")))
+    assert said(sentence) == []
+    assert said(sentence, sentence) == []  # twice in one session is not a second session
+    findings = extract(user_transcript(sentence, "ok", sentence, sessions=("s1", "s1", "s2")))
     assert [(f.quote, f.signal) for f in findings] == [(sentence, SIGNAL_SESSIONS)]
     assert "with no standing word" in findings[0].rationale
 
 
 def test_a_held_back_kind_corrected_twice_is_a_rule() -> None:
-    findings = extract(_transcript("No, don't use mocks for the database.", "Again, don't use mocks for the database!"))
+    findings = extract(
+        user_transcript("No, don't use mocks for the database.", "Again, don't use mocks for the database!")
+    )
     assert [f.signal for f in findings] == [SIGNAL_REPEATED]
 
 
@@ -95,7 +77,7 @@ PROPOSED_AT_ONCE = [
 def test_a_kind_that_held_up_on_fresh_data_is_proposed_at_once(sentence: str) -> None:
     found = classify(sentence)
     assert found is not None and not found.held_back, sentence
-    assert len(_said(sentence)) == 1
+    assert len(said(sentence)) == 1
 
 
 def test_a_held_back_kind_in_tool_output_is_still_shown_flagged() -> None:
@@ -121,7 +103,7 @@ CURSOR_PLAN = (
 def test_cursors_plan_hand_off_is_the_tools_message_not_a_rule() -> None:
     assert is_a_tools_message(CURSOR_PLAN)
     # it comes back in every session where a plan is accepted: repetition must not make it a rule either
-    assert _said(CURSOR_PLAN, CURSOR_PLAN, sessions=("s1", "s2")) == []
+    assert said(CURSOR_PLAN, CURSOR_PLAN, sessions=("s1", "s2")) == []
 
 
 @pytest.mark.parametrize(
@@ -133,7 +115,7 @@ def test_cursors_plan_hand_off_is_the_tools_message_not_a_rule() -> None:
 )
 def test_the_persons_own_words_about_a_plan_are_not_the_tools_message(prompt: str) -> None:
     assert not is_a_tools_message(prompt)
-    assert _said(prompt) != []
+    assert said(prompt) != []
 
 
 # (3) A spec of the program said with "I" as the subject: the person acts, the program answers.
@@ -148,8 +130,8 @@ def test_the_persons_own_words_about_a_plan_are_not_the_tools_message(prompt: st
     ],
 )
 def test_how_the_program_answers_the_person_is_a_spec(prompt: str) -> None:
-    assert _said(prompt) == []
-    assert _said(prompt, prompt, sessions=("s1", "s2")) == []
+    assert said(prompt) == []
+    assert said(prompt, prompt, sessions=("s1", "s2")) == []
 
 
 @pytest.mark.parametrize(
@@ -160,14 +142,14 @@ def test_how_the_program_answers_the_person_is_a_spec(prompt: str) -> None:
     ],
 )
 def test_a_rule_for_the_agent_behind_an_i_clause_is_still_a_rule(sentence: str) -> None:
-    assert _said(sentence) == [sentence]
+    assert said(sentence) == [sentence]
 
 
 # (4) An insult with a "don't".
 @pytest.mark.parametrize("prompt", ["look the image the collection was off! PLEASE dont be dumb", "Don't be so lazy."])
 def test_a_rebuke_with_dont_is_no_rule(prompt: str) -> None:
     assert all(examine(s) is None for s in prompt.split("! "))
-    assert _said(prompt, prompt, sessions=("s1", "s2")) == []
+    assert said(prompt, prompt, sessions=("s1", "s2")) == []
 
 
 @pytest.mark.parametrize(
@@ -178,7 +160,7 @@ def test_a_rebuke_with_dont_is_no_rule(prompt: str) -> None:
     ],
 )
 def test_a_rule_about_how_to_work_is_not_a_rebuke(sentence: str) -> None:
-    assert _said(sentence) == [sentence]
+    assert said(sentence) == [sentence]
 
 
 # (5) A Chinese spec of one element of the screen: the element is the subject of 不要.
@@ -198,8 +180,8 @@ ZH_LIST = (
     ],
 )
 def test_an_element_of_the_screen_as_the_subject_of_buyao_is_a_spec(prompt: str) -> None:
-    assert _said(prompt) == []
-    assert _said(prompt, prompt, sessions=("s1", "s2")) == []
+    assert said(prompt) == []
+    assert said(prompt, prompt, sessions=("s1", "s2")) == []
 
 
 @pytest.mark.parametrize(
@@ -210,7 +192,7 @@ def test_an_element_of_the_screen_as_the_subject_of_buyao_is_a_spec(prompt: str)
     ],
 )
 def test_an_instruction_about_an_element_is_not_its_spec(sentence: str) -> None:
-    assert _said(sentence) == [sentence]
+    assert said(sentence) == [sentence]
 
 
 # (6) The same classes in English, where the fresh data showed them in another shape: "always / never" with a verb of
@@ -227,7 +209,7 @@ def test_an_instruction_about_an_element_is_not_its_spec(sentence: str) -> None:
 )
 def test_a_spec_or_a_complaint_about_one_element_is_no_rule(sentence: str) -> None:
     assert classify(sentence) is None
-    assert _said(sentence, sentence, sessions=("s1", "s2")) == []
+    assert said(sentence, sentence, sessions=("s1", "s2")) == []
 
 
 @pytest.mark.parametrize(
