@@ -55,6 +55,13 @@ class LoggedEvents(list[Event]):
         return [RaisedEvent.model_construct(event=e, raised=raised[e.seq]) if e.seq in raised else e for e in self]
 
 
+def sessions_of(event: Event, raises: Mapping[int, Raise]) -> list[str]:
+    """The sessions ``event`` belongs to: its own, and, for a raise, each session it was found again in."""
+    own = [event.session] if event.session else []
+    found = raises.get(event.seq)
+    return own + [s for s in found.sessions if s not in own] if found is not None else own
+
+
 def _stored(event: Event) -> Any:
     return orjson.loads(encode_event(event))  # exactly as the log holds it
 

@@ -536,13 +536,17 @@ class Workspace:
             return read_log(store.log(), session=session, type=type, memory=memory, candidate=candidate)
 
     def sessions(self) -> list[SessionSummary]:
-        """Every session that left events in either log."""
+        """Every session that left events in either log, a session that only raised a candidate included
+        (a raise carries its candidate's first session; ADR 0050)."""
+        from memory_review.log_read import read_log, sessions_of
+
         seen: dict[str, list[Event]] = {}
         for store in self._stores(None):
             with log_errors(store.log_path):
-                for event in store.log().read():
-                    if event.session:
-                        seen.setdefault(event.session, []).append(event)
+                logged = read_log(store.log())
+                for event in logged:
+                    for session in sessions_of(event, logged.raises):
+                        seen.setdefault(session, []).append(event)
         return [_summary(sid, evs) for sid, evs in sorted(seen.items(), key=lambda kv: kv[1][0].ts)]
 
     def replay(self, *, at: int | None = None, scope: DurableScope = "project") -> dict[str, Memory]:

@@ -136,3 +136,23 @@ def test_text_of_session_says_raised_and_the_filtered_json_knows_the_record_befo
     assert [e.get("raised", {}).get("sessions") for e in edits] == [["sess-b"], ["sess-c"], ["sess-d"], None]
     [alice] = [line for line in story.text("--type", "candidate.edited") if "alice" in line]
     assert "candidate.edited" in alice and "raised" not in alice
+
+
+def test_sessions_lists_a_session_that_only_raised_a_candidate(story: Story) -> None:
+    # sess-b and sess-d left no event of their own: each only raised the lint rule (found again there)
+    by_session = {s["session"]: s for s in run_json(["sessions"], story.env, story.root)}
+    assert by_session["sess-b"]["events"] == 1 and by_session["sess-b"]["types"] == {"candidate.edited": 1}
+    assert by_session["sess-d"]["events"] == 1
+    assert by_session["sess-c"]["events"] == 3  # its own rule proposed and applied, and the raise
+    own_a = [e for e in story.stored() if e.get("session") == "sess-a"]
+    assert by_session["sess-a"]["events"] == len(own_a)  # the raises still count where they are stored, once
+
+
+def test_the_ui_story_of_a_session_shows_the_raise_found_in_it(story: Story) -> None:
+    from memory_review.tui.screens.sessions import session_story
+    from memory_review.workspace import Workspace
+
+    ws = Workspace(story.root, Path(story.env["MEMORY_REVIEW_HOME"]))
+    [step] = session_story(ws, "sess-b").steps
+    assert step.event.type == "candidate.edited" and step.event.session == "sess-a"
+    assert [s.event.type for s in session_story(ws, "sess-c").steps].count("candidate.edited") == 1

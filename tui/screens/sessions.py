@@ -24,6 +24,7 @@ from memory_review.errors import MemoryReviewError
 from memory_review.events import Event
 from memory_review.history import Raise, raise_of, records_before
 from memory_review.injection import merge_tiers, priority_order
+from memory_review.log_read import sessions_of
 from memory_review.models import DurableScope, Memory
 from memory_review.tui.bulk import bulk_read
 from memory_review.tui.format import EVENT_STYLE, RAISED, event_subject
@@ -62,7 +63,12 @@ def session_story(ws: Workspace, session: str) -> SessionStory:
     """Read a session's events and replay each store to just before the session's first event."""
     logs = {scope: ws.log(scope=scope) for scope in DURABLE}
     steps = sorted(
-        (LoggedEvent(scope, e) for scope, events in logs.items() for e in events if e.session == session),
+        (
+            LoggedEvent(scope, e)
+            for scope, events in logs.items()
+            for e in events
+            if session in sessions_of(e, events.raises)  # a raise found again in it too (ADR 0050)
+        ),
         key=lambda item: (item.event.ts, item.scope, item.event.seq),
     )
     first_ts = steps[0].event.ts if steps else ""
