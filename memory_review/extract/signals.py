@@ -41,7 +41,9 @@ from memory_review.extract.task_at_hand import (
     points_back,
     reports_a_status,
     said_of_the_program,
+    says_it_was_said_before,
     shows_an_element,
+    we_use_qualifies_a_noun,
     zh_a_things_spec,
     zh_said_of_the_program,
 )
@@ -420,8 +422,11 @@ _ZH_ADDRESSED = re.compile(r"你|您|我")
 
 
 def held_back(text: str, hits: list[Signal]) -> bool:
-    """True when no signal of a kind that held up on fresh data fired (see above), and it is not about git."""
-    if is_about_git(text):
+    """True when no signal of a kind that held up on fresh data fired (see above), and it is not about git.
+
+    Nor when the person says it was said before ("I told you any changes should not break the program"): the second
+    time, in so many words (ADR 0062)."""
+    if is_about_git(text) or says_it_was_said_before(text):
         return False
     return not any(_standing(signal, text) for signal in hits)
 
@@ -496,6 +501,8 @@ def _idiom(signal: Signal, text: str) -> bool:
         return describes_an_occasion(text) or a_things_default(text)
     if signal.kind == "prefer":
         return picks_an_offered_option(text)
+    if signal.name == "we use":
+        return we_use_qualifies_a_noun(text)  # "the linking method we use in X" points at code (ADR 0062)
     return False
 
 
