@@ -21,6 +21,7 @@ from memory_review.extract.corrections import Correction, find_correction
 from memory_review.extract.finding import FLAG_UNTRUSTED, MAX_QUOTE_BYTES, Finding, build_finding
 from memory_review.extract.precision import (
     is_a_programs_default,
+    is_a_role_brief,
     is_a_tools_message,
     is_corrective_half,
     is_pasted_document,
@@ -113,6 +114,8 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
     if is_pasted_document(turn.text):  # a plan or a README pasted in is not an instruction
         return scan
     if is_a_tools_message(turn.text):  # Cursor's own plan hand-off in the person's slot (ADR 0059)
+        return scan
+    if is_a_role_brief(turn.text):  # "You are a … Your mission is …": a prompt pasted in for one task (ADR 0063)
         return scan
     for item in written:  # "add to CLAUDE.md: never push to main": the person has made it a rule (ADR 0058)
         found = Classification(item.type, item.scope, SIGNAL_RULE_FILE, (SIGNAL_RULE_FILE,))

@@ -130,6 +130,22 @@ def is_a_tools_message(text: str) -> bool:
     return _TOOLS_MESSAGE.search(text) is not None
 
 
+# A prompt written for a model and pasted in (held-out 14, ADR 0063): "You are a Principal UI Architect, …" on a line
+# of its own and "Your mission is …" on another. Its "Never produce a pixel-perfect clone." limits the one task the
+# brief sets; the person's standing rules are said to the agent, not written into a role.
+_ROLE_LINE = re.compile(r"^\s*you\s+are\s+(?:a|an)\s+[^\n]{1,300}$", _I | re.MULTILINE)
+_BRIEF_LINE = re.compile(
+    r"^\s*your\s+(?:primary\s+|main\s+|only\s+)?(?:mission|task|goal|objective|job|role|purpose|assignment)\s+"
+    r"(?:is|will\s+be)\b",
+    _I | re.MULTILINE,
+)
+
+
+def is_a_role_brief(text: str) -> bool:
+    """True for a role prompt pasted in ("You are a …" and "Your mission is …" on lines of their own)."""
+    return _ROLE_LINE.search(text) is not None and _BRIEF_LINE.search(text) is not None
+
+
 def quoted_ranges(text: str) -> list[tuple[int, int]]:
     """Where double-quoted passages sit in a whole message (a quote may hold several sentences).
 

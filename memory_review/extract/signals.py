@@ -300,8 +300,9 @@ _DEIXIS = re.compile(
 _QUESTION_START = re.compile(
     r"^(?:why|what|how|where|who|which|whose|whom|(?:do|does|did|is|are|was|were|should|shall|have|has|am|"
     r"isn't|aren't|doesn't|don't|didn't|shouldn't|won't)\s+(?:you|we|i|they|it|he|she|this|that|there|these|those)\b|"
-    # "can we use X instead?" proposes, it does not state a rule (even without its question mark)
-    r"(?:can|could|would|will|may|might|shall)\s+(?:we|i)\b)",
+    # "can we use X instead?" proposes, it does not state a rule (even without its question mark); so does "would it
+    # be possible to … and always …" (held-out 14, ADR 0063)
+    r"(?:can|could|would|will|may|might|shall)\s+(?:we|i|it)\b)",
     _I,
 )
 # "Could you always use pnpm?" is a request phrased as a question.

@@ -1,4 +1,4 @@
-"""The seventh round of the heuristic (ADR 0062): held-out 12 and 13's three lessons, each with near misses.
+"""The seventh and eighth rounds of the heuristic (ADR 0062, 0063): held-out 12, 13 and 14's lessons, with near misses.
 
 The sixth round, frozen (11fa775) before held-out 12 and 13 were labelled, made 3 proposals on them, 1 worth keeping,
 and missed held-out 12's one durable rule. Its two mistakes were "we use" pointing at code already there and
@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from rounds_kit import said
 
+from memory_review.extract.precision import is_a_role_brief
 from memory_review.extract.signals import classify
 
 # (1) "we use" after a noun qualifies that noun: a pointer at code already there, not a convention.
@@ -94,4 +95,44 @@ def test_a_weak_rule_said_to_be_given_before_is_proposed_at_once(sentence: str) 
 def test_without_said_before_or_a_rule_nothing_changes(sentence: str) -> None:
     found = classify(sentence)
     assert found is None or found.held_back, sentence
+    assert said(sentence) == []
+
+
+# The eighth round (ADR 0063), tuned on held-out 14's mistakes after it measured the seventh.
+# (4) A role prompt pasted in: its rules limit the one task it sets.
+ROLE_BRIEF = (
+    "This is outside the roadmap - but I want you to add it to the roadmap as a phase 3.\n\n"
+    "You are a Principal UI Architect, Design System Engineer, UX Researcher, Blazor Architect, and MudBlazor "
+    "expert.\n\n"
+    "Your mission is NOT to clone a website.\n\n"
+    "Never produce a pixel-perfect clone.\n\n"
+    "Never copy HTML or CSS directly.\n"
+)
+
+
+def test_a_role_prompt_pasted_in_is_a_brief_for_one_task() -> None:
+    assert is_a_role_brief(ROLE_BRIEF)
+    assert said(ROLE_BRIEF) == []
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "You are a great help. Never push to main without asking.",  # praise, no brief: the rule stands
+        "Your task is to fix the login bug. From now on, always run the tests before you say you are done.",
+        "you are an idiot\nnever push to main",  # no mission line
+    ],
+)
+def test_without_both_lines_of_a_brief_the_persons_rules_stand(prompt: str) -> None:
+    assert not is_a_role_brief(prompt)
+    assert said(prompt) != []
+
+
+# (5) "Would it be possible to …" asks, even without its question mark.
+def test_would_it_be_possible_asks() -> None:
+    sentence = (
+        "Would it be possible to put the Case history as a collapsible at the bottom of the page under Civil Status "
+        "and always closed by default - Use a datagrid instead of this history view."
+    )
+    assert classify(sentence) is None
     assert said(sentence) == []
