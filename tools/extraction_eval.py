@@ -22,7 +22,9 @@ fourth round (ADR 0057) tuned on held-out 6 (``heldout6``, ADR 0054), whose row 
 fresh data; the fifth round (ADR 0058) tuned on them, so their rows are ``dev7``, ``dev8`` and ``dev9`` (seen) from
 then on. ``heldout10`` (ADR 0058, "Held-out 10"), labelled apart, measured the frozen fifth round once; the sixth
 round (ADR 0059) tuned on it, so its row is ``dev10`` (seen) from then on. ``heldout11`` (ADR 0059, "Held-out
-11") measured the frozen sixth round once.
+11") measured the frozen sixth round once. ``heldout12``, ``heldout13`` and ``heldout14`` (ADR 0062) measured the
+frozen sixth round, and held-out 14 the seventh; the seventh and eighth rounds (ADR 0062, 0063) tuned on them, so
+their rows are ``dev12``, ``dev13`` and ``dev14`` (seen).
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -61,6 +63,9 @@ SPLITS = (
     "heldout9",
     "heldout10",
     "heldout11",
+    "heldout12",
+    "heldout13",
+    "heldout14",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
 # held-out 7, 8 and 9 by the fifth (ADR 0058), held-out 10 by the sixth (ADR 0059): their files keep their names,
@@ -73,6 +78,9 @@ ROLES = {
     "heldout8": "dev8 (seen; was heldout8)",
     "heldout9": "dev9 (seen; was heldout9)",
     "heldout10": "dev10 (seen; was heldout10)",
+    "heldout12": "dev12 (seen; was heldout12)",
+    "heldout13": "dev13 (seen; was heldout13)",
+    "heldout14": "dev14 (seen; was heldout14)",
 }
 
 
@@ -269,13 +277,20 @@ it so.
   from one more person's aider history (aider's author's own, kept as a test fixture in aider-chat 0.86.2's source
   distribution on PyPI, Apache-2.0; 0 durable rules, 2 maybe), labelled by hand and landed (abaec8a) before any
   heuristic ran on it.
+- *heldout12*, *heldout13* and *heldout14* (ADR 0062): fresh held-out splits for the frozen sixth round (11fa775)
+  and, held-out 14, the seventh (bdd79cc): 397 prompts from sixteen more people, SpecStory exports of Cursor, Copilot
+  and Codex chats (held-out 12, five people, 124 prompts; held-out 14, five people, 122 prompts) and Claude Code and
+  Codex CLI prompt histories (held-out 13, six people, 151 prompts), MIT and Apache-2.0, with 3 durable rules and 60
+  maybe between them, each labelled by hand and landed (9b47f49, bc1cacb, 3dd659b) before any heuristic ran on it.
 
 The *dev* splits were used to tune the heuristic; the *held-out* splits are not tuned on. Held-out 4 and 5
 were tuned on by the third round (ADR 0054): from then on their rows read *dev4* and *dev5* (seen), and
 their figures are no longer a measurement. Held-out 6 was tuned on by the fourth round (ADR 0057): its row reads
 *dev6* (seen). Held-out 7, 8 and 9 were tuned on by the fifth round (ADR 0058): their rows read *dev7*, *dev8* and
 *dev9* (seen). Held-out 10 was tuned on by the sixth round (ADR 0059): its row reads *dev10* (seen), and no row on
-this page is a measurement any more; held-out 11 measures the sixth round. The shared real
+this page is a measurement any more; held-out 11 measures the sixth round. Held-out 12, 13 and 14 measured the
+sixth round and held-out 14 the seventh (ADR 0062), then the seventh and eighth rounds tuned on them (ADR 0062,
+0063): their rows read *dev12*, *dev13* and *dev14* (seen). The shared real
 Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied here) hold
 no durable statement: any proposal there is a mistake.
 
@@ -287,6 +302,25 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 12, 13 and 14, the measure of the frozen sixth and seventh rounds (ADR 0062): 1 of 6 and 0 of 3
+  proposals worth keeping.** Three fresh splits with some rules in them (397 prompts, sixteen people, 3 durable and
+  60 maybe), each labelled and landed before any heuristic ran on it, each round run once with
+  `memory_review/extract/` exactly as frozen. The sixth round (11fa775): held-out 12, 2 proposals, 0 worth keeping
+  ("always display reasonably populated button groups" in a terse list of what one screen should do; "use the
+  linking method we use in …", "we use" pointing at code already there), its durable rule missed ("I told you any
+  changes that you make should not cause issues with the program.", a weak "should not" held back); held-out 13, 1
+  of 1 ("Don't push code and make PR's unless i specify this."); held-out 14, 0 of 3. The seventh round (bdd79cc,
+  tuned on held-out 12 and 13): held-out 14, 0 of 3 — two rules of a role prompt the person pasted ("You are a
+  Principal UI Architect, … Never produce a pixel-perfect clone.") and "Would it be possible to … always closed by
+  default", a request. Held-out 14's one rule, a Chinese how-to ("to build, use the WSL script …"), was missed by
+  every round. The sixth round held back every weak prohibition the earlier rounds proposed on these splits (10, of
+  which 2 were worth keeping). **Fresh record of frozen rounds, each round once on the splits labelled for it: 8 of
+  38 proposals worth keeping (21%). The goal, 6 of 10, is not met.**
+- **The seventh and eighth rounds (ADR 0062, 0063)** tuned on those three splits' mistakes, class by class, with near
+  misses in `test_heuristic_round7.py`: "we use" after a noun points at code; "always / never" + a verb of display +
+  a screen element is a spec with or without an article; a weak rule the person says was given before ("I told you",
+  "as I said", 我说过) is not held back; a pasted role prompt ("You are a …" and "Your mission is …" on lines of their
+  own) is a brief for one task; "would it …" asks. No row of an earlier split changed.
 - **Held-out 11, the measure of the frozen sixth round (11fa775): no proposal, so no mistake, and no precision
   to judge it by.** The split (172 prompts, one person, aider's author building aider; no durable rule and 2 maybe)
   was labelled and landed before any heuristic ran on it; this page is the first run on it, with
