@@ -150,6 +150,16 @@ def test_the_twelfth_to_fourteenth_held_out_splits_keep_what_the_eighth_round_gi
     assert figures.durable_found == (0 if split == "heldout14" else 1), figures.missed
 
 
+def test_the_fifteenth_and_sixteenth_held_out_splits_give_what_the_frozen_eighth_round_gave() -> None:
+    # ADR 0063: measured once with the eighth round frozen (1c19f80): one proposal, worth keeping (a wish said again in
+    # another session), no rule found. Pinned so that a change that adds a mistake or loses the proposal is seen.
+    heldout15, heldout16 = evaluate_split("heldout15"), evaluate_split("heldout16")
+    assert (heldout15.prompts, heldout15.durable, heldout15.maybe) == (52, 1, 35)
+    assert (heldout16.prompts, heldout16.durable, heldout16.maybe) == (174, 1, 20)
+    assert (len(heldout15.proposals), heldout15.kept) == (1, 1), heldout15.proposals
+    assert heldout16.proposals == []
+
+
 def test_the_fifth_round_keeps_what_it_was_tuned_to() -> None:
     # ADR 0058: dev 7's Chinese specs of one window ("始终显示 Window_CraftList 窗口") and an audit's constraint, and
     # dev 8's "adjust the system prompt to *by default* …" are no longer proposed; dev 8's rule for Cursor's rules and
