@@ -98,26 +98,39 @@ def quote(value: str) -> str:
     return '"' + _NEEDS_ESCAPE.sub(lambda match: _escape_char(match.group()), value) + '"'
 
 
-def _plain(value: str) -> str:
-    """``quote`` of a value that holds nothing to escape."""
-    return f'"{value}"'
-
-
 def _frontmatter_lines(memory: Memory) -> list[str]:
-    head = [(key, value) for key in _HEAD_KEYS if (value := getattr(memory, key)) is not None]
-    sources = [[(key, value) for key in SOURCE_KEYS if (value := getattr(s, key)) is not None] for s in memory.sources]
+    fields = memory.__dict__  # a pydantic model keeps its fields there: no getattr per key
+    head = [(key, fields[key]) for key in _HEAD_KEYS if fields[key] is not None]
+    sources = [[(key, s.__dict__[key]) for key in SOURCE_KEYS if s.__dict__[key] is not None] for s in memory.sources]
+    related = memory.related_sessions
     texts = [value for _key, value in head]
-    texts += [value for source in sources for _key, value in source]
-    texts += memory.related_sessions
+    for source in sources:
+        texts += [value for _key, value in source]
+    texts += related
     # One scan of every value (the class is of single characters, so a match in the whole is a match in one
     # value): most memories have nothing to escape, and a substitution per value cost more than the rest.
-    quoted = quote if _NEEDS_ESCAPE.search("".join(texts)) else _plain
-    lines = [f"{key}: {quoted(value)}" for key, value in head]
+    if _NEEDS_ESCAPE.search("".join(texts)):
+        return _quoted_lines(head, sources, related)
+    # Nothing to escape: each value is written between quotes as it is (what ``quote`` would give).
+    lines = [f'{key}: "{value}"' for key, value in head]
     lines.append("sources:" if sources else "sources: []")
     for source in sources:
-        lines += [("    " if i else "  - ") + f"{key}: {quoted(value)}" for i, (key, value) in enumerate(source)]
-    lines.append("related_sessions:" if memory.related_sessions else "related_sessions: []")
-    lines += [f"  - {quoted(session)}" for session in memory.related_sessions]
+        lines += [f'{"    " if i else "  - "}{key}: "{value}"' for i, (key, value) in enumerate(source)]
+    lines.append("related_sessions:" if related else "related_sessions: []")
+    lines += [f'  - "{session}"' for session in related]
+    return lines
+
+
+def _quoted_lines(
+    head: list[tuple[str, str]], sources: list[list[tuple[str, str]]], related: tuple[str, ...]
+) -> list[str]:
+    """:func:`_frontmatter_lines` when some value holds a character to escape: every value through ``quote``."""
+    lines = [f"{key}: {quote(value)}" for key, value in head]
+    lines.append("sources:" if sources else "sources: []")
+    for source in sources:
+        lines += [("    " if i else "  - ") + f"{key}: {quote(value)}" for i, (key, value) in enumerate(source)]
+    lines.append("related_sessions:" if related else "related_sessions: []")
+    lines += [f"  - {quote(session)}" for session in related]
     return lines
 
 

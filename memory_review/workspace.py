@@ -41,7 +41,7 @@ from memory_review.storage import EMPTY, fold_all
 from memory_review.store import CommitResult, Store, Transaction, log_errors
 from memory_review.trust import TrustRecords, decisions_of, revocations
 from memory_review.verified import Resuming, VerifiedRecords
-from memory_review.verify import StoreReport, verify_store
+from memory_review.verify import StoreReport, collector_paused, verify_store
 
 if TYPE_CHECKING:
     from memory_review.extraction import Extractor
@@ -662,7 +662,6 @@ class Workspace:
         self._refuse_newer_formats(None)
         damaged: dict[str, str] = {}
         anchors = {store.scope: self._anchor_of(store, damaged) for store in self._stores(None)}
-        clean: dict[str, Clean] = {}
         if repair:
             from memory_review.repair import repair_store  # noqa: PLC0415 - rare: not every start-up
 
@@ -678,13 +677,24 @@ class Workspace:
                             self._anchor(store)
                             self._reindex(store)
         else:
-            reports, clean = self._verify_stores(anchors, damaged, full=full)
+            with collector_paused():  # the walk's memories and the index's entries alive: ADR 0061
+                reports, clean = self._verify_stores(anchors, damaged, full=full)
+                self._check_histories(reports, repair=False)
+                for report in reports:
+                    if report.ok and report.scope in clean:  # what a clean verify proved (ADR 0056)
+                        store, resuming, digests = clean[report.scope]
+                        self.verified.keep(store, resuming, digests, self.warnings)
+            return self._collected(reports)
+        self._check_histories(reports, repair=apply)
+        return self._collected(reports)
+
+    def _check_histories(self, reports: list[StoreReport], *, repair: bool) -> None:
+        """The git history of each store against its log (a lagging history is a note, not damage)."""
         for report in reports:
-            self.history[report.scope].check(report, repair=repair and apply)
-        for report in reports:
-            if report.ok and report.scope in clean:  # what a clean verify proved (ADR 0056)
-                store, resuming, digests = clean[report.scope]
-                self.verified.keep(store, resuming, digests, self.warnings)
+            self.history[report.scope].check(report, repair=repair)
+
+    def _collected(self, reports: list[StoreReport]) -> list[StoreReport]:
+        """``reports``, once the leftovers of the ledger, the index and the record are collected."""
         for store in self._stores(None):
             if store.exists():
                 with store.locked():  # recovery of the ledger's and the index's own leftovers (ADR 0021, 0030)

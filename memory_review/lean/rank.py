@@ -32,8 +32,9 @@ def term_list(memory_id: str, description: str, body: str) -> tuple[str, int]:
     headline = text_terms(fold(f"{memory_id} {description}"))
     rest = text_terms(fold(body))
     counts = Counter(rest)
+    get = counts.get  # dict's own: Counter's ``+=`` on a new term goes through its __missing__ in Python
     for term in headline:
-        counts[term] += DESCRIPTION_WEIGHT
+        counts[term] = get(term, 0) + DESCRIPTION_WEIGHT
     listed = " ".join([f"{term}:{count}" for term, count in sorted(counts.items())])
     return f" {listed} ", DESCRIPTION_WEIGHT * len(headline) + len(rest)
 

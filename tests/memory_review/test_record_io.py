@@ -180,6 +180,45 @@ def test_round_trip_file(memory: Memory) -> None:
     assert render_memory(parse_memory(data)) == data
 
 
+def _every_value_quoted(memory: Memory) -> list[str]:
+    """The frontmatter lines as written before the unescaped fast path (docs/adr/0061): ``quote`` of each."""
+    from memory_review.record_io import SOURCE_KEYS, quote  # noqa: PLC0415 - this reference alone
+
+    keys = ("id", "type", "scope", "description", "created_at", "updated_at", "applied_from", "applied_by")
+    lines = [f"{key}: {quote(getattr(memory, key))}" for key in keys if getattr(memory, key) is not None]
+    lines.append("sources:" if memory.sources else "sources: []")
+    for source in memory.sources:
+        pairs = [(key, getattr(source, key)) for key in SOURCE_KEYS if getattr(source, key) is not None]
+        lines += [("    " if i else "  - ") + f"{key}: {quote(value)}" for i, (key, value) in enumerate(pairs)]
+    lines.append("related_sessions:" if memory.related_sessions else "related_sessions: []")
+    return lines + [f"  - {quote(session)}" for session in memory.related_sessions]
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(MEMORIES)
+def test_the_frontmatter_is_every_value_quoted(memory: Memory) -> None:
+    from memory_review.record_io import _frontmatter_lines  # noqa: PLC0415 - the fast path under test
+
+    assert _frontmatter_lines(memory) == _every_value_quoted(memory)
+
+
+@pytest.mark.parametrize("where", ["description", "evidence", "session"])
+@pytest.mark.parametrize("text", ['say "hi"', "a\\b", "tab\there", "zero\u200bwidth", "line\u2028sep"])
+def test_a_value_to_escape_anywhere_quotes_the_frontmatter(where: str, text: str) -> None:
+    from memory_review.record_io import _frontmatter_lines  # noqa: PLC0415 - the fast path under test
+
+    text = text.encode().decode("unicode_escape")
+    memory = _memory().model_copy(
+        update={
+            "description": text if where == "description" else "plain",
+            "sources": (Source(evidence=text if where == "evidence" else "plain", session_id="s1"),),
+            "related_sessions": (text,) if where == "session" else ("s2",),
+        }
+    )
+    assert _frontmatter_lines(memory) == _every_value_quoted(memory)
+    assert parse_memory(render_memory(memory)) == memory
+
+
 @settings(max_examples=examples(200), deadline=None)
 @given(MEMORIES)
 def test_round_trip_json(memory: Memory) -> None:

@@ -8,6 +8,7 @@ format, damaged or too big, or contradicted by the log, means a full verify.
 
 from __future__ import annotations
 
+import gc
 import shutil
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from memory_review import verified
 from memory_review.events import Change, EventDraft
 from memory_review.lean import index as layout
 from memory_review.proposal import ProposedMemory
+from memory_review.read_index import ReadIndex
 from memory_review.record_io import memory_to_json
 from memory_review.verify import StoreReport
 from memory_review.workspace import Workspace
@@ -288,3 +290,34 @@ def test_a_record_that_does_not_read_back_means_a_full_verify(tmp_path: Path) ->
     report = _project(ws)
     assert (report.walk, report.ok) == ("full", True) and "does not hold memory 'b-note'" in report.walk_note
     assert _project(ws).walk == "incremental"  # the clean full verify recorded afresh
+
+
+def test_the_collector_is_paused_through_the_index_check_and_left_as_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ADR 0061: the whole verify, read index check and record included, runs with the cycle collector off,
+    and gives it back as it found it."""
+    ws = fresh_workspace(tmp_path)
+    [state] = ws.propose([fact_proposal("a-note", "first")])
+    ws.apply([state.candidate.id], actor=ACTOR)
+    seen: list[bool] = []
+    checked, kept = ReadIndex.problems, verified.VerifiedRecords.keep
+
+    def index_check(self: ReadIndex, *args: object, **kwargs: object) -> list[str]:
+        seen.append(gc.isenabled())
+        return checked(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    def keep(self: verified.VerifiedRecords, *args: object) -> None:
+        seen.append(gc.isenabled())
+        kept(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ReadIndex, "problems", index_check)
+    monkeypatch.setattr(verified.VerifiedRecords, "keep", keep)
+    try:
+        for enabled in (True, False):
+            gc.enable() if enabled else gc.disable()
+            assert all(report.ok for report in _verify(ws, full=True))
+            assert gc.isenabled() is enabled
+    finally:
+        gc.enable()
+    assert seen and not any(seen)
