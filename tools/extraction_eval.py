@@ -25,7 +25,7 @@ round (ADR 0059) tuned on it, so its row is ``dev10`` (seen) from then on. ``hel
 11") measured the frozen sixth round once. ``heldout12``, ``heldout13`` and ``heldout14`` (ADR 0062) measured the
 frozen sixth round, and held-out 14 the seventh; the seventh and eighth rounds (ADR 0062, 0063) tuned on them, so
 their rows are ``dev12``, ``dev13`` and ``dev14`` (seen). ``heldout15`` and ``heldout16`` (ADR 0063) measured the
-frozen eighth round once.
+frozen eighth round once, and ``heldout19`` (ADR 0063) again.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -69,6 +69,7 @@ SPLITS = (
     "heldout14",
     "heldout15",
     "heldout16",
+    "heldout19",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
 # held-out 7, 8 and 9 by the fifth (ADR 0058), held-out 10 by the sixth (ADR 0059): their files keep their names,
@@ -290,6 +291,9 @@ it so.
   people's Codex CLI prompt histories (held-out 16, 174 prompts; English, French, Ukrainian, spec-kit), MIT, with 2
   durable rules and 55 maybe between them, each labelled by hand and landed (9d4c778, 77f49e3) before any heuristic
   ran on it.
+- *heldout19* (ADR 0063, "Held-out 19"): a third fresh split for the frozen eighth round: one more person's SpecStory
+  exports of eight days of Cursor chats (twardoch/twat-search, MIT, read from the package's sdist on PyPI; 166
+  prompts, 5 durable rules and 21 maybe), labelled by hand and landed before any heuristic ran on it.
 
 The *dev* splits were used to tune the heuristic; the *held-out* splits are not tuned on. Held-out 4 and 5
 were tuned on by the third round (ADR 0054): from then on their rows read *dev4* and *dev5* (seen), and
@@ -310,6 +314,13 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 19, a third measure of the frozen eighth round (ADR 0063): 1 proposal, not worth keeping; 0 of 5 rules
+  found.** The proposal: "Ensure that a search without `-e` parameter, we use the `best` preset" ("we use" in a spec
+  of the command's default). The misses are the repetition the issue calls the strongest signal, said with no signal
+  word: "Use uv pip", "USE "uv pip"!" and "USE "uv pip"!!! …" in three chats on three days and "Use `uv pip ...`
+  not `pip ...`" in a fourth; and "To avoid pagination pass through |cat", "Periodically run `python ./cleanup.py
+  status` …". The sixth and seventh rounds gave the same. **Fresh record of frozen rounds: 9 of 40 (23%); since the
+  hold of ADR 0059, 2 of 11.**
 - **Held-out 15 and 16, the measure of the frozen eighth round (1c19f80, ADR 0063): 1 proposal, worth keeping;
   both rules missed.** 226 prompts (2 durable, 55 maybe), labelled and landed before any heuristic ran on them, the
   round run once as frozen. The proposal is held-out 15's person's restated wish "And do not cause errors in Lint and
