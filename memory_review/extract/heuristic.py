@@ -32,7 +32,17 @@ from memory_review.extract.precision import (
     rule_before_task,
 )
 from memory_review.extract.rule_files import RULE_FILE_CUE, rules_for_instruction_files
-from memory_review.extract.signals import CUE, Classification, examine, is_one_off, is_strong, scope_of
+from memory_review.extract.signals import (
+    CUE,
+    SIGNAL_TOOL_CHOICE,
+    TOOL_CHOICE_CUE,
+    Classification,
+    a_tool_choice,
+    examine,
+    is_one_off,
+    is_strong,
+    scope_of,
+)
 from memory_review.extract.textutil import overlap, sentence_spans, tokens, unwrapped
 from memory_review.extract.transcript import UNTRUSTED_SOURCES, Transcript, Turn
 from memory_review.models import MemoryType
@@ -109,7 +119,7 @@ class _Scan:
 def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
     scan = _Scan([], [], [])
     written = list(rules_for_instruction_files(turn.text)) if RULE_FILE_CUE.search(turn.text) else []
-    if not written and not CUE.search(turn.text) and not _MAYBE_CORRECTION.search(turn.text):
+    if not written and not any(cue.search(turn.text) for cue in (CUE, _MAYBE_CORRECTION, TOOL_CHOICE_CUE)):
         return scan
     if is_pasted_document(turn.text):  # a plan or a README pasted in is not an instruction
         return scan
@@ -139,7 +149,7 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
                 continue  # nothing after it, or this task's next step ("Going forward. Fix the bug now.")
             said = _Said(turn, start, spans[position + 1][1])
             joined = position + 1
-        classification = examine(said.text)
+        classification = examine(said.text) or a_tool_choice(said.text)  # a bare "use X" waits (ADR 0064)
         if classification is not None and spec and not _holds_beyond_the_spec(said.text, classification):
             continue
         if classification is None and (rule := _rule_before_task(said)) is not None:
@@ -288,11 +298,25 @@ def _repeated_across_sessions(transcript: Transcript, named: list[tuple[_Said, C
     findings = []
     for group in groups:
         first_per_session: dict[str, tuple[_Said, Classification]] = {}
+        messages: set[str] = set()
         for said, found in group:
+            message = " ".join(said.turn.text.split()).casefold()
+            if _resent(found, message, messages) and transcript.session_of(said.turn) not in first_per_session:
+                continue
+            messages.add(message)
             first_per_session.setdefault(transcript.session_of(said.turn), (said, found))
         if len(first_per_session) >= MIN_SESSIONS:
             findings.append(_sessions_finding(transcript, list(first_per_session.values())))
     return findings
+
+
+def _resent(found: Classification, message: str, messages: set[str]) -> bool:
+    """A bare "use X" sent again as the same whole message in a new chat: a re-send, not a second occasion.
+
+    Held-out 8's "Use the MCP integration patterns for enhanced development" opened two chats a minute apart (ADR
+    0064). The kinds with a signal word keep counting a re-sent message, as they were measured to (held-out 2).
+    """
+    return found.signal == SIGNAL_TOOL_CHOICE and message in messages
 
 
 def _sessions_finding(transcript: Transcript, items: list[tuple[_Said, Classification]]) -> Finding:

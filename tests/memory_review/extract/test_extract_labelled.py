@@ -122,9 +122,8 @@ def test_the_tenth_held_out_split_gives_no_more_mistakes_than_measured() -> None
 
 def test_the_sixth_round_keeps_what_it_was_tuned_to() -> None:
     # ADR 0059: dev 10's mistakes (Cursor's own plan hand-off, a Chinese spec of one search box, "if i sign out …
-    # it should not …", "Dont be dumb") are gone, and no seen split gives a proposal not worth keeping (held-out 19
-    # measures the frozen eighth round and is not tuned on: its pin is below)
-    for split in (name for name in SPLITS if name != "heldout19"):
+    # it should not …", "Dont be dumb") are gone, and no seen split gives a proposal not worth keeping
+    for split in SPLITS:
         figures = evaluate_split(split)
         assert figures.kept == len(figures.proposals), (split, figures.proposals)
 
@@ -153,20 +152,24 @@ def test_the_twelfth_to_fourteenth_held_out_splits_keep_what_the_eighth_round_gi
 
 def test_the_fifteenth_and_sixteenth_held_out_splits_give_what_the_frozen_eighth_round_gave() -> None:
     # ADR 0063: measured once with the eighth round frozen (1c19f80): one proposal, worth keeping (a wish said again in
-    # another session), no rule found. Pinned so that a change that adds a mistake or loses the proposal is seen.
+    # another session), no rule found. Pinned so that a change that adds a mistake or loses the proposal is seen. The
+    # ninth round (ADR 0064) adds a second, also worth keeping: "Use methods to repair and optimize the code.", a bare
+    # "use X" the person says in several chats.
     heldout15, heldout16 = evaluate_split("heldout15"), evaluate_split("heldout16")
     assert (heldout15.prompts, heldout15.durable, heldout15.maybe) == (52, 1, 35)
     assert (heldout16.prompts, heldout16.durable, heldout16.maybe) == (174, 1, 20)
-    assert (len(heldout15.proposals), heldout15.kept) == (1, 1), heldout15.proposals
+    assert (len(heldout15.proposals), heldout15.kept) == (2, 2), heldout15.proposals
     assert heldout16.proposals == []
 
 
-def test_the_nineteenth_held_out_split_gives_no_more_mistakes_than_the_frozen_eighth_round() -> None:
+def test_the_nineteenth_held_out_split_keeps_what_the_ninth_round_was_tuned_to() -> None:
     # ADR 0063, "Held-out 19": measured once with the eighth round frozen (1c19f80): 1 proposal, not worth keeping,
-    # 0 of 5 rules found. Pinned so that a change that adds a mistake is seen.
+    # 0 of 5 rules found. The ninth round (ADR 0064) tuned on it: "Use uv pip" said in three chats is one proposal,
+    # 3 of the 5 rules found, no mistake.
     figures = evaluate_split("heldout19")
     assert (figures.prompts, figures.durable, figures.maybe) == (166, 5, 21)
-    assert len(figures.proposals) - figures.kept <= 1, figures.proposals
+    assert figures.kept == len(figures.proposals) == 1, figures.proposals
+    assert figures.durable_found == 3, figures.missed
 
 
 def test_the_fifth_round_keeps_what_it_was_tuned_to() -> None:
