@@ -23,7 +23,27 @@ INTERRUPTED = "memory-review: interrupted (nothing was half done)"
 
 
 def main() -> int:
-    """The command, with ctrl+c said in one line (exit status 130, the shell's 128 + SIGINT).
+    """The console script: the command handed to the resident server when it is on (docs/adr/0060), else
+    run here. Checking costs a few system calls when it is off: the folder that switches it on is absent."""
+    try:
+        handed = _handed_over()
+    except KeyboardInterrupt:  # ctrl+c before the server had the command: nothing ran
+        print(INTERRUPTED, file=sys.stderr)
+        return 130
+    return run() if handed is None else handed
+
+
+def _handed_over() -> int | None:
+    if sys.platform != "linux":
+        return None
+    from memory_review.resident.client import hand_over
+
+    return hand_over(sys.argv[1:])
+
+
+def run() -> int:
+    """The command, here, with ctrl+c said in one line (exit status 130, the shell's 128 + SIGINT). The
+    resident server's child runs this too.
 
     Nothing is half done when it comes: every change is one atomic commit that survives even SIGKILL
     (docs/reliability.md). The review UI quits on SIGINT by itself (docs/adr/0055)."""

@@ -1,0 +1,305 @@
+"""The console script's first step when resident is on: hand the command to the server (ADR 0060).
+
+:func:`hand_over` returns the command's exit status, or None: run it here, in-process, as when resident
+is off. None is returned for every reason the command was not handed over (resident off, a command that
+always runs here, no server running, a server that refused); the reasons a person should know about (a
+folder or socket that is not safely theirs) are said in one line on stderr first. With no server running,
+one is started in the background and this command runs here: the first command never waits for it.
+
+Once the request is sent the command is the server's: it is never run a second time here. Should the
+connection drop before the server says how the command ended, the client says the outcome is unknown and
+how to check, and exits 75 (``EX_TEMPFAIL``), never 0 or 1 (which promise a store untouched).
+
+Standard library only, and cheap: the console script imports this before the library.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING
+
+from memory_review.errors import ResidentUnavailable
+from memory_review.resident import place
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+IN_PROCESS = frozenset({"review", "demo", "edit", "hook", "mcp", "resident"})
+"""Commands that always run in-process: the review UI and the editor need the terminal as their
+controlling terminal (job control, ctrl+z); the hooks and the MCP server are other programs' children with
+their own start-up paths; ``resident`` switches the server itself."""
+GLOBAL_OPTIONS = ("--project", "--session")
+UNKNOWN = 75
+"""The exit status when the command was handed over and its outcome never came back (EX_TEMPFAIL)."""
+RELAYED = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT")
+"""Signals meant for the command: ctrl+c reaches the client (the terminal's foreground process group),
+which passes it on to the child running the command."""
+BOOT = "import sys; from memory_review.resident.server import main; sys.exit(main(sys.argv[1]))"
+"""The server's command line after ``python -P -c``: ``-P`` keeps the current folder (a repository,
+perhaps) off ``sys.path``."""
+FLAGS = ("optimize", "dev_mode", "utf8_mode", "no_user_site", "ignore_environment", "dont_write_bytecode",
+         "bytes_warning", "warn_default_encoding", "isolated")
+
+
+def command_word(args: list[str]) -> str | None:
+    """The command ``args`` name, read as :func:`memory_review.cli.chosen_command` reads it: only
+    ``--project``/``--session`` before it; anything else first (``--help``, ``--version``): None."""
+    words = iter(args)
+    for word in words:
+        if word in GLOBAL_OPTIONS:
+            next(words, None)
+        elif word.startswith(tuple(f"{option}=" for option in GLOBAL_OPTIONS)):
+            continue
+        elif word.startswith("-"):
+            return None
+        else:
+            return word
+    return None
+
+
+def hand_over(args: list[str]) -> int | None:
+    """The exit status of ``memory-review ARGS`` run by the resident server; None: run it in-process."""
+    if sys.platform != "linux":
+        return None
+    word = command_word(args)
+    if word is None or word in IN_PROCESS:
+        return None
+    try:
+        path = place.folder(os.environ)
+        fd = place.open_folder(path)
+        if fd is None:
+            return None
+        try:
+            return _Handover(fd, path).run(args)
+        finally:
+            os.close(fd)
+    except ResidentUnavailable as exc:
+        if not exc.quiet:
+            print(f"memory-review: {exc} (running it here)", file=sys.stderr)
+        return None
+
+
+def identity() -> dict[str, object]:
+    """What must be the same in the server for a command to run there as it would here: the interpreter,
+    its flags and ``PYTHON*`` settings, where it imports from (``sys.path`` after its first entry, the
+    entry script's own folder), and the package it imported."""
+    return {
+        "executable": sys.executable,
+        "path": sys.path[1:],
+        "package": sys.modules["memory_review"].__file__ or "",
+        "flags": {name: int(getattr(sys.flags, name)) for name in FLAGS},
+        "xoptions": sorted(f"{k}={v}" for k, v in sys._xoptions.items()),
+        "warnoptions": list(sys.warnoptions),
+        "fs_encoding": sys.getfilesystemencoding(),
+        "python_env": python_environment(os.environ),
+    }
+
+
+def python_environment(environ: Mapping[str, str]) -> dict[str, str]:
+    """The settings that change how an interpreter starts, or how pydantic loads (its plugin scan, off
+    unless set: :func:`memory_review.main._command`)."""
+    found = {k: v for k, v in environ.items() if k.startswith("PYTHON")}
+    found["PYDANTIC_DISABLE_PLUGINS"] = environ.get("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    return found
+
+
+class _Handover:
+    """One command handed to the server over a new connection."""
+
+    def __init__(self, fd: int, path: str) -> None:
+        self.fd = fd
+        self.path = path
+        self.pidfd: int | None = None
+        self.pending: list[int] = []
+        self.sent = False
+
+    def run(self, args: list[str]) -> int | None:
+        import socket
+
+        try:
+            place.check_socket(self.fd, self.path)
+        except FileNotFoundError:
+            start_server(self.path)
+            raise ResidentUnavailable("not running; started it", quiet=True) from None
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM | socket.SOCK_CLOEXEC)
+        try:
+            return self._over(sock, args)
+        finally:
+            sock.close()
+
+    def _over(self, sock: object, args: list[str]) -> int | None:
+        import socket
+
+        assert isinstance(sock, socket.socket)
+        try:
+            sock.connect(place.address(self.fd))
+        except (ConnectionRefusedError, FileNotFoundError):  # a socket its server left behind
+            start_server(self.path)
+            raise ResidentUnavailable("not running; started it", quiet=True) from None
+        except OSError as exc:
+            raise ResidentUnavailable(f"cannot connect: {exc.strerror}") from exc
+        _pid, uid = place.peer(sock)
+        if uid != os.geteuid():
+            raise ResidentUnavailable(f"the server at {self.path} runs as uid {uid}, not as you")
+        import signal
+
+        previous = {number: signal.signal(number, self._signalled) for number in _signals(signal)}
+        try:
+            self._send(sock, args)
+            try:
+                return self._outcome(sock.makefile("rb"))
+            except _GaveUp:
+                return _unknown()
+        finally:
+            for number, handler in previous.items():
+                signal.signal(number, handler)
+            if self.pidfd is not None:
+                os.close(self.pidfd)
+
+    def _send(self, sock: object, args: list[str]) -> None:
+        import json
+        import socket
+
+        assert isinstance(sock, socket.socket)
+        mask = os.umask(0o077)
+        os.umask(mask)
+        streams = (sys.stdin, sys.stdout, sys.stderr)
+        body = json.dumps(
+            {
+                "v": 1,
+                "argv": args,
+                "argv0": sys.argv[0],
+                "env": dict(os.environ),
+                "umask": mask,
+                "stdio": [{"encoding": s.encoding, "errors": s.errors} for s in streams],
+                "identity": identity(),
+            },
+            ensure_ascii=False,
+        ).encode("utf-8", "surrogateescape")
+        message = place.MAGIC + len(body).to_bytes(4, "big") + body
+        try:
+            cwd = os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError as exc:  # the current folder was removed: in-process says what that means
+            raise ResidentUnavailable(f"no current folder: {exc.strerror}", quiet=True) from exc
+        self.sent = True  # from here a signal waits for the child (or, if the send fails, is this process's)
+        try:
+            sent = socket.send_fds(sock, [message], [0, 1, 2, cwd])
+            sock.sendall(message[sent:])
+        except OSError as exc:  # the server never had the whole request: it runs nothing
+            self._unsent_signal()
+            raise ResidentUnavailable(f"the server did not take the request: {exc.strerror}", quiet=True) from exc
+        finally:
+            os.close(cwd)
+
+    def _outcome(self, replies: object) -> int | None:
+        first = _reply(replies)
+        if first is not None and "refused" in first:
+            self._unsent_signal()
+            refusal = ResidentUnavailable(str(first["refused"]), quiet=bool(first.get("quiet")))
+            if first.get("restart"):
+                start_server(self.path)
+            raise refusal
+        if first is not None and isinstance(first.get("pid"), int):
+            self._relay_to(first["pid"])
+            last = _reply(replies)
+            if last is not None and isinstance(last.get("exit"), int):
+                return _exit_status(last["exit"])
+        return _unknown()
+
+    def _signalled(self, number: int, frame: object) -> None:
+        import signal
+
+        if self.pidfd is not None:
+            signal.pidfd_send_signal(self.pidfd, number)
+        else:
+            self.pending.append(number)
+            if self.sent and self.pending.count(signal.SIGINT) > 1:
+                raise _GaveUp  # ctrl+c twice, and the server never said it started the command
+
+    def _relay_to(self, pid: int) -> None:
+        import signal
+
+        try:
+            self.pidfd = os.pidfd_open(pid)
+        except ProcessLookupError:  # it already ended: nothing left to relay to
+            return
+        for number in self.pending:
+            signal.pidfd_send_signal(self.pidfd, number)
+        self.pending.clear()
+
+    def _unsent_signal(self) -> None:
+        """A signal that came while the server had not started the command: it is this process's."""
+        import signal
+
+        if signal.SIGINT in self.pending:
+            raise KeyboardInterrupt
+        if self.pending:
+            _die_of(self.pending[0])
+
+
+class _GaveUp(Exception):  # noqa: N818 - a signal to stop waiting, not an error
+    """The person pressed ctrl+c again while the server had not yet said it started the command."""
+
+
+def _unknown() -> int:
+    print(
+        "memory-review: the resident server went away while it ran this command: its outcome is unknown "
+        "(check with `memory-review log` or `memory-review list`)",
+        file=sys.stderr,
+    )
+    return UNKNOWN
+
+
+def _reply(replies: object) -> dict[str, object] | None:
+    import json
+
+    assert hasattr(replies, "readline")
+    try:
+        line = replies.readline(place.REPLY_LIMIT)
+    except OSError:
+        return None
+    if not line.endswith(b"\n"):
+        return None
+    try:
+        answer = json.loads(line)
+    except ValueError:
+        return None
+    return answer if isinstance(answer, dict) else None
+
+
+def _exit_status(code: int) -> int:
+    """The child's exit status as this process's: killed by a signal, this process dies of it too."""
+    if code < 0:
+        _die_of(-code)
+        return 128 - code
+    return code
+
+
+def _die_of(number: int) -> None:
+    import signal
+
+    sys.stdout.flush()
+    signal.signal(number, signal.SIG_DFL)
+    os.kill(os.getpid(), number)
+
+
+def start_server(path: str) -> None:
+    """Start the server for the folder ``path`` in the background: its own session, no terminal, stdin and
+    stdout on /dev/null, stderr appended to its log. Not waited for; a second one started meanwhile finds
+    the first holding the lock and exits."""
+    log = os.path.join(path, place.LOG)
+    actions = [
+        (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+        (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
+        (os.POSIX_SPAWN_OPEN, 2, log, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600),
+    ]
+    argv = [sys.executable, "-P", "-c", BOOT, path]
+    try:
+        os.posix_spawn(sys.executable, argv, os.environ, file_actions=actions, setsid=True)
+    except OSError as exc:
+        raise ResidentUnavailable(f"cannot start the server: {exc.strerror}") from exc
+
+
+def _signals(signal: object) -> list[int]:
+    return [getattr(signal, name) for name in RELAYED]

@@ -1,0 +1,335 @@
+"""The resident server: one interpreter that imported the library once, forking a child per command.
+
+The design of Mercurial's ``chg`` command server (ADR 0060). ``memory-review`` started in the background
+by the client (:func:`memory_review.resident.client.start_server`), in its own session, with no terminal:
+
+1. takes the folder's lock (one server per folder; a second one exits), and binds the socket;
+2. imports what a command imports and builds the models' schemas, then freezes that heap (``gc.freeze``)
+   so the children share it;
+3. per connection: checks the peer is this user, that the installed code is still the code it imported
+   (else it refuses, removes its socket and exits, and the client runs the command itself and starts a
+   new server), and forks. The child reads and checks the request (:mod:`~memory_review.resident.child`);
+   the server never parses what a client sent, so no request can crash or stall it;
+4. when a child exits, tells its client the exit status and what the command cost: the child's CPU
+   (``wait4``, with the git processes it waited for) and the server's own for that request;
+5. exits when idle for the configured time (``resident on --idle``), when its code changed, when its
+   socket is no longer its own (``resident off``), or on SIGTERM, after its running children finish.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import gc
+import importlib
+import json
+import os
+import selectors
+import signal
+import socket
+import sys
+import time
+import traceback
+from dataclasses import dataclass, field
+
+from memory_review.errors import ResidentUnavailable
+from memory_review.resident import place
+
+PRELOAD = (
+    "memory_review.cli",
+    "memory_review.cli_render",
+    "memory_review.workspace",
+    "memory_review.store",
+    "memory_review.history",
+    "memory_review.verify",
+    "memory_review.models",
+    "memory_review.proposal",
+    "memory_review.lean.hook",
+    "memory_review.lean.command",
+    "memory_review.resident.child",
+)
+"""What the commands import on their way (their own modules lazily: ``memory_review.cli``'s imports)."""
+TICK = 30.0
+"""How often an idle server looks at its code, its socket and the clock (seconds)."""
+MAX_CHILDREN = 64
+"""Connections beyond this many running commands are closed unanswered (the client says the outcome is
+unknown: nothing ran)."""
+DEFAULT_IDLE = 1800
+
+
+def main(path: str) -> int:
+    """Serve the resident folder ``path`` until idle, stale, switched off or told to stop."""
+    os.chdir("/")  # never hold a repository's folder open (or on a mount) for half an hour
+    try:
+        fd = place.open_folder(path)
+        if fd is None:
+            return 0
+        lock = os.open(place.LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600, dir_fd=fd)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return 0  # another server serves this folder (or is starting)
+        server = Server(path, fd, lock, idle=_idle_seconds(path))
+        server.listen()
+    except ResidentUnavailable as exc:
+        _log(str(exc))
+        return 1
+    preload()
+    gc.freeze()  # what the imports built stays shared with every child: no collection touches (copies) it
+    return server.serve()
+
+
+def preload() -> None:
+    """Import what a command needs and build every model's schema, once, for all the children."""
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")  # as the console script does
+    from memory_review import main as console
+
+    if os.environ["PYDANTIC_DISABLE_PLUGINS"] in ("__all__", "1", "true"):
+        console._no_plugin_loader()
+    for name in PRELOAD:
+        importlib.import_module(name)
+    _build_schemas()
+
+
+def _build_schemas() -> None:
+    from pydantic import BaseModel
+    from pydantic.errors import PydanticUndefinedAnnotation
+
+    ours = [m for name, m in list(sys.modules.items()) if name.split(".")[0] == "memory_review"]
+    for module in ours:
+        for value in list(vars(module).values()):
+            if isinstance(value, type) and issubclass(value, BaseModel) and value.__module__ == module.__name__:
+                if not value.__pydantic_complete__ or _deferred(value):
+                    try:
+                        value.model_rebuild(force=True)
+                    except PydanticUndefinedAnnotation:  # a generic or forward reference built on first use
+                        continue
+
+
+def _deferred(model: type) -> bool:
+    from pydantic._internal._mock_val_ser import MockValSer
+
+    return isinstance(getattr(model, "__pydantic_validator__", None), MockValSer)
+
+
+def _idle_seconds(path: str) -> float:
+    from memory_review.resident.control import read_config
+
+    try:
+        return float(read_config(path).idle_seconds)
+    except ResidentUnavailable as exc:
+        _log(f"{exc}; idle timeout {DEFAULT_IDLE} s")
+        return float(DEFAULT_IDLE)
+
+
+def _log(line: str) -> None:
+    """One line in the server's log (its stderr, appended to ``server.log``)."""
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    print(f"{stamp} [{os.getpid()}] {line}", file=sys.stderr, flush=True)
+
+
+@dataclass
+class _Running:
+    pid: int
+    conn: socket.socket
+    cpu_before: float
+
+
+@dataclass
+class Server:
+    """The listening socket, the running children, and why to stop."""
+
+    path: str
+    fd: int
+    lock: int
+    idle: float
+    listener: socket.socket | None = None
+    inode: int = 0
+    running: dict[int, _Running] = field(default_factory=dict)  # pidfd -> child
+    watched: tuple[str, ...] = ()
+    stamp: tuple[tuple[str, int, int, int], ...] = ()
+    stopping: str = ""
+    wakeup: tuple[int, int] = (-1, -1)
+
+    def listen(self) -> None:
+        """Bind the socket (removing one a dead server left, never anything else) and listen."""
+        try:
+            place.check_socket(self.fd, self.path)
+            os.unlink(place.SOCKET, dir_fd=self.fd)  # ours, and the lock says nobody serves it
+        except FileNotFoundError:
+            pass
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM | socket.SOCK_CLOEXEC)
+        old = os.umask(0o177)
+        try:
+            listener.bind(place.address(self.fd))
+        finally:
+            os.umask(old)
+        listener.listen(64)
+        self.listener = listener
+        self.inode = os.stat(place.SOCKET, dir_fd=self.fd, follow_symlinks=False).st_ino
+
+    def serve(self) -> int:
+        assert self.listener is not None
+        self.watched = watched_files()
+        self.stamp = code_stamp(self.watched)
+        self.identity = server_identity()
+        read, write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        self.wakeup = (read, write)
+        signal.set_wakeup_fd(write)
+        signal.signal(signal.SIGTERM, self._terminate)
+        selector = selectors.DefaultSelector()
+        selector.register(self.listener, selectors.EVENT_READ, "accept")
+        selector.register(read, selectors.EVENT_READ, "signal")
+        last = time.monotonic()
+        _log(f"serving {self.path} (pid {os.getpid()}, idle timeout {self.idle:g} s)")
+        while not (self.stopping and not self.running):
+            wait = TICK if self.running else min(TICK, max(0.0, last + self.idle - time.monotonic()))
+            for key, _ in selector.select(None if self.stopping else wait):
+                if key.data == "accept" and not self.stopping:
+                    self._accept(selector)
+                elif key.data == "signal":
+                    os.read(read, 512)
+                elif isinstance(key.data, int):
+                    self._reap(selector, key.data)
+                    last = time.monotonic()
+            if not self.stopping:
+                self._should_stop(last)
+            if self.stopping and self.listener is not None:
+                selector.unregister(self.listener)
+                self._close_listener()
+        _log(f"exits: {self.stopping}")
+        return 0
+
+    def _terminate(self, number: int, frame: object) -> None:
+        self.stopping = self.stopping or "told to stop (SIGTERM)"
+
+    def _should_stop(self, last: float) -> None:
+        if not self.running and time.monotonic() - last >= self.idle:
+            self.stopping = f"idle for {self.idle:g} s"
+        elif not self._socket_is_ours():
+            self.stopping = "its socket was removed (resident off)"
+        elif code_stamp(self.watched) != self.stamp:
+            self.stopping = "the installed code changed"
+
+    def _socket_is_ours(self) -> bool:
+        try:
+            return os.stat(place.SOCKET, dir_fd=self.fd, follow_symlinks=False).st_ino == self.inode
+        except OSError:
+            return False
+
+    def _close_listener(self) -> None:
+        assert self.listener is not None
+        if self._socket_is_ours():
+            os.unlink(place.SOCKET, dir_fd=self.fd)
+        self.listener.close()
+        self.listener = None
+
+    def _accept(self, selector: selectors.BaseSelector) -> None:
+        assert self.listener is not None
+        try:
+            conn, _ = self.listener.accept()
+        except OSError as exc:  # the client gave up meanwhile, or no descriptors left: serve the next
+            _log(f"accept failed: {exc}")
+            return
+        cpu = time.process_time()
+        _pid, uid = place.peer(conn)
+        if uid != os.geteuid():
+            _log(f"refused a connection from uid {uid}")
+            _tell(conn, {"refused": "the server serves another user"})
+            conn.close()
+            return
+        if len(self.running) >= MAX_CHILDREN:
+            conn.close()
+            return
+        if code_stamp(self.watched) != self.stamp:
+            self.stopping = "the installed code changed"
+            self._close_listener()  # before the answer: the client starts a new server
+            _tell(conn, {"refused": "the installed code changed", "quiet": True, "restart": True})
+            conn.close()
+            return
+        self._fork(selector, conn, cpu)
+
+    def _fork(self, selector: selectors.BaseSelector, conn: socket.socket, cpu: float) -> None:
+        pid = os.fork()
+        if pid == 0:
+            self._become_child(conn)  # never returns
+        pidfd = os.pidfd_open(pid)
+        self.running[pidfd] = _Running(pid, conn, cpu)
+        selector.register(pidfd, selectors.EVENT_READ, pidfd)
+
+    def _become_child(self, conn: socket.socket) -> None:
+        code = 1
+        try:
+            signal.set_wakeup_fd(-1)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            for fd in (*self.running, *self.wakeup, self.lock, self.fd):
+                os.close(fd)
+            for child in self.running.values():
+                child.conn.close()
+            if self.listener is not None:
+                self.listener.close()
+            from memory_review.resident.child import serve_one
+
+            code = serve_one(conn, self.identity, self.path)
+        finally:
+            os._exit(code)
+
+    def _reap(self, selector: selectors.BaseSelector, pidfd: int) -> None:
+        child = self.running.pop(pidfd)
+        selector.unregister(pidfd)
+        os.close(pidfd)
+        _, status, usage = os.wait4(child.pid, 0)
+        code = os.waitstatus_to_exitcode(status)
+        cpu = {"child": usage.ru_utime + usage.ru_stime, "server": time.process_time() - child.cpu_before}
+        _tell(child.conn, {"exit": code, "cpu": cpu})
+        child.conn.close()
+
+
+def _tell(conn: socket.socket, answer: dict[str, object]) -> None:
+    """One reply line; a client that went away is not the server's problem."""
+    try:
+        conn.sendall(json.dumps(answer).encode() + b"\n")
+    except OSError:
+        pass
+
+
+def server_identity() -> dict[str, object]:
+    """What :func:`memory_review.resident.client.identity` says in this interpreter (its ``sys.path``
+    whole: started with ``-P``, it has no entry script's folder first)."""
+    from memory_review.resident.client import identity
+
+    found = identity()
+    found["path"] = list(sys.path)
+    return found
+
+
+def code_stamp(watched: tuple[str, ...]) -> tuple[tuple[str, int, int, int], ...]:
+    """Each watched file as (path, mtime, size, inode): an upgrade or an edit changes it (a file added or
+    removed changes its folder's), and the server refuses to run code older than what is installed."""
+    return tuple(_stat(f) for f in watched)
+
+
+def watched_files() -> tuple[str, ...]:
+    """Every file the server imported, and every module file and folder of our packages."""
+    files = {m.__file__ for m in list(sys.modules.values()) if isinstance(getattr(m, "__file__", None), str)}
+    for package in ("memory_review", "memory_review.events", "memory_review.tui"):
+        module = sys.modules.get(package)
+        root = os.path.dirname(module.__file__) if module is not None and module.__file__ else None
+        for folder, dirs, names in os.walk(root) if root else ():
+            dirs[:] = [d for d in dirs if d != "__pycache__"]
+            files.add(folder)
+            files.update(os.path.join(folder, n) for n in names if n.endswith(".py"))
+    return tuple(sorted(f for f in files if f))
+
+
+def _stat(path: str) -> tuple[str, int, int, int]:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return (path, -1, -1, -1)
+    return (path, info.st_mtime_ns, info.st_size, info.st_ino)
+
+
+def log_failure() -> None:
+    """The traceback of what went wrong inside the server, in its log."""
+    _log("failure:\n" + traceback.format_exc())
