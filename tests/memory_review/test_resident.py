@@ -1,0 +1,254 @@
+"""The resident server runs a command as the in-process path does (docs/adr/0060): same bytes out, same
+exit codes, same store; the client's stdin, cwd, environment and umask; ctrl+c; a server that dies.
+
+Real processes and sockets throughout: the console script's code in a client process, a server started by
+it in the background, a forked child per command (``resident_kit``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from resident_kit import (
+    Resident,
+    children_of,
+    copy_world,
+    gone,
+    store_files,
+    wait_gone,
+    wait_until_it_opens,
+    without_clock,
+)
+
+from memory_review.locking import store_lock
+from memory_review.workspace import Workspace
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the resident server is Linux only")
+
+INTERRUPTED = b"memory-review: interrupted (nothing was half done)\n"
+
+
+def _proposal(memory_id: str, scope: str = "project") -> bytes:
+    return json.dumps(
+        {
+            "op": "create",
+            "scope": scope,
+            "memory": {"id": memory_id, "type": "convention", "description": f"About {memory_id}", "body": "Do it."},
+            "rationale": "Said twice.",
+            "evidence": [{"quote": "do it", "session_id": "s1", "turn_id": "t1"}],
+        }
+    ).encode()
+
+
+@pytest.fixture
+def resident(tmp_path: Path):
+    env = {**os.environ, "MEMORY_REVIEW_HOME": str(tmp_path / "world" / "home"), "MEMORY_REVIEW_ACTOR": "alice"}
+    server = Resident(tmp_path, env)
+    yield server
+    server.stop()
+
+
+def _repo(resident: Resident, root: Path) -> Path:
+    root.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(root)], check=True, timeout=60)
+    done, _ = resident.run(["init"], root)
+    assert done.returncode == 0, done.stderr
+    return root
+
+
+def _propose(resident: Resident, repo: Path, memory_id: str, scope: str = "project") -> str:
+    done, _ = resident.run(["propose", "--json", "--file", "-"], repo, stdin=_proposal(memory_id, scope))
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)["id"]
+
+
+def _scenario(resident: Resident, repo: Path, ids: list[str]) -> list[tuple[list[str], int, bytes, bytes, str]]:
+    steps = [
+        ["list"],
+        ["list", "--json"],
+        ["show", ids[0]],
+        ["apply", ids[0]],
+        ["discard", ids[1], "--reason", "not so"],
+        ["apply", ids[2], "--json"],
+        ["apply", "cand_nosuchcandidate"],
+        ["list", "--bogus-flag"],
+        ["memories"],
+        ["memories", "--json"],
+        ["context"],
+        ["context", "--json", "--query", "about"],
+        ["verify"],
+        ["verify", "--json"],
+        ["log"],
+        ["log", "--json"],
+    ]
+    results = []
+    for args in steps:
+        done, way = resident.run(args, repo)
+        results.append((args, done.returncode, without_clock(done.stdout), without_clock(done.stderr), way))
+    return results
+
+
+def test_a_scenario_through_the_server_gives_the_same_bytes_codes_and_stores_as_in_process(
+    resident: Resident, tmp_path: Path
+) -> None:
+    world = tmp_path / "world"
+    repo = _repo(resident, world / "repo")
+    ids = [_propose(resident, repo, "first"), _propose(resident, repo, "second"), _propose(resident, repo, "third", "user")]
+    copy_world(world, tmp_path / "before")
+    copy_world(tmp_path / "before", world)  # restored as for the second run: the read indexes see new inodes
+
+    here = _scenario(resident, repo, ids)
+    stores_here = store_files(repo / ".memory-review"), store_files(world / "home")
+    assert {way for *_, way in here} == {"in-process"}
+
+    copy_world(tmp_path / "before", world)
+    resident.on()
+    resident.start(repo)
+    served = _scenario(resident, repo, ids)
+    assert {way for *_, way in served} == {"resident"}, resident.log()
+
+    assert [step[:4] for step in served] == [step[:4] for step in here]
+    assert {code for _, code, *_ in here} == {0, 1, 2}  # successes, an error and a usage error compared
+    stores = store_files(repo / ".memory-review"), store_files(world / "home")
+    for now, then in zip(stores, stores_here):
+        assert sorted(now) == sorted(then)
+        assert [name for name in now if now[name] != then[name]] == []
+
+
+def test_stdin_cwd_environment_and_umask_are_the_clients(resident: Resident, tmp_path: Path) -> None:
+    world = tmp_path / "world"
+    first, second = _repo(resident, world / "first"), _repo(resident, world / "second")
+    resident.on()
+    resident.start(first)
+
+    # stdin: the proposal, read by the child from the client's stdin
+    done, way = resident.run(["propose", "--json", "--file", "-"], first, stdin=_proposal("from-stdin"), umask=0o077)
+    assert (way, done.returncode) == ("resident", 0), done.stderr
+    in_first = json.loads(done.stdout)["id"]
+    # cwd: another project, from another folder, through the same server
+    done, way = resident.run(["propose", "--json", "--file", "-"], second, stdin=_proposal("elsewhere"), umask=0o022)
+    assert (way, done.returncode) == ("resident", 0), done.stderr
+    in_second = json.loads(done.stdout)["id"]
+    listed_first, _ = resident.run(["list", "--json"], first)
+    listed_second, _ = resident.run(["list", "--json"], second)
+    assert [c["id"] for c in json.loads(listed_first.stdout)] == [in_first]
+    assert [c["id"] for c in json.loads(listed_second.stdout)] == [in_second]
+    # umask: the child's files are made with the client's
+    assert (first / ".memory-review" / "candidates" / f"{in_first}.json").stat().st_mode & 0o777 == 0o600
+    assert (second / ".memory-review" / "candidates" / f"{in_second}.json").stat().st_mode & 0o777 == 0o644
+
+    # environment: another person and another HOME, one server
+    bob = {**resident.env, "MEMORY_REVIEW_ACTOR": "bob", "HOME": str(tmp_path / "bobs-home")}
+    done, way = resident.run(["apply", in_first], first, env=bob)
+    assert (way, done.returncode) == ("resident", 0), done.stderr
+    done, way = resident.run(["apply", in_second], second)
+    assert (way, done.returncode) == ("resident", 0), done.stderr
+    actors = {}
+    for repo in (first, second):
+        log, _ = resident.run(["log", "--json", "--type", "candidate.applied"], repo)
+        actors[repo.name] = [event["actor"] for event in json.loads(log.stdout)]
+    assert actors == {"first": ["bob"], "second": ["alice"]}
+
+
+def test_ctrl_c_is_passed_to_the_command_which_stops_with_nothing_half_done(resident: Resident, tmp_path: Path) -> None:
+    """As tests/memory_review/test_cli_interrupt.py, with the command in the server's child: the client
+    gets the SIGINT (as the terminal's foreground process would) and passes it on."""
+    repo = _repo(resident, tmp_path / "world" / "repo")
+    candidate = _propose(resident, repo, "no-mocks")
+    resident.on()
+    server = resident.start(repo)
+    lock = Workspace.open(repo).project.lock_path
+    with store_lock(lock):
+        client = resident.popen(["apply", candidate], repo)
+        wait_until_it_opens(lambda: children_of(server), lock.resolve())
+        client.send_signal(signal.SIGINT)
+        out, err = client.communicate(timeout=120)
+    assert client.returncode == 130, err.decode()
+    assert err == INTERRUPTED
+    assert out == b""
+    assert resident._ways()[-1] == "resident"
+    verified, _ = resident.run(["verify"], repo)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert [s.candidate.id for s in Workspace.open(repo).list_candidates()] == [candidate]  # pending
+
+
+def test_a_server_killed_while_it_runs_a_command_leaves_its_outcome_unknown_never_retried(
+    resident: Resident, tmp_path: Path
+) -> None:
+    repo = _repo(resident, tmp_path / "world" / "repo")
+    candidate = _propose(resident, repo, "no-mocks")
+    resident.on()
+    server = resident.start(repo)
+    lock = Workspace.open(repo).project.lock_path
+    with store_lock(lock):
+        client = resident.popen(["apply", candidate], repo)
+        child = wait_until_it_opens(lambda: children_of(server), lock.resolve())
+        os.kill(server, signal.SIGKILL)
+        client.wait(timeout=120)
+        os.kill(child, signal.SIGKILL)  # the orphaned command, still waiting for the lock: as a crash
+        wait_gone(child)
+        out, err = client.communicate(timeout=120)  # the child held the pipes too
+    assert client.returncode == 75
+    assert err.decode().count("\n") == 1 and "outcome is unknown" in err.decode() and "memory-review log" in err.decode()
+    verified, _ = resident.run(["verify"], repo)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert [s.candidate.id for s in Workspace.open(repo).list_candidates()] == [candidate]  # never run twice
+
+
+def test_a_server_gone_before_the_connection_means_in_process_and_a_new_server(resident: Resident, tmp_path: Path) -> None:
+    repo = _repo(resident, tmp_path / "world" / "repo")
+    resident.on()
+    server = resident.start(repo)
+    os.kill(server, signal.SIGKILL)
+    wait_gone(server)
+    assert (resident.folder / "socket").exists()  # left behind by the killed server
+    done, way = resident.run(["list"], repo)
+    assert (way, done.returncode, done.stderr) == ("in-process", 0, b"")
+    resident.wait_ready(repo)  # and that command started a new one
+    assert resident.status()["pid"] != server
+
+
+def test_the_client_imports_no_library_when_it_hands_a_command_over(resident: Resident, tmp_path: Path) -> None:
+    repo = _repo(resident, tmp_path / "world" / "repo")
+    resident.on()
+    resident.start(repo)
+    probe = tmp_path / "client" / "probe.py"
+    probe.write_text(
+        "import sys\nfrom memory_review.main import main\ncode = main()\n"
+        "sys.stderr.write(' '.join(sorted(m for m in sys.modules if m.startswith(('memory_review', 'pydantic')))))\n"
+        "sys.exit(code)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, str(probe), "list"], cwd=repo, env=resident.env, capture_output=True, timeout=120, check=False
+    )
+    assert done.returncode == 0
+    loaded = done.stderr.decode().split()
+    assert loaded == [
+        "memory_review",
+        "memory_review.errors",
+        "memory_review.main",
+        "memory_review.resident",
+        "memory_review.resident.client",
+        "memory_review.resident.place",
+    ]
+
+
+def test_with_resident_off_the_check_loads_three_small_modules_and_starts_nothing(tmp_path: Path) -> None:
+    """What the console script (which has imported ``memory_review.main``) adds to every command."""
+    env = {**os.environ, "MEMORY_REVIEW_HOME": str(tmp_path / "home")}
+    code = (
+        "import sys, memory_review.main\nbefore = set(sys.modules)\nfrom memory_review.resident.client import hand_over\n"
+        "print(hand_over(['list']), sorted(set(sys.modules) - before))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.split(" ", 1)[0] == "None"
+    loaded = json.loads(done.stdout.split(" ", 1)[1].replace("'", '"'))
+    assert set(loaded) <= {"memory_review", "memory_review.errors", "memory_review.resident",
+                           "memory_review.resident.client", "memory_review.resident.place"}
+    assert not (tmp_path / "home" / "resident").exists()
