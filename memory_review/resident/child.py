@@ -98,6 +98,7 @@ def serve_one(conn: socket.socket, identity: dict[str, object], path: str) -> in
         for fd in fds:
             _close(fd)
         _answer(conn, {"refused": exc.reason, "quiet": exc.quiet})
+        _drain(conn)
         return 0
     if not _answer(conn, {"pid": os.getpid()}):
         return 0  # the client is gone: nobody to run it for, and it will not count on it
@@ -242,6 +243,23 @@ def _answer(conn: socket.socket, answer: dict[str, object]) -> bool:
     except OSError:
         return False
     return True
+
+
+def _drain(conn: socket.socket) -> None:
+    """Read what the client sent beyond what was read (bounded, briefly) before closing: unread bytes would
+    make the close a reset, and the client would lose the refusal it was sent."""
+    deadline = time.monotonic() + 1.0
+    total = 0
+    try:
+        conn.shutdown(socket.SHUT_WR)
+        while total <= place.MAX_REQUEST and (left := deadline - time.monotonic()) > 0:
+            conn.settimeout(left)
+            chunk = conn.recv(1 << 16)
+            if not chunk:
+                return
+            total += len(chunk)
+    except OSError:
+        return
 
 
 def _close(fd: int) -> None:

@@ -72,7 +72,10 @@ def turn_off(*, environ: Mapping[str, str] | None = None) -> ResidentStatus:
     if fd is None:
         return ResidentStatus(on=False, folder=path)
     try:
-        pid = server_pid(fd, path)
+        try:
+            pid = server_pid(fd, path)
+        except ResidentUnavailable:  # a name in the person's own folder that is not a server's: just removed
+            pid = None
         if pid is not None:
             os.kill(pid, signal.SIGTERM)
             _wait_gone(pid)

@@ -145,8 +145,10 @@ class Resident:
         """Teardown: the server off, every server and child seen gone."""
         if self.folder.is_dir() and not self.folder.is_symlink():
             self.folder.chmod(0o700)
-            self.status()
-            self.cli("resident", "off")
+            if self.cli("resident", "status").returncode == 0:
+                self.status()
+            done = self.cli("resident", "off")
+            assert done.returncode == 0, done.stderr
         for pid in self.pids:
             if not gone(pid):
                 os.kill(pid, signal.SIGKILL)
