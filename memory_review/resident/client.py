@@ -58,8 +58,12 @@ def command_word(args: list[str]) -> str | None:
     return None
 
 
-def hand_over(args: list[str]) -> int | None:
-    """The exit status of ``memory-review ARGS`` run by the resident server; None: run it in-process."""
+def hand_over(args: list[str], *, cost: dict[str, float] | None = None) -> int | None:
+    """The exit status of ``memory-review ARGS`` run by the resident server; None: run it in-process.
+
+    ``cost``, when given, receives what the server reported the command cost in CPU seconds: ``child``
+    (the forked child, with the processes it waited for) and ``server`` (the server's own, for this
+    request). ``benchmarks/case_resident.py`` adds them to the client's own."""
     if sys.platform != "linux":
         return None
     word = command_word(args)
@@ -71,7 +75,7 @@ def hand_over(args: list[str]) -> int | None:
         if fd is None:
             return None
         try:
-            return _Handover(fd, path).run(args)
+            return _Handover(fd, path, cost).run(args)
         finally:
             os.close(fd)
     except ResidentUnavailable as exc:
@@ -107,9 +111,10 @@ def python_environment(environ: Mapping[str, str]) -> dict[str, str]:
 class _Handover:
     """One command handed to the server over a new connection."""
 
-    def __init__(self, fd: int, path: str) -> None:
+    def __init__(self, fd: int, path: str, cost: dict[str, float] | None = None) -> None:
         self.fd = fd
         self.path = path
+        self.cost = cost
         self.pidfd: int | None = None
         self.pending: list[int] = []
         self.sent = False
@@ -204,6 +209,8 @@ class _Handover:
             self._relay_to(first["pid"])
             last = _reply(replies)
             if last is not None and isinstance(last.get("exit"), int):
+                if self.cost is not None and isinstance(last.get("cpu"), dict):
+                    self.cost.update(last["cpu"])
                 return _exit_status(last["exit"])
         return _unknown()
 
