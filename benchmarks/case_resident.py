@@ -116,8 +116,15 @@ def _measure(argv: list[str], work: Path) -> int:
 def _rounds(args, ids: list[str], off: dict[str, str], on: dict[str, str], project: Path, server: int) -> int:
     script = str(Path(sys.executable).with_name("memory-review"))
     py = _interpreter(script)
-    names = ("python -c pass", "apply, in-process", "apply, resident (whole)", "  client's own", "  child",
-             "  server", "apply, resident: console script's own")
+    names = (
+        "python -c pass",
+        "apply, in-process",
+        "apply, resident (whole)",
+        "  client's own",
+        "  child",
+        "  server",
+        "apply, resident: console script's own",
+    )
     samples: dict[str, list[tuple[float, float]]] = {name: [] for name in names}
     ticks_before = _ticks(server)
     client_cpu_total = 0.0

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING
 
 from memory_review.errors import ResidentUnavailable
 from memory_review.resident import place
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (2-3 ms of the resident client)
+
 if TYPE_CHECKING:
+    import _socket
     from collections.abc import Mapping
 
 IN_PROCESS = frozenset({"review", "demo", "edit", "hook", "mcp", "resident"})
@@ -38,8 +40,17 @@ which passes it on to the child running the command."""
 BOOT = "import sys; from memory_review.resident.server import main; sys.exit(main(sys.argv[1]))"
 """The server's command line after ``python -P -c``: ``-P`` keeps the current folder (a repository,
 perhaps) off ``sys.path``."""
-FLAGS = ("optimize", "dev_mode", "utf8_mode", "no_user_site", "ignore_environment", "dont_write_bytecode",
-         "bytes_warning", "warn_default_encoding", "isolated")
+FLAGS = (
+    "optimize",
+    "dev_mode",
+    "utf8_mode",
+    "no_user_site",
+    "ignore_environment",
+    "dont_write_bytecode",
+    "bytes_warning",
+    "warn_default_encoding",
+    "isolated",
+)
 
 
 def command_word(args: list[str]) -> str | None:
@@ -120,23 +131,22 @@ class _Handover:
         self.sent = False
 
     def run(self, args: list[str]) -> int | None:
-        import socket
+        # _socket, not socket: the module's wrapper class and its imports (selectors, ...) cost the client
+        # ~2.5 ms, and it needs a connect, one sendmsg, recv and a socket option
+        import _socket
 
         try:
             place.check_socket(self.fd, self.path)
         except FileNotFoundError:
             start_server(self.path)
             raise ResidentUnavailable("not running; started it", quiet=True) from None
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM | socket.SOCK_CLOEXEC)
+        sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM | _socket.SOCK_CLOEXEC)
         try:
             return self._over(sock, args)
         finally:
             sock.close()
 
-    def _over(self, sock: object, args: list[str]) -> int | None:
-        import socket
-
-        assert isinstance(sock, socket.socket)
+    def _over(self, sock: _socket.socket, args: list[str]) -> int | None:
         try:
             sock.connect(place.address(self.fd))
         except (ConnectionRefusedError, FileNotFoundError):  # a socket its server left behind
@@ -153,7 +163,7 @@ class _Handover:
         try:
             self._send(sock, args)
             try:
-                return self._outcome(sock.makefile("rb"))
+                return self._outcome(_Lines(sock))
             except _GaveUp:
                 return _unknown()
         finally:
@@ -162,11 +172,10 @@ class _Handover:
             if self.pidfd is not None:
                 os.close(self.pidfd)
 
-    def _send(self, sock: object, args: list[str]) -> None:
+    def _send(self, sock: _socket.socket, args: list[str]) -> None:
+        import _socket
         import json
-        import socket
 
-        assert isinstance(sock, socket.socket)
         mask = os.umask(0o077)
         os.umask(mask)
         streams = (sys.stdin, sys.stdout, sys.stderr)
@@ -189,7 +198,8 @@ class _Handover:
             raise ResidentUnavailable(f"no current folder: {exc.strerror}", quiet=True) from exc
         self.sent = True  # from here a signal waits for the child (or, if the send fails, is this process's)
         try:
-            sent = socket.send_fds(sock, [message], [0, 1, 2, cwd])
+            fds = b"".join(fd.to_bytes(4, sys.byteorder, signed=True) for fd in (0, 1, 2, cwd))
+            sent = sock.sendmsg([message], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fds)])
             sock.sendall(message[sent:])
         except OSError as exc:  # the server never had the whole request: it runs nothing
             self._unsent_signal()
@@ -197,7 +207,7 @@ class _Handover:
         finally:
             os.close(cwd)
 
-    def _outcome(self, replies: object) -> int | None:
+    def _outcome(self, replies: _Lines) -> int | None:
         first = _reply(replies)
         if first is not None and "refused" in first:
             self._unsent_signal()
@@ -205,13 +215,15 @@ class _Handover:
             if first.get("restart"):
                 start_server(self.path)
             raise refusal
-        if first is not None and isinstance(first.get("pid"), int):
-            self._relay_to(first["pid"])
-            last = _reply(replies)
-            if last is not None and isinstance(last.get("exit"), int):
-                if self.cost is not None and isinstance(last.get("cpu"), dict):
-                    self.cost.update(last["cpu"])
-                return _exit_status(last["exit"])
+        pid = first.get("pid") if first is not None else None
+        if isinstance(pid, int):
+            self._relay_to(pid)
+            last = _reply(replies) or {}
+            code, cpu = last.get("exit"), last.get("cpu")
+            if isinstance(code, int):
+                if self.cost is not None and isinstance(cpu, dict):
+                    self.cost.update(cpu)
+                return _exit_status(code)
         return _unknown()
 
     def _signalled(self, number: int, frame: object) -> None:
@@ -258,10 +270,27 @@ def _unknown() -> int:
     return UNKNOWN
 
 
-def _reply(replies: object) -> dict[str, object] | None:
+class _Lines:
+    """The server's reply lines, read from the connection (no file object: ``socket.makefile``'s module)."""
+
+    def __init__(self, sock: _socket.socket) -> None:
+        self.sock = sock
+        self.buffer = b""
+
+    def readline(self, limit: int) -> bytes:
+        while b"\n" not in self.buffer and len(self.buffer) < limit:
+            chunk = self.sock.recv(limit)
+            if not chunk:
+                break
+            self.buffer += chunk
+        end = self.buffer.find(b"\n") + 1 or len(self.buffer)
+        line, self.buffer = self.buffer[:end], self.buffer[end:]
+        return line
+
+
+def _reply(replies: _Lines) -> dict[str, object] | None:
     import json
 
-    assert hasattr(replies, "readline")
     try:
         line = replies.readline(place.REPLY_LIMIT)
     except OSError:

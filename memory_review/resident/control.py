@@ -19,9 +19,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from memory_review.errors import ResidentUnavailable
 from memory_review.events import safe_fs
 from memory_review.events.durable import atomic_replace
-from memory_review.errors import ResidentUnavailable
 from memory_review.resident import place
 
 STOP_SECONDS = 30.0

@@ -19,11 +19,13 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from typing import TYPE_CHECKING
 
 from memory_review.errors import ResidentUnavailable
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (2-3 ms of the resident client)
+
 if TYPE_CHECKING:
+    import _socket
     from collections.abc import Mapping
 
 FOLDER = "resident"
@@ -99,12 +101,11 @@ def address(fd: int, name: str = SOCKET) -> str:
     return f"/proc/self/fd/{fd}/{name}"
 
 
-def peer(sock: object) -> tuple[int, int]:
+def peer(sock: _socket.socket) -> tuple[int, int]:
     """The pid and uid of the process at the other end of a connected Unix socket (SO_PEERCRED)."""
-    import socket
+    import _socket
 
-    assert isinstance(sock, socket.socket)
-    pid, uid, _gid = memoryview(sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)).cast("i")
+    pid, uid, _gid = memoryview(sock.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED, 12)).cast("i")
     return pid, uid
 
 

@@ -46,6 +46,9 @@ PRELOAD = (
     "memory_review.lean.hook",
     "memory_review.lean.command",
     "memory_review.resident.child",
+    "subprocess",  # git, for an apply's history commit
+    "tempfile",
+    "shutil",
 )
 """What the commands import on their way (their own modules lazily: ``memory_review.cli``'s imports)."""
 TICK = 30.0
@@ -97,12 +100,12 @@ def _build_schemas() -> None:
     ours = [m for name, m in list(sys.modules.items()) if name.split(".")[0] == "memory_review"]
     for module in ours:
         for value in list(vars(module).values()):
-            if isinstance(value, type) and issubclass(value, BaseModel) and value.__module__ == module.__name__:
-                if not value.__pydantic_complete__ or _deferred(value):
-                    try:
-                        value.model_rebuild(force=True)
-                    except PydanticUndefinedAnnotation:  # a generic or forward reference built on first use
-                        continue
+            model = isinstance(value, type) and issubclass(value, BaseModel) and value.__module__ == module.__name__
+            if model and (not value.__pydantic_complete__ or _deferred(value)):
+                try:
+                    value.model_rebuild(force=True)
+                except PydanticUndefinedAnnotation:  # a generic or forward reference built on first use
+                    continue
 
 
 def _deferred(model: type) -> bool:

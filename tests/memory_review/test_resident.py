@@ -19,7 +19,6 @@ from resident_kit import (
     Resident,
     children_of,
     copy_world,
-    gone,
     store_files,
     wait_gone,
     wait_until_it_opens,
@@ -99,7 +98,11 @@ def test_a_scenario_through_the_server_gives_the_same_bytes_codes_and_stores_as_
 ) -> None:
     world = tmp_path / "world"
     repo = _repo(resident, world / "repo")
-    ids = [_propose(resident, repo, "first"), _propose(resident, repo, "second"), _propose(resident, repo, "third", "user")]
+    ids = [
+        _propose(resident, repo, "first"),
+        _propose(resident, repo, "second"),
+        _propose(resident, repo, "third", "user"),
+    ]
     copy_world(world, tmp_path / "before")
     copy_world(tmp_path / "before", world)  # restored as for the second run: the read indexes see new inodes
 
@@ -116,7 +119,7 @@ def test_a_scenario_through_the_server_gives_the_same_bytes_codes_and_stores_as_
     assert [step[:4] for step in served] == [step[:4] for step in here]
     assert {code for _, code, *_ in here} == {0, 1, 2}  # successes, an error and a usage error compared
     stores = store_files(repo / ".memory-review"), store_files(world / "home")
-    for now, then in zip(stores, stores_here):
+    for now, then in zip(stores, stores_here, strict=True):
         assert sorted(now) == sorted(then)
         assert [name for name in now if now[name] != then[name]] == []
 
@@ -195,13 +198,17 @@ def test_a_server_killed_while_it_runs_a_command_leaves_its_outcome_unknown_neve
         wait_gone(child)
         out, err = client.communicate(timeout=120)  # the child held the pipes too
     assert client.returncode == 75
-    assert err.decode().count("\n") == 1 and "outcome is unknown" in err.decode() and "memory-review log" in err.decode()
+    assert (
+        err.decode().count("\n") == 1 and "outcome is unknown" in err.decode() and "memory-review log" in err.decode()
+    )
     verified, _ = resident.run(["verify"], repo)
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert [s.candidate.id for s in Workspace.open(repo).list_candidates()] == [candidate]  # never run twice
 
 
-def test_a_server_gone_before_the_connection_means_in_process_and_a_new_server(resident: Resident, tmp_path: Path) -> None:
+def test_a_server_gone_before_the_connection_means_in_process_and_a_new_server(
+    resident: Resident, tmp_path: Path
+) -> None:
     repo = _repo(resident, tmp_path / "world" / "repo")
     resident.on()
     server = resident.start(repo)
@@ -243,12 +250,20 @@ def test_with_resident_off_the_check_loads_three_small_modules_and_starts_nothin
     """What the console script (which has imported ``memory_review.main``) adds to every command."""
     env = {**os.environ, "MEMORY_REVIEW_HOME": str(tmp_path / "home")}
     code = (
-        "import sys, memory_review.main\nbefore = set(sys.modules)\nfrom memory_review.resident.client import hand_over\n"
+        "import sys, memory_review.main\nbefore = set(sys.modules)\n"
+        "from memory_review.resident.client import hand_over\n"
         "print(hand_over(['list']), sorted(set(sys.modules) - before))"
     )
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120, check=True
+    )
     assert done.stdout.split(" ", 1)[0] == "None"
     loaded = json.loads(done.stdout.split(" ", 1)[1].replace("'", '"'))
-    assert set(loaded) <= {"memory_review", "memory_review.errors", "memory_review.resident",
-                           "memory_review.resident.client", "memory_review.resident.place"}
+    assert set(loaded) <= {
+        "memory_review",
+        "memory_review.errors",
+        "memory_review.resident",
+        "memory_review.resident.client",
+        "memory_review.resident.place",
+    }
     assert not (tmp_path / "home" / "resident").exists()
