@@ -128,6 +128,7 @@ def _rounds(args, ids: list[str], off: dict[str, str], on: dict[str, str], proje
     samples: dict[str, list[tuple[float, float]]] = {name: [] for name in names}
     ticks_before = _ticks(server)
     client_cpu_total = 0.0
+    faults: list[float] = []
     for round_ in range(args.rounds + 1):  # round 0 warms the caches and is not counted
         taken = {"python -c pass": _run([py, "-c", "pass"], off, project)[:2]}
         taken["apply, in-process"] = _run([script, "--project", str(project), "apply", ids.pop()], off, project)[:2]
@@ -137,6 +138,7 @@ def _rounds(args, ids: list[str], off: dict[str, str], on: dict[str, str], proje
         taken["  client's own"] = (wall, cpu)
         taken["  child"] = (wall, cost["child"])
         taken["  server"] = (wall, cost["server"])
+        faults.append(cost.get("child_minor_faults", 0))
         taken["apply, resident: console script's own"] = _run(
             [script, "--project", str(project), "apply", ids.pop()], on, project
         )[:2]
@@ -155,6 +157,7 @@ def _rounds(args, ids: list[str], off: dict[str, str], on: dict[str, str], proje
             f"  {name:40s} CPU {cpu[0] * 1e3:5.1f} / {median(cpu) * 1e3:5.1f} / {cpu[-1] * 1e3:5.1f} ms"
             f"{walls if not name.startswith('  ') else ''}  {median(cpu) / bare:5.2f}x bare"
         )
+    print(f"  the child's minor page faults (copy-on-write and first touches): median {median(faults[1:]):.0f}")
     per_request = sum(c for _w, c in samples["  child"]) + sum(c for _w, c in samples["  server"])
     print(
         f"cross-check: the server's whole CPU over all {2 * (args.rounds + 1)} resident applies (/proc, ticks) "

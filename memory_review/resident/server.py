@@ -283,7 +283,11 @@ class Server:
         os.close(pidfd)
         _, status, usage = os.wait4(child.pid, 0)
         code = os.waitstatus_to_exitcode(status)
-        cpu = {"child": usage.ru_utime + usage.ru_stime, "server": time.process_time() - child.cpu_before}
+        cpu = {
+            "child": usage.ru_utime + usage.ru_stime,
+            "server": time.process_time() - child.cpu_before,
+            "child_minor_faults": usage.ru_minflt,  # pages first touched or copied (copy-on-write) by the child
+        }
         _tell(child.conn, {"exit": code, "cpu": cpu})
         child.conn.close()
 
