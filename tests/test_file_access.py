@@ -60,6 +60,7 @@ ALLOWLIST: dict[tuple[str, str], tuple[int, str]] = {
     ("memory_review/resident/server.py", "os.unlink"): (2, "the server's own socket, dir_fd on the checked folder"),
     ("memory_review/resident/control.py", "os.unlink"): (1, "resident off: the server's four names, dir_fd on the checked folder"),
     ("memory_review/resident/control.py", "os.rmdir"): (1, "resident off: the emptied resident folder"),
+    ("memory_review/resident/control.py", "open"): (1, "/proc/PID/stat of the server being stopped (read only)"),
     ("memory_review/importers/formats.py", "read_text"): (1, "a file the person imports"),
     ("memory_review/integrations/export.py", "read_bytes"): (1, "the export target (AGENTS.md ...), not a store"),
 }

@@ -60,7 +60,9 @@ def turn_on(*, idle_seconds: int | None = None, environ: Mapping[str, str] | Non
         os.mkdir(path, place.PRIVATE)
     _closed(place.open_folder(path))
     config = ResidentConfig() if idle_seconds is None else ResidentConfig(idle_seconds=idle_seconds)
-    atomic_replace(Path(path, place.CONFIG), config.model_dump_json().encode() + b"\n")
+    if not os.path.lexists(os.path.join(path, place.CONFIG)) or read_config(path) != config:
+        atomic_replace(Path(path, place.CONFIG), config.model_dump_json().encode() + b"\n")
+        _stop(path)  # a running server read the old settings: the next command starts one with these
     return status(environ=env)
 
 
@@ -72,13 +74,7 @@ def turn_off(*, environ: Mapping[str, str] | None = None) -> ResidentStatus:
     if fd is None:
         return ResidentStatus(on=False, folder=path)
     try:
-        try:
-            pid = server_pid(fd, path)
-        except ResidentUnavailable:  # a name in the person's own folder that is not a server's: just removed
-            pid = None
-        if pid is not None:
-            os.kill(pid, signal.SIGTERM)
-            _wait_gone(pid)
+        _stop(path, fd)
         for name in KNOWN:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(name, dir_fd=fd)
@@ -122,6 +118,24 @@ def read_config(path: str) -> ResidentConfig:
         raise ResidentUnavailable(f"{path}/{place.CONFIG} is not a resident config") from exc
 
 
+def _stop(path: str, fd: int | None = None) -> None:
+    """Stop the folder's server, if one listens, after the commands it runs."""
+    opened = place.open_folder(path) if fd is None else fd
+    if opened is None:
+        return
+    try:
+        try:
+            pid = server_pid(opened, path)
+        except ResidentUnavailable:  # a name in the person's own folder that is not a server's: nothing to stop
+            pid = None
+        if pid is not None:
+            os.kill(pid, signal.SIGTERM)
+            _wait_gone(pid)
+    finally:
+        if fd is None:
+            os.close(opened)
+
+
 def server_pid(fd: int, path: str) -> int | None:
     """The pid of the server listening in the folder open on ``fd`` (None: none listens)."""
     try:
@@ -142,12 +156,19 @@ def server_pid(fd: int, path: str) -> int | None:
 def _wait_gone(pid: int) -> None:
     deadline = time.monotonic() + STOP_SECONDS
     while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
+        if not _alive(pid):
             return
         time.sleep(0.01)
     raise ResidentUnavailable(f"the server (pid {pid}) is still finishing commands; run `resident off` again")
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie nobody reaped yet has exited: the server is not our child)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return False
 
 
 def _folder(env: Mapping[str, str]) -> str:

@@ -49,6 +49,7 @@ PRELOAD = (
     "subprocess",  # git, for an apply's history commit
     "tempfile",
     "shutil",
+    "platformdirs",  # the user store's folder when MEMORY_REVIEW_HOME is not set
 )
 """What the commands import on their way (their own modules lazily: ``memory_review.cli``'s imports)."""
 TICK = 30.0
@@ -233,6 +234,13 @@ class Server:
         except OSError as exc:  # the client gave up meanwhile, or no descriptors left: serve the next
             _log(f"accept failed: {exc}")
             return
+        try:
+            self._take(selector, conn)
+        except OSError as exc:  # the peer vanished, or no process or descriptor left: this one is dropped
+            _log(f"a connection dropped: {exc}")
+            conn.close()
+
+    def _take(self, selector: selectors.BaseSelector, conn: socket.socket) -> None:
         cpu = time.process_time()
         _pid, uid = place.peer(conn)
         if uid != os.geteuid():
@@ -254,6 +262,7 @@ class Server:
     def _fork(self, selector: selectors.BaseSelector, conn: socket.socket, cpu: float) -> None:
         pid = os.fork()
         if pid == 0:
+            selector.close()  # the child's copy of the epoll descriptor
             self._become_child(conn)  # never returns
         pidfd = os.pidfd_open(pid)
         self.running[pidfd] = _Running(pid, conn, cpu)
