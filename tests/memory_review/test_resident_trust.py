@@ -216,3 +216,27 @@ def test_a_sigterm_lets_the_running_commands_finish_then_the_server_exits(reside
     wait_gone(server)
     assert "exits: told to stop (SIGTERM)" in resident.log()
     assert not (resident.folder / "socket").exists()
+
+
+def test_a_repository_cannot_switch_it_on(resident: Resident, repo: Path) -> None:
+    """A clone that ships a resident folder (in its store, or where a user store would be under it) is
+    never looked at: only the user's environment locates the folder."""
+    for planted in (repo / ".memory-review" / "resident", repo / ".config" / "memory-review" / "resident"):
+        planted.mkdir(parents=True, mode=0o700)
+        (planted / "config.json").write_text('{"idle_seconds": 5}\n')
+    env = {**resident.env, "HOME": str(repo)}  # even with HOME inside the clone, MEMORY_REVIEW_HOME decides
+    done, way = resident.run(["list"], repo, env=env)
+    assert (way, done.returncode, done.stderr) == ("in-process", 0, b"")
+    assert not resident.folder.exists()
+    assert sorted(p.name for p in (repo / ".memory-review" / "resident").iterdir()) == ["config.json"]
+
+
+def test_on_with_new_settings_restarts_the_server_with_them(resident: Resident, repo: Path) -> None:
+    resident.on(idle=900)
+    first = resident.start(repo)
+    resident.on(idle=1)  # the running server read 900: it is stopped, the next command starts one with 1
+    assert gone(first)
+    second = resident.start(repo)
+    assert second != first
+    wait_gone(second)
+    assert "idle timeout 1 s" in resident.log() and "exits: idle for 1 s" in resident.log()
