@@ -30,6 +30,7 @@ from pydantic import ValidationError as PydanticValidationError
 
 from memory_review.errors import ResidentUnavailable
 from memory_review.resident import place
+from memory_review.resident.client import unwire
 
 REQUEST_SECONDS = 5.0
 """A client sends its whole request at once; one slower than this is dropped."""
@@ -65,7 +66,8 @@ class Identity(_Strict):
 
 
 class ResidentRequest(_Strict):
-    """One command line, and the process state it runs with."""
+    """One command line, and the process state it runs with. ``argv``, ``argv0`` and ``env`` hold each
+    string's bytes as Latin-1 (:func:`~memory_review.resident.client.wire`): they need not be UTF-8."""
 
     v: Literal[1]
     argv: list[Long] = Field(max_length=4096)
@@ -154,7 +156,7 @@ def check(request: ResidentRequest, identity: dict[str, object], path: str) -> N
     from memory_review.paths import user_store_dir
 
     try:
-        store = os.path.realpath(user_store_dir(request.env))
+        store = os.path.realpath(user_store_dir(_environment(request)))
     except ValueError as exc:
         raise ResidentUnavailable(f"no user store: {exc}", quiet=True) from exc
     if os.path.join(store, place.FOLDER) != path:
@@ -175,14 +177,18 @@ def become(request: ResidentRequest, fds: list[int]) -> None:
     _close(cwd)
     os.umask(request.umask)
     os.environ.clear()
-    os.environ.update(request.env)
+    os.environ.update(_environment(request))
     time.tzset()
     try:
         locale.setlocale(locale.LC_CTYPE, "")
     except locale.Error:
         locale.setlocale(locale.LC_CTYPE, "C")  # what the interpreter's start-up is left with
     _streams(request.stdio)
-    sys.argv = [request.argv0, *request.argv]
+    sys.argv = [unwire(request.argv0), *map(unwire, request.argv)]
+
+
+def _environment(request: ResidentRequest) -> dict[str, str]:
+    return {unwire(k): unwire(v) for k, v in request.env.items()}
 
 
 def _streams(stdio: list[Stdio]) -> None:

@@ -111,6 +111,17 @@ def identity() -> dict[str, object]:
     }
 
 
+def wire(text: str) -> str:
+    """An argument or variable as it travels: its bytes (the file system encoding's) as Latin-1, so one
+    that is not UTF-8 arrives as exactly its bytes (a JSON or pydantic string must be valid Unicode)."""
+    return os.fsencode(text).decode("latin-1")
+
+
+def unwire(text: str) -> str:
+    """:func:`wire` undone, in an interpreter with the same file system encoding."""
+    return os.fsdecode(text.encode("latin-1"))
+
+
 def python_environment(environ: Mapping[str, str]) -> dict[str, str]:
     """The settings that change how an interpreter starts, or how pydantic loads (its plugin scan, off
     unless set: :func:`memory_review.main._command`)."""
@@ -182,15 +193,14 @@ class _Handover:
         body = json.dumps(
             {
                 "v": 1,
-                "argv": args,
-                "argv0": sys.argv[0],
-                "env": dict(os.environ),
+                "argv": [wire(arg) for arg in args],
+                "argv0": wire(sys.argv[0]),
+                "env": {wire(k): wire(v) for k, v in os.environ.items()},
                 "umask": mask,
                 "stdio": [{"encoding": s.encoding, "errors": s.errors} for s in streams],
                 "identity": identity(),
-            },
-            ensure_ascii=False,
-        ).encode("utf-8", "surrogateescape")
+            }
+        ).encode()
         message = place.MAGIC + len(body).to_bytes(4, "big") + body
         try:
             cwd = os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)

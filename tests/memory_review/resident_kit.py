@@ -112,8 +112,9 @@ class Resident:
             self.pids.add(int(found["pid"]))
         return found
 
-    def start(self, cwd: Path) -> int:
-        """The running server's pid, started by a first command (which itself runs in-process)."""
+    def start(self, cwd: Path, *, ready: bool = True) -> int:
+        """The running server's pid, started by a first command (which itself runs in-process); with
+        ``ready``, once it has served a command."""
         done, way = self.run(["list"], cwd)
         assert done.returncode == 0, done.stderr
         deadline = time.monotonic() + WAIT
@@ -121,7 +122,8 @@ class Resident:
             found = self.status()
             if found["running"]:
                 pid = int(found["pid"])  # type: ignore[arg-type]
-                self.wait_ready(cwd)
+                if ready:
+                    self.wait_ready(cwd)
                 return pid
             time.sleep(0.02)
         raise AssertionError(f"no server started: {self.log()}")

@@ -146,8 +146,8 @@ def test_stdin_cwd_environment_and_umask_are_the_clients(resident: Resident, tmp
     assert (first / ".memory-review" / "candidates" / f"{in_first}.json").stat().st_mode & 0o777 == 0o600
     assert (second / ".memory-review" / "candidates" / f"{in_second}.json").stat().st_mode & 0o777 == 0o644
 
-    # environment: another person and another HOME, one server
-    bob = {**resident.env, "MEMORY_REVIEW_ACTOR": "bob", "HOME": str(tmp_path / "bobs-home")}
+    # environment: another person and another HOME, one server; a variable that is not UTF-8 travels as its bytes
+    bob = {**resident.env, "MEMORY_REVIEW_ACTOR": "bob", "HOME": str(tmp_path / "bobs-home"), "ODD": "caf\udce9"}
     done, way = resident.run(["apply", in_first], first, env=bob)
     assert (way, done.returncode) == ("resident", 0), done.stderr
     done, way = resident.run(["apply", in_second], second)

@@ -171,7 +171,7 @@ def test_another_interpreter_setting_is_refused_quietly(resident: Resident, repo
 
 def test_the_server_exits_when_idle(resident: Resident, repo: Path) -> None:
     resident.on(idle=1)
-    server = resident.start(repo)
+    server = resident.start(repo, ready=False)  # a second here may be all its idle time: no command waits on it
     wait_gone(server)
     assert "exits: idle for 1 s" in resident.log()
     assert not (resident.folder / "socket").exists()
@@ -236,7 +236,7 @@ def test_on_with_new_settings_restarts_the_server_with_them(resident: Resident, 
     first = resident.start(repo)
     resident.on(idle=1)  # the running server read 900: it is stopped, the next command starts one with 1
     assert gone(first)
-    second = resident.start(repo)
+    second = resident.start(repo, ready=False)
     assert second != first
     wait_gone(second)
     assert "idle timeout 1 s" in resident.log() and "exits: idle for 1 s" in resident.log()
