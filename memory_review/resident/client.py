@@ -85,8 +85,13 @@ def hand_over(args: list[str], *, cost: dict[str, float] | None = None) -> int |
         fd = place.open_folder(path)
         if fd is None:
             return None
+        handover = _Handover(fd, path, cost)
         try:
-            return _Handover(fd, path, cost).run(args)
+            return handover.run(args)
+        except OSError as exc:  # the system refused something on the way: after the request, never run twice
+            if handover.sent:
+                return _unknown()
+            raise ResidentUnavailable(f"cannot reach the server: {exc.strerror or exc}") from exc
         finally:
             os.close(fd)
     except ResidentUnavailable as exc:
@@ -240,22 +245,30 @@ class _Handover:
         import signal
 
         if self.pidfd is not None:
-            signal.pidfd_send_signal(self.pidfd, number)
+            self._pass_on(number)
         else:
             self.pending.append(number)
             if self.sent and self.pending.count(signal.SIGINT) > 1:
                 raise _GaveUp  # ctrl+c twice, and the server never said it started the command
 
     def _relay_to(self, pid: int) -> None:
-        import signal
-
         try:
             self.pidfd = os.pidfd_open(pid)
-        except ProcessLookupError:  # it already ended: nothing left to relay to
+        except OSError:  # it already ended (or no pidfds here): nothing to pass signals on to
+            self.pending.clear()
             return
         for number in self.pending:
-            signal.pidfd_send_signal(self.pidfd, number)
+            self._pass_on(number)
         self.pending.clear()
+
+    def _pass_on(self, number: int) -> None:
+        import signal
+
+        assert self.pidfd is not None
+        try:
+            signal.pidfd_send_signal(self.pidfd, number)
+        except OSError:  # the child has just ended: its exit status is on its way
+            pass
 
     def _unsent_signal(self) -> None:
         """A signal that came while the server had not started the command: it is this process's."""
