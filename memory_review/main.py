@@ -35,7 +35,7 @@ def main() -> int:
 
 
 def _handed_over() -> int | None:
-    if sys.platform != "linux":
+    if sys.platform != "linux" or sys.argv[1:2] == ["hook"]:  # an agent's hook, before every prompt: always here
         return None
     from memory_review.resident.client import hand_over
 
