@@ -2,8 +2,9 @@
 interpreter, interleaved in one run.
 
 ``python -m benchmarks.case_resident [--rounds N]`` builds a git project of 100 memories with pending
-candidates, two copies of one user store (resident off in the first, on in the second, its server started
-and warmed before round 0), and runs, once per round and in turn:
+candidates and its user store, twice (resident off in the first world, on in the second, its server started
+and warmed before round 0: each way's applies follow its own, as a user's do), and runs, once per round and
+in turn:
 
 - ``python -c pass``;
 - ``memory-review apply ID`` with resident off: the console script, as today;
@@ -24,6 +25,7 @@ Not part of ``python -m benchmarks`` (it would need a server running in the back
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import os
 import shutil
@@ -83,39 +85,46 @@ def _measure(argv: list[str], work: Path) -> int:
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--pending", type=int, default=10, help="candidates left pending beside those applied")
     args = parser.parse_args(argv)
-    ws = workspace(work / "store")
+    ws = workspace(work / "off")
     fill_store(ws.project, 100)
     trust_filled(ws)
-    project = ws.project.root.parent
-    subprocess.run(["git", "init", "-q", str(project)], check=True, timeout=60)
-    count = 3 + 3 * (args.rounds + 1) + args.pending
+    subprocess.run(["git", "init", "-q", str(ws.project.root.parent)], check=True, timeout=60)
+    count = 2 + 2 * (args.rounds + 1) + args.pending
     ids = [s.candidate.id for s in ws.propose([proposal(i, "project", prefix="rs") for i in range(count)])]
+    # The same world twice, each with its own project and user store: an apply in one never leaves the other
+    # stale (its read index and verify record to redo), so each way pays only for its own commands.
+    shutil.copytree(work / "off", work / "on", symlinks=True)
+    trust_filled(workspace(work / "on"))  # trust is kept by the store's path
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
     env.update(PYTHONPYCACHEPREFIX=str(work / "pycache"), MEMORY_REVIEW_ACTOR="bench")
-    off = {**env, "MEMORY_REVIEW_HOME": str(ws.user.root)}
-    on = {**env, "MEMORY_REVIEW_HOME": str(work / "user-on")}
-    shutil.copytree(ws.user.root, work / "user-on", symlinks=True)
+    worlds = {
+        way: ({**env, "MEMORY_REVIEW_HOME": str(work / way / "user")}, work / way / "project", list(ids))
+        for way in ("off", "on")
+    }
     script = str(Path(sys.executable).with_name("memory-review"))
     py = _interpreter(script)
-    subprocess.run([script, "resident", "on"], env=on, cwd=project, check=True, stdout=subprocess.DEVNULL)
+    on, project_on, ids_on = worlds["on"]
+    subprocess.run([script, "resident", "on"], env=on, cwd=project_on, check=True, stdout=subprocess.DEVNULL)
     try:
-        _run([script, "--project", str(project), "apply", ids.pop()], off, project)  # the first history commit
-        _run([script, "--project", str(project), "list"], on, project)  # starts the server
-        server = _server_pid(on, project)
+        for environ, project, pending in worlds.values():  # the first history commit in each
+            _run([script, "--project", str(project), "apply", pending.pop()], environ, project)
+        server = _server_pid(on, project_on)
         for _ in range(600):  # until it serves (it binds before it has imported the library)
             try:
-                _run([py, "-c", DRIVER, "--project", str(project), "list"], on, project)
+                _run([py, "-c", DRIVER, "--project", str(project_on), "apply", ids_on[-1]], on, project_on)
+                ids_on.pop()
                 break
             except RuntimeError:
                 time.sleep(0.05)
-        return _rounds(args, ids, off, on, project, server)
+        return _rounds(args, worlds, server)
     finally:
-        subprocess.run([script, "resident", "off"], env=on, cwd=project, check=False, stdout=subprocess.DEVNULL)
+        subprocess.run([script, "resident", "off"], env=on, cwd=project_on, check=False, stdout=subprocess.DEVNULL)
 
 
-def _rounds(args, ids: list[str], off: dict[str, str], on: dict[str, str], project: Path, server: int) -> int:
+def _rounds(args: argparse.Namespace, worlds: dict[str, tuple[dict[str, str], Path, list[str]]], server: int) -> int:
     script = str(Path(sys.executable).with_name("memory-review"))
     py = _interpreter(script)
+    (off, project_off, ids_off), (on, project_on, ids_on) = worlds["off"], worlds["on"]
     names = (
         "python -c pass",
         "apply, in-process",
@@ -126,29 +135,27 @@ def _rounds(args, ids: list[str], off: dict[str, str], on: dict[str, str], proje
         "apply, resident: console script's own",
     )
     samples: dict[str, list[tuple[float, float]]] = {name: [] for name in names}
-    ticks_before = _ticks(server)
-    client_cpu_total = 0.0
     faults: list[float] = []
+    ticks_before = _ticks(server)
     for round_ in range(args.rounds + 1):  # round 0 warms the caches and is not counted
-        taken = {"python -c pass": _run([py, "-c", "pass"], off, project)[:2]}
-        taken["apply, in-process"] = _run([script, "--project", str(project), "apply", ids.pop()], off, project)[:2]
-        wall, cpu, err = _run([py, "-c", DRIVER, "--project", str(project), "apply", ids.pop()], on, project)
-        cost = eval(err.decode().strip().splitlines()[-1], {})  # noqa: S307 - our own driver's repr of a dict
+        taken = {"python -c pass": _run([py, "-c", "pass"], off, project_off)[:2]}
+        command = [script, "--project", str(project_off), "apply", ids_off.pop()]
+        taken["apply, in-process"] = _run(command, off, project_off)[:2]
+        command = [py, "-c", DRIVER, "--project", str(project_on), "apply", ids_on.pop()]
+        wall, cpu, err = _run(command, on, project_on)
+        cost = ast.literal_eval(err.decode().strip().splitlines()[-1])
         taken["apply, resident (whole)"] = (wall, cpu + cost["child"] + cost["server"])
         taken["  client's own"] = (wall, cpu)
         taken["  child"] = (wall, cost["child"])
         taken["  server"] = (wall, cost["server"])
         faults.append(cost.get("child_minor_faults", 0))
-        taken["apply, resident: console script's own"] = _run(
-            [script, "--project", str(project), "apply", ids.pop()], on, project
-        )[:2]
+        command = [script, "--project", str(project_on), "apply", ids_on.pop()]
+        taken["apply, resident: console script's own"] = _run(command, on, project_on)[:2]
         if round_:
             for name, sample in taken.items():
                 samples[name].append(sample)
-                if name == "  client's own":
-                    client_cpu_total += sample[1]
     ticks = (_ticks(server) - ticks_before) / os.sysconf("SC_CLK_TCK")
-    print(f"load average after the run: {os.getloadavg()}; {args.rounds} rounds; uptime: {_uptime()}")
+    print(f"{args.rounds} rounds; uptime after the run: {_uptime()}")
     bare = median(c for _w, c in samples["python -c pass"])
     for name, values in samples.items():
         cpu, wall = sorted(c for _w, c in values), sorted(w for w, _c in values)
