@@ -99,10 +99,10 @@ def serve_one(conn: socket.socket, identity: dict[str, object], path: str) -> in
     except ResidentUnavailable as exc:
         for fd in fds:
             _close(fd)
-        _answer(conn, {"refused": exc.reason, "quiet": exc.quiet})
+        _answer(conn, place.refused(exc.reason, quiet=exc.quiet))
         _drain(conn)
         return 0
-    if not _answer(conn, {"pid": os.getpid()}):
+    if not _answer(conn, place.started(os.getpid())):
         return 0  # the client is gone: nobody to run it for, and it will not count on it
     conn.close()
     return run(request)
@@ -242,10 +242,10 @@ def finish(code: int) -> int:
     return code
 
 
-def _answer(conn: socket.socket, answer: dict[str, object]) -> bool:
+def _answer(conn: socket.socket, line: bytes) -> bool:
     try:
         conn.settimeout(REQUEST_SECONDS)
-        conn.sendall(json.dumps(answer).encode() + b"\n")
+        conn.sendall(line)
     except OSError:
         return False
     return True

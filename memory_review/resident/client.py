@@ -15,6 +15,7 @@ Standard library only, and cheap: the console script imports this before the lib
 
 from __future__ import annotations
 
+import _signal  # type: ignore[import-not-found]  # signal's C half: every interpreter loads it at start-up
 import os
 import sys
 
@@ -105,14 +106,14 @@ def identity() -> dict[str, object]:
     its flags and ``PYTHON*`` settings, where it imports from (``sys.path`` after its first entry, the
     entry script's own folder), and the package it imported."""
     return {
-        "executable": sys.executable,
-        "path": sys.path[1:],
-        "package": sys.modules["memory_review"].__file__ or "",
+        "executable": wire(sys.executable),
+        "path": [wire(entry) for entry in sys.path[1:]],
+        "package": wire(sys.modules["memory_review"].__file__ or ""),
         "flags": {name: int(getattr(sys.flags, name)) for name in FLAGS},
-        "xoptions": sorted(f"{k}={v}" for k, v in sys._xoptions.items()),
-        "warnoptions": list(sys.warnoptions),
+        "xoptions": sorted(wire(f"{k}={v}") for k, v in sys._xoptions.items()),
+        "warnoptions": [wire(option) for option in sys.warnoptions],
         "fs_encoding": sys.getfilesystemencoding(),
-        "python_env": python_environment(os.environ),
+        "python_env": {wire(k): wire(v) for k, v in python_environment(os.environ).items()},
     }
 
 
@@ -173,9 +174,7 @@ class _Handover:
         _pid, uid = place.peer(sock)
         if uid != os.geteuid():
             raise ResidentUnavailable(f"the server at {self.path} runs as uid {uid}, not as you")
-        import signal
-
-        previous = {number: signal.signal(number, self._signalled) for number in _signals(signal)}
+        previous = {number: _signal.signal(number, self._signalled) for number in _signals(_signal)}
         try:
             self._send(sock, args)
             try:
@@ -184,18 +183,17 @@ class _Handover:
                 return _unknown()
         finally:
             for number, handler in previous.items():
-                signal.signal(number, handler)
+                _signal.signal(number, handler)
             if self.pidfd is not None:
                 os.close(self.pidfd)
 
     def _send(self, sock: _socket.socket, args: list[str]) -> None:
         import _socket
-        import json
 
         mask = os.umask(0o077)
         os.umask(mask)
         streams = (sys.stdin, sys.stdout, sys.stderr)
-        body = json.dumps(
+        body = to_json(
             {
                 "v": 1,
                 "argv": [wire(arg) for arg in args],
@@ -205,7 +203,7 @@ class _Handover:
                 "stdio": [{"encoding": s.encoding, "errors": s.errors} for s in streams],
                 "identity": identity(),
             }
-        ).encode()
+        ).encode("ascii")
         message = place.MAGIC + len(body).to_bytes(4, "big") + body
         try:
             cwd = os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
@@ -224,31 +222,26 @@ class _Handover:
 
     def _outcome(self, replies: _Lines) -> int | None:
         first = _reply(replies)
-        if first is not None and "refused" in first:
+        if first[:1] == ["refused"] and len(first) == 4:
             self._unsent_signal()
-            refusal = ResidentUnavailable(str(first["refused"]), quiet=bool(first.get("quiet")))
-            if first.get("restart"):
+            if first[2] == "1":
                 start_server(self.path)
-            raise refusal
-        pid = first.get("pid") if first is not None else None
-        if isinstance(pid, int):
-            self._relay_to(pid)
-            last = _reply(replies) or {}
-            code, cpu = last.get("exit"), last.get("cpu")
-            if isinstance(code, int):
-                if self.cost is not None and isinstance(cpu, dict):
-                    self.cost.update(cpu)
-                return _exit_status(code)
+            raise ResidentUnavailable(first[3], quiet=first[1] == "1")
+        if first[:1] == ["pid"] and len(first) == 2 and first[1].isdigit():
+            self._relay_to(int(first[1]))
+            last = _reply(replies)
+            if last[:1] == ["exit"] and len(last) == 5:
+                if self.cost is not None:
+                    self.cost.update(child=float(last[2]), server=float(last[3]), child_minor_faults=float(last[4]))
+                return _exit_status(int(last[1]))
         return _unknown()
 
     def _signalled(self, number: int, frame: object) -> None:
-        import signal
-
         if self.pidfd is not None:
             self._pass_on(number)
         else:
             self.pending.append(number)
-            if self.sent and self.pending.count(signal.SIGINT) > 1:
+            if self.sent and self.pending.count(_signal.SIGINT) > 1:
                 raise _GaveUp  # ctrl+c twice, and the server never said it started the command
 
     def _relay_to(self, pid: int) -> None:
@@ -262,19 +255,15 @@ class _Handover:
         self.pending.clear()
 
     def _pass_on(self, number: int) -> None:
-        import signal
-
         assert self.pidfd is not None
         try:
-            signal.pidfd_send_signal(self.pidfd, number)
+            _signal.pidfd_send_signal(self.pidfd, number)
         except OSError:  # the child has just ended: its exit status is on its way
             pass
 
     def _unsent_signal(self) -> None:
         """A signal that came while the server had not started the command: it is this process's."""
-        import signal
-
-        if signal.SIGINT in self.pending:
+        if _signal.SIGINT in self.pending:
             raise KeyboardInterrupt
         if self.pending:
             _die_of(self.pending[0])
@@ -311,20 +300,44 @@ class _Lines:
         return line
 
 
-def _reply(replies: _Lines) -> dict[str, object] | None:
-    import json
-
+def _reply(replies: _Lines) -> list[str]:
+    """The words of the server's next reply line (``place.refused``, ``started``, ``ended``); [] for
+    none, a line cut short, or one that is not the server's."""
     try:
         line = replies.readline(place.REPLY_LIMIT)
     except OSError:
-        return None
+        return []
     if not line.endswith(b"\n"):
-        return None
+        return []
+    text = line[:-1].decode("utf-8", "replace")
+    words = text.split(" ", 3) if text.startswith("refused ") else text.split(" ")
+    numbers = words[1:] if words[0] == "exit" else []
     try:
-        answer = json.loads(line)
+        [float(n) for n in numbers]
     except ValueError:
-        return None
-    return answer if isinstance(answer, dict) else None
+        return []
+    return words
+
+
+_ESCAPES = {c: f"\\u{c:04x}" for c in (*range(0x20), *range(0x7F, 0x100))} | {0x22: '\\"', 0x5C: "\\\\"}
+
+
+def to_json(value: object) -> str:
+    """``value`` as ASCII JSON, for what a request holds: strings of code points below 256 (:func:`wire`),
+    ints, lists and dicts. The ``json`` module costs the client ~3 ms to import."""
+    if isinstance(value, str):
+        if max(value, default="\0") > "\xff":
+            raise ValueError("a request's strings are wired (code points below 256)")
+        return '"' + value.translate(_ESCAPES) + '"'
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(map(to_json, value)) + "]"
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{to_json(k)}:{to_json(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"not in a request: {type(value).__name__}")
 
 
 def _exit_status(code: int) -> int:
@@ -336,10 +349,8 @@ def _exit_status(code: int) -> int:
 
 
 def _die_of(number: int) -> None:
-    import signal
-
     sys.stdout.flush()
-    signal.signal(number, signal.SIG_DFL)
+    _signal.signal(number, _signal.SIG_DFL)
     os.kill(os.getpid(), number)
 
 

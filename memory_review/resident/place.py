@@ -115,3 +115,24 @@ MAX_REQUEST = 1 << 20
 """A request (argv, cwd, the environment) larger than this is refused unread."""
 REPLY_LIMIT = 1 << 12
 """A reply line longer than this is not the server's."""
+
+
+# The server's replies, one line each, as plain words (the client parses them without ``json``):
+#   refused QUIET RESTART REASON...   nothing was run; QUIET and RESTART are 0 or 1
+#   pid PID                           the child runs the command (signals go to PID)
+#   exit STATUS CHILD SERVER FAULTS   it ended: STATUS as waitstatus_to_exitcode (negative: killed by that
+#                                     signal), the CPU seconds of the child and of the server, the child's
+#                                     minor page faults
+
+
+def refused(reason: str, *, quiet: bool = False, restart: bool = False) -> bytes:
+    """The reply that sends the command back to the client, to run in-process."""
+    return f"refused {int(quiet)} {int(restart)} {' '.join(reason.split())}\n".encode()
+
+
+def started(pid: int) -> bytes:
+    return f"pid {pid}\n".encode()
+
+
+def ended(status: int, child: float, server: float, faults: int) -> bytes:
+    return f"exit {status} {child:.6f} {server:.6f} {faults}\n".encode()

@@ -21,7 +21,6 @@ from __future__ import annotations
 import fcntl
 import gc
 import importlib
-import json
 import os
 import selectors
 import signal
@@ -245,7 +244,7 @@ class Server:
         _pid, uid = place.peer(conn)
         if uid != os.geteuid():
             _log(f"refused a connection from uid {uid}")
-            _tell(conn, {"refused": "the server serves another user"})
+            _tell(conn, place.refused("the server serves another user"))
             conn.close()
             return
         if len(self.running) >= MAX_CHILDREN:
@@ -254,7 +253,7 @@ class Server:
         if code_stamp(self.watched) != self.stamp:
             self.stopping = "the installed code changed"
             self._close_listener()  # before the answer: the client starts a new server
-            _tell(conn, {"refused": "the installed code changed", "quiet": True, "restart": True})
+            _tell(conn, place.refused("the installed code changed", quiet=True, restart=True))
             conn.close()
             return
         self._fork(selector, conn, cpu)
@@ -292,19 +291,16 @@ class Server:
         os.close(pidfd)
         _, status, usage = os.wait4(child.pid, 0)
         code = os.waitstatus_to_exitcode(status)
-        cpu = {
-            "child": usage.ru_utime + usage.ru_stime,
-            "server": time.process_time() - child.cpu_before,
-            "child_minor_faults": usage.ru_minflt,  # pages first touched or copied (copy-on-write) by the child
-        }
-        _tell(child.conn, {"exit": code, "cpu": cpu})
+        child_cpu, server_cpu = usage.ru_utime + usage.ru_stime, time.process_time() - child.cpu_before
+        # the child's minor page faults: pages first touched or copied (copy-on-write) by it
+        _tell(child.conn, place.ended(code, child_cpu, server_cpu, usage.ru_minflt))
         child.conn.close()
 
 
-def _tell(conn: socket.socket, answer: dict[str, object]) -> None:
+def _tell(conn: socket.socket, line: bytes) -> None:
     """One reply line; a client that went away is not the server's problem."""
     try:
-        conn.sendall(json.dumps(answer).encode() + b"\n")
+        conn.sendall(line)
     except OSError:
         pass
 
@@ -312,10 +308,10 @@ def _tell(conn: socket.socket, answer: dict[str, object]) -> None:
 def server_identity() -> dict[str, object]:
     """What :func:`memory_review.resident.client.identity` says in this interpreter (its ``sys.path``
     whole: started with ``-P``, it has no entry script's folder first)."""
-    from memory_review.resident.client import identity
+    from memory_review.resident.client import identity, wire
 
     found = identity()
-    found["path"] = list(sys.path)
+    found["path"] = [wire(entry) for entry in sys.path]
     return found
 
 
