@@ -28,7 +28,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 from pydantic import ValidationError as PydanticValidationError
 
-from memory_review.errors import ResidentUnavailable
+from memory_review.errors import MemoryReviewError, ResidentUnavailable
 from memory_review.resident import place
 from memory_review.resident.client import unwire
 
@@ -94,8 +94,13 @@ def serve_one(conn: socket.socket, identity: dict[str, object], path: str) -> in
     fds: list[int] = []
     try:
         request, fds = read_request(conn)
-        check(request, identity, path)
-        become(request, fds)
+        try:
+            check(request, identity, path)
+            become(request, fds)
+        except ResidentUnavailable:
+            raise
+        except (MemoryReviewError, OSError) as exc:  # e.g. a user store path the library refuses: in-process
+            raise ResidentUnavailable(f"cannot take the command here ({exc})", quiet=True) from exc
     except ResidentUnavailable as exc:
         for fd in fds:
             _close(fd)

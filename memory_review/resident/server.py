@@ -152,6 +152,7 @@ class Server:
     stamp: tuple[tuple[str, int, int, int], ...] = ()
     stopping: str = ""
     wakeup: tuple[int, int] = (-1, -1)
+    checked: float = 0.0
 
     def listen(self) -> None:
         """Bind the socket (removing one a dead server left, never anything else) and listen."""
@@ -206,12 +207,15 @@ class Server:
         self.stopping = self.stopping or "told to stop (SIGTERM)"
 
     def _should_stop(self, last: float) -> None:
-        if not self.running and time.monotonic() - last >= self.idle:
+        now = time.monotonic()
+        if not self.running and now - last >= self.idle:
             self.stopping = f"idle for {self.idle:g} s"
         elif not self._socket_is_ours():
             self.stopping = "its socket was removed (resident off)"
-        elif code_stamp(self.watched) != self.stamp:
-            self.stopping = "the installed code changed"
+        elif now - self.checked >= TICK:  # every connection checks it too: here, a server nobody calls
+            self.checked = now
+            if code_stamp(self.watched) != self.stamp:
+                self.stopping = "the installed code changed"
 
     def _socket_is_ours(self) -> bool:
         try:
