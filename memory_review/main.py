@@ -14,6 +14,7 @@ import sys
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (2-3 ms of the resident client)
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from importlib.machinery import ModuleSpec
     from types import ModuleType
 
@@ -37,9 +38,28 @@ def main() -> int:
 def _handed_over() -> int | None:
     if sys.platform != "linux" or sys.argv[1:2] == ["hook"]:  # an agent's hook, before every prompt: always here
         return None
+    folder = user_store_guess(os.environ)
+    if folder is None or not os.path.lexists(os.path.join(folder, "resident")):
+        return None  # off: ~50 µs, and nothing of the resident client loaded
     from memory_review.resident.client import hand_over
 
     return hand_over(sys.argv[1:])
+
+
+def user_store_guess(environ: Mapping[str, str]) -> str | None:
+    """The user store's real path as :func:`memory_review.paths.user_store_dir` finds it, without
+    platformdirs (4 ms to import) or pathlib: ``$MEMORY_REVIEW_HOME``, else ``$XDG_CONFIG_HOME`` (when
+    absolute) or ``~/.config``, then ``memory-review``; None for a path with a NUL (the command says what is
+    wrong with it). Its ``resident`` folder switches the resident server on (docs/adr/0060). A wrong guess is
+    harmless: the server checks the child's environment against its own folder and refuses a command for
+    another store, and ``resident on`` refuses where the guess and platformdirs disagree."""
+    home = environ.get("MEMORY_REVIEW_HOME")
+    if not home:
+        xdg = environ.get("XDG_CONFIG_HOME", "")
+        home = os.path.join(xdg if os.path.isabs(xdg) else os.path.expanduser("~/.config"), "memory-review")
+    if "\x00" in home:
+        return None
+    return os.path.realpath(os.path.expanduser(home))
 
 
 def run() -> int:

@@ -95,8 +95,8 @@ def serve_one(conn: socket.socket, identity: dict[str, object], path: str) -> in
     try:
         request, fds = read_request(conn)
         try:
+            become(request, fds)  # first: the check below reads the user store as the client's environment names it
             check(request, identity, path)
-            become(request, fds)
         except ResidentUnavailable:
             raise
         except (MemoryReviewError, OSError) as exc:  # e.g. a user store path the library refuses: in-process

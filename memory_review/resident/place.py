@@ -20,6 +20,7 @@ import errno
 import os
 import stat
 
+from memory_review import main
 from memory_review.errors import ResidentUnavailable
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (2-3 ms of the resident client)
@@ -41,18 +42,12 @@ _OPEN_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 def user_store_guess(environ: Mapping[str, str]) -> str:
-    """The user store's real path as :func:`memory_review.paths.user_store_dir` finds it, without
-    platformdirs (4 ms to import): ``$MEMORY_REVIEW_HOME``, else ``$XDG_CONFIG_HOME`` (when absolute) or
-    ``~/.config``, then ``memory-review``. A wrong guess is harmless: the server checks the child's
-    environment against its own folder and refuses a command for another store, and ``resident on``
-    refuses where the guess and platformdirs disagree."""
-    home = environ.get("MEMORY_REVIEW_HOME")
-    if not home:
-        xdg = environ.get("XDG_CONFIG_HOME", "")
-        home = os.path.join(xdg if os.path.isabs(xdg) else os.path.expanduser("~/.config"), "memory-review")
-    if "\x00" in home:
+    """The user store's real path, as the console script finds it before loading anything
+    (:func:`memory_review.main.user_store_guess`)."""
+    found = main.user_store_guess(environ)
+    if found is None:
         raise ResidentUnavailable("a NUL byte in the user store's path")
-    return os.path.realpath(os.path.expanduser(home))
+    return found
 
 
 def folder(environ: Mapping[str, str]) -> str:

@@ -246,24 +246,37 @@ def test_the_client_imports_no_library_when_it_hands_a_command_over(resident: Re
     ]
 
 
-def test_with_resident_off_the_check_loads_three_small_modules_and_starts_nothing(tmp_path: Path) -> None:
-    """What the console script (which has imported ``memory_review.main``) adds to every command."""
+def test_with_resident_off_the_check_loads_nothing_and_starts_nothing(tmp_path: Path) -> None:
+    """What the console script (which has imported ``memory_review.main``) adds to every command when
+    resident is off: a path computed and one ``lstat``, no module."""
     env = {**os.environ, "MEMORY_REVIEW_HOME": str(tmp_path / "home")}
     code = (
-        "import sys, memory_review.main\nbefore = set(sys.modules)\n"
-        "from memory_review.resident.client import hand_over\n"
-        "print(hand_over(['list']), sorted(set(sys.modules) - before))"
+        "import sys, memory_review.main as m\nbefore = set(sys.modules)\nsys.argv = ['memory-review', 'list']\n"
+        "print(m._handed_over(), sorted(set(sys.modules) - before))"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120, check=True
     )
-    assert done.stdout.split(" ", 1)[0] == "None"
-    loaded = json.loads(done.stdout.split(" ", 1)[1].replace("'", '"'))
-    assert set(loaded) <= {
-        "memory_review",
-        "memory_review.errors",
-        "memory_review.resident",
-        "memory_review.resident.client",
-        "memory_review.resident.place",
-    }
+    assert done.stdout == "None []\n"
     assert not (tmp_path / "home" / "resident").exists()
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"MEMORY_REVIEW_HOME": "/srv/../srv/store"},
+        {"MEMORY_REVIEW_HOME": "~/mr"},
+        {"XDG_CONFIG_HOME": "/cfg"},
+        {"XDG_CONFIG_HOME": "relative/is/ignored"},
+        {},
+    ],
+)
+def test_the_console_script_and_the_client_look_in_one_folder(settings: dict[str, str]) -> None:
+    from memory_review import main
+    from memory_review.resident import place
+
+    environ = {"HOME": "/home/someone", **settings}
+    guess = main.user_store_guess(environ)
+    assert guess is not None
+    assert place.folder(environ) == os.path.join(guess, "resident")
+    assert place.FOLDER == "resident"  # the name main.py looks for
