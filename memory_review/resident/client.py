@@ -28,10 +28,12 @@ if TYPE_CHECKING:
     import _socket
     from collections.abc import Mapping
 
-IN_PROCESS = frozenset({"review", "demo", "edit", "hook", "mcp", "resident"})
+IN_PROCESS = frozenset({"review", "demo", "edit", "forget", "sync", "hook", "mcp", "resident"})
 """Commands that always run in-process: the review UI and the editor need the terminal as their
-controlling terminal (job control, ctrl+z); the hooks and the MCP server are other programs' children with
-their own start-up paths; ``resident`` switches the server itself."""
+controlling terminal (job control, ctrl+z), and so do what opens ``/dev/tty`` (``forget``'s hidden prompt,
+through ``getpass``; the ssh and git credential prompts of ``sync``), which a child of the server, in the
+server's session, does not have; the hooks and the MCP server are other programs' children with their own
+start-up paths; ``resident`` switches the server itself."""
 GLOBAL_OPTIONS = ("--project", "--session")
 UNKNOWN = 75
 """The exit status when the command was handed over and its outcome never came back (EX_TEMPFAIL)."""

@@ -280,3 +280,19 @@ def test_the_console_script_and_the_client_look_in_one_folder(settings: dict[str
     assert guess is not None
     assert place.folder(environ) == os.path.join(guess, "resident")
     assert place.FOLDER == "resident"  # the name main.py looks for
+
+
+def test_commands_that_need_the_terminal_or_are_another_programs_run_in_process(
+    resident: Resident, tmp_path: Path
+) -> None:
+    repo = _repo(resident, tmp_path / "world" / "repo")
+    resident.on()
+    server = resident.start(repo)
+    lines = [["edit", "--help"], ["demo", "--help"], ["forget", "--help"], ["sync", "--help"], ["review", "--help"]]
+    lines += [["mcp", "--help"], ["hook", "errors"], ["resident", "status"], ["--help"], ["--version"]]
+    for args in lines:
+        done, way = resident.run(args, repo)
+        assert (args, way, done.returncode) == (args, "in-process", 0), done.stderr
+    done, way = resident.run(["--project", str(repo), "list"], repo)  # a global option first: still handed over
+    assert (way, done.returncode) == ("resident", 0)
+    assert resident.status()["pid"] == server
