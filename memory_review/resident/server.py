@@ -54,8 +54,8 @@ PRELOAD = (
 TICK = 30.0
 """How often an idle server looks at its code, its socket and the clock (seconds)."""
 MAX_CHILDREN = 64
-"""Connections beyond this many running commands are closed unanswered (the client says the outcome is
-unknown: nothing ran)."""
+"""With this many commands running the server accepts no more connections until one ends: the next clients
+wait in the listening socket's backlog (then, when it is full, their connect fails and they run in-process)."""
 DEFAULT_IDLE = 1800
 
 
@@ -188,7 +188,9 @@ class Server:
         while not (self.stopping and not self.running):
             wait = TICK if self.running else min(TICK, max(0.0, last + self.idle - time.monotonic()))
             for key, _ in selector.select(None if self.stopping else wait):
-                if key.data == "accept" and not self.stopping:
+                if key.data == "accept" and not self.stopping and len(self.running) >= MAX_CHILDREN:
+                    time.sleep(0.01)  # full: the connection waits in the backlog until a child ends
+                elif key.data == "accept" and not self.stopping:
                     self._accept(selector)
                 elif key.data == "signal":
                     os.read(read, 512)
@@ -249,9 +251,6 @@ class Server:
         if uid != os.geteuid():
             _log(f"refused a connection from uid {uid}")
             _tell(conn, place.refused("the server serves another user"))
-            conn.close()
-            return
-        if len(self.running) >= MAX_CHILDREN:
             conn.close()
             return
         if code_stamp(self.watched) != self.stamp:
