@@ -216,8 +216,15 @@ class Server:
             self.stopping = "its socket was removed (resident off)"
         elif now - self.checked >= TICK:  # every connection checks it too: here, a server nobody calls
             self.checked = now
-            if code_stamp(self.watched) != self.stamp:
-                self.stopping = "the installed code changed"
+            if changed := self._changed():
+                self.stopping = f"the installed code changed ({changed})"
+
+    def _changed(self) -> str | None:
+        """The first watched file whose stamp differs from the one taken at start, if any."""
+        now = code_stamp(self.watched)
+        if now == self.stamp:
+            return None
+        return next(old[0] for old, new in zip(self.stamp, now, strict=True) if old != new)
 
     def _socket_is_ours(self) -> bool:
         try:
@@ -250,14 +257,12 @@ class Server:
         _pid, uid = place.peer(conn)
         if uid != os.geteuid():
             _log(f"refused a connection from uid {uid}")
-            _tell(conn, place.refused("the server serves another user"))
-            conn.close()
+            _refuse(conn, place.refused("the server serves another user"))
             return
-        if code_stamp(self.watched) != self.stamp:
-            self.stopping = "the installed code changed"
+        if changed := self._changed():
+            self.stopping = f"the installed code changed ({changed})"
             self._close_listener()  # before the answer: the client starts a new server
-            _tell(conn, place.refused("the installed code changed", quiet=True, restart=True))
-            conn.close()
+            _refuse(conn, place.refused("the installed code changed", quiet=True, restart=True))
             return
         self._fork(selector, conn, cpu)
 
@@ -306,6 +311,20 @@ def _tell(conn: socket.socket, line: bytes) -> None:
         conn.sendall(line)
     except OSError:
         pass
+
+
+def _refuse(conn: socket.socket, line: bytes) -> None:
+    """Answer with a refusal and close, after reading what the client already sent (without waiting for
+    more): a close with unread bytes is a reset, and the client could lose the refusal."""
+    _tell(conn, line)
+    try:
+        conn.shutdown(socket.SHUT_WR)
+        for _ in range(place.MAX_REQUEST >> 16):
+            if not conn.recv(1 << 16, socket.MSG_DONTWAIT):
+                break
+    except OSError:  # nothing more there yet (BlockingIOError), or the client is gone
+        pass
+    conn.close()
 
 
 def server_identity() -> dict[str, object]:
