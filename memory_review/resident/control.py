@@ -10,10 +10,10 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import select
 import signal
 import socket
 import sys
-import time
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -129,8 +129,7 @@ def _stop(path: str, fd: int | None = None) -> None:
         except ResidentUnavailable:  # a name in the person's own folder that is not a server's: nothing to stop
             pid = None
         if pid is not None:
-            os.kill(pid, signal.SIGTERM)
-            _wait_gone(pid)
+            _terminate(pid)
     finally:
         if fd is None:
             os.close(opened)
@@ -153,22 +152,22 @@ def server_pid(fd: int, path: str) -> int | None:
     return pid
 
 
-def _wait_gone(pid: int) -> None:
-    deadline = time.monotonic() + STOP_SECONDS
-    while time.monotonic() < deadline:
-        if not _alive(pid):
-            return
-        time.sleep(0.01)
-    raise ResidentUnavailable(f"the server (pid {pid}) is still finishing commands; run `resident off` again")
-
-
-def _alive(pid: int) -> bool:
-    """Whether ``pid`` runs (a zombie nobody reaped yet has exited: the server is not our child)."""
+def _terminate(pid: int) -> None:
+    """SIGTERM to the server, and wait until it has exited, through a pidfd: the pid cannot be another
+    process's by the time it is signalled or waited for (pids are reused, and the server is not our child)."""
     try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            return stat.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
-    except (FileNotFoundError, ProcessLookupError, IndexError):
-        return False
+        pidfd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return
+    try:
+        signal.pidfd_send_signal(pidfd, signal.SIGTERM)
+        ready, _, _ = select.select([pidfd], [], [], STOP_SECONDS)
+    except ProcessLookupError:
+        return
+    finally:
+        os.close(pidfd)
+    if not ready:
+        raise ResidentUnavailable(f"the server (pid {pid}) is still finishing commands; run `resident off` again")
 
 
 def _folder(env: Mapping[str, str]) -> str:

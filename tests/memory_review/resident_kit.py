@@ -152,10 +152,31 @@ class Resident:
             done = self.cli("resident", "off")
             assert done.returncode == 0, done.stderr
         for pid in self.pids:
-            if not gone(pid):
+            if not self.gone(pid):
                 os.kill(pid, signal.SIGKILL)
         for pid in self.pids:
-            wait_gone(pid)
+            self.wait_gone(pid)
+
+    def gone(self, pid: int) -> bool:
+        """Whether the server (or a child of it) that had ``pid`` has exited: pids are reused within seconds
+        on this machine (pid_max 32768 and a suite of git processes), so a live ``pid`` that is not running
+        this folder's server is another process, never to be waited for or killed."""
+        return gone(pid) or not _serves(pid, self.folder)
+
+    def wait_gone(self, pid: int) -> None:
+        deadline = time.monotonic() + WAIT
+        while not self.gone(pid):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"process {pid} is still running")
+            time.sleep(0.02)
+
+
+def _serves(pid: int, folder: Path) -> bool:
+    try:
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    return os.fsencode(folder) in argv and any(b"memory_review.resident.server" in a for a in argv)
 
 
 def gone(pid: int) -> bool:
@@ -168,6 +189,7 @@ def gone(pid: int) -> bool:
 
 
 def wait_gone(pid: int) -> None:
+    """Until ``pid`` exits: only for a process this test still holds (its own child), never a pid seen once."""
     deadline = time.monotonic() + WAIT
     while not gone(pid):
         if time.monotonic() > deadline:

@@ -20,7 +20,6 @@ from resident_kit import (
     children_of,
     copy_world,
     store_files,
-    wait_gone,
     wait_until_it_opens,
     without_clock,
 )
@@ -195,7 +194,7 @@ def test_a_server_killed_while_it_runs_a_command_leaves_its_outcome_unknown_neve
         os.kill(server, signal.SIGKILL)
         client.wait(timeout=120)
         os.kill(child, signal.SIGKILL)  # the orphaned command, still waiting for the lock: as a crash
-        wait_gone(child)
+        resident.wait_gone(child)
         out, err = client.communicate(timeout=120)  # the child held the pipes too
     assert client.returncode == 75
     assert (
@@ -213,7 +212,7 @@ def test_a_server_gone_before_the_connection_means_in_process_and_a_new_server(
     resident.on()
     server = resident.start(repo)
     os.kill(server, signal.SIGKILL)
-    wait_gone(server)
+    resident.wait_gone(server)
     assert (resident.folder / "socket").exists()  # left behind by the killed server
     done, way = resident.run(["list"], repo)
     assert (way, done.returncode, done.stderr) == ("in-process", 0, b"")

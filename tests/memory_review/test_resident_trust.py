@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from resident_kit import WAIT, Resident, gone, wait_gone
+from resident_kit import WAIT, Resident
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the resident server is Linux only")
 
@@ -147,7 +147,7 @@ def test_changed_code_is_refused_and_the_old_server_exits_for_a_new_one(tmp_path
         module.write_text(module.read_text() + "\n# upgraded\n")
         done, way = resident.run(["list"], repo)
         assert (way, done.returncode, done.stdout, done.stderr) == ("in-process", 0, b"no pending candidates\n", b"")
-        wait_gone(old)
+        resident.wait_gone(old)
         assert "exits: the installed code changed" in resident.log()
         resident.wait_ready(repo)  # the refused command started the new one
         new = resident.status()["pid"]
@@ -155,7 +155,7 @@ def test_changed_code_is_refused_and_the_old_server_exits_for_a_new_one(tmp_path
         (site / "memory_review" / "brand_new.py").write_text("")  # a module added: its folder changed
         done, way = resident.run(["list"], repo)
         assert way == "in-process"
-        wait_gone(int(new))  # type: ignore[arg-type]
+        resident.wait_gone(int(new))  # type: ignore[arg-type]
     finally:
         resident.stop()
 
@@ -172,7 +172,7 @@ def test_another_interpreter_setting_is_refused_quietly(resident: Resident, repo
 def test_the_server_exits_when_idle(resident: Resident, repo: Path) -> None:
     resident.on(idle=1)
     server = resident.start(repo, ready=False)  # a second here may be all its idle time: no command waits on it
-    wait_gone(server)
+    resident.wait_gone(server)
     assert "exits: idle for 1 s" in resident.log()
     assert not (resident.folder / "socket").exists()
     assert resident.status()["running"] is False
@@ -183,7 +183,7 @@ def test_off_stops_the_server_and_removes_its_folder(resident: Resident, repo: P
     server = resident.start(repo)
     done = resident.cli("resident", "off")
     assert done.returncode == 0, done.stderr
-    assert gone(server)
+    assert resident.gone(server)
     assert not resident.folder.exists()
     done, way = resident.run(["list"], repo)
     assert (way, done.returncode) == ("in-process", 0)
@@ -213,7 +213,7 @@ def test_a_sigterm_lets_the_running_commands_finish_then_the_server_exits(reside
     resident.on()
     server = resident.start(repo)
     os.kill(server, signal.SIGTERM)
-    wait_gone(server)
+    resident.wait_gone(server)
     assert "exits: told to stop (SIGTERM)" in resident.log()
     assert not (resident.folder / "socket").exists()
 
@@ -235,8 +235,8 @@ def test_on_with_new_settings_restarts_the_server_with_them(resident: Resident, 
     resident.on(idle=900)
     first = resident.start(repo)
     resident.on(idle=1)  # the running server read 900: it is stopped, the next command starts one with 1
-    assert gone(first)
+    assert resident.gone(first)
     second = resident.start(repo, ready=False)
     assert second != first
-    wait_gone(second)
+    resident.wait_gone(second)
     assert "idle timeout 1 s" in resident.log() and "exits: idle for 1 s" in resident.log()
