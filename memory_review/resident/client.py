@@ -215,8 +215,12 @@ class _Handover:
         try:
             fds = b"".join(fd.to_bytes(4, sys.byteorder, signed=True) for fd in (0, 1, 2, cwd))
             sent = sock.sendmsg([message], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fds)])
-            sock.sendall(message[sent:])
-        except OSError as exc:  # the server never had the whole request: it runs nothing
+            if sent < len(message):
+                # Only what is left: sendall(b"") still calls send() once, and once the whole request is out the
+                # command may already have run and its connection closed, so that empty send fails (EPIPE) and
+                # the command would run a second time here.
+                sock.sendall(message[sent:])
+        except OSError as exc:  # the server never had the whole request (a child refuses a cut one): nothing ran
             self._unsent_signal()
             raise ResidentUnavailable(f"the server did not take the request: {exc.strerror}", quiet=True) from exc
         finally:

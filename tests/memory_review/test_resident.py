@@ -7,9 +7,12 @@ it in the background, a forked child per command (``resident_kit``).
 
 from __future__ import annotations
 
+import _socket
+import errno
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -25,6 +28,7 @@ from resident_kit import (
 )
 
 from memory_review.locking import store_lock
+from memory_review.resident import client
 from memory_review.workspace import Workspace
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the resident server is Linux only")
@@ -203,6 +207,46 @@ def test_a_server_killed_while_it_runs_a_command_leaves_its_outcome_unknown_neve
     verified, _ = resident.run(["verify"], repo)
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert [s.candidate.id for s in Workspace.open(repo).list_candidates()] == [candidate]  # never run twice
+
+
+class _PeerDoneWithTheRequest(_socket.socket):
+    """A real socket whose peer, once it has the whole request, runs the command and closes: a send after that
+    fails as the kernel's does (EPIPE), whether it carries bytes or none."""
+
+    whole = False
+
+    def sendmsg(self, buffers, ancdata=(), flags=0, address=None):  # type: ignore[no-untyped-def]
+        sent = super().sendmsg(buffers, ancdata, flags)
+        self.whole = sent == sum(len(b) for b in buffers)
+        return sent
+
+    def sendall(self, data, flags=0):  # type: ignore[no-untyped-def]
+        if self.whole:
+            raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+        return super().sendall(data, flags)
+
+
+def test_a_request_sent_whole_is_not_followed_by_another_send(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Found under load: the whole request went out in one sendmsg, the child ran the command (a quick one) and its
+    # connection was closed, then the client's sendall(b"") of "the rest" failed with EPIPE and the client ran the
+    # command a second time in-process (1 run in 5 of the scenario above failed on it).
+    left, right = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock = _PeerDoneWithTheRequest(_socket.AF_UNIX, _socket.SOCK_STREAM, 0, left.detach())
+    handover = client._Handover(-1, str(tmp_path))
+    for name in ("stdin", "stdout", "stderr"):  # pytest's captured streams have no encoding, a console's do
+        monkeypatch.setattr(sys, name, open(os.devnull, "r+", encoding="utf-8"))  # noqa: SIM115 - closed below
+    try:
+        handover._send(sock, ["list"])  # raised "the server did not take the request", then ran it here
+        head, fds, _flags, _ = socket.recv_fds(right, 8, 5)
+        assert head[:4] == b"MRR1" and len(fds) == 4
+    finally:
+        sock.close()
+        right.close()
+        for fd in locals().get("fds", []):
+            os.close(fd)
+        for name in ("stdin", "stdout", "stderr"):
+            getattr(sys, name).close()
+    assert handover.sent
 
 
 def test_a_server_gone_before_the_connection_means_in_process_and_a_new_server(
