@@ -1,4 +1,5 @@
-"""The commands that connect agents: ``hook``, ``install``, ``uninstall``, ``mcp`` and ``export``.
+"""The commands that connect agents: ``hook``, ``install``, ``uninstall``, ``mcp`` and ``export``; and
+``resident``, which hands every command to a resident server (ADR 0060).
 
 Each is one :func:`~memory_review.cli_command.command` declaration (ADR 0043). The integrations are
 imported by the handlers that use them: ``context``, the command an agent runs before every turn, must
@@ -204,3 +205,48 @@ def _export(args, ws: Workspace):
     return export.export_memories(
         ws, format=args.format, output=Path(args.output) if args.output else None, scope=args.scope
     )
+
+
+def _resident_now(args: argparse.Namespace) -> int:
+    """``resident on|off|status`` runs before any workspace opens: it is about this machine, not a store's
+    content, and ``off`` must work whatever state a store is in."""
+    import orjson
+
+    from memory_review.errors import MemoryReviewError, one_line_os_error
+    from memory_review.resident import control
+
+    try:
+        if args.action == "on":
+            state = control.turn_on(idle_seconds=args.idle)
+        elif args.action == "off":
+            state = control.turn_off()
+        else:
+            state = control.status()
+    except (MemoryReviewError, OSError) as exc:
+        message = one_line_os_error(exc) if not isinstance(exc, MemoryReviewError) else str(exc)
+        print(f"memory-review: error: {message}", file=sys.stderr)
+        return 1
+    if args.json:
+        sys.stdout.buffer.write(orjson.dumps(state.model_dump(), option=orjson.OPT_INDENT_2) + b"\n")
+    elif not state.on:
+        print(f"resident: off ({state.folder} absent): every command starts its own interpreter")
+    else:
+        running = f"running, pid {state.pid}" if state.running else "not running (the next command starts it)"
+        print(f"resident: on ({state.folder}): server {running}; exits after {state.idle_seconds} s idle")
+    return 0
+
+
+@command(
+    "resident",
+    help="on this machine, hand commands to a resident server that has the library loaded "
+    "(faster start; docs/adr/0060): on, off or status",
+    example="memory-review resident on",
+    render="render_nothing",
+    arguments=[
+        arg("action", choices=["on", "off", "status"], help="on: switch it on; off: stop it and switch it off"),
+        arg("--idle", type=int, metavar="SECONDS", help="with on: the server exits after this long idle (1800)"),
+    ],
+    direct=_resident_now,
+)
+def _resident(args, ws: Workspace):  # never reached: _resident_now answers first
+    return None

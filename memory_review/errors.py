@@ -13,6 +13,7 @@ the only two places that catch — can turn it into a message and an exit code::
      ├── IntegrityError           the log, manifest or a memory file is damaged
      │    └── UnsafeFileError     a store path that is a symlink, FIFO, hard link or oversize file
      ├── FormatTooNewError        a store written by a newer memory-review: refused, never rewritten
+     ├── ResidentUnavailable      the resident server cannot take this command (it runs in-process)
      └── StorageError             (also OSError) the disk refused a read or write
 
 Each error carries its context as attributes (``path``, ``line``, ``field`` ...)
@@ -21,7 +22,10 @@ so callers never parse messages.
 
 from __future__ import annotations
 
-from pathlib import Path
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (2-3 ms of the resident client)
+
+if TYPE_CHECKING:  # only in annotations: the resident client imports this module without pathlib
+    from pathlib import Path
 
 
 class MemoryReviewError(Exception):
@@ -149,6 +153,17 @@ class UnsafeFileError(IntegrityError):
             "then run `memory-review verify --repair --apply`",
         )
         self.reason = reason
+
+
+class ResidentUnavailable(MemoryReviewError):
+    """The resident server (docs/adr/0060) cannot take a command: its folder or socket is not safely ours,
+    or it refused. Never fatal: the command runs in-process instead; ``reason`` is the one line said."""
+
+    def __init__(self, reason: str, *, quiet: bool = False) -> None:
+        super().__init__(f"resident server not used: {reason}")
+        self.reason = reason
+        self.quiet = quiet
+        """An ordinary miss (not running, another install's server, stale code): nothing to tell anyone."""
 
 
 class StorageError(MemoryReviewError, OSError):

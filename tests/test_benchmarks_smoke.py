@@ -4,9 +4,12 @@ it led to give the same answers as the slow paths they replaced."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 BEGIN = "<!-- benchmarks:begin"
@@ -158,3 +161,32 @@ def test_the_benchmark_stores_are_trusted_so_their_context_holds_every_memory(tm
     assert (len(block.included), len(block.dropped)) == (12, 0)
     # Every apply writes what its candidate proposed: nothing is "never served" (ADR 0025).
     assert [r.problems for r in workspace(tmp_path).verify()] == [[], []]
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the resident server is Linux only")
+def test_the_resident_case_runs_and_stops_its_server(tmp_path: Path) -> None:
+    """``benchmarks.case_resident`` (ADR 0060) at one round: it prints the three figures, and the server it
+    started is gone when it returns (its work folder, with the user store in it, is removed)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.case_resident", "--rounds", "1", "--pending", "1"],
+        cwd=ROOT,
+        env={**os.environ, "BENCH_WORK": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    for expected in ("python -c pass", "apply, in-process", "apply, resident (whole)", "x bare"):
+        assert expected in done.stdout
+    assert list(tmp_path.iterdir()) == []
+    servers = [
+        p for p in Path("/proc").glob("[0-9]*") if _cmdline(p).count(str(tmp_path)) and "resident.server" in _cmdline(p)
+    ]
+    assert servers == []
+
+
+def _cmdline(process: Path) -> str:
+    try:
+        return (process / "cmdline").read_bytes().decode(errors="replace")
+    except OSError:
+        return ""

@@ -51,6 +51,27 @@ ALLOWLIST: dict[tuple[str, str], tuple[int, str]] = {
     ("memory_review/forget.py", "rmdir"): (2, "the emptied folders of a repair backup that held the text"),
     ("memory_review/gitrepo.py", "write_bytes"): (1, "blobs to store, in a temporary folder of our own inside .git"),
     ("memory_review/importers/files.py", "os.open"): (1, "a file the person imports (CLAUDE.md, rules ...)"),
+    # The resident server's folder (ADR 0060) is the user's own 0700 folder, never a store's; each name in it
+    # is opened relative to a descriptor on the folder, which was opened O_NOFOLLOW and checked (owner, mode).
+    ("memory_review/resident/place.py", "os.open"): (
+        1,
+        "the resident folder itself: O_DIRECTORY|O_NOFOLLOW, then fstat",
+    ),
+    ("memory_review/resident/client.py", "os.open"): (1, "the current folder, as a descriptor passed to the server"),
+    ("memory_review/resident/child.py", "io.open"): (
+        1,
+        "the standard streams' descriptors the client passed (0, 1, 2)",
+    ),
+    ("memory_review/resident/server.py", "os.open"): (
+        1,
+        "the server's lock file, dir_fd on the checked folder, O_NOFOLLOW",
+    ),
+    ("memory_review/resident/server.py", "os.unlink"): (2, "the server's own socket, dir_fd on the checked folder"),
+    ("memory_review/resident/control.py", "os.unlink"): (
+        1,
+        "resident off: the server's four names, dir_fd on the checked folder",
+    ),
+    ("memory_review/resident/control.py", "os.rmdir"): (1, "resident off: the emptied resident folder"),
     ("memory_review/importers/formats.py", "read_text"): (1, "a file the person imports"),
     ("memory_review/integrations/export.py", "read_bytes"): (1, "the export target (AGENTS.md ...), not a store"),
 }
