@@ -27,6 +27,7 @@ from memory_review.cli_agents import HOOK_AGENTS, run_agent_hook
 from memory_review.cli_command import COMMANDS, Command, LazyChoices
 from memory_review.errors import MemoryReviewError, StorageError, one_line_os_error
 from memory_review.lazy import LazyModule
+from memory_review.resident.client import command_word
 
 # Imported on first use (issue #16): `--help` builds the parser without the library behind the commands.
 out = LazyModule("memory_review.cli_render")
@@ -120,26 +121,13 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
-GLOBAL_OPTIONS = ("--project", "--session")
-"""The top level's options that take a value (``_globals``)."""
-
-
 def chosen_command(arguments: Sequence[str]) -> str | None:
     """The declared command ``arguments`` name, when the top level can be read without argparse: only
     ``--project``/``--session`` (with a value, or ``=value``) before it. Anything else before it — ``-h``,
     ``--version``, an abbreviated or unknown option, ``--`` — or no such command: None (the whole parser
     decides, and says what is wrong)."""
-    words = iter(arguments)
-    for word in words:
-        if word in GLOBAL_OPTIONS:
-            next(words, None)
-        elif word.startswith(tuple(f"{option}=" for option in GLOBAL_OPTIONS)):
-            continue
-        elif word.startswith("-"):
-            return None
-        else:
-            return word if _declared(word) is not None else None
-    return None
+    word = command_word(list(arguments))
+    return word if word is not None and _declared(word) is not None else None
 
 
 def _globals(parser: argparse.ArgumentParser, *, suppress: bool = False) -> None:

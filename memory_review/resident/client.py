@@ -35,6 +35,7 @@ through ``getpass``; the ssh and git credential prompts of ``sync``), which a ch
 server's session, does not have; the hooks and the MCP server are other programs' children with their own
 start-up paths; ``resident`` switches the server itself."""
 GLOBAL_OPTIONS = ("--project", "--session")
+"""The top level's options that take a value (``memory_review.cli._globals``); read here without argparse."""
 UNKNOWN = 75
 """The exit status when the command was handed over and its outcome never came back (EX_TEMPFAIL)."""
 RELAYED = ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT")
