@@ -149,7 +149,9 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
                 continue  # nothing after it, or this task's next step ("Going forward. Fix the bug now.")
             said = _Said(turn, start, spans[position + 1][1])
             joined = position + 1
-        classification = examine(said.text) or a_tool_choice(said.text)  # a bare "use X" waits (ADR 0064)
+        # a bare "use X" waits for a second session (ADR 0064); in text the user did not write (docs, tool output)
+        # it is everywhere and never the person's choice
+        classification = examine(said.text) or (a_tool_choice(said.text) if trusted else None)
         if classification is not None and spec and not _holds_beyond_the_spec(said.text, classification):
             continue
         if classification is None and (rule := _rule_before_task(said)) is not None:

@@ -12,6 +12,7 @@ from rounds_kit import said, user_transcript
 
 from memory_review.extract.heuristic import SIGNAL_SESSIONS, extract
 from memory_review.extract.signals import SIGNAL_TOOL_CHOICE, a_tool_choice, classify
+from memory_review.extract.transcript import Transcript, Turn
 
 
 # (1) A bare "use X" is a choice of tool or way: held back, proposed when said in a second session.
@@ -45,6 +46,18 @@ def test_use_x_in_three_chats_in_other_words_is_proposed_once() -> None:
 def test_what_is_no_choice_of_tool_is_not_held_for_a_second_session(sentence: str) -> None:
     assert a_tool_choice(sentence) is None
     assert said(sentence, sentence, sessions=("a", "b")) == []
+
+
+def test_a_bare_use_x_in_text_the_user_did_not_write_is_nothing_even_when_untrusted_text_is_shown() -> None:
+    # docs and tool output are full of "Use pip install …": never the person's choice, not even flagged
+    turns = [
+        Turn(turn_id="t0", role="user", text="read the docs", source="user", index=0, session_id="a"),
+        Turn(turn_id="t1", role="tool", text="Use pip install foo", source="tool-output", index=1, session_id="a"),
+        Turn(turn_id="t2", role="tool", text="Use pip install foo", source="tool-output", index=2, session_id="b"),
+    ]
+    transcript = Transcript(session_id="round9", format="text", turns=turns)
+    assert extract(transcript) == []
+    assert extract(transcript, include_untrusted=True) == []
 
 
 def test_the_same_whole_message_opening_a_new_chat_is_a_re_send() -> None:
