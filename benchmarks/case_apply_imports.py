@@ -16,15 +16,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from statistics import median
 
 from benchmarks.build import fill_store, proposal, trust_filled, workspace
+from benchmarks.measure import scratch
 
 NO_PLUGIN_SCAN = "from memory_review.main import _no_plugin_loader\n_no_plugin_loader()\n"
 """What the console script does before anything imports pydantic (docs/adr/0042)."""
@@ -139,11 +138,8 @@ def _measure(argv: list[str], work: Path) -> int:
 
 
 def main(argv: list[str]) -> int:
-    work = Path(tempfile.mkdtemp(prefix="memory-review-apply-imports-", dir=os.environ.get("BENCH_WORK")))
-    try:
+    with scratch("apply-imports") as work:
         return _measure(argv, work)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

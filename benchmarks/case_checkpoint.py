@@ -21,10 +21,8 @@ from __future__ import annotations
 import hashlib
 import os
 import resource
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -33,7 +31,7 @@ from statistics import median
 import orjson
 
 from benchmarks.build import fill_store, proposal, trust_filled, workspace
-from benchmarks.measure import child_env, console_script
+from benchmarks.measure import child_env, console_script, scratch
 from benchmarks.measure import process_cpu as run
 from memory_review.store import COMPACT_AFTER
 from memory_review.workspace import Workspace
@@ -175,11 +173,8 @@ def measure(work: Path, size: int, runs: int) -> dict[str, object]:
 def main(argv: list[str]) -> int:
     sizes = [int(a) for a in argv if a.isdigit()] or [100, 4_000]
     runs = 9
-    work = Path(tempfile.mkdtemp(prefix="memory-review-ckpt-", dir=os.environ.get("BENCH_WORK")))
-    try:
+    with scratch("ckpt") as work:
         results = [measure(work, size, runs) for size in sizes]
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
     print(f"load average: {os.getloadavg()}")
     for r in results:
         print(f"\n{r['size']:,} memories (manifest {r['manifest_bytes']:,} bytes), {runs} applies:")

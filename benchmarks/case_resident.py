@@ -31,12 +31,12 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from statistics import median
 
 from benchmarks.build import fill_store, proposal, trust_filled, workspace
+from benchmarks.measure import scratch
 
 DRIVER = (
     "import sys\n"
@@ -186,11 +186,8 @@ def _uptime() -> str:
 
 
 def main(argv: list[str]) -> int:
-    work = Path(tempfile.mkdtemp(prefix="memory-review-resident-", dir=os.environ.get("BENCH_WORK")))
-    try:
+    with scratch("resident") as work:
         return _measure(argv, work)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

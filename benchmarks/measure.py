@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -60,6 +63,17 @@ class Series:
     x_label: str
     points: list[tuple[int, float]] = field(default_factory=list)
     rss_kb: list[int] = field(default_factory=list)
+
+
+@contextmanager
+def scratch(name: str) -> Iterator[Path]:
+    """A folder for one benchmark's stores (under ``$BENCH_WORK`` when set), removed afterwards: nothing is
+    left in /tmp."""
+    work = Path(tempfile.mkdtemp(prefix=f"memory-review-{name}-", dir=os.environ.get("BENCH_WORK")))
+    try:
+        yield work
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def median(samples: Sequence[float]) -> float:
