@@ -15,6 +15,8 @@ import signal
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -162,9 +164,12 @@ def test_stdin_cwd_environment_and_umask_are_the_clients(resident: Resident, tmp
     assert actors == {"first": ["bob"], "second": ["alice"]}
 
 
-def test_ctrl_c_is_passed_to_the_command_which_stops_with_nothing_half_done(resident: Resident, tmp_path: Path) -> None:
-    """As tests/memory_review/test_cli_interrupt.py, with the command in the server's child: the client
-    gets the SIGINT (as the terminal's foreground process would) and passes it on."""
+@contextmanager
+def _an_apply_waiting_for_the_lock(
+    resident: Resident, tmp_path: Path
+) -> Iterator[tuple[Path, str, int, int, subprocess.Popen[bytes]]]:
+    """An ``apply`` handed to the server while the test holds the store lock: the repository, the candidate, the
+    server's pid, the pid of the child that waits for the lock, and the client process."""
     repo = _repo(resident, tmp_path / "world" / "repo")
     candidate = _propose(resident, repo, "no-mocks")
     resident.on()
@@ -172,7 +177,14 @@ def test_ctrl_c_is_passed_to_the_command_which_stops_with_nothing_half_done(resi
     lock = Workspace.open(repo).project.lock_path
     with store_lock(lock):
         client = resident.popen(["apply", candidate], repo)
-        wait_until_it_opens(lambda: children_of(server), lock.resolve())
+        child = wait_until_it_opens(lambda: children_of(server), lock.resolve())
+        yield repo, candidate, server, child, client
+
+
+def test_ctrl_c_is_passed_to_the_command_which_stops_with_nothing_half_done(resident: Resident, tmp_path: Path) -> None:
+    """As tests/memory_review/test_cli_interrupt.py, with the command in the server's child: the client
+    gets the SIGINT (as the terminal's foreground process would) and passes it on."""
+    with _an_apply_waiting_for_the_lock(resident, tmp_path) as (repo, candidate, _server, _child, client):
         client.send_signal(signal.SIGINT)
         out, err = client.communicate(timeout=120)
     assert client.returncode == 130, err.decode()
@@ -187,14 +199,7 @@ def test_ctrl_c_is_passed_to_the_command_which_stops_with_nothing_half_done(resi
 def test_a_server_killed_while_it_runs_a_command_leaves_its_outcome_unknown_never_retried(
     resident: Resident, tmp_path: Path
 ) -> None:
-    repo = _repo(resident, tmp_path / "world" / "repo")
-    candidate = _propose(resident, repo, "no-mocks")
-    resident.on()
-    server = resident.start(repo)
-    lock = Workspace.open(repo).project.lock_path
-    with store_lock(lock):
-        client = resident.popen(["apply", candidate], repo)
-        child = wait_until_it_opens(lambda: children_of(server), lock.resolve())
+    with _an_apply_waiting_for_the_lock(resident, tmp_path) as (repo, candidate, server, child, client):
         os.kill(server, signal.SIGKILL)
         client.wait(timeout=120)
         os.kill(child, signal.SIGKILL)  # the orphaned command, still waiting for the lock: as a crash
