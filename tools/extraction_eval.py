@@ -86,6 +86,7 @@ ROLES = {
     "heldout12": "dev12 (seen; was heldout12)",
     "heldout13": "dev13 (seen; was heldout13)",
     "heldout14": "dev14 (seen; was heldout14)",
+    "heldout15": "dev15 (seen; was heldout15)",
     "heldout19": "dev19 (seen; was heldout19)",
 }
 
@@ -306,7 +307,8 @@ this page is a measurement any more; held-out 11 measures the sixth round. Held-
 sixth round and held-out 14 the seventh (ADR 0062), then the seventh and eighth rounds tuned on them (ADR 0062,
 0063): their rows read *dev12*, *dev13* and *dev14* (seen); held-out 15, 16 and 19 measured the eighth round, and the
 ninth (ADR 0064) tuned on held-out 19: its row reads *dev19* (seen). No split on this page measures the ninth round:
-held-out 15 and 16's eighth-round results were read before it was written. The shared real
+held-out 15 and 16's eighth-round results were read before it was written. The tenth (ADR 0065) took one of held-out
+15's rules as an example: its row reads *dev15* (seen). The shared real
 Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied here) hold
 no durable statement: any proposal there is a mistake.
 
@@ -318,6 +320,14 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **The tenth round (ADR 0065), frozen before held-out 20–22 were read:** a person reminding the agent of a rule it did
+  not keep ("I told you to make sure any changes you did would not cause issues with the program.", "In terms of todo,
+  I remind you the main directive that we rely on task-master, not in a file.", "… like you were supposed to", "I'm on
+  Ubuntu 22.04. You should know this...") is proposed at once, with the rule as its body: on the seen splits 9 of the
+  10 prompts with such a cue were worth keeping and the ninth round proposed one. Not a job ("I told you to fix the
+  login bug"), not a referent of the chat ("I told you the file is in src"), not named code, not "now". Four rules
+  more are found on the seen splits (dev 2, dev 4, dev 10, dev 15), no mistake added, and the shared sessions still
+  get nothing.
 - **The ninth round (ADR 0064), not measured on fresh data:** a bare "use X" (a tool or way chosen, no signal word) is
   held back and proposed when said in a second session — dev 19's "Use uv pip" / "USE "uv pip"!" / "USE "uv pip"!!!" in
   three chats is now one proposal and 3 of its 5 rules found; the same whole message opening a new chat is a re-send,

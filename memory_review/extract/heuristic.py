@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from memory_review.extract.corrections import Correction, find_correction
 from memory_review.extract.finding import FLAG_UNTRUSTED, MAX_QUOTE_BYTES, Finding, build_finding
@@ -30,6 +30,15 @@ from memory_review.extract.precision import (
     names_code,
     quoted_ranges,
     rule_before_task,
+)
+from memory_review.extract.reminders import (
+    REMINDER_CUE,
+    SIGNAL_REMINDER,
+    Reminder,
+    a_reminder,
+    is_a_rule,
+    kind_of,
+    rule_statement,
 )
 from memory_review.extract.rule_files import RULE_FILE_CUE, rules_for_instruction_files
 from memory_review.extract.signals import (
@@ -101,6 +110,7 @@ def extract(transcript: Transcript, *, include_untrusted: bool = False) -> list[
             continue
         scan = _scan_turn(turn, trusted=trusted)
         findings.extend(_finding(transcript, said, found, trusted=trusted) for said, found in scan.statements)
+        findings.extend(_reminder_finding(transcript, quote, rule) for quote, rule in scan.reminders)
         if trusted:  # only the user's own words can add up to a preference
             corrections.extend(scan.corrections)
             named.extend(scan.named)
@@ -114,12 +124,14 @@ class _Scan:
     statements: list[tuple[_Said, Classification]]
     corrections: list[tuple[_Said, Correction]]
     named: list[tuple[_Said, Classification]]
+    reminders: list[tuple[_Said, str]] = field(default_factory=list)  # the quote, and the rule it reminds of
 
 
 def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
     scan = _Scan([], [], [])
     written = list(rules_for_instruction_files(turn.text)) if RULE_FILE_CUE.search(turn.text) else []
-    if not written and not any(cue.search(turn.text) for cue in (CUE, _MAYBE_CORRECTION, TOOL_CHOICE_CUE)):
+    cues = (CUE, _MAYBE_CORRECTION, TOOL_CHOICE_CUE, REMINDER_CUE)
+    if not written and not any(cue.search(turn.text) for cue in cues):
         return scan
     if is_pasted_document(turn.text):  # a plan or a README pasted in is not an instruction
         return scan
@@ -166,11 +178,29 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
             # text the user did not write is shown flagged as it is, since it is there to be seen, not kept
             aside = classification.named_one_off or (classification.held_back and trusted)
             (scan.named if aside else scan.statements).append((whole, classification))
+        # "I told you …", "You should know this.": the person repeating a rule the agent did not keep (ADR 0065)
+        reminder = a_reminder(said.text) if classification is None and trusted else None
+        reminded = _reminded(said, reminder, spans[position - 1] if position else None, scan) if reminder else None
+        if reminded is not None:
+            scan.reminders.append(reminded)
+            continue
         if (classification is None or _a_thing_not_code(said, classification)) and (
             correction := find_correction(said.text)
         ) is not None:
             scan.corrections.append((said, correction))
     return scan
+
+
+def _reminded(said: _Said, reminder: Reminder, before: tuple[int, int] | None, scan: _Scan) -> tuple[_Said, str] | None:
+    """The quote and the rule of a reminder: the rest of its sentence, or (a cue alone) the sentence before it."""
+    if not reminder.points_back:
+        return said, rule_statement(said.text[reminder.rule_start :])
+    if before is None or any(item.end > before[0] for item, _ in (*scan.statements, *scan.named)):
+        return None  # nothing before it in this message, or that sentence is already a finding of its own
+    rule = said.turn.text[before[0] : before[1]]
+    if not is_a_rule(rule):
+        return None
+    return _Said(said.turn, before[0], said.end), rule_statement(rule)
 
 
 def _a_thing_not_code(said: _Said, found: Classification) -> bool:
@@ -243,6 +273,22 @@ def _finding(transcript: Transcript, said: _Said, found: Classification, *, trus
         signal=found.signal,
         priority=_priority(found, trusted),
         extra_flags=frozenset() if trusted else frozenset({FLAG_UNTRUSTED}),
+    )
+
+
+def _reminder_finding(transcript: Transcript, said: _Said, rule: str) -> Finding:
+    memory_type, scope = kind_of(rule)
+    return build_finding(
+        rule,
+        memory_type=memory_type,
+        scope=scope,
+        rationale=(
+            f"The user reminded the agent in turn {said.turn.turn_id} that this was said before: a rule the agent "
+            "had not kept, which is what a memory is for."
+        ),
+        evidence=[(said.text, transcript.session_of(said.turn), said.turn.turn_id)],
+        signal=SIGNAL_REMINDER,
+        priority="high",
     )
 
 

@@ -73,8 +73,8 @@ CORRECTIVE_HALF = re.compile(
 
 
 # ", please remove that." / "; so fix it" / ", and revert them": a request about the thing at hand.
-_TASK_TAIL = re.compile(
-    r"\s*[,;]\s*(?:and\s+|so\s+|then\s+)?(?:please\s+|pls\s+|can\s+you\s+|could\s+you\s+)?"
+_TASK_TAIL = re.compile(  # from the comma: a leading \s* would make a search quadratic in a run of spaces
+    r"[,;]\s*(?:and\s+|so\s+|then\s+)?(?:please\s+|pls\s+|can\s+you\s+|could\s+you\s+)?"
     r"(?:remove|delete|drop|fix|change|revert|undo|update|rename|replace|rewrite|redo|correct)\s+"
     r"(?:that|this|it|them|those|these)(?:\s+(?:again|too|as\s+well|now|please))?\s*[.!?]*$",
     _I,
@@ -84,7 +84,10 @@ _TASK_TAIL = re.compile(
 def rule_before_task(sentence: str) -> int | None:
     """Where the rule ends when the sentence ends in a task clause about the thing at hand, else ``None``."""
     match = _TASK_TAIL.search(sentence)
-    return match.start() if match and match.start() > 0 else None
+    if match is None:
+        return None
+    end = len(sentence[: match.start()].rstrip())
+    return end if end > 0 else None
 
 
 def names_code(text: str) -> bool:

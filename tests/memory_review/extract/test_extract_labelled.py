@@ -154,11 +154,12 @@ def test_the_fifteenth_and_sixteenth_held_out_splits_give_what_the_frozen_eighth
     # ADR 0063: measured once with the eighth round frozen (1c19f80): one proposal, worth keeping (a wish said again in
     # another session), no rule found. Pinned so that a change that adds a mistake or loses the proposal is seen. The
     # ninth round (ADR 0064) adds a second, also worth keeping: "Use methods to repair and optimize the code.", a bare
-    # "use X" the person says in several chats.
+    # "use X" the person says in several chats. The tenth (ADR 0065) a third, worth keeping and the split's one rule:
+    # "I told you to make sure any changes you did would not cause issues with the program."
     heldout15, heldout16 = evaluate_split("heldout15"), evaluate_split("heldout16")
     assert (heldout15.prompts, heldout15.durable, heldout15.maybe) == (52, 1, 35)
     assert (heldout16.prompts, heldout16.durable, heldout16.maybe) == (174, 1, 20)
-    assert (len(heldout15.proposals), heldout15.kept) == (2, 2), heldout15.proposals
+    assert (len(heldout15.proposals), heldout15.kept, heldout15.durable_found) == (3, 3, 1), heldout15.proposals
     assert heldout16.proposals == []
 
 

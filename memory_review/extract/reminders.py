@@ -1,0 +1,112 @@
+"""The person reminds the agent of something said before (ADR 0065): "I told you …", "You should know this."
+
+A reminder is the failure a memory exists to prevent, said in so many words: the person had to repeat a rule the
+agent had not kept. On the seen labelled splits, 9 of the 10 prompts with such a cue were worth keeping, and the
+heuristic proposed one of them (the only one with a signal word). Three forms:
+
+- the cue leads and the rule follows: "I told you to make sure any changes would not break the program.",
+  "I remind you the main directive that we rely on task-master, not in a file." — the rule is what follows;
+- the cue trails: "If you had been delegating to the frontend agent like you were supposed to …" — the sentence;
+- the cue stands alone after the rule: "I'm on Ubuntu 22.04. You should know this..." — the sentence before.
+
+What the rule says must still read as one: no question, no "now"/"this file" (:func:`.signals.is_one_off`), no
+named code (a reminder about one function is the task's), and not a plain task step ("I told you to fix the login
+bug" reminds of a job, not a rule).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memory_review.extract.precision import names_code
+from memory_review.extract.signals import is_one_off, is_question, scope_of
+from memory_review.models import DurableScope, MemoryType
+
+SIGNAL_REMINDER = "said before"
+_I = re.IGNORECASE
+_OPENING = r"^\s*(?:(?:but|and|well|again|no|ok(?:ay)?|look|so)\s*,?\s+)*"
+_TOLD = r"i(?:\s+already|\s+have(?:\s+already)?|'ve(?:\s+already)?)?\s+(?:told|reminded)\s+you"
+_SAID = r"(?:as|like)\s+i(?:\s+already|\s+have|'ve)?\s+(?:said|mentioned|told\s+you)(?:\s+(?:before|earlier))?"
+REMINDER_CUE = re.compile(
+    r"\b(?:told|remind|reminded|said|mentioned)\s|\bsupposed\s+to\b|\bshould\s+(?:already\s+)?know\b|how\s+many\s+times",
+    _I,
+)
+"""Every form below contains one of these: a turn without any is skipped after one search."""
+_LEADING = re.compile(  # after an opening phrase or not: "In terms of todo, I remind you …"
+    rf"{_OPENING}(?:[^,.!?\n]{{1,40}},\s*)?(?:{_TOLD}|i\s+remind\s+you|{_SAID})\s*(?:,\s*|:\s*|\bthat\s+|\bto\s+(?=\w))?(?P<rule>\S.*)$",
+    _I | re.DOTALL,
+)
+_TRAILING = re.compile(r"\S.*?,?\s+(?:like|as)\s+you\s+(?:were|are)\s+supposed\s+to\b", _I | re.DOTALL)
+_ALONE = re.compile(
+    rf"{_OPENING}(?:you\s+should\s+(?:already\s+)?know\s+(?:this|that)|{_TOLD}\s+(?:this|that|so)"
+    rf"(?:\s+(?:already|before|earlier))?|i\s+(?:already\s+)?said\s+(?:this|that|so)(?:\s+(?:already|before|earlier))?|"
+    rf"{_SAID}|how\s+many\s+times\s+do\s+i\s+(?:have|need)\s+to\s+(?:tell|say|ask)[^.!?\n]{{0,80}})\s*[.!?\u2026]*\s*$",
+    _I,
+)
+# "I told you to fix the login bug": a job the agent has not done yet, not a rule it forgot.
+_TASK_STEP = re.compile(
+    r"^(?:to\s+)?(?:fix|add|remove|delete|change|update|rename|move|create|implement|build|write|put|set|show|hide|"
+    r"finish|complete|do|run|open|close|check|look|read|try|test|refactor|replace|revert|undo|call|start|stop)\b",
+    _I,
+)
+# "I told you the file is in src", "… it's broken": what "the file" or "it" is lives in the chat, not in a rule.
+_REFERENT = re.compile(
+    r"^(?:(?:it|it's|they|they're|that|this|these|those)\b|the\s+\w+\s+(?:is|are|was|were|has|had)\b)", _I
+)
+_FACT = re.compile(r"^(?:i'?m|i\s+am|we'?re|we\s+are|my|our)\b", _I)
+_NEGATED = re.compile(r"\b(?:never|don'?t|do\s+not|not\s+to|shouldn'?t|should\s+not|must\s+not|mustn'?t)\b", _I)
+_MIN_WORDS = 3
+MAX_CHARS = 600
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """Where the rule is: from ``rule_start`` in this sentence, or (``points_back``) the sentence before."""
+
+    rule_start: int = 0
+    points_back: bool = False
+
+
+def a_reminder(sentence: str) -> Reminder | None:
+    """The reminder in one sentence, or ``None`` when there is none (or the rule it carries is no rule)."""
+    text = sentence.replace("\u2019", "'")
+    if len(text) > MAX_CHARS:
+        return None  # a rule is a sentence, not a page; the cap also bounds the patterns' work
+    if _ALONE.match(text):
+        return Reminder(points_back=True)
+    if is_question(text):
+        return None
+    leading = _LEADING.match(text)
+    if leading is not None:
+        start = leading.start("rule")
+        return Reminder(rule_start=start) if is_a_rule(text[start:]) else None
+    if _TRAILING.match(text) and is_a_rule(text):
+        return Reminder()
+    return None
+
+
+def is_a_rule(text: str) -> bool:
+    """True when what a reminder points at reads as a rule: long enough, no question, task step, deixis or code."""
+    stripped = text.replace("\u2019", "'").strip()
+    if len(stripped.split()) < _MIN_WORDS or is_question(stripped):
+        return False
+    return not (_TASK_STEP.match(stripped) or _REFERENT.match(stripped) or is_one_off(stripped) or names_code(stripped))
+
+
+def rule_statement(text: str) -> str:
+    """The rule as a memory says it: capitalised, without the trailing dots of a sigh."""
+    stripped = text.strip().rstrip(".\u2026 ")
+    stripped += "" if stripped.endswith(("!", "?")) else "."
+    return stripped[:1].upper() + stripped[1:]
+
+
+def kind_of(rule: str) -> tuple[MemoryType, DurableScope]:
+    """A rule's memory type and scope: a fact about the person or project, a prohibition, or a convention."""
+    scope = scope_of(rule)
+    text = rule.replace("\u2019", "'").strip()
+    if _FACT.match(text):
+        return "fact", scope
+    if _NEGATED.search(text):
+        return "forbidden", scope
+    return ("convention" if scope == "project" else "preference"), scope
