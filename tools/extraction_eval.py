@@ -26,7 +26,8 @@ round (ADR 0059) tuned on it, so its row is ``dev10`` (seen) from then on. ``hel
 frozen sixth round, and held-out 14 the seventh; the seventh and eighth rounds (ADR 0062, 0063) tuned on them, so
 their rows are ``dev12``, ``dev13`` and ``dev14`` (seen). ``heldout15`` and ``heldout16`` (ADR 0063) measured the
 frozen eighth round once, and ``heldout19`` (ADR 0063) again; the ninth round (ADR 0064) tuned on held-out 19, so its
-row is ``dev19`` (seen).
+row is ``dev19`` (seen). ``heldout20``, ``heldout21`` and ``heldout22`` (ADR 0065) measured the frozen ninth and tenth
+rounds once; the tenth took an example from held-out 15, whose row is ``dev15`` (seen).
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -71,6 +72,9 @@ SPLITS = (
     "heldout15",
     "heldout16",
     "heldout19",
+    "heldout20",
+    "heldout21",
+    "heldout22",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
 # held-out 7, 8 and 9 by the fifth (ADR 0058), held-out 10 by the sixth (ADR 0059): their files keep their names,
@@ -297,6 +301,12 @@ it so.
 - *heldout19* (ADR 0063, "Held-out 19"): a third fresh split for the frozen eighth round: one more person's SpecStory
   exports of eight days of Cursor chats (twardoch/twat-search, MIT, read from the package's sdist on PyPI; 166
   prompts, 5 durable rules and 21 maybe), labelled by hand and landed before any heuristic ran on it.
+- *heldout20*, *heldout21* and *heldout22* (ADR 0065): fresh held-out splits for the frozen ninth (5b8760f) and tenth
+  (d32e8f4) rounds, 477 prompts from twelve more people: SpecStory exports of Cursor, Copilot, Claude Code and Codex
+  chats (held-out 20, seven people, 180 prompts), Codex CLI prompt histories in French and Chinese and a Gemini CLI log
+  (held-out 21, three people, 275 prompts) and Claude Code transcripts (held-out 22, three people, 22 prompts; one of
+  them also in held-out 21), MIT and Apache-2.0, with 2 durable rules and 34 maybe between them, each labelled by hand
+  by engineers who never ran the heuristic and landed (5722d9e, 153437a, ec2b45e) after the tenth round was frozen.
 
 The *dev* splits were used to tune the heuristic; the *held-out* splits are not tuned on. Held-out 4 and 5
 were tuned on by the third round (ADR 0054): from then on their rows read *dev4* and *dev5* (seen), and
@@ -308,9 +318,9 @@ sixth round and held-out 14 the seventh (ADR 0062), then the seventh and eighth 
 0063): their rows read *dev12*, *dev13* and *dev14* (seen); held-out 15, 16 and 19 measured the eighth round, and the
 ninth (ADR 0064) tuned on held-out 19: its row reads *dev19* (seen). No split on this page measures the ninth round:
 held-out 15 and 16's eighth-round results were read before it was written. The tenth (ADR 0065) took one of held-out
-15's rules as an example: its row reads *dev15* (seen). The shared real
-Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied here) hold
-no durable statement: any proposal there is a mistake.
+15's rules as an example: its row reads *dev15* (seen). Held-out 20, 21 and 22 measure the ninth and tenth rounds.
+The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
+here) hold no durable statement: any proposal there is a mistake.
 
 ## Figures
 
@@ -320,6 +330,18 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 20, 21 and 22, the measure of the frozen ninth (5b8760f) and tenth (d32e8f4) rounds (ADR 0065): 1
+  proposal, worth keeping; 1 of 2 rules found — the same for both rounds.** 477 fresh prompts (2 durable, 34 maybe),
+  labelled apart and landed after both rounds were frozen, each round run once with `memory_review/extract/` checked
+  equal to its commit. The proposal is held-out 20's "I dont like nested types, and I like all types to have their own
+  file" (a durable rule, "I don't like"). The miss is held-out 21's
+  "请注意，这个是一个微信小程序，用户没有任何的API Key。…"
+  (the users have no API key: keys are set on the back end), a project fact with no
+  signal word. No prompt in the three splits has a reminder cue, so the tenth round's kind was not exercised. **Fresh
+  record of frozen rounds, each once on the splits labelled for it: 11 of 42 proposals worth keeping (26%); since the
+  hold of ADR 0059: sixth 1 of 6, seventh 0 of 3, eighth 1 of 2, ninth 1 of 1, tenth 1 of 1 — 4 of 13, the last two
+  rounds right both times on 477 fresh prompts but with one proposal between them, too few to say the goal (6 of 10)
+  is met.**
 - **The tenth round (ADR 0065), frozen before held-out 20–22 were read:** a person reminding the agent of a rule it did
   not keep ("I told you to make sure any changes you did would not cause issues with the program.", "In terms of todo,
   I remind you the main directive that we rely on task-master, not in a file.", "… like you were supposed to", "I'm on
@@ -328,12 +350,12 @@ DOC_TAIL = """
   login bug"), not a referent of the chat ("I told you the file is in src"), not named code, not "now". Four rules
   more are found on the seen splits (dev 2, dev 4, dev 10, dev 15), no mistake added, and the shared sessions still
   get nothing.
-- **The ninth round (ADR 0064), not measured on fresh data:** a bare "use X" (a tool or way chosen, no signal word) is
-  held back and proposed when said in a second session — dev 19's "Use uv pip" / "USE "uv pip"!" / "USE "uv pip"!!!" in
-  three chats is now one proposal and 3 of its 5 rules found; the same whole message opening a new chat is a re-send,
-  not a second occasion, for this kind; "we use" inside what the person asks to ensure is a spec. Held-out 15 gains a
-  second proposal worth keeping; no other row changed. The search index's look-ups ran out before a split could be
-  labelled after it, so its precision on fresh data is unknown.
+- **The ninth round (ADR 0064), measured on held-out 20–22 (above):** a bare "use X" (a tool or way chosen, no signal
+  word) is held back and proposed when said in a second session — dev 19's "Use uv pip" / "USE "uv pip"!" / "USE "uv
+  pip"!!!" in three chats is now one proposal and 3 of its 5 rules found; the same whole message opening a new chat is
+  a re-send, not a second occasion, for this kind; "we use" inside what the person asks to ensure is a spec. Held-out
+  15 gains a second proposal worth keeping; no other row changed. The search index's look-ups ran out before a split
+  could be labelled after it in its own session; held-out 20–22, labelled in the next, measure it.
 - **Held-out 19, a third measure of the frozen eighth round (ADR 0063): 1 proposal, not worth keeping; 0 of 5 rules
   found.** The proposal: "Ensure that a search without `-e` parameter, we use the `best` preset" ("we use" in a spec
   of the command's default). The misses are the repetition the issue calls the strongest signal, said with no signal
