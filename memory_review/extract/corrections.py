@@ -19,8 +19,8 @@ _EN_PREFIX = re.compile(
     _I,
 )
 _EN_INSTEAD = re.compile(
-    r"^(?:please\s+)?(?P<rest>(?:use|run|call|keep|put|write|import|return|name|pass|set)\s+.+?)"
-    r"\s*(?:,\s*not\b|\binstead\b|\brather\s+than\b)",
+    r"^(?:please\s+)?(?P<rest>(?:use|run|call|keep|put|write|import|return|name|pass|set)\s.+?)"
+    r"(?:,\s*not\b|\binstead\b|\brather\s+than\b)",
     _I,
 )
 _EN_IMPERATIVE = re.compile(
@@ -28,12 +28,16 @@ _EN_IMPERATIVE = re.compile(
     r"name|add|remove|make|do|stick|switch|go|pass|set|move|leave|mock|test|format|start|stop)\b",
     _I,
 )
-_EN_CUT = re.compile(r"\s*(?:,\s*not\b|\binstead\b|\brather\s+than\b|[,.;!]).*$", _I)
+_EN_CUT = re.compile(r"(?:,\s*not\b|\binstead\b|\brather\s+than\b|[,.;!]).*$", _I)
 _NEGATIVE = re.compile(r"^(?:please\s+)?(?:don'?t|do\s+not|never)\b|^(?:请)?(?:不要|别)", _I)
 _ZH_PREFIX = re.compile(r"^(?:不对|不是这样|错了|我说了|我说过|说了)[，,。！!：:\s]*(?P<rest>.+)$")
 _ZH_IMPERATIVE = re.compile(r"^(?:请)?(?:用|使用|改用|换成|要用|不要|别)")
 _ZH_CUT = re.compile(r"[，,。；;！!].*$")
 MAX_KEY_WORDS = 4
+# A correction is one short sentence: longer text is not looked at, which also bounds the patterns' work. No pattern
+# here joins two runs that can both take spaces ("use\s+.+?\s*,"): on a run of spaces those multiply, and "use"
+# before 1,000 spaces took 10 s (round 10's hostile-input run).
+MAX_CHARS = 600
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,8 @@ class Correction:
 def find_correction(sentence: str) -> Correction | None:
     """The correction a sentence makes, if it is one."""
     text = sentence.strip().replace("\u2019", "'")
+    if len(text) > MAX_CHARS:
+        return None
     return _english(text) or _chinese(text)
 
 

@@ -52,7 +52,7 @@ from memory_review.extract.signals import (
     is_strong,
     scope_of,
 )
-from memory_review.extract.textutil import overlap, sentence_spans, tokens, unwrapped
+from memory_review.extract.textutil import leaders, sentence_spans, tokens, unwrapped
 from memory_review.extract.transcript import UNTRUSTED_SOURCES, Transcript, Turn
 from memory_review.models import MemoryType
 from memory_review.proposal import Priority, Proposer
@@ -334,21 +334,19 @@ def _repeated_finding(transcript: Transcript, items: list[tuple[_Said, Correctio
 
 def _repeated_across_sessions(transcript: Transcript, named: list[tuple[_Said, Classification]]) -> list[Finding]:
     """A named instruction, or one of a kind held back, said again in another session is the user's rule."""
-    groups: list[list[tuple[_Said, Classification]]] = []
-    for item in named:
-        bag = tokens(item[0].text)
-        for group in groups:
-            if overlap(bag, tokens(group[0][0].text)) >= SAME_RULE:
-                group.append(item)
-                break
-        else:
-            groups.append([item])
+    grouped: dict[int, list[tuple[_Said, Classification]]] = {}  # by the index of the group's first wording
+    for item, leader in zip(named, leaders([tokens(said.text) for said, _ in named], SAME_RULE), strict=True):
+        grouped.setdefault(leader, []).append(item)
+    groups = list(grouped.values())
     findings = []
+    whole: dict[str, str] = {}  # each turn's message, made once: a long message holds thousands of sentences
     for group in groups:
         first_per_session: dict[str, tuple[_Said, Classification]] = {}
         messages: set[str] = set()
         for said, found in group:
-            message = " ".join(said.turn.text.split()).casefold()
+            message = whole.get(said.turn.turn_id)
+            if message is None:
+                message = whole[said.turn.turn_id] = " ".join(said.turn.text.split()).casefold()
             if _resent(found, message, messages) and transcript.session_of(said.turn) not in first_per_session:
                 continue
             messages.add(message)

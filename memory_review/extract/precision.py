@@ -23,6 +23,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 _I = re.IGNORECASE
@@ -136,9 +137,9 @@ def is_a_tools_message(text: str) -> bool:
 # A prompt written for a model and pasted in (held-out 14, ADR 0063): "You are a Principal UI Architect, …" on a line
 # of its own and "Your mission is …" on another. Its "Never produce a pixel-perfect clone." limits the one task the
 # brief sets; the person's standing rules are said to the agent, not written into a role.
-_ROLE_LINE = re.compile(r"^\s*you\s+are\s+(?:a|an)\s+[^\n]{1,300}$", _I | re.MULTILINE)
+_ROLE_LINE = re.compile(r"^[^\S\n]*you\s+are\s+(?:a|an)\s+[^\n]{1,300}$", _I | re.MULTILINE)
 _BRIEF_LINE = re.compile(
-    r"^\s*your\s+(?:primary\s+|main\s+|only\s+)?(?:mission|task|goal|objective|job|role|purpose|assignment)\s+"
+    r"^[^\S\n]*your\s+(?:primary\s+|main\s+|only\s+)?(?:mission|task|goal|objective|job|role|purpose|assignment)\s+"
     r"(?:is|will\s+be)\b",
     _I | re.MULTILINE,
 )
@@ -177,12 +178,14 @@ def _pasted_blocks(text: str) -> list[tuple[int, int]]:
 
 
 # A long request laid out as a spec: "/idea", "Goal:", "Context:", numbered requirements, bullets (ADR 0054).
+# Line patterns skip leading blanks with [^\S\n]*, never \s*: from every line of a run of empty lines, \s* would
+# reach to the run's end, and a search through 100,000 newlines would take minutes.
 _SPEC_HEAD = re.compile(
-    r"^\s*(?:(?:\*\*)?(?:goal|context|requirements?|constraints?|acceptance\s+criteria|"
+    r"^[^\S\n]*(?:(?:\*\*)?(?:goal|context|requirements?|constraints?|acceptance\s+criteria|"
     r"deliverables?|output|scope|tasks?|steps|background|notes?|autonomy\s+instructions?)\b[^\n]{0,60}:)",
     _I | re.MULTILINE,
 )
-_ITEM = re.compile(r"^\s*(?:[-*+]\s|\d{1,3}[.)]\s)", re.MULTILINE)
+_ITEM = re.compile(r"^[^\S\n]*(?:[-*+]\s|\d{1,3}[.)]\s)", re.MULTILINE)
 SPEC_MIN_CHARS = 600
 SPEC_MIN_ITEMS = 3
 # In a spec, "do not merge" / "don't push to main" is how the person always works with git, not a detail of
@@ -233,4 +236,10 @@ _CONFIGURABLE = re.compile(
 
 def is_a_programs_default(sentence: str, message: str) -> bool:
     """True for "by default, do X" in a message that makes X configurable: a spec, not a standing rule."""
-    return _DEFAULT.search(sentence) is not None and _CONFIGURABLE.search(message) is not None
+    return _DEFAULT.search(sentence) is not None and _says_configurable(message)
+
+
+@functools.lru_cache(maxsize=1)
+def _says_configurable(message: str) -> bool:
+    # once per message, not once per sentence: a message of 2,000 "by default." sentences searched itself 2,000 times
+    return _CONFIGURABLE.search(message) is not None

@@ -37,11 +37,11 @@ _LEADING = re.compile(  # after an opening phrase or not: "In terms of todo, I r
     rf"{_OPENING}(?:[^,.!?\n]{{1,40}},\s*)?(?:{_TOLD}|i\s+remind\s+you|{_SAID})\s*(?:,\s*|:\s*|\bthat\s+|\bto\s+(?=\w))?(?P<rule>\S.*)$",
     _I | re.DOTALL,
 )
-_TRAILING = re.compile(r"\S.*?,?\s+(?:like|as)\s+you\s+(?:were|are)\s+supposed\s+to\b", _I | re.DOTALL)
+_TRAILING = re.compile(r"\s(?:like|as)\s+you\s+(?:were|are)\s+supposed\s+to\b", _I)
 _ALONE = re.compile(
     rf"{_OPENING}(?:you\s+should\s+(?:already\s+)?know\s+(?:this|that)|{_TOLD}\s+(?:this|that|so)"
     rf"(?:\s+(?:already|before|earlier))?|i\s+(?:already\s+)?said\s+(?:this|that|so)(?:\s+(?:already|before|earlier))?|"
-    rf"{_SAID}|how\s+many\s+times\s+do\s+i\s+(?:have|need)\s+to\s+(?:tell|say|ask)[^.!?\n]{{0,80}})\s*[.!?\u2026]*\s*$",
+    rf"{_SAID}|how\s+many\s+times\s+do\s+i\s+(?:have|need)\s+to\s+(?:tell|say|ask)[^.!?\n]{{0,80}})[\s.!?\u2026]*$",
     _I,
 )
 # "I told you to fix the login bug": a job the agent has not done yet, not a rule it forgot.
@@ -81,7 +81,8 @@ def a_reminder(sentence: str) -> Reminder | None:
     if leading is not None:
         start = leading.start("rule")
         return Reminder(rule_start=start) if is_a_rule(text[start:]) else None
-    if _TRAILING.match(text) and is_a_rule(text):
+    trailing = _TRAILING.search(text)
+    if trailing is not None and text[: trailing.start()].strip() and is_a_rule(text):
         return Reminder()
     return None
 

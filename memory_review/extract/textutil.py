@@ -7,9 +7,11 @@ script, character bigrams for CJK (which has no spaces to split on).
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterator, Sequence
 
 # A sentence ends at . ! ? ; followed by space or line end (so "pyproject.toml" stays
 # whole), at any CJK terminator, or at a line break: statements never span lines,
@@ -143,6 +145,38 @@ def overlap(left: frozenset[str], right: frozenset[str]) -> float:
     if not left or not right:
         return 0.0
     return len(left & right) / len(left | right)
+
+
+def leaders(bags: Sequence[frozenset[str]], threshold: float) -> list[int]:
+    """For each bag, the index of the first earlier group leader it overlaps by ``threshold`` or more, else its own
+    (it leads a new group): what comparing each bag with every leader in order gives, without doing that.
+
+    Comparing every bag with every leader is quadratic, and one pasted message of distinct named instructions made
+    it minutes. A leader is compared only when it shares a token with the bag in both their *prefixes* — each bag's
+    rarest tokens, as many as Jaccard ``threshold`` allows the pair to miss, plus one (the prefix filter of
+    similarity joins): two bags that overlap that much always share one there, so no pair is skipped that could
+    match, and the real overlap decides as before.
+    """
+    frequency = Counter(token for bag in bags for token in bag)
+    index: dict[str, list[int]] = {}
+    chosen: list[int] = []
+    for position, bag in enumerate(bags):
+        prefix = _prefix(bag, frequency, threshold)
+        candidates = sorted({leader for token in prefix for leader in index.get(token, ())})
+        leader = next((c for c in candidates if overlap(bag, bags[c]) >= threshold), position)
+        chosen.append(leader)
+        if leader == position:
+            for token in prefix:
+                index.setdefault(token, []).append(position)
+    return chosen
+
+
+def _prefix(bag: frozenset[str], frequency: Counter[str], threshold: float) -> list[str]:
+    # A pair with Jaccard >= t shares at least ceil(t * |bag|) of this bag's tokens; the tolerance keeps 0.6 * 5 (which
+    # floats make 3.0000000000000004) at 3, and a longer prefix only adds candidates, never loses one.
+    needed = math.ceil(threshold * len(bag) - 1e-9)
+    ordered = sorted(bag, key=lambda token: (frequency[token], token))
+    return ordered[: len(bag) - needed + 1]
 
 
 def slug(prefix: str, text: str, *, ignore: frozenset[str] = frozenset(), max_words: int = 4) -> str:

@@ -1,0 +1,58 @@
+"""Text made to be slow: runs of spaces and newlines, thousands of sentences in one message (threat model: no hang).
+
+Each input below took the heuristic minutes before round 10's hostile-input run found it (a pattern joining two runs
+that both take spaces, a line pattern whose ``\\s*`` crossed empty lines, a per-sentence search of the whole message,
+every named instruction compared with every group); it now reads them in well under a second. No time is asserted
+(shared machines): a regression shows as a test that runs for minutes.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+from rounds_kit import said, user_transcript
+
+from memory_review.extract.heuristic import SAME_RULE, extract
+from memory_review.extract.textutil import leaders, overlap
+
+_WORDS = [f"w{i}" for i in range(12)]
+
+
+def _naive_leaders(bags: list[frozenset[str]], threshold: float) -> list[int]:
+    chosen: list[int] = []
+    firsts: list[int] = []
+    for position, bag in enumerate(bags):
+        leader = next((f for f in firsts if overlap(bag, bags[f]) >= threshold), position)
+        chosen.append(leader)
+        if leader == position:
+            firsts.append(position)
+    return chosen
+
+
+@given(
+    st.lists(st.frozensets(st.sampled_from(_WORDS), max_size=7), max_size=40), st.sampled_from([0.3, 0.5, SAME_RULE])
+)
+def test_grouping_by_prefix_equals_comparing_with_every_group(bags: list[frozenset[str]], threshold: float) -> None:
+    assert leaders(bags, threshold) == _naive_leaders(bags, threshold)
+
+
+def test_use_before_a_run_of_spaces() -> None:
+    assert said("use " + " " * 3_000 + "x") == []
+
+
+def test_a_rule_word_before_and_after_a_run_of_newlines() -> None:
+    assert said("always" + "\n" * 30_000 + "x") == []
+    assert said("\n" * 30_000 + "always x") == ["always x"]
+
+
+def test_thousands_of_by_default_sentences_in_one_message() -> None:
+    assert said("by default\u3002" * 5_000) == []
+
+
+def test_thousands_of_distinct_named_instructions_in_one_message() -> None:
+    text = " ".join(f"Don't modify the panel{i} widget{i % 7} component." for i in range(3_000))
+    assert extract(user_transcript(text)) == []
+
+
+def test_a_long_run_of_spaces_before_a_task_tail() -> None:
+    assert said("Never do X" + " " * 30_000 + ", please remove that.") == ["Never do X"]
