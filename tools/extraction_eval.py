@@ -26,8 +26,8 @@ round (ADR 0059) tuned on it, so its row is ``dev10`` (seen) from then on. ``hel
 frozen sixth round, and held-out 14 the seventh; the seventh and eighth rounds (ADR 0062, 0063) tuned on them, so
 their rows are ``dev12``, ``dev13`` and ``dev14`` (seen). ``heldout15`` and ``heldout16`` (ADR 0063) measured the
 frozen eighth round once, and ``heldout19`` (ADR 0063) again; the ninth round (ADR 0064) tuned on held-out 19, so its
-row is ``dev19`` (seen). ``heldout20``, ``heldout21`` and ``heldout22`` (ADR 0065) measured the frozen ninth and tenth
-rounds once; the tenth took an example from held-out 15, whose row is ``dev15`` (seen).
+row is ``dev19`` (seen). ``heldout20``, ``heldout21``, ``heldout22`` and ``heldout23`` (ADR 0065) measured the frozen
+ninth and tenth rounds once; the tenth took an example from held-out 15, whose row is ``dev15`` (seen).
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -75,6 +75,7 @@ SPLITS = (
     "heldout20",
     "heldout21",
     "heldout22",
+    "heldout23",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
 # held-out 7, 8 and 9 by the fifth (ADR 0058), held-out 10 by the sixth (ADR 0059): their files keep their names,
@@ -307,6 +308,10 @@ it so.
   (held-out 21, three people, 275 prompts) and Claude Code transcripts (held-out 22, three people, 22 prompts; one of
   them also in held-out 21), MIT and Apache-2.0, with 2 durable rules and 34 maybe between them, each labelled by hand
   by engineers who never ran the heuristic and landed (5722d9e, 153437a, ec2b45e) after the tenth round was frozen.
+- *heldout23* (ADR 0065): later stretches of four of those people's histories that no round had read (test-framework's
+  and Text-Adventure-Game's Codex histories, BlastMerge's SpecStory chats past what held-out 20 took,
+  my-jarvis-desktop's other transcripts), 188 prompts, 0 durable and 19 maybe, labelled apart and landed (c6b3a2a)
+  after both rounds were frozen; fresh text, not new people.
 
 The *dev* splits were used to tune the heuristic; the *held-out* splits are not tuned on. Held-out 4 and 5
 were tuned on by the third round (ADR 0054): from then on their rows read *dev4* and *dev5* (seen), and
@@ -318,7 +323,7 @@ sixth round and held-out 14 the seventh (ADR 0062), then the seventh and eighth 
 0063): their rows read *dev12*, *dev13* and *dev14* (seen); held-out 15, 16 and 19 measured the eighth round, and the
 ninth (ADR 0064) tuned on held-out 19: its row reads *dev19* (seen). No split on this page measures the ninth round:
 held-out 15 and 16's eighth-round results were read before it was written. The tenth (ADR 0065) took one of held-out
-15's rules as an example: its row reads *dev15* (seen). Held-out 20, 21 and 22 measure the ninth and tenth rounds.
+15's rules as an example: its row reads *dev15* (seen). Held-out 20 to 23 measure the ninth and tenth rounds.
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -330,18 +335,19 @@ DOC_TAIL = """
 
 ## Reading the figures
 
-- **Held-out 20, 21 and 22, the measure of the frozen ninth (5b8760f) and tenth (d32e8f4) rounds (ADR 0065): 1
-  proposal, worth keeping; 1 of 2 rules found — the same for both rounds.** 477 fresh prompts (2 durable, 34 maybe),
+- **Held-out 20 to 23, the measure of the frozen ninth (5b8760f) and tenth (d32e8f4) rounds (ADR 0065): 1
+  proposal, worth keeping; 1 of 2 rules found — the same for both rounds.** 665 fresh prompts (2 durable, 53 maybe),
   labelled apart and landed after both rounds were frozen, each round run once with `memory_review/extract/` checked
-  equal to its commit. The proposal is held-out 20's "I dont like nested types, and I like all types to have their own
-  file" (a durable rule, "I don't like"). The miss is held-out 21's
+  equal to its commit; held-out 23 (188 prompts, later stretches of four of the same people) gave no proposal. The
+  proposal is held-out 20's "I dont like nested types, and I like all types to have their own file" (a durable rule,
+  "I don't like"). The miss is held-out 21's
   "请注意，这个是一个微信小程序，用户没有任何的API Key。…"
-  (the users have no API key: keys are set on the back end), a project fact with no
-  signal word. No prompt in the three splits has a reminder cue, so the tenth round's kind was not exercised. **Fresh
-  record of frozen rounds, each once on the splits labelled for it: 11 of 42 proposals worth keeping (26%); since the
-  hold of ADR 0059: sixth 1 of 6, seventh 0 of 3, eighth 1 of 2, ninth 1 of 1, tenth 1 of 1 — 4 of 13, the last two
-  rounds right both times on 477 fresh prompts but with one proposal between them, too few to say the goal (6 of 10)
-  is met.**
+  (the users have no API key: keys are set on the back end), a project fact with no signal word. Four prompts hold a
+  reminder cue word ("told it to analyze", "the one you said earlier … was normal", "I mistakenly said") and none is a
+  reminder: the tenth round proposed none of them, and its kind was not exercised. **Fresh record of frozen rounds,
+  each once on the splits labelled for it: 11 of 42 proposals worth keeping (26%); since the hold of ADR 0059: sixth 1
+  of 6, seventh 0 of 3, eighth 1 of 2, ninth 1 of 1, tenth 1 of 1 — 4 of 13, the last two rounds right both times on
+  665 fresh prompts but with one proposal between them, too few to say the goal (6 of 10) is met.**
 - **The tenth round (ADR 0065), frozen before held-out 20–22 were read:** a person reminding the agent of a rule it did
   not keep ("I told you to make sure any changes you did would not cause issues with the program.", "In terms of todo,
   I remind you the main directive that we rely on task-master, not in a file.", "… like you were supposed to", "I'm on
