@@ -56,3 +56,9 @@ def test_thousands_of_distinct_named_instructions_in_one_message() -> None:
 
 def test_a_long_run_of_spaces_before_a_task_tail() -> None:
     assert said("Never do X" + " " * 30_000 + ", please remove that.") == ["Never do X"]
+
+
+def test_opening_words_before_runs_of_spaces() -> None:
+    # "but   " sixteen times before no reminder: the opening words' spacing could split each run two ways (exponential)
+    assert said("but   " * 200 + "x") == []
+    assert said("so,  " * 200 + "I told you") == []
