@@ -11,6 +11,7 @@ names the file its text came from.
 
 from __future__ import annotations
 
+import bisect
 import posixpath
 import re
 from collections.abc import Iterator
@@ -21,7 +22,7 @@ from memory_review.importers.files import FileReader, Refused, SourceFile
 from memory_review.importers.markdown import code_lines
 
 MAX_IMPORT_DEPTH = 5
-_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+_BACKTICKS = re.compile(r"`+")
 _IMPORT = re.compile(r"(?:^|(?<=\s))@([^\s`'\"<>()\[\]{}|,;*]+)")
 _TRAILING = ".:!?"
 USER_FILE_NAMES = ("CLAUDE.md",)
@@ -92,6 +93,32 @@ def _target(reader: FileReader, file: SourceFile, reference: str, stack: tuple[P
     return rel
 
 
+def _without_code_spans(line: str) -> str:
+    """The line with each code span blanked: CommonMark's, a run of backticks closed by the next run of the same
+    length, with text between (Claude Code does not follow an ``@`` import inside one).
+
+    Found run by run, not with one pattern: a back-referencing pattern made a line of 1,600 backticks in a cloned
+    repository's CLAUDE.md take 38 s (and grew with the cube), and instruction files are the repository's, untrusted.
+    """
+    runs = [match.span() for match in _BACKTICKS.finditer(line)]
+    by_width: dict[int, list[int]] = {}
+    for number, (start, end) in enumerate(runs):
+        by_width.setdefault(end - start, []).append(number)
+    blanked = list(line)
+    number = 0
+    while number < len(runs):
+        start, end = runs[number]
+        same = by_width[end - start]
+        closing = bisect.bisect_right(same, number)
+        if closing < len(same) and runs[same[closing]][0] > end:  # text between the two runs
+            close_end = runs[same[closing]][1]
+            blanked[start:close_end] = " " * (close_end - start)
+            number = same[closing] + 1
+        else:
+            number += 1
+    return "".join(blanked)
+
+
 def imports(lines: list[str]) -> Iterator[str]:
     """The ``@path`` references of a file, in order, outside code.
 
@@ -101,7 +128,7 @@ def imports(lines: list[str]) -> Iterator[str]:
     for index, line in enumerate(lines):
         if index in code or "@" not in line:
             continue
-        prose = _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), line)
+        prose = _without_code_spans(line)
         for match in _IMPORT.finditer(prose):
             reference = match.group(1).rstrip(_TRAILING)
             if ("." in reference or "/" in reference) and "://" not in reference:

@@ -119,6 +119,13 @@ def test_references_in_code_mentions_and_emails_are_not_imports() -> None:
     assert list(imports(lines)) == ["pytest.mark.slow", "docs/a.md", "c.md"]
 
 
+def test_code_spans_are_commonmarks_and_a_line_of_backticks_costs_one_pass() -> None:
+    # a run of backticks closes only on a run of the same length; one of 100,000 backticks took minutes with a
+    # back-referencing pattern (a cloned repository's CLAUDE.md is untrusted)
+    lines = ["`` @in/span.md `` and ``` @x.md `` @open.md", "see " + "`" * 100_000 + " @after.md", "``@a.md`@b.md`` ok"]
+    assert list(imports(lines)) == ["x.md", "open.md", "after.md"]  # ``` and `` close nothing: both are text
+
+
 def test_caps_and_bad_files_become_notes(ws: Workspace) -> None:
     write(ws.root / "CLAUDE.md", "## Main\n\nSee @big.md @latin1.md @pipe.md @missing.md\n")
     write(ws.root / "big.md", "x" * (MAX_FILE_BYTES + 1))
