@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import unicodedata
 from pathlib import Path
 
@@ -450,6 +451,7 @@ PATHOLOGICAL = [
     "<memory" * 1400,
     "\u200b" * 10000,
     "do not " * 1400,
+    "-eyJa" * 60_000,  # every "eyJ" of one run once scanned to the run's end (quadratic: seconds, then minutes)
 ]
 
 
@@ -458,6 +460,18 @@ def test_no_catastrophic_backtracking(text: str) -> None:
     # Each input once took a pattern exponential time; finishing is the test (how fast: benchmarks, extract).
     assert scan(text) <= {FLAG_INJECTION, FLAG_SECRET, FLAG_HIDDEN_UNICODE}
     assert redact(redact(text)) == redact(text)
+
+
+_JWT = re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")
+_JWT_PARTS = ["eyJ", "a", "Z9", "-", "_", ".", " ", "=", "é", "eyJhbGciOi"]
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.lists(st.sampled_from(_JWT_PARTS), max_size=80).map("".join))
+def test_the_jwt_finder_finds_what_its_pattern_finds(text: str) -> None:
+    # tried once per run of token characters (safety._Jwt), it must find exactly the \b pattern's matches
+    found = [(m.start, m.end) for m in find_secrets(text) if m.kind == "jwt"]
+    assert found == [m.span() for m in _JWT.finditer(text)]
 
 
 @settings(max_examples=examples(200), deadline=None)
