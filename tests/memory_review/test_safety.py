@@ -6,6 +6,7 @@ import os
 import re
 import unicodedata
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 from hypothesis_kit import examples
 from workspace_kit import fresh_workspace
 
+from memory_review import safety
 from memory_review.proposal import ProposedMemory, UpsertProposal
 from memory_review.safety import (
     FLAG_HIDDEN_UNICODE,
@@ -452,6 +454,8 @@ PATHOLOGICAL = [
     "\u200b" * 10000,
     "do not " * 1400,
     "-eyJa" * 60_000,  # every "eyJ" of one run once scanned to the run's end (quadratic: seconds, then minutes)
+    "ask-" * 75_000,  # each refused "sk-" searched again to the run's end (quadratic)
+    "axoxb-" * 50_000,
 ]
 
 
@@ -460,6 +464,31 @@ def test_no_catastrophic_backtracking(text: str) -> None:
     # Each input once took a pattern exponential time; finishing is the test (how fast: benchmarks, extract).
     assert scan(text) <= {FLAG_INJECTION, FLAG_SECRET, FLAG_HIDDEN_UNICODE}
     assert redact(redact(text)) == redact(text)
+
+
+def _searched_again_from_each_refused_start(guarded: Any, text: str) -> list[tuple[int, int]]:
+    """What a guarded pattern finds when every refused match is searched past by one character (the plain way)."""
+    spans, pos = [], 0
+    while (match := guarded.regex.search(text, pos)) is not None:
+        start = match.start()
+        if guarded.refused_before is not None and start and guarded.refused_before(text[start - 1]):
+            pos = start + 1
+            continue
+        spans.append(match.span())
+        pos = match.end() if match.end() > start else start + 1
+    return spans
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.lists(st.sampled_from(["sk-", "ghp_", "xoxb-", "AIza", "a", "Z9", "-", "_", ".", "=", " ", ":", "/", "@",
+                                 "password", "token", "key", "Bearer ", "://", "é", "\n", "eyJ", "ignore all previous",
+                                 "you are now", "is "]),
+                max_size=60).map("".join))  # fmt: skip
+def test_skipping_inside_a_refused_match_finds_what_searching_again_finds(text: str) -> None:
+    # safety._Guarded tries the starts inside a refused match one by one instead of searching again from each
+    patterns = [p for _, p, _ in safety._secret_patterns()] + [p for _, p in safety._injection_patterns()]
+    for guarded in patterns:
+        assert [m.span() for m in guarded.finditer(text)] == _searched_again_from_each_refused_start(guarded, text)
 
 
 _JWT = re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")
