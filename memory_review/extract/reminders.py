@@ -10,8 +10,8 @@ heuristic proposed one of them (the only one with a signal word). Three forms:
 - the cue stands alone after the rule: "I'm on Ubuntu 22.04. You should know this..." — the sentence before.
 
 What the rule says must still read as one: no question, no "now"/"this file" (:func:`.signals.is_one_off`), no
-named code (a reminder about one function is the task's), and not a plain task step ("I told you to fix the login
-bug" reminds of a job, not a rule).
+named code (a reminder about one function is the task's), not a plain task step ("I told you to fix the login bug"
+reminds of a job, not a rule), and not about something the chat names ("I told you the file is in src").
 """
 
 from __future__ import annotations
