@@ -109,8 +109,8 @@ def _without_code_spans(line: str) -> str:
     while number < len(runs):
         start, end = runs[number]
         same = by_width[end - start]
-        closing = bisect.bisect_right(same, number)
-        if closing < len(same) and runs[same[closing]][0] > end:  # text between the two runs
+        closing = bisect.bisect_right(same, number)  # runs are maximal: text always lies between two of them
+        if closing < len(same):
             close_end = runs[same[closing]][1]
             blanked[start:close_end] = " " * (close_end - start)
             number = same[closing] + 1
