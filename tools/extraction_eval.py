@@ -356,7 +356,7 @@ DOC_TAIL = """
   login bug"), not a referent of the chat ("I told you the file is in src"), not named code, not "now". Four rules
   more are found on the seen splits (dev 2, dev 4, dev 10, dev 15), no mistake added, and the shared sessions still
   get nothing.
-- **The ninth round (ADR 0064), measured on held-out 20–22 (above):** a bare "use X" (a tool or way chosen, no signal
+- **The ninth round (ADR 0064), measured on held-out 20–23 (above):** a bare "use X" (a tool or way chosen, no signal
   word) is held back and proposed when said in a second session — dev 19's "Use uv pip" / "USE "uv pip"!" / "USE "uv
   pip"!!!" in three chats is now one proposal and 3 of its 5 rules found; the same whole message opening a new chat is
   a re-send, not a second occasion, for this kind; "we use" inside what the person asks to ensure is a spec. Held-out
