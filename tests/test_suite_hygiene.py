@@ -8,6 +8,8 @@ failed with collection errors. Shared helpers live in ``*_kit.py``/``*_helpers.p
 from __future__ import annotations
 
 import ast
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -43,3 +45,10 @@ def test_helper_module_names_are_unique_across_test_folders() -> None:
         if path.name != "conftest.py" and not path.name.startswith("test_") and path.name != "__init__.py":
             names.setdefault(path.stem, []).append(path.relative_to(ROOT).as_posix())
     assert {name: paths for name, paths in names.items() if len(paths) > 1} == {}
+
+
+def test_the_suite_never_uses_the_real_user_store() -> None:
+    # tests/conftest.py gives every test process a user store of its own: a developer's real pending candidates must
+    # not show up in a test that opens a Workspace in process
+    own = Path(os.environ["MEMORY_REVIEW_HOME"]).parent
+    assert own.name.startswith("memory-review-tests-") and own.parent == Path(tempfile.gettempdir())
