@@ -167,11 +167,11 @@ class _Guarded:
         self.refused_before = refused_before
 
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        pos = 0
+        pos, refused = 0, self.refused_before
         while (match := self.regex.search(text, pos)) is not None:
             start, end = match.span()
-            if self.refused_before is not None and start and self.refused_before(text[start - 1]):
-                allowed = self._allowed_within(text, start + 1, end)
+            if refused is not None and start and refused(text[start - 1]):
+                allowed = self._allowed_within(text, start + 1, end, refused)
                 if allowed is None:
                     pos = end if end > start else start + 1
                     continue
@@ -179,7 +179,7 @@ class _Guarded:
             yield match
             pos = match.end() if match.end() > start else start + 1
 
-    def _allowed_within(self, text: str, begin: int, end: int) -> re.Match[str] | None:
+    def _allowed_within(self, text: str, begin: int, end: int, refused: Callable[[str], bool]) -> re.Match[str] | None:
         """The first match inside a refused one, at a start the guard allows, tried there alone.
 
         Searching again from the refused start + 1 found the next refused start of the same run and read it to the
@@ -187,8 +187,6 @@ class _Guarded:
         inside the refused match are tried here one by one (a try fails at the pattern's first letters), and the
         search goes on after it.
         """
-        refused = self.refused_before
-        assert refused is not None
         for start in range(begin, end):
             if not refused(text[start - 1]) and (match := self.regex.match(text, start)) is not None:
                 return match

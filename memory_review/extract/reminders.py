@@ -24,6 +24,8 @@ from memory_review.extract.signals import is_one_off, is_question, scope_of
 from memory_review.models import DurableScope, MemoryType
 
 SIGNAL_REMINDER = "said before"
+# Not task_at_hand's _SAID_BEFORE: that one only lets a sentence that already carries a rule skip the wait for a second
+# session (ADR 0062); these patterns find where the rule is in a sentence that carries none of its own.
 _I = re.IGNORECASE
 # Each opening word is followed by one way of spacing only: "\s*,?\s+" split a run of spaces two ways per word, and
 # sixteen "but   " before a failed match took 26 s (exponential).
