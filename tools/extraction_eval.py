@@ -51,6 +51,8 @@ REPO = Path(__file__).resolve().parents[1]
 LABELLED = REPO / "tests" / "memory_review" / "extract" / "labelled"
 KEEP = frozenset({"durable", "maybe"})
 LABELS = frozenset({"durable", "maybe", "one-off"})
+UNJUDGED = "unjudged"
+"""A judged split's label for a prompt the judge never saw (ADR 0066)."""
 SPLITS = (
     "dev",
     "heldout",
@@ -108,24 +110,27 @@ class Figures:
     kept: int = 0
     durable_found: int = 0
     missed: list[str] = field(default_factory=list)
+    judged: bool = False  # a judged split (ADR 0066): only the judge's sample of prompts has labels
+    unjudged: int = 0  # proposals quoting a prompt the judge never saw: counted in no figure
 
     @property
     def precision(self) -> float | None:
-        return self.kept / len(self.proposals) if self.proposals else None
+        judged = len(self.proposals) - self.unjudged
+        return self.kept / judged if judged else None
 
     @property
     def recall(self) -> float | None:
-        return self.durable_found / self.durable if self.durable else None
+        return self.durable_found / self.durable if self.durable and not self.judged else None
 
 
-def _split_data(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((LABELLED / f"{name}.json").read_text(encoding="utf-8"))
+def _split_data(name: str, folder: Path = LABELLED) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((folder / f"{name}.json").read_text(encoding="utf-8"))
     return data
 
 
-def load_split(name: str) -> tuple[Transcript, dict[str, str]]:
+def load_split(name: str, folder: Path = LABELLED) -> tuple[Transcript, dict[str, str]]:
     """The split as one transcript (one session per source session) and each turn's label."""
-    data = _split_data(name)
+    data = _split_data(name, folder)
     turns: list[Turn] = []
     labels: dict[str, str] = {}
     for source in data["sessions"]:
@@ -147,10 +152,10 @@ def load_split(name: str) -> tuple[Transcript, dict[str, str]]:
     return Transcript(session_id=f"labelled-{name}", format="text", turns=turns), labels
 
 
-def rule_passages(name: str) -> dict[str, list[str]]:
+def rule_passages(name: str, folder: Path = LABELLED) -> dict[str, list[str]]:
     """Per turn, the passages of a long prompt that are its rule (``keep``), where the label names them."""
     passages: dict[str, list[str]] = {}
-    for source in _split_data(name)["sessions"]:
+    for source in _split_data(name, folder)["sessions"]:
         for number, prompt in enumerate(source["prompts"]):
             if prompt.get("keep"):
                 passages[f"{source['session']}:{number}"] = list(prompt["keep"])
@@ -162,11 +167,12 @@ def proposals_of(transcript: Transcript) -> list[PlannedProposal]:
     return plan(extract(transcript), approved=[], pending=[], discarded=[]).proposals
 
 
-def evaluate_split(name: str) -> Figures:
-    """Precision and recall on one labelled split."""
-    transcript, labels = load_split(name)
-    passages = rule_passages(name)
-    figures = Figures(name=ROLES.get(name, name), prompts=len(labels))
+def evaluate_split(name: str, folder: Path = LABELLED) -> Figures:
+    """Precision and recall on one labelled split (precision only on a judged one)."""
+    transcript, labels = load_split(name, folder)
+    passages = rule_passages(name, folder)
+    judged = bool(_split_data(name, folder).get("judged"))
+    figures = Figures(name=ROLES.get(name, name), prompts=len(labels), judged=judged)
     figures.durable = sum(1 for label in labels.values() if label == "durable")
     figures.maybe = sum(1 for label in labels.values() if label == "maybe")
 
@@ -179,6 +185,7 @@ def evaluate_split(name: str) -> Figures:
     for planned in proposals_of(transcript):
         evidence = planned.proposal.evidence
         figures.proposals.append(planned.proposal.memory.description)
+        figures.unjudged += labels[str(evidence[0].turn_id)] == UNJUDGED
         figures.kept += worth_keeping(str(evidence[0].turn_id), evidence[0].quote)
         covered.update(str(e.turn_id) for e in evidence if worth_keeping(str(e.turn_id), e.quote))
     for turn in transcript.turns:
@@ -216,6 +223,14 @@ def _fmt(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.0%}"
 
 
+def _proposals(f: Figures) -> str:
+    return f"{len(f.proposals)} ({f.unjudged} unjudged)" if f.unjudged else str(len(f.proposals))
+
+
+def _found(f: Figures) -> str:
+    return f"{f.durable_found} of {f.durable} judged" if f.judged else f"{f.durable_found} of {f.durable}"
+
+
 def table(rows: list[Figures]) -> str:
     """The figures as a Markdown table."""
     lines = [
@@ -224,8 +239,8 @@ def table(rows: list[Figures]) -> str:
     ]
     for f in rows:
         lines.append(
-            f"| {f.name} | {f.prompts} | {f.durable} / {f.maybe} | {len(f.proposals)} | {f.kept} | "
-            f"{_fmt(f.precision)} | {f.durable_found} of {f.durable} | {_fmt(f.recall)} |"
+            f"| {f.name} | {f.prompts} | {f.durable} / {f.maybe} | {_proposals(f)} | {f.kept} | "
+            f"{_fmt(f.precision)} | {_found(f)} | {_fmt(f.recall)} |"
         )
     return "\n".join(lines)
 
