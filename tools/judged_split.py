@@ -32,7 +32,6 @@ from memory_review.extract.readers import read_transcript
 from memory_review.safety import redact
 from tools.extraction_eval import LABELLED, LABELS, UNJUDGED, load_split, proposals_of
 
-
 SHEET_TEXT_LIMIT = 6_000
 """A prompt longer than this is shown cut on the judge's sheet (said so on the item); its label stands for the whole."""
 CONTEXT_PROMPTS = 3

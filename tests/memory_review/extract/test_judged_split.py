@@ -124,7 +124,7 @@ def test_a_judgment_must_be_a_label_with_its_parts_in_the_text(tmp_path: Path) -
     _, key = _judged_history(tmp_path)
     entries = key["items"]
     assert isinstance(entries, dict)
-    judgments = {item: {"label": "one-off"} for item in entries}
+    judgments: dict[str, dict[str, object]] = {item: {"label": "one-off"} for item in entries}
     judgments[next(iter(entries))] = {"label": "durable", "keep": ["words the prompt never had"]}
     with pytest.raises(SystemExit, match="keep"):
         merge("judged-test", judgments, key, tmp_path)
