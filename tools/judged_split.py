@@ -11,7 +11,7 @@ decoys is a rule missed.
     python -m tools.judged_split build-aider HISTORY --name NAME --meta META.json [--skip-lines A-B ...]
     python -m tools.judged_split build-prompts PROMPTS.json --name NAME --meta META.json
     python -m tools.judged_split sheet NAME --commit SHA --out SHEET.json --key KEY.json [--decoys 3] [--seed N]
-    python -m tools.judged_split merge NAME --judgments JUDGMENTS.json --key KEY.json
+    python -m tools.judged_split merge NAME --judgments JUDGE_A.json JUDGE_B.json --key KEY.json
 
 ``META.json`` holds the session fields every split names (repo, licence, format, path, commit, sdist, session,
 window); ``build-prompts`` takes ``{"meta": {...}, "prompts": [{"text", "session"}]}`` made by a format's own
@@ -133,30 +133,50 @@ def make_sheet(
     return sheet, key
 
 
-def merge(name: str, judgments: dict[str, Any], key: dict[str, Any], folder: Path = LABELLED) -> Path:
-    """The judge's labels written into the split, with what was judged and why it was on the sheet."""
+STRICTNESS = {"durable": 0, "maybe": 1, "one-off": 2}
+
+
+def stricter(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any]:
+    """Of two judgments of one prompt, the one less ready to keep it: one-off over maybe over durable, and on the
+    same label the one that names the passages that are the rule (a quote must then hold one)."""
+    return max((first, second), key=lambda j: (STRICTNESS[j["label"]], bool(j.get("keep"))))
+
+
+def _checked(item: str, judged: dict[str, Any], text: str) -> dict[str, Any]:
+    if judged.get("label") not in LABELS or not all(part in text for part in judged.get("keep", [])):
+        raise SystemExit(f"{item}: a label of {sorted(LABELS)}, and each `keep` part in the prompt's text")
+    return judged
+
+
+def merge(name: str, judges: Sequence[dict[str, Any]], key: dict[str, Any], folder: Path = LABELLED) -> Path:
+    """The judges' labels written into the split (the stricter per prompt), with each judge's own labels and
+    which prompts were proposed and which were decoys."""
     path = folder / f"{name}.json"
     data = json.loads(path.read_text(encoding="utf-8"))
     (session,) = data["sessions"]
     by_turn = {f"{session['session']}:{n}": prompt for n, prompt in enumerate(session["prompts"])}
-    missing = sorted(set(key["items"]) - set(judgments))
-    if missing:
-        raise SystemExit(f"the judgments lack {len(missing)} item(s), first {missing[0]}")
+    for judgments in judges:
+        missing = sorted(set(key["items"]) - set(judgments))
+        if missing:
+            raise SystemExit(f"the judgments lack {len(missing)} item(s), first {missing[0]}")
     for item, where in key["items"].items():
-        judged = judgments[item]
         prompt = by_turn[where["turn"]]
-        if judged["label"] not in LABELS or not all(part in prompt["text"] for part in judged.get("keep", [])):
-            raise SystemExit(f"{item}: a label of {sorted(LABELS)}, and each `keep` part in the prompt's text")
-        prompt["label"] = judged["label"]
+        given = [_checked(item, judgments[item], prompt["text"]) for judgments in judges]
+        chosen = given[0]
+        for other in given[1:]:
+            chosen = stricter(chosen, other)
+        prompt["label"] = chosen["label"]
         for field in ("keep", "why"):
-            if judged.get(field):
-                prompt[field] = judged[field]
+            if chosen.get(field):
+                prompt[field] = chosen[field]
+    items = key["items"].values()
     data["judging"] = {
         "heuristic_commit": key["commit"],
         "seed": key["seed"],
         "decoys_per_proposal": key["decoys_per_proposal"],
-        "proposed": sorted(w["turn"] for w in key["items"].values() if w["proposed"]),
-        "decoys": sorted(w["turn"] for w in key["items"].values() if not w["proposed"]),
+        "proposed": sorted(w["turn"] for w in items if w["proposed"]),
+        "decoys": sorted(w["turn"] for w in items if not w["proposed"]),
+        "judges": [{w["turn"]: judgments[i]["label"] for i, w in key["items"].items()} for judgments in judges],
     }
     path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     return path
@@ -190,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     sheet.add_argument("--seed", type=int, default=2026)
     merged = commands.add_parser("merge", help="write the judge's labels into the split")
     merged.add_argument("name")
-    merged.add_argument("--judgments", required=True)
+    merged.add_argument("--judgments", required=True, nargs="+", help="one file per judge")
     merged.add_argument("--key", required=True)
     args = parser.parse_args(argv)
     if args.command == "build-aider":
@@ -207,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
         proposed = sum(1 for item in key_data["items"].values() if item["proposed"])
         print(f"{args.out}: {len(sheet_data['items'])} items ({proposed} proposed); key in {args.key}")
     else:
-        print(merge(args.name, _read_json(args.judgments), _read_json(args.key)))
+        print(merge(args.name, [_read_json(path) for path in args.judgments], _read_json(args.key)))
     return 0
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tools.extraction_eval import evaluate_split, load_split
-from tools.judged_split import aider_prompts, choose_decoys, make_sheet, merge, write_split
+from tools.judged_split import aider_prompts, choose_decoys, make_sheet, merge, stricter, write_split
 
 RULE = "Always run the tests with uv run pytest before you commit, in this repo."
 HISTORY = f"""
@@ -114,7 +114,7 @@ def test_merged_judgments_give_precision_but_no_recall(tmp_path: Path) -> None:
     entries = key["items"]
     assert isinstance(entries, dict)
     judgments = {item: {"label": "durable" if entry["proposed"] else "one-off"} for item, entry in entries.items()}
-    merge("judged-test", judgments, key, tmp_path)
+    merge("judged-test", [judgments], key, tmp_path)
     figures = evaluate_split("judged-test", tmp_path)
     assert (len(figures.proposals), figures.unjudged, figures.kept) == (1, 0, 1)
     assert figures.precision == 1.0 and figures.recall is None
@@ -127,9 +127,9 @@ def test_a_judgment_must_be_a_label_with_its_parts_in_the_text(tmp_path: Path) -
     judgments: dict[str, dict[str, object]] = {item: {"label": "one-off"} for item in entries}
     judgments[next(iter(entries))] = {"label": "durable", "keep": ["words the prompt never had"]}
     with pytest.raises(SystemExit, match="keep"):
-        merge("judged-test", judgments, key, tmp_path)
+        merge("judged-test", [judgments], key, tmp_path)
     with pytest.raises(SystemExit, match="lack"):
-        merge("judged-test", {}, key, tmp_path)
+        merge("judged-test", [{}], key, tmp_path)
 
 
 def test_a_proposal_on_an_unjudged_prompt_counts_in_no_figure(tmp_path: Path) -> None:
@@ -137,3 +137,23 @@ def test_a_proposal_on_an_unjudged_prompt_counts_in_no_figure(tmp_path: Path) ->
     figures = evaluate_split("judged-test", tmp_path)
     assert (len(figures.proposals), figures.unjudged, figures.kept) == (1, 1, 0)
     assert figures.precision is None
+
+
+def test_two_judges_give_the_stricter_label_and_each_is_kept(tmp_path: Path) -> None:
+    _, key = _judged_history(tmp_path)
+    entries = key["items"]
+    assert isinstance(entries, dict)
+    lenient = {item: {"label": "durable"} for item in entries}
+    strict = {item: {"label": "maybe" if entry["proposed"] else "one-off"} for item, entry in entries.items()}
+    merge("judged-test", [lenient, strict], key, tmp_path)
+    data = json.loads((tmp_path / "judged-test.json").read_text(encoding="utf-8"))
+    labels = {prompt["label"] for prompt in data["sessions"][0]["prompts"]}
+    assert labels == {"maybe", "one-off", "unjudged"}
+    assert [set(judge.values()) for judge in data["judging"]["judges"]] == [{"durable"}, {"maybe", "one-off"}]
+    assert evaluate_split("judged-test", tmp_path).kept == 1  # maybe is worth keeping
+
+
+def test_on_the_same_label_the_judgment_naming_the_rule_is_stricter() -> None:
+    plain, narrow = {"label": "durable"}, {"label": "durable", "keep": ["always run the tests"]}
+    assert stricter(plain, narrow) is narrow and stricter(narrow, plain) is narrow
+    assert stricter({"label": "one-off"}, narrow)["label"] == "one-off"
