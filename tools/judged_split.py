@@ -122,13 +122,17 @@ def make_sheet(
         sheet_items.append(
             {
                 "item": item,
+                "position": order.index(turn_id),
                 "earlier_prompts_in_its_session": _context(turn_id, order, texts, sessions),
                 "text": shown,
                 "cut_for_the_sheet": len(text) > SHEET_TEXT_LIMIT,
             }
         )
         key_items[item] = {"turn": turn_id, "proposed": turn_id in proposed}
-    sheet = {"split": name, "items": sheet_items}
+    # The whole history, as a labeller of a labelled split reads it: whether words come back in other sessions is
+    # what makes a rule of them, and every item is given the same means to see it.
+    history = [{"position": n, "session": sessions[t], "text": texts[t]} for n, t in enumerate(order)]
+    sheet = {"split": name, "items": sheet_items, "history": history}
     key = {"split": name, "commit": commit, "seed": seed, "decoys_per_proposal": per_proposal, "items": key_items}
     return sheet, key
 

@@ -98,8 +98,12 @@ def test_the_sheet_hides_which_item_was_proposed(tmp_path: Path) -> None:
     sheet, key = _judged_history(tmp_path)
     items = sheet["items"]
     assert isinstance(items, list) and items
-    assert all(set(item) == {"item", "earlier_prompts_in_its_session", "text", "cut_for_the_sheet"} for item in items)
+    fields = {"item", "position", "earlier_prompts_in_its_session", "text", "cut_for_the_sheet"}
+    assert all(set(item) == fields for item in items)
     assert "proposed" not in json.dumps(sheet)
+    history = sheet["history"]  # the whole history, for every item alike: a repeat in another session shows
+    assert isinstance(history, list)
+    assert all(history[item["position"]]["text"] == item["text"] for item in items)
     transcript, _ = load_split("judged-test", tmp_path)
     texts = {t.turn_id: t.text for t in transcript.turns}
     entries = key["items"]
