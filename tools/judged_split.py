@@ -152,14 +152,24 @@ def _checked(item: str, judged: dict[str, Any], text: str) -> dict[str, Any]:
     return judged
 
 
-def merge(name: str, judges: Sequence[dict[str, Any]], key: dict[str, Any], folder: Path = LABELLED) -> Path:
+def _labels(judgments: dict[str, Any], key: dict[str, Any]) -> dict[str, str]:
+    return {where["turn"]: judgments[item]["label"] for item, where in key["items"].items()}
+
+
+def merge(
+    name: str,
+    judges: Sequence[dict[str, Any]],
+    key: dict[str, Any],
+    folder: Path = LABELLED,
+    earlier: Sequence[dict[str, Any]] = (),
+) -> Path:
     """The judges' labels written into the split (the stricter per prompt), with each judge's own labels and
-    which prompts were proposed and which were decoys."""
+    which prompts were proposed and which were decoys; ``earlier`` judges' labels are kept beside them, unused."""
     path = folder / f"{name}.json"
     data = json.loads(path.read_text(encoding="utf-8"))
     (session,) = data["sessions"]
     by_turn = {f"{session['session']}:{n}": prompt for n, prompt in enumerate(session["prompts"])}
-    for judgments in judges:
+    for judgments in (*judges, *earlier):
         missing = sorted(set(key["items"]) - set(judgments))
         if missing:
             raise SystemExit(f"the judgments lack {len(missing)} item(s), first {missing[0]}")
@@ -180,7 +190,8 @@ def merge(name: str, judges: Sequence[dict[str, Any]], key: dict[str, Any], fold
         "decoys_per_proposal": key["decoys_per_proposal"],
         "proposed": sorted(w["turn"] for w in items if w["proposed"]),
         "decoys": sorted(w["turn"] for w in items if not w["proposed"]),
-        "judges": [{w["turn"]: judgments[i]["label"] for i, w in key["items"].items()} for judgments in judges],
+        "judges": [_labels(judgments, key) for judgments in judges],
+        "earlier_judges": [_labels(judgments, key) for judgments in earlier],
     }
     path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     return path
@@ -215,6 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     merged = commands.add_parser("merge", help="write the judge's labels into the split")
     merged.add_argument("name")
     merged.add_argument("--judgments", required=True, nargs="+", help="one file per judge")
+    merged.add_argument("--earlier", nargs="*", default=[], help="earlier judges' files: kept in the record, unused")
     merged.add_argument("--key", required=True)
     args = parser.parse_args(argv)
     if args.command == "build-aider":
@@ -231,7 +243,8 @@ def main(argv: list[str] | None = None) -> int:
         proposed = sum(1 for item in key_data["items"].values() if item["proposed"])
         print(f"{args.out}: {len(sheet_data['items'])} items ({proposed} proposed); key in {args.key}")
     else:
-        print(merge(args.name, [_read_json(path) for path in args.judgments], _read_json(args.key)))
+        judges = [_read_json(path) for path in args.judgments]
+        print(merge(args.name, judges, _read_json(args.key), earlier=[_read_json(path) for path in args.earlier]))
     return 0
 
 

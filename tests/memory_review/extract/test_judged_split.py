@@ -149,8 +149,10 @@ def test_two_judges_give_the_stricter_label_and_each_is_kept(tmp_path: Path) -> 
     assert isinstance(entries, dict)
     lenient = {item: {"label": "durable"} for item in entries}
     strict = {item: {"label": "maybe" if entry["proposed"] else "one-off"} for item, entry in entries.items()}
-    merge("judged-test", [lenient, strict], key, tmp_path)
+    earlier = {item: {"label": "one-off"} for item in entries}
+    merge("judged-test", [lenient, strict], key, tmp_path, earlier=[earlier])
     data = json.loads((tmp_path / "judged-test.json").read_text(encoding="utf-8"))
+    assert [set(judge.values()) for judge in data["judging"]["earlier_judges"]] == [{"one-off"}]  # kept, unused
     labels = {prompt["label"] for prompt in data["sessions"][0]["prompts"]}
     assert labels == {"maybe", "one-off", "unjudged"}
     assert [set(judge.values()) for judge in data["judging"]["judges"]] == [{"durable"}, {"maybe", "one-off"}]
