@@ -27,7 +27,9 @@ frozen sixth round, and held-out 14 the seventh; the seventh and eighth rounds (
 their rows are ``dev12``, ``dev13`` and ``dev14`` (seen). ``heldout15`` and ``heldout16`` (ADR 0063) measured the
 frozen eighth round once, and ``heldout19`` (ADR 0063) again; the ninth round (ADR 0064) tuned on held-out 19, so its
 row is ``dev19`` (seen). ``heldout20``, ``heldout21``, ``heldout22`` and ``heldout23`` (ADR 0065) measured the frozen
-ninth and tenth rounds once; the tenth took an example from held-out 15, whose row is ``dev15`` (seen).
+ninth and tenth rounds once; the tenth took an example from held-out 15, whose row is ``dev15`` (seen). ``judged1``
+(ADR 0066) is a judged split: a whole history, only the frozen tenth round's proposals and decoys among them judged,
+blind; ``heldout24`` measured the tenth round too.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -78,6 +80,8 @@ SPLITS = (
     "heldout21",
     "heldout22",
     "heldout23",
+    "heldout24",
+    "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
 # held-out 7, 8 and 9 by the fifth (ADR 0058), held-out 10 by the sixth (ADR 0059): their files keep their names,
@@ -327,6 +331,14 @@ it so.
   and Text-Adventure-Game's Codex histories, BlastMerge's SpecStory chats past what held-out 20 took,
   my-jarvis-desktop's other transcripts), 188 prompts, 0 durable and 19 maybe, labelled apart and landed (c6b3a2a)
   after both rounds were frozen; fresh text, not new people.
+- *heldout24* (ADR 0066): one more person's Codex CLI session rollouts (7kim/PAOS, MIT), 4 prompts, 3 of them sent by a
+  setup helper that wraps the person's words in its own status report; no durable rule, no maybe; labelled by hand and
+  landed (f71a3dc) after the tenth round was frozen. The search index's sources are close to used up: of about 130
+  repositories checked, this was the one with a licence and a prompt.
+- *judged1* (ADR 0066, a **judged** split): aider's author's own history (the aider-chat 0.86.2 sdist's test fixture,
+  Apache-2.0) but held-out 11's stretch, 740 prompts read by the product's own aider reader, every prompt `unjudged`
+  but the frozen tenth round's proposals and 4 decoys per proposal, judged blind by two judges who never read the
+  heuristic (the stricter label per prompt). Precision only: its recall is n/a.
 
 The *dev* splits were used to tune the heuristic; the *held-out* splits are not tuned on. Held-out 4 and 5
 were tuned on by the third round (ADR 0054): from then on their rows read *dev4* and *dev5* (seen), and
@@ -338,7 +350,8 @@ sixth round and held-out 14 the seventh (ADR 0062), then the seventh and eighth 
 0063): their rows read *dev12*, *dev13* and *dev14* (seen); held-out 15, 16 and 19 measured the eighth round, and the
 ninth (ADR 0064) tuned on held-out 19: its row reads *dev19* (seen). No split on this page measures the ninth round:
 held-out 15 and 16's eighth-round results were read before it was written. The tenth (ADR 0065) took one of held-out
-15's rules as an example: its row reads *dev15* (seen). Held-out 20 to 23 measure the ninth and tenth rounds.
+15's rules as an example: its row reads *dev15* (seen). Held-out 20 to 23 measure the ninth and tenth rounds,
+held-out 24 and judged 1 the tenth.
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -350,6 +363,16 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Judged 1 and held-out 24, a second measure of the frozen tenth round (2ff9679, ADR 0066): 3 proposals, 1 worth
+  keeping.** Judged 1 (740 prompts of aider's author, downloaded whole): 2 proposals — "Use `GitTemporaryDirectory`",
+  said in three sessions and asked for in seven (both judges of record: maybe, a test convention of the project), and
+  "Always show on line before, even 1 file" (both: one-off, how one part of the screen behaves). Held-out 24 (4
+  prompts): 1 proposal, not worth keeping — "use GitHub source when docs are insufficient.", a line of the status
+  report a setup helper appends to each of the person's requests, so the same words came back in three sessions. The
+  first two judges, whose sheet lacked the rest of the history, would have kept 1 and 0 of judged 1's two (ADR 0066).
+  **Fresh record of frozen rounds, each once on the splits labelled or judged for it: 12 of 45 proposals worth keeping
+  (27%); since the hold of ADR 0059: 5 of 16; the tenth round 2 of 4 on 1,409 fresh prompts. The goal, 6 of 10, is
+  not met.**
 - **Held-out 20 to 23, the measure of the frozen ninth (5b8760f) and tenth (d32e8f4) rounds (ADR 0065): 1
   proposal, worth keeping; 1 of 2 rules found — the same for both rounds.** 665 fresh prompts (2 durable, 53 maybe),
   labelled apart and landed after both rounds were frozen, each round run once with `memory_review/extract/` checked

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.extraction_eval import LABELLED, LABELS, REPO, SPLITS, evaluate_shared, evaluate_split, table
+from tools.extraction_eval import LABELLED, LABELS, REPO, SPLITS, UNJUDGED, evaluate_shared, evaluate_split, table
 
 GOAL = 0.6  # at least 6 of 10 proposals worth keeping
 MAX_PROPOSALS_PER_PROMPT = 0.1  # a review queue is not flooded
@@ -19,6 +19,7 @@ def test_every_labelled_session_names_its_source_and_licence(split: str) -> None
     data = json.loads((LABELLED / f"{split}.json").read_text(encoding="utf-8"))
     readme = (LABELLED / "README.md").read_text(encoding="utf-8")
     assert data["sessions"]
+    labels = LABELS | {UNJUDGED} if data.get("judged") else LABELS  # a judged split labels only its sheet (ADR 0066)
     for session in data["sessions"]:
         # A git commit, or an abbreviated one beside the published archive the text was read from, by its sha256
         # (held-out 11: aider's own history, a test fixture in aider-chat's sdist on PyPI).
@@ -26,7 +27,7 @@ def test_every_labelled_session_names_its_source_and_licence(split: str) -> None
         assert re.fullmatch(r"[0-9a-f]{40}" if not pinned else r"[0-9a-f]{7,40}", session["commit"]), session["session"]
         assert session["path"] and session["licence"] and session["format"]
         assert session["repo"] in readme, session["repo"]
-        assert {p["label"] for p in session["prompts"]} <= LABELS
+        assert {p["label"] for p in session["prompts"]} <= labels
         assert all(p["text"].strip() for p in session["prompts"])
         if "sessions" in session:
             assert len(session["sessions"]) == len(session["prompts"])
@@ -44,7 +45,8 @@ def test_the_held_out_split_meets_the_goal_without_flooding() -> None:
 @pytest.mark.parametrize("split", SPLITS)
 def test_no_split_floods_the_review_queue(split: str) -> None:
     figures = evaluate_split(split)
-    assert len(figures.proposals) <= MAX_PROPOSALS_PER_PROMPT * figures.prompts, figures.proposals
+    # one proposal floods no queue: held-out 24 has 4 prompts
+    assert len(figures.proposals) <= max(1, MAX_PROPOSALS_PER_PROMPT * figures.prompts), figures.proposals
 
 
 def test_the_second_dev_split_keeps_what_it_was_tuned_to() -> None:
@@ -122,8 +124,9 @@ def test_the_tenth_held_out_split_gives_no_more_mistakes_than_measured() -> None
 
 def test_the_sixth_round_keeps_what_it_was_tuned_to() -> None:
     # ADR 0059: dev 10's mistakes (Cursor's own plan hand-off, a Chinese spec of one search box, "if i sign out …
-    # it should not …", "Dont be dumb") are gone, and no seen split gives a proposal not worth keeping
-    for split in SPLITS:
+    # it should not …", "Dont be dumb") are gone, and no seen split gives a proposal not worth keeping; held-out 24 and
+    # judged 1 hold the frozen tenth round's fresh mistakes (ADR 0066) until a round tunes on them
+    for split in (s for s in SPLITS if s not in {"heldout24", "judged1"}):
         figures = evaluate_split(split)
         assert figures.kept == len(figures.proposals), (split, figures.proposals)
 
@@ -214,3 +217,13 @@ def test_the_figures_page_shows_the_current_figures() -> None:
         assert row in page, (
             f"docs/extraction.md is stale: run python -m tools.extraction_eval --write docs/extraction.md ({row})"
         )
+
+
+def test_judged_1_and_held_out_24_give_what_the_frozen_tenth_round_gave() -> None:
+    # ADR 0066: the frozen tenth round (2ff9679) run once on each. Judged 1: 2 proposals, "Use `GitTemporaryDirectory`"
+    # (said in three sessions; both judges of record: maybe) and "Always show on line before, even 1 file" (one-off).
+    # Held-out 24: 1 proposal, not worth keeping (a line of a setup helper's status report, in three sessions).
+    judged, held_out = evaluate_split("judged1"), evaluate_split("heldout24")
+    assert (judged.prompts, len(judged.proposals), judged.kept, judged.unjudged) == (740, 2, 1, 0)
+    assert judged.recall is None  # a judged split measures precision only
+    assert (held_out.prompts, len(held_out.proposals), held_out.kept) == (4, 1, 0)
