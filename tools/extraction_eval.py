@@ -29,7 +29,8 @@ frozen eighth round once, and ``heldout19`` (ADR 0063) again; the ninth round (A
 row is ``dev19`` (seen). ``heldout20``, ``heldout21``, ``heldout22`` and ``heldout23`` (ADR 0065) measured the frozen
 ninth and tenth rounds once; the tenth took an example from held-out 15, whose row is ``dev15`` (seen). ``judged1``
 (ADR 0066) is a judged split: a whole history, only the frozen tenth round's proposals and decoys among them judged,
-blind; ``heldout24`` measured the tenth round too.
+blind; ``heldout24`` measured the tenth round too. The eleventh round (ADR 0067) tuned on both: their rows read
+``dev24`` and ``judged1`` (seen).
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -99,6 +100,8 @@ ROLES = {
     "heldout14": "dev14 (seen; was heldout14)",
     "heldout15": "dev15 (seen; was heldout15)",
     "heldout19": "dev19 (seen; was heldout19)",
+    "heldout24": "dev24 (seen; was heldout24)",
+    "judged1": "judged1 (seen)",
 }
 
 
@@ -351,7 +354,8 @@ sixth round and held-out 14 the seventh (ADR 0062), then the seventh and eighth 
 ninth (ADR 0064) tuned on held-out 19: its row reads *dev19* (seen). No split on this page measures the ninth round:
 held-out 15 and 16's eighth-round results were read before it was written. The tenth (ADR 0065) took one of held-out
 15's rules as an example: its row reads *dev15* (seen). Held-out 20 to 23 measure the ninth and tenth rounds,
-held-out 24 and judged 1 the tenth.
+held-out 24 and judged 1 the tenth; the eleventh (ADR 0067) tuned on those two, whose rows read *dev24* and *judged1*
+(seen).
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -363,6 +367,12 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **The eleventh round (ADR 0067), frozen before held-out 25 and 26 were read,** takes the tenth round's two fresh
+  mistakes as classes, each with near misses in `test_heuristic_round11.py`: the lines of a program's report in the
+  person's slot (three or more "Field: value" lines in a run, most of them data: "Config valid: true") are not the
+  person's words, however often they come back; "always / never show" with the thing shown left out and a place right
+  after the verb ("always show on line before, even 1 file") is a spec, like "always show the spinner". No other row
+  changed; the shared sessions still get nothing.
 - **Judged 1 and held-out 24, a second measure of the frozen tenth round (2ff9679, ADR 0066): 3 proposals, 1 worth
   keeping.** Judged 1 (740 prompts of aider's author, downloaded whole): 2 proposals — "Use `GitTemporaryDirectory`",
   said in three sessions and asked for in seven (both judges of record: maybe, a test convention of the project), and

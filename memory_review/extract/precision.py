@@ -154,9 +154,41 @@ def quoted_ranges(text: str) -> list[tuple[int, int]]:
     """Where double-quoted passages sit in a whole message (a quote may hold several sentences).
 
     A block pasted after a line that says where it comes from ("I see a console error:", "the docs say:",
-    "my colleague wrote:") counts as quoted too, up to the next blank line (ADR 0057).
+    "my colleague wrote:") counts as quoted too, up to the next blank line (ADR 0057), and so do the lines of a
+    program's report of fields (ADR 0067).
     """
-    return [match.span() for match in _QUOTED.finditer(text)] + _pasted_blocks(text)
+    return [match.span() for match in _QUOTED.finditer(text)] + _pasted_blocks(text) + report_fields(text)
+
+
+# A program's report in the person's slot (held-out 24, ADR 0067): a setup helper appended "Default agent: main",
+# "Config valid: true", "Gateway reachable: false", … "Source mode: package/install; use GitHub source when docs are
+# insufficient." to every request, so the sentence came back in three sessions as if the person had said it each
+# time. Three or more "Field: value" lines, most of whose values are data (one token, a status word), are a report;
+# "Style: always use tabs" / "Tests: run them with uv" / "Commits: small" written by a person are sentences, not data.
+_FIELD_LINE = re.compile(r"^[ \t]*[A-Z][A-Za-z0-9 /_()'-]{0,40}:[ \t]+(\S[^\n]*)$", re.MULTILINE)
+_DATA_VALUE = re.compile(
+    r"\S+|(?:not\s+)?(?:found|configured|set|available|installed|enabled|disabled|reachable|valid)", _I
+)
+MIN_REPORT_FIELDS = 3
+
+
+def report_fields(text: str) -> list[tuple[int, int]]:
+    """The field lines of each program's report in the message ("Config valid: true" …): a run of field lines
+    with nothing between them ("User request: …" before a blank line is the person's, not the report's)."""
+    if ": " not in text:
+        return []
+    runs: list[list[re.Match[str]]] = []
+    for field in _FIELD_LINE.finditer(text):
+        if runs and runs[-1][-1].end() + 1 == field.start():
+            runs[-1].append(field)
+        else:
+            runs.append([field])
+    return [field.span() for run in runs if _is_a_report(run) for field in run]
+
+
+def _is_a_report(run: list[re.Match[str]]) -> bool:
+    data = sum(1 for field in run if _DATA_VALUE.fullmatch(field.group(1).strip()))
+    return len(run) >= MIN_REPORT_FIELDS and 2 * data > len(run)
 
 
 # A line (not a list item) that introduces what someone or something else said or printed.

@@ -369,9 +369,13 @@ _EN_ELEMENT = (
     r"window|page|screen|card|chart|table|column|row|field|input|checkbox|dropdown|overlay|drawer|widget|label|"
     r"search\s*(?:box|bar|field)|progress\s*bar|title\s*bar|status\s*bar)s?"
 )
+# With the thing shown left out and a place right after the verb ("always show on line before, even 1 file", judged
+# 1, ADR 0067), it says where the program puts what the message is about: a spec too.
 _SHOWS_AN_ELEMENT = re.compile(
     r"\b(?:always|never)\s+(?:show|display|render|hide|open|collapse|expand|highlight|pin|keep|center|centre)\s+"
-    rf"(?:(?:the|a|an|its|their|our|this|that)\s+)?(?:[\w-]+\s+){{0,2}}?{_EN_ELEMENT}\b",
+    rf"(?:(?:the|a|an|its|their|our|this|that)\s+)?(?:[\w-]+\s+){{0,2}}?{_EN_ELEMENT}\b|"
+    r"\b(?:always|never)\s+(?:show|display|render|hide)\s+(?:on|in|at|above|below|under|beneath|inside|within|"
+    r"beside|next\s+to)\b",
     _I,
 )
 

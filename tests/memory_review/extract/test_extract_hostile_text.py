@@ -62,3 +62,12 @@ def test_opening_words_before_runs_of_spaces() -> None:
     # "but   " sixteen times before no reminder: the opening words' spacing could split each run two ways (exponential)
     assert said("but   " * 200 + "x") == []
     assert said("so,  " * 200 + "I told you") == []
+
+
+def test_thousands_of_report_fields_and_a_field_padded_with_spaces() -> None:
+    # round 11's report of fields (ADR 0067): every line a field (a pasted document), and a field's value behind a long
+    # run of spaces, alone (read) and in a report (not the person's)
+    assert said("Config valid: true\n" * 20_000 + "always use uv") == []
+    assert said("Note:" + " " * 300 + "always use uv") == ["Note:" + " " * 300 + "always use uv"]
+    assert said("Note:" + " " * 30_000 + "always use uv") == []  # read, and its quote too long to keep
+    assert said("Note:" + " " * 30_000 + "always use uv\nA: b\nC: d") == []
