@@ -30,7 +30,8 @@ row is ``dev19`` (seen). ``heldout20``, ``heldout21``, ``heldout22`` and ``heldo
 ninth and tenth rounds once; the tenth took an example from held-out 15, whose row is ``dev15`` (seen). ``judged1``
 (ADR 0066) is a judged split: a whole history, only the frozen tenth round's proposals and decoys among them judged,
 blind; ``heldout24`` measured the tenth round too. The eleventh round (ADR 0067) tuned on both: their rows read
-``dev24`` and ``judged1`` (seen).
+``dev24`` and ``judged1`` (seen). ``heldout25`` and ``heldout26`` (ADR 0067) measured the frozen tenth and eleventh
+rounds once.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -82,6 +83,8 @@ SPLITS = (
     "heldout22",
     "heldout23",
     "heldout24",
+    "heldout25",
+    "heldout26",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -338,6 +341,11 @@ it so.
   setup helper that wraps the person's words in its own status report; no durable rule, no maybe; labelled by hand and
   landed (f71a3dc) after the tenth round was frozen. The search index's sources are close to used up: of about 130
   repositories checked, this was the one with a licence and a prompt.
+- *heldout25* and *heldout26* (ADR 0067): fresh held-out splits for the frozen tenth (2ff9679) and eleventh (5bf7efd)
+  rounds, 340 prompts from nine more people: Claude Code prompt histories, four of them the history Claude Code 1.0
+  kept in `~/.claude.json` (held-out 25, five people, 279 prompts, 6 durable and 32 maybe) and SpecStory exports of
+  Cursor chats (held-out 26, four people, 61 prompts, 1 durable and 16 maybe), MIT, each labelled by hand by engineers
+  who never ran the heuristic and landed (22db183, 31ecc97) after the eleventh round was frozen.
 - *judged1* (ADR 0066, a **judged** split): aider's author's own history (the aider-chat 0.86.2 sdist's test fixture,
   Apache-2.0) but held-out 11's stretch, 740 prompts read by the product's own aider reader, every prompt `unjudged`
   but the frozen tenth round's proposals and 4 decoys per proposal, judged blind by two judges who never read the
@@ -355,7 +363,7 @@ ninth (ADR 0064) tuned on held-out 19: its row reads *dev19* (seen). No split on
 held-out 15 and 16's eighth-round results were read before it was written. The tenth (ADR 0065) took one of held-out
 15's rules as an example: its row reads *dev15* (seen). Held-out 20 to 23 measure the ninth and tenth rounds,
 held-out 24 and judged 1 the tenth; the eleventh (ADR 0067) tuned on those two, whose rows read *dev24* and *judged1*
-(seen).
+(seen). Held-out 25 and 26 measure the tenth and eleventh rounds.
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -367,6 +375,21 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 25 and 26, the measure of the frozen tenth (2ff9679) and eleventh (5bf7efd) rounds (ADR 0067): 3
+  proposals, 2 worth keeping; 0 of 7 rules found — the same for both rounds.** 340 fresh prompts (7 durable, 48 maybe),
+  labelled apart and landed after the eleventh round was frozen, each round run once with `memory_review/extract/`
+  checked equal to its commit. Kept: "Never use fixed Y-positions;" (in a component spec, a layout rule the person
+  restates) and held-out 26's "… usernames persist till the end of time and never fade away …" (a design rule). Not
+  kept: "great, the following is just some things to keep in mind moving forward, …: [Pasted text #1 +263 lines]" —
+  the rule is in the pasted text, which the history does not hold. Missed, all seven: three pasted "scope rules"
+  briefs ("You are ONLY permitted to work within this directory … DO NOT WRITE outside", read as a pasted document or a
+  role brief and skipped), "The most important rule going forward:" with its rule in the next lines of a long brief,
+  "push everything to github under my username only, no reference of yours", a note for CLAUDE.md on how subagents
+  live per directory, and "you need to understand username as single source of truth". **Fresh record of frozen
+  rounds, each once on the splits labelled or judged for it: 16 of 51 proposals worth keeping (31%); since the hold of
+  ADR 0059: 9 of 22 (sixth to ninth 3 of 12; tenth 4 of 7 on 1,749 fresh prompts; eleventh 2 of 3 on 340). The newest
+  rounds are near the goal (6 of 10) on few proposals; recall of fresh rules is not: 0 of 7 here, and 1 of 3 on
+  held-out 16 to 23.**
 - **The eleventh round (ADR 0067), frozen before held-out 25 and 26 were read,** takes the tenth round's two fresh
   mistakes as classes, each with near misses in `test_heuristic_round11.py`: the lines of a program's report in the
   person's slot (three or more "Field: value" lines in a run, most of them data: "Config valid: true") are not the
@@ -380,9 +403,7 @@ DOC_TAIL = """
   prompts): 1 proposal, not worth keeping — "use GitHub source when docs are insufficient.", a line of the status
   report a setup helper appends to each of the person's requests, so the same words came back in three sessions. The
   first two judges, whose sheet lacked the rest of the history, would have kept 1 and 0 of judged 1's two (ADR 0066).
-  **Fresh record of frozen rounds, each once on the splits labelled or judged for it: 12 of 45 proposals worth keeping
-  (27%); since the hold of ADR 0059: 5 of 16; the tenth round 2 of 4 on 1,409 fresh prompts. The goal, 6 of 10, is
-  not met.**
+  Fresh record then: 12 of 45 proposals worth keeping (27%); the tenth round 2 of 4 on 1,409 fresh prompts.
 - **Held-out 20 to 23, the measure of the frozen ninth (5b8760f) and tenth (d32e8f4) rounds (ADR 0065): 1
   proposal, worth keeping; 1 of 2 rules found — the same for both rounds.** 665 fresh prompts (2 durable, 53 maybe),
   labelled apart and landed after both rounds were frozen, each round run once with `memory_review/extract/` checked
