@@ -30,7 +30,7 @@ row is ``dev19`` (seen). ``heldout20``, ``heldout21``, ``heldout22`` and ``heldo
 ninth and tenth rounds once; the tenth took an example from held-out 15, whose row is ``dev15`` (seen). ``judged1``
 (ADR 0066) is a judged split: a whole history, only the frozen tenth round's proposals and decoys among them judged,
 blind; ``heldout24`` measured the tenth round too. The eleventh round (ADR 0067) tuned on both: their rows read
-``dev24`` and ``judged1`` (seen). ``heldout25`` and ``heldout26`` (ADR 0067) measured the frozen tenth and eleventh
+``dev24`` and ``judged1`` (seen). ``heldout25`` to ``heldout28`` (ADR 0067) measured the frozen tenth and eleventh
 rounds once.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
@@ -85,6 +85,8 @@ SPLITS = (
     "heldout24",
     "heldout25",
     "heldout26",
+    "heldout27",
+    "heldout28",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -346,6 +348,13 @@ it so.
   kept in `~/.claude.json` (held-out 25, five people, 279 prompts, 6 durable and 32 maybe) and SpecStory exports of
   Cursor chats (held-out 26, four people, 61 prompts, 1 durable and 16 maybe), MIT, each labelled by hand by engineers
   who never ran the heuristic and landed (22db183, 31ecc97) after the eleventh round was frozen.
+- *heldout27* and *heldout28* (ADR 0067): 363 more fresh prompts for the same two frozen rounds: one more person's
+  Claude Code history kept in `~/.claude.json` (Japanese) and one's two-prompt history (held-out 27, 92 prompts, 2
+  durable and 8 maybe), and later stretches of four people already in held-out 23, 25 and 26 that no round had read
+  (held-out 28, 271 prompts, 13 durable and 11 maybe: one person's scope rules pasted at the start of session after
+  session, another's "use the PRD at …" in three sessions), MIT, labelled apart and landed (47612d2, 5718a80) after
+  the eleventh round was frozen. Held-out 27's labeller read the format test's file, which names some kinds the
+  heuristic holds back, after every label was chosen (its README section says so).
 - *judged1* (ADR 0066, a **judged** split): aider's author's own history (the aider-chat 0.86.2 sdist's test fixture,
   Apache-2.0) but held-out 11's stretch, 740 prompts read by the product's own aider reader, every prompt `unjudged`
   but the frozen tenth round's proposals and 4 decoys per proposal, judged blind by two judges who never read the
@@ -363,7 +372,7 @@ ninth (ADR 0064) tuned on held-out 19: its row reads *dev19* (seen). No split on
 held-out 15 and 16's eighth-round results were read before it was written. The tenth (ADR 0065) took one of held-out
 15's rules as an example: its row reads *dev15* (seen). Held-out 20 to 23 measure the ninth and tenth rounds,
 held-out 24 and judged 1 the tenth; the eleventh (ADR 0067) tuned on those two, whose rows read *dev24* and *judged1*
-(seen). Held-out 25 and 26 measure the tenth and eleventh rounds.
+(seen). Held-out 25 to 28 measure the tenth and eleventh rounds.
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -375,6 +384,14 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 27 and 28, a second measure of the frozen tenth and eleventh rounds (ADR 0067): no proposal; 0 of 15
+  rules found — the same for both rounds.** 363 fresh prompts (15 durable, 19 maybe). The misses are three kinds: a
+  person's scope rules pasted at the start of ten sessions ("WORK ONLY IN: …/vioverse-refactor/", "❌ DO NOT WRITE
+  outside vioverse-refactor", "From this point forward: 1. Only work inside this directory"), read as pasted
+  documents and skipped whole; "utilise _bmad-output/planning-artifacts/prd.md", "le prd à utiliser est le prd.md",
+  "Utilise prd.md" in three sessions (French: the ninth round's "use X said again" reads English only); and a
+  Japanese standing request ("その都度成果物をNotionに出力してもらえる？", output each deliverable to Notion every
+  time). **Over held-out 25 to 28 the two rounds found 0 of 22 fresh rules.**
 - **Held-out 25 and 26, the measure of the frozen tenth (2ff9679) and eleventh (5bf7efd) rounds (ADR 0067): 3
   proposals, 2 worth keeping; 0 of 7 rules found — the same for both rounds.** 340 fresh prompts (7 durable, 48 maybe),
   labelled apart and landed after the eleventh round was frozen, each round run once with `memory_review/extract/`

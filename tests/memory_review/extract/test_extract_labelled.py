@@ -237,3 +237,12 @@ def test_held_out_25_and_26_give_what_the_frozen_tenth_and_eleventh_rounds_gave(
     rows = {name: evaluate_split(name) for name in ("heldout25", "heldout26")}
     assert [(f.prompts, f.durable, f.maybe) for f in rows.values()] == [(279, 6, 32), (61, 1, 16)]
     assert [(len(f.proposals), f.kept, f.durable_found) for f in rows.values()] == [(2, 1, 0), (1, 1, 0)]
+
+
+def test_held_out_27_and_28_give_what_the_frozen_tenth_and_eleventh_rounds_gave() -> None:
+    # ADR 0067: measured once with the tenth (2ff9679) and the eleventh (5bf7efd) rounds frozen, the same for both: no
+    # proposal, 0 of the 15 rules found (pasted scope rules in ten sessions, a French "use X" in three, a Japanese
+    # standing request). Pinned so that a change that adds a mistake is seen.
+    rows = {name: evaluate_split(name) for name in ("heldout27", "heldout28")}
+    assert [(f.prompts, f.durable, f.maybe) for f in rows.values()] == [(92, 2, 8), (271, 13, 11)]
+    assert [(len(f.proposals), f.kept, f.durable_found) for f in rows.values()] == [(0, 0, 0), (0, 0, 0)]
