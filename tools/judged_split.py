@@ -9,13 +9,12 @@ Precision can be counted on it; recall cannot (most prompts have no label), thou
 decoys is a rule missed.
 
     python -m tools.judged_split build-aider HISTORY --name NAME --meta META.json [--skip-lines A-B ...]
-    python -m tools.judged_split build-prompts PROMPTS.json --name NAME --meta META.json
-    python -m tools.judged_split sheet NAME --commit SHA --out SHEET.json --key KEY.json [--decoys 3] [--seed N]
+    python -m tools.judged_split sheet NAME --commit SHA --out SHEET.json --key KEY.json [--decoys 4] [--seed N]
     python -m tools.judged_split merge NAME --judgments JUDGE_A.json JUDGE_B.json --key KEY.json
 
 ``META.json`` holds the session fields every split names (repo, licence, format, path, commit, sdist, session,
-window); ``build-prompts`` takes ``{"meta": {...}, "prompts": [{"text", "session"}]}`` made by a format's own
-reader. Secrets are replaced by the product's redaction (``[REDACTED:<kind>]``) before anything is written.
+window). Secrets are replaced by the product's redaction (``[REDACTED:<kind>]``) before anything is written. Only
+aider's format has a builder: it is the one history found in a package archive so far (ADR 0066).
 """
 
 from __future__ import annotations
@@ -24,13 +23,14 @@ import argparse
 import json
 import random
 import re
+import subprocess
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from memory_review.extract.readers import read_transcript
 from memory_review.safety import redact
-from tools.extraction_eval import LABELLED, LABELS, UNJUDGED, load_split, proposals_of
+from tools.extraction_eval import LABELLED, LABELS, REPO, UNJUDGED, load_split, proposals_of
 
 SHEET_TEXT_LIMIT = 6_000
 """A prompt longer than this is shown cut on the judge's sheet (said so on the item); its label stands for the whole."""
@@ -78,8 +78,8 @@ def aider_prompts(history: Path, skip: Sequence[tuple[int, int]]) -> list[tuple[
 
 def _decoy_pools(turn_ids: Sequence[str], texts: dict[str, str], proposed: set[str]) -> tuple[list[str], list[str]]:
     rest = [t for t in turn_ids if t not in proposed]
-    rule_looking = [t for t in rest if RULE_LOOKING.search(texts[t])]
-    return rule_looking, [t for t in rest if t not in set(rule_looking)]
+    looks = {t for t in rest if RULE_LOOKING.search(texts[t])}
+    return [t for t in rest if t in looks], [t for t in rest if t not in looks]
 
 
 def choose_decoys(
@@ -92,13 +92,11 @@ def choose_decoys(
     rng.shuffle(other)
     wanted = per_proposal * len(proposed)
     from_rules = min(len(rule_looking), (wanted + 1) // 2)
-    chosen = rule_looking[:from_rules] + other[: wanted - from_rules]
-    return chosen
+    return rule_looking[:from_rules] + other[: wanted - from_rules]
 
 
-def _context(turn_id: str, order: Sequence[str], texts: dict[str, str], sessions: dict[str, str]) -> list[str]:
-    at = order.index(turn_id)
-    before = [t for t in order[max(0, at - CONTEXT_PROMPTS) : at] if sessions[t] == sessions[turn_id]]
+def _context(at: int, order: Sequence[str], texts: dict[str, str], sessions: dict[str, str]) -> list[str]:
+    before = [t for t in order[max(0, at - CONTEXT_PROMPTS) : at] if sessions[t] == sessions[order[at]]]
     return [texts[t][:CONTEXT_CHARS] for t in before]
 
 
@@ -110,6 +108,7 @@ def make_sheet(
     order = [t.turn_id for t in transcript.turns]
     texts = {t.turn_id: t.text for t in transcript.turns}
     sessions = {t.turn_id: t.session_id or "" for t in transcript.turns}
+    position = {turn_id: n for n, turn_id in enumerate(order)}
     proposed = {str(p.proposal.evidence[0].turn_id) for p in proposals_of(transcript)}
     decoys = choose_decoys(order, texts, proposed, per_proposal, seed)
     items = sorted(proposed) + decoys
@@ -122,8 +121,8 @@ def make_sheet(
         sheet_items.append(
             {
                 "item": item,
-                "position": order.index(turn_id),
-                "earlier_prompts_in_its_session": _context(turn_id, order, texts, sessions),
+                "position": position[turn_id],
+                "earlier_prompts_in_its_session": _context(position[turn_id], order, texts, sessions),
                 "text": shown,
                 "cut_for_the_sheet": len(text) > SHEET_TEXT_LIMIT,
             }
@@ -173,9 +172,11 @@ def merge(
         missing = sorted(set(key["items"]) - set(judgments))
         if missing:
             raise SystemExit(f"the judgments lack {len(missing)} item(s), first {missing[0]}")
+        for item, where in key["items"].items():
+            _checked(item, judgments[item], by_turn[where["turn"]]["text"])
     for item, where in key["items"].items():
         prompt = by_turn[where["turn"]]
-        given = [_checked(item, judgments[item], prompt["text"]) for judgments in judges]
+        given = [judgments[item] for judgments in judges]
         chosen = given[0]
         for other in given[1:]:
             chosen = stricter(chosen, other)
@@ -197,6 +198,12 @@ def merge(
     return path
 
 
+def heuristic_is_at(commit: str) -> bool:
+    """Whether this checkout's heuristic is exactly the frozen one (``memory_review/extract/`` as at ``commit``)."""
+    diff = ["git", "-C", str(REPO), "diff", "--quiet", commit, "--", "memory_review/extract"]
+    return subprocess.run(diff, check=False, timeout=60).returncode == 0
+
+
 def _ranges(values: Sequence[str]) -> list[tuple[int, int]]:
     return [(int(a), int(b)) for a, b in (v.split("-", 1) for v in values)]
 
@@ -211,17 +218,14 @@ def main(argv: list[str] | None = None) -> int:
     aider = commands.add_parser("build-aider", help="a split from an aider chat history, every prompt unjudged")
     aider.add_argument("history", type=Path)
     aider.add_argument("--skip-lines", nargs="*", default=[], help="line ranges A-B of the file to leave out")
-    prompts = commands.add_parser("build-prompts", help="a split from prompts a format's reader wrote out")
-    prompts.add_argument("prompts", type=Path)
-    for sub in (aider, prompts):
-        sub.add_argument("--name", required=True)
+    aider.add_argument("--name", required=True)
     aider.add_argument("--meta", required=True)
     sheet = commands.add_parser("sheet", help="the judge's sheet: proposals among decoys; the key apart")
     sheet.add_argument("name")
-    sheet.add_argument("--commit", required=True, help="the frozen heuristic's commit, recorded in the key")
+    sheet.add_argument("--commit", required=True, help="the frozen heuristic's commit: this checkout must be it")
     sheet.add_argument("--out", required=True, type=Path)
     sheet.add_argument("--key", required=True, type=Path)
-    sheet.add_argument("--decoys", type=int, default=3)
+    sheet.add_argument("--decoys", type=int, default=4, help="decoys per proposal (judged 1 had 4)")
     sheet.add_argument("--seed", type=int, default=2026)
     merged = commands.add_parser("merge", help="write the judge's labels into the split")
     merged.add_argument("name")
@@ -232,11 +236,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "build-aider":
         found = aider_prompts(args.history, _ranges(args.skip_lines))
         print(f"{write_split(args.name, _read_json(args.meta), found)}: {len(found)} prompts")
-    elif args.command == "build-prompts":
-        given = _read_json(str(args.prompts))
-        found = [(p["text"], p["session"]) for p in given["prompts"] if p["text"].strip()]
-        print(f"{write_split(args.name, given['meta'], found)}: {len(found)} prompts")
     elif args.command == "sheet":
+        if not heuristic_is_at(args.commit):
+            raise SystemExit(f"memory_review/extract is not as at {args.commit} here: make the sheet in a worktree of it")
         sheet_data, key_data = make_sheet(args.name, args.commit, args.decoys, args.seed)
         args.out.write_text(json.dumps(sheet_data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         args.key.write_text(json.dumps(key_data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tools.extraction_eval import evaluate_split, load_split
-from tools.judged_split import aider_prompts, choose_decoys, make_sheet, merge, stricter, write_split
+from tools.judged_split import aider_prompts, choose_decoys, heuristic_is_at, make_sheet, merge, stricter, write_split
 
 RULE = "Always run the tests with uv run pytest before you commit, in this repo."
 HISTORY = f"""
@@ -163,3 +163,7 @@ def test_on_the_same_label_the_judgment_naming_the_rule_is_stricter() -> None:
     plain, narrow = {"label": "durable"}, {"label": "durable", "keep": ["always run the tests"]}
     assert stricter(plain, narrow) is narrow and stricter(narrow, plain) is narrow
     assert stricter({"label": "one-off"}, narrow)["label"] == "one-off"
+
+
+def test_a_sheet_is_made_only_by_the_frozen_heuristic() -> None:
+    assert not heuristic_is_at("0" * 40)  # no such commit: nothing says this checkout's heuristic is the frozen one
