@@ -238,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{write_split(args.name, _read_json(args.meta), found)}: {len(found)} prompts")
     elif args.command == "sheet":
         if not heuristic_is_at(args.commit):
-            raise SystemExit(f"memory_review/extract is not as at {args.commit} here: make the sheet in a worktree of it")
+            raise SystemExit(f"memory_review/extract is not as at {args.commit}: make the sheet in a worktree of it")
         sheet_data, key_data = make_sheet(args.name, args.commit, args.decoys, args.seed)
         args.out.write_text(json.dumps(sheet_data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         args.key.write_text(json.dumps(key_data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
