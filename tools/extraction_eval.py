@@ -30,7 +30,7 @@ row is ``dev19`` (seen). ``heldout20``, ``heldout21``, ``heldout22`` and ``heldo
 ninth and tenth rounds once; the tenth took an example from held-out 15, whose row is ``dev15`` (seen). ``judged1``
 (ADR 0066) is a judged split: a whole history, only the frozen tenth round's proposals and decoys among them judged,
 blind; ``heldout24`` measured the tenth round too. The eleventh round (ADR 0067) tuned on both: their rows read
-``dev24`` and ``judged1`` (seen). ``heldout25`` to ``heldout28`` (ADR 0067) measured the frozen tenth and eleventh
+``dev24`` and ``judged1`` (seen). ``heldout25`` to ``heldout29`` (ADR 0067) measured the frozen tenth and eleventh
 rounds once.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
@@ -87,6 +87,7 @@ SPLITS = (
     "heldout26",
     "heldout27",
     "heldout28",
+    "heldout29",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -355,6 +356,9 @@ it so.
   session, another's "use the PRD at …" in three sessions), MIT, labelled apart and landed (47612d2, 5718a80) after
   the eleventh round was frozen. Held-out 27's labeller read the format test's file, which names some kinds the
   heuristic holds back, after every label was chosen (its README section says so).
+- *heldout29* (ADR 0067): later stretches of three people already in held-out 26 and 27 and one in held-out 21 and 23,
+  238 prompts (Japanese, Chinese, English; 3 durable and 14 maybe), MIT, labelled apart and landed (e5cdd82) after the
+  eleventh round was frozen; fresh text, not new people.
 - *judged1* (ADR 0066, a **judged** split): aider's author's own history (the aider-chat 0.86.2 sdist's test fixture,
   Apache-2.0) but held-out 11's stretch, 740 prompts read by the product's own aider reader, every prompt `unjudged`
   but the frozen tenth round's proposals and 4 decoys per proposal, judged blind by two judges who never read the
@@ -372,7 +376,7 @@ ninth (ADR 0064) tuned on held-out 19: its row reads *dev19* (seen). No split on
 held-out 15 and 16's eighth-round results were read before it was written. The tenth (ADR 0065) took one of held-out
 15's rules as an example: its row reads *dev15* (seen). Held-out 20 to 23 measure the ninth and tenth rounds,
 held-out 24 and judged 1 the tenth; the eleventh (ADR 0067) tuned on those two, whose rows read *dev24* and *judged1*
-(seen). Held-out 25 to 28 measure the tenth and eleventh rounds.
+(seen). Held-out 25 to 29 measure the tenth and eleventh rounds.
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -384,6 +388,15 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 29, a third measure of the frozen tenth and eleventh rounds (ADR 0067): 1 proposal, not worth keeping; 0
+  of 3 rules found — the same for both.** 238 fresh prompts (3 durable, 14 maybe). The proposal is a "never" inside
+  the person's reasoning ("… deprecated data … just never being removed and causing bloat."), in a prompt whose rule
+  is another passage. Missed: a Japanese "remember that" (覚えておいて) about where each novel's folder lives, a
+  Japanese template of standing rules pasted for the agent, and a Chinese restatement of the game's mechanics.
+  **Fresh record of frozen rounds, each once on the splits labelled or judged for it: 16 of 53 proposals worth
+  keeping (30%); since the hold of ADR 0059: 9 of 24 (sixth to ninth 3 of 12; tenth 4 of 8 on 1,987 fresh prompts;
+  eleventh 2 of 4 on 941). Rules found on held-out 25 to 29: 0 of 25. The goal (6 of 10, and the clear rules found)
+  is not met.**
 - **Held-out 27 and 28, a second measure of the frozen tenth and eleventh rounds (ADR 0067): no proposal; 0 of 15
   rules found — the same for both rounds.** 363 fresh prompts (15 durable, 19 maybe). The misses are three kinds: a
   person's scope rules pasted at the start of ten sessions ("WORK ONLY IN: …/vioverse-refactor/", "❌ DO NOT WRITE
@@ -391,7 +404,7 @@ DOC_TAIL = """
   documents and skipped whole; "utilise _bmad-output/planning-artifacts/prd.md", "le prd à utiliser est le prd.md",
   "Utilise prd.md" in three sessions (French: the ninth round's "use X said again" reads English only); and a
   Japanese standing request ("その都度成果物をNotionに出力してもらえる？", output each deliverable to Notion every
-  time). **Over held-out 25 to 28 the two rounds found 0 of 22 fresh rules.**
+  time). Over held-out 25 to 28 the two rounds found 0 of 22 fresh rules.
 - **Held-out 25 and 26, the measure of the frozen tenth (2ff9679) and eleventh (5bf7efd) rounds (ADR 0067): 3
   proposals, 2 worth keeping; 0 of 7 rules found — the same for both rounds.** 340 fresh prompts (7 durable, 48 maybe),
   labelled apart and landed after the eleventh round was frozen, each round run once with `memory_review/extract/`
@@ -402,11 +415,8 @@ DOC_TAIL = """
   briefs ("You are ONLY permitted to work within this directory … DO NOT WRITE outside", read as a pasted document or a
   role brief and skipped), "The most important rule going forward:" with its rule in the next lines of a long brief,
   "push everything to github under my username only, no reference of yours", a note for CLAUDE.md on how subagents
-  live per directory, and "you need to understand username as single source of truth". **Fresh record of frozen
-  rounds, each once on the splits labelled or judged for it: 16 of 51 proposals worth keeping (31%); since the hold of
-  ADR 0059: 9 of 22 (sixth to ninth 3 of 12; tenth 4 of 7 on 1,749 fresh prompts; eleventh 2 of 3 on 340). The newest
-  rounds are near the goal (6 of 10) on few proposals; recall of fresh rules is not: 0 of 7 here, and 1 of 3 on
-  held-out 16 to 23.**
+  live per directory, and "you need to understand username as single source of truth". Fresh record then: 16 of 51
+  (31%); since the hold 9 of 22; recall of fresh rules 0 of 7 here, and 1 of 3 on held-out 16 to 23.
 - **The eleventh round (ADR 0067), frozen before held-out 25 and 26 were read,** takes the tenth round's two fresh
   mistakes as classes, each with near misses in `test_heuristic_round11.py`: the lines of a program's report in the
   person's slot (three or more "Field: value" lines in a run, most of them data: "Config valid: true") are not the

@@ -124,9 +124,9 @@ def test_the_tenth_held_out_split_gives_no_more_mistakes_than_measured() -> None
 
 def test_the_sixth_round_keeps_what_it_was_tuned_to() -> None:
     # ADR 0059: dev 10's mistakes (Cursor's own plan hand-off, a Chinese spec of one search box, "if i sign out …
-    # it should not …", "Dont be dumb") are gone, and no seen split gives a proposal not worth keeping; held-out 25
-    # holds the frozen eleventh round's fresh mistake (ADR 0067), pinned below, until a round tunes on it
-    for split in (s for s in SPLITS if s != "heldout25"):
+    # it should not …", "Dont be dumb") are gone, and no seen split gives a proposal not worth keeping; held-out 25 and
+    # 29 hold the frozen eleventh round's fresh mistakes (ADR 0067), pinned below, until a round tunes on them
+    for split in (s for s in SPLITS if s not in {"heldout25", "heldout29"}):
         figures = evaluate_split(split)
         assert figures.kept == len(figures.proposals), (split, figures.proposals)
 
@@ -239,10 +239,11 @@ def test_held_out_25_and_26_give_what_the_frozen_tenth_and_eleventh_rounds_gave(
     assert [(len(f.proposals), f.kept, f.durable_found) for f in rows.values()] == [(2, 1, 0), (1, 1, 0)]
 
 
-def test_held_out_27_and_28_give_what_the_frozen_tenth_and_eleventh_rounds_gave() -> None:
-    # ADR 0067: measured once with the tenth (2ff9679) and the eleventh (5bf7efd) rounds frozen, the same for both: no
-    # proposal, 0 of the 15 rules found (pasted scope rules in ten sessions, a French "use X" in three, a Japanese
-    # standing request). Pinned so that a change that adds a mistake is seen.
-    rows = {name: evaluate_split(name) for name in ("heldout27", "heldout28")}
-    assert [(f.prompts, f.durable, f.maybe) for f in rows.values()] == [(92, 2, 8), (271, 13, 11)]
-    assert [(len(f.proposals), f.kept, f.durable_found) for f in rows.values()] == [(0, 0, 0), (0, 0, 0)]
+def test_held_out_27_to_29_give_what_the_frozen_tenth_and_eleventh_rounds_gave() -> None:
+    # ADR 0067: measured once with the tenth (2ff9679) and the eleventh (5bf7efd) rounds frozen, the same for both:
+    # held-out 27 and 28 no proposal, 0 of the 15 rules found (pasted scope rules in ten sessions, a French "use X" in
+    # three, a Japanese standing request); held-out 29 1 proposal, not worth keeping ("… just never being removed …",
+    # reasoning, not the prompt's rule), 0 of 3 rules found. Pinned so that a change that adds a mistake is seen.
+    rows = {name: evaluate_split(name) for name in ("heldout27", "heldout28", "heldout29")}
+    assert [(f.prompts, f.durable, f.maybe) for f in rows.values()] == [(92, 2, 8), (271, 13, 11), (238, 3, 14)]
+    assert [(len(f.proposals), f.kept, f.durable_found) for f in rows.values()] == [(0, 0, 0), (0, 0, 0), (1, 0, 0)]
