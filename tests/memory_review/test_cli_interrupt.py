@@ -50,6 +50,14 @@ def _wait_until_it_opens(pid: int, path: Path, timeout: float = 60.0) -> None:
     raise AssertionError(f"process {pid} never opened {path}")
 
 
+def _as_a_shell_starts_it() -> None:
+    """SIGINT at its default and not blocked in the command, as an interactive shell starts one: a disposition or mask
+    left in this test process (a pytest worker) would be inherited, and ctrl+c would never reach the command (one CI
+    run saw the command wait out the lock's 10 s instead)."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_while_a_command_waits_says_so_in_one_line_and_exits_130(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
@@ -59,7 +67,12 @@ def test_ctrl_c_while_a_command_waits_says_so_in_one_line_and_exits_130(tmp_path
     lock = ws.project.lock_path
     with store_lock(lock):
         child = subprocess.Popen(
-            [str(SCRIPT), "apply", candidate], cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+            [str(SCRIPT), "apply", candidate],
+            cwd=repo,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            preexec_fn=_as_a_shell_starts_it,
         )
         _wait_until_it_opens(child.pid, lock.resolve())
         child.send_signal(signal.SIGINT)
