@@ -31,7 +31,8 @@ ninth and tenth rounds once; the tenth took an example from held-out 15, whose r
 (ADR 0066) is a judged split: a whole history, only the frozen tenth round's proposals and decoys among them judged,
 blind; ``heldout24`` measured the tenth round too. The eleventh round (ADR 0067) tuned on both: their rows read
 ``dev24`` and ``judged1`` (seen). ``heldout25`` to ``heldout29`` (ADR 0067) measured the frozen tenth and eleventh
-rounds once.
+rounds once; the twelfth round (ADR 0068) tuned on the Japanese prompts of held-out 20, 27 and 29, whose rows read
+``dev20``, ``dev27`` and ``dev29`` (seen).
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -45,6 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from memory_review.extract.builder import session_key
 from memory_review.extract.heuristic import extract
 from memory_review.extract.plan import PlannedProposal, plan
 from memory_review.extract.readers import read_transcript
@@ -106,7 +108,10 @@ ROLES = {
     "heldout14": "dev14 (seen; was heldout14)",
     "heldout15": "dev15 (seen; was heldout15)",
     "heldout19": "dev19 (seen; was heldout19)",
+    "heldout20": "dev20 (seen; was heldout20)",
     "heldout24": "dev24 (seen; was heldout24)",
+    "heldout27": "dev27 (seen; was heldout27)",
+    "heldout29": "dev29 (seen; was heldout29)",
     "judged1": "judged1 (seen)",
 }
 
@@ -158,7 +163,7 @@ def load_split(name: str, folder: Path = LABELLED) -> tuple[Transcript, dict[str
                     source="user",
                     text=prompt["text"],
                     index=len(turns),
-                    session_id=session,
+                    session_id=session_key(session),  # as the product's readers give it (a SpecStory title may not be)
                 )
             )
             labels[turn_id] = prompt["label"]
@@ -376,7 +381,8 @@ ninth (ADR 0064) tuned on held-out 19: its row reads *dev19* (seen). No split on
 held-out 15 and 16's eighth-round results were read before it was written. The tenth (ADR 0065) took one of held-out
 15's rules as an example: its row reads *dev15* (seen). Held-out 20 to 23 measure the ninth and tenth rounds,
 held-out 24 and judged 1 the tenth; the eleventh (ADR 0067) tuned on those two, whose rows read *dev24* and *judged1*
-(seen). Held-out 25 to 29 measure the tenth and eleventh rounds.
+(seen). Held-out 25 to 29 measure the tenth and eleventh rounds; the twelfth (ADR 0068) tuned on the Japanese
+prompts of held-out 20, 27 and 29, whose rows read *dev20*, *dev27* and *dev29* (seen).
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -388,6 +394,15 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **The twelfth round (ADR 0068), frozen before held-out 30 was read,** reads Japanese: "remember" (覚えておいて),
+  "from now on" (今後, これからは, 次回から), and "every time / always / without fail" (その都度, 毎回, 常に, 常時,
+  必ず) in a request ("…てください", "…てほしい", "…てもらえる？" — a request that asks with a question mark is no
+  question), with near misses in `test_heuristic_round12.py` ("毎回opus4が立ち上がって困る", a complaint; "毎回エラー
+  が出るので直してください", a reason and this task; "今回は", "このファイル"). On the seen splits it adds 4
+  proposals, all worth keeping, and finds 2 more rules (dev 27's "その都度成果物をNotionに出力してもらえる？", dev 29's
+  "今後…覚えておいて"); nothing else changed. The tool now gives each labelled session the id the product's readers
+  would (`session_key`): a SpecStory title in Japanese or Russian is no valid session id, and the first Japanese
+  finding on one stopped the evaluation.
 - **Held-out 29, a third measure of the frozen tenth and eleventh rounds (ADR 0067): 1 proposal, not worth keeping; 0
   of 3 rules found — the same for both.** 238 fresh prompts (3 durable, 14 maybe). The proposal is a "never" inside
   the person's reasoning ("… deprecated data … just never being removed and causing bloat."), in a prompt whose rule

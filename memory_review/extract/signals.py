@@ -270,6 +270,18 @@ SIGNALS: tuple[Signal, ...] = (
     ),
     _sig("必须", "must", False, r"必须|一定要|务必"),
     _sig("记得", "reminder", False, r"记得|别忘了|不要忘记"),
+    # Japanese (ADR 0068): "remember that", "from now on", and "every time / always / as you go" in a request
+    # ("その都度成果物をNotionに出力してもらえる？"); "毎回opus4が立ち上がって困る" (every time opus4 starts, annoying)
+    # reports, asks nothing, and is not one.
+    _sig("覚えておいて", "remember", True, r"覚えて(?:おいて|おく|といて)|記憶して(?:おいて|ください)|忘れないで"),
+    _sig("今後", "durable", True, r"今後|以後|これからは|次回から|次から|今回から"),
+    _sig(
+        "毎回",
+        "always",
+        True,
+        r"(?:その都度|毎回|常に|常時|必ず)(?:(?!ので|けど|けれど|(?<![てで])から)[^。！？\n]){0,60}?"
+        r"(?:て(?:ください|下さい|ほしい|欲しい|もらえ|くれ)|ように|しなさい)",
+    ),
 )
 
 _TIME_ONE_OFF = re.compile(
@@ -283,7 +295,8 @@ _TIME_ONE_OFF = re.compile(
     # a time budget for this one job: "You have 30 minutes max, if you do not complete this then stop" (ADR 0054)
     r"(?:you\s+have|take|spend)\s+(?:at\s+most\s+|up\s+to\s+)?\d+\s*(?:minutes?|mins?|hours?|hrs?|seconds?)|"
     r"\d+\s*(?:minutes?|mins?|hours?|hrs?)\s+(?:max(?:imum)?|at\s+most|tops))\b"
-    r"|现在|这次|这一次|暂时|今天|刚才|马上|立刻|等一下|等会|先别|先不|目前|这会儿|一会儿",
+    r"|现在|这次|这一次|暂时|今天|刚才|马上|立刻|等一下|等会|先别|先不|目前|这会儿|一会儿"
+    r"|今回(?!から)|今日|今は|とりあえず|一旦|いったん|この(?:ファイル|関数|画面|ボタン)",  # Japanese (ADR 0068)
     _I,
 )
 _DEIXIS = re.compile(
@@ -349,7 +362,8 @@ CUE = re.compile(
     r"reference|aware|now\s+on|forward|here\s+on|henceforth|future|next\s+time|default|time|whenever|as\s+you|"
     r"project|repo|codebase|answer|reply|respond|talk|speak|chat|"
     r"记|以后|今后|从现在|往后|下次|永远|绝|千万|决不|从不|禁止|严禁|不允许|不要|不许|不准|不能用|别|总是|始终|一律|"
-    r"每次|一直|喜欢|偏好|倾向|习惯|我们|团队|按照|项目|仓库|代码库|必须|一定要|务必|忘|对话|回答|回复|交流|沟通|聊天|说话",
+    r"每次|一直|喜欢|偏好|倾向|习惯|我们|团队|按照|项目|仓库|代码库|必须|一定要|务必|忘|对话|回答|回复|交流|沟通|聊天|说话|"
+    r"覚え|記憶|今後|以後|これから|次回|次から|今回から|都度|毎回|常に|常時|必ず",
     _I,
 )
 
@@ -495,6 +509,9 @@ def _generalises(text: str, hits: list[Signal]) -> bool:
     return makes_a_choice(text) or is_about_git(text)
 
 
+_JA_REQUEST = re.compile(r"て(?:もらえ(?:る|ます|ない)|くれ(?:る|ます|ない)|いただけ(?:る|ます|ない))か?[？?]$")
+
+
 def is_question(text: str) -> bool:
     """True when the sentence asks or only leads in, so states no rule (a polite request does state one)."""
     stripped = text.rstrip()
@@ -502,6 +519,8 @@ def is_question(text: str) -> bool:
         return False
     if stripped.endswith((":", "：")):  # a lead-in ("To suppress this, run:"): what it says comes after
         return True
+    if _JA_REQUEST.search(stripped):
+        return False  # "…出力してもらえる？" (could you output …?): a Japanese request asks with a question mark
     if stripped.endswith(("?", "？")) or re.search(r"[吗呢][。！!]?$", stripped):
         return True
     return _QUESTION_START.match(stripped) is not None

@@ -71,3 +71,10 @@ def test_thousands_of_report_fields_and_a_field_padded_with_spaces() -> None:
     assert said("Note:" + " " * 300 + "always use uv") == ["Note:" + " " * 300 + "always use uv"]
     assert said("Note:" + " " * 30_000 + "always use uv") == []  # read, and its quote too long to keep
     assert said("Note:" + " " * 30_000 + "always use uv\nA: b\nC: d") == []
+
+
+def test_japanese_rule_words_before_long_runs() -> None:
+    # round 12 (ADR 0068): "every time" then a bounded stretch before a request ending, and a request's question mark
+    assert said("毎回" + "あ" * 50_000 + "てください。") == []
+    assert said("その都度" + "ので" * 20_000 + "してもらえる？") == []
+    assert said("て" * 50_000 + "もらえる？") == []

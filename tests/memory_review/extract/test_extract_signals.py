@@ -163,6 +163,9 @@ def test_the_cheap_cue_filter_never_hides_a_signal() -> None:
             "prefer small functions",
             "回答时用中文",
             "commit after each step",  # ADR 0054
+            "プロジェクト名を覚えておいて",  # ADR 0068
+            "次回からテストを先に書いて",
+            "常に型ヒントを付けてください",
         ]
     )
     for sentence in sentences:
