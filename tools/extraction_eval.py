@@ -32,7 +32,7 @@ ninth and tenth rounds once; the tenth took an example from held-out 15, whose r
 blind; ``heldout24`` measured the tenth round too. The eleventh round (ADR 0067) tuned on both: their rows read
 ``dev24`` and ``judged1`` (seen). ``heldout25`` to ``heldout29`` (ADR 0067) measured the frozen tenth and eleventh
 rounds once; the twelfth round (ADR 0068) tuned on the Japanese prompts of held-out 20, 27 and 29, whose rows read
-``dev20``, ``dev27`` and ``dev29`` (seen).
+``dev20``, ``dev27`` and ``dev29`` (seen). ``heldout30`` measured the frozen eleventh and twelfth rounds once.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -90,6 +90,7 @@ SPLITS = (
     "heldout27",
     "heldout28",
     "heldout29",
+    "heldout30",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -364,6 +365,9 @@ it so.
 - *heldout29* (ADR 0067): later stretches of three people already in held-out 26 and 27 and one in held-out 21 and 23,
   238 prompts (Japanese, Chinese, English; 3 durable and 14 maybe), MIT, labelled apart and landed (e5cdd82) after the
   eleventh round was frozen; fresh text, not new people.
+- *heldout30* (ADR 0068): later stretches of three people already in held-out 25 to 29 (Japanese, English, French),
+  103 prompts, no durable rule and 4 maybe, MIT, labelled apart and landed (fc5e8e9) after the twelfth round was
+  frozen; fresh text, not new people.
 - *judged1* (ADR 0066, a **judged** split): aider's author's own history (the aider-chat 0.86.2 sdist's test fixture,
   Apache-2.0) but held-out 11's stretch, 740 prompts read by the product's own aider reader, every prompt `unjudged`
   but the frozen tenth round's proposals and 4 decoys per proposal, judged blind by two judges who never read the
@@ -382,7 +386,8 @@ held-out 15 and 16's eighth-round results were read before it was written. The t
 15's rules as an example: its row reads *dev15* (seen). Held-out 20 to 23 measure the ninth and tenth rounds,
 held-out 24 and judged 1 the tenth; the eleventh (ADR 0067) tuned on those two, whose rows read *dev24* and *judged1*
 (seen). Held-out 25 to 29 measure the tenth and eleventh rounds; the twelfth (ADR 0068) tuned on the Japanese
-prompts of held-out 20, 27 and 29, whose rows read *dev20*, *dev27* and *dev29* (seen).
+prompts of held-out 20, 27 and 29, whose rows read *dev20*, *dev27* and *dev29* (seen). Held-out 30 measures the
+eleventh and twelfth rounds.
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -394,6 +399,12 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 30, the measure of the frozen eleventh (5bf7efd) and twelfth (3fe6bc2) rounds (ADR 0068): no proposal,
+  no mistake; no durable rule in it to find.** 103 fresh prompts (0 durable, 4 maybe; 4 Japanese prompts among them),
+  mostly a BMAD session's menu answers. It shows the twelfth round adds no mistake there, not that it finds Japanese
+  rules on fresh text: the search index's sources are close to used up (this session's labellers found 1,048 fresh
+  prompts with 922 of its 1,000 look-ups). **Fresh record unchanged: 16 of 53 proposals worth keeping (30%); since the
+  hold of ADR 0059, 9 of 24.**
 - **The twelfth round (ADR 0068), frozen before held-out 30 was read,** reads Japanese: "remember" (覚えておいて),
   "from now on" (今後, これからは, 次回から), and "every time / always / without fail" (その都度, 毎回, 常に, 常時,
   必ず) in a request ("…てください", "…てほしい", "…てもらえる？" — a request that asks with a question mark is no

@@ -251,3 +251,11 @@ def test_held_out_27_to_29_give_what_the_frozen_tenth_and_eleventh_rounds_gave()
     rows = {name: evaluate_split(name) for name in ("heldout27", "heldout28", "heldout29")}
     assert [(f.prompts, f.durable, f.maybe) for f in rows.values()] == [(92, 2, 8), (271, 13, 11), (238, 3, 14)]
     assert [(len(f.proposals), f.kept, f.durable_found) for f in rows.values()] == [(1, 1, 1), (0, 0, 0), (3, 2, 1)]
+
+
+def test_held_out_30_gives_what_the_frozen_eleventh_and_twelfth_rounds_gave() -> None:
+    # ADR 0068: measured once with the eleventh (5bf7efd) and the twelfth (3fe6bc2) rounds frozen: no proposal, and no
+    # durable rule in it. Pinned so that a change that adds a mistake is seen.
+    figures = evaluate_split("heldout30")
+    assert (figures.prompts, figures.durable, figures.maybe) == (103, 0, 4)
+    assert (len(figures.proposals), figures.kept) == (0, 0)
