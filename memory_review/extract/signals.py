@@ -270,7 +270,7 @@ SIGNALS: tuple[Signal, ...] = (
     ),
     _sig("必须", "must", False, r"必须|一定要|务必"),
     _sig("记得", "reminder", False, r"记得|别忘了|不要忘记"),
-    # Japanese (ADR 0068): "remember that", "from now on", and "every time / always / as you go" in a request
+    # Japanese (ADR 0068): "remember that", "from now on", and "every time / always / without fail" in a request
     # ("その都度成果物をNotionに出力してもらえる？"); "毎回opus4が立ち上がって困る" (every time opus4 starts, annoying)
     # reports, asks nothing, and is not one.
     _sig("覚えておいて", "remember", True, r"覚えて(?:おいて|おく|といて)|記憶して(?:おいて|ください)|忘れないで"),
