@@ -402,9 +402,9 @@ DOC_TAIL = """
 - **Held-out 30, the measure of the frozen eleventh (5bf7efd) and twelfth (3fe6bc2) rounds (ADR 0068): no proposal,
   no mistake; no durable rule in it to find.** 103 fresh prompts (0 durable, 4 maybe; 4 Japanese prompts among them),
   mostly a BMAD session's menu answers. It shows the twelfth round adds no mistake there, not that it finds Japanese
-  rules on fresh text: the search index's sources are close to used up (this session's labellers found 1,048 fresh
-  prompts with 922 of its 1,000 look-ups). **Fresh record unchanged: 16 of 53 proposals worth keeping (30%); since the
-  hold of ADR 0059, 9 of 24.**
+  rules on fresh text: the search index's sources are close to used up (this session's seven labellers found 1,048
+  fresh prompts; they and an engineer looking for archives used 922 of its 1,000 look-ups). **Fresh record unchanged:
+  16 of 53 proposals worth keeping (30%); since the hold of ADR 0059, 9 of 24.**
 - **The twelfth round (ADR 0068), frozen before held-out 30 was read,** reads Japanese: "remember" (覚えておいて),
   "from now on" (今後, これからは, 次回から), and "every time / always / without fail" (その都度, 毎回, 常に, 常時,
   必ず) in a request ("…てください", "…てほしい", "…てもらえる？" — a request that asks with a question mark is no
