@@ -149,7 +149,10 @@ def _split_data(name: str, folder: Path = LABELLED) -> dict[str, Any]:
 
 def load_split(name: str, folder: Path = LABELLED) -> tuple[Transcript, dict[str, str]]:
     """The split as one transcript (one session per source session) and each turn's label."""
-    data = _split_data(name, folder)
+    return _transcript_of(name, _split_data(name, folder))
+
+
+def _transcript_of(name: str, data: dict[str, Any]) -> tuple[Transcript, dict[str, str]]:
     turns: list[Turn] = []
     labels: dict[str, str] = {}
     for source in data["sessions"]:
@@ -173,8 +176,12 @@ def load_split(name: str, folder: Path = LABELLED) -> tuple[Transcript, dict[str
 
 def rule_passages(name: str, folder: Path = LABELLED) -> dict[str, list[str]]:
     """Per turn, the passages of a long prompt that are its rule (``keep``), where the label names them."""
+    return _passages_of(_split_data(name, folder))
+
+
+def _passages_of(data: dict[str, Any]) -> dict[str, list[str]]:
     passages: dict[str, list[str]] = {}
-    for source in _split_data(name, folder)["sessions"]:
+    for source in data["sessions"]:
         for number, prompt in enumerate(source["prompts"]):
             if prompt.get("keep"):
                 passages[f"{source['session']}:{number}"] = list(prompt["keep"])
@@ -188,10 +195,10 @@ def proposals_of(transcript: Transcript) -> list[PlannedProposal]:
 
 def evaluate_split(name: str, folder: Path = LABELLED) -> Figures:
     """Precision and recall on one labelled split (precision only on a judged one)."""
-    transcript, labels = load_split(name, folder)
-    passages = rule_passages(name, folder)
-    judged = bool(_split_data(name, folder).get("judged"))
-    figures = Figures(name=ROLES.get(name, name), prompts=len(labels), judged=judged)
+    data = _split_data(name, folder)  # read once: a judged split holds a whole history
+    transcript, labels = _transcript_of(name, data)
+    passages = _passages_of(data)
+    figures = Figures(name=ROLES.get(name, name), prompts=len(labels), judged=bool(data.get("judged")))
     figures.durable = sum(1 for label in labels.values() if label == "durable")
     figures.maybe = sum(1 for label in labels.values() if label == "maybe")
 

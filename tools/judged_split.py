@@ -198,10 +198,10 @@ def merge(
     return path
 
 
-def heuristic_is_at(commit: str) -> bool:
+def heuristic_is_at(commit: str, checkout: Path = REPO) -> bool:
     """Whether this checkout's heuristic is exactly the frozen one (``memory_review/extract/`` as at ``commit``)."""
-    diff = ["git", "-C", str(REPO), "diff", "--quiet", commit, "--", "memory_review/extract"]
-    return subprocess.run(diff, check=False, timeout=60).returncode == 0
+    diff = ["git", "-C", str(checkout), "diff", "--quiet", commit, "--", "memory_review/extract"]
+    return subprocess.run(diff, check=False, timeout=60, capture_output=True).returncode == 0
 
 
 def _ranges(values: Sequence[str]) -> list[tuple[int, int]]:

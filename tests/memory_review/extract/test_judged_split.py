@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -165,5 +166,19 @@ def test_on_the_same_label_the_judgment_naming_the_rule_is_stricter() -> None:
     assert stricter({"label": "one-off"}, narrow)["label"] == "one-off"
 
 
-def test_a_sheet_is_made_only_by_the_frozen_heuristic() -> None:
-    assert not heuristic_is_at("0" * 40)  # no such commit: nothing says this checkout's heuristic is the frozen one
+def test_a_sheet_is_made_only_by_the_frozen_heuristic(tmp_path: Path) -> None:
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True, timeout=60)
+
+    heuristic = tmp_path / "memory_review" / "extract" / "heuristic.py"
+    heuristic.parent.mkdir(parents=True)
+    heuristic.write_text("ROUND = 11\n", encoding="utf-8")
+    git("init", "-q")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "frozen")
+    assert heuristic_is_at("HEAD", tmp_path)
+    (tmp_path / "README.md").write_text("not the heuristic\n", encoding="utf-8")
+    assert heuristic_is_at("HEAD", tmp_path)  # only memory_review/extract counts
+    heuristic.write_text("ROUND = 12\n", encoding="utf-8")
+    assert not heuristic_is_at("HEAD", tmp_path)
+    assert not heuristic_is_at("0" * 40, tmp_path)  # no such commit
