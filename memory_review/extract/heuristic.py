@@ -28,6 +28,7 @@ from memory_review.extract.precision import (
     is_task_spec,
     is_workflow_rule,
     names_code,
+    points_to_a_paste,
     quoted_ranges,
     rule_before_task,
 )
@@ -164,10 +165,17 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
         # a bare "use X" waits for a second session (ADR 0064); in text the user did not write (docs, tool output)
         # it is everywhere and never the person's choice
         classification = examine(said.text) or (a_tool_choice(said.text) if trusted else None)
-        if classification is not None and spec and not _holds_beyond_the_spec(said.text, classification):
+        if (
+            classification is not None
+            and spec
+            and not _holds_beyond_the_spec(said.text, classification)
+            and not (classification.held_back and trusted)  # a weak rule in a brief waits for a second session (0069)
+        ):
             continue
         if classification is None and (rule := _rule_before_task(said)) is not None:
             said, classification = rule
+        if classification is not None and points_to_a_paste(said.text):
+            continue  # the rule is in a paste the history kept only as a placeholder
         if classification is not None and is_a_programs_default(said.text, turn.text):
             continue  # "By default, buffer X. Make this configurable.": a spec of the code, not a rule
         if classification is not None:

@@ -257,6 +257,16 @@ def is_corrective_half(sentence: str) -> bool:
     return CORRECTIVE_HALF.match(sentence.strip()) is not None
 
 
+# Claude Code keeps a long paste in its history as a placeholder in the person's words (ADR 0069)
+_PASTE_PLACEHOLDER = re.compile(r"\[Pasted text #\d{1,4}(?: \+\d{1,7} lines)?\]")
+
+
+def points_to_a_paste(sentence: str) -> bool:
+    """ "Keep these in mind moving forward: [Pasted text #1 +263 lines]": the rules are in the paste, which the
+    history did not keep; what is left ("keep in mind moving forward") is no rule a reviewer can read."""
+    return _PASTE_PLACEHOLDER.search(sentence) is not None
+
+
 _DEFAULT = re.compile(r"\bby\s+default\b|默认", _I)
 # The message says the default can be changed: it specifies a setting of the program being built.
 _CONFIGURABLE = re.compile(

@@ -63,6 +63,8 @@ _LEAD = (
 _NOT_IMPERATIVE = (
     r"(?!(?:the|a|an|same|this|that|these|those|it|its|there|here|so|too|been|was|were|is|are|had|has|have|"
     r"did|does|got|gets|works?|worked|happens?|fails?|failed|breaks?|broke|crashes?)\b)(?!\w*[^s\W]s\b)"
+    # a gerund describes ("old data just never being removed"); the verbs that end in -ing themselves instruct
+    r"(?!(?!(?:bring|ping|string|sing|ring|swing|sting|spring)\b)\w{2,}ing\b)"
 )
 _DONT_NOT_RULES = (
     r"(?:worry|know|think|understand|see|get|have|need|care|mind|want|like|bother|forget|"

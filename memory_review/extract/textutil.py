@@ -17,7 +17,12 @@ from collections.abc import Iterator, Sequence
 # whole), at any CJK terminator, or at a line break: statements never span lines,
 # which keeps every quote a substring of a single source line.
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[。！？；]|\n")
-_LEADING_NOISE = re.compile(r"(?:[-*+•]\s+|\d{1,3}[.)]\s+|#{1,6}\s+)+")
+# A line's marks before its words: a list marker, a number, a heading, or pictographs ("❌ ", "✅", "📁 ", "→ "),
+# which people (and the chat models whose briefs they paste) put before each rule of a list (ADR 0069)
+_PICTOGRAPH = "\u2190-\u21ff\u2300-\u23ff\u25a0-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff"
+_LEADING_NOISE = re.compile(
+    rf"(?:[-*+•]\s+|\d{{1,3}}[.)]\s+|#{{1,6}}\s+|[{_PICTOGRAPH}][\ufe0f\u200d\U0001f3fb-\U0001f3ff]*\s*)+"
+)
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")

@@ -78,3 +78,12 @@ def test_japanese_rule_words_before_long_runs() -> None:
     assert said("毎回" + "あ" * 50_000 + "てください。") == []
     assert said("その都度" + "ので" * 20_000 + "してもらえる？") == []
     assert said("て" * 50_000 + "もらえる？") == []
+
+
+def test_pictographs_paste_placeholders_and_gerunds_in_long_runs() -> None:
+    # round 13 (ADR 0069): a line's leading pictographs are one run of marks, however many; a placeholder's digits
+    # are bounded; the gerund check reads one word
+    assert said("❌ " * 30_000 + "Never push to main.") == ["Never push to main."]
+    assert said("👍🏽" * 30_000 + " never being" + " x" * 10_000) == []
+    assert said("[Pasted text #1" * 10_000 + " from now on, always use uv") == []
+    assert said("never " * 20_000 + "a" * 50_000 + "ing") == []

@@ -124,9 +124,9 @@ def test_the_tenth_held_out_split_gives_no_more_mistakes_than_measured() -> None
 
 def test_the_sixth_round_keeps_what_it_was_tuned_to() -> None:
     # ADR 0059: dev 10's mistakes (Cursor's own plan hand-off, a Chinese spec of one search box, "if i sign out …
-    # it should not …", "Dont be dumb") are gone, and no seen split gives a proposal not worth keeping; held-out 25 and
-    # 29 hold the frozen eleventh round's fresh mistakes (ADR 0067), pinned below, until a round tunes on them
-    for split in (s for s in SPLITS if s not in {"heldout25", "heldout29"}):
+    # it should not …", "Dont be dumb") are gone, and no split gives a proposal not worth keeping: held-out 25 and 29's
+    # fresh mistakes (ADR 0067) are gone since the thirteenth round (ADR 0069) tuned on them
+    for split in SPLITS:
         figures = evaluate_split(split)
         assert figures.kept == len(figures.proposals), (split, figures.proposals)
 
@@ -237,7 +237,8 @@ def test_held_out_25_and_26_give_what_the_frozen_tenth_and_eleventh_rounds_gave(
     # the 7 rules found. Pinned so that a change that adds a mistake or loses a kept proposal is seen.
     rows = {name: evaluate_split(name) for name in ("heldout25", "heldout26")}
     assert [(f.prompts, f.durable, f.maybe) for f in rows.values()] == [(279, 6, 32), (61, 1, 16)]
-    assert [(len(f.proposals), f.kept, f.durable_found) for f in rows.values()] == [(2, 1, 0), (1, 1, 0)]
+    # The thirteenth round (ADR 0069) tuned on held-out 25: the placeholder's "keep in mind moving forward" is gone.
+    assert [(len(f.proposals), f.kept, f.durable_found) for f in rows.values()] == [(1, 1, 0), (1, 1, 0)]
 
 
 def test_held_out_27_to_29_give_what_the_frozen_tenth_and_eleventh_rounds_gave() -> None:
@@ -247,10 +248,11 @@ def test_held_out_27_to_29_give_what_the_frozen_tenth_and_eleventh_rounds_gave()
     # reasoning, not the prompt's rule), 0 of 3 rules found. Pinned so that a change that adds a mistake is seen. The
     # twelfth round (ADR 0068) tuned on held-out 27 and 29's Japanese: "その都度…出力してもらえる？" and
     # "今後…覚えておいて" (durable) are found, and held-out 29's "今後の修正や調整があれば、…運用を取る" (maybe)
-    # is proposed.
+    # is proposed. The thirteenth round (ADR 0069) tuned on held-out 28 and 29: the scope brief's "DO NOT WRITE outside
+    # vioverse-refactor" (nine sessions) is found, and "… just never being removed …" is gone.
     rows = {name: evaluate_split(name) for name in ("heldout27", "heldout28", "heldout29")}
     assert [(f.prompts, f.durable, f.maybe) for f in rows.values()] == [(92, 2, 8), (271, 13, 11), (238, 3, 14)]
-    assert [(len(f.proposals), f.kept, f.durable_found) for f in rows.values()] == [(1, 1, 1), (0, 0, 0), (3, 2, 1)]
+    assert [(len(f.proposals), f.kept, f.durable_found) for f in rows.values()] == [(1, 1, 1), (1, 1, 3), (2, 2, 1)]
 
 
 def test_held_out_30_gives_what_the_frozen_eleventh_and_twelfth_rounds_gave() -> None:
