@@ -34,7 +34,7 @@ blind; ``heldout24`` measured the tenth round too. The eleventh round (ADR 0067)
 rounds once; the twelfth round (ADR 0068) tuned on the Japanese prompts of held-out 20, 27 and 29, whose rows read
 ``dev20``, ``dev27`` and ``dev29`` (seen). ``heldout30`` measured the frozen eleventh and twelfth rounds once. The
 thirteenth round (ADR 0069) tuned on held-out 25, 28 and 29's misses and mistakes: their rows read ``dev25``,
-``dev28`` and ``dev29`` (seen).
+``dev28`` and ``dev29`` (seen). ``heldout31`` and ``heldout32`` measured the frozen twelfth and thirteenth rounds once.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -93,6 +93,8 @@ SPLITS = (
     "heldout28",
     "heldout29",
     "heldout30",
+    "heldout31",
+    "heldout32",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -399,7 +401,7 @@ held-out 24 and judged 1 the tenth; the eleventh (ADR 0067) tuned on those two, 
 (seen). Held-out 25 to 29 measure the tenth and eleventh rounds; the twelfth (ADR 0068) tuned on the Japanese
 prompts of held-out 20, 27 and 29, whose rows read *dev20*, *dev27* and *dev29* (seen). Held-out 30 measures the
 eleventh and twelfth rounds. The thirteenth (ADR 0069) tuned on held-out 25, 28 and 29, whose rows read *dev25*,
-*dev28* and *dev29* (seen).
+*dev28* and *dev29* (seen). Held-out 31 and 32 measure the twelfth and thirteenth rounds.
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -411,6 +413,22 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 31 and 32, the measure of the frozen twelfth (3fe6bc2) and thirteenth (643b2e9) rounds: 5 proposals, 3
+  worth keeping; 3 of 18 rules found — the same for both rounds.** 195 fresh prompts (18 durable, 20 maybe), labelled
+  apart and landed after both rounds were frozen, each round run once with `memory_review/extract/` checked equal to
+  its commit. Held-out 31 (130 prompts, two new people's Claude Code 1.0.x prompt histories): 3 proposals, all worth
+  keeping ("After each change you make to the project files, run this command: just build test lint format", the
+  person's "sleep mode" working rules, "Always use localizable screens."), 3 of 16 rules found. Missed: nine rules
+  typed as Claude Code's `#` memory shortcut ("#Always run bun format && bun lint --fix && bun typecheck after every
+  change"), which no round reads ("#" with no space is no heading mark), "run python commands through uv", "make sure
+  to strip trailing spaces off lines touched and end each file with a single newline", "use turbo for updates and
+  upgrades", a reminder ("we went over this before, … ONLY use reactnative language") and a permission ("you are
+  allowed to read any file from the project except the .env files"). Held-out 32 (65 prompts, later stretches of three
+  SpecStory exporters): 2 proposals, neither worth keeping — "also ARE WE USING SERIALIARIOTN CORRECTLY AND FULLY" (a
+  question with no question mark, after "also") and "I dont like ('Tight Aggressive', …)," (a dislike of pasted data,
+  the agent's own output); 0 of 2 rules found ("every time we get a new issue check the docs on how to solve it.", an
+  occasion held back since ADR 0059, and a generated file never edited by hand). **Fresh record since the hold of ADR
+  0059: 12 of 29 (41%)**; all frozen rounds 19 of 58 (33%).
 - **The thirteenth round (ADR 0069), frozen before held-out 31 and 32 were read,** takes held-out 25, 28 and 29's
   misses and mistakes, measured by the frozen tenth to twelfth rounds, as classes, each with near misses in
   `test_heuristic_round13.py`: a pictograph before a rule is a list mark ("❌ DO NOT WRITE outside vioverse-refactor"
