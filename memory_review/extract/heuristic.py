@@ -41,7 +41,7 @@ from memory_review.extract.reminders import (
     kind_of,
     rule_statement,
 )
-from memory_review.extract.rule_files import RULE_FILE_CUE, rules_for_instruction_files
+from memory_review.extract.rule_files import RULE_FILE_CUE, memory_shortcut, rules_for_instruction_files
 from memory_review.extract.signals import (
     CUE,
     SIGNAL_TOOL_CHOICE,
@@ -131,6 +131,8 @@ class _Scan:
 def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
     scan = _Scan([], [], [])
     written = list(rules_for_instruction_files(turn.text)) if RULE_FILE_CUE.search(turn.text) else []
+    if turn.text.lstrip(" \t").startswith("#") and (note := memory_shortcut(turn.text)) is not None:
+        written.append(note)  # "#always run the linter": typed to be saved as a memory (ADR 0070)
     cues = (CUE, _MAYBE_CORRECTION, TOOL_CHOICE_CUE, REMINDER_CUE)
     if not written and not any(cue.search(turn.text) for cue in cues):
         return scan

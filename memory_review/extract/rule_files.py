@@ -94,6 +94,34 @@ def rules_for_instruction_files(text: str) -> Iterator[RuleForAFile]:
             yield RuleForAFile(start, end, file, _type(text[start:end]), scope)
 
 
+# Claude Code's memory shortcut (ADR 0070): a message that starts with "#" is saved to a CLAUDE.md as a memory, which
+# is what the person typed it for ("#Always run bun format && bun lint --fix after every change"). One line, a few
+# words; not "## …", not an issue number ("#123"), not VS Code Copilot's chat variables ("#terminalSelection fix
+# this", "#sym:DrawBBox …", "#codebase …"), which point the request at something.
+_SHORTCUT = re.compile(r"#(?![#\d])[ \t]?(?P<first>[^\s:]+)(?:[ \t][^\n]*)?")
+_COPILOT_VARIABLE = re.compile(
+    r"(?:[a-z]+[A-Z]\w*|codebase|file|files|folder|selection|editor|fetch|changes|problems|usages|extensions|search|"
+    r"sym|tests?)$"
+)
+MIN_SHORTCUT_WORDS = 4
+
+
+def memory_shortcut(text: str) -> RuleForAFile | None:
+    """The note of a message typed with Claude Code's ``#`` memory shortcut, or None."""
+    offset = len(text) - len(text.lstrip())
+    line = text.strip()
+    if "\n" in line or len(line.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+        return None  # a note is one line; checked first, so the pattern never backtracks over a long message
+    shortcut = _SHORTCUT.fullmatch(line)
+    if shortcut is None or _COPILOT_VARIABLE.match(shortcut.group("first")):
+        return None
+    span = _stripped(text, offset + shortcut.start("first"), offset + len(line))
+    if span is None or len(text[span[0] : span[1]].split()) < MIN_SHORTCUT_WORDS:
+        return None
+    scope: DurableScope = "user" if _USER_WIDE.search(text) else "project"
+    return RuleForAFile(span[0], span[1], "CLAUDE.md", _type(text[span[0] : span[1]]), scope)
+
+
 def _body(text: str, at: int, *, below: bool) -> list[tuple[int, int]]:
     quoted = _QUOTE.match(text, at)
     if quoted is not None:

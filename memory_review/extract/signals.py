@@ -314,7 +314,9 @@ _DEIXIS = re.compile(
     _I,
 )
 _QUESTION_START = re.compile(
-    r"^(?:why|what|how|where|who|which|whose|whom|(?:do|does|did|is|are|was|were|should|shall|have|has|am|"
+    # "also ARE WE USING X CORRECTLY": a question after a joining word, with no question mark (ADR 0070)
+    r"^(?:(?:also|and|but|so|ok|okay|then|btw|oh|plus|hey)\b[,\s]+)*"
+    r"(?:why|what|how|where|who|which|whose|whom|(?:do|does|did|is|are|was|were|should|shall|have|has|am|"
     r"isn't|aren't|doesn't|don't|didn't|shouldn't|won't)\s+(?:you|we|i|they|it|he|she|this|that|there|these|those)\b|"
     # "can we use X instead?" proposes, it does not state a rule (even without its question mark); so does "would it
     # be possible to … and always …" (held-out 14, ADR 0063)

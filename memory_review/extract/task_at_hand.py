@@ -388,11 +388,12 @@ def shows_an_element(sentence: str) -> bool:
 # "I don't like the color of the header", "I hate this layout", "I don't like how it looks": a complaint about the
 # thing in front of the person, not a standing dislike; "I don't like untrack" (a kind of thing), "I don't like it
 # when you add comments everywhere" and "I hate how you write commit messages" (the agent's way of working) still
-# state one (ADR 0059).
+# state one (ADR 0059). "I dont like ('Tight Aggressive', 'VPIP < 25%', …)" dislikes data pasted back from the
+# agent's output (ADR 0070).
 _DISLIKES_THE_THING = re.compile(
     r"\bi\s+(?:really\s+)?(?:don'?t\s+like|dont\s+like|hate|dislike|can'?t\s+stand)\s+"
     r"(?:(?:the|this|that|these|those|its|your)\b(?!\s+way\s+you\b)|it\b(?!\s+when\b)|"
-    r"how\s+(?:it|this|that|the|they)\b|what\s+(?:it|this|that|the)\b)",
+    r"how\s+(?:it|this|that|the|they)\b|what\s+(?:it|this|that|the)\b|[(\[{<])",
     _I,
 )
 

@@ -87,3 +87,13 @@ def test_pictographs_paste_placeholders_and_gerunds_in_long_runs() -> None:
     assert said("👍🏽" * 30_000 + " never being" + " x" * 10_000) == []
     assert said("[Pasted text #1" * 10_000 + " from now on, always use uv") == []
     assert said("never " * 20_000 + "a" * 50_000 + "ing") == []
+
+
+def test_memory_shortcuts_joining_words_and_pasted_dislikes_in_long_runs() -> None:
+    # round 14 (ADR 0070): a "#" note is one bounded line, checked before its pattern runs; the joining words before a
+    # question are a run the pattern reads once
+    # neither is a one-line note: each is read as a message whose first line is a heading
+    assert said("#" + " " * 100_000 + "always use uv\nx") == ["always use uv"]
+    assert said("# always use uv" + " " * 100_000 + "\n" + "x " * 10_000) == ["always use uv"]
+    assert said("also " * 20_000 + "are we using uv") == []
+    assert said("I dont like (" + "(" * 50_000) == []
