@@ -35,7 +35,8 @@ rounds once; the twelfth round (ADR 0068) tuned on the Japanese prompts of held-
 ``dev20``, ``dev27`` and ``dev29`` (seen). ``heldout30`` measured the frozen eleventh and twelfth rounds once. The
 thirteenth round (ADR 0069) tuned on held-out 25, 28 and 29's misses and mistakes: their rows read ``dev25``,
 ``dev28`` and ``dev29`` (seen). ``heldout31`` and ``heldout32`` measured the frozen twelfth and thirteenth rounds once;
-the fourteenth round (ADR 0070) tuned on them: their rows read ``dev31`` and ``dev32`` (seen).
+the fourteenth round (ADR 0070) tuned on them: their rows read ``dev31`` and ``dev32`` (seen). ``heldout33`` and
+``heldout34`` measured the frozen twelfth, thirteenth and fourteenth rounds once.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -96,6 +97,8 @@ SPLITS = (
     "heldout30",
     "heldout31",
     "heldout32",
+    "heldout33",
+    "heldout34",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -405,7 +408,8 @@ held-out 24 and judged 1 the tenth; the eleventh (ADR 0067) tuned on those two, 
 prompts of held-out 20, 27 and 29, whose rows read *dev20*, *dev27* and *dev29* (seen). Held-out 30 measures the
 eleventh and twelfth rounds. The thirteenth (ADR 0069) tuned on held-out 25, 28 and 29, whose rows read *dev25*,
 *dev28* and *dev29* (seen). Held-out 31 and 32 measure the twelfth and thirteenth rounds; the fourteenth (ADR 0070)
-tuned on them, whose rows read *dev31* and *dev32* (seen).
+tuned on them, whose rows read *dev31* and *dev32* (seen). Held-out 33 and 34 measure the twelfth, thirteenth and
+fourteenth rounds.
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -417,6 +421,13 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 33 and 34, the measure of the frozen twelfth (3fe6bc2), thirteenth (643b2e9) and fourteenth (3fe77b0)
+  rounds: no proposal, no mistake; no durable rule in them to find — the same for all three.** 84 fresh prompts (0
+  durable, 10 maybe), labelled apart and landed after the fourteenth round was frozen, each round run once with
+  `memory_review/extract/` checked equal to its commit: a Claude Code 2.x history and a student's Qwen Code chats (two
+  new people), and later stretches of three SpecStory exporters. The search index's sources are close to used up: this
+  session's four labellers found 279 fresh prompts with 602 of its look-ups. **Fresh record since the hold of ADR
+  0059: 12 of 29 (41%)**; all frozen rounds 19 of 58 (33%).
 - **The fourteenth round (ADR 0070), frozen before held-out 33 and 34 were read,** takes held-out 31 and 32's misses
   and mistakes as classes, with near misses in `test_heuristic_round14.py`: a one-line message typed with Claude
   Code's `#` memory shortcut ("#Always run bun format && bun lint --fix && bun typecheck after every change") is

@@ -273,3 +273,11 @@ def test_held_out_31_and_32_give_what_the_frozen_twelfth_and_thirteenth_rounds_g
     rows = {name: evaluate_split(name) for name in ("heldout31", "heldout32")}
     assert [(f.prompts, f.durable, f.maybe) for f in rows.values()] == [(130, 16, 9), (65, 2, 11)]
     assert [(len(f.proposals), f.kept, f.durable_found) for f in rows.values()] == [(9, 9, 10), (0, 0, 0)]
+
+
+def test_held_out_33_and_34_give_what_the_frozen_twelfth_to_fourteenth_rounds_gave() -> None:
+    # Measured once with the twelfth (3fe6bc2), thirteenth (643b2e9) and fourteenth (3fe77b0) rounds frozen, the same
+    # for all three: no proposal, and no durable rule in them. Pinned so that a change that adds a mistake is seen.
+    rows = {name: evaluate_split(name) for name in ("heldout33", "heldout34")}
+    assert [(f.prompts, f.durable, f.maybe) for f in rows.values()] == [(26, 0, 1), (58, 0, 9)]
+    assert [(len(f.proposals), f.kept) for f in rows.values()] == [(0, 0), (0, 0)]
