@@ -36,7 +36,7 @@ rounds once; the twelfth round (ADR 0068) tuned on the Japanese prompts of held-
 thirteenth round (ADR 0069) tuned on held-out 25, 28 and 29's misses and mistakes: their rows read ``dev25``,
 ``dev28`` and ``dev29`` (seen). ``heldout31`` and ``heldout32`` measured the frozen twelfth and thirteenth rounds once;
 the fourteenth round (ADR 0070) tuned on them: their rows read ``dev31`` and ``dev32`` (seen). ``heldout33`` and
-``heldout34`` measured the frozen twelfth, thirteenth and fourteenth rounds once.
+``heldout34`` measured the frozen twelfth, thirteenth and fourteenth rounds once, and ``heldout35`` too.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -99,6 +99,7 @@ SPLITS = (
     "heldout32",
     "heldout33",
     "heldout34",
+    "heldout35",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -408,7 +409,7 @@ held-out 24 and judged 1 the tenth; the eleventh (ADR 0067) tuned on those two, 
 prompts of held-out 20, 27 and 29, whose rows read *dev20*, *dev27* and *dev29* (seen). Held-out 30 measures the
 eleventh and twelfth rounds. The thirteenth (ADR 0069) tuned on held-out 25, 28 and 29, whose rows read *dev25*,
 *dev28* and *dev29* (seen). Held-out 31 and 32 measure the twelfth and thirteenth rounds; the fourteenth (ADR 0070)
-tuned on them, whose rows read *dev31* and *dev32* (seen). Held-out 33 and 34 measure the twelfth, thirteenth and
+tuned on them, whose rows read *dev31* and *dev32* (seen). Held-out 33, 34 and 35 measure the twelfth, thirteenth and
 fourteenth rounds.
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
@@ -421,13 +422,24 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 35, a measure of the frozen twelfth, thirteenth and fourteenth rounds: 2 proposals, both on prompts worth
+  keeping; 6 of 18 rules found — the same for all three.** 107 prompts of Adam Twardoch (held-out 19's person) from
+  the SpecStory exports his twat, twat-cache, twat-fs, twat-llm and twat-mp source distributions ship on PyPI,
+  labelled apart after the fourteenth round was frozen. 19 of them repeat held-out 19's text word for word (his
+  end-of-work routine, sent again); without them, 88 fresh prompts give the same 2 proposals and 5 of 14 rules. The
+  proposals: "Use `uv pip ...` not `pip ...` ." and "As you develop, run", whose command is in the fenced block on the
+  lines after it, which the quote does not hold: counted worth keeping by its prompt's label, a reviewer would have to
+  write the command in. Missed: the dev loop given as "As you develop, run ```…```" in most prompts (the same rule,
+  proposed once), "I don't want setup.py, just pyproject.toml!", and "note that in the .venv you have the actual code
+  of the 3rd party libs to consult!" in a numbered brief. **Fresh record since the hold of ADR 0059: 14 of 31 (45%)**;
+  all frozen rounds 21 of 60 (35%).
 - **Held-out 33 and 34, the measure of the frozen twelfth (3fe6bc2), thirteenth (643b2e9) and fourteenth (3fe77b0)
   rounds: no proposal, no mistake; no durable rule in them to find — the same for all three.** 84 fresh prompts (0
   durable, 10 maybe), labelled apart and landed after the fourteenth round was frozen, each round run once with
   `memory_review/extract/` checked equal to its commit: a Claude Code 2.x history and a student's Qwen Code chats (two
   new people), and later stretches of three SpecStory exporters. The search index's sources are close to used up: this
-  session's four labellers found 279 fresh prompts with 602 of its look-ups. **Fresh record since the hold of ADR
-  0059: 12 of 29 (41%)**; all frozen rounds 19 of 58 (33%).
+  session's four labellers found 279 fresh prompts with 602 of its look-ups. Fresh record then: 12 of 29 since the
+  hold; all frozen rounds 19 of 58.
 - **The fourteenth round (ADR 0070), frozen before held-out 33 and 34 were read,** takes held-out 31 and 32's misses
   and mistakes as classes, with near misses in `test_heuristic_round14.py`: a one-line message typed with Claude
   Code's `#` memory shortcut ("#Always run bun format && bun lint --fix && bun typecheck after every change") is

@@ -281,3 +281,12 @@ def test_held_out_33_and_34_give_what_the_frozen_twelfth_to_fourteenth_rounds_ga
     rows = {name: evaluate_split(name) for name in ("heldout33", "heldout34")}
     assert [(f.prompts, f.durable, f.maybe) for f in rows.values()] == [(26, 0, 1), (58, 0, 9)]
     assert [(len(f.proposals), f.kept) for f in rows.values()] == [(0, 0), (0, 0)]
+
+
+def test_held_out_35_gives_what_the_frozen_twelfth_to_fourteenth_rounds_gave() -> None:
+    # Measured once with the twelfth (3fe6bc2), thirteenth (643b2e9) and fourteenth (3fe77b0) rounds frozen, the same
+    # for all three: 2 proposals on prompts worth keeping ("Use `uv pip ...` not `pip ...` .", "As you develop, run"),
+    # 6 of 18 rules found. Pinned so that a change that adds a mistake or loses a kept proposal is seen.
+    figures = evaluate_split("heldout35")
+    assert (figures.prompts, figures.durable, figures.maybe) == (107, 18, 26)
+    assert (len(figures.proposals), figures.kept, figures.durable_found) == (2, 2, 6)
