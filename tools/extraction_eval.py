@@ -35,8 +35,8 @@ rounds once; the twelfth round (ADR 0068) tuned on the Japanese prompts of held-
 ``dev20``, ``dev27`` and ``dev29`` (seen). ``heldout30`` measured the frozen eleventh and twelfth rounds once. The
 thirteenth round (ADR 0069) tuned on held-out 25, 28 and 29's misses and mistakes: their rows read ``dev25``,
 ``dev28`` and ``dev29`` (seen). ``heldout31`` and ``heldout32`` measured the frozen twelfth and thirteenth rounds once;
-the fourteenth round (ADR 0070) tuned on them: their rows read ``dev31`` and ``dev32`` (seen). ``heldout33`` and
-``heldout34`` measured the frozen twelfth, thirteenth and fourteenth rounds once, and ``heldout35`` too.
+the fourteenth round (ADR 0070) tuned on them: their rows read ``dev31`` and ``dev32`` (seen). ``heldout33`` to
+``heldout36`` measured the frozen twelfth, thirteenth and fourteenth rounds once.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -100,6 +100,7 @@ SPLITS = (
     "heldout33",
     "heldout34",
     "heldout35",
+    "heldout36",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -409,7 +410,7 @@ held-out 24 and judged 1 the tenth; the eleventh (ADR 0067) tuned on those two, 
 prompts of held-out 20, 27 and 29, whose rows read *dev20*, *dev27* and *dev29* (seen). Held-out 30 measures the
 eleventh and twelfth rounds. The thirteenth (ADR 0069) tuned on held-out 25, 28 and 29, whose rows read *dev25*,
 *dev28* and *dev29* (seen). Held-out 31 and 32 measure the twelfth and thirteenth rounds; the fourteenth (ADR 0070)
-tuned on them, whose rows read *dev31* and *dev32* (seen). Held-out 33, 34 and 35 measure the twelfth, thirteenth and
+tuned on them, whose rows read *dev31* and *dev32* (seen). Held-out 33 to 36 measure the twelfth, thirteenth and
 fourteenth rounds.
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
@@ -422,6 +423,13 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 36, a measure of the frozen twelfth, thirteenth and fourteenth rounds: 1 proposal, worth keeping; 3 of 5
+  rules found — the same for all three.** 72 prompts of the same person from the exports his phiton, opero and lmstrix
+  source distributions ship (7 of them repeat held-out 19 or 35's text; without them, 65 prompts give the same
+  proposal and 2 of 4 rules). The proposal is "Use `uv pip ...` not `pip ...` ." again. Missed: "Plus always use
+  "uv pip...", not "pip"!" ("plus" is no joining word the "always" signal reads) and "Use\n\nuv pip..." (the tool on
+  the line after the verb). **Fresh record since the hold of ADR 0059: 15 of 32 (47%)**; all frozen rounds 22 of 61
+  (36%).
 - **Held-out 35, a measure of the frozen twelfth, thirteenth and fourteenth rounds: 2 proposals, both on prompts worth
   keeping; 6 of 18 rules found — the same for all three.** 107 prompts of Adam Twardoch (held-out 19's person) from
   the SpecStory exports his twat, twat-cache, twat-fs, twat-llm and twat-mp source distributions ship on PyPI,
@@ -431,8 +439,8 @@ DOC_TAIL = """
   lines after it, which the quote does not hold: counted worth keeping by its prompt's label, a reviewer would have to
   write the command in. Missed: the dev loop given as "As you develop, run ```…```" in most prompts (the same rule,
   proposed once), "I don't want setup.py, just pyproject.toml!", and "note that in the .venv you have the actual code
-  of the 3rd party libs to consult!" in a numbered brief. **Fresh record since the hold of ADR 0059: 14 of 31 (45%)**;
-  all frozen rounds 21 of 60 (35%).
+  of the 3rd party libs to consult!" in a numbered brief. Fresh record then: 14 of 31 since the hold; all frozen
+  rounds 21 of 60.
 - **Held-out 33 and 34, the measure of the frozen twelfth (3fe6bc2), thirteenth (643b2e9) and fourteenth (3fe77b0)
   rounds: no proposal, no mistake; no durable rule in them to find — the same for all three.** 84 fresh prompts (0
   durable, 10 maybe), labelled apart and landed after the fourteenth round was frozen, each round run once with
