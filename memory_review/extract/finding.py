@@ -129,9 +129,13 @@ def clip_bytes(text: str, limit: int) -> str:
     return encoded[:limit].decode("utf-8", "ignore")
 
 
+# A fenced command in a rule ("As you develop, run ``` hatch test ```" once on one line) reads as inline code
+_FENCE_ON_ONE_LINE = re.compile(r"(?:```|~~~)[\w+-]{0,20} ([^`~]{1,400}?) (?:```|~~~)")
+
+
 def describe(statement: str) -> str:
     """One concise line: the statement without lead-in fillers, capitalised, at most 200 chars."""
-    line = " ".join(statement.split())
+    line = " ".join(_FENCE_ON_ONE_LINE.sub(r"`\1`", " ".join(statement.split())).split())
     trimmed = _ZH_FILLER.sub("", _FILLER.sub("", line)).strip()
     if len(trimmed) < 3:
         trimmed = line

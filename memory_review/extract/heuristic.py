@@ -181,7 +181,7 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
         if classification is not None and is_a_programs_default(said.text, turn.text):
             continue  # "By default, buffer X. Make this configurable.": a spec of the code, not a rule
         if classification is not None:
-            whole = _with_tail(turn, spans, position, said, classification)
+            whole = _with_command(_with_tail(turn, spans, position, said, classification))
             if whole.end > said.end:  # "Use the logger instead." is this rule's other half, no correction of its own
                 joined = position + 1
             # named code, and the kinds that failed on fresh data, wait for a second session (ADR 0046, 0057, 0059);
@@ -258,6 +258,23 @@ def _with_tail(turn: Turn, spans: list[tuple[int, int]], position: int, said: _S
     if len(turn.text[said.start : next_end].encode("utf-8", "surrogatepass")) > MAX_QUOTE_BYTES:
         return said
     return _Said(turn, said.start, next_end)
+
+
+# "As you develop, run\n\n```\nuv venv; hatch test\n```": the rule ends where its command begins, in the fenced block
+# on the lines below it, which the sentences skip (ADR 0071)
+_LEADS_TO_A_COMMAND = re.compile(r"\b(?:run|use|execute|call|type|do)$", re.IGNORECASE)
+_FENCED_BLOCK = re.compile(r"[ \t]*\n(?:[ \t]*\n)*[ \t]*(```|~~~)[^\n]*\n.*?\n[ \t]*\1[ \t]*(?=\n|$)", re.DOTALL)
+
+
+def _with_command(said: _Said) -> _Said:
+    """The rule with the fenced command it leads to on the lines below it, when it fits in a quote."""
+    if not _LEADS_TO_A_COMMAND.search(said.text):
+        return said
+    text = said.turn.text
+    block = _FENCED_BLOCK.match(text, said.end, min(len(text), said.end + MAX_QUOTE_BYTES))  # bounded: never a scan
+    if block is None or len(text[said.start : block.end()].encode("utf-8", "surrogatepass")) > MAX_QUOTE_BYTES:
+        return said
+    return _Said(said.turn, said.start, block.end())
 
 
 def _finding(transcript: Transcript, said: _Said, found: Classification, *, trusted: bool) -> Finding:

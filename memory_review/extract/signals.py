@@ -54,7 +54,7 @@ _I = re.IGNORECASE
 _PAST = r"(?:been|got|had|seen|saw|heard|knew|thought|said|did|was|were|worked|used|tried|noticed|made)"
 _LEAD = (
     r"(?:^|[,;:(\u2014\u2013]\s*|\s-\s|\bplease\s+|"
-    r"\b(?:and|but|also|so|then|just|btw|oh|ok|okay|pls|plz|remember|rule)\s*[,:]?\s+|"
+    r"\b(?:and|but|also|plus|so|then|just|btw|oh|ok|okay|pls|plz|remember|rule)\s*[,:]?\s+|"
     # "I want you to always run the tests", "I told you to never push to main" (ADR 0057)
     r"\b(?:want|need|asked|told|ask|tell)\s+you\s+to\s+)"
 )

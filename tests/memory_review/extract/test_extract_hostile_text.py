@@ -97,3 +97,10 @@ def test_memory_shortcuts_joining_words_and_pasted_dislikes_in_long_runs() -> No
     assert said("# always use uv" + " " * 100_000 + "\n" + "x " * 10_000) == ["always use uv"]
     assert said("also " * 20_000 + "are we using uv") == []
     assert said("I dont like (" + "(" * 50_000) == []
+
+
+def test_rules_before_long_or_unclosed_fences() -> None:
+    # round 15 (ADR 0071): the fenced command after a rule is looked for within one quote's length, never to the end
+    assert said("Always run\n```\n" + "x\n" * 50_000) == []  # 50,000 lines: a pasted document
+    assert said("Always run\n```\n" + "x " * 50_000) == ["Always run"]
+    assert said("Never use\n\n" + "\n" * 50_000 + "```\nx\n```") == ["Never use"]
