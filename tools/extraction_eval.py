@@ -37,7 +37,8 @@ thirteenth round (ADR 0069) tuned on held-out 25, 28 and 29's misses and mistake
 ``dev28`` and ``dev29`` (seen). ``heldout31`` and ``heldout32`` measured the frozen twelfth and thirteenth rounds once;
 the fourteenth round (ADR 0070) tuned on them: their rows read ``dev31`` and ``dev32`` (seen). ``heldout33`` to
 ``heldout36`` measured the frozen twelfth, thirteenth and fourteenth rounds once; the fifteenth round (ADR 0071)
-tuned on held-out 35 and 36: their rows read ``dev35`` and ``dev36`` (seen).
+tuned on held-out 35 and 36: their rows read ``dev35`` and ``dev36`` (seen). ``heldout37`` and ``heldout38`` measured
+the frozen twelfth to fifteenth rounds once.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -102,6 +103,8 @@ SPLITS = (
     "heldout34",
     "heldout35",
     "heldout36",
+    "heldout37",
+    "heldout38",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -415,6 +418,7 @@ eleventh and twelfth rounds. The thirteenth (ADR 0069) tuned on held-out 25, 28 
 *dev28* and *dev29* (seen). Held-out 31 and 32 measure the twelfth and thirteenth rounds; the fourteenth (ADR 0070)
 tuned on them, whose rows read *dev31* and *dev32* (seen). Held-out 33 to 36 measure the twelfth, thirteenth and
 fourteenth rounds; the fifteenth (ADR 0071) tuned on held-out 35 and 36, whose rows read *dev35* and *dev36* (seen).
+Held-out 37 and 38 measure the twelfth to fifteenth rounds.
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -426,6 +430,14 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 37 and 38, the measure of the frozen twelfth to fifteenth rounds (cb38678 the last): no proposal, no
+  mistake; no durable rule in them to find — the same for all four.** 35 fresh prompts (0 durable, 3 maybe), labelled
+  apart after the fifteenth round was frozen: a new person's Claude Code 2.x history kept in a project's
+  `.claude-user` folder (5 prompts), and later stretches of a student's Qwen Code chats and three SpecStory exporters.
+  With the proposals of held-out 31 to 38 this session: **fresh record since the hold of ADR 0059: 15 of 32 (47%)**;
+  all frozen rounds 22 of 61 (36%). The search index's licensed histories are close to used up: this session's seven
+  labellers who searched it found 479 fresh prompts, from 32 to 130 a labeller, and used about 900 of its 1,000
+  look-ups; the two who read the sdists of held-out 19's person on PyPI needed 20.
 - **The fifteenth round (ADR 0071), frozen before held-out 37 and 38 were read,** takes held-out 35 and 36's classes,
   with near misses in `test_heuristic_round15.py`: a rule that ends in "run" or "use" and leads to a fenced command
   on the lines below it holds that command ("As you develop, run ```uv venv; …; hatch test;```", whose description
@@ -436,9 +448,8 @@ DOC_TAIL = """
   rules found — the same for all three.** 72 prompts of the same person from the exports his phiton, opero and lmstrix
   source distributions ship (7 of them repeat held-out 19 or 35's text; without them, 65 prompts give the same
   proposal and 2 of 4 rules). The proposal is "Use `uv pip ...` not `pip ...` ." again. Missed: "Plus always use
-  "uv pip...", not "pip"!" ("plus" is no joining word the "always" signal reads) and "Use\n\nuv pip..." (the tool on
-  the line after the verb). **Fresh record since the hold of ADR 0059: 15 of 32 (47%)**; all frozen rounds 22 of 61
-  (36%).
+  "uv pip...", not "pip"!" ("plus" is no joining word the "always" signal reads) and a "Use" with "uv pip..." two
+  lines below it. Fresh record then: 15 of 32 since the hold; all frozen rounds 22 of 61.
 - **Held-out 35, a measure of the frozen twelfth, thirteenth and fourteenth rounds: 2 proposals, both on prompts worth
   keeping; 6 of 18 rules found — the same for all three.** 107 prompts of Adam Twardoch (held-out 19's person) from
   the SpecStory exports his twat, twat-cache, twat-fs, twat-llm and twat-mp source distributions ship on PyPI,

@@ -300,3 +300,11 @@ def test_held_out_36_gives_what_the_frozen_twelfth_to_fourteenth_rounds_gave() -
     figures = evaluate_split("heldout36")
     assert (figures.prompts, figures.durable, figures.maybe) == (72, 5, 15)
     assert (len(figures.proposals), figures.kept, figures.durable_found) == (2, 2, 4)
+
+
+def test_held_out_37_and_38_give_what_the_frozen_twelfth_to_fifteenth_rounds_gave() -> None:
+    # Measured once with the twelfth (3fe6bc2) to fifteenth (cb38678) rounds frozen, the same for all four: no
+    # proposal, and no durable rule in them. Pinned so that a change that adds a mistake is seen.
+    rows = {name: evaluate_split(name) for name in ("heldout37", "heldout38")}
+    assert [(f.prompts, f.durable, f.maybe) for f in rows.values()] == [(5, 0, 0), (30, 0, 3)]
+    assert [(len(f.proposals), f.kept) for f in rows.values()] == [(0, 0), (0, 0)]
