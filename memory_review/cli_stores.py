@@ -133,8 +133,9 @@ def _transcript_formats() -> list[str]:
             "transcript",
             metavar="TRANSCRIPT",
             nargs="+",
-            help="Claude Code session JSONL (or JSON array), Codex rollout JSONL, Gemini CLI session JSON, "
-            "{role, content} JSONL, aider history, text; several session files are read as one run, so a "
+            help="Claude Code session JSONL (or JSON array), Claude Code's prompt history "
+            "(~/.claude/history.jsonl: this project's prompts only), Codex rollout JSONL, Gemini CLI session "
+            "JSON, {role, content} JSONL, aider history, text; several session files are read as one run, so a "
             "rule said in two of them counts as repeated",
         ),
         # A metavar, so argparse does not list (load) the choices while building the parser.
@@ -142,7 +143,7 @@ def _transcript_formats() -> list[str]:
             "--format",
             choices=LazyChoices(_transcript_formats),
             metavar="FORMAT",
-            help="skip auto-detection: claude-code, codex, gemini, jsonl, aider or text",
+            help="skip auto-detection: claude-code, claude-history, codex, gemini, jsonl, aider or text",
         ),
         arg(
             "--extractor",

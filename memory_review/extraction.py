@@ -66,7 +66,10 @@ def extract_transcript(
         raise ValidationError("no transcript to read")
     if session is not None and len(paths) > 1:
         raise ValidationError("--session names one session: give it with one transcript, not several")
-    transcript = merge_transcripts([read_transcript(p, format=format, session_id=session) for p in paths])
+    # a prompt history holds every project's prompts: only this project's are read (ADR 0072)
+    transcript = merge_transcripts(
+        [read_transcript(p, format=format, session_id=session, project=ws.root) for p in paths]
+    )
     run = run_extractor(ws, transcript, extractor)
     failure = run.failure
     if failure:

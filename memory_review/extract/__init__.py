@@ -2,7 +2,8 @@
 
 Pipeline (all pure except reading the file and the optional model call)::
 
-    read_transcript(path) -> Transcript            readers: claude-code, jsonl, aider, text
+    read_transcript(path) -> Transcript            readers: claude-code, claude-history, codex, gemini, jsonl,
+                                                   aider, text
     extract(transcript)   -> list[Finding]         the deterministic, offline heuristic
     extract_with_model(transcript) -> ModelExtraction   optional; failures returned, never raised
     plan(findings, approved=..., pending=..., discarded=...) -> ExtractionPlan

@@ -1,7 +1,8 @@
 """Read a transcript file in any supported format, detecting the format when not given.
 
 Formats: ``claude-code`` (native session JSONL, a JSON array of its records, or
-``{"loglines": [...]}``), ``codex`` (Codex CLI rollout JSONL), ``gemini`` (a Gemini CLI session
+``{"loglines": [...]}``), ``claude-history`` (Claude Code's prompt history, ``~/.claude/history.jsonl``: only the
+given project's prompts are read), ``codex`` (Codex CLI rollout JSONL), ``gemini`` (a Gemini CLI session
 document, or its newer JSON Lines), ``jsonl`` (generic ``{role, content}`` per line or in an array),
 ``aider`` (``.aider.chat.history.md``) and ``text`` (one user turn per paragraph).
 A file that is none of these is a :class:`~memory_review.errors.ValidationError`.
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import cast
 
 from memory_review.errors import ValidationError
-from memory_review.extract import claude_code, codex_gemini, formats
+from memory_review.extract import claude_code, codex_gemini, formats, prompt_history
 from memory_review.extract.builder import TurnSink
 from memory_review.extract.sources import WRAPPER_KEYS, JsonSource, open_json, read_head
 from memory_review.extract.transcript import FORMATS, Transcript, TranscriptFormat
@@ -23,14 +24,17 @@ from memory_review.extract.transcript import FORMATS, Transcript, TranscriptForm
 SNIFF_RECORDS = 50
 
 
-def read_transcript(path: Path | str, *, format: str | None = None, session_id: str | None = None) -> Transcript:
-    """Parse a transcript; ``format`` forces a reader, ``session_id`` overrides the file's own id."""
+def read_transcript(
+    path: Path | str, *, format: str | None = None, session_id: str | None = None, project: Path | None = None
+) -> Transcript:
+    """Parse a transcript; ``format`` forces a reader, ``session_id`` overrides the file's own id, and ``project``
+    keeps a prompt history (which holds every project's prompts) to that project's."""
     path = Path(path)
     if format is None:
         detected, source = _detect(path)
     else:
         detected, source = _check_format(format, path), None
-    return _read(path, detected, source, session_id)
+    return _read(path, detected, source, session_id, project)
 
 
 def detect_format(path: Path | str) -> TranscriptFormat:
@@ -44,12 +48,16 @@ def _check_format(name: str, path: Path) -> TranscriptFormat:
     return cast(TranscriptFormat, name)
 
 
-def _read(path: Path, fmt: TranscriptFormat, source: JsonSource | None, session: str | None) -> Transcript:
+def _read(
+    path: Path, fmt: TranscriptFormat, source: JsonSource | None, session: str | None, project: Path | None
+) -> Transcript:
     sink = TurnSink()
     if fmt == "aider":
         formats.read_aider(path, sink)
     elif fmt == "text":
         formats.read_text(path, sink)
+    elif fmt == "claude-history":
+        prompt_history.add_claude_history_records(sink, (source or _json_or_fail(path)).records(), project)
     else:
         _read_json(path, fmt, source or _json_or_fail(path), sink)
     return sink.build(path, fmt, session)
@@ -116,6 +124,8 @@ def _json_format(path: Path, source: JsonSource) -> TranscriptFormat:
         raise ValidationError("JSON, but not a transcript: no array of records in it", path=path) from exc
     if any(claude_code.looks_like_record(value) for value in sample):
         return "claude-code"
+    if source.layout == "lines" and any(prompt_history.looks_like_claude_history(value) for value in sample):
+        return "claude-history"
     if any(codex_gemini.looks_like_codex(value) for value in sample):
         return "codex"
     if source.layout == "lines" and sample and codex_gemini.looks_like_gemini_lines(sample[0]):
@@ -124,6 +134,7 @@ def _json_format(path: Path, source: JsonSource) -> TranscriptFormat:
         return "jsonl"
     raise ValidationError(
         "JSON, but not a transcript: expected Claude Code session records "
-        "(type user/assistant/...), Codex rollout records, a Gemini CLI session or {role, content} messages",
+        "(type user/assistant/...), Claude Code's prompt history, Codex rollout records, a Gemini CLI session "
+        "or {role, content} messages",
         path=path,
     )
