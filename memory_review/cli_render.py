@@ -327,6 +327,8 @@ def render_extract(summary, args) -> str:
         f"  found {summary.found}, proposed {len(summary.proposed)}, "
         f"skipped {summary.skipped_duplicates} as duplicates, flagged {summary.flagged}",
     ]
+    if summary.other_projects:
+        lines.append(f"  {summary.other_projects} prompt(s) of other projects in it, not read")
     if summary.failure:
         lines.append(f"  warning: {summary.failure}")
     lines += [f"  {cid}" for cid in summary.proposed]

@@ -17,6 +17,7 @@ from memory_review.errors import StorageError, ValidationError
 from memory_review.extract import PROPOSER, Finding, extract, extract_with_model, plan, read_transcript
 from memory_review.extract.cli_config import AGENT_CLIS, read_config, resolve
 from memory_review.extract.model_extractor import extract_with_agent_cli
+from memory_review.extract.prompt_history import OTHER_PROJECT
 from memory_review.extract.transcript import Transcript, merge_transcripts
 from memory_review.models import Memory, utc_now
 from memory_review.proposal import ProposedMemory, Proposer
@@ -46,7 +47,9 @@ class ExtractSummary:
     flagged: int = 0
     failure: str | None = None
     raised: list[str] = field(default_factory=list)
-    """Its fields, in order, are the ``extract --json`` document (``cli_render.to_json``)."""
+    other_projects: int = 0
+    """Prompts of other projects in a prompt history, skipped unread (ADR 0072)."""
+    # Its fields, in order, are the ``extract --json`` document (``cli_render.to_json``).
 
 
 def extract_transcript(
@@ -133,6 +136,7 @@ def propose_findings(
         skipped_duplicates=len(planned.skipped_duplicates),
         flagged=planned.flagged,
         failure=failure,
+        other_projects=sum(1 for record in transcript.skipped if record.reason == OTHER_PROJECT),
     )
     if planned.proposals:
         states = ws.propose([p.proposal for p in planned.proposals], flags=[p.flags for p in planned.proposals])

@@ -146,6 +146,9 @@ def test_extract_command_reads_this_projects_prompts_only(tmp_path: Path, projec
         assert done.returncode == 0, done.stderr
         summary = json.loads(done.stdout)
         assert (summary["format"], summary["user_turns"], summary["found"]) == ("claude-history", 2, 1)
+        assert summary["other_projects"] == 2
+    told = _cli(["extract", str(path)], project, tmp_path / "home")
+    assert "2 prompt(s) of other projects in it, not read" in told.stdout, told.stdout
     listed = _cli(["list", "--json"], project, tmp_path / "home")
     assert listed.returncode == 0, listed.stderr
     assert "mock the database" in listed.stdout
