@@ -37,6 +37,11 @@ def looks_like_claude_history(value: Any) -> bool:
     )
 
 
+def looks_like_codex_history(value: Any) -> bool:
+    """True for one record of Codex's prompt history (``~/.codex/history.jsonl``: ``session_id``, ``ts``, ``text``)."""
+    return isinstance(value, dict) and isinstance(value.get("text"), str) and "session_id" in value and "ts" in value
+
+
 def add_claude_history_records(sink: TurnSink, records: Iterable[RawRecord], project: Path | None) -> None:
     """Each of the project's prompts → one user turn; with no ``project``, every record is read."""
     inside = _inside(project) if project is not None else None

@@ -132,6 +132,12 @@ def _json_format(path: Path, source: JsonSource) -> TranscriptFormat:
         return "gemini"  # Gemini CLI's JSON Lines session: its metadata line comes first
     if any(formats.looks_like_message(value) for value in sample):
         return "jsonl"
+    if any(prompt_history.looks_like_codex_history(value) for value in sample):
+        raise ValidationError(
+            "Codex's prompt history names no project, so other projects' prompts could not be kept out: give the "
+            "session rollouts (~/.codex/sessions/...) instead",
+            path=path,
+        )
     raise ValidationError(
         "JSON, but not a transcript: expected Claude Code session records "
         "(type user/assistant/...), Claude Code's prompt history, Codex rollout records, a Gemini CLI session "

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from memory_review.errors import ValidationError
 from memory_review.extract import detect_format, extract, read_transcript
 from memory_review.extract.prompt_history import OTHER_PROJECT
 
@@ -153,3 +154,10 @@ def test_extract_command_reads_this_projects_prompts_only(tmp_path: Path, projec
     assert listed.returncode == 0, listed.stderr
     assert "mock the database" in listed.stdout
     assert "push to main" not in listed.stdout
+
+
+def test_codexs_prompt_history_is_refused_with_the_reason(tmp_path: Path) -> None:
+    path = tmp_path / "history.jsonl"
+    path.write_text(json.dumps({"session_id": "019a", "ts": 1759105062, "text": OTHER_RULE}) + "\n", encoding="utf-8")
+    with pytest.raises(ValidationError, match="names no project"):
+        read_transcript(path)
