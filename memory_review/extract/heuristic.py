@@ -62,6 +62,7 @@ PROPOSER = Proposer(kind="heuristic", name="memory-review-heuristic")
 SIGNAL_REPEATED = "repeated correction"
 SIGNAL_SESSIONS = "repeated across sessions"
 SIGNAL_RULE_FILE = "for an instruction file"
+SIGNAL_MEMORY_NOTE = "# memory note"
 MIN_REPEATS = 2
 MIN_SESSIONS = 2
 SAME_RULE = 0.6  # token overlap at which two wordings are the same instruction
@@ -143,7 +144,8 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
     if is_a_role_brief(turn.text):  # "You are a … Your mission is …": a prompt pasted in for one task (ADR 0063)
         return scan
     for item in written:  # "add to CLAUDE.md: never push to main": the person has made it a rule (ADR 0058)
-        found = Classification(item.type, item.scope, SIGNAL_RULE_FILE, (SIGNAL_RULE_FILE,))
+        signal = SIGNAL_MEMORY_NOTE if item.shortcut else SIGNAL_RULE_FILE
+        found = Classification(item.type, item.scope, signal, (signal,))
         scan.statements.append((_Said(turn, item.start, item.end), found))
     spans = list(sentence_spans(unwrapped(turn.text)))
     quoted = quoted_ranges(turn.text)
@@ -281,7 +283,12 @@ def _finding(transcript: Transcript, said: _Said, found: Classification, *, trus
     turn = said.turn
     others = [name for name in found.signals if name != found.signal]
     also = f" (also {', '.join(repr(n) for n in others)})" if others else ""
-    if trusted:
+    if trusted and found.signal == SIGNAL_MEMORY_NOTE:
+        rationale = (
+            f'The user typed this in turn {turn.turn_id} with Claude Code\'s "#" memory shortcut, which saves the '
+            f"line to a CLAUDE.md: a {found.type} they asked to be kept."
+        )
+    elif trusted:
         rationale = (
             f'The user stated a durable {found.type} in turn {turn.turn_id}: signal "{found.signal}"{also}, '
             'with no one-off marker such as "now" or "this file".'

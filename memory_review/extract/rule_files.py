@@ -78,6 +78,7 @@ class RuleForAFile:
     file: str
     type: MemoryType
     scope: DurableScope
+    shortcut: bool = False  # typed with Claude Code's "#" memory shortcut rather than asked for in words
 
 
 def rules_for_instruction_files(text: str) -> Iterator[RuleForAFile]:
@@ -119,7 +120,7 @@ def memory_shortcut(text: str) -> RuleForAFile | None:
     if span is None or len(text[span[0] : span[1]].split()) < MIN_SHORTCUT_WORDS:
         return None
     scope: DurableScope = "user" if _USER_WIDE.search(text) else "project"
-    return RuleForAFile(span[0], span[1], "CLAUDE.md", _type(text[span[0] : span[1]]), scope)
+    return RuleForAFile(span[0], span[1], "CLAUDE.md", _type(text[span[0] : span[1]]), scope, shortcut=True)
 
 
 def _body(text: str, at: int, *, below: bool) -> list[tuple[int, int]]:

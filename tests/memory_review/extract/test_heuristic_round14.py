@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from rounds_kit import said, user_transcript
 
-from memory_review.extract.heuristic import SIGNAL_RULE_FILE, extract
+from memory_review.extract.heuristic import SIGNAL_MEMORY_NOTE, extract
 from memory_review.extract.rule_files import memory_shortcut
 from memory_review.extract.signals import is_question
 
@@ -36,10 +36,11 @@ def test_a_memory_shortcut_is_proposed_whatever_its_words(text: str, note: str |
     assert quote == (note or text[1:])
 
 
-def test_a_memory_shortcut_is_a_rule_for_claude_md_and_says_so() -> None:
+def test_a_memory_shortcut_is_proposed_and_says_how_it_was_typed() -> None:
     [finding] = extract(user_transcript("#never push to main without asking me first"))
     assert finding.quote == "never push to main without asking me first"
-    assert (finding.memory.type, finding.scope, finding.signal) == ("forbidden", "project", SIGNAL_RULE_FILE)
+    assert (finding.memory.type, finding.scope, finding.signal) == ("forbidden", "project", SIGNAL_MEMORY_NOTE)
+    assert "memory shortcut" in finding.rationale
 
 
 @pytest.mark.parametrize(
