@@ -435,9 +435,9 @@ DOC_TAIL = """
   apart after the fifteenth round was frozen: a new person's Claude Code 2.x history kept in a project's
   `.claude-user` folder (5 prompts), and later stretches of a student's Qwen Code chats and three SpecStory exporters.
   With the proposals of held-out 31 to 38 this session: **fresh record since the hold of ADR 0059: 15 of 32 (47%)**;
-  all frozen rounds 22 of 61 (36%). The search index's licensed histories are close to used up: this session's seven
-  labellers who searched it found 479 fresh prompts, from 32 to 130 a labeller, and used about 900 of its 1,000
-  look-ups; the two who read the sdists of held-out 19's person on PyPI needed 20.
+  all frozen rounds 22 of 61 (36%). The search index's licensed histories are close to used up: this session's six
+  labellers who searched it found 314 fresh prompts, from 5 to 130 a labeller, with about 890 of its 1,000 look-ups;
+  the two who read the sdists of held-out 19's person on PyPI found 179 with 20.
 - **The fifteenth round (ADR 0071), frozen before held-out 37 and 38 were read,** takes held-out 35 and 36's classes,
   with near misses in `test_heuristic_round15.py`: a rule that ends in "run" or "use" and leads to a fenced command
   on the lines below it holds that command ("As you develop, run ```uv venv; …; hatch test;```", whose description
