@@ -132,8 +132,9 @@ class _Scan:
 def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
     scan = _Scan([], [], [])
     written = list(rules_for_instruction_files(turn.text)) if RULE_FILE_CUE.search(turn.text) else []
-    if turn.text.lstrip(" \t").startswith("#") and (note := memory_shortcut(turn.text)) is not None:
-        written.append(note)  # "#always run the linter": typed to be saved as a memory (ADR 0070)
+    # "#always run the linter": typed to be saved as a memory (ADR 0070); only a person types one
+    if trusted and turn.text.lstrip(" \t").startswith("#") and (note := memory_shortcut(turn.text)) is not None:
+        written.append(note)
     cues = (CUE, _MAYBE_CORRECTION, TOOL_CHOICE_CUE, REMINDER_CUE)
     if not written and not any(cue.search(turn.text) for cue in cues):
         return scan

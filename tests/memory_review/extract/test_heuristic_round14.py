@@ -14,6 +14,7 @@ from rounds_kit import said, user_transcript
 from memory_review.extract.heuristic import SIGNAL_MEMORY_NOTE, extract
 from memory_review.extract.rule_files import memory_shortcut
 from memory_review.extract.signals import is_question
+from memory_review.extract.transcript import Transcript, Turn
 
 
 # (1) Claude Code's "#" shortcut saves the line as a memory: that is what the person typed it for.
@@ -94,3 +95,15 @@ def test_disliking_pasted_data_is_no_rule(sentence: str) -> None:
 
 def test_a_standing_dislike_still_is_one() -> None:
     assert said("I don't like nested ternaries, write ifs.") == ["I don't like nested ternaries, write ifs."]
+
+
+def test_a_line_starting_with_hash_in_tool_output_is_no_memory_note() -> None:
+    comment = "# always install the deps with npm ci before the build"
+    turns = [
+        Turn(turn_id="t0", role="user", text="run the setup script", source="user", index=0),
+        Turn(turn_id="t1", role="tool", text=comment, source="tool-output", index=1),
+    ]
+    transcript = Transcript(session_id="s", format="text", turns=turns)
+    [finding] = extract(transcript, include_untrusted=True)  # read as any tool output is: flagged, never a note
+    assert finding.signal != SIGNAL_MEMORY_NOTE
+    assert "untrusted-source" in finding.flags
