@@ -41,7 +41,12 @@ from memory_review.extract.reminders import (
     kind_of,
     rule_statement,
 )
-from memory_review.extract.rule_files import RULE_FILE_CUE, memory_shortcut, rules_for_instruction_files
+from memory_review.extract.rule_files import (
+    RULE_FILE_CUE,
+    RuleForAFile,
+    memory_shortcut,
+    rules_for_instruction_files,
+)
 from memory_review.extract.signals import (
     CUE,
     SIGNAL_TOOL_CHOICE,
@@ -132,8 +137,7 @@ class _Scan:
 def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
     scan = _Scan([], [], [])
     written = list(rules_for_instruction_files(turn.text)) if RULE_FILE_CUE.search(turn.text) else []
-    # "#always run the linter": typed to be saved as a memory (ADR 0070); only a person types one
-    if trusted and turn.text.lstrip(" \t").startswith("#") and (note := memory_shortcut(turn.text)) is not None:
+    if trusted and (note := _memory_note(turn.text)) is not None:
         written.append(note)
     cues = (CUE, _MAYBE_CORRECTION, TOOL_CHOICE_CUE, REMINDER_CUE)
     if not written and not any(cue.search(turn.text) for cue in cues):
@@ -202,6 +206,14 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
         ) is not None:
             scan.corrections.append((said, correction))
     return scan
+
+
+def _memory_note(text: str) -> RuleForAFile | None:
+    """ "#always run the linter": typed to be saved as a memory (ADR 0070); a one-line heading over this task ("# Fix
+    the login bug now") is none."""
+    if not text.lstrip(" \t").startswith("#") or (note := memory_shortcut(text)) is None:
+        return None
+    return None if is_one_off(text[note.start : note.end]) else note
 
 
 def _reminded(said: _Said, reminder: Reminder, before: tuple[int, int] | None, scan: _Scan) -> tuple[_Said, str] | None:

@@ -62,6 +62,12 @@ def test_what_only_looks_like_a_memory_shortcut(text: str) -> None:
     assert memory_shortcut(text) is None
 
 
+@pytest.mark.parametrize("text", ["# Fix the login bug now", "#update this file with the new endpoint"])
+def test_a_one_line_heading_over_this_task_is_no_memory_note(text: str) -> None:
+    assert memory_shortcut(text) is not None  # shaped like one …
+    assert said(text) == []  # … but tied to the task at hand, as any one-off is
+
+
 # (2) A question after a joining word, with no question mark (held-out 32).
 @pytest.mark.parametrize(
     "sentence",
