@@ -35,7 +35,10 @@ EXTRACTORS: tuple[str, ...] = ("heuristic", "model", "claude", "codex", "gemini"
 
 @dataclass
 class ExtractSummary:
-    """What one extraction run did: found, proposed, skipped as duplicates, flagged."""
+    """What one extraction run did: found, proposed, skipped as duplicates, flagged.
+
+    Its fields, in order, are the ``extract --json`` document (``cli_render.to_json``).
+    """
 
     source: str
     format: str
@@ -49,7 +52,6 @@ class ExtractSummary:
     raised: list[str] = field(default_factory=list)
     other_projects: int = 0
     """Prompts of other projects in a prompt history, skipped unread (ADR 0072)."""
-    # Its fields, in order, are the ``extract --json`` document (``cli_render.to_json``).
 
 
 def extract_transcript(
