@@ -211,9 +211,8 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
 def _memory_note(text: str) -> RuleForAFile | None:
     """ "#always run the linter": typed to be saved as a memory (ADR 0070); a one-line heading over this task ("# Fix
     the login bug now") is none."""
-    if not text.lstrip(" \t").startswith("#") or (note := memory_shortcut(text)) is None:
-        return None
-    return None if is_one_off(text[note.start : note.end]) else note
+    note = memory_shortcut(text)
+    return None if note is None or is_one_off(text[note.start : note.end]) else note
 
 
 def _reminded(said: _Said, reminder: Reminder, before: tuple[int, int] | None, scan: _Scan) -> tuple[_Said, str] | None:

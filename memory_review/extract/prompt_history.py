@@ -13,14 +13,13 @@ root or a folder inside it are turns; the others are skipped, counted, never rea
 from __future__ import annotations
 
 import datetime as dt
-import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from memory_review.extract.builder import TurnSink
-from memory_review.extract.sources import RawRecord
+from memory_review.extract.sources import RawRecord, in_project
 
 _COMMAND = re.compile(r"/[\w:.-]+")  # "/clear", "/model", "/mcp": Claude Code's own commands, no words of the person
 OTHER_PROJECT = "another project's prompt (not read)"
@@ -44,7 +43,7 @@ def looks_like_codex_history(value: Any) -> bool:
 
 def add_claude_history_records(sink: TurnSink, records: Iterable[RawRecord], project: Path | None) -> None:
     """Each of the project's prompts → one user turn; with no ``project``, every record is read."""
-    inside = _inside(project) if project is not None else None
+    inside = in_project(project) if project is not None else None
     for raw in records:
         value = raw.value
         if raw.error is not None:
@@ -64,19 +63,6 @@ def add_claude_history_records(sink: TurnSink, records: Iterable[RawRecord], pro
                 session_id=session if isinstance(session, str) and session else None,
                 timestamp=_when(value.get("timestamp")),
             )
-
-
-def _inside(project: Path) -> Callable[[str], bool]:
-    """A test of a recorded directory: is it the project's root, or a folder in it? (paths as written, and resolved)"""
-    roots = {os.path.normpath(str(project)), os.path.normpath(str(project.resolve()))}
-
-    def test(recorded: str) -> bool:
-        if not recorded or "\x00" in recorded:
-            return False
-        written = os.path.normpath(recorded)
-        return any(written == root or written.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
-
-    return test
 
 
 def _when(value: Any) -> str | None:

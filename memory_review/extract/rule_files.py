@@ -109,6 +109,8 @@ MIN_SHORTCUT_WORDS = 4
 
 def memory_shortcut(text: str) -> RuleForAFile | None:
     """The note of a message typed with Claude Code's ``#`` memory shortcut, or None."""
+    if not text.lstrip(" \t").startswith("#"):
+        return None  # most messages: told apart before anything walks the whole text
     offset = len(text) - len(text.lstrip())
     line = text.strip()
     if "\n" in line or len(line.encode("utf-8", "surrogatepass")) > MAX_BYTES:

@@ -37,7 +37,7 @@ import orjson
 
 from memory_review.errors import MemoryReviewError
 from memory_review.extract.readers import read_transcript
-from memory_review.extract.sources import open_binary
+from memory_review.extract.sources import in_project, open_binary
 from memory_review.extract.transcript import Transcript
 
 SiblingAgent = Literal["claude-code", "codex", "gemini"]
@@ -224,12 +224,7 @@ def _codex_in_project(path: Path, project: Path | None) -> bool | SkippedSibling
     cwd = payload.get("cwd") if isinstance(payload, dict) and record.get("type") == "session_meta" else None
     if not isinstance(cwd, str) or not os.path.isabs(cwd):
         return False  # the older layout names no cwd: it cannot be told to be this project's
-    return _inside(os.path.normpath(cwd), project)
-
-
-def _inside(cwd: str, project: Path) -> bool:
-    roots = {os.path.normpath(project), os.path.realpath(project)}
-    return any(cwd == root or cwd.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
+    return in_project(project)(cwd)
 
 
 def _first_line(path: Path) -> bytes | SkippedSibling:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Literal
@@ -219,3 +219,18 @@ def decode_text_line(raw: bytes) -> str | None:
         return raw.decode("utf-8").rstrip("\r\n")
     except UnicodeDecodeError:
         return None
+
+
+def in_project(project: Path) -> Callable[[str], bool]:
+    """A test of a directory an agent recorded (a rollout's ``cwd``, a prompt's ``project``): is it the project's root
+    or a folder in it? Compared as written and as resolved, by whole path components (``/x/proj-fork`` is not in
+    ``/x/proj``); the project is resolved once, however many directories are tested."""
+    roots = {os.path.normpath(project), os.path.realpath(project)}
+
+    def test(recorded: str) -> bool:
+        if not recorded or "\x00" in recorded:
+            return False
+        written = os.path.normpath(recorded)
+        return any(written == root or written.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
+
+    return test
