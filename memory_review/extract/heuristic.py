@@ -60,6 +60,7 @@ from memory_review.extract.signals import (
 )
 from memory_review.extract.textutil import leaders, sentence_spans, tokens, unwrapped
 from memory_review.extract.transcript import UNTRUSTED_SOURCES, Transcript, Turn
+from memory_review.limits import MAX_EVIDENCE_ITEMS
 from memory_review.models import MemoryType
 from memory_review.proposal import Priority, Proposer
 
@@ -71,7 +72,7 @@ SIGNAL_MEMORY_NOTE = "# memory note"
 MIN_REPEATS = 2
 MIN_SESSIONS = 2
 SAME_RULE = 0.6  # token overlap at which two wordings are the same instruction
-MAX_EVIDENCE = 3
+MAX_EVIDENCE = 3  # quotes of a repeated correction: its turns in one session say the same thing
 _MAYBE_CORRECTION = re.compile(
     r"\b(?:no|nope|nah|wrong|actually|again|said|told|instead|rather)\b|不对|不是|错了|说了|说过",
     re.IGNORECASE,
@@ -423,7 +424,8 @@ def _sessions_finding(transcript: Transcript, items: list[tuple[_Said, Classific
             f"The user gave the same instruction {what} in {len(items)} sessions "
             f'({sessions}): "{said.text}". Said once it would be a task detail; repeated, it is a rule.'
         ),
-        evidence=[(s.text, transcript.session_of(s.turn), s.turn.turn_id) for s, _ in items[:MAX_EVIDENCE]],
+        # one quote from each session it was said in, as the hook's incremental extraction adds them (ADR 0073)
+        evidence=[(s.text, transcript.session_of(s.turn), s.turn.turn_id) for s, _ in items[:MAX_EVIDENCE_ITEMS]],
         signal=SIGNAL_SESSIONS,
         priority="high",
     )

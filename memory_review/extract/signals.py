@@ -148,6 +148,9 @@ SIGNALS: tuple[Signal, ...] = (
         rf"(?:{_IN_FUTURE}|next\s+time)\b{_NOT_A_PLAN}|{_BY_DEFAULT}|(?:every|each)\s+time\s+(?:you|we)|"
         rf"whenever\s+(?:you|we)|{_AS_YOU_GO})\b",
     ),
+    # "Periodically run `./cleanup.py status`": how often, through the whole piece of work; an occasion like "as you
+    # work", held back until said in a second session (ADR 0073)
+    _sig("periodically", "durable", True, rf"(?:{_LEAD})(?:periodically|regularly)\s+{_NOT_IMPERATIVE}(?!\w+ed\b)\w"),
     _sig(
         "never",
         "forbid",
@@ -168,6 +171,15 @@ SIGNALS: tuple[Signal, ...] = (
         r"\b(?:must\s+not|mustn't|should\s+not|shouldn't)\s+(?!have\b)\w",
     ),
     _sig("avoid", "forbid", False, rf"{_LEAD}avoid\s+\w"),
+    # "You are not allowed to read outside this folder", "you are allowed to read any file except the .env files": a
+    # limit on the agent, weak like "don't" (ADR 0073); "the version you are allowed to run" describes
+    _sig(
+        "not allowed",
+        "forbid",
+        False,
+        rf"(?:{_LEAD})you(?:'re|\s+are)\s+(?:(?:not|only)\s+(?:allowed|permitted)\s+to\s+\w|"
+        r"(?:allowed|permitted)\s+to\s[^.!?\n]{1,120}?\bexcept\b)",
+    ),
     _sig("stop", "forbid", False, rf"{_LEAD}stop\s+\w+ing\b"),
     _sig(
         "I don't like",
@@ -364,7 +376,7 @@ CUE = re.compile(
     r"never|always|don'?t|do\s+not|must|should|avoid|stop|remember|forget|make\s+sure|prefer|like|hate|commit|push|"
     r"dislike|stand|we|our|convention|rule|policy|note|fyi|keep\s+in\s+mind|record|so\s+you\s+know|"
     r"reference|aware|now\s+on|forward|here\s+on|henceforth|future|next\s+time|default|time|whenever|as\s+you|"
-    r"project|repo|codebase|answer|reply|respond|talk|speak|chat|"
+    r"project|repo|codebase|answer|reply|respond|talk|speak|chat|periodically|regularly|allowed|permitted|"
     r"记|以后|今后|从现在|往后|下次|永远|绝|千万|决不|从不|禁止|严禁|不允许|不要|不许|不准|不能用|别|总是|始终|一律|"
     r"每次|一直|喜欢|偏好|倾向|习惯|我们|团队|按照|项目|仓库|代码库|必须|一定要|务必|忘|对话|回答|回复|交流|沟通|聊天|说话|"
     r"覚え|記憶|今後|以後|これから|次回|次から|今回から|都度|毎回|常に|常時|必ず",
@@ -457,8 +469,11 @@ def _standing(signal: Signal, text: str) -> bool:
     if signal.name == "总是":
         return _ZH_ADDRESSED.search(text) is not None
     # "from now on" also fires on "whenever you", "each time you", "as you work", "by default": occasions, not a
-    # standing word, unless one of the explicit ones is there too
-    return signal.name != "from now on" or _EXPLICIT_STANDING.search(text) is not None
+    # standing word, unless one of the explicit ones is there too; so is "periodically" (ADR 0073)
+    return signal.name not in _OCCASIONS or _EXPLICIT_STANDING.search(text) is not None
+
+
+_OCCASIONS = frozenset({"from now on", "periodically"})
 
 
 # "Use uv pip", "USE "uv pip"!", "Use `uv pip ...` not `pip ...`": a tool or way chosen with no signal word (held-out

@@ -166,6 +166,8 @@ def test_the_cheap_cue_filter_never_hides_a_signal() -> None:
             "プロジェクト名を覚えておいて",  # ADR 0068
             "次回からテストを先に書いて",
             "常に型ヒントを付けてください",
+            "periodically run the linter",  # ADR 0073
+            "you are not allowed to push",
         ]
     )
     for sentence in sentences:
