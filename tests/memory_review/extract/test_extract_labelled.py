@@ -323,3 +323,11 @@ def test_held_out_40_gives_what_the_frozen_fifteenth_and_sixteenth_rounds_gave_l
     figures = evaluate_split("heldout40")
     assert (figures.prompts, figures.durable, figures.maybe) == (27, 0, 4)
     assert (len(figures.proposals), figures.kept) == (0, 0), figures.proposals
+
+
+def test_held_out_39_gives_what_the_frozen_fifteenth_to_seventeenth_rounds_gave() -> None:
+    # Measured once with the fifteenth (cb38678), sixteenth (64ad760) and seventeenth (907ad88) rounds frozen, the same
+    # for all three: no proposal, and no durable rule in it. Pinned so that a change that adds a mistake is seen.
+    figures = evaluate_split("heldout39")
+    assert (figures.prompts, figures.durable, figures.maybe) == (57, 0, 2)
+    assert (len(figures.proposals), figures.kept) == (0, 0), figures.proposals
