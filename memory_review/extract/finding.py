@@ -13,6 +13,7 @@ written into it could never be taken back.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from pydantic import Field, field_serializer
 
@@ -26,6 +27,12 @@ FLAG_UNTRUSTED = "untrusted-source"
 # is copied into it as a source: these caps keep a finding's record well inside that.
 MAX_STATEMENT_BYTES = 1200
 MAX_QUOTE_BYTES = 600
+# All of a finding's sources together, each its quote with its session id (twice: the source and the memory's
+# related sessions), its turn id and the lines that hold them: what the memory file has room for beside a statement and
+# description of 600 bytes each. A rule said in ten sessions in a few words is quoted from each, one pasted at length
+# from two (ADR 0073).
+MAX_EVIDENCE_BYTES = 2200
+_SOURCE_LINES_BYTES = 64
 TYPE_PREFIX: dict[str, str] = {
     "forbidden": "forbidden",
     "preference": "pref",
@@ -113,6 +120,18 @@ def build_finding(
         flags=flags,
         priority=priority,
     )
+
+
+def within_evidence_bytes(evidence: Sequence[tuple[str, str | None, str | None]]) -> int:
+    """How many ``(quote, session_id, turn_id)`` from the first fit in :data:`MAX_EVIDENCE_BYTES` (at least one)."""
+    used = 0
+    for count, (quote, session, turn) in enumerate(evidence):
+        stored = clip_bytes(safety.redact(quote), MAX_QUOTE_BYTES)
+        ids = 2 * len((session or "").encode()) + len((turn or "").encode())
+        used += len(stored.encode("utf-8", "surrogatepass")) + ids + _SOURCE_LINES_BYTES
+        if used > MAX_EVIDENCE_BYTES:
+            return max(count, 1)
+    return len(evidence)
 
 
 def storable(text: str) -> str:

@@ -18,7 +18,13 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from memory_review.extract.corrections import Correction, find_correction
-from memory_review.extract.finding import FLAG_UNTRUSTED, MAX_QUOTE_BYTES, Finding, build_finding
+from memory_review.extract.finding import (
+    FLAG_UNTRUSTED,
+    MAX_QUOTE_BYTES,
+    Finding,
+    build_finding,
+    within_evidence_bytes,
+)
 from memory_review.extract.precision import (
     is_a_programs_default,
     is_a_role_brief,
@@ -415,6 +421,9 @@ def _resent(found: Classification, message: str, messages: set[str]) -> bool:
 def _sessions_finding(transcript: Transcript, items: list[tuple[_Said, Classification]]) -> Finding:
     said, found = items[0]
     sessions = ", ".join(transcript.session_of(s.turn) for s, _ in items)
+    evidence: list[tuple[str, str | None, str | None]] = [
+        (s.text, transcript.session_of(s.turn), s.turn.turn_id) for s, _ in items[:MAX_EVIDENCE_ITEMS]
+    ]
     what = "about named code" if found.named_one_off else "with no standing word"
     return build_finding(
         said.text,
@@ -424,8 +433,7 @@ def _sessions_finding(transcript: Transcript, items: list[tuple[_Said, Classific
             f"The user gave the same instruction {what} in {len(items)} sessions "
             f'({sessions}): "{said.text}". Said once it would be a task detail; repeated, it is a rule.'
         ),
-        # one quote from each session it was said in, as the hook's incremental extraction adds them (ADR 0073)
-        evidence=[(s.text, transcript.session_of(s.turn), s.turn.turn_id) for s, _ in items[:MAX_EVIDENCE_ITEMS]],
+        evidence=evidence[: within_evidence_bytes(evidence)],  # one quote a session, as many as fit (ADR 0073)
         signal=SIGNAL_SESSIONS,
         priority="high",
     )

@@ -97,3 +97,30 @@ def test_a_failing_model_extractor_is_recorded_and_breaks_nothing(ws: Workspace,
     [entry] = hook_errors(ws)
     assert entry.event == "model-extractor" and entry.error == "ModelFailure"
     assert ws.list_candidates() == []
+
+
+def test_a_rule_quoted_from_many_sessions_at_the_longest_sizes_fits_its_memory_file(
+    ws: Workspace, tmp_path: Path
+) -> None:
+    # ADR 0073: a repeated rule is quoted from each session while the sources fit beside the statement; at the longest
+    # quote, session id and turn id a transcript can carry, extract and apply still succeed.
+    rule = "Periodically run the full check script " + "and read its whole report carefully " * 15 + "to see results."
+    path = tmp_path / "t.jsonl"
+    records = [
+        {
+            "type": "user",
+            "sessionId": f"s{i:02d}" + "x" * 125,
+            "uuid": f"u{i:02d}" + "y" * 157,
+            "message": {"role": "user", "content": rule},
+        }
+        for i in range(12)
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    summary = ws.extract(path)
+    [candidate] = summary.proposed
+    evidence = ws.show(candidate).candidate.evidence
+    assert 1 <= len(evidence) < 12
+    ws.apply([candidate], actor="alice")
+    [memory] = ws.memories()
+    assert memory.body == rule
+    assert [s.session_id for s in memory.sources] == [e.session_id for e in evidence]

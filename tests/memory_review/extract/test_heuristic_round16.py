@@ -11,13 +11,15 @@ from __future__ import annotations
 import pytest
 from rounds_kit import said, user_transcript
 
+from memory_review.extract.finding import within_evidence_bytes
 from memory_review.extract.heuristic import SIGNAL_SESSIONS, extract
 from memory_review.limits import MAX_EVIDENCE_ITEMS
 
 CHECKS = "Periodically run `python ./cleanup.py status` to see results of lints and tests."
 
 
-# (1) A rule said in many sessions is quoted from each of them, up to the evidence limit.
+# (1) A rule said in many sessions is quoted from each of them, up to the evidence limit, as many as its memory file
+# holds beside the statement.
 def test_a_rule_said_in_many_sessions_is_quoted_from_each() -> None:
     sessions = tuple(f"s{i}" for i in range(MAX_EVIDENCE_ITEMS + 3))
     [finding] = extract(user_transcript(*(CHECKS for _ in sessions), sessions=sessions))
@@ -25,6 +27,16 @@ def test_a_rule_said_in_many_sessions_is_quoted_from_each() -> None:
     assert [e.session_id for e in finding.evidence] == list(sessions[:MAX_EVIDENCE_ITEMS])
     assert all(e.quote == CHECKS for e in finding.evidence)
     assert ", ".join(sessions) in finding.rationale  # every session is still named
+
+
+def test_a_long_rule_is_quoted_from_as_many_sessions_as_its_memory_file_holds() -> None:
+    long_rule = "Periodically run the full check script " + "and read its whole report " * 18 + "to see results."
+    sessions = tuple(f"s{i}" for i in range(6))
+    [finding] = extract(user_transcript(*(long_rule for _ in sessions), sessions=sessions))
+    assert len(long_rule.encode()) > 500
+    assert [e.session_id for e in finding.evidence] == ["s0", "s1", "s2"]
+    assert within_evidence_bytes([(long_rule, s, "t0") for s in sessions]) == 3
+    assert within_evidence_bytes([("x" * 5_000, "s" * 128, "t" * 160)] * 4) == 2  # the longest: two, each clipped
 
 
 def test_two_sessions_give_two_quotes() -> None:
