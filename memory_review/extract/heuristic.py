@@ -374,12 +374,15 @@ def _repeated_finding(transcript: Transcript, items: list[tuple[_Said, Correctio
     if memory_type == "preference" and scope == "project":
         memory_type = "convention"
     turns = ", ".join(said.turn.turn_id for said, _ in items)
+    evidence: list[tuple[str, str | None, str | None]] = [
+        (said.text, transcript.session_of(said.turn), said.turn.turn_id) for said, _ in items[:MAX_EVIDENCE]
+    ]
     return build_finding(
         statement,
         memory_type=memory_type,
         scope=scope,
         rationale=f'The user corrected the agent the same way in {len(items)} turns ({turns}): "{first.phrase}".',
-        evidence=[(said.text, transcript.session_of(said.turn), said.turn.turn_id) for said, _ in items[:MAX_EVIDENCE]],
+        evidence=evidence[: within_evidence_bytes(evidence)],
         signal=SIGNAL_REPEATED,
         priority="high",
     )

@@ -124,3 +124,24 @@ def test_a_rule_quoted_from_many_sessions_at_the_longest_sizes_fits_its_memory_f
     [memory] = ws.memories()
     assert memory.body == rule
     assert [s.session_id for s in memory.sources] == [e.session_id for e in evidence]
+
+
+def test_a_correction_repeated_at_the_longest_sizes_fits_its_memory_file(ws: Workspace, tmp_path: Path) -> None:
+    # The same budget holds for a correction repeated in one session: its quotes are taken while they fit.
+    correction = "No, use the structured logger instead of print" + " and keep every log line short and plain" * 13
+    path = tmp_path / "t.jsonl"
+    session = "s" + "x" * 127
+    records = [
+        {
+            "type": "user",
+            "sessionId": session,
+            "uuid": f"u{i:02d}" + "y" * 157,
+            "message": {"role": "user", "content": correction},
+        }
+        for i in range(4)
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    [candidate] = ws.extract(path).proposed
+    assert 1 <= len(ws.show(candidate).candidate.evidence) < 4
+    ws.apply([candidate], actor="alice")
+    assert len(ws.memories()) == 1
