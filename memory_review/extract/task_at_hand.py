@@ -395,17 +395,13 @@ _ON_SCREEN = (
     r"(?:button|banner|modal|dialog|popup|pop-up|toast|tooltip|header|footer|menu|navbar|toolbar|sidebar|icon|badge|"
     r"avatar|card|tile|spinner|chart)s?"
 )
+_I_DISLIKE = r"\bi\s+(?:really\s+)?(?:don'?t\s+like|dont\s+like|hate|dislike|can'?t\s+stand)\s+"
 _DISLIKES_THE_THING = re.compile(
-    r"\bi\s+(?:really\s+)?(?:don'?t\s+like|dont\s+like|hate|dislike|can'?t\s+stand)\s+"
-    r"(?:(?:the|this|that|these|those|its|your)\b(?!\s+way\s+you\b)|it\b(?!\s+when\b)|"
+    rf"{_I_DISLIKE}(?:(?:the|this|that|these|those|its|your)\b(?!\s+way\s+you\b)|it\b(?!\s+when\b)|"
     r"how\s+(?:it|this|that|the|they)\b|what\s+(?:it|this|that|the)\b|[(\[{<])",
     _I,
 )
-_THE_WAY_YOU_CLAUSE = re.compile(
-    r"\bi\s+(?:really\s+)?(?:don'?t\s+like|dont\s+like|hate|dislike|can'?t\s+stand)\s+the\s+way\s+you\s+"
-    r"[^,.;:!?\n]{1,120}",
-    _I,
-)
+_THE_WAY_YOU_CLAUSE = re.compile(rf"{_I_DISLIKE}the\s+way\s+you\s+[^,.;:!?\n]{{1,120}}", _I)
 _ON_SCREEN_IN_A_CLAUSE = re.compile(rf"\b{_ON_SCREEN}\b", _I)
 _EVERY_TIME = re.compile(r"\b(?:every\w*|all|always|any|never)\b", _I)
 
