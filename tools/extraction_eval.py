@@ -40,8 +40,8 @@ the fourteenth round (ADR 0070) tuned on them: their rows read ``dev31`` and ``d
 tuned on held-out 35 and 36: their rows read ``dev35`` and ``dev36`` (seen). ``heldout37`` and ``heldout38`` measured
 the frozen twelfth to fifteenth rounds once. The sixteenth round (ADR 0073) tuned on held-out 19, 28, 35 and 36's
 misses, all already seen. ``heldout40`` measured the frozen fifteenth and sixteenth rounds once; the seventeenth round
-(ADR 0074) tuned on it: its row reads ``dev40`` (seen). ``heldout39`` measured the frozen fifteenth to seventeenth
-rounds once.
+(ADR 0074) tuned on it: its row reads ``dev40`` (seen). ``heldout39`` and ``heldout41`` measured the frozen fifteenth
+to seventeenth rounds once.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -110,6 +110,7 @@ SPLITS = (
     "heldout38",
     "heldout39",
     "heldout40",
+    "heldout41",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -426,7 +427,7 @@ tuned on them, whose rows read *dev31* and *dev32* (seen). Held-out 33 to 36 mea
 fourteenth rounds; the fifteenth (ADR 0071) tuned on held-out 35 and 36, whose rows read *dev35* and *dev36* (seen).
 Held-out 37 and 38 measure the twelfth to fifteenth rounds. The sixteenth (ADR 0073) tuned on seen splits only.
 Held-out 40 measured the fifteenth and sixteenth rounds; the seventeenth (ADR 0074) tuned on it, whose row reads *dev40*
-(seen). Held-out 39 measures the fifteenth to seventeenth rounds.
+(seen). Held-out 39 and 41 measure the fifteenth to seventeenth rounds.
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -438,10 +439,16 @@ DOC_TAIL = """
 
 ## Reading the figures
 
-- **Held-out 39, the measure of the frozen fifteenth (cb38678), sixteenth (64ad760) and seventeenth (907ad88) rounds:
-  no proposal, no mistake; no durable rule in it to find — the same for all three.** 57 fresh prompts (0 durable, 2
-  maybe) of one new person, labelled apart after the seventeenth round was frozen: the Claude Code 1.0.x history kept
-  in a Home Assistant add-on's configuration folder. Fresh record since the hold of ADR 0059 stays 15 of 33.
+- **Held-out 39 and 41, the measure of the frozen fifteenth (cb38678), sixteenth (64ad760) and seventeenth (907ad88)
+  rounds: no proposal, no mistake; 0 of the 1 durable rule found — the same for all three.** 124 fresh prompts (1
+  durable, 3 maybe) of four new people, labelled apart after the seventeenth round was frozen: the Claude Code 1.0.x
+  history kept in a Home Assistant add-on's configuration folder (held-out 39, 57 prompts), and the prompt histories
+  GitHub Copilot CLI and Mistral Vibe keep, committed in three project repositories (held-out 41, 67 prompts). The
+  rule missed: "dont delete the conversations files, those are to be put in the database, permenantly untouchable." (a
+  weak "don't", said once: held back, ADR 0059). **Fresh record since the hold of ADR 0059: 15 of 33 (45%)**; all
+  frozen rounds 22 of 62 (35%); fresh recall since the hold of this session's rounds 0 of 1. This session's three
+  labellers found 151 fresh prompts (1 durable) with 376 look-ups: the search index's licensed histories are close to
+  used up.
 - **The seventeenth round (ADR 0074), frozen before held-out 39 was read,** takes held-out 40's one mistake, with near
   misses in `test_heuristic_round17.py`: "I dont like the way you put coming soon as buttons" is about the screen in
   front of the person (the way the agent did one thing, a part of the screen in the same clause), as "I don't like the

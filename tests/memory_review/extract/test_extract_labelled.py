@@ -331,3 +331,12 @@ def test_held_out_39_gives_what_the_frozen_fifteenth_to_seventeenth_rounds_gave(
     figures = evaluate_split("heldout39")
     assert (figures.prompts, figures.durable, figures.maybe) == (57, 0, 2)
     assert (len(figures.proposals), figures.kept) == (0, 0), figures.proposals
+
+
+def test_held_out_41_gives_what_the_frozen_fifteenth_to_seventeenth_rounds_gave() -> None:
+    # Measured once with the fifteenth (cb38678), sixteenth (64ad760) and seventeenth (907ad88) rounds frozen, the same
+    # for all three: no proposal; its one durable rule ("dont delete the conversations files, …", a weak "don't" said
+    # once) not found. Pinned so that a change that adds a mistake is seen.
+    figures = evaluate_split("heldout41")
+    assert (figures.prompts, figures.durable, figures.maybe) == (67, 1, 1)
+    assert (len(figures.proposals), figures.kept, figures.durable_found) == (0, 0, 0), figures.proposals
