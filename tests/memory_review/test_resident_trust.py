@@ -7,11 +7,13 @@ Every refusal is one line, and the command then runs in-process with the same re
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -236,7 +238,15 @@ def test_on_with_new_settings_restarts_the_server_with_them(resident: Resident, 
     first = resident.start(repo)
     resident.on(idle=1)  # the running server read 900: it is stopped, the next command starts one with 1
     assert resident.gone(first)
-    second = resident.start(repo, ready=False)
+    done, _ = resident.run(["list"], repo)  # runs in-process and starts the next server
+    assert done.returncode == 0, done.stderr
+    # Read from its log, not by polling `status`: a loaded machine can take longer to start a status process than
+    # the new server takes to sit idle for 1 s and exit.
+    deadline = time.monotonic() + WAIT
+    while "exits: idle for 1 s" not in resident.log():
+        assert time.monotonic() < deadline, resident.log()
+        time.sleep(0.02)
+    [second] = [int(pid) for pid in re.findall(r"\(pid (\d+), idle timeout 1 s\)", resident.log())]
+    resident.pids.add(second)
     assert second != first
     resident.wait_gone(second)
-    assert "idle timeout 1 s" in resident.log() and "exits: idle for 1 s" in resident.log()
