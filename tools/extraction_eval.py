@@ -40,8 +40,8 @@ the fourteenth round (ADR 0070) tuned on them: their rows read ``dev31`` and ``d
 tuned on held-out 35 and 36: their rows read ``dev35`` and ``dev36`` (seen). ``heldout37`` and ``heldout38`` measured
 the frozen twelfth to fifteenth rounds once. The sixteenth round (ADR 0073) tuned on held-out 19, 28, 35 and 36's
 misses, all already seen. ``heldout40`` measured the frozen fifteenth and sixteenth rounds once; the seventeenth round
-(ADR 0074) tuned on it: its row reads ``dev40`` (seen). ``heldout39`` and ``heldout41`` measured the frozen fifteenth
-to seventeenth rounds once.
+(ADR 0074) tuned on it: its row reads ``dev40`` (seen). ``heldout39``, ``heldout41`` and ``heldout42`` measured the
+frozen fifteenth to seventeenth rounds once.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -111,6 +111,7 @@ SPLITS = (
     "heldout39",
     "heldout40",
     "heldout41",
+    "heldout42",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -427,7 +428,7 @@ tuned on them, whose rows read *dev31* and *dev32* (seen). Held-out 33 to 36 mea
 fourteenth rounds; the fifteenth (ADR 0071) tuned on held-out 35 and 36, whose rows read *dev35* and *dev36* (seen).
 Held-out 37 and 38 measure the twelfth to fifteenth rounds. The sixteenth (ADR 0073) tuned on seen splits only.
 Held-out 40 measured the fifteenth and sixteenth rounds; the seventeenth (ADR 0074) tuned on it, whose row reads *dev40*
-(seen). Held-out 39 and 41 measure the fifteenth to seventeenth rounds.
+(seen). Held-out 39, 41 and 42 measure the fifteenth to seventeenth rounds.
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -439,6 +440,16 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 42, the measure of the frozen fifteenth, sixteenth and seventeenth rounds: 3 proposals, 2 worth keeping;
+  1 of 3 durable rules found — the same for all three.** 10 fresh prompts (3 durable, 4 maybe) of three new people,
+  labelled apart after the seventeenth round was frozen: prompts a course author recorded while trying Gemini CLI and
+  Qwen Code, shipped in the specifyplus source distribution on PyPI, and spec-kit-plus "prompt history records" in two
+  project repositories (records the agent writes with the prompt copied in; one is condensed, its window says so). Kept:
+  "Never sacrifice responsiveness for visual effects." (a project constitution's principle) and "Animations must never
+  affect monitoring performance or reconnect timing."; the mistake: "never invent features", part of one step of a
+  one-session workflow ("4. /sp.clarify — resolve ambiguity …; never invent features."). Missed: "Continue to document
+  prompt and effect in prompts dir." (sent to both tools). **Fresh record since the hold of ADR 0059: 17 of 36 (47%)**;
+  all frozen rounds 24 of 65 (37%); this session's rounds on fresh prompts 2 of 4.
 - **Held-out 39 and 41, the measure of the frozen fifteenth (cb38678), sixteenth (64ad760) and seventeenth (907ad88)
   rounds: no proposal, no mistake; 0 of the 1 durable rule found — the same for all three.** 124 fresh prompts (1
   durable, 3 maybe) of four new people, labelled apart after the seventeenth round was frozen: the Claude Code 1.0.x
