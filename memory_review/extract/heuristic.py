@@ -26,6 +26,7 @@ from memory_review.extract.finding import (
     within_evidence_bytes,
 )
 from memory_review.extract.precision import (
+    command_steps,
     is_a_programs_default,
     is_a_role_brief,
     is_a_tools_message,
@@ -64,7 +65,7 @@ from memory_review.extract.signals import (
     is_strong,
     scope_of,
 )
-from memory_review.extract.textutil import leaders, sentence_spans, tokens, unwrapped
+from memory_review.extract.textutil import Covered, leaders, sentence_spans, tokens, unwrapped
 from memory_review.extract.transcript import UNTRUSTED_SOURCES, Transcript, Turn
 from memory_review.limits import MAX_EVIDENCE_ITEMS
 from memory_review.models import MemoryType
@@ -160,14 +161,14 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
         found = Classification(item.type, item.scope, signal, (signal,))
         scan.statements.append((_Said(turn, item.start, item.end), found))
     spans = list(sentence_spans(unwrapped(turn.text)))
-    quoted = quoted_ranges(turn.text)
+    quoted = Covered(quoted_ranges(turn.text) + command_steps(turn.text))
     spec = is_task_spec(turn.text)
     joined = -1  # the sentence a bare marker before it took in, or a rule as its other half
     for position, (start, end) in enumerate(spans):
         if position == joined:
             continue
-        if any(q_start <= start and end <= q_end for q_start, q_end in quoted):
-            continue  # inside a quoted passage (a novel's dialogue, someone's words): not the user's instruction
+        if quoted.covers(start, end):
+            continue  # inside a quoted passage (a novel's dialogue, someone's words) or a command's step (ADR 0075)
         if any(item.start < end and start < item.end for item in written):
             continue  # the rule for the instruction file, or the request that carries it: proposed above
         said = _Said(turn, start, end)

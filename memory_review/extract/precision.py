@@ -150,6 +150,20 @@ def is_a_role_brief(text: str) -> bool:
     return _ROLE_LINE.search(text) is not None and _BRIEF_LINE.search(text) is not None
 
 
+# A step of a workflow that runs an agent command (held-out 42, ADR 0075): "4. /sp.clarify — resolve ambiguity …; never
+# invent features." says what that command is to do in this run. Only a numbered or bulleted line: a message that is
+# itself a command ("/teach X (for this teach and all the ones afterwards, …)") is the person speaking. A path ("-
+# /home/me/app — never touch") has a second slash and is no command.
+_COMMAND_STEP = re.compile(
+    r"^[^\S\n]*(?:\d{1,3}[.)]|[-*\u2022])[^\S\n]+/[a-z][\w.:-]{0,40}(?=[^\S\n]|$)[^\n]*", _I | re.MULTILINE
+)
+
+
+def command_steps(text: str) -> list[tuple[int, int]]:
+    """Where the lines of a workflow's steps that run an agent command ("4. /sp.clarify — …") sit in a message."""
+    return [match.span() for match in _COMMAND_STEP.finditer(text)] if "/" in text else []
+
+
 def quoted_ranges(text: str) -> list[tuple[int, int]]:
     """Where double-quoted passages sit in a whole message (a quote may hold several sentences).
 

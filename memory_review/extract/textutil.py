@@ -10,8 +10,10 @@ import hashlib
 import math
 import re
 import unicodedata
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from itertools import accumulate
 
 # A sentence ends at . ! ? ; followed by space or line end (so "pyproject.toml" stays
 # whole), at any CJK terminator, or at a line break: statements never span lines,
@@ -182,6 +184,25 @@ def _prefix(bag: frozenset[str], frequency: Counter[str], threshold: float) -> l
     needed = math.ceil(threshold * len(bag) - 1e-9)
     ordered = sorted(bag, key=lambda token: (frequency[token], token))
     return ordered[: len(bag) - needed + 1]
+
+
+class Covered:
+    """Whether a span lies inside any of some ranges, each asked in O(log n).
+
+    Asking every range for every sentence is quadratic, and a message of thousands of quoted sentences took seconds
+    (ADR 0075). Sorted by start, the furthest end reached by the ranges that start at or before a span's start tells
+    whether one of them holds it.
+    """
+
+    def __init__(self, ranges: Sequence[tuple[int, int]]) -> None:
+        ordered = sorted(ranges)
+        self._starts = [start for start, _ in ordered]
+        self._reach = list(accumulate((end for _, end in ordered), max))
+
+    def covers(self, start: int, end: int) -> bool:
+        """True when a range starts at or before ``start`` and ends at or after ``end``."""
+        position = bisect_right(self._starts, start)
+        return position > 0 and self._reach[position - 1] >= end
 
 
 def slug(prefix: str, text: str, *, ignore: frozenset[str] = frozenset(), max_words: int = 4) -> str:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from rounds_kit import said, user_transcript
 
 from memory_review.extract.heuristic import SAME_RULE, extract
-from memory_review.extract.textutil import leaders, overlap
+from memory_review.extract.textutil import Covered, leaders, overlap
 
 _WORDS = [f"w{i}" for i in range(12)]
 
@@ -34,6 +34,21 @@ def _naive_leaders(bags: list[frozenset[str]], threshold: float) -> list[int]:
 )
 def test_grouping_by_prefix_equals_comparing_with_every_group(bags: list[frozenset[str]], threshold: float) -> None:
     assert leaders(bags, threshold) == _naive_leaders(bags, threshold)
+
+
+_SPAN = st.tuples(st.integers(0, 60), st.integers(0, 30)).map(lambda p: (p[0], p[0] + p[1]))
+
+
+@given(st.lists(_SPAN, max_size=25), st.lists(_SPAN, max_size=25))
+def test_covered_spans_equal_asking_every_range(ranges: list[tuple[int, int]], spans: list[tuple[int, int]]) -> None:
+    covered = Covered(ranges)
+    for start, end in spans:
+        assert covered.covers(start, end) == any(a <= start and end <= b for a, b in ranges)
+
+
+def test_thousands_of_quoted_sentences_in_one_message() -> None:
+    # ADR 0075: every sentence was checked against every quoted range, seconds for 320 KB; now a search each
+    assert said('"never do x" and y. ' * 16_000) == []
 
 
 def test_use_before_a_run_of_spaces() -> None:
