@@ -140,6 +140,16 @@ class _Scan:
     corrections: list[tuple[_Said, Correction]]
     named: list[tuple[_Said, Classification]]
     reminders: list[tuple[_Said, str]] = field(default_factory=list)  # the quote, and the rule it reminds of
+    _looked_at: tuple[int, int] = (0, 0)
+    _reach: int = -1
+
+    def reach(self) -> int:
+        """The furthest end of a statement or named instruction found so far, each looked at once (ADR 0075)."""
+        statements, named = self._looked_at
+        for said, _ in (*self.statements[statements:], *self.named[named:]):
+            self._reach = max(self._reach, said.end)
+        self._looked_at = (len(self.statements), len(self.named))
+        return self._reach
 
 
 def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
@@ -162,6 +172,7 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
         scan.statements.append((_Said(turn, item.start, item.end), found))
     spans = list(sentence_spans(unwrapped(turn.text)))
     quoted = Covered(quoted_ranges(turn.text) + command_steps(turn.text))
+    taken = Covered([(item.start, item.end) for item in written])
     spec = is_task_spec(turn.text)
     joined = -1  # the sentence a bare marker before it took in, or a rule as its other half
     for position, (start, end) in enumerate(spans):
@@ -169,7 +180,7 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
             continue
         if quoted.covers(start, end):
             continue  # inside a quoted passage (a novel's dialogue, someone's words) or a command's step (ADR 0075)
-        if any(item.start < end and start < item.end for item in written):
+        if taken.overlaps(start, end):
             continue  # the rule for the instruction file, or the request that carries it: proposed above
         said = _Said(turn, start, end)
         if _MARKER_ONLY.match(said.text):
@@ -227,7 +238,7 @@ def _reminded(said: _Said, reminder: Reminder, before: tuple[int, int] | None, s
     """The quote and the rule of a reminder: the rest of its sentence, or (a cue alone) the sentence before it."""
     if not reminder.points_back:
         return said, rule_statement(said.text[reminder.rule_start :])
-    if before is None or any(item.end > before[0] for item, _ in (*scan.statements, *scan.named)):
+    if before is None or scan.reach() > before[0]:
         return None  # nothing before it in this message, or that sentence is already a finding of its own
     rule = said.turn.text[before[0] : before[1]]
     if not is_a_rule(rule):

@@ -125,7 +125,14 @@ def memory_shortcut(text: str) -> RuleForAFile | None:
     return RuleForAFile(span[0], span[1], "CLAUDE.md", _type(text[span[0] : span[1]]), scope, shortcut=True)
 
 
+# Past this many characters the rest of the request's own line is pasted text, not a rule (a rule is at most MAX_BYTES):
+# it is looked at no further, so a line of thousands of requests costs each one this much, not the line (ADR 0075).
+_LONGEST_LINE = 4 * MAX_BYTES
+
+
 def _body(text: str, at: int, *, below: bool) -> list[tuple[int, int]]:
+    if text.find("\n", at, at + _LONGEST_LINE + 1) < 0 and len(text) - at > _LONGEST_LINE:
+        return []
     quoted = _QUOTE.match(text, at)
     if quoted is not None:
         group = next(name for name in "abc" if quoted.group(name) is not None)

@@ -10,7 +10,7 @@ import hashlib
 import math
 import re
 import unicodedata
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import accumulate
@@ -159,35 +159,44 @@ def leaders(bags: Sequence[frozenset[str]], threshold: float) -> list[int]:
     (it leads a new group): what comparing each bag with every leader in order gives, without doing that.
 
     Comparing every bag with every leader is quadratic, and one pasted message of distinct named instructions made
-    it minutes. A leader is compared only when it shares a token with the bag in both their *prefixes* — each bag's
-    rarest tokens, as many as Jaccard ``threshold`` allows the pair to miss, plus one (the prefix filter of
-    similarity joins): two bags that overlap that much always share one there, so no pair is skipped that could
-    match, and the real overlap decides as before.
+    it minutes. A leader is compared only when the two share a token in their *prefixes* (each bag's rarest tokens,
+    the prefix filter of similarity joins, PPJoin): a leader no longer than the bag is looked up by its short
+    *indexing* prefix with the bag's probing prefix, a longer one by its probing prefix with the bag's indexing prefix.
+    Two bags that overlap by ``threshold`` always share a token there, so no pair is skipped that could match, and the
+    real overlap decides as before. The short prefix keeps a token every bag holds ("periodically run x1", "…x2", …)
+    out of the lookups (ADR 0075).
     """
     frequency = Counter(token for bag in bags for token in bag)
-    index: dict[str, list[int]] = {}
+    by_indexing: dict[str, list[int]] = {}  # leaders, under their indexing prefix's tokens
+    by_probing: dict[str, list[int]] = {}  # leaders, under their probing prefix's tokens
     chosen: list[int] = []
     for position, bag in enumerate(bags):
-        prefix = _prefix(bag, frequency, threshold)
-        candidates = sorted({leader for token in prefix for leader in index.get(token, ())})
-        leader = next((c for c in candidates if overlap(bag, bags[c]) >= threshold), position)
+        probing, indexing = _prefixes(bag, frequency, threshold)
+        size = len(bag)
+        candidates = {c for token in probing for c in by_indexing.get(token, ()) if len(bags[c]) <= size}
+        candidates.update(c for token in indexing for c in by_probing.get(token, ()) if len(bags[c]) > size)
+        leader = next((c for c in sorted(candidates) if overlap(bag, bags[c]) >= threshold), position)
         chosen.append(leader)
         if leader == position:
-            for token in prefix:
-                index.setdefault(token, []).append(position)
+            for token in indexing:
+                by_indexing.setdefault(token, []).append(position)
+            for token in probing:
+                by_probing.setdefault(token, []).append(position)
     return chosen
 
 
-def _prefix(bag: frozenset[str], frequency: Counter[str], threshold: float) -> list[str]:
-    # A pair with Jaccard >= t shares at least ceil(t * |bag|) of this bag's tokens; the tolerance keeps 0.6 * 5 (which
-    # floats make 3.0000000000000004) at 3, and a longer prefix only adds candidates, never loses one.
-    needed = math.ceil(threshold * len(bag) - 1e-9)
+def _prefixes(bag: frozenset[str], frequency: Counter[str], threshold: float) -> tuple[list[str], list[str]]:
+    # A pair with Jaccard >= t shares at least ceil(t * |bag|) of this bag's tokens, and when this bag is the shorter,
+    # at least ceil(2t / (1 + t) * |bag|); the tolerance keeps 0.6 * 5 (which floats make 3.0000000000000004) at 3, and
+    # a longer prefix only adds candidates, never loses one.
     ordered = sorted(bag, key=lambda token: (frequency[token], token))
-    return ordered[: len(bag) - needed + 1]
+    probing = len(bag) - math.ceil(threshold * len(bag) - 1e-9) + 1
+    indexing = len(bag) - math.ceil(2 * threshold / (1 + threshold) * len(bag) - 1e-9) + 1
+    return ordered[:probing], ordered[:indexing]
 
 
 class Covered:
-    """Whether a span lies inside any of some ranges, each asked in O(log n).
+    """Whether a span lies inside (or meets) any of some ranges, each asked in O(log n).
 
     Asking every range for every sentence is quadratic, and a message of thousands of quoted sentences took seconds
     (ADR 0075). Sorted by start, the furthest end reached by the ranges that start at or before a span's start tells
@@ -203,6 +212,11 @@ class Covered:
         """True when a range starts at or before ``start`` and ends at or after ``end``."""
         position = bisect_right(self._starts, start)
         return position > 0 and self._reach[position - 1] >= end
+
+    def overlaps(self, start: int, end: int) -> bool:
+        """True when a range starts before ``end`` and ends after ``start``."""
+        position = bisect_left(self._starts, end)
+        return position > 0 and self._reach[position - 1] > start
 
 
 def slug(prefix: str, text: str, *, ignore: frozenset[str] = frozenset(), max_words: int = 4) -> str:

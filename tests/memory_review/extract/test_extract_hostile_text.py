@@ -46,6 +46,25 @@ def test_covered_spans_equal_asking_every_range(ranges: list[tuple[int, int]], s
         assert covered.covers(start, end) == any(a <= start and end <= b for a, b in ranges)
 
 
+def test_thousands_of_held_back_rules_that_share_their_words() -> None:
+    # ADR 0075: every such rule shares "periodically" and "run" with every other, and each was compared with every
+    # group before it (6.7 s for 6,000); the indexing prefix leaves the shared words out of the lookups
+    assert said("".join(f"Periodically run x{i}. " for i in range(6_000))) == []
+    rules = [f"Periodically run check{i}." for i in range(3_000)]
+    sessions = ("a",) * len(rules) + ("b",) * len(rules)
+    assert len(extract(user_transcript(*rules, *rules, sessions=sessions))) == 3_000
+
+
+def test_a_request_to_write_rules_repeated_along_one_line() -> None:
+    # ADR 0075: each request read the rest of its line (quadratic on one long line); past a quote's length it stops
+    assert len(said("".join(f"add to CLAUDE.md: never use x{i}. " for i in range(8_000)))) > 1_000
+
+
+def test_reminders_after_thousands_of_rules() -> None:
+    # ADR 0075: each reminder looked at every finding before it; now at each once
+    assert len(said("".join(f"never use y{i}. I told you that before. " for i in range(8_000)))) == 8_000
+
+
 def test_thousands_of_quoted_sentences_in_one_message() -> None:
     # ADR 0075: every sentence was checked against every quoted range, seconds for 320 KB; now a search each
     assert said('"never do x" and y. ' * 16_000) == []
