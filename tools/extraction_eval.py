@@ -42,7 +42,7 @@ the frozen twelfth to fifteenth rounds once. The sixteenth round (ADR 0073) tune
 misses, all already seen. ``heldout40`` measured the frozen fifteenth and sixteenth rounds once; the seventeenth round
 (ADR 0074) tuned on it: its row reads ``dev40`` (seen). ``heldout39``, ``heldout41`` and ``heldout42`` measured the
 frozen fifteenth to seventeenth rounds once; the eighteenth round (ADR 0075) tuned on held-out 42: its row reads
-``dev42`` (seen).
+``dev42`` (seen). ``heldout44`` measured the frozen fifteenth to eighteenth rounds once.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -113,6 +113,7 @@ SPLITS = (
     "heldout40",
     "heldout41",
     "heldout42",
+    "heldout44",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -431,7 +432,7 @@ fourteenth rounds; the fifteenth (ADR 0071) tuned on held-out 35 and 36, whose r
 Held-out 37 and 38 measure the twelfth to fifteenth rounds. The sixteenth (ADR 0073) tuned on seen splits only.
 Held-out 40 measured the fifteenth and sixteenth rounds; the seventeenth (ADR 0074) tuned on it, whose row reads *dev40*
 (seen). Held-out 39, 41 and 42 measure the fifteenth to seventeenth rounds; the eighteenth (ADR 0075) tuned on held-out
-42, whose row reads *dev42* (seen).
+42, whose row reads *dev42* (seen). Held-out 44 measures the fifteenth to eighteenth rounds.
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -443,6 +444,13 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 44, the measure of the frozen fifteenth to eighteenth rounds (2521714 the last): 1 proposal, worth
+  keeping; 1 of 1 durable rule found — the same for all four.** 69 fresh prompts (1 durable, 5 maybe) of held-out 39's
+  person, the older records of the same Claude Code 1.0.x history, labelled apart after the eighteenth round was
+  frozen (fresh text, not a new person). The proposal: "Always report actual values from the JK-BMSs", the second half
+  of "Please under no circumstances make up of adjust data just to make it seem correct.  Always report actual values
+  from the JK-BMSs". **Fresh record since the hold of ADR 0059: 18 of 37 (49%)**; all frozen rounds 25 of 66 (38%);
+  this session's rounds on fresh prompts 3 of 5, and 2 of 5 rules found.
 - **The eighteenth round (ADR 0075), frozen before held-out 43 and 44 were read,** takes held-out 42's one mistake,
   with near misses in `test_heuristic_round18.py`: a numbered or bulleted step of a workflow that runs an agent command
   ("4. /sp.clarify — resolve ambiguity …; never invent features.") says what that command is to do in this run, and is

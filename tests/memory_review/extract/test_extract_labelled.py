@@ -354,3 +354,12 @@ def test_held_out_42_gives_what_the_frozen_fifteenth_to_seventeenth_rounds_gave_
     figures = evaluate_split("heldout42")
     assert (figures.prompts, figures.durable, figures.maybe) == (10, 3, 4)
     assert (len(figures.proposals), figures.kept, figures.durable_found) == (2, 2, 1), figures.proposals
+
+
+def test_held_out_44_gives_what_the_frozen_fifteenth_to_eighteenth_rounds_gave() -> None:
+    # Measured once with the fifteenth (cb38678) to eighteenth (2521714) rounds frozen, the same for all four: 1
+    # proposal, worth keeping ("Always report actual values from the JK-BMSs"), its 1 durable rule found. Pinned so
+    # that a change that adds a mistake or loses the proposal is seen.
+    figures = evaluate_split("heldout44")
+    assert (figures.prompts, figures.durable, figures.maybe) == (69, 1, 5)
+    assert (len(figures.proposals), figures.kept, figures.durable_found) == (1, 1, 1), figures.proposals
