@@ -65,6 +65,9 @@ _NOT_IMPERATIVE = (
     r"did|does|got|gets|works?|worked|happens?|fails?|failed|breaks?|broke|crashes?)\b)(?!\w*[^s\W]s\b)"
     # a gerund describes ("old data just never being removed"); the verbs that end in -ing themselves instruct
     r"(?!(?!(?:bring|ping|string|sing|ring|swing|sting|spring)\b)\w{2,}ing\b)"
+    # so does a past participle ("is set once and never updated when moveTarget changes", held-out 43, ADR 0076); the
+    # verbs that end in -ed themselves ("never embed secrets", "never proceed") instruct
+    r"(?!(?!(?:embed|shred|shed|sled)\b)\w+[^e\W]ed\b)"
 )
 _DONT_NOT_RULES = (
     r"(?:worry|know|think|understand|see|get|have|need|care|mind|want|like|bother|forget|"

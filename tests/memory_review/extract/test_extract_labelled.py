@@ -363,3 +363,12 @@ def test_held_out_44_gives_what_the_frozen_fifteenth_to_eighteenth_rounds_gave()
     figures = evaluate_split("heldout44")
     assert (figures.prompts, figures.durable, figures.maybe) == (69, 1, 5)
     assert (len(figures.proposals), figures.kept, figures.durable_found) == (1, 1, 1), figures.proposals
+
+
+def test_held_out_43_gives_what_the_frozen_fifteenth_to_eighteenth_rounds_gave_less_its_mistake() -> None:
+    # Measured once with the fifteenth (cb38678) to eighteenth (2521714) rounds frozen, the same for all four: 2
+    # proposals, 1 worth keeping ("Do not change any files that could be causing merge conflicts …"), no durable rule.
+    # The nineteenth round (ADR 0076) tuned on it: the bug report ("… never updated when moveTarget changes") is gone.
+    figures = evaluate_split("heldout43")
+    assert (figures.prompts, figures.durable, figures.maybe) == (102, 0, 14)
+    assert (len(figures.proposals), figures.kept) == (1, 1), figures.proposals
