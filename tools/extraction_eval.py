@@ -43,7 +43,8 @@ misses, all already seen. ``heldout40`` measured the frozen fifteenth and sixtee
 (ADR 0074) tuned on it: its row reads ``dev40`` (seen). ``heldout39``, ``heldout41`` and ``heldout42`` measured the
 frozen fifteenth to seventeenth rounds once; the eighteenth round (ADR 0075) tuned on held-out 42: its row reads
 ``dev42`` (seen). ``heldout43`` and ``heldout44`` measured the frozen fifteenth to eighteenth rounds once; the
-nineteenth round (ADR 0076) tuned on held-out 43: its row reads ``dev43`` (seen).
+nineteenth round (ADR 0076) tuned on held-out 43: its row reads ``dev43`` (seen). ``heldout45`` measured the frozen
+fifteenth to nineteenth rounds once.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -116,6 +117,7 @@ SPLITS = (
     "heldout42",
     "heldout43",
     "heldout44",
+    "heldout45",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -436,7 +438,7 @@ Held-out 37 and 38 measure the twelfth to fifteenth rounds. The sixteenth (ADR 0
 Held-out 40 measured the fifteenth and sixteenth rounds; the seventeenth (ADR 0074) tuned on it, whose row reads *dev40*
 (seen). Held-out 39, 41 and 42 measure the fifteenth to seventeenth rounds; the eighteenth (ADR 0075) tuned on held-out
 42, whose row reads *dev42* (seen). Held-out 43 and 44 measure the fifteenth to eighteenth rounds; the nineteenth (ADR
-0076) tuned on held-out 43, whose row reads *dev43* (seen).
+0076) tuned on held-out 43, whose row reads *dev43* (seen). Held-out 45 measures the fifteenth to nineteenth rounds.
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -448,11 +450,19 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 45, the measure of the frozen fifteenth to nineteenth rounds (be3a5cd the last): 1 proposal, worth
+  keeping; 1 of 2 durable rules found — the same for all five.** 98 fresh prompts (2 durable, 5 maybe) of held-out
+  43's game developer, later records of the same history (fresh text, not a new person), labelled apart after the
+  nineteenth round was frozen. The proposal: "First implement the feature or bugfix, then in the same go implement the
+  e2e test, … BUT always ensure that the e2e test is actually …", his rule for AGENTS.md. Missed: "change the rule set
+  so it is allowed to run a dev server and then continue to fix the test until it succeeds" (no signal word).
+  **Fresh record since the hold of ADR 0059: 20 of 40 (50%)**; all frozen rounds 27 of 69 (39%); this session's rounds
+  on fresh prompts 5 of 8 (63%), and 3 of 7 rules found. This session's seven labellers found 430 fresh prompts (7
+  durable) with 866 of the search index's 1,000 look-ups (one of them also read about 50 archives on PyPI).
 - **The nineteenth round (ADR 0076)** takes held-out 43's one mistake, with near misses in
   `test_heuristic_round19.py`: a past participle after "never" or "always" describes ("… is set once … and never
   updated when moveTarget changes", "we never used mocks"), as a gerund does; "never embed", "never shed", "always
-  proceed" still instruct. Held-out 43 gives 1 proposal, worth keeping; no other row moved. No split labelled after it
-  measures it yet.
+  proceed" still instruct. Held-out 43 gives 1 proposal, worth keeping; no other row moved.
 - **Held-out 43, the measure of the frozen fifteenth to eighteenth rounds: 2 proposals, 1 worth keeping; no durable
   rule in it to find — the same for all four.** 102 fresh prompts (0 durable, 14 maybe) of two new people, labelled
   apart after the eighteenth round was frozen: a spec-kit-plus user's prompt history records (6) and the first 96 of
