@@ -320,64 +320,35 @@ def test_held_out_37_and_38_give_what_the_frozen_twelfth_to_fifteenth_rounds_gav
     assert [(len(f.proposals), f.kept) for f in rows.values()] == [(0, 0), (0, 0)]
 
 
-def test_held_out_40_gives_what_the_frozen_fifteenth_and_sixteenth_rounds_gave_less_its_mistake() -> None:
-    # Measured once with the fifteenth (cb38678) and sixteenth (64ad760) rounds frozen, the same for both: 1 proposal,
-    # not worth keeping ("I dont like the way you put coming soon as buttons, …"), and no durable rule in it. The
-    # seventeenth round (ADR 0074) tuned on it: the complaint about the screen at hand is no longer proposed.
-    figures = evaluate_split("heldout40")
-    assert (figures.prompts, figures.durable, figures.maybe) == (27, 0, 4)
-    assert (len(figures.proposals), figures.kept) == (0, 0), figures.proposals
+# Held-out 39 to 45, each measured once from a worktree at every round frozen before it was read (fifteenth cb38678,
+# sixteenth 64ad760, seventeenth 907ad88, eighteenth 2521714, nineteenth be3a5cd), the same for every round that
+# measured it. Pinned so that a change that adds a mistake or loses a kept proposal or a found rule is seen. The split:
+# (prompts, durable, maybe), then (proposals, worth keeping, durable found) as the code gives them now.
+PINNED_SINCE_ROUND_15 = {
+    # rounds 15 to 17: no proposal, no durable rule
+    "heldout39": ((57, 0, 2), (0, 0, 0)),
+    # rounds 15 and 16: 1 proposal, not worth keeping ("I dont like the way you put coming soon as buttons, …"); the
+    # seventeenth round (ADR 0074) tuned on it and the complaint about the screen at hand is gone
+    "heldout40": ((27, 0, 4), (0, 0, 0)),
+    # rounds 15 to 17: no proposal; its durable rule ("dont delete the conversations files, …", a weak "don't" said
+    # once) not found
+    "heldout41": ((67, 1, 1), (0, 0, 0)),
+    # rounds 15 to 17: 3 proposals, 2 worth keeping (the mistake: "never invent features", one step of a workflow),
+    # 1 of 3 rules found; the eighteenth round (ADR 0075) tuned on it: a command's step is that step's instruction
+    "heldout42": ((10, 3, 4), (2, 2, 1)),
+    # rounds 15 to 18: 2 proposals, 1 worth keeping (the mistake: a bug report, "… never updated when moveTarget
+    # changes"); the nineteenth round (ADR 0076) tuned on it and the report is gone
+    "heldout43": ((102, 0, 14), (1, 1, 0)),
+    # rounds 15 to 18: 1 proposal, worth keeping ("Always report actual values from the JK-BMSs"), its rule found
+    "heldout44": ((69, 1, 5), (1, 1, 1)),
+    # rounds 15 to 19: 1 proposal, worth keeping (the e2e-test rule for AGENTS.md), 1 of 2 rules found
+    "heldout45": ((98, 2, 5), (1, 1, 1)),
+}
 
 
-def test_held_out_39_gives_what_the_frozen_fifteenth_to_seventeenth_rounds_gave() -> None:
-    # Measured once with the fifteenth (cb38678), sixteenth (64ad760) and seventeenth (907ad88) rounds frozen, the same
-    # for all three: no proposal, and no durable rule in it. Pinned so that a change that adds a mistake is seen.
-    figures = evaluate_split("heldout39")
-    assert (figures.prompts, figures.durable, figures.maybe) == (57, 0, 2)
-    assert (len(figures.proposals), figures.kept) == (0, 0), figures.proposals
-
-
-def test_held_out_41_gives_what_the_frozen_fifteenth_to_seventeenth_rounds_gave() -> None:
-    # Measured once with the fifteenth (cb38678), sixteenth (64ad760) and seventeenth (907ad88) rounds frozen, the same
-    # for all three: no proposal; its one durable rule ("dont delete the conversations files, …", a weak "don't" said
-    # once) not found. Pinned so that a change that adds a mistake is seen.
-    figures = evaluate_split("heldout41")
-    assert (figures.prompts, figures.durable, figures.maybe) == (67, 1, 1)
-    assert (len(figures.proposals), figures.kept, figures.durable_found) == (0, 0, 0), figures.proposals
-
-
-def test_held_out_42_gives_what_the_frozen_fifteenth_to_seventeenth_rounds_gave_less_its_mistake() -> None:
-    # Measured once with the fifteenth (cb38678), sixteenth (64ad760) and seventeenth (907ad88) rounds frozen, the same
-    # for all three: 3 proposals, 2 worth keeping (the mistake: "never invent features", one step of a workflow), 1 of
-    # the 3 durable rules found. The eighteenth round (ADR 0075) tuned on it: a command's step is that step's
-    # instruction, and the mistake is gone.
-    figures = evaluate_split("heldout42")
-    assert (figures.prompts, figures.durable, figures.maybe) == (10, 3, 4)
-    assert (len(figures.proposals), figures.kept, figures.durable_found) == (2, 2, 1), figures.proposals
-
-
-def test_held_out_44_gives_what_the_frozen_fifteenth_to_eighteenth_rounds_gave() -> None:
-    # Measured once with the fifteenth (cb38678) to eighteenth (2521714) rounds frozen, the same for all four: 1
-    # proposal, worth keeping ("Always report actual values from the JK-BMSs"), its 1 durable rule found. Pinned so
-    # that a change that adds a mistake or loses the proposal is seen.
-    figures = evaluate_split("heldout44")
-    assert (figures.prompts, figures.durable, figures.maybe) == (69, 1, 5)
-    assert (len(figures.proposals), figures.kept, figures.durable_found) == (1, 1, 1), figures.proposals
-
-
-def test_held_out_43_gives_what_the_frozen_fifteenth_to_eighteenth_rounds_gave_less_its_mistake() -> None:
-    # Measured once with the fifteenth (cb38678) to eighteenth (2521714) rounds frozen, the same for all four: 2
-    # proposals, 1 worth keeping ("Do not change any files that could be causing merge conflicts …"), no durable rule.
-    # The nineteenth round (ADR 0076) tuned on it: the bug report ("… never updated when moveTarget changes") is gone.
-    figures = evaluate_split("heldout43")
-    assert (figures.prompts, figures.durable, figures.maybe) == (102, 0, 14)
-    assert (len(figures.proposals), figures.kept) == (1, 1), figures.proposals
-
-
-def test_held_out_45_gives_what_the_frozen_fifteenth_to_nineteenth_rounds_gave() -> None:
-    # Measured once with the fifteenth (cb38678) to nineteenth (be3a5cd) rounds frozen, the same for all five: 1
-    # proposal, worth keeping (the e2e-test rule for AGENTS.md), 1 of the 2 durable rules found. Pinned so that a change
-    # that adds a mistake or loses the proposal is seen.
-    figures = evaluate_split("heldout45")
-    assert (figures.prompts, figures.durable, figures.maybe) == (98, 2, 5)
-    assert (len(figures.proposals), figures.kept, figures.durable_found) == (1, 1, 1), figures.proposals
+@pytest.mark.parametrize("split", sorted(PINNED_SINCE_ROUND_15))
+def test_held_out_39_to_45_give_what_the_frozen_rounds_gave(split: str) -> None:
+    shape, found = PINNED_SINCE_ROUND_15[split]
+    figures = evaluate_split(split)
+    assert (figures.prompts, figures.durable, figures.maybe) == shape
+    assert (len(figures.proposals), figures.kept, figures.durable_found) == found, figures.proposals
