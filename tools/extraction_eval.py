@@ -43,8 +43,8 @@ misses, all already seen. ``heldout40`` measured the frozen fifteenth and sixtee
 (ADR 0074) tuned on it: its row reads ``dev40`` (seen). ``heldout39``, ``heldout41`` and ``heldout42`` measured the
 frozen fifteenth to seventeenth rounds once; the eighteenth round (ADR 0075) tuned on held-out 42: its row reads
 ``dev42`` (seen). ``heldout43`` and ``heldout44`` measured the frozen fifteenth to eighteenth rounds once; the
-nineteenth round (ADR 0076) tuned on held-out 43: its row reads ``dev43`` (seen). ``heldout45`` measured the frozen
-fifteenth to nineteenth rounds once.
+nineteenth round (ADR 0076) tuned on held-out 43: its row reads ``dev43`` (seen). ``heldout45`` and ``heldout46``
+measured the frozen fifteenth to nineteenth rounds once.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -118,6 +118,7 @@ SPLITS = (
     "heldout43",
     "heldout44",
     "heldout45",
+    "heldout46",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -438,7 +439,8 @@ Held-out 37 and 38 measure the twelfth to fifteenth rounds. The sixteenth (ADR 0
 Held-out 40 measured the fifteenth and sixteenth rounds; the seventeenth (ADR 0074) tuned on it, whose row reads *dev40*
 (seen). Held-out 39, 41 and 42 measure the fifteenth to seventeenth rounds; the eighteenth (ADR 0075) tuned on held-out
 42, whose row reads *dev42* (seen). Held-out 43 and 44 measure the fifteenth to eighteenth rounds; the nineteenth (ADR
-0076) tuned on held-out 43, whose row reads *dev43* (seen). Held-out 45 measures the fifteenth to nineteenth rounds.
+0076) tuned on held-out 43, whose row reads *dev43* (seen). Held-out 45 and 46 measure the fifteenth to nineteenth
+rounds.
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -450,6 +452,11 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 46, the measure of the frozen fifteenth to nineteenth rounds: no proposal, no mistake; no durable rule in
+  it to find — the same for all five.** 39 fresh prompts (0 durable, 1 maybe) of the same game developer, labelled
+  apart after the nineteenth round was frozen: his last listed records and the log of requests he keeps at the root of
+  the repository. Fresh record since the hold stays 20 of 40; with these, this session's eight labellers found 469
+  fresh prompts (7 durable) with 907 of the search index's look-ups.
 - **Held-out 45, the measure of the frozen fifteenth to nineteenth rounds (be3a5cd the last): 1 proposal, worth
   keeping; 1 of 2 durable rules found — the same for all five.** 98 fresh prompts (2 durable, 5 maybe) of held-out
   43's game developer, later records of the same history (fresh text, not a new person), labelled apart after the

@@ -320,7 +320,7 @@ def test_held_out_37_and_38_give_what_the_frozen_twelfth_to_fifteenth_rounds_gav
     assert [(len(f.proposals), f.kept) for f in rows.values()] == [(0, 0), (0, 0)]
 
 
-# Held-out 39 to 45, each measured once from a worktree at every round frozen before it was read (fifteenth cb38678,
+# Held-out 39 to 46, each measured once from a worktree at every round frozen before it was read (fifteenth cb38678,
 # sixteenth 64ad760, seventeenth 907ad88, eighteenth 2521714, nineteenth be3a5cd), the same for every round that
 # measured it. Pinned so that a change that adds a mistake or loses a kept proposal or a found rule is seen. The split:
 # (prompts, durable, maybe), then (proposals, worth keeping, durable found) as the code gives them now.
@@ -343,11 +343,13 @@ PINNED_SINCE_ROUND_15 = {
     "heldout44": ((69, 1, 5), (1, 1, 1)),
     # rounds 15 to 19: 1 proposal, worth keeping (the e2e-test rule for AGENTS.md), 1 of 2 rules found
     "heldout45": ((98, 2, 5), (1, 1, 1)),
+    # rounds 15 to 19: no proposal, no durable rule
+    "heldout46": ((39, 0, 1), (0, 0, 0)),
 }
 
 
 @pytest.mark.parametrize("split", sorted(PINNED_SINCE_ROUND_15))
-def test_held_out_39_to_45_give_what_the_frozen_rounds_gave(split: str) -> None:
+def test_held_out_39_to_46_give_what_the_frozen_rounds_gave(split: str) -> None:
     shape, found = PINNED_SINCE_ROUND_15[split]
     figures = evaluate_split(split)
     assert (figures.prompts, figures.durable, figures.maybe) == shape
