@@ -29,8 +29,8 @@ MAX_STATEMENT_BYTES = 1200
 MAX_QUOTE_BYTES = 600
 # All of a finding's sources together, each its quote with its session id (twice: the source and the memory's
 # related sessions), its turn id and the lines that hold them: what the memory file has room for beside a statement and
-# description of 600 bytes each. A rule said in ten sessions in a few words is quoted from each, one pasted at length
-# from two (ADR 0073).
+# description of 600 bytes each. With UUID ids a rule of 40 bytes said in ten sessions is quoted from all ten, one of
+# 600 bytes from two (ADR 0073).
 MAX_EVIDENCE_BYTES = 2200
 _SOURCE_LINES_BYTES = 64
 TYPE_PREFIX: dict[str, str] = {
