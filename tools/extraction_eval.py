@@ -526,7 +526,8 @@ DOC_TAIL = """
   of ADR 0059: 15 of 33 (45%)**; all frozen rounds 22 of 62 (35%).
 - **The sixteenth round (ADR 0073), frozen before held-out 39 and 40 were read,** is for recall, with nothing proposed
   at once, and near misses in `test_heuristic_round16.py`: a rule repeated across sessions is quoted from each session
-  it was said in, up to the evidence limit of ten (three before); "periodically" or "regularly" before an imperative
+  it was said in, up to the evidence limit of ten (three before) and as many as its memory file holds (a 40-byte rule
+  with UUID ids from ten sessions, a 600-byte one from two); "periodically" or "regularly" before an imperative
   ("Periodically run `python ./cleanup.py status` …") and "you are not allowed to …" / "you are allowed to … except
   …" are kinds held back until said in a second session. On the seen splits every proposal is still worth keeping (62,
   from 59) and 63 of 119 durable prompts are found (from 56): held-out 28's scope rule quoted from six sessions,
