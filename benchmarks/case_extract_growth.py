@@ -1,0 +1,78 @@
+"""How the heuristic's time grows with a message made of one trigger repeated (ADR 0075): linear, or worse.
+
+``python -m benchmarks.case_extract_growth [--count N] [--factor K]`` builds, for every trigger below and every
+joiner (". ", a space, a line break, a blank line), one user message of the trigger repeated N times (each copy
+numbered, so no two are the same words) and one of N·K times, extracts each in this process (CPU, the least of three
+runs) and prints both times and their ratio. A pass that looks at the whole message, or at every earlier finding,
+for each copy grows with the square of the message: its ratio nears K², where a linear one stays near K. Rows whose
+ratio passes 1.75·K (and whose larger run takes over 0.2 s) are marked. It asserts nothing: a report, as every case
+here is. Found four such passes (quoted ranges, the grouping of held-back wordings, a request's own line, reminders).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Sequence
+
+from memory_review.extract.heuristic import extract
+from memory_review.extract.transcript import Transcript, Turn
+
+# One of each kind of cue the heuristic reads; a copy is the trigger, a number, then the joiner.
+TRIGGERS = (
+    "never use x",
+    "always run x",
+    "don't touch x",
+    "we use x",
+    "from now on use x",
+    "Periodically run x",
+    "You are not allowed to touch x",
+    "I dont like the way you put x buttons",
+    "I told you that before. never do x",
+    "add to CLAUDE.md: never use x",
+    '"never do x" and y',
+    "1. /cmd never do x",
+    "#always run x",
+    "no, use x",
+    "Use `x`",
+    "remember to run x",
+    "记住用 x",
+    "毎回 x してください",
+)
+JOINERS = (". ", " ", "\n", "\n\n")
+
+
+def message(trigger: str, joiner: str, count: int) -> Transcript:
+    text = "".join(f"{trigger}{i}{joiner}" for i in range(count))
+    turn = Turn(turn_id="t0", role="user", text=text, source="user", index=0)
+    return Transcript(session_id="growth", format="text", turns=[turn])
+
+
+def cpu(transcript: Transcript, runs: int = 3) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        start = time.process_time()
+        extract(transcript)
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    summary = (__doc__ or "").split("\n")[0]
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.case_extract_growth", description=summary)
+    parser.add_argument("--count", type=int, default=1500, help="copies in the smaller message (default 1500)")
+    parser.add_argument("--factor", type=int, default=4, help="how many times more in the larger one (default 4)")
+    args = parser.parse_args(argv)
+    print(f"{'trigger':40} {'joiner':7} {args.count:>8} {args.count * args.factor:>8}   ratio")
+    for trigger in TRIGGERS:
+        for joiner in JOINERS:
+            small = cpu(message(trigger, joiner, args.count))
+            large = cpu(message(trigger, joiner, args.count * args.factor))
+            ratio = large / max(small, 1e-4)
+            mark = "  <- grows faster than linear" if ratio > 1.75 * args.factor and large > 0.2 else ""
+            print(f"{trigger[:40]:40} {joiner!r:7} {small:7.3f}s {large:7.3f}s {ratio:6.1f}{mark}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
