@@ -185,6 +185,22 @@ def test_the_resident_case_runs_and_stops_its_server(tmp_path: Path) -> None:
     assert servers == []
 
 
+def test_the_extract_growth_case_prints_a_row_per_trigger_and_joiner() -> None:
+    """``benchmarks.case_extract_growth`` (ADR 0075) at a tiny count: a header and 18 x 4 rows, each with a ratio."""
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.case_extract_growth", "--count", "5", "--factor", "2"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    header, *rows = done.stdout.splitlines()
+    assert header.split()[-1] == "ratio"
+    assert len(rows) == 18 * 4
+    assert all(float(row.split()[-1].rstrip("s")) >= 0 for row in rows if "<-" not in row)
+
+
 def _cmdline(process: Path) -> str:
     try:
         return (process / "cmdline").read_bytes().decode(errors="replace")
