@@ -363,6 +363,14 @@ def _priority(found: Classification, trusted: bool) -> Priority:
     return "high" if found.type == "forbidden" else "medium"
 
 
+def _quotes(transcript: Transcript, saids: list[_Said]) -> list[tuple[str, str | None, str | None]]:
+    """The evidence of a repeated finding: its quotes, from the first, as many as its memory file holds (ADR 0073)."""
+    evidence: list[tuple[str, str | None, str | None]] = [
+        (said.text, transcript.session_of(said.turn), said.turn.turn_id) for said in saids
+    ]
+    return evidence[: within_evidence_bytes(evidence)]
+
+
 def _repeated(transcript: Transcript, corrections: list[tuple[_Said, Correction]]) -> list[Finding]:
     groups: dict[str, list[tuple[_Said, Correction]]] = defaultdict(list)
     for said, correction in corrections:
@@ -386,15 +394,12 @@ def _repeated_finding(transcript: Transcript, items: list[tuple[_Said, Correctio
     if memory_type == "preference" and scope == "project":
         memory_type = "convention"
     turns = ", ".join(said.turn.turn_id for said, _ in items)
-    evidence: list[tuple[str, str | None, str | None]] = [
-        (said.text, transcript.session_of(said.turn), said.turn.turn_id) for said, _ in items[:MAX_EVIDENCE]
-    ]
     return build_finding(
         statement,
         memory_type=memory_type,
         scope=scope,
         rationale=f'The user corrected the agent the same way in {len(items)} turns ({turns}): "{first.phrase}".',
-        evidence=evidence[: within_evidence_bytes(evidence)],
+        evidence=_quotes(transcript, [said for said, _ in items[:MAX_EVIDENCE]]),
         signal=SIGNAL_REPEATED,
         priority="high",
     )
@@ -436,9 +441,6 @@ def _resent(found: Classification, message: str, messages: set[str]) -> bool:
 def _sessions_finding(transcript: Transcript, items: list[tuple[_Said, Classification]]) -> Finding:
     said, found = items[0]
     sessions = ", ".join(transcript.session_of(s.turn) for s, _ in items)
-    evidence: list[tuple[str, str | None, str | None]] = [
-        (s.text, transcript.session_of(s.turn), s.turn.turn_id) for s, _ in items[:MAX_EVIDENCE_ITEMS]
-    ]
     what = "about named code" if found.named_one_off else "with no standing word"
     return build_finding(
         said.text,
@@ -448,7 +450,7 @@ def _sessions_finding(transcript: Transcript, items: list[tuple[_Said, Classific
             f"The user gave the same instruction {what} in {len(items)} sessions "
             f'({sessions}): "{said.text}". Said once it would be a task detail; repeated, it is a rule.'
         ),
-        evidence=evidence[: within_evidence_bytes(evidence)],  # one quote a session, as many as fit (ADR 0073)
+        evidence=_quotes(transcript, [s for s, _ in items[:MAX_EVIDENCE_ITEMS]]),  # one a session (ADR 0073)
         signal=SIGNAL_SESSIONS,
         priority="high",
     )
