@@ -45,7 +45,10 @@ _TRAILING = re.compile(r"\s(?:like|as)\s+you\s+(?:were|are)\s+supposed\s+to\b", 
 _ALONE = re.compile(
     rf"{_OPENING}(?:you\s+should\s+(?:already\s+)?know\s+(?:this|that)|{_TOLD}\s+(?:this|that|so)"
     rf"(?:\s+(?:already|before|earlier))?|i\s+(?:already\s+)?said\s+(?:this|that|so)(?:\s+(?:already|before|earlier))?|"
-    rf"{_SAID}|how\s+many\s+times\s+do\s+i\s+(?:have|need)\s+to\s+(?:tell|say|ask)[^.!?\n]{{0,80}})[\s.!?\u2026]*$",
+    # "as i mentioned many times in the previous sisyphus plan.": how often and where it was said, still the cue alone
+    rf"{_SAID}(?:\s+(?:many|several|multiple|a\s+few|so\s+many|\d+)\s+times)?"
+    rf"(?:\s+(?:in|during)\s+(?:the|our|my)\s+(?:previous|last|earlier|other|first)\s+[\w.-]+(?:\s+[\w.-]+)?)?|"
+    rf"how\s+many\s+times\s+do\s+i\s+(?:have|need)\s+to\s+(?:tell|say|ask)[^.!?\n]{{0,80}})[\s.!?\u2026]*$",
     _I,
 )
 # "I told you to fix the login bug": a job the agent has not done yet, not a rule it forgot.

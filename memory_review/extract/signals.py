@@ -35,6 +35,7 @@ from memory_review.extract.task_at_hand import (
     describes_an_occasion,
     describes_behaviour,
     dislikes_the_thing_at_hand,
+    dislikes_without_an_object,
     forbids_a_named_thing,
     is_a_note_to_write,
     picks_an_offered_option,
@@ -42,7 +43,9 @@ from memory_review.extract.task_at_hand import (
     reports_a_status,
     said_of_the_program,
     says_it_was_said_before,
+    sets_right_what_was_said,
     shows_an_element,
+    supposes,
     we_use_is_required,
     we_use_qualifies_a_noun,
     zh_a_things_spec,
@@ -320,7 +323,9 @@ _DEIXIS = re.compile(
     r"\b(?:this|that|these|those)\s+(?:function|file|method|class|tests?|lines?|pr|branch|commit|changes?|one|"
     r"bug|issue|error|module|component|ticket|step|script|endpoint|query|loop|variable|part|section|block|"
     r"approach|solution|version|output|code|implementation|diff|migration|page|route|thing|stuff|folder|"
-    r"directory|value|field|table|case|snippet|fix|edit|message|comment|import|call)\b|"
+    r"directory|value|field|table|case|snippet|fix|edit|message|comment|import|call)"
+    # "all of these steps", "those files": the plural points at the task's things as the singular does (ADR 0077)
+    r"(?:e?s)?\b|"
     r"\b(?:do|did|change|touch|modify|delete|remove|undo|revert|run|try|use|add|merge|push)\s+"
     r"(?:that|this|it|them|those|these)(?:\s+again)?\s*[.!]*$|"
     r"\b(?:for|on|in|with|to|about|from|at)\s+(?:this|that|it|them|these|those)\s*[.!]*$|"
@@ -575,6 +580,10 @@ def _idiom(signal: Signal, text: str) -> bool:
         return picks_an_offered_option(text)
     if signal.name == "we use":  # "the linking method we use in X" points at code (ADR 0062); "ensure …, we use X"
         return we_use_qualifies_a_noun(text) or we_use_is_required(text)  # asks for a behaviour (ADR 0064)
+    if signal.name == "I don't like":  # "the things i don't like, let me name a few" (ADR 0077)
+        return dislikes_without_an_object(text)
+    if signal.name in {"never", "always"}:  # "I never said …", "you could always restart it" (ADR 0077)
+        return supposes(text) or (signal.name == "never" and sets_right_what_was_said(text))
     return False
 
 
