@@ -96,7 +96,10 @@ _BY_DEFAULT = r"(?<!\bwill\s)(?<!\bwould\s)(?<!\bshould\s)(?<!\bshall\s)(?<!\bis
 # "we use X" after "that", "like", "if", "whether", "sure" … sits in a complement clause: "it looks like we
 # are using the old script", "make sure that we support tablets" describe or ask, they state no convention.
 _NOT_IN_A_CLAUSE = "".join(
-    rf"(?<!\b{word}\s)" for word in ("that", "like", "if", "whether", "sure", "how", "what", "why", "seems", "think")
+    rf"(?<!\b{word}\s)"
+    for word in ("that", "like", "if", "whether", "sure", "how", "what", "why", "seems", "think")
+    # "Though we use WSD heavily in this project, it's not required": a concession (held-out 52, ADR 0078)
+    + ("though", "although", "while")
 )
 # "When you lose the connection, always re-check" / "If the build fails never retry": a rule behind a leading
 # clause that says when it applies; "when I run it it always fails" describes (ADR 0049).

@@ -203,6 +203,7 @@ def is_a_note_to_write(sentence: str) -> bool:
 # "next time the build fails, the script should retry" tell what happens in the program; "by default the page
 # shows 10 items" describes it; "from now on, work on the frontend" is the next job (ADR 0057). "Next time, ask
 # first", "by default, answer in English" and "from now on, work in small commits" instruct.
+_NO_YOU_TO_THE_FUTURE = r"(?:(?!\byou\b)[^,;.!?\n]){0,80}?\bin\s+(?:the\s+)?future\b"
 _OCCASION_DESCRIBED = re.compile(
     r"\bwhenever\s+you(?:'re|\s+are)\s+(?:ready|done|free|able)\b|"
     r"\bwhenever\s+you\s+(?:can|like|want|wish|get\s+(?:a\s+)?(?:chance|moment|minute))\b|"
@@ -217,8 +218,12 @@ _OCCASION_DESCRIBED = re.compile(
     # "Going forward, the API will use v2 endpoints": what the program will do, announced
     r"\b(?:from\s+now\s+on|going\s+forward|moving\s+forward|in\s+(?:the\s+)?future)\s*,?\s*"
     r"(?:the|it|this|that|there|these|those|its)\b[^,;.!?\n]{0,60}?\bwill\b|"
-    # "the agents that will process them in the future": what others will do, in a relative clause (ADR 0077)
-    r"\b(?:that|which|who)\s+(?:will|would)\s+(?:\w+\s+){1,4}?in\s+(?:the\s+)?future\b",
+    # "the agents that will process them in the future" (ADR 0077), "an operation that we would want to perform
+    # multiple times in the future", "Perhaps I should in the future." (ADR 0078): what others will do, or a plan of
+    # the person's own, with no "you" in it; "we should … in the future", "I would like you to … in the future" instruct
+    rf"\b(?:(?:that|which|who)(?:\s+we)?|they|it)\s+(?:will|would|might|could)\b{_NO_YOU_TO_THE_FUTURE}|"
+    rf"\b(?:i|we)\s+(?:would|might|could)\b{_NO_YOU_TO_THE_FUTURE}|"
+    rf"\bi\s+(?:will|should|'ll)\b{_NO_YOU_TO_THE_FUTURE}",
     _I,
 )
 # "I prefer the second option", "I'd prefer option B", "prefer that": a pick among what the agent offered.
