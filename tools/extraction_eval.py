@@ -119,6 +119,14 @@ SPLITS = (
     "heldout44",
     "heldout45",
     "heldout46",
+    "heldout47",
+    "heldout48",
+    "heldout49",
+    "heldout50",
+    "heldout51",
+    "heldout52",
+    "heldout53",
+    "heldout54",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -150,6 +158,9 @@ ROLES = {
     "heldout40": "dev40 (seen; was heldout40)",
     "heldout42": "dev42 (seen; was heldout42)",
     "heldout43": "dev43 (seen; was heldout43)",
+    "heldout48": "dev48 (seen; was heldout48)",
+    "heldout51": "dev51 (seen; was heldout51)",
+    "heldout52": "dev52 (seen; was heldout52)",
     "judged1": "judged1 (seen)",
 }
 

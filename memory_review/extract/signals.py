@@ -48,6 +48,7 @@ from memory_review.extract.task_at_hand import (
     supposes,
     we_use_is_required,
     we_use_qualifies_a_noun,
+    we_use_to_find_out,
     zh_a_things_spec,
     zh_said_of_the_program,
 )
@@ -582,7 +583,8 @@ def _idiom(signal: Signal, text: str) -> bool:
     if signal.kind == "prefer":
         return picks_an_offered_option(text)
     if signal.name == "we use":  # "the linking method we use in X" points at code (ADR 0062); "ensure …, we use X"
-        return we_use_qualifies_a_noun(text) or we_use_is_required(text)  # asks for a behaviour (ADR 0064)
+        # asks for a behaviour (ADR 0064); "we're using X to see what …" investigates (ADR 0078)
+        return we_use_qualifies_a_noun(text) or we_use_is_required(text) or we_use_to_find_out(text)
     if signal.name == "I don't like":  # "the things i don't like, let me name a few" (ADR 0077)
         return dislikes_without_an_object(text)
     if signal.name in {"never", "always"}:  # "I never said …", "you could always restart it" (ADR 0077)

@@ -223,7 +223,10 @@ _OCCASION_DESCRIBED = re.compile(
     # the person's own, with no "you" in it; "we should … in the future", "I would like you to … in the future" instruct
     rf"\b(?:(?:that|which|who)(?:\s+we)?|they|it)\s+(?:will|would|might|could)\b{_NO_YOU_TO_THE_FUTURE}|"
     rf"\b(?:i|we)\s+(?:would|might|could)\b{_NO_YOU_TO_THE_FUTURE}|"
-    rf"\bi\s+(?:will|should|'ll)\b{_NO_YOU_TO_THE_FUTURE}",
+    rf"\bi\s+(?:will|should|'ll)\b{_NO_YOU_TO_THE_FUTURE}|"
+    # "… and then lock that moving forward", "we will use the new schema moving forward": what it is, or which is the new
+    # one, is in this chat; in another session the rule points at nothing (ADR 0078)
+    r"\b(?:that|this|it|them|the\s+new\s+\w+(?:\s+\w+)?)\s+(?:going|moving)\s+forward\b",
     _I,
 )
 # "I prefer the second option", "I'd prefer option B", "prefer that": a pick among what the agent offered.
@@ -502,3 +505,17 @@ def sets_right_what_was_said(sentence: str) -> bool:
 def supposes(sentence: str) -> bool:
     """True when "never" / "always" follows "could" or "might": a possibility or a suggestion, not a rule."""
     return _SUPPOSED.search(sentence) is not None
+
+
+# "We're using the "cow paths" philosophy to see what the script wants to create": the way this investigation is done,
+# for a purpose that asks a question; "we're using pnpm to manage packages" still states a convention (ADR 0078).
+_WE_USE_TO_FIND_OUT = re.compile(
+    r"\bwe(?:'re|\s+are)\s+using\b[^.;!?\n]{0,80}?\bto\s+(?:see|find\s+out|check|figure\s+out|learn|understand|"
+    r"test|determine|discover|measure)\s+(?:what|whether|if|how|which|why|where|when)\b",
+    _I,
+)
+
+
+def we_use_to_find_out(text: str) -> bool:
+    """True for "we're using X to see what …": the method of this piece of work, not a convention."""
+    return _WE_USE_TO_FIND_OUT.search(text) is not None

@@ -348,9 +348,34 @@ PINNED_SINCE_ROUND_15 = {
 }
 
 
-@pytest.mark.parametrize("split", sorted(PINNED_SINCE_ROUND_15))
-def test_held_out_39_to_46_give_what_the_frozen_rounds_gave(split: str) -> None:
-    shape, found = PINNED_SINCE_ROUND_15[split]
+# Prompt logs people keep in their repositories (held-out 47 to 54): what the frozen rounds gave before any was read.
+PINNED_SINCE_ROUND_19 = {
+    # round 19: no proposal; its durable rule ("Do not use title case in the docs — use regular sentence case even in
+    # headings.", a weak "don't" said once) not found
+    "heldout47": ((148, 1, 17), (0, 0, 0)),
+    # round 19: 6 proposals, 2 worth keeping, 2 of 11 rules found; the twentieth round (ADR 0077) tuned on it: a
+    # dislike with no object, a quoted name, "I never say", "as i mentioned many times in …" as the cue alone
+    "heldout48": ((192, 11, 21), (3, 3, 3)),
+    # round 19: no proposal, no durable rule
+    "heldout49": ((2, 0, 1), (0, 0, 0)),
+    # round 19: 5 proposals, all worth keeping ("Always use rustup" said in several forms), 5 of 8 rules found
+    "heldout50": ((91, 8, 15), (5, 5, 5)),
+    # round 19: 5 proposals, 2 worth keeping, no rule found; round 20 tuned on it: "could … never", "that will … in the
+    # future", "these steps"
+    "heldout51": ((203, 5, 29), (2, 2, 0)),
+    # rounds 19 and 20: 9 proposals, 3 worth keeping, 2 of 8 rules found; the twenty-first round (ADR 0078) tuned on it:
+    # a plan "in the future", "though we use", "we're using X to see what", "lock that moving forward"
+    "heldout52": ((212, 8, 36), (3, 3, 2)),
+    # rounds 19 and 20: 3 proposals, all worth keeping, 2 of 4 rules found
+    "heldout53": ((57, 4, 5), (3, 3, 2)),
+    # rounds 19 and 20: no proposal; its 3 rules (in Korean) not found
+    "heldout54": ((142, 3, 13), (0, 0, 0)),
+}
+
+
+@pytest.mark.parametrize("split", sorted({**PINNED_SINCE_ROUND_15, **PINNED_SINCE_ROUND_19}))
+def test_held_out_39_on_give_what_the_frozen_rounds_gave(split: str) -> None:
+    shape, found = {**PINNED_SINCE_ROUND_15, **PINNED_SINCE_ROUND_19}[split]
     figures = evaluate_split(split)
     assert (figures.prompts, figures.durable, figures.maybe) == shape
     assert (len(figures.proposals), figures.kept, figures.durable_found) == found, figures.proposals

@@ -40,6 +40,26 @@ def test_we_use_in_a_concession_states_no_convention(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
+        "To stay relevant, we should take the leap up to this new version, and then lock that moving forward.",
+        "That's by design - we will use the new schema moving forward, and the command is idempotent.",
+        "Do it like this going forward.",
+    ],
+)
+def test_going_forward_with_what_only_this_chat_names_is_no_rule(text: str) -> None:
+    assert said(text) == []
+
+
+def test_we_are_using_x_to_see_what_is_the_method_of_this_work() -> None:
+    text = 'We\'re using the "cow paths" philosophy to see what the karpathy script _wants_ to create, and gathering up.'
+    assert said(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We're using pnpm to manage packages.",
+        "Keep it that way going forward.",
+        "We will use pnpm moving forward.",
         "In the future, ask before deleting files.",
         "Please ask first in the future.",
         "I would like you to ask first in the future.",  # "you" in it: an instruction to the agent
