@@ -348,7 +348,7 @@ PINNED_SINCE_ROUND_15 = {
 }
 
 
-# Prompt logs people keep in their repositories (held-out 47 to 54): what the frozen rounds gave before any was read.
+# Prompt logs people keep in their repositories (held-out 47 to 56): what the frozen rounds gave before any was read.
 PINNED_SINCE_ROUND_19 = {
     # round 19: no proposal; its durable rule ("Do not use title case in the docs — use regular sentence case even in
     # headings.", a weak "don't" said once) not found
@@ -370,6 +370,10 @@ PINNED_SINCE_ROUND_19 = {
     "heldout53": ((57, 4, 5), (3, 3, 2)),
     # rounds 19 and 20: no proposal; its 3 rules (in Korean) not found
     "heldout54": ((142, 3, 13), (0, 0, 0)),
+    # rounds 19 to 21: 1 proposal, worth keeping ("… always never work on laptop , always vm …"), 1 of 7 rules found
+    "heldout55": ((144, 7, 35), (1, 1, 1)),
+    # rounds 19 to 21: no proposal, no durable rule
+    "heldout56": ((18, 0, 1), (0, 0, 0)),
 }
 
 

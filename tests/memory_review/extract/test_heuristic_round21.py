@@ -50,7 +50,7 @@ def test_going_forward_with_what_only_this_chat_names_is_no_rule(text: str) -> N
 
 
 def test_we_are_using_x_to_see_what_is_the_method_of_this_work() -> None:
-    text = 'We\'re using the "cow paths" philosophy to see what the karpathy script _wants_ to create, and gathering up.'
+    text = 'We\'re using the "cow paths" philosophy to see what the script _wants_ to create, and gathering up.'
     assert said(text) == []
 
 
