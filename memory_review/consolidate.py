@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from memory_review.errors import ValidationError
-from memory_review.extract.finding import SLUG_IGNORE
+from memory_review.extract.finding import rule_bag
 from memory_review.extract.plan import NEAR_DUPLICATE
 from memory_review.extract.textutil import normalize, overlap, tokens
 from memory_review.models import DurableScope, Memory, utc_now
@@ -222,8 +222,7 @@ def _text(memory: Comparable) -> str:
 
 def memory_bag(memory: Comparable) -> frozenset[str]:
     """The words :func:`similarity` compares (kept by callers that compare one memory many times)."""
-    # As in the extraction planner: "never"/"always"/"use" say how, not what.
-    return frozenset(t for t in tokens(f"{memory.description}\n{memory.body}") if t not in SLUG_IGNORE)
+    return rule_bag(f"{memory.description}\n{memory.body}")  # as the extraction planner compares
 
 
 # --------------------------------------------------------------------------- merging

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pydantic import Field, field_serializer
 
 from memory_review import safety
-from memory_review.extract.textutil import slug
+from memory_review.extract.textutil import content_words, slug, tokens
 from memory_review.models import MAX_DESCRIPTION_CHARS, DurableScope, MemoryType, Strict
 from memory_review.proposal import Evidence, Priority, ProposedMemory
 
@@ -45,6 +45,15 @@ SLUG_IGNORE: frozenset[str] = frozenset(
     codebase now forward future note mind avoid stop like hate dislike preference rule rules default
     time whenever make sure keep redacted""".split()  # noqa: SIM905 (a word list reads better as prose)
 )
+# The same words as a token bag holds them, stemmed ("always" is "alway" there): what is left is what a rule is about.
+BAG_IGNORE: frozenset[str] = SLUG_IGNORE | frozenset(content_words(" ".join(sorted(SLUG_IGNORE))))
+
+
+def rule_bag(text: str) -> frozenset[str]:
+    """The words a rule is about, for comparing two rules: "never use tabs" and "always use tabs" are one topic."""
+    return frozenset(t for t in tokens(text) if t not in BAG_IGNORE)
+
+
 _FILLER = re.compile(
     r"^(?:(?:(?:ok(?:ay)?|so|and|also|oh|btw|hey|please|pls|just|alright|one more thing|"
     r"remember|note|keep in mind|fyi|for the record|just so you know|from now on|going forward|"

