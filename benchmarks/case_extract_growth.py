@@ -1,12 +1,14 @@
-"""How the heuristic's time grows with a message made of one trigger repeated (ADR 0075): linear, or worse.
+"""How extraction's time grows with a message made of one trigger repeated (ADR 0075, 0080): linear, or worse.
 
-``python -m benchmarks.case_extract_growth [--count N] [--factor K]`` builds, for every trigger below and every
-joiner (". ", a space, a line break, a blank line), one user message of the trigger repeated N times (each copy
-numbered, so no two are the same words) and one of N·K times, extracts each in this process (CPU, the least of three
-runs) and prints both times and their ratio. A pass that looks at the whole message, or at every earlier finding,
-for each copy grows with the square of the message: its ratio nears K², where a linear one stays near K. Rows whose
-ratio passes 1.75·K (and whose larger run takes over 0.2 s) are marked. It asserts nothing: a report, as every case
-here is. Found four such passes (quoted ranges, the grouping of held-back wordings, a request's own line, reminders).
+``python -m benchmarks.case_extract_growth [--count N] [--factor K]`` builds, for every trigger below and every joiner
+(". ", a space, a line break, a blank line), one user message of the trigger repeated N times (each copy numbered, so
+no two are the same words) and one of N·K times, extracts and plans each in this process as `memory-review extract`
+does with empty stores (CPU, the least of three runs) and prints both times and their ratio. A pass that looks at the
+whole message, or at every earlier finding, for each copy grows with the square of the message: its ratio nears K²,
+where a linear one stays near K. Rows whose ratio passes 1.75·K (and whose larger run takes over 0.2 s) are marked. It
+asserts nothing: a report, as every case here is. Found four such passes in the heuristic (quoted ranges, the grouping
+of held-back wordings, a request's own line, reminders) and, once it timed the planning too, two in the planner (ADR
+0080).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import time
 from collections.abc import Sequence
 
 from memory_review.extract.heuristic import extract
+from memory_review.extract.plan import plan
 from memory_review.extract.transcript import Transcript, Turn
 
 # One of each kind of cue the heuristic reads; a copy is the trigger, a number, then the joiner.
@@ -52,7 +55,7 @@ def cpu(transcript: Transcript, runs: int = 3) -> float:
     best = float("inf")
     for _ in range(runs):
         start = time.process_time()
-        extract(transcript)
+        plan(extract(transcript), approved=[], pending=[], discarded=[])
         best = min(best, time.process_time() - start)
     return best
 

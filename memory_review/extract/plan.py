@@ -16,14 +16,14 @@ again with the previous run's proposals pending proposes nothing new.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pydantic import Field, field_serializer
 
 from memory_review.extract.finding import FLAG_UNTRUSTED, Finding, rule_bag, within_evidence_bytes
 from memory_review.extract.heuristic import PROPOSER
-from memory_review.extract.textutil import normalize, overlap
+from memory_review.extract.textutil import BagIndex, normalize, overlap
 from memory_review.limits import MAX_EVIDENCE_ITEMS
 from memory_review.models import DurableScope, Memory, Strict
 from memory_review.proposal import Evidence, Priority, ProposedMemory, Proposer, UpsertProposal
@@ -81,13 +81,15 @@ def plan(
     proposer: Proposer = PROPOSER,
 ) -> ExtractionPlan:
     """Decide, for every finding, to propose a create, an update, or nothing."""
-    durable = [_known(m, _durable(m.scope)) for m in approved if _durable(m.scope)]
-    waiting = [_known(m) for m in pending]
+    collapsed = collapse(findings)
+    mine = [_known_finding(finding) for finding in collapsed]
+    durable = _Lookup([_known(m, _durable(m.scope)) for m in approved if _durable(m.scope)], mine)
+    waiting = _Lookup([_known(m) for m in pending], mine)
     rejected = frozenset().union(*(_known(m).texts for m in discarded))
     proposals: list[PlannedProposal] = []
     skipped: list[SkippedFinding] = []
-    for finding in collapse(findings):
-        decided = _decide(finding, durable, waiting, rejected, proposer)
+    for number, finding in enumerate(collapsed):
+        decided = _decide(finding, number, durable, waiting, rejected, proposer)
         if isinstance(decided, PlannedProposal):
             proposals.append(decided)
         else:
@@ -97,36 +99,91 @@ def plan(
 
 
 def collapse(findings: Sequence[Finding]) -> list[Finding]:
-    """Merge findings of one run that say the same thing; the first keeps its wording."""
-    groups: list[Finding] = []
-    for finding in findings:
-        for position, group in enumerate(groups):
-            if _same_trust(group, finding) and _near(_known_finding(group), _known_finding(finding)):
-                groups[position] = _merge(group, finding)
-                break
-        else:
-            groups.append(finding)
-    return groups
+    """Merge findings of one run that say the same thing; the first keeps its wording.
+
+    Each finding joins the first group it is near, as comparing it with every group in order would; only the groups
+    that share its id, a text or a rare word are compared, since one hostile message of a thousand rules made that
+    minutes (ADR 0080). A group's wording, and so what it is compared by, never changes as it merges.
+    """
+    known = [_known_finding(finding) for finding in findings]
+    index = BagIndex([k.bag for k in known], NEAR_DUPLICATE, contained=RESTATED_AT_MOST)
+    by_id: dict[str, list[int]] = {}
+    by_text: dict[str, list[int]] = {}
+    groups: dict[int, Finding] = {}  # by the position of the finding that leads the group
+    for position, (finding, me) in enumerate(zip(findings, known, strict=True)):
+        candidates = index.candidates(position) | set(by_id.get(me.id, ()))
+        candidates.update(c for text in me.texts for c in by_text.get(text, ()))
+        leader = next(
+            (c for c in sorted(candidates) if _same_trust(groups[c], finding) and _near(known[c], me)),
+            None,
+        )
+        if leader is not None:
+            groups[leader] = _merge(groups[leader], finding)
+            continue
+        groups[position] = finding
+        index.add(position)
+        by_id.setdefault(me.id, []).append(position)
+        for text in me.texts:
+            by_text.setdefault(text, []).append(position)
+    return list(groups.values())
 
 
 def _decide(
     finding: Finding,
-    durable: list[_Known],
-    waiting: list[_Known],
+    number: int,
+    durable: _Lookup,
+    waiting: _Lookup,
     rejected: frozenset[str],
     proposer: Proposer,
 ) -> PlannedProposal | SkippedFinding:
-    me = _known_finding(finding)
+    me = durable.probe(number)
     flags = finding.flags | ({FLAG_PREVIOUSLY_DISCARDED} if me.texts & rejected else frozenset())
-    if twin := _first(waiting, lambda k: bool(k.texts & me.texts)):
+    if twin := waiting.sharing_a_text(me):
         return SkippedFinding(finding=finding, reason="already pending review", matched_id=twin.id)
-    if twin := _first(durable, lambda k: bool(k.texts & me.texts)):
+    if twin := durable.sharing_a_text(me):
         return SkippedFinding(finding=finding, reason="already remembered", matched_id=twin.id)
-    if target := _closest(me, durable):
+    if target := durable.closest(number):
         return _planned(finding, flags, proposer, target)
-    if twin := _closest(me, waiting):
+    if twin := waiting.closest(number):
         return SkippedFinding(finding=finding, reason="near-duplicate of a pending candidate", matched_id=twin.id)
     return _planned(finding, flags, proposer, None)
+
+
+class _Lookup:
+    """Known memories, in their order, found by a text, by id, or nearest by word overlap: each finding of a run looks
+    only at the ones that share its text, its id or a rare word with it (ADR 0080), as comparing with all would."""
+
+    def __init__(self, known: list[_Known], probes: list[_Known]) -> None:
+        self._known = known
+        self._probes = probes
+        self._by_text: dict[str, int] = {}
+        self._by_id: dict[str, int] = {}
+        for position, memory in enumerate(known):
+            self._by_id.setdefault(memory.id, position)
+            for text in memory.texts:
+                self._by_text.setdefault(text, position)
+        self._index = BagIndex([k.bag for k in known] + [p.bag for p in probes], NEAR_DUPLICATE)
+        for position in range(len(known)):
+            self._index.add(position)
+
+    def probe(self, number: int) -> _Known:
+        """The finding ``number`` of the run, as it is compared."""
+        return self._probes[number]
+
+    def sharing_a_text(self, me: _Known) -> _Known | None:
+        """The first known memory whose body or description is one of this finding's."""
+        positions = [self._by_text[text] for text in me.texts if text in self._by_text]
+        return self._known[min(positions)] if positions else None
+
+    def closest(self, number: int) -> _Known | None:
+        """The known memory with this finding's id, else the one whose words overlap it most (at least the cut)."""
+        me = self._probes[number]
+        if (same_id := self._by_id.get(me.id)) is not None:
+            return self._known[same_id]
+        candidates = sorted(self._index.candidates(len(self._known) + number))
+        scored = [(overlap(me.bag, self._known[c].bag), self._known[c]) for c in candidates]
+        best = max(scored, key=lambda pair: pair[0], default=(0.0, None))
+        return best[1] if best[0] >= NEAR_DUPLICATE else None
 
 
 def _planned(finding: Finding, flags: frozenset[str], proposer: Proposer, target: _Known | None) -> PlannedProposal:
@@ -176,19 +233,6 @@ def _restated(left: frozenset[str], right: frozenset[str]) -> bool:
     commands" (held-out 50). All the words of the shorter, and at most a few more, are in the longer."""
     short, long = sorted((left, right), key=len)
     return bool(short) and short <= long and len(long) <= RESTATED_AT_MOST * len(short)
-
-
-def _closest(me: _Known, known: list[_Known]) -> _Known | None:
-    same_id = _first(known, lambda k: k.id == me.id)
-    if same_id is not None:
-        return same_id
-    scored = [(overlap(me.bag, k.bag), k) for k in known]
-    best = max(scored, key=lambda pair: pair[0], default=(0.0, None))
-    return best[1] if best[0] >= NEAR_DUPLICATE else None
-
-
-def _first(known: list[_Known], test: Callable[[_Known], bool]) -> _Known | None:
-    return next((k for k in known if test(k)), None)
 
 
 def _same_trust(left: Finding, right: Finding) -> bool:

@@ -159,30 +159,67 @@ def leaders(bags: Sequence[frozenset[str]], threshold: float) -> list[int]:
     (it leads a new group): what comparing each bag with every leader in order gives, without doing that.
 
     Comparing every bag with every leader is quadratic, and one pasted message of distinct named instructions made
-    it minutes. A leader is compared only when the two share a token in their *prefixes* (each bag's rarest tokens,
-    the prefix filter of similarity joins, PPJoin): a leader no longer than the bag is looked up by its short
-    *indexing* prefix with the bag's probing prefix, a longer one by its probing prefix with the bag's indexing prefix.
-    Two bags that overlap by ``threshold`` always share a token there, so no pair is skipped that could match, and the
-    real overlap decides as before. The short prefix keeps a token every bag holds ("periodically run x1", "…x2", …)
-    out of the lookups (ADR 0075).
+    it minutes; :class:`BagIndex` gives the only leaders that can match (ADR 0075).
     """
-    frequency = Counter(token for bag in bags for token in bag)
-    by_indexing: dict[str, list[int]] = {}  # leaders, under their indexing prefix's tokens
-    by_probing: dict[str, list[int]] = {}  # leaders, under their probing prefix's tokens
+    index = BagIndex(bags, threshold)
     chosen: list[int] = []
     for position, bag in enumerate(bags):
-        probing, indexing = _prefixes(bag, frequency, threshold)
-        size = len(bag)
-        candidates = {c for token in probing for c in by_indexing.get(token, ()) if len(bags[c]) <= size}
-        candidates.update(c for token in indexing for c in by_probing.get(token, ()) if len(bags[c]) > size)
+        candidates = index.candidates(position)
         leader = next((c for c in sorted(candidates) if overlap(bag, bags[c]) >= threshold), position)
         chosen.append(leader)
         if leader == position:
-            for token in indexing:
-                by_indexing.setdefault(token, []).append(position)
-            for token in probing:
-                by_probing.setdefault(token, []).append(position)
+            index.add(position)
     return chosen
+
+
+class BagIndex:
+    """The bags added so far that may overlap a bag by Jaccard ``threshold`` (and, with ``contained``, that hold it
+    or sit in it with at most ``contained`` times its words): a superset of the ones that do, found without comparing
+    with all of them.
+
+    A bag is compared only with those that share a token in their *prefixes* (each bag's rarest tokens, the prefix
+    filter of similarity joins, PPJoin): one no longer than the bag is looked up by its short *indexing* prefix with
+    the bag's probing prefix, a longer one by its probing prefix with the bag's indexing prefix. Two bags that overlap
+    by ``threshold`` always share a token there. The short prefix keeps a token every bag holds ("periodically run
+    x1", "…x2", …) out of the lookups (ADR 0075). A bag inside another holds that one's rarest token, or gives its own
+    rarest to it (ADR 0080).
+    """
+
+    def __init__(self, bags: Sequence[frozenset[str]], threshold: float, contained: int = 0) -> None:
+        self._bags = bags
+        self._threshold = threshold
+        self._contained = contained
+        self._frequency = Counter(token for bag in bags for token in bag)
+        self._by_indexing: dict[str, list[int]] = {}  # bags added, under their indexing prefix's tokens
+        self._by_probing: dict[str, list[int]] = {}  # bags added, under their probing prefix's tokens
+        self._by_rarest: dict[str, list[int]] = {}  # bags added, under their rarest token (with ``contained``)
+        self._by_token: dict[str, list[int]] = {}  # bags added, under every token (with ``contained``)
+
+    def add(self, position: int) -> None:
+        """Add the bag at ``position`` of the bags given."""
+        bag = self._bags[position]
+        probing, indexing = _prefixes(bag, self._frequency, self._threshold)
+        for token in indexing:
+            self._by_indexing.setdefault(token, []).append(position)
+        for token in probing:
+            self._by_probing.setdefault(token, []).append(position)
+        if self._contained and bag:
+            self._by_rarest.setdefault(probing[0], []).append(position)
+            for token in bag:
+                self._by_token.setdefault(token, []).append(position)
+
+    def candidates(self, position: int) -> set[int]:
+        """The positions of bags added that may be near the bag at ``position``."""
+        bag = self._bags[position]
+        bags = self._bags
+        probing, indexing = _prefixes(bag, self._frequency, self._threshold)
+        size = len(bag)
+        found = {c for token in probing for c in self._by_indexing.get(token, ()) if len(bags[c]) <= size}
+        found.update(c for token in indexing for c in self._by_probing.get(token, ()) if len(bags[c]) > size)
+        if self._contained and bag:
+            found.update(c for token in bag for c in self._by_rarest.get(token, ()))  # inside this bag
+            found.update(self._by_token.get(probing[0], ()))  # holding this bag
+        return found
 
 
 def _prefixes(bag: frozenset[str], frequency: Counter[str], threshold: float) -> tuple[list[str], list[str]]:

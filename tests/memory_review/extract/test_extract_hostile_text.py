@@ -8,11 +8,16 @@ every named instruction compared with every group); it now reads them in well un
 
 from __future__ import annotations
 
+import importlib
+from typing import Any
+
 from hypothesis import given
 from hypothesis import strategies as st
 from rounds_kit import said, user_transcript
 
+from memory_review.extract.finding import Finding
 from memory_review.extract.heuristic import SAME_RULE, extract
+from memory_review.extract.plan import plan
 from memory_review.extract.textutil import Covered, leaders, overlap
 
 _WORDS = [f"w{i}" for i in range(12)]
@@ -138,3 +143,62 @@ def test_rules_before_long_or_unclosed_fences() -> None:
     assert said("Always run\n```\n" + "x\n" * 50_000) == []  # 50,000 lines: a pasted document
     assert said("Always run\n```\n" + "x " * 50_000) == ["Always run"]
     assert said("Never use\n\n" + "\n" * 50_000 + "```\nx\n```") == ["Never use"]
+
+
+# ADR 0080: the planner compared every finding of a run with every group before it, and every finding with every
+# approved and pending memory: a message of 1,000 distinct rules took 12 s to plan, 4,000 took minutes.
+plan_module = importlib.import_module("memory_review.extract.plan")  # the package's ``plan`` is the function
+_RULE = st.lists(st.sampled_from(_WORDS), min_size=1, max_size=6).map(lambda words: "Never use " + " ".join(words))
+
+
+def _naive_collapse(findings: list[Finding]) -> list[Finding]:
+    groups: list[Finding] = []
+    for finding in findings:
+        for position, group in enumerate(groups):
+            if plan_module._same_trust(group, finding) and plan_module._near(
+                plan_module._known_finding(group), plan_module._known_finding(finding)
+            ):
+                groups[position] = plan_module._merge(group, finding)
+                break
+        else:
+            groups.append(finding)
+    return groups
+
+
+def _naive_closest(me: Any, known: list[Any]) -> Any:
+    same_id = next((k for k in known if k.id == me.id), None)
+    if same_id is not None:
+        return same_id
+    scored = [(overlap(me.bag, k.bag), k) for k in known]
+    best = max(scored, key=lambda pair: pair[0], default=(0.0, None))
+    return best[1] if best[0] >= plan_module.NEAR_DUPLICATE else None
+
+
+@given(st.lists(_RULE, max_size=25), st.lists(_RULE, max_size=12))
+def test_planning_by_index_equals_comparing_with_every_memory(said_now: list[str], said_before: list[str]) -> None:
+    findings = extract(user_transcript(*said_now))
+    collapsed = plan_module.collapse(findings)
+    assert collapsed == _naive_collapse(findings)
+    pending = [p.proposal.memory for p in plan(extract(user_transcript(*said_before)), **_EMPTY).proposals]
+    known = [plan_module._known(m) for m in pending]
+    mine = [plan_module._known_finding(f) for f in collapsed]
+    lookup = plan_module._Lookup(known, mine)
+    for number, me in enumerate(mine):
+        assert lookup.closest(number) == _naive_closest(me, known)
+        assert lookup.sharing_a_text(me) == next((k for k in known if k.texts & me.texts), None)
+
+
+_EMPTY: dict[str, list[Any]] = {"approved": [], "pending": [], "discarded": []}
+
+
+def test_planning_thousands_of_distinct_rules_against_as_many_pending() -> None:
+    first = plan(extract(user_transcript("".join(f"Never use tool{i} aa{i}. " for i in range(4_000)))), **_EMPTY)
+    assert len(first.proposals) == 4_000
+    pending = [p.proposal.memory for p in first.proposals]
+    again = extract(user_transcript("".join(f"Never use tool{i} bb{i}. " for i in range(4_000))))
+    assert len(plan(again, approved=[], pending=pending, discarded=[]).proposals) == 4_000
+
+
+def test_planning_thousands_of_rules_that_share_most_of_their_words() -> None:
+    text = "".join(f"Always run the linter and the tests before commit {i}. " for i in range(4_000))
+    assert len(plan(extract(user_transcript(text)), **_EMPTY).proposals) == 1
