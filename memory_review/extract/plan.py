@@ -89,7 +89,7 @@ def plan(
     proposals: list[PlannedProposal] = []
     skipped: list[SkippedFinding] = []
     for number, finding in enumerate(collapsed):
-        decided = _decide(finding, number, durable, waiting, rejected, proposer)
+        decided = _decide(finding, mine[number], number, durable, waiting, rejected, proposer)
         if isinstance(decided, PlannedProposal):
             proposals.append(decided)
         else:
@@ -130,13 +130,13 @@ def collapse(findings: Sequence[Finding]) -> list[Finding]:
 
 def _decide(
     finding: Finding,
+    me: _Known,
     number: int,
     durable: _Lookup,
     waiting: _Lookup,
     rejected: frozenset[str],
     proposer: Proposer,
 ) -> PlannedProposal | SkippedFinding:
-    me = durable.probe(number)
     flags = finding.flags | ({FLAG_PREVIOUSLY_DISCARDED} if me.texts & rejected else frozenset())
     if twin := waiting.sharing_a_text(me):
         return SkippedFinding(finding=finding, reason="already pending review", matched_id=twin.id)
@@ -166,17 +166,14 @@ class _Lookup:
         for position in range(len(known)):
             self._index.add(position)
 
-    def probe(self, number: int) -> _Known:
-        """The finding ``number`` of the run, as it is compared."""
-        return self._probes[number]
-
     def sharing_a_text(self, me: _Known) -> _Known | None:
         """The first known memory whose body or description is one of this finding's."""
         positions = [self._by_text[text] for text in me.texts if text in self._by_text]
         return self._known[min(positions)] if positions else None
 
     def closest(self, number: int) -> _Known | None:
-        """The known memory with this finding's id, else the one whose words overlap it most (at least the cut)."""
+        """The known memory with the id of the run's finding ``number``, else the one whose words overlap it most (at
+        least the cut)."""
         me = self._probes[number]
         if (same_id := self._by_id.get(me.id)) is not None:
             return self._known[same_id]
