@@ -86,10 +86,12 @@ _DONT_NOT_RULES = (
 _NOT_A_PLAN = (
     r"(?!\s*,?\s*(?:we|i|it|they|this|that|there)(?:'d|'ll|\s+(?:would|will|might|may|could|can|want|plan|need)\b))"
 )
-# "In future, ask first" is a rule; "in future sessions", "in future releases" is an adjective before a noun (ADR 0049).
+# "In future, ask first" is a rule; "in future sessions", "in future releases" is an adjective before a noun (ADR 0049),
+# but "for all (the) future sessions" reaches every one of them (held-out 48, ADR 0081).
 _IN_FUTURE = (
-    r"in\s+the\s+future|in\s+future"
-    r"(?!\s+(?:[a-z]\w*[^s\W]s|work|development|release|version|session|update|iteration|project|proof)\b)"
+    r"(?:in\s+the\s+future|in\s+future"
+    r"(?!\s+(?:[a-z]\w*[^s\W]s|work|development|release|version|session|update|iteration|project|proof)\b)|"
+    r"(?:for|in)\s+all\s+(?:the\s+)?future\s+(?:sessions?|conversations?|chats?))"
 )
 # "By default, answer in English" sets the agent's default; "X will by default look at Y", "enabled by
 # default" describe what a program does (ADR 0049).

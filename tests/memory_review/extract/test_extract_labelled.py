@@ -355,8 +355,9 @@ PINNED_SINCE_ROUND_19 = {
     # headings.", a weak "don't" said once) not found
     "heldout47": ((148, 1, 17), (0, 0, 0)),
     # round 19: 6 proposals, 2 worth keeping, 2 of 11 rules found; the twentieth round (ADR 0077) tuned on it: a
-    # dislike with no object, a quoted name, "I never say", "as i mentioned many times in …" as the cue alone
-    "heldout48": ((192, 11, 21), (3, 3, 3)),
+    # dislike with no object, a quoted name, "I never say", "as i mentioned many times in …" as the cue alone; the
+    # twenty-second (ADR 0081): "for all the future sessions"
+    "heldout48": ((192, 11, 21), (4, 4, 4)),
     # round 19: no proposal, no durable rule
     "heldout49": ((2, 0, 1), (0, 0, 0)),
     # round 19: 5 proposals, all worth keeping ("Always use rustup" said in several forms), 5 of 8 rules found; since
