@@ -69,6 +69,7 @@ class _Known:
     description: str
     texts: frozenset[str]
     bag: frozenset[str]
+    type: str
     scope: DurableScope | None = None
 
 
@@ -212,7 +213,7 @@ def _durable(scope: str) -> DurableScope | None:
 def _known(memory: ProposedMemory | Memory, scope: DurableScope | None = None) -> _Known:
     texts = frozenset(t for t in (normalize(memory.body), normalize(memory.description)) if t)
     bag = rule_bag(memory.body or memory.description)  # what an update is for
-    return _Known(id=memory.id, description=memory.description, texts=texts, bag=bag, scope=scope)
+    return _Known(id=memory.id, description=memory.description, texts=texts, bag=bag, type=memory.type, scope=scope)
 
 
 def _known_finding(finding: Finding) -> _Known:
@@ -222,6 +223,8 @@ def _known_finding(finding: Finding) -> _Known:
 def _near(left: _Known, right: _Known) -> bool:
     if left.id == right.id or left.texts & right.texts:
         return True
+    if (left.type == "forbidden") != (right.type == "forbidden"):
+        return False  # "always indent with tabs" and "never indent with tabs in Makefiles" in one run: both shown
     return overlap(left.bag, right.bag) >= NEAR_DUPLICATE or _restated(left.bag, right.bag)
 
 

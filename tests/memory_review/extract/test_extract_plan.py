@@ -236,3 +236,8 @@ def test_a_rule_said_many_times_keeps_as_many_quotes_as_its_memory_file_holds() 
     assert len(proposal.evidence) == MAX_EVIDENCE_ITEMS  # was 3 before ADR 0079
     record = proposed_record(None, proposal.memory, proposal, proposal.scope, new_candidate_id(), utc_now())
     assert len(render_memory(record)) <= 4096
+
+
+def test_a_prohibition_is_no_restatement_of_a_preference_it_shares_words_with() -> None:
+    findings = findings_from("Always indent with tabs.", "Never indent with tabs in the Makefiles.")
+    assert len(plan(findings, approved=[], pending=[], discarded=[]).proposals) == 2
