@@ -32,6 +32,7 @@ TRIGGERS = (
     "You are not allowed to touch x",
     "I dont like the way you put x buttons",
     "I told you that before. never do x",
+    "plan x, remember I don't like y",
     "add to CLAUDE.md: never use x",
     '"never do x" and y',
     "1. /cmd never do x",

@@ -49,7 +49,8 @@ their repositories. ``heldout47`` to ``heldout51`` measured the frozen nineteent
 0077) tuned on held-out 48 and 51: their rows read ``dev48`` and ``dev51`` (seen). ``heldout52`` to ``heldout54``
 measured the frozen nineteenth and twentieth rounds once; the twenty-first round (ADR 0078) tuned on held-out 52: its
 row reads ``dev52`` (seen). ``heldout55`` and ``heldout56`` measured the frozen nineteenth to twenty-first rounds once.
-The twenty-second round (ADR 0081) tuned on held-out 48, already seen.
+The twenty-second round (ADR 0081) tuned on held-out 48, already seen; the twenty-third (ADR 0082) on held-out 53: its
+row reads ``dev53`` (seen).
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -168,6 +169,7 @@ ROLES = {
     "heldout48": "dev48 (seen; was heldout48)",
     "heldout51": "dev51 (seen; was heldout51)",
     "heldout52": "dev52 (seen; was heldout52)",
+    "heldout53": "dev53 (seen; was heldout53)",
     "judged1": "judged1 (seen)",
 }
 
@@ -462,7 +464,8 @@ rounds. Held-out 47 to 56 are prompt logs people keep in their repositories, by 
 each prompt down. Held-out 47 to 51 measure the nineteenth round; the twentieth (ADR 0077) tuned on held-out 48 and 51,
 whose rows read *dev48* and *dev51* (seen). Held-out 52 to 54 measure the nineteenth and twentieth rounds; the
 twenty-first (ADR 0078) tuned on held-out 52, whose row reads *dev52* (seen). Held-out 55 and 56 measure the
-nineteenth to twenty-first rounds. The twenty-second (ADR 0081) tuned on held-out 48, already seen.
+nineteenth to twenty-first rounds. The twenty-second (ADR 0081) tuned on held-out 48, already seen; the twenty-third
+(ADR 0082) on held-out 53, whose row reads *dev53* (seen).
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -474,6 +477,11 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **The twenty-third round (ADR 0082)** takes the rule a person tacks onto a request after "remember", "keep in mind" or
+  "don't forget" when it has a strong signal: "Come up with a plan for these tests, remember I don't like to use mocks."
+  (held-out 53) proposes "I don't like to use mocks."; "…, remember to run the tests" is still a step of the task.
+  Held-out 53 gives 4 proposals, all worth keeping, 3 of 4 rules found, and reads *dev53* (seen); no other row moved. No
+  split measures it yet.
 - **The twenty-second round (ADR 0081)**, tuned on held-out 48 (seen since the twentieth): "for all (the) future
   sessions" and "in all future conversations" are a standing word, where "in future sessions" is still an adjective
   before a noun (ADR 0049). Held-out 48 gives 4 proposals, all worth keeping, 4 of 11 rules found; no other row moved.

@@ -37,6 +37,7 @@ from memory_review.extract.precision import (
     names_code,
     points_to_a_paste,
     quoted_ranges,
+    rule_after_task,
     rule_before_task,
 )
 from memory_review.extract.reminders import (
@@ -263,11 +264,13 @@ def _holds_beyond_the_spec(sentence: str, found: Classification) -> bool:
 
 
 def _rule_before_task(said: _Said) -> tuple[_Said, Classification] | None:
-    """The rule in "We should NEVER do X, please remove that.": the part before the task clause, if strong."""
+    """The rule in "We should NEVER do X, please remove that.": the part before the task clause, if strong; or in
+    "Plan these tests, remember I don't like to use mocks.": the part after the reminder word (ADR 0082)."""
     end = rule_before_task(said.text)
-    if end is None:
+    start = rule_after_task(said.text) if end is None else None
+    if end is None and start is None:
         return None
-    rule = _Said(said.turn, said.start, said.start + end)
+    rule = _Said(said.turn, said.start + (start or 0), said.start + end if end is not None else said.end)
     found = examine(rule.text)
     if found is None or found.named_one_off or found.held_back or not is_strong(found.signal):
         return None

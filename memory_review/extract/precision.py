@@ -91,6 +91,21 @@ def rule_before_task(sentence: str) -> int | None:
     return end if end > 0 else None
 
 
+# "Come up with a plan for these tests, remember I don't like to use mocks.": a standing rule tacked onto this task's
+# request, after "remember" / "keep in mind" / "don't forget" (held-out 53, ADR 0082).
+_RULE_AFTER_TASK = re.compile(
+    r"[,;:\u2014\u2013]\s*(?:(?:and|but|also|oh|btw|plus)\s+)?(?:please\s+)?"
+    r"(?:remember|keep\s+in\s+mind|don'?t\s+forget|do\s+not\s+forget)(?:\s*,)?\s+(?:that\s+)?(?=\w)",
+    _I,
+)
+
+
+def rule_after_task(sentence: str) -> int | None:
+    """Where the rule starts when the sentence asks for this task first and then reminds of a rule, else ``None``."""
+    match = _RULE_AFTER_TASK.search(sentence)
+    return match.end() if match is not None and match.start() > 0 else None
+
+
 def names_code(text: str) -> bool:
     """True when the sentence names a specific element of the code or UI."""
     return CODE_NAME.search(text) is not None

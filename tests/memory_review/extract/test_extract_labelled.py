@@ -369,8 +369,9 @@ PINNED_SINCE_ROUND_19 = {
     # rounds 19 and 20: 9 proposals, 3 worth keeping, 2 of 8 rules found; the twenty-first round (ADR 0078) tuned on it:
     # a plan "in the future", "though we use", "we're using X to see what", "lock that moving forward"
     "heldout52": ((212, 8, 36), (3, 3, 2)),
-    # rounds 19 and 20: 3 proposals, all worth keeping, 2 of 4 rules found
-    "heldout53": ((57, 4, 5), (3, 3, 2)),
+    # rounds 19 and 20: 3 proposals, all worth keeping, 2 of 4 rules found; the twenty-third round (ADR 0082) tuned on
+    # it: "…, remember I don't like to use mocks." is found
+    "heldout53": ((57, 4, 5), (4, 4, 3)),
     # rounds 19 and 20: no proposal; its 3 rules (in Korean) not found
     "heldout54": ((142, 3, 13), (0, 0, 0)),
     # rounds 19 to 21: 1 proposal, worth keeping ("… always never work on laptop , always vm …"), 1 of 7 rules found
