@@ -201,7 +201,7 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
             and not (classification.held_back and trusted)  # a weak rule in a brief waits for a second session (0069)
         ):
             continue
-        if classification is None and (rule := _rule_before_task(said)) is not None:
+        if classification is None and (rule := _rule_beside_the_task(said)) is not None:
             said, classification = rule
         if classification is not None and points_to_a_paste(said.text):
             continue  # the rule is in a paste the history kept only as a placeholder
@@ -263,7 +263,7 @@ def _holds_beyond_the_spec(sentence: str, found: Classification) -> bool:
     return is_strong(found.signal) and found.type != "preference"
 
 
-def _rule_before_task(said: _Said) -> tuple[_Said, Classification] | None:
+def _rule_beside_the_task(said: _Said) -> tuple[_Said, Classification] | None:
     """The rule in "We should NEVER do X, please remove that.": the part before the task clause, if strong; or in
     "Plan these tests, remember I don't like to use mocks.": the part after the reminder word (ADR 0082)."""
     end = rule_before_task(said.text)
