@@ -19,6 +19,7 @@ from pydantic import Field, field_serializer
 
 from memory_review import safety
 from memory_review.extract.textutil import content_words, slug, tokens
+from memory_review.limits import MAX_EVIDENCE_ITEMS
 from memory_review.models import MAX_DESCRIPTION_CHARS, DurableScope, MemoryType, Strict
 from memory_review.proposal import Evidence, Priority, ProposedMemory
 
@@ -132,15 +133,16 @@ def build_finding(
 
 
 def within_evidence_bytes(evidence: Sequence[tuple[str, str | None, str | None]]) -> int:
-    """How many ``(quote, session_id, turn_id)`` from the first fit in :data:`MAX_EVIDENCE_BYTES` (at least one)."""
+    """How many ``(quote, session_id, turn_id)`` from the first a memory file holds: at most the evidence limit
+    (:data:`~memory_review.limits.MAX_EVIDENCE_ITEMS`), within :data:`MAX_EVIDENCE_BYTES` (at least one)."""
     used = 0
-    for count, (quote, session, turn) in enumerate(evidence):
+    for count, (quote, session, turn) in enumerate(evidence[:MAX_EVIDENCE_ITEMS]):
         stored = clip_bytes(safety.redact(quote), MAX_QUOTE_BYTES)
         ids = 2 * len((session or "").encode()) + len((turn or "").encode())
         used += len(stored.encode("utf-8", "surrogatepass")) + ids + _SOURCE_LINES_BYTES
         if used > MAX_EVIDENCE_BYTES:
             return max(count, 1)
-    return len(evidence)
+    return min(len(evidence), MAX_EVIDENCE_ITEMS)
 
 
 def storable(text: str) -> str:

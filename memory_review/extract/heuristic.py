@@ -68,7 +68,6 @@ from memory_review.extract.signals import (
 )
 from memory_review.extract.textutil import Covered, leaders, sentence_spans, tokens, unwrapped
 from memory_review.extract.transcript import UNTRUSTED_SOURCES, Transcript, Turn
-from memory_review.limits import MAX_EVIDENCE_ITEMS
 from memory_review.models import MemoryType
 from memory_review.proposal import Priority, Proposer
 
@@ -453,7 +452,7 @@ def _sessions_finding(transcript: Transcript, items: list[tuple[_Said, Classific
             f"The user gave the same instruction {what} in {len(items)} sessions "
             f'({sessions}): "{said.text}". Said once it would be a task detail; repeated, it is a rule.'
         ),
-        evidence=_quotes(transcript, [s for s, _ in items[:MAX_EVIDENCE_ITEMS]]),  # one a session (ADR 0073)
+        evidence=_quotes(transcript, [s for s, _ in items]),  # one a session (ADR 0073)
         signal=SIGNAL_SESSIONS,
         priority="high",
     )

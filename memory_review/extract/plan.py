@@ -24,7 +24,6 @@ from pydantic import Field, field_serializer
 from memory_review.extract.finding import FLAG_UNTRUSTED, Finding, rule_bag, within_evidence_bytes
 from memory_review.extract.heuristic import PROPOSER
 from memory_review.extract.textutil import BagIndex, normalize, overlap
-from memory_review.limits import MAX_EVIDENCE_ITEMS
 from memory_review.models import DurableScope, Memory, Strict
 from memory_review.proposal import Evidence, Priority, ProposedMemory, Proposer, UpsertProposal
 
@@ -266,5 +265,4 @@ def _merged_evidence(first: tuple[Evidence, ...], second: tuple[Evidence, ...]) 
         if item not in merged:
             merged.append(item)
     # as many quotes as the memory file holds, as a rule said in several sessions keeps (ADR 0073)
-    merged = merged[:MAX_EVIDENCE_ITEMS]
     return tuple(merged[: within_evidence_bytes([(e.quote, e.session_id, e.turn_id) for e in merged])])

@@ -194,11 +194,12 @@ class BagIndex:
         self._by_probing: dict[str, list[int]] = {}  # bags added, under their probing prefix's tokens
         self._by_rarest: dict[str, list[int]] = {}  # bags added, under their rarest token (with ``contained``)
         self._by_token: dict[str, list[int]] = {}  # bags added, under every token (with ``contained``)
+        self._prefixes: dict[int, tuple[list[str], list[str]]] = {}  # a bag's, made once whether probed or added
 
     def add(self, position: int) -> None:
         """Add the bag at ``position`` of the bags given."""
         bag = self._bags[position]
-        probing, indexing = _prefixes(bag, self._frequency, self._threshold)
+        probing, indexing = self._prefixes_of(position)
         for token in indexing:
             self._by_indexing.setdefault(token, []).append(position)
         for token in probing:
@@ -212,7 +213,7 @@ class BagIndex:
         """The positions of bags added that may be near the bag at ``position``."""
         bag = self._bags[position]
         bags = self._bags
-        probing, indexing = _prefixes(bag, self._frequency, self._threshold)
+        probing, indexing = self._prefixes_of(position)
         size = len(bag)
         found = {c for token in probing for c in self._by_indexing.get(token, ()) if len(bags[c]) <= size}
         found.update(c for token in indexing for c in self._by_probing.get(token, ()) if len(bags[c]) > size)
@@ -220,6 +221,12 @@ class BagIndex:
             found.update(c for token in bag for c in self._by_rarest.get(token, ()))  # inside this bag
             found.update(self._by_token.get(probing[0], ()))  # holding this bag
         return found
+
+    def _prefixes_of(self, position: int) -> tuple[list[str], list[str]]:
+        made = self._prefixes.get(position)
+        if made is None:
+            made = self._prefixes[position] = _prefixes(self._bags[position], self._frequency, self._threshold)
+        return made
 
 
 def _prefixes(bag: frozenset[str], frequency: Counter[str], threshold: float) -> tuple[list[str], list[str]]:
