@@ -135,6 +135,12 @@ SPLITS = (
     "heldout54",
     "heldout55",
     "heldout56",
+    "heldout58",
+    "heldout59",
+    "heldout60",
+    "heldout61",
+    "heldout62",
+    "heldout63",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -170,6 +176,7 @@ ROLES = {
     "heldout51": "dev51 (seen; was heldout51)",
     "heldout52": "dev52 (seen; was heldout52)",
     "heldout53": "dev53 (seen; was heldout53)",
+    "heldout60": "dev60 (seen; was heldout60)",
     "judged1": "judged1 (seen)",
 }
 

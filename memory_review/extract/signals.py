@@ -56,11 +56,20 @@ from memory_review.models import DurableScope, MemoryType
 
 _I = re.IGNORECASE
 _PAST = r"(?:been|got|had|seen|saw|heard|knew|thought|said|did|was|were|worked|used|tried|noticed|made)"
+_MAKE_SURE = r"(?:make\s+sure|ensure)\s+(?:that\s+)?"
 _LEAD = (
     r"(?:^|[,;:(\u2014\u2013]\s*|\s-\s|\bplease\s+|"
     r"\b(?:and|but|also|plus|so|then|just|btw|oh|ok|okay|pls|plz|remember|rule)\s*[,:]?\s+|"
     # "I want you to always run the tests", "I told you to never push to main" (ADR 0057)
-    r"\b(?:want|need|asked|told|ask|tell)\s+you\s+to\s+)"
+    r"\b(?:want|need|asked|told|ask|tell)\s+you\s+to\s+|"
+    # "make sure you never …", "ensure that we always …": the person binds the agent (held-out 60, ADR 0083); "you
+    # never …" alone is mostly a complaint ("you never listen")
+    rf"\b{_MAKE_SURE}(?:you|we)\s+)"
+)
+# "make sure the AI never writes code to alter the test cases": the agent named as the one bound, its verb in the third
+# person (held-out 60, ADR 0083)
+_AGENT_BOUND = (
+    rf"\b{_MAKE_SURE}(?:the\s+(?:ai|agent|assistant|model|llm|bot)|claude(?:\s+code)?|codex|gemini|copilot|cursor)\s+"
 )
 # After "always"/"never" an imperative verb follows; a determiner or a third-person
 # verb ("it always fails", "always the same error") describes, it does not instruct.
@@ -168,7 +177,8 @@ SIGNALS: tuple[Signal, ...] = (
         "forbid",
         True,
         rf"(?:{_LEAD}|\b(?:we|i|you\s+(?:should|must)|should|must)\s+)never\s+(?!mind\b)(?!{_PAST}\b){_NOT_IMPERATIVE}\w|"
-        rf"{_AFTER_LEADING_CLAUSE}never\s+(?!mind\b)(?!{_PAST}\b){_NOT_DESCRIBED}{_NOT_IMPERATIVE}\w",
+        rf"{_AFTER_LEADING_CLAUSE}never\s+(?!mind\b)(?!{_PAST}\b){_NOT_DESCRIBED}{_NOT_IMPERATIVE}\w|"
+        rf"{_AGENT_BOUND}never\s+(?!{_PAST}\b){_NOT_DESCRIBED}\w",
     ),
     _sig(
         "don't",
@@ -204,7 +214,8 @@ SIGNALS: tuple[Signal, ...] = (
         "always",
         True,
         rf"(?:{_LEAD}|\b(?:we|i|(?:you|we)\s+(?:should|must))\s+)always\s+{_NOT_IMPERATIVE}\w|"
-        rf"{_AFTER_LEADING_CLAUSE}always\s+{_NOT_DESCRIBED}{_NOT_IMPERATIVE}\w",
+        rf"{_AFTER_LEADING_CLAUSE}always\s+{_NOT_DESCRIBED}{_NOT_IMPERATIVE}\w|"
+        rf"{_AGENT_BOUND}always\s+{_NOT_DESCRIBED}\w",
     ),
     _sig(
         "I prefer",
