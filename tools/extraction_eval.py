@@ -135,12 +135,15 @@ SPLITS = (
     "heldout54",
     "heldout55",
     "heldout56",
+    "heldout57",
     "heldout58",
     "heldout59",
     "heldout60",
     "heldout61",
     "heldout62",
     "heldout63",
+    "heldout64",
+    "heldout65",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -176,6 +179,7 @@ ROLES = {
     "heldout51": "dev51 (seen; was heldout51)",
     "heldout52": "dev52 (seen; was heldout52)",
     "heldout53": "dev53 (seen; was heldout53)",
+    "heldout57": "dev57 (seen; was heldout57)",
     "heldout60": "dev60 (seen; was heldout60)",
     "judged1": "judged1 (seen)",
 }

@@ -151,6 +151,15 @@ SIGNALS: tuple[Signal, ...] = (
         True,
         r"(?:^|\bplease\s+|\b(?:and|also|just|always)\s+)remember\s*(?:that\b|this\b|:|,|\u2014|-\s)",
     ),
+    # "Either install it or make a note to not use it again": the person asks the agent to keep it for later
+    # sessions, a memory by name (held-out 57, ADR 0084); "make a note in the README" is a step of the task
+    _sig(
+        "make a note",
+        "remember",
+        True,
+        r"(?:^|\bplease\s+|\b(?:and|also|just|or|then|so)\s+)(?:make|take|keep)\s+a\s+(?:mental\s+)?note\s+"
+        r"(?:to|that)\b",
+    ),
     # How the person wants work committed, stated with a per-step frame and no signal word: "commit with a
     # message after you create each phase and push it", "make smaller commits and push them" (ADR 0054).
     _sig(

@@ -226,7 +226,13 @@ _OCCASION_DESCRIBED = re.compile(
     rf"\bi\s+(?:will|should|'ll)\b{_NO_YOU_TO_THE_FUTURE}|"
     # "… and then lock that moving forward", "we will use the new schema moving forward": what it is, or which is the
     # new one, is in this chat; in another session the rule points at nothing (ADR 0078)
-    r"\b(?:that|this|it|them|the\s+new\s+\w+(?:\s+\w+)?)\s+(?:going|moving)\s+forward\b",
+    r"\b(?:that|this|it|them|the\s+new\s+\w+(?:\s+\w+)?)\s+(?:going|moving)\s+forward\b|"
+    # "The last time you used is in the future": a time said to lie ahead, not a way of working (held-out 57, ADR 0084)
+    r"\b(?:is|are|was|were|be|'s)\s+(?:(?:already|still|now|set|dated)\s+)?in\s+(?:the\s+)?future\b|"
+    # "append the data to the task so that it can be used going forward": why this step is done, what the thing will
+    # be good for (held-out 57, ADR 0084)
+    r"\bso\s+(?:that\s+)?[^,;.!?\n]{0,60}?\b(?:can|could|will|would|may|might)\s+be\s+\w+\s+"
+    r"(?:going\s+forward|moving\s+forward|in\s+(?:the\s+)?future)\b",
     _I,
 )
 # "I prefer the second option", "I'd prefer option B", "prefer that": a pick among what the agent offered.

@@ -356,8 +356,9 @@ PINNED_SINCE_ROUND_19 = {
     "heldout47": ((148, 1, 17), (0, 0, 0)),
     # round 19: 6 proposals, 2 worth keeping, 2 of 11 rules found; the twentieth round (ADR 0077) tuned on it: a
     # dislike with no object, a quoted name, "I never say", "as i mentioned many times in …" as the cue alone; the
-    # twenty-second (ADR 0081): "for all the future sessions"
-    "heldout48": ((192, 11, 21), (4, 4, 4)),
+    # twenty-second (ADR 0081): "for all the future sessions"; the twenty-fifth (ADR 0084): "make a note to always
+    # update it"
+    "heldout48": ((192, 11, 21), (5, 5, 6)),
     # round 19: no proposal, no durable rule
     "heldout49": ((2, 0, 1), (0, 0, 0)),
     # round 19: 5 proposals, all worth keeping ("Always use rustup" said in several forms), 5 of 8 rules found; since
@@ -378,6 +379,23 @@ PINNED_SINCE_ROUND_19 = {
     "heldout55": ((144, 7, 35), (1, 1, 1)),
     # rounds 19 to 21: no proposal, no durable rule
     "heldout56": ((18, 0, 1), (0, 0, 0)),
+    # rounds 23 and 24: 3 proposals, 2 worth keeping, 1 of 3 rules found; the twenty-fifth round (ADR 0084) tuned on
+    # it: "in the future" after "is", a purpose "so that it can be used going forward", "make a note to not use it"
+    "heldout57": ((95, 3, 24), (2, 2, 2)),
+    # round 23: no proposal, no durable rule (held-out 58, 61, 62, 63); held-out 59's one rule, in a pasted brief, not
+    # found
+    "heldout58": ((3, 0, 1), (0, 0, 0)),
+    "heldout59": ((15, 1, 1), (0, 0, 0)),
+    # round 23: 1 proposal, worth keeping, 0 of 2 rules found; the twenty-fourth round (ADR 0083) tuned on it: "make
+    # sure the ai never writes …"
+    "heldout60": ((13, 2, 1), (2, 2, 1)),
+    "heldout61": ((43, 0, 3), (0, 0, 0)),
+    "heldout62": ((6, 0, 1), (0, 0, 0)),
+    "heldout63": ((45, 0, 11), (0, 0, 0)),
+    # rounds 23 and 24: no proposal; its one rule, closing a pasted plan, not found (held-out 64); no durable rule
+    # (held-out 65)
+    "heldout64": ((40, 1, 3), (0, 0, 0)),
+    "heldout65": ((25, 0, 5), (0, 0, 0)),
 }
 
 

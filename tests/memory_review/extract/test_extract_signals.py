@@ -168,6 +168,7 @@ def test_the_cheap_cue_filter_never_hides_a_signal() -> None:
             "常に型ヒントを付けてください",
             "periodically run the linter",  # ADR 0073
             "you are not allowed to push",
+            "also make a note to run the linter",  # ADR 0084
         ]
     )
     for sentence in sentences:
