@@ -36,6 +36,8 @@ TRIGGERS = (
     "make sure the ai never writes x",
     "make a note to x",
     "so it can be used going forward x",
+    "remember to always run x",
+    "I look forward to x, y, z in the future",
     "add to CLAUDE.md: never use x",
     '"never do x" and y',
     "1. /cmd never do x",

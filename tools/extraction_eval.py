@@ -144,6 +144,10 @@ SPLITS = (
     "heldout63",
     "heldout64",
     "heldout65",
+    "heldout66",
+    "heldout67",
+    "heldout68",
+    "heldout69",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -181,6 +185,7 @@ ROLES = {
     "heldout53": "dev53 (seen; was heldout53)",
     "heldout57": "dev57 (seen; was heldout57)",
     "heldout60": "dev60 (seen; was heldout60)",
+    "heldout69": "dev69 (seen; was heldout69)",
     "judged1": "judged1 (seen)",
 }
 

@@ -64,7 +64,10 @@ _LEAD = (
     r"\b(?:want|need|asked|told|ask|tell)\s+you\s+to\s+|"
     # "make sure you never …", "ensure that we always …": the person binds the agent (held-out 60, ADR 0083); "you
     # never …" alone is mostly a complaint ("you never listen")
-    rf"\b{_MAKE_SURE}(?:you|we)\s+)"
+    rf"\b{_MAKE_SURE}(?:you|we)\s+|"
+    # "Remember to always run the tests", "Don't forget to always add my queries to ai-prompts.txt" (held-out 69, ADR
+    # 0085)
+    r"\b(?:remember|(?:don'?t|do\s+not|never)\s+forget)\s+to\s+)"
 )
 # "make sure the AI never writes code to alter the test cases": the agent named as the one bound, its verb in the third
 # person (held-out 60, ADR 0083)
@@ -93,7 +96,9 @@ _DONT_NOT_RULES = (
 )
 # "In the future we'd want X" / "next time we could try Y" is a plan, not a standing instruction.
 _NOT_A_PLAN = (
-    r"(?!\s*,?\s*(?:we|i|it|they|this|that|there)(?:'d|'ll|\s+(?:would|will|might|may|could|can|want|plan|need)\b))"
+    r"(?!\s*,?\s*(?:we|i|it|they|this|that|there)(?:'d|'ll|\s+(?:would|will|might|may|could|can|want|plan|need)\b)"
+    # "In the future, I'd like you to ask first" asks the agent (held-out 69's near miss, ADR 0085)
+    r"(?!\s+(?:like|love|want|prefer)\s+(?:you|it\s+if\s+you)\b))"
 )
 # "In future, ask first" is a rule; "in future sessions", "in future releases" is an adjective before a noun (ADR 0049),
 # but "for all (the) future sessions" reaches every one of them (held-out 48, ADR 0081).

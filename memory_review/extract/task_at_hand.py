@@ -224,6 +224,9 @@ _OCCASION_DESCRIBED = re.compile(
     rf"\b(?:(?:that|which|who)(?:\s+we)?|they|it)\s+(?:will|would|might|could)\b{_NO_YOU_TO_THE_FUTURE}|"
     rf"\b(?:i|we)\s+(?:would|might|could)\b{_NO_YOU_TO_THE_FUTURE}|"
     rf"\bi\s+(?:will|should|'ll)\b{_NO_YOU_TO_THE_FUTURE}|"
+    # "as I look forward to implementing searching … in the future": the person's own hope (held-out 69, ADR 0085)
+    r"\bi(?:'m|\s+am)?\s+(?:look(?:ing)?\s+forward|plan(?:ning)?|hop(?:e|ing)|intend(?:ing)?)\s+to\b"
+    r"(?:(?!\byou\b)[^;.!?\n]){0,120}?\bin\s+(?:the\s+)?future\b|"
     # "… and then lock that moving forward", "we will use the new schema moving forward": what it is, or which is the
     # new one, is in this chat; in another session the rule points at nothing (ADR 0078)
     r"\b(?:that|this|it|them|the\s+new\s+\w+(?:\s+\w+)?)\s+(?:going|moving)\s+forward\b|"

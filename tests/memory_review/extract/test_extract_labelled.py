@@ -396,6 +396,14 @@ PINNED_SINCE_ROUND_19 = {
     # (held-out 65)
     "heldout64": ((40, 1, 3), (0, 0, 0)),
     "heldout65": ((25, 0, 5), (0, 0, 0)),
+    # rounds 23 to 25: no proposal; 0 of 7 rules found, all inside task briefs that say "for this task ONLY"
+    "heldout66": ((20, 7, 1), (0, 0, 0)),
+    # rounds 23 to 25: 1 proposal, worth keeping (a brief's "Working agreement: …"), 1 of 2 rules found
+    "heldout67": ((17, 2, 4), (1, 1, 1)),
+    "heldout68": ((3, 0, 0), (0, 0, 0)),
+    # rounds 23 to 25: 6 proposals, 5 worth keeping, 5 of 13 rules found; the twenty-sixth round (ADR 0085) tuned on
+    # it: "as I look forward to … in the future" is the person's own plan
+    "heldout69": ((185, 13, 10), (5, 5, 5)),
 }
 
 
