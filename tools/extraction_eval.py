@@ -50,7 +50,13 @@ their repositories. ``heldout47`` to ``heldout51`` measured the frozen nineteent
 measured the frozen nineteenth and twentieth rounds once; the twenty-first round (ADR 0078) tuned on held-out 52: its
 row reads ``dev52`` (seen). ``heldout55`` and ``heldout56`` measured the frozen nineteenth to twenty-first rounds once.
 The twenty-second round (ADR 0081) tuned on held-out 48, already seen; the twenty-third (ADR 0082) on held-out 53: its
-row reads ``dev53`` (seen).
+row reads ``dev53`` (seen). ``heldout58`` to ``heldout63`` (later stretches of people already in a split, two new
+people's Copilot chat exports) measured the frozen twenty-third round once; the twenty-fourth (ADR 0083) tuned on
+held-out 60: its row reads ``dev60`` (seen). ``heldout57``, ``heldout64`` and ``heldout65`` measured the frozen
+twenty-third and twenty-fourth rounds once; the twenty-fifth (ADR 0084) tuned on held-out 57: its row reads ``dev57``
+(seen). ``heldout66`` to ``heldout69`` (IBM Bob task exports, a 185-prompt Copilot log) measured the frozen
+twenty-third to twenty-fifth rounds once; the twenty-sixth (ADR 0085) tuned on held-out 69: its row reads ``dev69``
+(seen).
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -481,7 +487,11 @@ each prompt down. Held-out 47 to 51 measure the nineteenth round; the twentieth 
 whose rows read *dev48* and *dev51* (seen). Held-out 52 to 54 measure the nineteenth and twentieth rounds; the
 twenty-first (ADR 0078) tuned on held-out 52, whose row reads *dev52* (seen). Held-out 55 and 56 measure the
 nineteenth to twenty-first rounds. The twenty-second (ADR 0081) tuned on held-out 48, already seen; the twenty-third
-(ADR 0082) on held-out 53, whose row reads *dev53* (seen).
+(ADR 0082) on held-out 53, whose row reads *dev53* (seen). Held-out 58 to 63 measure the twenty-third round; the
+twenty-fourth (ADR 0083) tuned on held-out 60, whose row reads *dev60* (seen). Held-out 57, 64 and 65 measure the
+twenty-third and twenty-fourth rounds; the twenty-fifth (ADR 0084) tuned on held-out 57, whose row reads *dev57*
+(seen). Held-out 66 to 69 measure the twenty-third to twenty-fifth rounds; the twenty-sixth (ADR 0085) tuned on
+held-out 69, whose row reads *dev69* (seen).
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -493,6 +503,54 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **The twenty-sixth round (ADR 0085)** takes held-out 69's mistake, with near misses in `test_heuristic_round26.py`:
+  "as I look forward to implementing … in the future" (the person's own plan, like "I would … in the future", ADR
+  0078); and "always" or "never" after "remember to" or "don't forget to" ("Remember to always run the tests before
+  committing.", "Don't forget to always add my queries to ai-prompts.txt") and "In the future, I'd like you to …"
+  instruct, where they were no rule. Held-out 69 gives 5 proposals, all worth keeping, 5 of 13 rules found, and reads
+  *dev69* (seen); no other row moved.
+- **Held-out 66 to 69, the measure of the frozen twenty-third to twenty-fifth rounds (0b94c10 the last): 7 proposals,
+  6 worth keeping; 6 of 22 durable rules found — the same for all three.** 225 fresh prompts (22 durable, 15 maybe),
+  labelled apart while the twenty-fifth round was written and read after it was frozen: IBM Bob task exports of eight
+  new people from a hackathon (held-out 66, 67), a later stretch of a held-out 64 person (68), and one new person's
+  185-prompt log that his Copilot agent kept at his request (69). Held-out 69 gave 6 proposals, 5 worth keeping (his
+  standing "always add my prompts to ai-prompts.txt", said on nine days, proposed in four wordings; "Always use the
+  virtual environment: …"), held-out 67 one ("Working agreement: production code only, no console.log or TODOs, never
+  invent schema fields, …"). The mistake: "Especially as I look forward to implementing searching, auditing, and
+  editing assets in the future." Missed: held-out 66's seven briefs, each a task brief "for this task ONLY" that ends
+  with standing rules ("Do not commit or push to GitHub.", "Do not modify or delete anything inside bob_sessions/."),
+  and the same person's rules said once without a signal word ("use venv. You keep forgetting this.").
+- **The twenty-fifth round (ADR 0084)** takes held-out 57's mistakes and a miss, with near misses in
+  `test_heuristic_round25.py`: "in the future" after "is" places a time ("The last time you used is in the future."),
+  "so that it can be used going forward" gives the purpose of a step; "make a note to / that …" (at the start of a
+  sentence or after "and", "or", "please" …) is the person asking the agent to keep it ("Either install it or make a
+  note to not use it again and what to use instead."). Held-out 57 gives 2 proposals, both worth keeping, 2 of 3 rules
+  found, and reads *dev57* (seen); dev48 gains a proposal worth keeping and 2 rules found ("make a note to always
+  update it"); no other row moved.
+- **Held-out 57, 64 and 65, the measure of the frozen twenty-third and twenty-fourth rounds (46b2dc0 the last): 3
+  proposals, 2 worth keeping; 1 of 4 durable rules found — the same for both.** 160 fresh prompts (4 durable, 32
+  maybe), labelled apart while the twenty-fourth round was written and read after it was frozen: later stretches of
+  three people's prompt logs (held-out 57), IBM Bob task exports of three new people (64) and four new people's
+  hand-kept logs (65). The proposals: "Use those from now on." (where the backlog now lives), "The last time you used
+  is in the future." (counted worth keeping, its prompt a *maybe*, but a complaint about a timestamp), and, not worth
+  keeping, "… append the structured data to the task so that it can be used going forward."
+- **The twenty-fourth round (ADR 0083)** takes a miss of held-out 60: "make sure the ai never writes any code to alter
+  the test cases …". "make sure" or "ensure" before "you" or "we" is a lead for "never", "always", "don't" …, and
+  before the agent named ("the AI", "Claude" …) "never" and "always" may take the third person. Held-out 60 gives 2
+  proposals, both worth keeping, 1 of 2 rules found, and reads *dev60* (seen); no other row moved.
+- **Held-out 58 to 63, the measure of the frozen twenty-third round (f1353e7): 1 proposal, worth keeping; 0 of 3
+  durable rules found.** 125 fresh prompts (3 durable, 18 maybe): later stretches of six people's Claude Code
+  transcripts, Codex rollouts and SpecStory exports past what earlier splits read (mostly tool output: about one typed
+  prompt per two pages), and two new people's Copilot chat exports. The proposal: "じゃぁ今後tarot_clipは無いものとし
+  てとらえて" ("from now on, treat tarot_clip as gone"). Missed: a rule closing a task brief ("make sure the ai never
+  writes any code to alter the test cases …"), a correction in Japanese with no signal word, and a pasted brief's
+  "IMPORTANT: Please do not reference or attempt to analyze any legacy versions of this project."
+- **This session's fresh record (the latest frozen round on each split, held-out 57 to 69 but 60 and 69 as they were
+  measured): 9 of 11 proposals worth keeping (82%), 7 of 29 rules found**; this session's own rounds on fresh prompts
+  (the twenty-fourth on held-out 57, 64 and 65, the twenty-fifth on 66 to 69) 8 of 10 (80%), 7 of 26 rules found.
+  **Fresh record since the hold of ADR 0059: 45 of 80 (56%)**; all frozen rounds 52 of 109 (48%). The search index's
+  sources are close to used up: thirteen labellers found 510 fresh prompts with about 900 of the session's 1,000
+  look-ups, most of the lanes giving under 50.
 - **The twenty-third round (ADR 0082)** takes the rule a person tacks onto a request after "remember", "keep in mind" or
   "don't forget" when it has a strong signal: "Come up with a plan for these tests, remember I don't like to use mocks."
   (held-out 53) proposes "I don't like to use mocks."; "…, remember to run the tests" is still a step of the task.
