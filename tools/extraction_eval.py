@@ -56,7 +56,7 @@ held-out 60: its row reads ``dev60`` (seen). ``heldout57``, ``heldout64`` and ``
 twenty-third and twenty-fourth rounds once; the twenty-fifth (ADR 0084) tuned on held-out 57: its row reads ``dev57``
 (seen). ``heldout66`` to ``heldout69`` (IBM Bob task exports, a 185-prompt Copilot log) measured the frozen
 twenty-third to twenty-fifth rounds once; the twenty-sixth (ADR 0085) tuned on held-out 69: its row reads ``dev69``
-(seen).
+(seen). ``heldout70`` measured the frozen twenty-third to twenty-sixth rounds once.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -154,6 +154,7 @@ SPLITS = (
     "heldout67",
     "heldout68",
     "heldout69",
+    "heldout70",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -491,7 +492,7 @@ nineteenth to twenty-first rounds. The twenty-second (ADR 0081) tuned on held-ou
 twenty-fourth (ADR 0083) tuned on held-out 60, whose row reads *dev60* (seen). Held-out 57, 64 and 65 measure the
 twenty-third and twenty-fourth rounds; the twenty-fifth (ADR 0084) tuned on held-out 57, whose row reads *dev57*
 (seen). Held-out 66 to 69 measure the twenty-third to twenty-fifth rounds; the twenty-sixth (ADR 0085) tuned on
-held-out 69, whose row reads *dev69* (seen).
+held-out 69, whose row reads *dev69* (seen). Held-out 70 measures the twenty-third to twenty-sixth rounds.
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -503,6 +504,11 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 70, the measure of the frozen twenty-third to twenty-sixth rounds (1096479 the last): no proposal, no
+  mistake; no durable rule in it — the same for all four.** 32 fresh prompts (6 maybe) of three new people's prompt
+  logs (`gemini-prompts.md`, `ai-prompts.txt`), labelled apart while the twenty-sixth round was written and read after
+  it was frozen. Its six *maybe* prompts are standing rules said inside a task ("NO `@layer` directives", "Do NOT
+  commit broken code."), weak words said once, which the heuristic holds back until a second session.
 - **The twenty-sixth round (ADR 0085)** takes held-out 69's mistake, with near misses in `test_heuristic_round26.py`:
   "as I look forward to implementing … in the future" (the person's own plan, like "I would … in the future", ADR
   0078); and "always" or "never" after "remember to" or "don't forget to" ("Remember to always run the tests before
@@ -549,8 +555,8 @@ DOC_TAIL = """
   measured): 9 of 11 proposals worth keeping (82%), 7 of 29 rules found**; this session's own rounds on fresh prompts
   (the twenty-fourth on held-out 57, 64 and 65, the twenty-fifth on 66 to 69) 8 of 10 (80%), 7 of 26 rules found.
   **Fresh record since the hold of ADR 0059: 45 of 80 (56%)**; all frozen rounds 52 of 109 (48%). The search index's
-  sources are close to used up: thirteen labellers found 510 fresh prompts with about 900 of the session's 1,000
-  look-ups, most of the lanes giving under 50.
+  sources are close to used up: fourteen labellers found 542 fresh prompts (held-out 57 to 70) with about 980 of the
+  session's 1,000 look-ups, most of the lanes giving under 50.
 - **The twenty-third round (ADR 0082)** takes the rule a person tacks onto a request after "remember", "keep in mind" or
   "don't forget" when it has a strong signal: "Come up with a plan for these tests, remember I don't like to use mocks."
   (held-out 53) proposes "I don't like to use mocks."; "…, remember to run the tests" is still a step of the task.

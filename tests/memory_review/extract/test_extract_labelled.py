@@ -404,6 +404,8 @@ PINNED_SINCE_ROUND_19 = {
     # rounds 23 to 25: 6 proposals, 5 worth keeping, 5 of 13 rules found; the twenty-sixth round (ADR 0085) tuned on
     # it: "as I look forward to … in the future" is the person's own plan
     "heldout69": ((185, 13, 10), (5, 5, 5)),
+    # rounds 23 to 26: no proposal, no durable rule
+    "heldout70": ((32, 0, 6), (0, 0, 0)),
 }
 
 
