@@ -551,12 +551,12 @@ DOC_TAIL = """
   てとらえて" ("from now on, treat tarot_clip as gone"). Missed: a rule closing a task brief ("make sure the ai never
   writes any code to alter the test cases …"), a correction in Japanese with no signal word, and a pasted brief's
   "IMPORTANT: Please do not reference or attempt to analyze any legacy versions of this project."
-- **This session's fresh record (the latest frozen round on each split, held-out 57 to 69 but 60 and 69 as they were
+- **This session's fresh record (the latest frozen round on each split, held-out 57 to 70, 60 and 69 as they were
   measured): 9 of 11 proposals worth keeping (82%), 7 of 29 rules found**; this session's own rounds on fresh prompts
-  (the twenty-fourth on held-out 57, 64 and 65, the twenty-fifth on 66 to 69) 8 of 10 (80%), 7 of 26 rules found.
-  **Fresh record since the hold of ADR 0059: 45 of 80 (56%)**; all frozen rounds 52 of 109 (48%). The search index's
-  sources are close to used up: fifteen labellers found 542 fresh prompts (held-out 57 to 70) with about 980 of the
-  session's 1,000 look-ups, most of the lanes giving under 50.
+  (the twenty-fourth on held-out 57, 64 and 65, the twenty-fifth on 66 to 69, the twenty-sixth on 70) 8 of 10 (80%), 7
+  of 26 rules found. **Fresh record since the hold of ADR 0059: 45 of 80 (56%)**; all frozen rounds 52 of 109 (48%). The
+  search index's sources are close to used up: fifteen labellers found 542 fresh prompts (held-out 57 to 70) with about
+  980 of the session's 1,000 look-ups, most of the lanes giving under 50.
 - **The twenty-third round (ADR 0082)** takes the rule a person tacks onto a request after "remember", "keep in mind" or
   "don't forget" when it has a strong signal: "Come up with a plan for these tests, remember I don't like to use mocks."
   (held-out 53) proposes "I don't like to use mocks."; "…, remember to run the tests" is still a step of the task.
