@@ -38,6 +38,7 @@ from memory_review.extract.task_at_hand import (
     dislikes_without_an_object,
     forbids_a_named_thing,
     is_a_note_to_write,
+    outside_the_described_future,
     picks_an_offered_option,
     points_back,
     reports_a_status,
@@ -606,7 +607,8 @@ def _has_only_strong(hits: list[Signal], name: str) -> bool:
 def _idiom(signal: Signal, text: str) -> bool:
     """The signal's words, but in an idiom or a description, not a standing instruction (ADR 0057)."""
     if signal.name == "from now on":
-        return describes_an_occasion(text) or a_things_default(text)
+        described = signal.pattern.search(outside_the_described_future(text)) is None
+        return describes_an_occasion(text) or a_things_default(text) or described
     if signal.kind == "prefer":
         return picks_an_offered_option(text)
     if signal.name == "we use":  # "the linking method we use in X" points at code (ADR 0062); "ensure …, we use X"

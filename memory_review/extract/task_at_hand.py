@@ -224,18 +224,23 @@ _OCCASION_DESCRIBED = re.compile(
     rf"\b(?:(?:that|which|who)(?:\s+we)?|they|it)\s+(?:will|would|might|could)\b{_NO_YOU_TO_THE_FUTURE}|"
     rf"\b(?:i|we)\s+(?:would|might|could)\b{_NO_YOU_TO_THE_FUTURE}|"
     rf"\bi\s+(?:will|should|'ll)\b{_NO_YOU_TO_THE_FUTURE}|"
-    # "as I look forward to implementing searching … in the future": the person's own hope (held-out 69, ADR 0085)
-    r"\bi(?:'m|\s+am)?\s+(?:look(?:ing)?\s+forward|plan(?:ning)?|hop(?:e|ing)|intend(?:ing)?)\s+to\b"
-    r"(?:(?!\byou\b)[^;.!?\n]){0,120}?\bin\s+(?:the\s+)?future\b|"
     # "… and then lock that moving forward", "we will use the new schema moving forward": what it is, or which is the
     # new one, is in this chat; in another session the rule points at nothing (ADR 0078)
-    r"\b(?:that|this|it|them|the\s+new\s+\w+(?:\s+\w+)?)\s+(?:going|moving)\s+forward\b|"
+    r"\b(?:that|this|it|them|the\s+new\s+\w+(?:\s+\w+)?)\s+(?:going|moving)\s+forward\b",
+    _I,
+)
+# A future the sentence only describes; the standing word inside it instructs no one, one outside it still does ("From
+# now on, write helpers so that they can be reused in the future").
+_FUTURE_DESCRIBED = re.compile(
     # "The last time you used is in the future": a time said to lie ahead, not a way of working (held-out 57, ADR 0084)
     r"\b(?:is|are|was|were|be|'s)\s+(?:(?:already|still|now|set|dated)\s+)?in\s+(?:the\s+)?future\b|"
     # "append the data to the task so that it can be used going forward": why this step is done, what the thing will
     # be good for (held-out 57, ADR 0084)
     r"\bso\s+(?:that\s+)?[^,;.!?\n]{0,60}?\b(?:can|could|will|would|may|might)\s+be\s+\w+\s+"
-    r"(?:going\s+forward|moving\s+forward|in\s+(?:the\s+)?future)\b",
+    r"(?:going\s+forward|moving\s+forward|in\s+(?:the\s+)?future)\b|"
+    # "as I look forward to implementing searching … in the future": the person's own hope (held-out 69, ADR 0085)
+    r"\bi(?:'m|\s+am)?\s+(?:look(?:ing)?\s+forward|plan(?:ning)?|hop(?:e|ing)|intend(?:ing)?)\s+to\b"
+    r"(?:(?!\byou\b)[^;.!?\n]){0,120}?\bin\s+(?:the\s+)?future\b",
     _I,
 )
 # "I prefer the second option", "I'd prefer option B", "prefer that": a pick among what the agent offered.
@@ -276,6 +281,11 @@ _CHANGED_NEXT = re.compile(
 def describes_an_occasion(text: str) -> bool:
     """True when "whenever / each time / next time / by default / from now on" describes, not instructs."""
     return _OCCASION_DESCRIBED.search(text) is not None
+
+
+def outside_the_described_future(text: str) -> str:
+    """The text with every future it only describes blanked out (ADR 0084, 0085), to look for a standing word in."""
+    return _FUTURE_DESCRIBED.sub(lambda found: " " * len(found.group()), text)
 
 
 def picks_an_offered_option(text: str) -> bool:

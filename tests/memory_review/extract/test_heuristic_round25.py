@@ -60,3 +60,15 @@ def test_make_a_note_asks_the_agent_to_keep_it(text: str) -> None:
 )
 def test_a_note_in_a_file_or_the_persons_own_is_no_memory(text: str) -> None:
     assert said(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "From now on, write helper functions so that they can be reused in the future.",
+        "Going forward, keep the fixtures small so they can be loaded going forward.",
+        "From now on, put dates that are in the future in UTC.",
+    ],
+)
+def test_a_standing_word_outside_the_described_future_still_instructs(text: str) -> None:
+    assert said(text) == [text]
