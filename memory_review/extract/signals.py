@@ -164,7 +164,8 @@ SIGNALS: tuple[Signal, ...] = (
         "remember",
         True,
         r"(?:^|\bplease\s+|\b(?:and|also|just|or|then|so)\s+)(?:make|take|keep)\s+a\s+(?:mental\s+)?note\s+"
-        r"(?:to|that)\b",
+        # "make a note that I fixed the login bug" records what was done, a report of this session
+        r"(?:to|that(?!\s+(?:i|we|you|it|they|he|she)\s+(?:just\s+|already\s+)?\w+ed\b))\b",
     ),
     # How the person wants work committed, stated with a per-step frame and no signal word: "commit with a
     # message after you create each phase and push it", "make smaller commits and push them" (ADR 0054).
@@ -337,7 +338,7 @@ SIGNALS: tuple[Signal, ...] = (
 )
 
 _TIME_ONE_OFF = re.compile(
-    r"\b(?:right\s+now|now|yet|for\s+now|for\s+the\s+moment|at\s+the\s+moment|today|tonight|temporarily|"
+    r"\b(?:right\s+now|now|yet|for\s+now|for\s+the\s+moment|at\s+the\s+moment|today|tonight|tomorrow|temporarily|"
     r"this\s+(?:time|morning|afternoon|week|sprint|round|session|pr|turn|once)|"
     r"for\s+this\s+(?:one|pr|task|change|commit|ticket|release)|"
     r"in\s+this\s+(?:pr|commit|branch|session|task|change)|"

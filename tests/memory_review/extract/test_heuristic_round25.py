@@ -56,6 +56,8 @@ def test_make_a_note_asks_the_agent_to_keep_it(text: str) -> None:
         "Make a note in the README that the API changed.",  # a step of the task: what to write where
         "Can you make a note of this?",
         "I'll make a note to check it later.",  # the person's own plan
+        "Please make a note that I fixed the login bug.",  # a report of what was done
+        "and make a note to call the client tomorrow.",  # one day's errand
     ],
 )
 def test_a_note_in_a_file_or_the_persons_own_is_no_memory(text: str) -> None:
