@@ -38,6 +38,7 @@ TRIGGERS = (
     "so it can be used going forward x",
     "remember to always run x",
     "I look forward to x, y, z in the future",
+    "do not commit x",
     "add to CLAUDE.md: never use x",
     '"never do x" and y',
     "1. /cmd never do x",

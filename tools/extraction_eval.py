@@ -56,7 +56,8 @@ held-out 60: its row reads ``dev60`` (seen). ``heldout57``, ``heldout64`` and ``
 twenty-third and twenty-fourth rounds once; the twenty-fifth (ADR 0084) tuned on held-out 57: its row reads ``dev57``
 (seen). ``heldout66`` to ``heldout69`` (IBM Bob task exports, a 185-prompt Copilot log) measured the frozen
 twenty-third to twenty-fifth rounds once; the twenty-sixth (ADR 0085) tuned on held-out 69: its row reads ``dev69``
-(seen). ``heldout70`` measured the frozen twenty-third to twenty-sixth rounds once.
+(seen). ``heldout70`` measured the frozen twenty-third to twenty-sixth rounds once. The twenty-seventh (ADR 0086)
+tuned on held-out 66: its row reads ``dev66`` (seen).
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -192,6 +193,7 @@ ROLES = {
     "heldout53": "dev53 (seen; was heldout53)",
     "heldout57": "dev57 (seen; was heldout57)",
     "heldout60": "dev60 (seen; was heldout60)",
+    "heldout66": "dev66 (seen; was heldout66)",
     "heldout69": "dev69 (seen; was heldout69)",
     "judged1": "judged1 (seen)",
 }
@@ -492,7 +494,8 @@ nineteenth to twenty-first rounds. The twenty-second (ADR 0081) tuned on held-ou
 twenty-fourth (ADR 0083) tuned on held-out 60, whose row reads *dev60* (seen). Held-out 57, 64 and 65 measure the
 twenty-third and twenty-fourth rounds; the twenty-fifth (ADR 0084) tuned on held-out 57, whose row reads *dev57*
 (seen). Held-out 66 to 69 measure the twenty-third to twenty-fifth rounds; the twenty-sixth (ADR 0085) tuned on
-held-out 69, whose row reads *dev69* (seen). Held-out 70 measures the twenty-third to twenty-sixth rounds.
+held-out 69, whose row reads *dev69* (seen). Held-out 70 measures the twenty-third to twenty-sixth rounds. The
+twenty-seventh (ADR 0086) tuned on held-out 66, whose row reads *dev66* (seen).
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -504,6 +507,11 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **The twenty-seventh round (ADR 0086)** takes held-out 66's misses: a person who pastes a long brief for each task,
+  each closing with "Do not commit or push to GitHub." (or "Do NOT commit.", "DO NOT push changes to GitHub."). A
+  pasted document is still not read as instructions, but its git prohibitions are held back as a weak rule is, and
+  proposed when a second session says them again. Held-out 66 gives 1 proposal, worth keeping, quoting eight briefs, 4
+  of 7 rules found, and reads *dev66* (seen); no other row moved. No split measures it: the look-ups were spent.
 - **Held-out 70, the measure of the frozen twenty-third to twenty-sixth rounds (1096479 the last): no proposal, no
   mistake; no durable rule in it — the same for all four.** 32 fresh prompts (6 maybe) of three new people's prompt
   logs (`gemini-prompts.md`, `ai-prompts.txt`), labelled apart while the twenty-sixth round was written and read after

@@ -30,6 +30,7 @@ from memory_review.extract.precision import (
     is_a_programs_default,
     is_a_role_brief,
     is_a_tools_message,
+    is_about_git,
     is_corrective_half,
     is_pasted_document,
     is_task_spec,
@@ -161,7 +162,7 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
     if not written and not any(cue.search(turn.text) for cue in cues):
         return scan
     if is_pasted_document(turn.text):  # a plan or a README pasted in is not an instruction
-        return scan
+        return _git_rules_of_a_paste(turn, scan) if trusted else scan
     if is_a_tools_message(turn.text):  # Cursor's own plan hand-off in the person's slot (ADR 0059)
         return scan
     if is_a_role_brief(turn.text):  # "You are a … Your mission is …": a prompt pasted in for one task (ADR 0063)
@@ -224,6 +225,22 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
             correction := find_correction(said.text)
         ) is not None:
             scan.corrections.append((said, correction))
+    return scan
+
+
+def _git_rules_of_a_paste(turn: Turn, scan: _Scan) -> _Scan:
+    """ "Do not commit or push to GitHub." in the brief the person pastes for each task: how they work with git, held
+    back until a second session says it again (ADR 0086); the rest of the brief is that task's."""
+    if not is_about_git(turn.text):
+        return scan
+    quoted = Covered(quoted_ranges(turn.text))
+    for start, end in sentence_spans(unwrapped(turn.text)):
+        said = _Said(turn, start, end)
+        if quoted.covers(start, end) or not is_about_git(said.text):
+            continue
+        found = examine(said.text)
+        if found is not None and found.type == "forbidden" and not is_one_off(said.text):
+            scan.named.append((said, found))
     return scan
 
 

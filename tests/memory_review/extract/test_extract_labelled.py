@@ -396,8 +396,9 @@ PINNED_SINCE_ROUND_19 = {
     # (held-out 65)
     "heldout64": ((40, 1, 3), (0, 0, 0)),
     "heldout65": ((25, 0, 5), (0, 0, 0)),
-    # rounds 23 to 25: no proposal; 0 of 7 rules found, all inside task briefs that say "for this task ONLY"
-    "heldout66": ((20, 7, 1), (0, 0, 0)),
+    # rounds 23 to 25: no proposal; 0 of 7 rules found, all inside task briefs that say "for this task ONLY"; the
+    # twenty-seventh round (ADR 0086) tuned on it: a git prohibition in briefs pasted in two sessions
+    "heldout66": ((20, 7, 1), (1, 1, 4)),
     # rounds 23 to 25: 1 proposal, worth keeping (a brief's "Working agreement: …"), 1 of 2 rules found
     "heldout67": ((17, 2, 4), (1, 1, 1)),
     "heldout68": ((3, 0, 0), (0, 0, 0)),
