@@ -241,7 +241,8 @@ def _same_trust(left: Finding, right: Finding) -> bool:
 
 def _merge(group: Finding, other: Finding) -> Finding:
     evidence = _merged_evidence(group.evidence, other.evidence)
-    turns = [e.turn_id for e in other.evidence if e.turn_id and e not in group.evidence]
+    named = {e.turn_id for e in group.evidence}  # a turn named once, however many of its quotes are merged in
+    turns = [turn for turn in dict.fromkeys(e.turn_id for e in other.evidence) if turn and turn not in named]
     rationale = group.rationale + (f" Also said in turn {', '.join(turns)}." if turns else "")
     priority: Priority = max(group.priority, other.priority, key=lambda p: _RANK[p])
     sessions = {e.session_id for e in (*group.evidence, *other.evidence) if e.session_id}

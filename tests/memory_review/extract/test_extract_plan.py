@@ -156,6 +156,17 @@ def test_duplicates_within_one_run_collapse_with_their_evidence() -> None:
     assert result.found == 2
 
 
+def test_a_turn_merged_in_twice_is_named_once() -> None:
+    # "Do NOT commit." and "Do NOT push." of one turn both join "Do not commit or push." (held-out 66, ADR 0086)
+    findings = findings_from(
+        "Never commit or push the build folder.", "ok", "Never commit the build folder. Never push the build folder."
+    )
+    result = plan(findings, approved=[], pending=[], discarded=[])
+    (planned,) = result.proposals
+    assert planned.proposal.rationale.count("Also said in turn") == 1
+    assert planned.proposal.rationale.count("t2") == 1
+
+
 def test_untrusted_findings_never_merge_into_the_users() -> None:
     user = findings_from("Never mock the database in tests.")
     tool = findings_from("Never mock the database in tests.", source="tool-output")
