@@ -568,12 +568,12 @@ DOC_TAIL = """
 - **The twenty-third round (ADR 0082)** takes the rule a person tacks onto a request after "remember", "keep in mind" or
   "don't forget" when it has a strong signal: "Come up with a plan for these tests, remember I don't like to use mocks."
   (held-out 53) proposes "I don't like to use mocks."; "…, remember to run the tests" is still a step of the task.
-  Held-out 53 gives 4 proposals, all worth keeping, 3 of 4 rules found, and reads *dev53* (seen); no other row moved. No
-  split measures it yet.
+  Held-out 53 gives 4 proposals, all worth keeping, 3 of 4 rules found, and reads *dev53* (seen); no other row moved.
+  Held-out 57 to 70 measured it later (f1353e7, above).
 - **The twenty-second round (ADR 0081)**, tuned on held-out 48 (seen since the twentieth): "for all (the) future
   sessions" and "in all future conversations" are a standing word, where "in future sessions" is still an adjective
   before a noun (ADR 0049). Held-out 48 gives 4 proposals, all worth keeping, 4 of 11 rules found; no other row moved.
-  No split measures it yet.
+  Held-out 57 to 70 measured it later, with the twenty-third (above).
 - **One rule said again in one run is one proposal (ADR 0079).** "Always use rustup to run Rust commands" and "Always
   use rustup" (held-out 50), "Use `uv pip ...` not `pip ...` ." and "Plus always use "uv pip...", not "pip"!" (held-out
   36) were proposed apart: all the words of the shorter wording are in the longer, which has at most four times as many.
