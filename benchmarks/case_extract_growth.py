@@ -39,6 +39,7 @@ TRIGGERS = (
     "remember to always run x",
     "I look forward to x, y, z in the future",
     "do not commit x",
+    "see a.md. always edit that file x",
     "add to CLAUDE.md: never use x",
     '"never do x" and y',
     "1. /cmd never do x",

@@ -57,7 +57,7 @@ twenty-third and twenty-fourth rounds once; the twenty-fifth (ADR 0084) tuned on
 (seen). ``heldout66`` to ``heldout69`` (IBM Bob task exports, a 185-prompt Copilot log) measured the frozen
 twenty-third to twenty-fifth rounds once; the twenty-sixth (ADR 0085) tuned on held-out 69: its row reads ``dev69``
 (seen). ``heldout70`` measured the frozen twenty-third to twenty-sixth rounds once. The twenty-seventh (ADR 0086)
-tuned on held-out 66: its row reads ``dev66`` (seen).
+tuned on held-out 66: its row reads ``dev66`` (seen); the twenty-eighth (ADR 0087) on held-out 53 and 69, both seen.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -495,7 +495,8 @@ twenty-fourth (ADR 0083) tuned on held-out 60, whose row reads *dev60* (seen). H
 twenty-third and twenty-fourth rounds; the twenty-fifth (ADR 0084) tuned on held-out 57, whose row reads *dev57*
 (seen). Held-out 66 to 69 measure the twenty-third to twenty-fifth rounds; the twenty-sixth (ADR 0085) tuned on
 held-out 69, whose row reads *dev69* (seen). Held-out 70 measures the twenty-third to twenty-sixth rounds. The
-twenty-seventh (ADR 0086) tuned on held-out 66, whose row reads *dev66* (seen).
+twenty-seventh (ADR 0086) tuned on held-out 66, whose row reads *dev66* (seen); the twenty-eighth (ADR 0087) on
+held-out 53 and 69, both already seen.
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -507,6 +508,11 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **The twenty-eighth round (ADR 0087)**: "this file" or "that file" right after a sentence that names one file is
+  that file: "Did you add that prompt to my ai-prompts.txt? You should always add my prompts to that file." (held-out
+  69) and "… in a file called ai-history.md. ALWAYS record my messages … into this file …" (held-out 53) are rules now,
+  quoted with the sentence that names the file. Held-out 53 gives 5 proposals, all worth keeping, 4 of 4 rules found;
+  held-out 69 gives 6, all worth keeping, 6 of 13 found; no other row moved. No split measures it.
 - **The twenty-seventh round (ADR 0086)** takes held-out 66's misses: a person who pastes a long brief for each task,
   each closing with "Do not commit or push to GitHub." (or "Do NOT commit.", "DO NOT push changes to GitHub."). A
   pasted document is still not read as instructions, but its git prohibitions are held back as a weak rule is, and

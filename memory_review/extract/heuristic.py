@@ -195,6 +195,13 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
         # it is everywhere and never the person's choice
         classification = examine(said.text) or (a_tool_choice(said.text) if trusted else None)
         if (
+            classification is None
+            and position
+            and trusted
+            and (named := _with_the_file_named(said, spans[position - 1], scan))
+        ):
+            said, classification = named
+        if (
             classification is not None
             and spec
             and not _holds_beyond_the_spec(said.text, classification)
@@ -226,6 +233,28 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
         ) is not None:
             scan.corrections.append((said, correction))
     return scan
+
+
+# "Did you add that prompt to my ai-prompts.txt? You should always add my prompts to that file.": "that file" is the
+# one the sentence before names (held-out 53 and 69, ADR 0087)
+_THAT_FILE = re.compile(r"\b(?:this|that|the\s+same)\s+file\b", re.IGNORECASE)
+_FILE_NAME = re.compile(r"(?<![\w/.-])[\w-]+(?:\.[\w-]+)*\.[a-z]{1,5}\b(?![/\w])", re.IGNORECASE)
+
+
+def _with_the_file_named(said: _Said, before: tuple[int, int], scan: _Scan) -> tuple[_Said, Classification] | None:
+    """A rule about "that file", read with the one file the sentence before names: both sentences are its quote."""
+    if not _THAT_FILE.search(said.text):
+        return None
+    before_start, before_end = before
+    if len(said.turn.text[before_start : said.end].encode("utf-8", "surrogatepass")) > MAX_QUOTE_BYTES:
+        return None  # the quote would be cut before the rule
+    names = {found.group() for found in _FILE_NAME.finditer(said.turn.text, before_start, before_end)}
+    if len(names) != 1 or scan.reach() > before_start:
+        return None  # no file named, or several, or that sentence is already a finding of its own
+    found = examine(_THAT_FILE.sub(names.pop(), said.text))
+    if found is None or found.named_one_off or found.held_back:
+        return None
+    return _Said(said.turn, before_start, said.end), found
 
 
 def _git_rules_of_a_paste(turn: Turn, scan: _Scan) -> _Scan:

@@ -372,7 +372,8 @@ PINNED_SINCE_ROUND_19 = {
     "heldout52": ((212, 8, 36), (3, 3, 2)),
     # rounds 19 and 20: 3 proposals, all worth keeping, 2 of 4 rules found; the twenty-third round (ADR 0082) tuned on
     # it: "…, remember I don't like to use mocks." is found
-    "heldout53": ((57, 4, 5), (4, 4, 3)),
+    # the twenty-eighth (ADR 0087): "ALWAYS record my messages … into this file" with the file named before it
+    "heldout53": ((57, 4, 5), (5, 5, 4)),
     # rounds 19 and 20: no proposal; its 3 rules (in Korean) not found
     "heldout54": ((142, 3, 13), (0, 0, 0)),
     # rounds 19 to 21: 1 proposal, worth keeping ("… always never work on laptop , always vm …"), 1 of 7 rules found
@@ -403,8 +404,9 @@ PINNED_SINCE_ROUND_19 = {
     "heldout67": ((17, 2, 4), (1, 1, 1)),
     "heldout68": ((3, 0, 0), (0, 0, 0)),
     # rounds 23 to 25: 6 proposals, 5 worth keeping, 5 of 13 rules found; the twenty-sixth round (ADR 0085) tuned on
-    # it: "as I look forward to … in the future" is the person's own plan
-    "heldout69": ((185, 13, 10), (5, 5, 5)),
+    # it: "as I look forward to … in the future" is the person's own plan; the twenty-eighth (ADR 0087): "… my
+    # ai-prompts.txt? You should always add my prompts to that file."
+    "heldout69": ((185, 13, 10), (6, 6, 6)),
     # rounds 23 to 26: no proposal, no durable rule
     "heldout70": ((32, 0, 6), (0, 0, 0)),
 }
