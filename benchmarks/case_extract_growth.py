@@ -40,6 +40,7 @@ TRIGGERS = (
     "I look forward to x, y, z in the future",
     "do not commit x",
     "see a.md. always edit that file x",
+    "always edit a.md x",
     "add to CLAUDE.md: never use x",
     '"never do x" and y',
     "1. /cmd never do x",

@@ -508,6 +508,10 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **One rule about one file said in other words in one run is one proposal (ADR 0088).** Held-out 69's "always add my
+  prompts to ai-prompts.txt", said in four wordings on nine days, was four proposals: when the same file is named in
+  both and three quarters of the shorter wording's words are in the other, they are one, quoting each turn. Held-out 69
+  gives 3 proposals (was 6), all worth keeping, the same 6 of 13 rules found; no other row moved.
 - **The twenty-eighth round (ADR 0087)**: "this file" or "that file" right after a sentence that names one file is
   that file: "Did you add that prompt to my ai-prompts.txt? You should always add my prompts to that file." (held-out
   69) and "… in a file called ai-history.md. ALWAYS record my messages … into this file …" (held-out 53) are rules now,

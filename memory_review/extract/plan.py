@@ -16,6 +16,7 @@ again with the previous run's proposals pending proposes nothing new.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -30,6 +31,12 @@ from memory_review.proposal import Evidence, Priority, ProposedMemory, Proposer,
 FLAG_PREVIOUSLY_DISCARDED = "previously-discarded"
 NEAR_DUPLICATE = 0.6
 RESTATED_AT_MOST = 4  # times the words of the shorter wording
+# One rule about one file said in other words in one run ("Always append prompts to the end of ai-prompts.txt.", "Yes,
+# always update ai-prompts.txt with every prompt", held-out 69, ADR 0088): the file named in both, and this share of
+# the shorter wording's words in the other
+SAME_FILE_SHARE = 0.75
+SAME_FILE_GROUPS = 8  # the groups a file's name finds, so that a message of many rules about one file stays linear
+_FILE_NAME = re.compile(r"(?<![\w/.-])[\w-]+(?:\.[\w-]+)*\.[a-z]{1,5}\b(?![/\w])", re.IGNORECASE)
 _RANK: dict[str, int] = {"low": 0, "medium": 1, "high": 2}
 
 
@@ -70,6 +77,7 @@ class _Known:
     bag: frozenset[str]
     type: str
     scope: DurableScope | None = None
+    files: frozenset[str] = frozenset()
 
 
 def plan(
@@ -109,10 +117,12 @@ def collapse(findings: Sequence[Finding]) -> list[Finding]:
     index = BagIndex([k.bag for k in known], NEAR_DUPLICATE, contained=RESTATED_AT_MOST)
     by_id: dict[str, list[int]] = {}
     by_text: dict[str, list[int]] = {}
+    by_file: dict[str, list[int]] = {}
     groups: dict[int, Finding] = {}  # by the position of the finding that leads the group
     for position, (finding, me) in enumerate(zip(findings, known, strict=True)):
         candidates = index.candidates(position) | set(by_id.get(me.id, ()))
         candidates.update(c for text in me.texts for c in by_text.get(text, ()))
+        candidates.update(c for name in me.files for c in by_file.get(name, ()))
         leader = next(
             (c for c in sorted(candidates) if _same_trust(groups[c], finding) and _near(known[c], me)),
             None,
@@ -125,6 +135,9 @@ def collapse(findings: Sequence[Finding]) -> list[Finding]:
         by_id.setdefault(me.id, []).append(position)
         for text in me.texts:
             by_text.setdefault(text, []).append(position)
+        for name in me.files:
+            if len(named := by_file.setdefault(name, [])) < SAME_FILE_GROUPS:
+                named.append(position)
     return list(groups.values())
 
 
@@ -211,8 +224,12 @@ def _durable(scope: str) -> DurableScope | None:
 
 def _known(memory: ProposedMemory | Memory, scope: DurableScope | None = None) -> _Known:
     texts = frozenset(t for t in (normalize(memory.body), normalize(memory.description)) if t)
-    bag = rule_bag(memory.body or memory.description)  # what an update is for
-    return _Known(id=memory.id, description=memory.description, texts=texts, bag=bag, type=memory.type, scope=scope)
+    said = memory.body or memory.description
+    bag = rule_bag(said)  # what an update is for
+    files = frozenset(name.lower() for name in _FILE_NAME.findall(said))
+    return _Known(
+        id=memory.id, description=memory.description, texts=texts, bag=bag, type=memory.type, scope=scope, files=files
+    )
 
 
 def _known_finding(finding: Finding) -> _Known:
@@ -224,7 +241,7 @@ def _near(left: _Known, right: _Known) -> bool:
         return True
     if (left.type == "forbidden") != (right.type == "forbidden"):
         return False  # "always indent with tabs" and "never indent with tabs in Makefiles" in one run: both shown
-    return overlap(left.bag, right.bag) >= NEAR_DUPLICATE or _restated(left.bag, right.bag)
+    return overlap(left.bag, right.bag) >= NEAR_DUPLICATE or _restated(left.bag, right.bag) or _same_file(left, right)
 
 
 def _restated(left: frozenset[str], right: frozenset[str]) -> bool:
@@ -232,6 +249,15 @@ def _restated(left: frozenset[str], right: frozenset[str]) -> bool:
     commands" (held-out 50). All the words of the shorter, and at most a few more, are in the longer."""
     short, long = sorted((left, right), key=len)
     return bool(short) and short <= long and len(long) <= RESTATED_AT_MOST * len(short)
+
+
+def _same_file(left: _Known, right: _Known) -> bool:
+    """One rule about one file in other words: "Always append prompts to the end of ai-prompts.txt." and "Yes, always
+    update ai-prompts.txt with every prompt" name it both, and most words of the shorter are in the other."""
+    if not left.files & right.files:
+        return False
+    short, long = sorted((left.bag, right.bag), key=len)
+    return bool(short) and len(short & long) >= SAME_FILE_SHARE * len(short)
 
 
 def _same_trust(left: Finding, right: Finding) -> bool:

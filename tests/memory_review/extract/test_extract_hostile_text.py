@@ -202,3 +202,16 @@ def test_planning_thousands_of_distinct_rules_against_as_many_pending() -> None:
 def test_planning_thousands_of_rules_that_share_most_of_their_words() -> None:
     text = "".join(f"Always run the linter and the tests before commit {i}. " for i in range(4_000))
     assert len(plan(extract(user_transcript(text)), **_EMPTY).proposals) == 1
+
+
+# ADR 0088: a file's name also finds the groups to compare with, at most SAME_FILE_GROUPS of them; with no more rules
+# than that, finding them by index still equals comparing with every group.
+_FILE_RULE = st.lists(st.sampled_from([*_WORDS[:6], "a.md", "b.txt"]), min_size=1, max_size=5).map(
+    lambda words: "Always edit " + " ".join(words)
+)
+
+
+@given(st.lists(_FILE_RULE, max_size=plan_module.SAME_FILE_GROUPS))
+def test_planning_rules_about_one_file_by_index_equals_comparing_with_every_group(said_now: list[str]) -> None:
+    findings = extract(user_transcript(*said_now))
+    assert plan_module.collapse(findings) == _naive_collapse(findings)

@@ -405,8 +405,9 @@ PINNED_SINCE_ROUND_19 = {
     "heldout68": ((3, 0, 0), (0, 0, 0)),
     # rounds 23 to 25: 6 proposals, 5 worth keeping, 5 of 13 rules found; the twenty-sixth round (ADR 0085) tuned on
     # it: "as I look forward to … in the future" is the person's own plan; the twenty-eighth (ADR 0087): "… my
-    # ai-prompts.txt? You should always add my prompts to that file."
-    "heldout69": ((185, 13, 10), (6, 6, 6)),
+    # ai-prompts.txt? You should always add my prompts to that file."; ADR 0088: one rule about one file in other words
+    # is one proposal
+    "heldout69": ((185, 13, 10), (3, 3, 6)),
     # rounds 23 to 26: no proposal, no durable rule
     "heldout70": ((32, 0, 6), (0, 0, 0)),
 }

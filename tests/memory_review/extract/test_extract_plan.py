@@ -167,6 +167,22 @@ def test_a_turn_merged_in_twice_is_named_once() -> None:
     assert planned.proposal.rationale.count("t2") == 1
 
 
+def test_one_rule_about_one_file_in_other_words_is_one_proposal() -> None:
+    # held-out 69, ADR 0088: the file named in both, and most words of the shorter wording in the other
+    findings = findings_from(
+        "I want you to always append all of my prompts to the ai-prompts.txt file.",
+        "Always append prompts to the end of ai-prompts.txt.",
+        "Yes, always update ai-prompts.txt with every prompt",
+    )
+    (planned,) = plan(findings, approved=[], pending=[], discarded=[]).proposals
+    assert [e.turn_id for e in planned.proposal.evidence] == ["t0", "t1", "t2"]
+
+
+def test_other_rules_about_one_file_stay_apart() -> None:
+    findings = findings_from("Always update notes.md with every change.", "Always keep notes.md under 200 lines.")
+    assert len(plan(findings, approved=[], pending=[], discarded=[]).proposals) == 2
+
+
 def test_untrusted_findings_never_merge_into_the_users() -> None:
     user = findings_from("Never mock the database in tests.")
     tool = findings_from("Never mock the database in tests.", source="tool-output")
