@@ -67,7 +67,7 @@ from memory_review.extract.signals import (
     is_strong,
     scope_of,
 )
-from memory_review.extract.textutil import Covered, leaders, sentence_spans, tokens, unwrapped
+from memory_review.extract.textutil import FILE_NAME, Covered, leaders, sentence_spans, tokens, unwrapped
 from memory_review.extract.transcript import UNTRUSTED_SOURCES, Transcript, Turn
 from memory_review.models import MemoryType
 from memory_review.proposal import Priority, Proposer
@@ -238,7 +238,6 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
 # "Did you add that prompt to my ai-prompts.txt? You should always add my prompts to that file.": "that file" is the
 # one the sentence before names (held-out 53 and 69, ADR 0087)
 _THAT_FILE = re.compile(r"\b(?:this|that|the\s+same)\s+file\b", re.IGNORECASE)
-_FILE_NAME = re.compile(r"(?<![\w/.-])[\w-]+(?:\.[\w-]+)*\.[a-z]{1,5}\b(?![/\w])", re.IGNORECASE)
 
 
 def _with_the_file_named(said: _Said, before: tuple[int, int], scan: _Scan) -> tuple[_Said, Classification] | None:
@@ -248,7 +247,7 @@ def _with_the_file_named(said: _Said, before: tuple[int, int], scan: _Scan) -> t
     before_start, before_end = before
     if len(said.turn.text[before_start : said.end].encode("utf-8", "surrogatepass")) > MAX_QUOTE_BYTES:
         return None  # the quote would be cut before the rule
-    names = {found.group() for found in _FILE_NAME.finditer(said.turn.text, before_start, before_end)}
+    names = {found.group() for found in FILE_NAME.finditer(said.turn.text, before_start, before_end)}
     if len(names) != 1 or scan.reach() > before_start:
         return None  # no file named, or several, or that sentence is already a finding of its own
     found = examine(_THAT_FILE.sub(names.pop(), said.text))

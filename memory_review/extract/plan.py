@@ -16,7 +16,6 @@ again with the previous run's proposals pending proposes nothing new.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -24,7 +23,7 @@ from pydantic import Field, field_serializer
 
 from memory_review.extract.finding import FLAG_UNTRUSTED, Finding, rule_bag, within_evidence_bytes
 from memory_review.extract.heuristic import PROPOSER
-from memory_review.extract.textutil import BagIndex, normalize, overlap
+from memory_review.extract.textutil import FILE_NAME, BagIndex, normalize, overlap
 from memory_review.models import DurableScope, Memory, Strict
 from memory_review.proposal import Evidence, Priority, ProposedMemory, Proposer, UpsertProposal
 
@@ -36,7 +35,6 @@ RESTATED_AT_MOST = 4  # times the words of the shorter wording
 # the shorter wording's words in the other
 SAME_FILE_SHARE = 0.75
 SAME_FILE_GROUPS = 8  # the groups a file's name finds, so that a message of many rules about one file stays linear
-_FILE_NAME = re.compile(r"(?<![\w/.-])[\w-]+(?:\.[\w-]+)*\.[a-z]{1,5}\b(?![/\w])", re.IGNORECASE)
 _RANK: dict[str, int] = {"low": 0, "medium": 1, "high": 2}
 
 
@@ -226,7 +224,7 @@ def _known(memory: ProposedMemory | Memory, scope: DurableScope | None = None) -
     texts = frozenset(t for t in (normalize(memory.body), normalize(memory.description)) if t)
     said = memory.body or memory.description
     bag = rule_bag(said)  # what an update is for
-    files = frozenset(name.lower() for name in _FILE_NAME.findall(said))
+    files = frozenset(name.lower() for name in FILE_NAME.findall(said))
     return _Known(
         id=memory.id, description=memory.description, texts=texts, bag=bag, type=memory.type, scope=scope, files=files
     )

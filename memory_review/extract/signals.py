@@ -608,8 +608,9 @@ def _has_only_strong(hits: list[Signal], name: str) -> bool:
 def _idiom(signal: Signal, text: str) -> bool:
     """The signal's words, but in an idiom or a description, not a standing instruction (ADR 0057)."""
     if signal.name == "from now on":
-        described = signal.pattern.search(outside_the_described_future(text)) is None
-        return describes_an_occasion(text) or a_things_default(text) or described
+        if describes_an_occasion(text) or a_things_default(text):
+            return True
+        return signal.pattern.search(outside_the_described_future(text)) is None  # only in a future it describes
     if signal.kind == "prefer":
         return picks_an_offered_option(text)
     if signal.name == "we use":  # "the linking method we use in X" points at code (ADR 0062); "ensure …, we use X"

@@ -30,6 +30,8 @@ _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _WORD = re.compile(r"[a-z0-9][a-z0-9+#]*(?:['’][a-z]+)?")
 _SPACE = re.compile(r"\s+")
+# A file named by its name and extension ("ai-prompts.txt", "notes.md"), not a path's middle or a URL's host part
+FILE_NAME = re.compile(r"(?<![\w/.-])[\w-]+(?:\.[\w-]+)*\.[a-z]{1,5}\b(?![/\w])", re.IGNORECASE)
 _EDGE_PUNCT = " \t.,;:!?。，；：！？、\"'“”‘’()[]{}<>`*_-—–"
 
 STOPWORDS: frozenset[str] = frozenset(
