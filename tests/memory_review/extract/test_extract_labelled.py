@@ -410,6 +410,14 @@ PINNED_SINCE_ROUND_19 = {
     "heldout69": ((185, 13, 10), (3, 3, 6)),
     # rounds 23 to 26: no proposal, no durable rule
     "heldout70": ((32, 0, 6), (0, 0, 0)),
+    # round 28 with ADR 0088: no proposal in any; held-out 71's rule (a brief's "Working Rules") and 75's ("All future
+    # work goes inside …/vioverse-refactor/.") not found; held-out 72's 13, all inside Amp's thread hand-offs, not found
+    "heldout71": ((8, 1, 1), (0, 0, 0)),
+    "heldout72": ((105, 13, 31), (0, 0, 0)),
+    "heldout73": ((16, 0, 5), (0, 0, 0)),
+    "heldout74": ((5, 0, 0), (0, 0, 0)),
+    "heldout75": ((15, 1, 1), (0, 0, 0)),
+    "heldout76": ((8, 0, 1), (0, 0, 0)),
 }
 
 
