@@ -58,7 +58,7 @@ twenty-third and twenty-fourth rounds once; the twenty-fifth (ADR 0084) tuned on
 twenty-third to twenty-fifth rounds once; the twenty-sixth (ADR 0085) tuned on held-out 69: its row reads ``dev69``
 (seen). ``heldout70`` measured the frozen twenty-third to twenty-sixth rounds once. The twenty-seventh (ADR 0086)
 tuned on held-out 66: its row reads ``dev66`` (seen); the twenty-eighth (ADR 0087) on held-out 53 and 69, both seen.
-``heldout71`` to ``heldout76`` (later stretches of Bob exports, transcripts and prompt-history records; a new person's
+``heldout71`` to ``heldout77`` (later stretches of Bob exports, transcripts and prompt-history records; a new person's
 Amp threads; prompt logs) measured the frozen twenty-eighth round with the planner's merge of ADR 0088 once.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
@@ -164,6 +164,7 @@ SPLITS = (
     "heldout74",
     "heldout75",
     "heldout76",
+    "heldout77",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
