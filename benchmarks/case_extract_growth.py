@@ -50,6 +50,9 @@ TRIGGERS = (
     "remember to run x",
     "记住用 x",
     "毎回 x してください",
+    "## Working Rules\n- define x",
+    "I prefer x over y",
+    "All future work goes in x",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 
@@ -82,7 +85,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             large = cpu(message(trigger, joiner, args.count * args.factor))
             ratio = large / max(small, 1e-4)
             mark = "  <- grows faster than linear" if ratio > 1.75 * args.factor and large > 0.2 else ""
-            print(f"{trigger[:40]:40} {joiner!r:7} {small:7.3f}s {large:7.3f}s {ratio:6.1f}{mark}", flush=True)
+            shown = trigger.replace("\n", "\\n")  # one row a trigger, whatever it holds
+            print(f"{shown[:40]:40} {joiner!r:7} {small:7.3f}s {large:7.3f}s {ratio:6.1f}{mark}", flush=True)
     return 0
 
 

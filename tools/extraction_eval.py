@@ -59,7 +59,8 @@ twenty-third to twenty-fifth rounds once; the twenty-sixth (ADR 0085) tuned on h
 (seen). ``heldout70`` measured the frozen twenty-third to twenty-sixth rounds once. The twenty-seventh (ADR 0086)
 tuned on held-out 66: its row reads ``dev66`` (seen); the twenty-eighth (ADR 0087) on held-out 53 and 69, both seen.
 ``heldout71`` to ``heldout77`` (later stretches of Bob exports, transcripts and prompt-history records; a new person's
-Amp threads; prompt logs) measured the frozen twenty-eighth round with the planner's merge of ADR 0088 once.
+Amp threads; prompt logs) measured the frozen twenty-eighth round with the planner's merge of ADR 0088 once; the
+twenty-ninth (ADR 0089) tuned on held-out 72, 75 and 77: their rows read ``dev72``, ``dev75`` and ``dev77`` (seen).
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -204,6 +205,9 @@ ROLES = {
     "heldout60": "dev60 (seen; was heldout60)",
     "heldout66": "dev66 (seen; was heldout66)",
     "heldout69": "dev69 (seen; was heldout69)",
+    "heldout72": "dev72 (seen; was heldout72)",
+    "heldout75": "dev75 (seen; was heldout75)",
+    "heldout77": "dev77 (seen; was heldout77)",
     "judged1": "judged1 (seen)",
 }
 

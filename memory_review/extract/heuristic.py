@@ -40,6 +40,7 @@ from memory_review.extract.precision import (
     quoted_ranges,
     rule_after_task,
     rule_before_task,
+    working_rule_items,
 )
 from memory_review.extract.reminders import (
     REMINDER_CUE,
@@ -64,6 +65,7 @@ from memory_review.extract.signals import (
     a_tool_choice,
     examine,
     is_one_off,
+    is_question,
     is_strong,
     scope_of,
 )
@@ -77,6 +79,7 @@ SIGNAL_REPEATED = "repeated correction"
 SIGNAL_SESSIONS = "repeated across sessions"
 SIGNAL_RULE_FILE = "for an instruction file"
 SIGNAL_MEMORY_NOTE = "# memory note"
+SIGNAL_WORKING_RULE = "working rule"
 MIN_REPEATS = 2
 MIN_SESSIONS = 2
 SAME_RULE = 0.6  # token overlap at which two wordings are the same instruction
@@ -101,6 +104,8 @@ _MARKER_ONLY = re.compile(
 )
 
 
+# "I prefer", "I'd rather", "my preference": the cheap look before reading a pasted brief sentence by sentence
+_I_PREFER = re.compile(r"\bi(?:'d|\s+would)?\s+(?:\w+\s+)?prefer\b|\bmy\s+preference\b", re.IGNORECASE)
 _INSTEAD = re.compile(r"\b(?:instead|rather)\b|改用|换成", re.IGNORECASE)
 
 
@@ -162,7 +167,7 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
     if not written and not any(cue.search(turn.text) for cue in cues):
         return scan
     if is_pasted_document(turn.text):  # a plan or a README pasted in is not an instruction
-        return _git_rules_of_a_paste(turn, scan) if trusted else scan
+        return _rules_of_a_paste(turn, scan) if trusted else scan
     if is_a_tools_message(turn.text):  # Cursor's own plan hand-off in the person's slot (ADR 0059)
         return scan
     if is_a_role_brief(turn.text):  # "You are a … Your mission is …": a prompt pasted in for one task (ADR 0063)
@@ -256,20 +261,42 @@ def _with_the_file_named(said: _Said, before: tuple[int, int], scan: _Scan) -> t
     return _Said(said.turn, before_start, said.end), found
 
 
-def _git_rules_of_a_paste(turn: Turn, scan: _Scan) -> _Scan:
-    """ "Do not commit or push to GitHub." in the brief the person pastes for each task: how they work with git, held
-    back until a second session says it again (ADR 0086); the rest of the brief is that task's."""
-    if not is_about_git(turn.text):
+def _rules_of_a_paste(turn: Turn, scan: _Scan) -> _Scan:
+    """The person's own rules in a brief they paste again and again, held back until a second session says them too.
+
+    Three kinds: "Do not commit or push to GitHub." in the brief pasted for each task, how they work with git (ADR
+    0086); "I prefer XDG-style ~/.config paths over ~/Library/Application Support." in the hand-off that opens each
+    thread, their own preference in the first person; and the items under the brief's "Working Rules" heading (ADR
+    0089). The rest of the brief is that task's."""
+    scan.named.extend(_working_rules(turn))
+    git = is_about_git(turn.text)
+    if not git and _I_PREFER.search(turn.text) is None:
         return scan
     quoted = Covered(quoted_ranges(turn.text))
     for start, end in sentence_spans(unwrapped(turn.text)):
         said = _Said(turn, start, end)
-        if quoted.covers(start, end) or not is_about_git(said.text):
+        if quoted.covers(start, end) or is_one_off(said.text):
             continue
         found = examine(said.text)
-        if found is not None and found.type == "forbidden" and not is_one_off(said.text):
+        if found is None:
+            continue
+        if (git and found.type == "forbidden" and is_about_git(said.text)) or "I prefer" in found.signals:
             scan.named.append((said, found))
     return scan
+
+
+def _working_rules(turn: Turn) -> list[tuple[_Said, Classification]]:
+    """The items under a "## Working Rules" heading of a pasted brief, each a rule of the person's way of working,
+    held back like a weak kind until a second session's brief says it again (ADR 0089)."""
+    rules = []
+    for start, end in working_rule_items(turn.text):
+        said = _Said(turn, start, end)
+        if is_one_off(said.text) or is_question(said.text):
+            continue
+        memory_type, scope = kind_of(said.text)
+        found = Classification(memory_type, scope, SIGNAL_WORKING_RULE, (SIGNAL_WORKING_RULE,), held_back=True)
+        rules.append((said, found))
+    return rules
 
 
 def _memory_note(text: str) -> RuleForAFile | None:
@@ -478,19 +505,32 @@ def _repeated_across_sessions(transcript: Transcript, named: list[tuple[_Said, C
     return findings
 
 
+# A bare "use X" and a brief's working rule: a re-sent message (a retry in a new chat) is not a second occasion
+_COUNTED_ONCE_WHEN_RESENT = frozenset({SIGNAL_TOOL_CHOICE, SIGNAL_WORKING_RULE})
+
+
 def _resent(found: Classification, message: str, messages: set[str]) -> bool:
     """A bare "use X" sent again as the same whole message in a new chat: a re-send, not a second occasion.
 
     Held-out 8's "Use the MCP integration patterns for enhanced development" opened two chats a minute apart (ADR
     0064). The kinds with a signal word keep counting a re-sent message, as they were measured to (held-out 2).
     """
-    return found.signal == SIGNAL_TOOL_CHOICE and message in messages
+    return found.signal in _COUNTED_ONCE_WHEN_RESENT and message in messages
+
+
+def _what_waited(found: Classification) -> str:
+    """Why a rule said once was kept aside, as the rationale names it."""
+    if found.named_one_off:
+        return "about named code"
+    if found.signal == SIGNAL_WORKING_RULE:
+        return "among a brief's working rules"
+    return "with no standing word" if found.held_back else "inside a pasted brief"
 
 
 def _sessions_finding(transcript: Transcript, items: list[tuple[_Said, Classification]]) -> Finding:
     said, found = items[0]
     sessions = ", ".join(transcript.session_of(s.turn) for s, _ in items)
-    what = "about named code" if found.named_one_off else "with no standing word"
+    what = _what_waited(found)
     return build_finding(
         said.text,
         memory_type=found.type,

@@ -132,6 +132,40 @@ def is_pasted_document(text: str) -> bool:
     return structured >= PASTED_STRUCTURED_SHARE * len(lines)
 
 
+# "## Working Rules", "Working Rules (carried forward from session start)", "**Ground rules:**": the heading a person
+# puts over how they work in the brief they paste for each task (held-out 71 and 77, ADR 0089). "Rules:" alone heads a
+# spec's rules as often (how a parser must fill a field), and is not one.
+_RULES_HEADING = re.compile(
+    r"^[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*)?(?:working|ground|house|standing)[ \t]+rules\b[^\n]*$|"
+    r"^[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*)?working[ \t]+agreements?\b[^\n]*$",
+    _I | re.MULTILINE,
+)
+_HEADING = re.compile(r"[ \t]*#")
+_ITEM = re.compile(r"[ \t]*(?:[-*\u2022]|\d{1,2}[.)])[ \t]+(?=\S)")
+MAX_WORKING_RULES = 20
+
+
+def working_rule_items(text: str) -> list[tuple[int, int]]:
+    """The spans of the items (bullets or numbered, with their indented continuation lines) under each "Working Rules"
+    heading, up to the next heading or the first line that is neither an item nor its continuation."""
+    items: list[tuple[int, int]] = []
+    for heading in _RULES_HEADING.finditer(text):
+        position = heading.end() + 1
+        while position < len(text) and len(items) < MAX_WORKING_RULES:
+            end = text.find("\n", position)
+            end = len(text) if end < 0 else end
+            line = text[position:end]
+            item = _ITEM.match(line)
+            if item is not None:
+                items.append((position + item.end(), end))
+            elif line.strip() and line[:1] in " \t" and items and _HEADING.match(line) is None:
+                items[-1] = (items[-1][0], end)  # an item's next line, indented
+            elif line.strip():
+                break  # a heading, or the brief goes on in prose
+            position = end + 1
+    return items
+
+
 # Messages a coding tool writes itself into the person's slot, which exports and histories keep as the person's
 # (held-out 10, ADR 0059): Cursor's, when a plan is accepted ("Implement the plan as specified, it is attached for
 # your reference. Do NOT edit the plan file itself. … Mark them as in_progress as you work … Don't stop until you

@@ -106,7 +106,10 @@ _NOT_A_PLAN = (
 _IN_FUTURE = (
     r"(?:in\s+the\s+future|in\s+future"
     r"(?!\s+(?:[a-z]\w*[^s\W]s|work|development|release|version|session|update|iteration|project|proof)\b)|"
-    r"(?:for|in)\s+all\s+(?:the\s+)?future\s+(?:sessions?|conversations?|chats?))"
+    r"(?:for|in)\s+all\s+(?:the\s+)?future\s+(?:sessions?|conversations?|chats?)|"
+    # "All future work goes inside vioverse-refactor/.": the sentence's subject is every piece of work to come (held-out
+    # 75, ADR 0089)
+    r"^\s*all\s+(?:the\s+)?future\s+(?:work|development|changes|code|commits|features|tasks))"
 )
 # "By default, answer in English" sets the agent's default; "X will by default look at Y", "enabled by
 # default" describe what a program does (ADR 0049).

@@ -411,15 +411,17 @@ PINNED_SINCE_ROUND_19 = {
     # rounds 23 to 26: no proposal, no durable rule
     "heldout70": ((32, 0, 6), (0, 0, 0)),
     # round 28 with ADR 0088: no proposal in any; held-out 71's rule (a brief's "Working Rules") and 75's ("All future
-    # work goes inside …/vioverse-refactor/.") not found; held-out 72's 13, all inside Amp's thread hand-offs, not found
+    # work goes inside …/vioverse-refactor/.") not found; held-out 72's 13, all inside Amp's thread hand-offs, not found.
+    # The twenty-ninth round (ADR 0089) tuned on 72, 75 and 77: a first-person preference in hand-offs of two sessions,
+    # "all future work", a brief's "Working Rules" said in two sessions
     "heldout71": ((8, 1, 1), (0, 0, 0)),
-    "heldout72": ((105, 13, 31), (0, 0, 0)),
+    "heldout72": ((105, 13, 31), (1, 1, 2)),
     "heldout73": ((16, 0, 5), (0, 0, 0)),
     "heldout74": ((5, 0, 0), (0, 0, 0)),
-    "heldout75": ((15, 1, 1), (0, 0, 0)),
+    "heldout75": ((15, 1, 1), (1, 1, 1)),
     "heldout76": ((8, 0, 1), (0, 0, 0)),
     # round 28 with ADR 0088: no proposal; 0 of 5 rules found, all in the "Working Rules" of one person's briefs
-    "heldout77": ((18, 5, 1), (0, 0, 0)),
+    "heldout77": ((18, 5, 1), (2, 2, 2)),
 }
 
 
