@@ -53,6 +53,7 @@ TRIGGERS = (
     "## Working Rules\n- define x",
     "I prefer x over y",
     "All future work goes in x",
+    "it might be used x in the future",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

@@ -61,6 +61,8 @@ tuned on held-out 66: its row reads ``dev66`` (seen); the twenty-eighth (ADR 008
 ``heldout71`` to ``heldout77`` (later stretches of Bob exports, transcripts and prompt-history records; a new person's
 Amp threads; prompt logs) measured the frozen twenty-eighth round with the planner's merge of ADR 0088 once; the
 twenty-ninth (ADR 0089) tuned on held-out 72, 75 and 77: their rows read ``dev72``, ``dev75`` and ``dev77`` (seen).
+``heldout78`` (a later stretch of held-out 72's person) measured the frozen twenty-eighth and twenty-ninth rounds once;
+the thirtieth (ADR 0090) tuned on it: its row reads ``dev78`` (seen).
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -166,6 +168,7 @@ SPLITS = (
     "heldout75",
     "heldout76",
     "heldout77",
+    "heldout78",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -208,6 +211,7 @@ ROLES = {
     "heldout72": "dev72 (seen; was heldout72)",
     "heldout75": "dev75 (seen; was heldout75)",
     "heldout77": "dev77 (seen; was heldout77)",
+    "heldout78": "dev78 (seen; was heldout78)",
     "judged1": "judged1 (seen)",
 }
 
