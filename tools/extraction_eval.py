@@ -63,6 +63,7 @@ Amp threads; prompt logs) measured the frozen twenty-eighth round with the plann
 twenty-ninth (ADR 0089) tuned on held-out 72, 75 and 77: their rows read ``dev72``, ``dev75`` and ``dev77`` (seen).
 ``heldout78`` (a later stretch of held-out 72's person) measured the frozen twenty-eighth and twenty-ninth rounds once;
 the thirtieth (ADR 0090) tuned on it: its row reads ``dev78`` (seen).
+``heldout79`` (a new person's Kiro CLI prompt history) measured the frozen twenty-eighth to thirtieth rounds once.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -169,6 +170,7 @@ SPLITS = (
     "heldout76",
     "heldout77",
     "heldout78",
+    "heldout79",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
