@@ -515,7 +515,10 @@ twenty-third and twenty-fourth rounds; the twenty-fifth (ADR 0084) tuned on held
 (seen). Held-out 66 to 69 measure the twenty-third to twenty-fifth rounds; the twenty-sixth (ADR 0085) tuned on
 held-out 69, whose row reads *dev69* (seen). Held-out 70 measures the twenty-third to twenty-sixth rounds. The
 twenty-seventh (ADR 0086) tuned on held-out 66, whose row reads *dev66* (seen); the twenty-eighth (ADR 0087) on
-held-out 53 and 69, both already seen.
+held-out 53 and 69, both already seen. Held-out 71 to 77 measure the twenty-eighth round with the planner's merge
+(ADR 0088); the twenty-ninth (ADR 0089) tuned on held-out 72, 75 and 77, whose rows read *dev72*, *dev75* and *dev77*
+(seen). Held-out 78 measures the twenty-eighth and twenty-ninth rounds; the thirtieth (ADR 0090) tuned on it, whose row
+reads *dev78* (seen). Held-out 79 measures the twenty-eighth to thirtieth rounds.
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -527,6 +530,36 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 79, the measure of the frozen twenty-eighth to thirtieth rounds (94fbdb9, 5c04e79, f71cf56): no proposal,
+  no mistake; no durable rule in it — the same for all three.** 56 fresh prompts (9 maybe) of a new kind of source, one
+  new person's Kiro CLI prompt history (`.kiro/.cli_bash_history`), labelled apart while the thirtieth round was
+  written: project choices said in passing ("change the backend to use mysql not mongodb", MUI three times), each once
+  and with no standing word.
+- **The thirtieth round (ADR 0090)** takes held-out 78's mistake: "… were marked with `#[allow(dead_code)]` as they are
+  now used indirectly or might be used in the future." — "in the future" after "can", "could", "may" or "might" says
+  what may become of a thing. Held-out 78 gives no proposal and reads *dev78* (seen); no other row moved.
+- **Held-out 78, the measure of the frozen twenty-eighth and twenty-ninth rounds (94fbdb9, 5c04e79): 2 proposals, 1
+  worth keeping (a maybe); 0 of 2 rules found — the same for both.** 67 fresh prompts (2 durable, 25 maybe), a later
+  stretch of held-out 72's person (57 more Amp threads), labelled apart while the twenty-ninth round was written. The
+  mistake: the agent's words in a hand-off the person sent (above).
+- **The twenty-ninth round (ADR 0089)** reads the briefs a person pastes again and again: in a pasted document, a
+  first-person "I prefer …" and each item under a "Working Rules" heading are held back like a weak rule and proposed
+  when a second session's brief says them again (a brief re-sent word for word is a retry); "All future work goes
+  inside …" is a standing word. Held-out 72 gives 1 proposal ("I prefer XDG-style ~/.config paths over …", quoting two
+  hand-offs), 75 gives 1, 77 gives 2 ("Define every technical term before using it.", "Solve adjacent issues you spot
+  — do not wait to be asked."), all worth keeping, 5 of their 19 rules found; their rows read *dev72*, *dev75* and
+  *dev77* (seen); no other row moved.
+- **Held-out 71 to 77, the measure of the frozen twenty-eighth round with the planner's merge of ADR 0088 (94fbdb9): no
+  proposal, no mistake; 0 of 20 durable rules found.** 175 fresh prompts (20 durable, 40 maybe), labelled apart and read
+  after the round was frozen: later stretches of long IBM Bob exports (71, 77), a new kind of source, one new person's
+  Amp thread exports (72: 105 prompts, 13 durable), prompt logs (73, 76: four and two new people), prompt-history
+  records (74) and transcripts (75) of people already in a split. Every rule missed sat in a pasted brief: Amp's
+  hand-offs ("I prefer XDG-style ~/.config paths …", "Key patterns I follow: TDD …"), a sub-task brief's "Working
+  Rules", "All future work goes inside …/vioverse-refactor/." in a message that lists the folder's files.
+- **This session's fresh record (the latest frozen round on each split, held-out 71 to 79, 78 as the twenty-ninth round
+  measured it): 1 of 2 proposals worth keeping, 0 of 22 rules found. Fresh record since the hold of ADR 0059: 46 of 82
+  (56%)**; all frozen rounds 53 of 111 (48%). Nine labellers found 350 fresh prompts with about 800 of the session's
+  1,000 look-ups; two thirds of them are two sources (held-out 72 and 78, one person's Amp threads).
 - **One rule about one file said in other words in one run is one proposal (ADR 0088).** Held-out 69's "always add my
   prompts to ai-prompts.txt", said in four wordings on nine days, was four proposals: when the same file is named in
   both and three quarters of the shorter wording's words are in the other, they are one, quoting each turn. Held-out 69
