@@ -63,7 +63,8 @@ Amp threads; prompt logs) measured the frozen twenty-eighth round with the plann
 twenty-ninth (ADR 0089) tuned on held-out 72, 75 and 77: their rows read ``dev72``, ``dev75`` and ``dev77`` (seen).
 ``heldout78`` (a later stretch of held-out 72's person) measured the frozen twenty-eighth and twenty-ninth rounds once;
 the thirtieth (ADR 0090) tuned on it: its row reads ``dev78`` (seen).
-``heldout79`` (a new person's Kiro CLI prompt history) measured the frozen twenty-eighth to thirtieth rounds once.
+``heldout79`` and ``heldout80`` (a new person's Kiro CLI prompt history, another's pi agent sessions) measured the
+frozen twenty-eighth to thirtieth rounds once.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -171,6 +172,7 @@ SPLITS = (
     "heldout77",
     "heldout78",
     "heldout79",
+    "heldout80",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -518,7 +520,7 @@ twenty-seventh (ADR 0086) tuned on held-out 66, whose row reads *dev66* (seen); 
 held-out 53 and 69, both already seen. Held-out 71 to 77 measure the twenty-eighth round with the planner's merge
 (ADR 0088); the twenty-ninth (ADR 0089) tuned on held-out 72, 75 and 77, whose rows read *dev72*, *dev75* and *dev77*
 (seen). Held-out 78 measures the twenty-eighth and twenty-ninth rounds; the thirtieth (ADR 0090) tuned on it, whose row
-reads *dev78* (seen). Held-out 79 measures the twenty-eighth to thirtieth rounds.
+reads *dev78* (seen). Held-out 79 and 80 measure the twenty-eighth to thirtieth rounds.
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -530,11 +532,12 @@ DOC_TAIL = """
 
 ## Reading the figures
 
-- **Held-out 79, the measure of the frozen twenty-eighth to thirtieth rounds (94fbdb9, 5c04e79, f71cf56): no proposal,
-  no mistake; no durable rule in it — the same for all three.** 56 fresh prompts (9 maybe) of a new kind of source, one
-  new person's Kiro CLI prompt history (`.kiro/.cli_bash_history`), labelled apart while the thirtieth round was
-  written: project choices said in passing ("change the backend to use mysql not mongodb", MUI three times), each once
-  and with no standing word.
+- **Held-out 79 and 80, the measure of the frozen twenty-eighth to thirtieth rounds (94fbdb9, 5c04e79, f71cf56): no
+  proposal, no mistake; no durable rule in them — the same for all three.** 112 fresh prompts (12 maybe) of two new
+  kinds of source, labelled apart while the thirtieth round was written: one new person's Kiro CLI prompt history
+  (`.kiro/.cli_bash_history`; project choices said in passing, "change the backend to use mysql not mongodb", MUI
+  three times, each once and with no standing word) and another's pi coding agent sessions (34 short single-task trials
+  against local models; "We are in a nixos environment.").
 - **The thirtieth round (ADR 0090)** takes held-out 78's mistake: "… were marked with `#[allow(dead_code)]` as they are
   now used indirectly or might be used in the future." — "in the future" after "can", "could", "may" or "might" says
   what may become of a thing. Held-out 78 gives no proposal and reads *dev78* (seen); no other row moved.
@@ -556,10 +559,11 @@ DOC_TAIL = """
   records (74) and transcripts (75) of people already in a split. Every rule missed sat in a pasted brief: Amp's
   hand-offs ("I prefer XDG-style ~/.config paths …", "Key patterns I follow: TDD …"), a sub-task brief's "Working
   Rules", "All future work goes inside …/vioverse-refactor/." in a message that lists the folder's files.
-- **This session's fresh record (the latest frozen round on each split, held-out 71 to 79, 78 as the twenty-ninth round
+- **This session's fresh record (the latest frozen round on each split, held-out 71 to 80, 78 as the twenty-ninth round
   measured it): 1 of 2 proposals worth keeping, 0 of 22 rules found. Fresh record since the hold of ADR 0059: 46 of 82
-  (56%)**; all frozen rounds 53 of 111 (48%). Nine labellers found 350 fresh prompts with about 800 of the session's
-  1,000 look-ups; two thirds of them are two sources (held-out 72 and 78, one person's Amp threads).
+  (56%)**; all frozen rounds 53 of 111 (48%). Ten labellers found 354 fresh prompts with about 910 of the session's
+  1,000 look-ups; half of them are one person's Amp threads (held-out 72 and 78). Where a source has rules, they sit in
+  pasted briefs; where it has none (held-out 73, 74, 76, 79, 80), the rounds propose nothing, as they should.
 - **One rule about one file said in other words in one run is one proposal (ADR 0088).** Held-out 69's "always add my
   prompts to ai-prompts.txt", said in four wordings on nine days, was four proposals: when the same file is named in
   both and three quarters of the shorter wording's words are in the other, they are one, quoting each turn. Held-out 69

@@ -425,8 +425,9 @@ PINNED_SINCE_ROUND_19 = {
     # rounds 28 and 29: 2 proposals, 1 worth keeping (a maybe), 0 of 2 rules found; the thirtieth round (ADR 0090)
     # tuned on it: "… as they are now used indirectly or might be used in the future" describes the code
     "heldout78": ((67, 2, 25), (0, 0, 0)),
-    # rounds 28 to 30: no proposal, no durable rule
+    # rounds 28 to 30: no proposal, no durable rule (both)
     "heldout79": ((56, 0, 9), (0, 0, 0)),
+    "heldout80": ((56, 0, 3), (0, 0, 0)),
 }
 
 
