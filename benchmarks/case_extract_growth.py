@@ -54,6 +54,7 @@ TRIGGERS = (
     "I prefer x over y",
     "All future work goes in x",
     "it might be used x in the future",
+    "Key patterns I follow:\n- define x",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

@@ -520,7 +520,8 @@ twenty-seventh (ADR 0086) tuned on held-out 66, whose row reads *dev66* (seen); 
 held-out 53 and 69, both already seen. Held-out 71 to 77 measure the twenty-eighth round with the planner's merge
 (ADR 0088); the twenty-ninth (ADR 0089) tuned on held-out 72, 75 and 77, whose rows read *dev72*, *dev75* and *dev77*
 (seen). Held-out 78 measures the twenty-eighth and twenty-ninth rounds; the thirtieth (ADR 0090) tuned on it, whose row
-reads *dev78* (seen). Held-out 79 and 80 measure the twenty-eighth to thirtieth rounds.
+reads *dev78* (seen). Held-out 79 and 80 measure the twenty-eighth to thirtieth rounds. The thirty-first (ADR 0091)
+tuned on held-out 72, already seen.
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -532,6 +533,11 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **The thirty-first round (ADR 0091)**: a first-person heading over a list of how the person works ("Key patterns I
+  follow:", "Key patterns I've established:", "Documentation workflow I established:") heads working rules as "Working
+  Rules" does (ADR 0089), each item held back until a second session's brief says it again. Held-out 72 gives 3
+  proposals ("TDD approach: write failing tests first, then implement", "Use saturating_sub …", the XDG preference), all
+  worth keeping, 4 of 13 rules found; no other row moved. No split measures it.
 - **Held-out 79 and 80, the measure of the frozen twenty-eighth to thirtieth rounds (94fbdb9, 5c04e79, f71cf56): no
   proposal, no mistake; no durable rule in them — the same for all three.** 112 fresh prompts (12 maybe) of two new
   kinds of source, labelled apart while the thirtieth round was written: one new person's Kiro CLI prompt history

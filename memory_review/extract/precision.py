@@ -133,11 +133,14 @@ def is_pasted_document(text: str) -> bool:
 
 
 # "## Working Rules", "Working Rules (carried forward from session start)", "**Ground rules:**": the heading a person
-# puts over how they work in the brief they paste for each task (held-out 71 and 77, ADR 0089). "Rules:" alone heads a
-# spec's rules as often (how a parser must fill a field), and is not one.
+# puts over how they work in the brief they paste for each task (held-out 71 and 77, ADR 0089); "Key patterns I
+# follow:", "Documentation workflow I established:" in the first person, over the same in a hand-off (held-out 72, ADR
+# 0091). "Rules:" alone heads a spec's rules as often (how a parser must fill a field), and is not one.
 _RULES_HEADING = re.compile(
     r"^[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*)?(?:working|ground|house|standing)[ \t]+rules\b[^\n]*$|"
-    r"^[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*)?working[ \t]+agreements?\b[^\n]*$",
+    r"^[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*)?working[ \t]+agreements?\b[^\n]*$|"
+    r"^[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*)?(?:[\w-]+[ \t]+)?(?:patterns?|conventions?|practices|workflow)[ \t]+"
+    r"(?:i|we)(?:'ve|[ \t]+have)?[ \t]+(?:follow(?:ed)?|established|set[ \t]+up|agreed[ \t]+on)\b[^\n]*$",
     _I | re.MULTILINE,
 )
 _HEADING = re.compile(r"[ \t]*#")

