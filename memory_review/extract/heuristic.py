@@ -275,12 +275,13 @@ def _rules_of_a_paste(turn: Turn, scan: _Scan) -> _Scan:
     quoted = Covered(quoted_ranges(turn.text))
     for start, end in sentence_spans(unwrapped(turn.text)):
         said = _Said(turn, start, end)
+        about_git = git and is_about_git(said.text)
+        if not about_git and _I_PREFER.search(said.text) is None:
+            continue  # most of a brief: its task, read no further
         if quoted.covers(start, end) or is_one_off(said.text):
             continue
         found = examine(said.text)
-        if found is None:
-            continue
-        if (git and found.type == "forbidden" and is_about_git(said.text)) or "I prefer" in found.signals:
+        if found is not None and ((about_git and found.type == "forbidden") or "I prefer" in found.signals):
             scan.named.append((said, found))
     return scan
 
