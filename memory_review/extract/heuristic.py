@@ -104,7 +104,7 @@ _MARKER_ONLY = re.compile(
 )
 
 
-# "I prefer", "I'd rather", "my preference": the cheap look before reading a pasted brief sentence by sentence
+# "I prefer", "I'd prefer", "I really prefer", "my preference": the cheap look before reading a pasted brief's sentences
 _I_PREFER = re.compile(r"\bi(?:'d|\s+would)?\s+(?:\w+\s+)?prefer\b|\bmy\s+preference\b", re.IGNORECASE)
 _INSTEAD = re.compile(r"\b(?:instead|rather)\b|改用|换成", re.IGNORECASE)
 
@@ -289,11 +289,13 @@ def _rules_of_a_paste(turn: Turn, scan: _Scan) -> _Scan:
 def _working_rules(turn: Turn) -> list[tuple[_Said, Classification]]:
     """The items under a "## Working Rules" heading of a pasted brief, each a rule of the person's way of working,
     held back like a weak kind until a second session's brief says it again (ADR 0089)."""
+    items = working_rule_items(turn.text)
+    quoted = Covered(quoted_ranges(turn.text)) if items else None
     rules = []
-    for start, end in working_rule_items(turn.text):
+    for start, end in items:
         said = _Said(turn, start, end)
-        if is_one_off(said.text) or is_question(said.text):
-            continue
+        if (quoted is not None and quoted.overlaps(start, end)) or is_one_off(said.text) or is_question(said.text):
+            continue  # someone else's rules quoted ("my colleague wrote: …"), or this task's step
         memory_type, scope = kind_of(said.text)
         found = Classification(memory_type, scope, SIGNAL_WORKING_RULE, (SIGNAL_WORKING_RULE,), held_back=True)
         rules.append((said, found))

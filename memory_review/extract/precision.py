@@ -144,7 +144,7 @@ _RULES_HEADING = re.compile(
     _I | re.MULTILINE,
 )
 _HEADING = re.compile(r"[ \t]*#")
-_ITEM = re.compile(r"[ \t]*(?:[-*\u2022]|\d{1,2}[.)])[ \t]+(?=\S)")
+_RULE_ITEM = re.compile(r"[ \t]*(?:[-*\u2022]|\d{1,2}[.)])[ \t]+(?=\S)")
 MAX_WORKING_RULES = 20
 
 
@@ -158,7 +158,7 @@ def working_rule_items(text: str) -> list[tuple[int, int]]:
             end = text.find("\n", position)
             end = len(text) if end < 0 else end
             line = text[position:end]
-            item = _ITEM.match(line)
+            item = _RULE_ITEM.match(line)
             if item is not None:
                 items.append((position + item.end(), end))
             elif line.strip() and line[:1] in " \t" and items and _HEADING.match(line) is None:
@@ -270,6 +270,8 @@ _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 def _pasted_blocks(text: str) -> list[tuple[int, int]]:
     blocks = []
     for lead in _PASTE_LEAD.finditer(text):
+        if _RULES_HEADING.match(text, lead.start()):
+            continue  # "Documentation workflow I established:" heads the person's own rules, not a paste (ADR 0091)
         end = _BLANK_LINE.search(text, lead.end())
         blocks.append((lead.end(), end.start() if end else len(text)))
     return blocks

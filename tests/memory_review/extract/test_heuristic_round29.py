@@ -98,6 +98,11 @@ def test_a_working_rule_said_once_or_a_brief_resent_as_it_was_waits() -> None:
     assert said(BRIEF.format(n=2, m=1), BRIEF.format(n=2, m=1), sessions=("s1", "s2")) == []
 
 
+def test_working_rules_someone_else_wrote_are_not_the_persons() -> None:
+    brief = BRIEF.replace("## Working Rules\n\n", "My colleague wrote:\n## Working Rules\n")
+    assert said(brief.format(n=2, m=1), brief.format(n=3, m=2), sessions=("s1", "s2")) == []
+
+
 def test_a_specs_rules_heading_is_not_a_working_rules_one() -> None:
     brief = BRIEF.replace("## Working Rules", "Rules:")
     assert said(brief.format(n=2, m=1), brief.format(n=3, m=2), sessions=("s1", "s2")) == []
