@@ -64,7 +64,8 @@ twenty-ninth (ADR 0089) tuned on held-out 72, 75 and 77: their rows read ``dev72
 ``heldout78`` (a later stretch of held-out 72's person) measured the frozen twenty-eighth and twenty-ninth rounds once;
 the thirtieth (ADR 0090) tuned on it: its row reads ``dev78`` (seen).
 ``heldout79`` and ``heldout80`` (a new person's Kiro CLI prompt history, another's pi agent sessions) measured the
-frozen twenty-eighth to thirtieth rounds once.
+frozen twenty-eighth to thirtieth rounds once. ``heldout81`` (three new people's IBM Bob exports) measured the frozen
+twenty-eighth to thirty-first rounds once.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -173,6 +174,7 @@ SPLITS = (
     "heldout78",
     "heldout79",
     "heldout80",
+    "heldout81",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -521,7 +523,7 @@ held-out 53 and 69, both already seen. Held-out 71 to 77 measure the twenty-eigh
 (ADR 0088); the twenty-ninth (ADR 0089) tuned on held-out 72, 75 and 77, whose rows read *dev72*, *dev75* and *dev77*
 (seen). Held-out 78 measures the twenty-eighth and twenty-ninth rounds; the thirtieth (ADR 0090) tuned on it, whose row
 reads *dev78* (seen). Held-out 79 and 80 measure the twenty-eighth to thirtieth rounds. The thirty-first (ADR 0091)
-tuned on held-out 72, already seen.
+tuned on held-out 72, already seen. Held-out 81 measures the twenty-eighth to thirty-first rounds.
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
