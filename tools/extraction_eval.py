@@ -535,6 +535,10 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 81, the measure of the frozen twenty-eighth to thirty-first rounds (94fbdb9, 5c04e79, f71cf56, fc66a2d): no
+  proposal, no mistake; no durable rule in it — the same for all four.** 13 fresh prompts (2 maybe) of three new
+  people's IBM Bob task exports, labelled apart while the thirty-first round was written: build specifications and
+  their follow-ups, whose one standing wish ("Do not write placeholder comments like …") is said once.
 - **The thirty-first round (ADR 0091)**: a first-person heading over a list of how the person works ("Key patterns I
   follow:", "Key patterns I've established:", "Documentation workflow I established:") heads working rules as "Working
   Rules" does (ADR 0089), each item held back until a second session's brief says it again. Held-out 72 gives 3
@@ -567,11 +571,11 @@ DOC_TAIL = """
   records (74) and transcripts (75) of people already in a split. Every rule missed sat in a pasted brief: Amp's
   hand-offs ("I prefer XDG-style ~/.config paths …", "Key patterns I follow: TDD …"), a sub-task brief's "Working
   Rules", "All future work goes inside …/vioverse-refactor/." in a message that lists the folder's files.
-- **This session's fresh record (the latest frozen round on each split, held-out 71 to 80, 78 as the twenty-ninth round
+- **This session's fresh record (the latest frozen round on each split, held-out 71 to 81, 78 as the twenty-ninth round
   measured it): 1 of 2 proposals worth keeping, 0 of 22 rules found. Fresh record since the hold of ADR 0059: 46 of 82
-  (56%)**; all frozen rounds 53 of 111 (48%). Ten labellers found 354 fresh prompts with about 910 of the session's
+  (56%)**; all frozen rounds 53 of 111 (48%). Eleven labellers found 367 fresh prompts with about 990 of the session's
   1,000 look-ups; half of them are one person's Amp threads (held-out 72 and 78). Where a source has rules, they sit in
-  pasted briefs; where it has none (held-out 73, 74, 76, 79, 80), the rounds propose nothing, as they should.
+  pasted briefs; where it has none (held-out 73, 74, 76, 79, 80, 81), the rounds propose nothing, as they should.
 - **One rule about one file said in other words in one run is one proposal (ADR 0088).** Held-out 69's "always add my
   prompts to ai-prompts.txt", said in four wordings on nine days, was four proposals: when the same file is named in
   both and three quarters of the shorter wording's words are in the other, they are one, quoting each turn. Held-out 69

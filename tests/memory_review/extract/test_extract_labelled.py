@@ -429,6 +429,8 @@ PINNED_SINCE_ROUND_19 = {
     # rounds 28 to 30: no proposal, no durable rule (both)
     "heldout79": ((56, 0, 9), (0, 0, 0)),
     "heldout80": ((56, 0, 3), (0, 0, 0)),
+    # rounds 28 to 31: no proposal, no durable rule
+    "heldout81": ((13, 0, 2), (0, 0, 0)),
 }
 
 
