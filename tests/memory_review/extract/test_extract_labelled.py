@@ -434,6 +434,13 @@ PINNED_SINCE_ROUND_19 = {
 }
 
 
+def test_every_split_from_held_out_39_on_is_pinned() -> None:
+    # a split added to SPLITS without its pin would be measured by no test
+    numbered = {name: name.removeprefix("heldout") for name in SPLITS if name.startswith("heldout")}
+    later = [name for name, number in numbered.items() if number.isdigit() and int(number) >= 39]
+    assert set(later) == {**PINNED_SINCE_ROUND_15, **PINNED_SINCE_ROUND_19}.keys()
+
+
 @pytest.mark.parametrize("split", sorted({**PINNED_SINCE_ROUND_15, **PINNED_SINCE_ROUND_19}))
 def test_held_out_39_on_give_what_the_frozen_rounds_gave(split: str) -> None:
     shape, found = {**PINNED_SINCE_ROUND_15, **PINNED_SINCE_ROUND_19}[split]
