@@ -574,8 +574,9 @@ DOC_TAIL = """
 - **This session's fresh record (the latest frozen round on each split, held-out 71 to 81, 78 as the twenty-ninth round
   measured it): 1 of 2 proposals worth keeping, 0 of 22 rules found. Fresh record since the hold of ADR 0059: 46 of 82
   (56%)**; all frozen rounds 53 of 111 (48%). Eleven labellers found 367 fresh prompts with about 990 of the session's
-  1,000 look-ups; half of them are one person's Amp threads (held-out 72 and 78). Where a source has rules, they sit in
-  pasted briefs; where it has none (held-out 73, 74, 76, 79, 80, 81), the rounds propose nothing, as they should.
+  1,000 look-ups; nearly half of them are one person's Amp threads (held-out 72 and 78). Where a source has rules,
+  they sit in pasted briefs; where it has none (held-out 73, 74, 76, 79, 80, 81), the rounds propose nothing, as they
+  should.
 - **One rule about one file said in other words in one run is one proposal (ADR 0088).** Held-out 69's "always add my
   prompts to ai-prompts.txt", said in four wordings on nine days, was four proposals: when the same file is named in
   both and three quarters of the shorter wording's words are in the other, they are one, quoting each turn. Held-out 69
