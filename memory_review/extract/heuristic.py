@@ -534,13 +534,14 @@ def _sessions_finding(transcript: Transcript, items: list[tuple[_Said, Classific
     said, found = items[0]
     sessions = ", ".join(transcript.session_of(s.turn) for s, _ in items)
     what = _what_waited(found)
+    statement = " ".join(said.text.split())  # a brief's item may run on to an indented line; the quote keeps it
     return build_finding(
-        said.text,
+        statement,
         memory_type=found.type,
         scope="project" if found.named_one_off else found.scope,  # named code is this project's
         rationale=(
             f"The user gave the same instruction {what} in {len(items)} sessions "
-            f'({sessions}): "{said.text}". Said once it would be a task detail; repeated, it is a rule.'
+            f'({sessions}): "{statement}". Said once it would be a task detail; repeated, it is a rule.'
         ),
         evidence=_quotes(transcript, [s for s, _ in items]),  # one a session (ADR 0073)
         signal=SIGNAL_SESSIONS,

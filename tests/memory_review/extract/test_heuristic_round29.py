@@ -91,6 +91,8 @@ def test_a_working_rule_in_two_sessions_briefs_is_one() -> None:
     assert "Define every technical term before using it." in quotes
     assert "No `# Made with Bob` footers (I will keep correcting these manually if\n  they appear)" in quotes
     assert all("among a brief's working rules" in f.rationale for f in found)
+    footer = next(f for f in found if "Made with Bob" in f.quote)
+    assert footer.memory.body == "No `# Made with Bob` footers (I will keep correcting these manually if they appear)"
 
 
 def test_a_working_rule_said_once_or_a_brief_resent_as_it_was_waits() -> None:
