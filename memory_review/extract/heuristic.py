@@ -60,6 +60,7 @@ from memory_review.extract.rule_files import (
 from memory_review.extract.signals import (
     CUE,
     SIGNAL_TOOL_CHOICE,
+    SIGNALS,
     TOOL_CHOICE_CUE,
     Classification,
     a_tool_choice,
@@ -104,8 +105,8 @@ _MARKER_ONLY = re.compile(
 )
 
 
-# "I prefer", "I'd prefer", "I really prefer", "my preference": the cheap look before reading a pasted brief's sentences
-_I_PREFER = re.compile(r"\bi(?:'d|\s+would)?\s+(?:\w+\s+)?prefer\b|\bmy\s+preference\b", re.IGNORECASE)
+# The "I prefer" signal's own pattern: a pasted brief's sentences are examined only where it can fire
+_I_PREFER = next(signal.pattern for signal in SIGNALS if signal.name == "I prefer")
 _INSTEAD = re.compile(r"\b(?:instead|rather)\b|改用|换成", re.IGNORECASE)
 
 
@@ -270,13 +271,13 @@ def _rules_of_a_paste(turn: Turn, scan: _Scan) -> _Scan:
     0089). The rest of the brief is that task's."""
     scan.named.extend(_working_rules(turn))
     git = is_about_git(turn.text)
-    if not git and _I_PREFER.search(turn.text) is None:
+    if not git and _I_PREFER.search(turn.text.replace("\u2019", "'")) is None:
         return scan
     quoted = Covered(quoted_ranges(turn.text))
     for start, end in sentence_spans(unwrapped(turn.text)):
         said = _Said(turn, start, end)
         about_git = git and is_about_git(said.text)
-        if not about_git and _I_PREFER.search(said.text) is None:
+        if not about_git and _I_PREFER.search(said.text.replace("\u2019", "'")) is None:
             continue  # most of a brief: its task, read no further
         if quoted.covers(start, end) or is_one_off(said.text):
             continue

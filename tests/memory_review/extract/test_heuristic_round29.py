@@ -81,6 +81,12 @@ def test_a_preference_in_a_hand_off_of_two_sessions_is_one_rule() -> None:
     assert "inside a pasted brief in 2 sessions" in found[0].rationale
 
 
+def test_a_typographic_apostrophe_is_the_same_preference() -> None:
+    handoff = HANDOFF.replace("I prefer", "I\u2019d prefer")
+    found = said(handoff.format(n=1), handoff.format(n=2), sessions=("s1", "s2"))
+    assert [quote.split(" over ")[0] for quote in found] == ["I\u2019d prefer XDG-style ~/.config paths"]
+
+
 def test_in_one_session_it_waits() -> None:
     assert said(HANDOFF.format(n=1), HANDOFF.format(n=2), sessions=("s1", "s1")) == []
 
