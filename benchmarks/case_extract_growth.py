@@ -55,6 +55,8 @@ TRIGGERS = (
     "All future work goes in x",
     "it might be used x in the future",
     "Key patterns I follow:\n- define x",
+    "Use nix develop x to run y",
+    "AL    always PNG for x",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

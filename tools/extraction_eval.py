@@ -66,6 +66,9 @@ the thirtieth (ADR 0090) tuned on it: its row reads ``dev78`` (seen).
 ``heldout79`` and ``heldout80`` (a new person's Kiro CLI prompt history, another's pi agent sessions) measured the
 frozen twenty-eighth to thirtieth rounds once. ``heldout81`` (three new people's IBM Bob exports) measured the frozen
 twenty-eighth to thirty-first rounds once.
+``heldout82`` to ``heldout86`` (later stretches of Bob exports, Amp threads and Claude Code transcripts; more of
+held-out 80's person's pi agent sessions) measured the frozen thirty-first round once; the thirty-second (ADR 0092)
+tuned on held-out 84 and 85: their rows read ``dev84`` and ``dev85`` (seen).
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -175,6 +178,11 @@ SPLITS = (
     "heldout79",
     "heldout80",
     "heldout81",
+    "heldout82",
+    "heldout83",
+    "heldout84",
+    "heldout85",
+    "heldout86",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -218,6 +226,8 @@ ROLES = {
     "heldout75": "dev75 (seen; was heldout75)",
     "heldout77": "dev77 (seen; was heldout77)",
     "heldout78": "dev78 (seen; was heldout78)",
+    "heldout84": "dev84 (seen; was heldout84)",
+    "heldout85": "dev85 (seen; was heldout85)",
     "judged1": "judged1 (seen)",
 }
 
@@ -523,7 +533,9 @@ held-out 53 and 69, both already seen. Held-out 71 to 77 measure the twenty-eigh
 (ADR 0088); the twenty-ninth (ADR 0089) tuned on held-out 72, 75 and 77, whose rows read *dev72*, *dev75* and *dev77*
 (seen). Held-out 78 measures the twenty-eighth and twenty-ninth rounds; the thirtieth (ADR 0090) tuned on it, whose row
 reads *dev78* (seen). Held-out 79 and 80 measure the twenty-eighth to thirtieth rounds. The thirty-first (ADR 0091)
-tuned on held-out 72, already seen. Held-out 81 measures the twenty-eighth to thirty-first rounds.
+tuned on held-out 72, already seen. Held-out 81 measures the twenty-eighth to thirty-first rounds. Held-out 82 to
+86 measure the thirty-first round; the thirty-second (ADR 0092) tuned on held-out 84 and 85, whose rows read *dev84*
+and *dev85* (seen).
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -535,6 +547,20 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 82 to 86, the measure of the frozen thirty-first round (fc66a2d, with the mend of 125d95a): 5 proposals,
+  4 worth keeping; 2 of 6 durable rules found.** 110 fresh prompts (6 durable, 16 maybe), labelled apart and read
+  after the round was frozen: later stretches of sources already in a split — one person's IBM Bob phase briefs (82),
+  Amp threads past their first page (83), more pi agent sessions of held-out 80's person (84: 79 prompts), Claude Code
+  transcripts past 160,000 characters (85), Bob exports (86). Found: "Before moving forward, you should always check
+  the current environment and code to see it acturally work." and three rules of a pasted file-naming convention
+  ("Always use ISO date format: YYYY-MM-DD", …). The mistake: a row of that convention's table, ".png    The file
+  format (always PNG for violation annotation compatibility)". The miss that mattered: "Use nix develop --command to …",
+  said in three sessions in three wordings.
+- **The thirty-second round (ADR 0092)**: a bare "use X" joins the earlier one that chose the same thing ("nix develop
+  --command"), whatever it is for, so a choice said in two sessions for two purposes is proposed; and in a message the
+  person typed, the lines of a table pasted as text (two or more lines in a row, cells apart by a tab or three or more
+  spaces) are read like quoted text. Held-out 84 gives 2 proposals (was 1), both worth keeping, 3 of 4 rules found;
+  held-out 85 gives 3 (was 4), all worth keeping; no other row moved.
 - **Held-out 81, the measure of the frozen twenty-eighth to thirty-first rounds (94fbdb9, 5c04e79, f71cf56, fc66a2d): no
   proposal, no mistake; no durable rule in it — the same for all four.** 13 fresh prompts (2 maybe) of three new
   people's IBM Bob task exports, labelled apart while the thirty-first round was written: build specifications and

@@ -40,6 +40,7 @@ from memory_review.extract.precision import (
     quoted_ranges,
     rule_after_task,
     rule_before_task,
+    table_rows,
     working_rule_items,
 )
 from memory_review.extract.reminders import (
@@ -64,6 +65,7 @@ from memory_review.extract.signals import (
     TOOL_CHOICE_CUE,
     Classification,
     a_tool_choice,
+    chosen_thing,
     examine,
     is_one_off,
     is_question,
@@ -178,7 +180,8 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
         found = Classification(item.type, item.scope, signal, (signal,))
         scan.statements.append((_Said(turn, item.start, item.end), found))
     spans = list(sentence_spans(unwrapped(turn.text)))
-    quoted = Covered(quoted_ranges(turn.text) + command_steps(turn.text))
+    tables = table_rows(turn.text) if trusted else []  # tool output's aligned lines are shown flagged, as they are
+    quoted = Covered(quoted_ranges(turn.text) + command_steps(turn.text) + tables)
     taken = Covered([(item.start, item.end) for item in written])
     spec = is_task_spec(turn.text)
     joined = -1  # the sentence a bare marker before it took in, or a rule as its other half
@@ -186,7 +189,8 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
         if position == joined:
             continue
         if quoted.covers(start, end):
-            continue  # inside a quoted passage (a novel's dialogue, someone's words) or a command's step (ADR 0075)
+            continue  # inside a quoted passage (a novel's dialogue, someone's words), a command's step (ADR 0075)
+            # or a row of a table pasted as text (ADR 0092)
         if taken.overlaps(start, end):
             continue  # the rule for the instruction file, or the request that carries it: proposed above
         said = _Said(turn, start, end)
@@ -488,7 +492,11 @@ def _repeated_finding(transcript: Transcript, items: list[tuple[_Said, Correctio
 def _repeated_across_sessions(transcript: Transcript, named: list[tuple[_Said, Classification]]) -> list[Finding]:
     """A named instruction, or one of a kind held back, said again in another session is the user's rule."""
     grouped: dict[int, list[tuple[_Said, Classification]]] = {}  # by the index of the group's first wording
+    chosen: dict[str, int] = {}  # a bare "use X" by what it chooses: the group of the first that chose it (ADR 0092)
     for item, leader in zip(named, leaders([tokens(said.text) for said, _ in named], SAME_RULE), strict=True):
+        said, found = item
+        if found.signal == SIGNAL_TOOL_CHOICE and (thing := chosen_thing(said.text)) is not None:
+            leader = chosen.setdefault(thing, leader)
         grouped.setdefault(leader, []).append(item)
     groups = list(grouped.values())
     findings = []

@@ -257,6 +257,34 @@ def _is_a_report(run: list[re.Match[str]]) -> bool:
     return len(run) >= MIN_REPORT_FIELDS and 2 * data > len(run)
 
 
+# A table pasted as plain text (copied from a chat or a document, held-out 85, ADR 0092): "Segment    Description",
+# ".png    The file format (always PNG for violation annotation compatibility)". A row's cells describe the table's
+# subject; "always" in one is part of that description, not the person's rule. Two cells apart by a tab or three or
+# more spaces, on two or more lines in a row (one aligned line is a sentence with a wide gap).
+_CELL_GAP = re.compile(r"\S(?:\t+| {3,})\S")  # a gap between two cells (never a line's own indent)
+MIN_TABLE_ROWS = 2
+
+
+def table_rows(text: str) -> list[tuple[int, int]]:
+    """The lines of each plain-text table in the message: two or more lines in a row, each of two or more cells."""
+    if "\t" not in text and "   " not in text:
+        return []
+    rows: list[tuple[int, int]] = []
+    run: list[tuple[int, int]] = []
+    start = 0
+    while start <= len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        if _CELL_GAP.search(text, start, end):
+            run.append((start, end))
+        else:
+            rows.extend(run if len(run) >= MIN_TABLE_ROWS else ())
+            run = []
+        start = end + 1
+    rows.extend(run if len(run) >= MIN_TABLE_ROWS else ())
+    return rows
+
+
 # A line (not a list item) that introduces what someone or something else said or printed.
 _PASTE_LEAD = re.compile(
     r"^(?![ \t]*(?:[-*+]|\d{1,3}[.)])\s)[^\n]*?\b(?:errors?|warnings?|traceback|stack\s*trace|logs?|console|terminal|"

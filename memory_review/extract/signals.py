@@ -549,6 +549,28 @@ def a_tool_choice(sentence: str) -> Classification | None:
     return Classification(memory_type, scope, SIGNAL_TOOL_CHOICE, (SIGNAL_TOOL_CHOICE,), held_back=True)
 
 
+# What a bare "use X" chooses: the words after "use" up to what it is for. "Use nix develop --command to develop and run
+# the code." and "Use nix develop --command to wrap all commands." choose one thing in two sessions (held-out 84, ADR
+# 0092), though their purposes share too few words for the wordings to count as one.
+_CHOSEN = re.compile(
+    r"^\s*(?:please\s+|pls\s+|just\s+|only\s+)?use\s+(.+?)"
+    r"(?=\s+(?:to|for|when|whenever|in|on|with|as|so|because|instead|not|rather|and|or|if|since|while)\b|\s*[,;:(]|"
+    r"\s*[.!]*\s*$)",
+    _I,
+)
+_NOT_A_NAME = re.compile(r"[`\"'*]|\.{2,}|\u2026")
+
+
+def chosen_thing(sentence: str) -> str | None:
+    """What a bare "use X" chooses ("nix develop --command"), case-folded, its quotes and ellipses dropped; None when
+    the sentence is no "use X"."""
+    chosen = _CHOSEN.match(sentence.replace("\u2019", "'"))
+    if chosen is None:
+        return None
+    thing = " ".join(_NOT_A_NAME.sub(" ", chosen.group(1)).split()).casefold()
+    return thing or None
+
+
 def is_strong(signal_name: str) -> bool:
     """True for a signal that is durable by itself ("never", "always", "from now on", "总是" …)."""
     return any(signal.strong for signal in SIGNALS if signal.name == signal_name)

@@ -431,6 +431,15 @@ PINNED_SINCE_ROUND_19 = {
     "heldout80": ((56, 0, 3), (0, 0, 0)),
     # rounds 28 to 31: no proposal, no durable rule
     "heldout81": ((13, 0, 2), (0, 0, 0)),
+    # round 31: 5 proposals, 4 worth keeping, 2 of 6 rules found. The thirty-second round (ADR 0092) tuned on 84 and
+    # 85: in 84, "Use nix develop --command to …" said in two sessions for two purposes is one choice (was 1 proposal,
+    # 1 of 4 found); in 85, a row of a table pasted as text ("… (always PNG for …)") is no rule (was 4 proposals, 3
+    # worth keeping)
+    "heldout82": ((13, 1, 1), (0, 0, 0)),
+    "heldout83": ((9, 0, 2), (0, 0, 0)),
+    "heldout84": ((79, 4, 10), (2, 2, 3)),
+    "heldout85": ((8, 1, 2), (3, 3, 1)),
+    "heldout86": ((1, 0, 1), (0, 0, 0)),
 }
 
 
