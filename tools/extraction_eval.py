@@ -69,6 +69,8 @@ twenty-eighth to thirty-first rounds once.
 ``heldout82`` to ``heldout86`` (later stretches of Bob exports, Amp threads and Claude Code transcripts; more of
 held-out 80's person's pi agent sessions) measured the frozen thirty-first round once; the thirty-second (ADR 0092)
 tuned on held-out 84 and 85: their rows read ``dev84`` and ``dev85`` (seen).
+``heldout87`` to ``heldout90`` (later stretches of two prompt histories, hand-kept chat logs, SpecStory exports, Codex
+rollouts, Cursor agent transcripts and pi sessions) measured the frozen thirty-second round once.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -183,6 +185,10 @@ SPLITS = (
     "heldout84",
     "heldout85",
     "heldout86",
+    "heldout87",
+    "heldout88",
+    "heldout89",
+    "heldout90",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

@@ -440,6 +440,11 @@ PINNED_SINCE_ROUND_19 = {
     "heldout84": ((79, 4, 10), (2, 2, 3)),
     "heldout85": ((8, 1, 2), (3, 3, 1)),
     "heldout86": ((1, 0, 1), (0, 0, 0)),
+    # round 32: 5 proposals, 3 worth keeping, 3 of 8 rules found
+    "heldout87": ((983, 4, 81), (2, 1, 2)),
+    "heldout88": ((47, 3, 9), (0, 0, 0)),
+    "heldout89": ((32, 0, 1), (1, 0, 0)),
+    "heldout90": ((60, 1, 10), (2, 2, 1)),
 }
 
 
