@@ -57,6 +57,8 @@ TRIGGERS = (
     "Key patterns I follow:\n- define x",
     "Use nix develop x to run y",
     "AL    always PNG for x",
+    "kesinlikle bozma, x",
+    "bundan sonra x kullan",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

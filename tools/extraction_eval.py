@@ -70,7 +70,8 @@ twenty-eighth to thirty-first rounds once.
 held-out 80's person's pi agent sessions) measured the frozen thirty-first round once; the thirty-second (ADR 0092)
 tuned on held-out 84 and 85: their rows read ``dev84`` and ``dev85`` (seen).
 ``heldout87`` to ``heldout90`` (later stretches of two prompt histories, hand-kept chat logs, SpecStory exports, Codex
-rollouts, Cursor agent transcripts and pi sessions) measured the frozen thirty-second round once.
+rollouts, Cursor agent transcripts and pi sessions) measured the frozen thirty-second round once; the thirty-third
+(ADR 0093) tuned on held-out 87, 88 and 89: their rows read ``dev87``, ``dev88`` and ``dev89`` (seen).
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -234,6 +235,9 @@ ROLES = {
     "heldout78": "dev78 (seen; was heldout78)",
     "heldout84": "dev84 (seen; was heldout84)",
     "heldout85": "dev85 (seen; was heldout85)",
+    "heldout87": "dev87 (seen; was heldout87)",
+    "heldout88": "dev88 (seen; was heldout88)",
+    "heldout89": "dev89 (seen; was heldout89)",
     "judged1": "judged1 (seen)",
 }
 
@@ -541,7 +545,8 @@ held-out 53 and 69, both already seen. Held-out 71 to 77 measure the twenty-eigh
 reads *dev78* (seen). Held-out 79 and 80 measure the twenty-eighth to thirtieth rounds. The thirty-first (ADR 0091)
 tuned on held-out 72, already seen. Held-out 81 measures the twenty-eighth to thirty-first rounds. Held-out 82 to
 86 measure the thirty-first round; the thirty-second (ADR 0092) tuned on held-out 84 and 85, whose rows read *dev84*
-and *dev85* (seen).
+and *dev85* (seen). Held-out 87 to 90 measure the thirty-second round; the thirty-third (ADR 0093) tuned on held-out
+87, 88 and 89, whose rows read *dev87*, *dev88* and *dev89* (seen).
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -553,6 +558,20 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 87 to 90, the measure of the frozen thirty-second round (a438d5e): 5 proposals, 3 worth keeping; 3 of 8
+  durable rules found.** 1,122 fresh prompts (8 durable, 101 maybe), labelled apart and read after the round was
+  frozen: the rest of two prompt histories of people in held-out 9/10 and 16 (87: 983 prompts, one person's Claude
+  Code history), hand-kept chat logs past their first part (88, one of them in Turkish), SpecStory exports past their
+  first part (89, Japanese among them), Codex rollouts, Cursor agent transcripts and more pi sessions (90). Found: a
+  CLAUDE.md rule said in two sessions ("… use the /browse skill from gstack for all web browsing, never use
+  mcp__claude-in-chrome__* tools"), "always use nix develop --command bun test to run tests". The mistakes: "it still
+  same posts even i updated my preference interests" (an app's settings) and "現状をメモリーに記憶しておいて" (store the
+  current state). The misses: three Turkish rules, an English rule asked to be written to a file ("make a md file … to
+  remind you that this server should be backward compatible"), a French wish to be answered in French.
+- **The thirty-third round (ADR 0093)**: Turkish prohibitions ("kesinlikle … bozma", "asla … değiştirmemeli") and
+  "bundan sonra" (from now on); "my preference" only as "my preference is …"; "現状" (the current state) makes a
+  Japanese sentence this moment's. Held-out 88 gives 3 proposals (was none), 2 worth keeping, 1 of 3 rules found;
+  held-out 87 1 (was 2), worth keeping; held-out 89 none (was 1); no other row moved.
 - **Held-out 82 to 86, the measure of the frozen thirty-first round (fc66a2d, with the mend of 125d95a): 5 proposals,
   4 worth keeping; 2 of 6 durable rules found.** 110 fresh prompts (6 durable, 16 maybe), labelled apart and read
   after the round was frozen: later stretches of sources already in a split — one person's IBM Bob phase briefs (82),

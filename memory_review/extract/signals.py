@@ -241,7 +241,9 @@ SIGNALS: tuple[Signal, ...] = (
         "prefer",
         True,
         r"\bi(?:'d|\s+would)?\s+(?:much\s+|really\s+|generally\s+|strongly\s+|usually\s+)?prefer\b|"
-        r"\bmy\s+preference\b|\bi\s+like\s+(?:it\s+when|my|to\s+(?:keep|have|use|see))\b",
+        # "my preference is …", not an app's settings ("i updated my preference interests", ADR 0093)
+        r"\bmy\s+(?:own\s+|personal\s+|strong\s+)?preference\s*(?:is|was|would\s+be|will\s+(?:always\s+)?be|:)|"
+        r"\bi\s+like\s+(?:it\s+when|my|to\s+(?:keep|have|use|see))\b",
     ),
     _sig("prefer", "prefer", True, rf"{_LEAD}prefer\s+(?!(?:it|this|that|them|which|what)\b)\w"),
     _sig(
@@ -338,6 +340,20 @@ SIGNALS: tuple[Signal, ...] = (
         r"(?:その都度|毎回|常に|常時|必ず)(?:(?!ので|けど|けれど|(?<![てで])から)[^。！？\n]){0,60}?"
         r"(?:て(?:ください|下さい|ほしい|欲しい|もらえ|くれ)|ように|しなさい)",
     ),
+    # Turkish (ADR 0093): "never" / "absolutely" / "ever again" with a verb told not to at the clause's end — "var olan
+    # bir özelliği kesinlikle bozma" (absolutely do not break an existing feature), "… değiştirmemeli" (must not
+    # change). The verb ends the clause (Turkish puts it last); a past "silmemeliydi" (should not have deleted) is a
+    # complaint, and "kesinlikle olmasın" (let there be none) describes the data, not what the agent does. After "bir"
+    # (a), a word in -ma is a noun: "kesinlikle harika bir tarama" (absolutely a great scan).
+    _sig(
+        "asla",
+        "forbid",
+        True,
+        r"\b(?:asla|hiçbir\s+zaman|kesinlikle|bir\s+daha)\b[^.!?\n]{0,160}?(?<!\bbir\s)\b[a-zçğıöşü]+"
+        r"(?:ma|me|mayın|meyin|mayınız|meyiniz|mamalı|memeli|mamalısın|memelisin|mayacaksın|meyeceksin)"
+        r"[ \t*]*(?:[,;.!]|$)",
+    ),
+    _sig("bundan sonra", "durable", True, r"\bbundan\s+(?:sonra|böyle)\b|\bartık\s+hep\b"),
 )
 
 _TIME_ONE_OFF = re.compile(
@@ -352,7 +368,8 @@ _TIME_ONE_OFF = re.compile(
     r"(?:you\s+have|take|spend)\s+(?:at\s+most\s+|up\s+to\s+)?\d+\s*(?:minutes?|mins?|hours?|hrs?|seconds?)|"
     r"\d+\s*(?:minutes?|mins?|hours?|hrs?)\s+(?:max(?:imum)?|at\s+most|tops))\b"
     r"|现在|这次|这一次|暂时|今天|刚才|马上|立刻|等一下|等会|先别|先不|目前|这会儿|一会儿"
-    r"|今回(?!から)|今日|今は|とりあえず|一旦|いったん|この(?:ファイル|関数|画面|ボタン)",  # Japanese (ADR 0068)
+    r"|今回(?!から)|今日|今は|とりあえず|一旦|いったん|この(?:ファイル|関数|画面|ボタン)"  # Japanese (ADR 0068)
+    r"|現状|現在の",  # "現状をメモリーに記憶しておいて": keep the state things are in now (ADR 0093)
     _I,
 )
 _DEIXIS = re.compile(
@@ -423,7 +440,8 @@ CUE = re.compile(
     r"project|repo|codebase|answer|reply|respond|talk|speak|chat|periodically|regularly|allowed|permitted|"
     r"记|以后|今后|从现在|往后|下次|永远|绝|千万|决不|从不|禁止|严禁|不允许|不要|不许|不准|不能用|别|总是|始终|一律|"
     r"每次|一直|喜欢|偏好|倾向|习惯|我们|团队|按照|项目|仓库|代码库|必须|一定要|务必|忘|对话|回答|回复|交流|沟通|聊天|说话|"
-    r"覚え|記憶|今後|以後|これから|次回|次から|今回から|都度|毎回|常に|常時|必ず",
+    r"覚え|記憶|今後|以後|これから|次回|次から|今回から|都度|毎回|常に|常時|必ず|"
+    r"asla|hiçbir|kesinlikle|bir\s+daha|bundan|artık",
     _I,
 )
 

@@ -169,6 +169,8 @@ def test_the_cheap_cue_filter_never_hides_a_signal() -> None:
             "periodically run the linter",  # ADR 0073
             "you are not allowed to push",
             "also make a note to run the linter",  # ADR 0084
+            "kesinlikle var olan bir özelliği bozma",  # ADR 0093
+            "bundan sonra testleri uv ile çalıştır",
         ]
     )
     for sentence in sentences:
