@@ -59,6 +59,7 @@ TRIGGERS = (
     "AL    always PNG for x",
     "kesinlikle bozma, x",
     "bundan sonra x kullan",
+    "Rick Astley - Never Gonna Give You Up x",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

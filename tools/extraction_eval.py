@@ -72,6 +72,8 @@ tuned on held-out 84 and 85: their rows read ``dev84`` and ``dev85`` (seen).
 ``heldout87`` to ``heldout90`` (later stretches of two prompt histories, hand-kept chat logs, SpecStory exports, Codex
 rollouts, Cursor agent transcripts and pi sessions) measured the frozen thirty-second round once; the thirty-third
 (ADR 0093) tuned on held-out 87, 88 and 89: their rows read ``dev87``, ``dev88`` and ``dev89`` (seen).
+``heldout91`` and ``heldout93`` (more of two people's Codex rollouts and Japanese chat exports) measured the frozen
+thirty-third round once; the thirty-fourth (ADR 0094) tuned on held-out 93: its row reads ``dev93`` (seen).
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -190,6 +192,8 @@ SPLITS = (
     "heldout88",
     "heldout89",
     "heldout90",
+    "heldout91",
+    "heldout93",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -238,6 +242,7 @@ ROLES = {
     "heldout87": "dev87 (seen; was heldout87)",
     "heldout88": "dev88 (seen; was heldout88)",
     "heldout89": "dev89 (seen; was heldout89)",
+    "heldout93": "dev93 (seen; was heldout93)",
     "judged1": "judged1 (seen)",
 }
 
@@ -546,7 +551,8 @@ reads *dev78* (seen). Held-out 79 and 80 measure the twenty-eighth to thirtieth 
 tuned on held-out 72, already seen. Held-out 81 measures the twenty-eighth to thirty-first rounds. Held-out 82 to
 86 measure the thirty-first round; the thirty-second (ADR 0092) tuned on held-out 84 and 85, whose rows read *dev84*
 and *dev85* (seen). Held-out 87 to 90 measure the thirty-second round; the thirty-third (ADR 0093) tuned on held-out
-87, 88 and 89, whose rows read *dev87*, *dev88* and *dev89* (seen).
+87, 88 and 89, whose rows read *dev87*, *dev88* and *dev89* (seen). Held-out 91 and 93 measure the thirty-third
+round; the thirty-fourth (ADR 0094) tuned on held-out 93, whose row reads *dev93* (seen).
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -558,6 +564,16 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 91 and 93, the measure of the frozen thirty-third round (ba7cb52): 6 proposals, 4 worth keeping; 2 of 2
+  durable rules found.** 62 fresh prompts (2 durable, 7 maybe), labelled apart and read after the round was frozen:
+  one person's Codex rollouts past the instructions Codex injects at their start (91), two people's Japanese chat
+  exports past the stretches read (93). Found: "you should always use effect doc search when learning effect api's."
+  with two more "you should always …" in that message, and "Effect services must never leak requirements". The
+  mistakes, both in held-out 93's pasted run logs: a video's title, "Rick Astley - Never Gonna Give You Up (Official
+  Video)".
+- **The thirty-fourth round (ADR 0094)**: "never" or "always" that begins a title in Title Case ("Never Gonna Give You
+  Up", "Always Look on the Bright Side") is no signal. Held-out 93 gives no proposal (was 2, neither worth keeping); no
+  other row moved.
 - **Held-out 87 to 90, the measure of the frozen thirty-second round (a438d5e): 5 proposals, 3 worth keeping; 3 of 8
   durable rules found.** 1,122 fresh prompts (8 durable, 101 maybe), labelled apart and read after the round was
   frozen: the rest of two prompt histories of people in held-out 9/10 and 16 (87: 983 prompts, one person's Claude

@@ -662,8 +662,16 @@ def _idiom(signal: Signal, text: str) -> bool:
     if signal.name == "I don't like":  # "the things i don't like, let me name a few" (ADR 0077)
         return dislikes_without_an_object(text)
     if signal.name in {"never", "always"}:  # "I never said …", "you could always restart it" (ADR 0077)
+        if _TITLE.search(text) and signal.pattern.search(_TITLE.sub(" ", text)) is None:
+            return True  # only in a title: "… - Never Gonna Give You Up (Official Video)" (ADR 0094)
         return supposes(text) or (signal.name == "never" and sets_right_what_was_said(text))
     return False
+
+
+# A title in Title Case — a song's, a book's, a video's — that begins with the word: "Never Gonna Give You Up", "Always
+# Look on the Bright Side". A rule is written in sentence case, or shouted in capitals ("NEVER PUSH TO MAIN").
+_SMALL = r"(?:\s+(?:a|an|the|of|on|in|to|for|and|or))*"  # the words a title leaves in lower case
+_TITLE = re.compile(rf"\b(?:Never|Always)(?:{_SMALL}\s+[A-Z][a-z'\u2019]+){{2,}}")
 
 
 def _about_the_task_at_hand(text: str, hits: list[Signal]) -> bool:

@@ -454,6 +454,10 @@ PINNED_SINCE_ROUND_19 = {
     "heldout88": ((47, 3, 9), (3, 2, 1)),
     "heldout89": ((32, 0, 1), (0, 0, 0)),
     "heldout90": ((60, 1, 10), (2, 2, 1)),
+    # round 33: 6 proposals, 4 worth keeping, 2 of 2 rules found; the thirty-fourth round (ADR 0094) tuned on 93: a
+    # video's title in a pasted run log, "… - Never Gonna Give You Up (Official Video)" (was 2 proposals, none kept)
+    "heldout91": ((27, 2, 5), (4, 4, 2)),
+    "heldout93": ((35, 0, 2), (0, 0, 0)),
 }
 
 
