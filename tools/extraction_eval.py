@@ -74,6 +74,8 @@ rollouts, Cursor agent transcripts and pi sessions) measured the frozen thirty-s
 (ADR 0093) tuned on held-out 87, 88 and 89: their rows read ``dev87``, ``dev88`` and ``dev89`` (seen).
 ``heldout91`` and ``heldout93`` (more of two people's Codex rollouts and Japanese chat exports) measured the frozen
 thirty-third round once; the thirty-fourth (ADR 0094) tuned on held-out 93: its row reads ``dev93`` (seen).
+``heldout92`` (more of two people's pi sessions and Cursor agent transcripts) measured the frozen thirty-third and
+thirty-fourth rounds once.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -193,6 +195,7 @@ SPLITS = (
     "heldout89",
     "heldout90",
     "heldout91",
+    "heldout92",
     "heldout93",
     "judged1",
 )
@@ -552,7 +555,8 @@ tuned on held-out 72, already seen. Held-out 81 measures the twenty-eighth to th
 86 measure the thirty-first round; the thirty-second (ADR 0092) tuned on held-out 84 and 85, whose rows read *dev84*
 and *dev85* (seen). Held-out 87 to 90 measure the thirty-second round; the thirty-third (ADR 0093) tuned on held-out
 87, 88 and 89, whose rows read *dev87*, *dev88* and *dev89* (seen). Held-out 91 and 93 measure the thirty-third
-round; the thirty-fourth (ADR 0094) tuned on held-out 93, whose row reads *dev93* (seen).
+round; the thirty-fourth (ADR 0094) tuned on held-out 93, whose row reads *dev93* (seen). Held-out 92 measures the
+thirty-third and thirty-fourth rounds.
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -564,6 +568,13 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 92, the measure of the frozen thirty-third and thirty-fourth rounds (ba7cb52, e66881d): 1 proposal, not
+  worth keeping; 0 of 2 durable rules found — the same for both.** 67 fresh prompts (2 durable, 15 maybe): more of
+  held-out 84's person's pi sessions and of held-out 90's Cursor agent transcripts, labelled apart while both rounds
+  were written. The mistake: "It is OK to use nixpkgs from master, then we only use bun." (a consequence of this set-up,
+  labelled one-off; no round takes it: the wording is in no other split). The misses: "And only use nix develop
+  --command to run all commands." and "Cargo commands should be wrapped with nix develop --command." — the rule held-out
+  84 and 90 found, here said once in each of two wordings no round reads as the same.
 - **Held-out 91 and 93, the measure of the frozen thirty-third round (ba7cb52): 6 proposals, 4 worth keeping; 2 of 2
   durable rules found.** 62 fresh prompts (2 durable, 7 maybe), labelled apart and read after the round was frozen:
   one person's Codex rollouts past the instructions Codex injects at their start (91), two people's Japanese chat

@@ -132,13 +132,20 @@ def test_the_sixth_round_keeps_what_it_was_tuned_to() -> None:
     # fresh mistakes (ADR 0067) are gone since the thirteenth round (ADR 0069) tuned on them
     for split in SPLITS:  # held-out 32's fresh mistakes are gone since the fourteenth round (ADR 0070) tuned on them
         figures = evaluate_split(split)
-        assert figures.kept == len(figures.proposals) - UNKEPT_ON_SEEN.get(split, 0), (split, figures.proposals)
+        assert figures.kept == len(figures.proposals) - UNKEPT_LEFT.get(split, 0), (split, figures.proposals)
 
 
-# The one proposal on a seen split the measure counts as not worth keeping (ADR 0093): held-out 88's "** kesinlikle **
-# var olan bu detaylı analiz bilgilerini **silmemeli**" states the rule its prompt's labelled sentence states, which the
-# heuristic does not reach (the sentence splitter ends it at the abbreviation "vb."); the label is left as it was given.
-UNKEPT_ON_SEEN = {"heldout88": 1}
+# The proposals the measure counts as not worth keeping that no round has taken, each for its reason:
+UNKEPT_LEFT = {
+    # held-out 88's "** kesinlikle ** var olan bu detaylı analiz bilgilerini **silmemeli**" states the rule its prompt's
+    # labelled sentence states, which the heuristic does not reach (the sentence splitter ends it at the abbreviation
+    # "vb."); the label is left as it was given (ADR 0093)
+    "heldout88": 1,
+    # held-out 92's "It is OK to use nixpkgs from master, then we only use bun." (labelled one-off): the fresh mistake
+    # of the thirty-third and thirty-fourth rounds, left standing; "then we only use X" is in no other split, and a
+    # round on one sentence would be a fit, not a class
+    "heldout92": 1,
+}
 
 
 def test_the_eleventh_held_out_split_gets_no_proposal() -> None:
@@ -458,6 +465,10 @@ PINNED_SINCE_ROUND_19 = {
     # video's title in a pasted run log, "… - Never Gonna Give You Up (Official Video)" (was 2 proposals, none kept)
     "heldout91": ((27, 2, 5), (4, 4, 2)),
     "heldout93": ((35, 0, 2), (0, 0, 0)),
+    # rounds 33 and 34: 1 proposal, not worth keeping ("It is OK to use nixpkgs from master, then we only use bun."), 0
+    # of 2 rules found ("And only use nix develop --command to run all commands.", "Cargo commands should be wrapped
+    # with nix develop --command.")
+    "heldout92": ((67, 2, 15), (1, 0, 0)),
 }
 
 
