@@ -60,6 +60,7 @@ TRIGGERS = (
     "kesinlikle bozma, x",
     "bundan sonra x kullan",
     "Rick Astley - Never Gonna Give You Up x",
+    "Remember you must use x",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

@@ -76,6 +76,8 @@ rollouts, Cursor agent transcripts and pi sessions) measured the frozen thirty-s
 thirty-third round once; the thirty-fourth (ADR 0094) tuned on held-out 93: its row reads ``dev93`` (seen).
 ``heldout92`` (more of two people's pi sessions and Cursor agent transcripts) measured the frozen thirty-third and
 thirty-fourth rounds once.
+``heldout94`` (more of held-out 91's Codex rollouts) measured the frozen thirty-fourth round once; the thirty-fifth
+(ADR 0095) tuned on it: its row reads ``dev94`` (seen).
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -197,6 +199,7 @@ SPLITS = (
     "heldout91",
     "heldout92",
     "heldout93",
+    "heldout94",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -246,6 +249,7 @@ ROLES = {
     "heldout88": "dev88 (seen; was heldout88)",
     "heldout89": "dev89 (seen; was heldout89)",
     "heldout93": "dev93 (seen; was heldout93)",
+    "heldout94": "dev94 (seen; was heldout94)",
     "judged1": "judged1 (seen)",
 }
 
@@ -556,7 +560,8 @@ tuned on held-out 72, already seen. Held-out 81 measures the twenty-eighth to th
 and *dev85* (seen). Held-out 87 to 90 measure the thirty-second round; the thirty-third (ADR 0093) tuned on held-out
 87, 88 and 89, whose rows read *dev87*, *dev88* and *dev89* (seen). Held-out 91 and 93 measure the thirty-third
 round; the thirty-fourth (ADR 0094) tuned on held-out 93, whose row reads *dev93* (seen). Held-out 92 measures the
-thirty-third and thirty-fourth rounds.
+thirty-third and thirty-fourth rounds, held-out 94 the thirty-fourth; the thirty-fifth (ADR 0095) tuned on held-out
+94, whose row reads *dev94* (seen).
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -568,6 +573,13 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 94, the measure of the frozen thirty-fourth round (e66881d): no proposal; 0 of 1 durable rule found.** 14
+  fresh prompts (1 durable, 3 maybe): more of held-out 91's person's Codex rollouts, labelled apart while the round
+  was written. The miss: "Remember you must use the nx mcp, the effect doc search mcp, and context7 for effect patterns
+  … to find what you need." ("remember" with its "that" left out).
+- **The thirty-fifth round (ADR 0095)**: "remember" followed by "you" or "we" and a word that binds ("must", "should",
+  "need to", "have to", "always", "never", "can't", "don't") is "remember that …". Held-out 94 gives 1 proposal (was
+  none), worth keeping, 1 of 1 rule found; no other row moved.
 - **Held-out 92, the measure of the frozen thirty-third and thirty-fourth rounds (ba7cb52, e66881d): 1 proposal, not
   worth keeping; 0 of 2 durable rules found — the same for both.** 67 fresh prompts (2 durable, 15 maybe): more of
   held-out 84's person's pi sessions and of held-out 90's Cursor agent transcripts, labelled apart while both rounds

@@ -158,7 +158,9 @@ SIGNALS: tuple[Signal, ...] = (
         "remember",
         "remember",
         True,
-        r"(?:^|\bplease\s+|\b(?:and|also|just|always)\s+)remember\s*(?:that\b|this\b|:|,|\u2014|-\s)",
+        r"(?:^|\bplease\s+|\b(?:and|also|just|always)\s+)remember\s*(?:that\b|this\b|:|,|\u2014|-\s|"
+        # "Remember you must use the nx mcp …": "that" left out before a rule bound on the agent (ADR 0095)
+        r"(?=(?:you|we)\s+(?:must|should|need\s+to|have\s+to|always|never|can'?t|cannot|don'?t|do\s+not)\b))",
     ),
     # "Either install it or make a note to not use it again": the person asks the agent to keep it for later
     # sessions, a memory by name (held-out 57, ADR 0084); "make a note in the README" is a step of the task

@@ -469,6 +469,9 @@ PINNED_SINCE_ROUND_19 = {
     # of 2 rules found ("And only use nix develop --command to run all commands.", "Cargo commands should be wrapped
     # with nix develop --command.")
     "heldout92": ((67, 2, 15), (1, 0, 0)),
+    # round 34: no proposal, 0 of 1 rule found; the thirty-fifth round (ADR 0095) tuned on it: "Remember you must use
+    # the nx mcp, …" is "remember that you must …"
+    "heldout94": ((14, 1, 3), (1, 1, 1)),
 }
 
 
