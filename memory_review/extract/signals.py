@@ -545,9 +545,10 @@ _OCCASIONS = frozenset({"from now on", "periodically"})
 # proposed when said in a second session, the repetition the issue calls the strongest durable signal (ADR 0064).
 SIGNAL_TOOL_CHOICE = "use X"
 TOOL_CHOICE_CUE = re.compile(r"\buse\s", _I)
+_USE_LEAD = r"^\s*(?:please\s+|pls\s+|just\s+|only\s+)?use\s+"
 _TOOL_CHOICE = re.compile(
-    r"^\s*(?:please\s+|pls\s+|just\s+|only\s+)?use\s+"
-    r"(?!(?:it|this|that|these|those|them|here|there|one|your|my|option|instead|the\s+(?:first|second|third|last|"
+    _USE_LEAD
+    + r"(?!(?:it|this|that|these|those|them|here|there|one|your|my|option|instead|the\s+(?:first|second|third|last|"
     r"same|other|above|below|following|previous|one|code|file|function)|a\s+different)\b)"
     r"[`\"'\w][^.!?\n]{0,58}?(?:\s*,?\s*(?:not|instead\s+of|rather\s+than)\s+[^.!?\n]{1,60}?)?\s*[.!]*\s*$",
     _I,
@@ -573,7 +574,7 @@ def a_tool_choice(sentence: str) -> Classification | None:
 # the code." and "Use nix develop --command to wrap all commands." choose one thing in two sessions (held-out 84, ADR
 # 0092), though their purposes share too few words for the wordings to count as one.
 _CHOSEN = re.compile(
-    r"^\s*(?:please\s+|pls\s+|just\s+|only\s+)?use\s+(.+?)"
+    _USE_LEAD + r"(.+?)"
     r"(?=\s+(?:to|for|when|whenever|in|on|with|as|so|because|instead|not|rather|and|or|if|since|while)\b|\s*[,;:(]|"
     r"\s*[.!]*\s*$)",
     _I,
