@@ -58,7 +58,7 @@ TRIGGERS = (
     "Use nix develop x to run y",
     "AL    always PNG for x",
     "kesinlikle bozma, x",
-    "bundan sonra x kullan",
+    "bundan böyle x kullan",
     "Rick Astley - Never Gonna Give You Up x",
     "Remember you must use x",
 )

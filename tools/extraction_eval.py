@@ -608,7 +608,7 @@ DOC_TAIL = """
   current state). The misses: three Turkish rules, an English rule asked to be written to a file ("make a md file … to
   remind you that this server should be backward compatible"), a French wish to be answered in French.
 - **The thirty-third round (ADR 0093)**: Turkish prohibitions ("kesinlikle … bozma", "asla … değiştirmemeli") and
-  "bundan sonra" (from now on); "my preference" only as "my preference is …"; "現状" (the current state) makes a
+  "bundan böyle" (from now on); "my preference" only as "my preference is …"; "現状" (the current state) makes a
   Japanese sentence this moment's. Held-out 88 gives 3 proposals (was none), 2 worth keeping, 1 of 3 rules found;
   held-out 87 1 (was 2), worth keeping; held-out 89 none (was 1); no other row moved.
 - **Held-out 82 to 86, the measure of the frozen thirty-first round (fc66a2d, with the mend of 125d95a): 5 proposals,

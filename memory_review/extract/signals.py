@@ -355,7 +355,14 @@ SIGNALS: tuple[Signal, ...] = (
         r"(?:ma|me|mayın|meyin|mayınız|meyiniz|mamalı|memeli|mamalısın|memelisin|mayacaksın|meyeceksin)"
         r"[ \t*]*(?:[,;.!]|$)",
     ),
-    _sig("bundan sonra", "durable", True, r"\bbundan\s+(?:sonra|böyle)\b|\bartık\s+hep\b"),
+    # "from now on": "bundan böyle", or "bundan sonra" / "artık" with "always" — "bundan sonra" alone is as often "after
+    # this" ("Bundan sonra login sayfasını yap": do the login page next)
+    _sig(
+        "bundan böyle",
+        "durable",
+        True,
+        r"\bbundan\s+böyle\b|\b(?:bundan\s+sonra|artık)\s+(?:hep|her\s+zaman|daima)\b",
+    ),
 )
 
 _TIME_ONE_OFF = re.compile(

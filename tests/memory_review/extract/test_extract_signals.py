@@ -170,7 +170,7 @@ def test_the_cheap_cue_filter_never_hides_a_signal() -> None:
             "you are not allowed to push",
             "also make a note to run the linter",  # ADR 0084
             "kesinlikle var olan bir özelliği bozma",  # ADR 0093
-            "bundan sonra testleri uv ile çalıştır",
+            "bundan böyle testleri uv ile çalıştır",
         ]
     )
     for sentence in sentences:

@@ -6,7 +6,8 @@ bozma !" (when adding or fixing any feature, absolutely do not break an existing
 comes last in a Turkish clause, so the rule is "asla" (never), "hiçbir zaman" (never), "kesinlikle" (absolutely) or "bir
 daha" (ever again) with the clause ending in a verb told not to: "bozma", "yazma", "değiştirmemeli" (must not change).
 "silmemeliydi" (should not have deleted) complains of what was done; "kesinlikle olmasın" (let there be none)
-describes the data. "bundan sonra" / "bundan böyle" is "from now on".
+describes the data. "bundan böyle" is "from now on", and so is "bundan sonra" with "hep" (always); alone it is as often
+"after this".
 
 Held-out 87's "it still same posts even i updated my preference interests" reports a bug in an app's settings: "my
 preference" is the person's own only as "my preference is …" or "my preference: …". Held-out 89's "上手く動いています。
@@ -30,7 +31,8 @@ from memory_review.extract.signals import examine
         "Bu problemin bir daha **ASLA** olmaması adına hatayı bul, çalışan kodu **KESİNLİKLE** değiştirme !",
         "Kullanıcının girdiği notları asla silmemeli.",
         "Main dalına hiçbir zaman doğrudan push yapma.",
-        "Bundan sonra testleri uv ile çalıştır.",
+        "Bundan böyle testleri uv ile çalıştır.",
+        "Bundan sonra hep testleri uv ile çalıştır.",
     ],
 )
 def test_a_turkish_rule_is_found(sentence: str) -> None:
@@ -45,6 +47,7 @@ def test_a_turkish_rule_is_found(sentence: str) -> None:
         "Bu sorunu **kesinlikle kalıcı olarak çöz artık**.",  # absolutely fix it for good now: this task
         "Bu filtre paneli her zaman görünür halde olsun.",  # "always" in a spec of one panel: no signal for it
         "kesinlikle harika bir tarama",  # "absolutely great scan": a noun in -ma is no verb told not to
+        "Bundan sonra login sayfasını yap.",  # after this, do the login page: the next step
     ],
 )
 def test_a_turkish_near_miss_is_not(sentence: str) -> None:
