@@ -78,7 +78,8 @@ thirty-third round once; the thirty-fourth (ADR 0094) tuned on held-out 93: its 
 thirty-fourth rounds once.
 ``heldout94`` (more of held-out 91's Codex rollouts) measured the frozen thirty-fourth round once; the thirty-fifth
 (ADR 0095) tuned on it: its row reads ``dev94`` (seen).
-``heldout95`` (more of held-out 84's person's pi sessions) measured the frozen thirty-fifth round once.
+``heldout95`` and ``heldout96`` (more of held-out 84's person's pi sessions and of held-out 91's Codex rollouts)
+measured the frozen thirty-fifth round once.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -202,6 +203,7 @@ SPLITS = (
     "heldout93",
     "heldout94",
     "heldout95",
+    "heldout96",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -563,7 +565,7 @@ and *dev85* (seen). Held-out 87 to 90 measure the thirty-second round; the thirt
 87, 88 and 89, whose rows read *dev87*, *dev88* and *dev89* (seen). Held-out 91 and 93 measure the thirty-third
 round; the thirty-fourth (ADR 0094) tuned on held-out 93, whose row reads *dev93* (seen). Held-out 92 measures the
 thirty-third and thirty-fourth rounds, held-out 94 the thirty-fourth; the thirty-fifth (ADR 0095) tuned on held-out
-94, whose row reads *dev94* (seen). Held-out 95 measures the thirty-fifth round.
+94, whose row reads *dev94* (seen). Held-out 95 and 96 measure the thirty-fifth round.
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -575,13 +577,13 @@ DOC_TAIL = """
 
 ## Reading the figures
 
-- **Held-out 95, the measure of the frozen thirty-fifth round (1bae8e1): no proposal, no mistake; no durable rule in
-  it.** 31 fresh prompts (5 maybe) of held-out 84's person, his pi sessions from 80,000 characters on: nudges, limits
-  for one exercise, pasted build logs, and working wishes said once ("update one test file at a time. Move to the next
-  one only it works.").
-- **This session's fresh record (the latest frozen round on each split, held-out 82 to 95): 17 proposals, 11 worth
+- **Held-out 95 and 96, the measure of the frozen thirty-fifth round (1bae8e1): no proposal, no mistake; no durable
+  rule in them.** 35 fresh prompts (5 maybe): held-out 84's person's pi sessions from 80,000 characters on (nudges,
+  limits for one exercise, pasted build logs, working wishes said once: "update one test file at a time. Move to the
+  next one only it works."), and four questions from held-out 91's person's Codex rollouts further on.
+- **This session's fresh record (the latest frozen round on each split, held-out 82 to 96): 17 proposals, 11 worth
   keeping (65%); 7 of 19 rules found. Fresh record since the hold of ADR 0059: 57 of 99 (58%)**; all frozen rounds 64
-  of 128 (50%). Fourteen labellers found 1,406 fresh prompts with about 945 of the session's 1,000 look-ups, all in
+  of 128 (50%). Fifteen labellers found 1,410 fresh prompts with about 990 of the session's 1,000 look-ups, all in
   later stretches of sources already used or in sources the earlier sections had named and left: the index has few
   new people left. The mistakes: a table's row, an app's settings called "my preference", a request to store the
   current state, a video's title in a run log, a consequence ("then we only use bun"); rounds 32 to 35 take all but

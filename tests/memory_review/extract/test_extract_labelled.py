@@ -472,8 +472,9 @@ PINNED_SINCE_ROUND_19 = {
     # round 34: no proposal, 0 of 1 rule found; the thirty-fifth round (ADR 0095) tuned on it: "Remember you must use
     # the nx mcp, …" is "remember that you must …"
     "heldout94": ((14, 1, 3), (1, 1, 1)),
-    # round 35: no proposal, no durable rule
+    # round 35: no proposal, no durable rule (both)
     "heldout95": ((31, 0, 5), (0, 0, 0)),
+    "heldout96": ((4, 0, 0), (0, 0, 0)),
 }
 
 
