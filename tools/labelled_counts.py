@@ -2,8 +2,8 @@
 
 Each labeller adds their split to the paragraph in `tests/memory_review/extract/labelled/README.md` by hand, and
 merging several labellers' branches leaves it torn (two half lines, a split counted twice). This prints the paragraph
-the split files give — every split in the order the paragraph already lists them, new ones after the last held-out
-split, judged ones last — and with ``--write`` puts it in place. `test_extract_labelled` checks the README holds it.
+the split files give — every split in the order the paragraph already lists them, new ones after the others by number,
+judged ones last — and with ``--write`` puts it in place. `test_labelled_counts` checks the README holds it.
 """
 
 from __future__ import annotations
