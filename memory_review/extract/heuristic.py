@@ -273,11 +273,15 @@ def _rules_of_a_paste(turn: Turn, scan: _Scan) -> _Scan:
     0086); "I prefer XDG-style ~/.config paths over ~/Library/Application Support." in the hand-off that opens each
     thread, their own preference in the first person; and the items under the brief's "Working Rules" heading (ADR
     0089). The rest of the brief is that task's."""
-    scan.named.extend(_working_rules(turn))
+    items = working_rule_items(turn.text)
     git = is_about_git(turn.text)
-    if not git and _I_PREFER.search(turn.text.replace("\u2019", "'")) is None:
+    prefers = _I_PREFER.search(turn.text.replace("\u2019", "'")) is not None
+    if not items and not git and not prefers:
         return scan
-    quoted = Covered(quoted_ranges(turn.text))
+    quoted = Covered(quoted_ranges(turn.text))  # made once: a brief is long
+    scan.named.extend(_working_rules(turn, items, quoted))
+    if not git and not prefers:
+        return scan
     for start, end in sentence_spans(unwrapped(turn.text)):
         said = _Said(turn, start, end)
         about_git = git and is_about_git(said.text)
@@ -291,15 +295,13 @@ def _rules_of_a_paste(turn: Turn, scan: _Scan) -> _Scan:
     return scan
 
 
-def _working_rules(turn: Turn) -> list[tuple[_Said, Classification]]:
+def _working_rules(turn: Turn, items: list[tuple[int, int]], quoted: Covered) -> list[tuple[_Said, Classification]]:
     """The items under a "## Working Rules" heading of a pasted brief, each a rule of the person's way of working,
     held back like a weak kind until a second session's brief says it again (ADR 0089)."""
-    items = working_rule_items(turn.text)
-    quoted = Covered(quoted_ranges(turn.text)) if items else None
     rules = []
     for start, end in items:
         said = _Said(turn, start, end)
-        if (quoted is not None and quoted.overlaps(start, end)) or is_one_off(said.text) or is_question(said.text):
+        if quoted.overlaps(start, end) or is_one_off(said.text) or is_question(said.text):
             continue  # someone else's rules quoted ("my colleague wrote: …"), or this task's step
         memory_type, scope = kind_of(said.text)
         found = Classification(memory_type, scope, SIGNAL_WORKING_RULE, (SIGNAL_WORKING_RULE,), held_back=True)

@@ -26,6 +26,8 @@ from __future__ import annotations
 import functools
 import re
 
+from memory_review.extract.textutil import line_spans
+
 _I = re.IGNORECASE
 _ELEMENT = (
     r"function|method|class|module|file|button|cache|chart|graph|component|modal|dialog|page|screen|"
@@ -153,19 +155,17 @@ def working_rule_items(text: str) -> list[tuple[int, int]]:
     heading, up to the next heading or the first line that is neither an item nor its continuation."""
     items: list[tuple[int, int]] = []
     for heading in _RULES_HEADING.finditer(text):
-        position = heading.end() + 1
-        while position < len(text) and len(items) < MAX_WORKING_RULES:
-            end = text.find("\n", position)
-            end = len(text) if end < 0 else end
-            line = text[position:end]
+        for start, end in line_spans(text, heading.end() + 1):
+            if len(items) >= MAX_WORKING_RULES:
+                break
+            line = text[start:end]
             item = _RULE_ITEM.match(line)
             if item is not None:
-                items.append((position + item.end(), end))
+                items.append((start + item.end(), end))
             elif line.strip() and line[:1] in " \t" and items and _HEADING.match(line) is None:
                 items[-1] = (items[-1][0], end)  # an item's next line, indented
             elif line.strip():
                 break  # a heading, or the brief goes on in prose
-            position = end + 1
     return items
 
 
@@ -271,16 +271,12 @@ def table_rows(text: str) -> list[tuple[int, int]]:
         return []
     rows: list[tuple[int, int]] = []
     run: list[tuple[int, int]] = []
-    start = 0
-    while start <= len(text):
-        end = text.find("\n", start)
-        end = len(text) if end < 0 else end
+    for start, end in line_spans(text):
         if _CELL_GAP.search(text, start, end):
             run.append((start, end))
         else:
             rows.extend(run if len(run) >= MIN_TABLE_ROWS else ())
             run = []
-        start = end + 1
     rows.extend(run if len(run) >= MIN_TABLE_ROWS else ())
     return rows
 

@@ -45,6 +45,15 @@ STOPWORDS: frozenset[str] = frozenset(
 )
 
 
+def line_spans(text: str, start: int = 0) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` of each line of ``text`` from ``start`` on, its line break left out."""
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        yield start, end
+        start = end + 1
+
+
 def sentence_spans(text: str) -> Iterator[tuple[int, int]]:
     """``(start, end)`` of each sentence in ``text``, trimmed, skipping fenced code blocks."""
     in_fence = False
