@@ -61,6 +61,7 @@ TRIGGERS = (
     "bundan böyle x kullan",
     "Rick Astley - Never Gonna Give You Up x",
     "Remember you must use x",
+    "x commands should be wrapped with x",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

@@ -75,7 +75,7 @@ rollouts, Cursor agent transcripts and pi sessions) measured the frozen thirty-s
 ``heldout91`` and ``heldout93`` (more of two people's Codex rollouts and Japanese chat exports) measured the frozen
 thirty-third round once; the thirty-fourth (ADR 0094) tuned on held-out 93: its row reads ``dev93`` (seen).
 ``heldout92`` (more of two people's pi sessions and Cursor agent transcripts) measured the frozen thirty-third and
-thirty-fourth rounds once.
+thirty-fourth rounds once; the thirty-sixth (ADR 0096) tuned on it: its row reads ``dev92`` (seen).
 ``heldout94`` (more of held-out 91's Codex rollouts) measured the frozen thirty-fourth round once; the thirty-fifth
 (ADR 0095) tuned on it: its row reads ``dev94`` (seen).
 ``heldout95`` and ``heldout96`` (more of held-out 84's person's pi sessions and of held-out 91's Codex rollouts)
@@ -252,6 +252,7 @@ ROLES = {
     "heldout87": "dev87 (seen; was heldout87)",
     "heldout88": "dev88 (seen; was heldout88)",
     "heldout89": "dev89 (seen; was heldout89)",
+    "heldout92": "dev92 (seen; was heldout92)",
     "heldout93": "dev93 (seen; was heldout93)",
     "heldout94": "dev94 (seen; was heldout94)",
     "judged1": "judged1 (seen)",
@@ -565,7 +566,8 @@ and *dev85* (seen). Held-out 87 to 90 measure the thirty-second round; the thirt
 87, 88 and 89, whose rows read *dev87*, *dev88* and *dev89* (seen). Held-out 91 and 93 measure the thirty-third
 round; the thirty-fourth (ADR 0094) tuned on held-out 93, whose row reads *dev93* (seen). Held-out 92 measures the
 thirty-third and thirty-fourth rounds, held-out 94 the thirty-fourth; the thirty-fifth (ADR 0095) tuned on held-out
-94, whose row reads *dev94* (seen). Held-out 95 and 96 measure the thirty-fifth round.
+94, whose row reads *dev94* (seen). Held-out 95 and 96 measure the thirty-fifth round. The thirty-sixth (ADR 0096)
+tuned on held-out 92, whose row reads *dev92* (seen), and on 31 and 84, already seen.
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -577,6 +579,12 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **The thirty-sixth round (ADR 0096)**: how every command of a kind is run here is a convention said once: "run
+  python commands through uv", "Cargo commands should be wrapped with nix develop --command", "we should run script
+  via nix develop --command …", "only use nix develop --command to run all commands". Not "run the commands in the
+  terminal" (the ones at hand). Held-out 92 gives 3 proposals (was 1), 2 worth keeping, 2 of 2 rules found; held-out
+  31 10 (was 9), all worth keeping, 11 of 16 found; held-out 84 3 (was 2), all worth keeping, 3 of 4 found; no other
+  row moved.
 - **Held-out 95 and 96, the measure of the frozen thirty-fifth round (1bae8e1): no proposal, no mistake; no durable
   rule in them.** 35 fresh prompts (5 maybe): held-out 84's person's pi sessions from 80,000 characters on (nudges,
   limits for one exercise, pasted build logs, working wishes said once: "update one test file at a time. Move to the

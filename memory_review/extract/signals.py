@@ -138,6 +138,12 @@ _FORWARD = r"(?<!\bbefore\s)(?<!\bafter\s)(?<!\bstart\s)(?:going|moving)\s+forwa
 _AS_YOU_GO = r"as\s+you\s+(?:go|go\s+along|work|implement|build|code|develop|write|make\s+changes)\b"
 
 
+# The commands a rule about running them covers: "python commands", "all scripts", "script"; not "the commands" (the
+# ones at hand)
+_COMMAND_KIND = r"(?!(?:the|these|those|this|that|my|your|following|above|below|same)\b)[\w-]+"
+_COMMANDS = r"(?:commands?|scripts?|cmds)"
+
+
 @dataclass(frozen=True)
 class Signal:
     """One cue in the text: its display name, its meaning (``kind``) and its strength."""
@@ -257,6 +263,21 @@ SIGNALS: tuple[Signal, ...] = (
         r"target|support|format|lint|pin|run)\b(?!\s+to\b)|"
         # "You should be using the agents for this": how the work is to be done (dev 2, ADR 0049)
         r"\b(?:you|we)\s+should\s+(?:always\s+)?be\s+using\b",
+    ),
+    # "run python commands through uv", "Cargo commands should be wrapped with nix develop --command", "only use nix
+    # develop --command to run all commands": how every command of a kind is run here, a convention of the project
+    # (held-out 31, 84 and 92, ADR 0096); "run the commands in the terminal" names the commands at hand
+    _sig(
+        "run commands through",
+        "convention",
+        True,
+        rf"(?:{_LEAD}|\b(?:we|you)\s+(?:should|must|need\s+to|have\s+to)\s+(?:always\s+)?)"
+        r"(?:run|execute|wrap|prefix|launch)\s+(?:all\s+(?:the\s+|our\s+)?|every\s+|any\s+|our\s+)?"
+        rf"(?:{_COMMAND_KIND}\s+)?{_COMMANDS}\s+(?:through|with|via|using|inside|under)\s+\S|"
+        r"\b(?:commands|scripts)\s+(?:should|must|need\s+to|have\s+to|are\s+to)\s+(?:always\s+)?be\s+(?:always\s+)?"
+        r"(?:run|wrapped|executed|prefixed|launched)\s+(?:through|with|via|using|inside|under|by)\s+\S|"
+        r"\buse\s+[^.!?\n]{1,60}?\s+to\s+(?:run|execute|wrap)\s+(?:all|every|any)\s+(?:(?:the|our|of\s+the)\s+)?"
+        rf"(?:{_COMMAND_KIND}\s+)?{_COMMANDS}\b",
     ),
     _sig(
         "in this project",
@@ -446,7 +467,8 @@ CUE = re.compile(
     r"never|always|don'?t|do\s+not|must|should|avoid|stop|remember|forget|make\s+sure|prefer|like|hate|commit|push|"
     r"dislike|stand|we|our|convention|rule|policy|note|fyi|keep\s+in\s+mind|record|so\s+you\s+know|"
     r"reference|aware|now\s+on|forward|here\s+on|henceforth|future|next\s+time|default|time|whenever|as\s+you|"
-    r"project|repo|codebase|answer|reply|respond|talk|speak|chat|periodically|regularly|allowed|permitted|"
+    r"project|repo|codebase|answer|reply|respond|talk|speak|chat|periodically|regularly|allowed|permitted|command|script|"
+    r"cmds|"
     r"记|以后|今后|从现在|往后|下次|永远|绝|千万|决不|从不|禁止|严禁|不允许|不要|不许|不准|不能用|别|总是|始终|一律|"
     r"每次|一直|喜欢|偏好|倾向|习惯|我们|团队|按照|项目|仓库|代码库|必须|一定要|务必|忘|对话|回答|回复|交流|沟通|聊天|说话|"
     r"覚え|記憶|今後|以後|これから|次回|次から|今回から|都度|毎回|常に|常時|必ず|"

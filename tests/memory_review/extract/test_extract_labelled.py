@@ -288,10 +288,11 @@ def test_held_out_31_and_32_give_what_the_frozen_twelfth_and_thirteenth_rounds_g
     # WE USING …" with no question mark, "I dont like ('Tight Aggressive', …)"), 0 of 2 found. Pinned so that a change
     # that adds a mistake or loses a kept proposal is seen.
     # The fourteenth round (ADR 0070) tuned on both: held-out 31's "#" memory notes are proposed (9 proposals, all worth
-    # keeping, 10 of 16 found), and held-out 32's two mistakes are gone.
+    # keeping, 10 of 16 found), and held-out 32's two mistakes are gone. The thirty-sixth (ADR 0096): "run python
+    # commands through uv" is a convention said once (held-out 31: 10 proposals, all worth keeping, 11 of 16 found).
     rows = {name: evaluate_split(name) for name in ("heldout31", "heldout32")}
     assert [(f.prompts, f.durable, f.maybe) for f in rows.values()] == [(130, 16, 9), (65, 2, 11)]
-    assert [(len(f.proposals), f.kept, f.durable_found) for f in rows.values()] == [(9, 9, 10), (0, 0, 0)]
+    assert [(len(f.proposals), f.kept, f.durable_found) for f in rows.values()] == [(10, 10, 11), (0, 0, 0)]
 
 
 def test_held_out_33_and_34_give_what_the_frozen_twelfth_to_fourteenth_rounds_gave() -> None:
@@ -450,7 +451,9 @@ PINNED_SINCE_ROUND_19 = {
     # worth keeping)
     "heldout82": ((13, 1, 1), (0, 0, 0)),
     "heldout83": ((9, 0, 2), (0, 0, 0)),
-    "heldout84": ((79, 4, 10), (2, 2, 3)),
+    # The thirty-sixth (ADR 0096): "we should run script via nix develop --command …" is a convention said once (84: was
+    # 2 proposals)
+    "heldout84": ((79, 4, 10), (3, 3, 3)),
     "heldout85": ((8, 1, 2), (3, 3, 1)),
     "heldout86": ((1, 0, 1), (0, 0, 0)),
     # round 32: 5 proposals, 3 worth keeping, 3 of 8 rules found. The thirty-third round (ADR 0093) tuned on 87 to
@@ -467,8 +470,9 @@ PINNED_SINCE_ROUND_19 = {
     "heldout93": ((35, 0, 2), (0, 0, 0)),
     # rounds 33 and 34: 1 proposal, not worth keeping ("It is OK to use nixpkgs from master, then we only use bun."), 0
     # of 2 rules found ("And only use nix develop --command to run all commands.", "Cargo commands should be wrapped
-    # with nix develop --command.")
-    "heldout92": ((67, 2, 15), (1, 0, 0)),
+    # with nix develop --command."); the thirty-sixth round (ADR 0096) tuned on it: how every command of a kind is run
+    # is a convention said once (both found)
+    "heldout92": ((67, 2, 15), (3, 2, 2)),
     # round 34: no proposal, 0 of 1 rule found; the thirty-fifth round (ADR 0095) tuned on it: "Remember you must use
     # the nx mcp, …" is "remember that you must …"
     "heldout94": ((14, 1, 3), (1, 1, 1)),

@@ -171,6 +171,7 @@ def test_the_cheap_cue_filter_never_hides_a_signal() -> None:
             "also make a note to run the linter",  # ADR 0084
             "kesinlikle var olan bir özelliği bozma",  # ADR 0093
             "bundan böyle testleri uv ile çalıştır",
+            "run python commands through uv",  # ADR 0096
         ]
     )
     for sentence in sentences:

@@ -4,7 +4,8 @@ no rule.
 Held-out 84's person said "Use nix develop --command to develop and run the code." in one session and "Use nix
 develop --command to wrap all commands." in another: one choice, two purposes. The two wordings share too few words to
 count as one instruction, so the rule said in two sessions was never proposed. A bare "use X" now joins the earlier one
-that chose the same thing, whatever it is for.
+that chose the same thing, whatever it is for. (Since the thirty-sixth round, ADR 0096, "to wrap all commands" is a
+convention said once; the tests below give the second session another purpose.)
 
 Held-out 85's person pasted a naming convention whose table of segments reads ".png    The file format (always PNG
 for violation annotation compatibility)": the "always" describes the column, it is not said to the agent. The lines of
@@ -24,7 +25,7 @@ from memory_review.extract.signals import chosen_thing
 def test_one_thing_chosen_in_two_sessions_for_two_purposes_is_a_rule() -> None:
     found = said(
         "We have a flake.nix at the root. Use nix develop --command to develop and run the code.",
-        "Use nix develop --command to wrap all commands.",
+        "Use nix develop --command for the tests.",
         sessions=("s1", "s2"),
     )
     assert found == ["Use nix develop --command to develop and run the code."]
@@ -33,7 +34,7 @@ def test_one_thing_chosen_in_two_sessions_for_two_purposes_is_a_rule() -> None:
 def test_in_one_session_it_waits() -> None:
     found = said(
         "Use nix develop --command to develop and run the code.",
-        "Use nix develop --command to wrap all commands.",
+        "Use nix develop --command for the tests.",
         sessions=("s1", "s1"),
     )
     assert found == []
