@@ -62,6 +62,7 @@ TRIGGERS = (
     "Rick Astley - Never Gonna Give You Up x",
     "Remember you must use x",
     "x commands should be wrapped with x",
+    "Use x. Make this a rule",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

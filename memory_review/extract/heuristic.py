@@ -45,11 +45,12 @@ from memory_review.extract.precision import (
 )
 from memory_review.extract.reminders import (
     REMINDER_CUE,
-    SIGNAL_REMINDER,
+    SIGNAL_MADE_A_RULE,
     Reminder,
     a_reminder,
     is_a_rule,
     kind_of,
+    makes_a_rule,
     rule_statement,
 )
 from memory_review.extract.rule_files import (
@@ -134,7 +135,7 @@ def extract(transcript: Transcript, *, include_untrusted: bool = False) -> list[
             continue
         scan = _scan_turn(turn, trusted=trusted)
         findings.extend(_finding(transcript, said, found, trusted=trusted) for said, found in scan.statements)
-        findings.extend(_reminder_finding(transcript, quote, rule) for quote, rule in scan.reminders)
+        findings.extend(_reminder_finding(transcript, quote, rule, signal) for quote, rule, signal in scan.reminders)
         if trusted:  # only the user's own words can add up to a preference
             corrections.extend(scan.corrections)
             named.extend(scan.named)
@@ -148,7 +149,7 @@ class _Scan:
     statements: list[tuple[_Said, Classification]]
     corrections: list[tuple[_Said, Correction]]
     named: list[tuple[_Said, Classification]]
-    reminders: list[tuple[_Said, str]] = field(default_factory=list)  # the quote, and the rule it reminds of
+    reminders: list[tuple[_Said, str, str]] = field(default_factory=list)  # the quote, the rule, and which cue
     _looked_at: tuple[int, int] = (0, 0)
     _reach: int = -1
 
@@ -203,7 +204,9 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
             joined = position + 1
         # a bare "use X" waits for a second session (ADR 0064); in text the user did not write (docs, tool output)
         # it is everywhere and never the person's choice
-        classification = examine(said.text) or (a_tool_choice(said.text) if trusted else None)
+        # "Make this a rule from now on": the standing words point back, at the rule (ADR 0097)
+        pointer = trusted and makes_a_rule(said.text)
+        classification = None if pointer else examine(said.text) or (a_tool_choice(said.text) if trusted else None)
         if (
             classification is None
             and position
@@ -316,16 +319,27 @@ def _memory_note(text: str) -> RuleForAFile | None:
     return None if note is None or is_one_off(text[note.start : note.end]) else note
 
 
-def _reminded(said: _Said, reminder: Reminder, before: tuple[int, int] | None, scan: _Scan) -> tuple[_Said, str] | None:
-    """The quote and the rule of a reminder: the rest of its sentence, or (a cue alone) the sentence before it."""
+def _reminded(
+    said: _Said, reminder: Reminder, before: tuple[int, int] | None, scan: _Scan
+) -> tuple[_Said, str, str] | None:
+    """The quote, the rule and the cue of a reminder: the rest of its sentence, or (a cue alone) the sentence before."""
     if not reminder.points_back:
-        return said, rule_statement(said.text[reminder.rule_start :])
-    if before is None or scan.reach() > before[0]:
-        return None  # nothing before it in this message, or that sentence is already a finding of its own
+        return said, rule_statement(said.text[reminder.rule_start :]), reminder.signal
+    if before is None:
+        return None  # nothing before it in this message
+    if scan.reach() > before[0] and not (reminder.signal == SIGNAL_MADE_A_RULE and _only_held_back(scan, before)):
+        return None  # that sentence is already a finding of its own
     rule = said.turn.text[before[0] : before[1]]
     if not is_a_rule(rule):
         return None
-    return _Said(said.turn, before[0], said.end), rule_statement(rule)
+    return _Said(said.turn, before[0], said.end), rule_statement(rule), reminder.signal
+
+
+def _only_held_back(scan: _Scan, before: tuple[int, int]) -> bool:
+    """True when the sentence before was only held back ("Use pnpm." waits for a second session): "Make it a rule."
+    after it is the person's word that it is a rule now. Statements come in the message's order, so the last one
+    tells whether any reaches that far."""
+    return not scan.statements or scan.statements[-1][0].end <= before[0]
 
 
 def _a_thing_not_code(said: _Said, found: Classification) -> bool:
@@ -427,18 +441,21 @@ def _finding(transcript: Transcript, said: _Said, found: Classification, *, trus
     )
 
 
-def _reminder_finding(transcript: Transcript, said: _Said, rule: str) -> Finding:
+def _reminder_finding(transcript: Transcript, said: _Said, rule: str, signal: str) -> Finding:
     memory_type, scope = kind_of(rule)
+    rationale = (
+        f"The user made what they said before a rule in so many words in turn {said.turn.turn_id}."
+        if signal == SIGNAL_MADE_A_RULE
+        else f"The user reminded the agent in turn {said.turn.turn_id} that this was said before: a rule the agent "
+        "had not kept, which is what a memory is for."
+    )
     return build_finding(
         rule,
         memory_type=memory_type,
         scope=scope,
-        rationale=(
-            f"The user reminded the agent in turn {said.turn.turn_id} that this was said before: a rule the agent "
-            "had not kept, which is what a memory is for."
-        ),
+        rationale=rationale,
         evidence=[(said.text, transcript.session_of(said.turn), said.turn.turn_id)],
-        signal=SIGNAL_REMINDER,
+        signal=signal,
         priority="high",
     )
 

@@ -24,6 +24,7 @@ from memory_review.extract.signals import is_one_off, is_question, scope_of
 from memory_review.models import DurableScope, MemoryType
 
 SIGNAL_REMINDER = "said before"
+SIGNAL_MADE_A_RULE = "made a rule"
 # Not task_at_hand's _SAID_BEFORE: that one only lets a sentence that already carries a rule skip the wait for a second
 # session (ADR 0062); these patterns find where the rule is in a sentence that carries none of its own.
 _I = re.IGNORECASE
@@ -33,7 +34,8 @@ _OPENING = r"^\s*(?:(?:but|and|well|again|no|ok(?:ay)?|look|so)(?:\s*,)?\s+)*"
 _TOLD = r"i(?:\s+already|\s+have(?:\s+already)?|'ve(?:\s+already)?)?\s+(?:told|reminded)\s+you"
 _SAID = r"(?:as|like)\s+i(?:\s+already|\s+have|'ve)?\s+(?:said|mentioned|told\s+you)(?:\s+(?:before|earlier))?"
 REMINDER_CUE = re.compile(
-    r"\b(?:told|remind|reminded|said|mentioned)\s|\bsupposed\s+to\b|\bshould\s+(?:already\s+)?know\b|how\s+many\s+times",
+    r"\b(?:told|remind|reminded|said|mentioned)\s|\bsupposed\s+to\b|\bshould\s+(?:already\s+)?know\b|how\s+many\s+times|"
+    r"\brule\b",
     _I,
 )
 """Every form below contains one of these: a turn without any is skipped after one search."""
@@ -49,6 +51,17 @@ _ALONE = re.compile(
     rf"{_SAID}(?:\s+(?:many|several|multiple|a\s+few|so\s+many|\d+)\s+times)?"
     rf"(?:\s+(?:in|during)\s+(?:the|our|my)\s+(?:previous|last|earlier|other|first)\s+[\w.-]+(?:\s+[\w.-]+)?)?|"
     rf"how\s+many\s+times\s+do\s+i\s+(?:have|need)\s+to\s+(?:tell|say|ask)[^.!?\n]{{0,80}})[\s.!?\u2026]*$",
+    _I,
+)
+# "Split files into separate modules when a file gets longer than 300 lines of code. Make this a rule": the person makes
+# the sentence before a rule, in so many words (held-out 98, ADR 0097). Alone in its sentence, like "You should know
+# this.": "make this a rule to CLAUDE.md …" is a request about a file (rule_files), "make this a rule engine" a task.
+_MADE_A_RULE = re.compile(
+    rf"{_OPENING}(?:please\s+)?(?:make|keep|treat|add|save|take|consider)\s+(?:this|that|it)\s+(?:as\s+)?"
+    r"(?:a|an|the|our|your|my)\s+(?:(?:hard|standing|general|permanent|strict|firm|new|global|project|house)\s+)?"
+    r"(?:rule|habit|convention|policy|guideline|principle)"
+    r"(?:\s+(?:from\s+now\s+on|going\s+forward|for\s+(?:the\s+)?future|for\s+(?:all|every)\s+[\w-]+))?"
+    r"[\s.!\u2026]*$",
     _I,
 )
 # "I told you to fix the login bug": a job the agent has not done yet, not a rule it forgot.
@@ -69,10 +82,12 @@ MAX_CHARS = 600
 
 @dataclass(frozen=True)
 class Reminder:
-    """Where the rule is: from ``rule_start`` in this sentence, or (``points_back``) the sentence before."""
+    """Where the rule is: from ``rule_start`` in this sentence, or (``points_back``) the sentence before; ``signal``
+    says whether the person said it was said before or made it a rule."""
 
     rule_start: int = 0
     points_back: bool = False
+    signal: str = SIGNAL_REMINDER
 
 
 def a_reminder(sentence: str) -> Reminder | None:
@@ -82,6 +97,8 @@ def a_reminder(sentence: str) -> Reminder | None:
         return None  # a rule is a sentence, not a page; the cap also bounds the patterns' work
     if _ALONE.match(text):
         return Reminder(points_back=True)
+    if _MADE_A_RULE.match(text):
+        return Reminder(points_back=True, signal=SIGNAL_MADE_A_RULE)
     if is_question(text):
         return None
     leading = _LEADING.match(text)
@@ -92,6 +109,11 @@ def a_reminder(sentence: str) -> Reminder | None:
     if trailing is not None and text[: trailing.start()].strip() and is_a_rule(text):
         return Reminder()
     return None
+
+
+def makes_a_rule(sentence: str) -> bool:
+    """True for "Make this a rule (from now on)": its standing words are about the sentence before, not itself."""
+    return _MADE_A_RULE.match(sentence.replace("\u2019", "'")) is not None
 
 
 def is_a_rule(text: str) -> bool:
