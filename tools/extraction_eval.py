@@ -80,6 +80,10 @@ thirty-fourth rounds once; the thirty-sixth (ADR 0096) tuned on it: its row read
 (ADR 0095) tuned on it: its row reads ``dev94`` (seen).
 ``heldout95`` and ``heldout96`` (more of held-out 84's person's pi sessions and of held-out 91's Codex rollouts)
 measured the frozen thirty-fifth round once.
+``heldout97`` to ``heldout103`` (prompt logs, three new people's Claude Code prompt histories, more pi sessions, a
+new person's Claude Code transcripts, more records of one person's prompt history, a Cursor chat) measured the frozen
+thirty-fifth and thirty-sixth rounds once; the thirty-seventh (ADR 0097) tuned on held-out 98: its row reads ``dev98``
+(seen).
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -204,6 +208,13 @@ SPLITS = (
     "heldout94",
     "heldout95",
     "heldout96",
+    "heldout97",
+    "heldout98",
+    "heldout99",
+    "heldout100",
+    "heldout101",
+    "heldout102",
+    "heldout103",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -255,6 +266,7 @@ ROLES = {
     "heldout92": "dev92 (seen; was heldout92)",
     "heldout93": "dev93 (seen; was heldout93)",
     "heldout94": "dev94 (seen; was heldout94)",
+    "heldout98": "dev98 (seen; was heldout98)",
     "judged1": "judged1 (seen)",
 }
 
@@ -567,7 +579,9 @@ and *dev85* (seen). Held-out 87 to 90 measure the thirty-second round; the thirt
 round; the thirty-fourth (ADR 0094) tuned on held-out 93, whose row reads *dev93* (seen). Held-out 92 measures the
 thirty-third and thirty-fourth rounds, held-out 94 the thirty-fourth; the thirty-fifth (ADR 0095) tuned on held-out
 94, whose row reads *dev94* (seen). Held-out 95 and 96 measure the thirty-fifth round. The thirty-sixth (ADR 0096)
-tuned on held-out 92, whose row reads *dev92* (seen), and on 31 and 84, already seen.
+tuned on held-out 92, whose row reads *dev92* (seen), and on 31 and 84, already seen. Held-out 97 to 103 measure the
+thirty-fifth and thirty-sixth rounds; the thirty-seventh (ADR 0097) tuned on held-out 98, whose row reads *dev98*
+(seen).
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -579,6 +593,22 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **The thirty-seventh round (ADR 0097)**: "Make this a rule" (or "treat that as a standing rule", "add it as a hard
+  rule"), alone in its sentence, makes the sentence before a rule: the quote is both, read as a reminder's rule is (no
+  task step, no question, no named code). A sentence held back for a second session is proposed at once after it.
+  Held-out 98 gives 3 proposals (was 2), all worth keeping, 2 of 5 rules found; no other row moved.
+- **Held-out 97 to 103, the measure of the frozen thirty-fifth and thirty-sixth rounds (bc1b517, 9bd8f83): 6
+  proposals, 4 worth keeping (67%); 3 of 11 durable rules found — the same for both rounds.** 634 fresh prompts (11
+  durable, 51 maybe), labelled apart while round 36 was written: people's own prompt logs (a Russian, a Spanish and a
+  Chinese one among them), three new people's Claude Code prompt histories, more of held-out 84's person's pi
+  sessions, a new person's Claude Code transcripts, more records of held-out 25's person's prompt history, and one
+  Cursor chat in Chinese. The mistakes: "…请增加一个让用户设置信息源的功能，…今后搜集材料的过程中…" ("今后", from
+  now on, inside a request for a feature: what the feature will do) and "continue and remember this is only 4-6
+  minutes." (a limit on the piece at hand); each is one sentence in every split, and both are left standing. The
+  misses: "… Make this a rule" (round 37 takes it), "Just so you are aware, I want all software projects to end up in
+  the "dev" dir" and the same said again, "always upload it directly to github and gh-pages", "We'll be using pygame
+  2.6.1 and Python 3.13.3." with "Run all unit tests before outputting code to me." in an opening request, two
+  requests to write a rule into CLAUDE.md that the agent itself recorded, and a brief of scope rules.
 - **The thirty-sixth round (ADR 0096)**: how every command of a kind is run here is a convention said once: "run
   python commands through uv", "Cargo commands should be wrapped with nix develop --command", "we should run script
   via nix develop --command …", "only use nix develop --command to run all commands". Not "run the commands in the
