@@ -63,6 +63,7 @@ TRIGGERS = (
     "Remember you must use x",
     "x commands should be wrapped with x",
     "Use x. Make this a rule",
+    "update CLAUDE.md to ensure that we use x",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

@@ -83,7 +83,7 @@ measured the frozen thirty-fifth round once.
 ``heldout97`` to ``heldout103`` (prompt logs, three new people's Claude Code prompt histories, more pi sessions, a
 new person's Claude Code transcripts, more records of one person's prompt history, a Cursor chat) measured the frozen
 thirty-fifth and thirty-sixth rounds once; the thirty-seventh (ADR 0097) tuned on held-out 98: its row reads ``dev98``
-(seen).
+(seen); the thirty-eighth (ADR 0098) on held-out 102: its row reads ``dev102`` (seen).
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -267,6 +267,7 @@ ROLES = {
     "heldout93": "dev93 (seen; was heldout93)",
     "heldout94": "dev94 (seen; was heldout94)",
     "heldout98": "dev98 (seen; was heldout98)",
+    "heldout102": "dev102 (seen; was heldout102)",
     "judged1": "judged1 (seen)",
 }
 
@@ -581,7 +582,7 @@ thirty-third and thirty-fourth rounds, held-out 94 the thirty-fourth; the thirty
 94, whose row reads *dev94* (seen). Held-out 95 and 96 measure the thirty-fifth round. The thirty-sixth (ADR 0096)
 tuned on held-out 92, whose row reads *dev92* (seen), and on 31 and 84, already seen. Held-out 97 to 103 measure the
 thirty-fifth and thirty-sixth rounds; the thirty-seventh (ADR 0097) tuned on held-out 98, whose row reads *dev98*
-(seen).
+(seen), the thirty-eighth (ADR 0098) on held-out 102, whose row reads *dev102* (seen).
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -593,6 +594,11 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **The thirty-eighth round (ADR 0098)**: a request to update an agent instruction file "to ensure (make sure) that
+  …" carries its rule, to the end of the sentence, as one with a colon or quotes does (ADR 0058): "Change my CLAUDE.md
+  to ensure that I am called Jack and not 'Harp Dog'". Not when what it is to ensure points back ("… to make sure
+  that it has whatever is needed …"). Held-out 102 gives 2 proposals (was none), both worth keeping, 2 of 2 rules
+  found; held-out 45 2 (was 1), both worth keeping; no other row moved.
 - **The thirty-seventh round (ADR 0097)**: "Make this a rule" (or "treat that as a standing rule", "add it as a hard
   rule"), alone in its sentence, makes the sentence before a rule: the quote is both, read as a reminder's rule is (no
   task step, no question, no named code). A sentence held back for a second session is proposed at once after it.

