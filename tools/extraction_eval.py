@@ -84,6 +84,8 @@ measured the frozen thirty-fifth round once.
 new person's Claude Code transcripts, more records of one person's prompt history, a Cursor chat) measured the frozen
 thirty-fifth and thirty-sixth rounds once; the thirty-seventh (ADR 0097) tuned on held-out 98: its row reads ``dev98``
 (seen); the thirty-eighth (ADR 0098) on held-out 102: its row reads ``dev102`` (seen).
+``heldout104`` and ``heldout105`` (more of held-out 102's person's transcripts; three new people's chat logs) measured
+the frozen thirty-sixth and thirty-seventh rounds once.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -215,6 +217,8 @@ SPLITS = (
     "heldout101",
     "heldout102",
     "heldout103",
+    "heldout104",
+    "heldout105",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -582,7 +586,8 @@ thirty-third and thirty-fourth rounds, held-out 94 the thirty-fourth; the thirty
 94, whose row reads *dev94* (seen). Held-out 95 and 96 measure the thirty-fifth round. The thirty-sixth (ADR 0096)
 tuned on held-out 92, whose row reads *dev92* (seen), and on 31 and 84, already seen. Held-out 97 to 103 measure the
 thirty-fifth and thirty-sixth rounds; the thirty-seventh (ADR 0097) tuned on held-out 98, whose row reads *dev98*
-(seen), the thirty-eighth (ADR 0098) on held-out 102, whose row reads *dev102* (seen).
+(seen), the thirty-eighth (ADR 0098) on held-out 102, whose row reads *dev102* (seen). Held-out 104 and 105 measure
+the thirty-sixth and thirty-seventh rounds.
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -594,6 +599,13 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 104 and 105, the measure of the frozen thirty-sixth and thirty-seventh rounds (9bd8f83, aad0f67): no
+  proposal, no mistake; 0 of 2 durable rules found — the same for both (and for the thirty-eighth, written while they
+  were labelled).** 112 fresh prompts (2 durable, 11 maybe): held-out 102's person's transcripts past their first
+  page, and three new people's chat logs (a Copilot chat exported whole, two logs the agent kept at the person's
+  request, one in Chinese). The misses: "dont mix armv7 and amd64 in one tar file keep the arm platform tar file and amd
+  platform files separate please" and "So this is a new system and not in production. We can change any API we want"
+  (a project fact), both said once with no standing word.
 - **The thirty-eighth round (ADR 0098)**: a request to update an agent instruction file "to ensure (make sure) that
   …" carries its rule, to the end of the sentence, as one with a colon or quotes does (ADR 0058): "Change my CLAUDE.md
   to ensure that I am called Jack and not 'Harp Dog'". Not when what it is to ensure points back ("… to make sure

@@ -499,6 +499,9 @@ PINNED_SINCE_ROUND_19 = {
     # The thirty-eighth (ADR 0098) tuned on 102: "Change my CLAUDE.md to ensure that …" (was none, 0 of 2 found)
     "heldout102": ((49, 2, 4), (2, 2, 2)),
     "heldout103": ((12, 0, 4), (0, 0, 0)),
+    # rounds 36 and 37 (and 38): no proposal; 0 of 2 rules found (105)
+    "heldout104": ((20, 0, 2), (0, 0, 0)),
+    "heldout105": ((92, 2, 9), (0, 0, 0)),
 }
 
 
