@@ -53,6 +53,7 @@ _ENSURE = re.compile(
     r"(?:\s+file)?(?:\s+in\s+~?[\w./-]+)?\s+to\s+(?:ensure|make\s+sure)\s+(?:that\s+)?(?=\w)",
     _I,
 )
+_ENSURE_CUE = re.compile(r"to\s+(?:ensure|make\s+sure)", _I)
 # What the file is to ensure points at something said before ("… to make sure that it has whatever is needed"): the rule
 # is not in the words
 _POINTS_BACK = re.compile(r"(?:it|its|it's|that|this|these|those|they|them)\b", _I)
@@ -106,6 +107,8 @@ def rules_for_instruction_files(text: str) -> Iterator[RuleForAFile]:
         # "add this to CLAUDE.md" points back at something said before: only a colon or a quote after it says what
         for start, end in _body(text, request.end(), below=groups.get("pronoun") is None):
             yield RuleForAFile(start, end, file, _type(text[start:end]), scope)
+    if _ENSURE_CUE.search(text) is None:
+        return  # most messages: one look for the two words every such request has
     for request in _ENSURE.finditer(text):
         span = _ensured(text, request.end())
         if span is not None:

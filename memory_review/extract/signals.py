@@ -271,13 +271,15 @@ SIGNALS: tuple[Signal, ...] = (
         "run commands through",
         "convention",
         True,
+        # looked for only in a sentence that names commands or scripts: the leads can start anywhere
+        rf"^(?=[\s\S]*?\b{_COMMANDS}\b)[\s\S]*?(?:"
         rf"(?:{_LEAD}|\b(?:we|you)\s+(?:should|must|need\s+to|have\s+to)\s+(?:always\s+)?)"
         r"(?:run|execute|wrap|prefix|launch)\s+(?:all\s+(?:the\s+|our\s+)?|every\s+|any\s+|our\s+)?"
         rf"(?:{_COMMAND_KIND}\s+)?{_COMMANDS}\s+(?:through|with|via|using|inside|under)\s+\S|"
         r"\b(?:commands|scripts)\s+(?:should|must|need\s+to|have\s+to|are\s+to)\s+(?:always\s+)?be\s+(?:always\s+)?"
         r"(?:run|wrapped|executed|prefixed|launched)\s+(?:through|with|via|using|inside|under|by)\s+\S|"
         r"\buse\s+[^.!?\n]{1,60}?\s+to\s+(?:run|execute|wrap)\s+(?:all|every|any)\s+(?:(?:the|our|of\s+the)\s+)?"
-        rf"(?:{_COMMAND_KIND}\s+)?{_COMMANDS}\b",
+        rf"(?:{_COMMAND_KIND}\s+)?{_COMMANDS}\b)",
     ),
     _sig(
         "in this project",
@@ -467,8 +469,10 @@ CUE = re.compile(
     r"never|always|don'?t|do\s+not|must|should|avoid|stop|remember|forget|make\s+sure|prefer|like|hate|commit|push|"
     r"dislike|stand|we|our|convention|rule|policy|note|fyi|keep\s+in\s+mind|record|so\s+you\s+know|"
     r"reference|aware|now\s+on|forward|here\s+on|henceforth|future|next\s+time|default|time|whenever|as\s+you|"
-    r"project|repo|codebase|answer|reply|respond|talk|speak|chat|periodically|regularly|allowed|permitted|command|script|"
-    r"cmds|"
+    r"project|repo|codebase|answer|reply|respond|talk|speak|chat|periodically|regularly|allowed|permitted|"
+    # "run commands through" (ADR 0096) by its own words: "command" alone is in most sentences of a coding session
+    r"(?:commands|scripts)\s+(?:should|must|need|have|are)|(?:commands?|scripts?|cmds)\s+(?:through|with|via|using|inside|"
+    r"under)|to\s+(?:run|execute|wrap)\s+(?:all|every|any)|"
     r"记|以后|今后|从现在|往后|下次|永远|绝|千万|决不|从不|禁止|严禁|不允许|不要|不许|不准|不能用|别|总是|始终|一律|"
     r"每次|一直|喜欢|偏好|倾向|习惯|我们|团队|按照|项目|仓库|代码库|必须|一定要|务必|忘|对话|回答|回复|交流|沟通|聊天|说话|"
     r"覚え|記憶|今後|以後|これから|次回|次から|今回から|都度|毎回|常に|常時|必ず|"
