@@ -85,7 +85,9 @@ new person's Claude Code transcripts, more records of one person's prompt histor
 thirty-fifth and thirty-sixth rounds once; the thirty-seventh (ADR 0097) tuned on held-out 98: its row reads ``dev98``
 (seen); the thirty-eighth (ADR 0098) on held-out 102: its row reads ``dev102`` (seen).
 ``heldout104`` and ``heldout105`` (more of held-out 102's person's transcripts; three new people's chat logs) measured
-the frozen thirty-sixth and thirty-seventh rounds once.
+the frozen thirty-sixth and thirty-seventh rounds once. ``heldout106`` and ``heldout107`` (the rest of held-out 98's and
+105's people's histories, more of held-out 98's other person's) measured the frozen thirty-seventh and thirty-eighth
+rounds once.
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -219,6 +221,8 @@ SPLITS = (
     "heldout103",
     "heldout104",
     "heldout105",
+    "heldout106",
+    "heldout107",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -587,7 +591,7 @@ thirty-third and thirty-fourth rounds, held-out 94 the thirty-fourth; the thirty
 tuned on held-out 92, whose row reads *dev92* (seen), and on 31 and 84, already seen. Held-out 97 to 103 measure the
 thirty-fifth and thirty-sixth rounds; the thirty-seventh (ADR 0097) tuned on held-out 98, whose row reads *dev98*
 (seen), the thirty-eighth (ADR 0098) on held-out 102, whose row reads *dev102* (seen). Held-out 104 and 105 measure
-the thirty-sixth and thirty-seventh rounds.
+the thirty-sixth and thirty-seventh rounds, held-out 106 and 107 the thirty-seventh and thirty-eighth.
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -599,6 +603,14 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Held-out 106 and 107, the measure of the frozen thirty-seventh and thirty-eighth rounds (aad0f67, ec9501b): 1
+  proposal, worth keeping; 0 of 5 durable rules found — the same for both.** 854 fresh prompts (5 durable, 63 maybe):
+  the rest of held-out 98's thomas0369's prompt history (592 prompts) and of held-out 105's Copilot chat, and the next
+  stretch of held-out 98's imorgado's (238). The proposal: "This is where we will be working from now on." (a maybe).
+  The misses: "you need always to verify that the importer is working.", "as you know we should avoid python because
+  we want to drive it on vercel.", "browser testing is mandatory", "you need to secure that the dev server is running
+  when you start browser tests" (one person, each said once in these words), and a design system in an opening
+  request ("… enforce this theme globally").
 - **Held-out 104 and 105, the measure of the frozen thirty-sixth and thirty-seventh rounds (9bd8f83, aad0f67): no
   proposal, no mistake; 0 of 2 durable rules found — the same for both (and for the thirty-eighth, written while they
   were labelled).** 112 fresh prompts (2 durable, 11 maybe): held-out 102's person's transcripts past their first

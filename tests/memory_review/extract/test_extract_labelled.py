@@ -502,6 +502,10 @@ PINNED_SINCE_ROUND_19 = {
     # rounds 36 and 37 (and 38): no proposal; 0 of 2 rules found (105)
     "heldout104": ((20, 0, 2), (0, 0, 0)),
     "heldout105": ((92, 2, 9), (0, 0, 0)),
+    # rounds 37 and 38: 1 proposal, worth keeping (107's "This is where we will be working from now on."); 0 of 5
+    # rules found
+    "heldout106": ((616, 4, 49), (0, 0, 0)),
+    "heldout107": ((238, 1, 14), (1, 1, 0)),
 }
 
 
