@@ -64,6 +64,9 @@ TRIGGERS = (
     "x commands should be wrapped with x",
     "Use x. Make this a rule",
     "update CLAUDE.md to ensure that we use x",
+    "you need always to run x",
+    "x testing is mandatory",
+    "as you know we should avoid x",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

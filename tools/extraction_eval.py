@@ -87,7 +87,7 @@ thirty-fifth and thirty-sixth rounds once; the thirty-seventh (ADR 0097) tuned o
 ``heldout104`` and ``heldout105`` (more of held-out 102's person's transcripts; three new people's chat logs) measured
 the frozen thirty-sixth and thirty-seventh rounds once. ``heldout106`` and ``heldout107`` (the rest of held-out 98's and
 105's people's histories, more of held-out 98's other person's) measured the frozen thirty-seventh and thirty-eighth
-rounds once.
+rounds once; the thirty-ninth (ADR 0099) tuned on held-out 106: its row reads ``dev106`` (seen).
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -276,6 +276,7 @@ ROLES = {
     "heldout94": "dev94 (seen; was heldout94)",
     "heldout98": "dev98 (seen; was heldout98)",
     "heldout102": "dev102 (seen; was heldout102)",
+    "heldout106": "dev106 (seen; was heldout106)",
     "judged1": "judged1 (seen)",
 }
 
@@ -591,7 +592,8 @@ thirty-third and thirty-fourth rounds, held-out 94 the thirty-fourth; the thirty
 tuned on held-out 92, whose row reads *dev92* (seen), and on 31 and 84, already seen. Held-out 97 to 103 measure the
 thirty-fifth and thirty-sixth rounds; the thirty-seventh (ADR 0097) tuned on held-out 98, whose row reads *dev98*
 (seen), the thirty-eighth (ADR 0098) on held-out 102, whose row reads *dev102* (seen). Held-out 104 and 105 measure
-the thirty-sixth and thirty-seventh rounds, held-out 106 and 107 the thirty-seventh and thirty-eighth.
+the thirty-sixth and thirty-seventh rounds, held-out 106 and 107 the thirty-seventh and thirty-eighth; the
+thirty-ninth (ADR 0099) tuned on held-out 106, whose row reads *dev106* (seen).
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -603,6 +605,12 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **The thirty-ninth round (ADR 0099)**: "always" after "you need to" / "you need always to" ("we need to", not "we
+  have to", which complains), "avoid" after "you/we should" or "need to" (a weak rule, as "avoid" at a clause's start
+  is), "X is mandatory" and "it is mandatory that …" (not "this is mandatory"), and "as you know …" at a sentence's
+  start counted as said before (ADR 0062), so the weak rule after it is not held back. Held-out 106 gives 4 proposals
+  (was none), all worth keeping, 3 of 4 rules found; no other row moved. Four wordings of one person, each said once in
+  every split: a fit the next fresh split must confirm.
 - **Held-out 106 and 107, the measure of the frozen thirty-seventh and thirty-eighth rounds (aad0f67, ec9501b): 1
   proposal, worth keeping; 0 of 5 durable rules found — the same for both.** 854 fresh prompts (5 durable, 63 maybe):
   the rest of held-out 98's thomas0369's prompt history (592 prompts) and of held-out 105's Copilot chat, and the next

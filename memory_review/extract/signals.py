@@ -58,6 +58,8 @@ from memory_review.models import DurableScope, MemoryType
 _I = re.IGNORECASE
 _PAST = r"(?:been|got|had|seen|saw|heard|knew|thought|said|did|was|were|worked|used|tried|noticed|made)"
 _MAKE_SURE = r"(?:make\s+sure|ensure)\s+(?:that\s+)?"
+# "you need to always …", "we need to avoid …" bind as "should" does; "we have to always wait for the build" complains
+_NEED_TO = r"(?:(?<=you\s)(?:need|have|ought)|(?<=we\s)(?:need|ought))\s+to"
 _LEAD = (
     r"(?:^|[,;:(\u2014\u2013]\s*|\s-\s|\bplease\s+|"
     r"\b(?:and|but|also|plus|so|then|just|btw|oh|ok|okay|pls|plz|remember|rule)\s*[,:]?\s+|"
@@ -219,7 +221,7 @@ SIGNALS: tuple[Signal, ...] = (
         False,
         r"\b(?:must\s+not|mustn't|should\s+not|shouldn't)\s+(?!have\b)\w",
     ),
-    _sig("avoid", "forbid", False, rf"{_LEAD}avoid\s+\w"),
+    _sig("avoid", "forbid", False, rf"(?:{_LEAD}|\b(?:you|we)\s+(?:should|must|{_NEED_TO})\s+)avoid\s+\w"),
     # "You are not allowed to read outside this folder", "you are allowed to read any file except the .env files": a
     # limit on the agent, weak like "don't" (ADR 0073); "the version you are allowed to run" describes
     _sig(
@@ -240,9 +242,21 @@ SIGNALS: tuple[Signal, ...] = (
         "always",
         "always",
         True,
-        rf"(?:{_LEAD}|\b(?:we|i|(?:you|we)\s+(?:should|must))\s+)always\s+{_NOT_IMPERATIVE}\w|"
+        rf"(?:{_LEAD}|\b(?:we|i|(?:you|we)\s+(?:should|must|{_NEED_TO}))\s+)always\s+{_NOT_IMPERATIVE}\w|"
+        # "you need always to verify that the importer is working" (held-out 106, ADR 0099)
+        rf"\b(?:you|we)\s+(?:need|have)\s+always\s+to\s+{_NOT_IMPERATIVE}\w|"
         rf"{_AFTER_LEADING_CLAUSE}always\s+{_NOT_DESCRIBED}{_NOT_IMPERATIVE}\w|"
         rf"{_AGENT_BOUND}always\s+{_NOT_DESCRIBED}\w",
+    ),
+    # "browser testing is mandatory", "It is mandatory that the dev server is running when browser tests start"
+    # (held-out 106, ADR 0099): a requirement of the work; not "this is mandatory" (what "this" is lives in the chat)
+    _sig(
+        "mandatory",
+        "always",
+        True,
+        r"(?<!\bthis\s)(?<!\bthat\s)(?<!\bit\s)(?<!\bwhich\s)(?<!\bwhat\s)(?<!\bthese\s)(?<!\bthose\s)"
+        r"\b(?:is|are)\s+(?:always\s+|absolutely\s+)?(?:mandatory|obligatory|compulsory|non-negotiable)\b|"
+        r"\bit(?:'s|\s+is)\s+(?:always\s+|absolutely\s+)?(?:mandatory|obligatory|compulsory)\s+(?:that|to)\b",
     ),
     _sig(
         "I prefer",
@@ -469,7 +483,8 @@ CUE = re.compile(
     r"never|always|don'?t|do\s+not|must|should|avoid|stop|remember|forget|make\s+sure|prefer|like|hate|commit|push|"
     r"dislike|stand|we|our|convention|rule|policy|note|fyi|keep\s+in\s+mind|record|so\s+you\s+know|"
     r"reference|aware|now\s+on|forward|here\s+on|henceforth|future|next\s+time|default|time|whenever|as\s+you|"
-    r"project|repo|codebase|answer|reply|respond|talk|speak|chat|periodically|regularly|allowed|permitted|"
+    r"project|repo|codebase|answer|reply|respond|talk|speak|chat|periodically|regularly|allowed|permitted|mandatory|"
+    r"obligatory|compulsory|non-negotiable|"
     # "run commands through" (ADR 0096) by its own words: "command" alone is in most sentences of a coding session
     r"(?:commands|scripts)\s+(?:should|must|need|have|are)|(?:commands?|scripts?|cmds)\s+(?:through|with|via|using|inside|"
     r"under)|to\s+(?:run|execute|wrap)\s+(?:all|every|any)|"

@@ -476,6 +476,8 @@ _SAID_BEFORE = re.compile(
     r"\bi\s+(?:already\s+|have\s+already\s+|'ve\s+already\s+|have\s+|'ve\s+)?(?:told|asked)\s+you\b|"
     r"\b(?:as|like)\s+i\s+(?:already\s+|have\s+|'ve\s+)?said\b|\bi\s+(?:already\s+)?said\s+(?:before|earlier)\b|"
     r"\bi\s+keep\s+(?:telling|asking)\s+you\b|\bhow\s+many\s+times\b|"
+    # "as you know we should avoid python …": known to the agent, so given before (held-out 106, ADR 0099)
+    r"^\s*as\s+you\s+(?:already\s+)?know\b|"
     r"我(?:已经)?(?:说过|讲过|告诉过你)|跟你说过|告诉过你",
     _I,
 )

@@ -172,6 +172,7 @@ def test_the_cheap_cue_filter_never_hides_a_signal() -> None:
             "kesinlikle var olan bir özelliği bozma",  # ADR 0093
             "bundan böyle testleri uv ile çalıştır",
             "run python commands through uv",  # ADR 0096
+            "browser testing is mandatory",  # ADR 0099
         ]
     )
     for sentence in sentences:
