@@ -67,6 +67,7 @@ TRIGGERS = (
     "you need always to run x",
     "x testing is mandatory",
     "as you know we should avoid x",
+    "What's Done: x\nCurrent State: x\nNext Step: x\nApproach: never x",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

@@ -27,6 +27,7 @@ from memory_review.extract.finding import (
 )
 from memory_review.extract.precision import (
     command_steps,
+    handoff_ranges,
     is_a_programs_default,
     is_a_role_brief,
     is_a_tools_message,
@@ -182,7 +183,7 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
         scan.statements.append((_Said(turn, item.start, item.end), found))
     spans = list(sentence_spans(unwrapped(turn.text)))
     tables = table_rows(turn.text) if trusted else []  # tool output's aligned lines are shown flagged, as they are
-    quoted = Covered(quoted_ranges(turn.text) + command_steps(turn.text) + tables)
+    quoted = Covered(quoted_ranges(turn.text) + command_steps(turn.text) + tables + handoff_ranges(turn.text))
     taken = Covered([(item.start, item.end) for item in written])
     spec = is_task_spec(turn.text)
     joined = -1  # the sentence a bare marker before it took in, or a rule as its other half
@@ -281,7 +282,7 @@ def _rules_of_a_paste(turn: Turn, scan: _Scan) -> _Scan:
     prefers = _I_PREFER.search(turn.text.replace("\u2019", "'")) is not None
     if not items and not git and not prefers:
         return scan
-    quoted = Covered(quoted_ranges(turn.text))  # made once: a brief is long
+    quoted = Covered(quoted_ranges(turn.text) + handoff_ranges(turn.text))  # made once: a brief is long
     scan.named.extend(_working_rules(turn, items, quoted))
     if not git and not prefers:
         return scan

@@ -281,6 +281,40 @@ def table_rows(text: str) -> list[tuple[int, int]]:
     return rows
 
 
+# A session hand-off a coding agent writes for the next session, which the person pastes in to open it ("Continue work
+# on LOOKSMAXX at …\n\n  What's Done: …\n  Current State: …\n  Next Step: …\n  Key Files: …\n  Approach: Do NOT explore
+# the full codebase. Use the context above."; held-out 109, ADR 0100): the agent's summary of one piece of work, not
+# the person's rules. Three of its labels, each at a line's start, mark one.
+_HANDOFF_LABEL = re.compile(
+    r"^[ \t]*(?:[-*][ \t]+)?(?:\*\*)?(?P<label>what'?s\s+done|current\s+state|next\s+steps?|key\s+files|"
+    r"key\s+context|approach)(?:\*\*)?[ \t]*:",
+    _I | re.MULTILINE,
+)
+MIN_HANDOFF_LABELS = 3
+_HANDOFF_ITEM = re.compile(r"(?:[-*+]|\d{1,3}[.)])[ \t]")  # a list item of the hand-off's, not indented
+_HANDOFF_CUE = re.compile(r"current\s+state|next\s+steps?\s*:|key\s+(?:files|context)", _I)
+
+
+def handoff_ranges(text: str) -> list[tuple[int, int]]:
+    """The hand-off in the message, from its first label to the end of its last label's block (the indented lines and
+    list items after it); what the person types after it is theirs."""
+    if _HANDOFF_CUE.search(text) is None:
+        return []  # most messages: one look
+    labels = list(_HANDOFF_LABEL.finditer(text))
+    names = {" ".join(found.group("label").casefold().replace("'", "").split()) for found in labels}
+    if len({name.removesuffix("s") for name in names}) < MIN_HANDOFF_LABELS:
+        return []
+    end = text.find("\n", labels[-1].end())
+    end = len(text) if end < 0 else end
+    for start, line_end in line_spans(text, end + 1):
+        line = text[start:line_end]
+        if line.strip() and not line[:1].isspace() and _HANDOFF_ITEM.match(line) is None:
+            break  # the person's own words after the hand-off
+        if line.strip():
+            end = line_end
+    return [(labels[0].start(), end)]
+
+
 # A line (not a list item) that introduces what someone or something else said or printed.
 _PASTE_LEAD = re.compile(
     r"^(?![ \t]*(?:[-*+]|\d{1,3}[.)])\s)[^\n]*?\b(?:errors?|warnings?|traceback|stack\s*trace|logs?|console|terminal|"

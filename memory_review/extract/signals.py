@@ -244,7 +244,7 @@ SIGNALS: tuple[Signal, ...] = (
         True,
         rf"(?:{_LEAD}|\b(?:we|i|(?:you|we)\s+(?:should|must|{_NEED_TO}))\s+)always\s+{_NOT_IMPERATIVE}\w|"
         # "you need always to verify that the importer is working" (held-out 106, ADR 0099)
-        rf"\b(?:you|we)\s+(?:need|have)\s+always\s+to\s+{_NOT_IMPERATIVE}\w|"
+        rf"\b(?:you\s+(?:need|have)|we\s+need)\s+always\s+to\s+{_NOT_IMPERATIVE}\w|"
         rf"{_AFTER_LEADING_CLAUSE}always\s+{_NOT_DESCRIBED}{_NOT_IMPERATIVE}\w|"
         rf"{_AGENT_BOUND}always\s+{_NOT_DESCRIBED}\w",
     ),
