@@ -88,6 +88,9 @@ thirty-fifth and thirty-sixth rounds once; the thirty-seventh (ADR 0097) tuned o
 the frozen thirty-sixth and thirty-seventh rounds once. ``heldout106`` and ``heldout107`` (the rest of held-out 98's and
 105's people's histories, more of held-out 98's other person's) measured the frozen thirty-seventh and thirty-eighth
 rounds once; the thirty-ninth (ADR 0099) tuned on held-out 106: its row reads ``dev106`` (seen).
+``heldout109`` and ``heldout110`` (the next stretches of held-out 98's imorgado's history) measured the frozen
+thirty-eighth and thirty-ninth rounds once; the fortieth (ADR 0100) tuned on held-out 109: its row reads ``dev109``
+(seen).
 
 The shared data (``MEMORY_REVIEW_TEST_DATA``, else ``../shared/data``) has no labels: its real Claude
 Code sessions hold no durable statement, so every proposal there counts as one not worth keeping.
@@ -223,6 +226,8 @@ SPLITS = (
     "heldout105",
     "heldout106",
     "heldout107",
+    "heldout109",
+    "heldout110",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -277,6 +282,7 @@ ROLES = {
     "heldout98": "dev98 (seen; was heldout98)",
     "heldout102": "dev102 (seen; was heldout102)",
     "heldout106": "dev106 (seen; was heldout106)",
+    "heldout109": "dev109 (seen; was heldout109)",
     "judged1": "judged1 (seen)",
 }
 
@@ -593,7 +599,8 @@ tuned on held-out 92, whose row reads *dev92* (seen), and on 31 and 84, already 
 thirty-fifth and thirty-sixth rounds; the thirty-seventh (ADR 0097) tuned on held-out 98, whose row reads *dev98*
 (seen), the thirty-eighth (ADR 0098) on held-out 102, whose row reads *dev102* (seen). Held-out 104 and 105 measure
 the thirty-sixth and thirty-seventh rounds, held-out 106 and 107 the thirty-seventh and thirty-eighth; the
-thirty-ninth (ADR 0099) tuned on held-out 106, whose row reads *dev106* (seen).
+thirty-ninth (ADR 0099) tuned on held-out 106, whose row reads *dev106* (seen). Held-out 109 and 110 measure the
+thirty-eighth and thirty-ninth rounds; the fortieth (ADR 0100) tuned on held-out 109, whose row reads *dev109* (seen).
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -605,6 +612,16 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **The fortieth round (ADR 0100)**: a session hand-off the agent wrote and the person pasted to open the next session
+  (three of "What's Done", "Current State", "Next Step", "Key Files", "Key Context", "Approach" at a line's start) is
+  read like quoted text, from its first label to the end of its last label's block; what the person types after it is
+  read as ever. Held-out 109 gives 1 proposal (was 2), worth keeping; no other row moved.
+- **Held-out 109 and 110, the measure of the frozen thirty-eighth and thirty-ninth rounds (ec9501b, 9968036): 2
+  proposals, 1 worth keeping; 0 of 1 durable rule found — the same for both.** 550 fresh prompts (1 durable, 39
+  maybe): the next two stretches of held-out 98's imorgado's Claude Code prompt history. The mistake: "Approach: Do NOT
+  explore the full codebase. Use the context above.", the close of a hand-off his agent writes and he pastes to open a
+  session, pasted in two sessions (round 40 takes it). The miss: "… whilst retaining 80% profits margins at least",
+  a constraint asked as a question.
 - **The thirty-ninth round (ADR 0099)**: "always" after "you need to" / "you need always to" ("we need to", not "we
   have to", which complains), "avoid" after "you/we should" or "need to" (a weak rule, as "avoid" at a clause's start
   is), "X is mandatory" and "it is mandatory that …" (not "this is mandatory"), and "as you know …" at a sentence's

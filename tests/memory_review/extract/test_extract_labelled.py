@@ -507,6 +507,11 @@ PINNED_SINCE_ROUND_19 = {
     # know we should avoid …" (was none, 0 of 4 found)
     "heldout106": ((616, 4, 49), (4, 4, 3)),
     "heldout107": ((238, 1, 14), (1, 1, 0)),
+    # rounds 38 and 39: 2 proposals, 1 worth keeping, 0 of 1 rule found (109); the fortieth round (ADR 0100) tuned on
+    # 109: a session hand-off the agent wrote, "… Approach: Do NOT explore the full codebase. Use the context above.",
+    # pasted in two sessions, is no rule of the person's (was 2 proposals)
+    "heldout109": ((421, 1, 29), (1, 1, 0)),
+    "heldout110": ((129, 0, 10), (0, 0, 0)),
 }
 
 
