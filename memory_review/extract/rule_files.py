@@ -24,6 +24,8 @@ _FILE = (
     r"|\.(?:cursor|windsurf|cline)rules|\.clinerules|\.cursor/rules(?:/[\w.-]+)?"
     r"|(?:github\s+)?copilot[- ]instructions|(?:cursor|windsurf|cline|project|agent)\s+rules)"
 )
+# The file as a request names it: "my CLAUDE.md", "the global AGENTS.md", "@CLAUDE.md"
+_THE_FILE = rf"(?:the\s+|my\s+|our\s+|your\s+)?(?:global\s+|user\s+|project\s+)?(?:@\S+\s+)?(?P<file>{_FILE})"
 # "add to cursor rules", "put this in AGENTS.md", "write the following into CLAUDE.md", "add a rule to .cursorrules";
 # the words between verb and file are few and name what is added ("this", "a rule", "the following", "a note").
 _REQUEST = re.compile(
@@ -33,15 +35,13 @@ _REQUEST = re.compile(
     # "add markdown file conventions to CONVENTIONS.md": what is added, named as rules
     r"(?:(?:a|the|some|these|my|our|new)\s+)?(?:[\w-]+\s+){0,3}?(?:rules?|conventions?|guidelines?|instructions?|"
     r"preferences?|notes?|lines?|points?)))?"
-    rf"\s+(?:to|in|into|inside)\s+(?:the\s+|my\s+|our\s+|your\s+)?(?:global\s+|user\s+|project\s+)?(?:@\S+\s+)?"
-    rf"(?P<file>{_FILE})"
+    rf"\s+(?:to|in|into|inside)\s+{_THE_FILE}"
     r"(?:\s+(?:file|rules?|instructions?))?",
     _I,
 )
 # "update CLAUDE.md with: …", "update AGENTS.md to say "…"".
 _UPDATE = re.compile(
-    r"(?:^|(?<=[\s,;.!(@/]))(?:please\s+)?update\s+(?:the\s+|my\s+|our\s+|your\s+)?(?:global\s+|user\s+|project\s+)?"
-    rf"(?P<file>{_FILE})(?:\s+file)?\s+(?:with|to\s+(?:say|include|read))\b",
+    rf"(?:^|(?<=[\s,;.!(@/]))(?:please\s+)?update\s+{_THE_FILE}(?:\s+file)?\s+(?:with|to\s+(?:say|include|read))\b",
     _I,
 )
 # "Change my CLAUDE.md to ensure that I am called Jack", "add a line to CLAUDE.md in ~/.claude to ensure that the last
@@ -49,8 +49,7 @@ _UPDATE = re.compile(
 _ENSURE = re.compile(
     r"(?:^|(?<=[\s,;.!(@/]))(?:please\s+)?(?:update|change|edit|amend|"
     r"(?:add|put|write|append)(?:\s+(?:a|one)\s+(?:new\s+)?(?:line|rule|note|sentence|section))?\s+(?:to|in|into))"
-    rf"\s+(?:the\s+|my\s+|our\s+|your\s+)?(?:global\s+|user\s+|project\s+)?(?:@\S+\s+)?(?P<file>{_FILE})"
-    r"(?:\s+file)?(?:\s+in\s+~?[\w./-]+)?\s+to\s+(?:ensure|make\s+sure)\s+(?:that\s+)?(?=\w)",
+    rf"\s+{_THE_FILE}(?:\s+file)?(?:\s+in\s+~?[\w./-]+)?\s+to\s+(?:ensure|make\s+sure)\s+(?:that\s+)?(?=\w)",
     _I,
 )
 _ENSURE_CUE = re.compile(r"to\s+(?:ensure|make\s+sure)", _I)
