@@ -68,6 +68,8 @@ TRIGGERS = (
     "x testing is mandatory",
     "as you know we should avoid x",
     "What's Done: x\nCurrent State: x\nNext Step: x\nApproach: never x",
+    "After implementing each feature run x",
+    "remember after every feature is done that it runs x",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

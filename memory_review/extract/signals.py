@@ -168,7 +168,9 @@ SIGNALS: tuple[Signal, ...] = (
         True,
         r"(?:^|\bplease\s+|\b(?:and|also|just|always)\s+)remember\s*(?:that\b|this\b|:|,|\u2014|-\s|"
         # "Remember you must use the nx mcp …": "that" left out before a rule bound on the agent (ADR 0095)
-        r"(?=(?:you|we)\s+(?:must|should|need\s+to|have\s+to|always|never|can'?t|cannot|don'?t|do\s+not)\b))",
+        r"(?=(?:you|we)\s+(?:must|should|need\s+to|have\s+to|always|never|can'?t|cannot|don'?t|do\s+not)\b)|"
+        # "remember after every feature is implemented that it runs those end to end tests" (held-out 111, ADR 0101)
+        r"(?=(?:after|before|when|whenever|once)\s+(?:\w+ing\s+)?(?:each|every|any)\s))",
     ),
     # "Either install it or make a note to not use it again": the person asks the agent to keep it for later
     # sessions, a memory by name (held-out 57, ADR 0084); "make a note in the README" is a step of the task
@@ -197,6 +199,18 @@ SIGNALS: tuple[Signal, ...] = (
         rf"\b(?:from\s+now\s+on|{_FORWARD}|from\s+here\s+on(?:\s+out)?|henceforth|"
         rf"(?:{_IN_FUTURE}|next\s+time)\b{_NOT_A_PLAN}|{_BY_DEFAULT}|(?:every|each)\s+time\s+(?:you|we)|"
         rf"whenever\s+(?:you|we)|{_AS_YOU_GO})\b",
+    ),
+    # "After implementing each feature run an end to end test …", "After every change, run the linter": a step for each
+    # piece of the work, an occasion like "whenever you", held back the same way (held-out 111 and 112, ADR 0101);
+    # looked for only in a sentence that says "each", "every" or "any"
+    _sig(
+        "after each",
+        "durable",
+        True,
+        r"^(?=[\s\S]*?\b(?:each|every|any)\s)[\s\S]*?"
+        r"(?:^|[,;:]\s*|\b(?:and|also|please|remember|then)\s+)(?:after|before|once|when)\s+(?:\w+ing\s+)?"
+        r"(?:each|every|any)\s+(?:new\s+)?[\w-]+(?:\s+(?:is|are|has\s+been|gets)\s+\w+)?\s*,?\s+(?:please\s+)?"
+        rf"(?:always\s+)?(?!(?:i|we|you|they|he|she|there)\b){_NOT_IMPERATIVE}\w",
     ),
     # "Periodically run `./cleanup.py status`": how often, through the whole piece of work; an occasion like "as you
     # work", held back until said in a second session (ADR 0073)
@@ -484,7 +498,7 @@ CUE = re.compile(
     r"dislike|stand|we|our|convention|rule|policy|note|fyi|keep\s+in\s+mind|record|so\s+you\s+know|"
     r"reference|aware|now\s+on|forward|here\s+on|henceforth|future|next\s+time|default|time|whenever|as\s+you|"
     r"project|repo|codebase|answer|reply|respond|talk|speak|chat|periodically|regularly|allowed|permitted|mandatory|"
-    r"obligatory|compulsory|non-negotiable|"
+    r"obligatory|compulsory|non-negotiable|(?:after|before|once|when)\s+(?:\w+ing\s+)?(?:each|every|any)\s|"
     # "run commands through" (ADR 0096) by its own words: "command" alone is in most sentences of a coding session
     r"(?:commands|scripts)\s+(?:should|must|need|have|are)|(?:commands?|scripts?|cmds)\s+(?:through|with|via|using|inside|"
     r"under)|to\s+(?:run|execute|wrap)\s+(?:all|every|any)|"
@@ -585,7 +599,7 @@ def _standing(signal: Signal, text: str) -> bool:
     return signal.name not in _OCCASIONS or _EXPLICIT_STANDING.search(text) is not None
 
 
-_OCCASIONS = frozenset({"from now on", "periodically"})
+_OCCASIONS = frozenset({"from now on", "periodically", "after each"})
 
 
 # "Use uv pip", "USE "uv pip"!", "Use `uv pip ...` not `pip ...`": a tool or way chosen with no signal word (held-out
@@ -701,7 +715,7 @@ def _has_only_strong(hits: list[Signal], name: str) -> bool:
 
 def _idiom(signal: Signal, text: str) -> bool:
     """The signal's words, but in an idiom or a description, not a standing instruction (ADR 0057)."""
-    if signal.name == "from now on":
+    if signal.name in {"from now on", "after each"}:  # an occasion, said of the program or of the agent (ADR 0101)
         if describes_an_occasion(text) or a_things_default(text):
             return True
         return signal.pattern.search(outside_the_described_future(text)) is None  # only in a future it describes

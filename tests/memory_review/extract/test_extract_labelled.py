@@ -152,6 +152,9 @@ UNKEPT_LEFT = {
     # held-out 101's "continue and remember this is only 4-6 minutes." (its prompt labelled maybe for another passage):
     # a limit on the piece at hand after "remember"; one sentence in every split, left standing
     "heldout101": 1,
+    # held-out 112's "We keep teh guide basic." (labelled one-off): "we keep" read as a convention of the project, said
+    # of one guide being written; one sentence, left standing
+    "heldout112": 1,
 }
 
 
@@ -512,6 +515,11 @@ PINNED_SINCE_ROUND_19 = {
     # pasted in two sessions, is no rule of the person's (was 2 proposals)
     "heldout109": ((421, 1, 29), (1, 1, 0)),
     "heldout110": ((129, 0, 10), (0, 0, 0)),
+    # rounds 39 and 40: 4 proposals, 3 worth keeping, 1 of 45 rules found (111 and 112 together; the mistake: "We keep
+    # teh guide basic."). The forty-first round (ADR 0101) tuned on both: "After implementing each feature run an end
+    # to end test …", said in 24 sessions, and "remember after every feature is implemented that …" in 8
+    "heldout111": ((334, 13, 47), (1, 1, 4)),
+    "heldout112": ((375, 32, 35), (5, 4, 5)),
 }
 
 

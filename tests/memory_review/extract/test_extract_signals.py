@@ -173,6 +173,7 @@ def test_the_cheap_cue_filter_never_hides_a_signal() -> None:
             "bundan böyle testleri uv ile çalıştır",
             "run python commands through uv",  # ADR 0096
             "browser testing is mandatory",  # ADR 0099
+            "after each change run the linter",  # ADR 0101
         ]
     )
     for sentence in sentences:
