@@ -140,9 +140,12 @@ _FORWARD = r"(?<!\bbefore\s)(?<!\bafter\s)(?<!\bstart\s)(?:going|moving)\s+forwa
 _AS_YOU_GO = r"as\s+you\s+(?:go|go\s+along|work|implement|build|code|develop|write|make\s+changes)\b"
 
 
-# The commands a rule about running them covers: "python commands", "all scripts", "script"; not "the commands" (the
-# ones at hand)
-_COMMAND_KIND = r"(?!(?:the|these|those|this|that|my|your|following|above|below|same)\b)[\w-]+"
+# The commands a rule about running them covers: "python commands", "all scripts", "script"; not "the commands" or "a
+# script" (the ones at hand)
+_COMMAND_KIND = (
+    r"(?!(?:the|these|those|this|that|my|your|its|their|following|above|below|same|a|an|one|two|three|some|another)\b)"
+    r"[\w-]+"
+)
 _COMMANDS = r"(?:commands?|scripts?|cmds)"
 
 

@@ -36,6 +36,8 @@ def test_how_every_command_of_a_kind_is_run_is_a_convention(sentence: str) -> No
         "Would you like to run the following command?",
         "run this script with python3",
         "run the script with sudo",
+        "Run a script with python3 to check it.",
+        "run one command with sudo",
         "I ran the commands through uv yesterday.",
         "This would allow investigators to run the scripts as many times as they please.",
     ],
