@@ -716,12 +716,22 @@ def _has_only_strong(hits: list[Signal], name: str) -> bool:
     return {signal.name for signal in hits if signal.strong} == {name}
 
 
+_PROGRAMS_REQUIRED = re.compile(
+    r"\b(?:fields?|inputs?|parameters?|params?|arguments?|args?|columns?|attributes?|propert(?:y|ies)|options?|"
+    r"headers?|keys?|values?|flags?|forms?)\s+(?:is|are)\s+(?:always\s+|absolutely\s+)?"
+    r"(?:mandatory|obligatory|compulsory)\b",
+    _I,
+)
+
+
 def _idiom(signal: Signal, text: str) -> bool:
     """The signal's words, but in an idiom or a description, not a standing instruction (ADR 0057)."""
     if signal.name in {"from now on", "after each"}:  # an occasion, said of the program or of the agent (ADR 0101)
         if describes_an_occasion(text) or a_things_default(text):
             return True
         return signal.pattern.search(outside_the_described_future(text)) is None  # only in a future it describes
+    if signal.name == "mandatory":  # "the email field is mandatory": a spec of the program, not of the work
+        return _PROGRAMS_REQUIRED.search(text) is not None
     if signal.kind == "prefer":
         return picks_an_offered_option(text)
     if signal.name == "we use":  # "the linking method we use in X" points at code (ADR 0062); "ensure …, we use X"

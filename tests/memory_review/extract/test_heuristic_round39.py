@@ -33,6 +33,7 @@ def test_a_rule_in_these_words_is_proposed(sentence: str) -> None:
     [
         "we have to always wait for the build",  # a complaint
         "this is mandatory",  # what "this" is lives in the chat
+        "The email field is mandatory.",  # a spec of the program
         "Is the field mandatory?",
         "we should avoid python here",  # a weak rule said once waits for a second session
         "As you know the server is down.",
