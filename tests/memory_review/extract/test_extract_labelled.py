@@ -155,6 +155,10 @@ UNKEPT_LEFT = {
     # held-out 112's "We keep teh guide basic." (labelled one-off): "we keep" read as a convention of the project, said
     # of one guide being written; one sentence, left standing
     "heldout112": 1,
+    # held-out 113's "Use configure_simulation to threat_modeling" (7 sessions) and "use splice-security-ops" (2): a
+    # whole message invoking one tool or agent of his by name, read as a bare "use X" said again; the last fresh split
+    # of the session, so no round could be measured on a change, and they are left standing
+    "heldout113": 2,
 }
 
 
@@ -520,6 +524,8 @@ PINNED_SINCE_ROUND_19 = {
     # to end test …", said in 24 sessions, and "remember after every feature is implemented that …" in 8
     "heldout111": ((334, 13, 47), (1, 1, 4)),
     "heldout112": ((375, 32, 35), (5, 4, 5)),
+    # rounds 40 and 41: 3 proposals, 1 worth keeping ("use grep mcp"), 0 of 1 rule found
+    "heldout113": ((413, 1, 41), (3, 1, 0)),
 }
 
 
