@@ -526,6 +526,8 @@ PINNED_SINCE_ROUND_19 = {
     "heldout112": ((375, 32, 35), (5, 4, 5)),
     # rounds 40 and 41: 3 proposals, 1 worth keeping ("use grep mcp"), 0 of 1 rule found
     "heldout113": ((413, 1, 41), (3, 1, 0)),
+    # round 41 and its review mends: 1 proposal, worth keeping ("Use grep mcp …", 10 sessions), 0 of 1 rule found
+    "heldout114": ((502, 1, 51), (1, 1, 0)),
 }
 
 
