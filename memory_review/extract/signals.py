@@ -58,8 +58,9 @@ from memory_review.models import DurableScope, MemoryType
 _I = re.IGNORECASE
 _PAST = r"(?:been|got|had|seen|saw|heard|knew|thought|said|did|was|were|worked|used|tried|noticed|made)"
 _MAKE_SURE = r"(?:make\s+sure|ensure)\s+(?:that\s+)?"
-# "you need to always …", "we need to avoid …" bind as "should" does; "we have to always wait for the build" complains
-_NEED_TO = r"(?:(?<=you\s)(?:need|have|ought)|(?<=we\s)(?:need|ought))\s+to"
+# The agent bound: "you/we should", and "you need to always …", "we need to avoid …" as "should" does; "we have to
+# always wait for the build" complains
+_BOUND = r"(?:(?:you|we)\s+(?:should|must)|you\s+(?:need|have|ought)\s+to|we\s+(?:need|ought)\s+to)"
 _LEAD = (
     r"(?:^|[,;:(\u2014\u2013]\s*|\s-\s|\bplease\s+|"
     r"\b(?:and|but|also|plus|so|then|just|btw|oh|ok|okay|pls|plz|remember|rule)\s*[,:]?\s+|"
@@ -238,7 +239,7 @@ SIGNALS: tuple[Signal, ...] = (
         False,
         r"\b(?:must\s+not|mustn't|should\s+not|shouldn't)\s+(?!have\b)\w",
     ),
-    _sig("avoid", "forbid", False, rf"(?:{_LEAD}|\b(?:you|we)\s+(?:should|must|{_NEED_TO})\s+)avoid\s+\w"),
+    _sig("avoid", "forbid", False, rf"(?:{_LEAD}|\b{_BOUND}\s+)avoid\s+\w"),
     # "You are not allowed to read outside this folder", "you are allowed to read any file except the .env files": a
     # limit on the agent, weak like "don't" (ADR 0073); "the version you are allowed to run" describes
     _sig(
@@ -259,7 +260,7 @@ SIGNALS: tuple[Signal, ...] = (
         "always",
         "always",
         True,
-        rf"(?:{_LEAD}|\b(?:we|i|(?:you|we)\s+(?:should|must|{_NEED_TO}))\s+)always\s+{_NOT_IMPERATIVE}\w|"
+        rf"(?:{_LEAD}|\b(?:we|i|{_BOUND})\s+)always\s+{_NOT_IMPERATIVE}\w|"
         # "you need always to verify that the importer is working" (held-out 106, ADR 0099)
         rf"\b(?:you\s+(?:need|have)|we\s+need)\s+always\s+to\s+{_NOT_IMPERATIVE}\w|"
         rf"{_AFTER_LEADING_CLAUSE}always\s+{_NOT_DESCRIBED}{_NOT_IMPERATIVE}\w|"
