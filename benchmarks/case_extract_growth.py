@@ -70,6 +70,8 @@ TRIGGERS = (
     "What's Done: x\nCurrent State: x\nNext Step: x\nApproach: never x",
     "After implementing each feature run x",
     "remember after every feature is done that it runs x",
+    "make sure there is no mention of x at all",
+    "x? Remember not to include any mention of that",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

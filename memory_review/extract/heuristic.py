@@ -72,6 +72,7 @@ from memory_review.extract.signals import (
     is_one_off,
     is_question,
     is_strong,
+    names_it_before,
     scope_of,
 )
 from memory_review.extract.textutil import FILE_NAME, Covered, leaders, sentence_spans, tokens, unwrapped
@@ -224,6 +225,12 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
             continue
         if classification is None and (rule := _rule_beside_the_task(said)) is not None:
             said, classification = rule
+        if classification is not None and names_it_before(said.text, classification):
+            # "Remember not to include any mention of that": read with the sentence that names it, or not at all
+            with_it = _with_the_sentence_before(said, spans[position - 1] if position else None, scan)
+            if with_it is None:
+                continue
+            said = with_it
         if classification is not None and points_to_a_paste(said.text):
             continue  # the rule is in a paste the history kept only as a placeholder
         if classification is not None and is_a_programs_default(said.text, turn.text):
@@ -268,6 +275,16 @@ def _with_the_file_named(said: _Said, before: tuple[int, int], scan: _Scan) -> t
     if found is None or found.named_one_off or found.held_back:
         return None
     return _Said(said.turn, before_start, said.end), found
+
+
+def _with_the_sentence_before(said: _Said, before: tuple[int, int] | None, scan: _Scan) -> _Said | None:
+    """The rule with the sentence before it as one quote, when there is one, it fits, and it is no finding of its own
+    (ADR 0102)."""
+    if before is None or scan.reach() > before[0]:
+        return None
+    if len(said.turn.text[before[0] : said.end].encode("utf-8", "surrogatepass")) > MAX_QUOTE_BYTES:
+        return None
+    return _Said(said.turn, before[0], said.end)
 
 
 def _rules_of_a_paste(turn: Turn, scan: _Scan) -> _Scan:

@@ -56,7 +56,7 @@ _CHOICE = re.compile(
 )
 # Signal kinds that generalise a rule beyond the task at hand (see signals.SIGNALS).
 GENERALISING_KINDS = frozenset({"always", "durable", "convention", "prefer"})
-GENERALISING_NAMES = frozenset({"never", "I don't like", "永远不要"})
+GENERALISING_NAMES = frozenset({"never", "I don't like", "永远不要", "no mention"})
 # Kinds that state a fact ("remember that `make` needs Docker"): naming code is what facts do.
 FACT_KINDS = frozenset({"remember", "note"})
 

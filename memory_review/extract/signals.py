@@ -148,6 +148,18 @@ _COMMAND_KIND = (
     r"[\w-]+"
 )
 _COMMANDS = r"(?:commands?|scripts?|cmds)"
+# "make sure there is no mention of faceiq at all", "do not include any mention of FACEIQ in the comments", "not to
+# mention them at all": a name never to appear in the work (held-out 111 and 114, ADR 0102)
+_A_MENTION = r"(?:mentions?|references?)\s+(?:of|to)\s+"
+_ANYWHERE = (
+    r"(?:at\s+all|anywhere|whatsoever|in\s+(?:the\s+|our\s+|any\s+)?(?:code|codebase|code\s+base|comments?|commits?|"
+    r"commit\s+messages?|repo|repository))\b"
+)
+_NOT_TO = r"\b(?:do\s+not|don'?t|never|not\s+to|to\s+not)\s+"
+# "Remember not to include any mention of that", "Make sure to not mention them at all": what is not to be named is in
+# the sentence before
+_IT = r"(?:that|it|them|this|those|these)\b(?!\s+(?!(?:at|anywhere|whatsoever|in|anymore)\b)[a-z])"
+_MENTION_OF_IT = re.compile(rf"{_A_MENTION}{_IT}|{_NOT_TO}mention\s+{_IT}", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -240,6 +252,17 @@ SIGNALS: tuple[Signal, ...] = (
         r"\b(?:must\s+not|mustn't|should\s+not|shouldn't)\s+(?!have\b)\w",
     ),
     _sig("avoid", "forbid", False, rf"(?:{_LEAD}|\b{_BOUND}\s+)avoid\s+\w"),
+    # Looked for only in a sentence that names a mention or a reference
+    _sig(
+        "no mention",
+        "forbid",
+        True,
+        rf"^(?=[\s\S]*?\b(?:mention|reference))[\s\S]*?(?:"
+        rf"(?:\b{_MAKE_SURE}there(?:'s|\s+is|\s+are)\s+no|\bthere\s+(?:should|must|shall)\s+be\s+no|"
+        rf"\bthere\s+(?:should|must)(?:\s+not|n't)\s+be\s+any)\s+{_A_MENTION}[^.!?;\n]{{1,80}}?\b{_ANYWHERE}|"
+        rf"{_NOT_TO}(?:include|add|leave|put|make|write|have)\s+any\s+{_A_MENTION}\S|"
+        rf"{_NOT_TO}mention\s+[^.!?;\n]{{1,60}}?\b(?:at\s+all|anywhere|whatsoever)\b)",
+    ),
     # "You are not allowed to read outside this folder", "you are allowed to read any file except the .env files": a
     # limit on the agent, weak like "don't" (ADR 0073); "the version you are allowed to run" describes
     _sig(
@@ -500,7 +523,7 @@ MAX_BYTES = 600
 CUE = re.compile(
     r"never|always|don'?t|do\s+not|must|should|avoid|stop|remember|forget|make\s+sure|prefer|like|hate|commit|push|"
     r"dislike|stand|we|our|convention|rule|policy|note|fyi|keep\s+in\s+mind|record|so\s+you\s+know|"
-    r"reference|aware|now\s+on|forward|here\s+on|henceforth|future|next\s+time|default|time|whenever|as\s+you|"
+    r"reference|mention|aware|now\s+on|forward|here\s+on|henceforth|future|next\s+time|default|time|whenever|as\s+you|"
     r"project|repo|codebase|answer|reply|respond|talk|speak|chat|periodically|regularly|allowed|permitted|mandatory|"
     r"obligatory|compulsory|non-negotiable|(?:after|before|once|when)\s+(?:\w+ing\s+)?(?:each|every|any)\s|"
     # "run commands through" (ADR 0096) by its own words: "command" alone is in most sentences of a coding session
@@ -656,6 +679,11 @@ def chosen_thing(sentence: str) -> str | None:
         return None
     thing = " ".join(_NOT_A_NAME.sub(" ", chosen.group(1)).split()).casefold()
     return thing or None
+
+
+def names_it_before(sentence: str, found: Classification) -> bool:
+    """True for a "no mention" rule whose object is a pronoun: the name it keeps out is in the sentence before."""
+    return "no mention" in found.signals and _MENTION_OF_IT.search(sentence.replace("\u2019", "'")) is not None
 
 
 def is_strong(signal_name: str) -> bool:

@@ -521,8 +521,9 @@ PINNED_SINCE_ROUND_19 = {
     "heldout110": ((129, 0, 10), (0, 0, 0)),
     # rounds 39 and 40: 4 proposals, 3 worth keeping, 1 of 45 rules found (111 and 112 together; the mistake: "We keep
     # teh guide basic."). The forty-first round (ADR 0101) tuned on both: "After implementing each feature run an end
-    # to end test …", said in 24 sessions, and "remember after every feature is implemented that …" in 8
-    "heldout111": ((334, 13, 47), (1, 1, 4)),
+    # to end test …", said in 24 sessions, and "remember after every feature is implemented that …" in 8; the
+    # forty-second (ADR 0102) on 111's "make sure there is no mention of faceiq at all" in five wordings
+    "heldout111": ((334, 13, 47), (6, 6, 9)),
     "heldout112": ((375, 32, 35), (5, 4, 5)),
     # rounds 40 and 41: 3 proposals, 1 worth keeping ("use grep mcp"), 0 of 1 rule found
     "heldout113": ((413, 1, 41), (3, 1, 0)),

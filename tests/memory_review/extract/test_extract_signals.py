@@ -174,6 +174,7 @@ def test_the_cheap_cue_filter_never_hides_a_signal() -> None:
             "run python commands through uv",  # ADR 0096
             "browser testing is mandatory",  # ADR 0099
             "after each change run the linter",  # ADR 0101
+            "make sure there is no mention of the old name at all",  # ADR 0102
         ]
     )
     for sentence in sentences:
