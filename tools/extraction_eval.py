@@ -235,6 +235,10 @@ SPLITS = (
     "heldout112",
     "heldout113",
     "heldout114",
+    "heldout116",
+    "heldout117",
+    "heldout119",
+    "heldout121",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

@@ -159,6 +159,9 @@ UNKEPT_LEFT = {
     # whole message invoking one tool or agent of his by name, read as a bare "use X" said again; the last fresh split
     # of the session, so no round could be measured on a change, and they are left standing
     "heldout113": 2,
+    # held-out 116's "Use github mcp to look into how Roo Code does it.", said in two sessions: a tool for one research
+    # task, read as a bare "use X" said again
+    "heldout116": 1,
 }
 
 
@@ -529,6 +532,16 @@ PINNED_SINCE_ROUND_19 = {
     "heldout113": ((413, 1, 41), (3, 1, 0)),
     # round 41 and its review mends: 1 proposal, worth keeping ("Use grep mcp …", 10 sessions), 0 of 1 rule found
     "heldout114": ((502, 1, 51), (1, 1, 0)),
+    # rounds 41 and 42: 4 proposals, 3 worth keeping, no rule to find (the mistake: "Use github mcp to look into how Roo
+    # Code does it.", said in two sessions)
+    "heldout116": ((315, 0, 26), (4, 3, 0)),
+    # rounds 41 and 42: no proposal; 0 of 1 rule found ("I am asking you to always use nix develop --command bun test.")
+    "heldout117": ((31, 1, 2), (0, 0, 0)),
+    # rounds 41 and 42: no proposal, no rule to find
+    "heldout119": ((45, 0, 2), (0, 0, 0)),
+    # rounds 41 and 42: no proposal; 0 of 2 rules found ("I use github and prefer the gh cli", "Add to CLAUDE.md that
+    # python should use uv, uvx and ruff …")
+    "heldout121": ((14, 2, 0), (0, 0, 0)),
 }
 
 
