@@ -235,9 +235,12 @@ SPLITS = (
     "heldout112",
     "heldout113",
     "heldout114",
+    "heldout115",
     "heldout116",
     "heldout117",
+    "heldout118",
     "heldout119",
+    "heldout120",
     "heldout121",
     "judged1",
 )

@@ -163,6 +163,8 @@ UNKEPT_LEFT = {
     # "use X" said again (its "… to look into how Roo Code does it." points at the task since round 43, ADR 0103); the
     # person's "use grep mcp" is labelled maybe, this one-off, and the words cannot tell them apart
     "heldout116": 1,
+    # held-out 115's four, until a round reads them
+    "heldout115": 4,
 }
 
 
@@ -533,14 +535,23 @@ PINNED_SINCE_ROUND_19 = {
     "heldout113": ((413, 1, 41), (3, 1, 0)),
     # round 41 and its review mends: 1 proposal, worth keeping ("Use grep mcp …", 10 sessions), 0 of 1 rule found
     "heldout114": ((502, 1, 51), (1, 1, 0)),
+    # rounds 41, 42 and 43: 6 proposals, 2 worth keeping, no rule to find (the mistakes: "remember you need to be logged
+    # into my account …", "remember you need to do this in the background …", "Use github mcp and grep mcp", "use the
+    # /auto command to complete this")
+    "heldout115": ((305, 0, 46), (6, 2, 0)),
     # rounds 41 and 42: 4 proposals, 3 worth keeping, no rule to find (the mistake: "Use github mcp to look into how Roo
     # Code does it.", said in two sessions)
     "heldout116": ((315, 0, 26), (4, 3, 0)),
     # rounds 41 and 42: no proposal; 0 of 1 rule found ("I am asking you to always use nix develop --command bun
     # test."); the forty-third round (ADR 0103) tuned on it
     "heldout117": ((31, 1, 2), (1, 1, 1)),
+    # rounds 41, 42 and 43: no proposal; 0 of 5 rules found (three are Italian requests to update CLAUDE.md "so that" …)
+    "heldout118": ((93, 5, 2), (0, 0, 0)),
     # rounds 41 and 42: no proposal, no rule to find
     "heldout119": ((45, 0, 2), (0, 0, 0)),
+    # rounds 41, 42 and 43: 1 proposal, worth keeping ("NEVER STATE SOMETHING that cannot be … backed up …"), 1 of 6
+    # rules found
+    "heldout120": ((354, 6, 27), (1, 1, 1)),
     # rounds 41 and 42: no proposal; 0 of 2 rules found ("I use github and prefer the gh cli", "Add to CLAUDE.md that
     # python should use uv, uvx and ruff …"); the forty-third round (ADR 0103) tuned on both
     "heldout121": ((14, 2, 0), (2, 2, 2)),
