@@ -75,6 +75,7 @@ TRIGGERS = (
     "I am asking you to always run x",
     "Add to CLAUDE.md that we use x",
     "I use x and prefer y",
+    "aggiorna CLAUDE.md in modo che tu usi sempre x",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

@@ -299,8 +299,10 @@ ROLES = {
     "heldout109": "dev109 (seen; was heldout109)",
     "heldout111": "dev111 (seen; was heldout111)",
     "heldout112": "dev112 (seen; was heldout112)",
+    "heldout115": "dev115 (seen; was heldout115)",
     "heldout116": "dev116 (seen; was heldout116)",
     "heldout117": "dev117 (seen; was heldout117)",
+    "heldout118": "dev118 (seen; was heldout118)",
     "heldout121": "dev121 (seen; was heldout121)",
     "judged1": "judged1 (seen)",
 }

@@ -52,7 +52,17 @@ _ENSURE = re.compile(
     rf"\s+{_THE_FILE}(?:\s+file)?(?:\s+in\s+~?[\w./-]+)?\s+to\s+(?:ensure|make\s+sure)\s+(?:that\s+)?(?=\w)",
     _I,
 )
-_ENSURE_CUE = re.compile(r"to\s+(?:ensure|make\s+sure)", _I)
+# The same in Italian: "aggiorna il tuo CLAUDE.md globale affinché utilizzi il tool gemini-mcp-tool …", "aggiorna
+# CLAUDE.md e tutto il nostro sistema … in modo che …" (held-out 118, ADR 0104): the rule is what follows "so that"
+_IT_ENSURE = re.compile(
+    r"(?:^|(?<=[\s,;.!(@/]))(?:aggiorna|modifica|cambia)\s+(?:il\s+(?:tuo\s+|mio\s+|nostro\s+)?)?"
+    rf"(?P<file>{_FILE})(?:\s+globale)?[^.!?\n]{{0,80}}?\s(?:affinch[ée]|in\s+modo\s+(?:che|tale\s+che)|cos[iì]\s+che)\s+"
+    r"(?=\w)",
+    _I,
+)
+# Italian's pronouns are its articles ("lo rifletta", that it reflect it; "lo stile", the style): a rule is a few words
+_IT_MIN_WORDS = 4
+_ENSURE_CUE = re.compile(r"to\s+(?:ensure|make\s+sure)|affinch|in\s+modo|cos[iì]\s+che", _I)
 # "Add to CLAUDE.md that python should use uv, uvx and ruff": the rule is the rest of the sentence, as with "to ensure
 # that" (held-out 121, ADR 0103)
 _THAT = re.compile(r"[ \t]+that[ \t]+(?=\w)", _I)
@@ -77,7 +87,7 @@ _NEGATIVE = re.compile(
     r"^(?:never|don'?t|do\s+not|no\s|avoid|stop|must\s+not|should\s+not|不要|别|禁止|严禁|不允许|不许|不准|永远不要)",
     _I,
 )
-_USER_WIDE = re.compile(r"~/|\bglobal\b|\buser\b|\ball\s+(?:my\s+)?projects\b|全局", _I)
+_USER_WIDE = re.compile(r"~/|\bglobal[ei]?\b|\buser\b|\ball\s+(?:my\s+)?projects\b|全局", _I)
 # Cheap test first: tool output can be megabytes, and every request names one of these.
 RULE_FILE_CUE = re.compile(r"\.md\b|rules|instructions", _I)
 MAX_LINES = 12  # more is a document to write, not a rule
@@ -114,9 +124,9 @@ def rules_for_instruction_files(text: str) -> Iterator[RuleForAFile]:
             yield RuleForAFile(start, end, file, _type(text[start:end]), scope)
     if _ENSURE_CUE.search(text) is None:
         return  # most messages: one look for the two words every such request has
-    for request in _ENSURE.finditer(text):
+    for request in (*_ENSURE.finditer(text), *_IT_ENSURE.finditer(text)):
         span = _ensured(text, request.end())
-        if span is not None:
+        if span is not None and (request.re is _ENSURE or len(text[span[0] : span[1]].split()) >= _IT_MIN_WORDS):
             scope = "user" if _USER_WIDE.search(request.group(0)) else "project"
             yield RuleForAFile(span[0], span[1], request.group("file"), _type(text[span[0] : span[1]]), scope)
 

@@ -163,8 +163,8 @@ UNKEPT_LEFT = {
     # "use X" said again (its "… to look into how Roo Code does it." points at the task since round 43, ADR 0103); the
     # person's "use grep mcp" is labelled maybe, this one-off, and the words cannot tell them apart
     "heldout116": 1,
-    # held-out 115's four, until a round reads them
-    "heldout115": 4,
+    # held-out 115's "Use github mcp and grep mcp", said alone in two sessions, like held-out 116's "use github mcp"
+    "heldout115": 1,
 }
 
 
@@ -522,8 +522,9 @@ PINNED_SINCE_ROUND_19 = {
     "heldout107": ((238, 1, 14), (1, 1, 0)),
     # rounds 38 and 39: 2 proposals, 1 worth keeping, 0 of 1 rule found (109); the fortieth round (ADR 0100) tuned on
     # 109: a session hand-off the agent wrote, "… Approach: Do NOT explore the full codebase. Use the context above.",
-    # pasted in two sessions, is no rule of the person's (was 2 proposals)
-    "heldout109": ((421, 1, 29), (1, 1, 0)),
+    # pasted in two sessions, is no rule of the person's (was 2 proposals); since the forty-fourth (ADR 0104) "Remember
+    # we need to make these API calls to have it exactly like FACEIQ does" is this task's need, not "remember that"
+    "heldout109": ((421, 1, 29), (0, 0, 0)),
     "heldout110": ((129, 0, 10), (0, 0, 0)),
     # rounds 39 and 40: 4 proposals, 3 worth keeping, 1 of 45 rules found (111 and 112 together; the mistake: "We keep
     # teh guide basic."). The forty-first round (ADR 0101) tuned on both: "After implementing each feature run an end
@@ -537,8 +538,9 @@ PINNED_SINCE_ROUND_19 = {
     "heldout114": ((502, 1, 51), (1, 1, 0)),
     # rounds 41, 42 and 43: 6 proposals, 2 worth keeping, no rule to find (the mistakes: "remember you need to be logged
     # into my account …", "remember you need to do this in the background …", "Use github mcp and grep mcp", "use the
-    # /auto command to complete this")
-    "heldout115": ((305, 0, 46), (6, 2, 0)),
+    # /auto command to complete this"); the forty-fourth round (ADR 0104) tuned on them: "remember you need to …" is
+    # this task's need, and "… to complete this as well" points at the task
+    "heldout115": ((305, 0, 46), (3, 2, 0)),
     # rounds 41 and 42: 4 proposals, 3 worth keeping, no rule to find (the mistake: "Use github mcp to look into how Roo
     # Code does it.", said in two sessions)
     "heldout116": ((315, 0, 26), (4, 3, 0)),
@@ -546,7 +548,8 @@ PINNED_SINCE_ROUND_19 = {
     # test."); the forty-third round (ADR 0103) tuned on it
     "heldout117": ((31, 1, 2), (1, 1, 1)),
     # rounds 41, 42 and 43: no proposal; 0 of 5 rules found (three are Italian requests to update CLAUDE.md "so that" …)
-    "heldout118": ((93, 5, 2), (0, 0, 0)),
+    # The forty-fourth round (ADR 0104) tuned on them
+    "heldout118": ((93, 5, 2), (2, 2, 2)),
     # rounds 41 and 42: no proposal, no rule to find
     "heldout119": ((45, 0, 2), (0, 0, 0)),
     # rounds 41, 42 and 43: 1 proposal, worth keeping ("NEVER STATE SOMETHING that cannot be … backed up …"), 1 of 6

@@ -4,8 +4,8 @@ Held-out 94's person opened a task with "Remember you must use the nx mcp, the e
 effect patterns … to find what you need." — the rule he states again two days later ("you should always use the nx mcp
 server …", held-out 91). "remember" was a signal only before "that", "this", a colon, a comma or a dash; English
 leaves "that" out before a clause. "remember" followed by "you" or "we" and a word that binds the agent ("must",
-"should", "need to", "have to", "always", "never", "can't", "don't") is read as "remember that"; "remember you are …"
-and "I remember you never …" are not.
+"should", "always", "never", "can't", "don't") is read as "remember that"; "remember you are …" and "I remember you
+never …" are not. Nor, since round 44 (ADR 0104), "remember you need to …": this task's need.
 """
 
 from __future__ import annotations
