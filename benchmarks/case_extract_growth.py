@@ -76,6 +76,7 @@ TRIGGERS = (
     "Add to CLAUDE.md that we use x",
     "I use x and prefer y",
     "aggiorna CLAUDE.md in modo che tu usi sempre x",
+    "yes -- but as a general warning, do not x",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

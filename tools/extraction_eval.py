@@ -307,6 +307,7 @@ ROLES = {
     "heldout117": "dev117 (seen; was heldout117)",
     "heldout118": "dev118 (seen; was heldout118)",
     "heldout121": "dev121 (seen; was heldout121)",
+    "heldout122": "dev122 (seen; was heldout122)",
     "judged1": "judged1 (seen)",
 }
 

@@ -56,7 +56,12 @@ from memory_review.extract.task_at_hand import (
 from memory_review.models import DurableScope, MemoryType
 
 _I = re.IGNORECASE
-_PAST = r"(?:been|got|had|seen|saw|heard|knew|thought|said|did|was|were|worked|used|tried|noticed|made)"
+_PAST = (
+    r"(?:been|got|had|seen|saw|heard|knew|thought|said|did|was|were|worked|used|tried|noticed|made|"
+    # irregular pasts tell what happened too: "… but never paid direct attention" (held-out 122, ADR 0105)
+    r"paid|gave|given|took|taken|went|gone|told|found|felt|left|kept|meant|spent|brought|known|sent|built|lost|wrote|"
+    r"written|forgot|forgotten|understood|bought|caught|taught|spoke|spoken)"
+)
 _MAKE_SURE = r"(?:make\s+sure|ensure)\s+(?:that\s+)?"
 # The agent bound: "you/we should", and "you need to always …", "we need to avoid …" as "should" does; "we have to
 # always wait for the build" complains
@@ -209,6 +214,16 @@ SIGNALS: tuple[Signal, ...] = (
         r"\b(?:make|keep|do)\s+(?:small(?:er)?|atomic|frequent|focused)\s+commits\b|"
         r"\bcommit\s+(?:in\s+small\s+steps|often|frequently|early)\b|"
         r"\b(?:commit|push)\b[^.;\n]{0,60}\b(?:after|for)\s+(?:you\s+\w+\s+)?(?:each|every)\b",
+    ),
+    # "as a general warning, do not assume that similar names mean files are identical", "In general, do not offer
+    # several possibilities": the person says it holds beyond this case (held-out 50 and 122, ADR 0105)
+    _sig(
+        "as a general rule",
+        "durable",
+        True,
+        r"(?:^|[,;:(\u2014\u2013]\s*|\s-{1,2}\s|\b(?:but|and|also|so|yes|ok|okay)\s*,?\s+)"
+        r"(?:as\s+a\s+general\s+(?:rule|warning|principle|reminder|note)|as\s+a\s+rule|in\s+general|generally)\s*[,:]?\s+"
+        rf"(?:please\s+)?(?!(?:i|we|you|it|they|he|she|there|this|that|these|those)\b){_NOT_IMPERATIVE}\w",
     ),
     _sig(
         "from now on",
@@ -530,7 +545,7 @@ MAX_BYTES = 600
 CUE = re.compile(
     r"never|always|don'?t|do\s+not|must|should|avoid|stop|remember|forget|make\s+sure|prefer|like|hate|commit|push|"
     r"dislike|stand|we|our|convention|rule|policy|note|fyi|keep\s+in\s+mind|record|so\s+you\s+know|"
-    r"reference|mention|aware|now\s+on|forward|here\s+on|henceforth|future|next\s+time|default|time|whenever|as\s+you|"
+    r"reference|mention|aware|general|now\s+on|forward|here\s+on|henceforth|future|next\s+time|default|time|whenever|as\s+you|"
     r"project|repo|codebase|answer|reply|respond|talk|speak|chat|periodically|regularly|allowed|permitted|mandatory|"
     r"obligatory|compulsory|non-negotiable|(?:after|before|once|when)\s+(?:\w+ing\s+)?(?:each|every|any)\s|"
     # "run commands through" (ADR 0096) by its own words: "command" alone is in most sentences of a coding session

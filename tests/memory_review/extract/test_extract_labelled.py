@@ -165,11 +165,10 @@ UNKEPT_LEFT = {
     "heldout116": 1,
     # held-out 115's "Use github mcp and grep mcp", said alone in two sessions, like held-out 116's "use github mcp"
     "heldout115": 1,
-    # the last fresh splits of session 21, so no round could be measured on a change, and they are left standing:
-    # held-out 122's "I'd prefer a single word over CamelCase." (a name chosen in a role-play) and "You've seen it in
-    # your peripheral vision a few times on the journey but never paid direct attention." (its narration); held-out
-    # 123's "The protocols we write are expressions of" (a sentence cut short, read as "we write")
-    "heldout122": 2,
+    # held-out 122's "I'd prefer a single word over CamelCase." (a name chosen in a role-play; in the words of a
+    # preference) and held-out 123's "The protocols we write are expressions of" (a sentence cut short, read as "we
+    # write"), left standing
+    "heldout122": 1,
     "heldout123": 1,
 }
 
@@ -564,8 +563,9 @@ PINNED_SINCE_ROUND_19 = {
     # rounds 41 and 42: no proposal; 0 of 2 rules found ("I use github and prefer the gh cli", "Add to CLAUDE.md that
     # python should use uv, uvx and ruff …"); the forty-third round (ADR 0103) tuned on both
     "heldout121": ((14, 2, 0), (2, 2, 2)),
-    # rounds 43 and 44: 2 proposals, neither worth keeping; 0 of 2 rules found
-    "heldout122": ((457, 2, 32), (2, 0, 0)),
+    # rounds 43 and 44: 2 proposals, neither worth keeping; 0 of 2 rules found. The forty-fifth round (ADR 0105) tuned
+    # on it: "as a general warning, do not assume …", and "never paid" tells what happened
+    "heldout122": ((457, 2, 32), (2, 1, 1)),
     # rounds 43 and 44: 1 proposal, not worth keeping; 0 of 5 rules found
     "heldout123": ((69, 5, 7), (1, 0, 0)),
     # rounds 43 and 44: no proposal; 0 of 1 rule found

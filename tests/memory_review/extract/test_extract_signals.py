@@ -177,6 +177,7 @@ def test_the_cheap_cue_filter_never_hides_a_signal() -> None:
             "make sure there is no mention of the old name at all",  # ADR 0102
             "I am asking you to always run the linter",  # ADR 0103
             "I use github and prefer the gh cli",
+            "as a general rule, check by hash",  # ADR 0105
         ]
     )
     for sentence in sentences:
