@@ -570,6 +570,13 @@ PINNED_SINCE_ROUND_19 = {
     "heldout123": ((69, 5, 7), (1, 0, 0)),
     # rounds 43 and 44: no proposal; 0 of 1 rule found
     "heldout124": ((5, 1, 0), (0, 0, 0)),
+    # rounds 44 and 45: no proposal, no rule to find
+    "heldout125": ((26, 0, 2), (0, 0, 0)),
+    # rounds 44 and 45: 1 proposal, worth keeping ("I am asking you to always use nix develop --command bun test.", the
+    # same person as held-out 117 sending it again), 1 of 1 rule found
+    "heldout126": ((20, 1, 1), (1, 1, 1)),
+    # rounds 44 and 45: no proposal, no rule to find
+    "heldout127": ((10, 0, 0), (0, 0, 0)),
 }
 
 
