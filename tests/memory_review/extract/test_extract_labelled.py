@@ -170,6 +170,9 @@ UNKEPT_LEFT = {
     # write"), left standing
     "heldout122": 1,
     "heldout123": 1,
+    # held-out 128's "Then, add methodologies, workflows and conventions to claude.md - we are using Test Driven
+    # Development.": the rule with the request before it, which the label's passage does not hold
+    "heldout128": 1,
 }
 
 
@@ -577,6 +580,10 @@ PINNED_SINCE_ROUND_19 = {
     "heldout126": ((20, 1, 1), (1, 1, 1)),
     # rounds 44 and 45: no proposal, no rule to find
     "heldout127": ((10, 0, 0), (0, 0, 0)),
+    # rounds 44 and 45: 2 proposals, 1 worth keeping ("from now on, add each chat to the conversation history"); 1 of 3
+    # rules found. The other quotes the request before its rule ("Then, add methodologies, workflows and conventions to
+    # claude.md - we are using Test Driven Development."), which the label's passage does not hold
+    "heldout128": ((54, 3, 1), (2, 1, 1)),
 }
 
 
