@@ -249,6 +249,8 @@ SPLITS = (
     "heldout126",
     "heldout127",
     "heldout128",
+    "heldout130",
+    "heldout131",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

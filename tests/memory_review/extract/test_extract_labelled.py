@@ -584,6 +584,9 @@ PINNED_SINCE_ROUND_19 = {
     # rules found. The other quotes the request before its rule ("Then, add methodologies, workflows and conventions to
     # claude.md - we are using Test Driven Development."), which the label's passage does not hold
     "heldout128": ((54, 3, 1), (2, 1, 1)),
+    # rounds 44 and 45: no proposal, no rule to find (both)
+    "heldout130": ((74, 0, 2), (0, 0, 0)),
+    "heldout131": ((15, 0, 1), (0, 0, 0)),
 }
 
 
