@@ -638,7 +638,8 @@ forty-first with its review mends. Held-out 116, 117, 119 and 121 measure the fo
 (ADR 0102, tuned on *dev111*); the forty-third (ADR 0103) tuned on 116, 117 and 121, whose rows read *dev116*,
 *dev117* and *dev121* (seen). Held-out 115, 118 and 120 measure the forty-first to forty-third; the forty-fourth (ADR
 0104) tuned on 115 and 118, whose rows read *dev115* and *dev118* (seen). Held-out 122, 123 and 124 measure the
-forty-third and forty-fourth.
+forty-third and forty-fourth; the forty-fifth (ADR 0105) tuned on 122, whose row reads *dev122* (seen). Held-out 125
+to 128, 130 and 131 measure the forty-fourth and forty-fifth (held-out 129's lane found no licensed prompt).
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -650,12 +651,13 @@ DOC_TAIL = """
 
 ## Reading the figures
 
-- **Session 21's fresh record (the latest frozen round on each split, held-out 115 to 124): 14 proposals, 6 worth
-  keeping (43%); 1 of 22 rules found. Fresh record since the hold of ADR 0059: 74 of 130 (57%)**; all frozen rounds 81
-  of 159 (51%). Ten splits, 1,688 fresh prompts (22 durable, 144 maybe), labelled apart while rounds 42 to 44 were
+- **Session 21's fresh record (the latest frozen round on each split, held-out 115 to 131): 17 proposals, 8 worth
+  keeping (47%); 3 of 26 rules found. Fresh record since the hold of ADR 0059: 76 of 133 (57%)**; all frozen rounds 83
+  of 162 (51%). Sixteen splits, 1,887 fresh prompts (26 durable, 151 maybe), labelled apart while rounds 42 to 45 were
   written, each measured by the two or three rounds frozen before it was seen (every round gave the same figures on
-  every split it measured): the end of imorgado's history (620 prompts, no rule), LAF-US's agent histories (880
-  prompts), committed Claude Code homes, ontouchstart's and jchidley's sessions further on, and four people's chat logs.
+  every split it measured); a seventeenth lane (held-out 129) found no licensed prompt. The end of imorgado's history
+  (620 prompts, no rule), LAF-US's agent histories (1,000 prompts), committed Claude Code homes, ontouchstart's and
+  jchidley's sessions further on, and ten people's chat logs.
   The mistakes: "remember you need to …" twice, a tool chosen for one task in two sessions ("Use github mcp and grep
   mcp", "use the /auto command to complete this", "use github mcp"), a role-play's "I'd prefer a single word over
   CamelCase." and narration ("… but never paid direct attention."), and a sentence cut short ("The protocols we write
@@ -663,6 +665,16 @@ DOC_TAIL = """
   …", "I use X and prefer Y", Italian requests to update CLAUDE.md "so that …": rounds 43 and 44), one person's
   doctrine in capitals ("IFF you have exhausted the VAULT - You may search the web"), and requests to write rules into
   governance files ("UPDATE GOVERNANCE so that every agent …").
+- **Held-out 125 to 128, 130 and 131, the measure of the frozen forty-fourth and forty-fifth rounds (da3fedd,
+  caf7ad4): 3 proposals, 2 worth keeping; 2 of 4 durable rules found — the same for both.** 199 fresh prompts (4
+  durable, 7 maybe): LAF-US's remaining Gemini chats, ontouchstart's and jchidley's sessions further on, six people's
+  chat logs (`CONVERSATION_LOG.md`, `chat_history.md`). Worth keeping: "I am asking you to always use nix develop
+  --command bun test." (the person of held-out 117, sending it again; round 43 reads it) and "from now on, add each
+  chat to the conversation history". The mistake: "Then, add methodologies, workflows and conventions to claude.md - we
+  are using Test Driven Development.", the rule quoted with the request before it.
+- **The forty-fifth round (ADR 0105)**: "as a general warning / as a rule / in general" before an instruction is a
+  standing word, proposed at once; "never" before an irregular past ("… but never paid direct attention") describes.
+  Held-out 122: 2 proposals, 1 worth keeping, 1 of 2 found (was 2, none, none); no other row moved.
 - **Held-out 122, 123 and 124, the measure of the frozen forty-third and forty-fourth rounds (a420af8, da3fedd): 3
   proposals, none worth keeping; 0 of 8 durable rules found — the same for both.** 531 fresh prompts (8 durable, 39
   maybe): LAF-US's Claude Code and Codex histories to their ends and his older Gemini chats, and lushanoperera's
