@@ -491,12 +491,11 @@ output, and `tests/memory_review/extract/test_extract_labelled.py` checks they a
 ## The labelled set
 
 Real user prompts from public coding-agent histories (sources, licences and how each was cut in
-`tests/memory_review/extract/labelled/README.md`). Every prompt is labelled by hand: **durable** (a
-reviewer would keep it, and the extractor must find it), **maybe** (a reviewer could keep it: proposing it
-is no mistake, missing it is no fault) or **one-off**. A proposal is *worth keeping* when the prompt its
-first quote comes from is durable or maybe (for a long prompt whose label names the passages that are its
-rule, the quote must hold or be part of one of them); a durable prompt is *found* when a proposal quotes
-it so.
+`tests/memory_review/extract/labelled/README.md`; the labellers' brief in `LABELLING.md` beside it). Every prompt is
+labelled by hand: **durable** (a reviewer would keep it, and the extractor must find it), **maybe** (a reviewer could
+keep it: proposing it is no mistake, missing it is no fault) or **one-off**. A proposal is *worth keeping* when the
+prompt its first quote comes from is durable or maybe (for a long prompt whose label names the passages that are its
+rule, the quote must hold or be part of one of them); a durable prompt is *found* when a proposal quotes it so.
 
 - *dev* and *heldout* (ADR 0033): Claude Code sessions saved by Entire's checkpoints and aider
   `.aider.chat.history.md` files, 88 prompts, one clearly durable rule.
