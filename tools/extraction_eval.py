@@ -655,7 +655,7 @@ DOC_TAIL = """
   of 162 (51%). Sixteen splits, 1,887 fresh prompts (26 durable, 151 maybe), labelled apart while rounds 42 to 45 were
   written, each measured by the two or three rounds frozen before it was seen (every round gave the same figures on
   every split it measured); a seventeenth lane (held-out 129) found no licensed prompt. The end of imorgado's history
-  (620 prompts, no rule), LAF-US's agent histories (1,000 prompts), committed Claude Code homes, ontouchstart's and
+  (620 prompts, no rule), LAF-US's agent histories (900 prompts), committed Claude Code homes, ontouchstart's and
   jchidley's sessions further on, and ten people's chat logs.
   The mistakes: "remember you need to …" twice, a tool chosen for one task in two sessions ("Use github mcp and grep
   mcp", "use the /auto command to complete this", "use github mcp"), a role-play's "I'd prefer a single word over
