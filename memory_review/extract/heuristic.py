@@ -263,23 +263,20 @@ _THAT_FILE = re.compile(r"\b(?:this|that|the\s+same)\s+file\b", re.IGNORECASE)
 
 def _with_the_file_named(said: _Said, before: tuple[int, int], scan: _Scan) -> tuple[_Said, Classification] | None:
     """A rule about "that file", read with the one file the sentence before names: both sentences are its quote."""
-    if not _THAT_FILE.search(said.text):
+    if not _THAT_FILE.search(said.text) or (both := _with_the_sentence_before(said, before, scan)) is None:
         return None
-    before_start, before_end = before
-    if len(said.turn.text[before_start : said.end].encode("utf-8", "surrogatepass")) > MAX_QUOTE_BYTES:
-        return None  # the quote would be cut before the rule
-    names = {found.group() for found in FILE_NAME.finditer(said.turn.text, before_start, before_end)}
-    if len(names) != 1 or scan.reach() > before_start:
-        return None  # no file named, or several, or that sentence is already a finding of its own
+    names = {found.group() for found in FILE_NAME.finditer(said.turn.text, before[0], before[1])}
+    if len(names) != 1:
+        return None  # no file named, or several
     found = examine(_THAT_FILE.sub(names.pop(), said.text))
     if found is None or found.named_one_off or found.held_back:
         return None
-    return _Said(said.turn, before_start, said.end), found
+    return both, found
 
 
 def _with_the_sentence_before(said: _Said, before: tuple[int, int] | None, scan: _Scan) -> _Said | None:
-    """The rule with the sentence before it as one quote, when there is one, it fits, and it is no finding of its own
-    (ADR 0102)."""
+    """The rule with the sentence before it as one quote, when there is one, the quote would not be cut before the rule,
+    and that sentence is no finding of its own (ADR 0087, 0102)."""
     if before is None or scan.reach() > before[0]:
         return None
     if len(said.turn.text[before[0] : said.end].encode("utf-8", "surrogatepass")) > MAX_QUOTE_BYTES:

@@ -124,11 +124,12 @@ def rules_for_instruction_files(text: str) -> Iterator[RuleForAFile]:
             yield RuleForAFile(start, end, file, _type(text[start:end]), scope)
     if _ENSURE_CUE.search(text) is None:
         return  # most messages: one look for the two words every such request has
-    for request in (*_ENSURE.finditer(text), *_IT_ENSURE.finditer(text)):
-        span = _ensured(text, request.end())
-        if span is not None and (request.re is _ENSURE or len(text[span[0] : span[1]].split()) >= _IT_MIN_WORDS):
-            scope = "user" if _USER_WIDE.search(request.group(0)) else "project"
-            yield RuleForAFile(span[0], span[1], request.group("file"), _type(text[span[0] : span[1]]), scope)
+    for pattern, min_words in ((_ENSURE, 1), (_IT_ENSURE, _IT_MIN_WORDS)):
+        for request in pattern.finditer(text):
+            span = _ensured(text, request.end())
+            if span is not None and len(text[span[0] : span[1]].split()) >= min_words:
+                scope = "user" if _USER_WIDE.search(request.group(0)) else "project"
+                yield RuleForAFile(span[0], span[1], request.group("file"), _type(text[span[0] : span[1]]), scope)
 
 
 def _ensured(text: str, at: int) -> tuple[int, int] | None:
