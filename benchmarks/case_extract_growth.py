@@ -77,6 +77,8 @@ TRIGGERS = (
     "I use x and prefer y",
     "aggiorna CLAUDE.md in modo che tu usi sempre x",
     "yes -- but as a general warning, do not x",
+    "the protocols are expressions of\n it, never x",
+    "add the conventions to CLAUDE.md - we use x",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

@@ -314,6 +314,8 @@ ROLES = {
     "heldout118": "dev118 (seen; was heldout118)",
     "heldout121": "dev121 (seen; was heldout121)",
     "heldout122": "dev122 (seen; was heldout122)",
+    "heldout123": "dev123 (seen; was heldout123)",
+    "heldout128": "dev128 (seen; was heldout128)",
     "judged1": "judged1 (seen)",
 }
 
@@ -638,7 +640,8 @@ forty-first with its review mends. Held-out 116, 117, 119 and 121 measure the fo
 *dev117* and *dev121* (seen). Held-out 115, 118 and 120 measure the forty-first to forty-third; the forty-fourth (ADR
 0104) tuned on 115 and 118, whose rows read *dev115* and *dev118* (seen). Held-out 122, 123 and 124 measure the
 forty-third and forty-fourth; the forty-fifth (ADR 0105) tuned on 122, whose row reads *dev122* (seen). Held-out 125
-to 128, 130 and 131 measure the forty-fourth and forty-fifth (held-out 129's lane found no licensed prompt).
+to 128, 130 and 131 measure the forty-fourth and forty-fifth (held-out 129's lane found no licensed prompt); the
+forty-sixth (ADR 0107) tuned on 123 and 128, whose rows read *dev123* and *dev128* (seen).
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -664,6 +667,11 @@ DOC_TAIL = """
   …", "I use X and prefer Y", Italian requests to update CLAUDE.md "so that …": rounds 43 and 44), one person's
   doctrine in capitals ("IFF you have exhausted the VAULT - You may search the web"), and requests to write rules into
   governance files ("UPDATE GOVERNANCE so that every agent …").
+- **The forty-sixth round (ADR 0107)**: a line that ends on a word no sentence ends on ("… are expressions of") and a
+  next line going on in lower case are one sentence, whatever their lengths (a terminal's narrow wrap pasted back); the
+  rule after a request and a spaced dash ("Then, add … conventions to claude.md - we are using Test Driven
+  Development.") is quoted without the request. Held-out 128: 2 proposals, both worth keeping, 2 of 3 found (was 1, 1);
+  held-out 123: no proposal (was 1, not worth keeping); no other row moved.
 - **Held-out 125 to 128, 130 and 131, the measure of the frozen forty-fourth and forty-fifth rounds (da3fedd,
   caf7ad4): 3 proposals, 2 worth keeping; 2 of 4 durable rules found — the same for both.** 199 fresh prompts (4
   durable, 7 maybe): LAF-US's remaining Gemini chats, ontouchstart's and jchidley's sessions further on, six people's

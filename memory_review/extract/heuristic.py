@@ -225,6 +225,8 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
             continue
         if classification is None and (rule := _rule_beside_the_task(said)) is not None:
             said, classification = rule
+        if classification is not None and (after := _rule_after_the_dash(said)) is not None:
+            said, classification = after
         if classification is not None and names_it_before(said.text, classification):
             # "Remember not to include any mention of that": read with the sentence that names it, or not at all
             with_it = _with_the_sentence_before(said, spans[position - 1] if position else None, scan)
@@ -385,6 +387,32 @@ def _rule_beside_the_task(said: _Said) -> tuple[_Said, Classification] | None:
     rule = _Said(said.turn, said.start + (start or 0), said.start + end if end is not None else said.end)
     found = examine(rule.text)
     if found is None or found.named_one_off or found.held_back or not is_strong(found.signal):
+        return None
+    return rule, found
+
+
+# "Then, add methodologies, workflows and conventions to claude.md - we are using Test Driven Development.": the request
+# before the dash is this task's, the rule is what follows it (held-out 128, ADR 0107). A few words before the dash are
+# the rule's own ("Local commit only — do not push."): a request is longer.
+_SPACED_DASH = re.compile(r"\s[-\u2013\u2014]{1,2}\s")
+_REQUEST_WORDS = 5
+_POINTS_AT_IT = re.compile(r"\b(?:this|that|it|these|those)\b", re.IGNORECASE)
+
+
+def _rule_after_the_dash(said: _Said) -> tuple[_Said, Classification] | None:
+    """The rule after a spaced dash, when the words before it are a request of their own (no rule in them) and the
+    words after are a rule that does not point back at it ("… -- I'd like you to do this for all future sessions")."""
+    dashes = list(_SPACED_DASH.finditer(said.text))
+    if len(dashes) != 1:
+        return None
+    before = said.text[: dashes[0].start()]
+    if len(before.split()) < _REQUEST_WORDS or examine(before) is not None:
+        return None
+    rule = _Said(said.turn, said.start + dashes[0].end(), said.end)
+    if _POINTS_AT_IT.search(rule.text):
+        return None
+    found = examine(rule.text)
+    if found is None or found.named_one_off:
         return None
     return rule, found
 

@@ -75,23 +75,41 @@ _ENDS_SENTENCE = re.compile(r"[.!?;:。！？；：]\s*$")
 _OWN_LINE = re.compile(r"^\s*(?:$|[-*+•>|]\s|\d{1,3}[.)]\s|#{1,6}\s|```|~~~|<\w)")
 
 
+# A line of any length that ends on a word no sentence ends on ("… are expressions of") and a next line that goes on in
+# lower case ("it, not replacements for it.") are one sentence too: a terminal's narrow wrap pasted back (ADR 0107).
+_DANGLING = frozenset(
+    """of the a an to and or but with for from in into on at by than that which whose is are was were be been our your
+    their its my this these those""".split()  # noqa: SIM905 (a word list reads better as prose)
+)
+_GOES_ON = re.compile(r"^\s*[a-z]")
+
+
 def unwrapped(text: str) -> str:
     """``text`` with its hard-wrap line breaks turned into spaces (same length, so spans still match)."""
     lines = text.splitlines(keepends=True)
-    if len(lines) < 2 or max(len(line.rstrip("\r\n")) for line in lines) > WRAP_MAX_COLUMNS:
+    if len(lines) < 2:
         return text
+    columns = max(len(line.rstrip("\r\n")) for line in lines) <= WRAP_MAX_COLUMNS
     out: list[str] = []
     for line, following in zip(lines, [*lines[1:], ""], strict=True):
         body = line.rstrip("\r\n")
         wraps = (
-            len(body.strip()) >= WRAP_MIN_COLUMNS
-            and not _ENDS_SENTENCE.search(body)
+            not _ENDS_SENTENCE.search(body)
             and bool(following.strip())
             and not _OWN_LINE.match(following)
             and not _FENCE.match(line)
+            and (
+                (columns and len(body.strip()) >= WRAP_MIN_COLUMNS)
+                or (_last_word(body) in _DANGLING and _GOES_ON.match(following) is not None)
+            )
         )
         out.append(body + " " * (len(line) - len(body)) if wraps else line)
     return "".join(out)
+
+
+def _last_word(line: str) -> str:
+    last = line.rsplit(None, 1)
+    return last[-1].casefold() if last else ""
 
 
 def _line_sentences(text: str, start: int, stop: int) -> Iterator[tuple[int, int]]:
