@@ -251,6 +251,11 @@ SPLITS = (
     "heldout128",
     "heldout130",
     "heldout131",
+    "heldout132",
+    "heldout133",
+    "heldout135",
+    "heldout136",
+    "heldout137",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -641,7 +646,8 @@ forty-first with its review mends. Held-out 116, 117, 119 and 121 measure the fo
 0104) tuned on 115 and 118, whose rows read *dev115* and *dev118* (seen). Held-out 122, 123 and 124 measure the
 forty-third and forty-fourth; the forty-fifth (ADR 0105) tuned on 122, whose row reads *dev122* (seen). Held-out 125
 to 128, 130 and 131 measure the forty-fourth and forty-fifth (held-out 129's lane found no licensed prompt); the
-forty-sixth (ADR 0107) tuned on 123 and 128, whose rows read *dev123* and *dev128* (seen).
+forty-sixth (ADR 0107) tuned on 123 and 128, whose rows read *dev123* and *dev128* (seen). Held-out 132, 133 and 135
+to 137 measure the forty-fifth and forty-sixth (held-out 134's lane found no licensed prompt).
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -667,6 +673,14 @@ DOC_TAIL = """
   …", "I use X and prefer Y", Italian requests to update CLAUDE.md "so that …": rounds 43 and 44), one person's
   doctrine in capitals ("IFF you have exhausted the VAULT - You may search the web"), and requests to write rules into
   governance files ("UPDATE GOVERNANCE so that every agent …").
+- **Held-out 132, 133 and 135 to 137, the measure of the frozen forty-fifth and forty-sixth rounds (761d756, 720f7ae):
+  3 proposals, 1 worth keeping; 0 of 2 durable rules found — the same for both.** 256 fresh prompts (2 durable, 12
+  maybe): ontouchstart's and lushanoperera's sessions further on, LAF-US's Gemini chats further on, a new person's
+  agent-kept log, and SoryAK's Copilot chat further on. Worth keeping: that the app is for real users, with its slogans
+  (a maybe). The mistakes: "Lets do gemini as well as a local AI but i would prefer the local AI first" (a choice for
+  one feature) and "Based on the state resources and the way its set up we run into some critical problems." The
+  misses: "You should run `nix develop ... ` in command line without starting a new shell." and an Italian request to
+  say in his global CLAUDE.md that gemini-mcp-tool must use Gemini-2.5-pro ("specifica che …").
 - **The forty-sixth round (ADR 0107)**: a line that ends on a word no sentence ends on ("… are expressions of") and a
   next line going on in lower case are one sentence, whatever their lengths (a terminal's narrow wrap pasted back); the
   rule after a request and a spaced dash ("Then, add … conventions to claude.md - we are using Test Driven

@@ -169,6 +169,8 @@ UNKEPT_LEFT = {
     # preference), left standing. Held-out 123's "The protocols we write are expressions of" (a sentence cut at a
     # terminal's narrow wrap) and 128's rule quoted with the request before its dash are gone since round 46 (ADR 0107)
     "heldout122": 1,
+    # held-out 137's two (above, in its pin), fresh mistakes of rounds 45 and 46
+    "heldout137": 2,
 }
 
 
@@ -585,6 +587,19 @@ PINNED_SINCE_ROUND_19 = {
     # rounds 44 and 45: no proposal, no rule to find (both)
     "heldout130": ((74, 0, 2), (0, 0, 0)),
     "heldout131": ((15, 0, 1), (0, 0, 0)),
+    # rounds 45 and 46: no proposal; 0 of 1 rule found ("You should run `nix develop ... ` in command line without
+    # starting a new shell.")
+    "heldout132": ((5, 1, 0), (0, 0, 0)),
+    # rounds 45 and 46: no proposal, no rule to find (both)
+    "heldout133": ((16, 0, 2), (0, 0, 0)),
+    "heldout135": ((9, 0, 0), (0, 0, 0)),
+    # rounds 45 and 46: no proposal; 0 of 1 rule found (Italian: "… specifica che gemini-mcp-tool deve utilizzare il
+    # modello Gemini-2.5-pro", a rule for his global CLAUDE.md)
+    "heldout136": ((8, 1, 0), (0, 0, 0)),
+    # rounds 45 and 46: 3 proposals, 1 worth keeping (that the app is for real users, with its slogans); no rule to
+    # find. The mistakes: "Lets do gemini as well as a local AI but i would prefer the local AI first" (a choice for
+    # this feature) and "Based on the state resources and the way its set up we run into some critical problems."
+    "heldout137": ((218, 0, 10), (3, 1, 0)),
 }
 
 
