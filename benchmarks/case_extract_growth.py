@@ -79,6 +79,8 @@ TRIGGERS = (
     "yes -- but as a general warning, do not x",
     "the protocols are expressions of\n it, never x",
     "add the conventions to CLAUDE.md - we use x",
+    "we run into x",
+    "lets do x but i would prefer y first",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

@@ -321,6 +321,7 @@ ROLES = {
     "heldout122": "dev122 (seen; was heldout122)",
     "heldout123": "dev123 (seen; was heldout123)",
     "heldout128": "dev128 (seen; was heldout128)",
+    "heldout137": "dev137 (seen; was heldout137)",
     "judged1": "judged1 (seen)",
 }
 
@@ -647,7 +648,8 @@ forty-first with its review mends. Held-out 116, 117, 119 and 121 measure the fo
 forty-third and forty-fourth; the forty-fifth (ADR 0105) tuned on 122, whose row reads *dev122* (seen). Held-out 125
 to 128, 130 and 131 measure the forty-fourth and forty-fifth (held-out 129's lane found no licensed prompt); the
 forty-sixth (ADR 0107) tuned on 123 and 128, whose rows read *dev123* and *dev128* (seen). Held-out 132, 133 and 135
-to 137 measure the forty-fifth and forty-sixth (held-out 134's lane found no licensed prompt).
+to 137 measure the forty-fifth and forty-sixth (held-out 134's lane found no licensed prompt); the forty-seventh (ADR
+0108) tuned on 137, whose row reads *dev137* (seen).
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -673,6 +675,10 @@ DOC_TAIL = """
   …", "I use X and prefer Y", Italian requests to update CLAUDE.md "so that …": rounds 43 and 44), one person's
   doctrine in capitals ("IFF you have exhausted the VAULT - You may search the web"), and requests to write rules into
   governance files ("UPDATE GOVERNANCE so that every agent …").
+- **The forty-seventh round (ADR 0108)**: "we run into / run out of / run across" tells what happened, no convention;
+  a preference inside a sentence that opens with "let's" chooses for that step ("lets do gemini as well as a local AI
+  but i would prefer the local AI first"), unless it compares two ways ("X over Y") or says "from now on". Held-out
+  137: 1 proposal, worth keeping (was 3, 1); no other row moved.
 - **Held-out 132, 133 and 135 to 137, the measure of the frozen forty-fifth and forty-sixth rounds (761d756, 720f7ae):
   3 proposals, 1 worth keeping; 0 of 2 durable rules found — the same for both.** 256 fresh prompts (2 durable, 12
   maybe): ontouchstart's and lushanoperera's sessions further on, LAF-US's Gemini chats further on, a new person's

@@ -32,6 +32,7 @@ from memory_review.extract.task_at_hand import (
     answers_the_person,
     binds_to_the_task,
     changes_what_we_use,
+    chooses_for_a_step,
     describes_an_occasion,
     describes_behaviour,
     dislikes_the_thing_at_hand,
@@ -334,7 +335,8 @@ SIGNALS: tuple[Signal, ...] = (
         True,
         rf"{_NOT_IN_A_CLAUSE}\bwe(?:'re|\s+are)?\s+(?:always\s+|only\s+|generally\s+|usually\s+|normally\s+|typically\s+|"
         r"consistently\s+|all\s+)?(?:use|using|prefer|stick\s+to|follow|write|deploy|keep|name|store|"
-        r"target|support|format|lint|pin|run)\b(?!\s+to\b)|"
+        # "we run into some critical problems", "we run out of tokens": what happened, not how we work (held-out 137)
+        r"target|support|format|lint|pin|run)\b(?!\s+(?:to|into|out\s+of|across)\b)|"
         # "You should be using the agents for this": how the work is to be done (dev 2, ADR 0049)
         r"\b(?:you|we)\s+should\s+(?:always\s+)?be\s+using\b",
     ),
@@ -821,6 +823,8 @@ def _about_the_task_at_hand(text: str, hits: list[Signal]) -> bool:
         return True  # "Always show the loading spinner while fetching": one element of the screen (ADR 0059)
     if strong == {"I don't like"} and dislikes_the_thing_at_hand(text):
         return True  # "I don't like the color of the header": a complaint about this artifact (ADR 0059)
+    if strong == {"I prefer"} and chooses_for_a_step(text) and not _EXPLICIT_STANDING.search(text):
+        return True  # "lets do gemini as well … but i would prefer the local AI first": this step's choice (ADR 0108)
     if (not strong or strong <= {"always", "never"}) and answers_the_person(text):
         return True  # "If I sign out on my phone it should not sign me out on my laptop": a spec (ADR 0059)
     if not strong and zh_a_things_spec(text):

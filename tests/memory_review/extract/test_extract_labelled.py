@@ -169,8 +169,6 @@ UNKEPT_LEFT = {
     # preference), left standing. Held-out 123's "The protocols we write are expressions of" (a sentence cut at a
     # terminal's narrow wrap) and 128's rule quoted with the request before its dash are gone since round 46 (ADR 0107)
     "heldout122": 1,
-    # held-out 137's two (above, in its pin), fresh mistakes of rounds 45 and 46
-    "heldout137": 2,
 }
 
 
@@ -598,8 +596,9 @@ PINNED_SINCE_ROUND_19 = {
     "heldout136": ((8, 1, 0), (0, 0, 0)),
     # rounds 45 and 46: 3 proposals, 1 worth keeping (that the app is for real users, with its slogans); no rule to
     # find. The mistakes: "Lets do gemini as well as a local AI but i would prefer the local AI first" (a choice for
-    # this feature) and "Based on the state resources and the way its set up we run into some critical problems."
-    "heldout137": ((218, 0, 10), (3, 1, 0)),
+    # this feature) and "Based on the state resources and the way its set up we run into some critical problems."; the
+    # forty-seventh round (ADR 0108) tuned on both
+    "heldout137": ((218, 0, 10), (1, 1, 0)),
 }
 
 
