@@ -256,6 +256,10 @@ SPLITS = (
     "heldout135",
     "heldout136",
     "heldout137",
+    "heldout139",
+    "heldout140",
+    "heldout141",
+    "heldout142",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -649,7 +653,8 @@ forty-third and forty-fourth; the forty-fifth (ADR 0105) tuned on 122, whose row
 to 128, 130 and 131 measure the forty-fourth and forty-fifth (held-out 129's lane found no licensed prompt); the
 forty-sixth (ADR 0107) tuned on 123 and 128, whose rows read *dev123* and *dev128* (seen). Held-out 132, 133 and 135
 to 137 measure the forty-fifth and forty-sixth (held-out 134's lane found no licensed prompt); the forty-seventh (ADR
-0108) tuned on 137, whose row reads *dev137* (seen).
+0108) tuned on 137, whose row reads *dev137* (seen). Held-out 139 to 142 measure the forty-sixth and forty-seventh
+(held-out 138's lane found no licensed Roo Code export).
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -675,6 +680,11 @@ DOC_TAIL = """
   …", "I use X and prefer Y", Italian requests to update CLAUDE.md "so that …": rounds 43 and 44), one person's
   doctrine in capitals ("IFF you have exhausted the VAULT - You may search the web"), and requests to write rules into
   governance files ("UPDATE GOVERNANCE so that every agent …").
+- **Held-out 139 to 142, the measure of the frozen forty-sixth and forty-seventh rounds (720f7ae, f172f00): 1
+  proposal, not worth keeping; no durable rule to find — the same for both.** 285 fresh prompts (0 durable, 19 maybe):
+  the end of SoryAK's Copilot chat, a Kilo Code task export, a new person's agent-kept log (Chinese) and a committed
+  Codex home. The mistake: "I dont like how you can see the sections with the hard lines and want them to blend right
+  into each other" (a complaint about this screen).
 - **The forty-seventh round (ADR 0108)**: "we run into / run out of / run across" tells what happened, no convention;
   a preference inside a sentence that opens with "let's" chooses for that step ("lets do gemini as well as a local AI
   but i would prefer the local AI first"), unless it compares two ways ("X over Y") or says "from now on". Held-out
