@@ -81,6 +81,7 @@ TRIGGERS = (
     "add the conventions to CLAUDE.md - we use x",
     "we run into x",
     "lets do x but i would prefer y first",
+    "I dont like how you can see x",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

@@ -326,6 +326,7 @@ ROLES = {
     "heldout123": "dev123 (seen; was heldout123)",
     "heldout128": "dev128 (seen; was heldout128)",
     "heldout137": "dev137 (seen; was heldout137)",
+    "heldout140": "dev140 (seen; was heldout140)",
     "judged1": "judged1 (seen)",
 }
 
@@ -654,7 +655,8 @@ to 128, 130 and 131 measure the forty-fourth and forty-fifth (held-out 129's lan
 forty-sixth (ADR 0107) tuned on 123 and 128, whose rows read *dev123* and *dev128* (seen). Held-out 132, 133 and 135
 to 137 measure the forty-fifth and forty-sixth (held-out 134's lane found no licensed prompt); the forty-seventh (ADR
 0108) tuned on 137, whose row reads *dev137* (seen). Held-out 139 to 142 measure the forty-sixth and forty-seventh
-(held-out 138's lane found no licensed Roo Code export).
+(held-out 138's lane found no licensed Roo Code export); the forty-eighth (ADR 0109) tuned on 140, whose row reads
+*dev140* (seen).
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -680,6 +682,9 @@ DOC_TAIL = """
   …", "I use X and prefer Y", Italian requests to update CLAUDE.md "so that …": rounds 43 and 44), one person's
   doctrine in capitals ("IFF you have exhausted the VAULT - You may search the web"), and requests to write rules into
   governance files ("UPDATE GOVERNANCE so that every agent …").
+- **The forty-eighth round (ADR 0109)**: "I don't like how you can see / tell / notice …" is a complaint about what
+  this screen shows, like "I don't like how it looks". Held-out 140: no proposal (was 1, not worth keeping); no other
+  row moved.
 - **Held-out 139 to 142, the measure of the frozen forty-sixth and forty-seventh rounds (720f7ae, f172f00): 1
   proposal, not worth keeping; no durable rule to find — the same for both.** 285 fresh prompts (0 durable, 19 maybe):
   the end of SoryAK's Copilot chat, a Kilo Code task export, a new person's agent-kept log (Chinese) and a committed

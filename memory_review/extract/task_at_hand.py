@@ -435,7 +435,9 @@ _I_DISLIKE = rf"{_I_DISLIKE_WORDS}\s+"
 _DISLIKES_THE_THING = re.compile(
     rf"{_I_DISLIKE}(?:(?:the|this|that|these|those|its|your)\b(?!\s+way\s+you\b)|it\b(?!\s+when\b)|"
     # a quoted name is one thing in front of the person: 'i don't like "apply_branch!"' (held-out 48, ADR 0077)
-    r"how\s+(?:it|this|that|the|they)\b|what\s+(?:it|this|that|the)\b|[(\[{<\"\u201c])",
+    r"how\s+(?:it|this|that|the|they)\b|what\s+(?:it|this|that|the)\b|[(\[{<\"\u201c]|"
+    # "I dont like how you can see the sections with the hard lines": what shows on this screen (held-out 140, ADR 0109)
+    r"how\s+(?:you|one)\s+can\s+(?:see|tell|notice)\b)",
     _I,
 )
 _THE_WAY_YOU_CLAUSE = re.compile(rf"{_I_DISLIKE}the\s+way\s+you\s+[^,.;:!?\n]{{1,120}}", _I)

@@ -169,9 +169,6 @@ UNKEPT_LEFT = {
     # preference), left standing. Held-out 123's "The protocols we write are expressions of" (a sentence cut at a
     # terminal's narrow wrap) and 128's rule quoted with the request before its dash are gone since round 46 (ADR 0107)
     "heldout122": 1,
-    # held-out 140's "I dont like how you can see the sections …" (above, in its pin), the fresh mistake of rounds 46
-    # and 47
-    "heldout140": 1,
 }
 
 
@@ -603,9 +600,10 @@ PINNED_SINCE_ROUND_19 = {
     # forty-seventh round (ADR 0108) tuned on both
     "heldout137": ((218, 0, 10), (1, 1, 0)),
     # rounds 46 and 47: no proposal, no rule to find (139, 141, 142); held-out 140: 1 proposal, not worth keeping ("I
-    # dont like how you can see the sections with the hard lines and want them to blend right into each other")
+    # dont like how you can see the sections with the hard lines and want them to blend right into each other"), which
+    # the forty-eighth round (ADR 0109) tuned on
     "heldout139": ((1, 0, 1), (0, 0, 0)),
-    "heldout140": ((277, 0, 17), (1, 0, 0)),
+    "heldout140": ((277, 0, 17), (0, 0, 0)),
     "heldout141": ((6, 0, 1), (0, 0, 0)),
     "heldout142": ((1, 0, 0), (0, 0, 0)),
 }
