@@ -260,6 +260,8 @@ SPLITS = (
     "heldout140",
     "heldout141",
     "heldout142",
+    "heldout143",
+    "heldout144",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -656,7 +658,7 @@ forty-sixth (ADR 0107) tuned on 123 and 128, whose rows read *dev123* and *dev12
 to 137 measure the forty-fifth and forty-sixth (held-out 134's lane found no licensed prompt); the forty-seventh (ADR
 0108) tuned on 137, whose row reads *dev137* (seen). Held-out 139 to 142 measure the forty-sixth and forty-seventh
 (held-out 138's lane found no licensed Roo Code export); the forty-eighth (ADR 0109) tuned on 140, whose row reads
-*dev140* (seen).
+*dev140* (seen). Held-out 143 and 144 measure the forty-seventh and forty-eighth.
 The shared real Claude Code sessions (the *shared data* row, read from `MEMORY_REVIEW_TEST_DATA`, never copied
 here) hold no durable statement: any proposal there is a mistake.
 
@@ -668,6 +670,20 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Session 22's fresh record (the latest frozen round on each split, held-out 132 to 144): 4 proposals, 1 worth
+  keeping (25%); 0 of 2 rules found. Fresh record since the hold of ADR 0059: 77 of 137 (56%)**; all frozen rounds 84
+  of 166 (51%). Eleven splits, 553 fresh prompts (2 durable, 34 maybe), labelled apart in three batches while rounds
+  46 to 48 were written, each measured by the two rounds frozen before it was seen (both gave the same figures on every
+  split); two more lanes (held-out 134 and 138) found no licensed source. The sources ran thin: SoryAK's Copilot chat to
+  its end (495 prompts, no rule), people already in splits further on, a Kilo Code export, a committed Codex home and
+  three agent-kept logs; most holders of new file kinds (Roo Code and Kilo Code exports, Codex homes, session logs)
+  have no licence file. The mistakes: a choice for one step ("lets do gemini as well … but i would prefer the local AI
+  first"), "we run into some critical problems", and a complaint about the screen ("I dont like how you can see the
+  sections …"), each taken by the next round. The misses: "You should run `nix develop ... ` in command line without
+  starting a new shell." and an Italian request to say in his global CLAUDE.md that a tool must use one model.
+- **Held-out 143 and 144, the measure of the frozen forty-seventh and forty-eighth rounds (f172f00, f87e293): no
+  proposal, no durable rule to find — the same for both.** 12 fresh prompts (0 durable, 3 maybe): LAF-US's Gemini chats
+  and H4D3ZS's Codex rollouts further on, and the rest of ASAtechin's prompt history.
 - **Session 21's fresh record (the latest frozen round on each split, held-out 115 to 131): 17 proposals, 8 worth
   keeping (47%); 3 of 26 rules found. Fresh record since the hold of ADR 0059: 76 of 133 (57%)**; all frozen rounds 83
   of 162 (51%). Sixteen splits, 1,887 fresh prompts (26 durable, 151 maybe), labelled apart while rounds 42 to 45 were

@@ -606,6 +606,9 @@ PINNED_SINCE_ROUND_19 = {
     "heldout140": ((277, 0, 17), (0, 0, 0)),
     "heldout141": ((6, 0, 1), (0, 0, 0)),
     "heldout142": ((1, 0, 0), (0, 0, 0)),
+    # rounds 47 and 48: no proposal, no rule to find (both)
+    "heldout143": ((9, 0, 2), (0, 0, 0)),
+    "heldout144": ((3, 0, 1), (0, 0, 0)),
 }
 
 
