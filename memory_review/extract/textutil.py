@@ -94,14 +94,14 @@ def unwrapped(text: str) -> str:
     for line, following in zip(lines, [*lines[1:], ""], strict=True):
         body = line.rstrip("\r\n")
         wraps = (
-            not _ENDS_SENTENCE.search(body)
-            and bool(following.strip())
-            and not _OWN_LINE.match(following)
-            and not _FENCE.match(line)
+            bool(following.strip())
             and (
                 (columns and len(body.strip()) >= WRAP_MIN_COLUMNS)
                 or (_last_word(body) in _DANGLING and _GOES_ON.match(following) is not None)
             )
+            and not _ENDS_SENTENCE.search(body)
+            and not _OWN_LINE.match(following)
+            and not _FENCE.match(line)
         )
         out.append(body + " " * (len(line) - len(body)) if wraps else line)
     return "".join(out)
