@@ -89,14 +89,14 @@ def unwrapped(text: str) -> str:
     lines = text.splitlines(keepends=True)
     if len(lines) < 2:
         return text
-    columns = max(len(line.rstrip("\r\n")) for line in lines) <= WRAP_MAX_COLUMNS
+    narrow = max(len(line.rstrip("\r\n")) for line in lines) <= WRAP_MAX_COLUMNS  # every line a wrap could make
     out: list[str] = []
     for line, following in zip(lines, [*lines[1:], ""], strict=True):
         body = line.rstrip("\r\n")
         wraps = (
             bool(following.strip())
             and (
-                (columns and len(body.strip()) >= WRAP_MIN_COLUMNS)
+                (narrow and len(body.strip()) >= WRAP_MIN_COLUMNS)
                 or (_last_word(body) in _DANGLING and _GOES_ON.match(following) is not None)
             )
             and not _ENDS_SENTENCE.search(body)
