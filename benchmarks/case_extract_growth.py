@@ -82,6 +82,9 @@ TRIGGERS = (
     "we run into x",
     "lets do x but i would prefer y first",
     "I dont like how you can see x",
+    "we use x, not y",
+    "we use x in this repo",
+    "I don't like x, keep that in mind",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from memory_review.extract.corrections import Correction, find_correction
 from memory_review.extract.finding import (
@@ -58,6 +58,7 @@ from memory_review.extract.rule_files import (
     RULE_FILE_CUE,
     RuleForAFile,
     memory_shortcut,
+    names_an_instruction_file,
     rules_for_instruction_files,
 )
 from memory_review.extract.signals import (
@@ -386,6 +387,8 @@ def _rule_beside_the_task(said: _Said) -> tuple[_Said, Classification] | None:
         return None
     rule = _Said(said.turn, said.start + (start or 0), said.start + end if end is not None else said.end)
     found = examine(rule.text)
+    if found is not None and start is not None:
+        found = replace(found, held_back=False)  # "remember I don't like …" asks for it to be kept (ADR 0110)
     if found is None or found.named_one_off or found.held_back or not is_strong(found.signal):
         return None
     return rule, found
@@ -414,6 +417,8 @@ def _rule_after_the_dash(said: _Said) -> tuple[_Said, Classification] | None:
     found = examine(rule.text)
     if found is None or found.named_one_off:
         return None
+    if found.held_back and names_an_instruction_file(before):
+        found = replace(found, held_back=False)  # the request says where the rule goes: it is one (ADR 0110)
     return rule, found
 
 

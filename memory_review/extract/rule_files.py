@@ -107,6 +107,14 @@ class RuleForAFile:
     shortcut: bool = False  # typed with Claude Code's "#" memory shortcut rather than asked for in words
 
 
+_NAMES_A_FILE = re.compile(rf"(?<![\w.]){_FILE}(?!\w)", _I)
+
+
+def names_an_instruction_file(text: str) -> bool:
+    """True when the text names an agent instruction file ("add conventions to claude.md")."""
+    return RULE_FILE_CUE.search(text) is not None and _NAMES_A_FILE.search(text) is not None
+
+
 def rules_for_instruction_files(text: str) -> Iterator[RuleForAFile]:
     """Every rule that a request in the message asks to write into an agent instruction file."""
     requests = sorted(

@@ -25,3 +25,8 @@ def user_transcript(*texts: str, sessions: tuple[str, ...] = ()) -> Transcript:
 def said(*texts: str, sessions: tuple[str, ...] = ()) -> list[str]:
     """What the heuristic finds in one user message per text, as quotes."""
     return [f.quote for f in extract(user_transcript(*texts, sessions=sessions))]
+
+
+def held_until_said_again(text: str) -> bool:
+    """True when a rule said once is kept aside and proposed once it is said in a second session (ADR 0059, 0110)."""
+    return said(text) == [] and said(text, text, sessions=("s1", "s2")) == [text]

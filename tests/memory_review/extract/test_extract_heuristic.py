@@ -170,6 +170,6 @@ def test_one_correction_and_corrections_in_one_turn_are_not_enough() -> None:
 
 
 def test_the_evidence_carries_session_and_turn(claude_session: WriteSession) -> None:
-    path = claude_session(("user", "Hi"), ("user", "We use black for formatting."), session="sess_abc")
+    path = claude_session(("user", "Hi"), ("user", "Always use black for formatting."), session="sess_abc")
     (finding,) = extract(read_transcript(path))
     assert (finding.evidence[0].session_id, finding.evidence[0].turn_id) == ("sess_abc", "u001")

@@ -141,10 +141,6 @@ UNKEPT_LEFT = {
     # labelled sentence states, which the heuristic does not reach (the sentence splitter ends it at the abbreviation
     # "vb."); the label is left as it was given (ADR 0093)
     "heldout88": 1,
-    # held-out 92's "It is OK to use nixpkgs from master, then we only use bun." (labelled one-off): the fresh mistake
-    # of the thirty-third and thirty-fourth rounds, left standing; "then we only use X" is in no other split, and a
-    # round on one sentence would be a fit, not a class
-    "heldout92": 1,
     # held-out 97's "…请增加一个让用户设置信息源的功能，…今后搜集材料的过程中…" (labelled one-off): "今后" (from now
     # on) inside a request for a feature describes what the feature will do; one sentence, and the only Chinese
     # feature request with a standing word in any split, so left standing
@@ -152,9 +148,6 @@ UNKEPT_LEFT = {
     # held-out 101's "continue and remember this is only 4-6 minutes." (its prompt labelled maybe for another passage):
     # a limit on the piece at hand after "remember"; one sentence in every split, left standing
     "heldout101": 1,
-    # held-out 112's "We keep teh guide basic." (labelled one-off): "we keep" read as a convention of the project, said
-    # of one guide being written; one sentence, left standing
-    "heldout112": 1,
     # held-out 113's "Use configure_simulation to threat_modeling" (7 sessions) and "use splice-security-ops" (2): a
     # whole message invoking one tool or agent of his by name, read as a bare "use X" said again; the last fresh split
     # of the session, so no round could be measured on a change, and they are left standing
@@ -169,6 +162,8 @@ UNKEPT_LEFT = {
     # preference), left standing. Held-out 123's "The protocols we write are expressions of" (a sentence cut at a
     # terminal's narrow wrap) and 128's rule quoted with the request before its dash are gone since round 46 (ADR 0107)
     "heldout122": 1,
+    # Held-out 92's "… then we only use bun." and 112's "We keep teh guide basic." are gone since round 49 (ADR 0110):
+    # "we use" said once waits for a second session
 }
 
 
@@ -226,7 +221,8 @@ def test_the_twentieth_to_twenty_third_held_out_splits_give_what_the_frozen_nint
     rows = {name: evaluate_split(name) for name in ("heldout20", "heldout21", "heldout22", "heldout23")}
     labels = [(180, 1, 9), (275, 1, 19), (22, 0, 6), (188, 0, 19)]
     assert [(f.prompts, f.durable, f.maybe) for f in rows.values()] == labels
-    assert [(len(f.proposals), f.kept, f.durable_found) for f in rows.values()] == [(2, 2, 1)] + [(0, 0, 0)] * 3
+    # Round 49 (ADR 0110): "I dont like nested types, …", a dislike said once, waits for a second session (was 2, 2, 1)
+    assert [(len(f.proposals), f.kept, f.durable_found) for f in rows.values()] == [(1, 1, 0)] + [(0, 0, 0)] * 3
 
 
 def test_the_fifth_round_keeps_what_it_was_tuned_to() -> None:
@@ -403,7 +399,8 @@ PINNED_SINCE_ROUND_19 = {
     "heldout49": ((2, 0, 1), (0, 0, 0)),
     # round 19: 5 proposals, all worth keeping ("Always use rustup" said in several forms), 5 of 8 rules found; since
     # ADR 0079 "Always use rustup to run Rust commands" and "Always use rustup" are one proposal
-    "heldout50": ((91, 8, 15), (4, 4, 5)),
+    # round 49 (ADR 0110): "I prefer the file to be named LICENSE-Apache-2.0" said once waits (was 4, 4, 5)
+    "heldout50": ((91, 8, 15), (3, 3, 5)),
     # round 19: 5 proposals, 2 worth keeping, no rule found; round 20 tuned on it: "could … never", "that will … in the
     # future", "these steps"
     "heldout51": ((203, 5, 29), (2, 2, 0)),
@@ -489,7 +486,8 @@ PINNED_SINCE_ROUND_19 = {
     "heldout87": ((983, 4, 81), (1, 1, 2)),
     "heldout88": ((47, 3, 9), (3, 2, 1)),
     "heldout89": ((32, 0, 1), (0, 0, 0)),
-    "heldout90": ((60, 1, 10), (2, 2, 1)),
+    # round 49 (ADR 0110): "We only use aarch64-linux." said once waits (was 2, 2, 1)
+    "heldout90": ((60, 1, 10), (1, 1, 1)),
     # round 33: 6 proposals, 4 worth keeping, 2 of 2 rules found; the thirty-fourth round (ADR 0094) tuned on 93: a
     # video's title in a pasted run log, "… - Never Gonna Give You Up (Official Video)" (was 2 proposals, none kept)
     "heldout91": ((27, 2, 5), (4, 4, 2)),
@@ -498,7 +496,8 @@ PINNED_SINCE_ROUND_19 = {
     # of 2 rules found ("And only use nix develop --command to run all commands.", "Cargo commands should be wrapped
     # with nix develop --command."); the thirty-sixth round (ADR 0096) tuned on it: how every command of a kind is run
     # is a convention said once (both found)
-    "heldout92": ((67, 2, 15), (3, 2, 2)),
+    # round 49 (ADR 0110): "… then we only use bun." said once waits (was 3, 2, 2)
+    "heldout92": ((67, 2, 15), (2, 2, 2)),
     # round 34: no proposal, 0 of 1 rule found; the thirty-fifth round (ADR 0095) tuned on it: "Remember you must use
     # the nx mcp, …" is "remember that you must …"
     "heldout94": ((14, 1, 3), (1, 1, 1)),
@@ -535,7 +534,9 @@ PINNED_SINCE_ROUND_19 = {
     # to end test …", said in 24 sessions, and "remember after every feature is implemented that …" in 8; the
     # forty-second (ADR 0102) on 111's "make sure there is no mention of faceiq at all" in five wordings
     "heldout111": ((334, 13, 47), (6, 6, 9)),
-    "heldout112": ((375, 32, 35), (5, 4, 5)),
+    # round 49 (ADR 0110): "we keep teh guide basic." and "… (remove mention of all APIs we are using) …" said once
+    # wait (was 5, 4, 5)
+    "heldout112": ((375, 32, 35), (3, 3, 5)),
     # rounds 40 and 41: 3 proposals, 1 worth keeping ("use grep mcp"), 0 of 1 rule found
     "heldout113": ((413, 1, 41), (3, 1, 0)),
     # round 41 and its review mends: 1 proposal, worth keeping ("Use grep mcp …", 10 sessions), 0 of 1 rule found
@@ -544,7 +545,8 @@ PINNED_SINCE_ROUND_19 = {
     # into my account …", "remember you need to do this in the background …", "Use github mcp and grep mcp", "use the
     # /auto command to complete this"); the forty-fourth round (ADR 0104) tuned on them: "remember you need to …" is
     # this task's need, and "… to complete this as well" points at the task
-    "heldout115": ((305, 0, 46), (3, 2, 0)),
+    # round 49 (ADR 0110): "we are use claude code remember not an API key." (a maybe) said once waits (was 3, 2, 0)
+    "heldout115": ((305, 0, 46), (2, 1, 0)),
     # rounds 41 and 42: 4 proposals, 3 worth keeping, no rule to find (the mistake: "Use github mcp to look into how Roo
     # Code does it.", said in two sessions)
     "heldout116": ((315, 0, 26), (4, 3, 0)),
@@ -561,7 +563,8 @@ PINNED_SINCE_ROUND_19 = {
     "heldout120": ((354, 6, 27), (1, 1, 1)),
     # rounds 41 and 42: no proposal; 0 of 2 rules found ("I use github and prefer the gh cli", "Add to CLAUDE.md that
     # python should use uv, uvx and ruff …"); the forty-third round (ADR 0103) tuned on both
-    "heldout121": ((14, 2, 0), (2, 2, 2)),
+    # round 49 (ADR 0110): "I use github and prefer the gh cli, …" said once waits; 1 of 2 rules found (was 2, 2, 2)
+    "heldout121": ((14, 2, 0), (1, 1, 1)),
     # rounds 43 and 44: 2 proposals, neither worth keeping; 0 of 2 rules found. The forty-fifth round (ADR 0105) tuned
     # on it: "as a general warning, do not assume …", and "never paid" tells what happened
     "heldout122": ((457, 2, 32), (2, 1, 1)),
@@ -581,7 +584,9 @@ PINNED_SINCE_ROUND_19 = {
     # rules found. The other quotes the request before its rule ("Then, add methodologies, workflows and conventions to
     # claude.md - we are using Test Driven Development."), which the label's passage does not hold; the forty-sixth
     # round (ADR 0107) quotes what follows the dash, so both are worth keeping and 2 of 3 rules found
-    "heldout128": ((54, 3, 1), (2, 2, 2)),
+    # round 49 (ADR 0110): "prefer procedural over class based approach …" compares two ways, so it is proposed at
+    # once (was 2, 2, 2)
+    "heldout128": ((54, 3, 1), (3, 3, 2)),
     # rounds 44 and 45: no proposal, no rule to find (both)
     "heldout130": ((74, 0, 2), (0, 0, 0)),
     "heldout131": ((15, 0, 1), (0, 0, 0)),

@@ -138,7 +138,8 @@ def test_a_named_instruction_repeated_in_one_session_stays_a_task_detail() -> No
 
 
 def test_a_durable_rule_said_in_two_sessions_is_one_high_priority_proposal() -> None:
-    findings = extract(_turns("We use uv for dependencies.", "we use uv for dependencies", sessions=("s1", "s2")))
+    rule = ("Always use uv for dependencies.", "always use uv for dependencies")
+    findings = extract(_turns(*rule, sessions=("s1", "s2")))
     assert [f.priority for f in findings] == ["medium", "medium"]
     (proposal,) = plan(findings, approved=[], pending=[], discarded=[]).proposals
     assert proposal.proposal.priority == "high"

@@ -73,12 +73,7 @@ DEMO_EXPECTED = [
     ("The staging API runs behind the VPN on port 8443.", "fact", "project", "remember"),
     ("Keep your answers short and skip the recap at the end.", "preference", "user", "from now on"),
     ("不要在代码里打印用户的邮箱。", "forbidden", "project", "以后"),
-    (
-        'I prefer small commits with imperative messages, like "Add health endpoint".',
-        "preference",
-        "project",
-        "I prefer",
-    ),
+    # 'I prefer small commits with imperative messages, …' said once waits for a second session (ADR 0110)
     ("Use httpx, not requests", "preference", "user", "repeated correction"),
 ]
 
@@ -93,7 +88,7 @@ def test_the_demo_session_yields_the_expected_findings() -> None:
     assert flags[DEMO_EXPECTED[2][0]] == {"secret"}
     assert "sk_test_" not in orjson.dumps([f.model_dump(mode="json") for f in findings]).decode()
     result = plan(findings, approved=[], pending=[], discarded=[])
-    assert (len(result.proposals), result.flagged) == (8, 1)
+    assert (len(result.proposals), result.flagged) == (7, 1)
 
 
 def test_the_demo_injection_is_only_ever_an_untrusted_flagged_finding() -> None:

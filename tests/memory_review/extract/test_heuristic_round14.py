@@ -9,7 +9,7 @@ agent's output. Frozen before held-out 33 and 34 were read, and measured on them
 from __future__ import annotations
 
 import pytest
-from rounds_kit import said, user_transcript
+from rounds_kit import held_until_said_again, said, user_transcript
 
 from memory_review.extract.heuristic import SIGNAL_MEMORY_NOTE, extract
 from memory_review.extract.rule_files import memory_shortcut
@@ -83,7 +83,7 @@ def test_a_question_after_a_joining_word(sentence: str) -> None:
 )
 def test_a_rule_after_a_joining_word_is_still_a_rule(sentence: str) -> None:
     assert not is_question(sentence)
-    assert said(sentence) == [sentence]
+    assert said(sentence) == [sentence] if "we use" not in sentence else held_until_said_again(sentence)  # ADR 0110
 
 
 # (3) "I don't like" before data pasted back from the agent's output (held-out 32) dislikes that output.
@@ -100,7 +100,9 @@ def test_disliking_pasted_data_is_no_rule(sentence: str) -> None:
 
 
 def test_a_standing_dislike_still_is_one() -> None:
-    assert said("I don't like nested ternaries, write ifs.") == ["I don't like nested ternaries, write ifs."]
+    assert held_until_said_again("I don't like nested ternaries, write ifs.")  # a dislike said once waits (ADR 0110)
+    instead = "I don't like nested ternaries, write ifs instead."
+    assert said(instead) == [instead]
 
 
 def test_a_line_starting_with_hash_in_tool_output_is_no_memory_note() -> None:

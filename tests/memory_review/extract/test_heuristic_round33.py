@@ -57,7 +57,8 @@ def test_a_turkish_near_miss_is_not(sentence: str) -> None:
 def test_my_preference_is_the_persons_only_when_it_says_what_it_is() -> None:
     assert examine("it still same posts even i updated my preference interests") is None
     assert said("My preference is tabs over spaces.") == ["My preference is tabs over spaces."]
-    assert said("my preference: short commit messages") == ["my preference: short commit messages"]
+    assert said("my preference: short commit messages") == ["my preference: short commit messages"]  # git
+    assert said("My preference is tabs.") == []  # a preference said once, nothing chosen against, waits (ADR 0110)
 
 
 def test_remembering_the_state_things_are_in_now_is_no_rule() -> None:

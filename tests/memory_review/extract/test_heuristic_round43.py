@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import pytest
-from rounds_kit import said
+from rounds_kit import held_until_said_again, said
 
 
 def test_asking_the_agent_to_always_binds_it() -> None:
@@ -46,7 +46,8 @@ def test_that_after_a_pointer_or_a_section_gives_nothing(message: str) -> None:
 
 def test_i_use_x_and_prefer_y_is_a_preference() -> None:
     sentence = "I use github and prefer the gh cli, use git as a backup"
-    assert said("jj is not part of this installation. " + sentence) == [sentence]
+    assert said("jj is not part of this installation. " + sentence) == []  # said once, it waits (ADR 0110)
+    assert held_until_said_again(sentence)
 
 
 def test_i_tried_both_and_prefer_is_not_read() -> None:

@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 import pytest
-from rounds_kit import said
+from rounds_kit import held_until_said_again, said
 
 
 @pytest.mark.parametrize(
@@ -37,4 +37,9 @@ def test_what_happened_or_this_steps_choice_is_no_rule(sentence: str) -> None:
     ],
 )
 def test_how_we_work_and_a_general_preference_are_still_rules(sentence: str) -> None:
-    assert said(sentence) == [sentence]
+    # said once, "we run X" and "I prefer X" wait for a second session unless they compare two ways (ADR 0110)
+    assert (
+        said(sentence) == [sentence]
+        if "over" in sentence or "from now on" in sentence
+        else held_until_said_again(sentence)
+    )

@@ -82,3 +82,4 @@ def test_we_use_in_what_is_to_be_ensured_is_a_spec(sentence: str) -> None:
 
 def test_we_use_stated_still_states_a_convention() -> None:
     assert said("We use uv for everything in this repo.") == ["We use uv for everything in this repo."]
+    assert said("We use uv for everything.") == []  # no place, nothing chosen against: waits (ADR 0110)
