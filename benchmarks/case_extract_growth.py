@@ -85,6 +85,7 @@ TRIGGERS = (
     "we use x, not y",
     "we use x in this repo",
     "I don't like x, keep that in mind",
+    "In this project, we're going to x",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

@@ -262,6 +262,9 @@ SPLITS = (
     "heldout142",
     "heldout143",
     "heldout144",
+    "heldout145",
+    "heldout146",
+    "heldout148",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -329,6 +332,7 @@ ROLES = {
     "heldout128": "dev128 (seen; was heldout128)",
     "heldout137": "dev137 (seen; was heldout137)",
     "heldout140": "dev140 (seen; was heldout140)",
+    "heldout146": "dev146 (seen; was heldout146)",
     "judged1": "judged1 (seen)",
 }
 
@@ -670,6 +674,18 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **The fiftieth round (ADR 0111)**: "in this project, we're going to …" (and "we'll", "we want to", "we can" …) is
+  the plan of the task, as "in the future we'd …" is. Held-out 146: 1 proposal, worth keeping (was 2, 1); no other row
+  moved.
+- **Held-out 145, 146 and 148, the measure of the frozen forty-eighth and forty-ninth rounds (b733b0b, d9e78fa): 2
+  proposals, 1 worth keeping; 1 of 3 durable rules found — the same for both.** 40 fresh prompts (3 durable, 6 maybe):
+  ontouchstart's and lushanoperera's sessions further on, LAF-US's Gemini chats to their ends, and two new people's
+  agent-kept logs (`conversation_log.md`, `PROMPT_HISTORY.md`); a fourth lane (held-out 147, `docs/SESSION_LOG.md` and
+  `SESSION_LOG.md` holders) found no licensed log that quotes the person. Worth keeping: "For the rest of our
+  conversation: don't rush, prefer asking over guessing, and always propose best practices." The mistake: "In this
+  project, we're going to create a Python script that …" (the plan of the task). The misses: LAF-US's "Before doing
+  work, verify Linear access. If unavailable, report exact missing config and do not simulate Linear state.", said twice
+  in one session.
 - **The forty-ninth round (ADR 0110), from the fresh record by signal**: on the 129 proposals the rounds made on
   held-out splits they had never seen (held-out 11 to 144, each run with the extractor of the last commit before it
   landed), "we use" was worth keeping 3 times of 13, "I don't like" 1 of 6 and "I prefer" 1 of 4 (one rule found in

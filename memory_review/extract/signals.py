@@ -105,9 +105,11 @@ _DONT_NOT_RULES = (
     r"be\s+(?:so\s+|such\s+an?\s+|an?\s+)?(?:dumb|stupid|lazy|idiot|idiotic|silly|useless|dense|moron|clueless|"
     r"ridiculous|incompetent|an?\s+idiot)\b)"
 )
-# "In the future we'd want X" / "next time we could try Y" is a plan, not a standing instruction.
+# "In the future we'd want X" / "next time we could try Y" is a plan, not a standing instruction; so is "In this
+# project, we're going to create a script that …" (held-out 146, ADR 0111).
 _NOT_A_PLAN = (
-    r"(?!\s*,?\s*(?:we|i|it|they|this|that|there)(?:'d|'ll|\s+(?:would|will|might|may|could|can|want|plan|need)\b)"
+    r"(?!\s*,?\s*(?:we|i|it|they|this|that|there)"
+    r"(?:'d|'ll|(?:'re|'m|\s+are|\s+am)\s+going\s+to|\s+(?:would|will|might|may|could|can|want|plan|need)\b)"
     # "In the future, I'd like you to ask first" asks the agent (held-out 69's near miss, ADR 0085)
     r"(?!\s+(?:like|love|want|prefer)\s+(?:you|it\s+if\s+you)\b))"
 )
@@ -361,7 +363,7 @@ SIGNALS: tuple[Signal, ...] = (
         "in this project",
         "convention",
         True,
-        r"\bin\s+(?:this|our)\s+(?:project|repo|repository|codebase)\s*,?\s+(?:we|you|all|every|each|always|"
+        rf"\bin\s+(?:this|our)\s+(?:project|repo|repository|codebase){_NOT_A_PLAN}\s*,?\s+(?:we|you|all|every|each|always|"
         r"never|don'?t|do\s+not|use|prefer|everything|nothing|\w+\s+(?:must|should|go|goes|live|lives)\b)|"
         r"\b(?:must|should)\b.*\bin\s+(?:this|our)\s+(?:project|repo|repository|codebase)\b",
     ),

@@ -164,6 +164,8 @@ UNKEPT_LEFT = {
     "heldout122": 1,
     # Held-out 92's "… then we only use bun." and 112's "We keep teh guide basic." are gone since round 49 (ADR 0110):
     # "we use" said once waits for a second session
+    # Held-out 146's "In this project, we're going to create a Python script that …" (the fresh mistake of rounds 48
+    # and 49) is gone since round 50 (ADR 0111)
 }
 
 
@@ -614,6 +616,15 @@ PINNED_SINCE_ROUND_19 = {
     # rounds 47 and 48: no proposal, no rule to find (both)
     "heldout143": ((9, 0, 2), (0, 0, 0)),
     "heldout144": ((3, 0, 1), (0, 0, 0)),
+    # rounds 48 and 49: no proposal, no rule to find (both)
+    "heldout145": ((10, 0, 1), (0, 0, 0)),
+    # rounds 48 and 49: 2 proposals, 1 worth keeping ("For the rest of our conversation: don't rush, prefer asking over
+    # guessing, and always propose best practices."); 1 of 1 rule found (both). The mistake: "In this project, we're
+    # going to create a Python script that …", the plan of the task; the fiftieth round (ADR 0111) tuned on it
+    "heldout146": ((14, 1, 4), (1, 1, 1)),
+    # rounds 48 and 49: no proposal; 0 of 2 rules found ("Before doing work, verify Linear access. …", twice, in one
+    # session; both)
+    "heldout148": ((16, 2, 1), (0, 0, 0)),
 }
 
 
