@@ -121,9 +121,12 @@ def table(rows: Sequence[dict[str, object]]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--since", type=int, default=11, help="the first held-out split to count (default 11)")
+    parser.add_argument("--until", type=int, default=None, help="the last held-out split to count (default: all)")
     parser.add_argument("--json", action="store_true", help="print every first proposal as a JSON line instead")
     args = parser.parse_args(argv)
-    splits = [name for name in SPLITS if re.fullmatch(r"heldout\d+", name) and int(name[7:]) >= args.since]
+    numbered = [(name, int(name[7:])) for name in SPLITS if re.fullmatch(r"heldout\d+", name)]
+    last = args.until if args.until is not None else max(number for _, number in numbered)
+    splits = [name for name, number in numbered if args.since <= number <= last]
     with tempfile.TemporaryDirectory(prefix="fresh-record-") as workdir:
         rows = first_proposals(splits, Path(workdir))
     print("\n".join(json.dumps(row) for row in rows) if args.json else table(rows))
