@@ -265,6 +265,9 @@ SPLITS = (
     "heldout145",
     "heldout146",
     "heldout148",
+    "heldout149",
+    "heldout150",
+    "heldout151",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -674,6 +677,21 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Session 23's fresh record (the latest frozen round on each split, held-out 145 to 151): 3 proposals, 2 worth
+  keeping (67%); 2 of 6 rules found. Fresh record since the hold of ADR 0059: 79 of 140 (56%)**; all frozen rounds 86
+  of 169 (51%). Six splits, 156 fresh prompts (6 durable, 19 maybe), labelled apart in two batches, each measured by
+  the two rounds frozen before its lane began (both gave the same figures on every split); a seventh lane (held-out
+  147) found no licensed log that quotes the person. The index is close to spent: 759 of the session's 1,000 look-ups
+  gave those 156 prompts (the vexylicon exports came from PyPI, no look-up). The round written this session (49) came
+  from the record by signal rather than from one split's mistakes; round 49 measured all six splits: 3 proposals, 2
+  worth keeping (round 48 gave the same on the three it also measured). The misses: "Before doing work, verify Linear
+  access …" (twice, one session), "We need pure-Python depedencies." after a pasted traceback, and "any new tool you
+  build should be in rust, …".
+- **Held-out 149 to 151, the measure of the frozen forty-ninth and fiftieth rounds (d9e78fa, 7aa97a5): 1 proposal,
+  worth keeping; 1 of 3 durable rules found — the same for both.** 116 fresh prompts (3 durable, 13 maybe): Fused
+  Gaming's other prompt logs and the end of HadyBytes' log, two SpecStory exports shipped in vexylicon's sdist on PyPI
+  (fontlaborg/vexylicon), two new people's prompt logs (`PROMPT_HISTORY.md`, `prompt_history.md`), and ontouchstart's
+  last five session files to their ends. Worth keeping: "Always run script via nix develop --command .".
 - **The fiftieth round (ADR 0111)**: "in this project, we're going to …" (and "we'll", "we want to", "we can" …) is
   the plan of the task, as "in the future we'd …" is. Held-out 146: 1 proposal, worth keeping (was 2, 1); no other row
   moved.

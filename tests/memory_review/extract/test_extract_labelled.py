@@ -625,6 +625,13 @@ PINNED_SINCE_ROUND_19 = {
     # rounds 48 and 49: no proposal; 0 of 2 rules found ("Before doing work, verify Linear access. …", twice, in one
     # session; both)
     "heldout148": ((16, 2, 1), (0, 0, 0)),
+    # rounds 49 and 50: no proposal; 0 of 1 rule found ("We need pure-Python depedencies.", after a pasted traceback)
+    "heldout149": ((34, 1, 5), (0, 0, 0)),
+    # rounds 49 and 50: no proposal, no rule to find
+    "heldout150": ((44, 0, 4), (0, 0, 0)),
+    # rounds 49 and 50: 1 proposal, worth keeping ("Always run script via nix develop --command ."); 1 of 2 rules found
+    # (missed: "… But any new tool you build should be in rust, running with nix develop --command ...")
+    "heldout151": ((38, 2, 4), (1, 1, 1)),
 }
 
 
