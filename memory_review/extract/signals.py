@@ -673,7 +673,7 @@ _CHOOSES_AGAINST = re.compile(
     r"\bprefer(?:s|red|ence)?\b[^!?\n]{1,80}?\bover\s+\w",
     _I,
 )
-_IN_THE_PROJECT = re.compile(r"\bin\s+(?:this|our)\s+(?:project|repo|repository|codebase)\b", _I)
+_IN_THE_PROJECT = re.compile(rf"\bin\s+{_PROJECT_PHRASE.pattern}", _I)
 _BOUND_TO_USE = re.compile(r"\b(?:you|we)\s+should\s+(?:always\s+)?be\s+using\b", _I)
 
 
