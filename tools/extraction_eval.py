@@ -268,6 +268,8 @@ SPLITS = (
     "heldout149",
     "heldout150",
     "heldout151",
+    "heldout152",
+    "heldout153",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -677,16 +679,21 @@ DOC_TAIL = """
 
 ## Reading the figures
 
-- **Session 23's fresh record (the latest frozen round on each split, held-out 145 to 151): 3 proposals, 2 worth
-  keeping (67%); 2 of 6 rules found. Fresh record since the hold of ADR 0059: 79 of 140 (56%)**; all frozen rounds 86
-  of 169 (51%). Six splits, 156 fresh prompts (6 durable, 19 maybe), labelled apart in two batches, each measured by
-  the two rounds frozen before its lane began (both gave the same figures on every split); a seventh lane (held-out
-  147) found no licensed log that quotes the person. The index is close to spent: 759 of the session's 1,000 look-ups
-  gave those 156 prompts (the vexylicon exports came from PyPI, no look-up). The round written this session (49) came
-  from the record by signal rather than from one split's mistakes; round 49 measured all six splits: 3 proposals, 2
-  worth keeping (round 48 gave the same on the three it also measured). The misses: "Before doing work, verify Linear
-  access …" (twice, one session), "We need pure-Python depedencies." after a pasted traceback, and "any new tool you
-  build should be in rust, …".
+- **Session 23's fresh record (the latest frozen round on each split, held-out 145 to 153): 3 proposals, 2 worth
+  keeping (67%); 2 of 10 rules found. Fresh record since the hold of ADR 0059: 79 of 140 (56%)**; all frozen rounds 86
+  of 169 (51%). Eight splits, 390 fresh prompts (10 durable, 39 maybe), labelled apart in three batches, each measured
+  by the two rounds frozen before its lane began (both gave the same figures on every split); a ninth lane (held-out
+  147) found no licensed log that quotes the person. The index is close to spent: 952 of the session's 1,000 look-ups
+  gave those 390 prompts (the vexylicon exports came from PyPI, no look-up). The round written this session (49) came
+  from the record by signal rather than from one split's mistakes; round 49 measured all eight splits: 3 proposals, 2
+  worth keeping (round 48 gave the same on the three it also measured). The misses are rules in forms no other split
+  holds: "Before doing work, verify Linear access …" (twice, one session), "We need pure-Python depedencies." after a
+  pasted traceback, "any new tool you build should be in rust, …", "make sure to periodically upload work to the
+  current repo with commit and push …", "only stop when you need me to perform an action …", "i want it all free", and
+  a weak "do not change things outside of your own folder" said once.
+- **Held-out 152 and 153, the measure of the frozen forty-ninth and fiftieth rounds (d9e78fa, 7aa97a5): no proposal;
+  0 of 4 durable rules found — the same for both.** 234 fresh prompts (4 durable, 20 maybe): four new people's
+  agent-kept prompt logs (`docs/PROMPT_HISTORY.md`: Chinese, Korean and English) and jeffcai's log further on.
 - **Held-out 149 to 151, the measure of the frozen forty-ninth and fiftieth rounds (d9e78fa, 7aa97a5): 1 proposal,
   worth keeping; 1 of 3 durable rules found — the same for both.** 116 fresh prompts (3 durable, 13 maybe): Fused
   Gaming's other prompt logs and the end of HadyBytes' log, two SpecStory exports shipped in vexylicon's sdist on PyPI

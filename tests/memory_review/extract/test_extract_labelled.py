@@ -632,6 +632,12 @@ PINNED_SINCE_ROUND_19 = {
     # rounds 49 and 50: 1 proposal, worth keeping ("Always run script via nix develop --command ."); 1 of 2 rules found
     # (missed: "… But any new tool you build should be in rust, running with nix develop --command ...")
     "heldout151": ((38, 2, 4), (1, 1, 1)),
+    # rounds 49 and 50: no proposal; 0 of 4 rules found ("do not change things outside of your own folder", a weak
+    # prohibition said once; "… only stop when you need me to perform an action …"; "make sure to periodically upload
+    # work to the current repo with commit and push …"; "i want it all free"; both)
+    "heldout152": ((215, 4, 19), (0, 0, 0)),
+    # rounds 49 and 50: no proposal, no rule to find (both)
+    "heldout153": ((19, 0, 1), (0, 0, 0)),
 }
 
 
