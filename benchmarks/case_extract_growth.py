@@ -86,6 +86,7 @@ TRIGGERS = (
     "we use x in this repo",
     "I don't like x, keep that in mind",
     "In this project, we're going to x",
+    "make sure to periodically commit x",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

@@ -338,6 +338,7 @@ ROLES = {
     "heldout137": "dev137 (seen; was heldout137)",
     "heldout140": "dev140 (seen; was heldout140)",
     "heldout146": "dev146 (seen; was heldout146)",
+    "heldout152": "dev152 (seen; was heldout152)",
     "judged1": "judged1 (seen)",
 }
 
@@ -689,8 +690,12 @@ DOC_TAIL = """
   worth keeping (round 48 gave the same on the three it also measured). The misses are rules in forms no other split
   holds: "Before doing work, verify Linear access …" (twice, one session), "We need pure-Python depedencies." after a
   pasted traceback, "any new tool you build should be in rust, …", "make sure to periodically upload work to the
-  current repo with commit and push …", "only stop when you need me to perform an action …", "i want it all free", and
-  a weak "do not change things outside of your own folder" said once.
+  current repo with commit and push …" (round 51), "only stop when you need me to perform an action …", "i want it all
+  free", and a weak "do not change things outside of your own folder" said once.
+- **The fifty-first round (ADR 0112)**: "make sure to / be sure to" before "always", "never" or "periodically" binds
+  the agent, as "remember to" does ("make sure to periodically upload work to the current repo with commit and push …",
+  a routine about git, so proposed at once). Held-out 152: 1 proposal, worth keeping, 1 of 4 rules found (was none);
+  no other row moved.
 - **Held-out 152 and 153, the measure of the frozen forty-ninth and fiftieth rounds (d9e78fa, 7aa97a5): no proposal;
   0 of 4 durable rules found — the same for both.** 234 fresh prompts (4 durable, 20 maybe): four new people's
   agent-kept prompt logs (`docs/PROMPT_HISTORY.md`: Chinese, Korean and English) and jeffcai's log further on.

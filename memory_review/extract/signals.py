@@ -77,8 +77,8 @@ _LEAD = (
     # never …" alone is mostly a complaint ("you never listen")
     rf"\b{_MAKE_SURE}(?:you|we)\s+|"
     # "Remember to always run the tests", "Don't forget to always add my queries to ai-prompts.txt" (held-out 69, ADR
-    # 0085)
-    r"\b(?:remember|(?:don'?t|do\s+not|never)\s+forget)\s+to\s+)"
+    # 0085), "make sure to periodically upload work to the current repo with commit and push" (held-out 152, ADR 0112)
+    r"\b(?:remember|make\s+sure|be\s+sure|(?:don'?t|do\s+not|never)\s+forget)\s+to\s+)"
 )
 # "make sure the AI never writes code to alter the test cases": the agent named as the one bound, its verb in the third
 # person (held-out 60, ADR 0083)

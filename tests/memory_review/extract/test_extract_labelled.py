@@ -634,8 +634,9 @@ PINNED_SINCE_ROUND_19 = {
     "heldout151": ((38, 2, 4), (1, 1, 1)),
     # rounds 49 and 50: no proposal; 0 of 4 rules found ("do not change things outside of your own folder", a weak
     # prohibition said once; "… only stop when you need me to perform an action …"; "make sure to periodically upload
-    # work to the current repo with commit and push …"; "i want it all free"; both)
-    "heldout152": ((215, 4, 19), (0, 0, 0)),
+    # work to the current repo with commit and push …"; "i want it all free"; both). The fifty-first round (ADR 0112)
+    # tuned on it: "make sure to / be sure to" binds the agent like "remember to", so the git routine is found
+    "heldout152": ((215, 4, 19), (1, 1, 1)),
     # rounds 49 and 50: no proposal, no rule to find (both)
     "heldout153": ((19, 0, 1), (0, 0, 0)),
 }
