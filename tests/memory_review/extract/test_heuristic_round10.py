@@ -64,7 +64,8 @@ def test_every_form_of_a_cue_alone_points_back(cue: str) -> None:
 
 
 def test_a_cue_alone_after_a_rule_already_found_adds_nothing() -> None:
-    # "We keep the changelog in English." is a finding of its own ("we" + a convention): not proposed twice
+    # "We keep the changelog in English here, not in German." is a finding of its own ("we" + a convention, chosen
+    # against another way, so proposed said once: ADR 0110): not proposed twice
     text = "We keep the changelog in English here, not in German. I told you that already."
     assert said(text) == ["We keep the changelog in English here, not in German."]
 
