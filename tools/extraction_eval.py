@@ -270,6 +270,7 @@ SPLITS = (
     "heldout151",
     "heldout152",
     "heldout153",
+    "heldout154",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -680,18 +681,22 @@ DOC_TAIL = """
 
 ## Reading the figures
 
-- **Session 23's fresh record (the latest frozen round on each split, held-out 145 to 153): 3 proposals, 2 worth
+- **Session 23's fresh record (the latest frozen round on each split, held-out 145 to 154): 3 proposals, 2 worth
   keeping (67%); 2 of 10 rules found. Fresh record since the hold of ADR 0059: 79 of 140 (56%)**; all frozen rounds 86
-  of 169 (51%). Eight splits, 390 fresh prompts (10 durable, 39 maybe), labelled apart in three batches, each measured
-  by the two rounds frozen before its lane began (both gave the same figures on every split); a ninth lane (held-out
-  147) found no licensed log that quotes the person. The index is close to spent: 952 of the session's 1,000 look-ups
-  gave those 390 prompts (the vexylicon exports came from PyPI, no look-up). The round written this session (49) came
-  from the record by signal rather than from one split's mistakes; round 49 measured all eight splits: 3 proposals, 2
-  worth keeping (round 48 gave the same on the three it also measured). The misses are rules in forms no other split
-  holds: "Before doing work, verify Linear access …" (twice, one session), "We need pure-Python depedencies." after a
+  of 169 (51%). Nine splits, 391 fresh prompts (10 durable, 39 maybe), labelled apart in four batches, each measured
+  by the two rounds frozen before its lane began (both gave the same figures on every split); a tenth lane (held-out
+  147) found no licensed log that quotes the person. The sources are close to spent: 981 of the session's 1,000
+  look-ups gave those 391 prompts (the vexylicon exports came from PyPI, no look-up), and 3,000 more sdists on PyPI
+  (packages named for MCP, Claude, Cursor, Copilot, Codex or agents) shipped no history but one test fixture. The
+  round written this session (49) came from the record by signal rather than from one split's mistakes; it measured
+  eight of the nine splits: 3 proposals, 2 worth keeping (round 48 gave the same on the three it also measured). The
+  misses: "Before doing work, verify Linear access …" (twice, one session), "We need pure-Python depedencies." after a
   pasted traceback, "any new tool you build should be in rust, …", "make sure to periodically upload work to the
   current repo with commit and push …" (round 51), "only stop when you need me to perform an action …", "i want it all
   free", and a weak "do not change things outside of your own folder" said once.
+- **Held-out 154, the measure of the frozen fiftieth and fifty-first rounds (947ea88, 466f0bf): no proposal, no rule
+  to find — the same for both.** 1 fresh prompt: a newer version of a hook-fed prompt log whose other entries are the
+  app's, webhooks and timed wake-ups.
 - **The fifty-first round (ADR 0112)**: "make sure to / be sure to" before "always", "never" or "periodically" binds
   the agent, as "remember to" does ("make sure to periodically upload work to the current repo with commit and push …",
   a routine about git, so proposed at once). Held-out 152: 1 proposal, worth keeping, 1 of 4 rules found (was none);

@@ -639,6 +639,8 @@ PINNED_SINCE_ROUND_19 = {
     "heldout152": ((215, 4, 19), (1, 1, 1)),
     # rounds 49 and 50: no proposal, no rule to find (both)
     "heldout153": ((19, 0, 1), (0, 0, 0)),
+    # rounds 50 and 51: no proposal, no rule to find (both)
+    "heldout154": ((1, 0, 0), (0, 0, 0)),
 }
 
 
