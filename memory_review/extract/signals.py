@@ -28,6 +28,7 @@ from memory_review.extract.precision import (
     names_code,
 )
 from memory_review.extract.task_at_hand import (
+    PREFERS_OVER,
     a_things_default,
     answers_the_person,
     binds_to_the_task,
@@ -64,6 +65,7 @@ _PAST = (
     r"written|forgot|forgotten|understood|bought|caught|taught|spoke|spoken)"
 )
 _MAKE_SURE = r"(?:make\s+sure|ensure)\s+(?:that\s+)?"
+_SHOULD_BE_USING = r"\b(?:you|we)\s+should\s+(?:always\s+)?be\s+using\b"
 # The agent bound: "you/we should", and "you need to always …", "we need to avoid …" as "should" does; "we have to
 # always wait for the build" complains
 _BOUND = r"(?:(?:you|we)\s+(?:should|must)|you\s+(?:need|have|ought)\s+to|we\s+(?:need|ought)\s+to)"
@@ -337,10 +339,9 @@ SIGNALS: tuple[Signal, ...] = (
         True,
         rf"{_NOT_IN_A_CLAUSE}\bwe(?:'re|\s+are)?\s+(?:always\s+|only\s+|generally\s+|usually\s+|normally\s+|typically\s+|"
         r"consistently\s+|all\s+)?(?:use|using|prefer|stick\s+to|follow|write|deploy|keep|name|store|"
-        # "we run into some critical problems", "we run out of tokens": what happened, not how we work (held-out 137)
-        r"target|support|format|lint|pin|run)\b(?!\s+(?:to|into|out\s+of|across)\b)|"
+        # "we run into some critical problems", "we run out of tokens": what happened, not how we work (held-out 137);
         # "You should be using the agents for this": how the work is to be done (dev 2, ADR 0049)
-        r"\b(?:you|we)\s+should\s+(?:always\s+)?be\s+using\b",
+        r"target|support|format|lint|pin|run)\b(?!\s+(?:to|into|out\s+of|across)\b)|" + _SHOULD_BE_USING,
     ),
     # "run python commands through uv", "Cargo commands should be wrapped with nix develop --command", "only use nix
     # develop --command to run all commands": how every command of a kind is run here, a convention of the project
@@ -670,11 +671,11 @@ _OCCASIONS = frozenset({"from now on", "periodically", "after each"})
 _FIRST_PERSON = frozenset({"prefer", "we use", "I prefer", "I don't like"})
 _CHOOSES_AGAINST = re.compile(
     r"\b(?:instead|rather\s+than)\b|,\s*(?:and\s+|but\s+)?not\s+(?!(?:only|just|sure|yet|now)\b)\w|"
-    r"\bprefer(?:s|red|ence)?\b[^!?\n]{1,80}?\bover\s+\w",
+    + PREFERS_OVER.pattern,
     _I,
 )
 _IN_THE_PROJECT = re.compile(rf"\bin\s+{_PROJECT_PHRASE.pattern}", _I)
-_BOUND_TO_USE = re.compile(r"\b(?:you|we)\s+should\s+(?:always\s+)?be\s+using\b", _I)
+_BOUND_TO_USE = re.compile(_SHOULD_BE_USING, _I)
 
 
 # "Use uv pip", "USE "uv pip"!", "Use `uv pip ...` not `pip ...`": a tool or way chosen with no signal word (held-out

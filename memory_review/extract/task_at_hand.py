@@ -455,14 +455,15 @@ def dislikes_the_thing_at_hand(sentence: str) -> bool:
 
 # "lets do gemini as well as a local AI but i would prefer the local AI first": a sentence that opens with "let's"
 # proposes this work's next step, and a preference inside it chooses for that step (held-out 137, ADR 0108); "X over Y"
-# still compares two ways in general ("Okay, let's go, I prefer tabs over spaces")
+# still compares two ways in general ("Okay, let's go, I prefer tabs over spaces"); so does "My preference is XDG-style
+# ~/.config paths over …" (the dot of a path is no sentence's end; ADR 0110 reads it too)
 _PROPOSES_A_STEP = re.compile(r"^\W*(?:(?:ok(?:ay)?|so|then|and|now)\W+)?(?:let'?s|let\s+us)\s", _I)
-_PREFERS_OVER = re.compile(r"\bprefer\b[^.!?;\n]*\b(?:over|rather\s+than|instead\s+of)\b", _I)
+PREFERS_OVER = re.compile(r"\bprefer(?:s|red|ence)?\b[^!?;\n]{1,80}?\b(?:over|rather\s+than|instead\s+of)\b", _I)
 
 
 def chooses_for_a_step(sentence: str) -> bool:
     """True for a preference in a sentence that opens with "let's …" (what to do next in this work), not "X over Y"."""
-    return _PROPOSES_A_STEP.match(sentence) is not None and _PREFERS_OVER.search(sentence) is None
+    return _PROPOSES_A_STEP.match(sentence) is not None and PREFERS_OVER.search(sentence) is None
 
 
 # Round 7 (ADR 0062). "use the linking method we use in latestEvents", "the same approach we're using in the API":
