@@ -3,14 +3,15 @@
     python -m tools.extraction_eval                       # print the figures
     python -m tools.extraction_eval --write docs/extraction.md
 
-The labelled set (``tests/memory_review/extract/labelled/{dev,heldout}.json``) holds real user prompts
-from public coding-agent histories, each labelled by hand: ``durable`` (a reviewer would keep it and the
-extractor must find it), ``maybe`` (a reviewer could keep it: a proposal of it counts as worth keeping,
-missing it is no fault) or ``one-off``. A proposal is *worth keeping* when the prompt its first quote
-comes from is ``durable`` or ``maybe``; a long prompt may name the part that is the rule (``keep``: a
-list of passages), and then the quote must be, or contain, one of them. A durable prompt is *found* when
-a proposal quotes it that way. Proposals are what :func:`memory_review.extract.plan.plan` makes of the
-findings with empty stores, i.e. what a reviewer would see.
+The labelled set (``tests/memory_review/extract/labelled/{dev,heldout}.json``) holds real user prompts from
+public coding-agent histories, each labelled by hand: ``durable`` (a reviewer would keep it and the extractor
+must find it), ``maybe`` (a reviewer could keep it: a proposal of it counts as worth keeping, missing it is no
+fault) or ``one-off``. A proposal is *worth keeping* when the prompt its first quote comes from is ``durable``
+or ``maybe``; a long prompt may name the part that is the rule (``keep``: a list of passages), and then the
+quote must be, or contain, one of them. A durable prompt is *found* when a proposal quotes it that way, or when
+it says a kept quote word for word ("said again", ADR 0113). Proposals are what
+:func:`memory_review.extract.plan.plan` makes of the findings with empty stores, i.e. what a reviewer would
+see.
 
 Splits: ``dev`` and ``heldout`` (ADR 0033), ``dev2``, ``heldout2`` and ``heldout3`` (ADR 0044: prompt
 histories with standing rules in them, so that recall can be measured), ``dev3`` and ``heldout4`` (ADR 0049:
@@ -355,6 +356,7 @@ class Figures:
     proposals: list[str] = field(default_factory=list)  # descriptions, for the report
     kept: int = 0
     durable_found: int = 0
+    durable_said_again: int = 0  # not quoted, but saying a proposed rule word for word (ADR 0113)
     missed: list[str] = field(default_factory=list)
     judged: bool = False  # a judged split (ADR 0066): only the judge's sample of prompts has labels
     unjudged: int = 0  # proposals quoting a prompt the judge never saw: counted in no figure
@@ -366,7 +368,8 @@ class Figures:
 
     @property
     def recall(self) -> float | None:
-        return self.durable_found / self.durable if self.durable and not self.judged else None
+        found = self.durable_found + self.durable_said_again
+        return found / self.durable if self.durable and not self.judged else None
 
 
 def _split_data(name: str, folder: Path = LABELLED) -> dict[str, Any]:
@@ -435,19 +438,40 @@ def evaluate_split(name: str, folder: Path = LABELLED) -> Figures:
         return labels.get(turn_id, "one-off") in KEEP and in_rule
 
     covered: set[str] = set()
+    rules: set[str] = set()  # the quotes of the proposals' rules, as a reviewer would keep them
     for planned in proposals_of(transcript):
         evidence = planned.proposal.evidence
         figures.proposals.append(planned.proposal.memory.description)
         figures.unjudged += labels[str(evidence[0].turn_id)] == UNJUDGED
         figures.kept += worth_keeping(str(evidence[0].turn_id), evidence[0].quote)
-        covered.update(str(e.turn_id) for e in evidence if worth_keeping(str(e.turn_id), e.quote))
+        kept = [e for e in evidence if worth_keeping(str(e.turn_id), e.quote)]
+        covered.update(str(e.turn_id) for e in kept)
+        rules.update(plain(e.quote) for e in kept)
     for turn in transcript.turns:
         if labels[turn.turn_id] == "durable":
             if turn.turn_id in covered:
                 figures.durable_found += 1
+            elif says_again(plain(turn.text), [plain(part) for part in passages.get(turn.turn_id, [])], rules):
+                figures.durable_said_again += 1
             else:
                 figures.missed.append(turn.text)
     return figures
+
+
+def plain(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def says_again(text: str, passages: list[str], rules: set[str]) -> bool:
+    """A durable prompt that says a proposed rule word for word (in its rule's passage, where the label names one).
+
+    Its rule is found though no quote names this prompt: a proposal shows at most four quotes, and a rule said in
+    twenty sessions is one proposal (ADR 0113)."""
+    return any(
+        rule in text and (not passages or any(rule in part or part in rule for part in passages))
+        for rule in rules
+        if rule
+    )
 
 
 def shared_data_dir() -> Path:
@@ -481,7 +505,8 @@ def _proposals(f: Figures) -> str:
 
 
 def _found(f: Figures) -> str:
-    return f"{f.durable_found} of {f.durable} judged" if f.judged else f"{f.durable_found} of {f.durable}"
+    again = f" (+{f.durable_said_again} said again)" if f.durable_said_again else ""
+    return f"{f.durable_found} of {f.durable} judged" if f.judged else f"{f.durable_found}{again} of {f.durable}"
 
 
 def table(rows: list[Figures]) -> str:
@@ -521,7 +546,9 @@ Real user prompts from public coding-agent histories (sources, licences and how 
 labelled by hand: **durable** (a reviewer would keep it, and the extractor must find it), **maybe** (a reviewer could
 keep it: proposing it is no mistake, missing it is no fault) or **one-off**. A proposal is *worth keeping* when the
 prompt its first quote comes from is durable or maybe (for a long prompt whose label names the passages that are its
-rule, the quote must hold or be part of one of them); a durable prompt is *found* when a proposal quotes it so.
+rule, the quote must hold or be part of one of them); a durable prompt is *found* when a proposal quotes it so, or
+when it says word for word the rule of a proposal worth keeping ("said again": a proposal shows at most four quotes, and
+a rule said in twenty sessions is one proposal; ADR 0113).
 
 - *dev* and *heldout* (ADR 0033): Claude Code sessions saved by Entire's checkpoints and aider
   `.aider.chat.history.md` files, 88 prompts, one clearly durable rule.

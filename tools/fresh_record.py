@@ -24,8 +24,9 @@ import tempfile
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
-from tools.extraction_eval import LABELLED, REPO, SPLITS
+from tools.extraction_eval import LABELLED, REPO, SPLITS, plain, says_again
 
 # Before held-out 20 a split could land before the round that measured it was frozen; held-out 11 is the one where
 # the rule below picks an earlier commit than the round its README names (the sixth, ADR 0059).
@@ -45,14 +46,27 @@ from tools import extraction_eval as ev
 for name in sys.argv[1:]:
     transcript, labels = ev.load_split(name)
     passages = ev.rule_passages(name)
+
+    def worth_keeping(turn_id, quote):
+        rule = passages.get(turn_id)
+        in_rule = not rule or any(part in quote or quote in part for part in rule)
+        return labels.get(turn_id, "one-off") in ("durable", "maybe") and in_rule
+
+    covered, rules = set(), []
     for planned in ev.proposals_of(transcript):
         p = planned.proposal
         first = p.evidence[0]
-        rule = passages.get(str(first.turn_id))
-        in_rule = not rule or any(part in first.quote or first.quote in part for part in rule)
         label = labels.get(str(first.turn_id), "one-off")
-        print(json.dumps({"split": name, "label": label, "kept": label in ("durable", "maybe") and in_rule,
+        print(json.dumps({"row": "proposal", "split": name, "label": label,
+                          "kept": worth_keeping(str(first.turn_id), first.quote),
                           "rationale": p.rationale, "quote": first.quote}))
+        kept = [e for e in p.evidence if worth_keeping(str(e.turn_id), e.quote)]
+        covered.update(str(e.turn_id) for e in kept)
+        rules.extend(e.quote for e in kept)
+    for turn in transcript.turns:
+        if labels[turn.turn_id] == "durable":
+            print(json.dumps({"row": "durable", "split": name, "quoted": turn.turn_id in covered, "text": turn.text,
+                              "passages": passages.get(turn.turn_id, []), "rules": rules}))
 """
 
 
@@ -103,8 +117,10 @@ def first_proposals(splits: Sequence[str], workdir: Path) -> list[dict[str, obje
 
 
 def table(rows: Sequence[dict[str, object]]) -> str:
+    """Proposals and those worth keeping by kind, then the durable prompts found when first measured."""
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
-    for row in rows:
+    proposals = [row for row in rows if row.get("row", "proposal") == "proposal"]
+    for row in proposals:
         count = counts[kind_of(str(row["rationale"]))]
         count[0] += 1
         count[1] += bool(row["kept"])
@@ -112,10 +128,22 @@ def table(rows: Sequence[dict[str, object]]) -> str:
     lines = ["| kind | proposals | worth keeping | of them durable |", "|---|---|---|---|"]
     for kind, (made, kept, durable) in sorted(counts.items(), key=lambda item: -item[1][0]):
         lines.append(f"| {kind} | {made} | {kept} ({kept / made:.0%}) | {durable} |")
-    made = len(rows)
-    kept = sum(bool(row["kept"]) for row in rows)
+    made = len(proposals)
+    kept = sum(bool(row["kept"]) for row in proposals)
     lines.append(f"| **all** | {made} | {kept} ({kept / made:.0%}) | |" if made else "| **all** | 0 | 0 | |")
-    return "\n".join(lines)
+    return "\n".join([*lines, "", found_line([row for row in rows if row.get("row") == "durable"])])
+
+
+def found_line(durable: Sequence[dict[str, Any]]) -> str:
+    """How many durable prompts the first measurement found: quoted, or saying a kept quote again (ADR 0113)."""
+    quoted = sum(bool(row["quoted"]) for row in durable)
+    again = sum(
+        not row["quoted"]
+        and says_again(plain(row["text"]), [plain(p) for p in row["passages"]], {plain(r) for r in row["rules"]})
+        for row in durable
+    )
+    share = f" ({(quoted + again) / len(durable):.0%})" if durable else ""
+    return f"Durable prompts found when first measured: {quoted} quoted, {again} said again, of {len(durable)}{share}."
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -657,3 +657,22 @@ def test_held_out_39_on_give_what_the_frozen_rounds_gave(split: str) -> None:
     figures = evaluate_split(split)
     assert (figures.prompts, figures.durable, figures.maybe) == shape
     assert (len(figures.proposals), figures.kept, figures.durable_found) == found, figures.proposals
+
+
+def test_a_durable_prompt_saying_a_proposed_rule_again_is_found(tmp_path: Path) -> None:
+    # a proposal shows a few quotes; a rule said in ten sessions is found in all ten (ADR 0113), but not in a prompt
+    # whose labelled rule is another passage
+    rule = "Use grep mcp to find working code examples."
+    prompts = [{"label": "durable", "text": f"ok. {rule}"} for _ in range(10)]
+    prompts.append({"label": "durable", "text": f"The API runs on fly.io. {rule}", "keep": ["The API runs on fly.io."]})
+    split = {
+        "split": "saidagain",
+        "sessions": [
+            {"session": "s", "sessions": [f"session-{n}" for n in range(len(prompts))], "prompts": prompts},
+        ],
+    }
+    (tmp_path / "saidagain.json").write_text(json.dumps(split), encoding="utf-8")
+    figures = evaluate_split("saidagain", tmp_path)
+    assert len(figures.proposals) == 1 and figures.kept == 1
+    assert figures.durable_found < 10 and figures.durable_found + figures.durable_said_again == 10
+    assert figures.missed == [f"The API runs on fly.io. {rule}"]

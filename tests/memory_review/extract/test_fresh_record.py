@@ -43,11 +43,17 @@ def test_the_table_counts_each_kind_and_all() -> None:
         {"rationale": 'signal "we use"', "kept": False, "label": "one-off"},
         {"rationale": 'signal "we use"', "kept": True, "label": "maybe"},
         {"rationale": 'signal "always"', "kept": True, "label": "durable"},
+        {"row": "durable", "quoted": True, "text": "Always use uv.", "passages": [], "rules": ["Always use uv."]},
+        # said again: the kept quote is in it word for word (ADR 0113)
+        {"row": "durable", "quoted": False, "text": "ok.  ALWAYS use\nuv.", "passages": [], "rules": ["Always use uv."]},
+        {"row": "durable", "quoted": False, "text": "Never push to main.", "passages": [], "rules": ["Always use uv."]},
     ]
     assert table(rows).splitlines()[2:] == [
         "| we use | 2 | 1 (50%) | 0 |",
         "| always | 1 | 1 (100%) | 1 |",
         "| **all** | 3 | 2 (67%) | |",
+        "",
+        "Durable prompts found when first measured: 1 quoted, 1 said again, of 3 (67%).",
     ]
 
 
@@ -56,7 +62,9 @@ def test_a_split_is_measured_by_the_extractor_before_it_landed(tmp_path: Path) -
     # held-out 146 landed after round 49 (d9e78fa) and before round 50, which tuned on its mistake (ADR 0111)
     assert measuring_commit("heldout146").startswith("d9e78fa")
     rows = first_proposals(["heldout146"], tmp_path)
-    assert sorted((kind_of(str(row["rationale"])), row["kept"]) for row in rows) == [
+    proposals = [row for row in rows if row["row"] == "proposal"]
+    assert [row["quoted"] for row in rows if row["row"] == "durable"] == [True]  # its one durable rule, found
+    assert sorted((kind_of(str(row["rationale"])), row["kept"]) for row in proposals) == [
         ("always", True),
         ("in this project", False),
     ]
