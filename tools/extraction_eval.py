@@ -465,7 +465,7 @@ def plain(text: str) -> str:
 def says_again(text: str, passages: list[str], rules: set[str]) -> bool:
     """A durable prompt that says a proposed rule word for word (in its rule's passage, where the label names one).
 
-    Its rule is found though no quote names this prompt: a proposal shows at most four quotes, and a rule said in
+    Its rule is found though no quote names this prompt: a proposal shows only a few quotes, and a rule said in
     twenty sessions is one proposal (ADR 0113)."""
     return any(
         rule in text and (not passages or any(rule in part or part in rule for part in passages))
@@ -547,8 +547,8 @@ labelled by hand: **durable** (a reviewer would keep it, and the extractor must 
 keep it: proposing it is no mistake, missing it is no fault) or **one-off**. A proposal is *worth keeping* when the
 prompt its first quote comes from is durable or maybe (for a long prompt whose label names the passages that are its
 rule, the quote must hold or be part of one of them); a durable prompt is *found* when a proposal quotes it so, or
-when it says word for word the rule of a proposal worth keeping ("said again": a proposal shows at most four quotes, and
-a rule said in twenty sessions is one proposal; ADR 0113).
+when it says word for word the rule of a proposal worth keeping ("said again": a proposal shows only a few quotes, and a
+rule said in twenty sessions is one proposal; ADR 0113).
 
 - *dev* and *heldout* (ADR 0033): Claude Code sessions saved by Entire's checkpoints and aider
   `.aider.chat.history.md` files, 88 prompts, one clearly durable rule.
