@@ -272,6 +272,7 @@ SPLITS = (
     "heldout152",
     "heldout153",
     "heldout154",
+    "heldout156",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

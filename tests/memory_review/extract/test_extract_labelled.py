@@ -641,6 +641,8 @@ PINNED_SINCE_ROUND_19 = {
     "heldout153": ((19, 0, 1), (0, 0, 0)),
     # rounds 50 and 51: no proposal, no rule to find (both)
     "heldout154": ((1, 0, 0), (0, 0, 0)),
+    # round 51 (frozen at 1d4039d, the extractor of 4e5bea3): no proposal, no rule to find
+    "heldout156": ((39, 0, 10), (0, 0, 0)),
 }
 
 
