@@ -45,7 +45,7 @@ def test_the_table_counts_each_kind_and_all() -> None:
         {"rationale": 'signal "always"', "kept": True, "label": "durable"},
         {"row": "durable", "quoted": True, "text": "Always use uv.", "passages": [], "rules": ["Always use uv."]},
         # said again: the kept quote is in it word for word (ADR 0113)
-        {"row": "durable", "quoted": False, "text": "ok.  ALWAYS use\nuv.", "passages": [], "rules": ["Always use uv."]},
+        {"row": "durable", "quoted": False, "text": "ok. ALWAYS use\nuv.", "passages": [], "rules": ["Always use uv."]},
         {"row": "durable", "quoted": False, "text": "Never push to main.", "passages": [], "rules": ["Always use uv."]},
     ]
     assert table(rows).splitlines()[2:] == [
