@@ -273,6 +273,8 @@ SPLITS = (
     "heldout153",
     "heldout154",
     "heldout156",
+    "heldout158",
+    "heldout159",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

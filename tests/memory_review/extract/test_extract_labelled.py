@@ -643,6 +643,11 @@ PINNED_SINCE_ROUND_19 = {
     "heldout154": ((1, 0, 0), (0, 0, 0)),
     # round 51 (frozen at 1d4039d, the extractor of 4e5bea3): no proposal, no rule to find
     "heldout156": ((39, 0, 10), (0, 0, 0)),
+    # round 51 (frozen at 972d139, the extractor of 4e5bea3): no proposal, no rule to find
+    "heldout158": ((1, 0, 1), (0, 0, 0)),
+    # round 51 (frozen at 972d139): no proposal; 0 of 2 rules found ("I am not supporting python below 3.11 version",
+    # "sprich Deutsch bitte")
+    "heldout159": ((103, 2, 8), (0, 0, 0)),
 }
 
 
