@@ -87,6 +87,7 @@ TRIGGERS = (
     "I don't like x, keep that in mind",
     "In this project, we're going to x",
     "make sure to periodically commit x",
+    "bitte antworte immer auf deutsch x",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

@@ -167,6 +167,9 @@ _ANYWHERE = (
     r"commit\s+messages?|repo|repository))\b"
 )
 _NOT_TO = r"\b(?:do\s+not|don'?t|never|not\s+to|to\s+not)\s+"
+# Asked of the agent (ADR 0115): no word just before the verb ("the bot habla en español" describes the bot), or
+# "please" in the languages the language signal reads; fixed-width look-behinds, tried only at a word's start
+_ASKED = r"(?:(?<!\w\s)|(?<=please\s)|(?<=bitte\s)|(?<=favor\s)|(?<=favore\s)|(?<=pla[iî]t\s))"
 # "Remember not to include any mention of that", "Make sure to not mention them at all": what is not to be named is in
 # the sentence before
 _IT = r"(?:that|it|them|this|those|these)\b(?!\s+(?!(?:at|anywhere|whatsoever|in|anymore)\b)[a-z])"
@@ -407,13 +410,28 @@ SIGNALS: tuple[Signal, ...] = (
     ),
     _sig("不要", "forbid", False, r"不要(?!紧)|不许|不准|不能用|(?:^|[，,；;：:\s]|请)别(?![的人处])"),
     _sig("总是", "always", True, r"总是|始终|一律|每次都|永远(?!不|别)|一直(?:用|使用|要|都)"),
+    # The language of the conversation (ADR 0115: also asked in that language's own words, "sprich Deutsch bitte",
+    # "réponds en français", "用中文回答", "日本語で答えて"); only verbs of talking: "write the docs in German" is a
+    # task.
+    # Each branch starts behind one test (a CJK character, a word's start) so that most places fail at once.
     _sig(
-        "用中文",
+        "language of the conversation",  # was "用中文", a name no German or French reviewer could read
         "prefer",
         True,
+        r"(?=[\u3040-\u30ff\u4e00-\u9fff])(?:"
         r"(?:对话|回答|回复|交流|沟通|聊天|说话)(?:时|的时候)?(?:请)?(?:都|一律|统一)?(?:使用|用)(?:中文|英文|英语|汉语|日语|日文)|"
-        r"\b(?:answer|reply|respond|talk|speak|chat)\s+(?:to\s+me\s+|with\s+me\s+)?in\s+(?:english|chinese|french|"
-        r"german|spanish|italian|japanese|portuguese|russian)\b",
+        r"(?:用|使用)(?:中文|英文|英语|汉语|日语|日文)(?:来)?(?:回答|回复|交流|沟通|对话|聊天|说话)|"
+        r"(?:日本語|英語)で(?:答え|回答し|返答し|返事し|話し|会話し))|"
+        r"\b(?:(?:answer|reply|respond|talk|speak|chat)\s+(?:to\s+me\s+|with\s+me\s+)?in\s+(?:english|chinese|french|"
+        r"german|spanish|italian|japanese|portuguese|russian)\b|"
+        # the imperative, asked of the agent: "the app should speak German" describes the app
+        rf"{_ASKED}(?:speak\s+(?:english|chinese|french|german|spanish|italian|japanese|portuguese|russian)\b|"
+        r"(?:sprich|sprechen\s+sie|antworte|antworten\s+sie|rede)\s+(?:bitte\s+)?(?:mit\s+mir\s+)?(?:immer\s+)?"
+        r"(?:(?:auf|in)\s+)?(?:deutsch|englisch)\b|"
+        r"(?:réponds|répondez|parle|parlez)(?:[- ]moi)?\s+(?:toujours\s+)?en\s+(?:français|anglais)\b|"
+        r"(?:responde|respóndeme|habla|háblame|contesta|contéstame)\s+(?:siempre\s+)?en\s+(?:español|inglés)\b|"
+        r"(?:rispondi|rispondimi|parla|parlami)\s+(?:sempre\s+)?in\s+(?:italiano|inglese)\b|"
+        r"(?:responda|responde|fale|fala)\s+(?:sempre\s+)?em\s+(?:português|inglês)\b))",
     ),
     _sig("我喜欢", "prefer", True, r"我(?:更|比较|一般)?(?:喜欢|偏好|倾向于?|习惯)"),
     _sig(
@@ -558,7 +576,9 @@ CUE = re.compile(
     r"under)|to\s+(?:run|execute|wrap)\s+(?:all|every|any)|"
     r"记|以后|今后|从现在|往后|下次|永远|绝|千万|决不|从不|禁止|严禁|不允许|不要|不许|不准|不能用|别|总是|始终|一律|"
     r"每次|一直|喜欢|偏好|倾向|习惯|我们|团队|按照|项目|仓库|代码库|必须|一定要|务必|忘|对话|回答|回复|交流|沟通|聊天|说话|"
-    r"覚え|記憶|今後|以後|これから|次回|次から|今回から|都度|毎回|常に|常時|必ず|"
+    r"覚え|記憶|今後|以後|これから|次回|次から|今回から|都度|毎回|常に|常時|必ず|語で|"
+    r"\b(?:sprich|sprechen|antworte|antworten|rede|r[ée]ponds|r[ée]pondez|parlez?|parla(?:mi)?|resp[oó]ndeme|habla|"
+    r"h[aá]blame|contesta|cont[eé]stame|rispondi(?:mi)?|fal[ae])\b|"
     r"asla|hiçbir|kesinlikle|bir\s+daha|bundan|artık",
     _I,
 )

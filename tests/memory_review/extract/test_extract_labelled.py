@@ -646,8 +646,9 @@ PINNED_SINCE_ROUND_19 = {
     # round 51 (frozen at 972d139, the extractor of 4e5bea3): no proposal, no rule to find
     "heldout158": ((1, 0, 1), (0, 0, 0)),
     # round 51 (frozen at 972d139): no proposal; 0 of 2 rules found ("I am not supporting python below 3.11 version",
-    # "sprich Deutsch bitte")
-    "heldout159": ((103, 2, 8), (0, 0, 0)),
+    # "sprich Deutsch bitte"); the fifty-second round (ADR 0115) tuned on it: the language of the conversation asked in
+    # its own words, 1 proposal, worth keeping, 1 of 2 found
+    "heldout159": ((103, 2, 8), (1, 1, 1)),
 }
 
 
