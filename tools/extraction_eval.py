@@ -275,6 +275,9 @@ SPLITS = (
     "heldout156",
     "heldout158",
     "heldout159",
+    "heldout160",
+    "heldout161",
+    "heldout162",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

@@ -137,6 +137,8 @@ def test_the_sixth_round_keeps_what_it_was_tuned_to() -> None:
 
 # The proposals the measure counts as not worth keeping that no round has taken, each for its reason:
 UNKEPT_LEFT = {
+    # held-out 161 as round 52 measured it (the fifty-third round tunes on it)
+    "heldout161": 3,
     # held-out 88's "** kesinlikle ** var olan bu detaylı analiz bilgilerini **silmemeli**" states the rule its prompt's
     # labelled sentence states, which the heuristic does not reach (the sentence splitter ends it at the abbreviation
     # "vb."); the label is left as it was given (ADR 0093)
@@ -649,6 +651,15 @@ PINNED_SINCE_ROUND_19 = {
     # "sprich Deutsch bitte"); the fifty-second round (ADR 0115) tuned on it: the language of the conversation asked in
     # its own words, 1 proposal, worth keeping, 1 of 2 found
     "heldout159": ((103, 2, 8), (1, 1, 1)),
+    # round 52 (frozen at e07171e): no proposal; its durable rule ("do not never care about cython source code as it
+    # will be generate automatically", a weak "do not" said once) not found
+    "heldout160": ((64, 1, 1), (0, 0, 0)),
+    # round 52: 4 proposals, 1 worth keeping ("禁止大篇幅删改，请分析关注核心问题。", a maybe); the mistakes:
+    # "禁止修改parseTest" (one named function), "我不允许莫名奇妙出现未经过解析的" (what the exporter must not
+    # output) and "I would prefer for this to be something that can be run on command …" (the thing at hand)
+    "heldout161": ((65, 0, 3), (4, 1, 0)),
+    # round 52: no proposal, no rule to find
+    "heldout162": ((13, 0, 3), (0, 0, 0)),
 }
 
 
