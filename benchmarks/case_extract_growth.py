@@ -88,6 +88,7 @@ TRIGGERS = (
     "In this project, we're going to x",
     "make sure to periodically commit x",
     "bitte antworte immer auf deutsch x",
+    "i would prefer for this to be x instead of y",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

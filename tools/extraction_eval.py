@@ -348,6 +348,7 @@ ROLES = {
     "heldout146": "dev146 (seen; was heldout146)",
     "heldout152": "dev152 (seen; was heldout152)",
     "heldout159": "dev159 (seen; was heldout159)",
+    "heldout161": "dev161 (seen; was heldout161)",
     "judged1": "judged1 (seen)",
 }
 
@@ -715,14 +716,23 @@ DOC_TAIL = """
 
 ## Reading the figures
 
-- **Session 24's fresh record (round 51, frozen at 972d139 before the lanes began; held-out 156, 158 and 159): no
-  proposal; 0 of 2 rules found. Fresh record since the hold of ADR 0059: 79 of 140 (56%)**, unchanged; all frozen
-  rounds 86 of 169 (51%). Three splits, 143 fresh prompts (2 durable, 19 maybe): two people's prompt logs kept in
-  their repositories (one a student's log of Colab AI prompts, one an agent-kept verbatim log and its later version),
-  two Codex CLI sessions copied from a terminal (ThalesGroup/agilab) and two German Claude Code transcripts
-  (FrankJeworrek/vibe-coding-guide); two more lanes (held-out 155 and 157) found no new session file and no licensed
-  log. The sources are spent: 387 look-ups of the session's 1,000, most of them licence checks that found no licence.
-  The misses: "I am not supporting python below 3.11 version" and "sprich Deutsch bitte" (round 52).
+- **The fifty-third round (ADR 0116)**: 禁止 (prohibit) and 不允许 (not allowed) say "do not", as 不许 and 不准 did, and
+  wait for a second session (with 永远, 绝对 or 千万 before them, and 严禁, still "never"); "I would prefer for this /
+  it to …" is a wish for the thing at hand and waits too, even with "instead". Held-out 161: no proposal (was 4,
+  1 worth keeping); no other row moved.
+-  **Session 24's fresh record (the latest frozen round on each split: round 51 at 972d139 for held-out 156, 158 and
+  159, round 52 at e07171e for held-out 160 to 162): 4 proposals, 1 worth keeping (25%); 0 of 3 rules found. Fresh
+  record since the hold of ADR 0059: 80 of 144 (56%)**; all frozen rounds 87 of 173 (50%). Six splits, 285 fresh
+  prompts (3 durable, 26 maybe), labelled apart in three batches, each measured by the round frozen before its lane
+  began: two people's prompt logs kept in their repositories, Codex CLI sessions copied from a terminal
+  (ThalesGroup/agilab), two German Claude Code transcripts (FrankJeworrek/vibe-coding-guide), Cursor chat exports in
+  Chinese and an exported Claude Code session (held-out 161), and two Japanese Claude Code conversations; two more
+  lanes (held-out 155 and 157) found no new session file and no licensed log. The sources are spent: about 550
+  look-ups of the session's 1,000, most of them licence checks that found no licence. Worth keeping:
+  "禁止大篇幅删改，请分析关注核心问题。" (a maybe). The mistakes, all in held-out 161 (round 53): "禁止修改parseTest",
+  "我不允许莫名奇妙出现未经过解析的" and "I would prefer for this to be something that can be run on command …". The
+  misses: "I am not supporting python below 3.11 version", "sprich Deutsch bitte" (round 52) and "do not never care
+  about cython source code as it will be generate automatically".
 - **The fresh record, recomputed by `python -m tools.fresh_record`** (each held-out split from 11 on run by the
   extractor of the last commit before it landed, ADR 0110): 132 proposals, 78 worth keeping (59%); of the 306 durable
   prompts, 61 quoted and 34 said again when first measured (31%), 16 and 25 of 98 from held-out 100 on (42%). The

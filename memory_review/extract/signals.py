@@ -406,9 +406,12 @@ SIGNALS: tuple[Signal, ...] = (
         "永远不要",
         "forbid",
         True,
-        r"永远不要|永远别|绝对不要|绝对不能|千万不要|千万别|决不|绝不|从不|禁止|严禁|不允许",
+        r"(?:永远|绝对|千万)(?:不要|别|不能|禁止|不允许|不许|不准)|决不|绝不|从不|严禁",
     ),
-    _sig("不要", "forbid", False, r"不要(?!紧)|不许|不准|不能用|(?:^|[，,；;：:\s]|请)别(?![的人处])"),
+    # 禁止 (prohibit) and 不允许 (not allowed) say "do not", as 不许 and 不准 do, not "never": of the seven prompts that
+    # held them in every split to held-out 161, one was a rule a reviewer might keep ("禁止修改parseTest", one named
+    # function, was not; ADR 0116)
+    _sig("不要", "forbid", False, r"不要(?!紧)|不许|不准|禁止|不允许|不能用|(?:^|[，,；;：:\s]|请)别(?![的人处])"),
     _sig("总是", "always", True, r"总是|始终|一律|每次都|永远(?!不|别)|一直(?:用|使用|要|都)"),
     # The language of the conversation (ADR 0115: also asked in that language's own words, "sprich Deutsch bitte",
     # "réponds en français", "用中文回答", "日本語で答えて"); only verbs of talking: "write the docs in German" is a
@@ -671,6 +674,8 @@ def _standing(signal: Signal, text: str) -> bool:
     if signal.name == "we use" and _BOUND_TO_USE.search(text):
         return True  # "you should be using the agents": how the agent is to work, not what the team does
     if signal.name in _FIRST_PERSON:
+        if _PREFERS_FOR_THE_THING_AT_HAND.search(text):
+            return False  # "I would prefer for this to be something that runs on command instead …" (ADR 0116)
         return _CHOOSES_AGAINST.search(text) is not None or _IN_THE_PROJECT.search(text) is not None
     if not signal.strong:
         return False
@@ -695,6 +700,12 @@ _CHOOSES_AGAINST = re.compile(
     _I,
 )
 _IN_THE_PROJECT = re.compile(rf"\bin\s+{_PROJECT_PHRASE.pattern}", _I)
+# What the person would like the thing at hand to be: "I would prefer for this to be something that can be run on
+# command … instead of …", "I'd prefer it to …", "I prefer that this …" (held-out 161, ADR 0116)
+_PREFERS_FOR_THE_THING_AT_HAND = re.compile(
+    r"\bprefer\s+(?:(?:for\s+)?(?:this|it|that)\s+to\b|that\s+(?:this|it)\s+(?:is|be|was|were|would|\w+s)\b)",
+    _I,
+)
 _BOUND_TO_USE = re.compile(_SHOULD_BE_USING, _I)
 
 

@@ -137,8 +137,6 @@ def test_the_sixth_round_keeps_what_it_was_tuned_to() -> None:
 
 # The proposals the measure counts as not worth keeping that no round has taken, each for its reason:
 UNKEPT_LEFT = {
-    # held-out 161 as round 52 measured it (the fifty-third round tunes on it)
-    "heldout161": 3,
     # held-out 88's "** kesinlikle ** var olan bu detaylı analiz bilgilerini **silmemeli**" states the rule its prompt's
     # labelled sentence states, which the heuristic does not reach (the sentence splitter ends it at the abbreviation
     # "vb."); the label is left as it was given (ADR 0093)
@@ -656,8 +654,9 @@ PINNED_SINCE_ROUND_19 = {
     "heldout160": ((64, 1, 1), (0, 0, 0)),
     # round 52: 4 proposals, 1 worth keeping ("禁止大篇幅删改，请分析关注核心问题。", a maybe); the mistakes:
     # "禁止修改parseTest" (one named function), "我不允许莫名奇妙出现未经过解析的" (what the exporter must not
-    # output) and "I would prefer for this to be something that can be run on command …" (the thing at hand)
-    "heldout161": ((65, 0, 3), (4, 1, 0)),
+    # output) and "I would prefer for this to be something that can be run on command …" (the thing at hand); the
+    # fifty-third round (ADR 0116) tuned on it: 禁止 and 不允许 say "do not", a wish for the thing at hand waits
+    "heldout161": ((65, 0, 3), (0, 0, 0)),
     # round 52: no proposal, no rule to find
     "heldout162": ((13, 0, 3), (0, 0, 0)),
 }
