@@ -4,7 +4,8 @@ Each held-out split was first measured by the extractor as it stood when the spl
 before its data was read, and the split came onto main after. This runs, for every held-out split from ``--since``
 on, the extractor of the last commit on main's first-parent line that touched ``memory_review/extract`` before the
 split's file landed (in a detached worktree of that commit, with the split's current file and labels), and counts its
-proposals and those worth keeping by the signal its rationale names. Later rounds tuned on each split's mistakes, so
+proposals and those worth keeping by the signal its rationale names, and the durable prompts it found (quoted, or saying
+a kept quote again: ADR 0113). Later rounds tuned on each split's mistakes, so
 the current figures cannot show which kinds of rule fail on text no round has seen; this can.
 
 It needs the repository's history (a full clone) and takes a few minutes: one worktree and one interpreter per
@@ -150,7 +151,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--since", type=int, default=11, help="the first held-out split to count (default 11)")
     parser.add_argument("--until", type=int, default=None, help="the last held-out split to count (default: all)")
-    parser.add_argument("--json", action="store_true", help="print every first proposal as a JSON line instead")
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON lines (proposals, durable prompts)")
     args = parser.parse_args(argv)
     numbered = [(name, int(name[7:])) for name in SPLITS if re.fullmatch(r"heldout\d+", name)]
     last = args.until if args.until is not None else max(number for _, number in numbered)
