@@ -278,6 +278,8 @@ SPLITS = (
     "heldout160",
     "heldout161",
     "heldout162",
+    "heldout163",
+    "heldout164",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

@@ -659,6 +659,12 @@ PINNED_SINCE_ROUND_19 = {
     "heldout161": ((65, 0, 3), (0, 0, 0)),
     # round 52: no proposal, no rule to find
     "heldout162": ((13, 0, 3), (0, 0, 0)),
+    # round 53 (frozen at c41c4f6): no proposal, no rule to find
+    "heldout163": ((57, 0, 6), (0, 0, 0)),
+    # round 53: no proposal; 0 of 2 rules found ("every time I ask you to do something, please log a transcript of
+    # exactly what I say …", "use well-known libraries rather than re-implementing functionality yourself" inside a
+    # feature's specification)
+    "heldout164": ((30, 2, 2), (0, 0, 0)),
 }
 
 
