@@ -89,6 +89,7 @@ TRIGGERS = (
     "make sure to periodically commit x",
     "bitte antworte immer auf deutsch x",
     "i would prefer for this to be x instead of y",
+    "every time i ask you to do something, log x",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

@@ -351,6 +351,7 @@ ROLES = {
     "heldout152": "dev152 (seen; was heldout152)",
     "heldout159": "dev159 (seen; was heldout159)",
     "heldout161": "dev161 (seen; was heldout161)",
+    "heldout164": "dev164 (seen; was heldout164)",
     "judged1": "judged1 (seen)",
 }
 
@@ -718,6 +719,10 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+-  **The fifty-fourth round (ADR 0117)**: an occasion that is every request ("every time I ask you to do something,
+  please log a transcript …", "whenever I ask you anything, …") is a standing rule when it opens the clause, as "from
+  now on" is; "every time you run the tests, …" still waits for a second session. Held-out 164: 1 proposal, worth
+  keeping, 1 of 2 rules found (was none); no other row moved.
 - **The fifty-third round (ADR 0116)**: 禁止 (prohibit) and 不允许 (not allowed) say "do not", as 不许 and 不准 did, and
   wait for a second session (with 永远, 绝对 or 千万 before them, and 严禁, still "never"); "I would prefer for this /
   it to …" is a wish for the thing at hand and waits too, even with "instead". Held-out 161: no proposal (was 4,

@@ -167,6 +167,12 @@ _ANYWHERE = (
     r"commit\s+messages?|repo|repository))\b"
 )
 _NOT_TO = r"\b(?:do\s+not|don'?t|never|not\s+to|to\s+not)\s+"
+# "every time I ask you to do something, please log …": an occasion that is every request, so a standing rule, when it
+# opens the clause ("… so you don't have to each time I ask you to do something" describes; held-out 164, ADR 0117)
+_EVERY_REQUEST = (
+    r"(?:^|[,;:]\s*|\b(?:and|also|so|please)\s+)(?:(?:every|each)\s+time|whenever|any\s*time)\s+i\s+(?:ask|tell)\s+you"
+    r"\s+(?:to\s+do\s+)?(?:something|anything)\b"
+)
 # Asked of the agent (ADR 0115): no word just before the verb ("the bot habla en español" describes the bot), or
 # "please" in the languages the language signal reads; fixed-width look-behinds, tried only at a word's start
 _ASKED = r"(?:(?<!\w\s)|(?<=please\s)|(?<=bitte\s)|(?<=favor\s)|(?<=favore\s)|(?<=pla[iî]t\s))"
@@ -239,7 +245,7 @@ SIGNALS: tuple[Signal, ...] = (
         True,
         rf"\b(?:from\s+now\s+on|{_FORWARD}|from\s+here\s+on(?:\s+out)?|henceforth|"
         rf"(?:{_IN_FUTURE}|next\s+time)\b{_NOT_A_PLAN}|{_BY_DEFAULT}|(?:every|each)\s+time\s+(?:you|we)|"
-        rf"whenever\s+(?:you|we)|{_AS_YOU_GO})\b",
+        rf"whenever\s+(?:you|we)|{_AS_YOU_GO})\b|{_EVERY_REQUEST}",
     ),
     # "After implementing each feature run an end to end test …", "After every change, run the linter": a step for each
     # piece of the work, an occasion like "whenever you", held back the same way (held-out 111 and 112, ADR 0101);
@@ -648,7 +654,7 @@ def examine(sentence: str) -> Classification | None:
 # 0046, 0057).
 _EXPLICIT_STANDING = re.compile(
     rf"\bfrom\s+now\s+on\b|\b{_FORWARD}\b|\bfrom\s+here\s+on\b|\bhenceforth\b|"
-    rf"\b(?:{_IN_FUTURE}|next\s+time)\b{_NOT_A_PLAN}",
+    rf"\b(?:{_IN_FUTURE}|next\s+time)\b{_NOT_A_PLAN}|{_EVERY_REQUEST}",
     _I,
 )
 # 始终 / 总是 counts as addressed to the agent only with a person in the sentence: "总是用中文回复我" instructs,

@@ -663,8 +663,9 @@ PINNED_SINCE_ROUND_19 = {
     "heldout163": ((57, 0, 6), (0, 0, 0)),
     # round 53: no proposal; 0 of 2 rules found ("every time I ask you to do something, please log a transcript of
     # exactly what I say …", "use well-known libraries rather than re-implementing functionality yourself" inside a
-    # feature's specification)
-    "heldout164": ((30, 2, 2), (0, 0, 0)),
+    # feature's specification); the fifty-fourth round (ADR 0117) tuned on it: an occasion that is every request is a
+    # standing rule, 1 proposal, worth keeping, 1 of 2 found
+    "heldout164": ((30, 2, 2), (1, 1, 1)),
 }
 
 
