@@ -280,6 +280,7 @@ SPLITS = (
     "heldout162",
     "heldout163",
     "heldout164",
+    "heldout165",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -719,7 +720,7 @@ DOC_TAIL = """
 
 ## Reading the figures
 
--  **The fifty-fourth round (ADR 0117)**: an occasion that is every request ("every time I ask you to do something,
+- **The fifty-fourth round (ADR 0117)**: an occasion that is every request ("every time I ask you to do something,
   please log a transcript …", "whenever I ask you anything, …") is a standing rule when it opens the clause, as "from
   now on" is; "every time you run the tests, …" still waits for a second session. Held-out 164: 1 proposal, worth
   keeping, 1 of 2 rules found (was none); no other row moved.
@@ -727,19 +728,22 @@ DOC_TAIL = """
   wait for a second session (with 永远, 绝对 or 千万 before them, and 严禁, still "never"); "I would prefer for this /
   it to …" is a wish for the thing at hand and waits too, even with "instead". Held-out 161: no proposal (was 4,
   1 worth keeping); no other row moved.
--  **Session 24's fresh record (the latest frozen round on each split: round 51 at 972d139 for held-out 156, 158 and
-  159, round 52 at e07171e for held-out 160 to 162): 4 proposals, 1 worth keeping (25%); 0 of 3 rules found. Fresh
-  record since the hold of ADR 0059: 80 of 144 (56%)**; all frozen rounds 87 of 173 (50%). Six splits, 285 fresh
-  prompts (3 durable, 26 maybe), labelled apart in three batches, each measured by the round frozen before its lane
-  began: two people's prompt logs kept in their repositories, Codex CLI sessions copied from a terminal
-  (ThalesGroup/agilab), two German Claude Code transcripts (FrankJeworrek/vibe-coding-guide), Cursor chat exports in
-  Chinese and an exported Claude Code session (held-out 161), and two Japanese Claude Code conversations; two more
-  lanes (held-out 155 and 157) found no new session file and no licensed log. The sources are spent: about 550
-  look-ups of the session's 1,000, most of them licence checks that found no licence. Worth keeping:
-  "禁止大篇幅删改，请分析关注核心问题。" (a maybe). The mistakes, all in held-out 161 (round 53): "禁止修改parseTest",
-  "我不允许莫名奇妙出现未经过解析的" and "I would prefer for this to be something that can be run on command …". The
-  misses: "I am not supporting python below 3.11 version", "sprich Deutsch bitte" (round 52) and "do not never care
-  about cython source code as it will be generate automatically".
+- **Session 24's fresh record (the latest frozen round on each split: round 51 at 972d139 for held-out 156, 158 and
+  159, round 52 at e07171e for 160 to 162, round 53 at c41c4f6 for 163 and 164, round 54 at c22cd7e for 165): 4
+  proposals, 1 worth keeping (25%); 0 of 5 rules found. Fresh record since the hold of ADR 0059: 80 of 144 (56%)**;
+  all frozen rounds 87 of 173 (50%). Nine splits, 376 fresh prompts (5 durable, 35 maybe), labelled apart in five
+  batches, each measured by the round frozen before its lane began: two people's prompt logs kept in their
+  repositories, Codex CLI sessions copied from a terminal (ThalesGroup/agilab), two German Claude Code transcripts
+  (FrankJeworrek/vibe-coding-guide), Cursor chat exports in Chinese and an exported Claude Code session (held-out 161
+  and 163), two Japanese Claude Code conversations, and three people's conversation logs found by the names
+  chat-export tools write (held-out 164 and 165); two more lanes (held-out 155 and 157) found no new session file and
+  no licensed log. The sources are spent: 844 look-ups of the session's 1,000, most of them licence checks that found
+  no licence. Worth keeping: "禁止大篇幅删改，请分析关注核心问题。" (a maybe). The mistakes, all in held-out 161
+  (round 53): "禁止修改parseTest", "我不允许莫名奇妙出现未经过解析的" and "I would prefer for this to be something
+  that can be run on command …". The misses: "I am not supporting python below 3.11 version", "sprich Deutsch bitte"
+  (round 52), "do not never care about cython source code as it will be generate automatically", "every time I ask you
+  to do something, please log a transcript …" (round 54) and "use well-known libraries rather than re-implementing
+  functionality yourself" inside a feature's specification.
 - **The fresh record, recomputed by `python -m tools.fresh_record`** (each held-out split from 11 on run by the
   extractor of the last commit before it landed, ADR 0110): 132 proposals, 78 worth keeping (59%); of the 306 durable
   prompts, 61 quoted and 34 said again when first measured (31%), 16 and 25 of 98 from held-out 100 on (42%). The

@@ -666,6 +666,8 @@ PINNED_SINCE_ROUND_19 = {
     # feature's specification); the fifty-fourth round (ADR 0117) tuned on it: an occasion that is every request is a
     # standing rule, 1 proposal, worth keeping, 1 of 2 found
     "heldout164": ((30, 2, 2), (1, 1, 1)),
+    # round 54 (frozen at c22cd7e): no proposal, no rule to find
+    "heldout165": ((4, 0, 1), (0, 0, 0)),
 }
 
 
