@@ -281,6 +281,7 @@ SPLITS = (
     "heldout163",
     "heldout164",
     "heldout165",
+    "heldout166",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -721,15 +722,15 @@ DOC_TAIL = """
 ## Reading the figures
 
 - **Session 24's fresh record (the latest frozen round on each split: round 51 at 972d139 for held-out 156, 158 and
-  159, round 52 at e07171e for 160 to 162, round 53 at c41c4f6 for 163 and 164, round 54 at c22cd7e for 165): 4
-  proposals, 1 worth keeping (25%); 0 of 5 rules found. Fresh record since the hold of ADR 0059: 80 of 144 (56%)**;
-  all frozen rounds 87 of 173 (50%). Nine splits, 376 fresh prompts (5 durable, 35 maybe), labelled apart in five
-  batches, each measured by the round frozen before its lane began: two people's prompt logs kept in their
+  159, round 52 at e07171e for 160 to 162, round 53 at c41c4f6 for 163 and 164, round 54 at c22cd7e and 24cc5e1 for
+  165 and 166): 4 proposals, 1 worth keeping (25%); 0 of 5 rules found. Fresh record since the hold of ADR 0059: 80 of
+  144 (56%)**; all frozen rounds 87 of 173 (50%). Ten splits, 377 fresh prompts (5 durable, 35 maybe), labelled apart
+  in six batches, each measured by the round frozen before its lane began: two people's prompt logs kept in their
   repositories, Codex CLI sessions copied from a terminal (ThalesGroup/agilab), two German Claude Code transcripts
   (FrankJeworrek/vibe-coding-guide), Cursor chat exports in Chinese and an exported Claude Code session (held-out 161
   and 163), two Japanese Claude Code conversations, and three people's conversation logs found by the names
-  chat-export tools write (held-out 164 and 165); two more lanes (held-out 155 and 157) found no new session file and
-  no licensed log. The sources are spent: 844 look-ups of the session's 1,000, most of them licence checks that found
+  chat-export tools write (held-out 164 to 166); two more lanes (held-out 155 and 157) found no new session file and
+  no licensed log. The sources are spent: 857 look-ups of the session's 1,000, most of them licence checks that found
   no licence. Worth keeping: "禁止大篇幅删改，请分析关注核心问题。" (a maybe). The mistakes, all in held-out 161
   (round 53): "禁止修改parseTest", "我不允许莫名奇妙出现未经过解析的" and "I would prefer for this to be something
   that can be run on command …". The misses: "I am not supporting python below 3.11 version", "sprich Deutsch bitte"

@@ -668,6 +668,8 @@ PINNED_SINCE_ROUND_19 = {
     "heldout164": ((30, 2, 2), (1, 1, 1)),
     # round 54 (frozen at c22cd7e): no proposal, no rule to find
     "heldout165": ((4, 0, 1), (0, 0, 0)),
+    # round 54 (frozen at 24cc5e1): no proposal, no rule to find
+    "heldout166": ((1, 0, 0), (0, 0, 0)),
 }
 
 
