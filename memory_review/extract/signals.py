@@ -176,6 +176,7 @@ _EVERY_REQUEST = (
 # Asked of the agent (ADR 0115): no word just before the verb ("the bot habla en español" describes the bot), or
 # "please" in the languages the language signal reads; fixed-width look-behinds, tried only at a word's start
 _ASKED = r"(?:(?<!\w\s)|(?<=please\s)|(?<=bitte\s)|(?<=favor\s)|(?<=favore\s)|(?<=pla[iî]t\s))"
+_LANGUAGE = r"(?:english|chinese|french|german|spanish|italian|japanese|portuguese|russian)"
 # "Remember not to include any mention of that", "Make sure to not mention them at all": what is not to be named is in
 # the sentence before
 _IT = r"(?:that|it|them|this|those|these)\b(?!\s+(?!(?:at|anywhere|whatsoever|in|anymore)\b)[a-z])"
@@ -431,10 +432,9 @@ SIGNALS: tuple[Signal, ...] = (
         r"(?:对话|回答|回复|交流|沟通|聊天|说话)(?:时|的时候)?(?:请)?(?:都|一律|统一)?(?:使用|用)(?:中文|英文|英语|汉语|日语|日文)|"
         r"(?:用|使用)(?:中文|英文|英语|汉语|日语|日文)(?:来)?(?:回答|回复|交流|沟通|对话|聊天|说话)|"
         r"(?:日本語|英語)で(?:答え|回答し|返答し|返事し|話し|会話し))|"
-        r"\b(?:(?:answer|reply|respond|talk|speak|chat)\s+(?:to\s+me\s+|with\s+me\s+)?in\s+(?:english|chinese|french|"
-        r"german|spanish|italian|japanese|portuguese|russian)\b|"
+        rf"\b(?:(?:answer|reply|respond|talk|speak|chat)\s+(?:to\s+me\s+|with\s+me\s+)?in\s+{_LANGUAGE}\b|"
         # the imperative, asked of the agent: "the app should speak German" describes the app
-        rf"{_ASKED}(?:speak\s+(?:english|chinese|french|german|spanish|italian|japanese|portuguese|russian)\b|"
+        rf"{_ASKED}(?:speak\s+{_LANGUAGE}\b|"
         r"(?:sprich|sprechen\s+sie|antworte|antworten\s+sie|rede)\s+(?:bitte\s+)?(?:mit\s+mir\s+)?(?:immer\s+)?"
         r"(?:(?:auf|in)\s+)?(?:deutsch|englisch)\b|"
         r"(?:réponds|répondez|parle|parlez)(?:[- ]moi)?\s+(?:toujours\s+)?en\s+(?:français|anglais)\b|"
