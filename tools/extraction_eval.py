@@ -282,6 +282,11 @@ SPLITS = (
     "heldout164",
     "heldout165",
     "heldout166",
+    "heldout167",
+    "heldout168",
+    "heldout169",
+    "heldout170",
+    "heldout172",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

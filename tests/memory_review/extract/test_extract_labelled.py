@@ -162,6 +162,10 @@ UNKEPT_LEFT = {
     # preference), left standing. Held-out 123's "The protocols we write are expressions of" (a sentence cut at a
     # terminal's narrow wrap) and 128's rule quoted with the request before its dash are gone since round 46 (ADR 0107)
     "heldout122": 1,
+    # held-out 169's "T011 - implement confirm_import(log_name) - … save as Draft (never submit) …": "never" in a step
+    # of the person's numbered task list, which specifies that step (the prompt is labelled maybe for its coding rules);
+    # and "In general analyze the cpgrid-bot and use the best out of it." (the fresh mistake of round 54)
+    "heldout169": 2,
     # Held-out 92's "… then we only use bun." and 112's "We keep teh guide basic." are gone since round 49 (ADR 0110):
     # "we use" said once waits for a second session
     # Held-out 146's "In this project, we're going to create a Python script that …" (the fresh mistake of rounds 48
@@ -670,6 +674,19 @@ PINNED_SINCE_ROUND_19 = {
     "heldout165": ((4, 0, 1), (0, 0, 0)),
     # round 54 (frozen at 24cc5e1): no proposal, no rule to find
     "heldout166": ((1, 0, 0), (0, 0, 0)),
+    # round 54 (frozen at fc517a4): no proposal; 0 of 1 rule found ("we do not use databases.")
+    "heldout167": ((18, 1, 1), (0, 0, 0)),
+    # round 54: no proposal; 0 of 2 rules found ("… create a claude.md file for the project that will instruct you to
+    # always list me as coauthor on your commits", "I want doxygen style comments in all header files. …")
+    "heldout168": ((55, 2, 4), (0, 0, 0)),
+    # round 54: 2 proposals, neither worth keeping ("T011 - implement confirm_import(log_name) - … save as Draft (never
+    # submit) …", a step of the task list, and "In general analyze the cpgrid-bot and use the best out of it."); 0 of 1
+    # rule found ("Follow CLAUDE.md rules: max 40 lines/function, …" inside a task prompt)
+    "heldout169": ((63, 1, 14), (2, 0, 0)),
+    # round 54: no proposal, no rule to find
+    "heldout170": ((11, 0, 1), (0, 0, 0)),
+    # round 54: 1 proposal, worth keeping (a maybe: "All this Options Must run from GUI …"), no rule to find
+    "heldout172": ((27, 0, 10), (1, 1, 0)),
 }
 
 
