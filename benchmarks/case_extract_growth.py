@@ -90,6 +90,7 @@ TRIGGERS = (
     "bitte antworte immer auf deutsch x",
     "i would prefer for this to be x instead of y",
     "every time i ask you to do something, log x",
+    "in general analyze x and use y",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

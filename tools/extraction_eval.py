@@ -359,6 +359,7 @@ ROLES = {
     "heldout159": "dev159 (seen; was heldout159)",
     "heldout161": "dev161 (seen; was heldout161)",
     "heldout164": "dev164 (seen; was heldout164)",
+    "heldout169": "dev169 (seen; was heldout169)",
     "judged1": "judged1 (seen)",
 }
 
@@ -749,6 +750,10 @@ DOC_TAIL = """
   their lane began rather than the last change before they landed, hence 80 of 144. Either way the goal's first half
   is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh text: most misses
   are rules inside long task prompts or said once without a standing word.
+- **The fifty-fifth round (ADR 0118)**: a bare "in general" or "generally" frames a rule beyond this case only with
+  its comma or colon ("In general, do not offer several possibilities"); "In general analyze the cpgrid-bot and use the
+  best out of it" says how to look at one thing. Held-out 169: 1 proposal (was 2, neither worth keeping); no other row
+  moved.
 - **The fifty-fourth round (ADR 0117)**: an occasion that is every request ("every time I ask you to do something,
   please log a transcript …", "whenever I ask you anything, …") is a standing rule when it opens the clause, as "from
   now on" is; "every time you run the tests, …" still waits for a second session. Held-out 164: 1 proposal, worth

@@ -231,13 +231,16 @@ SIGNALS: tuple[Signal, ...] = (
         r"\b(?:commit|push)\b[^.;\n]{0,60}\b(?:after|for)\s+(?:you\s+\w+\s+)?(?:each|every)\b",
     ),
     # "as a general warning, do not assume that similar names mean files are identical", "In general, do not offer
-    # several possibilities": the person says it holds beyond this case (held-out 50 and 122, ADR 0105)
+    # several possibilities": the person says it holds beyond this case (held-out 50 and 122, ADR 0105). A bare "in
+    # general" or "generally" frames the sentence only with its comma: "In general analyze the cpgrid-bot and use the
+    # best out of it" says how to look at one thing (held-out 169, ADR 0118)
     _sig(
         "as a general rule",
         "durable",
         True,
         r"(?:^|[,;:(\u2014\u2013]\s*|\s-{1,2}\s|\b(?:but|and|also|so|yes|ok|okay)\s*,?\s+)"
-        r"(?:as\s+a\s+general\s+(?:rule|warning|principle|reminder|note)|as\s+a\s+rule|in\s+general|generally)\s*[,:]?\s+"
+        r"(?:(?:as\s+a\s+general\s+(?:rule|warning|principle|reminder|note)|as\s+a\s+rule)\s*[,:]?|"
+        r"(?:in\s+general|generally)\s*[,:])\s+"
         rf"(?:please\s+)?(?!(?:i|we|you|it|they|he|she|there|this|that|these|those)\b){_NOT_IMPERATIVE}\w",
     ),
     _sig(
