@@ -287,6 +287,11 @@ SPLITS = (
     "heldout169",
     "heldout170",
     "heldout172",
+    "heldout173",
+    "heldout174",
+    "heldout175",
+    "heldout176",
+    "heldout177",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

@@ -166,6 +166,10 @@ UNKEPT_LEFT = {
     # of the person's numbered task list, which specifies that step (the prompt is labelled maybe for its coding rules);
     # its "In general analyze the cpgrid-bot and use the best out of it." is gone since round 55 (ADR 0118)
     "heldout169": 1,
+    # held-out 175's "Remove the word fixture from the commit message, as we don't use it anymore." (a reason, read as
+    # a prohibition about git) and 177's "… confirm_import() - … never doc.submit(), …" (the fix of one function)
+    "heldout175": 1,
+    "heldout177": 1,
     # Held-out 92's "… then we only use bun." and 112's "We keep teh guide basic." are gone since round 49 (ADR 0110):
     # "we use" said once waits for a second session
     # Held-out 146's "In this project, we're going to create a Python script that …" (the fresh mistake of rounds 48
@@ -688,6 +692,22 @@ PINNED_SINCE_ROUND_19 = {
     "heldout170": ((11, 0, 1), (0, 0, 0)),
     # round 54: 1 proposal, worth keeping (a maybe: "All this Options Must run from GUI …"), no rule to find
     "heldout172": ((27, 0, 10), (1, 1, 0)),
+    # round 54 (frozen at baf5bb8, the extractor of fc517a4): no proposal; 0 of 2 rules found ("Please don't write
+    # doctrings in specs, … (make a note in project memory of this important style guidance, plz)", "… You shouldn't
+    # concern yourself with its contents unless explicitly instructed. …")
+    "heldout173": ((25, 2, 5), (0, 0, 0)),
+    # round 54: no proposal; 0 of 2 rules found ("当前版本始终保持 0.1.x", "最新修改保持在顶部。", the requirements of
+    # one changelog prompt sent twice in one session)
+    "heldout174": ((23, 2, 5), (0, 0, 0)),
+    # round 54: 1 proposal, not worth keeping ("Remove the word fixture from the commit message, as we don't use it
+    # anymore."); 0 of 1 rule found (the implementation method the person asks to be written down)
+    "heldout175": ((103, 1, 15), (1, 0, 0)),
+    # round 54: 1 proposal, worth keeping (a maybe: "Always keep in mind, that C0 and C1 continuity is essential."), no
+    # rule to find
+    "heldout176": ((68, 0, 12), (1, 1, 0)),
+    # round 54: 1 proposal, not worth keeping ("… confirm_import() - rename from populate_document, … never
+    # doc.submit(), …", the fix of one function); no rule to find
+    "heldout177": ((2, 0, 1), (1, 0, 0)),
 }
 
 
