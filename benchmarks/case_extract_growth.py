@@ -91,6 +91,7 @@ TRIGGERS = (
     "i would prefer for this to be x instead of y",
     "every time i ask you to do something, log x",
     "in general analyze x and use y",
+    "don't write x, make a note in project memory of this",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

