@@ -92,6 +92,7 @@ TRIGGERS = (
     "every time i ask you to do something, log x",
     "in general analyze x and use y",
     "don't write x, make a note in project memory of this",
+    "remove x from the commit, as we don't use it anymore",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

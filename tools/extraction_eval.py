@@ -366,6 +366,7 @@ ROLES = {
     "heldout164": "dev164 (seen; was heldout164)",
     "heldout169": "dev169 (seen; was heldout169)",
     "heldout173": "dev173 (seen; was heldout173)",
+    "heldout175": "dev175 (seen; was heldout175)",
     "judged1": "judged1 (seen)",
 }
 
@@ -756,6 +757,9 @@ DOC_TAIL = """
   their lane began rather than the last change before they landed, hence 80 of 144. Either way the goal's first half
   is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh text: most misses
   are rules inside long task prompts or said once without a standing word.
+- **The fifty-seventh round (ADR 0120)**: "we don't …" after "as", "since" or "because" gives the reason for the
+  request at hand ("Remove the word fixture from the commit message, as we don't use it anymore"); it forbids nothing.
+  Held-out 175: no proposal (was 1, not worth keeping); no other row moved.
 - **The fifty-sixth round (ADR 0119)**: "make a note in project memory of this" (or "make a note of that") in the
   sentence of a rule asks for it to be kept, as "keep that in mind" does, so a "don't" said once is proposed at once.
   Held-out 173: 1 proposal, worth keeping, 1 of 2 rules found (was none); no other row moved.

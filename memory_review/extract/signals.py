@@ -136,6 +136,7 @@ _NOT_IN_A_CLAUSE = "".join(
     # "Though we use WSD heavily in this project, it's not required": a concession (held-out 52, ADR 0078)
     + ("though", "although", "while")
 )
+_NOT_A_REASON = "".join(rf"(?<!\b{word}\s)" for word in ("as", "since", "because", "cause"))
 # "When you lose the connection, always re-check" / "If the build fails never retry": a rule behind a leading
 # clause that says when it applies; "when I run it it always fails" describes (ADR 0049).
 _AFTER_LEADING_CLAUSE = (
@@ -274,11 +275,13 @@ SIGNALS: tuple[Signal, ...] = (
         rf"{_AFTER_LEADING_CLAUSE}never\s+(?!mind\b)(?!{_PAST}\b){_NOT_DESCRIBED}{_NOT_IMPERATIVE}\w|"
         rf"{_AGENT_BOUND}never\s+(?!{_PAST}\b){_NOT_DESCRIBED}\w",
     ),
+    # "remove the word fixture from the commit message, as we don't use it anymore": after "as", "since" or "because"
+    # it gives the reason for the request, it forbids nothing (held-out 175, ADR 0120)
     _sig(
         "don't",
         "forbid",
         False,
-        rf"(?:{_LEAD}|\b(?:you|we)\s+)(?:don'?t|do\s+not)\s+(?!{_DONT_NOT_RULES}\b)(?!forget\s+to\b)\w",
+        rf"(?:{_LEAD}|{_NOT_A_REASON}\b(?:you|we)\s+)(?:don'?t|do\s+not)\s+(?!{_DONT_NOT_RULES}\b)(?!forget\s+to\b)\w",
     ),
     _sig(
         "must not",

