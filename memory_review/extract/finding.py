@@ -55,11 +55,12 @@ def rule_bag(text: str) -> frozenset[str]:
     return frozenset(t for t in tokens(text) if t not in BAG_IGNORE)
 
 
+# Whole words only: "Some of it is redundant" is no "So" before "me of it", nor "Android" an "And" (held-out 178)
 _FILLER = re.compile(
     r"^(?:(?:(?:ok(?:ay)?|so|and|also|oh|btw|hey|please|pls|just|alright|one more thing|"
     r"remember|note|keep in mind|fyi|for the record|just so you know|from now on|going forward|"
-    r"moving forward|in (?:the )?future)\s*(?:that\b|[,:.!;\u2014-])?"
-    r"|(?:no|nope|actually|again)\s*[,:\u2014-])\s*)+",
+    r"moving forward|in (?:the )?future)\b\s*(?:that\b|[,:.!;\u2014-])?"
+    r"|(?:no|nope|actually|again)\b\s*[,:\u2014-])\s*)+",
     re.IGNORECASE,
 )
 _ZH_FILLER = re.compile(r"^(?:(?:请|记住|记得|注意|另外|还有|好的|好|以后|今后|从现在开始)[，,：:]?\s*)+")

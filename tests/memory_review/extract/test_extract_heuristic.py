@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from memory_review.extract.finding import FLAG_UNTRUSTED
+import pytest
+
+from memory_review.extract.finding import FLAG_UNTRUSTED, describe
 from memory_review.extract.heuristic import SIGNAL_REPEATED, extract
 from memory_review.extract.readers import read_transcript
 from memory_review.extract.transcript import Transcript, Turn
@@ -173,3 +175,18 @@ def test_the_evidence_carries_session_and_turn(claude_session: WriteSession) -> 
     path = claude_session(("user", "Hi"), ("user", "Always use black for formatting."), session="sess_abc")
     (finding,) = extract(read_transcript(path))
     assert (finding.evidence[0].session_id, finding.evidence[0].turn_id) == ("sess_abc", "u001")
+
+
+@pytest.mark.parametrize(
+    ("statement", "description"),
+    [
+        ("Some of it is redundant, so keep these files short.", "Some of it is redundant, so keep these files short."),
+        ("Android builds must use Gradle 8.", "Android builds must use Gradle 8."),
+        ("notebooks are never committed with outputs", "Notebooks are never committed with outputs"),
+        ("So, always run the linter.", "Always run the linter."),
+        ("ok and please never push to main", "Never push to main"),
+    ],
+)
+def test_a_description_drops_only_whole_lead_in_words(statement: str, description: str) -> None:
+    # "Some of it …" was shown to the reviewer as "Me of it …": the lead-in "so" was cut from inside a word
+    assert describe(statement) == description
