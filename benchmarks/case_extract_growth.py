@@ -93,6 +93,7 @@ TRIGGERS = (
     "in general analyze x and use y",
     "don't write x, make a note in project memory of this",
     "remove x from the commit, as we don't use it anymore",
+    "improve x to prevent this y in the future",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

@@ -368,6 +368,7 @@ ROLES = {
     "heldout169": "dev169 (seen; was heldout169)",
     "heldout173": "dev173 (seen; was heldout173)",
     "heldout175": "dev175 (seen; was heldout175)",
+    "heldout178": "dev178 (seen; was heldout178)",
     "judged1": "judged1 (seen)",
 }
 
@@ -758,6 +759,10 @@ DOC_TAIL = """
   their lane began rather than the last change before they landed, hence 80 of 144. Either way the goal's first half
   is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh text: most misses
   are rules inside long task prompts or said once without a standing word.
+- **The fifty-eighth round (ADR 0121)**: "in the future" inside "to prevent / to avoid …" says what this step is for
+  ("improve the CLAUDE.md to prevent this type of failure in the future"), as "so that it can be used going forward"
+  does; a standing word outside it still counts. Held-out 178: 2 proposals, both worth keeping (was 3, 2 worth
+  keeping); 2 of 4 rules found; no other row moved.
 - **The fifty-seventh round (ADR 0120)**: "we don't …" after "as", "since" or "because" gives the reason for the
   request at hand ("Remove the word fixture from the commit message, as we don't use it anymore"); it forbids nothing.
   Held-out 175: no proposal (was 1, not worth keeping); no other row moved.

@@ -238,6 +238,10 @@ _FUTURE_DESCRIBED = re.compile(
     # be good for (held-out 57, ADR 0084)
     r"\bso\s+(?:that\s+)?[^,;.!?\n]{0,60}?\b(?:can|could|will|would|may|might)\s+be\s+\w+\s+"
     r"(?:going\s+forward|moving\s+forward|in\s+(?:the\s+)?future)\b|"
+    # "improve the CLAUDE.md to prevent this type of failure in the future": what this step is for (held-out 178, ADR
+    # 0121)
+    r"\b(?:to|so\s+as\s+to|in\s+order\s+to)\s+(?:prevent|avoid)\b[^,;.!?\n]{0,100}?"
+    r"\b(?:going\s+forward|moving\s+forward|in\s+(?:the\s+)?future)\b|"
     # "… marked with #[allow(dead_code)] as they … might be used in the future", "… a good abstraction that can work as
     # the foundation for adding other panels in the future": what may become of a thing, with no "you" bound (held-out
     # 78, ADR 0090)
