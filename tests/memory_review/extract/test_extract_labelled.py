@@ -718,6 +718,10 @@ PINNED_SINCE_ROUND_19 = {
     # before); 2 of 4 rules found; the fifty-eighth round (ADR 0121) tuned on it: the future of a purpose clause
     # ("to prevent … in the future") makes no standing rule, 2 proposals, both worth keeping
     "heldout178": ((29, 4, 6), (2, 2, 2)),
+    # round 58 (frozen at 10955fb): 1 proposal, worth keeping ("I'm unfamiliar with modern Python development
+    # practices..."); 1 of 2 rules found (missed: "I'm just very affraid to let you run `rm -rf`...", a fear with no
+    # rule word)
+    "heldout180": ((52, 2, 8), (1, 1, 1)),
 }
 
 
