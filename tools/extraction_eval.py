@@ -294,6 +294,7 @@ SPLITS = (
     "heldout177",
     "heldout178",
     "heldout180",
+    "heldout181",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
