@@ -94,6 +94,7 @@ TRIGGERS = (
     "don't write x, make a note in project memory of this",
     "remove x from the commit, as we don't use it anymore",
     "improve x to prevent this y in the future",
+    "(remember i'm unfamiliar with x",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

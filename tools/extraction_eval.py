@@ -371,6 +371,7 @@ ROLES = {
     "heldout173": "dev173 (seen; was heldout173)",
     "heldout175": "dev175 (seen; was heldout175)",
     "heldout178": "dev178 (seen; was heldout178)",
+    "heldout181": "dev181 (seen; was heldout181)",
     "judged1": "judged1 (seen)",
 }
 
@@ -778,6 +779,9 @@ DOC_TAIL = """
   their lane began rather than the last change before they landed, hence 85 of 154. Either way the goal's first half
   is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh text: most misses
   are rules inside long task prompts or said once without a standing word.
+- **The fifty-ninth round (ADR 0122)**: "remember" with "that" left out before what the person is or does ("(remember
+  I'm unfamiliar with modern python best practices, so please don't let me derail you …)") is read as "remember that
+  I'm …" was. Held-out 181: 1 proposal, worth keeping, 1 of 1 rule found (was none); no other row moved.
 - **The fifty-eighth round (ADR 0121)**: "in the future" inside "to prevent / to avoid …" says what this step is for
   ("improve the CLAUDE.md to prevent this type of failure in the future"), as "so that it can be used going forward"
   does; a standing word outside it still counts. Held-out 178: 2 proposals, both worth keeping (was 3, 2 worth

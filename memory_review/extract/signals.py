@@ -204,10 +204,13 @@ SIGNALS: tuple[Signal, ...] = (
         "remember",
         "remember",
         True,
-        r"(?:^|\bplease\s+|\b(?:and|also|just|always)\s+)remember\s*(?:that\b|this\b|:|,|\u2014|-\s|"
+        r"(?:^\(?|\bplease\s+|\b(?:and|also|just|always)\s+)remember\s*(?:that\b|this\b|:|,|\u2014|-\s|"
         # "Remember you must use the nx mcp …": "that" left out before a rule bound on the agent (ADR 0095)
         # "remember you need to do this in the background" is this task's need (held-out 115, ADR 0104)
         r"(?=(?:you|we)\s+(?:must|should|always|never|can'?t|cannot|don'?t|do\s+not)\b)|"
+        # "(remember I'm unfamiliar with modern python best practices, so please don't let me derail you …)": "that"
+        # left out before what the person is or does (held-out 181, ADR 0122)
+        r"(?=i(?:'m|\s+am|'ve|\s+have|\s+don'?t|\s+do\s+not|\s+prefer|\s+like|\s+use|\s+work)\b)|"
         # "remember after every feature is implemented that it runs those end to end tests" (held-out 111, ADR 0101)
         r"(?=(?:after|before|when|whenever|once)\s+(?:\w+ing\s+)?(?:each|every|any)\s))",
     ),

@@ -723,8 +723,9 @@ PINNED_SINCE_ROUND_19 = {
     # rule word)
     "heldout180": ((52, 2, 8), (1, 1, 1)),
     # round 58 (frozen at f24ae79, the extractor of 10955fb): no proposal; 0 of 1 rule found ("(remember I'm unfamiliar
-    # with modern python best practices, so please don't let me derail you -- I'm asking questions to learn)")
-    "heldout181": ((57, 1, 8), (0, 0, 0)),
+    # with modern python best practices, so please don't let me derail you -- I'm asking questions to learn)"); the
+    # fifty-ninth round (ADR 0122) tuned on it: "remember" before what the person is, 1 proposal, worth keeping, found
+    "heldout181": ((57, 1, 8), (1, 1, 1)),
 }
 
 
