@@ -295,6 +295,7 @@ SPLITS = (
     "heldout178",
     "heldout180",
     "heldout181",
+    "heldout182",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -739,25 +740,25 @@ DOC_TAIL = """
 
 ## Reading the figures
 
-- **Session 25's fresh record (the latest frozen round on each split: round 54 at fc517a4 for held-out 167 to 177,
-  round 57 at c1433b9 for 178, round 58 at 10955fb for 180 and 181): 10 proposals, 5 worth keeping (50%); 3 of 16
-  rules found. Fresh record since the hold of ADR 0059: 85 of 154 (55%)**; all frozen rounds 92 of 183 (50%). Thirteen
-  splits, 533 fresh prompts (16 durable, 90 maybe), labelled apart in five batches, each measured by the round frozen
-  before its
-  lane began: a Claude desktop conversation kept in a repository, prompt logs and chat logs found by their file names
-  (`prompts.log`, `CHATLOG.md`, `conversations.md`, `claude-session.md`, `chat-transcript.md`), a repository's example
-  prompt log, an aider history and agent-kept prompt logs (`docs/PROMPT_LOG.md`), a Copilot chat, a Claude Code
-  conversation export, and one developer's Claude Code console diary (palimondo/BookMinder, held-out 173, 178, 180 and
-  181: 9 of the 16 rules); two more lanes (held-out 171 and 179) found nothing new. Worth keeping: "Then in the future,
-  push back when I steer you in a wrong way, always explaining what's the purpose." and "I'm unfamiliar with modern
-  Python development practices..." (both found), "Some of it is redundant … if you'll be reading these files into LLM
-  context in the future, …" (found), and two maybes. The mistakes: "In general analyze the cpgrid-bot and use the best
-  out of it." (round 55), "Remove the word fixture from the commit message, as we don't use it anymore." (round 57),
-  "… improve the CLAUDE.md to prevent this type of <tdd_discipline> failure in the future." (round 58), and a "never"
-  inside a step of one person's task list, proposed twice ("… save as Draft (never submit) …", "… never
-  doc.submit() …"). Most misses are rules said once without a standing word ("we do not use databases.", "I want
-  doxygen style comments in all header files.", "(remember I'm unfamiliar with modern python best practices, …)",
-  round 59) or inside a task's requirements.
+- **Session 25's fresh record (the latest frozen round on each split: round 54 at fc517a4 for held-out 167 to 177, round
+  57 at c1433b9 for 178, round 58 at 10955fb for 180 and 181, round 59 at e5042d9 for 182): 10 proposals, 5 worth
+  keeping (50%); 3 of 18 rules found. Fresh record since the hold of ADR 0059: 85 of 154 (55%)**; all frozen rounds 92
+  of 183 (50%). Fourteen splits, 577 fresh prompts (18 durable, 101 maybe), labelled apart in six batches, each measured
+  by the round frozen before its lane began: a Claude desktop conversation kept in a repository, prompt logs and chat
+  logs found by their file names (`prompts.log`, `CHATLOG.md`, `conversations.md`, `claude-session.md`,
+  `chat-transcript.md`), a repository's example prompt log, an aider history and agent-kept prompt logs
+  (`docs/PROMPT_LOG.md`), a Copilot chat, a Claude Code conversation export, and one developer's Claude Code console
+  diary (palimondo/BookMinder, held-out 173, 178 and 180 to 182: 11 of the 18 rules); two more lanes (held-out 171 and
+  179) found nothing new. Worth keeping: "Then in the future, push back when I steer you in a wrong way, always
+  explaining what's the purpose." and "I'm unfamiliar with modern Python development practices..." (both found), "Some
+  of it is redundant … if you'll be reading these files into LLM context in the future, …" (found), and two maybes. The
+  mistakes: "In general analyze the cpgrid-bot and use the best out of it." (round 55), "Remove the word fixture from
+  the commit message, as we don't use it anymore." (round 57), "… improve the CLAUDE.md to prevent this type of
+  <tdd_discipline> failure in the future." (round 58), and a "never" inside a step of one person's task list, proposed
+  twice ("… save as Draft (never submit) …", "… never doc.submit() …"). Most misses are rules said once without a
+  standing word ("we do not use databases.", "I want doxygen style comments in all header files.", "(remember I'm
+  unfamiliar with modern python best practices, …)", round 59; "don't put comments into bash snippets, …") or inside a
+  task's requirements.
 - **Session 24's fresh record (the latest frozen round on each split: round 51 at 972d139 for held-out 156, 158 and
   159, round 52 at e07171e for 160 to 162, round 53 at c41c4f6 for 163 and 164, round 54 at c22cd7e and 24cc5e1 for
   165 and 166): 4 proposals, 1 worth keeping (25%); 0 of 5 rules found. Fresh record since the hold of ADR 0059: 80 of

@@ -726,6 +726,9 @@ PINNED_SINCE_ROUND_19 = {
     # with modern python best practices, so please don't let me derail you -- I'm asking questions to learn)"); the
     # fifty-ninth round (ADR 0122) tuned on it: "remember" before what the person is, 1 proposal, worth keeping, found
     "heldout181": ((57, 1, 8), (1, 1, 1)),
+    # round 59 (frozen at e5042d9): no proposal; 0 of 2 rules found ("don't put comments into bash snippets, …", a
+    # "don't" said once, and the project's test terminology)
+    "heldout182": ((44, 2, 11), (0, 0, 0)),
 }
 
 
