@@ -136,6 +136,7 @@ _NOT_IN_A_CLAUSE = "".join(
     # "Though we use WSD heavily in this project, it's not required": a concession (held-out 52, ADR 0078)
     + ("though", "although", "while")
 )
+# "…, as we don't use it anymore": after these words "we don't" gives a reason (ADR 0120)
 _NOT_A_REASON = "".join(rf"(?<!\b{word}\s)" for word in ("as", "since", "because", "cause"))
 # "When you lose the connection, always re-check" / "If the build fails never retry": a rule behind a leading
 # clause that says when it applies; "when I run it it always fails" describes (ADR 0049).
