@@ -128,16 +128,22 @@ _IN_FUTURE = (
 # "By default, answer in English" sets the agent's default; "X will by default look at Y", "enabled by
 # default" describe what a program does (ADR 0049).
 _BY_DEFAULT = r"(?<!\bwill\s)(?<!\bwould\s)(?<!\bshould\s)(?<!\bshall\s)(?<!\bis\s)(?<!\bare\s)(?<!ed\s)by\s+default"
+
+
+def _not_after(*words: str) -> str:
+    """Look-behinds that fail right after any of the words (and one space): a regex has no variable-width one."""
+    return "".join(rf"(?<!\b{word}\s)" for word in words)
+
+
 # "we use X" after "that", "like", "if", "whether", "sure" … sits in a complement clause: "it looks like we
 # are using the old script", "make sure that we support tablets" describe or ask, they state no convention.
-_NOT_IN_A_CLAUSE = "".join(
-    rf"(?<!\b{word}\s)"
-    for word in ("that", "like", "if", "whether", "sure", "how", "what", "why", "seems", "think")
+_NOT_IN_A_CLAUSE = _not_after(
+    *("that", "like", "if", "whether", "sure", "how", "what", "why", "seems", "think"),
     # "Though we use WSD heavily in this project, it's not required": a concession (held-out 52, ADR 0078)
-    + ("though", "although", "while")
+    *("though", "although", "while"),
 )
 # "…, as we don't use it anymore": after these words "we don't" gives a reason (ADR 0120)
-_NOT_A_REASON = "".join(rf"(?<!\b{word}\s)" for word in ("as", "since", "because", "cause"))
+_NOT_A_REASON = _not_after("as", "since", "because", "cause")
 # "When you lose the connection, always re-check" / "If the build fails never retry": a rule behind a leading
 # clause that says when it applies; "when I run it it always fails" describes (ADR 0049).
 _AFTER_LEADING_CLAUSE = (
