@@ -296,6 +296,13 @@ SPLITS = (
     "heldout180",
     "heldout181",
     "heldout182",
+    "heldout183",
+    "heldout184",
+    "heldout185",
+    "heldout186",
+    "heldout187",
+    "heldout188",
+    "heldout190",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

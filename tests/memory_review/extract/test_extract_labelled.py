@@ -169,6 +169,9 @@ UNKEPT_LEFT = {
     # held-out 177's "… confirm_import() - … never doc.submit(), …" (the fix of one function); 175's "Remove the word
     # fixture from the commit message, as we don't use it anymore." is gone since round 57 (ADR 0120)
     "heldout177": 1,
+    # held-out 183's "If yes, that's a total BS and we shouldn't commit but go to review of the reports instead)": what to
+    # do if the question just asked is answered yes
+    "heldout183": 1,
     # Held-out 178's "… improve the CLAUDE.md to prevent this type of <tdd_discipline> failure in the future." is gone
     # since round 58 (ADR 0121)
     # Held-out 92's "… then we only use bun." and 112's "We keep teh guide basic." are gone since round 49 (ADR 0110):
@@ -729,6 +732,23 @@ PINNED_SINCE_ROUND_19 = {
     # round 59 (frozen at e5042d9): no proposal; 0 of 2 rules found ("don't put comments into bash snippets, …", a
     # "don't" said once, and the project's test terminology)
     "heldout182": ((44, 2, 11), (0, 0, 0)),
+    # round 59 (frozen at 043f24f): 1 proposal, not worth keeping ("If yes, that's a total BS and we shouldn't commit but
+    # go to review of the reports instead)", what to do if a question just asked is answered yes); no rule to find
+    "heldout183": ((22, 0, 5), (1, 0, 0)),
+    # round 59: no proposal; 0 of 1 rule found ("… update CLAUDE.md and AGENTS.md to keep agentic coding systems away
+    # from dev-logs, unless they are explicitly instructed to do so by me.")
+    "heldout184": ((32, 1, 5), (0, 0, 0)),
+    # round 59: no proposal, no rule to find
+    "heldout185": ((18, 0, 3), (0, 0, 0)),
+    # round 59: no proposal; 0 of 1 rule found ("We practice ATDD, acceptance test driven development. …", said once
+    # inside a reproach, with no rule word)
+    "heldout186": ((8, 1, 1), (0, 0, 0)),
+    # round 59: 1 proposal, worth keeping ("Next time I tell you to use command line tools, do so."); 1 of 1 rule found
+    "heldout187": ((14, 1, 3), (1, 1, 1)),
+    # round 59: no proposal, no rule to find (a Gemini CLI session)
+    "heldout188": ((13, 0, 2), (0, 0, 0)),
+    # round 59: no proposal, no rule to find (an agent's write-up quoting the person's messages)
+    "heldout190": ((7, 0, 1), (0, 0, 0)),
 }
 
 
