@@ -303,6 +303,12 @@ SPLITS = (
     "heldout187",
     "heldout188",
     "heldout190",
+    "heldout191",
+    "heldout192",
+    "heldout193",
+    "heldout194",
+    "heldout195",
+    "heldout196",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

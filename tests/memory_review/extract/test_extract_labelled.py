@@ -749,6 +749,24 @@ PINNED_SINCE_ROUND_19 = {
     "heldout188": ((13, 0, 2), (0, 0, 0)),
     # round 59: no proposal, no rule to find (an agent's write-up quoting the person's messages)
     "heldout190": ((7, 0, 1), (0, 0, 0)),
+    # round 59: no proposal; 0 of 1 rule found ("… I wanted to remind you to always run specs locally beforu pushit to
+    # GH.")
+    "heldout191": ((17, 1, 3), (0, 0, 0)),
+    # round 59: no proposal, no rule to find
+    "heldout192": ((23, 0, 4), (0, 0, 0)),
+    # round 59: no proposal; 0 of 3 rules found (how the Gemini CLI signs and attributes commits, to be noted in
+    # GEMINI.md, said over three corrections)
+    "heldout193": ((13, 3, 1), (0, 0, 0)),
+    # round 59: no proposal; 0 of 1 rule found ("… so we have to be more systematic in documenting our learning
+    # together!")
+    "heldout194": ((7, 1, 2), (0, 0, 0)),
+    # round 59: 1 proposal, worth keeping ("# ONE SCENARIO AT A TIME!", Claude Code's memory shortcut); 1 of 4 rules
+    # found (missed: "Maybe add a rule to CLAUDE.md to enforce  process?", asked; "You can always read, but Ask me first
+    # before modifying/wrting!"; "Let's not -- I want only copies of real books, …")
+    "heldout195": ((71, 4, 11), (1, 1, 1)),
+    # round 59: no proposal; 0 of 2 rules found ("… please order the test cases by rising level of complexity, …", "I
+    # hate when you just drop 100 lines of code without first explaining what we are about to do.")
+    "heldout196": ((52, 2, 10), (0, 0, 0)),
 }
 
 
