@@ -95,6 +95,7 @@ TRIGGERS = (
     "remove x from the commit, as we don't use it anymore",
     "improve x to prevent this y in the future",
     "(remember i'm unfamiliar with x",
+    "i wanted to remind you to always run x",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

@@ -386,6 +386,7 @@ ROLES = {
     "heldout175": "dev175 (seen; was heldout175)",
     "heldout178": "dev178 (seen; was heldout178)",
     "heldout181": "dev181 (seen; was heldout181)",
+    "heldout191": "dev191 (seen; was heldout191)",
     "judged1": "judged1 (seen)",
 }
 
@@ -795,6 +796,9 @@ DOC_TAIL = """
   their lane began rather than the last change before they landed, hence 85 of 154. Either way the goal's first half
   is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh text: most misses
   are rules inside long task prompts or said once without a standing word.
+- **The sixtieth round (ADR 0123)**: "remind you to" binds the agent before "always" or "never", as "I want you to"
+  and "remember to" do ("I wanted to remind you to always run specs locally beforu pushit to GH."). Held-out 191:
+  1 proposal, worth keeping, 1 of 1 rule found (was none); no other row moved.
 - **The fifty-ninth round (ADR 0122)**: "remember" with "that" left out before what the person is or does ("(remember
   I'm unfamiliar with modern python best practices, so please don't let me derail you …)") is read as "remember that
   I'm …" was. Held-out 181: 1 proposal, worth keeping, 1 of 1 rule found (was none); no other row moved.

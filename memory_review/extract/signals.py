@@ -73,8 +73,9 @@ _LEAD = (
     r"(?:^|[,;:(\u2014\u2013]\s*|\s-\s|\bplease\s+|"
     r"\b(?:and|but|also|plus|so|then|just|btw|oh|ok|okay|pls|plz|remember|rule)\s*[,:]?\s+|"
     # "I want you to always run the tests", "I told you to never push to main" (ADR 0057), "I am asking you to always
-    # use nix develop --command bun test" (held-out 117, ADR 0103)
-    r"\b(?:want|need|asked|asking|told|telling|ask|tell)\s+you\s+to\s+|"
+    # use nix develop --command bun test" (held-out 117, ADR 0103), "I wanted to remind you to always run specs locally
+    # before pushing" (held-out 191, ADR 0123)
+    r"\b(?:want|need|asked|asking|told|telling|ask|tell|remind|reminding)\s+you\s+to\s+|"
     # "make sure you never …", "ensure that we always …": the person binds the agent (held-out 60, ADR 0083); "you
     # never …" alone is mostly a complaint ("you never listen")
     rf"\b{_MAKE_SURE}(?:you|we)\s+|"

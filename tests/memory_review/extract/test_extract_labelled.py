@@ -169,8 +169,8 @@ UNKEPT_LEFT = {
     # held-out 177's "… confirm_import() - … never doc.submit(), …" (the fix of one function); 175's "Remove the word
     # fixture from the commit message, as we don't use it anymore." is gone since round 57 (ADR 0120)
     "heldout177": 1,
-    # held-out 183's "If yes, that's a total BS and we shouldn't commit but go to review of the reports instead)": what to
-    # do if the question just asked is answered yes
+    # held-out 183's "If yes, that's a total BS and we shouldn't commit but go to review of the reports instead)":
+    # what to do if the question just asked is answered yes
     "heldout183": 1,
     # Held-out 178's "… improve the CLAUDE.md to prevent this type of <tdd_discipline> failure in the future." is gone
     # since round 58 (ADR 0121)
@@ -732,8 +732,8 @@ PINNED_SINCE_ROUND_19 = {
     # round 59 (frozen at e5042d9): no proposal; 0 of 2 rules found ("don't put comments into bash snippets, …", a
     # "don't" said once, and the project's test terminology)
     "heldout182": ((44, 2, 11), (0, 0, 0)),
-    # round 59 (frozen at 043f24f): 1 proposal, not worth keeping ("If yes, that's a total BS and we shouldn't commit but
-    # go to review of the reports instead)", what to do if a question just asked is answered yes); no rule to find
+    # round 59 (frozen at 043f24f): 1 proposal, not worth keeping ("If yes, that's a total BS and we shouldn't commit
+    # but go to review of the reports instead)", what to do if a question just asked is answered yes); no rule to find
     "heldout183": ((22, 0, 5), (1, 0, 0)),
     # round 59: no proposal; 0 of 1 rule found ("… update CLAUDE.md and AGENTS.md to keep agentic coding systems away
     # from dev-logs, unless they are explicitly instructed to do so by me.")
@@ -750,8 +750,9 @@ PINNED_SINCE_ROUND_19 = {
     # round 59: no proposal, no rule to find (an agent's write-up quoting the person's messages)
     "heldout190": ((7, 0, 1), (0, 0, 0)),
     # round 59: no proposal; 0 of 1 rule found ("… I wanted to remind you to always run specs locally beforu pushit to
-    # GH.")
-    "heldout191": ((17, 1, 3), (0, 0, 0)),
+    # GH."); the sixtieth round (ADR 0123) tuned on it: "remind you to" binds the agent before "always", 1 proposal,
+    # worth keeping, found
+    "heldout191": ((17, 1, 3), (1, 1, 1)),
     # round 59: no proposal, no rule to find
     "heldout192": ((23, 0, 4), (0, 0, 0)),
     # round 59: no proposal; 0 of 3 rules found (how the Gemini CLI signs and attributes commits, to be noted in
