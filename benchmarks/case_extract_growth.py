@@ -96,6 +96,7 @@ TRIGGERS = (
     "improve x to prevent this y in the future",
     "(remember i'm unfamiliar with x",
     "i wanted to remind you to always run x",
+    "update CLAUDE.md and AGENTS.md to keep x away from y",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

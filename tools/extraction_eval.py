@@ -386,6 +386,7 @@ ROLES = {
     "heldout175": "dev175 (seen; was heldout175)",
     "heldout178": "dev178 (seen; was heldout178)",
     "heldout181": "dev181 (seen; was heldout181)",
+    "heldout184": "dev184 (seen; was heldout184)",
     "heldout191": "dev191 (seen; was heldout191)",
     "judged1": "judged1 (seen)",
 }
@@ -796,6 +797,10 @@ DOC_TAIL = """
   their lane began rather than the last change before they landed, hence 85 of 154. Either way the goal's first half
   is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh text: most misses
   are rules inside long task prompts or said once without a standing word.
+- **The sixty-first round (ADR 0124)**: a request to update the agent's instruction files "to keep X away from / out
+  of Y", "to always …" or "to never …" holds that rule, as "to ensure that …" did; one request may name two files ("I
+  want you to update CLAUDE.md and AGENTS.md to keep agentic coding systems away from dev-logs, unless …"). Held-out
+  184: 1 proposal, worth keeping, 1 of 1 rule found (was none); no other row moved.
 - **The sixtieth round (ADR 0123)**: "remind you to" binds the agent before "always" or "never", as "I want you to"
   and "remember to" do ("I wanted to remind you to always run specs locally beforu pushit to GH."). Held-out 191:
   1 proposal, worth keeping, 1 of 1 rule found (was none); no other row moved.

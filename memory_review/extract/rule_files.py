@@ -46,10 +46,16 @@ _UPDATE = re.compile(
 )
 # "Change my CLAUDE.md to ensure that I am called Jack", "add a line to CLAUDE.md in ~/.claude to ensure that the last
 # action is always …": the rule is what the file is to ensure, to the end of the sentence (held-out 102, ADR 0098).
+# "update CLAUDE.md and AGENTS.md to keep agentic coding systems away from dev-logs, unless …", "update CLAUDE.md to
+# always run the specs": the rule is the infinitive itself, when it keeps something away or out, or says always or
+# never (held-out 184, ADR 0124); "update CLAUDE.md to keep it short" or "to reflect the new layout" is the edit's aim.
+_ANOTHER_FILE = rf"\s+(?:and|&)\s+(?:the\s+|my\s+|our\s+|your\s+)?{_FILE}(?:\s+files?)?"
+_KEEPS_OUT = r"(?=(?:always|never)\s|keep\s[^.!?\n]{1,60}?\s(?:away|out)\b)"
 _ENSURE = re.compile(
     r"(?:^|(?<=[\s,;.!(@/]))(?:please\s+)?(?:update|change|edit|amend|"
     r"(?:add|put|write|append)(?:\s+(?:a|one)\s+(?:new\s+)?(?:line|rule|note|sentence|section))?\s+(?:to|in|into))"
-    rf"\s+{_THE_FILE}(?:\s+file)?(?:\s+in\s+~?[\w./-]+)?\s+to\s+(?:ensure|make\s+sure)\s+(?:that\s+)?(?=\w)",
+    rf"\s+{_THE_FILE}(?:\s+files?)?(?:{_ANOTHER_FILE})?(?:\s+in\s+~?[\w./-]+)?\s+to\s+"
+    rf"(?:(?:ensure|make\s+sure)\s+(?:that\s+)?(?=\w)|{_KEEPS_OUT})",
     _I,
 )
 # The same in Italian: "aggiorna il tuo CLAUDE.md globale affinché utilizzi il tool gemini-mcp-tool …", "aggiorna
@@ -62,7 +68,7 @@ _IT_ENSURE = re.compile(
 )
 # Italian's pronouns are its articles ("lo rifletta", that it reflect it; "lo stile", the style): a rule is a few words
 _IT_MIN_WORDS = 4
-_ENSURE_CUE = re.compile(r"to\s+(?:ensure|make\s+sure)|affinch|in\s+modo|cos[iì]\s+che", _I)
+_ENSURE_CUE = re.compile(r"to\s+(?:ensure|make\s+sure|always|never|keep)\b|affinch|in\s+modo|cos[iì]\s+che", _I)
 # "Add to CLAUDE.md that python should use uv, uvx and ruff": the rule is the rest of the sentence, as with "to ensure
 # that" (held-out 121, ADR 0103)
 _THAT = re.compile(r"[ \t]+that[ \t]+(?=\w)", _I)

@@ -736,8 +736,9 @@ PINNED_SINCE_ROUND_19 = {
     # but go to review of the reports instead)", what to do if a question just asked is answered yes); no rule to find
     "heldout183": ((22, 0, 5), (1, 0, 0)),
     # round 59: no proposal; 0 of 1 rule found ("… update CLAUDE.md and AGENTS.md to keep agentic coding systems away
-    # from dev-logs, unless they are explicitly instructed to do so by me.")
-    "heldout184": ((32, 1, 5), (0, 0, 0)),
+    # from dev-logs, unless they are explicitly instructed to do so by me."); the sixty-first round (ADR 0124) tuned on
+    # it: the rule is the infinitive when it keeps something away or out, 1 proposal, worth keeping, found
+    "heldout184": ((32, 1, 5), (1, 1, 1)),
     # round 59: no proposal, no rule to find
     "heldout185": ((18, 0, 3), (0, 0, 0)),
     # round 59: no proposal; 0 of 1 rule found ("We practice ATDD, acceptance test driven development. …", said once
