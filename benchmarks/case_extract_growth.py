@@ -97,6 +97,7 @@ TRIGGERS = (
     "(remember i'm unfamiliar with x",
     "i wanted to remind you to always run x",
     "update CLAUDE.md and AGENTS.md to keep x away from y",
+    "is it x? if yes, we shouldn't y",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

@@ -386,6 +386,7 @@ ROLES = {
     "heldout175": "dev175 (seen; was heldout175)",
     "heldout178": "dev178 (seen; was heldout178)",
     "heldout181": "dev181 (seen; was heldout181)",
+    "heldout183": "dev183 (seen; was heldout183)",
     "heldout184": "dev184 (seen; was heldout184)",
     "heldout191": "dev191 (seen; was heldout191)",
     "judged1": "judged1 (seen)",
@@ -797,6 +798,11 @@ DOC_TAIL = """
   their lane began rather than the last change before they landed, hence 85 of 154. Either way the goal's first half
   is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh text: most misses
   are rules inside long task prompts or said once without a standing word.
+- **The sixty-second round (ADR 0125)**: a sentence that opens on the answer to a question just asked ("If yes", "If
+  so", "If not", "If that's the case") says what to do in this case: "(BTW is that from your report? If yes, that's a
+  total BS and we shouldn't commit but go to review of the reports instead)" forbids nothing for later; a strong word
+  after it ("If so, never push to main again.") still counts. Held-out 183: no proposal (was 1, not worth keeping);
+  no other row moved.
 - **The sixty-first round (ADR 0124)**: a request to update the agent's instruction files "to keep X away from / out
   of Y", "to always …" or "to never …" holds that rule, as "to ensure that …" did; one request may name two files ("I
   want you to update CLAUDE.md and AGENTS.md to keep agentic coding systems away from dev-logs, unless …"). Held-out

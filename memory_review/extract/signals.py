@@ -39,6 +39,7 @@ from memory_review.extract.task_at_hand import (
     dislikes_the_thing_at_hand,
     dislikes_without_an_object,
     forbids_a_named_thing,
+    hangs_on_an_answer,
     is_a_note_to_write,
     outside_the_described_future,
     picks_an_offered_option,
@@ -909,6 +910,8 @@ def _about_the_task_at_hand(text: str, hits: list[Signal]) -> bool:
         return True  # "I don't like the color of the header": a complaint about this artifact (ADR 0059)
     if strong == {"I prefer"} and chooses_for_a_step(text) and not _EXPLICIT_STANDING.search(text):
         return True  # "lets do gemini as well … but i would prefer the local AI first": this step's choice (ADR 0108)
+    if not strong and hangs_on_an_answer(text):
+        return True  # "If yes, that's a total BS and we shouldn't commit but …": this case's next step (ADR 0125)
     if (not strong or strong <= {"always", "never"}) and answers_the_person(text):
         return True  # "If I sign out on my phone it should not sign me out on my laptop": a spec (ADR 0059)
     if not strong and zh_a_things_spec(text):

