@@ -309,6 +309,13 @@ SPLITS = (
     "heldout194",
     "heldout195",
     "heldout196",
+    "heldout199",
+    "heldout200",
+    "heldout201",
+    "heldout202",
+    "heldout203",
+    "heldout204",
+    "heldout205",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

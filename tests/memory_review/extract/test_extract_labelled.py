@@ -169,6 +169,9 @@ UNKEPT_LEFT = {
     # held-out 177's "… confirm_import() - … never doc.submit(), …" (the fix of one function); 175's "Remove the word
     # fixture from the commit message, as we don't use it anymore." is gone since round 57 (ADR 0120)
     "heldout177": 1,
+    # held-out 205's "Prepare a task list with TodoWrite to incrementally improve the regexes and always test the
+    # modified script …": the method of this task's steps
+    "heldout205": 1,
     # Held-out 178's "… improve the CLAUDE.md to prevent this type of <tdd_discipline> failure in the future." is gone
     # since round 58 (ADR 0121), and 183's "If yes, that's a total BS and we shouldn't commit …" since round 62 (ADR
     # 0125)
@@ -769,6 +772,26 @@ PINNED_SINCE_ROUND_19 = {
     # round 59: no proposal; 0 of 2 rules found ("… please order the test cases by rising level of complexity, …", "I
     # hate when you just drop 100 lines of code without first explaining what we are about to do.")
     "heldout196": ((52, 2, 10), (0, 0, 0)),
+    # round 60 (frozen at 784d6ba): no proposal, no rule to find
+    "heldout199": ((19, 0, 2), (0, 0, 0)),
+    # round 60: no proposal, no rule to find
+    "heldout200": ((20, 0, 1), (0, 0, 0)),
+    # round 60: no proposal, no rule to find (a Gemini CLI session)
+    "heldout201": ((8, 0, 2), (0, 0, 0)),
+    # round 60: 1 proposal, worth keeping ("… here just note that you'll be assuming safely that you're gemini-2.5-pro,
+    # unless user notifies you …"); 1 of 2 rules found (missed: "Use single attribution, because …")
+    "heldout202": ((9, 2, 3), (1, 1, 1)),
+    # round 60: no proposal; 0 of 1 rule found ("DO NOT FUCKING TOUCH OUR IMPLEMENTATION for exploratory probing of
+    # databases. …", a weak "do not" said once)
+    "heldout203": ((16, 1, 3), (0, 0, 0)),
+    # round 60: 1 proposal, worth keeping ("But maybe next time reflect more on their core values and less on the
+    # surface style."); 1 of 4 rules found (missed: the diary rule recalled, and two naming and docstring conventions
+    # for the specs)
+    "heldout204": ((25, 4, 7), (1, 1, 1)),
+    # round 60: 1 proposal, not worth keeping ("Prepare a task list with TodoWrite to incrementally improve the regexes
+    # and always test the modified script …", the method of this task's steps); 0 of 1 rule found ("I hate all the
+    # bla-bla comments that say the exact same thing the code does.", said once)
+    "heldout205": ((34, 1, 9), (1, 0, 0)),
 }
 
 
