@@ -316,6 +316,7 @@ SPLITS = (
     "heldout203",
     "heldout204",
     "heldout205",
+    "heldout206",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

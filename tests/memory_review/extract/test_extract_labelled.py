@@ -792,6 +792,8 @@ PINNED_SINCE_ROUND_19 = {
     # and always test the modified script …", the method of this task's steps); 0 of 1 rule found ("I hate all the
     # bla-bla comments that say the exact same thing the code does.", said once)
     "heldout205": ((34, 1, 9), (1, 0, 0)),
+    # round 60: no proposal, no rule to find (two Claude Code sessions in Spanish)
+    "heldout206": ((31, 0, 3), (0, 0, 0)),
 }
 
 
