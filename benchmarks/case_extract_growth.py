@@ -98,6 +98,7 @@ TRIGGERS = (
     "i wanted to remind you to always run x",
     "update CLAUDE.md and AGENTS.md to keep x away from y",
     "is it x? if yes, we shouldn't y",
+    "prepare a task list to x and always test y",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

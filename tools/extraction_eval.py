@@ -396,6 +396,7 @@ ROLES = {
     "heldout181": "dev181 (seen; was heldout181)",
     "heldout183": "dev183 (seen; was heldout183)",
     "heldout184": "dev184 (seen; was heldout184)",
+    "heldout205": "dev205 (seen; was heldout205)",
     "heldout191": "dev191 (seen; was heldout191)",
     "judged1": "judged1 (seen)",
 }
@@ -806,6 +807,10 @@ DOC_TAIL = """
   their lane began rather than the last change before they landed, hence 85 of 154. Either way the goal's first half
   is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh text: most misses
   are rules inside long task prompts or said once without a standing word.
+- **The sixty-third round (ADR 0126)**: a sentence that opens by asking for this work's task list or plan ("Prepare a
+  task list with TodoWrite to incrementally improve the regexes and always test the modified script …") sets the
+  method of that plan's steps, "always" and "never" included; the same words in a sentence of their own are still a
+  rule. Held-out 205: no proposal (was 1, not worth keeping); no other row moved.
 - **The sixty-second round (ADR 0125)**: a sentence that opens on the answer to a question just asked ("If yes", "If
   so", "If not", "If that's the case") says what to do in this case: "(BTW is that from your report? If yes, that's a
   total BS and we shouldn't commit but go to review of the reports instead)" forbids nothing for later; a strong word

@@ -43,6 +43,7 @@ from memory_review.extract.task_at_hand import (
     is_a_note_to_write,
     outside_the_described_future,
     picks_an_offered_option,
+    plans_this_work,
     points_back,
     reports_a_status,
     said_of_the_program,
@@ -906,6 +907,8 @@ def _about_the_task_at_hand(text: str, hits: list[Signal]) -> bool:
         return True  # "此合成配方始终有效", "始终显示 Window_CraftList 窗口": the Chinese of the above (ADR 0058)
     if strong and strong <= {"always", "never"} and shows_an_element(text):
         return True  # "Always show the loading spinner while fetching": one element of the screen (ADR 0059)
+    if strong and strong <= {"always", "never"} and plans_this_work(text):
+        return True  # "Prepare a task list … and always test the modified script …": that plan's steps (ADR 0126)
     if strong == {"I don't like"} and dislikes_the_thing_at_hand(text):
         return True  # "I don't like the color of the header": a complaint about this artifact (ADR 0059)
     if strong == {"I prefer"} and chooses_for_a_step(text) and not _EXPLICIT_STANDING.search(text):

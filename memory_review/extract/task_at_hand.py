@@ -457,6 +457,22 @@ def dislikes_the_thing_at_hand(sentence: str) -> bool:
     return clause is not None and bool(_ON_SCREEN_IN_A_CLAUSE.search(clause[0])) and not _EVERY_TIME.search(clause[0])
 
 
+# "Prepare a task list with TodoWrite to incrementally improve the regexes and always test the modified script …": a
+# sentence that opens by asking for this work's task list or plan sets the method of that plan's steps, "always"
+# included (held-out 205, ADR 0126)
+_PLANS_THIS_WORK = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|so|then|now|first|please)\W+){0,2}(?:prepare|make|create|write|draft|set\s+up)\s+"
+    r"(?:(?:a|an|the|your)\s+)?(?:(?:detailed|short|new|step[- ]by[- ]step)\s+)?"
+    r"(?:task[- ]?list|to-?do(?:[- ]?list)?|checklist|plan)\b",
+    _I,
+)
+
+
+def plans_this_work(sentence: str) -> bool:
+    """True for a sentence that opens by asking for this work's task list or plan ("Prepare a task list … and …")."""
+    return _PLANS_THIS_WORK.match(sentence) is not None
+
+
 # "(BTW is that from your report? If yes, that's a total BS and we shouldn't commit but go to review of the reports
 # instead)": a sentence that opens on the answer to a question just asked ("if yes", "if so", "if not", "if that's the
 # case") says what to do in this case (held-out 183, ADR 0125)
