@@ -169,6 +169,10 @@ UNKEPT_LEFT = {
     # held-out 177's "… confirm_import() - … never doc.submit(), …" (the fix of one function); 175's "Remove the word
     # fixture from the commit message, as we don't use it anymore." is gone since round 57 (ADR 0120)
     "heldout177": 1,
+    # held-out 207's "So we'll learn from this crisis for the next time." (a lesson, no rule) and 213's "Would you
+    # remember that, or shoudl we add these as task in Todo, too?" (the words point back at a rule, they hold none)
+    "heldout207": 1,
+    "heldout213": 1,
     # Held-out 178's "… improve the CLAUDE.md to prevent this type of <tdd_discipline> failure in the future." is gone
     # since round 58 (ADR 0121), 183's "If yes, that's a total BS and we shouldn't commit …" since round 62 (ADR 0125),
     # and 205's "Prepare a task list with TodoWrite … and always test the modified script …" since round 63 (ADR 0126)
@@ -792,6 +796,27 @@ PINNED_SINCE_ROUND_19 = {
     "heldout205": ((34, 1, 9), (0, 0, 0)),
     # round 60: no proposal, no rule to find (two Claude Code sessions in Spanish)
     "heldout206": ((31, 0, 3), (0, 0, 0)),
+    # round 62 (frozen at 259a756): 2 proposals, 1 worth keeping (a maybe: "… Never create implementation files
+    # without corresponding tests …", his CLAUDE.md rule quoted back); the mistake: "So we'll learn from this crisis for
+    # the next time."; no rule to find
+    "heldout207": ((34, 0, 6), (2, 1, 0)),
+    # round 62: no proposal; 0 of 1 rule found ("make sure commit message reflects both changes and doesn't waste
+    # reader's time …")
+    "heldout208": ((26, 1, 1), (0, 0, 0)),
+    # round 62: no proposal, no rule to find
+    "heldout209": ((18, 0, 3), (0, 0, 0)),
+    # round 62: 1 proposal, worth keeping (a maybe: "… you'll be the one using it in the future"); no rule to find
+    "heldout210": ((16, 0, 4), (1, 1, 0)),
+    # round 62: no proposal, no rule to find (a Gemini CLI session)
+    "heldout211": ((8, 0, 0), (0, 0, 0)),
+    # round 62: no proposal, no rule to find
+    "heldout212": ((37, 0, 3), (0, 0, 0)),
+    # round 62: 3 proposals, 2 worth keeping by the labels ("Please remember that.", and "… please always think hard
+    # whether we have integration or unit test in other spec files …", maybes); the mistake: "Would you remember that,
+    # or shoudl we add these as task in Todo, too?"; no rule to find
+    "heldout213": ((34, 0, 4), (3, 2, 0)),
+    # round 62: no proposal, no rule to find (the rest of a Spanish Claude Code session)
+    "heldout214": ((3, 0, 0), (0, 0, 0)),
 }
 
 
