@@ -99,6 +99,7 @@ TRIGGERS = (
     "update CLAUDE.md and AGENTS.md to keep x away from y",
     "is it x? if yes, we shouldn't y",
     "prepare a task list to x and always test y",
+    "we'll learn from x for the next time",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

