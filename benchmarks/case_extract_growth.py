@@ -100,6 +100,7 @@ TRIGGERS = (
     "is it x? if yes, we shouldn't y",
     "prepare a task list to x and always test y",
     "we'll learn from x for the next time",
+    "use x. please remember that",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

@@ -406,6 +406,7 @@ ROLES = {
     "heldout184": "dev184 (seen; was heldout184)",
     "heldout205": "dev205 (seen; was heldout205)",
     "heldout207": "dev207 (seen; was heldout207)",
+    "heldout213": "dev213 (seen; was heldout213)",
     "heldout191": "dev191 (seen; was heldout191)",
     "judged1": "judged1 (seen)",
 }
@@ -816,6 +817,12 @@ DOC_TAIL = """
   their lane began rather than the last change before they landed, hence 85 of 154. Either way the goal's first half
   is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh text: most misses
   are rules inside long task prompts or said once without a standing word.
+- **The sixty-fifth round (ADR 0128)**: "Please remember that." and "Would you remember that, or …?" alone in their
+  sentence point at what was said before, as "Make this a rule" does (ADR 0097): the sentence before is the rule when
+  it reads as one ("Use pnpm, not npm. Please remember that."), and nothing is proposed when it does not ("this was
+  very good. Please remember that."); before, the pointer itself was proposed, a memory with nothing in it. Held-out
+  213: 1 proposal, worth keeping (was 3, 2 worth keeping by the labels, one of them "Please remember that."); no other
+  row moved.
 - **The sixty-fourth round (ADR 0127)**: a lesson to be taken "for (the) next time" ("So we'll learn from this crisis
   for the next time.") says no rule, so its "next time" is a future the sentence only describes; "Next time, ask me
   first." still instructs. Held-out 207: 1 proposal, worth keeping (was 2, 1 worth keeping); no other row moved.

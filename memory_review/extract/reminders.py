@@ -61,7 +61,11 @@ _MADE_A_RULE = re.compile(
     r"(?:a|an|the|our|your|my)\s+(?:(?:hard|standing|general|permanent|strict|firm|new|global|project|house)\s+)?"
     r"(?:rule|habit|convention|policy|guideline|principle)"
     r"(?:\s+(?:from\s+now\s+on|going\s+forward|for\s+(?:the\s+)?future|for\s+(?:all|every)\s+[\w-]+))?"
-    r"[\s.!\u2026]*$",
+    r"[\s.!\u2026]*$|"
+    # "Please remember that.", "Would you remember that, or should we add these as tasks in Todo, too?": "that" is no
+    # "that" before a rule but the rule said just before (held-out 213, ADR 0128)
+    rf"{_OPENING}(?:please\s+|(?:would|will|can|could)\s+you\s+)?remember\s+(?:this|that)"
+    r"(?:\s+(?:from\s+now\s+on|going\s+forward|for\s+(?:the\s+)?future))?(?:\s*,\s*or\b[^.!\n]*)?[\s.!?\u2026]*$",
     _I,
 )
 # "I told you to fix the login bug": a job the agent has not done yet, not a rule it forgot.
