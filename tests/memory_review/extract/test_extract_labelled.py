@@ -169,6 +169,12 @@ UNKEPT_LEFT = {
     # held-out 177's "… confirm_import() - … never doc.submit(), …" (the fix of one function); 175's "Remove the word
     # fixture from the commit message, as we don't use it anymore." is gone since round 57 (ADR 0120)
     "heldout177": 1,
+    # held-out 216's "Copy Extreme Programming Explained." (a step the agent was told to do), 218's "add also "// TODO
+    # finished book", so that we grow this … in the future" (why this step is done) and 222's "For example, in future I
+    # like to add new table …" (the person's plan)
+    "heldout216": 1,
+    "heldout218": 1,
+    "heldout222": 1,
     # Held-out 178's "… improve the CLAUDE.md to prevent this type of <tdd_discipline> failure in the future." is gone
     # since round 58 (ADR 0121); 183's "If yes, that's a total BS and we shouldn't commit …" since round 62 (ADR 0125);
     # 205's "Prepare a task list with TodoWrite … and always test the modified script …" since round 63 (ADR 0126);
@@ -818,6 +824,27 @@ PINNED_SINCE_ROUND_19 = {
     "heldout213": ((34, 0, 4), (1, 1, 0)),
     # round 62: no proposal, no rule to find (the rest of a Spanish Claude Code session)
     "heldout214": ((3, 0, 0), (0, 0, 0)),
+    # round 63 (frozen at 8d4289e): no proposal; 0 of 1 rule found ("I dislike comments in bash source listings, …")
+    "heldout215": ((31, 1, 5), (0, 0, 0)),
+    # round 63: 1 proposal, not worth keeping ("Copy Extreme Programming Explained.", from "I told you to copy Extreme
+    # Programming Explained", a step of this task); no rule to find
+    "heldout216": ((10, 0, 3), (1, 0, 0)),
+    # round 63: no proposal, no rule to find (a Gemini CLI session)
+    "heldout217": ((8, 0, 0), (0, 0, 0)),
+    # round 63: 1 proposal, not worth keeping ("add also "// TODO finished book", so that we grow this with all types
+    # when we get to that feature in the future"); 0 of 2 rules found ("I want us to be working only on one scenario at
+    # a time. …", "I really dislike how you always rush to implementation …")
+    "heldout218": ((36, 2, 4), (1, 0, 0)),
+    # round 63: 1 proposal, worth keeping ("You are should NEVER load the day-0##.md in full -- …"); 1 of 3 rules found
+    "heldout219": ((41, 3, 6), (1, 1, 1)),
+    # round 63: no proposal; 0 of 1 rule found ("no, after you refactor code, (after EACH Write/Update) you should run
+    # the tests and coverage")
+    "heldout220": ((18, 1, 6), (0, 0, 0)),
+    # round 63: no proposal; 0 of 1 rule found (standing rules for a coordinating agent inside a long first prompt)
+    "heldout221": ((3, 1, 0), (0, 0, 0)),
+    # round 63: 1 proposal, not worth keeping ("For example, in future I like to add new table …", the person's plan);
+    # 0 of 1 rule found ("Please don't touch …/1-📝Notes.py, leave it as-is.", with its reason)
+    "heldout222": ((12, 1, 6), (1, 0, 0)),
 }
 
 
