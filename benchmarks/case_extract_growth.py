@@ -101,6 +101,7 @@ TRIGGERS = (
     "prepare a task list to x and always test y",
     "we'll learn from x for the next time",
     "use x. please remember that",
+    "i told you to copy x",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

@@ -415,6 +415,7 @@ ROLES = {
     "heldout205": "dev205 (seen; was heldout205)",
     "heldout207": "dev207 (seen; was heldout207)",
     "heldout213": "dev213 (seen; was heldout213)",
+    "heldout216": "dev216 (seen; was heldout216)",
     "heldout191": "dev191 (seen; was heldout191)",
     "judged1": "judged1 (seen)",
 }
@@ -825,6 +826,9 @@ DOC_TAIL = """
   their lane began rather than the last change before they landed, hence 85 of 154. Either way the goal's first half
   is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh text: most misses
   are rules inside long task prompts or said once without a standing word.
+- **The sixty-sixth round (ADR 0129)**: "I told you to copy / paste / fetch / clone …" is a job the agent has not done
+  yet ("That book is already there, I told you to copy Extreme Programming Explained"), as "I told you to fix the login
+  bug" was (ADR 0065), not a rule it forgot. Held-out 216: no proposal (was 1, not worth keeping); no other row moved.
 - **The sixty-fifth round (ADR 0128)**: "Please remember that." and "Would you remember that, or …?" alone in their
   sentence point at what was said before, as "Make this a rule" does (ADR 0097): the sentence before is the rule when
   it reads as one ("Use pnpm, not npm. Please remember that."), and nothing is proposed when it does not ("this was
