@@ -102,6 +102,7 @@ TRIGGERS = (
     "we'll learn from x for the next time",
     "use x. please remember that",
     "i told you to copy x",
+    "add x, so that we grow y when we get to z in the future",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

@@ -416,6 +416,7 @@ ROLES = {
     "heldout207": "dev207 (seen; was heldout207)",
     "heldout213": "dev213 (seen; was heldout213)",
     "heldout216": "dev216 (seen; was heldout216)",
+    "heldout218": "dev218 (seen; was heldout218)",
     "heldout191": "dev191 (seen; was heldout191)",
     "judged1": "judged1 (seen)",
 }
@@ -826,6 +827,10 @@ DOC_TAIL = """
   their lane began rather than the last change before they landed, hence 85 of 154. Either way the goal's first half
   is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh text: most misses
   are rules inside long task prompts or said once without a standing word.
+- **The sixty-seventh round (ADR 0130)**: "when we get to … in the future" names a point the work will reach ('add
+  also "// TODO finished book", so that we grow this with all types when we get to that feature in the future'), so its
+  "in the future" is a future the sentence only describes; "… so that we don't miss it in the future" still reaches
+  every later session. Held-out 218: no proposal (was 1, not worth keeping); no other row moved.
 - **The sixty-sixth round (ADR 0129)**: "I told you to copy / paste / fetch / clone …" is a job the agent has not done
   yet ("That book is already there, I told you to copy Extreme Programming Explained"), as "I told you to fix the login
   bug" was (ADR 0065), not a rule it forgot. Held-out 216: no proposal (was 1, not worth keeping); no other row moved.

@@ -246,6 +246,10 @@ _FUTURE_DESCRIBED = re.compile(
     # the foundation for adding other panels in the future": what may become of a thing, with no "you" bound (held-out
     # 78, ADR 0090)
     r"\b(?:can|could|may|might)\s+(?:(?!\byou\b)[^,;.!?\n]){0,80}?\bin\s+(?:the\s+)?future\b|"
+    # "add also "// TODO finished book", so that we grow this with all types when we get to that feature in the
+    # future": a point the work will reach, not a way of working (held-out 218, ADR 0130); "add this as a hard rule to
+    # @CLAUDE.md so that we don't miss it in the future" still reaches every later session
+    r"\bwhen\s+(?:we|i)\s+(?:get|come|move|turn)\s+to\b[^,;.!?\n]{0,60}?\bin\s+(?:the\s+)?future\b|"
     # "So we'll learn from this crisis for the next time.": a lesson to be taken, which says no rule (held-out 207, ADR
     # 0127)
     r"\blearn(?:ed|t|s|ing)?\b[^,;.!?\n]{0,60}?\bfor\s+(?:the\s+)?next\s+time\b|"
