@@ -333,6 +333,12 @@ SPLITS = (
     "heldout220",
     "heldout221",
     "heldout222",
+    "heldout223",
+    "heldout224",
+    "heldout225",
+    "heldout227",
+    "heldout228",
+    "heldout229",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

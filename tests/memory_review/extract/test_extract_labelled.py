@@ -173,6 +173,8 @@ UNKEPT_LEFT = {
     # Programming Explained." is gone since round 66 (ADR 0129) and 218's "add also "// TODO finished book", so that we
     # grow this … in the future" since round 67 (ADR 0130)
     "heldout222": 1,
+    # held-out 228's "I'd like to end this day's session and continue next time." (the person's plan for this work)
+    "heldout228": 1,
     # Held-out 178's "… improve the CLAUDE.md to prevent this type of <tdd_discipline> failure in the future." is gone
     # since round 58 (ADR 0121); 183's "If yes, that's a total BS and we shouldn't commit …" since round 62 (ADR 0125);
     # 205's "Prepare a task list with TodoWrite … and always test the modified script …" since round 63 (ADR 0126);
@@ -845,6 +847,21 @@ PINNED_SINCE_ROUND_19 = {
     # round 63: 1 proposal, not worth keeping ("For example, in future I like to add new table …", the person's plan);
     # 0 of 1 rule found ("Please don't touch …/1-📝Notes.py, leave it as-is.", with its reason)
     "heldout222": ((12, 1, 6), (1, 0, 0)),
+    # round 65 (frozen at 37d245a): no proposal, no rule to find
+    "heldout223": ((40, 0, 7), (0, 0, 0)),
+    # round 65: no proposal, no rule to find (a Gemini CLI session)
+    "heldout224": ((5, 0, 3), (0, 0, 0)),
+    # round 65: no proposal, no rule to find
+    "heldout225": ((25, 0, 2), (0, 0, 0)),
+    # round 65: no proposal; 0 of 4 rules found ("W8, when you are doing exploration of the DB state, use real
+    # database, not the fixtures. …", how to hand work to the Gemini CLI, when a story is `reopened`, the order of the
+    # "Completed Features" list)
+    "heldout227": ((53, 4, 13), (0, 0, 0)),
+    # round 65: 1 proposal, not worth keeping ("I'd like to end this day's session and continue next time."); no rule
+    # to find
+    "heldout228": ((14, 0, 3), (1, 0, 0)),
+    # round 65: no proposal, no rule to find
+    "heldout229": ((3, 0, 1), (0, 0, 0)),
 }
 
 
