@@ -103,6 +103,7 @@ TRIGGERS = (
     "use x. please remember that",
     "i told you to copy x",
     "add x, so that we grow y when we get to z in the future",
+    "in future i like to add x",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

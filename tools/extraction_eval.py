@@ -423,6 +423,7 @@ ROLES = {
     "heldout213": "dev213 (seen; was heldout213)",
     "heldout216": "dev216 (seen; was heldout216)",
     "heldout218": "dev218 (seen; was heldout218)",
+    "heldout222": "dev222 (seen; was heldout222)",
     "heldout191": "dev191 (seen; was heldout191)",
     "judged1": "judged1 (seen)",
 }
@@ -833,6 +834,10 @@ DOC_TAIL = """
   their lane began rather than the last change before they landed, hence 85 of 154. Either way the goal's first half
   is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh text: most misses
   are rules inside long task prompts or said once without a standing word.
+- **The sixty-eighth round (ADR 0131)**: "in (the) future I / we like / love / hope / intend / expect to …" is the
+  person's own plan ('For example, in future I like to add new table and associated streamlit page on top, …'), as "in
+  the future we'd want …" is; "In the future I like you to run the tests first." still instructs. Held-out 222: no
+  proposal (was 1, not worth keeping); no other row moved.
 - **The sixty-seventh round (ADR 0130)**: "when we get to … in the future" names a point the work will reach ('add
   also "// TODO finished book", so that we grow this with all types when we get to that feature in the future'), so its
   "in the future" is a future the sentence only describes; "… so that we don't miss it in the future" still reaches

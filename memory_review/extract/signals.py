@@ -114,7 +114,9 @@ _DONT_NOT_RULES = (
 # project, we're going to create a script that …" (held-out 146, ADR 0111).
 _NOT_A_PLAN = (
     r"(?!\s*,?\s*(?:we|i|it|they|this|that|there)"
-    r"(?:'d|'ll|(?:'re|'m|\s+are|\s+am)\s+going\s+to|\s+(?:would|will|might|may|could|can|want|plan|need)\b)"
+    r"(?:'d|'ll|(?:'re|'m|\s+are|\s+am)\s+going\s+to|\s+(?:would|will|might|may|could|can|want|plan|need)\b|"
+    # "For example, in future I like to add new table …": the person's own plan (held-out 222, ADR 0131)
+    r"\s+(?:like|love|hope|intend|expect)\s+to\b)"
     # "In the future, I'd like you to ask first" asks the agent (held-out 69's near miss, ADR 0085)
     r"(?!\s+(?:like|love|want|prefer)\s+(?:you|it\s+if\s+you)\b))"
 )
