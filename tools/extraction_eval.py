@@ -339,6 +339,12 @@ SPLITS = (
     "heldout227",
     "heldout228",
     "heldout229",
+    "heldout231",
+    "heldout232",
+    "heldout233",
+    "heldout234",
+    "heldout235",
+    "heldout236",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

@@ -862,6 +862,20 @@ PINNED_SINCE_ROUND_19 = {
     "heldout228": ((14, 0, 3), (1, 0, 0)),
     # round 65: no proposal, no rule to find
     "heldout229": ((3, 0, 1), (0, 0, 0)),
+    # round 67 (frozen at 98ffdce): no proposal, no rule to find (a Gemini CLI session)
+    "heldout231": ((7, 0, 2), (0, 0, 0)),
+    # round 67: no proposal; 0 of 2 rules found (two commit-message preferences said in reproaches: "… you don't need
+    # to name the books, …", "Who's interested in intros like "This commit updates" ?!?! Get to the point, be brief")
+    "heldout232": ((17, 2, 2), (0, 0, 0)),
+    # round 67: no proposal, no rule to find
+    "heldout233": ((7, 0, 1), (0, 0, 0)),
+    # round 67: no proposal, no rule to find
+    "heldout234": ((13, 0, 2), (0, 0, 0)),
+    # round 67: no proposal, no rule to find (a Gemini CLI session)
+    "heldout235": ((13, 0, 5), (0, 0, 0)),
+    # round 67: no proposal; 0 of 2 rules found (how he reads long replies and wants terse ones, spoken; never passing
+    # off the agent's words as his)
+    "heldout236": ((6, 2, 2), (0, 0, 0)),
 }
 
 
