@@ -104,6 +104,7 @@ TRIGGERS = (
     "i told you to copy x",
     "add x, so that we grow y when we get to z in the future",
     "in future i like to add x",
+    "let's end x and continue next time",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

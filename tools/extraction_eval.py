@@ -430,6 +430,7 @@ ROLES = {
     "heldout216": "dev216 (seen; was heldout216)",
     "heldout218": "dev218 (seen; was heldout218)",
     "heldout222": "dev222 (seen; was heldout222)",
+    "heldout228": "dev228 (seen; was heldout228)",
     "heldout191": "dev191 (seen; was heldout191)",
     "judged1": "judged1 (seen)",
 }
@@ -840,6 +841,10 @@ DOC_TAIL = """
   their lane began rather than the last change before they landed, hence 85 of 154. Either way the goal's first half
   is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh text: most misses
   are rules inside long task prompts or said once without a standing word.
+- **The sixty-ninth round (ADR 0132)**: "continue / resume / carry on / pick it up … next time" says where this work
+  picks up again ("I'd like to end this day's session and continue next time."), a future the sentence only describes;
+  "Next time, continue from the last commit instead of starting over." still instructs. Held-out 228: no proposal (was
+  1, not worth keeping); no other row moved.
 - **The sixty-eighth round (ADR 0131)**: "in (the) future I / we like / love / hope / intend / expect to …" is the
   person's own plan ('For example, in future I like to add new table and associated streamlit page on top, …'), as "in
   the future we'd want …" is; "In the future I like you to run the tests first." still instructs. Held-out 222: no

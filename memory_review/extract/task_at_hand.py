@@ -250,6 +250,9 @@ _FUTURE_DESCRIBED = re.compile(
     # future": a point the work will reach, not a way of working (held-out 218, ADR 0130); "add this as a hard rule to
     # @CLAUDE.md so that we don't miss it in the future" still reaches every later session
     r"\bwhen\s+(?:we|i)\s+(?:get|come|move|turn)\s+to\b[^,;.!?\n]{0,60}?\bin\s+(?:the\s+)?future\b|"
+    # "I'd like to end this day's session and continue next time.": where this work picks up again (held-out 228, ADR
+    # 0132)
+    r"\b(?:continue|resume|carry\s+on|pick\s+(?:it|this|that)\s+up)\b[^,;.!?\n]{0,40}?\bnext\s+time\b|"
     # "So we'll learn from this crisis for the next time.": a lesson to be taken, which says no rule (held-out 207, ADR
     # 0127)
     r"\blearn(?:ed|t|s|ing)?\b[^,;.!?\n]{0,60}?\bfor\s+(?:the\s+)?next\s+time\b|"

