@@ -105,6 +105,7 @@ TRIGGERS = (
     "add x, so that we grow y when we get to z in the future",
     "in future i like to add x",
     "let's end x and continue next time",
+    "i dislike comments in x listings",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

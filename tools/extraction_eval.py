@@ -427,11 +427,13 @@ ROLES = {
     "heldout205": "dev205 (seen; was heldout205)",
     "heldout207": "dev207 (seen; was heldout207)",
     "heldout213": "dev213 (seen; was heldout213)",
+    "heldout215": "dev215 (seen; was heldout215)",
     "heldout216": "dev216 (seen; was heldout216)",
     "heldout218": "dev218 (seen; was heldout218)",
     "heldout222": "dev222 (seen; was heldout222)",
     "heldout228": "dev228 (seen; was heldout228)",
     "heldout191": "dev191 (seen; was heldout191)",
+    "heldout196": "dev196 (seen; was heldout196)",
     "judged1": "judged1 (seen)",
 }
 
@@ -841,6 +843,15 @@ DOC_TAIL = """
   their lane began rather than the last change before they landed, hence 85 of 154. Either way the goal's first half
   is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh text: most misses
   are rules inside long task prompts or said once without a standing word.
+- **The seventieth round (ADR 0133)**, tuned on held-out 196, 205, 215 and 218, where one person's dislikes said once
+  were the session's rules: "I don't like / hate / dislike / can't stand" a kind of thing ("I dislike comments in bash
+  source listings", "I hate all the bla-bla comments that say …", "I dont like nested types", "I don't like to use
+  mocks") or the agent's way of working ("I hate when you just drop 100 lines of code …", "I really dislike how you
+  always rush to implementation …") is proposed at once, no longer held back with the other first-person kinds (ADR
+  0110); "I dislike the ton of functions …", "I don't like that layout" and "I don't like to see this" name the thing at
+  hand and still wait. Held-out 196, 205, 215 and 218: 1 proposal each, worth keeping, 1 rule found in each; held-out
+  20 (2 proposals, both worth keeping, 1 of 1 found, as before round 49) and 182 (1 proposal, a maybe) moved too: 6
+  proposals more, all worth keeping, 5 rules more found.
 - **The sixty-ninth round (ADR 0132)**: "continue / resume / carry on / pick it up … next time" says where this work
   picks up again ("I'd like to end this day's session and continue next time."), a future the sentence only describes;
   "Next time, continue from the last commit instead of starting over." still instructs. Held-out 228: no proposal (was

@@ -36,6 +36,7 @@ from memory_review.extract.task_at_hand import (
     chooses_for_a_step,
     describes_an_occasion,
     describes_behaviour,
+    dislikes_a_kind,
     dislikes_the_thing_at_hand,
     dislikes_without_an_object,
     forbids_a_named_thing,
@@ -708,6 +709,8 @@ def _standing(signal: Signal, text: str) -> bool:
     if signal.name in _FIRST_PERSON:
         if _PREFERS_FOR_THE_THING_AT_HAND.search(text):
             return False  # "I would prefer for this to be something that runs on command instead …" (ADR 0116)
+        if signal.name == "I don't like" and dislikes_a_kind(text):
+            return True  # "I dislike comments in bash source listings": a kind of thing, in general (ADR 0133)
         return _CHOOSES_AGAINST.search(text) is not None or _IN_THE_PROJECT.search(text) is not None
     if not signal.strong:
         return False

@@ -454,9 +454,33 @@ _DISLIKES_THE_THING = re.compile(
     r"how\s+(?:you|one)\s+can\s+(?:see|tell|notice)\b)",
     _I,
 )
+# "I dislike comments in bash source listings", "I hate all the bla-bla comments that say …", "I dont like nested
+# types", "I don't like to use mocks", "I hate when you just drop 100 lines of code …", "I really dislike how you always
+# rush to implementation": a kind of thing, or the agent's way of working, disliked in general; said once it is a rule
+# that generalises (held-out 196, 205, 215 and 218, ADR 0133). "I dislike you adding all the inline documentation to
+# pytest.ini and conftest.py" is about this change.
+_NOT_A_KIND = (
+    r"(?!(?:the|this|that|these|those|it|its|some|any|my|your|his|her|our|their|a|an|how|what|and|or|but|when|where|"
+    r"which|one|them|him|me|us|you|to|being|having|doing|seeing|working|using)\b)"
+)
+# the plural noun or gerund that names the kind, not a word that only ends in "s"
+_A_KIND_WORD = (
+    r"(?!(?:this|was|has|does|is|his|its|thus|yes|as|us|always|perhaps|sometimes)\b)[a-z][\w-]*(?:[^s\W]s|ing)\b"
+)
+_DISLIKES_A_KIND = re.compile(
+    rf"{_I_DISLIKE}(?:it\s+)?(?:when\s+you\b|how\s+you\s+(?:always|keep|constantly)\b|"
+    rf"to\s+(?!(?:be|see|do|have)\b)[a-z]|all\s+(?:the\s+|those\s+|these\s+)?[a-z]|"
+    rf"{_NOT_A_KIND}(?:[a-z][\w-]*\s+){{0,2}}?{_A_KIND_WORD})",
+    _I,
+)
 _THE_WAY_YOU_CLAUSE = re.compile(rf"{_I_DISLIKE}the\s+way\s+you\s+[^,.;:!?\n]{{1,120}}", _I)
 _ON_SCREEN_IN_A_CLAUSE = re.compile(rf"\b{_ON_SCREEN}\b", _I)
 _EVERY_TIME = re.compile(r"\b(?:every\w*|all|always|any|never)\b", _I)
+
+
+def dislikes_a_kind(sentence: str) -> bool:
+    """True for "I dislike comments in bash listings", "I hate when you …": a standing dislike, not of one thing."""
+    return _DISLIKES_A_KIND.search(sentence) is not None
 
 
 def dislikes_the_thing_at_hand(sentence: str) -> bool:

@@ -239,8 +239,9 @@ def test_the_twentieth_to_twenty_third_held_out_splits_give_what_the_frozen_nint
     rows = {name: evaluate_split(name) for name in ("heldout20", "heldout21", "heldout22", "heldout23")}
     labels = [(180, 1, 9), (275, 1, 19), (22, 0, 6), (188, 0, 19)]
     assert [(f.prompts, f.durable, f.maybe) for f in rows.values()] == labels
-    # Round 49 (ADR 0110): "I dont like nested types, …", a dislike said once, waits for a second session (was 2, 2, 1)
-    assert [(len(f.proposals), f.kept, f.durable_found) for f in rows.values()] == [(1, 1, 0)] + [(0, 0, 0)] * 3
+    # Round 49 (ADR 0110): "I dont like nested types, …", a dislike said once, waits for a second session (was 2, 2, 1);
+    # round 70 (ADR 0133): a dislike of a kind of thing ("nested types") is proposed at once again
+    assert [(len(f.proposals), f.kept, f.durable_found) for f in rows.values()] == [(2, 2, 1)] + [(0, 0, 0)] * 3
 
 
 def test_the_fifth_round_keeps_what_it_was_tuned_to() -> None:
@@ -734,8 +735,9 @@ PINNED_SINCE_ROUND_19 = {
     # fifty-ninth round (ADR 0122) tuned on it: "remember" before what the person is, 1 proposal, worth keeping, found
     "heldout181": ((57, 1, 8), (1, 1, 1)),
     # round 59 (frozen at e5042d9): no proposal; 0 of 2 rules found ("don't put comments into bash snippets, …", a
-    # "don't" said once, and the project's test terminology)
-    "heldout182": ((44, 2, 11), (0, 0, 0)),
+    # "don't" said once, and the project's test terminology); since the seventieth round (ADR 0133) 1 proposal, worth
+    # keeping (a maybe: "I hate wasting credits on repeated invocations of you, Claude, …")
+    "heldout182": ((44, 2, 11), (1, 1, 0)),
     # round 59 (frozen at 043f24f): 1 proposal, not worth keeping ("If yes, that's a total BS and we shouldn't commit
     # but go to review of the reports instead)", what to do if a question just asked is answered yes); no rule to find;
     # the sixty-second round (ADR 0125) tuned on it: a sentence that opens on the answer ("If yes", "If not") is this
@@ -773,8 +775,10 @@ PINNED_SINCE_ROUND_19 = {
     # before modifying/wrting!"; "Let's not -- I want only copies of real books, …")
     "heldout195": ((71, 4, 11), (1, 1, 1)),
     # round 59: no proposal; 0 of 2 rules found ("… please order the test cases by rising level of complexity, …", "I
-    # hate when you just drop 100 lines of code without first explaining what we are about to do.")
-    "heldout196": ((52, 2, 10), (0, 0, 0)),
+    # hate when you just drop 100 lines of code without first explaining what we are about to do."); the seventieth
+    # round (ADR 0133) tuned on it and on 205, 215 and 218: a dislike of a kind of thing or of the agent's way of
+    # working said once is a rule, 1 proposal, worth keeping, 1 of 2 rules found
+    "heldout196": ((52, 2, 10), (1, 1, 1)),
     # round 60 (frozen at 784d6ba): no proposal, no rule to find
     "heldout199": ((19, 0, 2), (0, 0, 0)),
     # round 60: no proposal, no rule to find
@@ -794,8 +798,9 @@ PINNED_SINCE_ROUND_19 = {
     # round 60: 1 proposal, not worth keeping ("Prepare a task list with TodoWrite to incrementally improve the regexes
     # and always test the modified script …", the method of this task's steps); 0 of 1 rule found ("I hate all the
     # bla-bla comments that say the exact same thing the code does.", said once); the sixty-third round (ADR 0126)
-    # tuned on it: "always" in the sentence that asks for this work's task list is that plan's method, no proposal
-    "heldout205": ((34, 1, 9), (0, 0, 0)),
+    # tuned on it: "always" in the sentence that asks for this work's task list is that plan's method, no proposal;
+    # since the seventieth round (ADR 0133) 1 proposal, worth keeping ("I hate all the bla-bla comments …"), found
+    "heldout205": ((34, 1, 9), (1, 1, 1)),
     # round 60: no proposal, no rule to find (two Claude Code sessions in Spanish)
     "heldout206": ((31, 0, 3), (0, 0, 0)),
     # round 62 (frozen at 259a756): 2 proposals, 1 worth keeping (a maybe: "… Never create implementation files
@@ -822,8 +827,9 @@ PINNED_SINCE_ROUND_19 = {
     "heldout213": ((34, 0, 4), (1, 1, 0)),
     # round 62: no proposal, no rule to find (the rest of a Spanish Claude Code session)
     "heldout214": ((3, 0, 0), (0, 0, 0)),
-    # round 63 (frozen at 8d4289e): no proposal; 0 of 1 rule found ("I dislike comments in bash source listings, …")
-    "heldout215": ((31, 1, 5), (0, 0, 0)),
+    # round 63 (frozen at 8d4289e): no proposal; 0 of 1 rule found ("I dislike comments in bash source listings, …");
+    # since the seventieth round (ADR 0133) 1 proposal, worth keeping, found
+    "heldout215": ((31, 1, 5), (1, 1, 1)),
     # round 63: 1 proposal, not worth keeping ("Copy Extreme Programming Explained.", from "I told you to copy Extreme
     # Programming Explained", a step of this task); no rule to find; the sixty-sixth round (ADR 0129) tuned on it: "I
     # told you to copy …" is a step not done, no proposal
@@ -833,8 +839,9 @@ PINNED_SINCE_ROUND_19 = {
     # round 63: 1 proposal, not worth keeping ("add also "// TODO finished book", so that we grow this with all types
     # when we get to that feature in the future"); 0 of 2 rules found ("I want us to be working only on one scenario at
     # a time. …", "I really dislike how you always rush to implementation …"); the sixty-seventh round (ADR 0130) tuned
-    # on it: "when we get to … in the future" is a point the work will reach, no proposal
-    "heldout218": ((36, 2, 4), (0, 0, 0)),
+    # on it: "when we get to … in the future" is a point the work will reach, no proposal; since the seventieth round
+    # (ADR 0133) 1 proposal, worth keeping ("I really dislike how you always rush to implementation …"), 1 of 2 found
+    "heldout218": ((36, 2, 4), (1, 1, 1)),
     # round 63: 1 proposal, worth keeping ("You are should NEVER load the day-0##.md in full -- …"); 1 of 3 rules found
     "heldout219": ((41, 3, 6), (1, 1, 1)),
     # round 63: no proposal; 0 of 1 rule found ("no, after you refactor code, (after EACH Write/Update) you should run

@@ -100,7 +100,9 @@ def test_disliking_pasted_data_is_no_rule(sentence: str) -> None:
 
 
 def test_a_standing_dislike_still_is_one() -> None:
-    assert held_until_said_again("I don't like nested ternaries, write ifs.")  # a dislike said once waits (ADR 0110)
+    # a dislike said once waited (ADR 0110); a kind of thing disliked is proposed at once since round 70 (ADR 0133)
+    assert said("I don't like nested ternaries, write ifs.") == ["I don't like nested ternaries, write ifs."]
+    assert held_until_said_again("I hate it when the build is slow, write ifs.")
     instead = "I don't like nested ternaries, write ifs instead."
     assert said(instead) == [instead]
 

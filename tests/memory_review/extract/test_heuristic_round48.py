@@ -8,7 +8,7 @@ it looks", not about how the agent works.
 from __future__ import annotations
 
 import pytest
-from rounds_kit import held_until_said_again, said
+from rounds_kit import said
 
 
 @pytest.mark.parametrize(
@@ -25,4 +25,6 @@ def test_a_complaint_about_what_the_screen_shows_is_no_rule(sentence: str) -> No
 
 def test_a_dislike_of_how_the_agent_works_is_still_a_preference() -> None:
     sentence = "I don't like when you add comments to every line, keep them short."
-    assert held_until_said_again(sentence)  # a dislike said once waits for a second session (ADR 0110)
+    # a dislike said once waited for a second session (ADR 0110); of the agent's way of working, it is proposed at once
+    # since round 70 (ADR 0133)
+    assert said(sentence) == [sentence]

@@ -22,8 +22,9 @@ from memory_review.extract.signals import classify
         "We use Go for the backend.",
         "We only use aarch64-linux.",
         "I prefer the file to be named LICENSE-Apache-2.0",
-        "I dont like nested types, and I like all types to have their own file",
-        "I don't like to use mocks.",
+        # "I dont like nested types, …" and "I don't like to use mocks." dislike a kind of thing: proposed at once
+        # since round 70 (ADR 0133)
+        "I hate it when the build is slow.",
     ],
 )
 def test_what_the_person_or_team_does_or_likes_said_once_waits_for_a_second_session(sentence: str) -> None:

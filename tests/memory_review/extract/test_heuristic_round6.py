@@ -228,8 +228,9 @@ def test_a_standing_rule_or_dislike_is_still_proposed(sentence: str) -> None:
 @pytest.mark.parametrize(
     "sentence",
     [
-        "I don't like it when you add comments everywhere.",  # the agent's way of working
-        "I don't like untrack, and don't want to use them unless COMPLETELY neccessary",  # dev 2: a kind of thing
+        # dev 2: a kind of thing, named by one word the dislike of a kind (ADR 0133) does not read as one. "I don't like
+        # it when you add comments everywhere." (the agent's way of working) is proposed at once since round 70.
+        "I don't like untrack, and don't want to use them unless COMPLETELY neccessary",
     ],
 )
 def test_a_dislike_said_once_is_a_rule_that_waits_for_a_second_session(sentence: str) -> None:
