@@ -345,6 +345,9 @@ SPLITS = (
     "heldout234",
     "heldout235",
     "heldout236",
+    "heldout238",
+    "heldout239",
+    "heldout242",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

@@ -883,6 +883,13 @@ PINNED_SINCE_ROUND_19 = {
     # round 67: no proposal; 0 of 2 rules found (how he reads long replies and wants terse ones, spoken; never passing
     # off the agent's words as his)
     "heldout236": ((6, 2, 2), (0, 0, 0)),
+    # round 70 (frozen at 7e9340b): 1 proposal, worth keeping (a maybe: "try to commit again, don't run ruff manually");
+    # no rule to find (a Gemini CLI session)
+    "heldout238": ((3, 0, 1), (1, 1, 0)),
+    # round 70: no proposal, no rule to find
+    "heldout239": ((3, 0, 1), (0, 0, 0)),
+    # round 70: no proposal, no rule to find (the one new prompt in a re-printed stretch)
+    "heldout242": ((1, 0, 0), (0, 0, 0)),
 }
 
 
