@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from memory_review.extract.heuristic import SIGNAL_MEMORY_NOTE
 from tools.extraction_eval import LABELLED, REPO, SPLITS, plain, says_again
 
 # Before held-out 20 a split could land before the round that measured it was frozen; held-out 11 is the one where
@@ -36,6 +37,7 @@ EXTRACT = "memory_review/extract"
 _SIGNAL = re.compile(r'signal "([^"]+)"')
 _REPEATED = re.compile(r"^The user gave the same instruction")
 _REMINDED = re.compile(r"^The user (?:reminded|made what they said)")
+_SHORTCUT = re.compile(r'^The user typed this in turn .+ with Claude Code\'s "#" memory shortcut')
 
 # Run in a child interpreter whose path starts at an old commit's worktree: the names it uses (load_split,
 # rule_passages, proposals_of) are in tools/extraction_eval.py since the sixth round.
@@ -92,6 +94,8 @@ def kind_of(rationale: str) -> str:
         return "repeated across sessions"
     if _REMINDED.search(rationale):
         return "reminded / made a rule"
+    if _SHORTCUT.search(rationale):
+        return SIGNAL_MEMORY_NOTE  # its rationale names no signal; without this the row was the rationale's start
     return rationale.split(":")[0][:60]
 
 

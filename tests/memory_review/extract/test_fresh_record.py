@@ -32,6 +32,11 @@ def test_the_kind_is_the_signal_the_rationale_names(text: str) -> None:
     assert kind_of(finding.rationale) == finding.signal
 
 
+def test_a_note_typed_with_the_memory_shortcut_is_its_own_kind() -> None:
+    (finding,) = extract(user_transcript("# ONE SCENARIO AT A TIME!"))
+    assert kind_of(finding.rationale) == finding.signal == "# memory note"
+
+
 def test_a_rule_said_in_two_sessions_is_counted_as_repeated() -> None:
     text = "We use Go for the backend."
     (finding,) = extract(user_transcript(text, text, sessions=("s1", "s2")))
