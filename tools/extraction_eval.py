@@ -813,7 +813,7 @@ DOC_TAIL = """
   (palimondo/BookMinder, Claude Code and Gemini CLI sessions over twenty days and a Claude Code cloud session file),
   with two Spanish Claude Code sessions kept in MostroP2P/mobile, a Streamlit developer's console
   (digital-duck/st_note), a claude-flow run (adrianco/c11s-house-ios) and an agent's write-up of one conversation
-  (SoYama350/listing-saas); nine more lanes found no new prompt (a looping aider reply, stretches the terminal
+  (SoYama350/listing-saas); eight more lanes found no new prompt (a looping aider reply, stretches the terminal
   re-printed, tool output only) or no licensed source. The sources found by name and by search are close to spent. Worth
   keeping: "Next time I tell you to use command line tools, do so.", "# ONE SCENARIO AT A TIME!" (Claude Code's memory
   shortcut), "… you'll be assuming safely that you're gemini-2.5-pro, unless user notifies you …", "But maybe next time
