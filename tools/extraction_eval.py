@@ -348,6 +348,9 @@ SPLITS = (
     "heldout238",
     "heldout239",
     "heldout242",
+    "heldout243",
+    "heldout244",
+    "heldout245",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

@@ -890,6 +890,15 @@ PINNED_SINCE_ROUND_19 = {
     "heldout239": ((3, 0, 1), (0, 0, 0)),
     # round 70: no proposal, no rule to find (the one new prompt in a re-printed stretch)
     "heldout242": ((1, 0, 0), (0, 0, 0)),
+    # round 70 (the extractor of 7e9340b, unchanged at 1068cd4 where the lanes began): 1 proposal, worth keeping ("Wait,
+    # next time on repeated commit failure alert me!"); 1 of 2 rules found (missed: "Don't try to resolve ruff failure
+    # from comit hooks manually with format -fix. …", a "don't" said once)
+    "heldout243": ((7, 2, 0), (1, 1, 1)),
+    # round 70: no proposal, no rule to find (a Gemini CLI session)
+    "heldout244": ((4, 0, 2), (0, 0, 0)),
+    # round 70: 2 proposals, both worth keeping ("From from now on, … extra high is our default.", found; "… integration
+    # tests should never be written against mocks.", a maybe); 1 of 1 rule found
+    "heldout245": ((5, 1, 2), (2, 2, 1)),
 }
 
 
