@@ -106,6 +106,7 @@ TRIGGERS = (
     "in future i like to add x",
     "let's end x and continue next time",
     "i dislike comments in x listings",
+    "i have now done x -- but please recall that you should not y",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

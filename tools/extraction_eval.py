@@ -430,6 +430,7 @@ ROLES = {
     "heldout181": "dev181 (seen; was heldout181)",
     "heldout183": "dev183 (seen; was heldout183)",
     "heldout184": "dev184 (seen; was heldout184)",
+    "heldout204": "dev204 (seen; was heldout204)",
     "heldout205": "dev205 (seen; was heldout205)",
     "heldout207": "dev207 (seen; was heldout207)",
     "heldout213": "dev213 (seen; was heldout213)",
@@ -876,6 +877,10 @@ DOC_TAIL = """
   landed, hence 98 of 175. Either way the goal's first half
   is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh text: most misses
   are rules inside long task prompts or said once without a standing word.
+- **The seventy-first round (ADR 0134)**, tuned on held-out 204: "please recall that you should not be rummaging in
+  `claude-dev-log-diary` directory without my explicit permissions, …" says the rule was given before, so the named
+  folder no longer holds it back, and after "I have now committed the day-016.md --" the rule is what follows the dash.
+  Held-out 204: 2 proposals, both worth keeping, 2 of 4 rules found (was 1, 1, 1); no other split moved.
 - **The seventieth round (ADR 0133)**, tuned on held-out 196, 205, 215 and 218, where one person's dislikes said once
   were the session's rules: "I don't like / hate / dislike / can't stand" a kind of thing ("I dislike comments in bash
   source listings", "I hate all the bla-bla comments that say …", "I dont like nested types", "I don't like to use

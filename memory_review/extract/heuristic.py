@@ -76,6 +76,7 @@ from memory_review.extract.signals import (
     names_it_before,
     scope_of,
 )
+from memory_review.extract.task_at_hand import says_it_was_said_before
 from memory_review.extract.textutil import FILE_NAME, Covered, leaders, sentence_spans, tokens, unwrapped
 from memory_review.extract.transcript import UNTRUSTED_SOURCES, Transcript, Turn
 from memory_review.models import MemoryType
@@ -389,8 +390,10 @@ def _rule_beside_the_task(said: _Said) -> tuple[_Said, Classification] | None:
     found = examine(rule.text)
     if found is not None and start is not None:
         found = replace(found, held_back=False)  # "remember I don't like …" asks for it to be kept (ADR 0110)
-    if found is None or found.named_one_off or found.held_back or not is_strong(found.signal):
+    if found is None or found.named_one_off or found.held_back:
         return None
+    if not is_strong(found.signal) and not says_it_was_said_before(rule.text):
+        return None  # a weak word is a rule here only when the person says it was given before (ADR 0134)
     return rule, found
 
 

@@ -94,10 +94,13 @@ def rule_before_task(sentence: str) -> int | None:
 
 
 # "Come up with a plan for these tests, remember I don't like to use mocks.": a standing rule tacked onto this task's
-# request, after "remember" / "keep in mind" / "don't forget" (held-out 53, ADR 0082).
+# request, after "remember" / "keep in mind" / "don't forget" (held-out 53, ADR 0082); "I have now committed the
+# day-016.md -- but please recall that you should not be rummaging in …": after "recall that", which stays in the rule,
+# since it says the rule was given before (held-out 204, ADR 0134)
 _RULE_AFTER_TASK = re.compile(
-    r"[,;:\u2014\u2013]\s*(?:(?:and|but|also|oh|btw|plus)\s+)?(?:please\s+)?"
-    r"(?:remember|keep\s+in\s+mind|don'?t\s+forget|do\s+not\s+forget)(?:\s*,)?\s+(?:that\s+)?(?=\w)",
+    r"(?:[,;:\u2014\u2013]|\s-{1,2}(?=\s))\s*(?:(?:and|but|also|oh|btw|plus)\s+)?"
+    r"(?:(?=(?:please\s+)?recall\s+that\s)|(?:please\s+)?"
+    r"(?:remember|keep\s+in\s+mind|don'?t\s+forget|do\s+not\s+forget)(?:\s*,)?\s+(?:that\s+)?)(?=\w)",
     _I,
 )
 

@@ -821,7 +821,9 @@ def _names_a_thing(text: str, hits: list[Signal]) -> bool:
 def _generalises(text: str, hits: list[Signal]) -> bool:
     if any(s.kind in GENERALISING_KINDS or s.name in GENERALISING_NAMES for s in hits):
         return True
-    return makes_a_choice(text) or is_about_git(text)
+    # "please recall that you should not be rummaging in `claude-dev-log-diary` …": a rule about a named thing the
+    # person says was given before is repeated, the mark of a durable one (held-out 204, ADR 0134)
+    return makes_a_choice(text) or is_about_git(text) or says_it_was_said_before(text)
 
 
 _JA_REQUEST = re.compile(r"て(?:もらえ(?:る|ます|ない)|くれ(?:る|ます|ない)|いただけ(?:る|ます|ない))か?[？?]$")

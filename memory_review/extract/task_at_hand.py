@@ -562,6 +562,10 @@ _SAID_BEFORE = re.compile(
     r"\bi\s+keep\s+(?:telling|asking)\s+you\b|\bhow\s+many\s+times\b|"
     # "as you know we should avoid python …": known to the agent, so given before (held-out 106, ADR 0099)
     r"^\s*as\s+you\s+(?:already\s+)?know\b|"
+    # "please recall that you should not be rummaging in `claude-dev-log-diary` …": the agent is asked to recall a rule
+    # it was given, so given before (held-out 204, ADR 0134)
+    r"\b(?:please\s+)?recall\s+that\s+(?:you|we)\s+(?:should|must|shouldn'?t|mustn'?t|need\s+to|have\s+to|are\s+to|"
+    r"can'?t|cannot|don'?t|do\s+not|never|always)\b|"
     r"我(?:已经)?(?:说过|讲过|告诉过你)|跟你说过|告诉过你",
     _I,
 )

@@ -793,8 +793,9 @@ PINNED_SINCE_ROUND_19 = {
     "heldout203": ((16, 1, 3), (0, 0, 0)),
     # round 60: 1 proposal, worth keeping ("But maybe next time reflect more on their core values and less on the
     # surface style."); 1 of 4 rules found (missed: the diary rule recalled, and two naming and docstring conventions
-    # for the specs)
-    "heldout204": ((25, 4, 7), (1, 1, 1)),
+    # for the specs); the seventy-first round (ADR 0134) tuned on it: "please recall that you should not be rummaging
+    # in `claude-dev-log-diary` …" says the rule was given before, 2 proposals, both worth keeping, 2 of 4 found
+    "heldout204": ((25, 4, 7), (2, 2, 2)),
     # round 60: 1 proposal, not worth keeping ("Prepare a task list with TodoWrite to incrementally improve the regexes
     # and always test the modified script …", the method of this task's steps); 0 of 1 rule found ("I hate all the
     # bla-bla comments that say the exact same thing the code does.", said once); the sixty-third round (ADR 0126)
