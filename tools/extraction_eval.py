@@ -351,6 +351,13 @@ SPLITS = (
     "heldout243",
     "heldout244",
     "heldout245",
+    "heldout247",
+    "heldout248",
+    "heldout249",
+    "heldout250",
+    "heldout251",
+    "heldout252",
+    "heldout253",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

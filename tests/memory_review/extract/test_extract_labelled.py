@@ -169,6 +169,8 @@ UNKEPT_LEFT = {
     # held-out 177's "… confirm_import() - … never doc.submit(), …" (the fix of one function); 175's "Remove the word
     # fixture from the commit message, as we don't use it anymore." is gone since round 57 (ADR 0120)
     "heldout177": 1,
+    # held-out 248's two dictated questions after "generally," (see its pin)
+    "heldout248": 2,
     # held-out 216's "Copy Extreme Programming Explained." is gone since round 66 (ADR 0129), 218's "add also "// TODO
     # finished book", so that we grow this … in the future" since round 67 (ADR 0130) and 222's "For example, in future
     # I like to add new table …" since round 68 (ADR 0131); 228's "I'd like to end this day's session and continue next
@@ -900,6 +902,24 @@ PINNED_SINCE_ROUND_19 = {
     # round 70: 2 proposals, both worth keeping ("From from now on, … extra high is our default.", found; "… integration
     # tests should never be written against mocks.", a maybe); 1 of 1 rule found
     "heldout245": ((5, 1, 2), (2, 2, 1)),
+    # round 70 (the extractor of 7e9340b, unchanged at abf1325 where the lanes began): no proposal; 0 of 3 rules found
+    # (his objection to the agent "tying a bow" on unrelated things, falsifiable requirements as the root of his BDD,
+    # nothing the agent writes is a repository rule until he approves it: each inside a long dictated prompt)
+    "heldout247": ((7, 3, 1), (0, 0, 0)),
+    # round 70: 2 proposals, not worth keeping ("But, generally, like, I don't know how would we...", "Generally, how
+    # how would the evaluation evaluation of Maintaining TDD discipline, BDD discipline work.": dictated questions
+    # after "generally,"); no rule to find
+    "heldout248": ((7, 0, 4), (2, 0, 0)),
+    # round 70: no proposal, no rule to find
+    "heldout249": ((8, 0, 2), (0, 0, 0)),
+    # round 70: no proposal, no rule to find
+    "heldout250": ((4, 0, 1), (0, 0, 0)),
+    # round 70: no proposal, no rule to find (a Gemini CLI session)
+    "heldout251": ((14, 0, 3), (0, 0, 0)),
+    # round 70: no proposal, no rule to find (a Gemini CLI session)
+    "heldout252": ((5, 0, 2), (0, 0, 0)),
+    # round 70: no proposal, no rule to find (a Gemini CLI session)
+    "heldout253": ((13, 0, 2), (0, 0, 0)),
 }
 
 
