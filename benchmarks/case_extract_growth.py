@@ -107,6 +107,7 @@ TRIGGERS = (
     "let's end x and continue next time",
     "i dislike comments in x listings",
     "i have now done x -- but please recall that you should not y",
+    "but, generally, like, how would x",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

@@ -446,6 +446,7 @@ ROLES = {
     "heldout218": "dev218 (seen; was heldout218)",
     "heldout222": "dev222 (seen; was heldout222)",
     "heldout228": "dev228 (seen; was heldout228)",
+    "heldout248": "dev248 (seen; was heldout248)",
     "heldout191": "dev191 (seen; was heldout191)",
     "heldout196": "dev196 (seen; was heldout196)",
     "judged1": "judged1 (seen)",
@@ -884,6 +885,10 @@ DOC_TAIL = """
   landed, hence 98 of 175. Either way the goal's first half
   is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh text: most misses
   are rules inside long task prompts or said once without a standing word.
+- **The seventy-second round (ADR 0135)**, tuned on held-out 248, where round 70 made two proposals on seven dictated
+  prompts, neither worth keeping: after "generally," or "in general," a question word or a filler ("Generally, how how
+  would the evaluation … work.", "But, generally, like, I don't know how would we...") is no rule. Held-out 248: no
+  proposal (was 2, none worth keeping); no other split moved.
 - **The seventy-first round (ADR 0134)**, tuned on held-out 204: "please recall that you should not be rummaging in
   `claude-dev-log-diary` directory without my explicit permissions, …" says the rule was given before, so the named
   folder no longer holds it back, and after "I have now committed the day-016.md --" the rule is what follows the dash.

@@ -93,6 +93,8 @@ _AGENT_BOUND = (
 )
 # After "always"/"never" an imperative verb follows; a determiner or a third-person
 # verb ("it always fails", "always the same error") describes, it does not instruct.
+# Words that open a question ("how would …") or fill dictated speech ("like, …"), not an instruction
+_ASKS_OR_FILLS = r"how|what|why|when|where|who|which|whether|if|like|well|um|uh|er|ok|okay"
 _NOT_IMPERATIVE = (
     r"(?!(?:the|a|an|same|this|that|these|those|it|its|there|here|so|too|been|was|were|is|are|had|has|have|"
     r"did|does|got|gets|works?|worked|happens?|fails?|failed|breaks?|broke|crashes?)\b)(?!\w*[^s\W]s\b)"
@@ -258,7 +260,9 @@ SIGNALS: tuple[Signal, ...] = (
         r"(?:^|[,;:(\u2014\u2013]\s*|\s-{1,2}\s|\b(?:but|and|also|so|yes|ok|okay)\s*,?\s+)"
         r"(?:(?:as\s+a\s+general\s+(?:rule|warning|principle|reminder|note)|as\s+a\s+rule)\s*[,:]?|"
         r"(?:in\s+general|generally)\s*[,:])\s+"
-        rf"(?:please\s+)?(?!(?:i|we|you|it|they|he|she|there|this|that|these|those)\b){_NOT_IMPERATIVE}\w",
+        # "Generally, how would the evaluation … work.", "But, generally, like, I don't know how would we...": a
+        # question or a filler of dictated speech after the frame, no rule (held-out 248, ADR 0135)
+        rf"(?:please\s+)?(?!(?:i|we|you|it|they|he|she|there|this|that|these|those|{_ASKS_OR_FILLS})\b){_NOT_IMPERATIVE}\w",
     ),
     _sig(
         "from now on",
