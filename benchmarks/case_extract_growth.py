@@ -108,6 +108,7 @@ TRIGGERS = (
     "i dislike comments in x listings",
     "i have now done x -- but please recall that you should not y",
     "but, generally, like, how would x",
+    "but ask me first before modifying x",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

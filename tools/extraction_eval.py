@@ -447,6 +447,7 @@ ROLES = {
     "heldout222": "dev222 (seen; was heldout222)",
     "heldout228": "dev228 (seen; was heldout228)",
     "heldout248": "dev248 (seen; was heldout248)",
+    "heldout195": "dev195 (seen; was heldout195)",
     "heldout191": "dev191 (seen; was heldout191)",
     "heldout196": "dev196 (seen; was heldout196)",
     "judged1": "judged1 (seen)",
@@ -885,6 +886,11 @@ DOC_TAIL = """
   landed, hence 98 of 175. Either way the goal's first half
   is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh text: most misses
   are rules inside long task prompts or said once without a standing word.
+- **The seventy-third round (ADR 0136)**, tuned on held-out 195: "You can always read, but Ask me first before
+  modifying/wrting!" — "ask / check with me (first) before" a kind of action ("committing", "installing new
+  dependencies") is a rule said once, a new strong signal; "ask me before deleting the file" and "ask me to confirm
+  before running any shell command …" are steps of one task. Held-out 195: 2 proposals, both worth keeping, 2 of 4 rules
+  found (was 1, 1, 1); no other split moved.
 - **The seventy-second round (ADR 0135)**, tuned on held-out 248, where round 70 made two proposals on seven dictated
   prompts, neither worth keeping: after "generally," or "in general," a question word or a filler ("Generally, how how
   would the evaluation … work.", "But, generally, like, I don't know how would we...") is no rule. Held-out 248: no

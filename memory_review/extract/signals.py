@@ -347,6 +347,18 @@ SIGNALS: tuple[Signal, ...] = (
         rf"{_AFTER_LEADING_CLAUSE}always\s+{_NOT_DESCRIBED}{_NOT_IMPERATIVE}\w|"
         rf"{_AGENT_BOUND}always\s+{_NOT_DESCRIBED}\w",
     ),
+    # "You can always read, but Ask me first before modifying/wrting!": what the agent must ask leave for, in general
+    # (a gerund, not "before doing this"); "ask me to confirm before running the command that …" is a step of one task
+    # (held-out 195, ADR 0136)
+    _sig(
+        "ask me first",
+        "always",
+        True,
+        rf"(?:{_LEAD})(?:always\s+)?(?:ask|check\s+with)\s+(?:me|us)\s+(?:first\s+)?before\s+"
+        r"(?!(?:doing|changing|touching|running|making)\s+(?:this|that|it|these|those|the|so)\b)"
+        r"(?!(?:bring|ping|string|sing|ring|swing|sting|spring)\b)\w{2,}ing\b"
+        r"(?!\s+(?:this|that|it|these|those|the|them|my|your|our)\b)",
+    ),
     # "browser testing is mandatory", "It is mandatory that the dev server is running when browser tests start"
     # (held-out 106, ADR 0099): a requirement of the work; not "this is mandatory" (what "this" is lives in the chat)
     _sig(
@@ -608,7 +620,7 @@ CUE = re.compile(
     r"obligatory|compulsory|non-negotiable|(?:after|before|once|when)\s+(?:\w+ing\s+)?(?:each|every|any)\s|"
     # "run commands through" (ADR 0096) by its own words: "command" alone is in most sentences of a coding session
     r"(?:commands|scripts)\s+(?:should|must|need|have|are)|(?:commands?|scripts?|cmds)\s+(?:through|with|via|using|inside|"
-    r"under)|to\s+(?:run|execute|wrap)\s+(?:all|every|any)|"
+    r"under)|to\s+(?:run|execute|wrap)\s+(?:all|every|any)|(?:ask|check\s+with)\s+(?:me|us)\s+(?:first\s+)?before|"
     r"记|以后|今后|从现在|往后|下次|永远|绝|千万|决不|从不|禁止|严禁|不允许|不要|不许|不准|不能用|别|总是|始终|一律|"
     r"每次|一直|喜欢|偏好|倾向|习惯|我们|团队|按照|项目|仓库|代码库|必须|一定要|务必|忘|对话|回答|回复|交流|沟通|聊天|说话|"
     r"覚え|記憶|今後|以後|これから|次回|次から|今回から|都度|毎回|常に|常時|必ず|語で|"

@@ -772,8 +772,10 @@ PINNED_SINCE_ROUND_19 = {
     "heldout194": ((7, 1, 2), (0, 0, 0)),
     # round 59: 1 proposal, worth keeping ("# ONE SCENARIO AT A TIME!", Claude Code's memory shortcut); 1 of 4 rules
     # found (missed: "Maybe add a rule to CLAUDE.md to enforce  process?", asked; "You can always read, but Ask me first
-    # before modifying/wrting!"; "Let's not -- I want only copies of real books, …")
-    "heldout195": ((71, 4, 11), (1, 1, 1)),
+    # before modifying/wrting!"; "Let's not -- I want only copies of real books, …"); the seventy-third round (ADR
+    # 0136) tuned on it: "Ask me first before modifying/wrting!" is a rule said once, 2 proposals, both worth keeping,
+    # 2 of 4 found
+    "heldout195": ((71, 4, 11), (2, 2, 2)),
     # round 59: no proposal; 0 of 2 rules found ("… please order the test cases by rising level of complexity, …", "I
     # hate when you just drop 100 lines of code without first explaining what we are about to do."); the seventieth
     # round (ADR 0133) tuned on it and on 205, 215 and 218: a dislike of a kind of thing or of the agent's way of

@@ -178,6 +178,7 @@ def test_the_cheap_cue_filter_never_hides_a_signal() -> None:
             "I am asking you to always run the linter",  # ADR 0103
             "I use github and prefer the gh cli",
             "as a general rule, check by hash",  # ADR 0105
+            "check with me before installing new dependencies",  # ADR 0136
         ]
     )
     for sentence in sentences:
