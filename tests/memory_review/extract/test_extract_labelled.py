@@ -921,6 +921,27 @@ PINNED_SINCE_ROUND_19 = {
     "heldout252": ((5, 0, 2), (0, 0, 0)),
     # round 70: no proposal, no rule to find (a Gemini CLI session)
     "heldout253": ((13, 0, 2), (0, 0, 0)),
+    # round 72 (frozen at 9d513f6, where the lanes began; round 73 gives the same): no proposal; 0 of 2 rules found
+    # (his allergy to having the agent's words put in his mouth, "to use scripts and tools to enforce basic rules": each
+    # inside a long dictated prompt)
+    "heldout255": ((7, 2, 3), (0, 0, 0)),
+    # round 72: 1 proposal, worth keeping (a maybe: "I am not worried about workers running into each other — I have
+    # been using the commit your own workload as you go technique …"); 0 of 1 rule found ("Persistently Record all
+    # that's stated in session only and would not survive container restart or compaction …", no rule word)
+    "heldout256": ((10, 1, 5), (1, 1, 0)),
+    # round 72: no proposal, no rule to find
+    "heldout257": ((3, 0, 0), (0, 0, 0)),
+    # round 72: no proposal, no rule to find
+    "heldout258": ((8, 0, 3), (0, 0, 0)),
+    # round 72: no proposal, no rule to find
+    "heldout259": ((9, 0, 1), (0, 0, 0)),
+    # round 72: no proposal, no rule to find
+    "heldout260": ((11, 0, 1), (0, 0, 0)),
+    # round 72: no proposal; 0 of 1 rule found (on a local machine the decision to push is his; in remote containers the
+    # agent pushes often, said inside a review of the skill's text)
+    "heldout261": ((11, 1, 1), (0, 0, 0)),
+    # round 72: no proposal, no rule to find (a conversation with Claude 3.5 Sonnet written up by the assistant)
+    "heldout262": ((3, 0, 0), (0, 0, 0)),
 }
 
 
