@@ -109,6 +109,7 @@ TRIGGERS = (
     "i have now done x -- but please recall that you should not y",
     "but, generally, like, how would x",
     "but ask me first before modifying x",
+    "i am super allergic when you x... y",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

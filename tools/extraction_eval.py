@@ -456,6 +456,7 @@ ROLES = {
     "heldout228": "dev228 (seen; was heldout228)",
     "heldout248": "dev248 (seen; was heldout248)",
     "heldout195": "dev195 (seen; was heldout195)",
+    "heldout255": "dev255 (seen; was heldout255)",
     "heldout191": "dev191 (seen; was heldout191)",
     "heldout196": "dev196 (seen; was heldout196)",
     "judged1": "judged1 (seen)",
@@ -894,6 +895,10 @@ DOC_TAIL = """
   landed, hence 98 of 175. Either way the goal's first half
   is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh text: most misses
   are rules inside long task prompts or said once without a standing word.
+- **The seventy-fourth round (ADR 0137)**, tuned on held-out 255: "I am super allergic when you try to put my... your
+  words into my mouth." — "I'm allergic when you … / to <a kind of thing>" is read as round 70's dislike, and an
+  ellipsis followed by a lower-case word is a pause inside the sentence, not its end, so the quote holds the whole rule.
+  Held-out 255: 1 proposal, worth keeping, 1 of 2 rules found (was 0, 0, 0); no other split moved.
 - **The seventy-third round (ADR 0136)**, tuned on held-out 195: "You can always read, but Ask me first before
   modifying/wrting!" — "ask / check with me (first) before" a kind of action ("committing", "installing new
   dependencies") is a rule said once, a new strong signal; "ask me before deleting the file" and "ask me to confirm

@@ -335,7 +335,9 @@ SIGNALS: tuple[Signal, ...] = (
         "I don't like",
         "forbid",
         True,
-        r"\bi\s+(?:really\s+)?(?:don'?t\s+like|hate|dislike|can'?t\s+stand)\b",
+        r"\bi\s+(?:really\s+)?(?:don'?t\s+like|hate|dislike|can'?t\s+stand)\b|"
+        # "I am super allergic when you try to put my... your words into my mouth." (held-out 255, ADR 0137)
+        r"\bi(?:'m|\s+am)\s+(?:(?:super|really|very|so|quite|extremely)\s+)?allergic\s+(?:to|when)\b",
     ),
     _sig(
         "always",
@@ -614,7 +616,7 @@ MAX_BYTES = 600
 # cheap search instead of two dozen (tool output can be megabytes).
 CUE = re.compile(
     r"never|always|don'?t|do\s+not|must|should|avoid|stop|remember|forget|make\s+sure|prefer|like|hate|commit|push|"
-    r"dislike|stand|we|our|convention|rule|policy|note|fyi|keep\s+in\s+mind|record|so\s+you\s+know|"
+    r"dislike|stand|allergic|we|our|convention|rule|policy|note|fyi|keep\s+in\s+mind|record|so\s+you\s+know|"
     r"reference|mention|aware|general|now\s+on|forward|here\s+on|henceforth|future|next\s+time|default|time|whenever|as\s+you|"
     r"project|repo|codebase|answer|reply|respond|talk|speak|chat|periodically|regularly|allowed|permitted|mandatory|"
     r"obligatory|compulsory|non-negotiable|(?:after|before|once|when)\s+(?:\w+ing\s+)?(?:each|every|any)\s|"

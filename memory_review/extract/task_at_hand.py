@@ -444,7 +444,11 @@ _ON_SCREEN = (
     r"(?:button|banner|modal|dialog|popup|pop-up|toast|tooltip|header|footer|menu|navbar|toolbar|sidebar|icon|badge|"
     r"avatar|card|tile|spinner|chart)s?"
 )
-_I_DISLIKE_WORDS = r"\bi\s+(?:really\s+)?(?:don'?t\s+like|dont\s+like|hate|dislike|can'?t\s+stand)"
+# "I am super allergic when you try to put my... your words into my mouth." says it as strongly (held-out 255, ADR 0137)
+_I_DISLIKE_WORDS = (
+    r"\bi(?:\s+(?:really\s+)?(?:don'?t\s+like|dont\s+like|hate|dislike|can'?t\s+stand)|"
+    r"(?:'m|\s+am)\s+(?:(?:super|really|very|so|quite|extremely)\s+)?allergic(?:\s+to)?)"
+)
 _I_DISLIKE = rf"{_I_DISLIKE_WORDS}\s+"
 _DISLIKES_THE_THING = re.compile(
     rf"{_I_DISLIKE}(?:(?:the|this|that|these|those|its|your)\b(?!\s+way\s+you\b)|it\b(?!\s+when\b)|"

@@ -18,7 +18,9 @@ from itertools import accumulate
 # A sentence ends at . ! ? ; followed by space or line end (so "pyproject.toml" stays
 # whole), at any CJK terminator, or at a line break: statements never span lines,
 # which keeps every quote a substring of a single source line.
-_SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|[。！？；]|\n")
+# An ellipsis that goes on in lower case ("put my... your words into my mouth") is a pause in one sentence, as people
+# type or dictate it (held-out 255, ADR 0137).
+_SENTENCE_END = re.compile(r"(?<!\.\.)\.(?=\s|$)|\.(?=\s|$)(?!\s+[a-z])|[!?;](?=\s|$)|[。！？；]|\n")
 # A line's marks before its words: a list marker, a number, a heading, or pictographs ("❌ ", "✅", "📁 ", "→ "),
 # which people (and the chat models whose briefs they paste) put before each rule of a list (ADR 0069)
 _PICTOGRAPH = "\u2190-\u21ff\u2300-\u23ff\u25a0-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff"

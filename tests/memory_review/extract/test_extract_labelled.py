@@ -923,8 +923,9 @@ PINNED_SINCE_ROUND_19 = {
     "heldout253": ((13, 0, 2), (0, 0, 0)),
     # round 72 (frozen at 9d513f6, where the lanes began; round 73 gives the same): no proposal; 0 of 2 rules found
     # (his allergy to having the agent's words put in his mouth, "to use scripts and tools to enforce basic rules": each
-    # inside a long dictated prompt)
-    "heldout255": ((7, 2, 3), (0, 0, 0)),
+    # inside a long dictated prompt); the seventy-fourth round (ADR 0137) tuned on it: "I am super allergic when you try
+    # to put my... your words into my mouth." is a dislike of the agent's way, 1 proposal, worth keeping, 1 of 2 found
+    "heldout255": ((7, 2, 3), (1, 1, 1)),
     # round 72: 1 proposal, worth keeping (a maybe: "I am not worried about workers running into each other — I have
     # been using the commit your own workload as you go technique …"); 0 of 1 rule found ("Persistently Record all
     # that's stated in session only and would not survive container restart or compaction …", no rule word)
