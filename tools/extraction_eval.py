@@ -366,6 +366,10 @@ SPLITS = (
     "heldout260",
     "heldout261",
     "heldout262",
+    "heldout263",
+    "heldout264",
+    "heldout265",
+    "heldout266",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

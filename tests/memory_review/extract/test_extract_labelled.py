@@ -943,6 +943,14 @@ PINNED_SINCE_ROUND_19 = {
     "heldout261": ((11, 1, 1), (0, 0, 0)),
     # round 72: no proposal, no rule to find (a conversation with Claude 3.5 Sonnet written up by the assistant)
     "heldout262": ((3, 0, 0), (0, 0, 0)),
+    # round 73 (frozen at 9f9d2b8, where the lanes began; round 74 gives the same): no proposal, no rule to find
+    "heldout263": ((9, 0, 2), (0, 0, 0)),
+    # round 73: no proposal, no rule to find
+    "heldout264": ((8, 0, 2), (0, 0, 0)),
+    # round 73: no proposal, no rule to find (the end of the cloud session file)
+    "heldout265": ((2, 0, 1), (0, 0, 0)),
+    # round 73: no proposal, no rule to find (the last prompts of a re-printed day of the console diary)
+    "heldout266": ((18, 0, 2), (0, 0, 0)),
 }
 
 
