@@ -110,6 +110,7 @@ TRIGGERS = (
     "but, generally, like, how would x",
     "but ask me first before modifying x",
     "i am super allergic when you x... y",
+    "i would like to reserve x decision for myself",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

@@ -461,6 +461,7 @@ ROLES = {
     "heldout248": "dev248 (seen; was heldout248)",
     "heldout195": "dev195 (seen; was heldout195)",
     "heldout255": "dev255 (seen; was heldout255)",
+    "heldout261": "dev261 (seen; was heldout261)",
     "heldout191": "dev191 (seen; was heldout191)",
     "heldout196": "dev196 (seen; was heldout196)",
     "judged1": "judged1 (seen)",
@@ -899,6 +900,10 @@ DOC_TAIL = """
   landed, hence 98 of 175. Either way the goal's first half
   is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh text: most misses
   are rules inside long task prompts or said once without a standing word.
+- **The seventy-fifth round (ADR 0138)**, tuned on held-out 261: "… I would like to reserve pushing decision for
+  myself." and "leave the merging to me" keep a kind of decision or action for the person, a new strong signal read as
+  a prohibition; "leave it to me" is about the thing at hand. Held-out 261: 1 proposal, worth keeping, 1 of 1 rule found
+  (was 0, 0, 0); no other split moved.
 - **The seventy-fourth round (ADR 0137)**, tuned on held-out 255: "I am super allergic when you try to put my... your
   words into my mouth." — "I'm allergic when you … / to <a kind of thing>" is read as round 70's dislike, and an
   ellipsis followed by a lower-case word is a pause inside the sentence, not its end, so the quote holds the whole rule.

@@ -349,6 +349,18 @@ SIGNALS: tuple[Signal, ...] = (
         rf"{_AFTER_LEADING_CLAUSE}always\s+{_NOT_DESCRIBED}{_NOT_IMPERATIVE}\w|"
         rf"{_AGENT_BOUND}always\s+{_NOT_DESCRIBED}\w",
     ),
+    # "For example, the pushing on local machine, I would like to reserve pushing decision for myself.", "leave the
+    # merging to me": the person keeps a kind of decision or action, the agent is not to take it (held-out 261, ADR
+    # 0138); "leave it to me" and "leave this to me" are about the thing at hand
+    _sig(
+        "mine to decide",
+        "forbid",
+        True,
+        r"\bi(?:'d|\s+would|\s+want|\s+wanna)?\s+(?:like\s+)?(?:to\s+)?reserve\s+(?:the\s+|all\s+)?"
+        r"(?:[a-z-]+\s+){0,2}?(?:decisions?|calls?|rights?)\s+(?:for|to)\s+myself\b|"
+        r"(?:^|[,;:]\s*|\b(?:please|and|but|so|just)\s+)leave\s+(?:the\s+|all\s+|any\s+)?"
+        r"(?:\w+ing|commits?|pushe?s?|merges?|releases?|deploys?|deployments?)(?:\s+(?:decisions?|calls?))?\s+to\s+me\b",
+    ),
     # "You can always read, but Ask me first before modifying/wrting!": what the agent must ask leave for, in general
     # (a gerund, not "before doing this"); "ask me to confirm before running the command that …" is a step of one task
     # (held-out 195, ADR 0136)
@@ -616,7 +628,7 @@ MAX_BYTES = 600
 # cheap search instead of two dozen (tool output can be megabytes).
 CUE = re.compile(
     r"never|always|don'?t|do\s+not|must|should|avoid|stop|remember|forget|make\s+sure|prefer|like|hate|commit|push|"
-    r"dislike|stand|allergic|we|our|convention|rule|policy|note|fyi|keep\s+in\s+mind|record|so\s+you\s+know|"
+    r"dislike|stand|allergic|reserve|leave|we|our|convention|rule|policy|note|fyi|keep\s+in\s+mind|record|so\s+you\s+know|"
     r"reference|mention|aware|general|now\s+on|forward|here\s+on|henceforth|future|next\s+time|default|time|whenever|as\s+you|"
     r"project|repo|codebase|answer|reply|respond|talk|speak|chat|periodically|regularly|allowed|permitted|mandatory|"
     r"obligatory|compulsory|non-negotiable|(?:after|before|once|when)\s+(?:\w+ing\s+)?(?:each|every|any)\s|"

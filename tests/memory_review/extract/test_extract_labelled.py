@@ -939,8 +939,10 @@ PINNED_SINCE_ROUND_19 = {
     # round 72: no proposal, no rule to find
     "heldout260": ((11, 0, 1), (0, 0, 0)),
     # round 72: no proposal; 0 of 1 rule found (on a local machine the decision to push is his; in remote containers the
-    # agent pushes often, said inside a review of the skill's text)
-    "heldout261": ((11, 1, 1), (0, 0, 0)),
+    # agent pushes often, said inside a review of the skill's text); the seventy-fifth round (ADR 0138) tuned on it: "I
+    # would like to reserve pushing decision for myself" keeps a decision for the person, 1 proposal, worth keeping,
+    # found
+    "heldout261": ((11, 1, 1), (1, 1, 1)),
     # round 72: no proposal, no rule to find (a conversation with Claude 3.5 Sonnet written up by the assistant)
     "heldout262": ((3, 0, 0), (0, 0, 0)),
     # round 73 (frozen at 9f9d2b8, where the lanes began; round 74 gives the same): no proposal, no rule to find

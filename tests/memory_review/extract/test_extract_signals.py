@@ -180,6 +180,7 @@ def test_the_cheap_cue_filter_never_hides_a_signal() -> None:
             "as a general rule, check by hash",  # ADR 0105
             "check with me before installing new dependencies",  # ADR 0136
             "I'm allergic to mocks in integration tests",  # ADR 0137
+            "leave the merging to me",  # ADR 0138
         ]
     )
     for sentence in sentences:
