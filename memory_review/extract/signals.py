@@ -356,10 +356,12 @@ SIGNALS: tuple[Signal, ...] = (
         "mine to decide",
         "forbid",
         True,
+        # looked for only in a sentence that says "reserve" or "leave … to me"
+        r"^(?=[\s\S]*?\b(?:reserve|leave)\b)[\s\S]*?(?:"
         r"\bi(?:'d|\s+would|\s+want|\s+wanna)?\s+(?:like\s+)?(?:to\s+)?reserve\s+(?:the\s+|all\s+)?"
         r"(?:[a-z-]+\s+){0,2}?(?:decisions?|calls?|rights?)\s+(?:for|to)\s+myself\b|"
         r"(?:^|[,;:]\s*|\b(?:please|and|but|so|just)\s+)leave\s+(?:the\s+|all\s+|any\s+)?"
-        r"(?:\w+ing|commits?|pushe?s?|merges?|releases?|deploys?|deployments?)(?:\s+(?:decisions?|calls?))?\s+to\s+me\b",
+        r"(?:\w+ing|commits?|pushe?s?|merges?|releases?|deploys?|deployments?)(?:\s+(?:decisions?|calls?))?\s+to\s+me\b)",
     ),
     # "You can always read, but Ask me first before modifying/wrting!": what the agent must ask leave for, in general
     # (a gerund, not "before doing this"); "ask me to confirm before running the command that …" is a step of one task
@@ -368,6 +370,8 @@ SIGNALS: tuple[Signal, ...] = (
         "ask me first",
         "always",
         True,
+        # looked for only in a sentence that says "ask / check with me … before": the leads can start anywhere
+        r"^(?=[\s\S]*?\b(?:ask|check\s+with)\s+(?:me|us)\s+(?:first\s+)?before\b)[\s\S]*?"
         rf"(?:{_LEAD})(?:always\s+)?(?:ask|check\s+with)\s+(?:me|us)\s+(?:first\s+)?before\s+"
         r"(?!(?:doing|changing|touching|running|making)\s+(?:this|that|it|these|those|the|so)\b)"
         r"(?!(?:bring|ping|string|sing|ring|swing|sting|spring)\b)\w{2,}ing\b"
