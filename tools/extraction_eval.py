@@ -370,6 +370,9 @@ SPLITS = (
     "heldout264",
     "heldout265",
     "heldout266",
+    "heldout271",
+    "heldout272",
+    "heldout273",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

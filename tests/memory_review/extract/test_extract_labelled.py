@@ -953,6 +953,13 @@ PINNED_SINCE_ROUND_19 = {
     "heldout265": ((2, 0, 1), (0, 0, 0)),
     # round 73: no proposal, no rule to find (the last prompts of a re-printed day of the console diary)
     "heldout266": ((18, 0, 2), (0, 0, 0)),
+    # round 75 (the extractor of 97a8fc8, unchanged at 2e4980e where the lanes began): no proposal, no rule to find
+    # (later SpecStory exports of one person's Cursor chats)
+    "heldout271": ((11, 0, 1), (0, 0, 0)),
+    # round 75: no proposal, no rule to find (two SpecStory exports of Cursor chats)
+    "heldout272": ((5, 0, 2), (0, 0, 0)),
+    # round 75: no proposal, no rule to find (task numbers given to a person's own slash commands)
+    "heldout273": ((10, 0, 0), (0, 0, 0)),
 }
 
 
