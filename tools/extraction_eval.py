@@ -373,6 +373,11 @@ SPLITS = (
     "heldout271",
     "heldout272",
     "heldout273",
+    "heldout274",
+    "heldout275",
+    "heldout276",
+    "heldout277",
+    "heldout278",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
