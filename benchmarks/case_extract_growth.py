@@ -111,6 +111,8 @@ TRIGGERS = (
     "but ask me first before modifying x",
     "i am super allergic when you x... y",
     "i would like to reserve x decision for myself",
+    "pre-fill x when an item is entered in the future",
+    "capture x via a camera; never with y on screen",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

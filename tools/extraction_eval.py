@@ -470,6 +470,8 @@ ROLES = {
     "heldout195": "dev195 (seen; was heldout195)",
     "heldout255": "dev255 (seen; was heldout255)",
     "heldout261": "dev261 (seen; was heldout261)",
+    "heldout275": "dev275 (seen; was heldout275)",
+    "heldout278": "dev278 (seen; was heldout278)",
     "heldout191": "dev191 (seen; was heldout191)",
     "heldout196": "dev196 (seen; was heldout196)",
     "judged1": "judged1 (seen)",
@@ -908,6 +910,11 @@ DOC_TAIL = """
   landed, hence 98 of 175. Either way the goal's first half
   is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh text: most misses
   are rules inside long task prompts or said once without a standing word.
+- **The seventy-sixth round (ADR 0139)**, tuned on held-out 275 and 278, where round 75 made two proposals on fresh
+  text, neither worth keeping: "… pre-fill the category when an item is entered in the future" says what the app does
+  when a thing happens to it later, and "…; never with the IMGUI HUD on screen or at timeScale=0" qualifies the
+  screenshot step before it ("never" or "always" before a preposition states no action; not "in": "Always in English."
+  is still a rule). Held-out 275 and 278: no proposal each (was 1 each, not worth keeping); no other split moved.
 - **The seventy-fifth round (ADR 0138)**, tuned on held-out 261: "… I would like to reserve pushing decision for
   myself." and "leave the merging to me" keep a kind of decision or action for the person, a new strong signal read as
   a prohibition; "leave it to me" is about the thing at hand. Held-out 261: 1 proposal, worth keeping, 1 of 1 rule found

@@ -97,7 +97,10 @@ _AGENT_BOUND = (
 _ASKS_OR_FILLS = r"how|what|why|when|where|who|which|whether|if|like|well|um|uh|er|ok|okay"
 _NOT_IMPERATIVE = (
     r"(?!(?:the|a|an|same|this|that|these|those|it|its|there|here|so|too|been|was|were|is|are|had|has|have|"
-    r"did|does|got|gets|works?|worked|happens?|fails?|failed|breaks?|broke|crashes?)\b)(?!\w*[^s\W]s\b)"
+    r"did|does|got|gets|works?|worked|happens?|fails?|failed|breaks?|broke|crashes?|"
+    # "…; never with the IMGUI HUD on screen": a preposition says when or how the step before is done, no action
+    # (held-out 278, ADR 0139); not "in", which a reply's language takes ("always in English")
+    r"with|without|at|on|during|under|via|through|inside|outside|while)\b)(?!\w*[^s\W]s\b)"
     # a gerund describes ("old data just never being removed"); the verbs that end in -ing themselves instruct
     r"(?!(?!(?:bring|ping|string|sing|ring|swing|sting|spring)\b)\w{2,}ing\b)"
     # so does a past participle ("is set once and never updated when moveTarget changes", held-out 43, ADR 0076); the

