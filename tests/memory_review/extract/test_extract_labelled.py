@@ -169,6 +169,8 @@ UNKEPT_LEFT = {
     # held-out 177's "… confirm_import() - … never doc.submit(), …" (the fix of one function); 175's "Remove the word
     # fixture from the commit message, as we don't use it anymore." is gone since round 57 (ADR 0120)
     "heldout177": 1,
+    # held-out 280's "… footer (always visible when `onCreateTap` is provided, …)" (see its pin)
+    "heldout280": 1,
     # held-out 216's "Copy Extreme Programming Explained." is gone since round 66 (ADR 0129), 218's "add also "// TODO
     # finished book", so that we grow this … in the future" since round 67 (ADR 0130) and 222's "For example, in future
     # I like to add new table …" since round 68 (ADR 0131); 228's "I'd like to end this day's session and continue next
@@ -976,6 +978,16 @@ PINNED_SINCE_ROUND_19 = {
     # screenshot step of a kickoff is to be taken); 0 of 1 rule found (the kickoff's commit-message and build rules);
     # the seventy-sixth round (ADR 0139) tuned on it: "never" before a preposition states no action, no proposal
     "heldout278": ((17, 1, 7), (0, 0, 0)),
+    # round 76 (frozen at 89423ef, where the lanes began): no proposal, no rule to find (the one later command of a
+    # prompt log)
+    "heldout279": ((1, 0, 0), (0, 0, 0)),
+    # round 76: 1 proposal, not worth keeping ("Move the Create button … into a persistent `OutlinedButton` footer
+    # (always visible when `onCreateTap` is provided, …)", how the screen is to look); no rule to find
+    "heldout280": ((16, 0, 3), (1, 0, 0)),
+    # round 76: no proposal, no rule to find
+    "heldout281": ((8, 0, 0), (0, 0, 0)),
+    # round 76: no proposal, no rule to find
+    "heldout282": ((1, 0, 1), (0, 0, 0)),
 }
 
 
