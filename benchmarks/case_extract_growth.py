@@ -113,6 +113,7 @@ TRIGGERS = (
     "i would like to reserve x decision for myself",
     "pre-fill x when an item is entered in the future",
     "capture x via a camera; never with y on screen",
+    "move x into a footer (always visible when y is set)",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

@@ -476,6 +476,7 @@ ROLES = {
     "heldout261": "dev261 (seen; was heldout261)",
     "heldout275": "dev275 (seen; was heldout275)",
     "heldout278": "dev278 (seen; was heldout278)",
+    "heldout280": "dev280 (seen; was heldout280)",
     "heldout191": "dev191 (seen; was heldout191)",
     "heldout196": "dev196 (seen; was heldout196)",
     "judged1": "judged1 (seen)",
@@ -914,6 +915,10 @@ DOC_TAIL = """
   landed, hence 98 of 175. Either way the goal's first half
   is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh text: most misses
   are rules inside long task prompts or said once without a standing word.
+- **The seventy-seventh round (ADR 0140)**, tuned on held-out 280, where round 76 made one proposal on fresh text, not
+  worth keeping: "… footer (always visible when `onCreateTap` is provided, …)" says what state the button is in;
+  "always" or "never" before visible, shown, hidden, enabled, available … states no action. Held-out 280: no proposal
+  (was 1, not worth keeping); no other split moved.
 - **The seventy-sixth round (ADR 0139)**, tuned on held-out 275 and 278, where round 75 made two proposals on fresh
   text, neither worth keeping: "… pre-fill the category when an item is entered in the future" says what the app does
   when a thing happens to it later, and "…; never with the IMGUI HUD on screen or at timeScale=0" qualifies the

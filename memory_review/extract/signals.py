@@ -100,7 +100,11 @@ _NOT_IMPERATIVE = (
     r"did|does|got|gets|works?|worked|happens?|fails?|failed|breaks?|broke|crashes?|"
     # "…; never with the IMGUI HUD on screen": a preposition says when or how the step before is done, no action
     # (held-out 278, ADR 0139); not "in", which a reply's language takes ("always in English")
-    r"with|without|at|on|during|under|via|through|inside|outside|while)\b)(?!\w*[^s\W]s\b)"
+    r"with|without|at|on|during|under|via|through|inside|outside|while|"
+    # "(always visible when `onCreateTap` is provided)": a state the screen or the thing is in, a spec (held-out 280,
+    # ADR 0140)
+    r"visible|invisible|shown|hidden|enabled|disabled|available|displayed|collapsed|expanded|selected|sticky|pinned)\b)"
+    r"(?!\w*[^s\W]s\b)"
     # a gerund describes ("old data just never being removed"); the verbs that end in -ing themselves instruct
     r"(?!(?!(?:bring|ping|string|sing|ring|swing|sting|spring)\b)\w{2,}ing\b)"
     # so does a past participle ("is set once and never updated when moveTarget changes", held-out 43, ADR 0076); the

@@ -169,8 +169,6 @@ UNKEPT_LEFT = {
     # held-out 177's "… confirm_import() - … never doc.submit(), …" (the fix of one function); 175's "Remove the word
     # fixture from the commit message, as we don't use it anymore." is gone since round 57 (ADR 0120)
     "heldout177": 1,
-    # held-out 280's "… footer (always visible when `onCreateTap` is provided, …)" (see its pin)
-    "heldout280": 1,
     # held-out 216's "Copy Extreme Programming Explained." is gone since round 66 (ADR 0129), 218's "add also "// TODO
     # finished book", so that we grow this … in the future" since round 67 (ADR 0130) and 222's "For example, in future
     # I like to add new table …" since round 68 (ADR 0131); 228's "I'd like to end this day's session and continue next
@@ -982,8 +980,9 @@ PINNED_SINCE_ROUND_19 = {
     # prompt log)
     "heldout279": ((1, 0, 0), (0, 0, 0)),
     # round 76: 1 proposal, not worth keeping ("Move the Create button … into a persistent `OutlinedButton` footer
-    # (always visible when `onCreateTap` is provided, …)", how the screen is to look); no rule to find
-    "heldout280": ((16, 0, 3), (1, 0, 0)),
+    # (always visible when `onCreateTap` is provided, …)", how the screen is to look); no rule to find; the
+    # seventy-seventh round (ADR 0140) tuned on it: "always" before a state describes the thing built, no proposal
+    "heldout280": ((16, 0, 3), (0, 0, 0)),
     # round 76: no proposal, no rule to find
     "heldout281": ((8, 0, 0), (0, 0, 0)),
     # round 76: no proposal, no rule to find
