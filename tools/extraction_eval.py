@@ -382,6 +382,7 @@ SPLITS = (
     "heldout280",
     "heldout281",
     "heldout282",
+    "heldout284",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

@@ -987,6 +987,10 @@ PINNED_SINCE_ROUND_19 = {
     "heldout281": ((8, 0, 0), (0, 0, 0)),
     # round 76: no proposal, no rule to find
     "heldout282": ((1, 0, 1), (0, 0, 0)),
+    # round 77 (frozen at d729c8d, where the lanes began): 1 proposal, worth keeping ("Organize project files and make
+    # cursor rules file to know where each file location should be so our root will always looks clean …"); 1 of 1 rule
+    # found
+    "heldout284": ((9, 1, 0), (1, 1, 1)),
 }
 
 
