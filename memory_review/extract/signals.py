@@ -91,10 +91,10 @@ _LEAD = (
 _AGENT_BOUND = (
     rf"\b{_MAKE_SURE}(?:the\s+(?:ai|agent|assistant|model|llm|bot)|claude(?:\s+code)?|codex|gemini|copilot|cursor)\s+"
 )
-# After "always"/"never" an imperative verb follows; a determiner or a third-person
-# verb ("it always fails", "always the same error") describes, it does not instruct.
 # Words that open a question ("how would …") or fill dictated speech ("like, …"), not an instruction
 _ASKS_OR_FILLS = r"how|what|why|when|where|who|which|whether|if|like|well|um|uh|er|ok|okay"
+# After "always"/"never" an imperative verb follows; a determiner or a third-person
+# verb ("it always fails", "always the same error") describes, it does not instruct.
 _NOT_IMPERATIVE = (
     r"(?!(?:the|a|an|same|this|that|these|those|it|its|there|here|so|too|been|was|were|is|are|had|has|have|"
     r"did|does|got|gets|works?|worked|happens?|fails?|failed|breaks?|broke|crashes?|"
