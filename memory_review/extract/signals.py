@@ -28,6 +28,7 @@ from memory_review.extract.precision import (
     names_code,
 )
 from memory_review.extract.task_at_hand import (
+    I_DISLIKE_WORDS,
     PREFERS_OVER,
     a_things_default,
     answers_the_person,
@@ -342,9 +343,7 @@ SIGNALS: tuple[Signal, ...] = (
         "I don't like",
         "forbid",
         True,
-        r"\bi\s+(?:really\s+)?(?:don'?t\s+like|hate|dislike|can'?t\s+stand)\b|"
-        # "I am super allergic when you try to put my... your words into my mouth." (held-out 255, ADR 0137)
-        r"\bi(?:'m|\s+am)\s+(?:(?:super|really|very|so|quite|extremely)\s+)?allergic\s+(?:to|when)\b",
+        rf"{I_DISLIKE_WORDS}\b",
     ),
     _sig(
         "always",

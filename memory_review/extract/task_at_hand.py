@@ -448,12 +448,13 @@ _ON_SCREEN = (
     r"(?:button|banner|modal|dialog|popup|pop-up|toast|tooltip|header|footer|menu|navbar|toolbar|sidebar|icon|badge|"
     r"avatar|card|tile|spinner|chart)s?"
 )
-# "I am super allergic when you try to put my... your words into my mouth." says it as strongly (held-out 255, ADR 0137)
-_I_DISLIKE_WORDS = (
-    r"\bi(?:\s+(?:really\s+)?(?:don'?t\s+like|dont\s+like|hate|dislike|can'?t\s+stand)|"
-    r"(?:'m|\s+am)\s+(?:(?:super|really|very|so|quite|extremely)\s+)?allergic(?:\s+to)?)"
+# The words of the "I don't like" signal (`signals.SIGNALS`), one definition for it and for the predicates below; "I am
+# super allergic when you try to put my... your words into my mouth." says it as strongly (held-out 255, ADR 0137)
+I_DISLIKE_WORDS = (
+    r"\bi(?:\s+(?:really\s+)?(?:don'?t\s+like|hate|dislike|can'?t\s+stand)|"
+    r"(?:'m|\s+am)\s+(?:(?:super|really|very|so|quite|extremely)\s+)?allergic(?=\s+(?:to|when)\b)(?:\s+to)?)"
 )
-_I_DISLIKE = rf"{_I_DISLIKE_WORDS}\s+"
+_I_DISLIKE = rf"{I_DISLIKE_WORDS}\s+"
 _DISLIKES_THE_THING = re.compile(
     rf"{_I_DISLIKE}(?:(?:the|this|that|these|those|its|your)\b(?!\s+way\s+you\b)|it\b(?!\s+when\b)|"
     # a quoted name is one thing in front of the person: 'i don't like "apply_branch!"' (held-out 48, ADR 0077)
@@ -601,7 +602,7 @@ def we_use_is_required(text: str) -> bool:
 # Round 20 (ADR 0077), held-out 47 to 51's mistakes. "There are way many things i don't like, let me just name a few":
 # "don't like" with no object after it sits in a relative clause after what is disliked, or leads in to a list; it
 # states no dislike of its own.
-_DISLIKE_WITHOUT_OBJECT = re.compile(rf"{_I_DISLIKE_WORDS}\s*(?:[,.;:!?)\u2026]|$)", _I)
+_DISLIKE_WITHOUT_OBJECT = re.compile(rf"{I_DISLIKE_WORDS}\s*(?:[,.;:!?)\u2026]|$)", _I)
 # "I never say "CT.jl" is the reference you should follow": what the person said or meant, set right; "never" is about
 # the person's words, not a rule for the agent ("I never want print statements" still is one).
 _NEVER_SAID = re.compile(
