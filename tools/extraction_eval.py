@@ -383,6 +383,10 @@ SPLITS = (
     "heldout281",
     "heldout282",
     "heldout284",
+    "heldout286",
+    "heldout288",
+    "heldout289",
+    "heldout290",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

@@ -991,6 +991,14 @@ PINNED_SINCE_ROUND_19 = {
     # cursor rules file to know where each file location should be so our root will always looks clean …"); 1 of 1 rule
     # found
     "heldout284": ((9, 1, 0), (1, 1, 1)),
+    # round 77 (frozen at 2367e48, where the lanes began): no proposal, no rule to find
+    "heldout286": ((1, 0, 0), (0, 0, 0)),
+    # round 77: no proposal, no rule to find
+    "heldout288": ((1, 0, 0), (0, 0, 0)),
+    # round 77: no proposal, no rule to find
+    "heldout289": ((7, 0, 0), (0, 0, 0)),
+    # round 77: no proposal, no rule to find
+    "heldout290": ((1, 0, 0), (0, 0, 0)),
 }
 
 
