@@ -387,6 +387,10 @@ SPLITS = (
     "heldout288",
     "heldout289",
     "heldout290",
+    "heldout291",
+    "heldout292",
+    "heldout293",
+    "heldout294",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

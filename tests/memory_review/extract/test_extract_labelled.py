@@ -999,6 +999,15 @@ PINNED_SINCE_ROUND_19 = {
     "heldout289": ((7, 0, 0), (0, 0, 0)),
     # round 77: no proposal, no rule to find
     "heldout290": ((1, 0, 0), (0, 0, 0)),
+    # round 77 (frozen at 2367e48, where the lanes began): no proposal; 0 of 1 rule found ("… Claude should be listed as
+    # co-author (not main author) when Claude commits, …", no standing word)
+    "heldout291": ((2, 1, 1), (0, 0, 0)),
+    # round 77: no proposal, no rule to find
+    "heldout292": ((4, 0, 1), (0, 0, 0)),
+    # round 77: no proposal, no rule to find
+    "heldout293": ((10, 0, 0), (0, 0, 0)),
+    # round 77: no proposal, no rule to find
+    "heldout294": ((2, 0, 0), (0, 0, 0)),
 }
 
 
