@@ -115,6 +115,7 @@ TRIGGERS = (
     "capture x via a camera; never with y on screen",
     "move x into a footer (always visible when y is set)",
     "we'll fix x next time",
+    "remember this for me, please",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 
