@@ -114,6 +114,8 @@ TRIGGERS = (
     "pre-fill x when an item is entered in the future",
     "capture x via a camera; never with y on screen",
     "move x into a footer (always visible when y is set)",
+    "we'll fix x next time",
+    "remember this for me, please",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

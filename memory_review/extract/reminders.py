@@ -64,8 +64,12 @@ _MADE_A_RULE = re.compile(
     r"[\s.!\u2026]*$|"
     # "Please remember that.", "Would you remember that, or should we add these as tasks in Todo, too?": "that" is no
     # "that" before a rule but the rule said just before (held-out 213, ADR 0128)
+    # "Remember this for me.", "Could you remember that for next time?": for whom or for when, still the pointer alone
+    # (ADR 0142)
     rf"{_OPENING}(?:please\s+|(?:would|will|can|could)\s+you\s+)?remember\s+(?:this|that)"
-    r"(?:\s+(?:from\s+now\s+on|going\s+forward|for\s+(?:the\s+)?future))?(?:\s*,\s*or\b[^.!\n]*)?[\s.!?\u2026]*$",
+    r"(?:\s+(?:from\s+now\s+on|going\s+forward|next\s+time|in\s+(?:the\s+)?future|"
+    r"for\s+(?:me|us|later|(?:the\s+)?(?:future|next\s+time|next\s+session|other\s+sessions)))){0,2}"
+    r"(?:\s*,?\s*please)?(?:\s*,\s*or\b[^.!\n]*)?[\s.!?\u2026]*$",
     _I,
 )
 # "I told you to fix the login bug": a job the agent has not done yet, not a rule it forgot; so is "I told you to copy

@@ -203,7 +203,11 @@ def is_a_note_to_write(sentence: str) -> bool:
 # "next time the build fails, the script should retry" tell what happens in the program; "by default the page
 # shows 10 items" describes it; "from now on, work on the frontend" is the next job (ADR 0057). "Next time, ask
 # first", "by default, answer in English" and "from now on, work in small commits" instruct.
-_NO_YOU_TO_THE_FUTURE = r"(?:(?!\byou\b)[^,;.!?\n]){0,80}?\bin\s+(?:the\s+)?future\b"
+_NO_YOU_UNTIL = r"(?:(?!\byou\b)[^,;.!?\n]){0,80}?\b"
+_NO_YOU_TO_THE_FUTURE = _NO_YOU_UNTIL + r"in\s+(?:the\s+)?future\b"
+# The person's own plan, spoken as "I'd", "I'll", "we'd", "let's" as often as in full: "I'd like to revisit this in
+# the future", "I'll do that next time" (ADR 0141)
+_OWN_PLAN = r"(?:i|we)(?:\s+(?:would|might|could)|'d)|i(?:\s+(?:will|should)|'ll)|let'?s"
 _OCCASION_DESCRIBED = re.compile(
     r"\bwhenever\s+you(?:'re|\s+are)\s+(?:ready|done|free|able)\b|"
     r"\bwhenever\s+you\s+(?:can|like|want|wish|get\s+(?:a\s+)?(?:chance|moment|minute))\b|"
@@ -222,8 +226,9 @@ _OCCASION_DESCRIBED = re.compile(
     # multiple times in the future", "Perhaps I should in the future." (ADR 0078): what others will do, or a plan of
     # the person's own, with no "you" in it; "we should … in the future", "I would like you to … in the future" instruct
     rf"\b(?:(?:that|which|who)(?:\s+we)?|they|it)\s+(?:will|would|might|could)\b{_NO_YOU_TO_THE_FUTURE}|"
-    rf"\b(?:i|we)\s+(?:would|might|could)\b{_NO_YOU_TO_THE_FUTURE}|"
-    rf"\bi\s+(?:will|should|'ll)\b{_NO_YOU_TO_THE_FUTURE}|"
+    rf"\b(?:{_OWN_PLAN})\b{_NO_YOU_UNTIL}(?:in\s+(?:the\s+)?future|(?:the\s+)?next\s+time)\b|"
+    # "We'll fix the styling next time.": the next session's work; "we'll use pnpm in the future" decides how we work
+    rf"\bwe(?:\s+will|'ll)\b{_NO_YOU_UNTIL}(?:the\s+)?next\s+time\b|"
     # "… and then lock that moving forward", "we will use the new schema moving forward": what it is, or which is the
     # new one, is in this chat; in another session the rule points at nothing (ADR 0078)
     r"\b(?:that|this|it|them|the\s+new\s+\w+(?:\s+\w+)?)\s+(?:going|moving)\s+forward\b",
