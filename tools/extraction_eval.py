@@ -391,6 +391,9 @@ SPLITS = (
     "heldout292",
     "heldout293",
     "heldout294",
+    "heldout296",
+    "heldout297",
+    "heldout298",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

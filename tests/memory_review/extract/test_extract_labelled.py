@@ -1008,6 +1008,12 @@ PINNED_SINCE_ROUND_19 = {
     "heldout293": ((10, 0, 0), (0, 0, 0)),
     # round 77: no proposal, no rule to find
     "heldout294": ((2, 0, 0), (0, 0, 0)),
+    # round 79 (frozen at 8e891ef, where the lanes began): no proposal, no rule to find
+    "heldout296": ((11, 0, 0), (0, 0, 0)),
+    # round 79: no proposal, no rule to find
+    "heldout297": ((2, 0, 0), (0, 0, 0)),
+    # round 79: no proposal, no rule to find
+    "heldout298": ((15, 0, 1), (0, 0, 0)),
 }
 
 
