@@ -116,6 +116,7 @@ TRIGGERS = (
     "move x into a footer (always visible when y is set)",
     "we'll fix x next time",
     "remember this for me, please",
+    "save x as y (never z), then w",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 
