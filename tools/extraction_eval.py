@@ -394,6 +394,9 @@ SPLITS = (
     "heldout296",
     "heldout297",
     "heldout298",
+    "heldout299",
+    "heldout300",
+    "heldout301",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
