@@ -397,6 +397,8 @@ SPLITS = (
     "heldout299",
     "heldout300",
     "heldout301",
+    "heldout302",
+    "heldout303",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

@@ -1023,6 +1023,10 @@ PINNED_SINCE_ROUND_19 = {
     # round 80: 1 proposal, worth keeping; 1 of 1 rule found ("REMEMBER: Whenever there is a problem, the UX flow should
     # offer a solution, …")
     "heldout301": ((47, 1, 3), (1, 1, 1)),
+    # round 80 (frozen at 089c0b6; the lanes began at 6ba322b): no proposal, no rule to find
+    "heldout302": ((10, 0, 1), (0, 0, 0)),
+    # round 80: no proposal, no rule to find
+    "heldout303": ((11, 0, 1), (0, 0, 0)),
 }
 
 
