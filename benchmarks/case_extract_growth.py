@@ -117,6 +117,7 @@ TRIGGERS = (
     "we'll fix x next time",
     "remember this for me, please",
     "save x as y (never z), then w",
+    "periodically do:\n\n```\nx\n```",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

@@ -494,6 +494,8 @@ ROLES = {
     "heldout275": "dev275 (seen; was heldout275)",
     "heldout278": "dev278 (seen; was heldout278)",
     "heldout280": "dev280 (seen; was heldout280)",
+    "heldout299": "dev299 (seen; was heldout299)",
+    "heldout300": "dev300 (seen; was heldout300)",
     "heldout191": "dev191 (seen; was heldout191)",
     "heldout196": "dev196 (seen; was heldout196)",
     "judged1": "judged1 (seen)",
@@ -952,6 +954,12 @@ DOC_TAIL = """
   before their lane began rather than the last change before they landed, hence 100 of 182. Either way the goal's
   first half is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh text:
   most misses are rules inside long task prompts or said once without a standing word.
+- **The eighty-first round (ADR 0144)**, tuned on held-out 299 and 300, where round 80 found none of Adam Twardoch's
+  "Periodically do:" over a fenced block with his dev loop, sent in twelve chats: a sentence ending in a colon only
+  leads in, but when what follows is the command the sentence says to run, the colon is the rule's own, as "As you
+  develop, run" over the block is without one (ADR 0071). Held-out 299 (now *dev299*): 1 proposal, worth keeping, 5
+  of 12 rules found (was 0, 0, 0); held-out 300 (*dev300*): 2 proposals, both worth keeping, 3 of 4 found (was 1, 1,
+  0); no other split moved.
 - **The eightieth round (ADR 0143)**, from four fresh proposals of "always" or "never" found only in an aside in
   parentheses (held-out 85, 98, 169 and 280; one, a maybe, worth keeping): such a sentence waits for a second session.
   Dev169: no proposal (was 1, not worth keeping); dev98: 2 proposals, both worth keeping (was 3, the maybe held back);

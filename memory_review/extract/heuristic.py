@@ -210,7 +210,8 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
         # it is everywhere and never the person's choice
         # "Make this a rule from now on": the standing words point back, at the rule (ADR 0097)
         pointer = trusted and makes_a_rule(said.text)
-        classification = None if pointer else examine(said.text) or (a_tool_choice(said.text) if trusted else None)
+        read = _without_the_colon_to_its_command(said)
+        classification = None if pointer else examine(read) or (a_tool_choice(read) if trusted else None)
         if (
             classification is None
             and position
@@ -446,19 +447,35 @@ def _with_tail(turn: Turn, spans: list[tuple[int, int]], position: int, said: _S
 
 # "As you develop, run\n\n```\nuv venv; hatch test\n```": the rule ends where its command begins, in the fenced block
 # on the lines below it, which the sentences skip (ADR 0071)
-_LEADS_TO_A_COMMAND = re.compile(r"\b(?:run|use|execute|call|type|do)$", re.IGNORECASE)
+_LEADS_TO_A_COMMAND = re.compile(r"\b(?:run|use|execute|call|type|do):?$", re.IGNORECASE)
 _FENCED_BLOCK = re.compile(r"[ \t]*\n(?:[ \t]*\n)*[ \t]*(```|~~~)[^\n]*\n.*?\n[ \t]*\1[ \t]*(?=\n|$)", re.DOTALL)
+
+
+def _command_below(said: _Said) -> re.Match[str] | None:
+    """The fenced block on the lines right below a sentence that leads to a command, if there is one."""
+    if not _LEADS_TO_A_COMMAND.search(said.text):
+        return None
+    text = said.turn.text
+    return _FENCED_BLOCK.match(text, said.end, min(len(text), said.end + MAX_QUOTE_BYTES))  # bounded: never a scan
 
 
 def _with_command(said: _Said) -> _Said:
     """The rule with the fenced command it leads to on the lines below it, when it fits in a quote."""
-    if not _LEADS_TO_A_COMMAND.search(said.text):
-        return said
-    text = said.turn.text
-    block = _FENCED_BLOCK.match(text, said.end, min(len(text), said.end + MAX_QUOTE_BYTES))  # bounded: never a scan
-    if block is None or len(text[said.start : block.end()].encode("utf-8", "surrogatepass")) > MAX_QUOTE_BYTES:
+    block = _command_below(said)
+    quoted = said.turn.text[said.start : block.end()] if block is not None else ""
+    if block is None or len(quoted.encode("utf-8", "surrogatepass")) > MAX_QUOTE_BYTES:
         return said
     return _Said(said.turn, said.start, block.end())
+
+
+def _without_the_colon_to_its_command(said: _Said) -> str:
+    """The sentence as it is read: "Periodically do:" over a fenced command is "Periodically do" and its command.
+
+    A sentence ending in a colon only leads in to what follows (``signals.is_question``); when what follows is the
+    command the sentence says to run, the colon is the sentence's own, as "As you develop, run" over the block is
+    without one (held-out 299 and 300, ADR 0144)."""
+    text = said.text
+    return text[:-1] if text.endswith(":") and _command_below(said) is not None else text
 
 
 def _finding(transcript: Transcript, said: _Said, found: Classification, *, trusted: bool) -> Finding:

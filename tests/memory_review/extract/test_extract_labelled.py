@@ -1016,10 +1016,13 @@ PINNED_SINCE_ROUND_19 = {
     "heldout298": ((15, 0, 1), (0, 0, 0)),
     # round 80 (frozen at 089c0b6, where the lanes began): no proposal; 0 of 12 rules found (his "Periodically do:" over
     # a fenced dev loop, after a TODO request or inside his pasted <instructions> brief)
-    "heldout299": ((52, 12, 3), (0, 0, 0)),
+    # the eighty-first round (ADR 0144) tuned on it and 300: "Periodically do:" over a fenced command is read, the colon
+    # leading to the command the rule runs; 1 proposal, worth keeping, 5 of 12 found
+    "heldout299": ((52, 12, 3), (1, 1, 5)),
     # round 80: 1 proposal, worth keeping ("Keep it simple, effective, eyes on the goal!", a maybe); 0 of 4 rules found
     # (the <instructions> brief)
-    "heldout300": ((34, 4, 7), (1, 1, 0)),
+    # since round 81 (ADR 0144): 2 proposals, both worth keeping, 3 of 4 found
+    "heldout300": ((34, 4, 7), (2, 2, 3)),
     # round 80: 1 proposal, worth keeping; 1 of 1 rule found ("REMEMBER: Whenever there is a problem, the UX flow should
     # offer a solution, …")
     "heldout301": ((47, 1, 3), (1, 1, 1)),
