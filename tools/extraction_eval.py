@@ -399,6 +399,7 @@ SPLITS = (
     "heldout301",
     "heldout302",
     "heldout303",
+    "heldout304",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

@@ -1030,6 +1030,8 @@ PINNED_SINCE_ROUND_19 = {
     "heldout302": ((10, 0, 1), (0, 0, 0)),
     # round 80: no proposal, no rule to find
     "heldout303": ((11, 0, 1), (0, 0, 0)),
+    # round 81 (frozen at 18b2609, where the lane began): no proposal, no rule to find
+    "heldout304": ((28, 0, 6), (0, 0, 0)),
 }
 
 
