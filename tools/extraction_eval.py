@@ -866,6 +866,21 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Session 28's fresh record (the latest frozen round on each split: round 77 at 2367e48 for held-out 286 to 294,
+  round 79 at 8e891ef for 296 to 298, round 80 at 089c0b6 for 299 to 303, round 81 at 18b2609 for 304): 2 proposals,
+  both worth keeping; 1 of 18 rules found. Fresh record since the hold of ADR 0059: 102 of 184 (55%)**; all frozen
+  rounds 109 of 213 (51%). Seventeen splits, 238 fresh prompts (18 durable, 24 maybe), labelled apart in five batches:
+  the last leads of earlier lanes (later versions of prompt logs, SpecStory exports past their first page, a Codex
+  session's later version, Claude Code transcripts of task numbers; held-out 286 to 298), and two people's SpecStory
+  exports shipped in package archives on PyPI that no lane had opened (twardoch/nyord-vpn 0.1.0, held-out 299 to 301,
+  and its later exports through the index, 302 and 303; daviddwlee84/Quote0 0.2.0, held-out 304), found by listing
+  those people's repositories and scanning every sdist version of their packages for histories (about 270 archives;
+  none of the other packages ships one); two lanes found no new prompt (held-out 287 and 295). Worth keeping: "Keep it
+  simple, effective, eyes on the goal!" (a maybe) and "REMEMBER: Whenever there is a problem, the UX flow should offer
+  a solution, …" (found). No mistake. The misses: the same person's "Periodically do:" over a fenced block with his dev
+  loop, sent in twelve chats (round 81 reads it since), his pasted `<instructions>` brief, and "Claude should be listed
+  as co-author (not main author) when Claude commits, …" (no standing word). Rounds 78 to 80 were made from earlier
+  fresh mistakes whose fixes had been worded too narrowly, found by trying near paraphrases of them.
 - **Session 27's fresh record (the latest frozen round on each split: round 70 at abf1325 for held-out 247 to 253,
   round 72 at 9d513f6 for 255 to 262, round 73 at 9f9d2b8 for 263 to 266, round 75 at 2e4980e and 34c5f34 for 271 to
   278, round 76 at 89423ef for 279 to 282, round 77 at d729c8d for 284): 7 proposals, 2 worth keeping (29%); 1 of 10
@@ -948,11 +963,11 @@ DOC_TAIL = """
   to do something, please log a transcript …" (round 54) and "use well-known libraries rather than re-implementing
   functionality yourself" inside a feature's specification.
 - **The fresh record, recomputed by `python -m tools.fresh_record`** (each held-out split from 11 on run by the
-  extractor of the last commit before it landed, ADR 0110): 174 proposals, 99 worth keeping (57%); of the 382 durable
-  prompts, 72 quoted and 34 said again when first measured (28%); from held-out 100 on, 42 of 80 proposals (52%) and
-  27 and 25 of 174 durable prompts (30%); from held-out 183 on (sessions 26 and 27), 15 of 28 and 8 of 53; from
-  held-out 247 on (session 27), 2 of 7 and 1 of 10. The hand-kept record above counts some splits by the round frozen
-  before their lane began rather than the last change before they landed, hence 100 of 182. Either way the goal's
+  extractor of the last commit before it landed, ADR 0110): 176 proposals, 101 worth keeping (57%); of the 400 durable
+  prompts, 73 quoted and 34 said again when first measured (27%); from held-out 100 on, 44 of 82 proposals (54%) and
+  28 and 25 of 192 durable prompts (28%); from held-out 183 on (sessions 26 to 28), 17 of 30 and 9 of 71; from
+  held-out 286 on (session 28), 2 of 2 and 1 of 18. The hand-kept record above counts some splits by the round frozen
+  before their lane began rather than the last change before they landed, hence 102 of 184. Either way the goal's
   first half is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh text:
   most misses are rules inside long task prompts or said once without a standing word.
 - **The eighty-first round (ADR 0144)**, tuned on held-out 299 and 300, where round 80 found none of Adam Twardoch's
