@@ -118,6 +118,7 @@ TRIGGERS = (
     "remember this for me, please",
     "save x as y (never z), then w",
     "periodically do:\n\n```\nx\n```",
+    "- **never** x",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

@@ -970,6 +970,10 @@ DOC_TAIL = """
   before their lane began rather than the last change before they landed, hence 102 of 184. Either way the goal's
   first half is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh text:
   most misses are rules inside long task prompts or said once without a standing word.
+- **The eighty-second round (ADR 0145)**, from a near paraphrase that found a gap: Markdown's bold around the rule
+  word ("- **Never** push to main.", "**Always** run `make lint` …") hid it from every signal. The marks are dropped
+  before the sentence is read; the quote keeps them. Dev207: 2 proposals, both worth keeping (was 1; "… - **NEVER add
+  redundant comments** that restate what the code already expresses …", a maybe); no other split moved.
 - **The eighty-first round (ADR 0144)**, tuned on held-out 299 and 300, where round 80 found none of Adam Twardoch's
   "Periodically do:" over a fenced block with his dev loop, sent in twelve chats: a sentence ending in a colon only
   leads in, but when what follows is the command the sentence says to run, the colon is the rule's own, as "As you

@@ -670,6 +670,10 @@ class Classification:
     held_back: bool = False
 
 
+# "- **Never** push to main.", "**不要** 修改 `num_workers`": Markdown's bold marks around the words, not part of them
+_EMPHASIS = re.compile(r"\*\*|(?<!\w)__|__(?!\w)")
+
+
 def classify(sentence: str) -> Classification | None:
     """Classify one sentence as a durable memory, or ``None`` for chatter and one-off instructions."""
     found = examine(sentence)
@@ -683,6 +687,8 @@ def examine(sentence: str) -> Classification | None:
         return None
     if is_question(text):
         return None
+    if "**" in text or "__" in text:
+        text = _EMPHASIS.sub("", text)
     text = mask_quoted(_POLITE.sub("", text))
     if not CUE.search(text):
         return None

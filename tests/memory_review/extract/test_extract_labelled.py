@@ -810,7 +810,9 @@ PINNED_SINCE_ROUND_19 = {
     # without corresponding tests …", his CLAUDE.md rule quoted back); the mistake: "So we'll learn from this crisis for
     # the next time."; no rule to find; the sixty-fourth round (ADR 0127) tuned on it: a lesson "for (the) next time"
     # says no rule, 1 proposal, worth keeping
-    "heldout207": ((34, 0, 6), (1, 1, 0)),
+    # since round 82 (ADR 0145): 2 proposals, both worth keeping ("… - **NEVER add redundant comments** that restate
+    # what the code already expresses …", Markdown's bold no longer hides the word)
+    "heldout207": ((34, 0, 6), (2, 2, 0)),
     # round 62: no proposal; 0 of 1 rule found ("make sure commit message reflects both changes and doesn't waste
     # reader's time …")
     "heldout208": ((26, 1, 1), (0, 0, 0)),
