@@ -185,6 +185,7 @@ def test_the_evidence_carries_session_and_turn(claude_session: WriteSession) -> 
         ("notebooks are never committed with outputs", "Notebooks are never committed with outputs"),
         ("So, always run the linter.", "Always run the linter."),
         ("ok and please never push to main", "Never push to main"),
+        ("Note to self: we use pnpm, not npm.", "We use pnpm, not npm."),
     ],
 )
 def test_a_description_drops_only_whole_lead_in_words(statement: str, description: str) -> None:
