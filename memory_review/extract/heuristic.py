@@ -462,8 +462,9 @@ def _command_below(said: _Said) -> re.Match[str] | None:
 def _with_command(said: _Said) -> _Said:
     """The rule with the fenced command it leads to on the lines below it, when it fits in a quote."""
     block = _command_below(said)
-    quoted = said.turn.text[said.start : block.end()] if block is not None else ""
-    if block is None or len(quoted.encode("utf-8", "surrogatepass")) > MAX_QUOTE_BYTES:
+    if block is None:
+        return said
+    if len(said.turn.text[said.start : block.end()].encode("utf-8", "surrogatepass")) > MAX_QUOTE_BYTES:
         return said
     return _Said(said.turn, said.start, block.end())
 

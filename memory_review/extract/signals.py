@@ -670,7 +670,8 @@ class Classification:
     held_back: bool = False
 
 
-# "- **Never** push to main.", "**不要** 修改 `num_workers`": Markdown's bold marks around the words, not part of them
+# "- **Never** push to main.", "__Always__ run the tests.": Markdown's bold marks around the words, not part of them
+# (ADR 0145)
 _EMPHASIS = re.compile(r"\*\*|(?<!\w)__|__(?!\w)")
 
 
