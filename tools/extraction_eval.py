@@ -874,7 +874,7 @@ DOC_TAIL = """
   session's later version, Claude Code transcripts of task numbers; held-out 286 to 298), and two people's SpecStory
   exports shipped in package archives on PyPI that no lane had opened (twardoch/nyord-vpn 0.1.0, held-out 299 to 301,
   and its later exports through the index, 302 and 303; daviddwlee84/Quote0 0.2.0, held-out 304), found by listing
-  those people's repositories and scanning every sdist version of their packages for histories (about 270 archives;
+  those people's repositories and scanning every sdist version of their packages for histories (about 1,000 archives;
   none of the other packages ships one); two lanes found no new prompt (held-out 287 and 295). Worth keeping: "Keep it
   simple, effective, eyes on the goal!" (a maybe) and "REMEMBER: Whenever there is a problem, the UX flow should offer
   a solution, …" (found). No mistake. The misses: the same person's "Periodically do:" over a fenced block with his dev
