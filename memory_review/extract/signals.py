@@ -455,11 +455,21 @@ SIGNALS: tuple[Signal, ...] = (
         r"(?:^|\bplease\s+|\b(?:and|also|just)\s+)(?:note|keep\s+in\s+mind|fyi|for\s+the\s+record|"
         r"just\s+so\s+you\s+know|for\s+reference|be\s+aware)\s*(?:that\b|:|,)|^fyi\b",
     ),
+    # "Don't forget to update ai-prompts.txt with every prompt that I give you.", "don't forget to run bun format && bun
+    # lint --fix && bun typecheck before marking a task as done": said to an agent that forgets, a standing request;
+    # in every split 6 of the 7 prompts that open a sentence so were worth keeping, against 3 of 8 for "remember to"
+    # (ADR 0146). Not when it points at the thing at hand ("don't forget to multiply it here and not in DB!").
+    _sig(
+        "don't forget to",
+        "reminder",
+        True,
+        r"(?:^|\bplease\s+|\b(?:and|also|just)\s+)(?:don'?t|do\s+not)\s+forget\s+to\b(?![^.!?\n]*\b(?:it|this|them|here)\b)",
+    ),
     _sig(
         "remember to",
         "reminder",
         False,
-        r"(?:^|\bplease\s+|\b(?:and|also|just)\s+)(?:remember|don'?t\s+forget|do\s+not\s+forget)\s+to\b|"
+        r"(?:^|\bplease\s+|\b(?:and|also|just)\s+)remember\s+to\b|"
         r"(?:^|\bplease\s+)make\s+sure\s+(?:to|you)\b",
     ),
     # Chinese
