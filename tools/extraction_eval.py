@@ -400,6 +400,10 @@ SPLITS = (
     "heldout302",
     "heldout303",
     "heldout304",
+    "heldout305",
+    "heldout306",
+    "heldout307",
+    "heldout308",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

@@ -1039,6 +1039,12 @@ PINNED_SINCE_ROUND_19 = {
     "heldout303": ((11, 0, 1), (0, 0, 0)),
     # round 81 (frozen at 18b2609, where the lane began): no proposal, no rule to find
     "heldout304": ((28, 0, 6), (0, 0, 0)),
+    # round 82 (frozen at a379729, where their lanes began): no proposal, no rule to find (all one-off: task numbers,
+    # go-aheads, pasted VPN logs)
+    "heldout305": ((7, 0, 0), (0, 0, 0)),
+    "heldout306": ((4, 0, 0), (0, 0, 0)),
+    "heldout307": ((3, 0, 0), (0, 0, 0)),
+    "heldout308": ((7, 0, 0), (0, 0, 0)),
 }
 
 
