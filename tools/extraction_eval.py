@@ -978,9 +978,10 @@ DOC_TAIL = """
 - **The eighty-third round (ADR 0146)**, from the reminders every split holds: a sentence that opens "don't forget to
   …" was worth keeping in 6 of 7 prompts ("Don't forget to update ai-prompts.txt with every prompt that I give you.",
   "don't forget to run bun format && … before marking a task as done"), "remember to …" in 3 of 8; it is read as a
-  standing request unless it points at the thing at hand ("… multipy it here and not in DB!"). Dev31: 12 proposals, all
-  worth keeping, 12 of 16 rules found (was 10 and 11); dev69: 5, all worth keeping, 9 of 13 found (was 3 and 6); dev55
-  (was held-out 55): 2, both worth keeping (was 1); no other split moved.
+  standing request when it says how often ("every", "all", "before …ing") and does not point at the thing at hand ("…
+  multipy it here and not in DB!"). Dev31: 11 proposals, all worth keeping, 12 of 16 rules found (was 10 and 11); dev69:
+  5, all worth keeping, 8 of 13 found (was 3 and 6); dev55 (was held-out 55): 2, both worth keeping (was 1); no other
+  split moved.
 - **The eighty-second round (ADR 0145)**, from a near paraphrase that found a gap: Markdown's bold around the rule
   word ("- **Never** push to main.", "**Always** run `make lint` …") hid it from every signal. The marks are dropped
   before the sentence is read; the quote keeps them. Dev207: 2 proposals, both worth keeping (was 1; "… - **NEVER add
