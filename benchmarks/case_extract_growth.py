@@ -119,6 +119,7 @@ TRIGGERS = (
     "save x as y (never z), then w",
     "periodically do:\n\n```\nx\n```",
     "- **never** x",
+    "don't forget to x every y",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

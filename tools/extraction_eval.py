@@ -439,6 +439,7 @@ ROLES = {
     "heldout51": "dev51 (seen; was heldout51)",
     "heldout52": "dev52 (seen; was heldout52)",
     "heldout53": "dev53 (seen; was heldout53)",
+    "heldout55": "dev55 (seen; was heldout55)",
     "heldout57": "dev57 (seen; was heldout57)",
     "heldout60": "dev60 (seen; was heldout60)",
     "heldout66": "dev66 (seen; was heldout66)",
@@ -974,6 +975,13 @@ DOC_TAIL = """
   before their lane began rather than the last change before they landed, hence 102 of 184. Either way the goal's
   first half is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh text:
   most misses are rules inside long task prompts or said once without a standing word.
+- **The eighty-third round (ADR 0146)**, from the reminders every split holds: a sentence that opens "don't forget to
+  …" was worth keeping in 6 of 7 prompts ("Don't forget to update ai-prompts.txt with every prompt that I give you.",
+  "don't forget to run bun format && … before marking a task as done"), "remember to …" in 3 of 8; it is read as a
+  standing request when it says how often ("every", "all", "before …ing") and does not point at the thing at hand ("…
+  multipy it here and not in DB!"). Dev31: 11 proposals, all worth keeping, 12 of 16 rules found (was 10 and 11); dev69:
+  5, all worth keeping, 8 of 13 found (was 3 and 6); dev55 (was held-out 55): 2, both worth keeping (was 1); no other
+  split moved.
 - **The eighty-second round (ADR 0145)**, from a near paraphrase that found a gap: Markdown's bold around the rule
   word ("- **Never** push to main.", "**Always** run `make lint` …") hid it from every signal. The marks are dropped
   before the sentence is read; the quote keeps them. Dev207: 2 proposals, both worth keeping (was 1; "… - **NEVER add

@@ -181,6 +181,7 @@ def test_the_cheap_cue_filter_never_hides_a_signal() -> None:
             "check with me before installing new dependencies",  # ADR 0136
             "I'm allergic to mocks in integration tests",  # ADR 0137
             "leave the merging to me",  # ADR 0138
+            "don't forget to run the linter before every commit",  # ADR 0146
         ]
     )
     for sentence in sentences:
