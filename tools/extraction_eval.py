@@ -404,6 +404,11 @@ SPLITS = (
     "heldout306",
     "heldout307",
     "heldout308",
+    "heldout309",
+    "heldout310",
+    "heldout311",
+    "heldout312",
+    "heldout313",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

@@ -1045,6 +1045,14 @@ PINNED_SINCE_ROUND_19 = {
     "heldout306": ((4, 0, 0), (0, 0, 0)),
     "heldout307": ((3, 0, 0), (0, 0, 0)),
     "heldout308": ((7, 0, 0), (0, 0, 0)),
+    # round 83 (frozen at 8e92f5f, where their lanes began): no proposal, no rule to find (task numbers, go-aheads,
+    # design feedback on one tool's screens; held-out 311's two maybes are his "commit first, as before" and a fact
+    # about his family of tools)
+    "heldout309": ((10, 0, 0), (0, 0, 0)),
+    "heldout310": ((4, 0, 0), (0, 0, 0)),
+    "heldout311": ((7, 0, 2), (0, 0, 0)),
+    "heldout312": ((2, 0, 0), (0, 0, 0)),
+    "heldout313": ((3, 0, 0), (0, 0, 0)),
 }
 
 
