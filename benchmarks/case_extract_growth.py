@@ -120,6 +120,7 @@ TRIGGERS = (
     "periodically do:\n\n```\nx\n```",
     "- **never** x",
     "don't forget to x every y",
+    "x should be co-author y",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

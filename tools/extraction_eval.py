@@ -509,6 +509,9 @@ ROLES = {
     "heldout300": "dev300 (seen; was heldout300)",
     "heldout191": "dev191 (seen; was heldout191)",
     "heldout196": "dev196 (seen; was heldout196)",
+    "heldout168": "dev168 (seen; was heldout168)",
+    "heldout202": "dev202 (seen; was heldout202)",
+    "heldout291": "dev291 (seen; was heldout291)",
     "judged1": "judged1 (seen)",
 }
 
@@ -980,6 +983,14 @@ DOC_TAIL = """
   before their lane began rather than the last change before they landed, hence 102 of 184. Either way the goal's
   first half is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh text:
   most misses are rules inside long task prompts or said once without a standing word.
+- **The eighty-fourth round (ADR 0147)**, tuned on held-out 291 (session 28's one miss with no standing word), 168 and
+  202: who is credited on a commit ("Claude should be listed as co-author (not main author) when Claude commits, …",
+  "It's also important to default to single Co-Authored-By, …") is how every commit is signed; in every split the 5
+  prompts that say so with "should", "must", "always", "never", "no", "default", "important" or "only" beside
+  "co-author" were all worth keeping. And "create a claude.md file … that will instruct you to always list me as
+  coauthor …" proposes what the new file is to instruct, as "update CLAUDE.md to always …" did (ADR 0124). Dev291: 1
+  proposal, worth keeping, 1 of 1 found (was 0); dev202: 3, all worth keeping, 2 of 2 (was 1 and 1); dev168: 1, worth
+  keeping, 1 of 2 (was 0); no other split moved.
 - **The eighty-third round (ADR 0146)**, from the reminders every split holds: a sentence that opens "don't forget to
   …" was worth keeping in 6 of 7 prompts ("Don't forget to update ai-prompts.txt with every prompt that I give you.",
   "don't forget to run bun format && … before marking a task as done"), "remember to …" in 3 of 8; it is read as a

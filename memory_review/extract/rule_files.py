@@ -58,6 +58,14 @@ _ENSURE = re.compile(
     rf"(?:(?:ensure|make\s+sure)\s+(?:that\s+)?(?=\w)|{_KEEPS_OUT})",
     _I,
 )
+# "Let's create a claude.md file for the project that will instruct you to always list me as coauthor on your commits":
+# the file is new, and what it is to instruct, when it says always or never, is the rule (held-out 168, ADR 0147)
+_INSTRUCTS = re.compile(
+    r"(?:^|(?<=[\s,;.!(@/]))(?:create|make|write|set\s+up)\s+(?:a|an)\s+(?:new\s+)?"
+    rf"{_THE_FILE}(?:\s+file)?(?:\s+for\s+(?:the|this|our)\s+(?:project|repo))?\s+(?:that|which)\s+(?:will\s+)?"
+    rf"(?:instructs?|tells?|reminds?)\s+you\s+to\s+{_KEEPS_OUT}",
+    _I,
+)
 # The same in Italian: "aggiorna il tuo CLAUDE.md globale affinché utilizzi il tool gemini-mcp-tool …", "aggiorna
 # CLAUDE.md e tutto il nostro sistema … in modo che …" (held-out 118, ADR 0104): the rule is what follows "so that"
 _IT_ENSURE = re.compile(
@@ -138,7 +146,7 @@ def rules_for_instruction_files(text: str) -> Iterator[RuleForAFile]:
             yield RuleForAFile(start, end, file, _type(text[start:end]), scope)
     if _ENSURE_CUE.search(text) is None:
         return  # most messages: one look for the two words every such request has
-    for pattern, min_words in ((_ENSURE, 1), (_IT_ENSURE, _IT_MIN_WORDS)):
+    for pattern, min_words in ((_ENSURE, 1), (_INSTRUCTS, 1), (_IT_ENSURE, _IT_MIN_WORDS)):
         for request in pattern.finditer(text):
             span = _ensured(text, request.end())
             if span is not None and len(text[span[0] : span[1]].split()) >= min_words:

@@ -442,6 +442,16 @@ SIGNALS: tuple[Signal, ...] = (
         r"never|don'?t|do\s+not|use|prefer|everything|nothing|\w+\s+(?:must|should|go|goes|live|lives)\b)|"
         r"\b(?:must|should)\b.*\bin\s+(?:this|our)\s+(?:project|repo|repository|codebase)\b",
     ),
+    # "Claude should be listed as co-author (not main author) when Claude commits", "It's also important to default to
+    # single Co-Authored-By, …", "no Co-Authored-By trailer": who is credited on a commit is how every commit is
+    # signed; in every split the 5 prompts with such a sentence were all worth keeping (ADR 0147)
+    _sig(
+        "commit attribution",
+        "convention",
+        True,
+        rf"\b(?:should|must|always|never|no|default|important|only)\b{_REST_OF_CLAUSE}\bco-?authors?\b|"
+        rf"\bco-?author(?:s|ed)?(?:-by)?\b{_REST_OF_CLAUSE}\b(?:should|must|always|never|default|important|only)\b",
+    ),
     _sig(
         "our convention",
         "convention",
@@ -652,7 +662,7 @@ MAX_BYTES = 600
 # Every signal above contains one of these; text without any is skipped after one
 # cheap search instead of two dozen (tool output can be megabytes).
 CUE = re.compile(
-    r"never|always|don'?t|do\s+not|must|should|avoid|stop|remember|forget|make\s+sure|prefer|like|hate|commit|push|"
+    r"never|always|don'?t|do\s+not|must|should|avoid|co-?author|stop|remember|forget|make\s+sure|prefer|like|hate|commit|push|"
     r"dislike|stand|allergic|reserve|leave|we|our|convention|rule|policy|note|fyi|keep\s+in\s+mind|record|so\s+you\s+know|"
     r"reference|mention|aware|general|now\s+on|forward|here\s+on|henceforth|future|next\s+time|default|time|whenever|as\s+you|"
     r"project|repo|codebase|answer|reply|respond|talk|speak|chat|periodically|regularly|allowed|permitted|mandatory|"

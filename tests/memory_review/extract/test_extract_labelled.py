@@ -694,8 +694,9 @@ PINNED_SINCE_ROUND_19 = {
     # round 54 (frozen at fc517a4): no proposal; 0 of 1 rule found ("we do not use databases.")
     "heldout167": ((18, 1, 1), (0, 0, 0)),
     # round 54: no proposal; 0 of 2 rules found ("… create a claude.md file for the project that will instruct you to
-    # always list me as coauthor on your commits", "I want doxygen style comments in all header files. …")
-    "heldout168": ((55, 2, 4), (0, 0, 0)),
+    # always list me as coauthor on your commits", "I want doxygen style comments in all header files. …"); the
+    # eighty-fourth round (ADR 0147): what a new CLAUDE.md is to instruct, said with "always", 1 proposal, worth keeping
+    "heldout168": ((55, 2, 4), (1, 1, 1)),
     # round 54: 2 proposals, neither worth keeping ("T011 - implement confirm_import(log_name) - … save as Draft (never
     # submit) …", a step of the task list, and "In general analyze the cpgrid-bot and use the best out of it."); 0 of 1
     # rule found ("Follow CLAUDE.md rules: max 40 lines/function, …" inside a task prompt); the fifty-fifth round (ADR
@@ -793,8 +794,9 @@ PINNED_SINCE_ROUND_19 = {
     # round 60: no proposal, no rule to find (a Gemini CLI session)
     "heldout201": ((8, 0, 2), (0, 0, 0)),
     # round 60: 1 proposal, worth keeping ("… here just note that you'll be assuming safely that you're gemini-2.5-pro,
-    # unless user notifies you …"); 1 of 2 rules found (missed: "Use single attribution, because …")
-    "heldout202": ((9, 2, 3), (1, 1, 1)),
+    # unless user notifies you …"); 1 of 2 rules found (missed: "Use single attribution, because …"); the eighty-fourth
+    # round (ADR 0147): who is credited on a commit, 3 proposals, all worth keeping, 2 of 2 found
+    "heldout202": ((9, 2, 3), (3, 3, 2)),
     # round 60: no proposal; 0 of 1 rule found ("DO NOT FUCKING TOUCH OUR IMPLEMENTATION for exploratory probing of
     # databases. …", a weak "do not" said once)
     "heldout203": ((16, 1, 3), (0, 0, 0)),
@@ -1007,8 +1009,9 @@ PINNED_SINCE_ROUND_19 = {
     # round 77: no proposal, no rule to find
     "heldout290": ((1, 0, 0), (0, 0, 0)),
     # round 77 (frozen at 2367e48, where the lanes began): no proposal; 0 of 1 rule found ("… Claude should be listed as
-    # co-author (not main author) when Claude commits, …", no standing word)
-    "heldout291": ((2, 1, 1), (0, 0, 0)),
+    # co-author (not main author) when Claude commits, …", no standing word); the eighty-fourth round (ADR 0147) tuned
+    # on it: 1 proposal, worth keeping, 1 of 1 found
+    "heldout291": ((2, 1, 1), (1, 1, 1)),
     # round 77: no proposal, no rule to find
     "heldout292": ((4, 0, 1), (0, 0, 0)),
     # round 77: no proposal, no rule to find
