@@ -409,6 +409,7 @@ SPLITS = (
     "heldout311",
     "heldout312",
     "heldout313",
+    "heldout322",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
