@@ -410,6 +410,13 @@ SPLITS = (
     "heldout312",
     "heldout313",
     "heldout322",
+    "heldout323",
+    "heldout324",
+    "heldout325",
+    "heldout326",
+    "heldout327",
+    "heldout328",
+    "heldout329",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

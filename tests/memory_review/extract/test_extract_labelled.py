@@ -180,6 +180,9 @@ UNKEPT_LEFT = {
     # "we use" said once waits for a second session
     # Held-out 146's "In this project, we're going to create a Python script that …" (the fresh mistake of rounds 48
     # and 49) is gone since round 50 (ADR 0111)
+    # held-out 323's "Do not commit or push. Do not reset, stash, clean, or reach into the parent checkout.": round
+    # 84's fresh mistake, a git prohibition in a hand-off brief for one job
+    "heldout323": 1,
 }
 
 
@@ -1058,6 +1061,18 @@ PINNED_SINCE_ROUND_19 = {
     "heldout313": ((3, 0, 0), (0, 0, 0)),
     # round 84 (frozen at 1f5070a, where the lane began): no proposal, no rule to find (task openings and questions)
     "heldout322": ((6, 0, 0), (0, 0, 0)),
+    # round 84 (frozen at 1f5070a; the code is the same at c208b1b, where their lanes began), daviddwlee84's exports
+    # whose licence his own Homebrew formulae declare (ADR 0148): one mistake, "Do not commit or push. Do not reset,
+    # stash, clean, or reach into the parent checkout." (held-out 323, a hand-off brief for one job); 0 of 3 rules
+    # found (held-out 324's /init asking for AGENTS.md with its rules, "… should be changed upstream …"; 329's "根據我的
+    # 經驗 codebase 最好能夠濃縮成CLI …")
+    "heldout323": ((8, 0, 3), (1, 0, 0)),
+    "heldout324": ((11, 2, 2), (0, 0, 0)),
+    "heldout325": ((11, 0, 2), (0, 0, 0)),
+    "heldout326": ((8, 0, 1), (0, 0, 0)),
+    "heldout327": ((8, 0, 1), (0, 0, 0)),
+    "heldout328": ((8, 0, 3), (0, 0, 0)),
+    "heldout329": ((8, 1, 2), (0, 0, 0)),
 }
 
 
