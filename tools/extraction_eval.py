@@ -417,6 +417,7 @@ SPLITS = (
     "heldout327",
     "heldout328",
     "heldout329",
+    "heldout330",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

@@ -1073,6 +1073,9 @@ PINNED_SINCE_ROUND_19 = {
     "heldout327": ((8, 0, 1), (0, 0, 0)),
     "heldout328": ((8, 0, 3), (0, 0, 0)),
     "heldout329": ((8, 1, 2), (0, 0, 0)),
+    # round 84 (code as at 1f5070a; the lane began at 62a52d8): no proposal, no rule to find (his Raycast extension,
+    # licence from its own package.json, ADR 0148)
+    "heldout330": ((4, 0, 1), (0, 0, 0)),
 }
 
 
