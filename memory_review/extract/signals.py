@@ -223,6 +223,14 @@ def _sig(name: str, kind: str, strong: bool, pattern: str) -> Signal:
     return Signal(name, kind, strong, re.compile(pattern, _I))
 
 
+def _gated(word: str, pattern: str) -> str:
+    """``pattern``, tried only in a sentence that holds ``word``: one scan from the start instead of an attempt at every
+    position, for a pattern whose openings ("no", "only", "and") are common and its word rare. Every match of
+    ``pattern`` holds ``word``, so the matches are the same (on the 65,486 sentences of the labelled splits, none
+    differs); it took the two signals of rounds 83 and 84 from 300 ms to 65 ms there."""
+    return rf"(?s)\A(?=.*?{word}).*?(?:{pattern})"
+
+
 # Order matters only for which name is reported first when several fire.
 SIGNALS: tuple[Signal, ...] = (
     _sig(
@@ -449,8 +457,11 @@ SIGNALS: tuple[Signal, ...] = (
         "commit attribution",
         "convention",
         True,
-        rf"\b(?:should|must|always|never|no|default|important|only)\b{_REST_OF_CLAUSE}\bco-?authors?\b|"
-        rf"\bco-?author(?:s|ed)?(?:-by)?\b{_REST_OF_CLAUSE}\b(?:should|must|always|never|default|important|only)\b",
+        _gated(
+            "co-?author",
+            rf"\b(?:should|must|always|never|no|default|important|only)\b{_REST_OF_CLAUSE}\bco-?authors?\b|"
+            rf"\bco-?author(?:s|ed)?(?:-by)?\b{_REST_OF_CLAUSE}\b(?:should|must|always|never|default|important|only)\b",
+        ),
     ),
     _sig(
         "our convention",
@@ -476,9 +487,12 @@ SIGNALS: tuple[Signal, ...] = (
         "don't forget to",
         "reminder",
         True,
-        rf"(?:^|\bplease\s+|\b(?:and|also|just)\s+)(?:don'?t|do\s+not)\s+forget\s+to\b"
-        rf"(?!{_REST_OF_CLAUSE}\b(?:it|this|them|here)\b)"
-        rf"(?={_REST_OF_CLAUSE}\b(?:every|each|all|any|whenever|(?:before|after)\s+\w+ing)\b)",
+        _gated(
+            "forget",
+            rf"(?:^|\bplease\s+|\b(?:and|also|just)\s+)(?:don'?t|do\s+not)\s+forget\s+to\b"
+            rf"(?!{_REST_OF_CLAUSE}\b(?:it|this|them|here)\b)"
+            rf"(?={_REST_OF_CLAUSE}\b(?:every|each|all|any|whenever|(?:before|after)\s+\w+ing)\b)",
+        ),
     ),
     _sig(
         "remember to",
