@@ -418,6 +418,12 @@ SPLITS = (
     "heldout328",
     "heldout329",
     "heldout330",
+    "heldout331",
+    "heldout332",
+    "heldout333",
+    "heldout334",
+    "heldout335",
+    "heldout336",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

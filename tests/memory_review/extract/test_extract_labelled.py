@@ -1076,6 +1076,14 @@ PINNED_SINCE_ROUND_19 = {
     # round 84 (code as at 1f5070a; the lane began at 62a52d8): no proposal, no rule to find (his Raycast extension,
     # licence from its own package.json, ADR 0148)
     "heldout330": ((4, 0, 1), (0, 0, 0)),
+    # round 84 (at 5fd4595, where their lanes began): no proposal, no rule to find (his later dev-cli and translate
+    # exports, first pages: bug reports, feature requests, go-aheads, set-up facts)
+    "heldout331": ((9, 0, 1), (0, 0, 0)),
+    "heldout332": ((11, 0, 2), (0, 0, 0)),
+    "heldout333": ((15, 0, 1), (0, 0, 0)),
+    "heldout334": ((7, 0, 1), (0, 0, 0)),
+    "heldout335": ((9, 0, 1), (0, 0, 0)),
+    "heldout336": ((4, 0, 0), (0, 0, 0)),
 }
 
 
