@@ -424,6 +424,10 @@ SPLITS = (
     "heldout334",
     "heldout335",
     "heldout336",
+    "heldout337",
+    "heldout338",
+    "heldout339",
+    "heldout340",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

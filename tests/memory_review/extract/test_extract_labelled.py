@@ -1084,6 +1084,13 @@ PINNED_SINCE_ROUND_19 = {
     "heldout334": ((7, 0, 1), (0, 0, 0)),
     "heldout335": ((9, 0, 1), (0, 0, 0)),
     "heldout336": ((4, 0, 0), (0, 0, 0)),
+    # round 84 (its signals gated at 431fc61, the same matches; their lanes began at 8afbe9c): no proposal, no rule to
+    # find (the later pages of his shorter dev-cli and translate exports: go-aheads, commit requests, answers to the
+    # agent's questions)
+    "heldout337": ((11, 0, 2), (0, 0, 0)),
+    "heldout338": ((4, 0, 0), (0, 0, 0)),
+    "heldout339": ((3, 0, 0), (0, 0, 0)),
+    "heldout340": ((1, 0, 1), (0, 0, 0)),
 }
 
 
