@@ -428,6 +428,9 @@ SPLITS = (
     "heldout338",
     "heldout339",
     "heldout340",
+    "heldout341",
+    "heldout342",
+    "heldout344",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
