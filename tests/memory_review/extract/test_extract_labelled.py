@@ -1095,8 +1095,9 @@ PINNED_SINCE_ROUND_19 = {
     "heldout340": ((1, 0, 1), (0, 0, 0)),
     # round 84 (its signals gated, the same matches; the lanes began at e5e2e78): held-out 341 and 342, no proposal, no
     # rule to find; 344, one mistake, "完成後 commit（不要 push/tag），回報 commit hash 與測試結果。"
-    # (after this job, commit but do not push: a step of a pasted hand-off). Held-out 343 was not made (its pages hold no turn of his). The
-    # eighty-fifth round (ADR 0149) tuned on 344: "完成後" (when this job is done) is a time of the task, no proposal
+    # (after this job, commit but do not push: a step of a pasted hand-off). Held-out 343 was not made (its pages hold
+    # no turn of his). The eighty-fifth round (ADR 0149) tuned on 344: "完成後" (when this job is done) is a time of the
+    # task, no proposal
     "heldout341": ((3, 0, 0), (0, 0, 0)),
     "heldout342": ((3, 0, 0), (0, 0, 0)),
     "heldout344": ((5, 0, 1), (0, 0, 0)),
