@@ -121,6 +121,7 @@ TRIGGERS = (
     "- **never** x",
     "don't forget to x every y",
     "x should be co-author y",
+    "完成後 commit（不要 push）",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

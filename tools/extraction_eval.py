@@ -534,6 +534,7 @@ ROLES = {
     "heldout168": "dev168 (seen; was heldout168)",
     "heldout202": "dev202 (seen; was heldout202)",
     "heldout291": "dev291 (seen; was heldout291)",
+    "heldout344": "dev344 (seen; was heldout344)",
     "judged1": "judged1 (seen)",
 }
 
@@ -1005,6 +1006,12 @@ DOC_TAIL = """
   before their lane began rather than the last change before they landed, hence 102 of 184. Either way the goal's
   first half is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh text:
   most misses are rules inside long task prompts or said once without a standing word.
+- **The eighty-fifth round (ADR 0149)**, from round 84's two fresh mistakes, both a git prohibition inside a hand-off
+  for one job: "完成後 commit（不要 push/tag），回報 commit hash 與測試結果。" (held-out 344) carries "完成後" (when
+  this is done), which in every split came in 5 one-off prompts and 2 maybes, never a rule; it is read as a time of the
+  task, like "when you're done". Dev344: no proposal (was 1, not worth keeping); no other split moved. Held-out 323's
+  "Do not commit or push. …" (in a brief that opens "Execute the already approved plan …") is left: git prohibitions in
+  specifications are kept on purpose (ADR 0054), and one prompt cannot separate the two.
 - **The eighty-fourth round (ADR 0147)**, tuned on held-out 291 (session 28's one miss with no standing word), 168 and
   202: who is credited on a commit ("Claude should be listed as co-author (not main author) when Claude commits, …",
   "It's also important to default to single Co-Authored-By, …") is how every commit is signed; in every split the 5

@@ -607,6 +607,8 @@ _TIME_ONE_OFF = re.compile(
     r"(?:you\s+have|take|spend)\s+(?:at\s+most\s+|up\s+to\s+)?\d+\s*(?:minutes?|mins?|hours?|hrs?|seconds?)|"
     r"\d+\s*(?:minutes?|mins?|hours?|hrs?)\s+(?:max(?:imum)?|at\s+most|tops))\b"
     r"|现在|这次|这一次|暂时|今天|刚才|马上|立刻|等一下|等会|先别|先不|目前|这会儿|一会儿"
+    # "完成後 commit（不要 push/tag）": when this job is done, as "when you're done" (ADR 0149)
+    r"|(?:完成|做完|結束|结束)[後后]"
     r"|今回(?!から)|今日|今は|とりあえず|一旦|いったん|この(?:ファイル|関数|画面|ボタン)"  # Japanese (ADR 0068)
     r"|現状|現在の",  # "現状をメモリーに記憶しておいて": keep the state things are in now (ADR 0093)
     _I,
