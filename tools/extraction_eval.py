@@ -431,6 +431,8 @@ SPLITS = (
     "heldout341",
     "heldout342",
     "heldout344",
+    "heldout347",
+    "heldout348",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),

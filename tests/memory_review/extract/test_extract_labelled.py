@@ -1101,6 +1101,11 @@ PINNED_SINCE_ROUND_19 = {
     "heldout341": ((3, 0, 0), (0, 0, 0)),
     "heldout342": ((3, 0, 0), (0, 0, 0)),
     "heldout344": ((5, 0, 1), (0, 0, 0)),
+    # round 85 (at abb2502, where their lanes began): no proposal, no rule to find (one maybe each: "建議用uv那套流程
+    # 做這件事" for one release, a layout of his skills assumed in a question); held-out 345 and 346 were not made
+    # (their pages hold no turn of his)
+    "heldout347": ((1, 0, 1), (0, 0, 0)),
+    "heldout348": ((1, 0, 1), (0, 0, 0)),
 }
 
 
