@@ -904,23 +904,23 @@ DOC_TAIL = """
 
 ## Reading the figures
 
-- **Session 29's fresh record (the latest frozen round on each split: round 82 at a379729 for held-out 305 to 308,
-  round 83 at 8e92f5f for 309 to 313, round 84 at 1f5070a and after, its signals later gated to the same matches, for
-  322 to 344): 2 proposals, neither worth keeping; 0 of 3 rules found. Fresh record since the hold of ADR 0059: 102 of
-  186 (55%)**; all frozen rounds 109 of 215 (51%). Thirty-one splits, 204 fresh prompts (3 durable, 27 maybe), labelled
-  apart in eight batches; nine more lanes made no split (held-out 314 to 321 found no licence file in the index, 343
-  no turn of his). The first batches took the last leads of earlier lanes (sunnycore's transcripts, DocGen's and
-  nyord-vpn's exports past their first pages, lazycrontab's Codex session to its end: held-out 305 to 313, all one-off).
-  The rest is one person, Da-Wei Lee (daviddwlee84), whose Codex and Claude Code sessions SpecStory exported into
-  fourteen more of his repositories: the index stores no licence file for them, but his own Homebrew formulae declare
-  each one MIT, his mlflow-widgets sdist on PyPI ships his MIT notice, and his Raycast extension's package.json says MIT
-  (ADR 0148; held-out 322 to 344). The mistakes were both a git prohibition inside a hand-off for one job: "Do not
-  commit or push. Do not reset, stash, clean, or reach into the parent checkout." (held-out 323, in a brief that opens
-  "Execute the already approved plan …") and "完成後 commit（不要 push/tag），…" (held-out 344, taken by round 85). The
-  misses: his "/init 創建 AGENTS.md … 後續如果有新feature需要更新版本號 …" (rules for the AGENTS.md he asks for),
-  "(我認爲如果改的話應該改在上游 …)" and "(根據我的經驗 codebase 最好能夠濃縮成CLI …)": rules said once, in passing,
-  with no standing word. A search for more sources found none elsewhere: the PyPI sdists of every repository of the 250
-  owners in the sources table (4,841 repositories, 67 of them published) ship no history.
+- **Session 29's fresh record (the latest frozen round on each split: round 82 at a379729 for held-out 305 to 308, round
+  83 at 8e92f5f for 309 to 313, round 84 at 1f5070a and after, its signals later gated to the same matches, for 322 to
+  344, round 85 at abb2502 for 345 to 348): 2 proposals, neither worth keeping; 0 of 3 rules found. Fresh record since
+  the hold of ADR 0059: 102 of 186 (55%)**; all frozen rounds 109 of 215 (51%). Thirty-three splits, 206 fresh prompts
+  (3 durable, 29 maybe), labelled apart in nine batches; eleven more lanes made no split (held-out 314 to 321 found no
+  licence file in the index; 343, 345 and 346 no turn of his). The first batches took the last leads of earlier lanes
+  (sunnycore's transcripts, DocGen's and nyord-vpn's exports past their first pages, lazycrontab's Codex session to its
+  end: held-out 305 to 313, all one-off). The rest is one person, Da-Wei Lee (daviddwlee84), whose Codex and Claude Code
+  sessions SpecStory exported into fourteen more of his repositories: the index stores no licence file for them, but his
+  own Homebrew formulae declare each one MIT, his mlflow-widgets sdist on PyPI ships his MIT notice, and his Raycast
+  extension's package.json says MIT (ADR 0148; held-out 322 to 348). The mistakes were both a git prohibition inside a
+  hand-off for one job: "Do not commit or push. Do not reset, stash, clean, or reach into the parent checkout."
+  (held-out 323, in a brief that opens "Execute the already approved plan …") and "完成後 commit（不要 push/tag），…"
+  (held-out 344, taken by round 85). The misses: his "/init 創建 AGENTS.md … 後續如果有新feature需要更新版本號 …" (rules
+  for the AGENTS.md he asks for), "(我認爲如果改的話應該改在上游 …)" and "(根據我的經驗 codebase 最好能夠濃縮成CLI …)":
+  rules said once, in passing, with no standing word. A search for more sources found none elsewhere: the PyPI sdists of
+  every repository of the 250 owners in the sources table (4,841 repositories, 67 of them published) ship no history.
 - **Session 28's fresh record (the latest frozen round on each split: round 77 at 2367e48 for held-out 286 to 294,
   round 79 at 8e891ef for 296 to 298, round 80 at 089c0b6 for 299 to 303, round 81 at 18b2609 for 304): 2 proposals,
   both worth keeping; 1 of 18 rules found. Fresh record since the hold of ADR 0059: 102 of 184 (55%)**; all frozen
