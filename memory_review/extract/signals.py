@@ -450,9 +450,10 @@ SIGNALS: tuple[Signal, ...] = (
         r"never|don'?t|do\s+not|use|prefer|everything|nothing|\w+\s+(?:must|should|go|goes|live|lives)\b)|"
         r"\b(?:must|should)\b.*\bin\s+(?:this|our)\s+(?:project|repo|repository|codebase)\b",
     ),
-    # "Claude should be listed as co-author (not main author) when Claude commits", "It's also important to default to
-    # single Co-Authored-By, …", "no Co-Authored-By trailer": who is credited on a commit is how every commit is
-    # signed; in every split the 5 prompts with such a sentence were all worth keeping (ADR 0147)
+    # "Claude should be listed as co-author (not main author) when Claude commits", "… single Co-Authored-By, because
+    # only the first one appears …": who is credited on a commit is how every commit is signed; in every split the 5
+    # prompts with such a sentence were all worth keeping (ADR 0147). The word before the name is read only before
+    # "co-author(s)": "no Co-Authored-By trailer" is not read (a known gap, ADR 0147).
     _sig(
         "commit attribution",
         "convention",
