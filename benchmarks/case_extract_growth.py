@@ -122,6 +122,7 @@ TRIGGERS = (
     "don't forget to x every y",
     "x should be co-author y",
     "完成後 commit（不要 push）",
+    "x, no Co-Authored-By trailer",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

@@ -1026,6 +1026,10 @@ DOC_TAIL = """
   before they landed, hence 102 of 186. Either way the goal's first half is short by a few proposals, and its second
   (the clearly durable rules found) is not met on fresh text: most misses are rules inside long task prompts or said
   once without a standing word.
+- **The eighty-sixth round (ADR 0150)**, the gap round 84's stop review found: a standing word before
+  "Co-Authored-By" is read as before "co-author" ("Single-line commit messages, no Co-Authored-By trailer, no
+  em-dashes anywhere.", dev278). Of the 6 prompts in every split with the trailer's name, the 2 one-offs have no such
+  word in its clause. Dev278: 1 proposal (was 0), worth keeping, its 1 rule found; no other split moved.
 - **The eighty-fifth round (ADR 0149)**, from round 84's two fresh mistakes, both a git prohibition inside a hand-off
   for one job: "完成後 commit（不要 push/tag），回報 commit hash 與測試結果。" (held-out 344) carries "完成後" (when
   this is done), which in every split came in 5 one-off prompts and 2 maybes, never a rule; it is read as a time of the

@@ -452,15 +452,15 @@ SIGNALS: tuple[Signal, ...] = (
     ),
     # "Claude should be listed as co-author (not main author) when Claude commits", "… single Co-Authored-By, because
     # only the first one appears …": who is credited on a commit is how every commit is signed; in every split the 5
-    # prompts with such a sentence were all worth keeping (ADR 0147). The word before the name is read only before
-    # "co-author(s)": "no Co-Authored-By trailer" is not read (a known gap, ADR 0147).
+    # prompts with such a sentence were all worth keeping (ADR 0147). The word before the name is read before
+    # "Co-Authored-By" too: "Single-line commit messages, no Co-Authored-By trailer, …" (ADR 0150).
     _sig(
         "commit attribution",
         "convention",
         True,
         _gated(
             "co-?author",
-            rf"\b(?:should|must|always|never|no|default|important|only)\b{_REST_OF_CLAUSE}\bco-?authors?\b|"
+            rf"\b(?:should|must|always|never|no|default|important|only)\b{_REST_OF_CLAUSE}\bco-?author(?:s|ed)?(?:-by)?\b|"
             rf"\bco-?author(?:s|ed)?(?:-by)?\b{_REST_OF_CLAUSE}\b(?:should|must|always|never|default|important|only)\b",
         ),
     ),

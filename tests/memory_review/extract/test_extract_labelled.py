@@ -988,8 +988,9 @@ PINNED_SINCE_ROUND_19 = {
     "heldout277": ((4, 0, 1), (0, 0, 0)),
     # round 75: 1 proposal, not worth keeping ("never with the IMGUI HUD on screen or at timeScale=0 (…)", how one
     # screenshot step of a kickoff is to be taken); 0 of 1 rule found (the kickoff's commit-message and build rules);
-    # the seventy-sixth round (ADR 0139) tuned on it: "never" before a preposition states no action, no proposal
-    "heldout278": ((17, 1, 7), (0, 0, 0)),
+    # the seventy-sixth round (ADR 0139) tuned on it: "never" before a preposition states no action, no proposal; the
+    # eighty-sixth (ADR 0150) reads "no" before "Co-Authored-By": its rule found
+    "heldout278": ((17, 1, 7), (1, 1, 1)),
     # round 76 (frozen at 89423ef, where the lanes began): no proposal, no rule to find (the one later command of a
     # prompt log)
     "heldout279": ((1, 0, 0), (0, 0, 0)),
