@@ -1107,6 +1107,15 @@ PINNED_SINCE_ROUND_19 = {
     # (their pages hold no turn of his)
     "heldout347": ((1, 0, 1), (0, 0, 0)),
     "heldout348": ((1, 0, 1), (0, 0, 0)),
+    # round 86 (at ec8a945, where their lanes began): no proposal, no rule to find (the one maybe: his own Raycast
+    # extension as the model of the TUI he asks for); held-out 351 and 352 were not made (no licensed export left
+    # unread; eight probes of a Raycast export found only the agent's work)
+    "heldout349": ((1, 0, 0), (0, 0, 0)),
+    "heldout350": ((1, 0, 0), (0, 0, 0)),
+    "heldout353": ((1, 0, 0), (0, 0, 0)),
+    "heldout354": ((2, 0, 1), (0, 0, 0)),
+    "heldout355": ((3, 0, 0), (0, 0, 0)),
+    "heldout356": ((3, 0, 0), (0, 0, 0)),
 }
 
 
