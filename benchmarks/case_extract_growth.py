@@ -123,6 +123,7 @@ TRIGGERS = (
     "x should be co-author y",
     "完成後 commit（不要 push）",
     "x, no Co-Authored-By trailer",
+    "do not modify files outside x-y",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

@@ -1039,6 +1039,12 @@ DOC_TAIL = """
   before they landed, hence 102 of 186. Either way the goal's first half is short by a few proposals, and its second
   (the clearly durable rules found) is not met on fresh text: most misses are rules inside long task prompts or said
   once without a standing word.
+- **The eighty-seventh round (ADR 0151)**, from the misses with no standing word: where the agent may not write ("Do NOT
+  modify my fs outside of /per/dev/shell-ws.", "do not change things outside of your own folder", "DO NOT WRITE outside
+  vioverse-refactor") is a sandbox rule for every task, proposed at once with project scope; in every split the 18
+  prompts with such a prohibition outside a path, a folder, a repository or a named place were all durable (3 people,
+  16 from one). "Outside this function" is not such a place. Dev2, dev25 and dev152: 1 more proposal each, worth
+  keeping, 1 more rule found; dev101: 1 more rule found (said again); no other split moved.
 - **The eighty-sixth round (ADR 0150)**, the gap round 84's stop review found: a standing word before
   "Co-Authored-By" is read as before "co-author" ("Single-line commit messages, no Co-Authored-By trailer, no
   em-dashes anywhere.", dev278). Of the 6 prompts in every split with the trailer's name, the 2 one-offs have no such

@@ -199,6 +199,14 @@ _EVERY_REQUEST = (
     r"(?:^|[,;:]\s*|\b(?:and|also|so|please)\s+)(?:(?:every|each)\s+time|whenever|any\s*time)\s+i\s+(?:ask|tell)\s+you"
     r"\s+(?:to\s+do\s+)?(?:something|anything)\b"
 )
+# Where the agent may not write (ADR 0151): the verbs of a change, and a place that is a path, a folder, a repository or
+# a workspace, or a bare name with a hyphen, a dot or an underscore ("vioverse-refactor"), not a unit of the code
+_WRITE_VERB = r"(?:modify|modifications?|write|writes|change|changes|touch|edit|edits|create|delete|alter|install)"
+_WRITE_PLACE = (
+    r"(?:[`'\"]?(?:[~.]|[\w.-]*[/\\])[\w./\\~-]*|(?:the|this|your|my|our)\s+(?:own\s+)?(?:folder|directory|dir|repo|"
+    r"repository|project|workspace|worktree|sandbox|working\s+(?:directory|tree)|codebase)\b|"
+    r"[`'\"]?[\w]+(?:[-_.][\w]+)+[`'\"]?(?=\s*(?:[,.;:!)]|$)))"
+)
 # Asked of the agent (ADR 0115): no word just before the verb ("the bot habla en español" describes the bot), or
 # "please" in the languages the language signal reads; fixed-width look-behinds, tried only at a word's start
 _ASKED = r"(?:(?<!\w\s)|(?<=please\s)|(?<=bitte\s)|(?<=favor\s)|(?<=favore\s)|(?<=pla[iî]t\s))"
@@ -338,6 +346,21 @@ SIGNALS: tuple[Signal, ...] = (
         rf"\bthere\s+(?:should|must)(?:\s+not|n't)\s+be\s+any)\s+{_A_MENTION}[^.!?;\n]{{1,80}}?\b{_ANYWHERE}|"
         rf"{_NOT_TO}(?:include|add|leave|put|make|write|have)\s+any\s+{_A_MENTION}\S|"
         rf"{_NOT_TO}mention\s+[^.!?;\n]{{1,60}}?\b(?:at\s+all|anywhere|whatsoever)\b)",
+    ),
+    # "Do NOT modify my fs outside of /per/dev/shell-ws", "do not change things outside of your own folder", "NO
+    # MODIFICATIONS to any files outside vioverse-refactor": where the agent may not write is a sandbox rule for every
+    # task; in every split the 18 prompts that say so were all durable (ADR 0151). Only where the place is a path, a
+    # folder, a repository or a workspace: "outside this function" is about the change at hand.
+    _sig(
+        "write boundary",
+        "forbid",
+        True,
+        _gated(
+            "outside",
+            rf"\b(?:do\s+not|don'?t|never|must\s+not|mustn'?t|should\s+not|shouldn'?t|no|not\s+(?:allowed|permitted)\s+to)"
+            rf"\s+(?:[\w-]+,?\s+(?:or\s+|and\s+)?){{0,4}}?{_WRITE_VERB}\b[^.!?\n(]{{0,60}}?\boutside\s+(?:of\s+)?"
+            rf"{_WRITE_PLACE}",
+        ),
     ),
     # "You are not allowed to read outside this folder", "you are allowed to read any file except the .env files": a
     # limit on the agent, weak like "don't" (ADR 0073); "the version you are allowed to run" describes
@@ -672,6 +695,7 @@ _DURABLE_SPAN = re.compile(
 # What turns a bare 必须 (must) into a standing rule: it holds for all, every time, in any case.
 _EVERY_CASE = re.compile(r"所有|全部|一律|任何|凡是|每(?:个|次|一|条|处|当)|无论|不管|统一(?:用|使用|采用|为|成)|默认")
 _PROJECT_PHRASE = re.compile(r"\b(?:this|our)\s+(?:project|repo|repository|codebase)\b", _I)
+_OUTSIDE_THIS_PLACE = re.compile(r"\boutside\s+(?:of\s+)?(?:this|that)\s+(?:folder|directory)\b", _I)
 
 MIN_CHARS = 6
 # Long sentences are pasted text, not preferences; the cap also keeps a memory small.
@@ -679,7 +703,7 @@ MAX_BYTES = 600
 # Every signal above contains one of these; text without any is skipped after one
 # cheap search instead of two dozen (tool output can be megabytes).
 CUE = re.compile(
-    r"never|always|don'?t|do\s+not|must|should|avoid|co-?author|stop|remember|forget|make\s+sure|prefer|like|hate|commit|push|"
+    r"never|always|don'?t|do\s+not|must|should|avoid|co-?author|outside|stop|remember|forget|make\s+sure|prefer|like|hate|commit|push|"
     r"dislike|stand|allergic|reserve|leave|we|our|convention|rule|policy|note|fyi|keep\s+in\s+mind|record|so\s+you\s+know|"
     r"reference|mention|aware|general|now\s+on|forward|here\s+on|henceforth|future|next\s+time|default|time|whenever|as\s+you|"
     r"project|repo|codebase|answer|reply|respond|talk|speak|chat|periodically|regularly|allowed|permitted|mandatory|"
@@ -745,7 +769,9 @@ def examine(sentence: str) -> Classification | None:
         return None  # "We store the token in localStorage, move it to a cookie.": the state this task changes
     if memory_type == "fact" and reports_a_status(text):
         return None  # "FYI the staging server is down": how things stand today, not a fact to keep (ADR 0057)
-    scope = "project" if memory_type == "convention" else scope_of(text)
+    # where the agent may not write is a place of this machine's work on the project (ADR 0151)
+    bounded = any(signal.name == "write boundary" for signal in hits)
+    scope = "project" if memory_type == "convention" or bounded else scope_of(text)
     if memory_type == "preference" and scope == "project" and not _has(hits, "prefer"):
         memory_type = "convention"
     ordered = sorted(hits, key=lambda s: (not s.strong, SIGNALS.index(s)))
@@ -952,7 +978,8 @@ def _is_one_off(text: str) -> bool:
         return False
     if _TIME_ONE_OFF.search(text):
         return True
-    return _DEIXIS.search(_PROJECT_PHRASE.sub(" ", text)) is not None
+    # "anything outside this folder" bounds the agent's work, it points at no thing of the task (ADR 0151)
+    return _DEIXIS.search(_OUTSIDE_THIS_PLACE.sub(" ", _PROJECT_PHRASE.sub(" ", text))) is not None
 
 
 def _has_only_strong(hits: list[Signal], name: str) -> bool:

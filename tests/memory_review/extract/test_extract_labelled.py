@@ -60,8 +60,9 @@ def test_the_second_dev_split_keeps_what_it_was_tuned_to() -> None:
     # 6 after ADR 0044, 7 after ADR 0049, 3 after ADR 0059: the sixth round holds back a weak "Do NOT …" alone ("Do
     # NOT modify my fs outside of …", "Do NOT build something that tries to garner investor money") and an occasion
     # standing in for "from now on" ("As you implement things, …", "… reproducibility by default"), the kinds that
-    # failed on fresh data, until said in a second session
-    assert figures.durable_found >= 3, figures.missed
+    # failed on fresh data, until said in a second session; since ADR 0151, "Do NOT modify my fs outside of …" is
+    # proposed at once again, as where the agent may not write
+    assert figures.durable_found >= 4, figures.missed
 
 
 def test_the_third_dev_split_keeps_what_it_was_tuned_to() -> None:
@@ -297,8 +298,9 @@ def test_held_out_25_and_26_give_what_the_frozen_tenth_and_eleventh_rounds_gave(
     # the 7 rules found. Pinned so that a change that adds a mistake or loses a kept proposal is seen.
     rows = {name: evaluate_split(name) for name in ("heldout25", "heldout26")}
     assert [(f.prompts, f.durable, f.maybe) for f in rows.values()] == [(279, 6, 32), (61, 1, 16)]
-    # The thirteenth round (ADR 0069) tuned on held-out 25: the placeholder's "keep in mind moving forward" is gone.
-    assert [(len(f.proposals), f.kept, f.durable_found) for f in rows.values()] == [(1, 1, 0), (1, 1, 0)]
+    # The thirteenth round (ADR 0069) tuned on held-out 25: the placeholder's "keep in mind moving forward" is gone. The
+    # eighty-seventh (ADR 0151) reads where the agent may not write: "DO NOT WRITE outside vioverse-refactor", found.
+    assert [(len(f.proposals), f.kept, f.durable_found) for f in rows.values()] == [(2, 2, 1), (1, 1, 0)]
 
 
 def test_held_out_27_to_29_give_what_the_frozen_tenth_and_eleventh_rounds_gave() -> None:
@@ -539,7 +541,7 @@ PINNED_SINCE_ROUND_19 = {
     "heldout98": ((269, 5, 14), (2, 2, 2)),
     "heldout99": ((37, 0, 5), (0, 0, 0)),
     "heldout100": ((21, 0, 5), (0, 0, 0)),
-    "heldout101": ((153, 3, 5), (2, 1, 2)),
+    "heldout101": ((153, 3, 5), (2, 1, 3)),  # a third rule found since round 87 (ADR 0151)
     # The thirty-eighth (ADR 0098) tuned on 102: "Change my CLAUDE.md to ensure that …" (was none, 0 of 2 found)
     "heldout102": ((49, 2, 4), (2, 2, 2)),
     "heldout103": ((12, 0, 4), (0, 0, 0)),
@@ -662,7 +664,7 @@ PINNED_SINCE_ROUND_19 = {
     # prohibition said once; "… only stop when you need me to perform an action …"; "make sure to periodically upload
     # work to the current repo with commit and push …"; "i want it all free"; both). The fifty-first round (ADR 0112)
     # tuned on it: "make sure to / be sure to" binds the agent like "remember to", so the git routine is found
-    "heldout152": ((215, 4, 19), (1, 1, 1)),
+    "heldout152": ((215, 4, 19), (2, 2, 2)),  # "do not change things outside of your own folder" (ADR 0151)
     # rounds 49 and 50: no proposal, no rule to find (both)
     "heldout153": ((19, 0, 1), (0, 0, 0)),
     # rounds 50 and 51: no proposal, no rule to find (both)

@@ -183,6 +183,7 @@ def test_the_cheap_cue_filter_never_hides_a_signal() -> None:
             "leave the merging to me",  # ADR 0138
             "don't forget to run the linter before every commit",  # ADR 0146
             "Claude should be listed as co-author",  # ADR 0147
+            "do not modify files outside of src/",  # ADR 0151
         ]
     )
     for sentence in sentences:

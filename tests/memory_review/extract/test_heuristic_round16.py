@@ -78,7 +78,8 @@ def test_periodically_that_instructs_no_one_is_not_a_rule(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "You are not allowed to read, write or reference anything outside the project folder.",
+        # "… anything outside the project folder" is where the agent may not write, a rule at once since ADR 0151
+        "You are not allowed to read or reference anything in the parent folder.",
         "yes, you are allowed to read any file from the project except the .env files",
         "You're only permitted to edit files under src.",
     ],

@@ -1,0 +1,46 @@
+"""The eighty-seventh round of the heuristic (ADR 0151): where the agent may not write is a standing rule.
+
+"Do NOT modify my fs outside of /per/dev/shell-ws.", "do not change things outside of your own folder" and "DO NOT
+WRITE outside vioverse-refactor" were weak prohibitions, held back until said in a second session; a sandbox for every
+task is said once, at the start. "Outside this function" is about the change at hand and stays unread.
+"""
+
+from __future__ import annotations
+
+import pytest
+from rounds_kit import said
+
+from memory_review.extract.signals import classify
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Do NOT modify my fs outside of /per/dev/shell-ws.",
+        "do not change things outside of your own folder",
+        "DO NOT WRITE outside vioverse-refactor",
+        "You are not allowed to read, write, analyze, or reference anything outside this folder.",
+        "**NO MODIFICATIONS** to any files outside vioverse-refactor, including the parent.",
+    ],
+)
+def test_a_place_the_agent_may_not_write_outside_is_a_rule(sentence: str) -> None:
+    assert said(sentence) == [sentence]
+
+
+def test_the_rule_is_the_projects() -> None:
+    found = classify("do not change things outside of your own folder")
+    assert found is not None and found.scope == "project"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Don't change anything outside this function.",
+        "Don't modify anything outside parseConfig.",
+        "Do not change the expected values in the tests (6 changed, 4 outside, 3 affected).",
+        "Move the images outside this folder.",
+        "The code may write outside the intended vault root.",
+    ],
+)
+def test_a_unit_of_the_code_or_no_prohibition_is_not(sentence: str) -> None:
+    assert said(sentence) == []
