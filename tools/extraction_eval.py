@@ -439,6 +439,10 @@ SPLITS = (
     "heldout354",
     "heldout355",
     "heldout356",
+    "heldout357",
+    "heldout358",
+    "heldout359",
+    "heldout361",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -910,13 +914,15 @@ DOC_TAIL = """
 
 ## Reading the figures
 
-- **Session 30's fresh record (round 86 at ec8a945 for held-out 349 to 356): no proposal; no rule to find.** Six splits,
-  11 fresh prompts (0 durable, 1 maybe), all later pages of daviddwlee84's exports (mlflow-widgets, dev-cli, translate,
-  lazyclash, lazypueue, lazyfind, lazypkg), most of them go-aheads ("Implement the plan.") and questions about the tool
-  being built; two more lanes made no split (held-out 351: every licensed exp-cli export is read, and his three other
-  licensed repositories hold none; 352: eight probes of a Raycast export found only the agent's work). Fresh record
-  since the hold of ADR 0059: 102 of 186 (55%), unchanged. His exports give about one turn of his per 20,000 characters,
-  almost all one-off, so more of them would add little to either half of the goal.
+- **Session 30's fresh record (round 86 at ec8a945 for held-out 349 to 356, round 87 at 0087766 for 357 to 361): no
+  proposal; no rule to find.** Ten splits, 22 fresh prompts (0 durable, 1 maybe), all later pages of daviddwlee84's
+  exports (mlflow-widgets, dev-cli, translate, lazyclash, lazypueue, lazymlflow, lazyansible, lazyfind, lazypkg), most
+  of them go-aheads ("Implement the plan.", "git commit changes") and questions or requests about the tool being built;
+  three more lanes made no split (held-out 351: every licensed exp-cli export is read, and his three other licensed
+  repositories hold none; 352 and 360: sixteen pages of a Raycast export held only the agent's work). The index holds no
+  export of his dev-cli, translate or lazyclash later than those read. Fresh record since the hold of ADR 0059: 102 of
+  186 (55%), unchanged. His exports give about one turn of his per 20,000 characters, almost all one-off, so more of
+  them would add little to either half of the goal.
 - **Session 29's fresh record (the latest frozen round on each split: round 82 at a379729 for held-out 305 to 308, round
   83 at 8e92f5f for 309 to 313, round 84 at 1f5070a and after, its signals later gated to the same matches, for 322 to
   344, round 85 at abb2502 for 345 to 348): 2 proposals, neither worth keeping; 0 of 3 rules found. Fresh record since

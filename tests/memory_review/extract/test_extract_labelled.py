@@ -1118,6 +1118,12 @@ PINNED_SINCE_ROUND_19 = {
     "heldout354": ((2, 0, 1), (0, 0, 0)),
     "heldout355": ((3, 0, 0), (0, 0, 0)),
     "heldout356": ((3, 0, 0), (0, 0, 0)),
+    # round 87 (at 0087766, where their lanes began): no proposal, no rule to find; held-out 360 was not made (its
+    # pages hold only the agent's work)
+    "heldout357": ((2, 0, 0), (0, 0, 0)),
+    "heldout358": ((4, 0, 0), (0, 0, 0)),
+    "heldout359": ((1, 0, 0), (0, 0, 0)),
+    "heldout361": ((4, 0, 0), (0, 0, 0)),
 }
 
 
