@@ -200,12 +200,17 @@ _EVERY_REQUEST = (
     r"\s+(?:to\s+do\s+)?(?:something|anything)\b"
 )
 # Where the agent may not write (ADR 0151): the verbs of a change, and a place that is a path, a folder, a repository or
-# a workspace, or a bare name with a hyphen, a dot or an underscore ("vioverse-refactor"), not a unit of the code
+# a workspace, or a bare name with a hyphen, a dot or an underscore ("vioverse-refactor"), not a unit of the code: not a
+# source file ("outside src/app/page.tsx" keeps this change to one file)
 _WRITE_VERB = r"(?:modify|modifications?|write|writes|change|changes|touch|edit|edits|create|delete|alter|install)"
+_A_FILE = (
+    r"(?![`'\"]?[\w./\\~-]*\.(?:py|pyi|ts|tsx|js|jsx|mjs|rs|go|java|kt|swift|rb|php|cs|c|cc|cpp|h|hpp|m|sh|sql|vue|"
+    r"svelte|css|scss|html|md|json|ya?ml|toml|txt)\b)"
+)
 _WRITE_PLACE = (
-    r"(?:[`'\"]?(?:[~.]|[\w.-]*[/\\])[\w./\\~-]*|(?:the|this|your|my|our)\s+(?:own\s+)?(?:folder|directory|dir|repo|"
+    rf"(?:{_A_FILE}[`'\"]?(?:[~.]|[\w.-]*[/\\])[\w./\\~-]*|(?:the|this|your|my|our)\s+(?:own\s+)?(?:folder|directory|dir|repo|"
     r"repository|project|workspace|worktree|sandbox|working\s+(?:directory|tree)|codebase)\b|"
-    r"[`'\"]?[\w]+(?:[-_.][\w]+)+[`'\"]?(?=\s*(?:[,.;:!)]|$)))"
+    rf"{_A_FILE}[`'\"]?[\w]+(?:[-_.][\w]+)+[`'\"]?(?=\s*(?:[,.;:!)]|$)))"
 )
 # Asked of the agent (ADR 0115): no word just before the verb ("the bot habla en español" describes the bot), or
 # "please" in the languages the language signal reads; fixed-width look-behinds, tried only at a word's start

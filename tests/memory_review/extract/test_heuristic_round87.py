@@ -37,6 +37,8 @@ def test_the_rule_is_the_projects() -> None:
     [
         "Don't change anything outside this function.",
         "Don't modify anything outside parseConfig.",
+        "Don't edit anything outside src/components/Button.tsx.",
+        "Do not modify anything outside main.py",
         "Do not change the expected values in the tests (6 changed, 4 outside, 3 affected).",
         "Move the images outside this folder.",
         "The code may write outside the intended vault root.",
