@@ -363,7 +363,7 @@ SIGNALS: tuple[Signal, ...] = (
         _gated(
             "outside",
             rf"\b(?:do\s+not|don'?t|never|must\s+not|mustn'?t|should\s+not|shouldn'?t|no|not\s+(?:allowed|permitted)\s+to)"
-            rf"\s+(?:[\w-]+,?\s+(?:or\s+|and\s+)?){{0,4}}?{_WRITE_VERB}\b[^.!?\n(]{{0,60}}?\boutside\s+(?:of\s+)?"
+            rf"\s+(?!(?:need|hesitate|worry)\b)(?:[\w-]+,?\s+(?:or\s+|and\s+)?){{0,4}}?{_WRITE_VERB}\b[^.!?\n(]{{0,60}}?\boutside\s+(?:of\s+)?"
             rf"{_WRITE_PLACE}",
         ),
     ),

@@ -42,6 +42,8 @@ def test_the_rule_is_the_projects() -> None:
         "Do not change the expected values in the tests (6 changed, 4 outside, 3 affected).",
         "Move the images outside this folder.",
         "The code may write outside the intended vault root.",
+        "No need to modify anything outside src/ for this fix.",
+        "Don't hesitate to change things outside of your own folder.",
     ],
 )
 def test_a_unit_of_the_code_or_no_prohibition_is_not(sentence: str) -> None:
