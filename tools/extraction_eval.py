@@ -1050,7 +1050,7 @@ DOC_TAIL = """
   vioverse-refactor") is a sandbox rule for every task, proposed at once with project scope; in every split the 18
   prompts with such a prohibition outside a path, a folder, a repository or a named place were all durable (3 people,
   16 from one). "Outside this function" is not such a place. Dev2, dev25 and dev152: 1 more proposal each, worth
-  keeping, 1 more rule found; dev101: 1 more rule found (said again); no other split moved.
+  keeping, 1 more rule found; dev101: 1 more rule found (a third prompt quoted); no other split moved.
 - **The eighty-sixth round (ADR 0150)**, the gap round 84's stop review found: a standing word before
   "Co-Authored-By" is read as before "co-author" ("Single-line commit messages, no Co-Authored-By trailer, no
   em-dashes anywhere.", dev278). Of the 6 prompts in every split with the trailer's name, the 2 one-offs have no such
