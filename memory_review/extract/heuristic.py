@@ -75,6 +75,7 @@ from memory_review.extract.signals import (
     is_strong,
     names_it_before,
     scope_of,
+    scoped_by_the_whole_rule,
 )
 from memory_review.extract.task_at_hand import says_it_was_said_before
 from memory_review.extract.textutil import FILE_NAME, Covered, leaders, sentence_spans, tokens, unwrapped
@@ -244,6 +245,7 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
             whole = _with_command(_with_tail(turn, spans, position, said, classification))
             if whole.end > said.end:  # "Use the logger instead." is this rule's other half, no correction of its own
                 joined = position + 1
+                classification = scoped_by_the_whole_rule(classification, whole.text)
             # named code, and the kinds that failed on fresh data, wait for a second session (ADR 0046, 0057, 0059);
             # text the user did not write is shown flagged as it is, since it is there to be seen, not kept
             aside = classification.named_one_off or (classification.held_back and trusted)

@@ -17,7 +17,7 @@ One-off markers are time-bound words ("now", "yet", "for now", "when you're done
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from memory_review.extract.precision import (
     GENERALISING_KINDS,
@@ -697,6 +697,8 @@ _DURABLE_SPAN = re.compile(
     r"以后|今后|从现在(?:开始|起)",
     _I,
 )
+_SIGNAL_KINDS = {signal.name: signal.kind for signal in SIGNALS}
+_FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)  # a fenced block: a command or code, named
 # What turns a bare 必须 (must) into a standing rule: it holds for all, every time, in any case.
 _EVERY_CASE = re.compile(r"所有|全部|一律|任何|凡是|每(?:个|次|一|条|处|当)|无论|不管|统一(?:用|使用|采用|为|成)|默认")
 _PROJECT_PHRASE = re.compile(r"\b(?:this|our)\s+(?:project|repo|repository|codebase)\b", _I)
@@ -933,6 +935,20 @@ def names_it_before(sentence: str, found: Classification) -> bool:
 def is_strong(signal_name: str) -> bool:
     """True for a signal that is durable by itself ("never", "always", "from now on", "总是" …)."""
     return any(signal.strong for signal in SIGNALS if signal.name == signal_name)
+
+
+def scoped_by_the_whole_rule(found: Classification, whole: str) -> Classification:
+    """``found`` for the rule as quoted, when the quote goes on past the sentence it was read from.
+
+    "As you develop, run" is read alone, then quoted with the fenced ``uv venv; hatch test`` below it (ADR 0071): the
+    command names this project's tools, so the rule is the project's (ADR 0152), as "run `hatch test`" in one sentence
+    is; a fenced block is code as much as a backticked name. A preference of the project is its convention, unless
+    the person said "prefer" (as :func:`examine` has it)."""
+    if found.scope == "project" or (_FENCE.search(whole) is None and scope_of(whole) != "project"):
+        return found
+    prefers = any(_SIGNAL_KINDS.get(name) == "prefer" for name in found.signals)
+    memory_type = "convention" if found.type == "preference" and not prefers else found.type
+    return replace(found, scope="project", type=memory_type)
 
 
 def scope_of(text: str) -> DurableScope:
