@@ -1048,7 +1048,8 @@ DOC_TAIL = """
 - **The eighty-eighth round (ADR 0152)**, from a scope audit of every split's proposals: a rule quoted with the fenced
   command below it or the sentence after it takes its scope from the whole quote, so "Periodically do: `uv venv; …;
   hatch fmt …`" (dev299, dev300), "As you develop, run `uv venv; …`" (dev35) and dev219's rule naming its files are the
-  project's. No figure counts scope, so none moved; of the 219 proposals 149 are the project's (was 145).
+  project's, as is a name never to appear in the work (dev111's three "no mention of faceiq" rules). No figure counts
+  scope, so none moved; of the 219 proposals 152 are the project's (was 145).
 - **The eighty-seventh round (ADR 0151)**, from the misses with no standing word: where the agent may not write ("Do NOT
   modify my fs outside of /per/dev/shell-ws.", "do not change things outside of your own folder", "DO NOT WRITE outside
   vioverse-refactor") is a sandbox rule for every task, proposed at once with project scope; in every split the 18

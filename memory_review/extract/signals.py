@@ -776,9 +776,10 @@ def examine(sentence: str) -> Classification | None:
         return None  # "We store the token in localStorage, move it to a cookie.": the state this task changes
     if memory_type == "fact" and reports_a_status(text):
         return None  # "FYI the staging server is down": how things stand today, not a fact to keep (ADR 0057)
-    # where the agent may not write is a place of this machine's work on the project (ADR 0151)
-    bounded = any(signal.name == "write boundary" for signal in hits)
-    scope = "project" if memory_type == "convention" or bounded else scope_of(text)
+    # where the agent may not write is a place of this machine's work on the project (ADR 0151); a name never to appear
+    # in the work is kept out of this project's code and commits (ADR 0152)
+    of_the_work = any(signal.name in {"write boundary", "no mention"} for signal in hits)
+    scope = "project" if memory_type == "convention" or of_the_work else scope_of(text)
     if memory_type == "preference" and scope == "project" and not _has(hits, "prefer"):
         memory_type = "convention"
     ordered = sorted(hits, key=lambda s: (not s.strong, SIGNALS.index(s)))

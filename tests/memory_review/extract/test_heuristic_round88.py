@@ -10,6 +10,7 @@ import pytest
 from rounds_kit import user_transcript
 
 from memory_review.extract.heuristic import extract
+from memory_review.extract.signals import classify
 
 
 def _findings(text: str) -> list[tuple[str, str, str]]:
@@ -30,3 +31,15 @@ def test_a_rule_with_its_fenced_command_is_the_projects_convention(text: str, de
 
 def test_a_rule_with_a_tail_naming_nothing_of_the_project_stays_the_persons() -> None:
     assert {scope for scope, _, _ in _findings("Never use print. Use the logger instead.")} == {"user"}
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Make sure there is no mention of faceiq at all, no comments nothing",
+        "Do not include any mention of FACEIQ anywhere.",
+    ],
+)
+def test_a_name_kept_out_of_the_work_is_the_projects(sentence: str) -> None:
+    found = classify(sentence)
+    assert found is not None and found.scope == "project"
