@@ -208,8 +208,9 @@ _A_FILE = (
     r"svelte|css|scss|html|md|json|ya?ml|toml|txt)\b)"
 )
 _WRITE_PLACE = (
-    rf"(?:{_A_FILE}[`'\"]?(?:[~.]|[\w.-]*[/\\])[\w./\\~-]*|(?:the|this|your|my|our)\s+(?:own\s+)?(?:folder|directory|dir|repo|"
-    r"repository|project|workspace|worktree|sandbox|working\s+(?:directory|tree)|codebase)\b|"
+    rf"(?:{_A_FILE}[`'\"]?(?:[~.]|[\w.-]*[/\\])[\w./\\~-]*|"
+    r"(?:the|this|your|my|our)\s+(?:own\s+)?(?:[\w.-]+\s+)?(?:folder|directory|dir|repo|repository|project|workspace|"
+    r"worktree|sandbox|working\s+(?:directory|tree)|codebase)\b|"
     rf"{_A_FILE}[`'\"]?[\w]+(?:[-_.][\w]+)+[`'\"]?(?=\s*(?:[,.;:!)]|$)))"
 )
 # Asked of the agent (ADR 0115): no word just before the verb ("the bot habla en español" describes the bot), or
@@ -362,9 +363,9 @@ SIGNALS: tuple[Signal, ...] = (
         True,
         _gated(
             "outside",
-            rf"\b(?:do\s+not|don'?t|never|must\s+not|mustn'?t|should\s+not|shouldn'?t|no|not\s+(?:allowed|permitted)\s+to)"
-            rf"\s+(?!(?:need|hesitate|worry)\b)(?:[\w-]+,?\s+(?:or\s+|and\s+)?){{0,4}}?{_WRITE_VERB}\b[^.!?\n(]{{0,60}}?\boutside\s+(?:of\s+)?"
-            rf"{_WRITE_PLACE}",
+            r"\b(?:do\s+not|don'?t|never|must\s+not|mustn'?t|should\s+not|shouldn'?t|no|not\s+(?:allowed|permitted)\s+to)"
+            r"\s+(?!(?:need|hesitate|worry)\b)(?:[\w-]+,?\s+(?:or\s+|and\s+)?){0,4}?"
+            rf"{_WRITE_VERB}\b[^.!?\n(]{{0,60}}?\boutside\s+(?:of\s+)?{_WRITE_PLACE}",
         ),
     ),
     # "You are not allowed to read outside this folder", "you are allowed to read any file except the .env files": a

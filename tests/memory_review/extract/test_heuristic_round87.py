@@ -21,6 +21,7 @@ from memory_review.extract.signals import classify
         "DO NOT WRITE outside vioverse-refactor",
         "You are not allowed to read, write, analyze, or reference anything outside this folder.",
         "**NO MODIFICATIONS** to any files outside vioverse-refactor, including the parent.",
+        "Do not create files outside the docs folder.",
     ],
 )
 def test_a_place_the_agent_may_not_write_outside_is_a_rule(sentence: str) -> None:
@@ -37,6 +38,7 @@ def test_the_rule_is_the_projects() -> None:
     [
         "Don't change anything outside this function.",
         "Don't modify anything outside parseConfig.",
+        "Don't change anything outside the login component.",
         "Don't edit anything outside src/components/Button.tsx.",
         "Do not modify anything outside main.py",
         "Do not change the expected values in the tests (6 changed, 4 outside, 3 affected).",
