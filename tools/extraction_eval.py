@@ -920,9 +920,11 @@ DOC_TAIL = """
   of them go-aheads ("Implement the plan.", "git commit changes") and questions or requests about the tool being built;
   three more lanes made no split (held-out 351: every licensed exp-cli export is read, and his three other licensed
   repositories hold none; 352 and 360: sixteen pages of a Raycast export held only the agent's work). The index holds no
-  export of his dev-cli, translate or lazyclash later than those read. Fresh record since the hold of ADR 0059: 102 of
-  186 (55%), unchanged. His exports give about one turn of his per 20,000 characters, almost all one-off, so more of
-  them would add little to either half of the goal.
+  export of his dev-cli, translate or lazyclash later than those read. His dotfiles repository holds 472 SpecStory
+  files, but the index stores no licence file for it and its one manifest (a docs `pyproject.toml`) declares none, so by
+  ADR 0148 it is not a source. Fresh record since the hold of ADR 0059: 102 of 186 (55%), unchanged. His exports give
+  about one turn of his per 20,000 characters, almost all one-off, so more of them would add little to either half of
+  the goal.
 - **Session 29's fresh record (the latest frozen round on each split: round 82 at a379729 for held-out 305 to 308, round
   83 at 8e92f5f for 309 to 313, round 84 at 1f5070a and after, its signals later gated to the same matches, for 322 to
   344, round 85 at abb2502 for 345 to 348): 2 proposals, neither worth keeping; 0 of 3 rules found. Fresh record since
