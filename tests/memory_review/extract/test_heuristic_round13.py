@@ -18,7 +18,7 @@ from memory_review.extract.textutil import sentence_spans
 BRIEF = (
     "🔒 SCOPE RULES\nWORK ONLY IN:\n\n/home/me/refactor/\nRULES:\n"
     "✅ READ parent directories for reference only\n\n"
-    "❌ DO NOT WRITE outside the refactor folder\n\n"
+    "❌ DO NOT WRITE to the parent directories\n\n"
     "❗ If you modify files outside: REVERT IMMEDIATELY\n\n"
     "📁 Treat all other folders as READ-ONLY\n\n"
     "CONTEXT:\nThis is a standalone refactor of the viewer.\n"
@@ -48,11 +48,17 @@ def test_a_rule_behind_a_pictograph_is_read() -> None:
 # (2) A weak rule inside a brief waits for a second session instead of being dropped with the brief's task: the
 # scope brief pasted at the start of nine sessions (held-out 28) is the person's standing rule.
 def test_a_brief_pasted_in_two_sessions_gives_its_weak_rule() -> None:
-    assert said(BRIEF, BRIEF, sessions=("s1", "s2")) == ["DO NOT WRITE outside the refactor folder"]
+    assert said(BRIEF, BRIEF, sessions=("s1", "s2")) == ["DO NOT WRITE to the parent directories"]
 
 
 def test_the_brief_said_once_gives_nothing() -> None:
     assert said(BRIEF) == []
+
+
+def test_where_the_brief_forbids_writing_is_a_rule_at_once() -> None:
+    # since ADR 0151 a write boundary ("… outside the refactor folder") is no weak rule: it is proposed the first time
+    brief = BRIEF.replace("to the parent directories", "outside the refactor folder")
+    assert said(brief) == ["DO NOT WRITE outside the refactor folder"]
 
 
 def test_a_spec_said_once_still_keeps_its_weak_rules_to_itself() -> None:
