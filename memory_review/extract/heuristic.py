@@ -76,11 +76,11 @@ from memory_review.extract.signals import (
     names_it_before,
     scope_of,
     scoped_by_the_whole_rule,
+    type_in_scope,
 )
 from memory_review.extract.task_at_hand import says_it_was_said_before
 from memory_review.extract.textutil import FILE_NAME, Covered, leaders, sentence_spans, tokens, unwrapped
 from memory_review.extract.transcript import UNTRUSTED_SOURCES, Transcript, Turn
-from memory_review.models import MemoryType
 from memory_review.proposal import Priority, Proposer
 
 PROPOSER = Proposer(kind="heuristic", name="memory-review-heuristic")
@@ -564,9 +564,7 @@ def _repeated_finding(transcript: Transcript, items: list[tuple[_Said, Correctio
     first = items[0][1]
     statement = first.phrase[:1].upper() + first.phrase[1:]
     scope = scope_of(statement)
-    memory_type: MemoryType = "forbidden" if first.negative else "preference"
-    if memory_type == "preference" and scope == "project":
-        memory_type = "convention"
+    memory_type = type_in_scope("forbidden" if first.negative else "preference", scope)
     turns = ", ".join(said.turn.turn_id for said, _ in items)
     return build_finding(
         statement,

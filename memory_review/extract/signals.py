@@ -781,8 +781,7 @@ def examine(sentence: str) -> Classification | None:
     # in the work is kept out of this project's code and commits (ADR 0152)
     of_the_work = any(signal.name in {"write boundary", "no mention"} for signal in hits)
     scope = "project" if memory_type == "convention" or of_the_work else scope_of(text)
-    if memory_type == "preference" and scope == "project" and not _has(hits, "prefer"):
-        memory_type = "convention"
+    memory_type = type_in_scope(memory_type, scope, prefers=_has(hits, "prefer"))
     ordered = sorted(hits, key=lambda s: (not s.strong, SIGNALS.index(s)))
     named = memory_type != "fact" and _names_a_thing(text, hits) and not _generalises(text, hits)
     held = not named and held_back(text, hits)
@@ -944,13 +943,16 @@ def scoped_by_the_whole_rule(found: Classification, whole: str) -> Classificatio
 
     "As you develop, run" is read alone, then quoted with the fenced ``uv venv; hatch test`` below it (ADR 0071): the
     command names this project's tools, so the rule is the project's (ADR 0152), as "run `hatch test`" in one sentence
-    is; a fenced block is code as much as a backticked name. A preference of the project is its convention, unless
-    the person said "prefer" (as :func:`examine` has it)."""
+    is; a fenced block is code as much as a backticked name."""
     if found.scope == "project" or (_FENCE.search(whole) is None and scope_of(whole) != "project"):
         return found
     prefers = any(_SIGNAL_KINDS.get(name) == "prefer" for name in found.signals)
-    memory_type = "convention" if found.type == "preference" and not prefers else found.type
-    return replace(found, scope="project", type=memory_type)
+    return replace(found, scope="project", type=type_in_scope(found.type, "project", prefers=prefers))
+
+
+def type_in_scope(memory_type: MemoryType, scope: DurableScope, *, prefers: bool = False) -> MemoryType:
+    """A preference filed as the project's is the project's convention, unless the person said "prefer"."""
+    return "convention" if memory_type == "preference" and scope == "project" and not prefers else memory_type
 
 
 def scope_of(text: str) -> DurableScope:
