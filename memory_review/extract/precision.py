@@ -35,6 +35,11 @@ _ELEMENT = (
     r"constant|prop|param(?:eter)?|argument|query|script|job|model|schema|struct|enum|type|"
     r"interface|helper|util|decorator|loop|flag|option|setting|label|icon|form|input|link|header|footer"
 )
+# The extensions of a source file, as a regular expression's alternatives
+SOURCE_EXTENSIONS = (
+    r"py|pyi|ts|tsx|js|jsx|mjs|go|rs|rb|java|kt|swift|c|cc|cpp|h|hpp|cs|php|vue|svelte|css|scss|html|sql|sh|toml|ya?ml|"
+    r"json"
+)
 # A specific thing of the code: in backticks, a call, an identifier shaped like code, a named
 # file, or "the <name> <element>" ("the orders cache", "the Save button").
 CODE_NAME = re.compile(
@@ -43,8 +48,7 @@ CODE_NAME = re.compile(
     r"|\b[a-z][a-z0-9]*_[a-z0-9_]+\b"
     r"|\b[a-z]+[A-Z][A-Za-z0-9]*\b"
     r"|\b(?:[A-Z][a-z0-9]+){3,}\b"
-    r"|\b[\w-]+\.(?:py|pyi|ts|tsx|js|jsx|mjs|go|rs|rb|java|kt|swift|c|cc|cpp|h|hpp|cs|php|vue|svelte|"
-    r"css|scss|html|sql|sh|toml|ya?ml|json|ini|cfg)\b"
+    rf"|\b[\w-]+\.(?:{SOURCE_EXTENSIONS}|ini|cfg)\b"
     rf"|\bthe\s+(?!(?:same|whole|entire|other|new|old|next|last|first|main|right|wrong)\b)"
     rf"\w[\w.-]*(?:\s+\w[\w.-]*)?\s+(?:{_ELEMENT})s?\b"
     r"|(?:这个|那个)\S{0,12}(?:函数|方法|类|文件|按钮|缓存|图表|组件|页面|接口|字段)",

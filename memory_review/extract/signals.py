@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from memory_review.extract.precision import (
     GENERALISING_KINDS,
     GENERALISING_NAMES,
+    SOURCE_EXTENSIONS,
     is_about_git,
     makes_a_choice,
     mask_quoted,
@@ -203,10 +204,7 @@ _EVERY_REQUEST = (
 # a workspace, or a bare name with a hyphen, a dot or an underscore ("vioverse-refactor"), not a unit of the code: not a
 # source file ("outside src/app/page.tsx" keeps this change to one file)
 _WRITE_VERB = r"(?:modify|modifications?|write|writes|change|changes|touch|edit|edits|create|delete|alter|install)"
-_A_FILE = (
-    r"(?![`'\"]?[\w./\\~-]*\.(?:py|pyi|ts|tsx|js|jsx|mjs|rs|go|java|kt|swift|rb|php|cs|c|cc|cpp|h|hpp|m|sh|sql|vue|"
-    r"svelte|css|scss|html|md|json|ya?ml|toml|txt)\b)"
-)
+_A_FILE = rf"(?![`'\"]?[\w./\\~-]*\.(?:{SOURCE_EXTENSIONS}|m|md|txt)\b)"
 _WRITE_PLACE = (
     rf"(?:{_A_FILE}[`'\"]?(?:[~.]|[\w.-]*[/\\])[\w./\\~-]*|"
     r"(?:the|this|your|my|our)\s+(?:own\s+)?(?:[\w.-]+\s+)?(?:folder|directory|dir|repo|repository|project|workspace|"
