@@ -8,8 +8,9 @@ why and the evidence. Its status is not stored in it: a file under
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Literal
 
 import orjson
@@ -36,6 +37,10 @@ Status = Literal["pending", "applied", "discarded"]
 
 FLAG_STALE_BASE = "stale-base"
 FLAG_PREVIOUSLY_DISCARDED = "previously-discarded"
+FLAG_SIMILAR = "similar-to:"
+"""The prefix of a near-duplicate warning: ``similar-to:<memory id>`` (memory_review.near_duplicates)."""
+_MOVED_AWAY = "moved to the {scope} store as candidate {candidate}"
+_MOVED_AWAY_RE = re.compile(r"moved to the (?:user|project) store as candidate (cand_[0-9A-HJKMNP-TV-Z]{26})")
 MAX_CHANGES = MAX_CONSOLIDATE_RESULTS + MAX_CONSOLIDATE_SOURCES
 Flag = Annotated[str, Field(min_length=1, max_length=MAX_FLAG_CHARS, pattern=r"^[a-z0-9][a-z0-9:._-]*$")]
 
@@ -80,6 +85,17 @@ class Candidate(Strict):
     def memory_ids(self) -> tuple[str, ...]:
         """The ids of every memory this candidate touches."""
         return tuple(change.memory for change in self.changes)
+
+    def movable_memory(self) -> Memory:
+        """The record of the one new memory this candidate proposes: only such a candidate can move to the
+        other store (ADR 0154); one that changes what its store holds is refused here."""
+        [*_, last] = self.changes
+        if len(self.changes) != 1 or last.before is not None or last.after is None:
+            raise ValidationError(
+                f"candidate {self.id} changes memory of the {self.scope} store; only a new memory can move",
+                field="scope",
+            )
+        return last.after
 
     def fingerprint(self) -> str:
         """What the candidate would make memory say; equal fingerprints are the same proposal."""
@@ -177,15 +193,29 @@ class CandidateState:
     candidate: Candidate
     status: str
     flags: tuple[str, ...]
+    moved_to: str | None = field(default=None, kw_only=True)
+    """Discarded by a move (ADR 0154): the candidate of the other store that proposes its record now."""
 
     def document(self) -> CandidateDocument:
         """What ``list``, ``show`` and ``edit`` print with ``--json`` (``cli_render.to_json``)."""
-        fields = {**dict(self.candidate), "flags": self.flags, "status": self.status}
+        fields = {**dict(self.candidate), "flags": self.flags, "status": self.status, "moved_to": self.moved_to}
         return CandidateDocument.model_construct(**fields)  # built from a checked candidate: no revalidation
 
 
 class CandidateDocument(Candidate):
     """A candidate and where it stands, as one document: its fields, with the live flags (``stale-base``
-    and the rest) in place of the proposed ones, then its status."""
+    and the rest) in place of the proposed ones, then its status (and where a move took its record)."""
 
     status: str
+    moved_to: str | None = None
+
+
+def moved_away_reason(scope: DurableScope, candidate_id: str) -> str:
+    """The reason of the discard that moves a candidate to the other store as ``candidate_id`` (ADR 0154)."""
+    return _MOVED_AWAY.format(scope=scope, candidate=candidate_id)
+
+
+def moved_to(reason: str | None) -> str | None:
+    """The candidate a discard moved its record to, when its reason is a move's: nobody rejected it."""
+    found = _MOVED_AWAY_RE.fullmatch(reason) if reason is not None else None
+    return found.group(1) if found else None

@@ -157,11 +157,34 @@ class ShownDocument(CandidateDocument):
     similar: list[Annotated[Memory, PlainSerializer(memory_to_json)]]
 
 
-def render_show(shown: Shown | Any, args) -> str:
+@dataclass(frozen=True)
+class Moved:
+    """``edit --scope``: the new candidate in the other store (its JSON is ``edit``'s), and the one it replaces."""
+
+    state: CandidateState
+    replaced: str
+    """The id of the candidate now discarded in its store."""
+
+    def document(self) -> CandidateDocument:
+        return self.state.document()
+
+    def lines(self) -> list[str]:
+        c = self.state.candidate
+        return [
+            f"moved to the {c.scope} store as {c.id}; {self.replaced} is discarded in its store "
+            f"(to undo: `memory-review restore {self.replaced}` and `memory-review discard {c.id}`)",
+            "",
+        ]
+
+
+def render_show(shown: Shown | Moved | Any, args) -> str:
+    if isinstance(shown, Moved):
+        return "\n".join(shown.lines()) + render_show(shown.state, args)
     state, similar = (shown.state, shown.similar) if isinstance(shown, Shown) else (shown, [])
     c = state.candidate
+    status = f"{state.status}: moved to candidate {state.moved_to}" if state.moved_to else state.status
     lines = [
-        f"candidate {c.id}  ({state.status})",
+        f"candidate {c.id}  ({status})",
         f"  op:        {c.op} ({c.scope})",
         f"  proposer:  {c.proposer.kind}:{c.proposer.name}" + (f" ({c.proposer.model})" if c.proposer.model else ""),
         f"  priority:  {c.priority}",

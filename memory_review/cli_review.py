@@ -13,16 +13,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memory_review.cli_command import CANDIDATE, IDS, REASON, arg, command, current_actor, read_file, scope
-from memory_review.errors import ValidationError
+from memory_review.errors import ConflictError, ValidationError
 from memory_review.lazy import LazyModule
 
 if TYPE_CHECKING:
+    from memory_review.models import DurableScope, Memory
     from memory_review.proposal import ProposedMemory
-    from memory_review.workspace import Workspace
+    from memory_review.workspace import CandidateState, Workspace
 
 out = LazyModule("memory_review.cli_render")
 _proposal = LazyModule("memory_review.proposal")
 _record_io = LazyModule("memory_review.record_io")
+_models = LazyModule("memory_review.models")
 
 
 @command("review", help="open the review UI (the default)", example="memory-review review", render="render_nothing")
@@ -123,12 +125,15 @@ def _discard(args, ws: Workspace):
 
 @command(
     "edit",
-    help="edit a candidate's proposed memory in $EDITOR",
-    example="memory-review edit cand_01J...",
+    help="edit a candidate's proposed memory in $EDITOR, or move it to the other store (--scope)",
+    example="memory-review edit cand_01J...   # or: memory-review edit cand_01J... --scope project",
     render="render_show",
     arguments=[
         CANDIDATE,
         arg("--from-file", metavar="F", help="take the edited memory file from F instead of $EDITOR"),
+        scope(
+            "move it: a new candidate in this store, this one discarded (opens no editor; --from-file still applies)"
+        ),
     ],
 )
 def _edit(args, ws: Workspace):
@@ -137,9 +142,10 @@ def _edit(args, ws: Workspace):
     if record is None:
         raise ValidationError(f"candidate {args.id} deletes a memory; there is no record to edit")
     if args.from_file:
-        edited = _record_io.parse_memory(read_file(args.from_file), path=args.from_file)
-        return ws.edit(args.id, _proposed(edited), actor=current_actor())
-    return _edit_until_valid(ws, args.id, _record_io.render_memory(record))
+        return _save(ws, state, _record_io.parse_memory(read_file(args.from_file), path=args.from_file), args.scope)
+    if args.scope:
+        return out.Moved(ws.move(args.id, args.scope, actor=current_actor()), replaced=args.id)
+    return _edit_until_valid(ws, state, _record_io.render_memory(record))
 
 
 @command(
@@ -254,7 +260,7 @@ EDIT_NOTE = "# memory-review: "
 """Lines the editor shows above the record after a failed save; they are never part of the record."""
 
 
-def _edit_until_valid(ws: Workspace, candidate_id: str, data: bytes):
+def _edit_until_valid(ws: Workspace, state: CandidateState, data: bytes):
     """Open $EDITOR on the record until the edit is valid; a file left unchanged or emptied changes nothing.
 
     A record that fails validation is opened again, with what was wrong on top (issue 18): the
@@ -266,11 +272,27 @@ def _edit_until_valid(ws: Workspace, candidate_id: str, data: bytes):
         if not text.strip() or text == data:
             raise ValidationError("the edit was left empty or unchanged; nothing changed")
         try:
-            return ws.edit(
-                candidate_id, _proposed(_record_io.parse_memory(text, path="edited memory")), actor=current_actor()
-            )
+            return _save(ws, state, _record_io.parse_memory(text, path="edited memory"), None)
         except ValidationError as exc:
             problem, data = str(exc), text
+
+
+def _save(ws: Workspace, state: CandidateState, edited: Memory, scope: DurableScope | None):
+    """The edited record, when it changed, then a move to ``scope`` (else to the file's ``scope:``) when that
+    is the other store (ADR 0154). Whether the candidate can move is checked first: a refusal saves nothing."""
+    candidate = state.candidate
+    target = scope or _models.durable_scope(edited.scope)  # a memory file may say "session": refused here
+    if target != candidate.scope:
+        candidate.movable_memory()
+    current = next(c.after for c in candidate.changes if c.after is not None)
+    if _proposed(edited) != _proposed(current):
+        state = ws.edit(candidate.id, _proposed(edited), actor=current_actor())
+    if target == candidate.scope:
+        return state
+    try:
+        return out.Moved(ws.move(candidate.id, target, actor=current_actor()), replaced=candidate.id)
+    except ConflictError as exc:
+        raise ConflictError(f"{exc}; the edit is saved, the candidate stays where it was", hint=exc.hint) from exc
 
 
 def _with_notes(data: bytes, problem: str | None) -> bytes:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import orjson
 
-from memory_review.candidate import Candidate, candidate_from_json
+from memory_review.candidate import Candidate, candidate_from_json, moved_to
 from memory_review.events import RESTORED
 from memory_review.events.safe_fs import open_file
 from memory_review.store import Store, log_errors
@@ -76,7 +76,8 @@ def _mapped(path: Path) -> Iterator[bytes | mmap.mmap]:
 def discarded_candidates(store: Store) -> list[Candidate]:
     """Every candidate of a store that stands discarded, as last proposed or edited, from its log.
 
-    A discard a person undid (``candidate.restored``, docs/adr/0032) no longer counts.
+    A discard a person undid (``candidate.restored``, docs/adr/0032) no longer counts, nor one that moved
+    the candidate to the other store (ADR 0154): nobody rejected what it proposes.
     """
     records: dict[str, dict] = {}
     discarded: dict[str, Candidate] = {}
@@ -87,7 +88,7 @@ def discarded_candidates(store: Store) -> list[Candidate]:
                 discarded.pop(event.candidate or "", None)
             if event.record is not None and event.candidate:
                 records[event.candidate] = event.record
-            elif event.type == "candidate.discarded" and event.candidate in records:
+            elif event.type == "candidate.discarded" and event.candidate in records and not moved_to(event.reason):
                 where = f"{store.log_path} ({event.candidate})"
                 discarded[event.candidate] = candidate_from_json(records[event.candidate], where=where)
     return list(discarded.values())

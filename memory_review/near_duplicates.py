@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from memory_review.candidate import Candidate
+from memory_review.candidate import FLAG_SIMILAR, Candidate
 from memory_review.consolidate import Comparable, memory_bag, similarity
 from memory_review.events.safe_fs import list_dir
 from memory_review.extract.plan import NEAR_DUPLICATE
@@ -28,7 +28,6 @@ from memory_review.proposal import ConsolidateProposal, DeleteProposal, Proposed
 from memory_review.store import Store
 from memory_review.store_view import StoreView
 
-FLAG_SIMILAR = "similar-to:"
 MAX_PENDING_SCANNED = 1_000
 PREFILTER = 0.5
 """Share of the shorter text's words two texts must share before they are compared in full."""

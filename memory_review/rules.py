@@ -15,12 +15,15 @@ from typing import NamedTuple, Protocol
 
 from memory_review.candidate import (
     FLAG_PREVIOUSLY_DISCARDED,
+    FLAG_SIMILAR,
+    FLAG_STALE_BASE,
     Candidate,
     CandidateChange,
     CandidateOp,
     base_of,
     candidate_to_json,
     check_candidate_size,
+    moved_away_reason,
     render_diff,
 )
 from memory_review.errors import ConflictError, NotFoundError, PermissionDeniedError, ValidationError
@@ -331,6 +334,76 @@ def _revised(candidate: Candidate, changes: tuple[CandidateChange, ...], edit_fl
             "flags": tuple(sorted(content_flags | kept | evidence_flags)),
         }
     )
+
+
+# --- move to the other store (ADR 0154) --------------------------------------------------
+
+
+def move_proposal(candidate: Candidate, scope: DurableScope) -> UpsertProposal:
+    """What a pending new memory proposes, as a proposal to the ``scope`` store: the same record, rationale,
+    evidence, proposer, priority and session. A change to a memory its store holds cannot move."""
+    if scope == candidate.scope:
+        raise ValidationError(f"candidate {candidate.id} is already in the {scope} store", field="scope")
+    record = candidate.movable_memory()
+    return UpsertProposal(
+        op="create",
+        scope=scope,
+        memory=ProposedMemory(id=record.id, type=record.type, description=record.description, body=record.body),
+        rationale=candidate.rationale,
+        evidence=candidate.evidence,
+        proposer=candidate.proposer,
+        priority=candidate.priority,
+        session_id=candidate.session_id,
+    )
+
+
+def move(
+    view: View,
+    candidate: Candidate,
+    *,
+    candidate_id: str,
+    actor: str,
+    now: str,
+    discarded: Container[str] = frozenset(),
+    flags: Iterable[str] = (),
+) -> tuple[Candidate, Plan]:
+    """A person files a pending new memory in the other store (``view``'s) instead.
+
+    The new candidate there proposes :func:`move_proposal` with the warnings the candidate carries,
+    less those its store decides (``flags``: the new store's near-duplicates); its ``candidate.created``
+    is the person's, its reason names the candidate it replaces. The caller discards ``candidate``
+    (:func:`moved_away`) as the same decision.
+    """
+    require_person(actor)
+    proposal = move_proposal(candidate, view.scope)
+    if view.memory(proposal.memory.id) is not None:
+        raise ConflictError(
+            f"the {view.scope} store already has a memory {proposal.memory.id!r}",
+            memory_id=proposal.memory.id,
+            hint="edit the candidate's id first, then move it",
+        )
+    carried = {f for f in candidate.flags if f not in _STORE_FLAGS and not f.startswith(FLAG_SIMILAR)}
+    moved, plan = propose(
+        view, proposal, candidate_id=candidate_id, now=now, discarded=discarded, flags=carried | set(flags)
+    )
+    created = EventDraft(
+        type="candidate.created",
+        actor=actor,
+        session=moved.session_id,
+        candidate=moved.id,
+        record=plan.drafts[0].record,
+        reason=f"moved from candidate {candidate.id} of the {candidate.scope} store",
+    )
+    return moved, Plan(drafts=[created])
+
+
+_STORE_FLAGS = frozenset({FLAG_PREVIOUSLY_DISCARDED, FLAG_STALE_BASE})
+"""Warnings about what the candidate's own store holds: a move decides them again in the new store."""
+
+
+def moved_away(candidate: Candidate, moved: Candidate, *, actor: str) -> Plan:
+    """The other half of a move: ``candidate`` discarded in its store, the reason naming where it went."""
+    return discard([candidate], actor=actor, reason=moved_away_reason(moved.scope, moved.id))
 
 
 # --- raise (repetition across sessions, ADR 0050) --------------------------------------

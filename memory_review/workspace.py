@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memory_review import rules
-from memory_review.candidate import Candidate, CandidateState, candidate_from_json, live_flags
+from memory_review.candidate import Candidate, CandidateState, candidate_from_json, live_flags, moved_to
 from memory_review.discarded import DiscardedFingerprints
 from memory_review.errors import ConflictError, MemoryReviewError, NotFoundError, ValidationError
 from memory_review.events import CANDIDATE_TYPES, MEMORY_TYPES, RESTORED, TERMINAL_TYPES, Change, Event, EventDraft
@@ -308,6 +308,37 @@ class Workspace:
             self.commit(tx, plan)
         [updated] = plan.folded().pending()
         return CandidateState(updated, "pending", updated.flags)
+
+    def move(self, candidate_id: str, scope: DurableScope, *, actor: str) -> CandidateState:
+        """File a pending new memory in the other store: a new candidate there, this one discarded (ADR 0154).
+
+        Both stores are locked for the decision, user before project (one order for every process). The
+        new candidate is committed first: a crash between the two commits leaves both pending, never none.
+        """
+        from memory_review.near_duplicates import NearDuplicates  # as in propose: not every start-up
+
+        rules.require_person(actor)
+        source = self._store_of_pending(candidate_id)
+        target = self.store(scope)
+        if source is target:
+            raise ValidationError(f"candidate {candidate_id} is already in the {scope} store", field="scope")
+        first, second = (target, source) if scope == "user" else (source, target)
+        with first.transact() as first_tx, second.transact() as second_tx:
+            source_tx, target_tx = (second_tx, first_tx) if scope == "user" else (first_tx, second_tx)
+            candidate = _pending_in(source_tx, candidate_id)
+            near = NearDuplicates(target, target_tx.view).flags(rules.move_proposal(candidate, scope))
+            moved, plan = rules.move(
+                target_tx.view,
+                candidate,
+                candidate_id=new_candidate_id(),
+                actor=actor,
+                now=utc_now(),
+                discarded=DiscardedFingerprints(target),
+                flags=near,
+            )
+            self.commit(target_tx, plan)
+            self.commit(source_tx, rules.moved_away(candidate, moved, actor=actor))
+        return CandidateState(moved, "pending", moved.flags)
 
     def revert(self, target: int | str, *, actor: str, force: bool = False, scope: DurableScope | None = None) -> Event:
         """Undo an applied/reverted/deleted change by its seq (in ``scope``) or its candidate id."""
@@ -1105,7 +1136,7 @@ def _raise_step(tx: Transaction, candidate_id: str, quotes: Sequence[Evidence], 
 
 
 def _candidate_from_log(store: Store, candidate_id: str) -> CandidateState | None:
-    record, status = None, "pending"
+    record, status, moved = None, "pending", None
     with log_errors(store.log_path):
         for event in store.log().read(candidate=candidate_id):
             if event.record is not None:
@@ -1113,13 +1144,13 @@ def _candidate_from_log(store: Store, candidate_id: str) -> CandidateState | Non
             if event.type == "candidate.applied":
                 status = "applied"
             elif event.type == "candidate.discarded":
-                status = "discarded"
+                status, moved = "discarded", moved_to(event.reason)
             elif event.type == RESTORED:
-                status = "pending"
+                status, moved = "pending", None
     if record is None:
         return None
     candidate = candidate_from_json(record, where=f"{store.log_path} ({candidate_id})")
-    return CandidateState(candidate, status, candidate.flags)
+    return CandidateState(candidate, status, candidate.flags, moved_to=moved)
 
 
 def _summary(session: str, events: list[Event]) -> SessionSummary:

@@ -16,6 +16,8 @@ restores the state before the decision (docs/adr/0032):
 - delete   -> revert the ``memory.deleted`` event
 - revert   -> revert the revert
 - edit     -> edit back to the previous record (another ``candidate.edited``)
+- move     -> move it back (ADR 0154: a new candidate in the first store, the record edited back if the
+              move edited it)
 
 Each undo's label names what it undoes ("undo apply of 3"): the key bar shows it.
 
@@ -127,6 +129,28 @@ def edit_op(candidate: Candidate, record: ProposedMemory, *, actor: str) -> Oper
         return Outcome(f"edited {record.id} (recorded as candidate.edited)", undo)
 
     return Operation(f"edit {record.id}", run)
+
+
+def move_op(
+    candidate: Candidate, scope: DurableScope, record: ProposedMemory | None, *, actor: str, label: str = "move"
+) -> Operation:
+    """File the candidate in the other store (``Workspace.move``), with its record edited first when
+    ``record`` is given; undone by moving it back (a new candidate, the same record) and editing it back."""
+    previous = editable_record(candidate) if record is not None else None
+    back: DurableScope = candidate.scope
+
+    def run(ws: Workspace) -> Outcome:
+        if record is not None:
+            ws.edit(candidate.id, record, actor=actor)
+        moved = ws.move(candidate.id, scope, actor=actor).candidate
+        undo = move_op(moved, back, previous, actor=actor, label=_inverse(label))
+        return Outcome(f"{label}: {_names(moved)} to the {scope} store (recorded as a new candidate there)", undo)
+
+    return Operation(label, run)
+
+
+def _names(candidate: Candidate) -> str:
+    return ", ".join(candidate.memory_ids())
 
 
 def restore_record_op(candidate_id: str, record: ProposedMemory, *, actor: str, label: str) -> Operation:

@@ -6,7 +6,7 @@ Tools (docs/design.md §9)::
     get_context        the context block (recorded as context.built when a session is known)
     list_memories      approved memories, as injection sees them
     search_memories    approved memories matching a query (injection's keyword matching)
-    candidate_status   pending | applied | discarded, with flags
+    candidate_status   pending | applied | discarded, with flags (and moved_to: a person moved it to the other store)
 
 There is deliberately no tool that applies, discards, edits, reverts or deletes:
 those are a person's acts (``rules.require_person``), done in the review UI or CLI.
@@ -183,6 +183,7 @@ class MemoryTools:
                 raise
             raise NotFoundError(exc.kind, exc.key, hint=NO_PROJECT) from exc  # it may be a project candidate
         changes = state.candidate.changes
+        moved = {"moved_to": state.moved_to} if state.moved_to else {}  # a person filed it in the other store
         return {
             "id": state.candidate.id,
             "status": state.status,
@@ -190,6 +191,7 @@ class MemoryTools:
             "scope": state.candidate.scope,
             "flags": list(state.flags),
             "memories": [c.memory for c in changes],
+            **moved,
         }
 
 
@@ -477,5 +479,6 @@ def _status(server: Any, guard: Guard, sdk: _SDK) -> None:
         server,
         candidate_status,
         read_only=True,
-        description="Whether a proposal is pending, applied or discarded (a person decides).",
+        description="Whether a proposal is pending, applied or discarded (a person decides); moved_to: the id a "
+        "person moved it to in the other store, where it is pending or decided.",
     )

@@ -107,7 +107,7 @@ def test_actions_change_stores_only_through_workspace_methods() -> None:
         for call in _calls(tree)
         if isinstance(call.func, ast.Attribute) and ast.unparse(call.func.value) == "ws"
     }
-    assert used <= {"apply", "discard", "edit", "revert", "restore", "delete", "propose", "show", "log"}
+    assert used <= {"apply", "discard", "edit", "move", "revert", "restore", "delete", "propose", "show", "log"}
 
 
 @pytest.mark.asyncio

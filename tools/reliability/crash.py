@@ -47,7 +47,9 @@ CRASH_NOTE = (
     "`kill`: the child died at the point; `partial`: it wrote half the bytes of that write, then died. "
     "`before`/`after`: recovery found exactly the state before/after the operation (memories as the logs "
     "replay them, pending candidates, session memory). Dying before the log write completed must give "
-    "`before`, after it `after`; recovery alternates between `verify` and simply the next write."
+    "`before`, after it `after`; recovery alternates between `verify` and simply the next write. `move` "
+    "commits in two stores, the new candidate first: dying between its two log writes must give `between` "
+    "(both candidates pending, nothing lost)."
 )
 COMMIT_POINT = "log.append.after_write"
 """Once the log write has completed, a process death can no longer undo the change."""
@@ -95,13 +97,22 @@ def enumerate_points(trace: list[str], *, partial: bool = True) -> list[Point]:
 
 
 def commit_index(trace: list[str]) -> int:
-    """Index of the commit point in the trace (past the end if the operation never appends)."""
+    """Index of the (first) commit point in the trace (past the end if the operation never appends)."""
     return trace.index(COMMIT_POINT) if COMMIT_POINT in trace else len(trace)
 
 
+def last_commit_index(trace: list[str]) -> int:
+    """Index of the last commit point: a move commits in two stores (ADR 0154), everything else in one."""
+    hits = [i for i, name in enumerate(trace) if name == COMMIT_POINT]
+    return hits[-1] if hits else len(trace)
+
+
 def expected_outcome(point: Point, trace: list[str]) -> str:
-    """``before`` if the child dies before the log write completed, else ``after``."""
-    return "after" if point.index >= commit_index(trace) else "before"
+    """``before`` if the child dies before the log write completed, ``after`` past the last one, and
+    ``between`` past the first of two (the first store's change stands, the second's never began)."""
+    if point.index >= last_commit_index(trace):
+        return "after"
+    return "between" if point.index >= commit_index(trace) else "before"
 
 
 @dataclass
@@ -113,6 +124,12 @@ class Prepared:
     before: StoreState
     traces: dict[str, list[str]] = field(default_factory=dict)
     after: dict[str, StoreState] = field(default_factory=dict)
+
+    def between(self, op: str) -> StoreState:
+        """The state past the first of two commits: a move's new candidate pending, the old one too."""
+        before, after = self.before, self.after[op]
+        pending = tuple(sorted(set(before.pending) | set(after.pending)))
+        return StoreState(memories=before.memories, pending=pending, sessions=before.sessions)
 
     @property
     def known(self) -> frozenset[str]:
@@ -138,11 +155,13 @@ def prepare(workdir: Path, ops: Iterable[str] = OPERATIONS, *, git: bool = False
     return prep
 
 
-def classify(state: StoreState, before: StoreState, after: StoreState) -> str:
-    """``before``, ``after`` or ``mixed``."""
+def classify(state: StoreState, before: StoreState, after: StoreState, between: StoreState | None = None) -> str:
+    """``before``, ``after``, ``between`` (a two-store operation's first commit alone) or ``mixed``."""
     if state == before:
         return "before"
-    return "after" if state == after else "mixed"
+    if state == after:
+        return "after"
+    return "between" if state == between else "mixed"
 
 
 def recover(trial: Trial, *, by_write: bool) -> list[str]:
@@ -177,7 +196,7 @@ def check_recovered(
             NEXT_OPERATION(trial.workspace(), None)
     except MemoryReviewError as exc:
         return "unrecoverable", [f"recovery or the next operation failed: {type(exc).__name__}: {exc}"]
-    outcome = classify(state, prep.before, prep.after[op])
+    outcome = classify(state, prep.before, prep.after[op], prep.between(op))
     problems += _outcome_problems(outcome, expected, state)
     problems += check_invariants(trial.workspace(), outside=outside)
     return outcome, problems
@@ -187,9 +206,13 @@ def _outcome_problems(outcome: str, expected: str, state: StoreState) -> list[st
     if outcome == "mixed":
         return [f"MIXED state after recovery: {state.describe()}"]
     if outcome != expected:
-        kind = "LOST committed change" if expected == "after" else "PHANTOM change without a commit"
+        lost = _ORDER.index(outcome) < _ORDER.index(expected)
+        kind = "LOST committed change" if lost else "PHANTOM change without a commit"
         return [f"{kind}: expected the state {expected} the operation, found {outcome}"]
     return []
+
+
+_ORDER = ("before", "between", "after")
 
 
 def run_crash_matrix(

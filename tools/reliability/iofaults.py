@@ -12,6 +12,9 @@ with a ``raise`` plan (ENOSPC, EIO or EACCES) and each trial checks:
 - after recovery the state is before the operation (after an error) or after it
   (after a success; or after an error whose roll-back failed too, as the error's
   note says); the next operation succeeds; every invariant holds, no temp files.
+
+A move commits in two stores (ADR 0154): a fault past the first store's commit leaves
+``between`` (both candidates pending), and only faults up to a log append's fsync must fail.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from pathlib import Path
 from memory_review.errors import MemoryReviewError, StorageError
 from memory_review.events import faults
 from memory_review.events.faults import FaultPlan
-from tools.reliability.crash import NEXT_MEMORY, Prepared, classify, prepare
+from tools.reliability.crash import NEXT_MEMORY, Prepared, classify, commit_index, last_commit_index, prepare
 from tools.reliability.invariants import Outside, check_invariants, stores_of
 from tools.reliability.results import SuiteResult, timed
 from tools.reliability.scenario import NEXT_OPERATION, OPERATIONS, Trial, copy_trial
@@ -43,6 +46,17 @@ def durable_index(trace: list[str]) -> int:
     return hits[-1] if hits else len(trace)
 
 
+def must_fail(trace: list[str], index: int) -> bool:
+    """Whether a fault at ``index`` must fail the operation: at or before its first log append's last point,
+    or inside a later append (a move's second store, ADR 0154: the first store's change then stands)."""
+    appends = [i for i, name in enumerate(trace) if name == "log.append.before_write"]
+    if len(appends) < 2:
+        return index <= durable_index(trace)
+    ends = [i for i, name in enumerate(trace) if name in LAST_LOG_POINTS]
+    first_end = max((i for i in ends if i < appends[1]), default=appends[1])
+    return index <= first_end or appends[-1] <= index <= durable_index(trace)
+
+
 def io_trial(prep: Prepared, op: str, n: int, mode: str, code: int, dest: Path) -> tuple[str, list[str]]:
     """Fail the ``n``-th point of ``op`` (once, or from there on) with ``code``; check what followed.
 
@@ -52,12 +66,11 @@ def io_trial(prep: Prepared, op: str, n: int, mode: str, code: int, dest: Path) 
     trial = copy_trial(prep.template, dest)
     outside = Outside.take(trial.root, stores_of(trial.workspace()))
     error, problems = _run_armed(trial, prep, op, FaultPlan(action="raise", nth=n, mode=mode, errno=code))
-    must_fail = n - 1 <= durable_index(prep.traces[op])
     if error is None:
-        problems += _check_success(prep, op, trial, must_fail)
+        problems += _check_success(prep, op, trial, must_fail(prep.traces[op], n - 1))
     elif not isinstance(error, StorageError):
         problems.append(f"expected a StorageError, got {type(error).__name__}: {error}")
-    state, more = _check_after(prep, op, trial, outside, error)
+    state, more = _check_after(prep, op, trial, outside, error, n - 1)
     return f"{'error' if error is not None else 'success'}→{state}", problems + more
 
 
@@ -89,7 +102,7 @@ def _rollback_failed(error: BaseException | None) -> bool:
 
 
 def _check_after(
-    prep: Prepared, op: str, trial: Trial, outside: Outside, error: BaseException | None
+    prep: Prepared, op: str, trial: Trial, outside: Outside, error: BaseException | None, index: int
 ) -> tuple[str, list[str]]:
     """Recovery, the state it finds, the next operation, then every invariant."""
     ws = trial.workspace()
@@ -99,8 +112,11 @@ def _check_after(
         NEXT_OPERATION(ws, None)
     except MemoryReviewError as exc:
         return "unrecoverable", [f"recovery or the next operation failed: {type(exc).__name__}: {exc}"]
-    outcome = classify(state, prep.before, prep.after[op])
+    outcome = classify(state, prep.before, prep.after[op], prep.between(op))
     allowed = {"after"} if error is None else ({"before", "after"} if _rollback_failed(error) else {"before"})
+    trace = prep.traces[op]
+    if error is not None and commit_index(trace) <= index and last_commit_index(trace) > commit_index(trace):
+        allowed |= {"between"}  # the second store failed (or rolled back); the first store's change stands
     problems = [] if outcome in allowed else [f"state is {outcome} after recovery, expected {sorted(allowed)}"]
     return outcome, problems + check_invariants(ws, outside=outside)
 

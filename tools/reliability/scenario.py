@@ -202,6 +202,12 @@ def op_apply_compacting(ws: Workspace, ctx: Context) -> object:
     return ws.apply([ctx.upd], actor=ACTOR)
 
 
+def op_move(ws: Workspace, ctx: Context) -> object:
+    """Move the pending user-store create of ``omega`` to the project store (two stores, two commits:
+    the new candidate there, then the discard here; a crash between them leaves both pending)."""
+    return ws.move(ctx.user, "project", actor=ACTOR)
+
+
 def op_next(ws: Workspace, ctx: Context | None = None) -> object:
     """Propose, to both stores, a memory no trial touches: valid whatever state a trial ended in."""
     return ws.propose([upsert("theta", "Keep functions small."), upsert("theta", "Be brief.", scope="user")])
@@ -220,6 +226,7 @@ OPERATIONS: dict[str, Operation] = {
     "apply-user": op_apply_user,
     "session-write": op_session_write,
     "apply-compacting": op_apply_compacting,
+    "move": op_move,
 }
 """The operations of the crash and I/O matrices, by name."""
 

@@ -1,11 +1,14 @@
-"""The in-app editor for a candidate's proposed record.
+"""The in-app editor for a candidate's proposed record, and the store it goes to.
 
 The form is validated with the library's own ``ProposedMemory`` model before it
 is handed back, so an invalid edit is shown in the form and never saved; the
-screen that opened it then records the edit as ``candidate.edited``.
+screen that opened it then records the edit as ``candidate.edited``, and a new
+store as a move (``Workspace.move``, ADR 0154).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from pydantic import ValidationError as PydanticValidationError
 from textual.app import ComposeResult
@@ -14,23 +17,33 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
-from memory_review.models import MEMORY_TYPES, Memory
+from memory_review.models import MEMORY_TYPES, DurableScope, Memory, durable_scope
 from memory_review.proposal import ProposedMemory
 from memory_review.tui.screens.confirm import Choice, ChoiceModal
 
 _EPOCH = "2000-01-01T00:00:00Z"
+_STORES = "user: all your projects · project: this one"
 
 
-class EditModal(ModalScreen[ProposedMemory | None]):
-    """Edit id (new memories only), type, description and body; ctrl+s saves, escape cancels (asking
-    first when the form was changed). The description opens with the cursor at its end, unselected."""
+@dataclass(frozen=True)
+class Edited:
+    """What a saved form changed: the record (None: as it was) and the store (None: the same one)."""
+
+    record: ProposedMemory | None
+    scope: DurableScope | None
+
+
+class EditModal(ModalScreen[Edited | None]):
+    """Edit id and store (new memories only), type, description and body; ctrl+s saves, escape cancels
+    (asking first when the form was changed). The description opens with the cursor at its end, unselected."""
 
     BINDINGS = [Binding("ctrl+s", "save", "Save"), Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, record: ProposedMemory, *, can_rename: bool, title: str) -> None:
+    def __init__(self, record: ProposedMemory, *, scope: DurableScope, can_rename: bool, title: str) -> None:
         super().__init__(classes="modal")
         self.record = record
-        self.can_rename = can_rename
+        self.scope = scope
+        self.can_rename = can_rename  # a new memory: its id and its store are the person's to choose
         self.title_text = title
 
     def compose(self) -> ComposeResult:
@@ -53,6 +66,17 @@ class EditModal(ModalScreen[ProposedMemory | None]):
                     id="edit-type",
                     compact=True,
                 )
+            with Horizontal(classes="field"):
+                yield Label("store", classes="field-label")
+                yield Select(
+                    [(s, s) for s in ("user", "project")],
+                    value=self.scope,
+                    allow_blank=False,
+                    id="edit-scope",
+                    disabled=not self.can_rename,
+                    compact=True,
+                )
+                yield Label(_STORES, classes="field-hint")
             with Horizontal(classes="field"):
                 yield Label("description", classes="field-label")
                 yield Input(
@@ -84,7 +108,9 @@ class EditModal(ModalScreen[ProposedMemory | None]):
         except PydanticValidationError as exc:
             self.query_one("#edit-error", Static).update(_describe(exc))
             return
-        self.dismiss(None if record == self.record else record)
+        scope = durable_scope(str(self.query_one("#edit-scope", Select).value))
+        edited = Edited(None if record == self.record else record, None if scope == self.scope else scope)
+        self.dismiss(None if edited == Edited(None, None) else edited)
 
     def current(self) -> ProposedMemory:
         """The form as a validated record (raises pydantic's ValidationError when it is not one)."""
@@ -108,8 +134,9 @@ class EditModal(ModalScreen[ProposedMemory | None]):
             self.query_one("#edit-type", Select).value,
             self.query_one("#edit-description", Input).value,
             self.query_one("#edit-body", TextArea).text,
+            self.query_one("#edit-scope", Select).value,
         )
-        return now != (self.record.id, self.record.type, self.record.description, self.record.body)
+        return now != (self.record.id, self.record.type, self.record.description, self.record.body, self.scope)
 
     def action_cancel(self) -> None:
         """Escape: close at once when nothing changed; else ask, with "Keep editing" focused."""

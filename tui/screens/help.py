@@ -35,7 +35,7 @@ KEYMAP: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         (
             ("a", "apply the marked candidates, or the one under the cursor"),
             ("d", "discard them, with an optional reason (kept in the log)"),
-            ("e", "edit the proposed record (validated, recorded as candidate.edited)"),
+            ("e", "edit the proposed record (validated, recorded) or the store a new memory goes to"),
             ("space", "mark / unmark and move down"),
             ("/", "filter the queue (esc clears); the same syntax on every screen, below"),
             (

@@ -18,7 +18,7 @@ from textual.worker import get_current_worker
 
 from memory_review.errors import MemoryReviewError
 from memory_review.models import Memory
-from memory_review.tui.actions import edit_op, editable_record
+from memory_review.tui.actions import edit_op, editable_record, move_op
 from memory_review.tui.data import PendingReader, Problem
 from memory_review.tui.foreign import ForeignState, decide_apply, decide_discard
 from memory_review.tui.format import OP_STYLE, flag_kind
@@ -26,7 +26,7 @@ from memory_review.tui.queue import EntryCache, QueueEntry
 from memory_review.tui.render import candidate_detail
 from memory_review.tui.screens.base import FilteredScreen
 from memory_review.tui.screens.confirm import ReasonModal, flagged_apply
-from memory_review.tui.screens.edit import EditModal
+from memory_review.tui.screens.edit import Edited, EditModal
 from memory_review.tui.widgets.detail import DetailPane
 from memory_review.tui.widgets.filter_bar import SYNTAX, FilterBar, matches
 from memory_review.tui.widgets.row_table import Column, Row, RowTable
@@ -342,12 +342,16 @@ class ReviewScreen(FilteredScreen):
             return
         renamable = len(candidate.changes) == 1 and candidate.changes[0].before is None
 
-        def edited(new_record) -> None:
-            if new_record is not None:
-                self.review_app.commit(edit_op(candidate, new_record, actor=self.review_app.actor))
+        def edited(change: Edited | None) -> None:
+            actor = self.review_app.actor
+            if change is not None and change.scope is not None:
+                self.review_app.commit(move_op(candidate, change.scope, change.record, actor=actor))
+            elif change is not None and change.record is not None:
+                self.review_app.commit(edit_op(candidate, change.record, actor=actor))
 
         title = f"Edit the proposed record ({candidate.op} in the {candidate.scope} store)"
-        self.app.push_screen(EditModal(record, can_rename=renamable, title=title), edited)
+        modal = EditModal(record, scope=candidate.scope, can_rename=renamable, title=title)
+        self.app.push_screen(modal, edited)
 
 
 def _flag_report(flagged: list[CandidateState], display) -> Text:

@@ -159,6 +159,33 @@ def test_an_agent_can_propose_and_read_but_never_decide(project: Project) -> Non
     assert all(replayed.matches for replayed in ws.replay_session(SESSION))
 
 
+async def _moved_by_a_person(project: Project) -> dict[str, Any]:
+    params = _server(project, "--project", str(project.root), "--session", SESSION)
+    seen: dict[str, Any] = {}
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        proposed = _data(await session.call_tool("propose_memory", MEMORY))
+        moved = await anyio.to_thread.run_sync(lambda: project.run("edit", proposed["id"], "--scope", "user"))
+        assert moved.returncode == 0, moved.stderr
+        seen["old"] = _data(await session.call_tool("candidate_status", {"candidate_id": proposed["id"]}))
+        new_id = seen["old"].get("moved_to", "")
+        seen["new"] = _data(await session.call_tool("candidate_status", {"candidate_id": new_id}))
+    return seen
+
+
+def test_an_agent_sees_where_a_person_moved_its_proposal(project: Project) -> None:
+    """ADR 0154: discarded by a move is not a rejection; the agent is told the id its record lives on as."""
+    seen = anyio.run(_moved_by_a_person, project)
+    assert seen["old"]["status"] == "discarded" and seen["old"]["scope"] == "project"
+    assert seen["new"]["id"] == seen["old"]["moved_to"]
+    assert (seen["new"]["status"], seen["new"]["scope"], seen["new"]["memories"]) == (
+        "pending",
+        "user",
+        ["conv-pnpm-only"],
+    )
+    assert "moved_to" not in seen["new"]
+
+
 def test_the_tools_without_the_sdk(project: Project) -> None:
     tools = MemoryTools(project.workspace())
     proposed = tools.propose_memory(**MEMORY)
