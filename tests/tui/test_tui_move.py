@@ -25,17 +25,26 @@ async def choose_store(pilot, store: str) -> None:
     assert pilot.app.screen.query_one("#edit-scope").value == store
 
 
+async def move_to_the_user_store(pilot, ws: Workspace, cid: str, typed: str = ""):
+    """Open the form on ``cid``, type ``typed`` at the end of its description, choose the user store, save; the
+    screen and the moved candidate's id, once the queue shows it."""
+    screen = await open_review(pilot)
+    await open_editor(pilot, screen, cid)
+    if typed:
+        await pilot.press("end", *typed)
+    await choose_store(pilot, "user")
+    await press_until(pilot, "ctrl+s", lambda: cid not in screen.entries, "the move")
+    [moved] = pending_in(ws, "user", "forbidden-mock-database")
+    await wait_until(pilot, lambda: moved in screen.entries, what="the moved candidate in the queue")
+    return screen, moved
+
+
 async def test_the_store_moves_a_new_memory_and_undo_moves_it_back(scenario: Workspace) -> None:
     cid = candidate_for(scenario, "forbidden-mock-database")
     record = scenario.show(cid).candidate.changes[0].after
     app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_review(pilot)
-        await open_editor(pilot, screen, cid)
-        await choose_store(pilot, "user")
-        await press_until(pilot, "ctrl+s", lambda: cid not in screen.entries, "the move")
-        [moved] = pending_in(scenario, "user", "forbidden-mock-database")
-        await wait_until(pilot, lambda: moved in screen.entries, what="the moved candidate in the queue")
+        screen, moved = await move_to_the_user_store(pilot, scenario, cid)
         assert "undo move" in key_bar_text(app)
         await press_until(pilot, "u", lambda: moved not in screen.entries, "the undo")
         assert "redo move" in key_bar_text(app)
@@ -54,12 +63,7 @@ async def test_an_edit_and_a_move_in_one_save_and_its_undo(scenario: Workspace) 
     before = scenario.show(cid).candidate.changes[0].after
     app = app_for(scenario)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_review(pilot)
-        await open_editor(pilot, screen, cid)
-        await pilot.press("end", *" (Postgres 16)")
-        await choose_store(pilot, "user")
-        await press_until(pilot, "ctrl+s", lambda: cid not in screen.entries, "the edit and the move")
-        [moved] = pending_in(scenario, "user", "forbidden-mock-database")
+        screen, moved = await move_to_the_user_store(pilot, scenario, cid, typed=" (Postgres 16)")
         assert scenario.show(moved).candidate.changes[0].after.description.endswith("(Postgres 16)")
         await press_until(pilot, "u", lambda: moved not in screen.entries, "the undo")
     assert events_of(scenario, cid) == ["candidate.created", "candidate.edited", "candidate.discarded"]
