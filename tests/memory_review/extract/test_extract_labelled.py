@@ -1124,6 +1124,13 @@ PINNED_SINCE_ROUND_19 = {
     "heldout358": ((4, 0, 0), (0, 0, 0)),
     "heldout359": ((1, 0, 0), (0, 0, 0)),
     "heldout361": ((4, 0, 0), (0, 0, 0)),
+    # round 88 (its heuristic unchanged since f7f196c; the lanes began at d4dba75): Claude Code hook logs committed by
+    # mistake. No proposal; held-out 363's one rule not found ("Save this to .claude/tickets/ … a living set of tickets
+    # … update your memory accordingly": no standing word). Held-out 365 and 366 were not made (no licence in the index)
+    "heldout362": ((13, 0, 0), (0, 0, 0)),
+    "heldout363": ((26, 1, 6), (0, 0, 0)),
+    "heldout364": ((8, 0, 0), (0, 0, 0)),
+    "heldout367": ((3, 0, 2), (0, 0, 0)),
 }
 
 
