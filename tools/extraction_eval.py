@@ -447,6 +447,9 @@ SPLITS = (
     "heldout363",
     "heldout364",
     "heldout367",
+    "heldout368",
+    "heldout369",
+    "heldout370",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -918,17 +921,18 @@ DOC_TAIL = """
 
 ## Reading the figures
 
-- **Session 31's fresh record (round 88's heuristic, unchanged since f7f196c, at d4dba75 where the lanes began, for
-  held-out 362, 363, 364 and 367): no proposal; 0 of 1 rule found.** A new file family, found by a source hunt this
-  session: Claude Code hook logs that a popular hooks template writes into the project and people commit by mistake
-  (`logs/user_prompt_submit.json`, each entry exactly what the person sent; `logs/chat.json`, the transcript). Four
-  splits, 50 fresh prompts from five people (1 durable, 8 maybe): kesslerio's attio-mcp-server, Dug McFarlane's
-  linear-agent (task-patterns), Conner Ohnesorge's templar and connix, mushfoo's puka and lev-os's agentping. The rule
-  missed: "Save this to .claude/tickets/ … This will be a living set of tickets for now for our development -update
-  yorur memory accoridngly", a standing arrangement said with no standing word. Two lanes made no split (held-out 365
-  and 366: of the 54 holders of the log they reached, one has a licence file in the index, and its log holds 3 prompts).
-  The index lists one version of each log, though it stores several; the rest are leads. Fresh record since the hold of
-  ADR 0059: 102 of 186 (55%), unchanged.
+- **Session 31's fresh record (round 88's heuristic, unchanged since f7f196c, at d4dba75 and 199472f1 where the lanes
+  began, for held-out 362 to 364 and 367 to 370): no proposal; 0 of 1 rule found.** A new file family, found by a
+  source hunt this session: Claude Code hook logs that a popular hooks template writes into the project and people
+  commit by mistake (`logs/user_prompt_submit.json`, each entry exactly what the person sent; `logs/chat.json`, the
+  transcript). Seven splits, 159 fresh prompts from six people (1 durable, 15 maybe): kesslerio's attio-mcp-server (two
+  versions of his log), Dug McFarlane's linear-agent (task-patterns), Conner Ohnesorge's templar (two versions) and
+  connix, mushfoo's puka, lev-os's agentping and Johannes0501's openshrooly. The rule missed: "Save this to
+  .claude/tickets/ … This will be a living set of tickets for now for our development -update yorur memory
+  accoridngly", a standing arrangement said with no standing word. Two lanes made no split (held-out 365 and 366: of the
+  54 holders of the log they reached, one has a licence file in the index, and its log holds 3 prompts). The index
+  lists one version of each log, though it stores several; most of the others could not be reached. Fresh record since
+  the hold of ADR 0059: 102 of 186 (55%), unchanged.
 - **Session 30's fresh record (round 86 at ec8a945 for held-out 349 to 356, round 87 at 0087766 for 357 to 361): no
   proposal; no rule to find.** Ten splits, 22 fresh prompts (0 durable, 1 maybe), all later pages of daviddwlee84's
   exports (mlflow-widgets, dev-cli, translate, lazyclash, lazypueue, lazymlflow, lazyansible, lazyfind, lazypkg), most

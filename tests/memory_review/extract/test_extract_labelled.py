@@ -1131,6 +1131,11 @@ PINNED_SINCE_ROUND_19 = {
     "heldout363": ((26, 1, 6), (0, 0, 0)),
     "heldout364": ((8, 0, 0), (0, 0, 0)),
     "heldout367": ((3, 0, 2), (0, 0, 0)),
+    # round 88 (the lanes began at 199472f1): the other versions of kesslerio's and templar's logs, openshrooly's
+    # transcript; no proposal, no rule to find
+    "heldout368": ((13, 0, 0), (0, 0, 0)),
+    "heldout369": ((91, 0, 4), (0, 0, 0)),
+    "heldout370": ((5, 0, 3), (0, 0, 0)),
 }
 
 
