@@ -1141,6 +1141,10 @@ PINNED_SINCE_ROUND_19 = {
     "heldout371": ((3, 0, 1), (0, 0, 0)),
     "heldout372": ((6, 0, 2), (0, 0, 0)),
     "heldout373": ((16, 1, 1), (0, 0, 0)),
+    # round 88 (the lanes began at ea203bb5): held-out 376, templar's later entries, one proposal, worth keeping ("avoid
+    # security tasks", said in two sessions); 377 none. Held-out 375 was kept as its section only (no typed prompt)
+    "heldout376": ((186, 0, 11), (1, 1, 0)),
+    "heldout377": ((26, 0, 3), (0, 0, 0)),
 }
 
 
