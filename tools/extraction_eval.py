@@ -455,6 +455,8 @@ SPLITS = (
     "heldout373",
     "heldout376",
     "heldout377",
+    "heldout379",
+    "heldout380",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -926,23 +928,24 @@ DOC_TAIL = """
 
 ## Reading the figures
 
-- **Session 31's fresh record (round 88's heuristic, unchanged since f7f196c, at d4dba75, 199472f1, 8c1f1b90 and
-  ea203bb5 where the lanes began, for held-out 362 to 364, 367 to 373, 376 and 377): 1 proposal, worth keeping; 0 of 2
-  rules found.** A new file family, found by a source hunt this session: Claude Code hook logs that a popular hooks
-  template writes into the project and people commit by mistake (`logs/user_prompt_submit.json`, each entry exactly what
-  the person sent; `logs/chat.json`, the transcript). Twelve splits, 396 fresh prompts from ten people (2 durable, 33
-  maybe): kesslerio's attio-mcp-server (two versions of his log), Dug McFarlane's linear-agent (task-patterns), Conner
-  Ohnesorge's templar (three versions, 285 prompts) and connix, mushfoo's puka, lev-os's agentping, Johannes0501's
-  openshrooly, Joshua Oliphant's builderio_skills, David Irvine's sb, Wolfgang Schoenberger's gmail and vercel gateways
-  and Jeremy Hyde's hestia. The proposal: "avoid security tasks", said in two of Conner Ohnesorge's sessions (a weak
-  kind, proposed on the repetition; a maybe). The rules missed, both said with no standing word: "Save this to
-  .claude/tickets/ … This will be a living set of tickets for now for our development -update yorur memory
-  accoridngly", and "please let's not have any code warnings at all. If we've got unused code, remove it." Four lanes
-  made no split: held-out 365 and 366 (of the 54 holders of the log they reached, one has a licence file in the index,
-  and its log holds 3 prompts), 374, whose one source declares ISC only as `npm init`'s default in a manifest named for
-  another package (not kept), and 375 (the rest of a log read, no typed prompt). Most holders of these logs have no
-  licence in the index, and the index lists one version of each log though it stores several. Fresh record since the
-  hold of ADR 0059: 103 of 187 (55%).
+- **Session 31's fresh record (round 88's heuristic, unchanged since f7f196c, at d4dba75, 199472f1, 8c1f1b90, ea203bb5
+  and 55a78f8d where the lanes began, for held-out 362 to 364, 367 to 373, 376, 377, 379 and 380): 1 proposal, worth
+  keeping; 0 of 2 rules found.** A new file family, found by a source hunt this session: Claude Code hook logs that a
+  popular hooks template writes into the project and people commit by mistake (`logs/user_prompt_submit.json`, each
+  entry exactly what the person sent; `logs/chat.json`, the transcript). Fourteen splits, 412 fresh prompts from ten
+  people (2 durable, 33 maybe): kesslerio's attio-mcp-server (two versions of his log), Dug McFarlane's linear-agent
+  (task-patterns), Conner Ohnesorge's templar (three versions, 285 prompts) and connix, mushfoo's puka, lev-os's
+  agentping, Johannes0501's openshrooly, Joshua Oliphant's builderio_skills, David Irvine's sb (three versions),
+  Wolfgang Schoenberger's gmail, vercel, calendar and browser gateways and Jeremy Hyde's hestia. The proposal: "avoid
+  security tasks", said in two of Conner Ohnesorge's sessions (a weak kind, proposed on the repetition; a maybe). The
+  rules missed, both said with no standing word: "Save this to .claude/tickets/ … This will be a living set of tickets
+  for now for our development -update yorur memory accoridngly", and "please let's not have any code warnings at all. If
+  we've got unused code, remove it." Five lanes made no split: held-out 365 and 366 (of the 54 holders of the log they
+  reached, one has a licence file in the index, and its log holds 3 prompts), 374, whose one source declares ISC only as
+  `npm init`'s default in a manifest named for another package (not kept), 375 (the rest of a log read, no typed prompt)
+  and 378 (templar's log holds nothing past what was taken; its second stretch took what 379 took). Most holders of
+  these logs have no licence in the index, and the index lists one version of each log though it stores several. Fresh
+  record since the hold of ADR 0059: 103 of 187 (55%).
 - **Session 30's fresh record (round 86 at ec8a945 for held-out 349 to 356, round 87 at 0087766 for 357 to 361): no
   proposal; no rule to find.** Ten splits, 22 fresh prompts (0 durable, 1 maybe), all later pages of daviddwlee84's
   exports (mlflow-widgets, dev-cli, translate, lazyclash, lazypueue, lazymlflow, lazyansible, lazyfind, lazypkg), most

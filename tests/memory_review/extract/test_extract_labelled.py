@@ -1145,6 +1145,10 @@ PINNED_SINCE_ROUND_19 = {
     # security tasks", said in two sessions); 377 none. Held-out 375 was kept as its section only (no typed prompt)
     "heldout376": ((186, 0, 11), (1, 1, 0)),
     "heldout377": ((26, 0, 3), (0, 0, 0)),
+    # round 88 (the lanes began at 55a78f8d): no proposal, no rule to find (Wolfgang Schoenberger's last two hook logs,
+    # David Irvine's later versions). Held-out 378 was kept as its section only
+    "heldout379": ((7, 0, 0), (0, 0, 0)),
+    "heldout380": ((9, 0, 0), (0, 0, 0)),
 }
 
 
