@@ -360,6 +360,7 @@ def move_proposal(candidate: Candidate, scope: DurableScope) -> UpsertProposal:
 def move(
     view: View,
     candidate: Candidate,
+    proposal: UpsertProposal,
     *,
     candidate_id: str,
     actor: str,
@@ -369,13 +370,12 @@ def move(
 ) -> tuple[Candidate, Plan]:
     """A person files a pending new memory in the other store (``view``'s) instead.
 
-    The new candidate there proposes :func:`move_proposal` with the warnings the candidate carries,
+    The new candidate there proposes ``proposal`` (:func:`move_proposal`) with the warnings the candidate carries,
     less those its store decides (``flags``: the new store's near-duplicates); its ``candidate.created``
     is the person's, its reason names the candidate it replaces. The caller discards ``candidate``
     (:func:`moved_away`) as the same decision.
     """
     require_person(actor)
-    proposal = move_proposal(candidate, view.scope)
     if view.memory(proposal.memory.id) is not None:
         raise ConflictError(
             f"the {view.scope} store already has a memory {proposal.memory.id!r}",

@@ -322,19 +322,19 @@ class Workspace:
         target = self.store(scope)
         if source is target:
             raise ValidationError(f"candidate {candidate_id} is already in the {scope} store", field="scope")
-        first, second = (target, source) if scope == "user" else (source, target)
-        with first.transact() as first_tx, second.transact() as second_tx:
-            source_tx, target_tx = (second_tx, first_tx) if scope == "user" else (first_tx, second_tx)
+        with self.user.transact() as user_tx, self.project.transact() as project_tx:
+            source_tx, target_tx = (project_tx, user_tx) if scope == "user" else (user_tx, project_tx)
             candidate = _pending_in(source_tx, candidate_id)
-            near = NearDuplicates(target, target_tx.view).flags(rules.move_proposal(candidate, scope))
+            proposal = rules.move_proposal(candidate, scope)
             moved, plan = rules.move(
                 target_tx.view,
                 candidate,
+                proposal,
                 candidate_id=new_candidate_id(),
                 actor=actor,
                 now=utc_now(),
                 discarded=DiscardedFingerprints(target),
-                flags=near,
+                flags=NearDuplicates(target, target_tx.view).flags(proposal),
             )
             self.commit(target_tx, plan)
             self.commit(source_tx, rules.moved_away(candidate, moved, actor=actor))
