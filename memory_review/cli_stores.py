@@ -151,13 +151,19 @@ def _transcript_formats() -> list[str]:
             default="heuristic",
             help="heuristic (offline, the default); claude, codex or gemini: that agent CLI headless, no "
             "tools (found on PATH, or $MEMORY_REVIEW_CLAUDE_CLI ...); model: an OpenAI-compatible or "
-            "Anthropic endpoint from MEMORY_REVIEW_LLM_*",
+            "Anthropic endpoint from MEMORY_REVIEW_LLM_*. A model reads a long history in several calls, "
+            "each up to 60,000 characters of what the user said",
         ),
     ],
 )
 def _extract(args, ws: Workspace):
     paths = [Path(name) for name in args.transcript]
-    return ws.extract(paths, format=args.format, session=args.session, extractor=args.extractor)
+
+    def progress(batch: int, batches: int) -> None:
+        # A long history takes several calls of a minute or more each: say which one is running.
+        print(f"asking {args.extractor}: batch {batch} of {batches} of the statements", file=sys.stderr, flush=True)
+
+    return ws.extract(paths, format=args.format, session=args.session, extractor=args.extractor, progress=progress)
 
 
 def _import_formats() -> list[str]:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Literal
 from memory_review.errors import StorageError, ValidationError
 from memory_review.extract import PROPOSER, Finding, extract, extract_with_model, plan, read_transcript
 from memory_review.extract.cli_config import AGENT_CLIS, read_config, resolve
-from memory_review.extract.model_extractor import extract_with_agent_cli
+from memory_review.extract.model_extractor import ModelExtraction, Progress, extract_with_agent_cli
 from memory_review.extract.prompt_history import OTHER_PROJECT
 from memory_review.extract.transcript import Transcript, merge_transcripts
 from memory_review.models import Memory, utc_now
@@ -61,10 +61,13 @@ def extract_transcript(
     format: str | None = None,
     session: str | None = None,
     extractor: Extractor = "heuristic",
+    progress: Progress | None = None,
 ) -> ExtractSummary:
     """Read one transcript, or several session files as one run, and propose the new findings as candidates.
 
-    Several files are read together so that a rule said in two sessions counts as repeated (ADR 0041).
+    Several files are read together so that a rule said in two sessions counts as repeated (ADR 0041). A model
+    reads long histories in several calls, telling ``progress`` before each; when one fails, what the calls
+    before it found is still proposed, and the failure says so (ADR 0155).
     """
     paths = [path] if isinstance(path, Path | str) else list(path)
     if not paths:
@@ -75,7 +78,7 @@ def extract_transcript(
     transcript = merge_transcripts(
         [read_transcript(p, format=format, session_id=session, project=ws.root) for p in paths]
     )
-    run = run_extractor(ws, transcript, extractor)
+    run = run_extractor(ws, transcript, extractor, progress=progress)
     failure = run.failure
     if failure:
         try:
@@ -168,34 +171,54 @@ def actor_of(proposer: Proposer) -> str:
 
 @dataclass
 class ExtractorRun:
-    """What one extractor produced from a transcript: findings, who proposes them, or why it failed."""
+    """What one extractor produced from a transcript: findings, who proposes them, why it stopped short.
+
+    A model run that failed part-way keeps what its earlier calls found; ``read_to`` is the index in the
+    transcript's turns up to which every turn was read (all of them unless it stopped short)."""
 
     findings: list[Finding]
     proposer: Proposer
     failure: str | None = None
+    read_to: int | None = None
 
 
-def run_extractor(ws: Workspace, transcript: Transcript, extractor: str, *, start: int = 0) -> ExtractorRun:
+def run_extractor(
+    ws: Workspace,
+    transcript: Transcript,
+    extractor: str,
+    *,
+    start: int = 0,
+    deadline: float | None = None,
+    progress: Progress | None = None,
+) -> ExtractorRun:
     """Run ``extractor`` on the turns from ``start`` (the model ones never raise: a failure is returned)."""
     if extractor == "heuristic":
-        return ExtractorRun(extract(transcript), PROPOSER)
+        return ExtractorRun(extract(transcript), PROPOSER, read_to=len(transcript.turns))
     if extractor == "model":
-        result = extract_with_model(transcript)
+        result = extract_with_model(transcript, start=start, deadline=deadline, progress=progress)
     elif extractor in AGENT_CLIS:
         try:
             config = resolve(extractor, config=read_config(ws.store_dir("user")))
         except ValidationError as exc:
             hint = f" ({exc.hint})" if exc.hint else ""
-            return ExtractorRun([], PROPOSER, failure=f"{extractor} extractor not available: {exc}{hint}")
-        result = extract_with_agent_cli(transcript, config, start=start)
+            said = f"{extractor} extractor not available: {exc}{hint}"
+            return ExtractorRun([], PROPOSER, failure=said, read_to=start)
+        result = extract_with_agent_cli(transcript, config, start=start, deadline=deadline, progress=progress)
     else:
         raise ValidationError(f"unknown extractor {extractor!r}; use one of {', '.join(EXTRACTORS)}")
-    if result.failure is not None:
-        failure = result.failure
-        return ExtractorRun(
-            [], result.proposer, failure=f"{extractor} extractor failed ({failure.kind}): {failure.message}"
-        )
-    return ExtractorRun(result.findings, result.proposer)
+    failure = _failure_said(extractor, result)
+    return ExtractorRun(result.findings, result.proposer, failure=failure, read_to=result.read_to)
+
+
+def _failure_said(extractor: str, result: ModelExtraction) -> str | None:
+    failure = result.failure
+    if failure is None:
+        return None
+    said = f"{extractor} extractor failed ({failure.kind}): {failure.message}"
+    if result.answered:
+        done = "batch 1" if result.answered == 1 else f"batches 1 to {result.answered}"
+        said += f"; what {done} found is kept, the statements after it were not read"
+    return said
 
 
 @dataclass

@@ -44,6 +44,7 @@ from memory_review.verified import Resuming, VerifiedRecords
 from memory_review.verify import StoreReport, collector_paused, verify_store
 
 if TYPE_CHECKING:
+    from memory_review.extract.model_extractor import Progress
     from memory_review.extraction import Extractor
     from memory_review.gitrepo import LogEntry
     from memory_review.log_read import LoggedEvents
@@ -660,11 +661,15 @@ class Workspace:
         format: str | None = None,
         session: str | None = None,
         extractor: Extractor = "heuristic",
+        progress: Progress | None = None,
     ):
-        """Propose candidates found in a transcript, or in several session files read as one run (never memory)."""
+        """Propose candidates found in a transcript, or in several session files read as one run (never memory).
+
+        A model extractor tells ``progress`` ``(batch, batches)`` before each call when a long history needs
+        several."""
         from memory_review.extraction import extract_transcript
 
-        return extract_transcript(self, path, format=format, session=session, extractor=extractor)
+        return extract_transcript(self, path, format=format, session=session, extractor=extractor, progress=progress)
 
     def import_memories(
         self, path: Path, *, format: str | None = None, scope: DurableScope | None = None, codex_chain: bool = False

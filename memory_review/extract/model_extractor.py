@@ -8,13 +8,18 @@ Off unless the person configures an endpoint (see :mod:`.model_client`). The rul
   ``scope``, ``description`` and ``body`` and nothing else; one bad item rejects the batch;
 * each item must be backed by a user sentence (found by word overlap), which becomes its
   verbatim evidence quote; items with no such sentence are dropped and listed;
+* every statement is read: when they do not fit one prompt, they are sent in consecutive batches,
+  one call each; a failed call stops the run, keeps what earlier calls found and says where to resume
+  (:attr:`ModelExtraction.read_to`, ADR 0155);
 * any failure comes back in :attr:`ModelExtraction.failure` — this never raises.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from pydantic import ConfigDict, Field, field_validator
 from pydantic import ValidationError as PydanticValidationError
@@ -44,6 +49,8 @@ from memory_review.proposal import Proposer
 from memory_review.safety import redact
 
 MAX_PROMPT_CHARS = 60_000
+"""The size of one call's statements; more statements take more calls (ADR 0155)."""
+SEPARATOR = "\n\n"
 MAX_TURN_CHARS = 2_000
 MAX_ITEMS = 50
 MIN_SUPPORT = 0.2
@@ -101,12 +108,26 @@ class ModelItem(Strict):
 
 
 class ModelExtraction(Strict):
-    """What one model run produced: findings, or the failure that stopped it."""
+    """What one model run produced: findings, or the failure that stopped it, and how far it read."""
 
     proposer: Proposer
     findings: list[Finding] = Field(default_factory=list)
     unsupported: list[str] = Field(default_factory=list, description="item names no user sentence backs")
     failure: ModelFailure | None = None
+    read_to: int = Field(default=0, ge=0, description="turns[:read_to] were all answered; the rest was not read")
+    batches: int = Field(default=0, ge=0, description="how many calls the statements needed")
+    answered: int = Field(default=0, ge=0, description="how many of them answered")
+
+
+Progress = Callable[[int, int], None]
+"""Told ``(batch, batches)`` before each call, when the statements need more than one."""
+
+
+@dataclass(frozen=True)
+class _Answered:
+    items: list[ModelItem]
+    label: str  # who proposed it, for each finding's rationale
+    proposer: Proposer
 
 
 def extract_with_model(
@@ -114,40 +135,98 @@ def extract_with_model(
     *,
     config: ModelConfig | None = None,
     env: Mapping[str, str] | None = None,
+    start: int = 0,
+    deadline: float | None = None,
+    progress: Progress | None = None,
 ) -> ModelExtraction:
-    """Run the model extractor on the user's turns; never raises, failures are in the result."""
+    """Run the model extractor on the user's turns from ``start``; never raises, failures are in the result."""
     configured = config if config is not None else config_from_env(env)
     if isinstance(configured, ModelFailure):
         return ModelExtraction(proposer=Proposer(kind="llm", name="memory-review-model"), failure=configured)
     proposer = Proposer(kind="llm", name="memory-review-model", model=configured.model)
-    turns = transcript.user_turns()
-    if not turns:
-        return ModelExtraction(proposer=proposer)
-    reply = complete(configured, SYSTEM_PROMPT, render_prompt(transcript, turns))
-    items = reply if isinstance(reply, ModelFailure) else parse_reply(reply, configured)
-    if isinstance(items, ModelFailure):
-        return ModelExtraction(proposer=proposer, failure=items)
-    return _supported(transcript, turns, items, f"the model {configured.model} ({configured.api})", proposer)
+    label = f"the model {configured.model} ({configured.api})"
+
+    def answer(prompt: str) -> _Answered | ModelFailure:
+        reply = complete(configured, SYSTEM_PROMPT, prompt)
+        items = reply if isinstance(reply, ModelFailure) else parse_reply(reply, configured)
+        return items if isinstance(items, ModelFailure) else _Answered(items, label, proposer)
+
+    return _in_batches(transcript, start, answer, proposer, configured.timeout, deadline, progress)
 
 
-def extract_with_agent_cli(transcript: Transcript, config: CliConfig, *, start: int = 0) -> ModelExtraction:
+def extract_with_agent_cli(
+    transcript: Transcript,
+    config: CliConfig,
+    *,
+    start: int = 0,
+    deadline: float | None = None,
+    progress: Progress | None = None,
+) -> ModelExtraction:
     """The same extraction through an agent CLI (``claude -p`` ...); only turns from ``start`` are sent.
 
     Never raises: a CLI that fails, answers off-schema or tries a tool comes back as the failure.
     """
     name = f"memory-review-{config.agent}-cli"
-    turns = [turn for turn in transcript.turns[start:] if turn.is_user_speaking]
-    if not turns:
-        return ModelExtraction(proposer=Proposer(kind="llm", name=name, model=config.model))
-    reply = ask(config, SYSTEM_PROMPT, render_prompt(transcript, turns))
-    if isinstance(reply, ModelFailure):
-        return ModelExtraction(proposer=Proposer(kind="llm", name=name, model=config.model), failure=reply)
-    proposer = Proposer(kind="llm", name=name, model=_model_name(reply.model))
-    items = parse_reply(reply.text)
-    if isinstance(items, ModelFailure):
-        return ModelExtraction(proposer=proposer, failure=items.model_copy(update={"api": f"{config.agent}-cli"}))
-    label = f"the model {proposer.model} via the {config.agent} CLI" if proposer.model else f"the {config.agent} CLI"
-    return _supported(transcript, turns, items, label, proposer)
+
+    def answer(prompt: str) -> _Answered | ModelFailure:
+        reply = ask(config, SYSTEM_PROMPT, prompt)
+        if isinstance(reply, ModelFailure):
+            return reply
+        proposer = Proposer(kind="llm", name=name, model=_model_name(reply.model))
+        items = parse_reply(reply.text)
+        if isinstance(items, ModelFailure):
+            return items.model_copy(update={"api": f"{config.agent}-cli"})
+        model = proposer.model
+        label = f"the model {model} via the {config.agent} CLI" if model else f"the {config.agent} CLI"
+        return _Answered(items, label, proposer)
+
+    first = Proposer(kind="llm", name=name, model=config.model)
+    return _in_batches(transcript, start, answer, first, config.timeout, deadline, progress)
+
+
+def _in_batches(
+    transcript: Transcript,
+    start: int,
+    answer: Callable[[str], _Answered | ModelFailure],
+    proposer: Proposer,
+    timeout: float,
+    deadline: float | None,
+    progress: Progress | None,
+) -> ModelExtraction:
+    """Every user statement from ``start`` on, asked about in as many calls as the prompt budget needs.
+
+    A failed call stops the run: what earlier calls found is kept, and ``read_to`` says where to resume.
+    With a ``deadline`` (``time.monotonic()``), no call starts that its own timeout could carry past it.
+    """
+    groups = batches(transcript, start)
+    findings: list[Finding] = []
+    unsupported: list[str] = []
+    failed: ModelFailure | None = None
+    read_to, answered = (start, 0) if groups else (len(transcript.turns), 0)
+    for number, (turns, end) in enumerate(groups, 1):
+        if deadline is not None and time.monotonic() + timeout > deadline:
+            break  # the rest waits for the next run; nothing was asked, so nothing failed
+        if progress is not None and len(groups) > 1:
+            progress(number, len(groups))
+        reply = answer(render_prompt(transcript, turns))
+        if isinstance(reply, ModelFailure):
+            where = f"batch {number} of {len(groups)}: " if len(groups) > 1 else ""
+            failed = reply.model_copy(update={"message": (where + reply.message)[:500]})
+            break
+        proposer = reply.proposer
+        found, dropped = _supported(transcript, turns, reply.items, reply.label)
+        findings += found
+        unsupported += dropped
+        read_to, answered = end, number
+    return ModelExtraction(
+        proposer=proposer,
+        findings=findings,
+        unsupported=unsupported,
+        failure=failed,
+        read_to=read_to,
+        batches=len(groups),
+        answered=answered,
+    )
 
 
 def _model_name(reported: str | None) -> str | None:
@@ -158,20 +237,43 @@ def _model_name(reported: str | None) -> str | None:
     return line or None
 
 
+def batches(transcript: Transcript, start: int = 0) -> list[tuple[list[Turn], int]]:
+    """The user's statements from ``start`` on, in order, cut into runs whose prompt fits ``MAX_PROMPT_CHARS``.
+
+    Each run comes with the index in ``transcript.turns`` the next run starts from (the end for the last one):
+    once it is answered, every turn before that index has been read. Nothing is left out: a statement longer
+    than ``MAX_TURN_CHARS`` is sent clipped, as it always was.
+    """
+    groups: list[tuple[list[Turn], int]] = []
+    current: list[Turn] = []
+    used = len(_header(transcript))
+    for index, turn in enumerate(transcript.turns[start:], start):
+        if not turn.is_user_speaking:
+            continue
+        size = len(SEPARATOR) + len(_entry(turn))
+        if current and used + size > MAX_PROMPT_CHARS:
+            groups.append((current, index))
+            current, used = [], len(_header(transcript))
+        current.append(turn)
+        used += size
+    if current:
+        groups.append((current, len(transcript.turns)))
+    return groups
+
+
+def _header(transcript: Transcript) -> str:
+    return f"User statements from session {transcript.session_id}:"
+
+
+def _entry(turn: Turn) -> str:
+    # Secrets are redacted before anything leaves the machine (the evidence quote comes from the
+    # transcript itself, and the store redacts what it writes).
+    return f"[turn {turn.turn_id}] {redact(turn.text[:MAX_TURN_CHARS])}"
+
+
 def render_prompt(transcript: Transcript, turns: list[Turn]) -> str:
-    """The user message: the user's statements, each with its turn id, within a size budget."""
-    lines = [f"User statements from session {transcript.session_id}:"]
-    used = len(lines[0])
-    for turn in turns:
-        # Secrets are redacted before anything leaves the machine (the evidence quote comes from the
-        # transcript itself, and the store redacts what it writes).
-        entry = f"[turn {turn.turn_id}] {redact(turn.text[:MAX_TURN_CHARS])}"
-        if used + len(entry) > MAX_PROMPT_CHARS:
-            lines.append("[later statements left out: too long]")
-            break
-        lines.append(entry)
-        used += len(entry)
-    return "\n\n".join(lines)
+    """The user message: the user's statements, each with its turn id (one of :func:`batches`' runs)."""
+    return SEPARATOR.join([_header(transcript), *(_entry(turn) for turn in turns)])
 
 
 def parse_reply(text: str, config: ModelConfig | None = None) -> list[ModelItem] | ModelFailure:
@@ -196,12 +298,9 @@ def parse_reply(text: str, config: ModelConfig | None = None) -> list[ModelItem]
 
 
 def _supported(
-    transcript: Transcript,
-    turns: list[Turn],
-    items: list[ModelItem],
-    label: str,
-    proposer: Proposer,
-) -> ModelExtraction:
+    transcript: Transcript, turns: list[Turn], items: list[ModelItem], label: str
+) -> tuple[list[Finding], list[str]]:
+    """The items a user sentence backs, as findings; the names of those none backs."""
     sentences = [(turn, turn.text[s:e]) for turn in turns for s, e in sentence_spans(turn.text)]
     findings, unsupported = [], []
     for item in items:
@@ -210,7 +309,7 @@ def _supported(
             unsupported.append(item.name)
             continue
         findings.append(_finding(transcript, item, support, label))
-    return ModelExtraction(proposer=proposer, findings=findings, unsupported=unsupported)
+    return findings, unsupported
 
 
 def _best_sentence(item: ModelItem, sentences: list[tuple[Turn, str]]) -> tuple[Turn, str] | None:

@@ -118,6 +118,7 @@ def run_worker(*, project: str | None, session: str | None) -> int:
     from memory_review.extract.cli_config import MAX_TIMEOUT
 
     watchdog = Watchdog(MAX_TIMEOUT + WORKER_MARGIN, on_expiry=lambda: None)
+    deadline = time.monotonic() + MAX_TIMEOUT  # no model call starts that could outlast the watchdog
     root: Path | None = None
     job: ExtractionJob | None = None
     try:
@@ -127,7 +128,7 @@ def run_worker(*, project: str | None, session: str | None) -> int:
         root = ws.store_dir("project")
         state = HookState(root, lock_timeout=WORKER_LOCK_TIMEOUT)
         while True:
-            job = _one_round(ws, state, session)
+            job = _one_round(ws, state, session, deadline)
             if job is None:
                 break
     except Exception as exc:  # noqa: BLE001 — a hook's boundary: log it, exit 0 (nobody is waiting)
@@ -140,7 +141,7 @@ def run_worker(*, project: str | None, session: str | None) -> int:
     return 0
 
 
-def _one_round(ws: Workspace, state: HookState, session: str) -> ExtractionJob | None:
+def _one_round(ws: Workspace, state: HookState, session: str, deadline: float) -> ExtractionJob | None:
     """Extract once under the worker lock; the job to go round again for, or None when done."""
     try:
         with state.worker_lock(session):
@@ -150,7 +151,7 @@ def _one_round(ws: Workspace, state: HookState, session: str) -> ExtractionJob |
             if job.extractor == "heuristic":
                 extract_across_sessions(ws, job)
             else:
-                extract_job(ws, state, job)
+                extract_job(ws, state, job, deadline)
             state.save_done(job)
     except LockTimeoutError:
         return None  # another worker has this session; it reads the job again when it is done
@@ -158,8 +159,12 @@ def _one_round(ws: Workspace, state: HookState, session: str) -> ExtractionJob |
     return newer if newer is not None and newer.generation != job.generation else None
 
 
-def extract_job(ws: Workspace, state: HookState, job: ExtractionJob) -> list[str]:
-    """Ask the model about the turns not read before, propose what it finds; the candidate ids."""
+def extract_job(ws: Workspace, state: HookState, job: ExtractionJob, deadline: float | None = None) -> list[str]:
+    """Ask the model about the turns not read before, propose what it finds; the candidate ids.
+
+    A long stretch of new turns takes several calls; none starts that could outlast ``deadline`` (the
+    watchdog's), and what the calls that answered found is proposed: the offset moves to where they
+    stopped, so the next Stop asks about the rest (ADR 0155)."""
     from memory_review.extraction import propose_findings, record_failure, run_extractor
 
     path = Path(job.transcript)
@@ -167,16 +172,27 @@ def extract_job(ws: Workspace, state: HookState, job: ExtractionJob) -> list[str
     if read is None:
         return []
     transcript, start, offset = read
-    run = run_extractor(ws, transcript, job.extractor, start=start)
+    run = run_extractor(ws, transcript, job.extractor, start=start, deadline=deadline)
     if run.failure:
         record_failure(ws, transcript, run.failure, agent=job.agent)
-        return []  # offsets stay: the next Stop asks about these turns again
+    read_to = len(transcript.turns) if run.read_to is None else run.read_to
+    if read_to < len(transcript.turns):  # stopped short (a failed call, the deadline)
+        if read_to <= start:
+            return []  # nothing answered: the offsets stay, the next Stop asks about these turns again
+        offset = partial_offset(transcript, read_to)
     findings = new_findings(run.findings, transcript, start)
     with state.extraction_lock():
         summary = propose_findings(ws, findings, transcript=transcript, source=str(path), proposer=run.proposer)
         offsets = _offsets(state, job, ws)
         state.save(offsets.with_offset(path, offset))
     return summary.proposed
+
+
+def partial_offset(transcript: Transcript, read_to: int) -> TranscriptOffset:
+    """The offset of a transcript read up to ``turns[:read_to]``; size 0, so the next Stop reads the file again."""
+    from memory_review.integrations.hook_state import TranscriptOffset
+
+    return TranscriptOffset(turns=read_to, last_turn=transcript.turns[read_to - 1].turn_id, size=0, mtime_ns=0)
 
 
 def _read_new_turns(

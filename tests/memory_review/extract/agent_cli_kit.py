@@ -10,7 +10,8 @@ Each stand-in reads its whole stdin, records the call (argv, stdin, cwd, the nes
 * ``{"sleep": 600}`` — never answers (the caller's deadline must stop it, and its child); with
   ``"say": "..."`` it first writes that to stdout (what a real CLI printed before it hung);
 * ``{"delay": 2, "answer": ...}`` — answers after a while (``overlap`` in a call says another was running);
-* ``{"huge": 20000000}`` — writes that many bytes.
+* ``{"huge": 20000000}`` — writes that many bytes;
+* ``{"per_call": [scenario, ...]}`` — the n-th call acts out the n-th scenario (the last for later calls).
 """
 
 from __future__ import annotations
@@ -40,6 +41,10 @@ with open(os.path.join(here, "calls.jsonl"), "a") as log:
                           "trust": os.environ.get("GEMINI_CLI_TRUST_WORKSPACE")}}) + "\n")
 with open(os.path.join(here, "scenario.json")) as f:
     s = json.load(f)
+if "per_call" in s:  # the n-th call acts out the n-th scenario (the last one for any call after)
+    with open(os.path.join(here, "calls.jsonl")) as log:
+        n = sum(1 for _ in log)
+    s = s["per_call"][min(n, len(s["per_call"])) - 1]
 if "delay" in s:
     time.sleep(s["delay"])
 if not overlap:

@@ -102,3 +102,31 @@ def test_a_cli_not_on_path_is_a_recorded_failure_with_the_fix(project, claude_se
     done = _run(["extract", str(session), "--extractor", "gemini"], root, {**env, "PATH": "/nonexistent"})
     assert done.returncode == 0, done.stderr
     assert "MEMORY_REVIEW_GEMINI_CLI" in done.stdout
+
+
+def test_a_long_history_is_read_in_several_calls_and_says_so(project, claude_session, tmp_path: Path) -> None:
+    """ADR 0155: each call says which batch it is on stderr; a failed one keeps what the ones before it found."""
+    root, env = project
+    stand_in = make_stand_in(tmp_path / "bin", "claude")
+    stand_in.act(per_call=[{"answer": json.dumps(ANSWER)}, {"error": True}])
+    tasks = [
+        f"Look at module m{n} and tell me what it does. " + " ".join(f"w{n}k{k}" for k in range(200)) for n in range(60)
+    ]
+    session = claude_session(
+        ("user", "Never mock the database in tests, use the test container."), *[("user", t) for t in tasks]
+    )
+    done = _run(
+        ["extract", str(session), "--extractor", "claude", "--json"],
+        root,
+        {**env, "MEMORY_REVIEW_CLAUDE_CLI": str(stand_in.program)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [
+        "asking claude: batch 1 of 2 of the statements",
+        "asking claude: batch 2 of 2 of the statements",
+    ]
+    summary = json.loads(done.stdout)
+    assert len(summary["proposed"]) == 1
+    assert "batch 2 of 2: " in summary["failure"] and "what batch 1 found is kept" in summary["failure"]
+    [entry] = json.loads(_run(["hook", "errors", "--json"], root, env).stdout)
+    assert entry["message"] == summary["failure"]

@@ -327,3 +327,23 @@ def test_off_by_default_and_configured_from_the_environment(endpoint: FakeEndpoi
     path.write_text("Never mock the database in tests.\n\nAlways use pnpm, not npm.\n", encoding="utf-8")
     result = extract_with_model(read_transcript(path), env=env)
     assert result.failure is None and result.proposer.model == "env-model" and len(result.findings) == 2
+
+
+def test_a_long_history_is_asked_about_in_several_requests(endpoint: FakeEndpoint) -> None:
+    """ADR 0155: the endpoint extractor reads every statement too, one request per batch, in order."""
+    said = [
+        "Please never mock the database in tests, use the test container.",
+        *(
+            f"Look at module m{n} and tell me what it does. " + " ".join(f"w{n}k{k}" for k in range(200))
+            for n in range(60)
+        ),
+        "Always use pnpm, not npm.",
+    ]
+    turns = [Turn(turn_id=f"t{i}", role="user", source="user", text=text, index=i) for i, text in enumerate(said)]
+    long = Transcript(session_id="sess_long", format="text", turns=turns)
+    endpoint.replies += [openai_reply(json.dumps(GOOD_ITEMS[:1])), openai_reply(json.dumps(GOOD_ITEMS[1:]))]
+    result = extract_with_model(long, config=config(endpoint))
+    assert len(endpoint.requests) == 2 and result.failure is None and result.read_to == len(turns)
+    assert [f.memory.id for f in result.findings] == ["forbidden-mock-database", "pref-pnpm"]
+    asked = [request["json"]["messages"][-1]["content"] for request in endpoint.requests]
+    assert said[0] in asked[0] and said[-1] in asked[1] and said[-1] not in asked[0]

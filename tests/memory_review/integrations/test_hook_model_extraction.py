@@ -199,3 +199,33 @@ def test_gemini_hooks_extract_with_the_model_chosen_for_gemini(project: Project,
     project.hook(payload, agent="gemini")
     [entry] = _until(lambda: project.json("hook", "errors"), "the failure in hook errors")
     assert (entry["agent"], entry["event"]) == ("gemini", "model-extractor")
+
+
+def test_a_long_stretch_takes_several_calls_and_a_failed_one_is_asked_again_alone(setup) -> None:
+    """ADR 0155: before, statements past the prompt budget were left out and the offsets moved past them."""
+    project, stand_in, transcript = setup
+    tasks = [
+        f"Look at module m{n} and tell me what it does. " + " ".join(f"w{n}k{k}" for k in range(200)) for n in range(60)
+    ]
+    with transcript.open("a", encoding="utf-8") as stream:  # turn 1 (FIRST) is there; 60 long ones, then SECOND
+        stream.writelines(_record(2 + n, text) + "\n" for n, text in enumerate([*tasks, SECOND]))
+    stand_in.act(per_call=[{"answer": json.dumps(ITEMS[:1])}, {"error": True}])
+    _stop(project, transcript)
+    [entry] = _until(lambda: project.json("hook", "errors"), "the second call's failure in hook errors")
+    assert "batch 2 of 2" in entry["message"] and "what batch 1 found is kept" in entry["message"]
+    [state] = _until(lambda: project.workspace().list_candidates(), "batch 1's candidate")
+    assert state.candidate.changes[0].after.id == "forbidden-mock-database"
+    first, second = stand_in.calls()
+    assert FIRST in first["stdin"] and SECOND in second["stdin"]
+
+    hook_state = HookState(project.root / ".memory-review", lock_timeout=1)
+    read = _until(lambda: hook_state.offsets(SESSION).of(transcript.absolute()), "the offset where batch 1 ended")
+    assert 1 < read.turns < 62 and read.size == 0  # past batch 1 only; size 0: the next Stop reads the file again
+
+    stand_in.act(answer=json.dumps(ITEMS[1:]))
+    (stand_in.folder / "calls.jsonl").unlink()
+    _stop(project, transcript)  # the file is unchanged: only the statements not answered are asked about
+    _until(lambda: len(project.workspace().list_candidates()) == 2, "the second batch's candidate")
+    [again] = stand_in.calls()
+    assert SECOND in again["stdin"] and FIRST not in again["stdin"]
+    assert again["stdin"].count("[turn ") == 62 - read.turns

@@ -1,0 +1,166 @@
+"""A long history reaches the model whole: several calls, each within the prompt budget (ADR 0155).
+
+Before, everything past 60,000 characters of statements was replaced by "[later statements left out]", and the
+hook's offsets moved past it: those statements were never read. Real stand-in CLIs answer each call.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from agent_cli_kit import StandIn, make_stand_in
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis_kit import examples
+
+from memory_review.extract.cli_config import CliConfig
+from memory_review.extract.model_extractor import (
+    MAX_PROMPT_CHARS,
+    MAX_TURN_CHARS,
+    batches,
+    extract_with_agent_cli,
+    render_prompt,
+)
+from memory_review.extract.readers import read_transcript
+from memory_review.extract.transcript import Transcript, Turn
+
+FIRST_RULE = "Never mock the database in tests, use the test container."
+LAST_RULE = "Always use pnpm, not npm."
+MOCKS = {
+    "name": "forbidden-mock-database",
+    "type": "forbidden",
+    "scope": "project",
+    "description": "Never mock the database in tests",
+    "body": "Never mock the database in tests; use the test container.",
+}
+PNPM = {
+    "name": "pref-pnpm",
+    "type": "preference",
+    "scope": "user",
+    "description": "Use pnpm rather than npm",
+    "body": "Always use pnpm, not npm.",
+}
+
+
+def _task(number: int) -> str:
+    """A long one-off request, distinct per turn (about 1,500 characters)."""
+    return f"Look at module m{number} and tell me what it does. " + " ".join(f"w{number}n{k}" for k in range(200))
+
+
+def _long_session(claude_session) -> Path:
+    """100 user turns with the agent's replies between them; a rule in the first and in the last."""
+    messages: list[tuple[str, object]] = []
+    for number in range(100):
+        said = FIRST_RULE if number == 0 else LAST_RULE if number == 99 else _task(number)
+        messages += [("user", said), ("assistant", [{"type": "text", "text": f"Done with {number}."}])]
+    return claude_session(*messages)
+
+
+def _claude(tmp_path: Path, timeout: float = 60.0) -> tuple[StandIn, CliConfig]:
+    stand_in = make_stand_in(tmp_path / "bin", "claude")
+    return stand_in, CliConfig(agent="claude", program=str(stand_in.program), timeout=timeout)
+
+
+def test_every_statement_is_sent_once_in_calls_within_the_budget(claude_session, tmp_path: Path) -> None:
+    transcript = read_transcript(_long_session(claude_session))
+    stand_in, config = _claude(tmp_path)
+    stand_in.act(per_call=[{"answer": json.dumps([MOCKS])}, {"answer": "[]"}, {"answer": json.dumps([PNPM])}])
+    told: list[tuple[int, int]] = []
+    result = extract_with_agent_cli(transcript, config, progress=lambda *at: told.append(at))
+    calls = stand_in.calls()
+    assert len(calls) == 3 and result.batches == 3 and result.answered == 3
+    assert told == [(1, 3), (2, 3), (3, 3)]
+    assert result.failure is None and result.read_to == len(transcript.turns)
+    assert [f.memory.id for f in result.findings] == ["forbidden-mock-database", "pref-pnpm"]
+    user_turns = transcript.user_turns()
+    for turn in user_turns:  # each statement in exactly one call
+        assert sum(f"[turn {turn.turn_id}] " in call["stdin"] for call in calls) == 1
+    assert "left out" not in "".join(call["stdin"] for call in calls)
+    assert all(len(call["stdin"]) < MAX_PROMPT_CHARS + 10_000 for call in calls)  # the budget, plus the instructions
+
+
+def test_a_failed_call_keeps_what_the_earlier_ones_found_and_says_where_to_resume(
+    claude_session, tmp_path: Path
+) -> None:
+    transcript = read_transcript(_long_session(claude_session))
+    stand_in, config = _claude(tmp_path)
+    stand_in.act(per_call=[{"answer": json.dumps([MOCKS])}, {"error": True}, {"answer": json.dumps([PNPM])}])
+    result = extract_with_agent_cli(transcript, config)
+    assert len(stand_in.calls()) == 2  # the third batch is never asked
+    assert [f.memory.id for f in result.findings] == ["forbidden-mock-database"]
+    assert result.failure is not None and result.failure.message.startswith("batch 2 of 3: ")
+    [first, second, _] = batches(transcript)
+    assert result.read_to == first[1] == transcript.turns.index(second[0][0])
+    assert result.answered == 1
+
+
+def test_a_failed_first_call_reads_nothing(claude_session, tmp_path: Path) -> None:
+    transcript = read_transcript(_long_session(claude_session))
+    stand_in, config = _claude(tmp_path)
+    stand_in.act(exit=1, stdout="garbage")
+    result = extract_with_agent_cli(transcript, config)
+    assert result.findings == [] and result.read_to == 0 and result.answered == 0
+    assert len(stand_in.calls()) == 1
+
+
+def test_no_call_starts_that_its_timeout_could_carry_past_the_deadline(claude_session, tmp_path: Path) -> None:
+    transcript = read_transcript(_long_session(claude_session))
+    stand_in, config = _claude(tmp_path, timeout=30.0)
+    stand_in.act(delay=1, answer=json.dumps([MOCKS]))
+    # The first call may finish by the deadline; once it has taken its second, the next one could not.
+    result = extract_with_agent_cli(transcript, config, deadline=time.monotonic() + 30.5)
+    assert len(stand_in.calls()) == 1 and result.failure is None
+    assert result.answered == 1 and result.read_to == batches(transcript)[0][1] < len(transcript.turns)
+    assert [f.memory.id for f in result.findings] == ["forbidden-mock-database"]
+
+
+def test_a_resumed_run_sends_only_the_statements_not_answered(claude_session, tmp_path: Path) -> None:
+    transcript = read_transcript(_long_session(claude_session))
+    stand_in, config = _claude(tmp_path)
+    stand_in.act(answer=json.dumps([PNPM]))
+    start = batches(transcript)[1][1]  # where a run that answered two calls stopped
+    result = extract_with_agent_cli(transcript, config, start=start)
+    [call] = stand_in.calls()
+    assert LAST_RULE in call["stdin"] and FIRST_RULE not in call["stdin"]
+    assert [f.memory.id for f in result.findings] == ["pref-pnpm"] and result.read_to == len(transcript.turns)
+
+
+def test_a_short_history_is_one_call_as_before(claude_session, tmp_path: Path) -> None:
+    transcript = read_transcript(claude_session(("user", FIRST_RULE), ("user", LAST_RULE)))
+    stand_in, config = _claude(tmp_path)
+    stand_in.act(answer=json.dumps([MOCKS, PNPM]))
+    told: list[tuple[int, int]] = []
+    result = extract_with_agent_cli(transcript, config, progress=lambda *at: told.append(at))
+    assert len(stand_in.calls()) == 1 and told == []  # nothing to say about progress for one call
+    assert result.batches == 1 and len(result.findings) == 2
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 3 * MAX_TURN_CHARS), st.sampled_from(["user", "user", "assistant", "tool-output"])),
+        max_size=120,
+    ),
+    st.integers(0, 10),
+)
+def test_batches_cover_each_statement_once_in_order_within_the_budget(shape: list[tuple[int, str]], start: int) -> None:
+    turns = [
+        Turn(
+            turn_id=f"t{i}",
+            role="assistant" if source == "assistant" else "user",
+            source=source,
+            text="x" * size,
+            index=i,
+        )
+        for i, (size, source) in enumerate(shape)
+    ]
+    transcript = Transcript(session_id="s", format="text", turns=turns)
+    groups = batches(transcript, start)
+    sent = [turn for group, _ in groups for turn in group]
+    assert sent == [turn for turn in turns[start:] if turn.is_user_speaking]
+    for number, (group, read_to) in enumerate(groups):
+        assert group and len(render_prompt(transcript, group)) <= MAX_PROMPT_CHARS
+        following = groups[number + 1][0][0] if number + 1 < len(groups) else None
+        assert read_to == (turns.index(following) if following is not None else len(turns))
