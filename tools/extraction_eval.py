@@ -458,6 +458,9 @@ SPLITS = (
     "heldout377",
     "heldout379",
     "heldout380",
+    "heldout381",
+    "heldout382",
+    "heldout383",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -932,6 +935,21 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Session 32's fresh record (round 88's heuristic, unchanged since f7f196c, at a1fda64 where the lanes began, for
+  held-out 381 to 383): 5 proposals, 4 worth keeping (80%); 4 of 21 rules found (19%).** Two new sources, found by a
+  scout this session: an agent-kept prompt log that quotes each prompt (`prompt.log`, then `### Prompt N` blocks the
+  agent says are verbatim) in Daniel Schimpfoessl's jinja2-template-processor, read whole in two lanes (held-out 381
+  and 382, 430 prompts, 21 durable, 22 maybe), and Wolfgang Schoenberger's hook logs under his own account wolfiesch
+  (fgp-cli, fgp-daemon, fgp-github, fgp-fly; held-out 383, 39 prompts, no rule). Worth keeping: "add this to your
+  instructions too going forward", "… make sure we always capture the prompts, change log and tag features - add this
+  to the Claude.md", "never use rlinks for this project, ever!!!" and "My design principle (add that to Claude.md) is
+  to reduce lines of code …" (all found). The mistake: "do not commit anything until reviewed" (a one-off for that
+  change). The misses include rules whose standing word comes last or after them: "update the prompt log, always,
+  don't ask me …", "update the change log in the app too!! … always", "update the prompt.log (should always be done
+  without extra step!)", "… do not track collateral creation as version changes! remember this.", "less is more, I
+  prefer concise solutions, remember this too …", "… in general no popup dialogs/alerts in browsers"; and rules with
+  none ("There should be no secrets stored in the clusterfile", "You are behind a firewall, do not change ports on the
+  server …"). Fresh record since the hold of ADR 0059: 107 of 192 (56%).
 - **Session 31's fresh record (round 88's heuristic, unchanged since f7f196c, at d4dba75, 199472f1, 8c1f1b90, ea203bb5
   and 55a78f8d where the lanes began, for held-out 362 to 364, 367 to 373, 376, 377, 379 and 380): 1 proposal, worth
   keeping; 0 of 2 rules found.** A new file family, found by a source hunt this session: Claude Code hook logs that a

@@ -186,6 +186,9 @@ UNKEPT_LEFT = {
     "heldout323": 1,
     # Held-out 344's "完成後 commit（不要 push/tag），…" (the same kind of mistake, a step for when this job is done) is
     # gone since round 85 (ADR 0149)
+    # held-out 382's "… I will sign off for a bit and review tomorrow. do not commit anything until reviewed": round
+    # 88's fresh mistake in session 32, a git prohibition for one stretch of unattended work
+    "heldout382": 1,
 }
 
 
@@ -1149,6 +1152,9 @@ PINNED_SINCE_ROUND_19 = {
     # David Irvine's later versions). Held-out 378 was kept as its section only
     "heldout379": ((7, 0, 0), (0, 0, 0)),
     "heldout380": ((9, 0, 0), (0, 0, 0)),
+    "heldout381": ((255, 13, 11), (3, 3, 3)),
+    "heldout382": ((175, 8, 11), (2, 1, 1)),
+    "heldout383": ((39, 0, 5), (0, 0, 0)),
 }
 
 
