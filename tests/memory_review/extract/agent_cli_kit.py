@@ -143,3 +143,20 @@ def pid_alive(pid: int) -> bool:
     except FileNotFoundError:
         return False
     return stat_line.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+# Two rules a stand-in answers with, each backed by a sentence the tests' sessions say.
+MOCKS = {
+    "name": "forbidden-mock-database",
+    "type": "forbidden",
+    "scope": "project",
+    "description": "Never mock the database in tests",
+    "body": "Never mock the database in tests; use the test container.",
+}
+PNPM = {
+    "name": "pref-pnpm",
+    "type": "preference",
+    "scope": "user",
+    "description": "Use pnpm rather than npm",
+    "body": "Always use pnpm, not npm.",
+}

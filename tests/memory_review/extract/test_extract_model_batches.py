@@ -10,7 +10,7 @@ import json
 import time
 from pathlib import Path
 
-from agent_cli_kit import StandIn, make_stand_in
+from agent_cli_kit import MOCKS, PNPM, StandIn, make_stand_in
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis_kit import examples
@@ -28,20 +28,6 @@ from memory_review.extract.transcript import Transcript, Turn
 
 FIRST_RULE = "Never mock the database in tests, use the test container."
 LAST_RULE = "Always use pnpm, not npm."
-MOCKS = {
-    "name": "forbidden-mock-database",
-    "type": "forbidden",
-    "scope": "project",
-    "description": "Never mock the database in tests",
-    "body": "Never mock the database in tests; use the test container.",
-}
-PNPM = {
-    "name": "pref-pnpm",
-    "type": "preference",
-    "scope": "user",
-    "description": "Use pnpm rather than npm",
-    "body": "Always use pnpm, not npm.",
-}
 
 
 def _task(number: int) -> str:

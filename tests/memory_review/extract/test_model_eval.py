@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from agent_cli_kit import make_stand_in
+from agent_cli_kit import MOCKS, make_stand_in
 
 from tools import model_eval
 from tools.extraction_eval import REPO, ROLES
@@ -16,13 +16,6 @@ from tools.extraction_eval import REPO, ROLES
 RULE = "Never mock the database in tests, use the test container."
 TASK = "Fix the login bug on the settings page."
 MAYBE = "Always use pnpm, not npm."
-MOCKS = {
-    "name": "forbidden-mock-database",
-    "type": "forbidden",
-    "scope": "project",
-    "description": "Never mock the database in tests",
-    "body": "Never mock the database in tests; use the test container.",
-}
 LOGIN = {
     "name": "fix-login-bug",
     "type": "convention",
