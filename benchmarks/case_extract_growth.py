@@ -36,6 +36,7 @@ TRIGGERS = (
     "make sure the ai never writes x",
     "make a note to x",
     "so it can be used going forward x",
+    "x (which is going to be very useful moving forward)",
     "remember to always run x",
     "I look forward to x, y, z in the future",
     "do not commit x",

@@ -568,6 +568,7 @@ ROLES = {
     "heldout202": "dev202 (seen; was heldout202)",
     "heldout291": "dev291 (seen; was heldout291)",
     "heldout344": "dev344 (seen; was heldout344)",
+    "heldout385": "dev385 (seen; was heldout385)",
     "judged1": "judged1 (seen)",
 }
 
@@ -1112,6 +1113,11 @@ DOC_TAIL = """
   round frozen before their lane began rather than the last change before they landed, hence 102 of 186. Either way the
   goal's first half is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh
   text: most misses are rules inside long task prompts or said once without a standing word.
+- **The eighty-ninth round (ADR 0157)**, from held-out 385's fresh mistake: "which is going to be very useful moving
+  forward", "it will be handy going forward", "(it's going to be helpful in the future)" say what a thing of the task
+  will be good for, as "so that it can be used going forward" does (ADR 0084), and make no standing rule; a standing
+  word outside that clause still does ("The most important rule going forward: …"). Held-out 385 (now dev385): 2
+  proposals, both worth keeping (was 3 and 2); no other split moved.
 - **The eighty-eighth round (ADR 0152)**, from a scope audit of every split's proposals: a rule quoted with the fenced
   command below it or the sentence after it takes its scope from the whole quote, so "Periodically do: `uv venv; …;
   hatch fmt …`" (dev299, dev300), "As you develop, run `uv venv; …`" (dev35) and dev219's rule naming its files are the

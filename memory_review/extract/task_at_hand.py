@@ -243,6 +243,12 @@ _FUTURE_DESCRIBED = re.compile(
     # be good for (held-out 57, ADR 0084)
     r"\bso\s+(?:that\s+)?[^,;.!?\n]{0,60}?\b(?:can|could|will|would|may|might)\s+be\s+\w+\s+"
     r"(?:going\s+forward|moving\s+forward|in\s+(?:the\s+)?future)\b|"
+    # "… write a go ast tool to do the migration (which is going to be very useful moving forward)": what the thing
+    # will be good for, said of it (held-out 385, ADR 0157); "the most important rule going forward" is no such clause
+    r"\b(?:which|that|it|this|they)(?:(?:'s|'re|\s+is|\s+are)(?:\s+going\s+to\s+be)?|\s+(?:will|would|could|might)\s+be)"
+    r"\s+(?:(?:very|really|quite|super|so|extremely|especially|definitely)\s+)?"
+    r"(?:useful|handy|helpful|valuable|reusable|beneficial)\b[^,;.!?\n]{0,30}?"
+    r"\b(?:going\s+forward|moving\s+forward|in\s+(?:the\s+)?future|later\s+on)\b|"
     # "improve the CLAUDE.md to prevent this type of failure in the future": what this step is for (held-out 178, ADR
     # 0121)
     r"\b(?:to|so\s+as\s+to|in\s+order\s+to)\s+(?:prevent|avoid)\b[^,;.!?\n]{0,100}?"

@@ -189,9 +189,8 @@ UNKEPT_LEFT = {
     # held-out 382's "… I will sign off for a bit and review tomorrow. do not commit anything until reviewed": round
     # 88's fresh mistake in session 32, a git prohibition for one stretch of unattended work
     "heldout382": 1,
-    # held-out 385's "If necessary, you might want to write a go ast tool to do the migration (which is going to be
-    # very useful moving forward).": what the tool would be good for, read as "going forward" (session 32)
-    "heldout385": 1,
+    # Held-out 385's "If necessary, you might want to write a go ast tool to do the migration (which is going to be
+    # very useful moving forward)." (what the tool would be good for) is gone since round 89 (ADR 0157)
 }
 
 
@@ -1159,7 +1158,7 @@ PINNED_SINCE_ROUND_19 = {
     "heldout382": ((175, 8, 11), (2, 1, 1)),
     "heldout383": ((39, 0, 5), (0, 0, 0)),
     "heldout384": ((34, 2, 14), (1, 1, 0)),
-    "heldout385": ((16, 1, 8), (3, 2, 0)),
+    "heldout385": ((16, 1, 8), (2, 2, 0)),
     "heldout386": ((16, 1, 8), (0, 0, 0)),
 }
 
