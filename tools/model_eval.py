@@ -73,7 +73,8 @@ def run_split(name: str, extractor: str, folder: Path = LABELLED) -> SplitRun:
     figures = evaluate_split(name, folder, proposals)
     [result] = asked
     failure = None if result.failure is None else f"{result.failure.kind}: {result.failure.message}"
-    return SplitRun(figures, calls=result.answered + (0 if failure is None else 1), failure=failure)
+    failed_call = failure is not None and result.batches > 0  # a model not configured made no call
+    return SplitRun(figures, calls=result.answered + failed_call, failure=failure)
 
 
 def _extract(transcript: Transcript, extractor: str, name: str) -> ModelExtraction:

@@ -93,3 +93,16 @@ def test_the_default_splits_are_the_held_out_ones_no_round_was_tuned_on() -> Non
     assert not set(chosen) & set(ROLES)  # "seen" splits, renamed dev, are left out
     assert all(name.startswith("heldout") for name in chosen)
     assert model_eval.held_out_splits(since=370)[0] == "heldout370"
+
+
+def test_an_endpoint_not_configured_fails_every_split_with_no_call_and_exit_1(tmp_path: Path) -> None:
+    folder = tmp_path / "labelled"
+    folder.mkdir()
+    _split(folder, "heldout900", [(RULE, "durable")])
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_REVIEW_LLM_")}
+    out = tmp_path / "figures.json"
+    done = _eval(["--extractor", "model", "--split", "heldout900", "--folder", str(folder), "--json", str(out)], env)
+    assert done.returncode == 1
+    assert "- heldout900: not-configured: set MEMORY_REVIEW_LLM_URL" in done.stdout
+    [split] = json.loads(out.read_text())
+    assert split["calls"] == 0 and split["proposals"] == []
