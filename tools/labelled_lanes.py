@@ -60,7 +60,13 @@ def fill_brief(template: str, number: int, *, lane: str, worktree: str, deadline
 
 
 def _rows(lines: Sequence[str]) -> dict[str, str]:
-    return {match.group(1): line for line in lines if (match := _ROW.match(line))}
+    """The table's rows by repository link and occurrence: a repository can have a row per lane that read it."""
+    rows: dict[str, str] = {}
+    for line in lines:
+        if match := _ROW.match(line):
+            link = match.group(1)
+            rows[f"{link}#{sum(key.startswith(link + '#') for key in rows)}"] = line
+    return rows
 
 
 def _what_and_licence(row: str) -> tuple[str, str]:

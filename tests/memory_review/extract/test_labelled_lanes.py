@@ -53,6 +53,18 @@ def test_two_lanes_from_one_base_keep_both_sections_and_both_cells() -> None:
     assert merged.count("Lead(s) for a later split") == 3
 
 
+def test_a_lane_appending_to_the_first_of_two_rows_of_one_repository_is_merged() -> None:
+    # Session 32: held-out 384 and 386 each gave go-go-golems/geppetto a row; a later lane appended to the first one and
+    # was refused, the rows being keyed by their link alone (the second row hid the first).
+    two = "| [b/two](https://github.com/b/two) | held-out 1: more | MIT |"
+    second_row = "| [a/one](https://github.com/a/one) | held-out 9: later | MIT |"
+    base = BASE.replace(two, f"{two}\n{second_row}")
+    lane = _lane(4, "a/one", "; held-out 4: page four", "reads page four").replace(two, f"{two}\n{second_row}")
+    change = lane_change(base, lane, 4)
+    assert apply_change(base, change) == lane
+    assert "| [a/one](https://github.com/a/one) | held-out 1: prompts; held-out 4: page four | MIT |" in lane
+
+
 def test_a_lane_that_edits_another_section_is_refused() -> None:
     lane = _lane(2, "b/two", "; held-out 2: x", "reads x").replace("is the first split", "was the first split")
     with pytest.raises(LaneError, match="beyond its section"):
