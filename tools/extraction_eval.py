@@ -2277,8 +2277,8 @@ DOC_TAIL = """
 - Rules without any signal word, facts about the user's machine and rebukes are what the model extractors
   (`--extractor claude|codex|gemini`) are for; they are not measured here (this set runs offline, with no
   model). `python -m tools.model_eval --extractor claude` measures one on every held-out split with your own login
-  and judges it as this page judges the heuristic (ADR 0156; `--dry-run` counts the calls: 237 for the 234 held-out
-  splits, 1.4 million characters). No model could be run where these figures are made, so there are no model
+  and judges it as this page judges the heuristic (ADR 0156; `--dry-run` counts the calls: 246 for the 243 held-out
+  splits, 1.5 million characters). No model could be run where these figures are made, so there are no model
   figures yet.
 - Recall on clearly signalled rules is measured by the hand-written table in
   `tests/memory_review/extract/test_extract_signals.py` (38 durable sentences in English and Chinese,
