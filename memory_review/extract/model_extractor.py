@@ -196,7 +196,8 @@ def _in_batches(
     """Every user statement from ``start`` on, asked about in as many calls as the prompt budget needs.
 
     A failed call stops the run: what earlier calls found is kept, and ``read_to`` says where to resume.
-    With a ``deadline`` (``time.monotonic()``), no call starts that its own timeout could carry past it.
+    With a ``deadline`` (``time.monotonic()``), no call after the first starts that its own timeout could carry
+    past it: the first always starts, or a timeout as long as the deadline would never ask anything.
     """
     groups = batches(transcript, start)
     findings: list[Finding] = []
@@ -204,7 +205,7 @@ def _in_batches(
     failed: ModelFailure | None = None
     read_to, answered = (start, 0) if groups else (len(transcript.turns), 0)
     for number, (turns, end) in enumerate(groups, 1):
-        if deadline is not None and time.monotonic() + timeout > deadline:
+        if number > 1 and deadline is not None and time.monotonic() + timeout > deadline:
             break  # the rest waits for the next run; nothing was asked, so nothing failed
         if progress is not None and len(groups) > 1:
             progress(number, len(groups))

@@ -102,6 +102,16 @@ def test_no_call_starts_that_its_timeout_could_carry_past_the_deadline(claude_se
     assert [f.memory.id for f in result.findings] == ["forbidden-mock-database"]
 
 
+def test_the_first_call_starts_even_when_its_timeout_is_as_long_as_the_deadline(claude_session, tmp_path: Path) -> None:
+    # The review of session 32: the worker's deadline is its start plus the longest timeout a person may set, so a
+    # first call checked against it never started and the hooks' model extraction silently did nothing.
+    transcript = read_transcript(_long_session(claude_session))
+    stand_in, config = _claude(tmp_path, timeout=1800.0)
+    stand_in.act(answer=json.dumps([MOCKS]))
+    result = extract_with_agent_cli(transcript, config, deadline=time.monotonic() + 1800.0)
+    assert len(stand_in.calls()) == 1 and result.answered == 1
+
+
 def test_a_resumed_run_sends_only_the_statements_not_answered(claude_session, tmp_path: Path) -> None:
     transcript = read_transcript(_long_session(claude_session))
     stand_in, config = _claude(tmp_path)
