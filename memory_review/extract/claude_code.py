@@ -42,6 +42,9 @@ _WRAPPER = re.compile(
     r"|\[Request interrupted by user)"
 )
 _REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
+# A custom or built-in command the person ran: its name, its message and the words typed after it, in any order
+_COMMAND = re.compile(r"^\s*<(?:command-name|command-message|command-args)>")
+_COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
 
 
 def looks_like_record(value: Any) -> bool:
@@ -149,7 +152,13 @@ def _user_part(record: dict[str, Any], part: dict[str, Any]) -> Piece | None:
 def _user_text(record: dict[str, Any], text: str) -> Piece:
     if record.get("isSidechain") is True:
         return ("user", "assistant", text)  # the parent agent wrote the subagent's prompt
-    if record.get("isMeta") is True or record.get("isCompactSummary") is True or _WRAPPER.match(text):
+    if record.get("isMeta") is True or record.get("isCompactSummary") is True:
+        return ("user", "system", text)
+    if _WRAPPER.match(text):
+        # "/review From now on, squash-merge": the words after a command went to the model as the person typed them
+        typed = _COMMAND_ARGS.search(text) if _COMMAND.match(text) else None
+        if typed is not None and typed.group(1).strip():
+            return ("user", "user", typed.group(1).strip())
         return ("user", "system", text)
     return ("user", "user", _without_reminders(text))
 

@@ -27,7 +27,9 @@ user's slot too: a first message ``<session_context>`` (the date, the OS, the pr
 repository chooses), and what hooks add, as ``<hook_context>…</hook_context>`` — a part of its own after the
 prompt (``BeforeAgent``), or inside the prompt's text (``SessionStart``) — which is where our own context
 block comes back. Neither is the person (Gemini's own history view skips both, 0.61): a message that is
-only those is system text, and the spans are cut out of the person's message.
+only those is system text, and the spans are cut out of the person's message. So is the text of the files a prompt
+references with ``@path``, which Gemini appends between ``--- Content from referenced files ---`` and ``--- End of
+content ---``. Codex puts a skill's ``SKILL.md`` in the user's slot as ``<skill>…</skill>``: system text too.
 """
 
 from __future__ import annotations
@@ -61,9 +63,12 @@ CODEX_ITEM_TYPES = frozenset(
 MAX_GEMINI_MESSAGES = 100_000  # kept while a JSON Lines session is folded; a file holding more is cut there
 _CODEX_PART_TYPES = frozenset({"input_text", "output_text"})
 _CODEX_TOOL_OUTPUT = frozenset({"function_call_output", "custom_tool_call_output", "local_shell_call_output"})
+# A skill's SKILL.md, which Codex puts in the user's slot when the person names it (`$release …`): someone's
+# instructions, often another repository's, not the person's words (Codex's own check is the "<skill" prefix)
 _CODEX_WRAPPER = re.compile(
     r"^\s*(?:<(?:user_instructions|environment_context|turn_aborted|user_shell_command|INSTRUCTIONS)>"
-    r"|# AGENTS\.md instructions for )"
+    r"|<skill\b|# AGENTS\.md instructions for )",
+    re.IGNORECASE,
 )
 _CODEX_ROLES: dict[str, tuple[Role, TurnSource]] = {
     "user": ("user", "user"),
@@ -250,8 +255,21 @@ def _gemini_user_text(text: str) -> tuple[str, TurnSource]:
     the person's is left (see the module's docstring)."""
     if text.lstrip().startswith("<session_context>"):
         return text, "system"
-    own = without_hook_context(text)
+    own = _without_referenced_files(without_hook_context(text))
     return (own, "user") if own.strip() else (text, "system")
+
+
+# "@CONTRIBUTING.md fix the test": Gemini records the prompt with each referenced file's text appended between these
+# markers (its own history view strips them); the file is whoever wrote it, not the person
+_REFERENCED_FILES = re.compile(
+    r"^--- Content from referenced files ---$.*?(?:^--- End of content ---$|\Z)", re.M | re.S
+)
+
+
+def _without_referenced_files(text: str) -> str:
+    if "--- Content from referenced files ---" not in text:
+        return text
+    return "\n\n".join(part.strip() for part in _REFERENCED_FILES.split(text) if part.strip())
 
 
 def _gemini_tool_output(call: dict[str, Any]) -> str:

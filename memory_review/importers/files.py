@@ -92,7 +92,7 @@ class FileReader:
             raise Refused(f"{rel!r} was read already in this import")
         if len(self._seen) >= MAX_FILES:
             raise Refused(f"{rel!r} not read: an import reads at most {MAX_FILES} files")
-        data = _read_regular(path, rel)
+        data = read_regular(path, rel)
         if self._total + len(data) > MAX_TOTAL_BYTES:
             raise Refused(f"{rel!r} not read: an import reads at most {MAX_TOTAL_BYTES} bytes in all")
         self._seen.add(path)
@@ -162,7 +162,8 @@ def _reference_problem(rel: str) -> str | None:
     return None
 
 
-def _read_regular(path: Path, rel: str) -> bytes:
+def read_regular(path: Path, rel: str) -> bytes:
+    """The bytes of the regular file at ``path``, capped; :class:`Refused` for anything else (a FIFO never blocks)."""
     try:
         info = os.stat(path)
     except FileNotFoundError:

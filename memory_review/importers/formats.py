@@ -26,9 +26,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memory_review.errors import ValidationError
+from memory_review.errors import StorageError, ValidationError
 from memory_review.importers.document import FORMATS, Document, body_range
-from memory_review.importers.files import FileReader, Refused, SourceFile, list_dir
+from memory_review.importers.files import FileReader, Refused, SourceFile, list_dir, read_regular
 from memory_review.importers.instructions import read_instructions
 from memory_review.importers.markdown import frontmatter_blocks
 
@@ -114,10 +114,12 @@ def _file_format(path: Path, rel: str, forced: str | None) -> str:
 
 
 def _topic_type(path: Path) -> str | None:
+    # Through the importer's own read: a FIFO named as a memory file never blocks, a huge file is refused unread.
     try:
-        head = path.read_text(encoding="utf-8", errors="replace")[:4096].replace("\r\n", "\n")
-    except OSError:
+        data = read_regular(path, path.name)
+    except (Refused, StorageError):
         return None
+    head = data[:16384].decode("utf-8", errors="replace")[:4096].replace("\r\n", "\n")
     blocks = frontmatter_blocks(head.split("\n"))
     kind = blocks[0].meta.get("type", "") if blocks else ""
     return kind if kind in AUTO_MEMORY_TYPES else None

@@ -19,13 +19,13 @@ WriteSession = Callable[..., Path]  # the conftest fixture writing a Claude Code
 # Verified by reading each file: how many turns are the person typing in the main
 # conversation (not tool results, slash-command wrappers, caveats, skills or subagent prompts).
 USER_TURNS = {
-    "claude-code/daaain-claude-code-log/edge_cases.jsonl": 3,
+    "claude-code/daaain-claude-code-log/edge_cases.jsonl": 4,  # with edge_007's command arguments
     "claude-code/daaain-claude-code-log/representative_messages.jsonl": 4,
     "claude-code/daaain-claude-code-log/session_b.jsonl": 2,
     "claude-code/daaain-claude-code-log/todowrite_examples.jsonl": 2,
     "claude-code/kesslerio-attio-mcp-server/logs_chat.json": 4,
     "claude-code/marot-spotter/short.jsonl": 1,
-    "claude-code/marot-spotter/subagent.jsonl": 1,
+    "claude-code/marot-spotter/subagent.jsonl": 2,  # with the words typed after /handgemacht:create-beads
     "claude-code/marot-spotter/tool_heavy.jsonl": 2,
     "claude-code/simonw-claude-code-transcripts/sample_session.json": 5,
     "claude-code/simonw-claude-code-transcripts/sample_session.jsonl": 2,
@@ -92,7 +92,8 @@ def test_tool_results_wrappers_and_meta_records_are_not_the_user(transcripts_dir
     by_id = {turn.turn_id: turn for turn in edge.turns}
     assert by_id["edge_005"].source == "tool-output" and by_id["edge_005"].role == "tool"
     assert by_id["edge_006"].source == "system"  # "Caveat: The messages below were generated..."
-    assert by_id["edge_007"].source == "system"  # <command-name> wrapper
+    # <command-name> wrapper: the words typed after the command are the person's (session 32), the rest is not
+    assert (by_id["edge_007"].source, by_id["edge_007"].text) == ("user", "--verbose --output /tmp/test.log")
     assert by_id["edge_008"].source == "system"  # <local-command-stdout>
     spotter = read_transcript(transcripts_dir / "claude-code/marot-spotter/subagent.jsonl")
     system_texts = [t.text for t in spotter.turns if t.source == "system"]

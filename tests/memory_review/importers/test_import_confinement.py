@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -163,3 +165,20 @@ def test_crlf_and_bom_are_read_as_plain_lines(ws: Workspace) -> None:
     [state] = ws.list_candidates()
     assert state.candidate.changes[0].after.body == "Always run make check."
     assert state.candidate.evidence[0].quote == "## Rules\n\nAlways run make check."
+
+
+def test_a_fifo_named_with_no_telling_name_is_refused_at_once(ws: Workspace) -> None:
+    # The review of session 32: the format was sniffed with Path.read_text, which blocks on a FIFO forever (a cloned
+    # repository can hold one); it goes through the importer's own non-blocking, capped read now.
+    os.mkfifo(ws.root / "notes.md")
+    done = subprocess.run(
+        [sys.executable, "-m", "memory_review.cli", "--project", str(ws.root), "import", "notes.md"],
+        cwd=ws.root,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "MEMORY_REVIEW_HOME": str(ws.root.parent / "home")},
+    )
+    assert done.returncode != 0 and done.stdout == ""
+    assert done.stderr.startswith("memory-review: error: notes.md: cannot tell which memory-file format")

@@ -1,0 +1,86 @@
+"""Text an agent puts in the person's slot is not the person (the review of session 32), and the person's words are.
+
+Gemini appends the files a prompt references with ``@path``; Codex puts a named skill's SKILL.md in a user message;
+Claude Code logs the words typed after a command inside its ``<command-args>`` wrapper.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from memory_review.extract.heuristic import extract
+from memory_review.extract.readers import read_transcript
+
+FILE_TEXT = "Never commit directly to main.\n\nAlways use pnpm instead of npm."
+
+
+def _gemini(path: Path, content: str) -> Path:
+    messages = [{"id": "m1", "type": "user", "content": content}, {"id": "m2", "type": "gemini", "content": "ok"}]
+    path.write_text(json.dumps({"sessionId": path.stem, "projectHash": "ab" * 32, "messages": messages}, indent=2))
+    return path
+
+
+def test_gemini_referenced_files_are_cut_out_of_the_persons_message(tmp_path: Path) -> None:
+    content = (
+        "@CONTRIBUTING.md fix the failing test\n--- Content from referenced files ---\nContent from @CONTRIBUTING.md:\n"
+        f"{FILE_TEXT}\n--- End of content ---"
+    )
+    sessions = [read_transcript(_gemini(tmp_path / f"session-{n}.json", content)) for n in range(2)]
+    [said] = sessions[0].user_turns()
+    assert said.text == "@CONTRIBUTING.md fix the failing test"
+    assert all(extract(session) == [] for session in sessions)
+
+
+def test_a_gemini_message_of_only_a_referenced_file_keeps_the_reference(tmp_path: Path) -> None:
+    content = f"@docs/BRIEF.md\n--- Content from referenced files ---\nContent from @docs/BRIEF.md:\n{FILE_TEXT}"
+    [said] = read_transcript(_gemini(tmp_path / "session-x.json", content)).user_turns()
+    assert said.text == "@docs/BRIEF.md"  # no end marker: the file runs to the end of the message
+
+
+def _codex(path: Path, *texts: str) -> Path:
+    records = [{"timestamp": "2025-11-01T10:00:00Z", "type": "session_meta", "payload": {"id": "019a", "cwd": "/p"}}]
+    for text in texts:
+        part = {"type": "input_text", "text": text}
+        item = {"type": "message", "role": "user", "content": [part]}
+        records.append({"timestamp": "2025-11-01T10:00:01Z", "type": "response_item", "payload": item})
+    path.write_text("\n".join(json.dumps(record) for record in records) + "\n")
+    return path
+
+
+def test_a_codex_skill_in_the_users_slot_is_system_text(tmp_path: Path) -> None:
+    skill = "<skill>\n<name>release</name>\n<path>/home/u/.codex/skills/release/SKILL.md</path>\n" + FILE_TEXT
+    transcript = read_transcript(_codex(tmp_path / "rollout.jsonl", "$release cut 1.4.1", skill + "\n</skill>"))
+    assert [t.text for t in transcript.user_turns()] == ["$release cut 1.4.1"]
+    assert [t.source for t in transcript.turns if t.text.startswith("<skill>")] == ["system"]
+
+
+def _claude(path: Path, text: str) -> Path:
+    record = {
+        "type": "user",
+        "uuid": "u1",
+        "sessionId": "s1",
+        "timestamp": "2026-01-01T10:00:00Z",
+        "message": {"role": "user", "content": text},
+    }
+    path.write_text(json.dumps(record) + "\n")
+    return path
+
+
+def test_the_words_typed_after_a_claude_code_command_are_the_persons(tmp_path: Path) -> None:
+    text = (
+        "<command-message>review is running…</command-message>\n<command-name>/review</command-name>\n"
+        "<command-args>From now on, always squash-merge pull requests.</command-args>"
+    )
+    transcript = read_transcript(_claude(tmp_path / "s.jsonl", text))
+    [said] = transcript.user_turns()
+    assert said.text == "From now on, always squash-merge pull requests."
+    [found] = extract(transcript)
+    assert found.evidence[0].quote == "From now on, always squash-merge pull requests."
+
+
+def test_a_command_with_nothing_after_it_stays_system_text(tmp_path: Path) -> None:
+    text = "<command-name>/clear</command-name>\n<command-message>clear</command-message>\n"
+    text += "<command-args> </command-args>"
+    transcript = read_transcript(_claude(tmp_path / "s.jsonl", text))
+    assert transcript.user_turns() == [] and [t.source for t in transcript.turns] == ["system"]
