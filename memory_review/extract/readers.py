@@ -97,6 +97,8 @@ def _detect(path: Path) -> tuple[TranscriptFormat, JsonSource | None]:
         source = open_json(path)
         if source is not None:
             return _json_format(path, source), source
+        if text.lstrip()[:1] == "{":  # read as text, a session's every record would be one turn of the person's
+            raise ValidationError("looks like JSON but does not parse (cut short, or nested too deep)", path=path)
     if any(formats.AIDER_HEADER.match(line) for line in text.splitlines()):
         return "aider", None
     return "text", None

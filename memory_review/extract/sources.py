@@ -8,6 +8,7 @@ memory; a whole-file JSON document is read only up to its own cap.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -25,6 +26,14 @@ _BOM = b"\xef\xbb\xbf"
 _DISCARD_CHUNK = 1024 * 1024
 # Keys under which whole-session documents keep their records (simonw's exports use "loglines").
 WRAPPER_KEYS = ("loglines", "messages")
+LOOK_PAST_BAD_LINES = 5
+"""How many lines past a first one that looks like JSON but does not parse (a file cut mid-record) are tried."""
+# Half of a surrogate pair, escaped: JavaScript and Python write one for text cut inside an emoji; orjson refuses
+# the whole record for it. Not after a backslash, which would make it the text "\\ud83d".
+_LONE_SURROGATE = re.compile(
+    rb"(?<!\\)\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    rb"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})(?<!\\)\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
 
 JsonLayout = Literal["lines", "document"]
 
@@ -118,9 +127,22 @@ def read_document(path: Path, *, max_bytes: int | None = None) -> Any:
     if len(raw) > max_bytes:
         raise ValidationError(f"JSON document is larger than {max_bytes} bytes", path=path)
     try:
-        return orjson.loads(raw.removeprefix(_BOM))
+        return loads(raw.removeprefix(_BOM))
     except orjson.JSONDecodeError as exc:
         raise ValidationError(f"not valid JSON: {exc}", path=path) from exc
+
+
+def loads(raw: bytes) -> Any:
+    """orjson's parse, with a lone escaped surrogate read as U+FFFD instead of losing the record."""
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        if b"\\u" not in raw:
+            raise
+        mended = _LONE_SURROGATE.sub(rb"\\ufffd", raw)
+        if mended == raw:
+            raise
+        return orjson.loads(mended)
 
 
 class JsonSource:
@@ -151,13 +173,18 @@ def open_json(path: Path) -> JsonSource | None:
     A single-line document such as ``{"loglines": [...]}`` is a document, not one record.
     ``None`` when the file is neither: it is not JSON at all.
     """
+    looked = 0
     for _number, raw in iter_lines(path):
         if raw is None or not raw.strip():
             continue
         first = _loads_or_none(raw)
         if isinstance(first, dict) and not _is_wrapper(first) and not _is_session_document(first):
             return JsonSource(path, "lines")
-        break
+        # A first line that opens a record but does not parse (a file cut mid-record): the next lines decide, and a
+        # bad one is a skipped record with its line number, never the whole file read as the person's text
+        looked += 1
+        if first is not None or not raw.lstrip().startswith(b"{") or looked > LOOK_PAST_BAD_LINES:
+            break
     try:
         return JsonSource(path, "document", read_document(path))
     except ValidationError:
@@ -187,7 +214,7 @@ def _decode_line(number: int, index: int, raw: bytes | None) -> RawRecord:
     if raw is None:
         return RawRecord(line=number, index=index, error=f"line longer than {MAX_LINE_BYTES} bytes, skipped")
     try:
-        return RawRecord(line=number, index=index, value=orjson.loads(raw))
+        return RawRecord(line=number, index=index, value=loads(raw))
     except orjson.JSONDecodeError as exc:
         return RawRecord(line=number, index=index, error=f"not valid JSON: {exc}")
 
@@ -208,7 +235,7 @@ def _unwrap(document: Any, keys: tuple[str, ...], path: Path) -> list[Any]:
 
 def _loads_or_none(raw: bytes) -> Any:
     try:
-        return orjson.loads(raw)
+        return loads(raw)
     except orjson.JSONDecodeError:
         return None
 

@@ -9,6 +9,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from memory_review.errors import ValidationError
 from memory_review.extract.heuristic import extract
 from memory_review.extract.readers import read_transcript
 
@@ -84,3 +87,39 @@ def test_a_command_with_nothing_after_it_stays_system_text(tmp_path: Path) -> No
     text += "<command-args> </command-args>"
     transcript = read_transcript(_claude(tmp_path / "s.jsonl", text))
     assert transcript.user_turns() == [] and [t.source for t in transcript.turns] == ["system"]
+
+
+def _user_record(text_json: str) -> str:
+    return (
+        '{"type": "user", "uuid": "u1", "sessionId": "s1", "timestamp": "2026-01-01T10:00:00Z", '
+        f'"message": {{"role": "user", "content": "{text_json}"}}}}'
+    )
+
+
+def test_a_lone_escaped_surrogate_costs_one_character_not_the_record(tmp_path: Path) -> None:
+    # Text cut inside an emoji leaves half a surrogate pair, which orjson refuses: the record was skipped, and on the
+    # first line the whole file was read as one turn of the person's (the review of session 32)
+    path = tmp_path / "s.jsonl"
+    summary = '{"type": "summary", "summary": "cut \\ud83d", "leafUuid": "u0"}\n'
+    path.write_text(summary + _user_record("Always use pnpm \\ud83d") + "\n")
+    transcript = read_transcript(path)
+    assert transcript.format == "claude-code" and transcript.skipped == []
+    assert [t.text for t in transcript.user_turns()] == ["Always use pnpm \ufffd"]
+    pair = tmp_path / "pair.jsonl"
+    pair.write_text(_user_record("ok \\ud83d\\ude00 and the text \\\\ud83d") + "\n")
+    assert [t.text for t in read_transcript(pair).user_turns()] == ["ok \U0001f600 and the text \\ud83d"]
+
+
+def test_a_file_cut_mid_record_on_its_first_line_is_read_past_it(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_text('{"type": "assistant", "uuid": "a0", "messa\n' + _user_record("Always use pnpm, never npm.") + "\n")
+    transcript = read_transcript(path)
+    assert transcript.format == "claude-code" and [s.line for s in transcript.skipped] == [1]
+    assert [t.text for t in transcript.user_turns()] == ["Always use pnpm, never npm."]
+
+
+def test_json_that_does_not_parse_is_refused_not_read_as_the_persons_text(tmp_path: Path) -> None:
+    path = tmp_path / "session-x.json"
+    path.write_text('{"sessionId": "x", "messages": [{"type": "user", "content": "hi"}, ' + "[" * 2000 + "]" * 2000)
+    with pytest.raises(ValidationError, match="looks like JSON but does not parse"):
+        read_transcript(path)
