@@ -52,8 +52,8 @@ class IndexStale(Fallback):
 
 def run_hook(stdin: IO[bytes], stdout: IO[str], *, project: str | None = None) -> int:
     """The command: answer from the index, or hand the payload to the full hook. Always exits 0."""
+    watchdog = Watchdog(_deadline(), on_expiry=_timed_out)  # before reading: a writer that keeps the pipe open
     raw = stdin.read(MAX_PAYLOAD_BYTES + 1)
-    watchdog = Watchdog(_deadline(), on_expiry=_timed_out)
     try:
         output = answer(raw, project)
     except IndexStale as stale:

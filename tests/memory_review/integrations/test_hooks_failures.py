@@ -228,3 +228,34 @@ def test_the_harness_can_still_arm_a_hook_process(project: Project, hook_payload
     env = {**project.env, **fault_env('{"action": "kill", "point": "log.append.before_write"}')}
     done = project.hook(payload_for(hook_payloads["session_start.json"][0]), env=env)
     assert done.returncode == 137, done.stderr
+
+
+@pytest.mark.parametrize("agent", ["claude-code", "codex"])
+def test_a_payload_whose_pipe_stays_open_does_not_hang_the_hook(project: Project, agent: str) -> None:
+    # The review of session 32: the Claude Code hook read stdin before its watchdog started, so a writer that left
+    # the pipe open held it until the agent's own timeout. An upper bound on a stuck process, not a measured time.
+    env = {**project.env, "MEMORY_REVIEW_HOOK_DEADLINE": "1"}
+    payload = {"hook_event_name": "UserPromptSubmit", "session_id": "s1", "cwd": str(project.root), "prompt": "hi"}
+    child = subprocess.Popen(
+        [sys.executable, "-m", "memory_review.cli", "hook", agent],
+        cwd=project.root,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert child.stdin is not None
+    child.stdin.write(json.dumps(payload).encode())
+    child.stdin.flush()  # and left open
+    try:
+        child.wait(timeout=60)  # not communicate(): it would close stdin and end the read itself
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
+        pytest.fail(f"hook {agent} still ran a minute after its 1 s deadline")
+    finally:
+        child.stdin.close()
+    assert child.stdout is not None and child.stderr is not None
+    assert child.returncode == 0 and child.stdout.read() == b""
+    child.stdout.close()
+    child.stderr.close()
