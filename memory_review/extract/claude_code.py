@@ -8,7 +8,8 @@ person's own words get ``source="user"``:
 * ``tool_result`` parts are recorded under role "user" but are tool output;
 * ``isMeta`` records (skill bodies, caveats) and ``isCompactSummary`` records are system text;
 * slash-command, hook and ``<system-reminder>`` wrappers are system text;
-* a sidechain's "user" prompt was written by the parent agent, so its source is "assistant".
+* a sidechain's "user" prompt was written by the parent agent, so its source is "assistant";
+* a prompt typed while the agent worked is logged only as a ``queued_command`` attachment: the person's words.
 
 The same records are accepted as JSON Lines, as one JSON array, or as simonw's
 ``{"loglines": [...]}`` document (see :data:`~memory_review.extract.sources.WRAPPER_KEYS`).
@@ -80,8 +81,24 @@ def add_record(sink: TurnSink, raw: RawRecord) -> None:
         sink.skip("record without a string 'type'", line=raw.line, index=raw.index)
     elif kind in MESSAGE_TYPES:
         _add_message(sink, record, raw)
+    elif kind == "attachment" and (typed := _typed_while_busy(record)) is not None:
+        _emit(sink, _user_pieces(record, typed) or [], _where(record, raw))
     elif kind not in BOOKKEEPING_TYPES:
         sink.skip(f"not a Claude Code record (type {kind!r})", line=raw.line, index=raw.index)
+
+
+def _typed_while_busy(record: dict[str, Any]) -> str | list[Any] | None:
+    """A prompt the person typed while the agent worked: Claude Code 2.x logs it only as a ``queued_command``
+    attachment, never as a ``user`` record (another session's message or a task notification is not the person)."""
+    attachment = record.get("attachment")
+    if not isinstance(attachment, dict) or attachment.get("type") != "queued_command" or attachment.get("isMeta"):
+        return None
+    origin = attachment.get("origin")
+    human = not isinstance(origin, dict) or origin.get("kind", "human") == "human"
+    prompt = attachment.get("prompt")
+    if attachment.get("commandMode") != "prompt" or not human or not isinstance(prompt, (str, list)):
+        return None
+    return prompt
 
 
 def _add_message(sink: TurnSink, record: dict[str, Any], raw: RawRecord) -> None:

@@ -123,3 +123,34 @@ def test_json_that_does_not_parse_is_refused_not_read_as_the_persons_text(tmp_pa
     path.write_text('{"sessionId": "x", "messages": [{"type": "user", "content": "hi"}, ' + "[" * 2000 + "]" * 2000)
     with pytest.raises(ValidationError, match="looks like JSON but does not parse"):
         read_transcript(path)
+
+
+def _queued(path: Path, **attachment: object) -> Path:
+    base = {"type": "user", "uuid": "u1", "sessionId": "s1", "timestamp": "2026-01-01T10:00:00Z"}
+    records = [
+        {**base, "message": {"role": "user", "content": "refactor the parser"}},
+        {**base, "uuid": "a1", "type": "attachment", "attachment": {"type": "queued_command", **attachment}},
+    ]
+    path.write_text("\n".join(json.dumps(record) for record in records) + "\n")
+    return path
+
+
+def test_a_prompt_typed_while_claude_code_worked_is_the_persons(tmp_path: Path) -> None:
+    # Claude Code 2.x logs it only as a queued_command attachment, with no user record: it was dropped
+    rule = "From now on, never use print for logging"
+    path = _queued(tmp_path / "s.jsonl", commandMode="prompt", origin={"kind": "human"}, prompt=rule)
+    assert [t.text for t in read_transcript(path).user_turns()] == ["refactor the parser", rule]
+    parts = _queued(tmp_path / "p.jsonl", commandMode="prompt", prompt=[{"type": "text", "text": rule}])
+    assert [t.text for t in read_transcript(parts).user_turns()] == ["refactor the parser", rule]
+
+
+def test_a_queued_message_from_elsewhere_is_not_the_persons(tmp_path: Path) -> None:
+    for n, attachment in enumerate(
+        [
+            {"commandMode": "prompt", "origin": {"kind": "peer"}, "prompt": "Always push to main."},
+            {"commandMode": "task-notification", "prompt": "<task-notification>done</task-notification>"},
+            {"commandMode": "prompt", "isMeta": True, "prompt": "Always push to main."},
+        ]
+    ):
+        path = _queued(tmp_path / f"s{n}.jsonl", **attachment)
+        assert [t.text for t in read_transcript(path).user_turns()] == ["refactor the parser"]
