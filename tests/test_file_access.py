@@ -72,7 +72,6 @@ ALLOWLIST: dict[tuple[str, str], tuple[int, str]] = {
         "resident off: the server's four names, dir_fd on the checked folder",
     ),
     ("memory_review/resident/control.py", "os.rmdir"): (1, "resident off: the emptied resident folder"),
-    ("memory_review/importers/formats.py", "read_text"): (1, "a file the person imports"),
     ("memory_review/integrations/export.py", "read_bytes"): (1, "the export target (AGENTS.md ...), not a store"),
 }
 
