@@ -118,7 +118,7 @@ def run_worker(*, project: str | None, session: str | None) -> int:
     from memory_review.extract.cli_config import MAX_TIMEOUT
 
     watchdog = Watchdog(MAX_TIMEOUT + WORKER_MARGIN, on_expiry=lambda: None)
-    deadline = time.monotonic() + MAX_TIMEOUT  # no model call starts that could outlast the watchdog
+    deadline = time.monotonic() + MAX_TIMEOUT  # no model call but a run's first starts that could outlast the watchdog
     root: Path | None = None
     job: ExtractionJob | None = None
     try:
@@ -162,9 +162,9 @@ def _one_round(ws: Workspace, state: HookState, session: str, deadline: float) -
 def extract_job(ws: Workspace, state: HookState, job: ExtractionJob, deadline: float | None = None) -> list[str]:
     """Ask the model about the turns not read before, propose what it finds; the candidate ids.
 
-    A long stretch of new turns takes several calls; none starts that could outlast ``deadline`` (the
-    watchdog's), and what the calls that answered found is proposed: the offset moves to where they
-    stopped, so the next Stop asks about the rest (ADR 0155)."""
+    A long stretch of new turns takes several calls; after the first, none starts that could outlast
+    ``deadline`` (the watchdog's), and what the calls that answered found is proposed: the offset moves to
+    where they stopped, so the next Stop asks about the rest (ADR 0155)."""
     from memory_review.extraction import propose_findings, record_failure, run_extractor
 
     path = Path(job.transcript)
