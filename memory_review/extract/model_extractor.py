@@ -51,6 +51,7 @@ from memory_review.safety import redact
 MAX_PROMPT_CHARS = 60_000
 """The size of one call's statements; more statements take more calls (ADR 0155)."""
 SEPARATOR = "\n\n"
+ELIDED = "[…]"  # where the middle of a statement longer than MAX_TURN_CHARS was left out
 MAX_TURN_CHARS = 2_000
 MAX_ITEMS = 50
 MIN_SUPPORT = 0.2
@@ -242,8 +243,8 @@ def batches(transcript: Transcript, start: int = 0) -> list[tuple[list[Turn], in
     """The user's statements from ``start`` on, in order, cut into runs whose prompt fits ``MAX_PROMPT_CHARS``.
 
     Each run comes with the index in ``transcript.turns`` the next run starts from (the end for the last one):
-    once it is answered, every turn before that index has been read. Nothing is left out: a statement longer
-    than ``MAX_TURN_CHARS`` is sent clipped, as it always was.
+    once it is answered, every turn before that index has been read. Every statement is in a run; one longer
+    than ``MAX_TURN_CHARS`` is sent as its two ends (its middle, mostly a paste, elided).
     """
     groups: list[tuple[list[Turn], int]] = []
     current: list[Turn] = []
@@ -268,8 +269,15 @@ def _header(transcript: Transcript) -> str:
 
 def _entry(turn: Turn) -> str:
     # Secrets are redacted before anything leaves the machine (the evidence quote comes from the
-    # transcript itself, and the store redacts what it writes).
-    return f"[turn {turn.turn_id}] {redact(turn.text[:MAX_TURN_CHARS])}"
+    # transcript itself, and the store redacts what it writes), and before a long statement is cut, so no
+    # secret is cut in half where the redaction could no longer see it.
+    text = redact(turn.text)
+    if len(text) > MAX_TURN_CHARS:
+        # A long statement is mostly a paste; what the person asks of it is at either end ("… fix this, and never
+        # again …"): both ends are sent (the review of session 32; before, only the start was).
+        half = MAX_TURN_CHARS // 2
+        text = f"{text[:half]} {ELIDED} {text[-half:]}"
+    return f"[turn {turn.turn_id}] {text}"
 
 
 def render_prompt(transcript: Transcript, turns: list[Turn]) -> str:

@@ -160,3 +160,19 @@ def test_batches_cover_each_statement_once_in_order_within_the_budget(shape: lis
         assert group and len(render_prompt(transcript, group)) <= MAX_PROMPT_CHARS
         following = groups[number + 1][0][0] if number + 1 < len(groups) else None
         assert read_to == (turns.index(following) if following is not None else len(turns))
+
+
+def test_a_long_statement_reaches_the_model_by_both_ends(claude_session, tmp_path: Path) -> None:
+    # The review of session 32: a statement over MAX_TURN_CHARS was sent as its first 2,000 characters, so the rule a
+    # person typed after a pasted log never reached the model, and the turn counted as read.
+    paste = "\n".join(f"2026-01-01 10:00:{n % 60:02d} ERROR worker {n} failed: timeout" for n in range(300))
+    key = "sk-ant-api03-" + "A" * 60
+    transcript = read_transcript(claude_session(("user", f"{paste}\nfix this. {key} {LAST_RULE}")))
+    stand_in, config = _claude(tmp_path)
+    stand_in.act(answer=json.dumps([PNPM]))
+    result = extract_with_agent_cli(transcript, config)
+    [call] = stand_in.calls()
+    asked = call["stdin"]
+    assert LAST_RULE in asked and "worker 0 failed" in asked and "worker 150 failed" not in asked
+    assert key not in asked and "sk-ant-api03-AAAA" not in asked  # redacted before the cut
+    assert [f.memory.id for f in result.findings] == ["pref-pnpm"]
