@@ -178,8 +178,8 @@ class ExtractorRun:
 
     findings: list[Finding]
     proposer: Proposer
+    read_to: int
     failure: str | None = None
-    read_to: int | None = None
 
 
 def run_extractor(

@@ -20,6 +20,7 @@ import argparse
 import json
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from memory_review.errors import ValidationError
 from memory_review.extract.cli_config import AGENT_CLIS, read_config, resolve
 from memory_review.extract.model_extractor import (
     ModelExtraction,
+    Progress,
     batches,
     extract_with_agent_cli,
     extract_with_model,
@@ -59,12 +61,26 @@ def held_out_splits(since: int = 0) -> list[str]:
     return chosen
 
 
-def run_split(name: str, extractor: str, folder: Path = LABELLED) -> SplitRun:
+Extraction = Callable[[Transcript, Progress], ModelExtraction]
+
+
+def extractor_for(extractor: str) -> Extraction:
+    """The extraction ``extract --extractor X`` runs, its CLI found once; ValidationError when it cannot be."""
+    if extractor == "model":
+        return lambda transcript, progress: extract_with_model(transcript, progress=progress)
+    config = resolve(extractor, config=read_config(user_store_dir()))
+    return lambda transcript, progress: extract_with_agent_cli(transcript, config, progress=progress)
+
+
+def run_split(name: str, extraction: Extraction, folder: Path = LABELLED) -> SplitRun:
     """Ask the model about one split (every prompt, as many calls as needed) and judge what it proposes."""
     asked: list[ModelExtraction] = []
 
+    def progress(batch: int, total: int) -> None:
+        print(f"{name}: call {batch} of {total}", file=sys.stderr, flush=True)
+
     def proposals(transcript: Transcript) -> list[PlannedProposal]:
-        result = _extract(transcript, extractor, name)
+        result = extraction(transcript, progress)
         asked.append(result)
         if result.failure is not None:
             return []
@@ -75,16 +91,6 @@ def run_split(name: str, extractor: str, folder: Path = LABELLED) -> SplitRun:
     failure = None if result.failure is None else f"{result.failure.kind}: {result.failure.message}"
     failed_call = failure is not None and result.batches > 0  # a model not configured made no call
     return SplitRun(figures, calls=result.answered + failed_call, failure=failure)
-
-
-def _extract(transcript: Transcript, extractor: str, name: str) -> ModelExtraction:
-    def progress(batch: int, total: int) -> None:
-        print(f"{name}: call {batch} of {total}", file=sys.stderr, flush=True)
-
-    if extractor == "model":
-        return extract_with_model(transcript, progress=progress)
-    config = resolve(extractor, config=read_config(user_store_dir()))
-    return extract_with_agent_cli(transcript, config, progress=progress)
 
 
 def total(runs: list[SplitRun]) -> Figures:
@@ -150,11 +156,12 @@ def main(argv: list[str] | None = None) -> int:
         print(dry_run(names, args.folder))
         return 0
     try:
-        runs = [run_split(name, args.extractor, args.folder) for name in names]
+        extraction = extractor_for(args.extractor)
     except ValidationError as exc:  # the CLI is not found, the person's config.json is damaged
         hint = f" ({exc.hint})" if exc.hint else ""
         print(f"model_eval: error: {exc}{hint}", file=sys.stderr)
         return 2
+    runs = [run_split(name, extraction, args.folder) for name in names]
     print(report(args.extractor, runs))
     if args.json:
         document = [{**asdict(run.figures), "calls": run.calls, "failure": run.failure} for run in runs]

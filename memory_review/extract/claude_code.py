@@ -82,7 +82,7 @@ def add_record(sink: TurnSink, raw: RawRecord) -> None:
     elif kind in MESSAGE_TYPES:
         _add_message(sink, record, raw)
     elif kind == "attachment" and (typed := _typed_while_busy(record)) is not None:
-        _emit(sink, _user_pieces(record, typed) or [], _where(record, raw))
+        _add_content(sink, record, raw, typed)
     elif kind not in BOOKKEEPING_TYPES:
         sink.skip(f"not a Claude Code record (type {kind!r})", line=raw.line, index=raw.index)
 
@@ -107,7 +107,11 @@ def _add_message(sink: TurnSink, record: dict[str, Any], raw: RawRecord) -> None
     if not isinstance(content, (str, list)):
         sink.skip("message without string or list content", line=raw.line, index=raw.index)
         return
-    where = _where(record, raw)
+    _add_content(sink, record, raw, content)
+
+
+def _add_content(sink: TurnSink, record: dict[str, Any], raw: RawRecord, content: str | list[Any]) -> None:
+    """A message's content, or a queued prompt's (an ``attachment`` record: the person's, as a user message is)."""
     if record["type"] == "assistant":
         pieces = _assistant_pieces(content)
     else:
@@ -115,7 +119,7 @@ def _add_message(sink: TurnSink, record: dict[str, Any], raw: RawRecord) -> None
     if pieces is None:
         sink.skip("content part is not an object", line=raw.line, index=raw.index)
         return
-    _emit(sink, pieces, where)
+    _emit(sink, pieces, _where(record, raw))
 
 
 def _where(record: dict[str, Any], raw: RawRecord) -> _Where:

@@ -143,7 +143,8 @@ def extract_with_model(
     """Run the model extractor on the user's turns from ``start``; never raises, failures are in the result."""
     configured = config if config is not None else config_from_env(env)
     if isinstance(configured, ModelFailure):
-        return ModelExtraction(proposer=Proposer(kind="llm", name="memory-review-model"), failure=configured)
+        proposer = Proposer(kind="llm", name="memory-review-model")
+        return ModelExtraction(proposer=proposer, failure=configured, read_to=start)
     proposer = Proposer(kind="llm", name="memory-review-model", model=configured.model)
     label = f"the model {configured.model} ({configured.api})"
 
@@ -204,7 +205,8 @@ def _in_batches(
     findings: list[Finding] = []
     unsupported: list[str] = []
     failed: ModelFailure | None = None
-    read_to, answered = (start, 0) if groups else (len(transcript.turns), 0)
+    answered = 0
+    read_to = start if groups else len(transcript.turns)  # nothing to ask: every turn is read
     for number, (turns, end) in enumerate(groups, 1):
         if number > 1 and deadline is not None and time.monotonic() + timeout > deadline:
             break  # the rest waits for the next run; nothing was asked, so nothing failed

@@ -175,11 +175,10 @@ def extract_job(ws: Workspace, state: HookState, job: ExtractionJob, deadline: f
     run = run_extractor(ws, transcript, job.extractor, start=start, deadline=deadline)
     if run.failure:
         record_failure(ws, transcript, run.failure, agent=job.agent)
-    read_to = len(transcript.turns) if run.read_to is None else run.read_to
-    if read_to < len(transcript.turns):  # stopped short (a failed call, the deadline)
-        if read_to <= start:
+    if run.read_to < len(transcript.turns):  # stopped short (a failed call, the deadline)
+        if run.read_to <= start:
             return []  # nothing answered: the offsets stay, the next Stop asks about these turns again
-        offset = partial_offset(transcript, read_to)
+        offset = partial_offset(transcript, run.read_to)
     findings = new_findings(run.findings, transcript, start)
     with state.extraction_lock():
         summary = propose_findings(ws, findings, transcript=transcript, source=str(path), proposer=run.proposer)

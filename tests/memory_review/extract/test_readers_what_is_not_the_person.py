@@ -154,3 +154,10 @@ def test_a_queued_message_from_elsewhere_is_not_the_persons(tmp_path: Path) -> N
     ):
         path = _queued(tmp_path / f"s{n}.jsonl", **attachment)
         assert [t.text for t in read_transcript(path).user_turns()] == ["refactor the parser"]
+
+
+def test_a_queued_prompt_that_cannot_be_read_is_listed_as_skipped(tmp_path: Path) -> None:
+    path = _queued(tmp_path / "s.jsonl", commandMode="prompt", prompt=["not a content part"])
+    transcript = read_transcript(path)
+    assert [t.text for t in transcript.user_turns()] == ["refactor the parser"]
+    assert [s.reason for s in transcript.skipped] == ["content part is not an object"]
