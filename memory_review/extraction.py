@@ -14,7 +14,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from memory_review.errors import StorageError, ValidationError
-from memory_review.extract import PROPOSER, Finding, extract, extract_with_model, plan, read_transcript
+from memory_review.extract import (
+    FLAG_PREVIOUSLY_DISCARDED,
+    PROPOSER,
+    Finding,
+    extract,
+    extract_with_model,
+    plan,
+    read_transcript,
+)
 from memory_review.extract.cli_config import AGENT_CLIS, read_config, resolve
 from memory_review.extract.model_extractor import ModelExtraction, Progress, extract_with_agent_cli
 from memory_review.extract.prompt_history import OTHER_PROJECT
@@ -122,29 +130,36 @@ def propose_findings(
     failure: str | None = None,
     source: str = "",
     proposer: Proposer = PROPOSER,
+    again_if_discarded: bool = True,
 ) -> ExtractSummary:
     """Dedup findings against both stores and propose what is new (one batch, all or nothing).
 
     A finding already pending, said in a session its candidate has no quote from, raises that candidate
-    (priority high, the new session's quote added: ADR 0050).
+    (priority high, the new session's quote added: ADR 0050). A finding a person discarded before is
+    proposed again, flagged, when a person runs the extraction; the hooks pass ``again_if_discarded=False``
+    (counted as a duplicate), because they re-read turns on their own: a resumed session's file holds its
+    forerunner's turns, and each resume would bring the discarded candidate back (ADR 0159).
     """
     known = known_records(ws)
     planned = plan(
         findings, approved=known.approved, pending=known.pending, discarded=known.discarded, proposer=proposer
     )
+    proposals = planned.proposals
+    if not again_if_discarded:
+        proposals = [p for p in proposals if FLAG_PREVIOUSLY_DISCARDED not in p.flags]
     summary = ExtractSummary(
         source=source,
         format=transcript.format,
         session=transcript.session_id,
         user_turns=len(transcript.user_turns()),
         found=planned.found,
-        skipped_duplicates=len(planned.skipped_duplicates),
-        flagged=planned.flagged,
+        skipped_duplicates=len(planned.skipped_duplicates) + len(planned.proposals) - len(proposals),
+        flagged=sum(1 for p in proposals if p.flags),
         failure=failure,
         other_projects=sum(1 for record in transcript.skipped if record.reason == OTHER_PROJECT),
     )
-    if planned.proposals:
-        states = ws.propose([p.proposal for p in planned.proposals], flags=[p.flags for p in planned.proposals])
+    if proposals:
+        states = ws.propose([p.proposal for p in proposals], flags=[p.flags for p in proposals])
         summary.proposed = [state.candidate.id for state in states]
     summary.raised = raise_repeated(ws, planned.skipped_duplicates, known.candidates, proposer)
     return summary
@@ -212,13 +227,20 @@ def run_extractor(
 
 def _failure_said(extractor: str, result: ModelExtraction) -> str | None:
     failure = result.failure
-    if failure is None:
-        return None
-    said = f"{extractor} extractor failed ({failure.kind}): {failure.message}"
-    if result.answered:
-        done = "batch 1" if result.answered == 1 else f"batches 1 to {result.answered}"
-        said += f"; what {done} found is kept, the statements after it were not read"
-    return said
+    said = []
+    if result.passed_over:
+        count = len(result.passed_over)
+        said.append(
+            f"{extractor} extractor passed over {count} statement{'s' if count > 1 else ''} whose reply it rejected"
+            f" every time ({'; '.join(result.passed_over[:3])}{'; …' if count > 3 else ''}); the rest was read"
+        )
+    if failure is not None:
+        stopped = f"{extractor} extractor failed ({failure.kind}): {failure.message}"
+        if result.answered:
+            done = "batch 1" if result.answered == 1 else f"batches 1 to {result.answered}"
+            stopped += f"; what {done} found is kept, the statements after it were not read"
+        said.append(stopped)
+    return "; then ".join(said) or None
 
 
 @dataclass

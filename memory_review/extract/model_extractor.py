@@ -10,7 +10,9 @@ Off unless the person configures an endpoint (see :mod:`.model_client`). The rul
   verbatim evidence quote; items with no such sentence are dropped and listed;
 * every statement is read: when they do not fit one prompt, they are sent in consecutive batches,
   one call each; a failed call stops the run, keeps what earlier calls found and says where to resume
-  (:attr:`ModelExtraction.read_to`, ADR 0155);
+  (:attr:`ModelExtraction.read_to`, ADR 0155); a reply off the schema has its batch asked about in
+  halves, so one statement the model cannot answer within the rules is passed over, named, and does
+  not stop every later run (ADR 0159);
 * any failure comes back in :attr:`ModelExtraction.failure` — this never raises.
 """
 
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -55,6 +58,8 @@ ELIDED = "[…]"  # where the middle of a statement longer than MAX_TURN_CHARS w
 MAX_TURN_CHARS = 2_000
 MAX_ITEMS = 50
 MIN_SUPPORT = 0.2
+REJECTED_REPLY = frozenset({"schema", "malformed"})
+"""Failures of a reply the model gave, not of the call: asking about fewer statements may answer (ADR 0159)."""
 SIGNAL_MODEL = "model"
 
 # What is durable and what is not is the labelled set's definition (tests/memory_review/extract/labelled/LABELLING.md),
@@ -118,6 +123,9 @@ class ModelExtraction(Strict):
     read_to: int = Field(default=0, ge=0, description="turns[:read_to] were all answered; the rest was not read")
     batches: int = Field(default=0, ge=0, description="how many calls the statements needed")
     answered: int = Field(default=0, ge=0, description="how many of them answered")
+    passed_over: list[str] = Field(
+        default_factory=list, description="statements whose reply was rejected alone: the turn, and why"
+    )
 
 
 Progress = Callable[[int, int], None]
@@ -198,30 +206,47 @@ def _in_batches(
     """Every user statement from ``start`` on, asked about in as many calls as the prompt budget needs.
 
     A failed call stops the run: what earlier calls found is kept, and ``read_to`` says where to resume.
+    A reply rejected for what it says (:data:`REJECTED_REPLY`) is the exception: the same statements would be
+    rejected again on every later run, so their two halves are asked about in turn, down to one statement,
+    which is passed over (named in ``passed_over``) and the run goes on (ADR 0159).
     With a ``deadline`` (``time.monotonic()``), no call after the first starts that its own timeout could carry
     past it: the first always starts, or a timeout as long as the deadline would never ask anything.
     """
     groups = batches(transcript, start)
+    position = {id(turn): index for index, turn in enumerate(transcript.turns)}
+    queue = deque((turns, end, number) for number, (turns, end) in enumerate(groups, 1))
     findings: list[Finding] = []
     unsupported: list[str] = []
+    passed_over: list[str] = []
     failed: ModelFailure | None = None
-    answered = 0
+    answered = calls = announced = 0
     read_to = start if groups else len(transcript.turns)  # nothing to ask: every turn is read
-    for number, (turns, end) in enumerate(groups, 1):
-        if number > 1 and deadline is not None and time.monotonic() + timeout > deadline:
+    while queue:
+        turns, end, number = queue.popleft()
+        if calls and deadline is not None and time.monotonic() + timeout > deadline:
             break  # the rest waits for the next run; nothing was asked, so nothing failed
-        if progress is not None and len(groups) > 1:
+        if progress is not None and len(groups) > 1 and number != announced:
             progress(number, len(groups))
+            announced = number
         reply = answer(render_prompt(transcript, turns))
+        calls += 1
         if isinstance(reply, ModelFailure):
-            where = f"batch {number} of {len(groups)}: " if len(groups) > 1 else ""
-            failed = reply.model_copy(update={"message": (where + reply.message)[:500]})
-            break
-        proposer = reply.proposer
-        found, dropped = _supported(transcript, turns, reply.items, reply.label)
-        findings += found
-        unsupported += dropped
-        read_to, answered = end, number
+            if reply.kind not in REJECTED_REPLY:
+                where = f"batch {number} of {len(groups)}: " if len(groups) > 1 else ""
+                failed = reply.model_copy(update={"message": (where + reply.message)[:500]})
+                break
+            if len(turns) > 1:
+                half = len(turns) // 2
+                queue.extendleft([(turns[half:], end, number), (turns[:half], position[id(turns[half])], number)])
+                continue
+            passed_over.append(f"turn {turns[0].turn_id} ({reply.kind}): {reply.message}"[:300])
+        else:
+            proposer = reply.proposer
+            found, dropped = _supported(transcript, turns, reply.items, reply.label)
+            findings += found
+            unsupported += dropped
+        read_to = end
+        answered = number if end == groups[number - 1][1] else answered
     return ModelExtraction(
         proposer=proposer,
         findings=findings,
@@ -230,6 +255,7 @@ def _in_batches(
         read_to=read_to,
         batches=len(groups),
         answered=answered,
+        passed_over=passed_over,
     )
 
 

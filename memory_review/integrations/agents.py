@@ -71,7 +71,13 @@ def agent_named(name: str) -> HookAgent:
     return AGENTS[name]
 
 
-_HOOK_CONTEXT = re.compile(r"<hook_context>.*?(?:</hook_context>|\Z)", re.DOTALL)
+# A closed span anywhere (the innermost, so a tag the person typed before one is not swallowed with it); one never
+# closed only where Gemini puts one, at the start of the text or of a line (a part of its own), and then to the end,
+# so a block cut short still never reads as the person's. A tag typed mid-sentence, unclosed, is the person's text.
+_HOOK_CONTEXT = re.compile(
+    r"<hook_context>(?:(?!<hook_context>).)*?</hook_context>|^<hook_context>(?!.*</hook_context>).*\Z",
+    re.DOTALL | re.MULTILINE,
+)
 
 
 def without_hook_context(text: str) -> str:

@@ -277,7 +277,7 @@ def extract_new_turns(ws: Workspace, payload: HookPayload, *, deadline: float | 
         transcript = read_transcript(path, session_id=payload.session_id)
         start = resume_index(transcript, seen)
         findings = new_findings(extract(transcript), transcript, start)
-        summary = propose_findings(ws, findings, transcript=transcript, source=str(path))
+        summary = propose_findings(ws, findings, transcript=transcript, source=str(path), again_if_discarded=False)
         # Saved after the proposals: a crash in between re-reads these turns, and dedup makes that a no-op.
         state.save(offsets.with_offset(path, offset_after(transcript, stat)))
     return NewTurnsRead(summary, sum(1 for turn in transcript.turns[start:] if turn.is_user_speaking))

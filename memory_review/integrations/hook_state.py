@@ -7,6 +7,7 @@
     hooks/jobs/<session-id>.lock       held by the one background worker extracting that session
     hooks/jobs/<session-id>.done       the generation of the last job a worker finished for it
     hooks/errors.jsonl                 what went wrong inside a hook (``memory-review hook errors``)
+    hooks/skipped.json                 the sibling sessions skipped, and why, as last logged (logged once)
     hooks/extract.lock                 one extraction at a time per project (filelock, never deleted)
 
 Losing any of it loses nothing that matters: an offset only saves re-reading a
@@ -44,6 +45,7 @@ from memory_review.paths import PROJECT_STORE_DIR
 
 HOOKS_DIR = "hooks"
 ERROR_LOG = "errors.jsonl"
+SKIPPED_FILE = "skipped.json"
 MAX_ERROR_LOG_BYTES = 512 * 1024  # then the log rotates to errors.jsonl.1 (one generation kept)
 MAX_MESSAGE_CHARS = 2000
 MAX_OFFSETS_BYTES = 1024 * 1024
@@ -95,6 +97,17 @@ class ExtractionJob(Strict):
     event: str = Field(default="Stop", max_length=64)
     generation: int = Field(ge=0)
     agent: AgentName = "claude-code"  # whose hook asked: its errors carry it
+
+
+MAX_SKIPPED = 200  # the siblings one pass may skip are far fewer (extract.siblings bounds them)
+
+
+class SkippedSiblings(Strict):
+    """The sibling sessions the last pass across sessions skipped, each with its reason: each is logged once,
+    not on every ``Stop`` (a flood of the same lines pushed real failures out of the rotated log)."""
+
+    v: Literal[1] = 1
+    skipped: dict[str, str] = Field(default_factory=dict, max_length=MAX_SKIPPED)
 
 
 class HookState:
@@ -189,6 +202,24 @@ class HookState:
             _make_folders(self.root, self.jobs)
         with store_lock(self._job_file(session, ".lock"), 0):
             yield
+
+    def skipped_siblings(self) -> dict[str, str]:
+        """The siblings skipped, and why, as last logged (none when the file is absent or not one: derived state)."""
+        with storage_errors(self.root):
+            _check_folders(self.root)
+        data = read_store_file(self.root / SKIPPED_FILE, MAX_OFFSETS_BYTES)
+        try:
+            return SkippedSiblings.model_validate(orjson.loads(data)).skipped if data is not None else {}
+        except (orjson.JSONDecodeError, PydanticValidationError):
+            return {}
+
+    def save_skipped_siblings(self, skipped: dict[str, str]) -> None:
+        """Replace the record of the siblings skipped (the latest pass's, so one readable again is forgotten)."""
+        path = self.root / SKIPPED_FILE
+        data = orjson.dumps(SkippedSiblings(skipped=dict(list(skipped.items())[:MAX_SKIPPED])).model_dump(mode="json"))
+        with storage_errors(path):
+            _make_folders(self.root)
+            atomic_replace(path, data + b"\n")
 
     def _job_file(self, session: str, suffix: str) -> Path:
         return self.jobs / f"{check_session_id(session)}{suffix}"

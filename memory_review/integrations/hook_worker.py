@@ -181,7 +181,9 @@ def extract_job(ws: Workspace, state: HookState, job: ExtractionJob, deadline: f
         offset = partial_offset(transcript, run.read_to)
     findings = new_findings(run.findings, transcript, start)
     with state.extraction_lock():
-        summary = propose_findings(ws, findings, transcript=transcript, source=str(path), proposer=run.proposer)
+        summary = propose_findings(
+            ws, findings, transcript=transcript, source=str(path), proposer=run.proposer, again_if_discarded=False
+        )
         offsets = _offsets(state, job, ws)
         state.save(offsets.with_offset(path, offset))
     return summary.proposed
@@ -236,25 +238,8 @@ def extract_across_sessions(ws: Workspace, job: ExtractionJob) -> list[str]:
         return []
     state = HookState(ws.store_dir("project"), lock_timeout=WORKER_LOCK_TIMEOUT)
     with state.extraction_lock():  # one proposer at a time: the plan's dedup sees the other's candidates
-        summary = propose_findings(ws, not_discarded(ws, findings), transcript=merged, source=str(path))
+        summary = propose_findings(ws, findings, transcript=merged, source=str(path), again_if_discarded=False)
     return summary.proposed
-
-
-def not_discarded(ws: Workspace, findings: list[Finding]) -> list[Finding]:
-    """The findings the plan would not flag as discarded before (those already pending included: a raise).
-
-    ``extract`` proposes a discarded text again, flagged, because a person ran it on purpose; this
-    pass re-reads the whole session on every Stop, so it would bring a discarded candidate back each time.
-    """
-    from memory_review.extract import FLAG_PREVIOUSLY_DISCARDED, plan
-    from memory_review.extract.repetition import PENDING_REASONS
-    from memory_review.extraction import known_records
-
-    known = known_records(ws)
-    planned = plan(findings, approved=known.approved, pending=known.pending, discarded=known.discarded)
-    kept = [p.finding for p in planned.proposals if FLAG_PREVIOUSLY_DISCARDED not in p.flags]
-    # A finding already pending stays: said in a session its candidate has no quote from, it raises it (ADR 0050).
-    return kept + [s.finding for s in planned.skipped_duplicates if s.reason in PENDING_REASONS]
 
 
 def said_here_and_elsewhere(findings: list[Finding], mine: frozenset[str]) -> list[Finding]:
@@ -274,7 +259,14 @@ def said_here_and_elsewhere(findings: list[Finding], mine: frozenset[str]) -> li
 
 
 def _record_skipped(ws: Workspace, job: ExtractionJob, skipped: list[SkippedSibling]) -> None:
+    """Log each sibling skipped once, while it stays skipped for the same reason (not on every Stop)."""
+    state = HookState(ws.store_dir("project"), lock_timeout=WORKER_LOCK_TIMEOUT)
+    logged = state.skipped_siblings()
+    now = {item.path: item.reason for item in skipped}
     payload = HookPayload(hook_event_name=job.event, session_id=job.session)
-    for item in skipped:
-        failure = ValidationError(f"sibling session skipped: {item.reason}", path=item.path)
-        record_error(ws.store_dir("project"), failure, payload=payload, agent=agent_named(job.agent))
+    for path, reason in now.items():
+        if logged.get(path) != reason:
+            failure = ValidationError(f"sibling session skipped: {reason}", path=path)
+            record_error(ws.store_dir("project"), failure, payload=payload, agent=agent_named(job.agent))
+    if now != logged:
+        state.save_skipped_siblings(now)

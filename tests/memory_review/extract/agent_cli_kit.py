@@ -11,7 +11,9 @@ Each stand-in reads its whole stdin, records the call (argv, stdin, cwd, the nes
   ``"say": "..."`` it first writes that to stdout (what a real CLI printed before it hung);
 * ``{"delay": 2, "answer": ...}`` — answers after a while (``overlap`` in a call says another was running);
 * ``{"huge": 20000000}`` — writes that many bytes;
-* ``{"per_call": [scenario, ...]}`` — the n-th call acts out the n-th scenario (the last for later calls).
+* ``{"per_call": [scenario, ...]}`` — the n-th call acts out the n-th scenario (the last for later calls);
+* ``{"when": [[text, scenario], ...], "otherwise": scenario}`` — the first scenario whose text the prompt holds
+  (what a model says depends on what it is asked).
 """
 
 from __future__ import annotations
@@ -45,6 +47,9 @@ if "per_call" in s:  # the n-th call acts out the n-th scenario (the last one fo
     with open(os.path.join(here, "calls.jsonl")) as log:
         n = sum(1 for _ in log)
     s = s["per_call"][min(n, len(s["per_call"])) - 1]
+if "when" in s:  # the first scenario whose text the prompt holds
+    asked = data.decode("utf-8", "replace")
+    s = next((then for text, then in s["when"] if text in asked), s["otherwise"])
 if "delay" in s:
     time.sleep(s["delay"])
 if not overlap:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from memory_review.extract.model_client import Api, ModelConfig, config_from_env
-from memory_review.extract.model_extractor import extract_with_model
+from memory_review.extract.model_extractor import REJECTED_REPLY, extract_with_model
 from memory_review.extract.readers import read_transcript
 from memory_review.extract.transcript import Transcript, Turn
 
@@ -252,11 +252,17 @@ def test_anthropic_good_reply(endpoint: FakeEndpoint) -> None:
     ],
 )
 def test_bad_replies_reject_the_whole_batch(endpoint: FakeEndpoint, api: Api, reply: Reply, kind: str) -> None:
-    endpoint.replies.append(reply)
+    endpoint.replies.extend([reply] * 3)  # the two statements together, then each alone
     result = extract_with_model(transcript(), config=config(endpoint, api=api))
-    assert result.failure is not None and result.failure.kind == kind
     assert result.findings == []
     assert KEY not in result.model_dump_json()
+    if kind not in REJECTED_REPLY:  # the call failed: the run stops, the next one asks again
+        assert result.failure is not None and result.failure.kind == kind and len(endpoint.requests) == 1
+        return
+    # The reply was rejected: the same statements would be every time, so each is asked about alone, then passed over
+    # (ADR 0159); the batch is still all or nothing.
+    assert result.failure is None and len(endpoint.requests) == 3
+    assert [item.split(":")[0] for item in result.passed_over] == [f"turn t0 ({kind})", f"turn t2 ({kind})"]
 
 
 def test_a_redirect_is_not_followed(endpoint: FakeEndpoint) -> None:

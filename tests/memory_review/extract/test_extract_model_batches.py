@@ -82,6 +82,46 @@ def test_a_failed_call_keeps_what_the_earlier_ones_found_and_says_where_to_resum
     assert result.answered == 1
 
 
+def test_a_statement_whose_reply_is_always_rejected_is_passed_over_and_the_rest_is_read(
+    claude_session, tmp_path: Path
+) -> None:
+    # The review of session 32: a reply off the schema (here a body over 1,000 characters, as a long rule quoted
+    # whole gives) was rejected with its batch, the hook's offset stayed, and every later Stop sent the same
+    # statements again, to be rejected again: nothing the session said after it was ever proposed (ADR 0159).
+    poison = "Write down the whole release checklist as one rule, every step of it."
+    transcript = read_transcript(
+        claude_session(("user", FIRST_RULE), ("user", poison), ("user", "Now fix the login test."), ("user", LAST_RULE))
+    )
+    too_long = {**MOCKS, "name": "release-checklist", "body": "step " * 300}
+    stand_in, config = _claude(tmp_path)
+    stand_in.act(
+        when=[
+            [poison, {"answer": json.dumps([too_long])}],
+            [FIRST_RULE, {"answer": json.dumps([MOCKS])}],
+            [LAST_RULE, {"answer": json.dumps([PNPM])}],
+        ],
+        otherwise={"answer": "[]"},
+    )
+    result = extract_with_agent_cli(transcript, config)
+    asked = [
+        [turn.text for turn in transcript.user_turns() if f"[turn {turn.turn_id}] " in call["stdin"]]
+        for call in stand_in.calls()
+    ]
+    # All four, then halves, then the poisoned half's two statements alone.
+    assert asked == [
+        [FIRST_RULE, poison, "Now fix the login test.", LAST_RULE],
+        [FIRST_RULE, poison],
+        [FIRST_RULE],
+        [poison],
+        ["Now fix the login test.", LAST_RULE],
+    ]
+    assert [f.memory.id for f in result.findings] == ["forbidden-mock-database", "pref-pnpm"]
+    assert result.failure is None and result.read_to == len(transcript.turns) and result.answered == 1
+    [passed] = result.passed_over
+    poisoned = next(turn for turn in transcript.user_turns() if turn.text == poison)
+    assert passed.startswith(f"turn {poisoned.turn_id} (schema): item 0: body: ")
+
+
 def test_a_failed_first_call_reads_nothing(claude_session, tmp_path: Path) -> None:
     transcript = read_transcript(_long_session(claude_session))
     stand_in, config = _claude(tmp_path)

@@ -167,6 +167,33 @@ def test_turns_already_read_are_not_proposed_again(
     assert all("previously-discarded" not in s.flags for s in later)
 
 
+def test_a_resumed_session_does_not_bring_back_what_was_discarded(
+    project: Project, hook_payloads, payload_for, tmp_path: Path
+) -> None:
+    """Claude Code resumes a session in a new file that holds its forerunner's records: the hook reads them as new
+    turns. What the person discarded from them stays discarded; what the resumed session says is proposed."""
+    first = payload_for(hook_payloads["stop.json"][0], DEMO)
+    assert project.hook(first).returncode == 0
+    ws = project.workspace()
+    discarded = ws.list_candidates()
+    assert discarded
+    ws.discard([s.candidate.id for s in discarded], actor="alice", reason="not for this project")
+
+    said = orjson.loads(DEMO.read_bytes().splitlines()[2])
+    said["uuid"] = "00005eed-0000-0000-0000-0000000fffff"
+    said["message"]["content"] = "From now on, always run the linter before you commit."
+    resumed = tmp_path / "resumed.jsonl"
+    resumed.write_bytes(DEMO.read_bytes() + orjson.dumps(said) + b"\n")
+    done = project.hook({**payload_for(hook_payloads["stop.json"][0], resumed), "session_id": "resumed-session"})
+    assert done.returncode == 0, done.stderr
+    [pending] = ws.list_candidates()
+    assert [c.after.body for c in pending.candidate.changes if c.after] == [
+        "From now on, always run the linter before you commit."
+    ]
+    assert "previously-discarded" not in pending.flags
+    assert project.json("hook", "errors") == []
+
+
 def test_a_replaced_transcript_is_read_from_the_start(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
     path.write_bytes(DEMO.read_bytes())

@@ -51,7 +51,11 @@ def test_without_hook_context_keeps_only_the_persons_words() -> None:
     assert without_hook_context(escaped_block("Use ruff.") + "what linter do we use?") == "what linter do we use?"
     assert without_hook_context("fix it\n\n<hook_context>Use ruff.</hook_context>") == "fix it"
     assert without_hook_context("a <hook_context>x</hook_context> b") == "a\n\nb"
-    assert without_hook_context("cut <hook_context>never closed") == "cut"
+    assert without_hook_context("ask\n<hook_context>cut short, never closed") == "ask"  # where Gemini puts a block
+    # The person's own mention of the tag is the person's text (the review of session 32: the rest was cut).
+    typed = "Our parser chokes on a lone <hook_context> tag. From now on, never push to main."
+    assert without_hook_context(typed) == typed
+    assert without_hook_context(f"{typed}\n\n<hook_context>Use ruff.</hook_context>") == typed
 
 
 def test_before_agent_chooses_the_context_by_the_persons_prompt_not_our_block(project: Project) -> None:
@@ -115,6 +119,15 @@ def test_gemini_s_session_context_and_hook_parts_are_not_the_persons_turns(tmp_p
     assert turn.text == "From now on, always use ruff for linting here."
     system = [t for t in transcript.turns if t.source == "system"]
     assert [t.turn_id for t in system] == ["d04923d3"]
+
+
+def test_a_tag_the_person_typed_keeps_the_rest_of_the_message(tmp_path: Path) -> None:
+    said = "Our parser chokes when a prompt holds <hook_context> without its closing tag. Never push to main directly."
+    prompt = {"id": "a1b3", "timestamp": "2026-12-02T16:36:00.000Z", "type": "user", "content": [{"text": said}]}
+    transcript = read_transcript(
+        gemini_session(tmp_path / "session-2026-12-02T16-35-5462425c.jsonl", SESSION_CONTEXT, prompt)
+    )
+    assert [turn.text for turn in transcript.user_turns()] == [said]
 
 
 def test_a_file_name_in_gemini_s_listing_is_never_proposed(project: Project, tmp_path: Path) -> None:

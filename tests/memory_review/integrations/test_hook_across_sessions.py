@@ -135,6 +135,18 @@ def test_hostile_siblings_are_skipped_and_recorded(project: Project, projects: P
     assert f"larger than {MAX_SIBLING_BYTES} bytes" in skipped["huge.jsonl"]
     assert {e["event"] for e in errors} == {"Stop"} and {e["session"] for e in errors} == {"sess-own"}
 
+    # The next Stops skip them again and say nothing more: the log is for what changed (the review of session 32: the
+    # same lines on every Stop pushed real failures out of the rotated log).
+    _session(projects, "sess-own", NAMED, CHATTER)
+    _worker_done(project, "sess-own", _stop(project, own, "sess-own"))
+    assert len(project.json("hook", "errors")) == len(errors)
+    (projects / "prose.jsonl").unlink()  # read again, then skipped again for another reason: said again
+    (projects / "prose.jsonl").symlink_to(elsewhere)
+    _session(projects, "sess-own", NAMED, CHATTER, "One more thing.")
+    _worker_done(project, "sess-own", _stop(project, own, "sess-own"))
+    [said] = project.json("hook", "errors")[len(errors) :]
+    assert said["message"].startswith(str(projects / "prose.jsonl")) and "not a regular file" in said["message"]
+
 
 def _real_session_saying(real: Path, folder: Path, name: str, text: str) -> tuple[Path, str]:
     """A copy of a real session with one more user turn shaped like its first user record; its session id."""

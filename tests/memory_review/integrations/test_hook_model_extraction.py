@@ -229,3 +229,31 @@ def test_a_long_stretch_takes_several_calls_and_a_failed_one_is_asked_again_alon
     [again] = stand_in.calls()
     assert SECOND in again["stdin"] and FIRST not in again["stdin"]
     assert again["stdin"].count("[turn ") == 62 - read.turns
+
+
+def test_a_statement_the_model_always_answers_off_schema_does_not_stall_the_session(setup) -> None:
+    """The review of session 32: the batch was rejected on every Stop, the offset never moved, and nothing the session
+    said after it was proposed. Now it is asked about alone, passed over, named in hook errors (ADR 0159)."""
+    project, stand_in, transcript = setup
+    poison = "Write the whole deploy runbook down as one rule."
+    with transcript.open("a", encoding="utf-8") as stream:
+        stream.writelines(_record(n, text) + "\n" for n, text in ((2, poison), (3, SECOND)))
+    too_long = {**ITEMS[0], "name": "deploy-runbook", "body": "step " * 300}
+    stand_in.act(
+        when=[[poison, {"answer": json.dumps([too_long])}], [SECOND, {"answer": json.dumps(ITEMS[1:])}]],
+        otherwise={"answer": json.dumps(ITEMS[:1])},
+    )
+    _stop(project, transcript)
+    _until(lambda: len(project.workspace().list_candidates()) == 2, "both rules, around the statement passed over")
+    [entry] = _until(lambda: project.json("hook", "errors"), "the statement passed over in hook errors")
+    assert "passed over 1 statement" in entry["message"] and "turn u2 (schema)" in entry["message"]
+    hook_state = HookState(project.root / ".memory-review", lock_timeout=1)
+    read = _until(lambda: hook_state.offsets(SESSION).of(transcript.absolute()), "the offset")
+    assert read.turns == 3 and read.size == transcript.stat().st_size  # read to the end: the next Stop asks nothing
+
+    calls = len(stand_in.calls())
+    _stop(project, transcript)
+    job = hook_state.job(SESSION)
+    assert job is not None
+    _until(lambda: (hook_state.done(SESSION) or 0) >= job.generation, "the next Stop's worker")
+    assert len(stand_in.calls()) == calls  # nothing left to ask about
