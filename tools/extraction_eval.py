@@ -468,6 +468,12 @@ SPLITS = (
     "heldout388",
     "heldout389",
     "heldout390",
+    "heldout391",
+    "heldout392",
+    "heldout393",
+    "heldout394",
+    "heldout395",
+    "heldout396",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -943,6 +949,15 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Session 33's fresh record (round 89's heuristic, unchanged since c77fc66, at 91bf4a6e where the lanes began, for
+  held-out 391 to 396): 5 proposals, 5 worth keeping; 0 of 1 rule found.** Six lanes read the rest of Manuel
+  Odendahl's ticket diaries the earlier lanes did not reach: geppetto's of 12–13 and 24–28 February (held-out 391,
+  392), 18–31 March (393, 394), April and May to the 7th (395), and glazed's of April (396): 83 prompts, 1 durable, 31
+  maybe. Many diaries of those months quote no prompt (the agent paraphrased it). All five proposals are his per-ticket
+  "commit at appropriate intervals, keep a diary" (maybes): one person's directive said again ticket after ticket,
+  which each split counts once. Missed: "store all your scripts and test programs in the scripts/ folder of the ticket
+  (…) so that we can retrace your steps", said with no standing word. Fresh record since the hold of ADR 0059: 120 of
+  206 (58%).
 - **Session 32's fresh record (round 88's heuristic, unchanged since f7f196c, at a1fda64 and 7315381 where the lanes
   began, for held-out 381 to 386; round 89 at c77fc66 for 387 to 390): 14 proposals, 12 worth keeping (86%); 4 of 25
   rules found (16%).** Two new sources, found by a scout this session: an agent-kept prompt log that quotes each prompt
