@@ -119,9 +119,16 @@ def section_label(doc: Document, piece: Piece) -> str:
 
 
 def _glob_note(doc: Document) -> str:
-    # A rule Cursor only applies to some files would read as global once injected: say so.
-    globs = doc.meta.get("globs", "") if doc.format == "cursor" else ""
-    return f" (for {globs})" if globs and doc.meta.get("alwaysApply", "").lower() != "true" else ""
+    # A rule Cursor or Claude Code only applies to some files would read as global once injected: say so.
+    globs = _only_for(doc)
+    return f" (for {globs})" if globs else ""
+
+
+def _only_for(doc: Document) -> str:
+    """The files a path-scoped rule applies to (Cursor's ``globs``, Claude Code's rules' ``paths``); '' for all."""
+    if doc.format == "cursor" and doc.meta.get("alwaysApply", "").lower() != "true":
+        return doc.meta.get("globs", "")
+    return doc.meta.get("paths", "") if doc.kind == "Claude Code rules" else ""
 
 
 def _description(label: str, piece: Piece, doc: Document) -> str:
@@ -257,6 +264,8 @@ def _applies(doc: Document) -> str:
         return f" Cursor applies this rule only to files matching {globs}." if globs else ""
     if doc.format == "claude-memory" and doc.meta.get("type"):
         return f" Claude Code saved it as a {doc.meta['type']!r} memory."
+    if doc.kind == "Claude Code rules" and doc.meta.get("paths"):
+        return f" Claude Code applies this rule only to files matching {doc.meta['paths']}."
     return ""
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import posixpath
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
@@ -28,6 +29,7 @@ from memory_review.errors import StorageError, UnsafePathError, ValidationError
 MAX_FILE_BYTES = 256 * 1024
 MAX_TOTAL_BYTES = 4 * 1024 * 1024
 MAX_FILES = 300
+MAX_WALK_ENTRIES = 20_000  # names looked at when a folder is searched below its top (a project tree)
 
 
 @dataclass(frozen=True)
@@ -192,6 +194,49 @@ def _read_capped(path: Path, rel: str) -> bytes:
     if len(data) > MAX_FILE_BYTES:  # grew between stat and read
         raise Refused(f"{rel!r} not read: more than {MAX_FILE_BYTES} bytes")
     return data
+
+
+def walk_names(path: Path, wanted: Callable[[str], bool], *, depth: int, skip: Callable[[str], bool]) -> list[str]:
+    """The files below ``path`` whose name is ``wanted``, as POSIX paths relative to it, sorted, folder by folder.
+
+    Bounded: at most ``depth`` folders down and :data:`MAX_WALK_ENTRIES` entries looked at; a linked folder is never
+    entered (a file that is a link is listed: the reader refuses it if it points outside), nor a folder ``skip`` names.
+    """
+    found: list[str] = []
+    budget = [MAX_WALK_ENTRIES]
+    _walk_names(path, "", wanted, depth, skip, found, budget)
+    return found
+
+
+def _walk_names(
+    folder: Path,
+    prefix: str,
+    wanted: Callable[[str], bool],
+    depth: int,
+    skip: Callable[[str], bool],
+    found: list[str],
+    budget: list[int],
+) -> None:
+    try:
+        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+    except OSError:
+        return
+    budget[0] -= len(entries)
+    if budget[0] < 0:
+        return
+    for entry in entries:
+        if wanted(entry.name) and not _is_dir(entry):
+            found.append(prefix + entry.name)
+    for entry in entries:
+        if depth > 0 and _is_dir(entry) and not skip(entry.name):
+            _walk_names(Path(entry.path), f"{prefix}{entry.name}/", wanted, depth - 1, skip, found, budget)
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
 
 
 def list_dir(path: Path) -> list[str]:

@@ -4,17 +4,20 @@ Formats (auto-detected from the path, or forced with ``format``):
 
 * ``claude-md`` — ``CLAUDE.md``, ``.claude/CLAUDE.md``, ``CLAUDE.local.md``, ``AGENTS.md``,
   ``AGENTS.override.md`` (Codex), ``GEMINI.md`` (Gemini CLI) — any ``*CLAUDE*.md`` / ``*AGENTS*.md`` /
-  ``*GEMINI*.md`` file — with ``@path`` imports;
+  ``*GEMINI*.md`` file — with ``@path`` imports (not in an ``AGENTS.md`` read as such: Codex has none);
+  and Claude Code's rules, every ``*.md`` below ``.claude/rules`` (subfolders too, as Claude Code reads them);
 * ``claude-memory`` — a Claude Code auto-memory folder: ``MEMORY.md`` (an index of
   ``- [Title](file.md) — hook`` links, maybe with notes of its own) and one topic file
   per memory with ``name`` / ``description`` / ``type`` frontmatter;
-* ``cursor`` — Cursor rules: ``.cursor/rules/*.mdc`` (one or more frontmatter blocks,
-  each opening a rule) and the legacy ``.cursorrules``;
+* ``cursor`` — Cursor rules: ``.cursor/rules/**/*.mdc`` (one or more frontmatter blocks,
+  each opening a rule; subfolders too) and the legacy ``.cursorrules``;
 * ``cline`` — a Cline memory bank: ``memory-bank/*.md`` (``projectbrief.md``,
   ``productContext.md``, ``activeContext.md``, ``systemPatterns.md``, ``techContext.md``,
   ``progress.md`` and any extra file).
 
-A project folder may hold several of these; each one found is read, in that order.
+A project folder may hold several of these; each one found is read, in that order. Instruction files in
+its subfolders (``packages/api/AGENTS.md``), which an agent reads only when it works there, are not read: the
+import's notes name them (ADR 0160).
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from pathlib import Path
 
 from memory_review.errors import StorageError, ValidationError
 from memory_review.importers.document import FORMATS, Document, body_range
-from memory_review.importers.files import FileReader, Refused, SourceFile, list_dir, read_regular
+from memory_review.importers.files import FileReader, Refused, SourceFile, list_dir, read_regular, walk_names
 from memory_review.importers.instructions import read_instructions
 from memory_review.importers.markdown import frontmatter_blocks
 
@@ -42,6 +45,11 @@ INSTRUCTION_FILES = (
     "GEMINI.md",
 )
 CODEX_CHAIN_NAMES = ("AGENTS.override.md", "AGENTS.md")
+CLAUDE_RULES = ".claude/rules"
+RULES_DEPTH = 4  # folders below .claude/rules or .cursor/rules
+NESTED_DEPTH = 4  # folders below an imported project searched for instruction files it leaves out
+NESTED_SHOWN = 5
+_NOT_SEARCHED = frozenset({"node_modules", "vendor", "venv", "dist", "build", "target", "__pycache__"})
 CLINE_FILES = (
     "projectbrief.md",
     "productContext.md",
@@ -83,8 +91,38 @@ def collect(reader: FileReader, rel: str, format: str | None = None, *, codex_ch
         found.formats.append(fmt)
         found.documents.extend(READERS[fmt](reader, target, named=target == rel))
     found.formats = list(dict.fromkeys(found.formats))
+    if path.is_dir() and not codex_chain and format in (None, "claude-md"):
+        reader.notes.extend(_nested_note(path))
     found.notes = reader.notes
     return found
+
+
+def _nested_note(path: Path) -> list[str]:
+    """A note naming the instruction files in the folder's subfolders, which a folder import leaves out."""
+    names = {posixpath.basename(name) for name in INSTRUCTION_FILES}
+    nested = [
+        name
+        for name in walk_names(path, names.__contains__, depth=NESTED_DEPTH, skip=_not_searched)
+        if "/" in name and not name.startswith(".claude/")
+    ]
+    if not nested:
+        return []
+    more = len(nested) - NESTED_SHOWN
+    shown = ", ".join(nested[:NESTED_SHOWN]) + (f" and {more} more" if more > 0 else "")
+    files = "file" if len(nested) == 1 else "files"
+    return [
+        f"{len(nested)} instruction {files} in subfolders not read ({shown}): an agent reads them only when it works"
+        " there; import each by name, or a folder's Codex chain with --codex-chain FOLDER"
+    ]
+
+
+def _not_searched(name: str) -> bool:
+    return name.startswith(".") or name in _NOT_SEARCHED
+
+
+def is_claude_rules(path: Path) -> bool:
+    """Whether ``path`` is a ``.claude/rules`` folder (Claude Code's modular rules)."""
+    return path.name == "rules" and path.parent.name == ".claude"
 
 
 # --------------------------------------------------------------------------- detection
@@ -134,9 +172,9 @@ def _folder_plan(reader: FileReader, rel: str, path: Path, forced: str | None) -
         kinds.append(("cline", rel))
     if any(n.endswith(".mdc") for n in names) or ".cursorrules" in names:
         kinds.append(("cursor", rel))
-    if any(_exists(reader, _join(rel, n)) for n in INSTRUCTION_FILES):
+    if any(_exists(reader, _join(rel, n)) for n in INSTRUCTION_FILES) or is_claude_rules(path):
         kinds.append(("claude-md", rel))
-    for sub, fmt in ((".cursor/rules", "cursor"), ("memory-bank", "cline")):
+    for sub, fmt in ((CLAUDE_RULES, "claude-md"), (".cursor/rules", "cursor"), ("memory-bank", "cline")):
         if _exists(reader, _join(rel, sub)) and path.name not in ("rules", "memory-bank"):
             kinds.append((fmt, _join(rel, sub)))
     if forced:
@@ -215,8 +253,13 @@ def _named(reader: FileReader, rel: str, named: bool) -> SourceFile | None:
 
 
 def read_claude_md(reader: FileReader, rel: str, *, named: bool) -> list[Document]:
-    """A ``CLAUDE.md``/``AGENTS.md`` file, or those a project folder holds, with their imports."""
-    if reader.resolve(rel).is_dir():
+    """A ``CLAUDE.md``/``AGENTS.md`` file, or those a project folder holds, with their imports; or the rules
+    of a ``.claude/rules`` folder."""
+    path = reader.resolve(rel)
+    if is_claude_rules(path):
+        names = walk_names(path, lambda name: name.endswith(".md"), depth=RULES_DEPTH, skip=_not_searched)
+        files = [f for name in names if (f := reader.try_read(_join(rel, name))) is not None]
+    elif path.is_dir():
         files = [
             f
             for n in INSTRUCTION_FILES
@@ -229,7 +272,8 @@ def read_claude_md(reader: FileReader, rel: str, *, named: bool) -> list[Documen
 
 def is_user_level(path: Path) -> bool:
     """Whether ``path`` is one of the person's own instruction files, for every project:
-    ``~/.claude/CLAUDE.md``, Codex's ``~/.codex/AGENTS.md`` (``$CODEX_HOME``) or ``~/.gemini/GEMINI.md``."""
+    ``~/.claude/CLAUDE.md`` and ``~/.claude/rules/``, Codex's ``~/.codex/AGENTS.md`` (``$CODEX_HOME``) or
+    ``~/.gemini/GEMINI.md``."""
     home = Path(os.path.expanduser("~"))  # "~" stays as it is when no home is known: no match
     codex = Path(os.environ["CODEX_HOME"]) if os.environ.get("CODEX_HOME") else home / ".codex"
     own = {
@@ -239,7 +283,8 @@ def is_user_level(path: Path) -> bool:
         "GEMINI.md": home / ".gemini",
     }
     folder = own.get(path.name)
-    return folder is not None and path.parent == folder.resolve()
+    rules = (home / CLAUDE_RULES).resolve()
+    return (folder is not None and path.parent == folder.resolve()) or path.is_relative_to(rules)
 
 
 def read_cursor(reader: FileReader, rel: str, *, named: bool) -> list[Document]:
@@ -247,8 +292,9 @@ def read_cursor(reader: FileReader, rel: str, *, named: bool) -> list[Document]:
     if not reader.resolve(rel).is_dir():
         file = _named(reader, rel, named)
         return _rule_documents(file) if file else []
-    names = list_dir(reader.resolve(rel))
-    wanted = [n for n in names if n.endswith(".mdc")] + [n for n in names if n == ".cursorrules"]
+    path = reader.resolve(rel)
+    rules = walk_names(path, lambda name: name.endswith(".mdc"), depth=RULES_DEPTH, skip=_not_searched)
+    wanted = rules + [n for n in list_dir(path) if n == ".cursorrules"]
     files = [reader.try_read(_join(rel, n)) for n in wanted]
     return [doc for f in files if f is not None for doc in _rule_documents(f)]
 

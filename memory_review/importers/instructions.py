@@ -1,5 +1,7 @@
 """``CLAUDE.md`` / ``AGENTS.md`` instruction files, with their ``@path`` imports followed safely.
 
+Not in an ``AGENTS.md`` read as such: Codex has no imports, so ``@CHANGELOG.md`` there is a mention (ADR 0160).
+
 Claude Code lets an instruction file pull in others with ``@path/to/file`` (not inside
 code spans or fenced blocks, relative to the importing file, up to five hops). An
 import here follows the same rules, and stays inside the import root: an absolute or
@@ -57,7 +59,15 @@ def _walk(
             user_level=user_level,
         )
     )
-    for reference in imports(file.lines):
+    references = list(imports(file.lines))
+    if via is None and _kind(file).startswith("AGENTS"):
+        # Codex reads AGENTS.md as it is: "@CHANGELOG.md" there is a mention, not an import (ADR 0160). Claude Code
+        # follows it in an AGENTS.md a CLAUDE.md imports (``via`` set), as it does everywhere.
+        if references:
+            shown = ", ".join(f"@{reference}" for reference in references[:5])
+            reader.notes.append(f"{file.rel}: {shown} not followed (Codex does not import files from AGENTS.md)")
+        references = []
+    for reference in references:
         target = _target(reader, file, reference, stack)
         if target is None:
             continue
@@ -136,6 +146,9 @@ def imports(lines: list[str]) -> Iterator[str]:
 
 
 def _kind(file: SourceFile) -> str:
+    parts = file.path.parts
+    if any(pair == (".claude", "rules") for pair in zip(parts, parts[1:-1], strict=False)):
+        return "Claude Code rules"
     name = posixpath.basename(file.rel).upper()
     for kind in ("AGENTS", "GEMINI"):
         if kind in name:

@@ -30,7 +30,7 @@ MAX_FRONTMATTER_LINES = 40
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _KEY_LINE = re.compile(r"^([ \t]*)([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*$")
-_LIST_LINE = re.compile(r"^[ \t]+-[ \t]")
+_LIST_LINE = re.compile(r"^[ \t]*-[ \t]+(.*?)[ \t]*$")
 
 
 @dataclass(frozen=True)
@@ -91,15 +91,21 @@ def frontmatter_blocks(lines: Sequence[str], *, anywhere: bool = False) -> list[
 
 def _block_at(lines: Sequence[str], start: int) -> Frontmatter | None:
     meta: dict[str, str] = {}
+    listing: str | None = None  # the key whose value is a list, its items joined with ", " (Claude Code's paths:)
     stop = min(len(lines), start + MAX_FRONTMATTER_LINES + 2)
     for index in range(start + 1, stop):
         line = lines[index]
         if line.strip() == "---":
             return Frontmatter(start, index + 1, meta) if meta else None
         match = _KEY_LINE.match(line)
+        item = _LIST_LINE.match(line)
         if match:
-            meta.setdefault(match.group(2), _unquote(match.group(3) or ""))
-        elif line.strip() and not _LIST_LINE.match(line):
+            key, value = match.group(2), _unquote(match.group(3) or "")
+            listing = key if not value and key not in meta else None
+            meta.setdefault(key, value)
+        elif item and listing is not None:
+            meta[listing] = ", ".join(filter(None, (meta[listing], _unquote(item.group(1)))))
+        elif line.strip() and not item:
             return None
     return None
 
