@@ -21,6 +21,9 @@ from memory_review.errors import NotFoundError, StorageError, ValidationError
 
 MAX_LINE_BYTES = 32 * 1024 * 1024
 MAX_DOCUMENT_BYTES = 256 * 1024 * 1024
+MAX_DOCUMENT_NODES = 4_000_000
+"""Objects, arrays and items a whole-file JSON document may hold (counted on its bytes before parsing): many small
+records parse to about 17 times their bytes in Python objects, so the byte cap alone let a 256 MB file need 4 GB."""
 SNIFF_BYTES = 64 * 1024
 _BOM = b"\xef\xbb\xbf"
 _DISCARD_CHUNK = 1024 * 1024
@@ -117,7 +120,17 @@ def read_head(path: Path, size: int = SNIFF_BYTES) -> bytes:
 
 
 def read_document(path: Path, *, max_bytes: int | None = None) -> Any:
-    """Parse a whole file as one JSON document, refusing files over the cap."""
+    """Parse a whole file as one JSON document, refusing files over the caps (bytes, and nodes: see
+    :data:`MAX_DOCUMENT_NODES`)."""
+    raw = document_bytes(path, max_bytes=max_bytes)
+    try:
+        return loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise ValidationError(f"not valid JSON: {exc}", path=path) from exc
+
+
+def document_bytes(path: Path, *, max_bytes: int | None = None) -> bytes:
+    """A whole file's bytes (BOM removed) for parsing as one document; ValidationError over either cap."""
     max_bytes = max_bytes if max_bytes is not None else MAX_DOCUMENT_BYTES
     with open_binary(path) as handle:
         try:
@@ -126,10 +139,16 @@ def read_document(path: Path, *, max_bytes: int | None = None) -> Any:
             raise StorageError(f"cannot read {path}: {exc.strerror}", path=path, errno=exc.errno) from exc
     if len(raw) > max_bytes:
         raise ValidationError(f"JSON document is larger than {max_bytes} bytes", path=path)
-    try:
-        return loads(raw.removeprefix(_BOM))
-    except orjson.JSONDecodeError as exc:
-        raise ValidationError(f"not valid JSON: {exc}", path=path) from exc
+    # An upper bound, without parsing: a comma or brace inside a string counts too.
+    nodes = raw.count(b"{") + raw.count(b"[") + raw.count(b",")
+    if nodes > MAX_DOCUMENT_NODES:
+        raise ValidationError(
+            f"JSON document holds too many records to read whole (about {nodes:,} items, at most"
+            f" {MAX_DOCUMENT_NODES:,})",
+            path=path,
+            hint="split it, or write it as JSON Lines (one record a line), which is read as a stream",
+        )
+    return raw.removeprefix(_BOM)
 
 
 def loads(raw: bytes) -> Any:
@@ -185,9 +204,10 @@ def open_json(path: Path) -> JsonSource | None:
         looked += 1
         if first is not None or not raw.lstrip().startswith(b"{") or looked > LOOK_PAST_BAD_LINES:
             break
+    raw = document_bytes(path)  # too big or too many records to parse whole: said as such, never read as text
     try:
-        return JsonSource(path, "document", read_document(path))
-    except ValidationError:
+        return JsonSource(path, "document", loads(raw))
+    except orjson.JSONDecodeError:
         return None
 
 

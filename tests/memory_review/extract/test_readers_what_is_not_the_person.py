@@ -161,3 +161,16 @@ def test_a_queued_prompt_that_cannot_be_read_is_listed_as_skipped(tmp_path: Path
     transcript = read_transcript(path)
     assert [t.text for t in transcript.user_turns()] == ["refactor the parser"]
     assert [s.reason for s in transcript.skipped] == ["content part is not an object"]
+
+
+@pytest.mark.parametrize("wrap", ["[{}]", '{{"sessionId": "s", "messages": [{}]}}'])
+def test_a_json_document_of_too_many_records_is_refused_before_it_is_parsed(tmp_path: Path, wrap: str) -> None:
+    # The review of session 32: a 100 MB array of small records took 1.7 GB to parse (the byte cap was 256 MB); one
+    # at the cap would have needed about 4 GB, enough to kill a hook's worker. Counted on the bytes now, and said.
+    from memory_review.extract.sources import MAX_DOCUMENT_NODES
+
+    path = tmp_path / "session.json"
+    path.write_text(wrap.format(",".join(["0"] * (MAX_DOCUMENT_NODES + 1))), encoding="utf-8")
+    with pytest.raises(ValidationError, match="too many records to read whole") as caught:
+        read_transcript(path)
+    assert "JSON Lines" in caught.value.hint
