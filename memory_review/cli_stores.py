@@ -135,15 +135,16 @@ def _transcript_formats() -> list[str]:
             nargs="+",
             help="Claude Code session JSONL (or JSON array), Claude Code's prompt history "
             "(~/.claude/history.jsonl: this project's prompts only), Codex rollout JSONL, Gemini CLI session "
-            "JSON, {role, content} JSONL, aider history, text; several session files are read as one run, so a "
-            "rule said in two of them counts as repeated",
+            "JSON, {role, content} JSONL, aider history, a Markdown chat export (SpecStory, Cursor, Windsurf, "
+            "Antigravity), text; several session files are read as one run, so a rule said in two of them counts as "
+            "repeated",
         ),
         # A metavar, so argparse does not list (load) the choices while building the parser.
         arg(
             "--format",
             choices=LazyChoices(_transcript_formats),
             metavar="FORMAT",
-            help="skip auto-detection: claude-code, claude-history, codex, gemini, jsonl, aider or text",
+            help="skip auto-detection: claude-code, claude-history, codex, gemini, jsonl, aider, chat-export or text",
         ),
         arg(
             "--extractor",

@@ -1,4 +1,5 @@
-"""The simpler transcript formats: generic ``{role, content}`` JSON Lines, aider chat history, plain text."""
+"""The simpler transcript formats: generic ``{role, content}`` JSON Lines, aider chat history, plain text
+(Markdown chat exports are :mod:`.chat_export`)."""
 
 from __future__ import annotations
 
@@ -83,7 +84,7 @@ def read_aider(path: Path, sink: TurnSink) -> None:
     """Split aider's history into sessions and user / tool-output / assistant turns."""
     session: str | None = None
     block: _Block | None = None
-    for number, line in _text_lines(path, sink):
+    for number, line in text_lines(path, sink):
         header = AIDER_HEADER.match(line)
         if header:
             _flush_aider(sink, block, session)
@@ -126,7 +127,7 @@ def read_text(path: Path, sink: TurnSink) -> None:
     """Plain text: each paragraph (separated by blank lines) is one user turn."""
     start: int | None = None
     lines: list[str] = []
-    for number, line in _text_lines(path, sink):
+    for number, line in text_lines(path, sink):
         if line.strip():
             start = number if start is None else start
             lines.append(line)
@@ -141,7 +142,8 @@ def _flush_paragraph(sink: TurnSink, start: int | None, lines: list[str]) -> Non
         sink.add(f"line-{start}", "user", "\n".join(lines), "user", line=start)
 
 
-def _text_lines(path: Path, sink: TurnSink) -> Iterator[tuple[int, str]]:
+def text_lines(path: Path, sink: TurnSink) -> Iterator[tuple[int, str]]:
+    """The file's lines as text, numbered from 1; a line too long or not UTF-8 is a skipped record."""
     for number, raw in iter_lines(path):
         text = decode_text_line(raw) if raw is not None else None
         if text is None:

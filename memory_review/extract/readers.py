@@ -4,7 +4,8 @@ Formats: ``claude-code`` (native session JSONL, a JSON array of its records, or
 ``{"loglines": [...]}``), ``claude-history`` (Claude Code's prompt history, ``~/.claude/history.jsonl``: only the
 given project's prompts are read), ``codex`` (Codex CLI rollout JSONL), ``gemini`` (a Gemini CLI session
 document, or its newer JSON Lines), ``jsonl`` (generic ``{role, content}`` per line or in an array),
-``aider`` (``.aider.chat.history.md``) and ``text`` (one user turn per paragraph).
+``aider`` (``.aider.chat.history.md``), ``chat-export`` (Markdown chat exports: SpecStory, Cursor, Windsurf,
+Antigravity) and ``text`` (one user turn per paragraph).
 A file that is none of these is a :class:`~memory_review.errors.ValidationError`.
 """
 
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import cast
 
 from memory_review.errors import ValidationError
-from memory_review.extract import claude_code, codex_gemini, formats, prompt_history
+from memory_review.extract import chat_export, claude_code, codex_gemini, formats, prompt_history
 from memory_review.extract.builder import TurnSink
 from memory_review.extract.sources import WRAPPER_KEYS, JsonSource, open_json, read_head
 from memory_review.extract.transcript import FORMATS, Transcript, TranscriptFormat
@@ -54,6 +55,8 @@ def _read(
     sink = TurnSink()
     if fmt == "aider":
         formats.read_aider(path, sink)
+    elif fmt == "chat-export":
+        chat_export.read_chat_export(path, sink)
     elif fmt == "text":
         formats.read_text(path, sink)
     elif fmt == "claude-history":
@@ -99,8 +102,11 @@ def _detect(path: Path) -> tuple[TranscriptFormat, JsonSource | None]:
             return _json_format(path, source), source
         if text.lstrip()[:1] == "{":  # read as text, a session's every record would be one turn of the person's
             raise ValidationError("looks like JSON but does not parse (cut short, or nested too deep)", path=path)
-    if any(formats.AIDER_HEADER.match(line) for line in text.splitlines()):
+    lines = text.splitlines()
+    if any(formats.AIDER_HEADER.match(line) for line in lines):
         return "aider", None
+    if chat_export.looks_like_chat_export(lines):
+        return "chat-export", None
     return "text", None
 
 

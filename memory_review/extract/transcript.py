@@ -16,9 +16,18 @@ from memory_review.models import Strict
 
 Role = Literal["user", "assistant", "tool", "system"]
 TurnSource = Literal["user", "assistant", "tool-output", "file", "system"]
-TranscriptFormat = Literal["claude-code", "claude-history", "codex", "gemini", "jsonl", "aider", "text"]
+TranscriptFormat = Literal["claude-code", "claude-history", "codex", "gemini", "jsonl", "aider", "chat-export", "text"]
 
-FORMATS: tuple[str, ...] = ("claude-code", "claude-history", "codex", "gemini", "jsonl", "aider", "text")
+FORMATS: tuple[str, ...] = (
+    "claude-code",
+    "claude-history",
+    "codex",
+    "gemini",
+    "jsonl",
+    "aider",
+    "chat-export",
+    "text",
+)
 UNTRUSTED_SOURCES: frozenset[str] = frozenset({"tool-output", "file"})
 
 
