@@ -474,6 +474,11 @@ SPLITS = (
     "heldout394",
     "heldout395",
     "heldout396",
+    "heldout397",
+    "heldout398",
+    "heldout399",
+    "heldout400",
+    "heldout401",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -949,6 +954,27 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Session 33's second fresh record (round 89's heuristic, unchanged since c77fc66, at d6fd0fd4 where the lanes
+  began, for held-out 397 to 401): 10 proposals, 2 worth keeping (20%); 0 of 19 rules found.** A scout found a file
+  family no split had used, Windsurf Cascade and Google Antigravity chat exports (`### User Input` / `### Planner
+  Response`), and two people who commit them: fjung's 93 Antigravity exports of his cycling-team lineage site
+  (fjungplan/chainlines, Apache-2.0; held-out 397 to 399, the first page of 75 of them, 389 prompts, 10 durable, 62
+  maybe) and a solo developer's Windsurf exports of his AI Coding Manager (ltlgrnaiml/ai-coding-manager, MIT; held-out
+  400 and 401, the first two pages of 28, 131 prompts, 9 durable, 24 maybe; six prompts 401 shared word for word with
+  400's copy of one conversation left out at the merge). Worth keeping: "Please remember: one question at a time." (twice,
+  maybes). Mistakes: "… I want it to include the era/season year so I always know exactly what I'm working on." (a
+  purpose clause), "If it's always just the one button then we might not even need this extra button.css …" (a
+  condition), "And as I said before, I'm ok with cutting through, as a trade-off to super big layout height." (a choice
+  for one layout), "Q4 - Present all options to the user and record feedback to improve decisions next time around"
+  (an answer to the agent's design question), and three sentences of a statement he pasted below "Please read the
+  statement below and see if this agrees with our DISC or ADR or SPEC" ("In enterprise-grade stuff, we always include a
+  NOTICE file …", "… Always check the source's license first …", "… always vet and cite origins."). Missed: "I do not
+  want any colored buttons! None, never! …", "I don't want you to run these frontend UI agent tests all the time …",
+  "Please also keep in mind to always follow GEMINI.md and model.md!" (the closing sentence of one opening prompt sent in
+  six sessions), "We can't use PCS under no circumstances for legal reasons!!!", "As always: test first!", his role
+  preamble ("… code that is ruff linted and ruff formatted, full google doc-strings …", three sessions), "ADRs should be
+  orthogonal from each other", "I am a solo-dev, and currently we are greenfield …" and four about the AI Coding
+  Manager's naming conventions. Fresh record since the hold of ADR 0059: 122 of 216 (56%).
 - **Session 33's fresh record (round 89's heuristic, unchanged since c77fc66, at 91bf4a6e where the lanes began, for
   held-out 391 to 396): 5 proposals, 5 worth keeping; 0 of 1 rule found.** Six lanes read the rest of Manuel
   Odendahl's ticket diaries the earlier lanes did not reach: geppetto's of 12–13 and 24–28 February (held-out 391,
