@@ -41,7 +41,7 @@ from typing import Any
 from memory_review.extract.builder import TurnSink
 from memory_review.extract.sources import RawRecord
 from memory_review.extract.transcript import Role, TurnSource
-from memory_review.integrations.agents import without_hook_context
+from memory_review.integrations.agents import cut_spans, without_hook_context
 
 CODEX_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
 # The older rollout layout (Codex before the {timestamp, type, payload} envelope): the first line is
@@ -261,15 +261,15 @@ def _gemini_user_text(text: str) -> tuple[str, TurnSource]:
 
 # "@CONTRIBUTING.md fix the test": Gemini records the prompt with each referenced file's text appended between these
 # markers (its own history view strips them); the file is whoever wrote it, not the person
-_REFERENCED_FILES = re.compile(
-    r"^--- Content from referenced files ---$.*?(?:^--- End of content ---$|\Z)", re.M | re.S
-)
+_REFERENCED_OPEN = "--- Content from referenced files ---"
+_REFERENCED_CLOSE = "--- End of content ---"
 
 
 def _without_referenced_files(text: str) -> str:
-    if "--- Content from referenced files ---" not in text:
+    if _REFERENCED_OPEN not in text:
         return text
-    return "\n\n".join(part.strip() for part in _REFERENCED_FILES.split(text) if part.strip())
+    pieces = cut_spans(text, _REFERENCED_OPEN, _REFERENCED_CLOSE, whole_lines=True)
+    return "\n\n".join(part.strip() for part in pieces if part.strip())
 
 
 def _gemini_tool_output(call: dict[str, Any]) -> str:

@@ -20,7 +20,6 @@ its events map to ours and its failures are recorded under its own name (ADR 002
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -71,18 +70,60 @@ def agent_named(name: str) -> HookAgent:
     return AGENTS[name]
 
 
-# A closed span anywhere (the innermost, so a tag the person typed before one is not swallowed with it); one never
-# closed only where Gemini puts one, at the start of the text or of a line (a part of its own), and then to the end,
-# so a block cut short still never reads as the person's. A tag typed mid-sentence, unclosed, is the person's text.
-_HOOK_CONTEXT = re.compile(
-    r"<hook_context>(?:(?!<hook_context>).)*?</hook_context>|^<hook_context>(?!.*</hook_context>).*\Z",
-    re.DOTALL | re.MULTILINE,
-)
+_OPEN = "<hook_context>"
+_CLOSE = "</hook_context>"
 
 
 def without_hook_context(text: str) -> str:
     """``text`` without Gemini's ``<hook_context>…</hook_context>`` spans (what hooks added to a prompt,
-    our own context block among it), the rest joined by a blank line."""
-    if "<hook_context>" not in text:
+    our own context block among it), the rest joined by a blank line.
+
+    A closed span anywhere (the innermost, so a tag the person typed before one is not swallowed with it); one never
+    closed only where Gemini puts one, at the start of the text or of a line (a part of its own), and then to the
+    end, so a block cut short never reads as the person's; a tag typed mid-sentence, unclosed, is the person's text.
+    """
+    if _OPEN not in text:
         return text
-    return "\n\n".join(part.strip() for part in _HOOK_CONTEXT.split(text) if part.strip())
+    return "\n\n".join(part.strip() for part in cut_spans(text, _OPEN, _CLOSE) if part.strip())
+
+
+def cut_spans(text: str, opening: str, closing: str, *, whole_lines: bool = False) -> list[str]:
+    """The pieces of ``text`` left when every ``opening``…``closing`` span is cut out (see
+    :func:`without_hook_context`); with ``whole_lines``, a marker counts only as a line of its own.
+
+    One pass with ``str.find``, each marker position found once: the text is untrusted and may be megabytes of
+    markers (a pattern with a lookahead to the end of the text took minutes on 2 MB, session 33's review).
+    """
+    pieces: list[str] = []
+    kept = 0  # the start of the text not yet cut or kept
+    start = _marker(text, opening, 0, whole_lines)
+    close = _marker(text, closing, 0, whole_lines)
+    while start >= 0:
+        after = start + len(opening)
+        following = _marker(text, opening, after, whole_lines)
+        if close < after:
+            close = _marker(text, closing, after, whole_lines)
+        if close >= 0 and (following < 0 or close < following):  # closed before the next one opens: cut it
+            pieces.append(text[kept:start])
+            kept = close + len(closing)
+            start = _marker(text, opening, kept, whole_lines)
+            continue
+        if close < 0 and (start == 0 or text[start - 1] == "\n"):  # never closed, where Gemini puts one: to the end
+            pieces.append(text[kept:start])
+            return pieces
+        start = following  # typed by the person (mid-line, or closed only after another opens): their text
+    pieces.append(text[kept:])
+    return pieces
+
+
+def _marker(text: str, marker: str, at: int, whole_lines: bool) -> int:
+    """The next ``marker`` from ``at`` (-1: none); with ``whole_lines``, only one that is a line of its own."""
+    found = text.find(marker, at)
+    while whole_lines and found >= 0 and not _is_line(text, found, len(marker)):
+        found = text.find(marker, found + 1)
+    return found
+
+
+def _is_line(text: str, at: int, size: int) -> bool:
+    end = at + size
+    return (at == 0 or text[at - 1] == "\n") and (end == len(text) or text[end] in "\r\n")

@@ -145,3 +145,12 @@ def test_a_file_name_in_gemini_s_listing_is_never_proposed(project: Project, tmp
     done = project.hook(payload, agent="gemini")
     assert done.returncode == 0 and done.stderr == b"", done.stderr
     assert project.workspace().list_candidates() == []
+
+
+def test_megabytes_of_tags_are_cut_in_one_pass() -> None:
+    # Session 33's review: a pattern with a lookahead to the end of the text took 18 s on a 1 MB prompt and minutes on a
+    # Gemini session of 2 MB (a watchdog cannot stop a regular expression). This input took hours; one pass now.
+    tags = "<hook_context>\n" * 200_000
+    text = f"{tags}</hook_context>\n{'x' * 1_000_000}\nnever push to main"
+    assert without_hook_context(text).endswith("never push to main")
+    assert without_hook_context("ask\n" + tags) == "ask"  # never closed, at the start of a line: cut to the end
