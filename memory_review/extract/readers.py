@@ -107,6 +107,12 @@ def _detect(path: Path) -> tuple[TranscriptFormat, JsonSource | None]:
         return "aider", None
     if chat_export.looks_like_chat_export(lines):
         return "chat-export", None
+    unsplit = chat_export.unsplit_export(lines)
+    if unsplit is not None:  # read as text, its answers would be "the person's" (ADR 0162)
+        name, instead = unsplit
+        raise ValidationError(
+            f"looks like {name}, which cannot be split into the person's turns and the agent's", path=path, hint=instead
+        )
     return "text", None
 
 
