@@ -136,8 +136,8 @@ def _transcript_formats() -> list[str]:
             help="Claude Code session JSONL (or JSON array), Claude Code's prompt history "
             "(~/.claude/history.jsonl: this project's prompts only), Codex rollout JSONL, Gemini CLI session "
             "JSON, {role, content} JSONL, aider history, a Markdown chat export (SpecStory, Cursor, Windsurf, "
-            "Antigravity, Cline, Claude.ai/ChatGPT exporters, Gemini share), text; several session files are read as one run, so a rule said in two of them counts as "
-            "repeated",
+            "Antigravity, Cline, Claude.ai/ChatGPT exporters, Gemini share), text; several session files are read as "
+            "one run, so a rule said in two of them counts as repeated",
         ),
         # A metavar, so argparse does not list (load) the choices while building the parser.
         arg(
