@@ -231,8 +231,9 @@ def _failure_said(extractor: str, result: ModelExtraction) -> str | None:
     if result.passed_over:
         count = len(result.passed_over)
         said.append(
-            f"{extractor} extractor passed over {count} statement{'s' if count > 1 else ''} whose reply it rejected"
-            f" every time ({'; '.join(result.passed_over[:3])}{'; …' if count > 3 else ''}); the rest was read"
+            f"{extractor} extractor passed over {count} statement{'s' if count > 1 else ''} whose reply was rejected"
+            f" when asked about alone, while the rest was answered ({'; '.join(result.passed_over[:3])}"
+            f"{'; …' if count > 3 else ''})"
         )
     if failure is not None:
         stopped = f"{extractor} extractor failed ({failure.kind}): {failure.message}"

@@ -10,9 +10,9 @@ Off unless the person configures an endpoint (see :mod:`.model_client`). The rul
   verbatim evidence quote; items with no such sentence are dropped and listed;
 * every statement is read: when they do not fit one prompt, they are sent in consecutive batches,
   one call each; a failed call stops the run, keeps what earlier calls found and says where to resume
-  (:attr:`ModelExtraction.read_to`, ADR 0155); a reply off the schema has its batch asked about in
-  halves, so one statement the model cannot answer within the rules is passed over, named, and does
-  not stop every later run (ADR 0159);
+  (:attr:`ModelExtraction.read_to`, ADR 0155); a reply off the schema has its batch searched in halves,
+  so one statement the model cannot answer within the rules, while it answers the rest, is passed over,
+  named, and does not stop every later run (ADR 0159);
 * any failure comes back in :attr:`ModelExtraction.failure` — this never raises.
 """
 
@@ -20,9 +20,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pydantic import ConfigDict, Field, field_validator
 from pydantic import ValidationError as PydanticValidationError
@@ -205,58 +204,107 @@ def _in_batches(
 ) -> ModelExtraction:
     """Every user statement from ``start`` on, asked about in as many calls as the prompt budget needs.
 
-    A failed call stops the run: what earlier calls found is kept, and ``read_to`` says where to resume.
-    A reply rejected for what it says (:data:`REJECTED_REPLY`) is the exception: the same statements would be
-    rejected again on every later run, so their two halves are asked about in turn, down to one statement,
-    which is passed over (named in ``passed_over``) and the run goes on (ADR 0159).
+    A failed call stops the run: what earlier calls found is kept, and ``read_to`` says where to resume. A reply
+    rejected for what it says (:data:`REJECTED_REPLY`) may be one statement's doing, which would stall every later run
+    on it, so its batch is searched for that statement: its first half is asked about, then (when that answered) its
+    second; a statement rejected alone while another part of the run answered is passed over (named in
+    ``passed_over``) and the run goes on. When nothing answered, the model is the problem, not a statement: the run
+    stops there, as for a failed call, and the next asks again (ADR 0159, after review).
     With a ``deadline`` (``time.monotonic()``), no call after the first starts that its own timeout could carry
     past it: the first always starts, or a timeout as long as the deadline would never ask anything.
     """
+    run = _Run(transcript, answer, proposer, timeout, deadline)
     groups = batches(transcript, start)
-    position = {id(turn): index for index, turn in enumerate(transcript.turns)}
-    queue = deque((turns, end, number) for number, (turns, end) in enumerate(groups, 1))
-    findings: list[Finding] = []
-    unsupported: list[str] = []
-    passed_over: list[str] = []
-    failed: ModelFailure | None = None
-    answered = calls = announced = 0
-    read_to = start if groups else len(transcript.turns)  # nothing to ask: every turn is read
-    while queue:
-        turns, end, number = queue.popleft()
-        if calls and deadline is not None and time.monotonic() + timeout > deadline:
+    run.read_to = start if groups else len(transcript.turns)  # nothing to ask: every turn is read
+    for number, (turns, end) in enumerate(groups, 1):
+        if run.calls and run.past_deadline():
             break  # the rest waits for the next run; nothing was asked, so nothing failed
-        if progress is not None and len(groups) > 1 and number != announced:
+        if progress is not None and len(groups) > 1:
             progress(number, len(groups))
-            announced = number
-        reply = answer(render_prompt(transcript, turns))
-        calls += 1
-        if isinstance(reply, ModelFailure):
-            if reply.kind not in REJECTED_REPLY:
-                where = f"batch {number} of {len(groups)}: " if len(groups) > 1 else ""
-                failed = reply.model_copy(update={"message": (where + reply.message)[:500]})
-                break
-            if len(turns) > 1:
-                half = len(turns) // 2
-                queue.extendleft([(turns[half:], end, number), (turns[:half], position[id(turns[half])], number)])
-                continue
-            passed_over.append(f"turn {turns[0].turn_id} ({reply.kind}): {reply.message}"[:300])
-        else:
-            proposer = reply.proposer
-            found, dropped = _supported(transcript, turns, reply.items, reply.label)
-            findings += found
-            unsupported += dropped
-        read_to = end
-        answered = number if end == groups[number - 1][1] else answered
+        failed = run.ask(turns, end) or run.unresolved()
+        if failed is not None:
+            where = f"batch {number} of {len(groups)}: " if len(groups) > 1 else ""
+            run.failure = failed.model_copy(update={"message": (where + failed.message)[:500]})
+            break
+        if run.read_to < end:
+            break  # the deadline came inside the batch
+        run.answered = number
     return ModelExtraction(
-        proposer=proposer,
-        findings=findings,
-        unsupported=unsupported,
-        failure=failed,
-        read_to=read_to,
+        proposer=run.proposer,
+        findings=run.findings,
+        unsupported=run.unsupported,
+        failure=run.failure,
+        read_to=run.read_to,
         batches=len(groups),
-        answered=answered,
-        passed_over=passed_over,
+        answered=run.answered,
+        passed_over=run.passed_over,
     )
+
+
+@dataclass
+class _Run:
+    """One run's calls and what they gave; :meth:`ask` searches a rejected batch for the statement behind it."""
+
+    transcript: Transcript
+    answer: Callable[[str], _Answered | ModelFailure]
+    proposer: Proposer
+    timeout: float
+    deadline: float | None
+    findings: list[Finding] = field(default_factory=list)
+    unsupported: list[str] = field(default_factory=list)
+    passed_over: list[str] = field(default_factory=list)
+    failure: ModelFailure | None = None
+    read_to: int = 0
+    answered: int = 0
+    calls: int = 0
+    some_answered: bool = False  # the model gave a valid reply in this run: a rejection is then the statement's
+    pending: list[tuple[Turn, ModelFailure]] = field(default_factory=list)
+    """Statements rejected alone before anything answered: passed over once something does, else the run stops."""
+
+    def past_deadline(self) -> bool:
+        return self.deadline is not None and time.monotonic() + self.timeout > self.deadline
+
+    def ask(self, turns: list[Turn], end: int) -> ModelFailure | None:
+        """Ask about ``turns`` (read up to ``end`` once answered); the failure that stops the run, or None."""
+        reply = self.answer(render_prompt(self.transcript, turns))
+        self.calls += 1
+        if not isinstance(reply, ModelFailure):
+            self.proposer, self.some_answered = reply.proposer, True
+            for turn, rejected in self.pending:  # the model answers: what it rejected alone was the statement's doing
+                self._pass_over(turn, rejected)
+            self.pending = []
+            found, dropped = _supported(self.transcript, turns, reply.items, reply.label)
+            self.findings += found
+            self.unsupported += dropped
+            self.read_to = end
+            return None
+        if reply.kind not in REJECTED_REPLY:
+            return reply
+        if len(turns) == 1:
+            if self.some_answered:
+                self._pass_over(turns[0], reply)
+                self.read_to = end
+                return None
+            # Nothing answered yet: the model, not this statement, may be what fails. The rest decides; two statements
+            # rejected alone with nothing answered, and it is the model: the run stops before the first of them.
+            self.pending.append((turns[0], reply))
+            return reply if len(self.pending) >= 2 else None
+        half = len(turns) // 2
+        middle = self.transcript.turns.index(turns[half])
+        for part, part_end in ((turns[:half], middle), (turns[half:], end)):
+            if self.past_deadline():
+                return None  # read_to says how far it got; the rest waits for the next run
+            failed = self.ask(part, part_end)
+            if failed is not None:
+                return failed
+        return None
+
+    def _pass_over(self, turn: Turn, reply: ModelFailure) -> None:
+        self.passed_over.append(f"turn {turn.turn_id} ({reply.kind}): {reply.message}"[:300])
+
+    def unresolved(self) -> ModelFailure | None:
+        """The rejection that ends the run when nothing answered at all; ``read_to`` is left before its statement."""
+        return self.pending[0][1] if self.pending else None
 
 
 def _model_name(reported: str | None) -> str | None:

@@ -122,6 +122,41 @@ def test_a_statement_whose_reply_is_always_rejected_is_passed_over_and_the_rest_
     assert passed.startswith(f"turn {poisoned.turn_id} (schema): item 0: body: ")
 
 
+def test_a_model_that_answers_nothing_within_the_rules_stops_the_run_after_a_few_calls(
+    claude_session, tmp_path: Path
+) -> None:
+    # The review of session 33: a model that fences its JSON (many do) made every reply "malformed"; the search asked
+    # about each of 40 statements alone (79 calls) and passed every one over, so the hook's offset moved past them all.
+    transcript = read_transcript(claude_session(*(("user", f"Statement {n}: look at module m{n}.") for n in range(40))))
+    stand_in, config = _claude(tmp_path)
+    stand_in.act(answer="```json\n[]\n```")
+    result = extract_with_agent_cli(transcript, config)
+    assert len(stand_in.calls()) <= 8  # the batch, halves down to one statement, and the next one alone
+    assert result.failure is not None and result.failure.kind == "malformed"
+    assert result.passed_over == [] and result.read_to == 0 and result.findings == []
+
+
+def test_one_bad_reply_about_one_statement_loses_nothing(claude_session, tmp_path: Path) -> None:
+    transcript = read_transcript(claude_session(("user", LAST_RULE)))
+    stand_in, config = _claude(tmp_path)
+    stand_in.act(per_call=[{"answer": "Sure! Here is the JSON you asked for."}, {"answer": json.dumps([PNPM])}])
+    first = extract_with_agent_cli(transcript, config)
+    assert first.failure is not None and first.passed_over == [] and first.read_to == 0
+    again = extract_with_agent_cli(transcript, config)  # the next run asks again, and the model answers
+    assert [f.memory.id for f in again.findings] == ["pref-pnpm"] and again.read_to == len(transcript.turns)
+
+
+def test_a_statement_rejected_first_is_passed_over_once_the_rest_is_answered(claude_session, tmp_path: Path) -> None:
+    poison = "Write down the whole release checklist as one rule, every step of it."
+    transcript = read_transcript(claude_session(("user", poison), ("user", LAST_RULE)))
+    too_long = {**MOCKS, "name": "release-checklist", "body": "step " * 300}
+    stand_in, config = _claude(tmp_path)
+    stand_in.act(when=[[poison, {"answer": json.dumps([too_long])}]], otherwise={"answer": json.dumps([PNPM])})
+    result = extract_with_agent_cli(transcript, config)
+    assert len(stand_in.calls()) == 3 and result.failure is None and result.read_to == len(transcript.turns)
+    assert [f.memory.id for f in result.findings] == ["pref-pnpm"] and len(result.passed_over) == 1
+
+
 def test_a_failed_first_call_reads_nothing(claude_session, tmp_path: Path) -> None:
     transcript = read_transcript(_long_session(claude_session))
     stand_in, config = _claude(tmp_path)
