@@ -146,7 +146,7 @@ def propose_findings(
     )
     proposals = planned.proposals
     if not again_if_discarded:
-        proposals = [p for p in proposals if FLAG_PREVIOUSLY_DISCARDED not in p.flags]
+        proposals = [p for p in proposals if not _discarded_before(p.flags, p.finding, known.discarded_quotes)]
     summary = ExtractSummary(
         source=source,
         format=transcript.format,
@@ -163,6 +163,17 @@ def propose_findings(
         summary.proposed = [state.candidate.id for state in states]
     summary.raised = raise_repeated(ws, planned.skipped_duplicates, known.candidates, proposer)
     return summary
+
+
+def _discarded_before(flags: frozenset[str], finding: Finding, discarded_quotes: frozenset[str]) -> bool:
+    """Whether a person discarded this finding before: its text (the plan's flag), or a quote of its evidence, which
+    a model rewords around (the review of session 33: a resumed session's forerunner turns, re-read by the model
+    worker, brought a discarded rule back in other words with the same quote)."""
+    return FLAG_PREVIOUSLY_DISCARDED in flags or any(_said(e.quote) in discarded_quotes for e in finding.evidence)
+
+
+def _said(quote: str) -> str:
+    return " ".join(quote.split()).casefold()
 
 
 def raise_repeated(
@@ -253,6 +264,8 @@ class KnownRecords:
     discarded: list[ProposedMemory]
     candidates: list[Candidate] = field(default_factory=list)
     """The pending candidates themselves, for a raise (ADR 0050)."""
+    discarded_quotes: frozenset[str] = frozenset()
+    """The evidence quotes of the discarded candidates, spaces and case folded (ADR 0159)."""
 
 
 def known_records(ws: Workspace) -> KnownRecords:
@@ -261,8 +274,12 @@ def known_records(ws: Workspace) -> KnownRecords:
     approved = [m for store in stores for m in store.view().memories()]
     waiting = [cand for store in stores for cand in store.pending()]
     pending = [_proposed(c.after) for cand in waiting for c in cand.changes if c.after is not None]
-    discarded = [p for store in stores for p in _discarded(store)]
-    return KnownRecords(approved=approved, pending=pending, discarded=discarded, candidates=waiting)
+    rejected = [cand for store in stores for cand in _discarded(store)]
+    discarded = [_proposed(c.after) for cand in rejected for c in cand.changes if c.after]
+    quotes = frozenset(_said(e.quote) for cand in rejected for e in cand.evidence)
+    return KnownRecords(
+        approved=approved, pending=pending, discarded=discarded, candidates=waiting, discarded_quotes=quotes
+    )
 
 
 def _pending_ref(candidate: Candidate) -> PendingRef:
@@ -278,10 +295,10 @@ def _pending_ref(candidate: Candidate) -> PendingRef:
     )
 
 
-def _discarded(store: Store) -> list[ProposedMemory]:
+def _discarded(store: Store) -> list[Candidate]:
     from memory_review.discarded import discarded_candidates
 
-    return [_proposed(c.after) for cand in discarded_candidates(store) for c in cand.changes if c.after]
+    return discarded_candidates(store)
 
 
 def _proposed(memory: Memory) -> ProposedMemory:

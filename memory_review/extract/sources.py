@@ -25,6 +25,7 @@ MAX_DOCUMENT_NODES = 4_000_000
 """Objects, arrays and items a whole-file JSON document may hold (counted on its bytes before parsing): many small
 records parse to about 17 times their bytes in Python objects, so the byte cap alone let a 256 MB file need 4 GB."""
 SNIFF_BYTES = 64 * 1024
+FIRST_LINE_COUNTED = 1024 * 1024
 _BOM = b"\xef\xbb\xbf"
 _DISCARD_CHUNK = 1024 * 1024
 # Keys under which whole-session documents keep their records (simonw's exports use "loglines").
@@ -39,6 +40,7 @@ _LONE_SURROGATE = re.compile(
 )
 
 JsonLayout = Literal["lines", "document"]
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')  # a JSON string, escapes and all (unrolled: no backtracking)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,8 +141,20 @@ def document_bytes(path: Path, *, max_bytes: int | None = None) -> bytes:
             raise StorageError(f"cannot read {path}: {exc.strerror}", path=path, errno=exc.errno) from exc
     if len(raw) > max_bytes:
         raise ValidationError(f"JSON document is larger than {max_bytes} bytes", path=path)
-    # An upper bound, without parsing: a comma or brace inside a string counts too.
-    nodes = raw.count(b"{") + raw.count(b"[") + raw.count(b",")
+    check_nodes(raw, path)
+    return raw.removeprefix(_BOM)
+
+
+def check_nodes(raw: bytes, path: Path) -> None:
+    """ValidationError when a JSON document would parse to more than :data:`MAX_DOCUMENT_NODES` objects and items.
+
+    Counted on the bytes: first every ``{``, ``[`` and ``,`` (an upper bound, one C pass); only a document over the
+    cap by that count is counted again with its strings blanked (a comma-heavy tool output in an ordinary session
+    is not refused, the review of session 33).
+    """
+    if _nodes(raw) <= MAX_DOCUMENT_NODES:
+        return
+    nodes = _nodes(_STRING.sub(b'""', raw))
     if nodes > MAX_DOCUMENT_NODES:
         raise ValidationError(
             f"JSON document holds too many records to read whole (about {nodes:,} items, at most"
@@ -148,7 +162,10 @@ def document_bytes(path: Path, *, max_bytes: int | None = None) -> bytes:
             path=path,
             hint="split it, or write it as JSON Lines (one record a line), which is read as a stream",
         )
-    return raw.removeprefix(_BOM)
+
+
+def _nodes(raw: bytes) -> int:
+    return raw.count(b"{") + raw.count(b"[") + raw.count(b",")
 
 
 def loads(raw: bytes) -> Any:
@@ -196,6 +213,8 @@ def open_json(path: Path) -> JsonSource | None:
     for _number, raw in iter_lines(path):
         if raw is None or not raw.strip():
             continue
+        if len(raw) > FIRST_LINE_COUNTED:  # a whole document on one line: counted before it is parsed (ADR 0161)
+            check_nodes(raw, path)
         first = _loads_or_none(raw)
         if isinstance(first, dict) and not _is_wrapper(first) and not _is_session_document(first):
             return JsonSource(path, "lines")

@@ -257,17 +257,25 @@ def read_claude_md(reader: FileReader, rel: str, *, named: bool) -> list[Documen
     of a ``.claude/rules`` folder."""
     path = reader.resolve(rel)
     if is_claude_rules(path):
-        names = walk_names(path, lambda name: name.endswith(".md"), depth=RULES_DEPTH, skip=_not_searched)
-        files = [f for name in names if (f := reader.try_read(_join(rel, name))) is not None]
+        names = walk_names(path, lambda name: name.endswith(".md"), depth=RULES_DEPTH, skip=_hidden)
+        targets = [_join(rel, name) for name in names]
     elif path.is_dir():
-        files = [
-            f
-            for n in INSTRUCTION_FILES
-            if _exists(reader, _join(rel, n)) and (f := reader.try_read(_join(rel, n))) is not None
-        ]
+        targets = [_join(rel, name) for name in INSTRUCTION_FILES]
     else:
-        files = [f for f in (_named(reader, rel, named),) if f is not None]
-    return [doc for f in files for doc in read_instructions(reader, f, user_level=is_user_level(f.path))]
+        file = _named(reader, rel, named)
+        return read_instructions(reader, file, user_level=is_user_level(file.path)) if file else []
+    documents: list[Document] = []
+    for target in targets:
+        # Each file is walked as soon as it is read: an AGENTS.md that CLAUDE.md imports is read through it, with
+        # Claude Code's imports, and is then skipped here as read (review of session 33, ADR 0160)
+        file = reader.try_read(target) if _exists(reader, target) else None
+        if file is not None:
+            documents += read_instructions(reader, file, user_level=is_user_level(file.path))
+    return documents
+
+
+def _hidden(name: str) -> bool:
+    return name.startswith(".")
 
 
 def is_user_level(path: Path) -> bool:
@@ -293,7 +301,7 @@ def read_cursor(reader: FileReader, rel: str, *, named: bool) -> list[Document]:
         file = _named(reader, rel, named)
         return _rule_documents(file) if file else []
     path = reader.resolve(rel)
-    rules = walk_names(path, lambda name: name.endswith(".mdc"), depth=RULES_DEPTH, skip=_not_searched)
+    rules = walk_names(path, lambda name: name.endswith(".mdc"), depth=RULES_DEPTH, skip=_hidden)
     wanted = rules + [n for n in list_dir(path) if n == ".cursorrules"]
     files = [reader.try_read(_join(rel, n)) for n in wanted]
     return [doc for f in files if f is not None for doc in _rule_documents(f)]

@@ -103,9 +103,12 @@ def _block_at(lines: Sequence[str], start: int) -> Frontmatter | None:
             key, value = match.group(2), _unquote(match.group(3) or "")
             listing = key if not value and key not in meta else None
             meta.setdefault(key, value)
-        elif item and listing is not None:
+        elif item and listing is not None and (start == 0 or line[:1].isspace()):
             meta[listing] = ", ".join(filter(None, (meta[listing], _unquote(item.group(1)))))
-        elif line.strip() and not item:
+        elif line.strip() and not (item and line[:1].isspace()):
+            # An item not indented is a list of the key above only in a file's own front matter (Claude Code's
+            # ``paths:``); further down, ``---`` / ``Rules:`` / ``- Never …`` / ``---`` is Markdown (review of
+            # session 33: its rules vanished into metadata)
             return None
     return None
 

@@ -7,7 +7,7 @@
     hooks/jobs/<session-id>.lock       held by the one background worker extracting that session
     hooks/jobs/<session-id>.done       the generation of the last job a worker finished for it
     hooks/errors.jsonl                 what went wrong inside a hook (``memory-review hook errors``)
-    hooks/skipped.json                 the sibling sessions skipped, and why, as last logged (logged once)
+    hooks/skipped.json                 the sibling sessions skipped, and why, as logged (each logged once)
     hooks/extract.lock                 one extraction at a time per project (filelock, never deleted)
 
 Losing any of it loses nothing that matters: an offset only saves re-reading a
@@ -214,7 +214,7 @@ class HookState:
             return {}
 
     def save_skipped_siblings(self, skipped: dict[str, str]) -> None:
-        """Replace the record of the siblings skipped (the latest pass's, so one readable again is forgotten)."""
+        """Replace the record of the siblings skipped (at most :data:`MAX_SKIPPED`, the first ones kept)."""
         path = self.root / SKIPPED_FILE
         data = orjson.dumps(SkippedSiblings(skipped=dict(list(skipped.items())[:MAX_SKIPPED])).model_dump(mode="json"))
         with storage_errors(path):

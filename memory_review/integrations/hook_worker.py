@@ -26,6 +26,7 @@ A sibling that cannot be read is recorded in the hook error log and left out.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -259,14 +260,21 @@ def said_here_and_elsewhere(findings: list[Finding], mine: frozenset[str]) -> li
 
 
 def _record_skipped(ws: Workspace, job: ExtractionJob, skipped: list[SkippedSibling]) -> None:
-    """Log each sibling skipped once, while it stays skipped for the same reason (not on every Stop)."""
+    """Log each sibling skipped once, while it stays skipped for the same reason (not on every Stop).
+
+    One record for the project's sessions, merged, not replaced: each session's pass skips a different set (never
+    itself), and two open sessions replacing each other's record logged the same siblings again on every Stop (the
+    review of session 33). An entry goes when its file does; the update is made under the extraction lock."""
     state = HookState(ws.store_dir("project"), lock_timeout=WORKER_LOCK_TIMEOUT)
-    logged = state.skipped_siblings()
-    now = {item.path: item.reason for item in skipped}
     payload = HookPayload(hook_event_name=job.event, session_id=job.session)
-    for path, reason in now.items():
-        if logged.get(path) != reason:
-            failure = ValidationError(f"sibling session skipped: {reason}", path=path)
-            record_error(ws.store_dir("project"), failure, payload=payload, agent=agent_named(job.agent))
-    if now != logged:
-        state.save_skipped_siblings(now)
+    now = {item.path: item.reason for item in skipped}
+    with state.extraction_lock():
+        logged = state.skipped_siblings()
+        new = {path: reason for path, reason in now.items() if logged.get(path) != reason}
+        kept = {path: reason for path, reason in logged.items() if path not in now and os.path.lexists(path)}
+        record = {**now, **kept}  # this pass's first: the record keeps at most MAX_SKIPPED
+        if record != logged:
+            state.save_skipped_siblings(record)
+    for path, reason in new.items():
+        failure = ValidationError(f"sibling session skipped: {reason}", path=path)
+        record_error(ws.store_dir("project"), failure, payload=payload, agent=agent_named(job.agent))

@@ -12,7 +12,7 @@ import pytest
 from workspace_kit import fresh_workspace
 
 from memory_review.errors import NotFoundError, ValidationError
-from memory_review.extract import read_transcript
+from memory_review.extract import Finding, read_transcript
 from memory_review.workspace import Workspace
 
 DEMO = Path(__file__).resolve().parents[2] / "memory_review" / "data" / "demo_transcript.jsonl"
@@ -145,3 +145,32 @@ def test_a_correction_repeated_at_the_longest_sizes_fits_its_memory_file(ws: Wor
     assert 1 <= len(ws.show(candidate).candidate.evidence) < 4
     ws.apply([candidate], actor="alice")
     assert len(ws.memories()) == 1
+
+
+def test_the_hooks_keep_a_discard_a_model_rewords(ws: Workspace) -> None:
+    # The review of session 33: the model worker re-reads a resumed session's forerunner turns, words the rule afresh,
+    # and the discard (matched on the text) did not recognise it; the person's own quote does (ADR 0159).
+    from memory_review.extract.finding import build_finding
+    from memory_review.extraction import propose_findings
+
+    transcript = read_transcript(DEMO)
+    quote = "Never mock the database in tests, use the test container."
+
+    def finding(body: str) -> Finding:
+        return build_finding(
+            body,
+            memory_type="forbidden",
+            scope="project",
+            rationale="the model",
+            evidence=[(quote, "s1", "t1")],
+            signal="model",
+            priority="high",
+        )
+
+    first = propose_findings(ws, [finding("Never mock the database in tests.")], transcript=transcript)
+    ws.discard(first.proposed, actor="alice", reason="not a rule here")
+    reworded = [finding("Do not mock the database in tests - use the test container instead.")]
+    by_hook = propose_findings(ws, reworded, transcript=transcript, again_if_discarded=False)
+    assert by_hook.proposed == [] and by_hook.skipped_duplicates == 1
+    by_hand = propose_findings(ws, reworded, transcript=transcript)  # `extract` run by a person still shows it
+    assert len(by_hand.proposed) == 1

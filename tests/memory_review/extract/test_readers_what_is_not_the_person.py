@@ -174,3 +174,35 @@ def test_a_json_document_of_too_many_records_is_refused_before_it_is_parsed(tmp_
     with pytest.raises(ValidationError, match="too many records to read whole") as caught:
         read_transcript(path)
     assert "JSON Lines" in caught.value.hint
+
+
+def test_commas_inside_strings_do_not_count_as_records(tmp_path: Path) -> None:
+    # The review of session 33: the first count took every comma, so a Gemini session whose one tool output held
+    # millions of commas (a CSV) was refused; the strings are blanked before a document over the cap is refused.
+    from memory_review.extract.sources import MAX_DOCUMENT_NODES
+
+    session = {
+        "sessionId": "s1",
+        "projectHash": "h",
+        "startTime": "2026-01-01T10:00:00Z",
+        "messages": [
+            {
+                "id": "m1",
+                "type": "user",
+                "timestamp": "2026-01-01T10:00:01Z",
+                "content": "From now on, always use pnpm.",
+            },
+            {
+                "id": "m2",
+                "type": "gemini",
+                "timestamp": "2026-01-01T10:00:02Z",
+                "content": "," * (MAX_DOCUMENT_NODES + 1),
+            },
+        ],
+    }
+    path = tmp_path / "session-2026-01-01T10-00-s1.json"
+    path.write_text(json.dumps(session), encoding="utf-8")
+    transcript = read_transcript(path)
+    assert transcript.format == "gemini" and [t.text for t in transcript.user_turns()] == [
+        "From now on, always use pnpm."
+    ]

@@ -93,5 +93,29 @@ def test_claude_md_still_imports_agents_md_and_what_it_names(ws: Workspace) -> N
     write(ws.root / "CLAUDE.md", "See @AGENTS.md\n")
     write(ws.root / "AGENTS.md", "## Style\n\nFollow @docs/style.md for naming.\n")
     write(ws.root / "docs" / "style.md", "## Naming\n\nModules are snake_case.\n")
-    summary = ws.import_memories(ws.root / "CLAUDE.md")
-    assert summary.files == ["CLAUDE.md", "AGENTS.md", "docs/style.md"] and "snake_case" in _bodies(ws)
+    for named in (ws.root / "CLAUDE.md", ws.root):  # the folder too (the review of session 33: it read AGENTS.md first)
+        summary = ws.import_memories(named)
+        assert summary.files == ["CLAUDE.md", "AGENTS.md", "docs/style.md"], named
+        assert not any("not followed" in note for note in summary.notes), summary.notes
+    assert "snake_case" in _bodies(ws)
+
+
+def test_a_markdown_section_in_a_cursor_rule_is_not_taken_for_front_matter(ws: Workspace) -> None:
+    # The review of session 33: "---" / "Rules:" / "- Never …" / "---" in a rule's body became metadata, its rules lost.
+    body = "---\ndescription: git\nalwaysApply: true\n---\n# Git\n\nWork on a feature branch.\n\n---\nRules:\n"
+    write(
+        ws.root / ".cursor" / "rules" / "git.mdc",
+        body + "- Never force-push to main.\n- Never commit .env files.\n---\n",
+    )
+    ws.import_memories(ws.root)
+    assert "force-push" in _bodies(ws) and ".env" in _bodies(ws)
+
+
+def test_rules_in_any_subfolder_but_a_hidden_one_are_read(ws: Workspace) -> None:
+    for folder in ("build", "vendor", "target"):  # names a project tree's search skips, not the rules folder's
+        write(
+            ws.root / ".claude" / "rules" / folder / "r.md", f"# {folder}\n\nThe {folder} rules say: keep it small.\n"
+        )
+    write(ws.root / ".claude" / "rules" / ".drafts" / "r.md", "# draft\n\nNot yet a rule.\n")
+    summary = ws.import_memories(ws.root)
+    assert summary.files == [f".claude/rules/{folder}/r.md" for folder in ("build", "target", "vendor")]

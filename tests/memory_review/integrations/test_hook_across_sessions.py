@@ -148,6 +148,27 @@ def test_hostile_siblings_are_skipped_and_recorded(project: Project, projects: P
     assert said["message"].startswith(str(projects / "prose.jsonl")) and "not a regular file" in said["message"]
 
 
+def test_two_open_sessions_do_not_log_each_others_skips_again(project: Project, projects: Path) -> None:
+    # The review of session 33: each session's pass replaced the project's record of skipped siblings with its own,
+    # and a long session (over the sibling cap) is skipped by the other's pass but skips nothing itself, so every
+    # Stop of the short one after one of the long one logged the long one again.
+    short = _session(projects, "sess-short", NAMED)
+    long = _session(projects, "sess-long", CHATTER)
+    answer = {"type": "assistant", "uuid": "pad", "sessionId": "sess-long", "message": {"content": "x" * 1_000_000}}
+    with long.open("a", encoding="utf-8") as stream:  # past the sibling cap in lines of 1 MB, each read on its own
+        for number in range(MAX_SIBLING_BYTES // 1_000_000 + 1):
+            stream.write(json.dumps({**answer, "uuid": f"pad{number}"}) + "\n")
+    for round_ in range(3):
+        _session(projects, "sess-short", NAMED, *[CHATTER] * (round_ + 1))
+        _worker_done(project, "sess-short", _stop(project, short, "sess-short"))
+        with long.open("a", encoding="utf-8") as stream:
+            said = {"type": "user", "uuid": f"more{round_}", "sessionId": "sess-long", "message": {"content": CHATTER}}
+            stream.write(json.dumps(said) + "\n")
+        _worker_done(project, "sess-long", _stop(project, long, "sess-long"))
+    skipped = [e for e in project.json("hook", "errors") if "sibling session skipped" in e["message"]]
+    assert len(skipped) == 1 and "sess-long.jsonl" in skipped[0]["message"], skipped
+
+
 def _real_session_saying(real: Path, folder: Path, name: str, text: str) -> tuple[Path, str]:
     """A copy of a real session with one more user turn shaped like its first user record; its session id."""
     lines = (real / name).read_text(encoding="utf-8").splitlines()
