@@ -174,6 +174,8 @@ def _folder_plan(reader: FileReader, rel: str, path: Path, forced: str | None) -
         kinds.append(("cursor", rel))
     if any(_exists(reader, _join(rel, n)) for n in INSTRUCTION_FILES) or is_claude_rules(path):
         kinds.append(("claude-md", rel))
+    if path.name == ".claude" and _exists(reader, _join(rel, "rules")):  # the person's ~/.claude holds its rules too
+        kinds.append(("claude-md", _join(rel, "rules")))
     for sub, fmt in ((CLAUDE_RULES, "claude-md"), (".cursor/rules", "cursor"), ("memory-bank", "cline")):
         if _exists(reader, _join(rel, sub)) and path.name not in ("rules", "memory-bank"):
             kinds.append((fmt, _join(rel, sub)))

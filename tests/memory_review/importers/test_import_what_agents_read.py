@@ -119,3 +119,10 @@ def test_rules_in_any_subfolder_but_a_hidden_one_are_read(ws: Workspace) -> None
     write(ws.root / ".claude" / "rules" / ".drafts" / "r.md", "# draft\n\nNot yet a rule.\n")
     summary = ws.import_memories(ws.root)
     assert summary.files == [f".claude/rules/{folder}/r.md" for folder in ("build", "target", "vendor")]
+
+
+def test_a_claude_folder_named_alone_gives_its_rules_too(ws: Workspace) -> None:
+    write(ws.root / ".claude" / "CLAUDE.md", "## Testing\n\nRun pytest -x before every commit.\n")
+    write(ws.root / ".claude" / "rules" / "style.md", "# Style\n\nPrefer dataclasses to dicts for records.\n")
+    summary = ws.import_memories(ws.root / ".claude")
+    assert summary.files == [".claude/CLAUDE.md", ".claude/rules/style.md"]
