@@ -37,6 +37,8 @@ TRIGGERS = (
     "make a note to x",
     "so it can be used going forward x",
     "x (which is going to be very useful moving forward)",
+    "add x so I always know y, if it's always x then z",
+    "Please read the statement below and check it\n\nwe always do x",
     "remember to always run x",
     "I look forward to x, y, z in the future",
     "do not commit x",

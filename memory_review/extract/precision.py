@@ -332,6 +332,17 @@ _PASTE_LEAD = re.compile(
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
 
+# "Please read the statement below and see if this agrees with our docs": the person asks the agent to weigh what
+# someone else wrote, pasted after the request; everything after the request's paragraph is that text (held-out 400,
+# ADR 0163). "Please follow the rules below" introduces the person's own rules: no such verb, no such noun.
+_WEIGH_BELOW = re.compile(
+    r"\b(?:read|review|check|evaluate|consider|analy[sz]e|look\s+(?:at|over|through)|go\s+through)\s+(?:the|this|these)\s+"
+    r"(?:[\w-]+\s+){0,2}?(?:statement|text|article|post|message|answer|response|reply|email|comment|review|feedback|"
+    r"excerpt|snippet|output|summary|analysis|report|proposal|suggestion)s?\s+below\b",
+    _I,
+)
+
+
 def _pasted_blocks(text: str) -> list[tuple[int, int]]:
     blocks = []
     for lead in _PASTE_LEAD.finditer(text):
@@ -339,6 +350,11 @@ def _pasted_blocks(text: str) -> list[tuple[int, int]]:
             continue  # "Documentation workflow I established:" heads the person's own rules, not a paste (ADR 0091)
         end = _BLANK_LINE.search(text, lead.end())
         blocks.append((lead.end(), end.start() if end else len(text)))
+    weigh = _WEIGH_BELOW.search(text)
+    if weigh is not None:
+        paragraph = _BLANK_LINE.search(text, weigh.end())
+        if paragraph is not None:
+            blocks.append((paragraph.end(), len(text)))
     return blocks
 
 

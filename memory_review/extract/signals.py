@@ -44,6 +44,7 @@ from memory_review.extract.task_at_hand import (
     forbids_a_named_thing,
     hangs_on_an_answer,
     is_a_note_to_write,
+    outside_a_purpose_or_condition,
     outside_the_described_future,
     picks_an_offered_option,
     plans_this_work,
@@ -1036,6 +1037,8 @@ def _idiom(signal: Signal, text: str) -> bool:
     if signal.name in {"never", "always"}:  # "I never said …", "you could always restart it" (ADR 0077)
         if _TITLE.search(text) and signal.pattern.search(_TITLE.sub(" ", text)) is None:
             return True  # only in a title: "… - Never Gonna Give You Up (Official Video)" (ADR 0094)
+        if signal.pattern.search(outside_a_purpose_or_condition(text)) is None:
+            return True  # only in "so I always know …" or "if it's always …" (ADR 0163)
         return supposes(text) or (signal.name == "never" and sets_right_what_was_said(text))
     return False
 

@@ -635,6 +635,23 @@ def sets_right_what_was_said(sentence: str) -> bool:
     return _NEVER_SAID.search(sentence) is not None
 
 
+# "… include the year so I always know what I'm working on": what the change will let someone do; "If it's always just
+# the one button then …": how things are, supposed. The standing word inside either clause instructs no one; one
+# outside it still does ("Always run the tests so that we never ship a broken build", held-out 397, ADR 0163).
+_PURPOSE_OR_CONDITION = re.compile(
+    r"\bso\s+(?:that\s+)?(?:I|we|you|they|it|he|she|users?|people|everyone|nobody)\s+"
+    r"(?:(?:can|could|will|would|may|might)\s+)?(?:always|never)\b[^,;.!?\n]*|"
+    r"\bif\s+(?:it|this|that|there|they|these|those)(?:'s|'re|\s+is|\s+are|\s+was|\s+were)\s+(?:always|never)\b"
+    r"[^,;.!?\n]*",
+    _I,
+)
+
+
+def outside_a_purpose_or_condition(sentence: str) -> str:
+    """The sentence with each purpose clause or condition that holds "always" / "never" blanked (ADR 0163)."""
+    return _PURPOSE_OR_CONDITION.sub(lambda found: " " * len(found.group()), sentence)
+
+
 def supposes(sentence: str) -> bool:
     """True when "never" / "always" follows "could" or "might": a possibility or a suggestion, not a rule."""
     return _SUPPOSED.search(sentence) is not None

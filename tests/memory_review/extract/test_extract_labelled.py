@@ -191,14 +191,15 @@ UNKEPT_LEFT = {
     "heldout382": 1,
     # Held-out 385's "If necessary, you might want to write a go ast tool to do the migration (which is going to be
     # very useful moving forward)." (what the tool would be good for) is gone since round 89 (ADR 0157)
-    # Round 89's fresh mistakes in session 33's Windsurf and Antigravity exports: held-out 397's "… so I always know
-    # exactly what I'm working on." (a purpose clause) and "If it's always just the one button …" (a condition);
-    # 399's "And as I said before, I'm ok with cutting through, as a trade-off …" (a choice for one layout); 400's
-    # "Q4 - Present all options to the user …" (an answer to the agent's design question) and three sentences of the
-    # statement he pasted below "Please read the statement below …"
-    "heldout397": 3,
+    # Round 89's fresh mistakes in session 33's Windsurf and Antigravity exports: held-out 397's "Remember, only one
+    # question at a time." (the same directive as the prompt's "Ask me one question at a time …", which its labeller
+    # kept, so the measure does not match it); 399's "And as I said before, I'm ok with cutting through, as a trade-off
+    # …" (a choice for one layout); 400's "Q4 - Present all options to the user …" (an answer to the agent's design
+    # question). Held-out 397's "… so I always know …" and "If it's always just the one button …", and three sentences
+    # of the statement 400's person pasted below "Please read the statement below …", are gone since round 90 (ADR 0163)
+    "heldout397": 1,
     "heldout399": 1,
-    "heldout400": 4,
+    "heldout400": 1,
 }
 
 
@@ -1178,10 +1179,10 @@ PINNED_SINCE_ROUND_19 = {
     "heldout394": ((13, 0, 8), (1, 1, 0)),
     "heldout395": ((23, 1, 10), (1, 1, 0)),
     "heldout396": ((21, 0, 9), (3, 3, 0)),
-    "heldout397": ((183, 8, 19), (4, 1, 0)),
+    "heldout397": ((183, 8, 19), (2, 1, 0)),
     "heldout398": ((67, 1, 25), (1, 1, 0)),
     "heldout399": ((139, 1, 18), (1, 0, 0)),
-    "heldout400": ((72, 5, 8), (4, 0, 0)),
+    "heldout400": ((72, 5, 8), (1, 0, 0)),
     "heldout401": ((59, 4, 16), (0, 0, 0)),
 }
 
