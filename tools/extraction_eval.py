@@ -479,6 +479,9 @@ SPLITS = (
     "heldout399",
     "heldout400",
     "heldout401",
+    "heldout402",
+    "heldout403",
+    "heldout404",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -956,6 +959,18 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Session 33's third fresh record (round 90's heuristic, at 30836895 where the lanes began, for held-out 402 to 404):
+  4 proposals, 1 worth keeping; 0 of 3 rules found.** Three more lanes on the same two people's exports: the first pages
+  of fjung's 18 Antigravity exports no lane had reached and the second pages of 7 (held-out 402, 147 prompts, 1 durable,
+  17 maybe), the second pages of 25 of the ones already read (403, 137 prompts, 1 durable, 13 maybe, four secrets in
+  pasted `.env` files and CI logs redacted), and 14 more of the Windsurf exports (404, 31 prompts, 1 durable, 4 maybe;
+  36 prompts left out as the same conversation exported again). Worth keeping: "remember: test first!" (a maybe).
+  Mistakes, all in held-out 403 and all the specification of the site he builds, worded as rules: "I want the main
+  sponsor to always be the biggest prominence …, but never more than 60%.", "Just remember: additional sponsors we may
+  find that are not part of the name get 0% prominence!", "Generally, since teams change their "names" every season, …
+  the "latest" name is also the most known one." Missed: "scraping PCS is strictly off limits for legal reasons" (the
+  same rule held-out 398 missed), "we can't just pretend those tests are irrelevant! …" and his rule on ADR status
+  during development. Fresh record since the hold of ADR 0059: 123 of 220 (56%).
 - **Session 33's second fresh record (round 89's heuristic, unchanged since c77fc66, at d6fd0fd4 where the lanes began,
   for held-out 397 to 401): 10 proposals, 2 worth keeping (20%); 0 of 19 rules found.** A scout found a file family no
   split had used, Windsurf Cascade and Google Antigravity chat exports (`### User Input` / `### Planner Response`), and

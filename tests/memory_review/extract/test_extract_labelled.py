@@ -200,6 +200,10 @@ UNKEPT_LEFT = {
     "heldout397": 1,
     "heldout399": 1,
     "heldout400": 1,
+    # round 90's fresh mistakes in held-out 403, the specification of fjung's site worded as rules: "I want the main
+    # sponsor to always be the biggest prominence …, but never more than 60%.", "Just remember: additional sponsors …
+    # get 0% prominence!", "Generally, since teams change their "names" every season, … the most known one."
+    "heldout403": 3,
 }
 
 
@@ -1184,6 +1188,9 @@ PINNED_SINCE_ROUND_19 = {
     "heldout399": ((139, 1, 18), (1, 0, 0)),
     "heldout400": ((72, 5, 8), (1, 0, 0)),
     "heldout401": ((59, 4, 16), (0, 0, 0)),
+    "heldout402": ((147, 1, 17), (1, 1, 0)),
+    "heldout403": ((137, 1, 13), (3, 0, 0)),
+    "heldout404": ((31, 1, 4), (0, 0, 0)),
 }
 
 
