@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory_review.extract.builder import TurnSink
-from memory_review.extract.formats import text_lines
+from memory_review.extract.formats import TurnBlock, text_lines
 from memory_review.extract.transcript import Role, TurnSource
 from memory_review.integrations.agents import cut_spans
 
@@ -96,16 +96,8 @@ def unsplit_export(lines: list[str]) -> tuple[str, str] | None:
 
 
 @dataclass
-class _Block:
-    role: Role
-    source: TurnSource
-    start: int
-    lines: list[str] = field(default_factory=list)
-
-
-@dataclass
 class _Reading:
-    block: _Block = field(default_factory=lambda: _Block("system", "system", 1))
+    block: TurnBlock = field(default_factory=lambda: TurnBlock("system", "system", 1))
     fence: tuple[str, int] | None = None  # the open code fence of the agent's turn: its character and length
     separated: bool = False  # the last line that was not blank is a ``---`` separator
     action_open: bool = False  # inside an action line of Windsurf's that runs over several lines
@@ -126,7 +118,7 @@ def _line(sink: TurnSink, reading: _Reading, number: int, line: str) -> None:
         marker = ("tool", "tool-output")
     if marker is not None:
         _flush(sink, block)
-        reading.block = _Block(marker[0], marker[1], number)
+        reading.block = TurnBlock(marker[0], marker[1], number)
         reading.fence, reading.action_open = None, False
         if marker[0] == "tool":
             reading.action_open = bool(_ACTION.match(line)) and not line.rstrip().endswith("*")
@@ -172,7 +164,7 @@ def _fence_after(line: str, fence: tuple[str, int] | None) -> tuple[str, int] | 
     return None if closes else fence
 
 
-def _flush(sink: TurnSink, block: _Block) -> None:
+def _flush(sink: TurnSink, block: TurnBlock) -> None:
     lines = _without_separators(block.lines)
     role, source = block.role, block.source
     if source == "user":

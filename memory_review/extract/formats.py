@@ -73,7 +73,9 @@ def _generic_text(content: Any) -> str | None:
 
 
 @dataclass
-class _Block:
+class TurnBlock:
+    """The lines of one turn of a Markdown history, as they are read (aider's, a chat export's)."""
+
     role: Role
     source: TurnSource
     start: int
@@ -83,7 +85,7 @@ class _Block:
 def read_aider(path: Path, sink: TurnSink) -> None:
     """Split aider's history into sessions and user / tool-output / assistant turns."""
     session: str | None = None
-    block: _Block | None = None
+    block: TurnBlock | None = None
     for number, line in text_lines(path, sink):
         header = AIDER_HEADER.match(line)
         if header:
@@ -93,7 +95,7 @@ def read_aider(path: Path, sink: TurnSink) -> None:
         role, source, content = _aider_line(line)
         if block is None or (block.role, block.source) != (role, source):
             _flush_aider(sink, block, session)
-            block = _Block(role, source, number)
+            block = TurnBlock(role, source, number)
         block.lines.append(content)
     _flush_aider(sink, block, session)
 
@@ -106,7 +108,7 @@ def _aider_line(line: str) -> tuple[Role, TurnSource, str]:
     return "assistant", "assistant", line
 
 
-def _flush_aider(sink: TurnSink, block: _Block | None, session: str | None) -> None:
+def _flush_aider(sink: TurnSink, block: TurnBlock | None, session: str | None) -> None:
     if block is None:
         return
     text = "\n".join(block.lines).strip("\n")
