@@ -41,7 +41,7 @@ from typing import Any
 from memory_review.extract.builder import TurnSink
 from memory_review.extract.sources import RawRecord
 from memory_review.extract.transcript import Role, TurnSource
-from memory_review.integrations.agents import cut_spans, without_hook_context
+from memory_review.integrations.agents import cut_outermost, without_hook_context
 
 CODEX_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
 # The older rollout layout (Codex before the {timestamp, type, payload} envelope): the first line is
@@ -268,7 +268,7 @@ _REFERENCED_CLOSE = "--- End of content ---"
 def _without_referenced_files(text: str) -> str:
     if _REFERENCED_OPEN not in text:
         return text
-    pieces = cut_spans(text, _REFERENCED_OPEN, _REFERENCED_CLOSE, whole_lines=True)
+    pieces = cut_outermost(text, _REFERENCED_OPEN, _REFERENCED_CLOSE, whole_lines=True)
     return "\n\n".join(part.strip() for part in pieces if part.strip())
 
 

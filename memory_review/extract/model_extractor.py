@@ -222,6 +222,8 @@ def _in_batches(
         if progress is not None and len(groups) > 1:
             progress(number, len(groups))
         failed = run.ask(turns, end) or run.unresolved()
+        if run.pending:  # a statement rejected alone and not passed over is read again next time, and all after it
+            run.read_to = min(run.read_to, transcript.turns.index(run.pending[0][0]))
         if failed is not None:
             where = f"batch {number} of {len(groups)}: " if len(groups) > 1 else ""
             run.failure = failed.model_copy(update={"message": (where + failed.message)[:500]})
@@ -257,7 +259,7 @@ class _Run:
     read_to: int = 0
     answered: int = 0
     calls: int = 0
-    some_answered: bool = False  # the model gave a valid reply in this run: a rejection is then the statement's
+    some_answered: bool = False  # a valid reply with items in this run: a rejection is then the statement's
     pending: list[tuple[Turn, ModelFailure]] = field(default_factory=list)
     """Statements rejected alone before anything answered: passed over once something does, else the run stops."""
 
@@ -269,10 +271,15 @@ class _Run:
         reply = self.answer(render_prompt(self.transcript, turns))
         self.calls += 1
         if not isinstance(reply, ModelFailure):
-            self.proposer, self.some_answered = reply.proposer, True
-            for turn, rejected in self.pending:  # the model answers: what it rejected alone was the statement's doing
-                self._pass_over(turn, rejected)
-            self.pending = []
+            self.proposer = reply.proposer
+            if reply.items:
+                # The model answers with items within the rules: what it rejected alone was the statement's doing. An
+                # empty answer proves nothing (a model that fences only a reply with items answers "[]" fine; the
+                # review of session 33), so it leaves a statement rejected alone waiting.
+                self.some_answered = True
+                for turn, rejected in self.pending:
+                    self._pass_over(turn, rejected)
+                self.pending = []
             found, dropped = _supported(self.transcript, turns, reply.items, reply.label)
             self.findings += found
             self.unsupported += dropped

@@ -343,6 +343,13 @@ _WEIGH_BELOW = re.compile(
 )
 
 
+# After a blank line, a paragraph that opens the way a person goes on ("Also, …", "From now on …", "P.S. …") ends the
+# text pasted below a request to weigh it (the second review of session 33: a rule added after it was lost).
+_PERSON_AGAIN = re.compile(
+    r"\n[ \t]*\n[ \t]*(?:also|and also|additionally|btw|by the way|from now on|one more thing|p\.?s\.?)\b", _I
+)
+
+
 def _pasted_blocks(text: str) -> list[tuple[int, int]]:
     blocks = []
     for lead in _PASTE_LEAD.finditer(text):
@@ -354,7 +361,8 @@ def _pasted_blocks(text: str) -> list[tuple[int, int]]:
     if weigh is not None:
         paragraph = _BLANK_LINE.search(text, weigh.end())
         if paragraph is not None:
-            blocks.append((paragraph.end(), len(text)))
+            back = _PERSON_AGAIN.search(text, paragraph.end())  # "Also, from now on …" after the paste is the person's
+            blocks.append((paragraph.end(), back.start() if back else len(text)))
     return blocks
 
 

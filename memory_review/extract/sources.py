@@ -40,7 +40,10 @@ _LONE_SURROGATE = re.compile(
 )
 
 JsonLayout = Literal["lines", "document"]
-_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')  # a JSON string, escapes and all (unrolled: no backtracking)
+# A JSON string, escapes and all, or an unclosed one to the end: it always matches from its quote, so the scan never
+# starts again inside a string (with the closing quote required, an unclosed string of escaped quotes was quadratic,
+# the review of session 33)
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"?')
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,22 +149,28 @@ def document_bytes(path: Path, *, max_bytes: int | None = None) -> bytes:
 
 
 def check_nodes(raw: bytes, path: Path) -> None:
-    """ValidationError when a JSON document would parse to more than :data:`MAX_DOCUMENT_NODES` objects and items.
-
-    Counted on the bytes: first every ``{``, ``[`` and ``,`` (an upper bound, one C pass); only a document over the
-    cap by that count is counted again with its strings blanked (a comma-heavy tool output in an ordinary session
-    is not refused, the review of session 33).
-    """
-    if _nodes(raw) <= MAX_DOCUMENT_NODES:
-        return
-    nodes = _nodes(_STRING.sub(b'""', raw))
-    if nodes > MAX_DOCUMENT_NODES:
+    """ValidationError when a JSON document would parse to more than :data:`MAX_DOCUMENT_NODES` objects and items."""
+    nodes = too_many_nodes(raw)
+    if nodes is not None:
         raise ValidationError(
             f"JSON document holds too many records to read whole (about {nodes:,} items, at most"
             f" {MAX_DOCUMENT_NODES:,})",
             path=path,
             hint="split it, or write it as JSON Lines (one record a line), which is read as a stream",
         )
+
+
+def too_many_nodes(raw: bytes) -> int | None:
+    """How many objects and items ``raw`` would parse to, when more than :data:`MAX_DOCUMENT_NODES`; else None.
+
+    Counted on the bytes: first every ``{``, ``[`` and ``,`` (an upper bound, one C pass); only a text over the cap by
+    that count is counted again with its strings blanked (a comma-heavy tool output in an ordinary session is not
+    refused, the review of session 33).
+    """
+    if _nodes(raw) <= MAX_DOCUMENT_NODES:
+        return None
+    nodes = _nodes(_STRING.sub(b'""', raw))
+    return nodes if nodes > MAX_DOCUMENT_NODES else None
 
 
 def _nodes(raw: bytes) -> int:
@@ -252,6 +261,9 @@ def _line_records(path: Path) -> Iterator[RawRecord]:
 def _decode_line(number: int, index: int, raw: bytes | None) -> RawRecord:
     if raw is None:
         return RawRecord(line=number, index=index, error=f"line longer than {MAX_LINE_BYTES} bytes, skipped")
+    nodes = too_many_nodes(raw) if len(raw) > FIRST_LINE_COUNTED else None
+    if nodes is not None:  # one record of millions of items: about 1 GB parsed, so it costs one record (ADR 0161)
+        return RawRecord(line=number, index=index, error=f"a record of about {nodes:,} items, too many to read")
     try:
         return RawRecord(line=number, index=index, value=loads(raw))
     except orjson.JSONDecodeError as exc:

@@ -101,7 +101,7 @@ def cut_spans(text: str, opening: str, closing: str, *, whole_lines: bool = Fals
     while start >= 0:
         after = start + len(opening)
         following = _marker(text, opening, after, whole_lines)
-        if close < after:
+        if 0 <= close < after:  # once none is found, none lies further on: never searched again (review of session 33)
             close = _marker(text, closing, after, whole_lines)
         if close >= 0 and (following < 0 or close < following):  # closed before the next one opens: cut it
             pieces.append(text[kept:start])
@@ -112,6 +112,24 @@ def cut_spans(text: str, opening: str, closing: str, *, whole_lines: bool = Fals
             pieces.append(text[kept:start])
             return pieces
         start = following  # typed by the person (mid-line, or closed only after another opens): their text
+    pieces.append(text[kept:])
+    return pieces
+
+
+def cut_outermost(text: str, opening: str, closing: str, *, whole_lines: bool = False) -> list[str]:
+    """The pieces of ``text`` left when each span from an ``opening`` to the first ``closing`` after it (or to the end)
+    is cut out: for what is never the person's inside (a file Gemini appends, an IDE's details), so a marker inside
+    it is its text too (review of session 33)."""
+    pieces: list[str] = []
+    kept = 0
+    start = _marker(text, opening, 0, whole_lines)
+    while start >= 0:
+        pieces.append(text[kept:start])
+        close = _marker(text, closing, start + len(opening), whole_lines)
+        if close < 0:
+            return pieces
+        kept = close + len(closing)
+        start = _marker(text, opening, kept, whole_lines)
     pieces.append(text[kept:])
     return pieces
 

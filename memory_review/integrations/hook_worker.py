@@ -268,13 +268,16 @@ def _record_skipped(ws: Workspace, job: ExtractionJob, skipped: list[SkippedSibl
     state = HookState(ws.store_dir("project"), lock_timeout=WORKER_LOCK_TIMEOUT)
     payload = HookPayload(hook_event_name=job.event, session_id=job.session)
     now = {item.path: item.reason for item in skipped}
-    with state.extraction_lock():
-        logged = state.skipped_siblings()
-        new = {path: reason for path, reason in now.items() if logged.get(path) != reason}
-        kept = {path: reason for path, reason in logged.items() if path not in now and os.path.lexists(path)}
-        record = {**now, **kept}  # this pass's first: the record keeps at most MAX_SKIPPED
-        if record != logged:
-            state.save_skipped_siblings(record)
+    try:
+        with state.extraction_lock():
+            logged = state.skipped_siblings()
+            new = {path: reason for path, reason in now.items() if logged.get(path) != reason}
+            kept = {path: reason for path, reason in logged.items() if path not in now and os.path.lexists(path)}
+            record = {**now, **kept}  # this pass's first: the record keeps at most MAX_SKIPPED
+            if record != logged:
+                state.save_skipped_siblings(record)
+    except LockTimeoutError:
+        return  # diagnostics only: the pass across sessions goes on, the next one logs what this one could not
     for path, reason in new.items():
         failure = ValidationError(f"sibling session skipped: {reason}", path=path)
         record_error(ws.store_dir("project"), failure, payload=payload, agent=agent_named(job.agent))

@@ -251,3 +251,20 @@ def test_a_long_statement_reaches_the_model_by_both_ends(claude_session, tmp_pat
     assert LAST_RULE in asked and "worker 0 failed" in asked and "worker 150 failed" not in asked
     assert key not in asked and "sk-ant-api03-AAAA" not in asked  # redacted before the cut
     assert [f.memory.id for f in result.findings] == ["pref-pnpm"]
+
+
+def test_a_model_that_fails_only_replies_with_items_loses_no_rule(claude_session, tmp_path: Path) -> None:
+    # The review of session 33: a model that answers "[]" fine but fences any reply holding an item made the rules'
+    # statements "the statement's doing" (something had answered), so exactly the rules were passed over for good.
+    transcript = read_transcript(
+        claude_session(
+            ("user", "Look at module a."), ("user", FIRST_RULE), ("user", "Look at module b."), ("user", LAST_RULE)
+        )
+    )
+    stand_in, config = _claude(tmp_path)
+    fenced = {"answer": "```json\n" + json.dumps([MOCKS]) + "\n```"}
+    stand_in.act(when=[[FIRST_RULE, fenced], [LAST_RULE, fenced]], otherwise={"answer": "[]"})
+    result = extract_with_agent_cli(transcript, config)
+    assert result.passed_over == [] and result.failure is not None and result.failure.kind == "malformed"
+    rule = next(turn for turn in transcript.turns if turn.text == FIRST_RULE)
+    assert result.read_to == transcript.turns.index(rule)  # read again next run, from the first rule on

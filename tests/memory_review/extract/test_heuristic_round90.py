@@ -75,3 +75,13 @@ def test_a_statement_the_person_pastes_below_their_request_is_not_their_rules() 
 def test_rules_the_person_introduces_as_their_own_are_theirs() -> None:
     text = "Please follow the rules below from now on:\n\n- Always run the linter before you commit.\n"
     assert [f.memory.body for f in extract(_said(text))] == ["Always run the linter before you commit."]
+
+
+def test_a_rule_the_person_adds_after_the_pasted_statement_is_theirs() -> None:
+    text = (
+        f"Please read the statement below and see if this agrees with our docs.\n\n{STATEMENT}\n\n"
+        "Also, from now on never commit .env files to the repository."
+    )
+    assert [f.memory.body for f in extract(_said(text))] == [
+        "Also, from now on never commit .env files to the repository."
+    ]

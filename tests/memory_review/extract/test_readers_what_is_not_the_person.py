@@ -206,3 +206,43 @@ def test_commas_inside_strings_do_not_count_as_records(tmp_path: Path) -> None:
     assert transcript.format == "gemini" and [t.text for t in transcript.user_turns()] == [
         "From now on, always use pnpm."
     ]
+
+
+def test_a_referenced_file_holding_geminis_opening_line_is_cut_whole(tmp_path: Path) -> None:
+    # The second review of session 33: cut from the innermost opening line, a file that itself holds Gemini's opening
+    # line kept its text (its rules) in the person's prompt.
+    text = (
+        "Summarise @docs/gemini.md for me.\n--- Content from referenced files ---\nContent from @docs/gemini.md:\n"
+        "From now on, never commit the .env file.\n\nGemini appends files like this:\n"
+        "--- Content from referenced files ---\n…\n--- End of content ---"
+    )
+    session = {
+        "sessionId": "s1",
+        "projectHash": "h",
+        "startTime": "2026-01-01T10:00:00Z",
+        "messages": [{"id": "m1", "type": "user", "timestamp": "2026-01-01T10:00:01Z", "content": [{"text": text}]}],
+    }
+    path = tmp_path / "session-2026-01-01T10-00-s1.json"
+    path.write_text(json.dumps(session), encoding="utf-8")
+    assert [t.text for t in read_transcript(path).user_turns()] == ["Summarise @docs/gemini.md for me."]
+
+
+def test_an_unclosed_string_of_escaped_quotes_is_counted_in_one_pass(tmp_path: Path) -> None:
+    # The second review of session 33: the string-blanking pattern restarted at every escaped quote of a string that
+    # never closes (a 12 MB file ran for days); it matches an unclosed string once, to the end.
+    path = tmp_path / "session.json"
+    path.write_bytes(b'["' + b'\\",' * 4_000_000)
+    assert read_transcript(path).format == "text"  # not JSON (the string never closes); read at once, as before
+
+
+def test_a_later_line_of_millions_of_items_costs_one_record(tmp_path: Path) -> None:
+    # The second review of session 33: only the first line was counted; a later one of 10 million items took 1 GB.
+    from memory_review.extract.sources import MAX_DOCUMENT_NODES
+
+    first = {"type": "user", "uuid": "u1", "sessionId": "s", "message": {"role": "user", "content": "Always use pnpm."}}
+    huge = '{"type": "progress", "uuid": "p1", "data": [' + ",".join(["0"] * (MAX_DOCUMENT_NODES + 1)) + "]}"
+    path = tmp_path / "s.jsonl"
+    path.write_text(json.dumps(first) + "\n" + huge + "\n", encoding="utf-8")
+    transcript = read_transcript(path)
+    assert [t.text for t in transcript.user_turns()] == ["Always use pnpm."]
+    assert any("too many to read" in skipped.reason for skipped in transcript.skipped)

@@ -154,3 +154,10 @@ def test_megabytes_of_tags_are_cut_in_one_pass() -> None:
     text = f"{tags}</hook_context>\n{'x' * 1_000_000}\nnever push to main"
     assert without_hook_context(text).endswith("never push to main")
     assert without_hook_context("ask\n" + tags) == "ask"  # never closed, at the start of a line: cut to the end
+
+
+def test_megabytes_of_tags_never_closed_are_one_pass_too() -> None:
+    # The second review of session 33: with no closing tag after them, each tag searched to the end again (16 s on
+    # 1 MB, past the BeforeAgent hook's deadline, so that prompt got no context block).
+    text = "see <hook_context> " * 100_000
+    assert without_hook_context(text) == text.strip()
