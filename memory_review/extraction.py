@@ -29,7 +29,6 @@ from memory_review.extract.prompt_history import OTHER_PROJECT
 from memory_review.extract.transcript import Transcript, merge_transcripts
 from memory_review.models import Memory, utc_now
 from memory_review.proposal import ProposedMemory, Proposer
-from memory_review.store import Store
 
 if TYPE_CHECKING:
     from memory_review.candidate import Candidate
@@ -274,7 +273,9 @@ def known_records(ws: Workspace) -> KnownRecords:
     approved = [m for store in stores for m in store.view().memories()]
     waiting = [cand for store in stores for cand in store.pending()]
     pending = [_proposed(c.after) for cand in waiting for c in cand.changes if c.after is not None]
-    rejected = [cand for store in stores for cand in _discarded(store)]
+    from memory_review.discarded import discarded_candidates
+
+    rejected = [cand for store in stores for cand in discarded_candidates(store)]
     discarded = [_proposed(c.after) for cand in rejected for c in cand.changes if c.after]
     quotes = frozenset(_said(e.quote) for cand in rejected for e in cand.evidence)
     return KnownRecords(
@@ -293,12 +294,6 @@ def _pending_ref(candidate: Candidate) -> PendingRef:
         priority=candidate.priority,
         flags=candidate.flags,
     )
-
-
-def _discarded(store: Store) -> list[Candidate]:
-    from memory_review.discarded import discarded_candidates
-
-    return discarded_candidates(store)
 
 
 def _proposed(memory: Memory) -> ProposedMemory:
