@@ -474,14 +474,10 @@ SPLITS = (
     "heldout394",
     "heldout395",
     "heldout396",
-    "heldout397",
-    "heldout398",
-    "heldout399",
     "heldout400",
     "heldout401",
-    "heldout402",
-    "heldout403",
     "heldout404",
+    "heldout405",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -587,7 +583,6 @@ ROLES = {
     "heldout291": "dev291 (seen; was heldout291)",
     "heldout344": "dev344 (seen; was heldout344)",
     "heldout385": "dev385 (seen; was heldout385)",
-    "heldout397": "dev397 (seen; was heldout397)",
     "heldout400": "dev400 (seen; was heldout400)",
     "judged1": "judged1 (seen)",
 }
@@ -960,40 +955,31 @@ DOC_TAIL = """
 ## Reading the figures
 
 - **Session 33's third fresh record (round 90's heuristic, at 30836895 where the lanes began, for held-out 402 to 404):
-  4 proposals, 1 worth keeping; 0 of 3 rules found.** Three more lanes on the same two people's exports: the first pages
-  of fjung's 18 Antigravity exports no lane had reached and the second pages of 7 (held-out 402, 147 prompts, 1 durable,
-  17 maybe), the second pages of 25 of the ones already read (403, 137 prompts, 1 durable, 13 maybe, four secrets in
-  pasted `.env` files and CI logs redacted), and 14 more of the Windsurf exports (404, 31 prompts, 1 durable, 4 maybe;
-  36 prompts left out as the same conversation exported again). Worth keeping: "remember: test first!" (a maybe).
-  Mistakes, all in held-out 403 and all the specification of the site he builds, worded as rules: "I want the main
-  sponsor to always be the biggest prominence …, but never more than 60%.", "Just remember: additional sponsors we may
-  find that are not part of the name get 0% prominence!", "Generally, since teams change their "names" every season, …
-  the "latest" name is also the most known one." Missed: "scraping PCS is strictly off limits for legal reasons" (the
-  same rule held-out 398 missed), "we can't just pretend those tests are irrelevant! …" and his rule on ADR status
-  during development. Fresh record since the hold of ADR 0059: 123 of 220 (56%).
+  4 proposals, 1 worth keeping; 0 of 3 rules found.** Three more lanes on the same two people's exports: fjung's
+  Antigravity exports (held-out 402, 147 prompts, and 403, 137 prompts; both removed in session 34, below) and 14 more of
+  the Windsurf exports (404, 31 prompts, 1 durable, 4 maybe; 36 prompts left out as the same conversation exported
+  again). Worth keeping: one test-first wish (a maybe). Mistakes, all in held-out 403 and all the specification of the
+  site he builds, worded as rules (three sentences). Missed: fjung's prohibition on scraping one site "for legal
+  reasons" and his rule on failing tests, and the Windsurf developer's rule on ADR status during development. Fresh
+  record since the hold of ADR 0059 as it stood then: 123 of 220 (56%).
 - **Session 33's second fresh record (round 89's heuristic, unchanged since c77fc66, at d6fd0fd4 where the lanes began,
   for held-out 397 to 401): 10 proposals, 2 worth keeping (20%); 0 of 19 rules found.** A scout found a file family no
   split had used, Windsurf Cascade and Google Antigravity chat exports (`### User Input` / `### Planner Response`), and
-  two people who commit them: fjung's 93 Antigravity exports of his cycling-team lineage site (fjungplan/chainlines,
-  Apache-2.0; held-out 397 to 399, the first page of 75 of them, 389 prompts, 10 durable, 62 maybe) and a solo
+  two people who commit them: fjung's Antigravity exports of his cycling-team lineage site (held-out 397 to 399, 389
+  prompts, 10 durable, 62 maybe; removed in session 34: the text turned out to be AGPL-3.0, below) and a solo
   developer's Windsurf exports of his AI Coding Manager (ltlgrnaiml/ai-coding-manager, MIT; held-out 400 and 401, the
   first two pages of 28, 131 prompts, 9 durable, 24 maybe; six prompts 401 shared word for word with 400's copy of one
-  conversation left out at the merge). Worth keeping: "Please remember, try to fix this on a global level, if possible
-  …" and "Please remember: one question at a time." (maybes). Mistakes: "Remember, only one question at a time." (the
-  same directive as its prompt's "Ask me one question at a time …", which the labeller kept, so the measure does not
-  match it), "… I want it to include the era/season year so I always know exactly what I'm working on." (a purpose
-  clause), "If it's always just the one button then we might not even need this extra button.css …" (a condition), "And
-  as I said before, I'm ok with cutting through, as a trade-off to super big layout height." (a choice for one layout),
-  "Q4 - Present all options to the user and record feedback to improve decisions next time around" (an answer to the
-  agent's design question), and three sentences of a statement he pasted below "Please read the statement below and see
-  if this agrees with our DISC or ADR or SPEC" ("In enterprise-grade stuff, we always include a NOTICE file …", "…
-  Always check the source's license first …", "… always vet and cite origins."). Missed: "I do not want any colored
-  buttons! None, never! …", "I don't want you to run these frontend UI agent tests all the time …", "Please also keep in
-  mind to always follow GEMINI.md and model.md!" (the closing sentence of one opening prompt sent in six sessions), "We
-  can't use PCS under no circumstances for legal reasons!!!", "As always: test first!", his role preamble ("… code that
-  is ruff linted and ruff formatted, full google doc-strings …", three sessions), "ADRs should be orthogonal from each
-  other", "I am a solo-dev, and currently we are greenfield …" and four about the AI Coding Manager's naming
-  conventions. Fresh record since the hold of ADR 0059: 122 of 216 (56%).
+  conversation left out at the merge). Worth keeping: two of fjung's wishes (maybes). Mistakes: three of fjung's (his
+  one-question-at-a-time directive said again, which the labeller kept in its other wording; "always" in a purpose
+  clause; "always" in a condition), one choice for one layout in held-out 399, "Q4 - Present all options to the user
+  and record feedback to improve decisions next time around" (an answer to the agent's design question), and three
+  sentences of a statement pasted below "Please read the statement below and see if this agrees with our DISC or ADR or
+  SPEC" ("In enterprise-grade stuff, we always include a NOTICE file …", "… Always check the source's license first
+  …", "… always vet and cite origins."). Missed: eleven of fjung's rules (no coloured buttons, not running the UI agent
+  tests all the time, following his two instruction files, said in six sessions, never using one site, test first …),
+  his role preamble ("… code that is ruff linted and ruff formatted, full google doc-strings …", three sessions), "ADRs
+  should be orthogonal from each other", "I am a solo-dev, and currently we are greenfield …" and four about the AI
+  Coding Manager's naming conventions. Fresh record since the hold of ADR 0059 as it stood then: 122 of 216 (56%).
 - **Session 33's fresh record (round 89's heuristic, unchanged since c77fc66, at 91bf4a6e where the lanes began, for
   held-out 391 to 396): 5 proposals, 5 worth keeping; 0 of 1 rule found.** Six lanes read the rest of Manuel
   Odendahl's ticket diaries the earlier lanes did not reach: geppetto's of 12–13 and 24–28 February (held-out 391,
@@ -1180,13 +1166,13 @@ DOC_TAIL = """
   goal's first half is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh
   text: most misses are rules inside long task prompts or said once without a standing word.
 - **The ninetieth round (ADR 0163)**, from held-out 397's and 400's fresh mistakes: "always" / "never" in a purpose
-  clause ("… include the era/season year so I always know exactly what I'm working on") or in a condition about how
-  things are ("If it's always just the one button then …") instructs no one, a standing word outside the clause still
-  does ("Always run the tests so that we never ship a broken build"); and a text the person asks the agent to weigh,
-  pasted after the request ("Please read the statement below and see if this agrees with our DISC or ADR or SPEC …"),
-  is someone else's words, so its "we always include a NOTICE file" and "always vet and cite origins" are not the
-  person's rules ("Please follow the rules below" still introduces theirs). Held-out 397 (now dev397): 2 proposals, 1
-  worth keeping (was 4 and 1); held-out 400 (now dev400): 1, none (was 4 and none); no other split moved.
+  clause ("… so I always know which season I'm editing") or in a condition about how things are ("If it's always the
+  same button, …") instructs no one, a standing word outside the clause still does ("Always run the tests so that we
+  never ship a broken build"); and a text the person asks the agent to weigh, pasted after the request ("Please read
+  the statement below and see if this agrees with our DISC or ADR or SPEC …"), is someone else's words, so its "we
+  always include a NOTICE file" and "always vet and cite origins" are not the person's rules ("Please follow the rules
+  below" still introduces theirs). Held-out 397 (then dev397, removed in session 34): 2 proposals, 1 worth keeping (was
+  4 and 1); held-out 400 (now dev400): 1, none (was 4 and none); no other split moved.
 - **The eighty-ninth round (ADR 0157)**, from held-out 385's fresh mistake: "which is going to be very useful moving
   forward", "it will be handy going forward", "(it's going to be helpful in the future)" say what a thing of the task
   will be good for, as "so that it can be used going forward" does (ADR 0084), and make no standing rule; a standing

@@ -635,9 +635,10 @@ def sets_right_what_was_said(sentence: str) -> bool:
     return _NEVER_SAID.search(sentence) is not None
 
 
-# "… include the year so I always know what I'm working on": what the change will let someone do; "If it's always just
-# the one button then …": how things are, supposed. The standing word inside either clause instructs no one; one
-# outside it still does ("Always run the tests so that we never ship a broken build", held-out 397, ADR 0163).
+# "… put the season in the title so I always know which one I'm editing": what the change will let someone do; "If it's
+# always the same button, …": how things are, supposed (both paraphrased from held-out 397, removed for its licence).
+# The standing word inside either clause instructs no one; one outside it still does ("Always run the tests so that we
+# never ship a broken build", ADR 0163).
 _PURPOSE_OR_CONDITION = re.compile(
     r"\bso\s+(?:that\s+)?(?:I|we|you|they|it|he|she|users?|people|everyone|nobody)\s+"
     r"(?:(?:can|could|will|would|may|might)\s+)?(?:always|never)\b[^,;.!?\n]*|"

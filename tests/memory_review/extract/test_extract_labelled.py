@@ -191,19 +191,15 @@ UNKEPT_LEFT = {
     "heldout382": 1,
     # Held-out 385's "If necessary, you might want to write a go ast tool to do the migration (which is going to be
     # very useful moving forward)." (what the tool would be good for) is gone since round 89 (ADR 0157)
-    # Round 89's fresh mistakes in session 33's Windsurf and Antigravity exports: held-out 397's "Remember, only one
-    # question at a time." (the same directive as the prompt's "Ask me one question at a time …", which its labeller
-    # kept, so the measure does not match it); 399's "And as I said before, I'm ok with cutting through, as a trade-off
-    # …" (a choice for one layout); 400's "Q4 - Present all options to the user …" (an answer to the agent's design
-    # question). Held-out 397's "… so I always know …" and "If it's always just the one button …", and three sentences
-    # of the statement 400's person pasted below "Please read the statement below …", are gone since round 90 (ADR 0163)
-    "heldout397": 1,
-    "heldout399": 1,
+    # Round 89's fresh mistake in session 33's Windsurf exports: 400's "Q4 - Present all options to the user …" (an
+    # answer to the agent's design question); three sentences of the statement 400's person pasted below "Please read
+    # the statement below …" are gone since round 90 (ADR 0163). Held-out 397, 399 and 403, whose mistakes were pinned
+    # here too, were removed in session 34 (their text is AGPL-3.0; the labelled README says why).
     "heldout400": 1,
-    # round 90's fresh mistakes in held-out 403, the specification of fjung's site worded as rules: "I want the main
-    # sponsor to always be the biggest prominence …, but never more than 60%.", "Just remember: additional sponsors …
-    # get 0% prominence!", "Generally, since teams change their "names" every season, … the most known one."
-    "heldout403": 3,
+    # Held-out 405's "Next I need you to re-evaluate our documetation and the SPROMPT template, … come up with three
+    # enhancements to the SPROMPT that will improve the output next time.": round 90's fresh mistake in session 34, the
+    # task's purpose ("… will improve the output next time") read as "from now on"
+    "heldout405": 1,
 }
 
 
@@ -1183,14 +1179,10 @@ PINNED_SINCE_ROUND_19 = {
     "heldout394": ((13, 0, 8), (1, 1, 0)),
     "heldout395": ((23, 1, 10), (1, 1, 0)),
     "heldout396": ((21, 0, 9), (3, 3, 0)),
-    "heldout397": ((183, 8, 19), (2, 1, 0)),
-    "heldout398": ((67, 1, 25), (1, 1, 0)),
-    "heldout399": ((139, 1, 18), (1, 0, 0)),
     "heldout400": ((72, 5, 8), (1, 0, 0)),
     "heldout401": ((59, 4, 16), (0, 0, 0)),
-    "heldout402": ((147, 1, 17), (1, 1, 0)),
-    "heldout403": ((137, 1, 13), (3, 0, 0)),
     "heldout404": ((31, 1, 4), (0, 0, 0)),
+    "heldout405": ((60, 3, 18), (1, 0, 0)),
 }
 
 

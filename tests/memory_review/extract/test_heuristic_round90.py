@@ -1,11 +1,10 @@
 """The ninetieth round of the heuristic (ADR 0163): "always" in a purpose or a condition, and a statement pasted below.
 
 Session 33's fresh splits of Windsurf and Antigravity exports (held-out 397 and 400, round 89 frozen) gave three kinds
-of mistake no earlier round had seen:
-- "… I want it to include the era/season year so I always know exactly what I'm working on.": "always" says what the
-  change will let the person do, in a purpose clause, as "so that it can be used going forward" does (ADR 0084);
-- "If it's always just the one button then we might not even need this extra button.css …": "always" in a condition
-  about how things are;
+of mistake no earlier round had seen (held-out 397's two are paraphrased: it was removed in session 34 for its licence):
+- a wish that the title show the season "so I always know" what is being edited: "always" says what the change will
+  let the person do, in a purpose clause, as "so that it can be used going forward" does (ADR 0084);
+- "if it's always the same button, …": "always" in a condition about how things are;
 - "Please read the statement below and see if this agrees with our DISC or ADR or SPEC …" and then a pasted statement,
   whose "we always include a NOTICE file", "Always check the source's license first" and "always vet and cite origins"
   are someone else's words, not the person's rules.
@@ -24,11 +23,11 @@ from memory_review.extract.transcript import Transcript, Turn
 @pytest.mark.parametrize(
     "sentence",
     [
-        "I'd like it to only show it once on the left, and also I want it to include the era/season year so I always "
-        "know exactly what I'm working on.",
+        "Show the name only once at the top, and also add the season to the title so I always know which one I'm "
+        "editing.",
         "Put the branch name in the prompt so I always know where I am.",
         "Pin the header so we never lose the column names when scrolling.",
-        "If it's always just the one button then we might not even need this extra button.css.",
+        "If it's always the same button then we might not need a separate stylesheet for it.",
         "If they're always the same two files, merge them into one.",
     ],
 )
