@@ -956,8 +956,8 @@ DOC_TAIL = """
 
 - **Session 33's third fresh record (round 90's heuristic, at 30836895 where the lanes began, for held-out 402 to 404):
   4 proposals, 1 worth keeping; 0 of 3 rules found.** Three more lanes on the same two people's exports: fjung's
-  Antigravity exports (held-out 402, 147 prompts, and 403, 137 prompts; both removed in session 34, below) and 14 more of
-  the Windsurf exports (404, 31 prompts, 1 durable, 4 maybe; 36 prompts left out as the same conversation exported
+  Antigravity exports (held-out 402, 147 prompts, and 403, 137 prompts; both removed in session 34, below) and 14 more
+  of the Windsurf exports (404, 31 prompts, 1 durable, 4 maybe; 36 prompts left out as the same conversation exported
   again). Worth keeping: one test-first wish (a maybe). Mistakes, all in held-out 403 and all the specification of the
   site he builds, worded as rules (three sentences). Missed: fjung's prohibition on scraping one site "for legal
   reasons" and his rule on failing tests, and the Windsurf developer's rule on ADR status during development. Fresh
