@@ -127,6 +127,9 @@ TRIGGERS = (
     "完成後 commit（不要 push）",
     "x, no Co-Authored-By trailer",
     "do not modify files outside x-y",
+    "x is strictly off limits for y",
+    "under no circumstances x",
+    "keep in mind to always x",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

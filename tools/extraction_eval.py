@@ -954,6 +954,21 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Session 34's fresh record (round 90's heuristic, unchanged since d06a00e5, at a3b4e00e where the lanes began, for
+  held-out 405): 1 proposal, none worth keeping; 0 of 3 rules found.** One lane read the rest of the Windsurf exports
+  of ltlgrnaiml/ai-coding-manager (the second page of file 29, then files 43 to 56: 60 prompts, 3 durable, 18 maybe;
+  8 prompts left out as conversations held-out 400 and 401 already took). The mistake: "Next I need you to re-evaluate
+  our documetation and the SPROMPT template, … come up with three enhancements to the SPROMPT that will improve the
+  output next time." (a task's purpose read as "from now on"). Missed: "… make sure the AI Coding Manager name is
+  thoroughly implemented as the long form name for AICM …", "From here forward in this repo we will refer to all
+  existing archived docs and the working code … as v0 …" and "Any time we reference a possible cross-over of topics
+  you MUST pick up on the other DISC and notify the User". Two more lanes read later pages of fjung's Antigravity
+  exports, and one of their labellers found that fjungplan/chainlines' text is AGPL-3.0 at the commits read (Apache-2.0
+  only at an earlier commit): those two lanes were not merged, and held-out 397, 398, 399, 402 and 403 were removed
+  (673 prompts; when first measured 10 proposals, 3 worth keeping, 0 of 12 rules found). A scout found no other
+  licensed new person. Without them and with held-out 405: since the hold of ADR 0059, 120 of 211 worth keeping (57%;
+  `tools.fresh_record` 119 of 203, 59%); all frozen rounds 127 of 240 (53%); durable found when first measured 25% (77
+  quoted + 34 said again of 444).
 - **Session 33's third fresh record (round 90's heuristic, at 30836895 where the lanes began, for held-out 402 to 404):
   4 proposals, 1 worth keeping; 0 of 3 rules found.** Three more lanes on the same two people's exports: fjung's
   Antigravity exports (held-out 402, 147 prompts, and 403, 137 prompts; both removed in session 34, below) and 14 more
@@ -1165,6 +1180,12 @@ DOC_TAIL = """
   round frozen before their lane began rather than the last change before they landed, hence 102 of 186. Either way the
   goal's first half is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh
   text: most misses are rules inside long task prompts or said once without a standing word.
+- **The ninety-first round (ADR 0164)**, from session 33's fresh misses (fjung's, since removed, paraphrased): "keep in
+  mind to always …" binds the agent like "remember to always …"; "under no circumstances", "… is strictly off limits"
+  and "it is forbidden to …" forbid like "never" (not a limit on the program's users, nor "that's forbidden" alone); and
+  "do not X! remember this." makes "do not X" a rule (it was read as the task step "do"). On the splits left, held-out
+  44 gains its first sentence, worth keeping; nothing else moved. Before the removal it also found held-out 397's rule
+  said in six sessions and held-out 398's prohibition.
 - **The ninetieth round (ADR 0163)**, from held-out 397's and 400's fresh mistakes: "always" / "never" in a purpose
   clause ("… so I always know which season I'm editing") or in a condition about how things are ("If it's always the
   same button, …") instructs no one, a standing word outside the clause still does ("Always run the tests so that we

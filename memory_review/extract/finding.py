@@ -58,7 +58,9 @@ def rule_bag(text: str) -> frozenset[str]:
 # Whole words only: "Some of it is redundant" is no "So" before "me of it", nor "Android" an "And" (held-out 178); "Note
 # to self:" is one lead-in, not "note" before "To self: …"
 _FILLER = re.compile(
-    r"^(?:(?:(?:ok(?:ay)?|so|and|also|oh|btw|hey|please|pls|just|alright|one more thing|"
+    # "Remember to always run the tests." says "Always run the tests.", not "To always run the tests."
+    r"^(?:(?:(?:remember|(?:keep|bear) in mind)\s+to\b|"
+    r"(?:ok(?:ay)?|so|and|also|oh|btw|hey|please|pls|just|alright|one more thing|"
     r"remember|note(?: to self)?|keep in mind|fyi|for the record|just so you know|from now on|going forward|"
     r"moving forward|in (?:the )?future)\b\s*(?:that\b|[,:.!;\u2014-])?"
     r"|(?:no|nope|actually|again)\b\s*[,:\u2014-])\s*)+",

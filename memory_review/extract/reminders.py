@@ -77,7 +77,8 @@ _MADE_A_RULE = re.compile(
 # after every task" is a rule the agent forgot.
 _TASK_STEP = re.compile(
     r"^(?:to\s+)?(?:fix|add|remove|delete|change|update|rename|move|create|implement|build|write|put|set|show|hide|"
-    r"finish|complete|do|run|open|close|check|look|read|try|test|refactor|replace|revert|undo|call|start|stop|"
+    # "do not track collateral creation as version changes! remember this.": "do not" forbids, it names no job
+    r"finish|complete|do(?!\s+not\b)|run|open|close|check|look|read|try|test|refactor|replace|revert|undo|call|start|stop|"
     r"copy|paste|fetch|clone)\b",
     _I,
 )

@@ -87,7 +87,8 @@ _LEAD = (
     rf"\b{_MAKE_SURE}(?:you|we)\s+|"
     # "Remember to always run the tests", "Don't forget to always add my queries to ai-prompts.txt" (held-out 69, ADR
     # 0085), "make sure to periodically upload work to the current repo with commit and push" (held-out 152, ADR 0112)
-    r"\b(?:remember|make\s+sure|be\s+sure|(?:don'?t|do\s+not|never)\s+forget)\s+to\s+)"
+    # "Please keep in mind to always follow GEMINI.md" binds the agent as "remember to" does (ADR 0164)
+    r"\b(?:remember|make\s+sure|be\s+sure|(?:keep|bear)\s+in\s+mind|(?:don'?t|do\s+not|never)\s+forget)\s+to\s+)"
 )
 # "make sure the AI never writes code to alter the test cases": the agent named as the one bound, its verb in the third
 # person (held-out 60, ADR 0083)
@@ -377,6 +378,27 @@ SIGNALS: tuple[Signal, ...] = (
         r"(?:allowed|permitted)\s+to\s[^.!?\n]{1,120}?\bexcept\b)",
     ),
     _sig("stop", "forbid", False, rf"{_LEAD}stop\s+\w+ing\b"),
+    # "Please under no circumstances make up of adjust data just to make it seem correct" (held-out 44), "scraping that
+    # site is strictly off limits for legal reasons", "X is normally OFF LIMITS for you": a prohibition as strong as
+    # "never"; in every split the prompts that say so were all worth keeping (ADR 0164). Not a limit on the program's
+    # users: "the admin page is off limits to guests" specifies the app.
+    _sig(
+        "off limits",
+        "forbid",
+        True,
+        _gated(
+            r"(?:circumstance|limit|forbidden|prohibited)",
+            r"\bunder\s+no\s+circumstances?\b|"
+            r"\bit(?:'s|\s+is)\s+(?:strictly\s+|absolutely\s+)?(?:forbidden|prohibited)\s+to\s+\w|"
+            # "the boxes overlap!!! that's strictly forbidden!": what "that" is lives in the chat
+            + "".join(rf"(?<!\b{word})(?<!\b{word}\s)" for word in ("that", "this", "it", "which", "what"))
+            + r"\b(?:is|are|'s|remains?|stays?)\s+(?:(?:strictly|absolutely|completely|totally|normally|always)\s+)?"
+            r"(?:off[ -]limits?|forbidden|prohibited)\b"
+            r"(?!\s+(?:to|for)\s+(?:the\s+|all\s+|any\s+)?(?:[\w-]+\s+)?"
+            r"(?:users?|guests?|visitors?|customers?|clients?|members?|players?|students?|employees?|staff|admins?|"
+            r"public|anyone|anybody|everyone|everybody)\b)",
+        ),
+    ),
     _sig(
         "I don't like",
         "forbid",
@@ -714,7 +736,8 @@ CUE = re.compile(
     r"dislike|stand|allergic|reserve|leave|we|our|convention|rule|policy|note|fyi|keep\s+in\s+mind|record|so\s+you\s+know|"
     r"reference|mention|aware|general|now\s+on|forward|here\s+on|henceforth|future|next\s+time|default|time|whenever|as\s+you|"
     r"project|repo|codebase|answer|reply|respond|talk|speak|chat|periodically|regularly|allowed|permitted|mandatory|"
-    r"obligatory|compulsory|non-negotiable|(?:after|before|once|when)\s+(?:\w+ing\s+)?(?:each|every|any)\s|"
+    r"obligatory|compulsory|non-negotiable|circumstance|off[ -]limit|forbidden|prohibited|"
+    r"(?:after|before|once|when)\s+(?:\w+ing\s+)?(?:each|every|any)\s|"
     # "run commands through" (ADR 0096) by its own words: "command" alone is in most sentences of a coding session
     r"(?:commands|scripts)\s+(?:should|must|need|have|are)|(?:commands?|scripts?|cmds)\s+(?:through|with|via|using|inside|"
     r"under)|to\s+(?:run|execute|wrap)\s+(?:all|every|any)|(?:ask|check\s+with)\s+(?:me|us)\s+(?:first\s+)?before|"

@@ -414,8 +414,10 @@ PINNED_SINCE_ROUND_15 = {
     # rounds 15 to 18: 2 proposals, 1 worth keeping (the mistake: a bug report, "… never updated when moveTarget
     # changes"); the nineteenth round (ADR 0076) tuned on it and the report is gone
     "heldout43": ((102, 0, 14), (1, 1, 0)),
-    # rounds 15 to 18: 1 proposal, worth keeping ("Always report actual values from the JK-BMSs"), its rule found
-    "heldout44": ((69, 1, 5), (1, 1, 1)),
+    # rounds 15 to 18: 1 proposal, worth keeping ("Always report actual values from the JK-BMSs"), its rule found; the
+    # ninety-first round (ADR 0164) proposes its first half too ("Please under no circumstances make up of adjust data
+    # …"), worth keeping
+    "heldout44": ((69, 1, 5), (2, 2, 1)),
     # rounds 15 to 19: 1 proposal, worth keeping (the e2e-test rule for AGENTS.md), 1 of 2 rules found
     # The thirty-eighth round (ADR 0098): "update the agents.md to ensure for every bug …" is its rule too (2 proposals,
     # both worth keeping; the found rule was found before)

@@ -184,6 +184,10 @@ def test_the_cheap_cue_filter_never_hides_a_signal() -> None:
             "don't forget to run the linter before every commit",  # ADR 0146
             "Claude should be listed as co-author",  # ADR 0147
             "do not modify files outside of src/",  # ADR 0151
+            "force pushing is strictly off limits",  # ADR 0164
+            "under no circumstances edit the lockfile",
+            "it is prohibited to push to main",
+            "keep in mind to always run the linter",
         ]
     )
     for sentence in sentences:

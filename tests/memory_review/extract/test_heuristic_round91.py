@@ -1,0 +1,98 @@
+"""The ninety-first round of the heuristic (ADR 0164): rules the person wrote with no standing word the heuristic read.
+
+Misses of session 33's fresh splits (round 90 frozen; the splits were removed in session 34 for their licence, so the
+person's sentences are paraphrased here):
+- a request to "keep in mind to always follow" two instruction files, closing an opening prompt sent in six sessions:
+  "keep in mind to" binds the agent as "remember to" and "make sure to" do, and was no lead before "always";
+- a prohibition on scraping one site "under no circumstances", "strictly off limits for legal reasons": as strong as
+  "never", in words no signal had (held-out 44's "Please under no circumstances make up of adjust data …" too);
+- held-out 382's "do not track collateral creation as version changes! remember this.": "remember this" makes the
+  sentence before a rule, but "do not …" was read as a task step ("do the migration").
+A limit on the program's users ("the admin page is off limits to guests") specifies the app, and "that's strictly
+forbidden!" says nothing without the chat; neither is a rule.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_review.extract import extract
+from memory_review.extract.finding import describe
+from memory_review.extract.signals import classify
+from memory_review.extract.transcript import Transcript, Turn
+
+
+def _said(text: str) -> Transcript:
+    return Transcript(
+        session_id="s", format="text", turns=[Turn(turn_id="t1", role="user", source="user", text=text, index=0)]
+    )
+
+
+def _bodies(text: str) -> list[str]:
+    return [finding.memory.body for finding in extract(_said(text))]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Please also keep in mind to always follow GEMINI.md and the model notes!",
+        "Keep in mind to never push to main.",
+        "Bear in mind to always run the linter before you commit.",
+    ],
+)
+def test_keep_in_mind_to_binds_the_agent_like_remember_to(sentence: str) -> None:
+    found = classify(sentence)
+    assert found is not None and not found.held_back
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "We can't scrape that site under no circumstances, for legal reasons!!!",
+        "scraping the stats site is strictly off limits for legal reasons",
+        "Please under no circumstances make up or adjust data just to make it seem correct.",
+        "Force pushing is strictly off limits.",
+        "It is prohibited to push to main.",
+    ],
+)
+def test_off_limits_and_under_no_circumstances_forbid(sentence: str) -> None:
+    found = classify(sentence)
+    assert found is not None and found.type == "forbidden" and found.signal == "off limits"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The admin page is off limits to guests.",
+        "Deleting accounts is prohibited for regular users.",
+        "the boxes are overlapping!!! that's strictly forbidden!",
+        "Nodes overlap. That is strictly forbidden!",
+        "The speed limit is 30 here.",
+    ],
+)
+def test_a_limit_on_the_programs_users_or_on_what_the_chat_names_is_no_rule(sentence: str) -> None:
+    found = classify(sentence)
+    assert found is None or found.signal != "off limits"
+
+
+def test_remember_this_after_a_do_not_makes_it_a_rule() -> None:
+    assert _bodies("do not track collateral creation as version changes! remember this.") == [
+        "Do not track collateral creation as version changes!"
+    ]
+
+
+def test_remember_this_after_a_task_step_is_still_no_rule() -> None:
+    assert _bodies("do the migration of the user table now. remember this.") == []
+
+
+@pytest.mark.parametrize(
+    ("statement", "description"),
+    [
+        ("Remember to always run the tests.", "Always run the tests."),
+        ("Please keep in mind to always follow GEMINI.md!", "Always follow GEMINI.md!"),
+        ("Keep in mind that we use pnpm.", "We use pnpm."),
+        ("Remember tomorrow is a holiday.", "Tomorrow is a holiday."),
+    ],
+)
+def test_a_description_drops_the_lead_in_with_its_to(statement: str, description: str) -> None:
+    assert describe(statement) == description
