@@ -1181,8 +1181,9 @@ DOC_TAIL = """
   goal's first half is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh
   text: most misses are rules inside long task prompts or said once without a standing word.
 - **The ninety-first round (ADR 0164)**, from session 33's fresh misses (fjung's, since removed, paraphrased): "keep in
-  mind to always …" binds the agent like "remember to always …"; "under no circumstances", "… is strictly off limits"
-  and "it is forbidden to …" forbid like "never" (not a limit on the program's users, nor "that's forbidden" alone); and
+  mind to always …" binds the agent like "remember to always …"; "under no circumstances" (the agent bound), "… is
+  strictly off limits" and "it is forbidden to …" forbid like "never" (not what the program must do, not a limit on its
+  users, not a server's "forbidden", nor "that's off limits" alone: the session's review); and
   "do not X! remember this." makes "do not X" a rule (it was read as the task step "do"). On the splits left, held-out
   44 gains its first sentence, worth keeping; nothing else moved. Before the removal it also found held-out 397's rule
   said in six sessions and held-out 398's prohibition.

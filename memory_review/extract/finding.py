@@ -44,7 +44,7 @@ TYPE_PREFIX: dict[str, str] = {
 SLUG_IGNORE: frozenset[str] = frozenset(
     """remember never always prefer don't dont use using convention conventions project repo repository
     codebase now forward future note mind avoid stop like hate dislike preference rule rules default
-    time whenever make sure keep redacted""".split()  # noqa: SIM905 (a word list reads better as prose)
+    time whenever make sure keep bear redacted""".split()  # noqa: SIM905 (a word list reads better as prose)
 )
 # The same words as a token bag holds them, stemmed ("always" is "alway" there): what is left is what a rule is about.
 BAG_IGNORE: frozenset[str] = SLUG_IGNORE | frozenset(content_words(" ".join(sorted(SLUG_IGNORE))))
@@ -59,9 +59,9 @@ def rule_bag(text: str) -> frozenset[str]:
 # to self:" is one lead-in, not "note" before "To self: …"
 _FILLER = re.compile(
     # "Remember to always run the tests." says "Always run the tests.", not "To always run the tests."
-    r"^(?:(?:(?:remember|(?:keep|bear) in mind)\s+to\b|"
+    r"^(?:(?:(?:remember|(?:keep|bear) in mind)\s+to(?=\s)|"
     r"(?:ok(?:ay)?|so|and|also|oh|btw|hey|please|pls|just|alright|one more thing|"
-    r"remember|note(?: to self)?|keep in mind|fyi|for the record|just so you know|from now on|going forward|"
+    r"remember|note(?: to self)?|(?:keep|bear) in mind|fyi|for the record|just so you know|from now on|going forward|"
     r"moving forward|in (?:the )?future)\b\s*(?:that\b|[,:.!;\u2014-])?"
     r"|(?:no|nope|actually|again)\b\s*[,:\u2014-])\s*)+",
     re.IGNORECASE,

@@ -378,25 +378,37 @@ SIGNALS: tuple[Signal, ...] = (
         r"(?:allowed|permitted)\s+to\s[^.!?\n]{1,120}?\bexcept\b)",
     ),
     _sig("stop", "forbid", False, rf"{_LEAD}stop\s+\w+ing\b"),
-    # "Please under no circumstances make up of adjust data just to make it seem correct" (held-out 44), "scraping that
-    # site is strictly off limits for legal reasons", "X is normally OFF LIMITS for you": a prohibition as strong as
-    # "never"; in every split the prompts that say so were all worth keeping (ADR 0164). Not a limit on the program's
-    # users: "the admin page is off limits to guests" specifies the app.
+    # "Please under no circumstances make up of adjust data just to make it seem correct" (held-out 44), "Do not, under
+    # any circumstances, push to main", "scraping that site is strictly off limits for legal reasons", "X is normally
+    # OFF LIMITS for you", "it is forbidden to …": a prohibition as strong as "never" (ADR 0164). Only where the agent
+    # is the one bound: "Under no circumstances should the app crash", "Empty passwords are forbidden", "the response
+    # is forbidden" (a 403), "pods is forbidden: User …" (Kubernetes) and "the admin page is off limits to guests"
+    # specify the program or report what it did (the review of session 34).
     _sig(
         "off limits",
         "forbid",
         True,
         _gated(
             r"(?:circumstance|limit|forbidden|prohibited)",
+            # an imperative after it, or the agent as the inverted verb's subject
+            r"(?:^\W*|[,;:(]\s*|\b(?:please|and|but|so)\s+)under\s+no\s+circumstances?\s*(?:,\s*)?"
+            r"(?:(?:should|must|may|can|will|shall)\s+(?:you|we|claude|the\s+(?:agent|ai|assistant))\b|"
+            r"(?!(?:should|must|can|could|may|might|will|would|shall|is|are|was|were|does|do|did|has|have|had|the|a|an|"
+            r"this|that|these|those|it|its|any|our|your|my|their|there|we|you|i|they|he|she|users?)\b)[a-z]{2,}\b)|"
+            r"(?:^\W*|[,;:(]\s*|\bplease\s+|\b(?:you|we)\s+)(?:do\s+not|don'?t|must\s+not|mustn'?t|may\s+not|"
+            r"should\s+not|shouldn'?t|cannot|can'?t|never)\s*(?:,\s*)?under\s+any\s+circumstances?\b|"
+            # "We can't use that site under no circumstances": a double negative, as people write in a second language
+            r"\b(?:you|we)\s+(?:can'?t|cannot|must\s+not|mustn'?t|may\s+not|should\s+not|shouldn'?t)\s[^.!?\n]{0,80}?"
             r"\bunder\s+no\s+circumstances?\b|"
-            r"\bit(?:'s|\s+is)\s+(?:strictly\s+|absolutely\s+)?(?:forbidden|prohibited)\s+to\s+\w|"
-            # "the boxes overlap!!! that's strictly forbidden!": what "that" is lives in the chat
-            + "".join(rf"(?<!\b{word})(?<!\b{word}\s)" for word in ("that", "this", "it", "which", "what"))
+            r"\b(?:it(?:'s|\s+is)|you(?:'re|\s+are))\s+(?:strictly\s+|absolutely\s+)?(?:forbidden|prohibited)\s+(?:to|from)\s+\w|"
+            # "the boxes overlap!!! that's strictly off limits!": what "that" is lives in the chat
+            + "".join(
+                rf"(?<!\b{word})(?<!\b{word}\s)(?<!\b{word}\s\s)" for word in ("that", "this", "it", "which", "what")
+            )
             + r"\b(?:is|are|'s|remains?|stays?)\s+(?:(?:strictly|absolutely|completely|totally|normally|always)\s+)?"
-            r"(?:off[ -]limits?|forbidden|prohibited)\b"
-            r"(?!\s+(?:to|for)\s+(?:the\s+|all\s+|any\s+)?(?:[\w-]+\s+)?"
-            r"(?:users?|guests?|visitors?|customers?|clients?|members?|players?|students?|employees?|staff|admins?|"
-            r"public|anyone|anybody|everyone|everybody)\b)",
+            # "for" or "to" may name the agent or a reason; anyone else is the program's user
+            r"off[ -]?limits?\b(?!\s+(?:to|for)\s+(?!(?:you|us|me|(?:ai\s+)?agents?|the\s+(?:agent|ai|assistant)s?|ai|"
+            r"claude|codex|gemini|copilot|(?:\w+\s+)?reasons?)\b))",
         ),
     ),
     _sig(
@@ -1042,12 +1054,17 @@ _PROGRAMS_REQUIRED = re.compile(
 )
 
 
+_A_CONDITION = re.compile(r"\b(?:if|when(?:ever)?|once|unless|whether)\b[^,;.!?\n]*", _I)
+
+
 def _idiom(signal: Signal, text: str) -> bool:
     """The signal's words, but in an idiom or a description, not a standing instruction (ADR 0057)."""
     if signal.name in {"from now on", "after each"}:  # an occasion, said of the program or of the agent (ADR 0101)
         if describes_an_occasion(text) or a_things_default(text):
             return True
         return signal.pattern.search(outside_the_described_future(text)) is None  # only in a future it describes
+    if signal.name == "off limits":  # "If the temperature is off limits the charger stops" supposes (ADR 0164)
+        return signal.pattern.search(_A_CONDITION.sub(lambda found: " " * len(found.group()), text)) is None
     if signal.name == "mandatory":  # "the email field is mandatory": a spec of the program, not of the work
         return _PROGRAMS_REQUIRED.search(text) is not None
     if signal.kind == "prefer":

@@ -8,8 +8,9 @@ person's sentences are paraphrased here):
   "never", in words no signal had (held-out 44's "Please under no circumstances make up of adjust data …" too);
 - held-out 382's "do not track collateral creation as version changes! remember this.": "remember this" makes the
   sentence before a rule, but "do not …" was read as a task step ("do the migration").
-A limit on the program's users ("the admin page is off limits to guests") specifies the app, and "that's strictly
-forbidden!" says nothing without the chat; neither is a rule.
+A limit on the program's users ("the admin page is off limits to guests"), what the program must do ("Under no
+circumstances should the app crash"), what a server answered ("the response is forbidden") and "that's strictly
+off limits!" (what "that" is lives in the chat) are no rules for the agent.
 """
 
 from __future__ import annotations
@@ -53,6 +54,11 @@ def test_keep_in_mind_to_binds_the_agent_like_remember_to(sentence: str) -> None
         "Please under no circumstances make up or adjust data just to make it seem correct.",
         "Force pushing is strictly off limits.",
         "It is prohibited to push to main.",
+        "Under no circumstances should you push to main.",
+        "Do not, under any circumstances, push to main.",
+        "You must not, under any circumstances, edit the migrations.",
+        "You are forbidden to delete users.",
+        "the folder logs is normally OFF LIMITS for you",
     ],
 )
 def test_off_limits_and_under_no_circumstances_forbid(sentence: str) -> None:
@@ -67,7 +73,21 @@ def test_off_limits_and_under_no_circumstances_forbid(sentence: str) -> None:
         "Deleting accounts is prohibited for regular users.",
         "the boxes are overlapping!!! that's strictly forbidden!",
         "Nodes overlap. That is strictly forbidden!",
+        "that  is strictly off limits!",
         "The speed limit is 30 here.",
+        # the review of session 34: what the program must do, what a server answered, what a language forbids
+        "Under no circumstances should the app crash.",
+        "Under no circumstances must the payment be processed twice.",
+        "If I sign out on my phone, under no circumstances should it sign me out on my laptop.",
+        "If the temperature is off limits the charger stops.",
+        "When the cell voltage is off limits, the BMS shuts down.",
+        'Error from server (Forbidden): pods is forbidden: User "system:serviceaccount:ci" cannot list resource "pods"',
+        "The login works but when I call /api/orders the response is forbidden.",
+        "HTTP 403 is Forbidden, 401 is Unauthorized.",
+        "Empty passwords are forbidden.",
+        "In Rust, mutable aliasing is forbidden.",
+        "The API key is off limits for the frontend.",
+        "Editing is forbidden for read-only accounts.",
     ],
 )
 def test_a_limit_on_the_programs_users_or_on_what_the_chat_names_is_no_rule(sentence: str) -> None:
@@ -92,6 +112,8 @@ def test_remember_this_after_a_task_step_is_still_no_rule() -> None:
         ("Please keep in mind to always follow GEMINI.md!", "Always follow GEMINI.md!"),
         ("Keep in mind that we use pnpm.", "We use pnpm."),
         ("Remember tomorrow is a holiday.", "Tomorrow is a holiday."),
+        ("Remember to-do items go in TODO.md.", "To-do items go in TODO.md."),
+        ("Bear in mind that we use pnpm.", "We use pnpm."),
     ],
 )
 def test_a_description_drops_the_lead_in_with_its_to(statement: str, description: str) -> None:
