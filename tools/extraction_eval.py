@@ -14,7 +14,8 @@ it says a kept quote word for word ("said again", ADR 0113). Proposals are what
 see.
 
 Splits: ``dev`` and ``heldout`` (ADR 0033), ``dev2``, ``heldout2`` and ``heldout3`` (ADR 0044: prompt
-histories with standing rules in them, so that recall can be measured), ``dev3`` and ``heldout4`` (ADR 0049:
+histories with standing rules in them, so that recall can be measured; ``dev2`` and ``heldout2`` were removed in
+session 34, their repositories having no licence), ``dev3`` and ``heldout4`` (ADR 0049:
 the second round of the heuristic, tuned on the dev splits, measured on a fresh held-out split) and
 ``heldout5`` (ADR 0049: a bigger fresh held-out split, measured with the second round frozen). The third round
 (ADR 0054) tuned on held-out 4 and 5, so their rows are named ``dev4`` and ``dev5`` (seen) from then on; the
@@ -125,8 +126,6 @@ UNJUDGED = "unjudged"
 SPLITS = (
     "dev",
     "heldout",
-    "dev2",
-    "heldout2",
     "heldout3",
     "dev3",
     "heldout4",
@@ -797,13 +796,15 @@ when it says word for word the rule of a proposal worth keeping ("said again": a
 rule said in twenty sessions is one proposal; ADR 0113).
 
 - *dev* and *heldout* (ADR 0033): Claude Code sessions saved by Entire's checkpoints and aider
-  `.aider.chat.history.md` files, 88 prompts, one clearly durable rule.
+  `.aider.chat.history.md` files, 88 prompts, one clearly durable rule (81 since session 34's licence audit).
 - *dev2* and *heldout2* (ADR 0044): prompt histories that Claude Code (`~/.claude/history.jsonl`) and
   Codex CLI (`~/.codex/history.jsonl`) keep, committed in eight people's public repositories (mostly
   dotfiles): whole stretches as they come, in English, Chinese, French and Italian, 434 prompts with 19
   durable rules. *heldout2* was labelled and committed (9cf97fa) before the heuristic was first run on it.
+  Both removed in session 34: none of the eight repositories has a licence in the index.
 - *heldout3* (ADR 0044): three more people's prompt histories, 122 prompts with 3 durable rules, labelled
-  and committed (def5c25) after held-out 2 was measured and before the heuristic was run on it.
+  and committed (def5c25) after held-out 2 was measured and before the heuristic was run on it; 33 prompts (one
+  person's) since session 34's licence audit.
 - *heldout4* (ADR 0049): a fresh held-out split for the second round, six more people's Codex CLI and Claude
   Code prompt histories (165 prompts, 2 durable rules and 12 maybe; English and Chinese, much of it spec-kit
   commands), all from MIT-licensed repositories, labelled and committed (2b60960) before any heuristic was
@@ -966,9 +967,14 @@ DOC_TAIL = """
   exports, and one of their labellers found that fjungplan/chainlines' text is AGPL-3.0 at the commits read (Apache-2.0
   only at an earlier commit): those two lanes were not merged, and held-out 397, 398, 399, 402 and 403 were removed
   (673 prompts; when first measured 10 proposals, 3 worth keeping, 0 of 12 rules found). A scout found no other
-  licensed new person. Without them and with held-out 405: since the hold of ADR 0059, 120 of 211 worth keeping (57%;
+  licensed new person. A licence audit of every source followed (the labelled README's "Session 34's licence audit"):
+  the text of 13 repositories with no licence in the index (all of dev 2 and held-out 2, most of held-out 3, 7
+  prompts of dev and held-out), of one whose licence is CC BY-NC-SA 4.0 at the text's commit (61 of held-out 159's
+  prompts) and of one with a proprietary licence stored beside the MIT one recorded (2 of held-out 367's) was removed
+  too; none of these gave a proposal when first measured since the hold. Without them and with held-out 405: since
+  the hold of ADR 0059, 120 of 211 worth keeping (57%;
   `tools.fresh_record` 119 of 203, 59%); all frozen rounds 127 of 240 (53%); durable found when first measured 25% (77
-  quoted + 34 said again of 444).
+  quoted + 34 said again of 443).
 - **Session 33's third fresh record (round 90's heuristic, at 30836895 where the lanes began, for held-out 402 to 404):
   4 proposals, 1 worth keeping; 0 of 3 rules found.** Three more lanes on the same two people's exports: fjung's
   Antigravity exports (held-out 402, 147 prompts, and 403, 137 prompts; both removed in session 34, below) and 14 more

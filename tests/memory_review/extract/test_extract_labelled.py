@@ -53,18 +53,6 @@ def test_no_split_floods_the_review_queue(split: str) -> None:
     assert len(figures.proposals) <= bound, figures.proposals
 
 
-def test_the_second_dev_split_keeps_what_it_was_tuned_to() -> None:
-    # ADR 0044: the dev 2 tuning, pinned so that a later change cannot quietly undo it
-    figures = evaluate_split("dev2")
-    assert figures.precision is not None and figures.precision >= GOAL, figures.proposals
-    # 6 after ADR 0044, 7 after ADR 0049, 3 after ADR 0059: the sixth round holds back a weak "Do NOT …" alone ("Do
-    # NOT modify my fs outside of …", "Do NOT build something that tries to garner investor money") and an occasion
-    # standing in for "from now on" ("As you implement things, …", "… reproducibility by default"), the kinds that
-    # failed on fresh data, until said in a second session; since ADR 0151, "Do NOT modify my fs outside of …" is
-    # proposed at once again, as where the agent may not write
-    assert figures.durable_found >= 4, figures.missed
-
-
 def test_the_third_dev_split_keeps_what_it_was_tuned_to() -> None:
     # ADR 0049: "对话时使用中文" (talk to me in Chinese) is found, the spec-kit specs give nothing
     figures = evaluate_split("dev3")
@@ -691,8 +679,9 @@ PINNED_SINCE_ROUND_19 = {
     "heldout158": ((1, 0, 1), (0, 0, 0)),
     # round 51 (frozen at 972d139): no proposal; 0 of 2 rules found ("I am not supporting python below 3.11 version",
     # "sprich Deutsch bitte"); the fifty-second round (ADR 0115) tuned on it: the language of the conversation asked in
-    # its own words, 1 proposal, worth keeping, 1 of 2 found
-    "heldout159": ((103, 2, 8), (1, 1, 1)),
+    # its own words, 1 proposal, worth keeping, 1 of 2 found. Session 34's licence audit removed FrankJeworrek/
+    # vibe-coding-guide's 61 prompts (CC BY-NC-SA 4.0 at the text's commit), that proposal's among them
+    "heldout159": ((42, 1, 1), (0, 0, 0)),
     # round 52 (frozen at e07171e): no proposal; its durable rule ("do not never care about cython source code as it
     # will be generate automatically", a weak "do not" said once) not found
     "heldout160": ((64, 1, 1), (0, 0, 0)),
@@ -1146,7 +1135,7 @@ PINNED_SINCE_ROUND_19 = {
     "heldout362": ((13, 0, 0), (0, 0, 0)),
     "heldout363": ((26, 1, 6), (0, 0, 0)),
     "heldout364": ((8, 0, 0), (0, 0, 0)),
-    "heldout367": ((3, 0, 2), (0, 0, 0)),
+    "heldout367": ((1, 0, 1), (0, 0, 0)),  # lev-os/agentping's 2 prompts removed by session 34's licence audit
     # round 88 (the lanes began at 199472f1): the other versions of kesslerio's and templar's logs, openshrooly's
     # transcript; no proposal, no rule to find
     "heldout368": ((13, 0, 0), (0, 0, 0)),
