@@ -1174,6 +1174,7 @@ PINNED_SINCE_ROUND_19 = {
     "heldout401": ((59, 4, 16), (0, 0, 0)),
     "heldout404": ((31, 1, 4), (0, 0, 0)),
     "heldout405": ((60, 3, 18), (1, 0, 0)),
+    "heldout408": ((42, 0, 10), (0, 0, 0)),  # round 91 (session 34): no proposal, no durable rule
 }
 
 
