@@ -130,6 +130,7 @@ TRIGGERS = (
     "x is strictly off limits for y",
     "under no circumstances x",
     "keep in mind to always x",
+    "from this point forward x",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

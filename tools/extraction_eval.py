@@ -584,6 +584,7 @@ ROLES = {
     "heldout344": "dev344 (seen; was heldout344)",
     "heldout385": "dev385 (seen; was heldout385)",
     "heldout400": "dev400 (seen; was heldout400)",
+    "heldout405": "dev405 (seen; was heldout405)",
     "judged1": "judged1 (seen)",
 }
 
@@ -1187,6 +1188,11 @@ DOC_TAIL = """
   round frozen before their lane began rather than the last change before they landed, hence 102 of 186. Either way the
   goal's first half is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh
   text: most misses are rules inside long task prompts or said once without a standing word.
+- **The ninety-second round (ADR 0165)**, from held-out 405's miss "From here forward in this repo we will refer to …":
+  "from here forward", "from this point on / forward / onwards" are standing words like "from here on (out)", in the
+  signal, in the marker that stands alone before a rule, and in "From this point on, work on the frontend" (the next
+  piece of work). The prompt itself stays unproposed (it announces what the code will be called); no split moved.
+  Held-out 405 is dev405 (seen) now.
 - **The ninety-first round (ADR 0164)**, from session 33's fresh misses (fjung's, since removed, paraphrased): "keep in
   mind to always …" binds the agent like "remember to always …"; "under no circumstances" (the agent bound), "… is
   strictly off limits" and "it is forbidden to …" forbid like "never" (not what the program must do, not a limit on its

@@ -78,7 +78,7 @@ from memory_review.extract.signals import (
     scoped_by_the_whole_rule,
     type_in_scope,
 )
-from memory_review.extract.task_at_hand import says_it_was_said_before
+from memory_review.extract.task_at_hand import FROM_HERE_ON, says_it_was_said_before
 from memory_review.extract.textutil import FILE_NAME, Covered, leaders, sentence_spans, tokens, unwrapped
 from memory_review.extract.transcript import UNTRUSTED_SOURCES, Transcript, Turn
 from memory_review.proposal import Priority, Proposer
@@ -108,7 +108,7 @@ _REASON = re.compile(
 _MARKER_ONLY = re.compile(
     r"^(?:(?:ok(?:ay)?|so|and|also|alright|right|yes|please|btw)\b[,.!\s]*)*"
     r"(?:from\s+now\s+on|going\s+forward|moving\s+forward|in\s+(?:the\s+)?future|next\s+time|henceforth|"
-    r"from\s+here\s+on(?:\s+out)?|以后|今后|从现在(?:开始|起))\s*[.!:,;\u2014\u2013-]*$",
+    rf"{FROM_HERE_ON}|以后|今后|从现在(?:开始|起))\s*[.!:,;\u2014\u2013-]*$",
     re.IGNORECASE,
 )
 

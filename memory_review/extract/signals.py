@@ -29,6 +29,7 @@ from memory_review.extract.precision import (
     names_code,
 )
 from memory_review.extract.task_at_hand import (
+    FROM_HERE_ON,
     I_DISLIKE_WORDS,
     PREFERS_OVER,
     a_things_default,
@@ -300,7 +301,7 @@ SIGNALS: tuple[Signal, ...] = (
         "from now on",
         "durable",
         True,
-        rf"\b(?:from\s+now\s+on|{_FORWARD}|from\s+here\s+on(?:\s+out)?|henceforth|"
+        rf"\b(?:from\s+now\s+on|{_FORWARD}|{FROM_HERE_ON}|henceforth|"
         rf"(?:{_IN_FUTURE}|next\s+time)\b{_NOT_A_PLAN}|{_BY_DEFAULT}|(?:every|each)\s+time\s+(?:you|we)|"
         rf"whenever\s+(?:you|we)|{_AS_YOU_GO})\b|{_EVERY_REQUEST}",
     ),
@@ -746,7 +747,7 @@ MAX_BYTES = 600
 CUE = re.compile(
     r"never|always|don'?t|do\s+not|must|should|avoid|co-?author|outside|stop|remember|forget|make\s+sure|prefer|like|hate|commit|push|"
     r"dislike|stand|allergic|reserve|leave|we|our|convention|rule|policy|note|fyi|keep\s+in\s+mind|record|so\s+you\s+know|"
-    r"reference|mention|aware|general|now\s+on|forward|here\s+on|henceforth|future|next\s+time|default|time|whenever|as\s+you|"
+    r"reference|mention|aware|general|now\s+on|forward|here\s+on|point\s+on|henceforth|future|next\s+time|default|time|whenever|as\s+you|"
     r"project|repo|codebase|answer|reply|respond|talk|speak|chat|periodically|regularly|allowed|permitted|mandatory|"
     r"obligatory|compulsory|non-negotiable|circumstance|off[ -]limit|forbidden|prohibited|"
     r"(?:after|before|once|when)\s+(?:\w+ing\s+)?(?:each|every|any)\s|"
@@ -832,7 +833,7 @@ def examine(sentence: str) -> Classification | None:
 # like named code, and proposed when the person says them in a second session or corrects the agent twice (ADR
 # 0046, 0057).
 _EXPLICIT_STANDING = re.compile(
-    rf"\bfrom\s+now\s+on\b|\b{_FORWARD}\b|\bfrom\s+here\s+on\b|\bhenceforth\b|"
+    rf"\bfrom\s+now\s+on\b|\b{_FORWARD}\b|\b{FROM_HERE_ON}\b|\bhenceforth\b|"
     rf"\b(?:{_IN_FUTURE}|next\s+time)\b{_NOT_A_PLAN}|{_EVERY_REQUEST}",
     _I,
 )

