@@ -22,8 +22,12 @@ import re
 
 # "From here on", "from here forward", "from this point on(wards)": the person's standing word, as "from now on" is
 # (held-out 405's "From here forward in this repo we will refer to …", ADR 0165); shared by the signal, the marker that
-# stands alone, and the next piece of work announced ("From here on, work on the frontend").
-FROM_HERE_ON = r"from\s+(?:here|this\s+point)\s+(?:on(?:\s+out)?|onwards?|forwards?)"
+# stands alone, and the next piece of work announced ("From here on, work on the frontend"). Not a place: "the route
+# from this point on the map", "From here on the left you can see …".
+FROM_HERE_ON = (
+    r"from\s+(?:here|this\s+point)\s+(?:on(?:\s+out)?(?!\s+(?:the|a|an|this|that|these|those|my|your|our|its|their|"
+    r"his|her|each|every|one|top|left|right|page|line|screen)\b)|onwards?|forwards?)"
+)
 
 _I = re.IGNORECASE
 

@@ -47,6 +47,8 @@ def test_the_marker_alone_takes_the_sentence_after_it() -> None:
         "From this point on, work on the frontend.",
         "From here forward: fix the login bug now.",
         "OK, from this point on.",
+        "Draw the route from this point on the map to the station.",
+        "From here on the left you can see the settings.",
     ],
 )
 def test_the_next_piece_of_work_or_the_marker_alone_is_no_rule(text: str) -> None:
