@@ -395,16 +395,21 @@ SIGNALS: tuple[Signal, ...] = (
             r"(?:^\W*|[,;:(]\s*|\b(?:please|and|but|so)\s+)under\s+no\s+circumstances?\s*(?:,\s*)?"
             r"(?:(?:should|must|may|can|will|shall)\s+(?:you|we|claude|the\s+(?:agent|ai|assistant))\b|"
             r"(?!(?:should|must|can|could|may|might|will|would|shall|is|are|was|were|does|do|did|has|have|had|the|a|an|"
-            r"this|that|these|those|it|its|any|our|your|my|their|there|we|you|i|they|he|she|users?)\b)[a-z]{2,}\b)|"
+            r"this|that|these|those|it|its|any|our|your|my|their|there|we|you|i|they|he|she|users?)\b)"
+            # "Under no circumstances customers should be charged twice": a subject, then its verb, is no imperative
+            r"(?![a-z]+\s+(?:should|must|can|could|may|might|will|would|shall|is|are|was|were|gets?|happens?)\b)"
+            r"[a-z]{2,}\b)|"
             r"(?:^\W*|[,;:(]\s*|\bplease\s+|\b(?:you|we)\s+)(?:do\s+not|don'?t|must\s+not|mustn'?t|may\s+not|"
             r"should\s+not|shouldn'?t|cannot|can'?t|never)\s*(?:,\s*)?under\s+any\s+circumstances?\b|"
             # "We can't use that site under no circumstances": a double negative, as people write in a second language
+            # ("You can't log in under no circumstances, the button does nothing" reports a bug: the clause goes on)
             r"\b(?:you|we)\s+(?:can'?t|cannot|must\s+not|mustn'?t|may\s+not|should\s+not|shouldn'?t)\s[^.!?\n]{0,80}?"
-            r"\bunder\s+no\s+circumstances?\b|"
+            r"\bunder\s+no\s+circumstances?(?=\s*(?:[.!]|$|(?:,\s*)?for\s+(?:\w+\s+)?reasons?\b))|"
             r"\b(?:it(?:'s|\s+is)|you(?:'re|\s+are))\s+(?:strictly\s+|absolutely\s+)?(?:forbidden|prohibited)\s+(?:to|from)\s+\w|"
             # "the boxes overlap!!! that's strictly off limits!": what "that" is lives in the chat
             + "".join(
-                rf"(?<!\b{word})(?<!\b{word}\s)(?<!\b{word}\s\s)" for word in ("that", "this", "it", "which", "what")
+                rf"(?<!\b{word})(?<!\b{word}\s)(?<!\b{word}\s\s)"
+                for word in ("that", "this", "it", "which", "what", "these", "those", "they", "one")
             )
             + r"\b(?:is|are|'s|remains?|stays?)\s+(?:(?:strictly|absolutely|completely|totally|normally|always)\s+)?"
             # "for" or "to" may name the agent or a reason; anyone else is the program's user
@@ -539,7 +544,7 @@ SIGNALS: tuple[Signal, ...] = (
         "note that",
         "note",
         False,
-        r"(?:^|\bplease\s+|\b(?:and|also|just)\s+)(?:note|keep\s+in\s+mind|fyi|for\s+the\s+record|"
+        r"(?:^|\bplease\s+|\b(?:and|also|just)\s+)(?:note|(?:keep|bear)\s+in\s+mind|fyi|for\s+the\s+record|"
         r"just\s+so\s+you\s+know|for\s+reference|be\s+aware)\s*(?:that\b|:|,)|^fyi\b",
     ),
     # "Don't forget to update ai-prompts.txt with every prompt that I give you.", "don't forget to run bun format && bun
@@ -746,10 +751,10 @@ MAX_BYTES = 600
 # cheap search instead of two dozen (tool output can be megabytes).
 CUE = re.compile(
     r"never|always|don'?t|do\s+not|must|should|avoid|co-?author|outside|stop|remember|forget|make\s+sure|prefer|like|hate|commit|push|"
-    r"dislike|stand|allergic|reserve|leave|we|our|convention|rule|policy|note|fyi|keep\s+in\s+mind|record|so\s+you\s+know|"
+    r"dislike|stand|allergic|reserve|leave|we|our|convention|rule|policy|note|fyi|(?:keep|bear)\s+in\s+mind|record|so\s+you\s+know|"
     r"reference|mention|aware|general|now\s+on|forward|here\s+on|point\s+on|henceforth|future|next\s+time|default|time|whenever|as\s+you|"
     r"project|repo|codebase|answer|reply|respond|talk|speak|chat|periodically|regularly|allowed|permitted|mandatory|"
-    r"obligatory|compulsory|non-negotiable|circumstance|off[ -]limit|forbidden|prohibited|"
+    r"obligatory|compulsory|non-negotiable|circumstance|off[ -]?limit|forbidden|prohibited|"
     r"(?:after|before|once|when)\s+(?:\w+ing\s+)?(?:each|every|any)\s|"
     # "run commands through" (ADR 0096) by its own words: "command" alone is in most sentences of a coding session
     r"(?:commands|scripts)\s+(?:should|must|need|have|are)|(?:commands?|scripts?|cmds)\s+(?:through|with|via|using|inside|"
@@ -874,6 +879,8 @@ def _standing(signal: Signal, text: str) -> bool:
         return False
     if signal.name in _ASIDE_KINDS and signal.pattern.search(_ASIDE.sub(" ", text)) is None:
         return False  # "save as Draft (never submit)": only in an aside on the thing before it (ADR 0143)
+    if signal.name == "off limits":
+        return _OFF_LIMITS_STANDING.search(text) is not None
     if signal.name == "总是":
         return _ZH_ADDRESSED.search(text) is not None
     # "from now on" also fires on "whenever you", "each time you", "as you work", "by default": occasions, not a
@@ -1055,6 +1062,18 @@ _PROGRAMS_REQUIRED = re.compile(
 )
 
 
+_PERMITS = re.compile(
+    r"\b(?:nothing|none|no\s+[\w-]+)\b[^.!?;\n]{0,60}?\b(?:is|are|'s)\s+(?:\w+\s+)?off[ -]?limits?\b", _I
+)
+_REPORTED = re.compile(r"\b[1-5]\d\d\s*[:-]|\b(?:says?|said|returns?|returned|responds?|responded|denied)\b", _I)
+# "X is (strictly) off limits" alone is as often the program's specification ("The forest area is off limits until the
+# player finds the key"): proposed at once only with the agent named, "under … circumstances" or "forbidden to"; alone
+# it waits for a second session like a weak prohibition (the review of session 34).
+_OFF_LIMITS_STANDING = re.compile(
+    r"\bcircumstances?\b|\b(?:forbidden|prohibited)\s+(?:to|from)\b|"
+    r"\boff[ -]?limits?\s+(?:to|for)\s+(?:you|us|me|(?:ai\s+)?agents?|the\s+(?:agent|ai|assistant)s?|ai|claude)\b",
+    _I,
+)
 _A_CONDITION = re.compile(r"\b(?:if|when(?:ever)?|once|unless|whether)\b[^,;.!?\n]*", _I)
 
 
@@ -1065,6 +1084,8 @@ def _idiom(signal: Signal, text: str) -> bool:
             return True
         return signal.pattern.search(outside_the_described_future(text)) is None  # only in a future it describes
     if signal.name == "off limits":  # "If the temperature is off limits the charger stops" supposes (ADR 0164)
+        if _PERMITS.search(text) or _REPORTED.search(text):
+            return True  # "Nothing is off limits, refactor anything"; "403: You are forbidden to access this resource"
         return signal.pattern.search(_A_CONDITION.sub(lambda found: " " * len(found.group()), text)) is None
     if signal.name == "mandatory":  # "the email field is mandatory": a spec of the program, not of the work
         return _PROGRAMS_REQUIRED.search(text) is not None

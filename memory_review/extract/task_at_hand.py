@@ -22,11 +22,21 @@ import re
 
 # "From here on", "from here forward", "from this point on(wards)": the person's standing word, as "from now on" is
 # (held-out 405's "From here forward in this repo we will refer to …", ADR 0165); shared by the signal, the marker that
-# stands alone, and the next piece of work announced ("From here on, work on the frontend"). Not a place: "the route
-# from this point on the map", "From here on the left you can see …".
+# stands alone, and the next piece of work announced ("From here on, work on the frontend"). Only opening a clause or
+# closing one: inside it, "from here" is a place in a text or a route ("Delete all lines from this point on in
+# config.yaml", "Move the cursor from here forward by 3"); nor before a place ("From here on the left you can see …")
+# or a description ("From this point onward, the function returns None.") (the review of session 34).
+_FROM_HERE = r"from\s+(?:here|this\s+point)\s+(?:on(?:\s+out)?|onwards?|forwards?)"
+_A_PLACE = (
+    r"\s+(?:(?:the|a|this|that|my|your|our)\s+)?(?:left|right|top|bottom|map|page|line|screen|curve|side|list|chart|"
+    r"graph|image|canvas|grid|board|road|path|route|timeline|axis)\b"
+)
+_DESCRIBES = (
+    r"\s*,?\s*(?:the|it|this|that|these|those|its|they)\b"
+    r"(?![^.!?,;\n]{0,60}\b(?:must|should|has\s+to|have\s+to|needs?\s+to)\b)"
+)
 FROM_HERE_ON = (
-    r"from\s+(?:here|this\s+point)\s+(?:on(?:\s+out)?(?!\s+(?:the|a|an|this|that|these|those|my|your|our|its|their|"
-    r"his|her|each|every|one|top|left|right|page|line|screen)\b)|onwards?|forwards?)"
+    rf"(?:(?<!\w\s)(?<!\w){_FROM_HERE}(?!{_A_PLACE})(?!{_DESCRIBES})|(?<=\w\s){_FROM_HERE}(?=\s*(?:[.!?,;:)]|$)))"
 )
 
 _I = re.IGNORECASE

@@ -8,7 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from tools.extraction_eval import LABELLED, LABELS, REPO, SPLITS, UNJUDGED, evaluate_shared, evaluate_split, table
+from tools.extraction_eval import (
+    LABELLED,
+    LABELS,
+    REPO,
+    SPLITS,
+    UNJUDGED,
+    evaluate_shared,
+    evaluate_split,
+    shared_data_dir,
+    table,
+)
 
 GOAL = 0.6  # at least 6 of 10 proposals worth keeping
 MAX_PROPOSALS_PER_PROMPT = 0.1  # a review queue is not flooded
@@ -94,15 +104,10 @@ def test_the_seventh_to_ninth_held_out_splits_give_no_more_mistakes_than_measure
 
 
 def test_the_fourth_round_keeps_what_it_was_tuned_to() -> None:
-    # ADR 0057: held-out 6 (now dev 6) gave two limits on one edit ("DO NOT CHANGE the contents."), and held-out 3
-    # "update ROADMAP.md …, and note that the next step will be …"; the fourth round proposes neither
+    # ADR 0057: held-out 6 (now dev 6) gave two limits on one edit ("DO NOT CHANGE the contents."); the fourth round
+    # proposes neither. (Its held-out 3 half went with the text session 34's licence audit removed.)
     dev6 = evaluate_split("heldout6")
     assert dev6.kept == len(dev6.proposals), dev6.proposals
-    heldout3 = evaluate_split("heldout3")
-    assert heldout3.kept == len(heldout3.proposals), heldout3.proposals
-    # 3 of 3 until the sixth round (ADR 0059) held back a weak "note that" alone ("note that, in the generated
-    # project, all necessary environments should be dynamically baked into env.sh")
-    assert heldout3.durable_found >= heldout3.durable - 1, heldout3.missed
 
 
 def test_the_tenth_held_out_split_gives_no_more_mistakes_than_measured() -> None:
@@ -276,7 +281,11 @@ def test_the_shared_real_sessions_get_no_proposal(shared_data: Path) -> None:
 
 def test_the_figures_page_shows_the_current_figures() -> None:
     page = (REPO / "docs" / "extraction.md").read_text(encoding="utf-8")
-    rows = table([evaluate_split(name) for name in SPLITS]).splitlines()
+    splits = [evaluate_split(name) for name in SPLITS]
+    data = shared_data_dir()
+    # the page is written with the shared data beside the checkout; where it is here, its row must be there too (the
+    # review of session 34: a page written from a worktree without it had silently lost the row)
+    rows = table([*splits, evaluate_shared(data)] if data.is_dir() else splits).splitlines()
     for row in rows:
         assert row in page, (
             f"docs/extraction.md is stale: run python -m tools.extraction_eval --write docs/extraction.md ({row})"

@@ -188,6 +188,8 @@ def test_the_cheap_cue_filter_never_hides_a_signal() -> None:
             "under no circumstances edit the lockfile",
             "it is prohibited to push to main",
             "keep in mind to always run the linter",
+            "the vendor folder is strictly offlimits",
+            "bear in mind that we use pnpm",
         ]
     )
     for sentence in sentences:

@@ -88,11 +88,35 @@ def test_off_limits_and_under_no_circumstances_forbid(sentence: str) -> None:
         "In Rust, mutable aliasing is forbidden.",
         "The API key is off limits for the frontend.",
         "Editing is forbidden for read-only accounts.",
+        # the second review of session 34: a permission, pronouns, specifications, a server's words, a bug report
+        "Nothing is off limits, feel free to refactor anything.",
+        "No file in this repo is off limits to you.",
+        "These are strictly off limits!",
+        "They are off limits.",
+        "Under no circumstances anyone should be able to delete another user's post.",
+        "Under no circumstances customers should be charged twice.",
+        "403: You are forbidden to access this resource.",
+        "The bucket policy says it is forbidden to list objects without a token.",
+        "You can't log in under no circumstances, the button does nothing.",
     ],
 )
 def test_a_limit_on_the_programs_users_or_on_what_the_chat_names_is_no_rule(sentence: str) -> None:
     found = classify(sentence)
     assert found is None or found.signal != "off limits"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Force pushing is strictly off limits.",
+        "The vendor folder is strictly offlimits.",
+        "The forest area is off limits until the player finds the key.",
+    ],
+)
+def test_a_bare_off_limits_waits_for_a_second_session(sentence: str) -> None:
+    # as often the program's specification as a rule for the agent: held back like a weak prohibition
+    found = classify(sentence)
+    assert found is not None and found.signal == "off limits" and found.held_back
 
 
 def test_remember_this_after_a_do_not_makes_it_a_rule() -> None:

@@ -30,6 +30,18 @@ def test_from_here_or_this_point_on_is_a_standing_word(sentence: str) -> None:
     assert found is not None and not found.held_back
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "From here on the tests must pass before you commit.",
+        "From here on every commit needs a signed-off-by line.",
+        "Use pnpm from here on.",
+    ],
+)
+def test_a_rule_without_a_comma_after_the_words_is_still_one(text: str) -> None:
+    assert _bodies(text) == [text]
+
+
 def _bodies(text: str) -> list[str]:
     turn = Turn(turn_id="t1", role="user", source="user", text=text, index=0)
     return [f.memory.body for f in extract(Transcript(session_id="s", format="text", turns=[turn]))]
@@ -49,6 +61,13 @@ def test_the_marker_alone_takes_the_sentence_after_it() -> None:
         "OK, from this point on.",
         "Draw the route from this point on the map to the station.",
         "From here on the left you can see the settings.",
+        # the review of session 34: a place in a text or a route, a description of the program
+        "Copy everything from here onwards into a new file.",
+        "Delete all lines from this point on in config.yaml.",
+        "Move the cursor from here forward by 3 characters.",
+        "Read the file from this point forward and parse each line.",
+        "From this point onward, the function returns None.",
+        "From here forward the road is closed, so the route must go around it.",
     ],
 )
 def test_the_next_piece_of_work_or_the_marker_alone_is_no_rule(text: str) -> None:
