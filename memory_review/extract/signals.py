@@ -88,7 +88,7 @@ _LEAD = (
     rf"\b{_MAKE_SURE}(?:you|we)\s+|"
     # "Remember to always run the tests", "Don't forget to always add my queries to ai-prompts.txt" (held-out 69, ADR
     # 0085), "make sure to periodically upload work to the current repo with commit and push" (held-out 152, ADR 0112)
-    # "Please keep in mind to always follow GEMINI.md" binds the agent as "remember to" does (ADR 0164)
+    # "Please keep in mind to always run the linter" binds the agent as "remember to" does (ADR 0164)
     r"\b(?:remember|make\s+sure|be\s+sure|(?:keep|bear)\s+in\s+mind|(?:don'?t|do\s+not|never)\s+forget)\s+to\s+)"
 )
 # "make sure the AI never writes code to alter the test cases": the agent named as the one bound, its verb in the third
@@ -1065,7 +1065,13 @@ _PROGRAMS_REQUIRED = re.compile(
 _PERMITS = re.compile(
     r"\b(?:nothing|none|no\s+[\w-]+)\b[^.!?;\n]{0,60}?\b(?:is|are|'s)\s+(?:\w+\s+)?off[ -]?limits?\b", _I
 )
-_REPORTED = re.compile(r"\b[1-5]\d\d\s*[:-]|\b(?:says?|said|returns?|returned|responds?|responded|denied)\b", _I)
+# "403: You are forbidden to …", "The bucket policy says it is forbidden to …": a server's or a document's words,
+# reported (not "As I said, it is forbidden to push to main", a reminder)
+_REPORTED = re.compile(
+    r"\b[1-5]\d\d\s*[:-]|\b(?:policy|error|message|server|response|log|output|docs?|documentation|api)\s+(?:says?|said)\b|"
+    r"\b(?:permission|access)\s+denied\b",
+    _I,
+)
 # "X is (strictly) off limits" alone is as often the program's specification ("The forest area is off limits until the
 # player finds the key"): proposed at once only with the agent named, "under … circumstances" or "forbidden to"; alone
 # it waits for a second session like a weak prohibition (the review of session 34).

@@ -36,7 +36,7 @@ def _bodies(text: str) -> list[str]:
 @pytest.mark.parametrize(
     "sentence",
     [
-        "Please also keep in mind to always follow GEMINI.md and the model notes!",
+        "Please also keep in mind to always read the contributing guide first!",
         "Keep in mind to never push to main.",
         "Bear in mind to always run the linter before you commit.",
     ],
@@ -58,6 +58,8 @@ def test_keep_in_mind_to_binds_the_agent_like_remember_to(sentence: str) -> None
         "Do not, under any circumstances, push to main.",
         "You must not, under any circumstances, edit the migrations.",
         "You are forbidden to delete users.",
+        "It is forbidden to change what the API returns.",
+        "As I said, it is forbidden to push to main.",
         "the folder logs is normally OFF LIMITS for you",
     ],
 )
@@ -133,7 +135,7 @@ def test_remember_this_after_a_task_step_is_still_no_rule() -> None:
     ("statement", "description"),
     [
         ("Remember to always run the tests.", "Always run the tests."),
-        ("Please keep in mind to always follow GEMINI.md!", "Always follow GEMINI.md!"),
+        ("Please keep in mind to always read the contributing guide!", "Always read the contributing guide!"),
         ("Keep in mind that we use pnpm.", "We use pnpm."),
         ("Remember tomorrow is a holiday.", "Tomorrow is a holiday."),
         ("Remember to-do items go in TODO.md.", "To-do items go in TODO.md."),
