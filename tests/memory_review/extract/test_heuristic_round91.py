@@ -4,8 +4,8 @@ Misses of session 33's fresh splits (round 90 frozen; the splits were removed in
 person's sentences are paraphrased here):
 - a request to "keep in mind to always follow" two instruction files, closing an opening prompt sent in six sessions:
   "keep in mind to" binds the agent as "remember to" and "make sure to" do, and was no lead before "always";
-- a prohibition on scraping one site "under no circumstances", "strictly off limits for legal reasons": as strong as
-  "never", in words no signal had (held-out 44's "Please under no circumstances make up of adjust data …" too);
+- a prohibition on scraping one site, said with "under no circumstances" and with "off limits": as strong as "never",
+  in words no signal had (held-out 44's "Please under no circumstances make up of adjust data …" too);
 - held-out 382's "do not track collateral creation as version changes! remember this.": "remember this" makes the
   sentence before a rule, but "do not …" was read as a task step ("do the migration").
 A limit on the program's users ("the admin page is off limits to guests"), what the program must do ("Under no
@@ -49,8 +49,8 @@ def test_keep_in_mind_to_binds_the_agent_like_remember_to(sentence: str) -> None
 @pytest.mark.parametrize(
     "sentence",
     [
-        "We can't scrape that site under no circumstances, for legal reasons!!!",
-        "scraping the stats site is strictly off limits for legal reasons",
+        "We can't touch the billing tables under no circumstances, for audit reasons!!!",
+        "deploying on Fridays is strictly off limits for compliance reasons",
         "Please under no circumstances make up or adjust data just to make it seem correct.",
         "Force pushing is strictly off limits.",
         "It is prohibited to push to main.",
