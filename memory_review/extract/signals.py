@@ -381,10 +381,10 @@ SIGNALS: tuple[Signal, ...] = (
     _sig("stop", "forbid", False, rf"{_LEAD}stop\s+\w+ing\b"),
     # "Please under no circumstances make up of adjust data just to make it seem correct" (held-out 44), "Do not, under
     # any circumstances, push to main", "X is normally OFF LIMITS for you", "it is forbidden to …": a prohibition as
-    # strong as "never" (ADR 0164). Only where the agent
-    # is the one bound: "Under no circumstances should the app crash", "Empty passwords are forbidden", "the response
-    # is forbidden" (a 403), "pods is forbidden: User …" (Kubernetes) and "the admin page is off limits to guests"
-    # specify the program or report what it did (the review of session 34).
+    # strong as "never" (ADR 0164). Only where the agent is the one bound: "Under no circumstances should the app
+    # crash", "Empty passwords are forbidden", "the response is forbidden" (a 403), "pods is forbidden: User …"
+    # (Kubernetes) and "the admin page is off limits to guests" specify the program or report what it did (the review
+    # of session 34).
     _sig(
         "off limits",
         "forbid",
@@ -401,7 +401,7 @@ SIGNALS: tuple[Signal, ...] = (
             r"[a-z]{2,}\b)|"
             r"(?:^\W*|[,;:(]\s*|\bplease\s+|\b(?:you|we)\s+)(?:do\s+not|don'?t|must\s+not|mustn'?t|may\s+not|"
             r"should\s+not|shouldn'?t|cannot|can'?t|never)\s*(?:,\s*)?under\s+any\s+circumstances?\b|"
-            # "We can't touch the billing tables under no circumstances": a double negative, as people write it in a
+            # "We can't use the staging database under no circumstances": a double negative, as people write it in a
             # second language
             # ("You can't log in under no circumstances, the button does nothing" reports a bug: the clause goes on)
             r"\b(?:you|we)\s+(?:can'?t|cannot|must\s+not|mustn'?t|may\s+not|should\s+not|shouldn'?t)\s[^.!?\n]{0,80}?"

@@ -49,7 +49,7 @@ def test_keep_in_mind_to_binds_the_agent_like_remember_to(sentence: str) -> None
 @pytest.mark.parametrize(
     "sentence",
     [
-        "We can't touch the billing tables under no circumstances, for audit reasons!!!",
+        "We can't use the staging database under no circumstances, for compliance reasons!!!",
         "deploying on Fridays is strictly off limits for compliance reasons",
         "Please under no circumstances make up or adjust data just to make it seem correct.",
         "Force pushing is strictly off limits.",
