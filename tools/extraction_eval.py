@@ -478,6 +478,7 @@ SPLITS = (
     "heldout404",
     "heldout405",
     "heldout408",
+    "heldout409",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -958,25 +959,28 @@ DOC_TAIL = """
 ## Reading the figures
 
 - **Session 34's fresh record (round 90's heuristic, unchanged since d06a00e5, at a3b4e00e where the lanes began, for
-  held-out 405; round 91's, at 30d9f8fc, for held-out 408): 1 proposal, none worth keeping; 0 of 3 rules found.**
-  Held-out 408 (a later lane: the pages of the same exports no lane had reached, 42 prompts, 0 durable, 10 maybe) gave
-  no proposal. One lane read the rest of the Windsurf exports of ltlgrnaiml/ai-coding-manager (the second page of file
-  29, then files 43 to 56: 60 prompts, 3 durable, 18 maybe; 8 prompts left out as conversations held-out 400 and 401
-  already took). The mistake: "Next I need you to re-evaluate our documetation and the SPROMPT template, … come up with
-  three enhancements to the SPROMPT that will improve the output next time." (a task's purpose read as "from now on").
-  Missed: "… make sure the AI Coding Manager name is thoroughly implemented as the long form name for AICM …", "From
-  here forward in this repo we will refer to all existing archived docs and the working code … as v0 …" and "Any time we
-  reference a possible cross-over of topics you MUST pick up on the other DISC and notify the User". Two more lanes read
-  later pages of fjung's Antigravity exports, and one of their labellers found that fjungplan/chainlines' text is
-  AGPL-3.0 at the commits read (Apache-2.0 only at an earlier commit): those two lanes were not merged, and held-out
-  397, 398, 399, 402 and 403 were removed (673 prompts; when first measured 10 proposals, 3 worth keeping, 0 of 12 rules
-  found). A scout found no other licensed new person. A licence audit of every source followed (the labelled README's
-  "Session 34's licence audit"): the text of 13 repositories with no licence in the index (all of dev 2 and held-out 2,
-  most of held-out 3, 7 prompts of dev and held-out), of one whose licence is CC BY-NC-SA 4.0 at the text's commit (61
-  of held-out 159's prompts) and of one with a proprietary licence stored beside the MIT one recorded (2 of held-out
-  367's) was removed too; none of these gave a proposal when first measured since the hold. Without them and with
-  held-out 405 and 408: since the hold of ADR 0059, 120 of 211 worth keeping (57%; `tools.fresh_record` 119 of 203,
-  59%); all frozen rounds 127 of 240 (53%); durable found when first measured 25% (77 quoted + 34 said again of 443).
+  held-out 405; round 91's, at 30d9f8fc, for held-out 408; round 92's, at 4bb889bf, for held-out 409): 2 proposals, none
+  worth keeping; 0 of 3 rules found.** Held-out 408 (a later lane: the pages of the same exports no lane had reached, 42
+  prompts, 0 durable, 10 maybe) gave no proposal; held-out 409 (the later pages of the long exports, 34 prompts, 0
+  durable, 9 maybe) gave 1, not worth keeping: "Moving forward through the wizard I arrived successfully at the Preview
+  step …" (a walk through the app's steps read as the standing "moving forward"). One lane read the rest of the Windsurf
+  exports of ltlgrnaiml/ai-coding-manager (the second page of file 29, then files 43 to 56: 60 prompts, 3 durable, 18
+  maybe; 8 prompts left out as conversations held-out 400 and 401 already took). The mistake: "Next I need you to
+  re-evaluate our documetation and the SPROMPT template, … come up with three enhancements to the SPROMPT that will
+  improve the output next time." (a task's purpose read as "from now on"). Missed: "… make sure the AI Coding Manager
+  name is thoroughly implemented as the long form name for AICM …", "From here forward in this repo we will refer to all
+  existing archived docs and the working code … as v0 …" and "Any time we reference a possible cross-over of topics you
+  MUST pick up on the other DISC and notify the User". Two more lanes read later pages of fjung's Antigravity exports,
+  and one of their labellers found that fjungplan/chainlines' text is AGPL-3.0 at the commits read (Apache-2.0 only at
+  an earlier commit): those two lanes were not merged, and held-out 397, 398, 399, 402 and 403 were removed (673
+  prompts; when first measured 10 proposals, 3 worth keeping, 0 of 12 rules found). A scout found no other licensed new
+  person. A licence audit of every source followed (the labelled README's "Session 34's licence audit"): the text of 13
+  repositories with no licence in the index (all of dev 2 and held-out 2, most of held-out 3, 7 prompts of dev and
+  held-out), of one whose licence is CC BY-NC-SA 4.0 at the text's commit (61 of held-out 159's prompts) and of one with
+  a proprietary licence stored beside the MIT one recorded (2 of held-out 367's) was removed too; none of these gave a
+  proposal when first measured since the hold. Without them and with held-out 405, 408 and 409: since the hold of ADR
+  0059, 120 of 212 worth keeping (57%; `tools.fresh_record` 119 of 204, 58%); all frozen rounds 127 of 241 (53%);
+  durable found when first measured 25% (77 quoted + 34 said again of 443).
 - **Session 33's third fresh record (round 90's heuristic, at 30836895 where the lanes began, for held-out 402 to 404):
   4 proposals, 1 worth keeping; 0 of 3 rules found.** Three more lanes on the same two people's exports: fjung's
   Antigravity exports (held-out 402, 147 prompts, and 403, 137 prompts; both removed in session 34, below) and 14 more

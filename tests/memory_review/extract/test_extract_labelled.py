@@ -193,6 +193,9 @@ UNKEPT_LEFT = {
     # enhancements to the SPROMPT that will improve the output next time.": round 90's fresh mistake in session 34, the
     # task's purpose ("… will improve the output next time") read as "from now on"
     "heldout405": 1,
+    # Held-out 409's "Moving forward through the wizard I arrived successfully at the Preview step …": round 92's fresh
+    # mistake in session 34, a walk through the app's steps read as "moving forward" (the standing word)
+    "heldout409": 1,
 }
 
 
@@ -1184,6 +1187,7 @@ PINNED_SINCE_ROUND_19 = {
     "heldout404": ((31, 1, 4), (0, 0, 0)),
     "heldout405": ((60, 3, 18), (1, 0, 0)),
     "heldout408": ((42, 0, 10), (0, 0, 0)),  # round 91 (session 34): no proposal, no durable rule
+    "heldout409": ((34, 0, 9), (1, 0, 0)),  # round 92 (session 34): 1 proposal, not worth keeping (below)
 }
 
 
