@@ -46,6 +46,7 @@ from memory_review.extract.task_at_hand import (
     hangs_on_an_answer,
     is_a_note_to_write,
     outside_a_purpose_or_condition,
+    outside_any_condition,
     outside_the_described_future,
     picks_an_offered_option,
     plans_this_work,
@@ -234,6 +235,10 @@ class Signal:
     pattern: re.Pattern[str]
 
 
+# Whom "off limits to / for …" may name and still bind the agent (ADR 0164)
+_FOR_THE_AGENT = r"you|us|me|(?:ai\s+)?agents?|the\s+(?:agent|ai|assistant)s?|ai|claude|codex|gemini|copilot"
+
+
 def _sig(name: str, kind: str, strong: bool, pattern: str) -> Signal:
     return Signal(name, kind, strong, re.compile(pattern, _I))
 
@@ -414,8 +419,7 @@ SIGNALS: tuple[Signal, ...] = (
             )
             + r"\b(?:is|are|'s|remains?|stays?)\s+(?:(?:strictly|absolutely|completely|totally|normally|always)\s+)?"
             # "for" or "to" may name the agent or a reason; anyone else is the program's user
-            r"off[ -]?limits?\b(?!\s+(?:to|for)\s+(?!(?:you|us|me|(?:ai\s+)?agents?|the\s+(?:agent|ai|assistant)s?|ai|"
-            r"claude|codex|gemini|copilot|(?:\w+\s+)?reasons?)\b))",
+            rf"off[ -]?limits?\b(?!\s+(?:to|for)\s+(?!(?:{_FOR_THE_AGENT}|(?:\w+\s+)?reasons?)\b))",
         ),
     ),
     _sig(
@@ -1078,10 +1082,9 @@ _REPORTED = re.compile(
 # it waits for a second session like a weak prohibition (the review of session 34).
 _OFF_LIMITS_STANDING = re.compile(
     r"\bcircumstances?\b|\b(?:forbidden|prohibited)\s+(?:to|from)\b|"
-    r"\boff[ -]?limits?\s+(?:to|for)\s+(?:you|us|me|(?:ai\s+)?agents?|the\s+(?:agent|ai|assistant)s?|ai|claude)\b",
+    rf"\boff[ -]?limits?\s+(?:to|for)\s+(?:{_FOR_THE_AGENT})\b",
     _I,
 )
-_A_CONDITION = re.compile(r"\b(?:if|when(?:ever)?|once|unless|whether)\b[^,;.!?\n]*", _I)
 
 
 def _idiom(signal: Signal, text: str) -> bool:
@@ -1093,7 +1096,7 @@ def _idiom(signal: Signal, text: str) -> bool:
     if signal.name == "off limits":  # "If the temperature is off limits the charger stops" supposes (ADR 0164)
         if _PERMITS.search(text) or _REPORTED.search(text):
             return True  # "Nothing is off limits, refactor anything"; "403: You are forbidden to access this resource"
-        return signal.pattern.search(_A_CONDITION.sub(lambda found: " " * len(found.group()), text)) is None
+        return signal.pattern.search(outside_any_condition(text)) is None
     if signal.name == "mandatory":  # "the email field is mandatory": a spec of the program, not of the work
         return _PROGRAMS_REQUIRED.search(text) is not None
     if signal.kind == "prefer":

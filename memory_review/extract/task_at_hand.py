@@ -667,9 +667,23 @@ _PURPOSE_OR_CONDITION = re.compile(
 )
 
 
+# "If the temperature is off limits the charger stops": any condition supposes, it instructs no one (ADR 0164)
+_CONDITION = re.compile(r"\b(?:if|when(?:ever)?|once|unless|whether)\b[^,;.!?\n]*", _I)
+
+
+def _blanked(clauses: re.Pattern[str], sentence: str) -> str:
+    """The sentence with each clause the pattern finds blanked to spaces: the other words keep their places."""
+    return clauses.sub(lambda found: " " * len(found.group()), sentence)
+
+
 def outside_a_purpose_or_condition(sentence: str) -> str:
     """The sentence with each purpose clause or condition that holds "always" / "never" blanked (ADR 0163)."""
-    return _PURPOSE_OR_CONDITION.sub(lambda found: " " * len(found.group()), sentence)
+    return _blanked(_PURPOSE_OR_CONDITION, sentence)
+
+
+def outside_any_condition(sentence: str) -> str:
+    """The sentence with every "if / when / once / unless / whether" clause blanked (ADR 0164)."""
+    return _blanked(_CONDITION, sentence)
 
 
 def supposes(sentence: str) -> bool:

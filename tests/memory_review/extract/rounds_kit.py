@@ -27,6 +27,11 @@ def said(*texts: str, sessions: tuple[str, ...] = ()) -> list[str]:
     return [f.quote for f in extract(user_transcript(*texts, sessions=sessions))]
 
 
+def bodies(*texts: str) -> list[str]:
+    """What the heuristic finds in one user message per text, as the memories' bodies a reviewer reads."""
+    return [f.memory.body for f in extract(user_transcript(*texts))]
+
+
 def held_until_said_again(text: str) -> bool:
     """True when a rule said once is kept aside and proposed once it is said in a second session (ADR 0059, 0110)."""
     return said(text) == [] and said(text, text, sessions=("s1", "s2")) == [text]

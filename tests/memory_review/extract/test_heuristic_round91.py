@@ -16,21 +16,10 @@ off limits!" (what "that" is lives in the chat) are no rules for the agent.
 from __future__ import annotations
 
 import pytest
+from rounds_kit import bodies
 
-from memory_review.extract import extract
 from memory_review.extract.finding import describe
 from memory_review.extract.signals import classify
-from memory_review.extract.transcript import Transcript, Turn
-
-
-def _said(text: str) -> Transcript:
-    return Transcript(
-        session_id="s", format="text", turns=[Turn(turn_id="t1", role="user", source="user", text=text, index=0)]
-    )
-
-
-def _bodies(text: str) -> list[str]:
-    return [finding.memory.body for finding in extract(_said(text))]
 
 
 @pytest.mark.parametrize(
@@ -122,13 +111,13 @@ def test_a_bare_off_limits_waits_for_a_second_session(sentence: str) -> None:
 
 
 def test_remember_this_after_a_do_not_makes_it_a_rule() -> None:
-    assert _bodies("do not track collateral creation as version changes! remember this.") == [
+    assert bodies("do not track collateral creation as version changes! remember this.") == [
         "Do not track collateral creation as version changes!"
     ]
 
 
 def test_remember_this_after_a_task_step_is_still_no_rule() -> None:
-    assert _bodies("do the migration of the user table now. remember this.") == []
+    assert bodies("do the migration of the user table now. remember this.") == []
 
 
 @pytest.mark.parametrize(

@@ -9,10 +9,9 @@ announces what the code will be called, with "will"), so the round moves no spli
 from __future__ import annotations
 
 import pytest
+from rounds_kit import bodies
 
-from memory_review.extract import extract
 from memory_review.extract.signals import classify
-from memory_review.extract.transcript import Transcript, Turn
 
 
 @pytest.mark.parametrize(
@@ -39,16 +38,11 @@ def test_from_here_or_this_point_on_is_a_standing_word(sentence: str) -> None:
     ],
 )
 def test_a_rule_without_a_comma_after_the_words_is_still_one(text: str) -> None:
-    assert _bodies(text) == [text]
-
-
-def _bodies(text: str) -> list[str]:
-    turn = Turn(turn_id="t1", role="user", source="user", text=text, index=0)
-    return [f.memory.body for f in extract(Transcript(session_id="s", format="text", turns=[turn]))]
+    assert bodies(text) == [text]
 
 
 def test_the_marker_alone_takes_the_sentence_after_it() -> None:
-    assert _bodies("OK, from this point forward. Always run the tests before you commit.") == [
+    assert bodies("OK, from this point forward. Always run the tests before you commit.") == [
         "OK, from this point forward. Always run the tests before you commit."
     ]
 
@@ -71,4 +65,4 @@ def test_the_marker_alone_takes_the_sentence_after_it() -> None:
     ],
 )
 def test_the_next_piece_of_work_or_the_marker_alone_is_no_rule(text: str) -> None:
-    assert _bodies(text) == []
+    assert bodies(text) == []
