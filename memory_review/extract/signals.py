@@ -32,6 +32,7 @@ from memory_review.extract.task_at_hand import (
     FROM_HERE_ON,
     I_DISLIKE_WORDS,
     PREFERS_OVER,
+    WHENEVER,
     a_things_default,
     answers_the_person,
     binds_to_the_task,
@@ -168,15 +169,21 @@ _NOT_A_REASON = _not_after("as", "since", "because", "cause")
 # "When you lose the connection, always re-check" / "If the build fails never retry": a rule behind a leading
 # clause that says when it applies; "when I run it it always fails" describes (ADR 0049).
 _AFTER_LEADING_CLAUSE = (
-    r"^(?:when(?:ever)?|if|before|after|once|while|every\s+time)\s[^.!?;\n]{1,120}?"
+    r"^(?:when(?:ever)?|if|before|after|once|while|every\s+time|any\s?time)\s[^.!?;\n]{1,120}?"
     r"(?<!\bit\s)(?<!\bthey\s)(?<!\bthis\s)(?<!\bthat\s)(?<!\bhe\s)(?<!\bshe\s)"
     r"(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)(?<!\bbe\s)(?<=\s)"
 )
 # After such a clause a past tense tells what happened ("when I tried that the app always crashed").
 _NOT_DESCRIBED = r"(?!\w{2,}[^e\W]ed\b)"
 # "Going forward, ask first" is a rule; "commit that before moving forward with more features" orders this job's
-# steps, and "moving forward with X" goes on with X (ADR 0054).
-_FORWARD = r"(?<!\bbefore\s)(?<!\bafter\s)(?<!\bstart\s)(?:going|moving)\s+forward(?!\s+(?:with|on|to)\b)"
+# steps, and "moving forward with X" goes on with X (ADR 0054). "Moving forward through the wizard I arrived at the
+# Preview step" walks through the app; "going forward through the end of this investigation" still says how long
+# (held-out 409, ADR 0166).
+_FORWARD = (
+    r"(?<!\bbefore\s)(?<!\bafter\s)(?<!\bstart\s)(?:going|moving)\s+forward"
+    r"(?!\s+(?:with|on|to|into|onto|past|along|across|towards?)\b)"
+    r"(?!\s+through\s+(?!the\s+(?:end|rest|remainder)\b))"
+)
 # "As you implement things, add tests" holds for the whole piece of work, like "whenever you".
 _AS_YOU_GO = r"as\s+you\s+(?:go|go\s+along|work|implement|build|code|develop|write|make\s+changes)\b"
 
@@ -264,6 +271,9 @@ SIGNALS: tuple[Signal, ...] = (
         # "(remember I'm unfamiliar with modern python best practices, so please don't let me derail you …)": "that"
         # left out before what the person is or does (held-out 181, ADR 0122)
         r"(?=i(?:'m|\s+am|'ve|\s+have|\s+don'?t|\s+do\s+not|\s+prefer|\s+like|\s+use|\s+work)\b)|"
+        # "please REMEMBER we are running on docker containers as our PRIMARY method": what we are or how we work
+        # (held-out 415, ADR 0166)
+        r"(?=we(?:'re|\s+are|\s+use|\s+run|\s+work)\b)|"
         # "remember after every feature is implemented that it runs those end to end tests" (held-out 111, ADR 0101)
         r"(?=(?:after|before|when|whenever|once)\s+(?:\w+ing\s+)?(?:each|every|any)\s))",
     ),
@@ -308,7 +318,7 @@ SIGNALS: tuple[Signal, ...] = (
         True,
         rf"\b(?:from\s+now\s+on|{_FORWARD}|{FROM_HERE_ON}|henceforth|"
         rf"(?:{_IN_FUTURE}|next\s+time)\b{_NOT_A_PLAN}|{_BY_DEFAULT}|(?:every|each)\s+time\s+(?:you|we)|"
-        rf"whenever\s+(?:you|we)|{_AS_YOU_GO})\b|{_EVERY_REQUEST}",
+        rf"{WHENEVER}\s+(?:you|we)|{_AS_YOU_GO})\b|{_EVERY_REQUEST}",
     ),
     # "After implementing each feature run an end to end test …", "After every change, run the linter": a step for each
     # piece of the work, an occasion like "whenever you", held back the same way (held-out 111 and 112, ADR 0101);
@@ -433,6 +443,10 @@ SIGNALS: tuple[Signal, ...] = (
         "always",
         True,
         rf"(?:{_LEAD}|\b(?:we|i|{_BOUND})\s+)always\s+{_NOT_IMPERATIVE}\w|"
+        # "Commit messages should always be in English", "Parameters should always be part of the test": a kind of
+        # thing bound, as "should never" binds it (the definite "the page must always …" is a spec, said_of_the_program;
+        # held-out 410, ADR 0166)
+        rf"(?:(?<=\w\s)|(?<=\())(?:should|must)\s+always\s+{_NOT_IMPERATIVE}\w|"
         # "you need always to verify that the importer is working" (held-out 106, ADR 0099)
         rf"\b(?:you\s+(?:need|have)|we\s+need)\s+always\s+to\s+{_NOT_IMPERATIVE}\w|"
         rf"{_AFTER_LEADING_CLAUSE}always\s+{_NOT_DESCRIBED}{_NOT_IMPERATIVE}\w|"
@@ -738,7 +752,7 @@ _PROJECT = re.compile(
 )
 _DURABLE_SPAN = re.compile(
     rf"\bfrom\s+now\s+on\b|\b{_FORWARD}\b|\b{_IN_FUTURE}\b{_NOT_A_PLAN}|"
-    rf"\bhenceforth\b|\b{_BY_DEFAULT}\b|\b(?:whenever|every\s+time|each\s+time)\s+(?:you|we)\b|\b{_AS_YOU_GO}|"
+    rf"\bhenceforth\b|\b{_BY_DEFAULT}\b|\b(?:{WHENEVER}|every\s+time|each\s+time)\s+(?:you|we)\b|\b{_AS_YOU_GO}|"
     r"以后|今后|从现在(?:开始|起)",
     _I,
 )

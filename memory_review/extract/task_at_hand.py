@@ -39,6 +39,9 @@ FROM_HERE_ON = (
     rf"(?:(?<!\w\s)(?<!\w){_FROM_HERE}(?!{_A_PLACE})(?!{_DESCRIBES})|(?<=\w\s){_FROM_HERE}(?=\s*(?:[.!?,;:)]|$)))"
 )
 
+# "Any time we reference …, you MUST …" is "whenever we reference …" (held-out 405, ADR 0166)
+WHENEVER = r"(?:whenever|any\s?time)"
+
 _I = re.IGNORECASE
 
 _WEAK_NO = r"(?:don'?t|dont|do\s+not|must\s+not|mustn'?t|should\s+not|shouldn'?t)"
@@ -157,7 +160,10 @@ _NO_PERSON = r"(?:(?!\b(?:you|we|i|they)\b)[^,;:.!?\n]){0,60}?"
 # "It should never overlap the content", "the page must always load the cart first": what the program should do,
 # said of one thing of it; "you / we should never …" and a bare plural still instruct (ADR 0057).
 _SAID_OF_THE_PROGRAM = re.compile(
-    r"(?:^|[,;:\u2014\u2013(]\s*|\b(?:and|but|so|because|since|then)\s+)"
+    r"(?:^|[,;:\u2014\u2013(]\s*|\b(?:and|but|so|because|since|then)\s+|"
+    # "You said it must always be there", "I thought the cache should never be cold": what someone took the program
+    # to do (ADR 0166)
+    r"\b(?:said|says|thought|think|believed?|assumed?|expected?|figured|knew|know|guess|guessed)\s+(?:that\s+)?)"
     rf"(?:the|this|that|these|those|it|its|there)\b{_NO_PERSON}"
     r"\b(?:should|must|shall|will|has\s+to|needs?\s+to)\s+(?:always|never)\b",
     _I,
@@ -228,9 +234,9 @@ _NO_YOU_TO_THE_FUTURE = _NO_YOU_UNTIL + r"in\s+(?:the\s+)?future\b"
 # the future", "I'll do that next time" (ADR 0141)
 _OWN_PLAN = r"(?:i|we)(?:\s+(?:would|might|could)|'d)|i(?:\s+(?:will|should)|'ll)|let'?s"
 _OCCASION_DESCRIBED = re.compile(
-    r"\bwhenever\s+you(?:'re|\s+are)\s+(?:ready|done|free|able)\b|"
-    r"\bwhenever\s+you\s+(?:can|like|want|wish|get\s+(?:a\s+)?(?:chance|moment|minute))\b|"
-    r"\b(?:next\s+time|(?:every|each)\s+time|whenever)\b[^,;.!?\n]{1,80},\s*"
+    rf"\b{WHENEVER}\s+you(?:'re|\s+are)\s+(?:ready|done|free|able)\b|"
+    rf"\b{WHENEVER}\s+you\s+(?:can|like|want|wish|get\s+(?:a\s+)?(?:chance|moment|minute))\b|"
+    rf"\b(?:next\s+time|(?:every|each)\s+time|{WHENEVER})\b[^,;.!?\n]{{1,80}},\s*"
     r"(?:the|it|this|that|there|these|those|its|they|he|she|i)\b|"
     r"\bby\s+default\s*,?\s*(?:the|it|this|that|there|its|they|[a-z]+\s+(?:is|are|shows?|uses?|runs?|has|have|"
     r"looks?|returns?|loads?|opens?|starts?|displays?))\b|"

@@ -190,6 +190,9 @@ def test_the_cheap_cue_filter_never_hides_a_signal() -> None:
             "keep in mind to always run the linter",
             "the vendor folder is strictly offlimits",
             "bear in mind that we use pnpm",
+            "commit messages should always be in English",  # ADR 0166
+            "anytime you change the schema, update the notes",
+            "please remember we are on Windows",
         ]
     )
     for sentence in sentences:
