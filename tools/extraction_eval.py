@@ -974,7 +974,7 @@ DOC_TAIL = """
   to keep things orthongonal and single responsibility wehre possible", "please REMEMBER we are running on docker
   containers as our PRIMARY method", his "AUTO EVERYTHING WE CAN FOR DOCS!" tenet, the line limit on plan documents and
   his non-negotiable full citations of papers. Fresh record since the hold of ADR 0059 unchanged: 120 of 212 (57%);
-  durable found when first measured 24% (77 quoted + 34 said again of 453).
+  durable found when first measured 25% (77 quoted + 34 said again of 453).
 - **Session 34's fresh record (round 90's heuristic, unchanged since d06a00e5, at a3b4e00e where the lanes began, for
   held-out 405; round 91's, at 30d9f8fc, for held-out 408; round 92's, at 4bb889bf, for held-out 409): 2 proposals, none
   worth keeping; 0 of 3 rules found.** Held-out 408 (a later lane: the pages of the same exports no lane had reached, 42
