@@ -1188,6 +1188,13 @@ PINNED_SINCE_ROUND_19 = {
     "heldout405": ((60, 3, 18), (1, 0, 0)),
     "heldout408": ((42, 0, 10), (0, 0, 0)),  # round 91 (session 34): no proposal, no durable rule
     "heldout409": ((34, 0, 9), (1, 0, 0)),  # round 92 (session 34): 1 proposal, not worth keeping (below)
+    "heldout410": ((19, 3, 7), (0, 0, 0)),  # round 92 (session 35): no proposal
+    "heldout411": ((12, 2, 1), (0, 0, 0)),
+    "heldout412": ((18, 0, 5), (0, 0, 0)),
+    "heldout413": ((19, 1, 3), (0, 0, 0)),
+    "heldout414": ((25, 3, 2), (0, 0, 0)),
+    "heldout415": ((20, 1, 8), (0, 0, 0)),
+    "heldout416": ((51, 0, 5), (0, 0, 0)),
 }
 
 
