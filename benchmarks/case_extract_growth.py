@@ -131,6 +131,10 @@ TRIGGERS = (
     "under no circumstances x",
     "keep in mind to always x",
     "from this point forward x",
+    "commit messages should always x",
+    "any time we x, you must y",
+    "moving forward through the x",
+    "please remember we are x",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 
