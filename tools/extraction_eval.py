@@ -1201,10 +1201,10 @@ DOC_TAIL = """
   no licensed log. The sources are spent: 857 look-ups of the session's 1,000, most of them licence checks that found
   no licence. Worth keeping: "禁止大篇幅删改，请分析关注核心问题。" (a maybe). The mistakes, all in held-out 161
   (round 53): "禁止修改parseTest", "我不允许莫名奇妙出现未经过解析的" and "I would prefer for this to be something
-  that can be run on command …". The misses: "I am not supporting python below 3.11 version", "sprich Deutsch bitte"
-  (round 52), "do not never care about cython source code as it will be generate automatically", "every time I ask you
-  to do something, please log a transcript …" (round 54) and "use well-known libraries rather than re-implementing
-  functionality yourself" inside a feature's specification.
+  that can be run on command …". The misses: "I am not supporting python below 3.11 version", "rede bitte Deutsch mit
+  mir" (paraphrased; round 52), "do not never care about cython source code as it will be generate automatically",
+  "every time I ask you to do something, please log a transcript …" (round 54) and "use well-known libraries rather
+  than re-implementing functionality yourself" inside a feature's specification.
 - **The fresh record, recomputed by `python -m tools.fresh_record`** (each held-out split from 11 on run by the
   extractor of the last commit before it landed, ADR 0110): 178 proposals, 101 worth keeping (57%); of the 403 durable
   prompts, 73 quoted and 34 said again when first measured (27%); from held-out 100 on, 44 of 84 proposals (52%) and 28
@@ -1258,11 +1258,12 @@ DOC_TAIL = """
   project's, as is a name never to appear in the work (dev111's three "no mention of faceiq" rules). No figure counts
   scope, so none moved; of the 219 proposals 152 are the project's (was 145).
 - **The eighty-seventh round (ADR 0151)**, from the misses with no standing word: where the agent may not write ("Do NOT
-  modify my fs outside of /per/dev/shell-ws.", "do not change things outside of your own folder", "DO NOT WRITE outside
-  vioverse-refactor") is a sandbox rule for every task, proposed at once with project scope; in every split the 18
-  prompts with such a prohibition outside a path, a folder, a repository or a named place were all durable (3 people,
-  16 from one). "Outside this function" is not such a place. Dev2, dev25 and dev152: 1 more proposal each, worth
-  keeping, 1 more rule found; dev101: 1 more rule found (a third prompt quoted); no other split moved.
+  change my files outside of /home/me/src/pipeboard." (paraphrased), "do not change things outside of your own
+  folder", "DO NOT WRITE outside vioverse-refactor") is a sandbox rule for every task, proposed at once with project
+  scope; in every split the 18 prompts with such a prohibition outside a path, a folder, a repository or a named place
+  were all durable (3 people, 16 from one). "Outside this function" is not such a place. Dev2, dev25 and dev152: 1
+  more proposal each, worth keeping, 1 more rule found; dev101: 1 more rule found (a third prompt quoted); no other
+  split moved.
 - **The eighty-sixth round (ADR 0150)**, the gap round 84's stop review found: a standing word before
   "Co-Authored-By" is read as before "co-author" ("Single-line commit messages, no Co-Authored-By trailer, no
   em-dashes anywhere.", dev278). Of the 6 prompts in every split with the trailer's name, the 2 one-offs have no such
@@ -1414,10 +1415,10 @@ DOC_TAIL = """
   wait for a second session (with 永远, 绝对 or 千万 before them, and 严禁, still "never"); "I would prefer for this /
   it to …" is a wish for the thing at hand and waits too, even with "instead". Held-out 161: no proposal (was 4,
   1 worth keeping); no other row moved.
-- **The fifty-second round (ADR 0115)**: the language of the conversation asked in its own words ("sprich Deutsch
-  bitte", "réponds en français", "用中文回答", "日本語で答えて") or as a bare "speak German", asked of the
-  agent; the signal's name is now "language of the conversation". Held-out 159: 1 proposal, worth keeping, 1 of 2 rules
-  found (was none); no other row moved.
+- **The fifty-second round (ADR 0115)**: the language of the conversation asked in its own words ("rede bitte Deutsch
+  mit mir" (paraphrased), "réponds en français", "用中文回答", "日本語で答えて") or as a bare "speak German", asked of
+  the agent; the signal's name is now "language of the conversation". Held-out 159: 1 proposal, worth keeping, 1 of 2
+  rules found (was none); no other row moved.
 - **Said again (ADR 0113)**: a durable prompt that says, word for word, the quote of a proposal worth keeping is found
   ("9 (+3 said again) of 18"): a rule said in twenty sessions is one proposal with a few quotes. On every split: 184
   of 347 durable prompts found (was 152 counted by quotes alone); precision unchanged.
@@ -1468,8 +1469,8 @@ DOC_TAIL = """
   sentence chooses against something ("we use pnpm, not npm", "prefer X over Y", "… instead"), says where it holds
   ("in this repo"), asks to be kept in mind, or follows a reminder word or a request naming an instruction file. On
   every split: 163 proposals, 155 worth keeping, 149 of 337 rules found (was 171, 161, 152); the lost finds are dev 2's
-  "I don't like untrack, …", held-out 20's "I dont like nested types, …" and 121's "I use github and prefer the gh cli,
-  …", each proposed when said again in another session.
+  "I don't like peek, …" (paraphrased), held-out 20's "I dont like nested types, …" and 121's "I use github and prefer
+  the gh cli, …", each proposed when said again in another session.
 - **Session 22's fresh record (the latest frozen round on each split, held-out 132 to 144): 4 proposals, 1 worth
   keeping (25%); 0 of 2 rules found. Fresh record since the hold of ADR 0059: 77 of 137 (56%)**; all frozen rounds 84
   of 166 (51%). Eleven splits, 553 fresh prompts (2 durable, 34 maybe), labelled apart in three batches while rounds
@@ -2182,13 +2183,14 @@ DOC_TAIL = """
   ("搜索框不要占据高度"), and in English "always / never show the <element>" and "I don't like the <thing>".
 
   **The cost is recall.** Over all seen splits, before (8733133) 45 proposals with 40 worth keeping and 29 of 41
-  durable rules found; after, 28 with 28 and 21 of 41. Lost, each held back until said again: dev 2 "Do NOT modify my
-  fs outside of …", "Do NOT build something that tries to garner investor money …", "As you implement things,
-  evaluate what tests are appropriate to add …" and "Use nix flakes … reproducibility by default"; held-out 2
-  "prefer using the mcp tools"; held-out 3 "note that, in the generated project, all necessary environments should
-  be … baked into env.sh"; dev 5 "for this teach and all the ones afterwards, … don't use the code examples …"; dev
-  10 "Do not reinit task-master, we don't want to lose the history …". Gained: held-out 2's "没有我的同意，不准开始"
-  (said in two sessions). Held-out 11 measures the round once.
+  durable rules found; after, 28 with 28 and 21 of 41. Lost, each held back until said again (dev 2's, held-out 2's
+  and held-out 3's paraphrased): dev 2 "Do NOT change my files outside of …", "Do NOT build a product that chases
+  venture funding …", "As you build features, decide which tests are worth writing …" and "Use a lockfile-pinned
+  toolchain … repeatable by default"; held-out 2 "prefer the MCP server's tools"; held-out 3 "note that, in the output
+  package, every required variable should be … written into setup_env.sh"; dev 5 "for this teach and all the ones
+  afterwards, … don't use the code examples …"; dev 10 "Do not reinit task-master, we don't want to lose the history
+  …". Gained: held-out 2's "未经我允许，不要开始" (paraphrased; said in two sessions). Held-out 11 measures the round
+  once.
 - **Held-out 10 below is the measurement of the fifth round, as it was; the sixth round has since tuned on it.**
 - **Held-out 10, the honest measure of the frozen fifth round (8733133), misses the goal: 6 proposals, 1 worth
   keeping (17%), 1 of its 2 durable rules found.** The split was labelled and landed before any heuristic ran on
@@ -2273,11 +2275,11 @@ DOC_TAIL = """
   - one that forbids one definite thing ("don't show the banner") is kept aside like named code, until it is
     said in a second session or corrected twice;
   - "should not / should always / should never" said of one thing of the program is a spec;
-  - "update ROADMAP.md … and note that …" is text to write;
+  - "update NOTES.md … and note that …" is text to write;
   - some idioms and descriptions carry a signal's words: "whenever you're ready", "each time you run it, it
     …", "by default the page shows …", "from now on, work on the frontend", "I prefer option B", a status
     ("the staging server is down"), and "we use X, move it to Y";
-  - a block pasted after "I see a console error:" is not the user's;
+  - a block pasted after "the console shows an error:" is not the user's;
   - a bare "OK, going forward." takes the sentence it introduces.
 
   Before the round (c6d9887), all splits together gave 33 of 36 proposals worth keeping (92%). After it they
@@ -2372,19 +2374,20 @@ DOC_TAIL = """
   listed them as general patterns, and each change was tuned and tested on dev prompts and on sentences
   written to the pattern, never on a held-out sentence), so their gains are expected, not measured:
   - held-out 2: 9 of 9 worth keeping (from 7 of 12), 7 of 10 rules found (from 5): the weak 必须 in task
-    specs and "we are using" / "we support" in descriptions are no longer proposed; "When you loose connection
-    to the MCP always re-check …" and "Prefer using the mcp tools" are now found. Still missed: a reminder
-    without a durable word ("Please make sure to verify the change after you make it") and two Chinese rules
-    without a signal word.
-  - held-out 3: 6 of 7 worth keeping (from 6 of 9), 3 of 3 found: "in future ubuntus" and the spec's "--pack-dir
-    will by default look at …" are no longer proposed; "note that the next step will be …" inside a task still
-    is (not among the round's classes).
+    specs and "we are using" / "we support" in descriptions are no longer proposed; "When the MCP connection
+    drops always reload …" and "Prefer the MCP server's tools" (paraphrased) are now found. Still missed: a
+    reminder without a durable word ("Please be sure to check each edit once you've made it", paraphrased) and two
+    Chinese rules without a signal word.
+  - held-out 3: 6 of 7 worth keeping (from 6 of 9), 3 of 3 found: "in future ubuntu releases" and the spec's
+    "--bundle-dir will by default read from …" (paraphrased) are no longer proposed; "note that our next task is …"
+    (paraphrased) inside a task still is (not among the round's classes).
 - **Dev 2 and dev 3** (tuned on): dev 2 8 of 8 worth keeping and 7 of 9 rules found (from 6 of 7 and 6 of 9):
-  "By default, buffer and flush … Make this configurable." is a spec of the program, no longer proposed;
-  "You should be using the available agents to do this work." is found. Dev 3 1 of 1 and 1 of 1 (from none):
-  "对话时使用中文" (talk to me in Chinese) is found; its spec-kit plans and specs, with their many 必须, give
-  nothing. Still missed on dev 2: a rebuke ("If you had been delegating to the frontend agent like you were
-  supposed to …") and a commit rule inside the user's own 17-line change list, taken for a pasted document.
+  "By default, hold the output and emit it … Make this configurable." (paraphrased) is a spec of the program, no
+  longer proposed; "You should be using the subagents you have for this work." (paraphrased) is found. Dev 3 1 of 1
+  and 1 of 1 (from none): "对话时使用中文" (talk to me in Chinese) is found; its spec-kit plans and specs, with their
+  many 必须, give nothing. Still missed on dev 2: a rebuke ("If you had been handing this to the UI subagent like you
+  were supposed to, …", paraphrased) and a commit rule inside the user's own 17-line change list, taken for a pasted
+  document.
 - What the second round changed (ADR 0049, each a test in `test_heuristic_round2.py` from a real dev prompt
   where the dev splits hold one, with near misses): a bare 必须 states a rule only when it covers every case
   (所有, 每次, 任何, 一律 …); "we use / we support" inside a "that / like / if / whether" clause states no

@@ -201,7 +201,7 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
             continue  # the rule for the instruction file, or the request that carries it: proposed above
         said = _Said(turn, start, end)
         if _MARKER_ONLY.match(said.text):
-            # "OK, going forward. Let's always go for the optimal solution.": the marker alone says nothing; the
+            # "OK, going forward. Let's always pick the cleanest design.": the marker alone says nothing; the
             # rule is the marker with the sentence it introduces, or nothing (ADR 0057)
             if position + 1 >= len(spans) or is_one_off(turn.text[spans[position + 1][0] : spans[position + 1][1]]):
                 continue  # nothing after it, or this task's next step ("Going forward. Fix the bug now.")

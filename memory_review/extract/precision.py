@@ -226,7 +226,7 @@ def command_steps(text: str) -> list[tuple[int, int]]:
 def quoted_ranges(text: str) -> list[tuple[int, int]]:
     """Where double-quoted passages sit in a whole message (a quote may hold several sentences).
 
-    A block pasted after a line that says where it comes from ("I see a console error:", "the docs say:",
+    A block pasted after a line that says where it comes from ("the console shows an error:", "the docs say:",
     "my colleague wrote:") counts as quoted too, up to the next blank line (ADR 0057), and so do the lines of a
     program's report of fields (ADR 0067).
     """

@@ -6,7 +6,7 @@ heuristic proposed one of them (the only one with a signal word). Three forms:
 
 - the cue leads and the rule follows: "I told you to make sure any changes would not break the program.",
   "I remind you the main directive that we rely on task-master, not in a file." — the rule is what follows;
-- the cue trails: "If you had been delegating to the frontend agent like you were supposed to …" — the sentence;
+- the cue trails: "If you had been handing this to the UI subagent like you were supposed to, …" — the sentence;
 - the cue stands alone after the rule: "I'm on Ubuntu 22.04. You should know this..." — the sentence before.
 
 What the rule says must still read as one: no question, no "now"/"this file" (:func:`.signals.is_one_off`), no

@@ -121,7 +121,7 @@ _NOT_IMPERATIVE = (
 _DONT_NOT_RULES = (
     r"(?:worry|know|think|understand|see|get|have|need|care|mind|want|like|bother|forget|"
     r"remember|be\s+afraid|hesitate|agree|believe|recall|expect|"
-    # stative verbs describe a thing ("comments ... do not affect functionality"), they instruct no one
+    # stative verbs describe a thing ("comments ... do not affect what the code does"), they instruct no one
     r"affect|matter|exist|apply|belong|seem|appear|happen|depend|mean|count|"
     # "Dont be dumb", "don't be so lazy": a rebuke of the agent, no rule about the work (ADR 0059)
     r"be\s+(?:so\s+|such\s+an?\s+|an?\s+)?(?:dumb|stupid|lazy|idiot|idiotic|silly|useless|dense|moron|clueless|"
@@ -147,7 +147,7 @@ _IN_FUTURE = (
     # 75, ADR 0089)
     r"^\s*all\s+(?:the\s+)?future\s+(?:work|development|changes|code|commits|features|tasks))"
 )
-# "By default, answer in English" sets the agent's default; "X will by default look at Y", "enabled by
+# "By default, answer in English" sets the agent's default; "X will by default read Y", "enabled by
 # default" describe what a program does (ADR 0049).
 _BY_DEFAULT = r"(?<!\bwill\s)(?<!\bwould\s)(?<!\bshould\s)(?<!\bshall\s)(?<!\bis\s)(?<!\bare\s)(?<!ed\s)by\s+default"
 
@@ -158,7 +158,7 @@ def _not_after(*words: str) -> str:
 
 
 # "we use X" after "that", "like", "if", "whether", "sure" … sits in a complement clause: "it looks like we
-# are using the old script", "make sure that we support tablets" describe or ask, they state no convention.
+# are on the old script", "check that we support tablets" describe or ask, they state no convention.
 _NOT_IN_A_CLAUSE = _not_after(
     *("that", "like", "if", "whether", "sure", "how", "what", "why", "seems", "think"),
     # "Though we use WSD heavily in this project, it's not required": a concession (held-out 52, ADR 0078)
@@ -184,7 +184,7 @@ _FORWARD = (
     r"(?!\s+(?:with|on|to|into|onto|past|along|across|towards?)\b)"
     r"(?!\s+through\s+(?!the\s+(?:end|rest|remainder)\b))"
 )
-# "As you implement things, add tests" holds for the whole piece of work, like "whenever you".
+# "As you implement a feature, add tests" holds for the whole piece of work, like "whenever you".
 _AS_YOU_GO = r"as\s+you\s+(?:go|go\s+along|work|implement|build|code|develop|write|make\s+changes)\b"
 
 
@@ -369,10 +369,10 @@ SIGNALS: tuple[Signal, ...] = (
         rf"{_NOT_TO}(?:include|add|leave|put|make|write|have)\s+any\s+{_A_MENTION}\S|"
         rf"{_NOT_TO}mention\s+[^.!?;\n]{{1,60}}?\b(?:at\s+all|anywhere|whatsoever)\b)",
     ),
-    # "Do NOT modify my fs outside of /per/dev/shell-ws", "do not change things outside of your own folder", "NO
-    # MODIFICATIONS to any files outside vioverse-refactor": where the agent may not write is a sandbox rule for every
-    # task; in every split the 18 prompts that say so were all durable (ADR 0151). Only where the place is a path, a
-    # folder, a repository or a workspace: "outside this function" is about the change at hand.
+    # "Do NOT change my files outside of /home/me/src/pipeboard" (paraphrased), "do not change things outside of your
+    # own folder", "NO MODIFICATIONS to any files outside vioverse-refactor": where the agent may not write is a
+    # sandbox rule for every task; in every split the 18 prompts that say so were all durable (ADR 0151). Only where
+    # the place is a path, a folder, a repository or a workspace: "outside this function" is about the change at hand.
     _sig(
         "write boundary",
         "forbid",
@@ -509,7 +509,7 @@ SIGNALS: tuple[Signal, ...] = (
         rf"{_NOT_IN_A_CLAUSE}\bwe(?:'re|\s+are)?\s+(?:always\s+|only\s+|generally\s+|usually\s+|normally\s+|typically\s+|"
         r"consistently\s+|all\s+)?(?:use|using|prefer|stick\s+to|follow|write|deploy|keep|name|store|"
         # "we run into some critical problems", "we run out of tokens": what happened, not how we work (held-out 137);
-        # "You should be using the agents for this": how the work is to be done (dev 2, ADR 0049)
+        # "You should be using the subagents for this": how the work is to be done (dev 2, ADR 0049)
         r"target|support|format|lint|pin|run)\b(?!\s+(?:to|into|out\s+of|across)\b)|" + _SHOULD_BE_USING,
     ),
     # "run python commands through uv", "Cargo commands should be wrapped with nix develop --command", "only use nix
@@ -609,7 +609,7 @@ SIGNALS: tuple[Signal, ...] = (
     # function, was not; ADR 0116)
     _sig("不要", "forbid", False, r"不要(?!紧)|不许|不准|禁止|不允许|不能用|(?:^|[，,；;：:\s]|请)别(?![的人处])"),
     _sig("总是", "always", True, r"总是|始终|一律|每次都|永远(?!不|别)|一直(?:用|使用|要|都)"),
-    # The language of the conversation (ADR 0115: also asked in that language's own words, "sprich Deutsch bitte",
+    # The language of the conversation (ADR 0115: also asked in that language's own words, "rede bitte Deutsch mit mir",
     # "réponds en français", "用中文回答", "日本語で答えて"); only verbs of talking: "write the docs in German" is a
     # task.
     # Each branch starts behind one test (a CJK character, a word's start) so that most places fail at once.
@@ -742,7 +742,7 @@ _PROJECT = re.compile(
     r"dockerfile|makefile|docker|api|endpoints?|modules?|packages?|dependenc(?:y|ies)|config|env|service|"
     r"server|fixtures?|we|our|us)\b"
     # "always use ruff here": "here" at the end, or the repo's own tools named, is this project (ADR 0054)
-    # "re-check the state of the webflow app", "throttle the ingress", "the mcp tools": this setup's parts (ADR 0057)
+    # "reload the state of the figma board", "rate-limit the ingress", "the mcp tools": this setup's parts (ADR 0057)
     r"|\bthe\s+(?:[\w.-]+\s+)?(?:app|application|site|website|frontend|backend|cluster|ingress|vault|workspace)\b|\bmcps?\b"
     r"|\bhere\s*[.!]*$|\b(?:ruff|mypy|pytest|tox|nox|eslint|prettier|biome|tsc|jest|vitest|cargo|clippy|"
     r"gofmt|golangci-lint|rubocop|black|isort|flake8|pylint|pyright)\b"
@@ -887,7 +887,7 @@ def held_back(text: str, hits: list[Signal]) -> bool:
 
 def _standing(signal: Signal, text: str) -> bool:
     if signal.name == "we use" and _BOUND_TO_USE.search(text):
-        return True  # "you should be using the agents": how the agent is to work, not what the team does
+        return True  # "you should be using the subagents": how the agent is to work, not what the team does
     if signal.name in _FIRST_PERSON:
         if _PREFERS_FOR_THE_THING_AT_HAND.search(text):
             return False  # "I would prefer for this to be something that runs on command instead …" (ADR 0116)
@@ -1139,7 +1139,7 @@ def _about_the_task_at_hand(text: str, hits: list[Signal]) -> bool:
     """A weak signal whose object or subject is the thing in front of the agent (ADR 0057).
 
     "DO NOT CHANGE the contents." limits this edit; "the modal should not close on a click outside" specifies
-    this program; "update ROADMAP.md and note that …" says what to write. A strong word ("never", "always",
+    this program; "update NOTES.md and note that …" says what to write. A strong word ("never", "always",
     "from now on") or a rule about what reaches git still makes a rule of them.
     """
     if points_back(text):

@@ -7,7 +7,7 @@ A memory is read in another session, where "it", "the contents" and "the banner"
   users") is kept aside like named code (ADR 0033), and becomes a rule when said again in another session.
 * **"always / never <verb> it"** at the start of a sentence is about something only the task can name.
 * **"should not" said of the program** ("the modal should not close on a click outside") specifies it.
-* **"note that"** after "update ROADMAP.md … and" is text to write into the document.
+* **"note that"** after "update NOTES.md … and" is text to write into the document.
 * **Idioms and descriptions with a signal's words**: "whenever you're ready", "each time you run it, it …",
   "by default the page shows …", "from now on, work on the frontend", "I prefer option B", a fact that reports
   a status ("the staging server is down"), and "we use X, move it to Y" (the state this task changes).
@@ -191,8 +191,8 @@ def forbids_a_named_thing(sentence: str) -> bool:
     return _DEFINITE_OBJECT.search(sentence) is not None and _RECURS.search(sentence) is None
 
 
-# "The modal should not close when I click outside", "it should not rely on X", "there should not be lines
-# under the links": what this program should (not) do, with a definite subject; "Tests should not hit the
+# "The modal should not close when I click outside", "it should not rely on X", "there should not be
+# borders around the icons": what this program should (not) do, with a definite subject; "Tests should not hit the
 # network" (a bare plural) and "you should not …" still state a rule (ADR 0057).
 _BEHAVIOUR = re.compile(
     r"(?:^|[,;:\u2014\u2013(]\s*|\b(?:and|but|so|because|since|then)\s+)"
@@ -209,7 +209,7 @@ def describes_behaviour(sentence: str) -> bool:
     return _BEHAVIOUR.search(sentence) is not None
 
 
-# "update ROADMAP.md about what is done, and note that the next step will be …", "in your plan, note that X":
+# "update NOTES.md with what has been finished, and note that our next task is …", "in the plan, note that X":
 # the note is text to write into a document, not a fact told to the agent (ADR 0057).
 _NOTE_TO_WRITE = re.compile(
     r"^(?:please\s+)?(?:update|add|write|edit|create|document|record|append|amend|revise|put|fill)\b[^!?\n]*?"
@@ -475,7 +475,7 @@ def shows_an_element(sentence: str) -> bool:
 
 
 # "I don't like the color of the header", "I hate this layout", "I don't like how it looks": a complaint about the
-# thing in front of the person, not a standing dislike; "I don't like untrack" (a kind of thing), "I don't like it
+# thing in front of the person, not a standing dislike; "I don't like peek" (a kind of thing), "I don't like it
 # when you add comments everywhere" and "I hate how you write commit messages" (the agent's way of working) still
 # state one (ADR 0059). "I dont like ('Tight Aggressive', 'VPIP < 25%', …)" dislikes data pasted back from the
 # agent's output (ADR 0070). "I dont like the way you put coming soon as buttons" is about the screen in front of the

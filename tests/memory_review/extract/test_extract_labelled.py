@@ -693,9 +693,10 @@ PINNED_SINCE_ROUND_19 = {
     # round 51 (frozen at 972d139, the extractor of 4e5bea3): no proposal, no rule to find
     "heldout158": ((1, 0, 1), (0, 0, 0)),
     # round 51 (frozen at 972d139): no proposal; 0 of 2 rules found ("I am not supporting python below 3.11 version",
-    # "sprich Deutsch bitte"); the fifty-second round (ADR 0115) tuned on it: the language of the conversation asked in
-    # its own words, 1 proposal, worth keeping, 1 of 2 found. Session 34's licence audit removed FrankJeworrek/
-    # vibe-coding-guide's 61 prompts (CC BY-NC-SA 4.0 at the text's commit), that proposal's among them
+    # a request to talk German, paraphrased "rede bitte Deutsch mit mir"); the fifty-second round (ADR 0115) tuned on
+    # it: the language of the conversation asked in its own words, 1 proposal, worth keeping, 1 of 2 found. Session
+    # 34's licence audit removed FrankJeworrek/vibe-coding-guide's 61 prompts (CC BY-NC-SA 4.0 at the text's commit),
+    # that proposal's among them
     "heldout159": ((42, 1, 1), (0, 0, 0)),
     # round 52 (frozen at e07171e): no proposal; its durable rule ("do not never care about cython source code as it
     # will be generate automatically", a weak "do not" said once) not found

@@ -91,10 +91,10 @@ def test_a_following_sentence_that_is_not_the_corrective_half_is_left_out() -> N
 
 
 def test_a_rule_with_the_task_tacked_on_keeps_the_rule() -> None:
-    # a real dev 2 prompt (ADR 0044): the rule, then a request about the code at hand
-    said = "We should NEVER manually set created at and updated at timestamps, please remove that."
+    # a real dev 2 prompt (ADR 0044), paraphrased: the rule, then a request about the code at hand
+    said = "We should NEVER fill in the inserted-at and modified-at fields by hand, please remove that."
     (finding,) = extract(_turns(said))
-    assert finding.quote == "We should NEVER manually set created at and updated at timestamps"
+    assert finding.quote == "We should NEVER fill in the inserted-at and modified-at fields by hand"
     assert finding.memory.type == "forbidden"
     # a weak signal, or deixis inside the rule itself, still makes it a task detail
     assert extract(_turns("Don't add a new dependency, please remove that.")) == []
@@ -103,7 +103,7 @@ def test_a_rule_with_the_task_tacked_on_keeps_the_rule() -> None:
 
 def test_a_pasted_plan_is_not_the_users_instruction() -> None:
     plan_text = "\n".join(
-        ["Changes to implement a FastAPI service. Do not modify any existing files.", ""]
+        ["Steps to add a Flask service. Do not edit any existing files.", ""]
         + [f"{n}) Step {n}" for n in range(1, 6)]
         + [f"- Never use global state in step {n}" for n in range(1, 6)]
         + ["```python", "def app():", "    pass", "```"]

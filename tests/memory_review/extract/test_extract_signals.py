@@ -49,8 +49,8 @@ DURABLE = [
     ("我们的规范是函数名用小写加下划线。", ("convention", "project")),
     ("千万别在代码里写死密码。", ("forbidden", "project")),
     ("从现在开始，回答要简短。", ("preference", "user")),
-    # real prompts from the dev 2 histories (ADR 0044)
-    ("As you implement things, evaluate what tests are appropriate to add, and add them", ("convention", "project")),
+    # real prompts from the dev 2 histories (ADR 0044), paraphrased
+    ("As you build features, decide which tests are worth writing, and write them", ("convention", "project")),
     ("As you go, add a test for every new endpoint.", ("convention", "project")),
 ]
 ONE_OFF = [
@@ -85,9 +85,9 @@ ONE_OFF = [
     "你记住这个变量名了吗？",
     "今天不要部署。",
     "这个项目里有个 bug。",
-    # real prompts from the dev 2 histories (ADR 0044): a description and a plan, no instruction
-    "Comments are for the user only and do not affect functionality.",
-    "In the future we'd want to add a mechanism to add custom formats, but let's not worry about that for now.",
+    # real prompts from the dev 2 histories (ADR 0044), paraphrased: a description and a plan, no instruction
+    "Comments are meant for the reader alone and do not affect what the code does.",
+    "In the future we'd want to plug in extra renderers, but let's not bother with that for now.",
     "Next time we could try the other parser.",
 ]
 

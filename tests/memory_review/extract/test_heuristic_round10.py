@@ -39,8 +39,8 @@ def test_a_rule_after_a_reminder_is_proposed_as_the_rule(sentence: str, rule: st
 
 # (2) The cue trails the rule: the sentence is the rule.
 def test_like_you_were_supposed_to_makes_the_sentence_a_rule() -> None:
-    sentence = (  # dev 2, durable
-        "If you had been delegating to the frontend agent like you were supposed to it would know exactly how to run "
+    sentence = (  # dev 2, durable (paraphrased)
+        "If you had been handing this to the UI subagent like you were supposed to, it would already know how to run "
         "the tests."
     )
     [finding] = extract(user_transcript(sentence))

@@ -44,8 +44,8 @@ def test_a_bare_must_in_a_task_spec_is_no_rule(sentence: str) -> None:
 # "we use X" in a main clause states a convention; inside "that …", "like …", "if …" it describes or asks.
 WE_USE_RULES = ["We support Python 3.10 and newer.", "We are using pnpm, not npm.", "We use poetry for dependencies."]
 WE_USE_IN_A_CLAUSE = [
-    "it looks like we are using the old version of the parser",
-    "make sure that we support older browsers on the settings page",
+    "it looks like we're using the old version of the parser",
+    "check that we support older browsers on the settings page",
     "check whether we use the cache anywhere else",
     "I think we support that format already",
 ]
@@ -63,8 +63,8 @@ def test_we_use_inside_a_clause_that_describes_is_no_convention(sentence: str) -
 
 
 def test_you_should_be_using_is_how_the_work_is_done() -> None:
-    # dev 2 (Addeuz/dotfiles), a durable rule the first round missed
-    found = classify("You should be using the available agents to do this work.")
+    # dev 2 (dphaener/dotfiles, paraphrased), a durable rule the first round missed
+    found = classify("You should be using the subagents you have for this work.")
     assert found is not None and found.type == "convention"
     assert classify("You should be using less memory now.") is None  # "now": the task at hand
 
@@ -90,7 +90,7 @@ def test_in_future_with_a_comma_is_a_rule(sentence: str) -> None:
 @pytest.mark.parametrize(
     "sentence",
     [
-        "When you lose the connection to the server always re-check the state first.",
+        "When you lose the link to the server always reload the state first.",
         "When the build breaks, always read the log before retrying.",
         "If a test is flaky never just rerun it.",
         "Before you push always run the linters.",
@@ -132,9 +132,9 @@ def test_prefer_that_asks_describes_or_points_is_no_rule(sentence: str) -> None:
 
 # A program's default is a spec; the agent's default is a rule.
 def test_a_default_the_message_makes_configurable_is_a_spec() -> None:
-    # dev 2 (Quelklef/shell-ws), proposed by the first round
+    # dev 2 (Quelklef/shell-ws, paraphrased), proposed by the first round
     message = (
-        "Let's do it live. By default, buffer and flush the buffer every time we hit a newline or 1024 bytes.  "
+        "Let's stream it. By default, hold the output and emit it each time we see a line break or 4 KB.  "
         "Make this configurable."
     )
     assert said(message) == []
@@ -156,7 +156,7 @@ def test_the_agents_default_stays_a_rule() -> None:
     assert classify("By default, explain your changes in one short paragraph.") is not None
     # dev 2, a durable rule whose "by default" sits in its reason; "by default" is an occasion, not a standing word,
     # so since the sixth round (ADR 0059) it is held back until said in a second session
-    rule = "- Use nix flakes to manage dependencies and devshells, so that we get extreme reproducibility by default."
+    rule = "- Use a lockfile-pinned toolchain for packages and dev shells, so builds are fully repeatable by default."
     assert not said(rule)
     found = classify(rule.lstrip("- "))
     assert found is not None and found.held_back

@@ -48,7 +48,7 @@ def test_said_in_a_second_session_it_says_why_it_waited() -> None:
         "I don't like nested ternaries, write ifs instead.",
         "We use uv for everything in this repo.",
         "We always use uv.",  # a standing word beside it
-        "You should be using the available agents to do this work.",  # how the agent is to work
+        "You should be using the subagents you have for this work.",  # how the agent is to work
     ],
 )
 def test_a_rule_that_chooses_against_something_or_says_where_it_holds_is_proposed_at_once(sentence: str) -> None:

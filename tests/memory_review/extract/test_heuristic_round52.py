@@ -1,10 +1,10 @@
 """The fifty-second round of the heuristic (ADR 0115), tuned on held-out 159.
 
-"sprich Deutsch bitte" (speak German, please) asks the agent for the language of the conversation, as "answer in
-French" did (ADR 0059), in the language's own words. The request is proposed at once in German, French, Spanish,
-Italian, Portuguese, Chinese and Japanese, and as a bare "speak German"; only verbs of talking count, and only asked
-of the agent (the sentence's start or after "please"): "write the docs in German" is a task, "the app should speak
-German" describes the program.
+"rede bitte Deutsch mit mir" (talk German with me, please; a paraphrase of the prompt) asks the agent for the
+language of the conversation, as "answer in French" did (ADR 0059), in the language's own words. The request is
+proposed at once in German, French, Spanish, Italian, Portuguese, Chinese and Japanese, and as a bare "speak German";
+only verbs of talking count, and only asked of the agent (the sentence's start or after "please"): "write the docs
+in German" is a task, "the app should speak German" describes the program.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from rounds_kit import said
 @pytest.mark.parametrize(
     "sentence",
     [
-        "sprich Deutsch bitte",  # held-out 159
+        "rede bitte Deutsch mit mir",  # held-out 159, paraphrased
         "Bitte antworte immer auf Deutsch.",
         "speak German please",
         "réponds en français",

@@ -24,14 +24,14 @@ from memory_review.extract.transcript import Transcript, Turn
 # (1) The kinds that failed on fresh data are held back: classified, not proposed, until said again.
 HELD_BACK = [
     "Do not reinit task-master, we don't want to lose the history of tasks we have worked on",  # dev 10, durable
-    "Do NOT build something that tries to garner investor money.",  # dev 2, a weak "do not" alone
+    "Do NOT build a product that chases venture funding.",  # dev 2 (paraphrased), a weak "do not" alone
     "Avoid unnecessary abstractions in the handlers.",
     "Stop adding comments to every line.",
     "Tests should not hit the network.",
-    # held-out 3, durable
-    "note that, in the generated project, all necessary environments should be dynamically baked into env.sh, other "
-    "scripts will not contain complex search dir logics, just rely on what env.sh provides",
-    "As you implement things, evaluate what tests are appropriate to add, and add them",  # dev 2: an occasion
+    # held-out 3, durable (paraphrased)
+    "note that, in the output package, every required variable should be written into setup_env.sh at generation "
+    "time, the other scripts will not do their own path lookups, they just use what setup_env.sh exports",
+    "As you build features, decide which tests are worth writing, and write them",  # dev 2 (paraphrased): an occasion
     "Whenever you finish a feature, update the changelog.",
     "By default, explain your changes in one short paragraph.",
     "Prefer small functions.",  # a bare "prefer X"
@@ -228,9 +228,10 @@ def test_a_standing_rule_or_dislike_is_still_proposed(sentence: str) -> None:
 @pytest.mark.parametrize(
     "sentence",
     [
-        # dev 2: a kind of thing, named by one word the dislike of a kind (ADR 0133) does not read as one. "I don't like
-        # it when you add comments everywhere." (the agent's way of working) is proposed at once since round 70.
-        "I don't like untrack, and don't want to use them unless COMPLETELY neccessary",
+        # dev 2 (paraphrased): a kind of thing, named by one word the dislike of a kind (ADR 0133) does not read as one.
+        # "I don't like it when you add comments everywhere." (the agent's way of working) is proposed at once since
+        # round 70.
+        "I don't like peek, and don't want to use it unless REALLY necessary",
     ],
 )
 def test_a_dislike_said_once_is_a_rule_that_waits_for_a_second_session(sentence: str) -> None:

@@ -1,8 +1,9 @@
 """The eighty-seventh round of the heuristic (ADR 0151): where the agent may not write is a standing rule.
 
-"Do NOT modify my fs outside of /per/dev/shell-ws.", "do not change things outside of your own folder" and "DO NOT
-WRITE outside vioverse-refactor" were weak prohibitions, held back until said in a second session; a sandbox for every
-task is said once, at the start. "Outside this function" is about the change at hand and stays unread.
+"Do NOT change my files outside of /home/me/src/pipeboard." (paraphrased), "do not change things outside of your own
+folder" and "DO NOT WRITE outside vioverse-refactor" were weak prohibitions, held back until said in a second
+session; a sandbox for every task is said once, at the start. "Outside this function" is about the change at hand
+and stays unread.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from memory_review.extract.signals import classify
 @pytest.mark.parametrize(
     "sentence",
     [
-        "Do NOT modify my fs outside of /per/dev/shell-ws.",
+        "Do NOT change my files outside of /home/me/src/pipeboard.",  # paraphrased
         "do not change things outside of your own folder",
         "DO NOT WRITE outside vioverse-refactor",
         "You are not allowed to read, write, analyze, or reference anything outside this folder.",
