@@ -1199,6 +1199,12 @@ PINNED_SINCE_ROUND_19 = {
     "heldout414": ((25, 3, 2), (0, 0, 0)),
     "heldout415": ((20, 1, 8), (1, 1, 1)),
     "heldout416": ((51, 0, 5), (0, 0, 0)),
+    "heldout417": ((11, 0, 5), (0, 0, 0)),  # round 93 (session 35): 1 proposal in 420, worth keeping
+    "heldout418": ((18, 3, 7), (0, 0, 0)),
+    "heldout419": ((16, 1, 6), (0, 0, 0)),
+    "heldout420": ((5, 0, 3), (1, 1, 0)),
+    "heldout421": ((2, 0, 2), (0, 0, 0)),
+    "heldout422": ((39, 2, 7), (0, 0, 0)),  # a new person: ShovalBenjer/verdict-bench
 }
 
 
