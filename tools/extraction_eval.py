@@ -986,7 +986,8 @@ DOC_TAIL = """
   420). Missed: his solo-dev memory "ALL DEV WORK MUST USE THIS ETHOS", the FSM model as a core ADR, code that must run
   on every OS and shell, his chat-grading summary, and verdict-bench's "ensure we dont pile up docs or specs md files"
   and no labels on generated output that "feels claude generic". Since the hold of ADR 0059: 121 of 213 worth keeping
-  (57%); durable found when first measured 24% (77 quoted + 34 said again of 459).
+  (57%; `tools.fresh_record` 120 of 205, 59%); all frozen rounds 128 of 242 (53%); durable found when first measured 24%
+  (77 quoted + 34 said again of 459).
 - **Session 35's first fresh record (round 92's heuristic, unchanged since c024ba45, at 7d368e40 where the lanes began,
   for held-out 410 to 416): no proposal; 0 of 10 rules found.** Seven lanes read the pages of
   ltlgrnaiml/ai-coding-manager's Windsurf exports that no split had reached (164 prompts, 10 durable, 31 maybe; two
