@@ -135,6 +135,8 @@ TRIGGERS = (
     "any time we x, you must y",
     "moving forward through the x",
     "please remember we are x",
+    "we deploy x only. add this as a memory",
+    "no x!!! add this to your memory",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

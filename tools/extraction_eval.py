@@ -604,6 +604,8 @@ ROLES = {
     "heldout411": "dev411 (seen; was heldout411)",
     "heldout413": "dev413 (seen; was heldout413)",
     "heldout415": "dev415 (seen; was heldout415)",
+    "heldout414": "dev414 (seen; was heldout414)",
+    "heldout418": "dev418 (seen; was heldout418)",
     "judged1": "judged1 (seen)",
 }
 
@@ -1233,6 +1235,10 @@ DOC_TAIL = """
   round frozen before their lane began rather than the last change before they landed, hence 102 of 186. Either way the
   goal's first half is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh
   text: most misses are rules inside long task prompts or said once without a standing word.
+- **The ninety-fourth round (ADR 0167)**, from held-out 414's "… NO EXCEPTIONS!!! ADD THIS AS A MEMORY!!!": "add this
+  as a memory", "add / save / write this (also) to (your) memory (-bank)" point back at the rule before them, as "make
+  this a rule" did, and after a sigh too short to be a rule "this" is its line. No split moved (held-out 414's prompt
+  is a pasted document; held-out 418's memory follows a heading). Held-out 414 and 418 are dev (seen) now.
 - **The ninety-third round (ADR 0166)**, from session 35's fresh misses and held-out 405's and 409's: "X should / must
   always …" binds a kind of thing as "should / must never" did ("Commit messages should always be written in
   English"; one thing of the program, "the page must always load the cart first", what someone said or thought it

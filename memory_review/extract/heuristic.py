@@ -45,7 +45,9 @@ from memory_review.extract.precision import (
     working_rule_items,
 )
 from memory_review.extract.reminders import (
+    MAX_CHARS,
     REMINDER_CUE,
+    RULE_MIN_WORDS,
     SIGNAL_MADE_A_RULE,
     Reminder,
     a_reminder,
@@ -185,7 +187,8 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
         signal = SIGNAL_MEMORY_NOTE if item.shortcut else SIGNAL_RULE_FILE
         found = Classification(item.type, item.scope, signal, (signal,))
         scan.statements.append((_Said(turn, item.start, item.end), found))
-    spans = list(sentence_spans(unwrapped(turn.text)))
+    flat = unwrapped(turn.text)
+    spans = list(sentence_spans(flat))
     tables = table_rows(turn.text) if trusted else []  # tool output's aligned lines are shown flagged, as they are
     quoted = Covered(quoted_ranges(turn.text) + command_steps(turn.text) + tables + handoff_ranges(turn.text))
     taken = Covered([(item.start, item.end) for item in written])
@@ -252,7 +255,7 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
             (scan.named if aside else scan.statements).append((whole, classification))
         # "I told you …", "You should know this.": the person repeating a rule the agent did not keep (ADR 0065)
         reminder = a_reminder(said.text) if classification is None and trusted else None
-        reminded = _reminded(said, reminder, spans[position - 1] if position else None, scan) if reminder else None
+        reminded = _reminded(said, reminder, _pointed_at(flat, spans, position), scan) if reminder else None
         if reminded is not None:
             scan.reminders.append(reminded)
             continue
@@ -355,6 +358,21 @@ def _reminded(
     if not is_a_rule(rule):
         return None
     return _Said(said.turn, before[0], said.end), rule_statement(rule), reminder.signal
+
+
+def _pointed_at(flat: str, spans: list[tuple[int, int]], position: int) -> tuple[int, int] | None:
+    """What "this" points back at: the sentence before, or, when that is a sigh too short to be a rule ("… THAT IS THEIR
+    IP AND IT WILL BE RESPECTED!!! NO EXCEPTIONS!!! ADD THIS AS A MEMORY!!!"), its line up to it (ADR 0167)."""
+    if not position:
+        return None
+    start, end = spans[position - 1]
+    if len(flat[start:end].split()) >= RULE_MIN_WORDS:
+        return start, end
+    earlier = position - 1
+    while earlier and "\n" not in flat[spans[earlier - 1][1] : start] and end - spans[earlier - 1][0] <= MAX_CHARS:
+        earlier -= 1
+        start = spans[earlier][0]
+    return start, end
 
 
 def _only_held_back(scan: _Scan, before: tuple[int, int]) -> bool:

@@ -35,7 +35,8 @@ _TOLD = r"i(?:\s+already|\s+have(?:\s+already)?|'ve(?:\s+already)?)?\s+(?:told|r
 _SAID = r"(?:as|like)\s+i(?:\s+already|\s+have|'ve)?\s+(?:said|mentioned|told\s+you)(?:\s+(?:before|earlier))?"
 REMINDER_CUE = re.compile(
     r"\b(?:told|remind|reminded|said|mentioned)\s|\bsupposed\s+to\b|\bshould\s+(?:already\s+)?know\b|how\s+many\s+times|"
-    r"\brule\b",
+    # every noun "Make this a …" takes (ADR 0097, 0167): "Make this a habit." was hidden by the cue filters
+    r"\b(?:rule|habit|convention|policy|guideline|principle|memory|memories)\b",
     _I,
 )
 """Every form below contains one of these: a turn without any is skipped after one search."""
@@ -59,9 +60,14 @@ _ALONE = re.compile(
 _MADE_A_RULE = re.compile(
     rf"{_OPENING}(?:please\s+)?(?:make|keep|treat|add|save|take|consider)\s+(?:this|that|it)\s+(?:as\s+)?"
     r"(?:a|an|the|our|your|my)\s+(?:(?:hard|standing|general|permanent|strict|firm|new|global|project|house)\s+)?"
-    r"(?:rule|habit|convention|policy|guideline|principle)"
+    r"(?:rule|habit|convention|policy|guideline|principle|memory)"
     r"(?:\s+(?:from\s+now\s+on|going\s+forward|for\s+(?:the\s+)?future|for\s+(?:all|every)\s+[\w-]+))?"
     r"[\s.!\u2026]*$|"
+    # "Add this to your memory.", "write this also to memory-bank": the person asks for the sentence before to be kept,
+    # as "Add this as a memory" does (held-out 414, ADR 0167)
+    rf"{_OPENING}(?:please\s+)?(?:add|save|store|put|write|keep|record)\s+(?:this|that|it)\s+(?:also\s+)?(?:in|to|into)\s+"
+    r"(?:(?:your|the|my|our)\s+)?(?:(?:long[- ]term|permanent|project|persistent|disk)\s+)?memor(?:y|ies)(?:[- ]bank)?"
+    r"(?:\s+(?:as\s+well|too|please|for\s+(?:later|the\s+future|next\s+time)))?[\s.!\u2026]*$|"
     # "Please remember that.", "Would you remember that, or should we add these as tasks in Todo, too?": "that" is no
     # "that" before a rule but the rule said just before (held-out 213, ADR 0128)
     # "Remember this for me.", "Could you remember that for next time?": for whom or for when, still the pointer alone
@@ -88,7 +94,7 @@ _REFERENT = re.compile(
 )
 _FACT = re.compile(r"^(?:i'?m|i\s+am|we'?re|we\s+are|my|our)\b", _I)
 _NEGATED = re.compile(r"\b(?:never|don'?t|do\s+not|not\s+to|shouldn'?t|should\s+not|must\s+not|mustn'?t)\b", _I)
-_MIN_WORDS = 3
+RULE_MIN_WORDS = 3
 MAX_CHARS = 600
 
 
@@ -131,7 +137,7 @@ def makes_a_rule(sentence: str) -> bool:
 def is_a_rule(text: str) -> bool:
     """True when what a reminder points at reads as a rule: long enough, no question, task step, deixis or code."""
     stripped = text.replace("\u2019", "'").strip()
-    if len(stripped.split()) < _MIN_WORDS or is_question(stripped):
+    if len(stripped.split()) < RULE_MIN_WORDS or is_question(stripped):
         return False
     return not (_TASK_STEP.match(stripped) or _REFERENT.match(stripped) or is_one_off(stripped) or names_code(stripped))
 
