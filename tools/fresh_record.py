@@ -32,8 +32,9 @@ from tools.extraction_eval import LABELLED, REPO, SPLITS, plain, says_again
 
 # Before held-out 20 a split could land before the round that measured it was frozen; held-out 11 is the one where
 # the rule below picks an earlier commit than the round its README names (the sixth, ADR 0059).
-# Held-out 410 to 416 landed on main before round 93, but round 93's branch had merged them and was fast-forwarded onto
-# main (session 35), so main's first-parent line shows them landing after round 93's code: round 92 measured them.
+# Held-out 414 to 416 landed on main before round 93, but round 93's branch had merged them (2a027206, whose first
+# parent is round 93's code) and was fast-forwarded onto main (session 35), so main's first-parent line shows them
+# landing after round 93's code: round 92 measured them. 410 to 413 are named too, as one lane's splits.
 MEASURED_BY = {"heldout11": "11fa775"} | {f"heldout{n}": "c024ba45" for n in range(410, 417)}
 EXTRACT = "memory_review/extract"
 _SIGNAL = re.compile(r'signal "([^"]+)"')

@@ -53,6 +53,7 @@ from memory_review.extract.reminders import (
     a_reminder,
     is_a_rule,
     kind_of,
+    leans_on_the_one_before,
     makes_a_rule,
     rule_statement,
 )
@@ -360,19 +361,31 @@ def _reminded(
     return _Said(said.turn, before[0], said.end), rule_statement(rule), reminder.signal
 
 
+# A line break of any kind: what "this" points at stays on its line (ADR 0167).
+_LINE_BREAK = re.compile(r"[\n\r\u2028\u2029\x85]")
+
+
 def _pointed_at(flat: str, spans: list[tuple[int, int]], position: int) -> tuple[int, int] | None:
-    """What "this" points back at: the sentence before, or, when that is a sigh too short to be a rule ("… THAT IS THEIR
-    IP AND IT WILL BE RESPECTED!!! NO EXCEPTIONS!!! ADD THIS AS A MEMORY!!!"), its line up to it (ADR 0167)."""
+    """What "this" points back at: the sentence before; or, when that is a sigh too short to be a rule or leans on the
+    one before it ("… REAL PAPERS ONLINE!! THAT IS THEIR IP AND IT WILL BE RESPECTED!!! NO EXCEPTIONS!!! ADD THIS AS A
+    MEMORY!!!"), from the nearest sentence of its line that reads as a rule, within a reminder's length (ADR 0167)."""
     if not position:
         return None
     start, end = spans[position - 1]
-    if len(flat[start:end].split()) >= RULE_MIN_WORDS:
-        return start, end
     earlier = position - 1
-    while earlier and "\n" not in flat[spans[earlier - 1][1] : start] and end - spans[earlier - 1][0] <= MAX_CHARS:
+    while not _stands_alone(flat[spans[earlier][0] : spans[earlier][1]]):
+        if not earlier or _LINE_BREAK.search(flat, spans[earlier - 1][1], spans[earlier][0]):
+            return start, end  # no rule on this line: the sentence before, which is_a_rule will turn down
         earlier -= 1
-        start = spans[earlier][0]
-    return start, end
+        if end - spans[earlier][0] > MAX_CHARS:
+            return start, end
+    return spans[earlier][0], end
+
+
+def _stands_alone(sentence: str) -> bool:
+    """True for a sentence long enough to be a rule that does not open on "that / this / it" (what it says leans on
+    the sentence before)."""
+    return len(sentence.split()) >= RULE_MIN_WORDS and not leans_on_the_one_before(sentence)
 
 
 def _only_held_back(scan: _Scan, before: tuple[int, int]) -> bool:

@@ -57,6 +57,9 @@ _ALONE = re.compile(
 # "Split files into separate modules when a file gets longer than 300 lines of code. Make this a rule": the person makes
 # the sentence before a rule, in so many words (held-out 98, ADR 0097). Alone in its sentence, like "You should know
 # this.": "make this a rule to CLAUDE.md …" is a request about a file (rule_files), "make this a rule engine" a task.
+_MEMORY_TAIL = (
+    r"(?:\s*,?\s*(?:as\s+(?:well|required)|too|please|for\s+(?:later|the\s+future|next\s+time)))*[\s.!\u2026]*$"
+)
 _MADE_A_RULE = re.compile(
     rf"{_OPENING}(?:please\s+)?(?:make|keep|treat|add|save|take|consider)\s+(?:this|that|it)\s+(?:as\s+)?"
     r"(?:a|an|the|our|your|my)\s+(?:(?:hard|standing|general|permanent|strict|firm|new|global|project|house)\s+)?"
@@ -65,9 +68,13 @@ _MADE_A_RULE = re.compile(
     r"[\s.!\u2026]*$|"
     # "Add this to your memory.", "write this also to memory-bank": the person asks for the sentence before to be kept,
     # as "Add this as a memory" does (held-out 414, ADR 0167)
-    rf"{_OPENING}(?:please\s+)?(?:add|save|store|put|write|keep|record)\s+(?:this|that|it)\s+(?:also\s+)?(?:in|to|into)\s+"
-    r"(?:(?:your|the|my|our)\s+)?(?:(?:long[- ]term|permanent|project|persistent|disk)\s+)?memor(?:y|ies)(?:[- ]bank)?"
-    r"(?:\s+(?:as\s+well|too|please|for\s+(?:later|the\s+future|next\s+time)))?[\s.!\u2026]*$|"
+    # Not "keep it in memory" or "store this in memory" (data kept in RAM): "in" only with whose memory it is.
+    rf"{_OPENING}(?:please\s+)?(?:also\s+)?(?:add|save|store|put|write|record)\s+(?:this|that)\s+(?:also\s+)?"
+    r"(?:(?:to|into)\s+(?:(?:your|the|my|our)\s+)?|in\s+(?:your|the|my|our)\s+)"
+    r"(?:(?:long[- ]term|permanent|project|persistent|disk)\s+)?memor(?:y|ies)(?:[- ]bank)?"
+    rf"{_MEMORY_TAIL}|"
+    # "Add this as a memory please", "Add this as memory."
+    rf"{_OPENING}(?:please\s+)?(?:also\s+)?(?:add|save|keep|make)\s+(?:this|that)\s+as\s+(?:an?\s+)?memory{_MEMORY_TAIL}|"
     # "Please remember that.", "Would you remember that, or should we add these as tasks in Todo, too?": "that" is no
     # "that" before a rule but the rule said just before (held-out 213, ADR 0128)
     # "Remember this for me.", "Could you remember that for next time?": for whom or for when, still the pointer alone
@@ -92,6 +99,7 @@ _TASK_STEP = re.compile(
 _REFERENT = re.compile(
     r"^(?:(?:it|it's|they|they're|that|this|these|those)\b|the\s+\w+\s+(?:is|are|was|were|has|had)\b)", _I
 )
+_ASKED = re.compile(r"^(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+|pls\s+|kindly\s+)?", _I)
 _FACT = re.compile(r"^(?:i'?m|i\s+am|we'?re|we\s+are|my|our)\b", _I)
 _NEGATED = re.compile(r"\b(?:never|don'?t|do\s+not|not\s+to|shouldn'?t|should\s+not|must\s+not|mustn'?t)\b", _I)
 RULE_MIN_WORDS = 3
@@ -134,12 +142,18 @@ def makes_a_rule(sentence: str) -> bool:
     return _MADE_A_RULE.match(sentence.replace("\u2019", "'")) is not None
 
 
+def leans_on_the_one_before(text: str) -> bool:
+    """True for "That is their IP …", "It is …": what it says is about the sentence before."""
+    return _REFERENT.match(text.replace("\u2019", "'").strip()) is not None
+
+
 def is_a_rule(text: str) -> bool:
     """True when what a reminder points at reads as a rule: long enough, no question, task step, deixis or code."""
     stripped = text.replace("\u2019", "'").strip()
     if len(stripped.split()) < RULE_MIN_WORDS or is_question(stripped):
         return False
-    return not (_TASK_STEP.match(stripped) or _REFERENT.match(stripped) or is_one_off(stripped) or names_code(stripped))
+    task = _ASKED.sub("", stripped)  # "Can you add a retry to the upload?" asks for a task step
+    return not (_TASK_STEP.match(task) or _REFERENT.match(stripped) or is_one_off(stripped) or names_code(stripped))
 
 
 def rule_statement(text: str) -> str:

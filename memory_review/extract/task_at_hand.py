@@ -40,7 +40,7 @@ FROM_HERE_ON = (
 )
 
 # "Any time we reference …, you MUST …" is "whenever we reference …" (held-out 405, ADR 0166)
-WHENEVER = r"(?:whenever|any\s?time)"
+WHENEVER = r"(?:whenever|(?<!\bat\s)any\s?time)"  # not "at any time we can roll back": a possibility
 
 _I = re.IGNORECASE
 
@@ -161,9 +161,11 @@ _NO_PERSON = r"(?:(?!\b(?:you|we|i|they)\b)[^,;:.!?\n]){0,60}?"
 # said of one thing of it; "you / we should never …" and a bare plural still instruct (ADR 0057).
 _SAID_OF_THE_PROGRAM = re.compile(
     r"(?:^|[,;:\u2014\u2013(]\s*|\b(?:and|but|so|because|since|then)\s+|"
-    # "You said it must always be there", "I thought the cache should never be cold": what someone took the program
-    # to do (ADR 0166)
-    r"\b(?:said|says|thought|think|believed?|assumed?|expected?|figured|knew|know|guess|guessed)\s+(?:that\s+)?)"
+    # "You said it must always be there", "I thought the cache should never be cold": what someone said or took the
+    # program to do; not "I said the main branch must never be force-pushed", the person's own rule again (ADR 0166)
+    r"\b(?:(?:you|he|she|they|someone|somebody)\s+(?:said|says|thinks?|thought|believed?|believes|assumed?|assumes|"
+    r"expected?|expects|figured|knew|knows)|i\s+(?:thought|think|believed?|assumed?|expected?|figured|guess(?:ed)?))"
+    r"\s+(?:that\s+)?)"
     rf"(?:the|this|that|these|those|it|its|there)\b{_NO_PERSON}"
     r"\b(?:should|must|shall|will|has\s+to|needs?\s+to)\s+(?:always|never)\b",
     _I,
