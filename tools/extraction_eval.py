@@ -1238,23 +1238,24 @@ DOC_TAIL = """
   text: most misses are rules inside long task prompts or said once without a standing word.
 - **The ninety-fourth round (ADR 0167)**, from held-out 414's "… NO EXCEPTIONS!!! ADD THIS AS A MEMORY!!!": "add this as
   a memory", "(also) add / save / write this (also) to (your) memory (-bank)" point back at the rule before them, as
-  "make this a rule" did; after a sigh too short to be a rule, or a sentence leaning on the one before ("That is their
-  IP …"), "this" is the nearest sentence of the line that reads as a rule (not past a line break or 600 characters);
-  "keep it in memory" (RAM), sighs, thanks and tasks asked politely give nothing (the session's review); "Make this a
-  habit / guideline / principle" is no longer hidden by the reminders' cue filter. No split moved (held-out 414's prompt
-  is a pasted document; held-out 418's memory follows a heading). Held-out 414 and 418 are dev (seen) now.
+  "make this a rule" did; "keep it in memory" (RAM), and a sentence before that is no rule (thanks, a status line, a
+  task asked politely, SQL, an error line, a command) give nothing (the session's two reviews; a first version's reading
+  of a whole line after a sigh was dropped); "Make this a habit / guideline / principle" is no longer hidden by the
+  reminders' cue filter. No split moved (held-out 414's request follows a sigh in a pasted document; held-out 418's
+  memory follows a heading). Held-out 414 and 418 are dev (seen) now.
 - **The ninety-third round (ADR 0166)**, from session 35's fresh misses and held-out 405's and 409's: "X should / must
-  always …" binds a kind of thing as "should / must never" did, kept aside until said in a second session (the review
-  showed it as often the product's spec, "Users should always see a confirmation dialog before deleting."); one thing of
-  the program ("the page must always load the cart first"), what someone said or thought it does ("You said it must
-  always be there", for "never" too; not "I said the main branch must never be force-pushed!") and a sentence opening
-  with the modal stay out; "any time we / you …" is an occasion like "whenever" ("at any time" is not); "moving forward
-  through the wizard …" is motion ("going forward through the end of this investigation" and "going forward into the
-  next release" still say how long); "please remember we are running on docker containers …" without "that" is kept
-  aside until said again (as often this session's state: "Remember we're almost done."). Held-out 52 gains one proposal
-  worth keeping (a maybe said in two sessions) and held-out 409's mistake is gone; the first version's proposals on
-  held-out 50, 382 and 415 (worth keeping) and 57 (not) are kept aside now. Held-out 409, 410, 411, 413 and 415 are dev
-  (seen) now.
+  always …" binds a kind of thing as "should / must never" did, kept aside until said in a second session, a git word in
+  the sentence notwithstanding (the reviews showed it as often the product's spec, "Users should always see the commit
+  hash in the footer."); one thing of the program ("the page must always load the cart first"), what someone else said
+  or thought it does, or the person believed ("You said it must always be there", "Bob said …", "I thought the cache
+  should never be cold"; not "I said the main branch must never be force-pushed!" nor "I think tests should never …"),
+  and a sentence opening with the modal stay out; "any time we / you …" is an occasion like "whenever" ("at any time" is
+  not); "moving forward through the wizard …" and "… into the next screen" are motion ("going forward through the end of
+  this investigation" and "going forward into the next release" still say how long); "please remember we are running on
+  docker containers …" without "that" is kept aside until said again (as often this session's state: "Remember we're
+  almost done."). Held-out 52 gains one proposal worth keeping (a maybe said in two sessions) and held-out 409's mistake
+  is gone; the first version's proposals on held-out 50, 382 and 415 (worth keeping) and 57 (not) are kept aside now.
+  Held-out 409, 410, 411, 413 and 415 are dev (seen) now.
 - **The ninety-second round (ADR 0165)**, from held-out 405's miss "From here forward in this repo we will refer to …":
   "from here forward", "from this point on / forward / onwards" are standing words like "from here on (out)", in the
   signal, in the marker that stands alone before a rule, and in "From this point on, work on the frontend" (the next

@@ -45,15 +45,12 @@ from memory_review.extract.precision import (
     working_rule_items,
 )
 from memory_review.extract.reminders import (
-    MAX_CHARS,
     REMINDER_CUE,
-    RULE_MIN_WORDS,
     SIGNAL_MADE_A_RULE,
     Reminder,
     a_reminder,
     is_a_rule,
     kind_of,
-    leans_on_the_one_before,
     makes_a_rule,
     rule_statement,
 )
@@ -188,8 +185,7 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
         signal = SIGNAL_MEMORY_NOTE if item.shortcut else SIGNAL_RULE_FILE
         found = Classification(item.type, item.scope, signal, (signal,))
         scan.statements.append((_Said(turn, item.start, item.end), found))
-    flat = unwrapped(turn.text)
-    spans = list(sentence_spans(flat))
+    spans = list(sentence_spans(unwrapped(turn.text)))
     tables = table_rows(turn.text) if trusted else []  # tool output's aligned lines are shown flagged, as they are
     quoted = Covered(quoted_ranges(turn.text) + command_steps(turn.text) + tables + handoff_ranges(turn.text))
     taken = Covered([(item.start, item.end) for item in written])
@@ -256,7 +252,7 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
             (scan.named if aside else scan.statements).append((whole, classification))
         # "I told you …", "You should know this.": the person repeating a rule the agent did not keep (ADR 0065)
         reminder = a_reminder(said.text) if classification is None and trusted else None
-        reminded = _reminded(said, reminder, _pointed_at(flat, spans, position), scan) if reminder else None
+        reminded = _reminded(said, reminder, spans[position - 1] if position else None, scan) if reminder else None
         if reminded is not None:
             scan.reminders.append(reminded)
             continue
@@ -359,33 +355,6 @@ def _reminded(
     if not is_a_rule(rule):
         return None
     return _Said(said.turn, before[0], said.end), rule_statement(rule), reminder.signal
-
-
-# A line break of any kind: what "this" points at stays on its line (ADR 0167).
-_LINE_BREAK = re.compile(r"[\n\r\u2028\u2029\x85]")
-
-
-def _pointed_at(flat: str, spans: list[tuple[int, int]], position: int) -> tuple[int, int] | None:
-    """What "this" points back at: the sentence before; or, when that is a sigh too short to be a rule or leans on the
-    one before it ("… REAL PAPERS ONLINE!! THAT IS THEIR IP AND IT WILL BE RESPECTED!!! NO EXCEPTIONS!!! ADD THIS AS A
-    MEMORY!!!"), from the nearest sentence of its line that reads as a rule, within a reminder's length (ADR 0167)."""
-    if not position:
-        return None
-    start, end = spans[position - 1]
-    earlier = position - 1
-    while not _stands_alone(flat[spans[earlier][0] : spans[earlier][1]]):
-        if not earlier or _LINE_BREAK.search(flat, spans[earlier - 1][1], spans[earlier][0]):
-            return start, end  # no rule on this line: the sentence before, which is_a_rule will turn down
-        earlier -= 1
-        if end - spans[earlier][0] > MAX_CHARS:
-            return start, end
-    return spans[earlier][0], end
-
-
-def _stands_alone(sentence: str) -> bool:
-    """True for a sentence long enough to be a rule that does not open on "that / this / it" (what it says leans on
-    the sentence before)."""
-    return len(sentence.split()) >= RULE_MIN_WORDS and not leans_on_the_one_before(sentence)
 
 
 def _only_held_back(scan: _Scan, before: tuple[int, int]) -> bool:

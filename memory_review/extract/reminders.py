@@ -99,10 +99,25 @@ _TASK_STEP = re.compile(
 _REFERENT = re.compile(
     r"^(?:(?:it|it's|they|they're|that|this|these|those)\b|the\s+\w+\s+(?:is|are|was|were|has|had)\b)", _I
 )
+# What "Add this as a memory" may follow but is no rule: SQL, an error or a log line, a command with its flags.
+_NOT_PROSE = re.compile(
+    r"^(?-i:SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER)\s|\b\w*(?:Error|Exception)\s*:|"
+    r"^\[?(?-i:ERROR|WARN(?:ING)?|INFO|DEBUG|FATAL|CRITICAL|Traceback)\b|"
+    r"^(?:docker|npm|pnpm|yarn|pip|uv|python3?|node|npx|cargo|go|kubectl|git|make|cd|ls|curl)\s[^.!?]*\s-{1,2}\w",
+    _I,
+)
+# A reaction to what the agent did: "OK it works.", "Great job, that worked.", "Perfect, thank you so much."
+_REACTION = re.compile(
+    r"^(?:ok(?:ay)?|great|nice|perfect|awesome|cool|good|excellent|thanks?|thank\s+you|yes|yay|wow)\b[\s,!.]*"
+    r"(?:job\b|work\b|thanks?\b|thank\s+you\b|(?:it|that|this)(?:'s|\s+is)?\s+(?:works?|worked|working|fixed|did\s+it|"
+    r"great|perfect|exactly)\b|$)",
+    _I,
+)
+_ASKED_TO_MAKE = re.compile(r"make\b(?!\s+sure\b)", _I)
 _ASKED = re.compile(r"^(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+|pls\s+|kindly\s+)?", _I)
 _FACT = re.compile(r"^(?:i'?m|i\s+am|we'?re|we\s+are|my|our)\b", _I)
 _NEGATED = re.compile(r"\b(?:never|don'?t|do\s+not|not\s+to|shouldn'?t|should\s+not|must\s+not|mustn'?t)\b", _I)
-RULE_MIN_WORDS = 3
+_MIN_WORDS = 3
 MAX_CHARS = 600
 
 
@@ -142,17 +157,16 @@ def makes_a_rule(sentence: str) -> bool:
     return _MADE_A_RULE.match(sentence.replace("\u2019", "'")) is not None
 
 
-def leans_on_the_one_before(text: str) -> bool:
-    """True for "That is their IP …", "It is …": what it says is about the sentence before."""
-    return _REFERENT.match(text.replace("\u2019", "'").strip()) is not None
-
-
 def is_a_rule(text: str) -> bool:
     """True when what a reminder points at reads as a rule: long enough, no question, task step, deixis or code."""
     stripped = text.replace("\u2019", "'").strip()
-    if len(stripped.split()) < RULE_MIN_WORDS or is_question(stripped):
+    if len(stripped.split()) < _MIN_WORDS or is_question(stripped):
         return False
     task = _ASKED.sub("", stripped)  # "Can you add a retry to the upload?" asks for a task step
+    if task != stripped and _ASKED_TO_MAKE.match(task):
+        return False  # "Would you make the button blue?": a task asked politely
+    if _NOT_PROSE.search(stripped) or _REACTION.match(stripped):
+        return False  # a query, an error or log line, a command, "OK it works." (the session's review, ADR 0167)
     return not (_TASK_STEP.match(task) or _REFERENT.match(stripped) or is_one_off(stripped) or names_code(stripped))
 
 

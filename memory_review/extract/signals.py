@@ -183,8 +183,10 @@ _FORWARD = (
     r"(?<!\bbefore\s)(?<!\bafter\s)(?<!\bstart\s)(?:going|moving)\s+forward"
     r"(?!\s+(?:with|on|to|past|along|across|towards?)\b)"
     r"(?!\s+through\s+(?!the\s+(?:end|rest|remainder)\b))"
-    # "Moving forward into the settings page, I …" is motion; "going forward into the next release, ask …" says when
-    r"(?!\s+(?:into|onto)\s+(?!(?:the\s+)?(?:next|coming|new|future|rest)\b))"
+    # "Moving forward into the next screen, the button …" is motion; "going forward into the next release, ask …" says
+    # when
+    r"(?!\s+(?:into|onto)\s+(?!(?:the\s+)?(?:next|coming|new|future)\s+(?:release|sprint|version|phase|year|quarter|"
+    r"month|week|milestone|iteration|session|project)s?\b))"
 )
 # "As you implement a feature, add tests" holds for the whole piece of work, like "whenever you".
 _AS_YOU_GO = r"as\s+you\s+(?:go|go\s+along|work|implement|build|code|develop|write|make\s+changes)\b"
@@ -888,9 +890,21 @@ def held_back(text: str, hits: list[Signal]) -> bool:
 
     Nor when the person says it was said before ("I told you any changes should not break the program"): the second
     time, in so many words (ADR 0062)."""
-    if is_about_git(text) or says_it_was_said_before(text) or _KEEP_IT_IN_MIND.search(text):
+    if (is_about_git(text) and not _only_kept_aside(hits)) or says_it_was_said_before(text):
+        return False
+    if _KEEP_IT_IN_MIND.search(text):
         return False
     return not any(_standing(signal, text) for signal in hits)
+
+
+# Kinds kept aside even when the sentence names a git word: a product's spec or this session's state names commits and
+# pushes as often ("Users should always see the commit hash in the footer.", "Remember we're mid-rebase.": the
+# session's second review, ADR 0166).
+_KEPT_ASIDE_EVEN_ABOUT_GIT = frozenset({"a kind always", "remember we are"})
+
+
+def _only_kept_aside(hits: list[Signal]) -> bool:
+    return all(signal.name in _KEPT_ASIDE_EVEN_ABOUT_GIT for signal in hits)
 
 
 def _standing(signal: Signal, text: str) -> bool:

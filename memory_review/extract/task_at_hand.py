@@ -163,9 +163,10 @@ _SAID_OF_THE_PROGRAM = re.compile(
     r"(?:^|[,;:\u2014\u2013(]\s*|\b(?:and|but|so|because|since|then)\s+|"
     # "You said it must always be there", "I thought the cache should never be cold": what someone said or took the
     # program to do; not "I said the main branch must never be force-pushed", the person's own rule again (ADR 0166)
-    r"\b(?:(?:you|he|she|they|someone|somebody)\s+(?:said|says|thinks?|thought|believed?|believes|assumed?|assumes|"
-    r"expected?|expects|figured|knew|knows)|i\s+(?:thought|think|believed?|assumed?|expected?|figured|guess(?:ed)?))"
-    r"\s+(?:that\s+)?)"
+    # (and not "I think tests should never hit the network", a belief said as a rule)
+    r"\b(?:(?:you|he|she|they|someone|somebody|(?!we\b)(?-i:[A-Z][a-z]+)|(?:my|our|the)\s+\w+)\s+(?:said|says|thought|"
+    r"believed|believes|assumed|assumes|expected|expects|figured|knew)|"
+    r"(?:i|we)\s+(?:thought|believed|assumed|expected|figured|knew))\s+(?:that\s+)?)"
     rf"(?:the|this|that|these|those|it|its|there)\b{_NO_PERSON}"
     r"\b(?:should|must|shall|will|has\s+to|needs?\s+to)\s+(?:always|never)\b",
     _I,

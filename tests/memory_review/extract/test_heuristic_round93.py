@@ -36,10 +36,29 @@ def test_a_kind_of_thing_that_should_always_be_so_waits_for_a_second_session(tex
     assert held_until_said_again(text)
 
 
-def test_about_git_it_is_a_rule_at_once() -> None:
-    assert said("Commit messages should always be written in English.") == [
-        "Commit messages should always be written in English."
-    ]
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Docstrings must always say why, not what, in this repo.",
+        "From now on, docstrings must always say why, not what.",
+    ],
+)
+def test_with_a_word_that_makes_a_rule_at_once_it_is_proposed(text: str) -> None:
+    assert said(text) == [text]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a git word is no rule word here (the session's second review)
+        "Commit messages should always be written in English.",
+        "Users should always see the commit hash in the footer.",
+        "Push notifications should always be opt-in.",
+        "Remember we're mid-rebase.",
+    ],
+)
+def test_a_git_word_does_not_release_what_is_kept_aside(text: str) -> None:
+    assert held_until_said_again(text)
 
 
 @pytest.mark.parametrize(
@@ -62,7 +81,10 @@ def test_about_git_it_is_a_rule_at_once() -> None:
         "I thought the cache should never be cold.",
         "I know the build must always pass.",
         "He said tests must always pass before merging, but I disagree.",
-        "She thinks the cache should always be warm.",
+        "We thought the cache should never be cold.",
+        "Bob said the cache should never be cold.",
+        "My manager said the cache should never be cold.",
+        "I knew the cache should never be cold.",
         # a question
         "Which one should always win when both are set?",
         "Why should I always have to remind you?",
@@ -103,6 +125,7 @@ def test_any_time_with_always_is_a_rule_at_once() -> None:
         "Going forward past the login screen, the app crashed.",
         "Moving forward into the settings page, I clicked Save.",
         "Going forward along the list, every item shows the same date.",
+        "Moving forward into the next screen, the button disappears.",
     ],
 )
 def test_moving_forward_through_a_place_is_motion(text: str) -> None:
@@ -138,6 +161,9 @@ def test_remember_we_are_with_a_standing_word_is_a_memory_at_once() -> None:
         # the person's own rule said again, not a report of what someone took the program to do
         "I said the main branch must never be force-pushed!",
         "You know the main branch must never be force-pushed.",
+        "We said the main branch must never be force-pushed.",
+        "I already said the main branch must never be force-pushed!",
+        "I think tests should never hit the network.",
         "Remember I said the API keys must never be logged.",
     ],
 )

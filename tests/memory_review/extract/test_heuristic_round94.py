@@ -4,8 +4,9 @@ Held-out 414 (round 92 measured it first) holds "YOU MUST RECORD ALL REFERENCES 
 ONLINE!! THAT IS THEIR IP AND IT WILL BE RESPECTED!!! NO EXCEPTIONS!!! ADD THIS AS A MEMORY!!!", and held-out 98 "…
 write this also to memory-bank as required.". "Make this a rule" pointed back at the sentence before (ADR 0097);
 a memory is asked for the same way, and when the sentence before is a sigh too short to be a rule ("NO
-EXCEPTIONS!!!"), "this" is its line. (Held-out 414's prompt itself stays unproposed: the rest of it is a pasted table
-of papers.)
+EXCEPTIONS!!!") a first version took its line; the session's two reviews showed that line as often thanks or a status
+report, so "this" stays the sentence before. (Held-out 414's prompt itself stays unproposed: it is a pasted table of
+papers.)
 """
 
 from __future__ import annotations
@@ -45,54 +46,47 @@ def test_a_memory_asked_for_points_back_at_the_sentence_before(text: str) -> Non
     assert said(text) == [text]
 
 
-def test_a_sigh_too_short_to_be_a_rule_takes_its_line() -> None:
-    text = f"%%WARNING%%\n{WARNING}\n\n%%NEW DISC%%\nI want to open a new discussion."
-    assert said(text) == [WARNING]
-
-
 def test_held_out_98s_request_keeps_its_rule() -> None:
     text = "Always test, validate and verify with browser after a prompt. write this also to memory-bank as required."
     assert said(text) == ["Always test, validate and verify with browser after a prompt."]
 
 
-def test_a_sentence_leaning_on_the_one_before_takes_that_one_too() -> None:
-    text = "We deploy from main only. That is non-negotiable! No exceptions! Add this as a memory."
-    assert said(text) == [text]
-
-
 @pytest.mark.parametrize(
     "text",
     [
-        # sighs and thanks: no rule on the line (the session's review)
+        # "this" is the sentence before, and that must read as a rule (the session's two reviews)
         "No! No! No! Add this as a memory.",
         "Thanks! Great work! Add this as a memory.",
         "Hmm. OK. Sure. Add this as a memory.",
-        # a task between the rule and the pointer: the pointer does not reach past it
-        "We deploy from main only. Fix the typo in the README. No exceptions! Add this as a memory.",
+        "Use pnpm. NO EXCEPTIONS!!! Add this as a memory.",
+        "We deploy from main only. Thanks for the fix earlier. No exceptions! Add this as a memory.",
+        "Perfect, thank you so much. This is exactly what I wanted. Add this as a memory.",
+        "The build passed. That's great news. Add this as a memory.",
+        "OK it works. Add this as a memory.",
+        "Great job, that worked. Add this as a memory.",
         # a task asked politely
         "Can you add a retry to the upload? Add this as a memory.",
+        "Would you make the button blue? Add this as a memory.",
+        # a query, an error, a command
+        "SELECT * FROM users WHERE id = 1; Add this as a memory.",
+        "TypeError: Cannot read properties of undefined. Add this as a memory.",
+        "docker compose up -d --build. Add this as a memory.",
         # data kept in RAM
         "The session token is sensitive. Keep it in memory.",
         "We cache the results. Store this in memory.",
     ],
 )
-def test_no_rule_on_the_line_or_memory_as_ram_is_none(text: str) -> None:
+def test_no_rule_before_it_or_memory_as_ram_is_none(text: str) -> None:
     assert said(text) == []
 
 
-@pytest.mark.parametrize("brk", ["\n", "\r", "\u2028", "\x85"])
-def test_the_line_stops_at_any_line_break(brk: str) -> None:
-    assert said(f"We deploy from main only.{brk}No exceptions! Add this as a memory.") == []
+def test_held_out_414s_sigh_before_the_request_gives_nothing() -> None:
+    # "NO EXCEPTIONS!!!" is the sentence before, too short to be a rule; the rule two sentences back is not taken
+    assert said(f"%%WARNING%%\n{WARNING}\n\n%%NEW DISC%%\nI want to open a new discussion.") == []
 
 
-def test_the_line_is_read_no_further_than_a_reminder() -> None:
-    text = "We deploy from main only. " + "Oh no! " * 100 + "Add this as a memory."
-    assert said(text) == []
-
-
-def test_the_line_stops_at_a_line_break() -> None:
-    # the task on the line before is not the rule; "No exceptions!" alone is none
-    assert said("Fix the login bug now.\nNo exceptions! Add this as a memory.") == []
+def test_a_rule_told_before_still_counts() -> None:
+    assert said("I told you to make small commits.") == ["I told you to make small commits."]
 
 
 @pytest.mark.parametrize(
