@@ -103,7 +103,9 @@ _REFERENT = re.compile(
 _NOT_PROSE = re.compile(
     r"^(?-i:SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER)\s|\b\w*(?:Error|Exception)\s*:|"
     r"^\[?(?-i:ERROR|WARN(?:ING)?|INFO|DEBUG|FATAL|CRITICAL|Traceback)\b|"
-    r"^(?:docker|npm|pnpm|yarn|pip|uv|python3?|node|npx|cargo|go|kubectl|git|make|cd|ls|curl)\s[^.!?]*\s-{1,2}\w",
+    r"^(?:docker|npm|pnpm|yarn|pip|uv|python3?|node|npx|cargo|go|kubectl|git|make|cd|ls|curl)\s[^.!?]*\s-{1,2}\w|"
+    # a line of code: "def add(a, b): …", "const x = items.map(…)"
+    r"^(?-i:def|class|const|let|var|function|import|fn|func|pub|return)\s+[\w.]+\s*[(=:<{]",
     _I,
 )
 # A reaction to what the agent did: "OK it works.", "Great job, that worked.", "Perfect, thank you so much."

@@ -71,6 +71,8 @@ def test_held_out_98s_request_keeps_its_rule() -> None:
         "SELECT * FROM users WHERE id = 1; Add this as a memory.",
         "TypeError: Cannot read properties of undefined. Add this as a memory.",
         "docker compose up -d --build. Add this as a memory.",
+        "def add(a, b): return a + b. Add this as a memory.",
+        "const x = items.map(i => i.id); Add this as a memory.",
         # data kept in RAM
         "The session token is sensitive. Keep it in memory.",
         "We cache the results. Store this in memory.",
