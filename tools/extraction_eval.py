@@ -1239,9 +1239,9 @@ DOC_TAIL = """
 - **The ninety-fourth round (ADR 0167)**, from held-out 414's "… NO EXCEPTIONS!!! ADD THIS AS A MEMORY!!!": "add this as
   a memory", "(also) add / save / write this (also) to (your) memory (-bank)" point back at the rule before them, as
   "make this a rule" did; "keep it in memory" (RAM), and a sentence before that is no rule (thanks, a status line, a
-  task asked politely, SQL, an error line, a command) give nothing (the session's two reviews; a first version's reading
-  of a whole line after a sigh was dropped); "Make this a habit / guideline / principle" is no longer hidden by the
-  reminders' cue filter. No split moved (held-out 414's request follows a sigh in a pasted document; held-out 418's
+  task asked politely, SQL, code, an error line, a command) give nothing (the session's two reviews; a first version's
+  reading of a whole line after a sigh was dropped); "Make this a habit / guideline / principle" is no longer hidden by
+  the reminders' cue filter. No split moved (held-out 414's request follows a sigh in a pasted document; held-out 418's
   memory follows a heading). Held-out 414 and 418 are dev (seen) now.
 - **The ninety-third round (ADR 0166)**, from session 35's fresh misses and held-out 405's and 409's: "X should / must
   always …" binds a kind of thing as "should / must never" did, kept aside until said in a second session, a git word in
