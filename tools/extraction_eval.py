@@ -492,6 +492,9 @@ SPLITS = (
     "heldout420",
     "heldout421",
     "heldout422",
+    "heldout423",
+    "heldout425",
+    "heldout426",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -978,6 +981,14 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Session 35's third fresh record (rounds 93 and 94 after both reviews' mends, the code at a74e7ecd before the lanes
+  began, for held-out 423, 425 and 426): no proposal; no durable rule in them.** Four lanes read the last unread pages
+  of the Windsurf exports (50 prompts, 0 durable, 7 maybe; most pages repeated conversations already taken: 31 prompts
+  left out as repeats). One lane's two prompts were held-out 423's first two (the same conversation exported twice); its
+  split (424) was not merged and its labels, maybe where 423's lane had one-off, were taken into held-out 423 before any
+  heuristic ran. The exports of ltlgrnaiml/ai-coding-manager are read to their ends but for `Formalizing Umbrella
+  DISCs.md` past 32,000, a repeat of held-out 400, 411 and 414's conversation. Since the hold of ADR 0059 unchanged: 121
+  of 213 (57%); durable found when first measured 24% (77 quoted + 34 said again of 459).
 - **Session 35's second fresh record (round 93's heuristic, frozen at fa89edff before its lanes began, for held-out 417
   to 422): 1 proposal, worth keeping; 0 of 6 rules found.** Five lanes read the last pages of the same Windsurf exports
   (held-out 417 to 421, 52 prompts after a cross-lane check left out 11 of 421's as word-for-word held-out 418's, with

@@ -1203,6 +1203,9 @@ PINNED_SINCE_ROUND_19 = {
     "heldout420": ((5, 0, 3), (1, 1, 0)),
     "heldout421": ((2, 0, 2), (0, 0, 0)),
     "heldout422": ((39, 2, 7), (0, 0, 0)),  # a new person: ShovalBenjer/verdict-bench
+    "heldout423": ((38, 0, 6), (0, 0, 0)),  # rounds 93 and 94 mended (session 35): no proposal
+    "heldout425": ((1, 0, 0), (0, 0, 0)),
+    "heldout426": ((11, 0, 1), (0, 0, 0)),
 }
 
 
