@@ -33,10 +33,12 @@ _I = re.IGNORECASE
 _OPENING = r"^\s*(?:(?:but|and|well|again|no|ok(?:ay)?|look|so)(?:\s*,)?\s+)*"
 _TOLD = r"i(?:\s+already|\s+have(?:\s+already)?|'ve(?:\s+already)?)?\s+(?:told|reminded)\s+you"
 _SAID = r"(?:as|like)\s+i(?:\s+already|\s+have|'ve)?\s+(?:said|mentioned|told\s+you)(?:\s+(?:before|earlier))?"
+# What "Make this a …" makes of the sentence before (ADR 0097, 0167)
+_RULE_NOUNS = r"(?:rule|habit|convention|policy|guideline|principle|memory)"
 REMINDER_CUE = re.compile(
     r"\b(?:told|remind|reminded|said|mentioned)\s|\bsupposed\s+to\b|\bshould\s+(?:already\s+)?know\b|how\s+many\s+times|"
-    # every noun "Make this a …" takes (ADR 0097, 0167): "Make this a habit." was hidden by the cue filters
-    r"\b(?:rule|habit|convention|policy|guideline|principle|memory|memories)\b",
+    # every noun "Make this a …" takes: "Make this a habit." was hidden by the cue filters (ADR 0167)
+    rf"\b{_RULE_NOUNS}\b|\bmemories\b",
     _I,
 )
 """Every form below contains one of these: a turn without any is skipped after one search."""
@@ -54,16 +56,17 @@ _ALONE = re.compile(
     rf"how\s+many\s+times\s+do\s+i\s+(?:have|need)\s+to\s+(?:tell|say|ask)[^.!?\n]{{0,80}})[\s.!?\u2026]*$",
     _I,
 )
-# "Split files into separate modules when a file gets longer than 300 lines of code. Make this a rule": the person makes
-# the sentence before a rule, in so many words (held-out 98, ADR 0097). Alone in its sentence, like "You should know
-# this.": "make this a rule to CLAUDE.md …" is a request about a file (rule_files), "make this a rule engine" a task.
+# What may follow "Add this to your memory": "please", "too", "as required" (held-out 98), "for later"
 _MEMORY_TAIL = (
     r"(?:\s*,?\s*(?:as\s+(?:well|required)|too|please|for\s+(?:later|the\s+future|next\s+time)))*[\s.!\u2026]*$"
 )
+# "Split files into separate modules when a file gets longer than 300 lines of code. Make this a rule": the person makes
+# the sentence before a rule, in so many words (held-out 98, ADR 0097). Alone in its sentence, like "You should know
+# this.": "make this a rule to CLAUDE.md …" is a request about a file (rule_files), "make this a rule engine" a task.
 _MADE_A_RULE = re.compile(
     rf"{_OPENING}(?:please\s+)?(?:make|keep|treat|add|save|take|consider)\s+(?:this|that|it)\s+(?:as\s+)?"
     r"(?:a|an|the|our|your|my)\s+(?:(?:hard|standing|general|permanent|strict|firm|new|global|project|house)\s+)?"
-    r"(?:rule|habit|convention|policy|guideline|principle|memory)"
+    rf"{_RULE_NOUNS}"
     r"(?:\s+(?:from\s+now\s+on|going\s+forward|for\s+(?:the\s+)?future|for\s+(?:all|every)\s+[\w-]+))?"
     r"[\s.!\u2026]*$|"
     # "Add this to your memory.", "write this also to memory-bank": the person asks for the sentence before to be kept,

@@ -1167,10 +1167,10 @@ def _about_the_task_at_hand(text: str, hits: list[Signal]) -> bool:
     if points_back(text):
         return True
     strong = {signal.name for signal in hits if signal.strong}
-    if strong and strong <= {"always", "never"} and said_of_the_program(text):
+    # "the page must always load the cart first": held back or not, "always" said of one thing of the program (ADR 0166)
+    spoken = strong | {signal.name for signal in hits if signal.name == "a kind always"}
+    if spoken and spoken <= {"always", "never", "a kind always"} and said_of_the_program(text):
         return True
-    if not strong and any(signal.name == "a kind always" for signal in hits) and said_of_the_program(text):
-        return True  # "the page must always load the cart first" (ADR 0166)
     if strong == {"总是"} and zh_said_of_the_program(text):
         return True  # "此合成配方始终有效", "始终显示 Window_CraftList 窗口": the Chinese of the above (ADR 0058)
     if strong and strong <= {"always", "never"} and shows_an_element(text):
