@@ -1247,6 +1247,12 @@ DOC_TAIL = """
   round frozen before their lane began rather than the last change before they landed, hence 102 of 186. Either way the
   goal's first half is short by a few proposals, and its second (the clearly durable rules found) is not met on fresh
   text: most misses are rules inside long task prompts or said once without a standing word.
+- **The ninety-fifth round (ADR 0168)**, from held-out 410's "Oh my gosh I totally forgot to mention our backend MUST be
+  GPU enabled where ever possible …": what the person forgot to mention ("I forgot to tell you that …", "One thing I
+  forgot to mention -- …", "I should have mentioned that …") is a condition of the work, unless it reports what was
+  done or reads as no rule; "I want to remind you that …", "let me remind you …", and "You keep forgetting this.", "We
+  went over this before." after a rule are reminders like "I told you". Held-out 410 and 48 gain one proposal each,
+  both worth keeping; nothing else moved.
 - **The ninety-fourth round (ADR 0167)**, from held-out 414's "… NO EXCEPTIONS!!! ADD THIS AS A MEMORY!!!": "add this as
   a memory", "(also) add / save / write this (also) to (your) memory (-bank)" point back at the rule before them, as
   "make this a rule" did; "keep it in memory" (RAM), and a sentence before that is no rule (thanks, a status line, a
