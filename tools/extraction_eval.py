@@ -495,6 +495,8 @@ SPLITS = (
     "heldout423",
     "heldout425",
     "heldout426",
+    "heldout427",
+    "heldout428",
     "judged1",
 )
 # Held-out 4 and 5 were measured, then tuned on by the third round (ADR 0054), held-out 6 by the fourth (ADR 0057),
@@ -981,6 +983,15 @@ DOC_TAIL = """
 
 ## Reading the figures
 
+- **Session 36's fresh record (round 95, frozen at fd7b04c3 before the lanes began, for held-out 427 and 428): no
+  proposal; 0 of 1 rule found.** Three scouts (about 330 look-ups over non-English file names, Gemini CLI `/chat share`
+  exports and people's own prompt logs) found two licensed new people, both small: Rashomon-Chinglo/novel_studio (MIT),
+  one Gemini CLI session in which he learns pytest from the agent in Chinese (held-out 427: 28 prompts, 0 durable, 3
+  maybe; 45 preamble, editor-context and tool-response turns left out), and ihxw/TermiScope (Apache-2.0), the owner's
+  own prompt log in Chinese (held-out 428: 10 prompts, 1 durable, 1 maybe; the index names one of its 13 versions).
+  Missed: "这是一个工具类应用，尽量使用紧凑布局，更多的展示数据" (a utility app: compact layouts, more data shown), said once inside a request to
+  restyle the mobile client. Since the hold of ADR 0059 unchanged: 121 of 213 (57%); durable found when first measured
+  24% (77 quoted + 34 said again of 460).
 - **Session 35's third fresh record (rounds 93 and 94 after both reviews' mends, the code at a74e7ecd before the lanes
   began, for held-out 423, 425 and 426): no proposal; no durable rule in them.** Four lanes read the last unread pages
   of the Windsurf exports (50 prompts, 0 durable, 7 maybe; most pages repeated conversations already taken: 31 prompts
