@@ -50,6 +50,7 @@ from memory_review.extract.reminders import (
     SIGNAL_MADE_A_RULE,
     Reminder,
     a_reminder,
+    binds_someone,
     is_a_rule,
     kind_of,
     makes_a_rule,
@@ -353,7 +354,7 @@ def _reminded(
     if scan.reach() > before[0] and not (reminder.signal == SIGNAL_MADE_A_RULE and _only_held_back(scan, before)):
         return None  # that sentence is already a finding of its own
     rule = said.turn.text[before[0] : before[1]]
-    if not is_a_rule(rule):
+    if not is_a_rule(rule) or (reminder.weak_cue and not binds_someone(rule)):
         return None
     return _Said(said.turn, before[0], said.end), rule_statement(rule), reminder.signal
 
@@ -513,17 +514,20 @@ def _finding(transcript: Transcript, said: _Said, found: Classification, *, trus
     )
 
 
+_REMINDED = (
+    "The user reminded the agent in turn {turn} that this was said before: a rule the agent had not kept, which is "
+    "what a memory is for."
+)
+_REMINDER_RATIONALES = {
+    SIGNAL_MADE_A_RULE: "The user made what they said before a rule in so many words in turn {turn}.",
+    SIGNAL_FORGOTTEN: "The user added in turn {turn} what they had forgotten to mention: a condition of the work that "
+    "holds beyond the task it was given with.",
+}
+
+
 def _reminder_finding(transcript: Transcript, said: _Said, rule: str, signal: str) -> Finding:
     memory_type, scope = kind_of(rule)
-    rationale = {
-        SIGNAL_MADE_A_RULE: f"The user made what they said before a rule in so many words in turn {said.turn.turn_id}.",
-        SIGNAL_FORGOTTEN: f"The user added in turn {said.turn.turn_id} what they had forgotten to mention: a condition "
-        "of the work that holds beyond the task it was given with.",
-    }.get(
-        signal,
-        f"The user reminded the agent in turn {said.turn.turn_id} that this was said before: a rule the agent had not "
-        "kept, which is what a memory is for.",
-    )
+    rationale = _REMINDER_RATIONALES.get(signal, _REMINDED).format(turn=said.turn.turn_id)
     return build_finding(
         rule,
         memory_type=memory_type,

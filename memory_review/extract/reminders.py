@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from memory_review.extract.precision import names_code
-from memory_review.extract.signals import is_one_off, is_question, scope_of
+from memory_review.extract.signals import PAST_VERBS, is_one_off, is_question, scope_of
 from memory_review.models import DurableScope, MemoryType
 
 SIGNAL_REMINDER = "said before"
@@ -34,47 +34,77 @@ _I = re.IGNORECASE
 _OPENING = r"^\s*(?:(?:but|and|well|again|no|ok(?:ay)?|look|so)(?:\s*,)?\s+)*"
 _TOLD = r"i(?:\s+already|\s+have(?:\s+already)?|'ve(?:\s+already)?)?\s+(?:told|reminded)\s+you"
 _SAID = r"(?:as|like)\s+i(?:\s+already|\s+have|'ve)?\s+(?:said|mentioned|told\s+you)(?:\s+(?:before|earlier))?"
-# "I want to remind you that …", "Let me remind you …": "I remind you" in other words (ADR 0168);
-# "(and you should also write it down somewhere)" may stand between it and its rule
-_REMIND = (
-    r"(?:i(?:\s+(?:just|only|also))?(?:\s+(?:want(?:ed)?|would\s+like)|'d\s+like)\s+to\s+|let\s+me\s+|i\s+)"
+# Newer and weaker cues than "I told you" (ADR 0168): "I want to remind you that …", "Let me remind you …" (a
+# parenthesis may stand before the rule: "i want to remind you (and you should also write it down somewhere) that …");
+# "We went over this before", "We discussed this", "You keep forgetting this". What they lead to or point at must bind
+# someone (:func:`binds_someone`): the session's review showed them before complaints, schedules and reports as often.
+_REMIND_SOFT = (
+    r"(?:i(?:\s+(?:just|only|also))?(?:\s+(?:want(?:ed)?|would\s+like|need)|'d\s+like)\s+to|let\s+me(?:\s+just)?)\s+"
     r"remind\s+you(?:\s+again)?(?:\s*\([^()\n]{0,80}\))?"
 )
-# "We went over this before, …": the rule was given and talked through; only before a comma, a colon or a dash ("we
-# went over this before the release" is a time)
-_WENT_OVER = r"(?:we|i)(?:'ve|\s+have)?\s+(?:went|gone|been)\s+over\s+(?:this|that)(?:\s+(?:before|already|earlier))?"
+# "we", not "I": "I went over this already" is "I reviewed it"
+_WENT_OVER = (
+    r"we(?:'ve|\s+have)?(?:\s+already)?\s+(?:went|gone|been)\s+over\s+(?:this|that)(?:\s+(?:before|already|earlier))?"
+)
+_DISCUSSED = r"we(?:'ve|\s+have)?(?:\s+already)?\s+discussed\s+(?:this|that)(?:\s+(?:before|already|earlier))?"
 _KEEP_FORGETTING = (
-    r"you\s+(?:keep|kept|always|constantly)\s+forget(?:ting)?\s+(?:this|that|it)(?:\s+again)?|"
-    r"you\s+forgot\s+(?:this|that|it)\s+again|we(?:'ve|\s+have)?\s+discussed\s+(?:this|that)\s+(?:before|already|earlier)"
+    r"you\s+(?:keep|kept|always|constantly)\s+forget(?:ting)?\s+(?:about\s+)?(?:this|that|it)(?:\s+again)?|"
+    r"you\s+forgot\s+(?:about\s+)?(?:this|that|it)\s+again"
 )
-# "I totally forgot to mention our backend MUST be GPU enabled …", "One thing I forgot to mention -- …": a condition
-# of the work the person should have given with it (ADR 0168); a short opening ("Oh my gosh", "Sorry,") may come first
+# "Oh my gosh I totally forgot to mention our backend MUST be GPU enabled where ever possible …": a condition of the
+# work the person should have given with it (ADR 0168), after interjections only ("Fix the README because I forgot to
+# mention …" is a task); "Forgot to mention: …" without "I".
+_INTERJECTIONS = (
+    r"^\s*(?:(?:oh\s+my\s+(?:gosh|god)|oh|ah|sorry|oops|damn|and|also|but|btw|by\s+the\s+way|ok(?:ay)?|well)\b"
+    r"[\s,!.]*)*"
+)
 _FORGOT = (
-    r"(?:one\s+(?:more\s+)?thing\s+)?i(?:\s+(?:totally|completely|also|just))?\s+forgot\s+to\s+"
-    r"(?:mention|say|tell\s+you)|i\s+should\s+have\s+(?:mentioned|said|told\s+you)"
+    r"(?:(?:one\s+(?:more\s+)?thing|something)\s+)?(?:i\s+)?(?:(?:totally|completely|also|just)\s+)?forgot\s+to\s+"
+    r"(?:mention|say|tell\s+you|add)|i\s+should\s+have\s+(?:mentioned|said|told\s+you)"
 )
+# How a rule follows its cue: a comma, colon or semicolon, a dash, or "that"
+_LEAD_IN = r"(?:\s*(?:[,:;\u2014\u2013]|--?(?=\s))\s*|\s+that\s+)"
 # What "Make this a …" makes of the sentence before (ADR 0097, 0167)
 _RULE_NOUNS = r"(?:rule|habit|convention|policy|guideline|principle|memory)"
 REMINDER_CUE = re.compile(
     r"\b(?:told|remind|reminded|said|mentioned)\s|\bsupposed\s+to\b|\bshould\s+(?:already\s+)?know\b|how\s+many\s+times|"
-    r"\bforg[eo]t|\bover\s+(?:this|that)\b|\bdiscussed\s|"
+    r"\bforgot\s+to\s+(?:mention|say|tell|add)\b|\bforg[eo]t(?:ting)?\s+(?:about\s+)?(?:this|that|it)\b|"
+    r"\bover\s+(?:this|that)\b|\bdiscussed\s+(?:this|that)\b|"
     # every noun "Make this a …" takes: "Make this a habit." was hidden by the cue filters (ADR 0167)
     rf"\b{_RULE_NOUNS}\b|\bmemories\b",
     _I,
 )
 """Every form below contains one of these: a turn without any is skipped after one search."""
 _LEADING = re.compile(  # after an opening phrase or not: "In terms of todo, I remind you …"
-    rf"{_OPENING}(?:[^,.!?\n]{{1,40}},\s*)?(?:{_TOLD}|{_REMIND}|{_SAID}|{_WENT_OVER}\s*(?=[,:\u2014-]))"
-    r"\s*(?:,\s*|:\s*|\bthat\s+|\bto\s+(?=\w))?(?P<rule>\S.*)$",
+    rf"{_OPENING}(?:[^,.!?\n]{{1,40}},\s*)?(?:{_TOLD}|i\s+remind\s+you|{_SAID}|"
+    # the weaker cues (ADR 0168); "we went over this before the release" is a time, so a lead-in must follow
+    rf"(?P<soft>{_REMIND_SOFT}|(?:{_WENT_OVER}|{_DISCUSSED})(?={_LEAD_IN})))"
+    rf"(?:{_LEAD_IN}|\s*\bto\s+(?=\w))?\s*(?P<rule>\S.*)$",
     _I | re.DOTALL,
 )
 _FORGOTTEN = re.compile(
-    rf"^\s*(?:[^,.!?\n]{{1,40}}?(?:,\s*|\s+))??(?:{_FORGOT})(?:\s+(?:earlier|before|previously))?"
-    r"\s*(?:--|\u2014|\u2013|:|,)?\s*(?:that\s+)?(?P<rule>\S.*)$",
+    rf"{_INTERJECTIONS}(?:{_FORGOT})(?:\s+(?:this|that))?(?:\s+(?:earlier|before|previously))?"
+    rf"(?:{_LEAD_IN}|\s+)(?P<rule>\S.*)$",
     _I | re.DOTALL,
 )
-# "I forgot to mention that I renamed the config module": a report of what was done, not a condition of the work
-_REPORT = re.compile(r"^(?:i|we)(?:'ve|'d|\s+have|\s+had|\s+just|\s+already|\s+also)*\s+\w+ed\b", _I)
+# What a rule a weaker cue leads to must hold: a word of duty, or of every case; what "I forgot to mention" adds must
+# hold both ("the sidebar should collapse on mobile" is this task's spec, "every endpoint must require authentication" a
+# rule). Capitals stress a word into a rule: "our backend MUST be GPU enabled".
+_DUTY = re.compile(
+    r"\b(?:must(?:n't)?|should(?:n't)?|(?:has|have|need|needs)\s+to|always|never|don'?t|do\s+not|can'?t|cannot)\b", _I
+)
+_EVERY_CASE = re.compile(
+    r"\b(?:every|each|all|any|always|never|everywhere|wherever|where\s+ever|whenever)\b|\b(?-i:MUST|SHOULD|NEVER|ALWAYS)\b",
+    _I,
+)
+# Not a rule but the person's own state, a word to the agent about its work, a new clause or thanks: "I still don't
+# understand …", "your previous answer was wrong", "but …", "(as I said …"; nor a report of what was done ("we found the
+# root cause", "my colleague pushed a fix")
+_NOT_BINDING = re.compile(
+    r"^(?:i\b|i'|my\b|you\b|your\b|but\b|and\b|so\b|thanks?\b|thank\s+you\b|\W)|"
+    rf"^(?:we|they|he|she|(?:my|our|the)\s+\w+)(?:'ve|'d|\s+have|\s+had|\s+just|\s+already|\s+also)*\s+(?:\w+ed|{PAST_VERBS})\b",
+    _I,
+)
 _TRAILING = re.compile(r"\s(?:like|as)\s+you\s+(?:were|are)\s+supposed\s+to\b", _I)
 _ALONE = re.compile(
     rf"{_OPENING}(?:you\s+should\s+(?:already\s+)?know\s+(?:this|that)|{_TOLD}\s+(?:this|that|so)"
@@ -84,7 +114,7 @@ _ALONE = re.compile(
     rf"(?:\s+(?:in|during)\s+(?:the|our|my)\s+(?:previous|last|earlier|other|first)\s+[\w.-]+(?:\s+[\w.-]+)?)?|"
     rf"how\s+many\s+times\s+do\s+i\s+(?:have|need)\s+to\s+(?:tell|say|ask)[^.!?\n]{{0,80}}|"
     # "You keep forgetting this.", "We went over this before." (ADR 0168)
-    rf"{_KEEP_FORGETTING}|{_WENT_OVER})[\s.!?\u2026]*$",
+    rf"(?P<soft>{_KEEP_FORGETTING}|{_WENT_OVER}|{_DISCUSSED}))[\s.!?\u2026]*$",
     _I,
 )
 # What may follow "Add this to your memory": "please", "too", "as required" (held-out 98), "for later"
@@ -165,6 +195,7 @@ class Reminder:
     rule_start: int = 0
     points_back: bool = False
     signal: str = SIGNAL_REMINDER
+    weak_cue: bool = False  # the rule must bind someone (:func:`binds_someone`; ADR 0168)
 
 
 def a_reminder(sentence: str) -> Reminder | None:
@@ -172,8 +203,9 @@ def a_reminder(sentence: str) -> Reminder | None:
     text = sentence.replace("\u2019", "'")
     if len(text) > MAX_CHARS:
         return None  # a rule is a sentence, not a page; the cap also bounds the patterns' work
-    if _ALONE.match(text):
-        return Reminder(points_back=True)
+    alone = _ALONE.match(text)
+    if alone is not None:
+        return Reminder(points_back=True, weak_cue=alone.group("soft") is not None)
     if _MADE_A_RULE.match(text):
         return Reminder(points_back=True, signal=SIGNAL_MADE_A_RULE)
     if is_question(text):
@@ -181,18 +213,29 @@ def a_reminder(sentence: str) -> Reminder | None:
     leading = _LEADING.match(text)
     if leading is not None:
         start = leading.start("rule")
-        return Reminder(rule_start=start) if is_a_rule(text[start:]) else None
+        weak = leading.group("soft") is not None
+        return (
+            Reminder(rule_start=start)
+            if is_a_rule(text[start:]) and (not weak or binds_someone(text[start:]))
+            else None
+        )
     forgotten = _FORGOTTEN.match(text)
     if forgotten is not None:
-        start = forgotten.start("rule")
-        rule = text[start:]
-        return (
-            Reminder(rule_start=start, signal=SIGNAL_FORGOTTEN) if is_a_rule(rule) and not _REPORT.match(rule) else None
-        )
+        rule = text[forgotten.start("rule") :]
+        if is_a_rule(rule) and binds_someone(rule) and _DUTY.search(rule) and _EVERY_CASE.search(rule):
+            return Reminder(rule_start=forgotten.start("rule"), signal=SIGNAL_FORGOTTEN)
+        return None
     trailing = _TRAILING.search(text)
     if trailing is not None and text[: trailing.start()].strip() and is_a_rule(text):
         return Reminder()
     return None
+
+
+def binds_someone(rule: str) -> bool:
+    """True when what a weaker cue leads to binds someone: a word of duty or of every case, and not the person's own
+    state, a word about the agent's work, thanks, a new clause or a report of what was done (ADR 0168)."""
+    stripped = rule.replace("\u2019", "'").strip()
+    return bool(_DUTY.search(stripped) or _EVERY_CASE.search(stripped)) and not _NOT_BINDING.match(stripped)
 
 
 def makes_a_rule(sentence: str) -> bool:

@@ -2,12 +2,13 @@
 "I remind you" and "you keep forgetting".
 
 Held-out 410 (round 92 measured it first) holds "Oh my gosh I totally forgot to mention our backend MUST be GPU enabled
-where ever possible for speed and efficiency.", and held-out 48 "One thing I forgot to mention -- the development should
-be "test driven" …": a condition the person should have given with the task, added now; in every split the four
-prompts that say "forgot to mention" were all worth keeping (two durable, two maybe). Held-out 69's "you've been
-forgetting to add all my prompts to ai-prompts.txt" stays unproposed (its labeller kept the sentence after it); "I want
-to remind you that …", "You keep forgetting this." and "We went over this before." are the reminders of ADR 0065 in
-other words.
+where ever possible for speed and efficiency.": a condition the person should have given with the task, added now; in
+every split the four prompts that say "forgot to mention" were worth keeping (two durable, two maybe). "I want to remind
+you that …", "You keep forgetting this." and "We went over this before." are the reminders of ADR 0065 in other words.
+The session's review showed all these cues as often before a report, a complaint, a schedule, thanks or this task's
+spec ("I forgot to mention, the customer wants the header in dark blue.", "Your fix didn't work. We've been over
+this."), so what they lead to must bind someone (a word of duty or of every case), and what the person forgot to
+mention must hold both.
 """
 
 from __future__ import annotations
@@ -32,21 +33,29 @@ def test_held_out_410s_forgotten_condition_is_proposed() -> None:
     ("text", "body"),
     [
         (
-            "I forgot to tell you that we deploy from the release branch only.",
-            "We deploy from the release branch only.",
+            "I forgot to tell you that we must deploy from the release branch only, every time.",
+            "We must deploy from the release branch only, every time.",
         ),
-        ("Sorry, I should have mentioned that all dates are stored in UTC.", "All dates are stored in UTC."),
+        ("Sorry, I should have mentioned that all dates must be stored in UTC.", "All dates must be stored in UTC."),
         (
-            "Also I forgot to say: the public API must stay backwards compatible.",
-            "The public API must stay backwards compatible.",
-        ),
-        (
-            "One thing I forgot to mention -- every page needs a dark mode variant.",
-            "Every page needs a dark mode variant.",
+            "Also I forgot to say: every public API must stay backwards compatible.",
+            "Every public API must stay backwards compatible.",
         ),
         (
-            "I forgot to mention earlier, all money amounts are integers in cents.",
-            "All money amounts are integers in cents.",
+            "One thing I forgot to mention -- every page needs to have a dark mode variant.",
+            "Every page needs to have a dark mode variant.",
+        ),
+        (
+            "Oh, sorry, I forgot to mention that all money amounts must be integers in cents.",
+            "All money amounts must be integers in cents.",
+        ),
+        (
+            "Forgot to mention: all API responses must use snake case keys.",
+            "All API responses must use snake case keys.",
+        ),
+        (
+            "I forgot to add that every endpoint must require authentication.",
+            "Every endpoint must require authentication.",
         ),
     ],
 )
@@ -58,20 +67,36 @@ def test_what_the_person_forgot_to_mention_is_the_rule(text: str, body: str) -> 
 @pytest.mark.parametrize(
     "text",
     [
-        # a report of what was done, not a condition of the work
+        # a report of what was done, by the person or someone else
         "I forgot to mention that I renamed the config module.",
         "I forgot to mention we already merged the branch.",
         "I forgot to mention I've updated the fixtures.",
+        "I forgot to mention that I ran the migrations already.",
+        "I forgot to mention that my colleague pushed a fix for the login issue.",
+        "I forgot to mention: we found the root cause, it was a race condition in the worker.",
+        "I forgot to mention the build also fails on Node 18.",
         # what "the file" is lives in the chat
         "I forgot to mention the file is in src.",
         # a question about it
         "I forgot to mention this previously -- does this affect the initial design principles?",
-        # a step of the job at hand
+        # a step of the job at hand, or its spec
         "I forgot to mention, fix the login bug too.",
         "I forgot to mention, add a retry to the upload.",
+        "I forgot to mention that you need to add tests for the new endpoint.",
+        "I forgot to mention that we should also update the README.",
+        "One more thing I forgot to mention: the sidebar should collapse on mobile.",
+        "I forgot to mention that this needs to ship by Thursday.",
+        "I forgot to mention, the customer wants the header in dark blue.",
         "Damn I forgot to mention that we are now running the demo from my laptop.",
+        # held-out 48's "the development should be "test driven"": a duty, but of no case in general
+        'One thing I forgot to mention -- the development should be "test driven".',
+        # chatter, thanks, a schedule
+        "I forgot to say thank you for the quick fix.",
+        "I forgot to tell you, I'll be offline until Monday.",
+        "I should have mentioned that before, my bad.",
         # not the person's words about what they left out
         "You forgot to mention the tests in your summary.",
+        "Fix the README because I forgot to mention the install steps for Windows.",
         "I forgot to add the file.",
         "I forgot to mention it.",
     ],
@@ -85,14 +110,16 @@ def test_no_rule_in_what_was_forgotten(text: str) -> None:
     [
         ("I just want to remind you that the tests must run offline.", "The tests must run offline."),
         ("Let me remind you that every migration needs a down step.", "Every migration needs a down step."),
+        ("Let me just remind you that every migration needs a down step.", "Every migration needs a down step."),
+        ("I need to remind you that all dates are stored in UTC.", "All dates are stored in UTC."),
         (
             "i want to remind you (and you should also write it down somewhere) that generated files are never edited "
             "by hand",
             "Generated files are never edited by hand.",
         ),
         (
-            "I'd like to remind you that the staging database is shared with QA.",
-            "The staging database is shared with QA.",
+            "I'd like to remind you that every deploy must go through staging first.",
+            "Every deploy must go through staging first.",
         ),
     ],
 )
@@ -110,6 +137,15 @@ def test_i_want_to_remind_you_is_a_reminder(text: str, body: str) -> None:
         "Let me remind you that it is broken.",
         "I wanted to remind you that the file is in src.",
         "Can I remind you that the demo is at three?",
+        # the review's complaints, schedules, task steps and chatter
+        "Let me remind you that we have a demo on Friday.",
+        "Let me remind you that you still haven't fixed the pagination.",
+        "I would like to remind you that your previous answer was wrong.",
+        "I want to remind you to commit your changes.",
+        "I'd like to remind you about our coding standards.",
+        "I'd like to remind you that we still need the unit tests for the cart.",
+        "Let me remind you again (as I said yesterday (twice)) that every page needs a dark mode variant.",
+        "Let me remind you that the staging database is shared with QA.",
     ],
 )
 def test_no_rule_after_a_reminder_of_the_job(text: str) -> None:
@@ -135,33 +171,28 @@ def test_forgetting_to_do_something_is_no_rule_yet(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "quote", "body"),
+    ("text", "body"),
     [
+        ("Every commit carries the ticket number in its title. You keep forgetting this.", None),
+        ("All dates go over the wire as ISO strings. We went over this before.", None),
+        ("All commit messages are in English. We've been over this.", None),
+        ("All timestamps are stored in UTC. You keep forgetting about this.", None),
+        ("All timestamps are stored in UTC. We already discussed this.", None),
+        ("All timestamps are stored in UTC! We've been over this!!", "All timestamps are stored in UTC!"),
         (
-            "Each commit carries the ticket number in its title. You keep forgetting this.",
-            "Each commit carries the ticket number in its title. You keep forgetting this.",
-            "Each commit carries the ticket number in its title.",
+            "we went over this before, the mobile app must only use React Native components",
+            "The mobile app must only use React Native components.",
         ),
-        (
-            "Dates go over the wire as ISO strings. We went over this before.",
-            "Dates go over the wire as ISO strings. We went over this before.",
-            "Dates go over the wire as ISO strings.",
-        ),
-        (
-            "Commit messages are in English. We've been over this.",
-            "Commit messages are in English. We've been over this.",
-            "Commit messages are in English.",
-        ),
-        (
-            "we went over this before, the mobile app only uses React Native components",
-            "we went over this before, the mobile app only uses React Native components",
-            "The mobile app only uses React Native components.",
-        ),
+        ("We discussed this before, all timestamps are stored in UTC.", "All timestamps are stored in UTC."),
+        ("We went over this before - every migration needs a down step.", "Every migration needs a down step."),
+        ("We went over this before \u2014 every migration needs a down step.", "Every migration needs a down step."),
+        ("We went over this before -- every migration needs a down step.", "Every migration needs a down step."),
     ],
 )
-def test_you_keep_forgetting_this_points_at_the_rule(text: str, quote: str, body: str) -> None:
-    assert said(text) == [quote]
-    assert bodies(text) == [body]
+def test_you_keep_forgetting_this_is_a_reminder(text: str, body: str | None) -> None:
+    # pointing back, the quote is both sentences and the body the rule before; leading, the rule after its lead-in
+    assert said(text) == [text]
+    assert bodies(text) == [body or text.split(". ")[0] + "."]
 
 
 @pytest.mark.parametrize(
@@ -172,6 +203,18 @@ def test_you_keep_forgetting_this_points_at_the_rule(text: str, quote: str, body
         "Thanks! We went over this before.",
         "We went over this in the planning meeting.",
         "we went over this before the release and it was fine",
+        # the review's complaints and chatter; "I went over this" is "I reviewed it"
+        "I went over this before, the code looks fine to me.",
+        "The retry logic looks correct to me. I went over this already.",
+        "We went over this before, but I still don't understand how the cache works.",
+        "We went over this before, thanks for being patient with me.",
+        "We went over this before, you said it was fixed.",
+        "We've been over this: your last three attempts all failed.",
+        "Your fix didn't work. We've been over this.",
+        "You didn't update the changelog. You forgot this again.",
+        "You deleted my comments again. You always forget that.",
+        "I'm not happy with the new layout. We discussed this before.",
+        "The header is still misaligned. We went over this before.",
     ],
 )
 def test_no_rule_before_you_keep_forgetting(text: str) -> None:
