@@ -1261,12 +1261,12 @@ DOC_TAIL = """
   text: most misses are rules inside long task prompts or said once without a standing word.
 - **The ninety-fifth round (ADR 0168)**, from held-out 410's "Oh my gosh I totally forgot to mention our backend MUST be
   GPU enabled where ever possible …": what the person forgot to mention ("I forgot to tell you that …", "One thing I
-  forgot to mention -- …", "Forgot to mention: …") is a rule when it holds a word of duty and one of every case; "I want
-  to remind you that …", "let me remind you …", "We went over this before, …", and "You keep forgetting this.", "We
-  went over this before." after a rule are reminders like "I told you" when what they lead to binds someone. The
-  session's review proposed 68 of 85 realistic one-off messages with the first version (reports, complaints, schedules,
-  thanks, this task's spec); the mend proposes none of them. Held-out 410 gains one proposal, worth keeping; nothing
-  else moved.
+  forgot to mention -- …", "Forgot to mention: …") is a rule when it states a duty in every case; "I want to remind you
+  that …", "let me remind you …", "We went over this before, …", and "You keep forgetting this.", "We went over this
+  before." after a rule are reminders like "I told you" when what they lead to states a duty, and is no report,
+  complaint, schedule, counted set, someone else's words or quotation. The session's two reviews proposed 68 of 85 and
+  then 39 of 62 realistic one-off messages with the first two versions; the third proposes none of them. Held-out 410
+  gains one proposal, worth keeping; nothing else moved.
 - **The ninety-fourth round (ADR 0167)**, from held-out 414's "… NO EXCEPTIONS!!! ADD THIS AS A MEMORY!!!": "add this as
   a memory", "(also) add / save / write this (also) to (your) memory (-bank)" point back at the rule before them, as
   "make this a rule" did; "keep it in memory" (RAM), and a sentence before that is no rule (thanks, a status line, a
