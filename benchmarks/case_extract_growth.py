@@ -137,10 +137,6 @@ TRIGGERS = (
     "please remember we are x",
     "we deploy x only. add this as a memory",
     "no x!!! add this to your memory",
-    "oh my gosh i totally forgot to mention every x must y",
-    "i want to remind you (and you should z) that every x is y",
-    "every x is y. we went over this before",
-    "we went over this before, every x is y",
 )
 JOINERS = (". ", " ", "\n", "\n\n")
 

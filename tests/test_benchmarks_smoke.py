@@ -199,7 +199,7 @@ def test_the_extract_growth_case_prints_a_row_per_trigger_and_joiner() -> None:
     assert done.returncode == 0, done.stderr[-3000:]
     header, *rows = done.stdout.splitlines()
     assert header.split()[-1] == "ratio"
-    assert len(rows) == len(TRIGGERS) * len(JOINERS) == 118 * 4
+    assert len(rows) == len(TRIGGERS) * len(JOINERS) == 114 * 4
     assert all(float(row.split()[-1].rstrip("s")) >= 0 for row in rows if "<-" not in row)
 
 

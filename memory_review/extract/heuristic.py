@@ -46,11 +46,9 @@ from memory_review.extract.precision import (
 )
 from memory_review.extract.reminders import (
     REMINDER_CUE,
-    SIGNAL_FORGOTTEN,
     SIGNAL_MADE_A_RULE,
     Reminder,
     a_reminder,
-    binds_someone,
     is_a_rule,
     kind_of,
     makes_a_rule,
@@ -354,7 +352,7 @@ def _reminded(
     if scan.reach() > before[0] and not (reminder.signal == SIGNAL_MADE_A_RULE and _only_held_back(scan, before)):
         return None  # that sentence is already a finding of its own
     rule = said.turn.text[before[0] : before[1]]
-    if not is_a_rule(rule) or (reminder.weak_cue and not binds_someone(rule)):
+    if not is_a_rule(rule):
         return None
     return _Said(said.turn, before[0], said.end), rule_statement(rule), reminder.signal
 
@@ -514,20 +512,14 @@ def _finding(transcript: Transcript, said: _Said, found: Classification, *, trus
     )
 
 
-_REMINDED = (
-    "The user reminded the agent in turn {turn} that this was said before: a rule the agent had not kept, which is "
-    "what a memory is for."
-)
-_REMINDER_RATIONALES = {
-    SIGNAL_MADE_A_RULE: "The user made what they said before a rule in so many words in turn {turn}.",
-    SIGNAL_FORGOTTEN: "The user added in turn {turn} what they had forgotten to mention: a condition of the work that "
-    "holds beyond the task it was given with.",
-}
-
-
 def _reminder_finding(transcript: Transcript, said: _Said, rule: str, signal: str) -> Finding:
     memory_type, scope = kind_of(rule)
-    rationale = _REMINDER_RATIONALES.get(signal, _REMINDED).format(turn=said.turn.turn_id)
+    rationale = (
+        f"The user made what they said before a rule in so many words in turn {said.turn.turn_id}."
+        if signal == SIGNAL_MADE_A_RULE
+        else f"The user reminded the agent in turn {said.turn.turn_id} that this was said before: a rule the agent "
+        "had not kept, which is what a memory is for."
+    )
     return build_finding(
         rule,
         memory_type=memory_type,

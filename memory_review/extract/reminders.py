@@ -20,12 +20,11 @@ import re
 from dataclasses import dataclass
 
 from memory_review.extract.precision import names_code
-from memory_review.extract.signals import PAST_VERBS, is_one_off, is_question, scope_of
+from memory_review.extract.signals import is_one_off, is_question, scope_of
 from memory_review.models import DurableScope, MemoryType
 
 SIGNAL_REMINDER = "said before"
 SIGNAL_MADE_A_RULE = "made a rule"
-SIGNAL_FORGOTTEN = "forgot to mention"
 # Not task_at_hand's _SAID_BEFORE: that one only lets a sentence that already carries a rule skip the wait for a second
 # session (ADR 0062); these patterns find where the rule is in a sentence that carries none of its own.
 _I = re.IGNORECASE
@@ -34,105 +33,18 @@ _I = re.IGNORECASE
 _OPENING = r"^\s*(?:(?:but|and|well|again|no|ok(?:ay)?|look|so)(?:\s*,)?\s+)*"
 _TOLD = r"i(?:\s+already|\s+have(?:\s+already)?|'ve(?:\s+already)?)?\s+(?:told|reminded)\s+you"
 _SAID = r"(?:as|like)\s+i(?:\s+already|\s+have|'ve)?\s+(?:said|mentioned|told\s+you)(?:\s+(?:before|earlier))?"
-# Newer and weaker cues than "I told you" (ADR 0168): "I want to remind you that …", "Let me remind you …" (a
-# parenthesis may stand before the rule: "i want to remind you (and you should also write it down somewhere) that …");
-# "We went over this before", "We discussed this", "You keep forgetting this"; "I forgot to mention …". The session's
-# reviews showed them before complaints, schedules, reports and this task's spec as often as before a rule, so what they
-# lead to or point at must state a standing duty (:func:`binds_someone`).
-_REMIND_SOFT = (
-    r"(?:i(?:\s+(?:just|only|also))?(?:\s+(?:want(?:ed)?|would\s+like|need)|'d\s+like)\s+to|let\s+me(?:\s+just)?)\s+"
-    r"remind\s+you(?:\s+again)?(?:\s*\([^()\n]{0,80}\))?"
-)
-# "we", not "I": "I went over this already" is "I reviewed it"
-_WENT_OVER = (
-    r"we(?:'ve|\s+have)?(?:\s+already)?\s+(?:went|gone|been)\s+over\s+(?:this|that)(?:\s+(?:before|already|earlier))?"
-)
-_DISCUSSED = r"we(?:'ve|\s+have)?(?:\s+already)?\s+discussed\s+(?:this|that)(?:\s+(?:before|already|earlier))?"
-_KEEP_FORGETTING = (
-    r"you\s+(?:keep|kept|always|constantly)\s+forget(?:ting)?\s+(?:about\s+)?(?:this|that|it)(?:\s+again)?|"
-    r"you\s+forgot\s+(?:about\s+)?(?:this|that|it)\s+again"
-)
-# Only interjections may come before a weaker cue: "Fix the README because I forgot to mention …" is a task, "My boss
-# always told me, let me remind you …" someone else's words
-_INTERJECTIONS = (
-    r"^\s*(?:(?:oh\s+my\s+(?:gosh|god)|oh|ah|sorry|oops|damn|and|also|but|btw|by\s+the\s+way|ok(?:ay)?|well)\b"
-    r"[\s,!.]*)*"
-)
-# "I totally forgot to mention our backend MUST be GPU enabled …" (held-out 410) goes straight on after "mention"; the
-# other forms need a lead-in ("I forgot to add tests for …", "I forgot to tell you about …" name a thing, not a rule)
-_FORGOT = (
-    r"(?:(?:one\s+(?:more\s+)?thing|something)\s+)?(?:i\s+)?(?:(?:totally|completely|also|just)\s+)?forgot\s+to\s+"
-)
-_FORGOT_TO_MENTION = rf"{_FORGOT}mention"
-_FORGOT_OTHERWISE = rf"(?:{_FORGOT}(?:say|tell\s+you|add)|i\s+should\s+have\s+(?:mentioned|said|told\s+you))"
-# Words between a weaker cue and its lead-in: "… yesterday that", "… you all that", "… of our rule:", "… once more:"
-_FILLER = (
-    r"(?:\s+(?:this|that))?(?:\s+(?:guys|all|again|once\s+more|earlier|before|previously|yesterday|"
-    r"one\s+(?:more\s+)?thing|something(?:\s+important)?|in\s+my\s+(?:last|previous)\s+message|"
-    r"(?:of|about)\s+(?:something|(?:our|the|this|one|a|my)\s+\w+)))?"
-)
-# How a rule follows its cue: a comma, colon or semicolon, a dash, or "that"
-_PUNCT_LEAD = r"(?:[,:;\u2014\u2013]|--?(?=\s))"
-_LEAD_IN = rf"(?:\s*{_PUNCT_LEAD}\s*(?:that\s+)?|\s+that(?:\s*{_PUNCT_LEAD})?\s+)"
 # What "Make this a …" makes of the sentence before (ADR 0097, 0167)
 _RULE_NOUNS = r"(?:rule|habit|convention|policy|guideline|principle|memory)"
 REMINDER_CUE = re.compile(
     r"\b(?:told|remind|reminded|said|mentioned)\s|\bsupposed\s+to\b|\bshould\s+(?:already\s+)?know\b|how\s+many\s+times|"
-    r"\bforgot\s+to\s+(?:mention|say|tell|add)\b|\bforg[eo]t(?:ting)?\s+(?:about\s+)?(?:this|that|it)\b|"
-    r"\bover\s+(?:this|that)\b|\bdiscussed\s+(?:this|that)\b|"
     # every noun "Make this a …" takes: "Make this a habit." was hidden by the cue filters (ADR 0167)
     rf"\b{_RULE_NOUNS}\b|\bmemories\b",
     _I,
 )
 """Every form below contains one of these: a turn without any is skipped after one search."""
 _LEADING = re.compile(  # after an opening phrase or not: "In terms of todo, I remind you …"
-    rf"{_OPENING}(?:[^,.!?\n]{{1,40}},\s*)?(?:{_TOLD}|i\s+remind\s+you|{_SAID})"
-    rf"(?:{_LEAD_IN}|\s*\bto\s+(?=\w))?\s*(?P<rule>\S.*)$",
+    rf"{_OPENING}(?:[^,.!?\n]{{1,40}},\s*)?(?:{_TOLD}|i\s+remind\s+you|{_SAID})\s*(?:,\s*|:\s*|\bthat\s+|\bto\s+(?=\w))?(?P<rule>\S.*)$",
     _I | re.DOTALL,
-)
-_LEADING_SOFT = re.compile(  # "we went over this before the release" is a time: a lead-in must follow
-    rf"{_INTERJECTIONS}(?:{_REMIND_SOFT}|{_WENT_OVER}|{_DISCUSSED}){_FILLER}{_LEAD_IN}(?P<rule>\S.*)$", _I | re.DOTALL
-)
-_FORGOTTEN = re.compile(
-    # words and a lead-in first: "… mention yesterday that …" is not "mention" and a rule "yesterday that …"
-    rf"{_INTERJECTIONS}(?:(?:{_FORGOT_TO_MENTION}|{_FORGOT_OTHERWISE}){_FILLER}{_LEAD_IN}|"
-    rf"{_FORGOT_TO_MENTION}(?:\s+(?:this|that))?\s+(?=\w))"
-    r"(?P<rule>\S.*)$",
-    _I | re.DOTALL,
-)
-# A standing duty: a modal of duty ("the build always fails on Mondays" describes); what the person forgot to mention
-# must also say it holds in every case ("the sidebar should collapse on mobile" is this task's spec, "every endpoint
-# must require authentication" a rule).
-_DUTY = re.compile(
-    r"\b(?:must(?:n't)?|should(?:n't)?|(?:has|have|need|needs)\s+to|needs|don'?t|do\s+not|can'?t|cannot)\b", _I
-)
-_EVERY_CASE = re.compile(r"\b(?:every|each|all|any|always|never|everywhere|wherever|where\s+ever|whenever)\b", _I)
-# Not a standing duty but what opens the person's own state, a new clause, thanks or an aside ("I still don't
-# understand …", "but …", "Great, …", "(as I said …"), a complaint about the agent's work ("you still haven't fixed
-# …", "your previous answer was wrong"), or a report of what was done ("we found the root cause", "my colleague pushed
-# a fix")
-_NOT_A_DUTY_OPENING = re.compile(
-    r"^(?:i\b|i'|my\b|but\b|and\b|so\b|thanks?\b|thank\s+you\b|great\b|nice\b|ok(?:ay)?\b|\W)|"
-    rf"^(?:you|your\s+\w+(?:\s+\w+)?)\s+(?:still|just|already|keep|kept|have|haven't|had|didn't|did|were|was|"
-    rf"\w+ed|{PAST_VERBS})\b|"
-    rf"^(?:we|they|he|she|(?:my|our|the)\s+\w+)(?:'ve|'d|\s+have|\s+had|\s+just|\s+already|\s+also)*\s+(?:\w+ed|{PAST_VERBS})\b",
-    _I,
-)
-# … nor, anywhere in it, what was ("must have failed"), a time of this work ("by Friday", "at 4pm"), a counted or named
-# set ("all three new endpoints", "all the charts in the report"), someone else's words ("the vendor insists …"), or
-# quoted text ('the error says "all arguments must be strings"')
-_NOT_A_DUTY_ANYWHERE = re.compile(
-    r"\b(?:must|should|could|might)\s+have\s+\w+(?:ed|en)\b|"
-    r"\b(?:today|tonight|tomorrow|yesterday|last\s+(?:night|week)|this\s+(?:week|morning|afternoon|evening|sprint)|"
-    r"next\s+(?:week|month|sprint)|(?:by|on|until|before)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
-    r"eod|noon|the\s+end\s+of))\b|\bat\s+\d|"
-    r"\b(?:all|both|each|any|none|every\s+one)\s+(?:\d+|two|three|four|five|six|of\s+(?:the|these|those|them|your|my))\b|"
-    r"\ball\s+(?:the|these|those)\b|"
-    # "we don't have any budget left": a state, not a duty
-    r"\b(?:don'?t|do\s+not|doesn'?t|can'?t|cannot)\s+(?:have|know|see|think|understand|want|like|remember|get|find)\b|"
-    # "each card in the product grid", "every column in the export": the parts of one thing (not "in the codebase")
-    r"\b(?:every|each|all)\s+\w+(?:\s+\w+)?\s+(?:in|on|of)\s+the\s+(?!(?:codebase|code|repo|repository|project|app)\b)|\b(?:says|said|insists?|claims?|thinks?|believes?|wants?|wanted)\b|[\"\u201c\u201d]",
-    _I,
 )
 _TRAILING = re.compile(r"\s(?:like|as)\s+you\s+(?:were|are)\s+supposed\s+to\b", _I)
 _ALONE = re.compile(
@@ -141,9 +53,7 @@ _ALONE = re.compile(
     # "as i mentioned many times in the previous sisyphus plan.": how often and where it was said, still the cue alone
     rf"{_SAID}(?:\s+(?:many|several|multiple|a\s+few|so\s+many|\d+)\s+times)?"
     rf"(?:\s+(?:in|during)\s+(?:the|our|my)\s+(?:previous|last|earlier|other|first)\s+[\w.-]+(?:\s+[\w.-]+)?)?|"
-    rf"how\s+many\s+times\s+do\s+i\s+(?:have|need)\s+to\s+(?:tell|say|ask)[^.!?\n]{{0,80}}|"
-    # "You keep forgetting this.", "We went over this before." (ADR 0168)
-    rf"(?P<soft>{_KEEP_FORGETTING}|{_WENT_OVER}|{_DISCUSSED}))[\s.!?\u2026]*$",
+    rf"how\s+many\s+times\s+do\s+i\s+(?:have|need)\s+to\s+(?:tell|say|ask)[^.!?\n]{{0,80}})[\s.!?\u2026]*$",
     _I,
 )
 # What may follow "Add this to your memory": "please", "too", "as required" (held-out 98), "for later"
@@ -224,7 +134,6 @@ class Reminder:
     rule_start: int = 0
     points_back: bool = False
     signal: str = SIGNAL_REMINDER
-    weak_cue: bool = False  # the rule must bind someone (:func:`binds_someone`; ADR 0168)
 
 
 def a_reminder(sentence: str) -> Reminder | None:
@@ -232,9 +141,8 @@ def a_reminder(sentence: str) -> Reminder | None:
     text = sentence.replace("\u2019", "'")
     if len(text) > MAX_CHARS:
         return None  # a rule is a sentence, not a page; the cap also bounds the patterns' work
-    alone = _ALONE.match(text)
-    if alone is not None:
-        return Reminder(points_back=True, weak_cue=alone.group("soft") is not None)
+    if _ALONE.match(text):
+        return Reminder(points_back=True)
     if _MADE_A_RULE.match(text):
         return Reminder(points_back=True, signal=SIGNAL_MADE_A_RULE)
     if is_question(text):
@@ -243,32 +151,10 @@ def a_reminder(sentence: str) -> Reminder | None:
     if leading is not None:
         start = leading.start("rule")
         return Reminder(rule_start=start) if is_a_rule(text[start:]) else None
-    soft = _LEADING_SOFT.match(text)
-    if soft is not None:
-        start = soft.start("rule")
-        return Reminder(rule_start=start) if is_a_rule(text[start:]) and binds_someone(text[start:]) else None
-    forgotten = _FORGOTTEN.match(text)
-    if forgotten is not None:
-        start = forgotten.start("rule")
-        rule = text[start:]
-        if is_a_rule(rule) and binds_someone(rule, in_every_case=True):
-            return Reminder(rule_start=start, signal=SIGNAL_FORGOTTEN)
-        return None
     trailing = _TRAILING.search(text)
     if trailing is not None and text[: trailing.start()].strip() and is_a_rule(text):
         return Reminder()
     return None
-
-
-def binds_someone(rule: str, *, in_every_case: bool = False) -> bool:
-    """True when what a weaker cue leads to states a standing duty (ADR 0168): a modal of duty, and none of what opens
-    or holds a report, a complaint, a schedule, thanks or someone else's words; with ``in_every_case`` ("I forgot to
-    mention …"), also a word that it holds in every case."""
-    stripped = rule.replace("\u2019", "'").strip()
-    if _NOT_A_DUTY_OPENING.match(stripped) or _NOT_A_DUTY_ANYWHERE.search(stripped):
-        return False
-    duty = _DUTY.search(stripped) is not None
-    return duty and (not in_every_case or _EVERY_CASE.search(stripped) is not None)
 
 
 def makes_a_rule(sentence: str) -> bool:

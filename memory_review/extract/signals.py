@@ -67,7 +67,7 @@ from memory_review.extract.task_at_hand import (
 from memory_review.models import DurableScope, MemoryType
 
 _I = re.IGNORECASE
-PAST_VERBS = (
+_PAST = (
     r"(?:been|got|had|seen|saw|heard|knew|thought|said|did|was|were|worked|used|tried|noticed|made|"
     # irregular pasts tell what happened too: "… but never paid direct attention" (held-out 122, ADR 0105)
     r"paid|gave|given|took|taken|went|gone|told|found|felt|left|kept|meant|spent|brought|known|sent|built|lost|wrote|"
@@ -348,9 +348,9 @@ SIGNALS: tuple[Signal, ...] = (
         "never",
         "forbid",
         True,
-        rf"(?:{_LEAD}|\b(?:we|i|you\s+(?:should|must)|should|must)\s+)never\s+(?!mind\b)(?!{PAST_VERBS}\b){_NOT_IMPERATIVE}\w|"
-        rf"{_AFTER_LEADING_CLAUSE}never\s+(?!mind\b)(?!{PAST_VERBS}\b){_NOT_DESCRIBED}{_NOT_IMPERATIVE}\w|"
-        rf"{_AGENT_BOUND}never\s+(?!{PAST_VERBS}\b){_NOT_DESCRIBED}\w",
+        rf"(?:{_LEAD}|\b(?:we|i|you\s+(?:should|must)|should|must)\s+)never\s+(?!mind\b)(?!{_PAST}\b){_NOT_IMPERATIVE}\w|"
+        rf"{_AFTER_LEADING_CLAUSE}never\s+(?!mind\b)(?!{_PAST}\b){_NOT_DESCRIBED}{_NOT_IMPERATIVE}\w|"
+        rf"{_AGENT_BOUND}never\s+(?!{_PAST}\b){_NOT_DESCRIBED}\w",
     ),
     # "remove the word fixture from the commit message, as we don't use it anymore": after "as", "since" or "because"
     # it gives the reason for the request, it forbids nothing (held-out 175, ADR 0120)

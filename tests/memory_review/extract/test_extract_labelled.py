@@ -1190,8 +1190,9 @@ PINNED_SINCE_ROUND_19 = {
     "heldout405": ((60, 3, 18), (1, 0, 0)),
     "heldout408": ((42, 0, 10), (0, 0, 0)),  # round 91 (session 34): no proposal, no durable rule
     "heldout409": ((34, 0, 9), (0, 0, 0)),  # round 92 (session 34) first: 1 proposal, not worth keeping
-    # round 92 (session 35): no proposal; round 95 tuned on its miss: "I totally forgot to mention …" (ADR 0168)
-    "heldout410": ((19, 3, 7), (1, 1, 1)),
+    # round 92 (session 35): no proposal; round 95 tuned on its miss, "I totally forgot to mention …", and was withdrawn
+    # (ADR 0168)
+    "heldout410": ((19, 3, 7), (0, 0, 0)),
     "heldout411": ((12, 2, 1), (0, 0, 0)),
     "heldout412": ((18, 0, 5), (0, 0, 0)),
     "heldout413": ((19, 1, 3), (0, 0, 0)),
