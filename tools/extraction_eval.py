@@ -984,7 +984,7 @@ DOC_TAIL = """
 ## Reading the figures
 
 - **Session 36's fresh record (round 95's first version, frozen at fd7b04c3 before the lanes began and withdrawn after,
-  for held-out 427 and 428): no proposal; 0 of 1 rule found.** Three scouts (about 330 look-ups over non-English file
+  for held-out 427 and 428): no proposal; 0 of 1 rule found.** Four scouts (about 400 look-ups over non-English file
   names, Gemini CLI `/chat share` exports and people's own prompt logs) found two licensed new people, both small:
   Rashomon-Chinglo/novel_studio (MIT), one Gemini CLI session in which he learns pytest from the agent in Chinese
   (held-out 427: 28 prompts, 0 durable, 3 maybe; 45 preamble, editor-context and tool-response turns left out), and
