@@ -1208,7 +1208,8 @@ PINNED_SINCE_ROUND_19 = {
     "heldout423": ((38, 0, 6), (0, 0, 0)),  # rounds 93 and 94 mended (session 35): no proposal
     "heldout425": ((1, 0, 0), (0, 0, 0)),
     "heldout426": ((11, 0, 1), (0, 0, 0)),
-    # round 95 (session 36), two new people: a Gemini CLI session and a prompt log, no proposal
+    # round 95's first version (session 36, withdrawn after; round 94 gives the same), two new people: a Gemini CLI
+    # session and a prompt log, no proposal
     "heldout427": ((28, 0, 3), (0, 0, 0)),
     "heldout428": ((10, 1, 1), (0, 0, 0)),
 }
