@@ -1264,8 +1264,9 @@ DOC_TAIL = """
   "We went over this before, …" and "You keep forgetting this." after a rule were read as rules. Three reviews of three
   versions found the words after these cues as often a report, a complaint, a schedule, this task's spec or someone
   else's words (68 of 85, 39 of 62, then 33 of 50 realistic one-off messages proposed), each version blocking the last
-  review's phrases and not their kind; the round was withdrawn and the heuristic is round 94's. Its 204 one-off
-  messages are a test. Held-out 427 and 428 were measured by its first version (no proposal), as by round 94.
+  review's phrases and not their kind; the round was withdrawn and the heuristic is round 94's. The 204 one-off messages
+  of the reviews' probe lists (those counted and the third review's further probes) are a test. Held-out 427 and 428
+  were measured by its first version (no proposal), as by round 94.
 - **The ninety-fourth round (ADR 0167)**, from held-out 414's "… NO EXCEPTIONS!!! ADD THIS AS A MEMORY!!!": "add this as
   a memory", "(also) add / save / write this (also) to (your) memory (-bank)" point back at the rule before them, as
   "make this a rule" did; "keep it in memory" (RAM), and a sentence before that is no rule (thanks, a status line, a

@@ -5,8 +5,9 @@ and efficiency.", and every split's four "forgot to mention" prompts were worth 
 "We went over this before." and "You keep forgetting this." read as the reminders of ADR 0065 in other words. Three
 reviews of three versions found the words after these cues as often a report, a complaint, a schedule, this task's spec
 or someone else's words as a rule, each version blocking the last review's phrases and not their kind (68 of 85, then
-39 of 62, then 33 of 50 realistic one-off messages proposed). The round was withdrawn; the reviewers' one-off messages
-(`rounds/round95_one_off.txt`) stay here so that a later round that takes these cues up again is measured on them.
+39 of 62, then 33 of 50 realistic one-off messages proposed). The round was withdrawn; the one-off messages of the
+reviewers' probe lists (those counted and the third review's further probes, less four that older signals propose;
+`rounds/round95_one_off.txt`) stay here so that a later round that takes these cues up again is measured on them.
 """
 
 from __future__ import annotations
