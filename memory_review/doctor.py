@@ -172,7 +172,7 @@ def _our_commands(path: Path) -> list[str] | str | None:
         return None
     try:
         settings = json.loads(data)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError; nesting past ~1,000 is the other
         return "not valid JSON (Claude Code will not read it either)"
     return (our_hook_commands(settings) if isinstance(settings, dict) else []) or None
 

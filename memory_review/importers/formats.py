@@ -89,12 +89,24 @@ def collect(reader: FileReader, rel: str, format: str | None = None, *, codex_ch
         plan = _folder_plan(reader, rel, path, format) if path.is_dir() else [(_file_format(path, rel, format), rel)]
     for fmt, target in plan:
         found.formats.append(fmt)
-        found.documents.extend(READERS[fmt](reader, target, named=target == rel))
+        found.documents.extend(_read_planned(reader, fmt, target, named=target == rel))
     found.formats = list(dict.fromkeys(found.formats))
     if path.is_dir() and not codex_chain and format in (None, "claude-md"):
         reader.notes.extend(_nested_note(path))
     found.notes = reader.notes
     return found
+
+
+def _read_planned(reader: FileReader, fmt: str, target: str, *, named: bool) -> list[Document]:
+    """One format's files; a folder the plan found that may not be read (a committed link out of the project,
+    even a dangling one) is a note and the rest is imported, but the path the person named is their error."""
+    try:
+        return READERS[fmt](reader, target, named=named)
+    except Refused as exc:
+        if named:
+            raise ValidationError(str(exc), path=target) from None
+        reader.notes.append(str(exc))
+        return []
 
 
 def _nested_note(path: Path) -> list[str]:

@@ -88,7 +88,7 @@ def _target(reader: FileReader, file: SourceFile, reference: str, stack: tuple[P
     try:
         real = reader.resolve(rel)
     except Refused as exc:
-        reader.notes.append(f"{file.rel}: import @{reference} refused: {exc}")
+        reader.notes.append(f"{file.rel}: import @{_shown(reference)} refused: {str(exc)[:300]}")
         return None
     if real in stack:
         chain = " -> ".join(reader.relative(p) for p in (*stack, real))
@@ -97,10 +97,20 @@ def _target(reader: FileReader, file: SourceFile, reference: str, stack: tuple[P
     if len(stack) > MAX_IMPORT_DEPTH:
         reader.notes.append(f"{file.rel}: import @{reference} not followed: more than {MAX_IMPORT_DEPTH} hops")
         return None
-    if not real.exists():
-        reader.notes.append(f"{file.rel}: import @{reference} not found")
+    try:
+        exists = real.exists()
+    except OSError as exc:  # a name past the system's length (ENAMETOOLONG): this import, not the whole run
+        reader.notes.append(f"{file.rel}: import @{_shown(reference)} cannot be read: {exc.strerror or exc}")
+        return None
+    if not exists:
+        reader.notes.append(f"{file.rel}: import @{_shown(reference)} not found")
         return None
     return rel
+
+
+def _shown(reference: str) -> str:
+    # A repository's instruction file can name a path of any length; a note shows its start.
+    return reference if len(reference) <= 120 else f"{reference[:120]}…"
 
 
 def _without_code_spans(line: str) -> str:

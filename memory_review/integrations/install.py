@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from memory_review.errors import StorageError, UnsafePathError, ValidationError
+from memory_review.errors import MemoryReviewError, StorageError, UnsafePathError, ValidationError
 from memory_review.events.durable import atomic_replace, remove_file
 from memory_review.events.safe_fs import FileTooLarge, UnsafeFile, read_file_or
 from memory_review.integrations.agents import (
@@ -46,10 +46,12 @@ from memory_review.integrations.claude_settings import (
     Wanted,
     deny_rules,
     has_our_hooks,
+    is_ours,
     merge_settings,
     programs_for,
     strip_settings,
 )
+from memory_review.paths import PROJECT_STORE_DIR
 
 if TYPE_CHECKING:
     from memory_review.workspace import Workspace
@@ -207,14 +209,31 @@ def gemini_hooks_switch(root: Path, environ: dict[str, str] | None = None) -> st
     not guess a key to write (uninstall stays byte-identical); it reports the one it finds. The project
     file wins over the user's, as in Gemini's own precedence.
     """
-    for path in (root / ".gemini" / "settings.json", gemini_home(environ) / "settings.json"):
-        raw = _read(path)
-        data = _parse(raw, path) if raw is not None else {}
+    for scope in ("project", "user"):
+        path = settings_path(scope, root, environ, "gemini")
+        try:
+            data = _switch_settings(scope, path, root, environ)
+        except MemoryReviewError as exc:
+            return f"not known: {str(exc).split('; nothing was')[0]}"
         for section, key in GEMINI_SWITCHES:
             value = data.get(section, {}).get(key) if isinstance(data.get(section), dict) else None
             if isinstance(value, bool):
                 return f"{'on' if value else 'OFF'}: {section}.{key} is {str(value).lower()} in {path}"
     return "not set in your settings"
+
+
+def _switch_settings(scope: SettingsScope, path: Path, root: Path, environ: dict[str, str] | None) -> dict[str, Any]:
+    # Read as install would edit it: a link followed only where install would follow it.
+    try:
+        real = path.resolve()
+    except (OSError, RuntimeError) as exc:
+        raise UnsafePathError(f"cannot be resolved ({exc})", path=path) from exc
+    if scope == "user":
+        _check_user_target(path, real, user_config_dir("gemini", environ))
+    else:
+        _check_project_target(path, real, root.resolve())
+    raw = _read(real)
+    return _parse(raw, path) if raw is not None else {}
 
 
 def _wanted_for(agent: Agent, command: str, *, keep_auto_memory: bool) -> Wanted:
@@ -274,6 +293,7 @@ def install_claude_code(
 ) -> InstallResult:
     """Merge our part into the settings file of ``target`` (created if missing)."""
     command = command or hook_command(agent)
+    _check_command(command, agent)
     original = _read(target.real)
     data = _parse(original, target.real) if original is not None else {}
     first = not has_our_hooks(data)
@@ -293,11 +313,32 @@ def install_claude_code(
     )
     if merged == data:
         return result
-    if first and original is not None:
+    text = _dump(merged, original, target.real)
+    if original is None and _read(target.backup) is not None:
+        _remove(target.backup)  # a file install creates is deleted again by uninstall, not set to an old backup
+    elif first and original is not None:
         _write_backup(target.backup, original)
-    _write(target.real, _dump(merged, original))
+    _write(target.real, text)
     backup = target.backup if _read(target.backup) is not None else None
     return replace(result, action="installed" if first else "updated", backup=str(backup) if backup else None)
+
+
+def _check_command(command: str, agent: Agent) -> None:
+    """Refuse a hook command that install and uninstall would not know as theirs: they find their entries by the
+    command's shape, and a wrapper's would be added again by each install and never removed."""
+    args = agent_named(agent).hook_args
+    try:
+        words = shlex.split(command)
+    except ValueError as exc:
+        raise ValidationError(f"--command cannot be split into words ({exc})", field="command") from exc
+    if tuple(words[-2:]) != args or not is_ours({"type": "command", "command": command}):
+        raise ValidationError(
+            f"--command must run memory-review by its own path and end in {' '.join(args)!r}: install and "
+            "uninstall know their entries by that shape",
+            field="command",
+            hint="a wrapper (uvx, env, global options) goes in a script named memory-review; "
+            f"or use PYTHON -m memory_review {' '.join(args)}",
+        )
 
 
 # --- uninstall ---------------------------------------------------------------------------------
@@ -329,7 +370,7 @@ def uninstall_claude_code(target: Target) -> InstallResult:
     if backup is None and stripped == {}:
         _remove(target.real)  # install created it, and nothing else was added since
         return replace(result, action="deleted")
-    _write(target.real, _dump(stripped, original))
+    _write(target.real, _dump(stripped, original, target.real))
     return replace(result, action="removed", backup=str(target.backup) if backup is not None else None)
 
 
@@ -366,8 +407,9 @@ def _check_project_target(path: Path, real: Path, root: Path) -> None:
             path=path,
             hint="replace the link by a file, or use --user for your own settings",
         )
-    if real.is_relative_to(root / ".git"):
-        raise UnsafePathError(f"resolves into the repository's .git ({real}); nothing was changed", path=path)
+    for inside in (".git", PROJECT_STORE_DIR):
+        if real.is_relative_to(root / inside):
+            raise UnsafePathError(f"resolves into the project's {inside} ({real}); nothing was changed", path=path)
     _check_kind(path, real)
 
 
@@ -388,7 +430,7 @@ def _check_kind(path: Path, real: Path) -> None:
     except FileNotFoundError:
         return
     except OSError as exc:
-        raise StorageError(f"cannot read: {exc.strerror}", path=path, errno=exc.errno) from exc
+        raise _refused("read", path, exc) from exc
     if not stat.S_ISREG(info.st_mode):
         raise ValidationError(f"{real} is not a regular file; nothing was changed", path=path)
 
@@ -397,7 +439,12 @@ def _owner(path: Path) -> int:
     try:
         return path.stat().st_uid
     except OSError as exc:
-        raise StorageError(f"cannot read: {exc.strerror}", path=path, errno=exc.errno) from exc
+        raise _refused("read", path, exc) from exc
+
+
+def _refused(doing: str, path: Path, exc: OSError) -> StorageError:
+    """The disk's refusal as one line that names the file (``StorageError`` prints its message alone)."""
+    return StorageError(f"{path}: cannot {doing}: {exc.strerror or exc}", path=path, errno=exc.errno)
 
 
 # --- files ---------------------------------------------------------------------------------------
@@ -412,7 +459,7 @@ def _read(path: Path) -> bytes | None:
     except UnsafeFile as exc:
         raise ValidationError(f"{exc.reason.partition(';')[0]}; nothing was changed", path=path) from exc
     except OSError as exc:
-        raise StorageError(f"cannot read: {exc.strerror}", path=path, errno=exc.errno) from exc
+        raise _refused("read", path, exc) from exc
 
 
 def _parse(raw: bytes, path: Path) -> dict[str, Any]:
@@ -420,11 +467,21 @@ def _parse(raw: bytes, path: Path) -> dict[str, Any]:
         return {}
     try:
         data = json.loads(raw.decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ValidationError(f"not valid JSON ({exc}); nothing was changed", path=path) from exc
+    # ValueError: a decode error, or an integer past Python's 4,300 digits; RecursionError: nesting past ~1,000
+    except (ValueError, RecursionError) as exc:
+        raise ValidationError(
+            f"not valid JSON ({str(exc)[:200]}); nothing was changed", path=path, hint=_comments_hint(raw)
+        ) from exc
     if not isinstance(data, dict):
         raise ValidationError("a settings file must hold a JSON object; nothing was changed", path=path)
     return data
+
+
+def _comments_hint(raw: bytes) -> str:
+    # Gemini CLI reads its settings.json with comments stripped; a rewrite by json would drop them.
+    if re.search(rb"^\s*(?://|/\*)", raw, re.MULTILINE):
+        return "the file has // or /* comments, which JSON has not; move them out of it, then run this again"
+    return ""
 
 
 def _backup_data(raw: bytes | None) -> dict[str, Any] | None:
@@ -436,9 +493,20 @@ def _backup_data(raw: bytes | None) -> dict[str, Any] | None:
         return None  # a backup we cannot read is not restored; the removal still works
 
 
-def _dump(data: dict[str, Any], original: bytes | None) -> bytes:
-    """JSON in the file's own indentation (2 spaces for a new file), ending in a newline."""
-    return (json.dumps(data, indent=_indent_of(original), ensure_ascii=False) + "\n").encode("utf-8")
+def _dump(data: dict[str, Any], original: bytes | None, path: Path) -> bytes:
+    """JSON in the file's own indentation (2 spaces for a new file), ending in a newline; refused (before anything
+    is written) when it cannot be UTF-8 or would pass the size install and uninstall read."""
+    try:
+        text = (json.dumps(data, indent=_indent_of(original), ensure_ascii=False) + "\n").encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate escape ("\\ud800") parses, and is no UTF-8
+        raise ValidationError(
+            f"holds a string that is no UTF-8 ({exc.reason}); nothing was changed", path=path
+        ) from exc
+    if len(text) > MAX_SETTINGS_BYTES:
+        raise ValidationError(
+            f"would grow past the {MAX_SETTINGS_BYTES} bytes uninstall reads; nothing was changed", path=path
+        )
+    return text
 
 
 def _indent_of(original: bytes | None) -> int | str:
@@ -455,7 +523,7 @@ def _write_backup(path: Path, data: bytes) -> None:
     try:
         os.chmod(path, 0o600)  # a settings file can hold tokens in "env"
     except OSError as exc:
-        raise StorageError(f"cannot write: {exc.strerror}", path=path, errno=exc.errno) from exc
+        raise _refused("write", path, exc) from exc
 
 
 def _write(path: Path, data: bytes) -> None:
@@ -466,11 +534,11 @@ def _write(path: Path, data: bytes) -> None:
         if mode is not None:
             os.chmod(path, mode)  # keep a private settings file private
     except OSError as exc:
-        raise StorageError(f"cannot write: {exc.strerror}", path=path, errno=exc.errno) from exc
+        raise _refused("write", path, exc) from exc
 
 
 def _remove(path: Path) -> None:
     try:
         remove_file(path)
     except OSError as exc:
-        raise StorageError(f"cannot remove: {exc.strerror}", path=path, errno=exc.errno) from exc
+        raise _refused("remove", path, exc) from exc

@@ -182,3 +182,32 @@ def test_a_fifo_named_with_no_telling_name_is_refused_at_once(ws: Workspace) -> 
     )
     assert done.returncode != 0 and done.stdout == ""
     assert done.stderr.startswith("memory-review: error: notes.md: cannot tell which memory-file format")
+
+
+@pytest.mark.parametrize("folder", [".claude", ".claude/rules", ".cursor/rules", "memory-bank"])
+@pytest.mark.parametrize("dangling", [False, True], ids=["to-a-folder-outside", "dangling"])
+def test_a_committed_folder_link_out_of_the_project_is_a_note_and_the_rest_is_imported(
+    ws: Workspace, tmp_path: Path, folder: str, dangling: bool
+) -> None:
+    write(ws.root / "CLAUDE.md", "# P\n\n- Keep commits small and focused.\n")
+    target = tmp_path / "elsewhere" / "rules"
+    if not dangling:
+        write(target / "secret.md", f"# Secret\n\n{OUTSIDE}\n")
+        write(target / "secret.mdc", f"# Secret\n\n{OUTSIDE}\n")
+    link = ws.root / folder
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(target)
+    summary = ws.import_memories(ws.root)  # `import .`: review of session 37 found it ended in a traceback
+    assert summary.files == ["CLAUDE.md"]
+    assert any("outside" in note for note in summary.notes), summary.notes
+    assert any("Keep commits small" in s.candidate.diff for s in ws.list_candidates())
+    assert OUTSIDE.encode() not in _logged(ws)
+
+
+def test_an_import_name_too_long_for_the_system_is_a_note(ws: Workspace) -> None:
+    write(ws.root / "CLAUDE.md", f"# R\n\n- Always run the linter before commit.\n\nSee @{'a' * 256}.md\n")
+    summary = ws.import_memories(ws.root / "CLAUDE.md")
+    assert summary.files == ["CLAUDE.md"]
+    (note,) = [n for n in summary.notes if "cannot be read" in n]
+    assert len(note) < 400
+    assert any("linter" in s.candidate.diff for s in ws.list_candidates())
