@@ -87,9 +87,14 @@ def start_background_extraction(
 
 
 def spawn_worker(project_root: Path, session: str) -> None:
-    """Start the worker detached: its own session, no pipes to Claude Code, nothing to wait for."""
+    """Start the worker detached: its own session, no pipes to Claude Code, nothing to wait for.
+
+    ``-P``: ``python -m`` would put the working folder, the project (a cloned repository), first on ``sys.path``,
+    and its ``secrets.py`` or ``memory_review/`` would run in place of ours (session 37's review; ADR 0060's
+    resident server starts the same way)."""
     argv = [
         sys.executable,
+        "-P",
         "-m",
         "memory_review.cli",
         "--project",

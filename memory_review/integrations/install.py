@@ -162,7 +162,9 @@ def hook_command(agent: Agent = "claude-code") -> str:
         return shlex.join(["memory-review", *args])
     if here is not None:
         return shlex.join([str(here), *args])
-    return shlex.join([sys.executable, "-m", "memory_review.cli", *args])
+    # -P: the agent runs hooks in the project, which `python -m` would put first on sys.path (a repository's own
+    # secrets.py or memory_review/ would run in place of ours)
+    return shlex.join([sys.executable, "-P", "-m", "memory_review.cli", *args])
 
 
 def _this_executable() -> Path | None:

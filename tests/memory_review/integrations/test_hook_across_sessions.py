@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
+import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -404,3 +408,68 @@ def test_gemini_chats_of_the_project_folder_are_siblings(project: Project, tmp_p
     errors = project.json("hook", "errors")
     assert [Path(e["message"].split(":")[0]).name for e in errors] == ["session-2026-12-02T09-00-fifofifo.jsonl"]
     assert {e["agent"] for e in errors} == {"gemini"}
+
+
+def _plant_repository_code(project: Project, marker: Path) -> None:
+    """What a cloned repository can hold at its root: modules named as the standard library's and ours."""
+    code = f"open({str(marker)!r}, 'a').write(__name__ + '\\n')\n"
+    (project.root / "secrets.py").write_text(code)
+    (project.root / "platform.py").write_text(code)
+    (project.root / "memory_review").mkdir()
+    (project.root / "memory_review" / "__init__.py").write_text(code)
+
+
+def _stop_as_installed(project: Project, transcript: Path, session: str) -> int | None:
+    """The Stop hook as ``install`` writes it (the console script; the kit's ``python -m`` would itself import the
+    planted modules, as the fallback command did before ``-P``)."""
+    payload = {"hook_event_name": "Stop", "session_id": session, "transcript_path": str(transcript)}
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "memory-review"), "hook", "claude-code"],
+        input=json.dumps({**payload, "cwd": str(project.root)}).encode(),
+        cwd=project.root,
+        env=project.env,
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and done.stderr == b"", done.stderr
+    job = _state(project).job(session)
+    return job.generation if job is not None else None
+
+
+def test_the_worker_never_imports_the_repositorys_own_modules(project: Project, projects: Path, tmp_path: Path) -> None:
+    """Review of session 37: the worker ran ``python -m`` in the project, so a repository's ``secrets.py`` ran."""
+    marker = tmp_path / "repository-code-ran"
+    _plant_repository_code(project, marker)
+    first = _session(projects, "sess-one", NAMED)
+    assert _stop_as_installed(project, first, "sess-one") is None
+    os.utime(first, (1_700_000_000, 1_700_000_000))
+    second = _session(projects, "sess-two", CHATTER, NAMED)
+    _worker_done(project, "sess-two", _stop_as_installed(project, second, "sess-two"))
+    assert not marker.exists(), marker.read_text()
+    shutil.rmtree(project.root / "memory_review")  # the kit's own `python -m` (a fresh one under FULL) would run it
+    assert project.json("hook", "errors") == []
+    assert len(_candidates(project)) == 1
+
+
+def test_the_python_m_hook_command_install_writes_never_imports_the_repositorys_modules(
+    project: Project, tmp_path: Path
+) -> None:
+    from memory_review.integrations import install
+
+    marker = tmp_path / "repository-code-ran"
+    _plant_repository_code(project, marker)
+    with pytest.MonkeyPatch.context() as patch:  # no memory-review on PATH and none beside this interpreter
+        patch.setattr(install, "_this_executable", lambda: None)
+        patch.setattr(install.shutil, "which", lambda name: None)
+        command = install.hook_command("claude-code")
+    payload = {"hook_event_name": "SessionStart", "session_id": "s1", "cwd": str(project.root), "source": "startup"}
+    done = subprocess.run(
+        shlex.split(command),
+        input=json.dumps(payload).encode(),
+        cwd=project.root,  # as the agent runs its hooks
+        env=project.env,
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
+    assert not marker.exists(), marker.read_text()
