@@ -28,6 +28,7 @@ from memory_review.cli_command import COMMANDS, Command, LazyChoices
 from memory_review.errors import MemoryReviewError, StorageError, one_line_os_error
 from memory_review.lazy import LazyModule
 from memory_review.resident.client import command_word
+from memory_review.terminal import printable
 
 # Imported on first use (issue #16): `--help` builds the parser without the library behind the commands.
 out = LazyModule("memory_review.cli_render")
@@ -171,7 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (`memory-review log | head`): not an error of ours, and no traceback.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     for warning in ws.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(printable(f"warning: {warning}"), file=sys.stderr)
     return 0 if getattr(result, "ok", True) else 1
 
 
@@ -187,16 +188,16 @@ def _emit(result: Any, args: argparse.Namespace, render: str) -> None:
     if isinstance(text, out.Printed):  # a note for people beside output for programs (context)
         text, note = text.stdout, text.stderr
         if note:
-            print(note, file=sys.stderr)
+            print(printable(note), file=sys.stderr)
     if text:
-        print(text)
+        print(printable(text))
 
 
 def _report(exc: MemoryReviewError, as_json: bool) -> None:
     message = f"memory-review: error: {exc}"
     if exc.hint:
         message += f"\n  hint: {exc.hint}"
-    print(message, file=sys.stderr)
+    print(printable(message), file=sys.stderr)
     if as_json:
         error = {"error": {"type": type(exc).__name__, "message": str(exc), "hint": exc.hint or None}}
         sys.stdout.buffer.write(orjson.dumps(error) + b"\n")
