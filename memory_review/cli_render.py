@@ -354,6 +354,9 @@ def render_extract(summary, args) -> str:
         lines.append(f"  {summary.other_projects} prompt(s) of other projects in it, not read")
     if summary.failure:
         lines.append(f"  warning: {summary.failure}")
+    if summary.not_proposed:
+        most = len(summary.proposed)
+        lines.append(f"  {summary.not_proposed} more not proposed (one run proposes at most {most}): run it again")
     lines += [f"  {cid}" for cid in summary.proposed]
     lines += [f"  raised {cid}: said again in another session, priority high" for cid in summary.raised]
     if summary.proposed or summary.raised:

@@ -27,6 +27,7 @@ from memory_review.extract.cli_config import AGENT_CLIS, read_config, resolve
 from memory_review.extract.model_extractor import ModelExtraction, Progress, extract_with_agent_cli
 from memory_review.extract.prompt_history import OTHER_PROJECT
 from memory_review.extract.transcript import Transcript, merge_transcripts
+from memory_review.limits import MAX_PROPOSALS_PER_CALL
 from memory_review.models import Memory, utc_now
 from memory_review.proposal import ProposedMemory, Proposer
 
@@ -59,6 +60,8 @@ class ExtractSummary:
     raised: list[str] = field(default_factory=list)
     other_projects: int = 0
     """Prompts of other projects in a prompt history, skipped unread (ADR 0072)."""
+    not_proposed: int = 0
+    """New findings past what one run proposes (``MAX_PROPOSALS_PER_CALL``, as ``propose``): run it again for them."""
 
 
 def extract_transcript(
@@ -155,8 +158,12 @@ def propose_findings(
         skipped_duplicates=len(planned.skipped_duplicates) + len(planned.proposals) - len(proposals),
         flagged=sum(1 for p in proposals if p.flags),
         failure=failure,
-        other_projects=sum(1 for record in transcript.skipped if record.reason == OTHER_PROJECT),
+        other_projects=transcript.skip_counts.get(OTHER_PROJECT, 0),
     )
+    # A committed transcript of twenty thousand distinct rules must not fill the queue in one run (session 37's
+    # review): the rest are found again, and proposed, by the next run
+    summary.not_proposed = max(0, len(proposals) - MAX_PROPOSALS_PER_CALL)
+    proposals = proposals[:MAX_PROPOSALS_PER_CALL]
     if proposals:
         states = ws.propose([p.proposal for p in proposals], flags=[p.flags for p in proposals])
         summary.proposed = [state.candidate.id for state in states]

@@ -625,6 +625,15 @@ def _secret_patterns() -> tuple[tuple[str, _Guarded, Callable[[re.Match[str]], b
                 _password_value,
             ),
             (
+                # a command's flag: "--password 'hunter2!'", "--db-password s3cret" (session 37's review)
+                "password",
+                (
+                    r"(?i)(?<![\w-])--?(?:[a-z0-9]{1,30}[_-]){0,3}(?:password|passwd|passphrase|pwd)\s+"
+                    r"(?:\"(?P<dq>[^\"\n]{1,200})\"|'(?P<sq>[^'\n]{1,200})'|(?P<bare>[^\s\"'-][^\s\"',;)]{0,199}))"
+                ),
+                _password_value,
+            ),
+            (
                 "token",
                 (
                     rf"(?i){_IDENTIFIER_HEAD}(?:token|secret|key|apikey)s?\b[\"']?"

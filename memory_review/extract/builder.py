@@ -6,6 +6,9 @@ import re
 from pathlib import Path
 
 from memory_review.extract.transcript import (
+    MAX_SKIP_REASONS,
+    MAX_SKIPPED_KEPT,
+    OTHER_REASONS,
     Role,
     SkippedRecord,
     Transcript,
@@ -57,6 +60,7 @@ class TurnSink:
     def __init__(self) -> None:
         self.turns: list[Turn] = []
         self.skipped: list[SkippedRecord] = []
+        self.skip_counts: dict[str, int] = {}
         self._ids: set[str] = set()
         self.first_session: str | None = None
 
@@ -100,14 +104,25 @@ class TurnSink:
             self.first_session = session_key(raw)
 
     def skip(self, reason: str, *, line: int | None = None, index: int | None = None) -> None:
-        """Record a record that could not be used, so the caller can report it."""
-        self.skipped.append(SkippedRecord(line=line, index=index, reason=reason))
+        """Record a record that could not be used, so the caller can report it (the first ones kept, all counted)."""
+        if len(self.skipped) < MAX_SKIPPED_KEPT:
+            self.skipped.append(SkippedRecord(line=line, index=index, reason=reason))
+        if reason not in self.skip_counts and len(self.skip_counts) >= MAX_SKIP_REASONS:
+            reason = OTHER_REASONS  # a reason can name a value of the file's: their kinds are bounded here
+        self.skip_counts[reason] = self.skip_counts.get(reason, 0) + 1
 
     def build(self, path: Path, fmt: TranscriptFormat, session_override: str | None) -> Transcript:
         """The finished transcript; its session id is the override, the first seen, or the file stem."""
         chosen = session_override or self.first_session or path.stem
         session = session_key(chosen)
-        return Transcript(session_id=session, format=fmt, path=str(path), turns=self.turns, skipped=self.skipped)
+        return Transcript(
+            session_id=session,
+            format=fmt,
+            path=str(path),
+            turns=self.turns,
+            skipped=self.skipped,
+            skip_counts=self.skip_counts,
+        )
 
     def _unique(self, turn_id: str, line: int | None, index: int) -> str:
         # Real files repeat uuids (resumed or hand-edited sessions); evidence must

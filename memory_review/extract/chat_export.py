@@ -31,6 +31,7 @@ from pathlib import Path
 
 from memory_review.extract.builder import TurnSink
 from memory_review.extract.formats import TurnBlock, text_lines
+from memory_review.extract.textutil import fence_after
 from memory_review.extract.transcript import Role, TurnSource
 from memory_review.integrations.agents import cut_outermost
 
@@ -63,7 +64,6 @@ _ACTION = re.compile(
     r"|Read (?:terminal|URL|resource|page)|Ran (?:terminal )?command|Analyzed \[|Running MCP tool|MCP Tool"
     r"|Planned for action|Opened the URL|Read browser page|Edited \[)"
 )
-_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 # What others put at the head of the person's turn: an exporter's timestamp, Claude Code's hooks' opened file.
 _NOT_TYPED = re.compile(
     r"^(?:> ?)?(?:\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}[ ,T]{0,3}(?:[AP]M|上午|下午)? ?\d{1,2}:\d{2}(?::\d{2})?(?: ?[AP]M)?"
@@ -136,7 +136,7 @@ def _line(sink: TurnSink, reading: _Reading, number: int, line: str) -> None:
     if reading.block.source == "tool-output" and reading.action_open:
         reading.action_open = not line.rstrip().endswith("*")
     elif reading.block.role == "assistant":
-        reading.fence = _fence_after(line, reading.fence)
+        reading.fence = fence_after(line, reading.fence)
     reading.block.lines.append(line)
     if line.strip():
         reading.separated = line.strip() == "---"
@@ -162,10 +162,11 @@ def _marker(line: str, reading: _Reading) -> tuple[Role, TurnSource, str] | None
     person = _SPECSTORY_USER.match(line) or _USER.match(line) or _BARE_USER.match(line)
     if person and agents_turn:
         # The agent writes Markdown: a "## Prompt" or "**User**" of its own is its text. Only a line written the way
-        # the exporter wrote the agent's own turn line ends the turn, a bold one only after the exporter's "---"
-        # (review of session 33); and the ChatGPT exporter's shifted "Prompt" after a "Response" of only "Thought
-        # for …" is the agent's answer.
-        if _style(line) != reading.style or (_BARE_USER.match(line) and not reading.separated):
+        # the exporter wrote the agent's own turn line ends the turn, a bold one (review of session 33) or SpecStory's
+        # (session 37's) only after the exporter's "---"; and the ChatGPT exporter's shifted "Prompt" after a
+        # "Response" of only "Thought for …" is the agent's answer.
+        separator_wanted = _BARE_USER.match(line) or _SPECSTORY_USER.match(line)
+        if _style(line) != reading.style or (separator_wanted and not reading.separated):
             return None
         if line.startswith("## Prompt") and _only_thoughts(reading.block.lines):
             return ("assistant", "assistant", reading.style)
@@ -180,18 +181,6 @@ def _marker(line: str, reading: _Reading) -> tuple[Role, TurnSource, str] | None
 def _only_thoughts(lines: list[str]) -> bool:
     said = [line.strip() for line in lines if line.strip()]
     return len(said) <= 1 and all(line.startswith("Thought for ") for line in said)
-
-
-def _fence_after(line: str, fence: tuple[str, int] | None) -> tuple[str, int] | None:
-    """The open fence after ``line``: CommonMark's, closed only by the same character, at least as long, alone."""
-    opened = _FENCE_OPEN.match(line)
-    if opened is None:
-        return fence
-    run, info = opened.group(1), opened.group(2)
-    if fence is None:
-        return None if run[0] == "`" and "`" in info else (run[0], len(run))
-    closes = run[0] == fence[0] and len(run) >= fence[1] and not info.strip()
-    return None if closes else fence
 
 
 def _flush(sink: TurnSink, block: TurnBlock) -> None:

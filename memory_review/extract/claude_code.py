@@ -18,6 +18,7 @@ The same records are accepted as JSON Lines, as one JSON array, or as simonw's
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,10 +43,10 @@ _WRAPPER = re.compile(
     r"|Caveat: The messages below were generated"
     r"|\[Request interrupted by user)"
 )
-_REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
+_REMINDER = ("<system-reminder>", "</system-reminder>")
 # A custom or built-in command the person ran: its name, its message and the words typed after it, in any order
 _COMMAND = re.compile(r"^\s*<(?:command-name|command-message|command-args)>")
-_COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
+_COMMAND_ARGS = ("<command-args>", "</command-args>")
 
 
 def looks_like_record(value: Any) -> bool:
@@ -177,9 +178,9 @@ def _user_text(record: dict[str, Any], text: str) -> Piece:
         return ("user", "system", text)
     if _WRAPPER.match(text):
         # "/review From now on, squash-merge": the words after a command went to the model as the person typed them
-        typed = _COMMAND_ARGS.search(text) if _COMMAND.match(text) else None
-        if typed is not None and typed.group(1).strip():
-            return ("user", "user", typed.group(1).strip())
+        typed = next(iter(_tag_spans(text, *_COMMAND_ARGS)), None) if _COMMAND.match(text) else None
+        if typed is not None and text[typed[0] : typed[1]].strip():
+            return ("user", "user", text[typed[0] : typed[1]].strip())
         return ("user", "system", text)
     return ("user", "user", _without_reminders(text))
 
@@ -188,10 +189,27 @@ def _without_reminders(text: str) -> str:
     # The harness appends reminders to user text and tool results; they are neither.
     # Cut them out and join what is left by a blank line, so every
     # remaining line is still verbatim from the file.
-    if "<system-reminder>" not in text:
+    if _REMINDER[0] not in text:
         return text
-    segments = (segment.strip() for segment in _REMINDER.split(text))
+    kept, segments = 0, []
+    for start, end in _tag_spans(text, *_REMINDER):
+        segments.append(text[kept : start - len(_REMINDER[0])].strip())
+        kept = end + len(_REMINDER[1])
+    segments.append(text[kept:].strip())
     return "\n\n".join(segment for segment in segments if segment)
+
+
+def _tag_spans(text: str, opening: str, closing: str) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` of what each ``opening``…``closing`` pair holds, each opening closed by the first closing after
+    it, as a lazy ``.*?`` would pair them, in one pass: a pattern rescanned to the end of the text for every opening
+    left unclosed, and tool output can hold a megabyte of them (session 37's review: 1 MB took minutes)."""
+    position = 0
+    while (start := text.find(opening, position)) >= 0:
+        end = text.find(closing, start + len(opening))
+        if end < 0:
+            return  # no closing after this opening: none after any later one either
+        yield start + len(opening), end
+        position = end + len(closing)
 
 
 def _tool_result_text(content: Any) -> str:

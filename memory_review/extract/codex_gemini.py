@@ -66,7 +66,10 @@ _CODEX_TOOL_OUTPUT = frozenset({"function_call_output", "custom_tool_call_output
 # A skill's SKILL.md, which Codex puts in the user's slot when the person names it (`$release …`): someone's
 # instructions, often another repository's, not the person's words (Codex's own check is the "<skill" prefix)
 _CODEX_WRAPPER = re.compile(
-    r"^\s*(?:<(?:user_instructions|environment_context|turn_aborted|user_shell_command|INSTRUCTIONS)>"
+    r"^\s*(?:<(?:user_instructions|environment_context|turn_aborted|user_shell_command|INSTRUCTIONS|"
+    # a sub-agent's report and the editor's context, which Codex also writes as user-role messages that are not the
+    # person's (codex-rs contextual_user_message.rs, CONTEXTUAL_USER_FRAGMENTS; session 37's review)
+    r"subagent_notification|additional_context)>"
     r"|<skill\b|# AGENTS\.md instructions for )",
     re.IGNORECASE,
 )
@@ -155,8 +158,15 @@ def _codex_item(sink: TurnSink, raw: RawRecord, payload: dict[str, Any], timesta
     if mapped is None:
         sink.skip(f"Codex message with role {payload.get('role')!r}", line=raw.line, index=raw.index)
         return
-    text = _parts_text(payload.get("content"))
     role, source = mapped
+    parts = _part_texts(payload.get("content"))
+    harness = [part for part in parts if _CODEX_WRAPPER.match(part)] if source == "user" else []
+    if harness and len(harness) < len(parts):  # Codex tells each part apart: the person's, and the harness's
+        person = [part for part in parts if not _CODEX_WRAPPER.match(part)]
+        sink.add(turn_id, role, "\n\n".join(person), source, line=raw.line, timestamp=timestamp)
+        sink.add(f"{turn_id}:harness", role, "\n\n".join(harness), "system", line=raw.line, timestamp=timestamp)
+        return
+    text = "\n\n".join(parts)
     if source == "user" and _CODEX_WRAPPER.match(text):
         source = "system"  # the repository's AGENTS.md or the harness, in the user's slot
     sink.add(turn_id, role, text, source, line=raw.line, timestamp=timestamp)
@@ -225,11 +235,15 @@ def add_gemini_records(sink: TurnSink, records: Iterable[RawRecord]) -> None:
 
 
 def _rewind(messages: dict[str, tuple[int | None, dict[str, Any]]], message_id: str) -> None:
-    """Drop ``message_id`` and every later message; all of them when it is not there (as Gemini does)."""
-    ids = list(messages)
-    cut = ids.index(message_id) if message_id in messages else 0
-    for gone in ids[cut:]:
-        del messages[gone]
+    """Drop ``message_id`` and every later message; all of them when it is not there (as Gemini does).
+
+    From the end, one message at a time: copying and searching every id for each rewind made a file of re-adds and
+    rewinds quadratic (7 MB hung ``extract``, session 37's review)."""
+    if message_id not in messages:
+        messages.clear()
+        return
+    while messages and messages.popitem()[0] != message_id:
+        pass
 
 
 def _gemini_message(sink: TurnSink, index: int, message: Any, *, line: int | None = None) -> None:
@@ -287,11 +301,15 @@ def _gemini_tool_output(call: dict[str, Any]) -> str:
 
 
 def _parts_text(content: Any) -> str:
+    return "\n\n".join(_part_texts(content))
+
+
+def _part_texts(content: Any) -> list[str]:
     if isinstance(content, str):
-        return content
+        return [content]
     if isinstance(content, list):
-        return "\n\n".join(p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str))
-    return ""
+        return [p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)]
+    return []
 
 
 def _list(value: Any) -> list[Any]:

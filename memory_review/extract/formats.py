@@ -11,6 +11,7 @@ from typing import Any
 
 from memory_review.extract.builder import TurnSink
 from memory_review.extract.sources import RawRecord, decode_text_line, iter_lines
+from memory_review.extract.textutil import fence_after
 from memory_review.extract.transcript import Role, TurnSource
 
 _ROLES: dict[str, tuple[Role, TurnSource]] = {
@@ -86,13 +87,18 @@ def read_aider(path: Path, sink: TurnSink) -> None:
     """Split aider's history into sessions and user / tool-output / assistant turns."""
     session: str | None = None
     block: TurnBlock | None = None
+    fence: tuple[str, int] | None = None  # a code fence the agent's answer opened: its "####" lines are its own
     for number, line in text_lines(path, sink):
         header = AIDER_HEADER.match(line)
         if header:
             _flush_aider(sink, block, session)
-            block, session = None, _aider_session(header.group("when"))
+            block, session, fence = None, _aider_session(header.group("when")), None
             continue
         role, source, content = _aider_line(line)
+        if fence is not None and block is not None and block.role == "assistant":
+            role, source, content = "assistant", "assistant", line  # session 37's review: a "####" comment in code
+        if role == "assistant":
+            fence = fence_after(line, fence)
         if block is None or (block.role, block.source) != (role, source):
             _flush_aider(sink, block, session)
             block = TurnBlock(role, source, number)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import codecs
 import itertools
+import re
 from pathlib import Path
 from typing import cast
 
@@ -94,13 +95,19 @@ def _json_or_fail(path: Path) -> JsonSource:
     return source
 
 
+_JSON_OPENING = re.compile(r'\{|\[\s*[\[{"]')
+
+
 def _detect(path: Path) -> tuple[TranscriptFormat, JsonSource | None]:
     text = _head_text(path)
     if text.lstrip()[:1] in ("[", "{"):
         source = open_json(path)
         if source is not None:
             return _json_format(path, source), source
-        if text.lstrip()[:1] == "{":  # read as text, a session's every record would be one turn of the person's
+        # Read as text, a session's every record would be one turn of the person's: an object, or an array of
+        # objects, arrays or strings (a session saved as one array and cut short; session 37's review); "[1] …" or
+        # "[TODO] …" is still text.
+        if _JSON_OPENING.match(text.lstrip()):
             raise ValidationError("looks like JSON but does not parse (cut short, or nested too deep)", path=path)
     lines = text.splitlines()
     if any(formats.AIDER_HEADER.match(line) for line in lines):

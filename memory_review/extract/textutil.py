@@ -28,6 +28,7 @@ _LEADING_NOISE = re.compile(
     rf"(?:[-*+•]\s+|\d{{1,3}}[.)]\s+|#{{1,6}}\s+|[{_PICTOGRAPH}][\ufe0f\u200d\U0001f3fb-\U0001f3ff]*\s*)+"
 )
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
+_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _WORD = re.compile(r"[a-z0-9][a-z0-9+#]*(?:['’][a-z]+)?")
@@ -306,3 +307,15 @@ def slug(prefix: str, text: str, *, ignore: frozenset[str] = frozenset(), max_wo
     if has_cjk(text) or not picked:
         parts.append(hashlib.sha256(normalize(text).encode()).hexdigest()[:8])
     return "-".join(parts)[:64].rstrip("-")
+
+
+def fence_after(line: str, fence: tuple[str, int] | None) -> tuple[str, int] | None:
+    """The open fence after ``line``: CommonMark's, closed only by the same character, at least as long, alone."""
+    opened = _FENCE_OPEN.match(line)
+    if opened is None:
+        return fence
+    run, info = opened.group(1), opened.group(2)
+    if fence is None:
+        return None if run[0] == "`" and "`" in info else (run[0], len(run))
+    closes = run[0] == fence[0] and len(run) >= fence[1] and not info.strip()
+    return None if closes else fence

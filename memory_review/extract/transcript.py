@@ -55,6 +55,13 @@ class Turn(Strict):
         return self.source == "user" and not self.is_sidechain
 
 
+# A file of a million unusable lines kept a model object for each (3 GB for 10 MB, session 37's review): the first
+# thousand are kept to report, and every one is counted by its reason, of which a few dozen kinds are told apart.
+MAX_SKIPPED_KEPT = 1_000
+MAX_SKIP_REASONS = 64
+OTHER_REASONS = "other reasons"
+
+
 class SkippedRecord(Strict):
     """A record a reader could not use; kept so nothing is dropped in silence."""
 
@@ -71,6 +78,8 @@ class Transcript(Strict):
     path: str | None = None
     turns: list[Turn]
     skipped: list[SkippedRecord] = Field(default_factory=list)
+    """The first :data:`MAX_SKIPPED_KEPT` records skipped, for the report; ``skip_counts`` counts them all."""
+    skip_counts: dict[str, int] = Field(default_factory=dict)
 
     def session_of(self, turn: Turn) -> str:
         """The session a turn belongs to (its own, else the transcript's)."""
@@ -94,5 +103,11 @@ def merge_transcripts(transcripts: list[Transcript]) -> Transcript:
         turn.model_copy(update={"session_id": transcript.session_of(turn), "index": position})
         for position, (transcript, turn) in enumerate((t, turn) for t in transcripts for turn in t.turns)
     ]
-    skipped = [record for transcript in transcripts for record in transcript.skipped]
-    return Transcript(session_id=first.session_id, format=first.format, path=None, turns=turns, skipped=skipped)
+    skipped = [record for transcript in transcripts for record in transcript.skipped][:MAX_SKIPPED_KEPT]
+    counts: dict[str, int] = {}
+    for transcript in transcripts:
+        for reason, count in transcript.skip_counts.items():
+            counts[reason] = counts.get(reason, 0) + count
+    return Transcript(
+        session_id=first.session_id, format=first.format, path=None, turns=turns, skipped=skipped, skip_counts=counts
+    )

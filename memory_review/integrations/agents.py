@@ -117,21 +117,17 @@ def cut_spans(text: str, opening: str, closing: str, *, whole_lines: bool = Fals
 
 
 def cut_outermost(text: str, opening: str, closing: str, *, whole_lines: bool = False) -> list[str]:
-    """The pieces of ``text`` left when each span from an ``opening`` to the first ``closing`` after it (or to the end)
-    is cut out: for what is never the person's inside (a file Gemini appends, an IDE's details), so a marker inside
-    it is its text too (review of session 33)."""
-    pieces: list[str] = []
-    kept = 0
+    """The pieces of ``text`` left when the span from its first ``opening`` to its last ``closing`` (or to the end) is
+    cut out: for what is never the person's inside and comes last in the message (a file Gemini appends, an IDE's
+    details), so a marker inside it is its text too (review of session 33), a closing one included: a repository's
+    file that holds the closing line must not hand what follows it to the person (session 37's review)."""
     start = _marker(text, opening, 0, whole_lines)
-    while start >= 0:
-        pieces.append(text[kept:start])
-        close = _marker(text, closing, start + len(opening), whole_lines)
-        if close < 0:
-            return pieces
-        kept = close + len(closing)
-        start = _marker(text, opening, kept, whole_lines)
-    pieces.append(text[kept:])
-    return pieces
+    if start < 0:
+        return [text]
+    close = _last_marker(text, closing, start + len(opening), whole_lines)
+    if close < 0:
+        return [text[:start]]
+    return [text[:start], text[close + len(closing) :]]
 
 
 def _marker(text: str, marker: str, at: int, whole_lines: bool) -> int:
@@ -139,6 +135,14 @@ def _marker(text: str, marker: str, at: int, whole_lines: bool) -> int:
     found = text.find(marker, at)
     while whole_lines and found >= 0 and not _is_line(text, found, len(marker)):
         found = text.find(marker, found + 1)
+    return found
+
+
+def _last_marker(text: str, marker: str, at: int, whole_lines: bool) -> int:
+    """The last ``marker`` at or after ``at`` (-1: none); with ``whole_lines``, only one that is a line of its own."""
+    found = text.rfind(marker, at)
+    while whole_lines and found >= 0 and not _is_line(text, found, len(marker)):
+        found = text.rfind(marker, at, found + len(marker) - 1)
     return found
 
 

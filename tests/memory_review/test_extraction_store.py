@@ -174,3 +174,18 @@ def test_the_hooks_keep_a_discard_a_model_rewords(ws: Workspace) -> None:
     assert by_hook.proposed == [] and by_hook.skipped_duplicates == 1
     by_hand = propose_findings(ws, reworded, transcript=transcript)  # `extract` run by a person still shows it
     assert len(by_hand.proposed) == 1
+
+
+def test_one_run_proposes_at_most_as_many_as_propose_takes_and_the_next_run_the_rest(
+    ws: Workspace, tmp_path: Path
+) -> None:
+    """Session 37's review: a committed transcript of 20,000 distinct rules filled the queue in one run."""
+    from memory_review.limits import MAX_PROPOSALS_PER_CALL
+
+    path = tmp_path / "many.jsonl"
+    rules = [f"Always use tool{i} for the build step{i}." for i in range(MAX_PROPOSALS_PER_CALL + 30)]
+    path.write_text("".join(json.dumps({"role": "user", "content": rule}) + "\n" for rule in rules))
+    first = ws.extract([path])
+    assert len(first.proposed) == MAX_PROPOSALS_PER_CALL and first.not_proposed == 30
+    second = ws.extract([path])
+    assert len(second.proposed) == 30 and second.not_proposed == 0

@@ -284,6 +284,9 @@ SECRETS = [
     ("the staging password=hunter2 for now", "hunter2", "password"),
     ('DB_PASSWORD: "correct horse battery"', "correct horse battery", "password"),
     ("my password is Tr0ub4dor&3.", "Tr0ub4dor&3.", "password"),
+    # a command's flag (session 37's review)
+    ("Always pass --password 'Tr0ub4dor&3xyz' to the deploy script.", "Tr0ub4dor&3xyz", "password"),
+    ("run psql --db-password s3cret9 --host db", "s3cret9", "password"),
     (
         "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
         "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
@@ -313,6 +316,8 @@ NOT_SECRETS = [
     "password: Optional[str] = None",
     "Password hashing uses argon2id.",
     "Reset password: click the link in the email.",
+    "The --password flag is required.",
+    "run it with --password -v",
     "Rotate the API key every 90 days.",
     "Tokens are stored in the OS keychain, never in files.",
     "key: use_pep8_naming_conventions_everywhere",
