@@ -245,6 +245,12 @@ def run_extractor(
 def _failure_said(extractor: str, result: ModelExtraction) -> str | None:
     failure = result.failure
     said = []
+    if result.unsupported:  # what the model proposed from words that were not the person's is worth a look
+        count, names = len(result.unsupported), "; ".join(result.unsupported[:3])
+        said.append(
+            f"{extractor} extractor proposed {count} item{'s' if count > 1 else ''} no sentence the person said backs, "
+            f"dropped ({names}{'; …' if count > 3 else ''})"
+        )
     if result.passed_over:
         count = len(result.passed_over)
         said.append(

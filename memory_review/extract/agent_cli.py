@@ -46,6 +46,8 @@ from memory_review.models import utc_now
 
 MAX_OUTPUT_BYTES = 4 * 1024 * 1024
 MAX_STDERR_BYTES = 64 * 1024
+# Once the CLI has exited (or been stopped), how long its pipes may take to give what is left in them.
+PIPE_GRACE = 2.0
 NESTED_ENV = "MEMORY_REVIEW_NESTED"
 GEMINI_INSTRUCTION = "Follow the instructions given above on standard input."
 OBJECT_TRIES = 20
@@ -139,39 +141,41 @@ def run(
 
 
 def _collect(child: subprocess.Popen[bytes], stdin: bytes, timeout: float) -> tuple[bytes, bytes, int] | ModelFailure:
-    expired = threading.Event()
-
-    def expire() -> None:
-        expired.set()
-        _kill(child)
-
-    timer = threading.Timer(timeout, expire)
-    timer.daemon = True
-    stderr: list[bytes] = []
+    """Feed, read and wait for ``child`` within ``timeout``. Its pipes are read on threads and the wait, not the
+    reads, keeps the deadline: a descendant that left the CLI's group can hold them open for ever (session 37's
+    review), and when the CLI has exited, what it wrote is in the pipes already."""
     stdout_read: list[bytes] = []
-    helpers = [
-        threading.Thread(target=_feed, args=(child.stdin, stdin), daemon=True),
+    stderr: list[bytes] = []
+    too_much = threading.Event()
+
+    def read_stdout() -> None:
+        if _read_capped(child.stdout, MAX_OUTPUT_BYTES, stdout_read) is None:
+            too_much.set()
+            _kill(child)
+
+    feeder = threading.Thread(target=_feed, args=(child.stdin, stdin), daemon=True)
+    readers = [
+        threading.Thread(target=read_stdout, daemon=True),
         threading.Thread(target=_drain, args=(child.stderr, stderr, MAX_STDERR_BYTES), daemon=True),
     ]
-    timer.start()
-    for helper in helpers:
-        helper.start()
+    for thread in (feeder, *readers):
+        thread.start()
     try:
-        stdout = _read_capped(child.stdout, MAX_OUTPUT_BYTES, stdout_read)
-        if stdout is None:
-            _kill(child)
-        code = child.wait()
+        code = child.wait(timeout=timeout)
+        expired = False
+    except subprocess.TimeoutExpired:
+        expired = True
     finally:
-        timer.cancel()
-        _kill(child)  # anything it left behind in its group goes too
-        for helper in helpers:
-            helper.join(timeout=5)
-    if expired.is_set():
+        _kill(child)  # its group: anything it left behind goes too
+    for thread in readers:
+        thread.join(timeout=PIPE_GRACE)  # a reader still blocked is left, a daemon, with what it read kept
+    if expired:
+        code = child.wait()
         last = _last_words(b"".join(stdout_read), b"".join(stderr))
         return _failure("timeout", f"no answer within {timeout:g}s; the CLI was stopped{last}")
-    if stdout is None:
+    if too_much.is_set():
         return _failure("bad-response", f"the CLI wrote more than {MAX_OUTPUT_BYTES} bytes; it was stopped")
-    return stdout, b"".join(stderr), code
+    return b"".join(stdout_read), b"".join(stderr), code
 
 
 def _feed(pipe: IO[bytes] | None, data: bytes) -> None:
@@ -189,11 +193,16 @@ def _feed(pipe: IO[bytes] | None, data: bytes) -> None:
 
 
 def _drain(pipe: IO[bytes] | None, into: list[bytes], cap: int) -> None:
+    """Read ``pipe`` to its end keeping its last ``cap`` bytes in ``into``: a CLI's error report comes last, after
+    any warnings (session 37's review: the first 64 KB of a long stderr hid Gemini's)."""
     kept = 0
     while pipe is not None and (chunk := pipe.read(65536)):
-        if kept < cap:
-            into.append(chunk[: cap - kept])
-            kept += len(into[-1])
+        into.append(chunk)
+        kept += len(chunk)
+        while kept - len(into[0]) >= cap:
+            kept -= len(into.pop(0))
+    if kept > cap:
+        into[0] = into[0][kept - cap :]
 
 
 def _read_capped(pipe: IO[bytes] | None, cap: int, chunks: list[bytes]) -> bytes | None:

@@ -315,10 +315,12 @@ class _Run:
 
 
 def _model_name(reported: str | None) -> str | None:
-    # The CLI's own report is another program's output: one short line or nothing.
+    # The CLI's own report is another program's output: one short line of printable characters, or nothing (an escape
+    # sequence in it reached the reviewer's terminal through the proposer and the rationale, session 37's review).
     if not reported:
         return None
-    line = reported.splitlines()[0].strip()[:MAX_PROPOSER_MODEL_CHARS] if reported.strip() else ""
+    printable = "".join(c for c in reported[: MAX_PROPOSER_MODEL_CHARS * 4] if c.isprintable() or c in "\n\r")
+    line = printable.splitlines()[0].strip()[:MAX_PROPOSER_MODEL_CHARS] if printable.strip() else ""
     return line or None
 
 
@@ -393,10 +395,11 @@ def _supported(
     transcript: Transcript, turns: list[Turn], items: list[ModelItem], label: str
 ) -> tuple[list[Finding], list[str]]:
     """The items a user sentence backs, as findings; the names of those none backs."""
-    sentences = [(turn, turn.text[s:e]) for turn in turns for s, e in sentence_spans(turn.text)]
+    sentences = [(turn, text) for turn in turns for text in _sentences_sent(turn)]
+    bags = [tokens(text) for _, text in sentences]  # once, not once per item (session 37's review)
     findings, unsupported = [], []
     for item in items:
-        support = _best_sentence(item, sentences)
+        support = _best_sentence(item, sentences, bags)
         if support is None:
             unsupported.append(item.name)
             continue
@@ -404,9 +407,21 @@ def _supported(
     return findings, unsupported
 
 
-def _best_sentence(item: ModelItem, sentences: list[tuple[Turn, str]]) -> tuple[Turn, str] | None:
+def _sentences_sent(turn: Turn) -> list[str]:
+    """The sentences of ``turn`` the model was shown: of a long one, those of its two ends (:func:`_entry`), with room
+    for what redaction changed; its middle, a megabyte of paste perhaps, was never sent."""
+    text = turn.text
+    if len(text) <= 2 * MAX_TURN_CHARS:
+        return [text[start:end] for start, end in sentence_spans(text)]
+    ends = (text[:MAX_TURN_CHARS], text[-MAX_TURN_CHARS:])
+    return [part[start:end] for part in ends for start, end in sentence_spans(part)]
+
+
+def _best_sentence(
+    item: ModelItem, sentences: list[tuple[Turn, str]], bags: list[frozenset[str]]
+) -> tuple[Turn, str] | None:
     wanted = (tokens(item.description), tokens(item.body))
-    scored = [(max(overlap(bag, tokens(text)) for bag in wanted), -index) for index, (_, text) in enumerate(sentences)]
+    scored = [(max(overlap(want, bag) for want in wanted), -index) for index, bag in enumerate(bags)]
     score, negative_index = max(scored, default=(0.0, 0))
     return sentences[-negative_index] if score >= MIN_SUPPORT else None
 

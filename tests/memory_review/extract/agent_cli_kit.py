@@ -11,6 +11,8 @@ Each stand-in reads its whole stdin, records the call (argv, stdin, cwd, the nes
   ``"say": "..."`` it first writes that to stdout (what a real CLI printed before it hung);
 * ``{"delay": 2, "answer": ...}`` — answers after a while (``overlap`` in a call says another was running);
 * ``{"huge": 20000000}`` — writes that many bytes;
+* ``{"escape": 600, ...}`` / ``{"linger": 30, ...}`` — first starts a child that keeps its stdout open and sleeps,
+  in a session of its own (out of reach of the CLI's group) or in the CLI's group;
 * ``{"per_call": [scenario, ...]}`` — the n-th call acts out the n-th scenario (the last for later calls);
 * ``{"when": [[text, scenario], ...], "otherwise": scenario}`` — the first scenario whose text the prompt holds
   (what a model says depends on what it is asked).
@@ -50,6 +52,12 @@ if "per_call" in s:  # the n-th call acts out the n-th scenario (the last one fo
 if "when" in s:  # the first scenario whose text the prompt holds
     asked = data.decode("utf-8", "replace")
     s = next((then for text, then in s["when"] if text in asked), s["otherwise"])
+for key, own_session in (("escape", True), ("linger", False)):  # a descendant that keeps stdout open
+    if key in s:
+        kept = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(%d)" % s[key]],
+                                start_new_session=own_session)
+        with open(os.path.join(here, key + ".pid"), "w") as f:
+            f.write(str(kept.pid))
 if "delay" in s:
     time.sleep(s["delay"])
 if not overlap:

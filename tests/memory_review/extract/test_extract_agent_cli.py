@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -231,3 +233,34 @@ def test_the_config_file_and_the_hook_choice(tmp_path: Path) -> None:
     (tmp_path / "config.json").write_text("{not json", encoding="utf-8")
     with pytest.raises(ValidationError):
         read_config(tmp_path)
+
+
+def test_a_descendant_that_left_the_clis_group_cannot_hold_the_deadline(tmp_path: Path, session: Path) -> None:
+    """Session 37's review: a child in a session of its own kept stdout open, and the read waited for it forever."""
+    stand_in = make_stand_in(tmp_path / "bin", "claude")
+    stand_in.act(escape=120, sleep=600)
+    config = CliConfig(agent="claude", program=str(stand_in.program), timeout=1.5)
+    try:
+        result = extract_with_agent_cli(read_transcript(session), config)
+        assert result.failure is not None and result.failure.kind == "timeout", result.failure
+    finally:
+        os.kill(int((stand_in.folder / "escape.pid").read_text()), signal.SIGKILL)
+
+
+def test_an_answer_is_kept_when_a_child_in_the_clis_group_keeps_stdout_open(tmp_path: Path, session: Path) -> None:
+    stand_in = make_stand_in(tmp_path / "bin", "claude")
+    stand_in.act(linger=120, answer=json.dumps([ITEMS[1]]))
+    config = CliConfig(agent="claude", program=str(stand_in.program), timeout=60)
+    result = extract_with_agent_cli(read_transcript(session), config)
+    assert result.failure is None and [f.memory.id for f in result.findings] == ["pref-pnpm"]
+    assert not pid_alive(int((stand_in.folder / "linger.pid").read_text()))  # the group went with the CLI
+
+
+def test_the_end_of_a_long_stderr_is_what_is_read(tmp_path: Path, session: Path) -> None:
+    stand_in = make_stand_in(tmp_path / "bin", "gemini")
+    warning = "(node:1) [DEP0040] DeprecationWarning: The punycode module is deprecated.\n"
+    report = json.dumps({"error": {"type": "AuthError", "message": "Please set an Auth method", "code": 41}})
+    stand_in.act(exit=41, stderr=warning * 2_000 + report + "\n")
+    config = CliConfig(agent="gemini", program=str(stand_in.program), timeout=60)
+    result = extract_with_agent_cli(read_transcript(session), config)
+    assert result.failure is not None and "Please set an Auth method" in result.failure.message

@@ -130,3 +130,27 @@ def test_a_long_history_is_read_in_several_calls_and_says_so(project, claude_ses
     assert "batch 2 of 2: " in summary["failure"] and "what batch 1 found is kept" in summary["failure"]
     [entry] = json.loads(_run(["hook", "errors", "--json"], root, env).stdout)
     assert entry["message"] == summary["failure"]
+
+
+def test_items_no_sentence_of_the_persons_backs_are_named_not_dropped_in_silence(
+    project, claude_session, tmp_path: Path
+) -> None:
+    """ADR 0026 says they are listed; session 37's review found them in no output."""
+    root, env = project
+    stand_in = make_stand_in(tmp_path / "bin", "claude")
+    invented = {
+        "name": "deploy-fridays",
+        "type": "convention",
+        "scope": "project",
+        "description": "Deploy on Fridays",
+        "body": "Deploy on Fridays.",
+    }
+    stand_in.act(answer=json.dumps([*ANSWER, invented]))
+    session = claude_session(("user", "Never mock the database in tests, use the test container."))
+    done = _run(
+        ["extract", str(session), "--extractor", "claude", "--json"],
+        root,
+        {**env, "MEMORY_REVIEW_CLAUDE_CLI": str(stand_in.program)},
+    )
+    summary = json.loads(done.stdout)
+    assert len(summary["proposed"]) == 1 and "deploy-fridays" in summary["failure"]

@@ -46,6 +46,7 @@ class Reply:
     body: Any = None
     delay: float = 0.0
     headers: dict[str, str] = field(default_factory=dict)
+    trickle: float = 0.0  # seconds between the body's bytes, sent one at a time
 
 
 @dataclass
@@ -85,7 +86,12 @@ def running_endpoint() -> Iterator[FakeEndpoint]:
                     self.send_header(name, value)
                 self.send_header("Content-Length", str(len(raw)))
                 self.end_headers()
-                self.wfile.write(raw)
+                if not reply.trickle:
+                    self.wfile.write(raw)
+                for byte in raw if reply.trickle else b"":
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                    time.sleep(reply.trickle)
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client gave up (the timeout test); nothing left to answer
 
@@ -281,6 +287,13 @@ def test_a_slow_endpoint_times_out(endpoint: FakeEndpoint) -> None:
     result = extract_with_model(transcript(), config=config(endpoint, timeout=0.2))
     # A timeout, not the reply the endpoint sends a second later: the client gave up at its deadline.
     assert result.failure is not None and result.failure.kind == "timeout"
+
+
+def test_an_endpoint_that_trickles_its_reply_times_out_at_the_deadline(endpoint: FakeEndpoint) -> None:
+    """Session 37's review: the timeout bounded each read, and a byte every fraction of a second never tripped it."""
+    endpoint.replies.append(Reply(body=b" " * 400 + b"{}", trickle=0.05))  # 20 s in all, then a reply read whole
+    result = extract_with_model(transcript(), config=config(endpoint, timeout=0.5))
+    assert result.failure is not None and result.failure.kind == "timeout"  # before: the whole reply, a bad one
 
 
 def test_an_unreachable_endpoint_is_a_failure_not_an_exception() -> None:
