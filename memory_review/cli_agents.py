@@ -108,7 +108,7 @@ def _install_arguments(p, *, with_command: bool = True) -> None:
             dest="command_line",
             metavar="CMD",
             help="what the agent runs (default: memory-review hook AGENT, by full path when memory-review is "
-            "not on PATH); it must run memory-review by a path, or PYTHON -m memory_review, and end in "
+            "not on PATH); it must run memory-review by its full path, or PYTHON -P -m memory_review, and end in "
             "'hook AGENT', which is how install and uninstall find it again",
         )
         p.add_argument(

@@ -354,6 +354,9 @@ def render_extract(summary, args) -> str:
         lines.append(f"  {summary.other_projects} prompt(s) of other projects in it, not read")
     if summary.failure:
         lines.append(f"  warning: {summary.failure}")
+    if summary.unsupported:
+        names = ", ".join(summary.unsupported[:5]) + (", …" if len(summary.unsupported) > 5 else "")
+        lines.append(f"  dropped {len(summary.unsupported)} the model proposed that nothing you said backs: {names}")
     if summary.not_proposed:
         most = len(summary.proposed)
         lines.append(f"  {summary.not_proposed} more not proposed (one run proposes at most {most}): run it again")

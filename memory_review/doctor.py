@@ -132,6 +132,7 @@ def _claude_code(ws: Workspace, env: Mapping[str, str]) -> list[Check]:
 
 
 def _agent_hooks(ws: Workspace, env: Mapping[str, str], agent: str, scopes: tuple[str, ...]) -> list[Check]:
+    from memory_review.integrations.claude_settings import reads_the_project_first
     from memory_review.integrations.install import settings_path
 
     checks = []
@@ -144,7 +145,17 @@ def _agent_hooks(ws: Workspace, env: Mapping[str, str], agent: str, scopes: tupl
             checks.append(Check(f"{agent} ({scope})", False, f"{path}: {commands}"))
             continue
         broken = [c for c in commands if _runs(c) is None]
-        if broken:
+        unsafe = [c for c in commands if reads_the_project_first(c)]
+        if unsafe:
+            checks.append(
+                Check(
+                    f"{agent} ({scope})",
+                    False,
+                    f"{path}: the hook runs `{unsafe[0]}`, which imports from the project it runs in",
+                    f"run `memory-review install {agent} --{scope}` again (it writes `python -P`)",
+                )
+            )
+        elif broken:
             checks.append(
                 Check(
                     f"{agent} ({scope})",

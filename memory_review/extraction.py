@@ -62,6 +62,9 @@ class ExtractSummary:
     """Prompts of other projects in a prompt history, skipped unread (ADR 0072)."""
     not_proposed: int = 0
     """New findings past what one run proposes (``MAX_PROPOSALS_PER_CALL``, as ``propose``): run it again for them."""
+    unsupported: list[str] = field(default_factory=list)
+    """The names of a model's items no sentence of the person's backs, dropped (ADR 0026): not a failure, but what a
+    model made of words that were not the person's is worth a look (session 37's review found them said nowhere)."""
 
 
 def extract_transcript(
@@ -96,9 +99,11 @@ def extract_transcript(
         except StorageError as exc:  # e.g. no project store yet: the failure is still said, and why it is not kept
             failure = f"{failure}; {exc.message}"
     source = ", ".join(str(p) for p in paths)
-    return propose_findings(
+    summary = propose_findings(
         ws, run.findings, transcript=transcript, failure=failure, source=source, proposer=run.proposer
     )
+    summary.unsupported = run.unsupported
+    return summary
 
 
 def record_failure(ws: Workspace, transcript: Transcript, failure: str, *, agent: str = "extract") -> None:
@@ -212,6 +217,7 @@ class ExtractorRun:
     proposer: Proposer
     read_to: int
     failure: str | None = None
+    unsupported: list[str] = field(default_factory=list)  # a model's items no sentence of the person's backs
 
 
 def run_extractor(
@@ -239,18 +245,14 @@ def run_extractor(
     else:
         raise ValidationError(f"unknown extractor {extractor!r}; use one of {', '.join(EXTRACTORS)}")
     failure = _failure_said(extractor, result)
-    return ExtractorRun(result.findings, result.proposer, failure=failure, read_to=result.read_to)
+    return ExtractorRun(
+        result.findings, result.proposer, failure=failure, read_to=result.read_to, unsupported=result.unsupported
+    )
 
 
 def _failure_said(extractor: str, result: ModelExtraction) -> str | None:
     failure = result.failure
     said = []
-    if result.unsupported:  # what the model proposed from words that were not the person's is worth a look
-        count, names = len(result.unsupported), "; ".join(result.unsupported[:3])
-        said.append(
-            f"{extractor} extractor proposed {count} item{'s' if count > 1 else ''} no sentence the person said backs, "
-            f"dropped ({names}{'; …' if count > 3 else ''})"
-        )
     if result.passed_over:
         count = len(result.passed_over)
         said.append(

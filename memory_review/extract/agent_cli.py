@@ -196,7 +196,7 @@ def _drain(pipe: IO[bytes] | None, into: list[bytes], cap: int) -> None:
     """Read ``pipe`` to its end keeping its last ``cap`` bytes in ``into``: a CLI's error report comes last, after
     any warnings (session 37's review: the first 64 KB of a long stderr hid Gemini's)."""
     kept = 0
-    while pipe is not None and (chunk := pipe.read(65536)):
+    while pipe is not None and (chunk := _read_some(pipe)):
         into.append(chunk)
         kept += len(chunk)
         while kept - len(into[0]) >= cap:
@@ -205,10 +205,19 @@ def _drain(pipe: IO[bytes] | None, into: list[bytes], cap: int) -> None:
         into[0] = into[0][kept - cap :]
 
 
+def _read_some(pipe: IO[bytes]) -> bytes:
+    # What the pipe holds now, not a buffer's worth: a buffered read of 64 KB waits for it all or the end, and a
+    # descendant holding the pipe open kept a finished answer in the buffer (session 37's re-review).
+    try:
+        return os.read(pipe.fileno(), 65536)
+    except OSError:
+        return b""
+
+
 def _read_capped(pipe: IO[bytes] | None, cap: int, chunks: list[bytes]) -> bytes | None:
     """All of ``pipe`` up to ``cap`` bytes (kept in ``chunks`` as they come); None as soon as it holds more."""
     size = 0
-    while pipe is not None and (chunk := pipe.read(65536)):
+    while pipe is not None and (chunk := _read_some(pipe)):
         size += len(chunk)
         if size > cap:
             return None

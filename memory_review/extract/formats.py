@@ -84,10 +84,17 @@ class TurnBlock:
 
 
 def read_aider(path: Path, sink: TurnSink) -> None:
-    """Split aider's history into sessions and user / tool-output / assistant turns."""
+    """Split aider's history into sessions and user / tool-output / assistant turns.
+
+    Aider writes each line the person typed as ``#### …`` ending in two spaces, and the model's answer as it came,
+    where a ``####`` heading or code comment can stand (session 37's review). Once a file shows aider's two spaces,
+    a ``####`` line without them is the agent's; before that (a file whose trailing spaces were stripped), only one
+    inside a code fence the agent opened is, and a line in the person's form ends that fence (an answer cut off
+    inside a fence must not take the person's later prompts)."""
     session: str | None = None
     block: TurnBlock | None = None
-    fence: tuple[str, int] | None = None  # a code fence the agent's answer opened: its "####" lines are its own
+    fence: tuple[str, int] | None = None  # a code fence the agent's answer opened
+    two_spaces = False  # this file keeps aider's own form of the person's lines
     for number, line in text_lines(path, sink):
         header = AIDER_HEADER.match(line)
         if header:
@@ -95,10 +102,15 @@ def read_aider(path: Path, sink: TurnSink) -> None:
             block, session, fence = None, _aider_session(header.group("when")), None
             continue
         role, source, content = _aider_line(line)
-        if fence is not None and block is not None and block.role == "assistant":
-            role, source, content = "assistant", "assistant", line  # session 37's review: a "####" comment in code
+        persons_form = role == "user" and line.endswith("  ")
+        two_spaces = two_spaces or persons_form
+        agents_answer = block is not None and block.role == "assistant"
+        if role == "user" and not persons_form and ((fence is not None and agents_answer) or two_spaces):
+            role, source, content = "assistant", "assistant", line
         if role == "assistant":
             fence = fence_after(line, fence)
+        elif role == "user":
+            fence = None
         if block is None or (block.role, block.source) != (role, source):
             _flush_aider(sink, block, session)
             block = TurnBlock(role, source, number)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import shlex
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -83,6 +84,24 @@ def is_ours(entry: Any) -> bool:
     except ValueError:
         return False
     return tuple(words[-2:]) in OUR_HOOK_ARGS and _is_our_program(words[:-2])
+
+
+# Python's flags that take no value, combined or alone, holding -P (no unsafe path) or -I (isolated, which implies it)
+_SAFE_PATH_FLAGS = re.compile(r"-[bBdEhiOqsSuvV]*[PI][bBdEhiIOPqsSuvV]*")
+
+
+def reads_the_project_first(command: str) -> bool:
+    """Whether a hook command of ours would import from the folder the agent runs it in (the project): ``python -m``
+    without ``-P`` or ``-I`` puts that folder first on ``sys.path``, and a relative program path is the project's own
+    file (ADR 0170)."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return False
+    program = words[:-2]
+    if len(program) >= 3 and program[-2] == "-m":
+        return not any(_SAFE_PATH_FLAGS.fullmatch(flag) for flag in program[1:-2])
+    return len(program) == 1 and program[0] != "memory-review" and not Path(program[0]).is_absolute()
 
 
 def _is_our_program(words: list[str]) -> bool:

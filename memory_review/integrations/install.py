@@ -49,6 +49,7 @@ from memory_review.integrations.claude_settings import (
     is_ours,
     merge_settings,
     programs_for,
+    reads_the_project_first,
     strip_settings,
 )
 from memory_review.paths import PROJECT_STORE_DIR
@@ -267,6 +268,8 @@ def install(
     only where one exists) and keeps it out of the project's branches (``.gitignore``). ``extractor``
     records the person's choice of extractor for the hooks in their user store (ADR 0026)."""
     target = locate(scope, ws.root, backups=ws.store_dir("user") / BACKUP_DIR, agent=agent)
+    if scope != "user":
+        _check_store_place(ws.store_dir("project"))
     result = install_claude_code(target, command=command, keep_auto_memory=keep_auto_memory, agent=agent)
     if extractor is not None:
         from memory_review.extract.cli_config import set_hook_extractor
@@ -282,6 +285,15 @@ def install(
         return result
     created = ws.init(("project",))["project"]
     return replace(result, store_created=created, gitignore=ws.ignore_project_store())
+
+
+def _check_store_place(folder: Path) -> None:
+    # A repository can commit a file or a link where the project store goes: refused before the settings change, not
+    # after (session 37's re-review)
+    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+        raise UnsafePathError(
+            "is not a folder of its own, so no project store can be made; nothing was changed", path=folder
+        )
 
 
 def uninstall(ws: Workspace, *, scope: SettingsScope = "project", agent: Agent = "claude-code") -> InstallResult:
@@ -339,7 +351,14 @@ def _check_command(command: str, agent: Agent) -> None:
             "uninstall know their entries by that shape",
             field="command",
             hint="a wrapper (uvx, env, global options) goes in a script named memory-review; "
-            f"or use PYTHON -m memory_review {' '.join(args)}",
+            f"or use PYTHON -P -m memory_review {' '.join(args)}",
+        )
+    if reads_the_project_first(command):
+        raise ValidationError(
+            "--command would run code from the project the agent works in: a relative path is the project's own "
+            "file, and `python -m` without -P puts the project first on sys.path",
+            field="command",
+            hint=f"name memory-review by its full path, or use PYTHON -P -m memory_review {' '.join(args)}",
         )
 
 
@@ -412,6 +431,8 @@ def _check_project_target(path: Path, real: Path, root: Path) -> None:
     for inside in (".git", PROJECT_STORE_DIR):
         if real.is_relative_to(root / inside):
             raise UnsafePathError(f"resolves into the project's {inside} ({real}); nothing was changed", path=path)
+    if real != path and real.suffix != ".json":  # a link to .gitignore or a source file is no settings file
+        raise UnsafePathError(f"links to {real}, which is no JSON file; nothing was changed", path=path)
     _check_kind(path, real)
 
 
@@ -468,7 +489,7 @@ def _parse(raw: bytes, path: Path) -> dict[str, Any]:
     if not raw.strip():
         return {}
     try:
-        data = json.loads(raw.decode("utf-8-sig"))
+        data = json.loads(raw.decode("utf-8-sig"), parse_float=_finite)
     # ValueError: a decode error, or an integer past Python's 4,300 digits; RecursionError: nesting past ~1,000
     except (ValueError, RecursionError) as exc:
         raise ValidationError(
@@ -479,11 +500,57 @@ def _parse(raw: bytes, path: Path) -> dict[str, Any]:
     return data
 
 
+def _finite(text: str) -> float:
+    # 1e400 reads as infinity and would be written back as Infinity, which no agent parses (session 37's re-review)
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"the number {text[:40]} is too large to write back")
+    return value
+
+
 def _comments_hint(raw: bytes) -> str:
     # Gemini CLI reads its settings.json with comments stripped; a rewrite by json would drop them.
-    if re.search(rb"^\s*(?://|/\*)", raw, re.MULTILINE):
+    # Only a file of everyday size is looked at: a hint is not worth a slow pass over four hostile megabytes
+    if len(raw) <= MAX_HINTED_BYTES and _without_comments(raw.decode("utf-8-sig", "replace")) is not None:
         return "the file has // or /* comments, which JSON has not; move them out of it, then run this again"
     return ""
+
+
+MAX_HINTED_BYTES = 256 * 1024
+_PLAIN = re.compile(r'[^"/]+')
+
+
+def _without_comments(text: str) -> str | None:
+    """``text`` without its ``//`` and ``/* */`` comments (outside strings), if it had any and is JSON without them.
+
+    One pass, each character looked at once: a pattern for strings rescanned a line for every quote left open."""
+    kept: list[str] = []
+    position, size, comments = 0, len(text), False
+    while position < size:
+        if text.startswith("//", position) or text.startswith("/*", position):
+            closing = "\n" if text[position + 1] == "/" else "*/"
+            end = text.find(closing, position + 2)
+            position = size if end < 0 else end + (0 if closing == "\n" else 2)
+            comments = True
+        elif text[position] == '"':
+            end = position + 1
+            while end < size and text[end] not in '"\n':
+                end += 2 if text[end] == "\\" else 1
+            end = min(end + 1, size)
+            kept.append(text[position:end])
+            position = end
+        else:
+            plain = _PLAIN.match(text, position)
+            end = plain.end() if plain else position + 1
+            kept.append(text[position:end])
+            position = end
+    if not comments:
+        return None
+    try:
+        json.loads("".join(kept))
+    except (ValueError, RecursionError):
+        return None
+    return "".join(kept)
 
 
 def _backup_data(raw: bytes | None) -> dict[str, Any] | None:

@@ -264,3 +264,15 @@ def test_the_end_of_a_long_stderr_is_what_is_read(tmp_path: Path, session: Path)
     config = CliConfig(agent="gemini", program=str(stand_in.program), timeout=60)
     result = extract_with_agent_cli(read_transcript(session), config)
     assert result.failure is not None and "Please set an Auth method" in result.failure.message
+
+
+def test_an_answer_is_kept_when_a_child_out_of_the_clis_group_keeps_stdout_open(tmp_path: Path, session: Path) -> None:
+    """The re-review of session 37: a buffered read waited for 64 KB or the end, and kept the finished answer."""
+    stand_in = make_stand_in(tmp_path / "bin", "claude")
+    stand_in.act(escape=120, answer=json.dumps([ITEMS[1]]))
+    config = CliConfig(agent="claude", program=str(stand_in.program), timeout=60)
+    try:
+        result = extract_with_agent_cli(read_transcript(session), config)
+        assert result.failure is None and [f.memory.id for f in result.findings] == ["pref-pnpm"]
+    finally:
+        os.kill(int((stand_in.folder / "escape.pid").read_text()), signal.SIGKILL)

@@ -153,4 +153,8 @@ def test_items_no_sentence_of_the_persons_backs_are_named_not_dropped_in_silence
         {**env, "MEMORY_REVIEW_CLAUDE_CLI": str(stand_in.program)},
     )
     summary = json.loads(done.stdout)
-    assert len(summary["proposed"]) == 1 and "deploy-fridays" in summary["failure"]
+    assert len(summary["proposed"]) == 1 and summary["unsupported"] == ["deploy-fridays"]
+    assert summary["failure"] is None  # not a failure: the hooks record none
+    cli = {**env, "MEMORY_REVIEW_CLAUDE_CLI": str(stand_in.program)}
+    shown = _run(["extract", str(session), "--extractor", "claude"], root, cli)
+    assert "nothing you said backs: deploy-fridays" in shown.stdout

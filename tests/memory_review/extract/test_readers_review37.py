@@ -167,3 +167,51 @@ def test_a_json_array_cut_short_is_refused_not_read_as_the_persons_text(tmp_path
     notes = tmp_path / "notes.txt"
     notes.write_text("[TODO] Always run the linter before committing.\n")
     assert _said(notes) == ["[TODO] Always run the linter before committing."]
+
+
+CUT_OFF = """
+# aider chat started at 2024-08-04 22:00:00
+
+#### I want to create a Google Chrome extension that shows a modal when the user scrolls a lot.{end}
+
+Here are the complete contents of the updated files:
+
+```html
+<!DOCTYPE html>
+<html lang="en">
+
+
+#### Two errors show up on chrome: 'The default_popup file in the manifest doesn't exist.'{end}
+
+To resolve the errors, create the missing files.
+
+#### Heading the agent wrote
+
+More of the answer.
+
+#### From now on, always keep the popup files in a popup/ folder.{end}
+
+Understood.
+"""
+
+
+def test_an_aider_answer_cut_off_inside_a_fence_keeps_the_persons_later_prompts(tmp_path: Path) -> None:
+    """The re-review of session 37: the fence rule took every later prompt of a session whose answer was cut off (a
+    real shape, hserrano/scrollcatcher's history); aider's two trailing spaces tell the person's lines apart."""
+    path = tmp_path / ".aider.chat.history.md"
+    path.write_text(CUT_OFF.format(end="  "))
+    said = _said(path)
+    assert len(said) == 3 and said[-1] == "From now on, always keep the popup files in a popup/ folder."
+    assert "Heading the agent wrote" not in " ".join(said)  # no two spaces, in a file that has them: the agent's
+    assert len(extract(read_transcript(path))) == 1
+
+
+def test_an_aider_file_with_its_trailing_spaces_stripped_gives_the_agent_nothing_of_the_persons(
+    tmp_path: Path,
+) -> None:
+    """Without aider's two spaces nothing tells a prompt from a line of the agent's inside a fence it left open: the
+    fence keeps what follows (ADR 0162's rule: a failure keeps text from the person, never gives the agent's to
+    them); outside a fence every ``####`` line is the person's, as before."""
+    path = tmp_path / ".aider.chat.history.md"
+    path.write_text(CUT_OFF.format(end=""))
+    assert _said(path) == ["I want to create a Google Chrome extension that shows a modal when the user scrolls a lot."]

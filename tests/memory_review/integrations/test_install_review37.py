@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -109,6 +110,8 @@ def test_gemini_settings_with_comments_are_refused_with_a_hint(project: Project)
         "env X=1 memory-review hook claude-code",
         "memory-review --project /tmp hook claude-code",
         "memory-review hook codex",
+        "python3 -m memory_review hook claude-code",  # the project first on sys.path (ADR 0170)
+        ".venv/bin/memory-review hook claude-code",  # the project's own file
     ],
 )
 def test_a_command_install_could_not_find_again_is_refused_before_anything_is_written(
@@ -123,7 +126,7 @@ def test_a_command_install_could_not_find_again_is_refused_before_anything_is_wr
 
 
 @pytest.mark.parametrize(
-    "command", ["/opt/bin/memory-review hook claude-code", "python3 -m memory_review hook claude-code"]
+    "command", ["/opt/bin/memory-review hook claude-code", "python3 -P -m memory_review hook claude-code"]
 )
 def test_a_command_of_the_known_shapes_is_installed_once_and_uninstalled(project: Project, command: str) -> None:
     path = project.root / ".claude" / "settings.json"
@@ -175,3 +178,46 @@ def test_an_os_error_names_the_file(project: Project) -> None:
     assert done.returncode == 1 and b"Traceback" not in done.stderr
     assert b".claude" in done.stderr and b"Not a directory" in done.stderr, done.stderr
     assert os.path.isfile(project.root / ".claude")
+
+
+def test_doctor_says_an_older_python_m_hook_imports_from_the_project(project: Project) -> None:
+    path = project.root / ".claude" / "settings.json"
+    path.parent.mkdir()
+    command = "python3 -m memory_review.cli hook claude-code"
+    path.write_text(json.dumps({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": command}]}]}}))
+    said = project.run("doctor").stdout.decode()
+    assert "imports from the project it runs in" in said and "install claude-code --project" in said
+
+
+def test_a_number_json_reads_as_infinity_is_refused_not_written_back_as_infinity(project: Project) -> None:
+    path = project.root / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text('{"x": 1e400}\n')
+    done = project.run("install", "claude-code")
+    assert done.returncode == 1 and b"too large" in done.stderr
+    assert path.read_text() == '{"x": 1e400}\n'
+
+
+def test_a_settings_link_to_a_file_that_is_no_json_is_refused(project: Project) -> None:
+    (project.root / ".gitignore").write_text("node_modules/\n")
+    (project.root / ".claude").mkdir()
+    (project.root / ".claude" / "settings.json").symlink_to("../.gitignore")
+    done = project.run("install", "claude-code")
+    assert done.returncode == 1 and b"no JSON file" in done.stderr
+    assert (project.root / ".gitignore").read_text() == "node_modules/\n"
+
+
+def test_a_file_where_the_project_store_goes_is_refused_before_the_settings_change(project: Project) -> None:
+    shutil.rmtree(project.root / ".memory-review", ignore_errors=True)  # the kit's store, if it made one
+    (project.root / ".memory-review").write_text("committed by the repository\n")
+    done = project.run("install", "claude-code")
+    assert done.returncode == 1 and b"no project store can be made" in done.stderr
+    assert not (project.root / ".claude" / "settings.json").exists()
+
+
+def test_the_comments_hint_reads_comments_anywhere_but_in_strings(project: Project) -> None:
+    path = project.root / ".gemini" / "settings.json"
+    path.parent.mkdir()
+    path.write_text('{\n  "ui": {"theme": "Default"}, // picked by /settings\n  "url": "http://x"\n}\n')
+    done = project.run("install", "gemini")
+    assert done.returncode == 1 and b"comments" in done.stderr
