@@ -199,7 +199,9 @@ def render_show(shown: Shown | Moved | Any, args) -> str:
             where = " ".join(
                 x for x in (e.session_id and f"session {e.session_id}", e.turn_id and f"turn {e.turn_id}") if x
             )
-            lines.append(f"  > {e.quote}" + (f"  ({where})" if where else ""))
+            # every line of a quote marked as the quote's: a line of its own could pass for a rationale or a WARNING
+            quoted = "\n".join(f"  > {line}" for line in (e.quote.splitlines() or [""]))
+            lines.append(quoted + (f"  ({where})" if where else ""))
         lines.append("")
     lines += ["diff:", c.diff.rstrip("\n")]
     if similar:

@@ -625,6 +625,16 @@ def _secret_patterns() -> tuple[tuple[str, _Guarded, Callable[[re.Match[str]], b
                 _password_value,
             ),
             (
+                # a keyword glued on by case, camel or upper: "rootPassword: …", "PGPASSWORD=…" (session 37's re-review)
+                "password",
+                (
+                    r"(?<![A-Za-z0-9])[A-Za-z0-9]{0,40}(?:[a-z0-9](?:Password|Passwd|Pwd)|[A-Z0-9](?:PASSWORD|PASSWD|PWD))"
+                    r"s?[\"']?\s*[:=]\s*"
+                    r"(?:\"(?P<dq>[^\"\n]{1,200})\"|'(?P<sq>[^'\n]{1,200})'|(?P<bare>[^\s\"',;)=][^\s\"',;)]{0,199}))"
+                ),
+                _password_value,
+            ),
+            (
                 # a command's flag: "--password 'hunter2!'", "--db-password s3cret" (session 37's review)
                 "password",
                 (

@@ -169,7 +169,8 @@ def proposer_text(candidate: Candidate) -> str:
     """``heuristic:extract`` or ``llm:extract (local-model)``."""
     proposer = candidate.proposer
     model = f" ({proposer.model})" if proposer.model else ""
-    return f"{proposer.kind}:{proposer.name}{model}"
+    # an agent names itself: an escape sequence in its name or model reached the terminal (session 37's re-review)
+    return visible_form(f"{proposer.kind}:{proposer.name}{model}")
 
 
 def main_memory(candidate: Candidate) -> str:

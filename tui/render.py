@@ -20,6 +20,7 @@ from memory_review.events import Event
 from memory_review.history import raise_of
 from memory_review.injection.render import render_frame, sanitize
 from memory_review.models import Memory
+from memory_review.safety import visible_form
 from memory_review.tui.format import (
     EVENT_STYLE,
     FLAG_WORDS,
@@ -257,11 +258,11 @@ def event_detail(event: Event, scope: str, display: Display, before: Mapping | N
 
 
 def _event_fields(event: Event, display: Display) -> list[tuple[str, str]]:
-    fields = [("when", display.when(event.ts)), ("actor", event.actor)]
+    fields = [("when", display.when(event.ts)), ("actor", visible_form(event.actor))]
     optional = [
-        ("session", event.session),
+        ("session", visible_form(event.session) if event.session else None),
         ("candidate", display.cid(event.candidate) if event.candidate else None),
-        ("reason", event.reason),
+        ("reason", visible_form(event.reason) if event.reason else None),
         ("reverts event", str(event.reverts) if event.reverts else None),
         ("forced", "yes — overwrote a newer change" if event.forced else None),
     ]

@@ -86,8 +86,9 @@ def is_ours(entry: Any) -> bool:
     return tuple(words[-2:]) in OUR_HOOK_ARGS and _is_our_program(words[:-2])
 
 
-# Python's flags that take no value, combined or alone, holding -P (no unsafe path) or -I (isolated, which implies it)
-_SAFE_PATH_FLAGS = re.compile(r"-[bBdEhiOqsSuvV]*[PI][bBdEhiIOPqsSuvV]*")
+# Python's flags that take no value, alone or combined; -P (no unsafe path) or -I (isolated, which implies it) among
+# them keeps the working folder off sys.path
+_NO_VALUE_FLAGS = re.compile(r"-[bBdEhiIOPqsSuvV]+")
 
 
 def reads_the_project_first(command: str) -> bool:
@@ -99,9 +100,14 @@ def reads_the_project_first(command: str) -> bool:
     except ValueError:
         return False
     program = words[:-2]
+    if not program or ("/" in program[0] and not Path(program[0]).is_absolute()):
+        return True  # a relative path to the program, memory-review's or Python's, is the project's own file
     if len(program) >= 3 and program[-2] == "-m":
-        return not any(_SAFE_PATH_FLAGS.fullmatch(flag) for flag in program[1:-2])
-    return len(program) == 1 and program[0] != "memory-review" and not Path(program[0]).is_absolute()
+        # every word before -m a flag that takes no value (so "-W -P" or "-- -P" cannot pass), one of them -P or -I
+        flags = program[1:-2]
+        only_flags = all(_NO_VALUE_FLAGS.fullmatch(flag) for flag in flags)
+        return not (only_flags and any(set(flag) & {"P", "I"} for flag in flags))
+    return False
 
 
 def _is_our_program(words: list[str]) -> bool:

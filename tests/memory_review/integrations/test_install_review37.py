@@ -112,6 +112,9 @@ def test_gemini_settings_with_comments_are_refused_with_a_hint(project: Project)
         "memory-review hook codex",
         "python3 -m memory_review hook claude-code",  # the project first on sys.path (ADR 0170)
         ".venv/bin/memory-review hook claude-code",  # the project's own file
+        "python3 -W -P -m memory_review hook claude-code",  # -P is -W's value: the re-review of session 37
+        "python3 -- -P -m memory_review hook claude-code",
+        ".venv/bin/python -P -m memory_review hook claude-code",
     ],
 )
 def test_a_command_install_could_not_find_again_is_refused_before_anything_is_written(
