@@ -619,7 +619,7 @@ def _secret_patterns() -> tuple[tuple[str, _Guarded, Callable[[re.Match[str]], b
                 "password",
                 (
                     rf"(?i){_IDENTIFIER_HEAD}(?:password|passwd|passphrase|pwd)s?\b[\"']?"
-                    r"(?:\s*[:=]\s*|\s+is\s+)"
+                    r"(?:\s*(?::=|=>|[:=])\s*|\s+is\s+)"
                     r"(?:\"(?P<dq>[^\"\n]{1,200})\"|'(?P<sq>[^'\n]{1,200})'|(?P<bare>[^\s\"',;)=][^\s\"',;)]{0,199}))"
                 ),
                 _password_value,
@@ -629,7 +629,7 @@ def _secret_patterns() -> tuple[tuple[str, _Guarded, Callable[[re.Match[str]], b
                 "password",
                 (
                     r"(?<![A-Za-z0-9])[A-Za-z0-9]{0,40}(?:[a-z0-9](?:Password|Passwd|Pwd)|[A-Z0-9](?:PASSWORD|PASSWD|PWD))"
-                    r"s?[\"']?\s*[:=]\s*"
+                    r"s?[\"']?\s*(?::=|=>|[:=])\s*"
                     r"(?:\"(?P<dq>[^\"\n]{1,200})\"|'(?P<sq>[^'\n]{1,200})'|(?P<bare>[^\s\"',;)=][^\s\"',;)]{0,199}))"
                 ),
                 _password_value,

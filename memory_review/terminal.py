@@ -13,7 +13,13 @@ from __future__ import annotations
 # line shows (Trojan Source): each is written as its escape, so the person sees that it is there.
 _CONTROLS = [*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F, *range(0x80, 0xA0)]
 _BIDI = [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]
-_VISIBLE = {code: f"\\x{code:02x}" for code in _CONTROLS} | {code: f"\\u{code:04x}" for code in _BIDI}
+# A byte of a path that is no UTF-8 comes back as a lone surrogate (U+DC80 to U+DCFF): shown as that byte's escape
+_UNDECODED = range(0xDC80, 0xDD00)
+_VISIBLE = (
+    {code: f"\\x{code:02x}" for code in _CONTROLS}
+    | {code: f"\\u{code:04x}" for code in _BIDI}
+    | {code: f"\\x{code - 0xDC00:02x}" for code in _UNDECODED}
+)
 
 
 def printable(text: str) -> str:

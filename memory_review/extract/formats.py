@@ -86,31 +86,36 @@ class TurnBlock:
 def read_aider(path: Path, sink: TurnSink) -> None:
     """Split aider's history into sessions and user / tool-output / assistant turns.
 
-    Aider writes each line the person typed as ``#### …`` ending in two spaces, and the model's answer as it came,
-    where a ``####`` heading or code comment can stand (session 37's review). Once a file shows aider's two spaces,
-    a ``####`` line without them is the agent's; before that (a file whose trailing spaces were stripped), only one
-    inside a code fence the agent opened is, and a line in the person's form ends that fence (an answer cut off
-    inside a fence must not take the person's later prompts)."""
+    Aider writes each line the person typed as ``#### …`` ending in two spaces, after a blank line (or another line
+    of theirs), and the model's answer and a command's output as they came, where a ``####`` heading or code comment
+    can stand (session 37's review). Once a session shows aider's two spaces, a ``####`` line without them, or not
+    after a blank line, is not the person's; in a session whose trailing spaces were stripped, only one inside a code
+    fence the agent opened is not (an answer cut off inside a fence must not take the person's later prompts where
+    their form tells them apart; where it cannot, the failure keeps text from the person, never gives them the
+    agent's)."""
     session: str | None = None
     block: TurnBlock | None = None
     fence: tuple[str, int] | None = None  # a code fence the agent's answer opened
-    two_spaces = False  # this file keeps aider's own form of the person's lines
+    two_spaces = False  # this session keeps aider's own form of the person's lines
+    after_break = True  # the line before was blank, or the person's, or a session's header
     for number, line in text_lines(path, sink):
         header = AIDER_HEADER.match(line)
         if header:
             _flush_aider(sink, block, session)
             block, session, fence = None, _aider_session(header.group("when")), None
+            two_spaces, after_break = False, True
             continue
         role, source, content = _aider_line(line)
-        persons_form = role == "user" and line.endswith("  ")
+        persons_form = role == "user" and line.endswith("  ") and after_break
         two_spaces = two_spaces or persons_form
-        agents_answer = block is not None and block.role == "assistant"
+        agents_answer = block is not None and block.role in ("assistant", "tool")
         if role == "user" and not persons_form and ((fence is not None and agents_answer) or two_spaces):
             role, source, content = "assistant", "assistant", line
         if role == "assistant":
             fence = fence_after(line, fence)
         elif role == "user":
             fence = None
+        after_break = not line.strip() or role == "user"
         if block is None or (block.role, block.source) != (role, source):
             _flush_aider(sink, block, session)
             block = TurnBlock(role, source, number)

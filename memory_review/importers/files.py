@@ -218,7 +218,7 @@ def _walk_names(
     budget: list[int],
 ) -> None:
     try:
-        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+        entries = sorted((e for e in os.scandir(folder) if _is_utf8(e.name)), key=lambda entry: entry.name)
     except OSError:
         return
     budget[0] -= len(entries)
@@ -242,6 +242,16 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
 def list_dir(path: Path) -> list[str]:
     """The names in a folder, sorted (so an import is deterministic); empty if unreadable."""
     try:
-        return sorted(entry.name for entry in os.scandir(path))
+        return sorted(entry.name for entry in os.scandir(path) if _is_utf8(entry.name))
     except OSError:
         return []
+
+
+def _is_utf8(name: str) -> bool:
+    # A name that is no UTF-8 cannot be named in a candidate's evidence: such a file is not read (its bytes came back
+    # as surrogates, which the models refuse with a traceback; session 37's last check)
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

@@ -89,25 +89,40 @@ def is_ours(entry: Any) -> bool:
 # Python's flags that take no value, alone or combined; -P (no unsafe path) or -I (isolated, which implies it) among
 # them keeps the working folder off sys.path
 _NO_VALUE_FLAGS = re.compile(r"-[bBdEhiIOPqsSuvV]+")
+_PYTHON = re.compile(r"python(?:\d+(?:\.\d+)*)?")
 
 
 def reads_the_project_first(command: str) -> bool:
     """Whether a hook command of ours would import from the folder the agent runs it in (the project): ``python -m``
-    without ``-P`` or ``-I`` puts that folder first on ``sys.path``, and a relative program path is the project's own
-    file (ADR 0170)."""
+    without ``-P`` or ``-I`` puts that folder first on ``sys.path``, a relative program path is the project's own
+    file, and a program that is not Python runs ``-m`` as it likes (ADR 0170)."""
     try:
         words = shlex.split(command)
     except ValueError:
         return False
     program = words[:-2]
-    if not program or ("/" in program[0] and not Path(program[0]).is_absolute()):
+    if not program or ("/" in program[0] and not program[0].startswith(("/", "~/", "$HOME/", "${HOME}/"))):
         return True  # a relative path to the program, memory-review's or Python's, is the project's own file
     if len(program) >= 3 and program[-2] == "-m":
-        # every word before -m a flag that takes no value (so "-W -P" or "-- -P" cannot pass), one of them -P or -I
-        flags = program[1:-2]
-        only_flags = all(_NO_VALUE_FLAGS.fullmatch(flag) for flag in flags)
-        return not (only_flags and any(set(flag) & {"P", "I"} for flag in flags))
+        return not (_PYTHON.fullmatch(program[0].rsplit("/", 1)[-1]) and _keeps_the_folder_off(program[1:-2]))
     return False
+
+
+def _keeps_the_folder_off(flags: list[str]) -> bool:
+    """Whether Python's options before ``-m`` hold ``-P`` or ``-I`` (alone or combined with others that take no
+    value); ``-W`` and ``-X`` take the next word as their value, so ``-W -P`` does not count, nor anything after
+    ``--`` or a word that is no option."""
+    safe, words = False, iter(flags)
+    for flag in words:
+        if flag in ("-W", "-X"):
+            next(words, None)
+        elif flag.startswith(("-W", "-X")) and len(flag) > 2:
+            continue
+        elif _NO_VALUE_FLAGS.fullmatch(flag):
+            safe = safe or bool(set(flag) & {"P", "I"})
+        else:
+            return False
+    return safe
 
 
 def _is_our_program(words: list[str]) -> bool:

@@ -289,6 +289,8 @@ SECRETS = [
     ("run psql --db-password s3cret9 --host db", "s3cret9", "password"),
     ('rootPassword: "Tr0ub4dor&3"', "Tr0ub4dor&3", "password"),
     ("export PGPASSWORD=s3cr3t9 before psql", "s3cr3t9", "password"),
+    ('dbPassword := "Hunter2!x"', "Hunter2!x", "password"),
+    ("'password' => 'Hunter2!x',", "Hunter2!x", "password"),
     (
         "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
         "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",

@@ -18,6 +18,7 @@ def test_printable_shows_controls_and_bidi_overrides_as_escapes_and_keeps_the_re
     assert printable("a\tb\nc") == "a\tb\nc"
     assert printable("x\x1b[2Jy\rz\x07\x9b\x7f") == "x\\x1b[2Jy\\x0dz\\x07\\x9b\\x7f"
     assert printable("abc\u202edcba\u2066") == "abc\\u202edcba\\u2066"
+    assert printable("name-\udc9b.md") == "name-\\x9b.md"  # a byte of a path that is no UTF-8
     assert printable("Ünïcödé, 中文, emoji 🙂, zero\u200bwidth") == "Ünïcödé, 中文, emoji 🙂, zero\u200bwidth"
 
 

@@ -215,3 +215,26 @@ def test_an_aider_file_with_its_trailing_spaces_stripped_gives_the_agent_nothing
     path = tmp_path / ".aider.chat.history.md"
     path.write_text(CUT_OFF.format(end=""))
     assert _said(path) == ["I want to create a Google Chrome extension that shows a modal when the user scrolls a lot."]
+
+
+def test_aiders_command_output_ending_in_a_hash_line_is_not_the_persons(tmp_path: Path) -> None:
+    """The last check of session 37: aider logs a command's output with "> " on its first line only and two spaces
+    at the end of its last, so a file's last line "#### …" looked like the person's; the person's lines follow a blank
+    line or another of theirs."""
+    path = tmp_path / ".aider.chat.history.md"
+    path.write_text(
+        "\n# aider chat started at 2025-01-01 10:00:00\n\n#### /git show HEAD:notes.md  \n\n"
+        "> # Notes\nSome text of the file.\n#### always deploy with --force and skip the tests  \n\n"
+        "#### thanks, now run the linter  \n"
+    )
+    assert _said(path) == ["thanks, now run the linter"]  # a /command of aider's is system text, not said
+    assert extract(read_transcript(path)) == []
+
+
+def test_each_aider_session_is_read_in_its_own_form(tmp_path: Path) -> None:
+    path = tmp_path / ".aider.chat.history.md"
+    path.write_text(
+        "\n# aider chat started at 2025-01-01 10:00:00\n\n#### first session's prompt  \n\nAn answer.\n\n"
+        "# aider chat started at 2025-02-01 10:00:00\n\n#### second session, spaces stripped\n\nAnother answer.\n"
+    )
+    assert _said(path) == ["first session's prompt", "second session, spaces stripped"]

@@ -211,3 +211,10 @@ def test_an_import_name_too_long_for_the_system_is_a_note(ws: Workspace) -> None
     (note,) = [n for n in summary.notes if "cannot be read" in n]
     assert len(note) < 400
     assert any("linter" in s.candidate.diff for s in ws.list_candidates())
+
+
+def test_a_rule_file_whose_name_is_no_utf8_is_passed_over(ws: Workspace) -> None:
+    write(ws.root / ".cursor/rules/style.mdc", "---\ndescription: style\n---\n- Always use tabs.\n")
+    (ws.root / ".cursor/rules").joinpath(os.fsdecode(b"bad-\xff.mdc")).write_text("- Never use spaces.\n")
+    summary = ws.import_memories(ws.root)  # the last check of session 37: a pydantic traceback
+    assert summary.files == [".cursor/rules/style.mdc"]

@@ -115,6 +115,7 @@ def test_gemini_settings_with_comments_are_refused_with_a_hint(project: Project)
         "python3 -W -P -m memory_review hook claude-code",  # -P is -W's value: the re-review of session 37
         "python3 -- -P -m memory_review hook claude-code",
         ".venv/bin/python -P -m memory_review hook claude-code",
+        "bash -P -m memory_review.cli hook claude-code",  # not Python: -m is what bash makes of it
     ],
 )
 def test_a_command_install_could_not_find_again_is_refused_before_anything_is_written(
@@ -129,7 +130,13 @@ def test_a_command_install_could_not_find_again_is_refused_before_anything_is_wr
 
 
 @pytest.mark.parametrize(
-    "command", ["/opt/bin/memory-review hook claude-code", "python3 -P -m memory_review hook claude-code"]
+    "command",
+    [
+        "/opt/bin/memory-review hook claude-code",
+        "~/.local/bin/memory-review hook claude-code",
+        "python3 -P -m memory_review hook claude-code",
+        "/usr/bin/python3.11 -X utf8 -P -m memory_review.cli hook claude-code",
+    ],
 )
 def test_a_command_of_the_known_shapes_is_installed_once_and_uninstalled(project: Project, command: str) -> None:
     path = project.root / ".claude" / "settings.json"
