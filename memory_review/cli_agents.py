@@ -24,14 +24,15 @@ HOOK_AGENTS = ("claude-code", "codex", "gemini")
 
 def run_agent_hook(agent: str, *, project: str | None) -> int:
     """``memory-review hook AGENT``: the agent's hook on stdin and stdout; always exits 0."""
-    if agent == "claude-code":
-        from memory_review.lean.hook import run_hook  # the read index first; the full hook when it cannot decide
+    from memory_review.lean.hook import hook_streams, run_hook  # the read index first; the full hook when undecided
 
-        return run_hook(sys.stdin.buffer, sys.stdout, project=project)
+    stdin, stdout = hook_streams()
+    if agent == "claude-code":
+        return run_hook(stdin, stdout, project=project)
     from memory_review.integrations import claude_hooks
     from memory_review.integrations.agents import agent_named
 
-    return claude_hooks.run_hook(sys.stdin.buffer, sys.stdout, project=project, agent=agent_named(agent))
+    return claude_hooks.run_hook(stdin, stdout, project=project, agent=agent_named(agent))
 
 
 def _hook_before_the_workspace(args: argparse.Namespace) -> int | None:

@@ -77,9 +77,9 @@ def run() -> int:
 
 def _command() -> int:
     if sys.argv[1:] == HOOK_ARGV:
-        from memory_review.lean.hook import run_hook
+        from memory_review.lean.hook import hook_streams, run_hook
 
-        return run_hook(sys.stdin.buffer, sys.stdout)
+        return run_hook(*hook_streams())
     if "context" in sys.argv[1:]:
         from memory_review.lean.command import run
 

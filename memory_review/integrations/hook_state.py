@@ -48,6 +48,7 @@ ERROR_LOG = "errors.jsonl"
 SKIPPED_FILE = "skipped.json"
 MAX_ERROR_LOG_BYTES = 512 * 1024  # then the log rotates to errors.jsonl.1 (one generation kept)
 MAX_MESSAGE_CHARS = 2000
+MAX_FIELD_CHARS = 200
 MAX_OFFSETS_BYTES = 1024 * 1024
 
 
@@ -295,6 +296,9 @@ def _error_line(entry: HookError) -> bytes:
         for name, value in entry.model_dump(mode="json", exclude={"log"}).items()
     }
     fields["message"] = fields["message"][:MAX_MESSAGE_CHARS]
+    for name in ("agent", "event", "session", "error"):  # a payload's own values: a 1 MB session id made the log
+        if isinstance(fields.get(name), str):  # larger than its reader takes (session 37's last review)
+            fields[name] = fields[name][:MAX_FIELD_CHARS]
     return orjson.dumps(fields, option=orjson.OPT_SORT_KEYS) + b"\n"
 
 

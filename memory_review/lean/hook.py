@@ -305,5 +305,13 @@ def _timed_out() -> None:
     )
 
 
+def hook_streams() -> tuple[IO[bytes], IO[str]]:
+    """The hook's stdin and stdout; an empty one and a sink where the agent closed them (the hook exits 0 whatever it
+    is given: a closed stream ended it in a traceback, session 37's last review)."""
+    stdin = sys.stdin.buffer if sys.stdin is not None else open(os.devnull, "rb")  # noqa: SIM115 (the process's)
+    stdout = sys.stdout if sys.stdout is not None else open(os.devnull, "w")  # noqa: SIM115 (the process's)
+    return stdin, stdout
+
+
 def main() -> int:
-    return run_hook(sys.stdin.buffer, sys.stdout)
+    return run_hook(*hook_streams())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -104,6 +105,17 @@ def test_a_payload_that_is_not_json_is_logged(project: Project) -> None:
     assert (done.returncode, done.stdout) == (0, b"")
     [error] = hook_errors(project.workspace())
     assert error.error == "ValidationError" and error.event is None
+
+
+def test_a_huge_session_id_cannot_make_the_error_log_unreadable(project: Project) -> None:
+    """Session 37's last review: a rejected 1 MB session id was logged whole, past what the log's reader takes."""
+    payload = {"hook_event_name": "UserPromptSubmit", "session_id": "x" * 1_000_000, "prompt": "hi"}
+    for _ in range(2):
+        done = project.run("hook", "claude-code", stdin=json.dumps(payload).encode())
+        assert done.returncode == 0
+    errors = project.run("hook", "errors")
+    assert errors.returncode == 0, errors.stderr
+    assert all(len(error.session or "") <= 200 for error in hook_errors(project.workspace()))
 
 
 @pytest.fixture
@@ -259,3 +271,19 @@ def test_a_payload_whose_pipe_stays_open_does_not_hang_the_hook(project: Project
     assert child.returncode == 0 and child.stdout.read() == b""
     child.stdout.close()
     child.stderr.close()
+
+
+@pytest.mark.parametrize("agent", ["claude-code", "codex"])
+@pytest.mark.parametrize("closed", ["<&-", ">&-"])
+def test_a_closed_stdin_or_stdout_still_exits_0(project: Project, agent: str, closed: str) -> None:
+    """Session 37's last review: a closed stream was None, and the hook ended in a traceback with status 1."""
+    program = Path(sys.executable).parent / "memory-review"
+    payload = json.dumps({"hook_event_name": "SessionStart", "session_id": "s1", "cwd": str(project.root)})
+    done = subprocess.run(
+        ["bash", "-c", f"printf '%s' \"$0\" | {shlex.quote(str(program))} hook {agent} {closed}", payload],
+        cwd=project.root,
+        env=project.env,
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
