@@ -84,6 +84,10 @@ def hand_over(args: list[str], *, cost: dict[str, float] | None = None) -> int |
     word = command_word(args)
     if word is None or word in IN_PROCESS:
         return None
+    if sys.stdin is None or sys.stdout is None or sys.stderr is None:
+        # A standard stream the caller closed: its descriptor may now be one this process opened (the resident
+        # folder), which must not reach the child as its stdio; the command runs here (session 37's last review)
+        return None
     try:
         path = place.folder(os.environ)
         fd = place.open_folder(path)

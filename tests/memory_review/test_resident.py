@@ -11,6 +11,7 @@ import _socket
 import errno
 import json
 import os
+import shlex
 import signal
 import socket
 import subprocess
@@ -344,3 +345,20 @@ def test_commands_that_need_the_terminal_or_are_another_programs_run_in_process(
     done, way = resident.run(["--project", str(repo), "list"], repo)  # a global option first: still handed over
     assert (way, done.returncode) == ("resident", 0)
     assert resident.status()["pid"] == server
+
+
+def test_a_command_with_a_closed_standard_stream_runs_in_process(resident: Resident, tmp_path: Path) -> None:
+    """Session 37's last review: the client read a closed stream's encoding and ended in a traceback."""
+    repo = _repo(resident, tmp_path / "world" / "repo")
+    resident.on()
+    resident.start(repo)
+    done = subprocess.run(
+        ["bash", "-c", f"{shlex.quote(sys.executable)} {shlex.quote(str(resident.wrapper))} list <&-"],
+        cwd=repo,
+        env=resident.env,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
+    assert resident.report.read_text().split()[-1] == "in-process"
