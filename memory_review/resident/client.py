@@ -374,12 +374,31 @@ def start_server(path: str) -> None:
         (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
         (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
         (os.POSIX_SPAWN_OPEN, 2, log, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600),
+        # nothing else of the command that starts it: a pipe or a lock it inherited was held for the server's life
+        # (`{ memory-review list 7>&1; } | cat` never ended; session 37's last review)
+        *((os.POSIX_SPAWN_CLOSE, fd) for fd in _inherited_descriptors()),
     ]
     argv = [sys.executable, "-P", "-c", BOOT, path]
     try:
         os.posix_spawn(sys.executable, argv, os.environ, file_actions=actions, setsid=True)
     except OSError as exc:
         raise ResidentUnavailable(f"cannot start the server: {exc.strerror}") from exc
+
+
+def _inherited_descriptors() -> list[int]:
+    """This process's descriptors past stdio that a child would inherit (Linux: ``/proc/self/fd``)."""
+    try:
+        numbers = [int(name) for name in os.listdir("/proc/self/fd")]
+    except (OSError, ValueError):
+        return []
+    inherited = []
+    for number in numbers:
+        try:
+            if number > 2 and os.get_inheritable(number):
+                inherited.append(number)
+        except OSError:  # the listing's own descriptor, closed by now
+            continue
+    return inherited
 
 
 def _signals(signal: object) -> list[int]:

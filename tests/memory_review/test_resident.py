@@ -362,3 +362,20 @@ def test_a_command_with_a_closed_standard_stream_runs_in_process(resident: Resid
     )
     assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
     assert resident.report.read_text().split()[-1] == "in-process"
+
+
+def test_the_server_keeps_no_descriptor_of_the_command_that_started_it(resident: Resident, tmp_path: Path) -> None:
+    """Session 37's last review: the server held a pipe the starting command inherited, and its reader never ended."""
+    repo = _repo(resident, tmp_path / "world" / "repo")
+    resident.on()
+    client = f"{shlex.quote(sys.executable)} {shlex.quote(str(resident.wrapper))}"
+    done = subprocess.run(
+        ["bash", "-c", f"{{ {client} list 7>&1 >/dev/null; }} | cat"],
+        cwd=repo,
+        env=resident.env,
+        capture_output=True,
+        timeout=120,  # the pipe's reader ends when the command does, not when the server does
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    resident.start(repo)  # the server this started is the fixture's to stop
