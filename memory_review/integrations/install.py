@@ -213,30 +213,17 @@ def gemini_hooks_switch(root: Path, environ: dict[str, str] | None = None) -> st
     file wins over the user's, as in Gemini's own precedence.
     """
     for scope in ("project", "user"):
-        path = settings_path(scope, root, environ, "gemini")
-        try:
-            data = _switch_settings(scope, path, root, environ)
+        try:  # read as install would edit it: a link followed only where install would follow it
+            target = locate(scope, root, backups=Path(BACKUP_DIR), environ=environ, agent="gemini")
+            raw = _read(target.real)
+            data = _parse(raw, target.path) if raw is not None else {}
         except MemoryReviewError as exc:
             return f"not known: {str(exc).split('; nothing was')[0]}"
         for section, key in GEMINI_SWITCHES:
             value = data.get(section, {}).get(key) if isinstance(data.get(section), dict) else None
             if isinstance(value, bool):
-                return f"{'on' if value else 'OFF'}: {section}.{key} is {str(value).lower()} in {path}"
+                return f"{'on' if value else 'OFF'}: {section}.{key} is {str(value).lower()} in {target.path}"
     return "not set in your settings"
-
-
-def _switch_settings(scope: SettingsScope, path: Path, root: Path, environ: dict[str, str] | None) -> dict[str, Any]:
-    # Read as install would edit it: a link followed only where install would follow it.
-    try:
-        real = path.resolve()
-    except (OSError, RuntimeError) as exc:
-        raise UnsafePathError(f"cannot be resolved ({exc})", path=path) from exc
-    if scope == "user":
-        _check_user_target(path, real, user_config_dir("gemini", environ))
-    else:
-        _check_project_target(path, real, root.resolve())
-    raw = _read(real)
-    return _parse(raw, path) if raw is not None else {}
 
 
 def _wanted_for(agent: Agent, command: str, *, keep_auto_memory: bool) -> Wanted:
