@@ -27,6 +27,9 @@ DROP_REASONS = frozenset({"budget", "not selected"})
 DEFAULT_BUDGET_BYTES = 25_000
 DEFAULT_BUDGET_LINES = 200
 DEFAULT_LIMIT = 5
+# A count goes into the context.built event, whose JSON integers must fit in 64 bits;
+# past this a budget means "everything" as much as any smaller absurd one does.
+MAX_COUNT = 2**63 - 1
 
 _SHA256 = r"^[0-9a-f]{64}$"
 _HEX = "0123456789abcdef"
@@ -63,6 +66,8 @@ def _check_count(name: str, value: object) -> None:
     # bool is an int subclass; True as a budget is a caller bug, not "1 byte".
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ValidationError("must be a non-negative integer", field=name)
+    if value > MAX_COUNT:
+        raise ValidationError(f"must be at most {MAX_COUNT} (2^63 - 1)", field=name)
 
 
 class IncludedMemory(Strict):

@@ -41,6 +41,7 @@ from pydantic import ValidationError as PydanticValidationError
 from memory_review.errors import MemoryReviewError, NotFoundError, ValidationError, one_line_os_error
 from memory_review.ids import new_candidate_id
 from memory_review.injection import keyword_select, priority_order
+from memory_review.injection.result import MAX_COUNT
 from memory_review.integrations.claude_hooks import claude_project_dir
 from memory_review.models import Memory, utc_now
 from memory_review.paths import project_store_dir
@@ -423,7 +424,7 @@ def _context(server: Any, guard: Guard, sdk: _SDK) -> None:
         ctx: Any,
         query: Annotated[str | None, Field(description="what you are working on")] = None,
         session_id: Annotated[str | None, Field(description="your session id, if known")] = None,
-        budget: Annotated[int | None, Field(description="size limit in bytes", ge=0)] = None,
+        budget: Annotated[int | None, Field(description="size limit in bytes", ge=0, le=MAX_COUNT)] = None,
     ) -> str:
         return await guard(ctx, "get_context", query=query, session_id=session_id, budget=budget)
 

@@ -27,6 +27,7 @@ from memory_review.lean.context import note
 from memory_review.lean.files import Fallback
 
 DEFAULT_BUDGET = 25_000  # ``context.DEFAULT_BUDGET``: the command's default, not the hook's
+MAX_BUDGET = 2**63 - 1  # ``injection.result.MAX_COUNT``: a recorded count fits in 64 bits
 _VALUED = {"--project", "--session", "--query", "--budget"}
 _GLOBAL = {"--project", "--session"}
 
@@ -78,7 +79,7 @@ def _request(given: dict[str, str]) -> Request | None:
             budget = int(given["--budget"])  # as argparse's ``type=int`` reads it
         except ValueError:
             return None
-        if budget < 0:
+        if not 0 <= budget <= MAX_BUDGET:
             return None  # the full path names the problem
     if any(not given.get(name, "x") for name in ("--project", "--session")):
         return None

@@ -117,6 +117,7 @@ def test_the_context_process_imports_almost_nothing(stocked: Project) -> None:
         ["context", "--query", "a", "--query", "b"],  # argparse keeps the last
         ["context", "--budget", "lots"],
         ["context", "--budget", "-5"],
+        ["context", "--budget", str(2**63)],  # past what a recorded count holds
         ["context", "--query", "-x"],  # argparse: expected one argument
         ["context", "--query"],
         ["--json", "context"],  # not a global option
@@ -138,3 +139,19 @@ def test_it_steps_aside_when_the_index_cannot_be_believed(stocked: Project, tmp_
     lean, full = _lean(stocked, ["context", "--json"]), _full(stocked, ["context", "--json"])
     assert (lean.returncode, lean.stdout, lean.stderr) == (full.returncode, full.stdout, full.stderr)
     assert json.loads(lean.stdout)["included"]  # the full path answered, from the store itself
+
+
+def test_the_lean_bound_on_a_budget_is_the_full_commands() -> None:
+    from memory_review.injection.result import MAX_COUNT
+
+    assert command.MAX_BUDGET == MAX_COUNT
+    assert command.parse(["context", "--budget", str(MAX_COUNT)]) is not None
+
+
+def test_a_budget_past_64_bits_is_a_one_line_refusal(stocked: Project) -> None:
+    done = _full(stocked, ["--session", "s-big", "context", "--budget", str(2**64)])
+    assert done.returncode == 1
+    assert done.stderr.decode().splitlines() == [
+        "memory-review: error: field 'budget_bytes': must be at most 9223372036854775807 (2^63 - 1)"
+    ]
+    assert stocked.workspace().log(type="context.built") == []

@@ -26,7 +26,7 @@ MEMORY = {
 }
 
 
-async def _propose(project: Project, calls: list[dict]) -> list[Any]:
+async def _propose(project: Project, calls: list[dict], tool: str = "propose_memory") -> list[Any]:
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "memory_review.cli", "--project", str(project.root), "--session", SESSION, "mcp"],
@@ -35,7 +35,7 @@ async def _propose(project: Project, calls: list[dict]) -> list[Any]:
     )
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
-        return [await session.call_tool("propose_memory", arguments) for arguments in calls]
+        return [await session.call_tool(tool, arguments) for arguments in calls]
 
 
 def _is_error(result: Any) -> bool:
@@ -56,3 +56,12 @@ def test_a_605_quote_proposal_is_refused_and_a_bounded_one_is_tied_to_the_sessio
     logged = json.loads(project.run("log", "--session", SESSION, "--json").stdout)
     assert [e["candidate"] for e in logged if e["type"] == "candidate.created"] == [candidate["id"]]
     assert json.loads(project.run("verify", "--json").stdout)["ok"] is True
+
+
+def test_a_context_budget_past_64_bits_is_refused_and_the_server_goes_on(project: Project) -> None:
+    calls = [{"session_id": SESSION, "budget": 2**64}, {"session_id": SESSION, "budget": 2**63 - 1}]
+    refused, built = anyio.run(_propose, project, calls, "get_context")
+    assert _is_error(refused) and "budget" in refused.content[0].text and "Traceback" not in refused.content[0].text
+    assert not _is_error(built)
+    logged = json.loads(project.run("log", "--session", SESSION, "--json").stdout)
+    assert [e["context"]["budget_bytes"] for e in logged if e["type"] == "context.built"] == [2**63 - 1]
