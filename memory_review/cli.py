@@ -18,7 +18,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import orjson
 
@@ -71,7 +71,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     Each sub-parser costs argparse about half a millisecond (a formatter and gettext lookups per
     argument), ~30 of them a sixth of an ``apply``'s command time (docs/adr/0048).
     """
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="memory-review",
         description="Reviewed, revertible memory for LLM coding agents. With no command: the review UI.",
         epilog=EPILOG,
@@ -95,6 +95,15 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         for add in declared.arguments:
             add(p)
     return parser
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with its error line shown through :func:`printable`: "unrecognized arguments" quotes the words as
+    given, so an escape sequence on the command line (an agent's shell builds them) would reach the terminal."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, printable(f"{self.prog}: error: {message}\n"))
 
 
 class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
@@ -168,12 +177,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     try:
         _emit(result, args, declared.render)
+        sys.stdout.flush()  # here, where a refusal is said, not at exit where it is a traceback
     except BrokenPipeError:
         # The reader went away (`memory-review log | head`): not an error of ours, and no traceback.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _silence_stdout()
+    except OSError as exc:  # `> /dev/full`, a quota: what ran stays done, and the person hears it was not shown
+        _silence_stdout()
+        unwritten = f"memory-review: error: the output could not be written: {one_line_os_error(exc)}"
+        print(printable(unwritten), file=sys.stderr)
+        return 1
     for warning in ws.warnings:
         print(printable(f"warning: {warning}"), file=sys.stderr)
     return 0 if getattr(result, "ok", True) else 1
+
+
+def _silence_stdout() -> None:
+    # What is left in the buffer would be written again at exit, failing there with a traceback.
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _declared(name: str) -> Command | None:

@@ -108,12 +108,11 @@ def run(argv: list[str], stdout: TextIO | None = None, stderr: TextIO | None = N
         return None
     if block is None:
         return None  # no project store: the full command says what it says then
-    _print(block, request.json, stdout or sys.stdout, stderr or sys.stderr)
-    return 0
+    return _print(block, request.json, stdout or sys.stdout, stderr or sys.stderr)
 
 
-def _print(block, as_json: bool, stdout: TextIO, stderr: TextIO) -> None:
-    """What ``cli._emit`` prints for a ``ContextResult``."""
+def _print(block, as_json: bool, stdout: TextIO, stderr: TextIO) -> int:
+    """What ``cli._emit`` prints for a ``ContextResult``, and the status the full command ends with."""
     try:
         if as_json:
             document = {
@@ -125,13 +124,20 @@ def _print(block, as_json: bool, stdout: TextIO, stderr: TextIO) -> None:
             stdout.flush()
             stdout.buffer.write(orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n")
             stdout.buffer.flush()
-            return
+            return 0
         reasons = [item["reason"] for item in block.dropped]
         if reasons or not block.text:
             print(note(len(block.included), reasons), file=stderr)
         if block.text:
             print(block.text.rstrip("\n"), file=stdout)
         stdout.flush()
-    except BrokenPipeError:
+    except OSError as exc:
         # The reader went away (`memory-review context | head`): not an error of ours, and no traceback.
+        # Anything else (`> /dev/full`) is said as cli.main says it.
         os.dup2(os.open(os.devnull, os.O_WRONLY), stdout.fileno())
+        if not isinstance(exc, BrokenPipeError):
+            from memory_review.errors import one_line_os_error
+
+            print(f"memory-review: error: the output could not be written: {one_line_os_error(exc)}", file=stderr)
+            return 1
+    return 0

@@ -155,3 +155,28 @@ def test_a_budget_past_64_bits_is_a_one_line_refusal(stocked: Project) -> None:
         "memory-review: error: field 'budget_bytes': must be at most 9223372036854775807 (2^63 - 1)"
     ]
     assert stocked.workspace().log(type="context.built") == []
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here (a Linux device)")
+@pytest.mark.parametrize("argv", [["context"], ["context", "--json"], ["log"], ["list", "--json"]])
+def test_a_full_disk_under_stdout_is_one_line_and_status_1(stocked: Project, argv: list[str]) -> None:
+    with open("/dev/full", "wb") as full:
+        for code in ([sys.executable, "-c", MAIN], [sys.executable, "-m", "memory_review.cli"]):
+            done = subprocess.run(
+                [*code, *argv], env=stocked.env, cwd=stocked.root, stdout=full, stderr=subprocess.PIPE, timeout=60
+            )
+            assert done.returncode == 1
+            assert done.stderr.decode().splitlines()[-1] == (
+                "memory-review: error: the output could not be written: No space left on device"
+            )
+            assert "Traceback" not in done.stderr.decode()
+
+
+def test_an_unrecognized_argument_shows_its_controls() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "memory_review.cli", "list", "\x1b[2J\x1b]0;owned\x07"], capture_output=True, timeout=60
+    )
+    assert done.returncode == 2
+    assert done.stderr.decode().splitlines()[-1] == (
+        "memory-review: error: unrecognized arguments: \\x1b[2J\\x1b]0;owned\\x07"
+    )
