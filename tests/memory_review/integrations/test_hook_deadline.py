@@ -1,0 +1,34 @@
+"""``$MEMORY_REVIEW_HOOK_DEADLINE`` is the person's own setting, and no value of it switches the deadline off."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_review.lean.watchdog import DEADLINE_ENV, MAX_DEADLINE, deadline_seconds
+
+
+@pytest.mark.parametrize(
+    ("setting", "seconds"),
+    [
+        (None, 5.0),
+        ("", 5.0),
+        ("0.3", 0.3),
+        ("20", 20.0),
+        (str(MAX_DEADLINE), MAX_DEADLINE),
+        ("3600.5", 5.0),  # past an hour: no honest setting, and a timer near its limit
+        ("inf", 5.0),  # a timer cannot hold it: its thread failed and nothing ended the hook
+        ("1e308", 5.0),
+        ("nan", 5.0),  # every comparison false: the hook ended before it began
+        ("0", 5.0),
+        ("-1", 5.0),
+        ("five", 5.0),  # a typo
+    ],
+)
+def test_only_a_sane_number_of_seconds_replaces_the_default(
+    monkeypatch: pytest.MonkeyPatch, setting: str | None, seconds: float
+) -> None:
+    if setting is None:
+        monkeypatch.delenv(DEADLINE_ENV, raising=False)
+    else:
+        monkeypatch.setenv(DEADLINE_ENV, setting)
+    assert deadline_seconds(5.0) == seconds
