@@ -519,6 +519,17 @@ _PLACEHOLDER = re.compile(
 )
 _PASSWORD_SYMBOLS = frozenset("!@#$%^&*?~+")
 _SECRET_GROUPS = ("secret", "dq", "sq", "bare")
+# The value after a key runs to its end: a cut at 200 characters kept the tail of an AWS session token (~400 to
+# 1,000 characters) and failed a longer quoted password whole. A quote's search stops at its line (and at 1,000).
+_QUOTED_VALUE = "\"(?P<dq>[^\"\n]{1,1000})\"|'(?P<sq>[^'\n]{1,1000})'"
+_PASSWORD_VALUE = rf"(?:{_QUOTED_VALUE}|(?P<bare>[^\s\"',;)=][^\s\"',;)]*))"
+_TOKEN_VALUE = r"(?P<secret>[A-Za-z0-9+/_.=-]{20,})"
+# A table row's key cell, then its value cell, each maybe in backticks or bold: "| `DB_PASSWORD` | Hunter2!x |".
+_PASSWORD_KEY = r"[A-Za-z0-9_.-]{0,40}(?:password|passwd|passphrase|pwd)s?"
+_TOKEN_KEY = r"[A-Za-z0-9_.-]{0,40}(?:token|secret|key|apikey)s?"
+_TABLE_KEY = r"^[ \t]*\|[ \t]*[`*]{0,2}"
+_TABLE_VALUE = r"[`*]{0,2}[ \t]*\|[ \t]*[`*]{0,2}(?P<bare>[^\s|`*]{1,1000})[`*]{0,2}[ \t]*(?:\||$)"
+_ELEMENT_VALUE = r"(?P<bare>[^<\s]{1,1000})"
 
 
 def _shannon_bits(token: str) -> float:
@@ -550,10 +561,23 @@ def _password_value(match: re.Match[str]) -> bool:
     value = _span_text(match)
     if not _not_placeholder(value):
         return False
-    if match.group("dq") or match.group("sq"):
+    if any(name in match.re.groupindex and match.group(name) for name in ("dq", "sq")):
         return True
     # A bare word after "password:" is usually prose or a type ("password: str").
     return any(c.isdigit() for c in value) or any(c in _PASSWORD_SYMBOLS for c in value)
+
+
+def _glued_keyword(match: re.Match[str]) -> bool:
+    """The keyword is glued to the word before it by its case: ``rootPassword``, ``PGPASSWORD``, ``accessToken``.
+
+    Checked here, not by a pattern that starts at the word's first letter: that one tried 40 letters at every
+    position of a long run and was most of the scan's time."""
+    start = match.start()
+    before = match.string[start - 1] if start else ""
+    if not (before.isascii() and before.isalnum()):
+        return False
+    title = match.group("kw")[1].islower()
+    return before.isdigit() or (before.islower() if title else before.isupper())
 
 
 def _token_value(match: re.Match[str]) -> bool:
@@ -611,7 +635,7 @@ def _secret_patterns() -> tuple[tuple[str, _Guarded, Callable[[re.Match[str]], b
             ("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", _always),
             (
                 "url-credentials",
-                r"(?i)://[^\s/:@]{1,100}:(?P<secret>[^\s/@]{1,100})@",
+                r"(?i)://[^\s/:@]{1,1000}:(?P<secret>[^\s/@]{1,1000})@",
                 lambda m: _after_scheme(m) and _not_placeholder(_span_text(m)),
             ),
             ("bearer-token", r"\b[Bb]earer\s+(?P<secret>[A-Za-z0-9._~+/-]{16,}=*)", _has_digit),
@@ -619,27 +643,23 @@ def _secret_patterns() -> tuple[tuple[str, _Guarded, Callable[[re.Match[str]], b
                 "password",
                 (
                     rf"(?i){_IDENTIFIER_HEAD}(?:password|passwd|passphrase|pwd)s?\b[\"']?"
-                    r"(?:\s*(?::=|=>|[:=])\s*|\s+is\s+)"
-                    r"(?:\"(?P<dq>[^\"\n]{1,200})\"|'(?P<sq>[^'\n]{1,200})'|(?P<bare>[^\s\"',;)=][^\s\"',;)]{0,199}))"
+                    # a tab: a .env or a pasted table's columns
+                    rf"(?:\s*(?::=|=>|[:=])\s*|\s+is\s+|[ ]*\t[ \t]*){_PASSWORD_VALUE}"
                 ),
                 _password_value,
             ),
             (
                 # a keyword glued on by case, camel or upper: "rootPassword: …", "PGPASSWORD=…" (session 37's re-review)
                 "password",
-                (
-                    r"(?<![A-Za-z0-9])[A-Za-z0-9]{0,40}(?:[a-z0-9](?:Password|Passwd|Pwd)|[A-Z0-9](?:PASSWORD|PASSWD|PWD))"
-                    r"s?[\"']?\s*(?::=|=>|[:=])\s*"
-                    r"(?:\"(?P<dq>[^\"\n]{1,200})\"|'(?P<sq>[^'\n]{1,200})'|(?P<bare>[^\s\"',;)=][^\s\"',;)]{0,199}))"
-                ),
-                _password_value,
+                rf"(?P<kw>Password|Passwd|Pwd|PASSWORD|PASSWD|PWD)s?[\"']?\s*(?::=|=>|[:=])\s*{_PASSWORD_VALUE}",
+                lambda m: _glued_keyword(m) and _password_value(m),
             ),
             (
                 # a command's flag: "--password 'hunter2!'", "--db-password s3cret" (session 37's review)
                 "password",
                 (
                     r"(?i)(?<![\w-])--?(?:[a-z0-9]{1,30}[_-]){0,3}(?:password|passwd|passphrase|pwd)\s+"
-                    r"(?:\"(?P<dq>[^\"\n]{1,200})\"|'(?P<sq>[^'\n]{1,200})'|(?P<bare>[^\s\"'-][^\s\"',;)]{0,199}))"
+                    rf"(?:{_QUOTED_VALUE}|(?P<bare>[^\s\"'-][^\s\"',;)]*))"
                 ),
                 _password_value,
             ),
@@ -647,10 +667,22 @@ def _secret_patterns() -> tuple[tuple[str, _Guarded, Callable[[re.Match[str]], b
                 "token",
                 (
                     rf"(?i){_IDENTIFIER_HEAD}(?:token|secret|key|apikey)s?\b[\"']?"
-                    r"(?:\s*[:=]\s*|\s+is\s+|\s+)[\"']?(?P<secret>[A-Za-z0-9+/_.=-]{20,200})"
+                    rf"(?:\s*[:=]\s*|\s+is\s+|\s+)[\"']?{_TOKEN_VALUE}"
                 ),
                 _token_value,
             ),
+            (
+                # a keyword glued on by case: "accessToken", "clientSecret", "secretAccessKey", "GITHUBTOKEN"
+                # (session 38's review; the same rule as the password's above)
+                "token",
+                rf"(?P<kw>Token|Secret|Key|TOKEN|SECRET|KEY)s?[\"']?(?:\s*(?::=|=>|[:=])\s*|\s+is\s+)[\"']?{_TOKEN_VALUE}",
+                lambda m: _glued_keyword(m) and _token_value(m),
+            ),
+            # A key and its value in a Markdown table row or an XML element (a CLAUDE.md's settings table).
+            ("password", rf"(?im){_TABLE_KEY}{_PASSWORD_KEY}{_TABLE_VALUE}", _password_value),
+            ("token", rf"(?im){_TABLE_KEY}{_TOKEN_KEY}{_TABLE_VALUE}", _token_value),
+            ("password", rf"(?i)<(?P<tag>{_PASSWORD_KEY})>{_ELEMENT_VALUE}</(?P=tag)>", _password_value),
+            ("token", rf"(?i)<(?P<tag>{_TOKEN_KEY})>{_ELEMENT_VALUE}</(?P=tag)>", _token_value),
         )
     )
 
@@ -689,19 +721,58 @@ def find_secrets(text: str) -> list[SecretMatch]:
     Matched on the text as written and on its visible fold (NFKC, invisibles
     dropped), whose spans are mapped back so a redaction covers the whole key,
     invisible glue included. Both, because dropping a character can also join a
-    key to the word before it, which its prefix guard then refuses.
+    key to the word before it, which its prefix guard then refuses. And on its
+    percent-decoded form when it has escapes: a URL's ``%3Dghp_…`` glues a hex
+    digit before the key, which every prefix guard refuses.
     """
     found = list(_candidates(text))
     seen = textfold.visible_fold_with_origin(text)
     if seen is not None:
         folded, origin = seen
         found += (SecretMatch(m.kind, origin[m.start], origin[m.end - 1] + 1) for m in _candidates(folded))
+    decoded = _percent_decoded(text)
+    if decoded is not None:
+        plain, starts, ends = decoded
+        found += (SecretMatch(m.kind, starts[m.start], ends[m.end - 1]) for m in _candidates(plain))
+        both = _percent_decoded(folded) if seen is not None else None
+        if both is not None:  # escapes and invisible glue together
+            plain, starts, ends = both
+            found += (
+                SecretMatch(m.kind, origin[starts[m.start]], origin[ends[m.end - 1] - 1] + 1)
+                for m in _candidates(plain)
+            )
     ordered = sorted(found, key=lambda m: (m.start, -(m.end - m.start)))
     kept: list[SecretMatch] = []
     for match in ordered:
         if not kept or match.start >= kept[-1].end:
             kept.append(match)
     return kept
+
+
+_PERCENT_ESCAPE = re.compile(r"%[2-7][0-9A-Fa-f]")  # printable ASCII only: what a key or its key word is made of
+
+
+def _percent_decoded(text: str) -> tuple[str, list[int], list[int]] | None:
+    """``text`` with its printable percent escapes decoded, and where each character starts and ends in ``text``;
+    None when it has none."""
+    if "%" not in text or _PERCENT_ESCAPE.search(text) is None:
+        return None
+    parts: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    last = 0
+    for escape in _PERCENT_ESCAPE.finditer(text):
+        parts.append(text[last : escape.start()])
+        starts.extend(range(last, escape.start()))
+        ends.extend(range(last + 1, escape.start() + 1))
+        parts.append(chr(int(text[escape.start() + 1 : escape.end()], 16)))
+        starts.append(escape.start())
+        ends.append(escape.end())
+        last = escape.end()
+    parts.append(text[last:])
+    starts.extend(range(last, len(text)))
+    ends.extend(range(last + 1, len(text) + 1))
+    return "".join(parts), starts, ends
 
 
 def redact(text: str) -> str:

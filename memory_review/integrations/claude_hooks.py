@@ -62,7 +62,7 @@ from memory_review.integrations.hook_state import (
     read_errors,
 )
 from memory_review.lean.hook import write_answer
-from memory_review.lean.watchdog import Watchdog
+from memory_review.lean.watchdog import Watchdog, deadline_seconds
 from memory_review.models import utc_now
 from memory_review.paths import project_root, project_store_dir, user_store_dir
 from memory_review.workspace import Workspace
@@ -81,7 +81,6 @@ LOCK_TIMEOUT = 1.0
 # 50 KB; 10,000 characters arrive whole). A 10,000-byte budget keeps the block whole, delimiters included.
 CONTEXT_BUDGET = 10_000
 MAX_PAYLOAD_BYTES = 1024 * 1024
-DEADLINE_ENV = "MEMORY_REVIEW_HOOK_DEADLINE"
 NESTED_ENV = "MEMORY_REVIEW_NESTED"  # set by extract.agent_cli for the CLI it runs
 
 
@@ -355,12 +354,12 @@ def _lock_wait(deadline: float | None) -> float:
 
 def run_hook(stdin: IO[bytes], stdout: IO[str], *, project: str | None = None, agent: HookAgent = CLAUDE_CODE) -> int:
     """The command: read stdin, answer, and exit 0 whatever happens (errors go to the hook error log)."""
-    watchdog = Watchdog(_deadline(EXTRACT_DEADLINE), on_expiry=lambda: _timed_out(None, project, agent))
+    watchdog = Watchdog(deadline_seconds(EXTRACT_DEADLINE), on_expiry=lambda: _timed_out(None, project, agent))
     payload: HookPayload | None = None
     try:
         payload = parse_payload(stdin.read(MAX_PAYLOAD_BYTES + 1))
         context = agent.ours(payload.hook_event_name) in CONTEXT_EVENTS
-        limit = _deadline(CONTEXT_DEADLINE if context else EXTRACT_DEADLINE)
+        limit = deadline_seconds(CONTEXT_DEADLINE if context else EXTRACT_DEADLINE)
         watchdog.restart(limit, on_expiry=lambda: _timed_out(payload, project, agent))
         outcome = handle(payload, project=Path(project) if project else None, deadline=watchdog.expires_at, agent=agent)
     except Exception as exc:  # noqa: BLE001 — the hook's boundary: log anything, add nothing, exit 0
@@ -369,14 +368,6 @@ def run_hook(stdin: IO[bytes], stdout: IO[str], *, project: str | None = None, a
         return 0
     watchdog.finish(lambda: write_answer(stdout, outcome.output))
     return 0
-
-
-def _deadline(default: float) -> float:
-    value = os.environ.get(DEADLINE_ENV)  # the user's own setting (tests use a tiny one)
-    try:
-        return float(value) if value else default
-    except ValueError:
-        return default  # a typo in the environment must not switch the deadline off
 
 
 def _log_failure(exc: BaseException, payload: HookPayload | None, project: str | None, agent: HookAgent) -> None:

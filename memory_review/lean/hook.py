@@ -28,14 +28,13 @@ import orjson
 from memory_review.lean import context, index, logtail, trust
 from memory_review.lean.files import Fallback, fingerprint, real_dir
 from memory_review.lean.gitwalk import walk_up
-from memory_review.lean.watchdog import Watchdog
+from memory_review.lean.watchdog import Watchdog, deadline_seconds
 
 CONTEXT_EVENTS = frozenset({"SessionStart", "UserPromptSubmit"})
 CONTEXT_DEADLINE = 5.0
 CONTEXT_BUDGET = 10_000
 LOCK_TIMEOUT = 1.0
 MAX_PAYLOAD_BYTES = 1024 * 1024
-DEADLINE_ENV = "MEMORY_REVIEW_HOOK_DEADLINE"
 PROJECT_DIR_ENV = "CLAUDE_PROJECT_DIR"
 NESTED_ENV = "MEMORY_REVIEW_NESTED"
 SESSION_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
@@ -52,7 +51,8 @@ class IndexStale(Fallback):
 
 def run_hook(stdin: IO[bytes], stdout: IO[str], *, project: str | None = None) -> int:
     """The command: answer from the index, or hand the payload to the full hook. Always exits 0."""
-    watchdog = Watchdog(_deadline(), on_expiry=_timed_out)  # before reading: a writer that keeps the pipe open
+    # Before reading: a writer that keeps the pipe open
+    watchdog = Watchdog(deadline_seconds(CONTEXT_DEADLINE), on_expiry=_timed_out)
     raw = stdin.read(MAX_PAYLOAD_BYTES + 1)
     try:
         output = answer(raw, project)
@@ -286,14 +286,6 @@ def write_answer(stdout: IO[str], output: dict[str, Any] | None) -> None:
         stdout.flush()
     except OSError:
         pass  # Claude Code stopped reading (its own timeout): there is no one left to answer
-
-
-def _deadline() -> float:
-    value = os.environ.get(DEADLINE_ENV)
-    try:
-        return float(value) if value else CONTEXT_DEADLINE
-    except ValueError:
-        return CONTEXT_DEADLINE
 
 
 def _timed_out() -> None:

@@ -10,6 +10,23 @@ import threading
 import time
 from collections.abc import Callable
 
+DEADLINE_ENV = "MEMORY_REVIEW_HOOK_DEADLINE"
+# An agent waits on its hook: Claude Code's own default timeout is 60 s. An hour is past any honest setting and
+# still a number a timer can hold (``inf`` or 1e308 overflows it in its thread and the deadline is gone).
+MAX_DEADLINE = 3600.0
+
+
+def deadline_seconds(default: float) -> float:
+    """The hook's deadline in seconds: ``$MEMORY_REVIEW_HOOK_DEADLINE`` (the person's own setting; tests use a tiny
+    one) when it is a number above 0 and at most :data:`MAX_DEADLINE`, else ``default``: a typo, ``inf``, ``nan`` or
+    a negative number must not switch the deadline off, nor end every hook before it starts."""
+    value = os.environ.get(DEADLINE_ENV)
+    try:
+        seconds = float(value) if value else default
+    except ValueError:
+        return default
+    return seconds if 0 < seconds <= MAX_DEADLINE else default
+
 
 class Watchdog:
     """Ends the process (exit 0, nothing written) if the hook is still running at its deadline.

@@ -211,6 +211,11 @@ def test_stripped_and_visible_forms_hide_nothing(text: str) -> None:
 
 # --------------------------------------------------------------------------- secrets
 
+_LONG_TOKEN = "IQoJb3JpZ2luX2VjE" + "".join(
+    "Zq8Lm3Rt7Yx2Wv9Kp4Nb6Hc1Jd5Fg0AbCdEfGhIjKlMnOpQrStUvWxYz+/"[(i * 37 + i // 7) % 58] for i in range(420)
+)
+_LONG_PASSWORD = "".join("aB3$xY7!qZ"[(i * 3 + i // 10) % 10] for i in range(240))
+
 SECRETS = [
     # (text, the secret inside it, kind)
     (
@@ -307,6 +312,27 @@ SECRETS = [
         "token",
     ),
     ("DATABASE_URL=postgres://app:s3cr3t!@db.internal:5432/prod", "s3cr3t!", "url-credentials"),
+    # Session 38's review: keys glued on by case, table rows, elements, percent escapes, values past 200 characters.
+    ("accessToken=Zq8Lm3Rt7Yx2Wv9Kp4Nb6Hc1Jd5Fg0", "Zq8Lm3Rt7Yx2Wv9Kp4Nb6Hc1Jd5Fg0", "token"),
+    ('{"refreshToken":"Zq8Lm3Rt7Yx2Wv9Kp4Nb6Hc1Jd5Fg0"}', "Zq8Lm3Rt7Yx2Wv9Kp4Nb6Hc1Jd5Fg0", "token"),
+    ("secretAccessKey: wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "token"),
+    ("export GITHUBTOKEN=Zq8Lm3Rt7Yx2Wv9Kp4Nb6Hc1Jd5Fg0", "Zq8Lm3Rt7Yx2Wv9Kp4Nb6Hc1Jd5Fg0", "token"),
+    ("| password | Hunter2!x |", "Hunter2!x", "password"),
+    ("| `DB_PASSWORD` | `Hunter2!x` |", "Hunter2!x", "password"),
+    ("| API_KEY | Zq8Lm3Rt7Yx2Wv9Kp4Nb6Hc1Jd5Fg0 |", "Zq8Lm3Rt7Yx2Wv9Kp4Nb6Hc1Jd5Fg0", "token"),
+    ("DB_PASSWORD\tHunter2!x", "Hunter2!x", "password"),
+    ("<password>Hunter2!x</password>", "Hunter2!x", "password"),
+    ("<apiKey>Zq8Lm3Rt7Yx2Wv9Kp4Nb6Hc1Jd5Fg0</apiKey>", "Zq8Lm3Rt7Yx2Wv9Kp4Nb6Hc1Jd5Fg0", "token"),
+    (
+        "open /cb?x-token%3Dghp_16C7e42F292c6912E7710c838347Ae178B4a%26next ok",
+        "ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+        "github-token",
+    ),
+    ("X-Amz-Credential%3DAKIAIOSFODNN7EXAMPLE%2F2026", "AKIAIOSFODNN7EXAMPLE", "aws-access-key"),
+    ("dsn=postgres%3A%2F%2Fapp%3As3cr3t%21%40db", "s3cr3t%21", "url-credentials"),
+    (f"export AWS_SESSION_TOKEN={_LONG_TOKEN} first", _LONG_TOKEN, "token"),
+    (f'password="{_LONG_PASSWORD}" here', _LONG_PASSWORD, "password"),
+    (f"postgres://app:{_LONG_PASSWORD[:120]}@db/prod", _LONG_PASSWORD[:120], "url-credentials"),
 ]
 
 NOT_SECRETS = [
@@ -342,6 +368,14 @@ NOT_SECRETS = [
     "記住：不要使用制表符，以後都用四個空格。",
     "Persian keeps its joiner: نمی\u200cخواهم",
     "Café naïve résumé — ﬁle ligatures and ½ are fine.",
+    "| password | 8+ chars, 1 digit |",
+    "| reset_password | yes |",
+    "| Key | Value |",
+    "echo $password | sha256sum",
+    "The upload reached 100%25 and %20 is a space.",
+    "Read accessToken from process.env.ACCESS_TOKEN, never inline.",
+    "monkeyKey = primaryKeyOfTheCustomerTableInTheLegacyDb",
+    "<password>${DB_PASSWORD}</password>",
 ]
 
 
@@ -395,6 +429,10 @@ DISGUISES = {
         chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in s
     ),
     "mathematical monospace": _monospace,
+    # a URL's escapes (session 38's review): a hex digit glued before a key refused every prefix guard
+    "percent-encoded every 5th character": lambda s: "".join(
+        f"%{ord(c):02X}" if i % 5 == 2 and " " < c < "\x7f" else c for i, c in enumerate(s)
+    ),
 }
 
 

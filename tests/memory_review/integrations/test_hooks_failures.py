@@ -242,11 +242,21 @@ def test_the_harness_can_still_arm_a_hook_process(project: Project, hook_payload
     assert done.returncode == 137, done.stderr
 
 
-@pytest.mark.parametrize("agent", ["claude-code", "codex"])
-def test_a_payload_whose_pipe_stays_open_does_not_hang_the_hook(project: Project, agent: str) -> None:
+@pytest.mark.parametrize(
+    ("agent", "setting"),
+    [
+        ("claude-code", "1"),
+        ("codex", "1"),
+        # Session 37's review: a timer cannot hold these; its thread failed and the deadline was gone. The default
+        # (5 s before a prompt) holds instead.
+        ("claude-code", "inf"),
+        ("codex", "1e308"),
+    ],
+)
+def test_a_payload_whose_pipe_stays_open_does_not_hang_the_hook(project: Project, agent: str, setting: str) -> None:
     # The review of session 32: the Claude Code hook read stdin before its watchdog started, so a writer that left
     # the pipe open held it until the agent's own timeout. An upper bound on a stuck process, not a measured time.
-    env = {**project.env, "MEMORY_REVIEW_HOOK_DEADLINE": "1"}
+    env = {**project.env, "MEMORY_REVIEW_HOOK_DEADLINE": setting}
     payload = {"hook_event_name": "UserPromptSubmit", "session_id": "s1", "cwd": str(project.root), "prompt": "hi"}
     child = subprocess.Popen(
         [sys.executable, "-m", "memory_review.cli", "hook", agent],
@@ -264,11 +274,14 @@ def test_a_payload_whose_pipe_stays_open_does_not_hang_the_hook(project: Project
     except subprocess.TimeoutExpired:
         child.kill()
         child.wait()
-        pytest.fail(f"hook {agent} still ran a minute after its 1 s deadline")
+        pytest.fail(f"hook {agent} still ran a minute after its deadline ({setting})")
     finally:
         child.stdin.close()
     assert child.stdout is not None and child.stderr is not None
     assert child.returncode == 0 and child.stdout.read() == b""
+    assert child.stderr.read() == b""
+    [error] = hook_errors(project.workspace())
+    assert error.error == "TimeoutError"
     child.stdout.close()
     child.stderr.close()
 
