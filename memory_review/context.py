@@ -29,6 +29,7 @@ from memory_review.injection.render import fixed_cost, frame_cost, render_frame
 from memory_review.injection.result import DropReason
 from memory_review.manifest import ManifestEntry
 from memory_review.models import Memory, MemoryType, Scope, utc_now
+from memory_review.proposal import check_session_ref
 from memory_review.record_io import memory_sha256
 from memory_review.storage import EMPTY, Folded, fold_all
 from memory_review.store import log_errors
@@ -69,6 +70,8 @@ def context_for(
     now: str | None = None,
 ) -> ContextResult:
     """Build the block for ``session`` (user → project → that session only); record it if a session asked."""
+    if session:
+        check_session_ref(session, field="session")  # it is written into the log and replayed by name
     session_memories = ws.session_memories(session) if session else []
     request = ContextRequest(
         query=query, budget_bytes=DEFAULT_BUDGET if budget is None else budget, now=now or utc_now()

@@ -89,7 +89,16 @@ class ProposedMemory(Strict):
     @field_validator("id")
     @classmethod
     def _slug(cls, value: str) -> str:
-        return check_slug(value)
+        # A memory's id names its file and every event about it: a secret in it is refused, as in a session id
+        # (session 38's review: a lower-case Slack token is a valid slug). Delete and consolidate name ids
+        # that exist, and a store holding such an id must stay able to drop it.
+        check_slug(value)
+        found = safety.find_secrets(value)
+        if found:
+            raise ValidationError(
+                f"looks like a secret ({found[0].kind}); a memory id names its file and its events", field="id"
+            )
+        return value
 
     @field_validator("body")
     @classmethod
@@ -231,22 +240,13 @@ def in_session(proposal: AnyProposal, session_id: str) -> AnyProposal:
 # --- redaction: every free-text field, at the boundary ----------------------------------------
 
 
-def redact_within(text: str, limit: int) -> str:
-    """``text`` with each secret replaced by ``[REDACTED:<kind>]``, cut back to ``limit`` characters.
-
-    A marker can be longer than the secret it replaces (``pw=abc`` -> ``pw=[REDACTED:password]``),
-    and a stored field must still meet its own bound when it is read back.
-    """
-    return safety.redact(text)[:limit]
-
-
 def redacted_memory(memory: ProposedMemory) -> tuple[ProposedMemory, frozenset[str]]:
     """A proposed record with secrets redacted, and the flags its text as sent raises."""
     flags = safety.scan(f"{memory.description}\n{memory.body}")
     clean = memory.model_copy(
         update={
-            "description": redact_within(memory.description, MAX_DESCRIPTION_CHARS),
-            "body": redact_within(memory.body, MAX_BODY_CHARS),
+            "description": safety.redact_within(memory.description, MAX_DESCRIPTION_CHARS),
+            "body": safety.redact_within(memory.body, MAX_BODY_CHARS),
         }
     )
     return clean, flags
@@ -262,7 +262,7 @@ def redacted(proposal: AnyProposal) -> tuple[AnyProposal, frozenset[str]]:
     raw += [text for e in proposal.evidence for text in (e.quote, e.turn_id or "")]
     flags = frozenset().union(*(safety.scan(text) for text in raw if text))
     update: dict[str, object] = {
-        "rationale": redact_within(proposal.rationale, MAX_RATIONALE_CHARS),
+        "rationale": safety.redact_within(proposal.rationale, MAX_RATIONALE_CHARS),
         "evidence": tuple(_redacted_evidence(e) for e in proposal.evidence),
         "proposer": _redacted_proposer(proposal.proposer),
     }
@@ -277,11 +277,11 @@ def redacted(proposal: AnyProposal) -> tuple[AnyProposal, frozenset[str]]:
 
 
 def _redacted_evidence(evidence: Evidence) -> Evidence:
-    turn = evidence.turn_id and redact_within(evidence.turn_id, MAX_TURN_ID_CHARS)
-    return evidence.model_copy(update={"quote": redact_within(evidence.quote, MAX_QUOTE_CHARS), "turn_id": turn})
+    turn = evidence.turn_id and safety.redact_within(evidence.turn_id, MAX_TURN_ID_CHARS)
+    return evidence.model_copy(update={"quote": safety.redact_within(evidence.quote, MAX_QUOTE_CHARS), "turn_id": turn})
 
 
 def _redacted_proposer(proposer: Proposer) -> Proposer:
-    model = proposer.model and redact_within(proposer.model, MAX_PROPOSER_MODEL_CHARS)
-    name = redact_within(proposer.name, MAX_PROPOSER_NAME_CHARS)
+    model = proposer.model and safety.redact_within(proposer.model, MAX_PROPOSER_MODEL_CHARS)
+    name = safety.redact_within(proposer.name, MAX_PROPOSER_NAME_CHARS)
     return proposer.model_copy(update={"name": name, "model": model})

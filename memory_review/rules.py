@@ -44,12 +44,11 @@ from memory_review.proposal import (
     Evidence,
     ProposedMemory,
     UpsertProposal,
-    redact_within,
     redacted,
     redacted_memory,
 )
 from memory_review.record_io import memory_sha256, memory_to_json, render_memory
-from memory_review.safety import redact, scan
+from memory_review.safety import redact, redact_within, scan
 from memory_review.storage import EMPTY, Folded, fold, fold_all
 
 
@@ -427,7 +426,7 @@ def raise_candidate(candidate: Candidate, evidence: Sequence[Evidence], *, actor
         update={
             "priority": "high",
             "evidence": candidate.evidence + tuple(new),
-            "rationale": (candidate.rationale + note)[:MAX_RATIONALE_CHARS],
+            "rationale": redact_within(candidate.rationale + note, MAX_RATIONALE_CHARS),
             "flags": tuple(sorted(set(candidate.flags).union(*(scan(e.quote) for e in new)))),
         }
     )
@@ -634,7 +633,8 @@ def delete(view: View, memory_id: str, *, actor: str, reason: str | None = None)
 
 
 def checked_reason(reason: str | None) -> str | None:
-    """A person's discard or delete reason as stored: bounded, secrets redacted, None when blank."""
+    """A reason a person typed (discard, delete, trust, refuse, forget) as stored: bounded, secrets redacted, None
+    when blank."""
     if reason is None or not reason.strip():
         return None
     if len(reason) > MAX_REASON_CHARS:

@@ -775,6 +775,21 @@ def _percent_decoded(text: str) -> tuple[str, list[int], list[int]] | None:
     return "".join(parts), starts, ends
 
 
+# How far past a cut a secret is still read whole: a key that straddles the cut is redacted, not left half-shown.
+_CUT_MARGIN = 4096
+
+
+def redact_within(text: str, limit: int) -> str:
+    """``text`` with each secret replaced by ``[REDACTED:<kind>]``, cut back to ``limit`` characters.
+
+    Redacted before it is cut: a cut inside a secret leaves what its pattern no longer knows (the password of
+    ``postgres://u:pw@host`` without its ``@``, session 38's review). A marker can be longer than the secret it
+    replaces (``pw=abc`` -> ``pw=[REDACTED:password]``), and a stored field must still meet its own bound when it
+    is read back. Only the first ``limit`` characters and a margin are read: a CLI's error text can be megabytes.
+    """
+    return redact(text[: limit + _CUT_MARGIN])[:limit]
+
+
 def redact(text: str) -> str:
     """Replace each secret with ``[REDACTED:<kind>]``, keeping every other character."""
     parts, last = [], 0

@@ -783,6 +783,8 @@ class Workspace:
         needle = Needle.of(text=text, pattern=pattern)
         if not reason.strip() or needle.count(reason):
             raise ValidationError("say why in --reason, without the text being forgotten", field="reason")
+        # bounded and redacted as every reason a person types (a leak's clean-up must not log the next secret)
+        reason = rules.checked_reason(reason) or reason
         stores = []
         for store in self._stores(scope):
             before = _versions(store)
@@ -878,6 +880,7 @@ class Workspace:
         rules.require_person(actor)
         if not memory_ids and not everything:
             raise ValidationError("give memory ids, or --all")
+        reason = rules.checked_reason(reason)
         # By name, a refused memory can still be trusted (a change of mind); --all takes the undecided only.
         return self._decide(
             scope,
@@ -896,6 +899,7 @@ class Workspace:
         rules.require_person(actor)
         if not memory_ids:
             raise ValidationError("give memory ids")
+        reason = rules.checked_reason(reason)
         return self._decide(
             scope, undecided, memory_ids, False, lambda chosen: refuse_plan(chosen, actor=actor, reason=reason)
         )

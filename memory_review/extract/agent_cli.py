@@ -43,6 +43,7 @@ import orjson
 from memory_review.extract.cli_config import CliConfig, json_object
 from memory_review.extract.model_client import FailureKind, ModelFailure
 from memory_review.models import utc_now
+from memory_review.safety import redact_within
 
 MAX_OUTPUT_BYTES = 4 * 1024 * 1024
 MAX_STDERR_BYTES = 64 * 1024
@@ -369,13 +370,13 @@ def _last_words(stdout: bytes, stderr: bytes) -> str:
 
 def _said(stderr: bytes) -> str:
     text = stderr.decode("utf-8", "replace").strip()
-    return f": {text.splitlines()[-1][:300]}" if text else ""
+    return f": {redact_within(text.splitlines()[-1], 300)}" if text else ""
 
 
 def _failure(kind: FailureKind, message: str, config: CliConfig | None = None) -> ModelFailure:
     return ModelFailure(
         kind=kind,
-        message=message[:500],
+        message=redact_within(message, 500),  # another program's words: they can quote a key
         api=f"{config.agent}-cli" if config else None,
         model=config.model if config else None,
         at=utc_now(),

@@ -22,6 +22,7 @@ from memory_review.extract.textutil import content_words, slug, tokens
 from memory_review.limits import MAX_EVIDENCE_ITEMS
 from memory_review.models import MAX_DESCRIPTION_CHARS, DurableScope, MemoryType, Strict
 from memory_review.proposal import Evidence, Priority, ProposedMemory
+from memory_review.safety import redact_within
 
 FLAG_UNTRUSTED = "untrusted-source"
 # A stored memory is at most 4,096 bytes with its frontmatter, and every evidence quote
@@ -128,7 +129,7 @@ def build_finding(
     return Finding(
         memory=memory,
         scope=scope,
-        rationale=rationale[:2000],
+        rationale=redact_within(rationale, 2000),  # redacted, then cut: a cut can halve a key
         evidence=quotes,
         signal=signal,
         flags=flags,

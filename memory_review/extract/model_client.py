@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import IO, Any, Literal
 
 from memory_review.models import Strict, utc_now
+from memory_review.safety import redact_within
 
 Api = Literal["openai", "anthropic"]
 FailureKind = Literal[
@@ -102,7 +103,7 @@ def failure(
     """A failure value stamped with the time and, when known, the endpoint's api and model."""
     return ModelFailure(
         kind=kind,
-        message=message[:500],
+        message=redact_within(message, 500),  # an endpoint's words: they can quote a key
         api=config.api if config else None,
         model=config.model if config else None,
         status=status,

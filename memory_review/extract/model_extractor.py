@@ -48,7 +48,7 @@ from memory_review.models import (
     Strict,
 )
 from memory_review.proposal import Proposer
-from memory_review.safety import redact
+from memory_review.safety import redact, redact_within
 
 MAX_PROMPT_CHARS = 60_000
 """The size of one call's statements; more statements take more calls (ADR 0155)."""
@@ -320,7 +320,7 @@ def _model_name(reported: str | None) -> str | None:
     if not reported:
         return None
     printable = "".join(c for c in reported[: MAX_PROPOSER_MODEL_CHARS * 4] if c.isprintable() or c in "\n\r")
-    line = printable.splitlines()[0].strip()[:MAX_PROPOSER_MODEL_CHARS] if printable.strip() else ""
+    line = redact_within(printable.splitlines()[0].strip(), MAX_PROPOSER_MODEL_CHARS) if printable.strip() else ""
     return line or None
 
 

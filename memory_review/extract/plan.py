@@ -26,6 +26,7 @@ from memory_review.extract.heuristic import PROPOSER
 from memory_review.extract.textutil import FILE_NAME, BagIndex, normalize, overlap
 from memory_review.models import DurableScope, Memory, Strict
 from memory_review.proposal import Evidence, Priority, ProposedMemory, Proposer, UpsertProposal
+from memory_review.safety import redact_within
 
 FLAG_PREVIOUSLY_DISCARDED = "previously-discarded"
 NEAR_DUPLICATE = 0.6
@@ -199,7 +200,7 @@ def _planned(finding: Finding, flags: frozenset[str], proposer: Proposer, target
     if target is not None:
         memory = memory.model_copy(update={"id": target.id})
         scope = target.scope or scope
-        rationale = f'{rationale} Updates memory {target.id}, which says: "{target.description}".'[:2000]
+        rationale = redact_within(f'{rationale} Updates memory {target.id}, which says: "{target.description}".', 2000)
     proposal = UpsertProposal(
         op="update" if target else "create",
         scope=scope,
@@ -278,7 +279,7 @@ def _merge(group: Finding, other: Finding) -> Finding:
         update={
             "evidence": evidence,
             "flags": group.flags | other.flags,
-            "rationale": rationale[:2000],
+            "rationale": redact_within(rationale, 2000),
             "priority": priority,
         }
     )

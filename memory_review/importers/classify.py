@@ -31,6 +31,7 @@ from memory_review.importers.formats import is_index_line
 from memory_review.importers.markdown import Piece, code_lines, heading_at, pieces
 from memory_review.models import MAX_DESCRIPTION_CHARS, DurableScope, MemoryType
 from memory_review.proposal import Evidence, Priority, ProposedMemory, Proposer
+from memory_review.safety import redact_within
 
 PROPOSER = Proposer(kind="import", name="memory-review-import")
 MAX_WHERE = 160  # a deep path is shown by its tail: the evidence's place must not crowd out its text
@@ -99,7 +100,7 @@ def _finding(doc: Document, piece: Piece, forced: DurableScope | None, used: set
     return Finding(
         memory=memory,
         scope=forced or scope_of(doc),
-        rationale=_rationale(doc, piece, label, memory_type)[:2000],
+        rationale=redact_within(_rationale(doc, piece, label, memory_type), 2000),
         evidence=(_evidence(doc, piece),),
         signal=f"import:{doc.format}",
         flags=flags,

@@ -40,9 +40,10 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic import ValidationError as PydanticValidationError
 
+from memory_review import safety
 from memory_review.errors import IntegrityError, MemoryReviewError, ValidationError
 from memory_review.integrations.agents import (
     CLAUDE_CODE,
@@ -99,6 +100,15 @@ class HookPayload(BaseModel):
     transcript_path: str | None = None
     cwd: str | None = None
     prompt: str | None = None
+
+    @field_validator("session_id")
+    @classmethod
+    def _no_secret(cls, value: str) -> str:
+        # It names the hook's state files and goes into the log (session 38's review); the agents' ids are UUIDs.
+        found = safety.find_secrets(value)
+        if found:
+            raise ValueError(f"looks like a secret ({found[0].kind}); session ids are kept in file names and the log")
+        return value
 
 
 @dataclass

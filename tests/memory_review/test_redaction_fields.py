@@ -118,3 +118,43 @@ def test_a_session_id_holding_a_secret_is_refused_not_stored(repo: Path, env: di
         (repo / ".memory-review" / "candidates").iterdir()
     )
     assert _leaked(repo, env, tokens) == []
+
+
+def test_every_reason_a_person_types_is_redacted(repo: Path, env: dict, tokens: dict[str, str]) -> None:
+    """Session 38's review: forget's, trust's and refuse's reasons were logged as typed; forget is what a person
+    runs after a leak, and its reason can name the next secret."""
+    proposal = {
+        **_proposal("staging-db", tokens),
+        "memory": {
+            "id": "staging-db",
+            "type": "fact",
+            "description": "d",
+            "body": "the staging db answers to oldpw-4711",
+        },
+    }
+    made = run_json(["propose", "--file", "-"], env, repo, json.dumps(proposal))
+    run_json(["apply", made["id"]], env, repo)
+    forgot = run(
+        ["forget", "--pattern", "oldpw-4711", "--reason", f"leaked; new {tokens['description']}", "--yes"], env, repo
+    )
+    assert forgot.returncode == 0, forgot.stderr
+    for trust_file in (Path(env["MEMORY_REVIEW_HOME"]) / "trust").iterdir():
+        trust_file.unlink()  # as if the memory came from a clone: the person decides on it here
+    run_json(["trust", "discard", "staging-db", "--reason", f"no {tokens['body']}"], env, repo)
+    run_json(["trust", "apply", "staging-db", "--reason", f"yes {tokens['rationale']}"], env, repo)
+    log = run_json(["log"], env, repo)
+    reasons = [e["reason"] for e in log if e["type"] in ("store.forgotten", "memory.refused", "memory.trusted")]
+    assert len(reasons) == 3 and all("[REDACTED:github-token]" in reason for reason in reasons)
+    assert _leaked(repo, env, {k: tokens[k] for k in ("description", "body", "rationale")}) == []
+
+
+def test_a_memory_id_or_a_context_session_holding_a_secret_is_refused(repo: Path, env: dict) -> None:
+    slack = "xoxb-1234567890-1234567890123-abcdefghijklmnopqrstuvwx"  # lower case: a valid slug
+    proposal = {"op": "create", "scope": "project", "memory": {"id": slack, "type": "fact", "description": "d"}}
+    done = run(["propose", "--file", "-"], env, repo, json.dumps({**proposal, "rationale": "r"}))
+    assert done.returncode == 1 and "looks like a secret (slack-token)" in done.stderr
+    token = _token()
+    for argv in (["--session", token, "context"], ["--session", token, "context", "--json"]):
+        done = run(argv, env, repo)
+        assert done.returncode == 1 and "looks like a secret (github-token)" in done.stderr
+    assert slack.encode() not in _store_bytes(repo, env) and token[4:].encode() not in _store_bytes(repo, env)

@@ -158,3 +158,58 @@ def test_items_no_sentence_of_the_persons_backs_are_named_not_dropped_in_silence
     cli = {**env, "MEMORY_REVIEW_CLAUDE_CLI": str(stand_in.program)}
     shown = _run(["extract", str(session), "--extractor", "claude"], root, cli)
     assert "nothing you said backs: deploy-fridays" in shown.stdout
+
+
+def _is_error_reply(text: str) -> str:
+    return json.dumps({"type": "result", "subtype": "success", "is_error": True, "result": text, "session_id": "s1"})
+
+
+_DSN = "postgres://admin:S3cretPassw0rd" + "Q" * 40 + "@db.internal:5432/prod"
+
+
+@pytest.mark.parametrize(
+    ("scenario", "secret"),
+    [
+        # Session 38's review: the CLI's words were cut to 500 characters, then redacted; a key on the cut was kept.
+        ({"exit": 0, "stdout": _is_error_reply("E" * 400 + " could not connect to " + _DSN)}, "S3cretPassw0rd"),
+        # ... and its stderr was shown on the terminal as it came.
+        ({"exit": 3, "stderr": "auth failed for AKIAQ7WE9RT1YU3IO5PA\n"}, "AKIAQ7WE9RT1YU3IO5PA"),
+        ({"exit": 3, "stderr": "x" * 240 + " " + _DSN + "\n"}, "S3cretPassw0rd"),
+    ],
+    ids=["is-error-text-on-the-cut", "stderr", "stderr-on-the-cut"],
+)
+def test_a_cli_failure_holding_a_key_is_redacted_on_screen_and_on_disk(
+    project, claude_session, tmp_path: Path, scenario: dict, secret: str
+) -> None:
+    root, env = project
+    stand_in = make_stand_in(tmp_path / "bin", "claude")
+    stand_in.act(**scenario)
+    session = claude_session(("user", "Never mock the database in tests, use the test container."))
+    done = _run(
+        ["extract", str(session), "--extractor", "claude"],
+        root,
+        {**env, "MEMORY_REVIEW_CLAUDE_CLI": str(stand_in.program)},
+    )
+    assert "claude" in done.stderr + done.stdout and "[REDACTED:" in done.stderr + done.stdout
+    assert secret not in done.stdout + done.stderr
+    written = [p for folder in (root, tmp_path / "home") for p in folder.rglob("*") if p.is_file()]
+    assert any("errors" in p.name for p in written)
+    assert [p for p in written if secret.encode() in p.read_bytes()] == []
+
+
+def test_a_model_name_holding_a_key_on_its_cut_is_redacted(project, claude_session, tmp_path: Path) -> None:
+    root, env = project
+    stand_in = make_stand_in(tmp_path / "bin", "claude")
+    secret = "S3cretPassw0rd" + "Q" * 70
+    stand_in.act(answer=json.dumps(ANSWER), model=f"model via postgres://u:{secret}@db/x")  # the @ past 100
+    session = claude_session(("user", "Never mock the database in tests, use the test container."))
+    done = _run(
+        ["extract", str(session), "--extractor", "claude"],
+        root,
+        {**env, "MEMORY_REVIEW_CLAUDE_CLI": str(stand_in.program)},
+    )
+    assert done.returncode == 0, done.stderr
+    [state] = Workspace(root, tmp_path / "home").list_candidates()
+    assert state.candidate.proposer.model is not None and "[REDACTED:url-credentials]" in state.candidate.proposer.model
+    written = [p for folder in (root, tmp_path / "home") for p in folder.rglob("*") if p.is_file()]
+    assert [p for p in written if b"S3cretPassw0rd" in p.read_bytes()] == []

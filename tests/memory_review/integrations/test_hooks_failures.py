@@ -118,6 +118,39 @@ def test_a_huge_session_id_cannot_make_the_error_log_unreadable(project: Project
     assert all(len(error.session or "") <= 200 for error in hook_errors(project.workspace()))
 
 
+SECRET_SESSION = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
+
+
+@pytest.mark.parametrize("event", ["Stop", "SessionStart", "UserPromptSubmit"])
+def test_a_session_id_shaped_like_a_key_is_refused_not_written(
+    project: Project, payload_for, hook_payloads, real_transcripts, event: str
+) -> None:
+    """Session 38's review: it named the hook's state files and went into context.built events."""
+    name = {"Stop": "stop.json", "SessionStart": "session_start.json", "UserPromptSubmit": "user_prompt_submit.json"}
+    payload = {
+        **payload_for(hook_payloads[name[event]][0]),
+        "session_id": SECRET_SESSION,
+        "transcript_path": str(real_transcripts[0]),
+    }
+    done = project.hook(payload)
+    assert (done.returncode, done.stdout) == (0, b"")
+    [error] = hook_errors(project.workspace())
+    assert error.error == "ValidationError" and "looks like a secret (github-token)" in error.message
+    stores = [project.root / ".memory-review", Path(project.env["MEMORY_REVIEW_HOME"])]
+    written = [path for store in stores for path in store.rglob("*")]
+    assert [p for p in written if "aB3dE5fG" in p.name or (p.is_file() and b"aB3dE5fG" in p.read_bytes())] == []
+
+
+def test_a_long_session_id_that_is_no_uuid_is_judged_by_the_full_path(project: Project) -> None:
+    from memory_review.lean.hook import plain_session_id
+
+    assert plain_session_id("0f6c2a1e-9b7d-4c3e-8a5f-1d2e3f4a5b6c") and plain_session_id("sess-cli")
+    assert not plain_session_id(SECRET_SESSION) and not plain_session_id("a-plain-but-long-session-id")
+    payload = {"hook_event_name": "UserPromptSubmit", "session_id": "a-plain-but-long-session-id", "prompt": "hi"}
+    done = project.hook({**payload, "cwd": str(project.root)})
+    assert done.returncode == 0 and hook_errors(project.workspace()) == []
+
+
 @pytest.fixture
 def lock_holder(project: Project) -> Iterator[subprocess.Popen]:
     """Another process holding the project store's lock (as a long apply would)."""
