@@ -364,7 +364,9 @@ def _lock_wait(deadline: float | None) -> float:
 
 def run_hook(stdin: IO[bytes], stdout: IO[str], *, project: str | None = None, agent: HookAgent = CLAUDE_CODE) -> int:
     """The command: read stdin, answer, and exit 0 whatever happens (errors go to the hook error log)."""
-    watchdog = Watchdog(deadline_seconds(EXTRACT_DEADLINE), on_expiry=lambda: _timed_out(None, project, agent))
+    # The shorter deadline until the payload names its event: a writer that keeps stdin open must not hold a
+    # context hook past what the agent waits for it (install gives Codex's and Gemini's 10 s; session 38's review).
+    watchdog = Watchdog(deadline_seconds(CONTEXT_DEADLINE), on_expiry=lambda: _timed_out(None, project, agent))
     payload: HookPayload | None = None
     try:
         payload = parse_payload(stdin.read(MAX_PAYLOAD_BYTES + 1))
@@ -376,7 +378,7 @@ def run_hook(stdin: IO[bytes], stdout: IO[str], *, project: str | None = None, a
         failure = exc  # `exc` is unbound after the block; the lambda must not depend on when it runs
         watchdog.finish(lambda: _log_failure(failure, payload, project, agent))
         return 0
-    watchdog.finish(lambda: write_answer(stdout, outcome.output))
+    watchdog.finish(lambda: write_answer(stdout, outcome.output, watchdog.expires_at))
     return 0
 
 

@@ -28,7 +28,7 @@ import orjson
 from memory_review.lean import context, index, logtail, trust
 from memory_review.lean.files import Fallback, fingerprint, real_dir
 from memory_review.lean.gitwalk import walk_up
-from memory_review.lean.watchdog import Watchdog, deadline_seconds
+from memory_review.lean.watchdog import Watchdog, deadline_seconds, write_by
 
 CONTEXT_EVENTS = frozenset({"SessionStart", "UserPromptSubmit"})
 CONTEXT_DEADLINE = 5.0
@@ -68,7 +68,7 @@ def run_hook(stdin: IO[bytes], stdout: IO[str], *, project: str | None = None) -
         return _full_path(raw, stdout, project, watchdog)
     except Exception as exc:  # noqa: BLE001 — a bug here: log it, and let the full path answer
         return _full_path(raw, stdout, project, watchdog, failure=exc)
-    watchdog.finish(lambda: write_answer(stdout, output))
+    watchdog.finish(lambda: write_answer(stdout, output, watchdog.expires_at))
     return 0
 
 
@@ -288,15 +288,25 @@ def _full_path(
     return claude_hooks.run_hook(io.BytesIO(raw), stdout, project=project)
 
 
-def write_answer(stdout: IO[str], output: dict[str, Any] | None) -> None:
-    """Print the hook's JSON answer, if any; a reader that went away is no one to answer (both hook paths)."""
+def write_answer(stdout: IO[str], output: dict[str, Any] | None, expires_at: float) -> None:
+    """Print the hook's JSON answer, if any, by the deadline; a reader that went away, or does not read by then,
+    is no one to answer (both hook paths)."""
     if output is None:
         return
+    answer = orjson.dumps(output) + b"\n"
     try:
-        stdout.write(orjson.dumps(output).decode("utf-8") + "\n")
+        fd = stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a file: an in-process caller's buffer
+        fd = None
+    try:
+        if fd is None:
+            stdout.write(answer.decode("utf-8"))
+            stdout.flush()
+            return
         stdout.flush()
+        write_by(fd, answer, expires_at)
     except OSError:
-        pass  # Claude Code stopped reading (its own timeout): there is no one left to answer
+        pass  # the agent stopped reading (its own timeout): there is no one left to answer
 
 
 def _timed_out() -> None:

@@ -6,6 +6,7 @@ Standard library only: both the lean per-prompt path and the full hook run under
 from __future__ import annotations
 
 import os
+import select
 import threading
 import time
 from collections.abc import Callable
@@ -70,3 +71,27 @@ class Watchdog:
                 on_expiry()
             finally:
                 os._exit(0)  # the main thread may be blocked in I/O; the commit path is crash-safe
+
+
+def write_by(fd: int, data: bytes, expires_at: float) -> None:
+    """Write ``data`` to ``fd`` whole, or raise TimeoutError at ``expires_at`` (``time.monotonic``).
+
+    The answer is written under the watchdog's lock (a half-written JSON answer is worse than none), so a plain
+    write into a full pipe its reader never drains held the hook past its deadline for as long as the reader
+    waited (session 38's review). Without blocking, the wait for room keeps the deadline."""
+    blocking = os.get_blocking(fd)
+    os.set_blocking(fd, False)
+    try:
+        view = memoryview(data)
+        while view:
+            left = expires_at - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("the agent did not read the hook's answer by the deadline")
+            _, ready, _ = select.select([], [fd], [], left)
+            if ready:
+                try:
+                    view = view[os.write(fd, view) :]
+                except BlockingIOError:
+                    continue  # another writer took the room
+    finally:
+        os.set_blocking(fd, blocking)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from memory_review.lean.watchdog import DEADLINE_ENV, MAX_DEADLINE, deadline_seconds
@@ -32,3 +34,28 @@ def test_only_a_sane_number_of_seconds_replaces_the_default(
     else:
         monkeypatch.setenv(DEADLINE_ENV, setting)
     assert deadline_seconds(5.0) == seconds
+
+
+def test_the_full_hook_waits_for_its_payload_with_the_context_deadline(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Session 38's review: Codex's and Gemini's hooks read stdin under the 20 s extraction deadline, past the 10 s
+    install gives their context events; a writer that kept stdin open had the agent kill the hook, unrecorded."""
+    import io
+
+    from memory_review.integrations import claude_hooks
+    from memory_review.lean.watchdog import Watchdog
+
+    monkeypatch.delenv(DEADLINE_ENV, raising=False)
+    monkeypatch.setenv("MEMORY_REVIEW_HOME", str(tmp_path / "home"))
+    armed: list[float] = []
+
+    class Recorded(Watchdog):
+        def restart(self, seconds, *, on_expiry):
+            armed.append(seconds)
+            super().restart(seconds, on_expiry=on_expiry)
+
+    monkeypatch.setattr(claude_hooks, "Watchdog", Recorded)
+    stdout = io.StringIO()
+    claude_hooks.run_hook(io.BytesIO(b'{"hook_event_name": "Stop", "session_id": "s1"}'), stdout, project=str(tmp_path))
+    assert armed[:2] == [claude_hooks.CONTEXT_DEADLINE, claude_hooks.EXTRACT_DEADLINE]

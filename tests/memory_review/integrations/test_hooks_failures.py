@@ -319,6 +319,61 @@ def test_a_payload_whose_pipe_stays_open_does_not_hang_the_hook(project: Project
     child.stderr.close()
 
 
+F_SETPIPE_SZ = 1031  # Linux's fcntl command; fcntl.F_SETPIPE_SZ from Python 3.10 on Linux only
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="sizes a pipe with F_SETPIPE_SZ (Linux)")
+@pytest.mark.parametrize(("agent", "event"), [("claude-code", "SessionStart"), ("codex", "SessionStart")])
+def test_an_answer_nobody_reads_does_not_hold_the_hook_past_its_deadline(
+    project: Project, agent: str, event: str
+) -> None:
+    """Session 38's review: the answer was written under the watchdog's lock, so a full pipe its reader never drained
+    held the hook as long as the reader waited. A 4 KiB pipe and a block of about 10 KB."""
+    import fcntl
+
+    from memory_review.proposal import parse_proposal
+
+    ws = project.workspace()
+    body = "Body text explaining the rule in detail. " * 10
+    proposals = [
+        {
+            "op": "create",
+            "scope": "project",
+            "memory": {"id": f"rule-{i}", "type": "forbidden", "description": f"Never do thing {i}", "body": body},
+            "rationale": "r",
+        }
+        for i in range(30)
+    ]
+    ws.apply([state.candidate.id for state in ws.propose([parse_proposal(p) for p in proposals])], actor="alice")
+    read_end, write_end = os.pipe()
+    fcntl.fcntl(write_end, F_SETPIPE_SZ, 4096)
+    payload = {"hook_event_name": event, "session_id": "s1", "cwd": str(project.root)}
+    try:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "memory_review.cli", "hook", agent],
+            cwd=project.root,
+            env={**project.env, "MEMORY_REVIEW_HOOK_DEADLINE": "1"},
+            stdin=subprocess.PIPE,
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+        )
+        os.close(write_end)
+        assert child.stdin is not None and child.stderr is not None
+        child.stdin.write(json.dumps(payload).encode())
+        child.stdin.close()
+        try:
+            child.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+            pytest.fail(f"hook {agent} still ran a minute after its 1 s deadline, its answer unread")
+        assert child.returncode == 0 and child.stderr.read() == b""
+        child.stderr.close()
+        assert 0 < len(os.read(read_end, 65536)) <= 4096  # it began to answer: the block was for this session
+    finally:
+        os.close(read_end)
+
+
 @pytest.mark.parametrize("agent", ["claude-code", "codex"])
 @pytest.mark.parametrize("closed", ["<&-", ">&-"])
 def test_a_closed_stdin_or_stdout_still_exits_0(project: Project, agent: str, closed: str) -> None:
