@@ -138,13 +138,23 @@ def run_worker(*, project: str | None, session: str | None) -> int:
             if job is None:
                 break
     except Exception as exc:  # noqa: BLE001 — a hook's boundary: log it, exit 0 (nobody is waiting)
-        failure = exc
+        failure: BaseException = exc
+        if isinstance(exc, _JobFailed):  # named by the job that failed: its agent and event, not the last round's
+            job, failure = exc.job, exc.__cause__ or exc
         payload = HookPayload(hook_event_name=job.event if job else "worker", session_id=session or "unknown")
         agent = agent_named(job.agent) if job else CLAUDE_CODE
         watchdog.finish(lambda: record_error(root, failure, payload=payload, agent=agent))
         return 0
     watchdog.finish(lambda: None)
     return 0
+
+
+class _JobFailed(Exception):
+    """A round's failure, with the job it was for (the error log names that job's agent and event)."""
+
+    def __init__(self, job: ExtractionJob) -> None:
+        super().__init__(job.event)
+        self.job = job
 
 
 def _one_round(ws: Workspace, state: HookState, session: str, deadline: float) -> ExtractionJob | None:
@@ -154,10 +164,13 @@ def _one_round(ws: Workspace, state: HookState, session: str, deadline: float) -
             job = state.job(session)
             if job is None:
                 return None
-            if job.extractor == "heuristic":
-                extract_across_sessions(ws, job)
-            else:
-                extract_job(ws, state, job, deadline)
+            try:
+                if job.extractor == "heuristic":
+                    extract_across_sessions(ws, job)
+                else:
+                    extract_job(ws, state, job, deadline)
+            except Exception as exc:
+                raise _JobFailed(job) from exc
             state.save_done(job)
     except LockTimeoutError:
         return None  # another worker has this session; it reads the job again when it is done

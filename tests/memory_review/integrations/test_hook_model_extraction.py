@@ -201,6 +201,23 @@ def test_gemini_hooks_extract_with_the_model_chosen_for_gemini(project: Project,
     assert (entry["agent"], entry["event"]) == ("gemini", "model-extractor")
 
 
+def test_a_worker_round_that_fails_is_logged_under_its_jobs_agent_and_event(project: Project, tmp_path: Path) -> None:
+    """Session 38's review: a round that raised was logged as claude-code's ``worker`` whatever agent had asked."""
+    stand_in = make_stand_in(tmp_path / "bin", "gemini")
+    project.env["MEMORY_REVIEW_GEMINI_CLI"] = str(stand_in.program)
+    assert project.run("install", "gemini", "--extractor", "gemini").returncode == 0
+    payload = {
+        "hook_event_name": "AfterAgent",
+        "session_id": "gem-gone",
+        "transcript_path": str(tmp_path / "gone" / "session-2026-01-01T10-00-gem.json"),
+        "cwd": str(project.root),
+    }
+    done = project.hook(payload, agent="gemini")
+    assert done.returncode == 0 and done.stderr == b""
+    [entry] = _until(lambda: project.json("hook", "errors"), "the failure in hook errors")
+    assert (entry["agent"], entry["event"]) == ("gemini", "AfterAgent"), entry
+
+
 def test_a_long_stretch_takes_several_calls_and_a_failed_one_is_asked_again_alone(setup) -> None:
     """ADR 0155: before, statements past the prompt budget were left out and the offsets moved past them."""
     project, stand_in, transcript = setup
