@@ -18,6 +18,7 @@ import orjson
 
 from memory_review.events.durable import atomic_replace
 from memory_review.file_reads import read_regular_file
+from memory_review.lean.trust import noticed, told
 from memory_review.trust import store_key
 
 if TYPE_CHECKING:
@@ -35,11 +36,10 @@ def trust_notice(ws: Workspace, session: str) -> str | None:
         if not foreign:
             continue
         key = f"{scope}:{store_key(ws.store_dir(scope))[1]}"
-        seen = {"fingerprint": _fingerprint(foreign), "session": session}
-        if state.get(key) != seen:
+        fingerprint = _fingerprint(foreign)
+        if not told(state.get(key), fingerprint, session):
             due.append((scope, len(foreign)))
-            state.pop(key, None)
-            state[key] = seen  # newest last: the oldest are dropped past MAX_STORES
+            state[key] = noticed(state.pop(key, None), fingerprint, session)  # newest last: past MAX_STORES, dropped
     rewritten = _rewritten_due(ws, session, state)
     if not due and not rewritten:
         return None
@@ -47,16 +47,15 @@ def trust_notice(ws: Workspace, session: str) -> str | None:
     return " ".join(rewritten + ([_message(ws, due)] if due else []))
 
 
-def _rewritten_due(ws: Workspace, session: str, state: dict[str, dict[str, str]]) -> list[str]:
+def _rewritten_due(ws: Workspace, session: str, state: dict[str, dict]) -> list[str]:
     """The notices for stores the gate served nothing of, their log rewritten (ADR 0025), once a session."""
     due = []
     for scope, why in sorted(ws.trust_records.rewritten.items()):
         key = f"rewritten:{scope}:{store_key(ws.store_dir(scope))[1]}"
-        seen = {"fingerprint": hashlib.sha256(why.encode()).hexdigest(), "session": session}
-        if state.get(key) != seen:
+        fingerprint = hashlib.sha256(why.encode()).hexdigest()
+        if not told(state.get(key), fingerprint, session):
             due.append(f"memory-review: nothing of the {scope} store was injected: {why}. See `memory-review verify`.")
-            state.pop(key, None)
-            state[key] = seen
+            state[key] = noticed(state.pop(key, None), fingerprint, session)
     return due
 
 
@@ -81,7 +80,7 @@ def _fingerprint(foreign: list[tuple[str, str]]) -> str:
     return hashlib.sha256("\n".join(sorted(f"{m} {sha}" for m, sha in foreign)).encode()).hexdigest()
 
 
-def _read_state(ws: Workspace) -> dict[str, dict[str, str]]:
+def _read_state(ws: Workspace) -> dict[str, dict]:
     data = read_regular_file(ws.trust_records.folder / NOTICES, MAX_NOTICES_BYTES)
     if data is None:
         return {}
@@ -92,7 +91,7 @@ def _read_state(ws: Workspace) -> dict[str, dict[str, str]]:
     return state if isinstance(state, dict) else {}
 
 
-def _write_state(ws: Workspace, state: dict[str, dict[str, str]]) -> None:
+def _write_state(ws: Workspace, state: dict[str, dict]) -> None:
     # A notice that cannot be remembered is shown again next time; that must not cost the context.
     with contextlib.suppress(OSError):
         ws.trust_records.ensure_folder()

@@ -189,4 +189,28 @@ def _noticed(folder: Path, key: str, foreign: list[tuple[str, str]], session: st
     except orjson.JSONDecodeError:
         return False
     fingerprint = hashlib.sha256("\n".join(sorted(f"{m} {sha}" for m, sha in foreign)).encode()).hexdigest()
-    return isinstance(state, dict) and state.get(key) == {"fingerprint": fingerprint, "session": session}
+    return isinstance(state, dict) and told(state.get(key), fingerprint, session)
+
+
+# Sessions kept per store and set of foreign memories: two windows open on one project (or Claude Code beside
+# Codex) took turns overwriting one session, and each prompt of each showed the notice again (session 38's review).
+MAX_NOTICED_SESSIONS = 8  # with MAX_STORES of 500, notices.json stays under its 256 KB read limit
+
+
+def told(entry: object, fingerprint: str, session: str | None) -> bool:
+    """Whether ``notices.json``'s ``entry`` for a store says ``session`` was told about ``fingerprint``'s memories.
+
+    An entry is ``{"fingerprint": …, "sessions": [… the newest last]}``; one written before holds one ``session``."""
+    if not isinstance(entry, dict) or entry.get("fingerprint") != fingerprint:
+        return False
+    sessions = entry.get("sessions", [entry.get("session")])
+    return isinstance(sessions, list) and session in sessions
+
+
+def noticed(entry: object, fingerprint: str, session: str | None) -> dict:
+    """``entry`` once ``session`` is told about ``fingerprint``'s memories (a new set starts the list again)."""
+    sessions = []
+    if isinstance(entry, dict) and entry.get("fingerprint") == fingerprint:
+        kept = entry.get("sessions", [entry.get("session")])
+        sessions = [s for s in kept if s != session] if isinstance(kept, list) else []
+    return {"fingerprint": fingerprint, "sessions": [*sessions, session][-MAX_NOTICED_SESSIONS:]}

@@ -268,6 +268,32 @@ def test_an_untrusted_clone_is_served_only_what_was_trusted(tmp_path: Path, monk
     assert f"{MARK}1" in full.text and f"{MARK}2" not in full.text
 
 
+def test_two_sessions_on_one_clone_are_each_told_once(tmp_path: Path, monkeypatch) -> None:
+    """Session 38's review: the notice remembered one session per store, so two windows on one project (or Claude
+    Code beside Codex) took turns overwriting it and every prompt of each was told again, on the slow path."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "hostile"))
+    from trust_kit import attacker_repo, victim_clone
+
+    victim = victim_clone(tmp_path, attacker_repo(tmp_path).root)
+    for name, value in victim.env.items():
+        monkeypatch.setenv(name, value)
+    victim.ok("init")
+    victim.ok("trust", "apply", "deploy-key")  # one trusted, one still foreign: a ledger, and a notice due
+
+    def prompt(session: str) -> bytes:
+        return json.dumps(
+            {"hook_event_name": "UserPromptSubmit", "session_id": session, "cwd": str(victim.root), "prompt": "hi"}
+        ).encode()
+
+    told = {"win-a": 0, "win-b": 0}
+    for _round in range(3):
+        for session in told:
+            told[session] += "not approved on this machine" in victim.hook(json.loads(prompt(session)))
+    assert told == {"win-a": 1, "win-b": 1}
+    for session in told:  # both told: the fast path answers each (it raised Fallback while a notice was due)
+        lean_hook.answer(prompt(session), None, now=NOW)
+
+
 def test_verify_names_an_index_that_lies(stocked: Project) -> None:
     """The index is the user store's file: an agent with the person's shell can edit it (ADR 0030's limit);
     ``verify`` compares a current-looking index with the store and says so."""
