@@ -81,7 +81,7 @@ LOCK_TIMEOUT = 1.0
 # Recent Claude Code versions replace an oversized hook output by a short preview (reported at
 # 50 KB; 10,000 characters arrive whole). A 10,000-byte budget keeps the block whole, delimiters included.
 CONTEXT_BUDGET = 10_000
-MAX_PAYLOAD_BYTES = 1024 * 1024
+MAX_PAYLOAD_BYTES = 16 * 1024 * 1024  # a prompt with a pasted log past 1 MB still gets its context (session 38)
 NESTED_ENV = "MEMORY_REVIEW_NESTED"  # set by extract.agent_cli for the CLI it runs
 
 

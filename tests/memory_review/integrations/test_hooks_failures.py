@@ -319,6 +319,23 @@ def test_a_payload_whose_pipe_stays_open_does_not_hang_the_hook(project: Project
     child.stderr.close()
 
 
+@pytest.mark.parametrize("agent", ["claude-code", "codex"])
+def test_a_prompt_past_a_megabyte_still_gets_its_context(project: Project, agent: str) -> None:
+    """Session 38's review: a payload past 1 MB was refused whole, so a pasted log cost the turn every memory,
+    the forbidden ones too."""
+    from memory_review.proposal import parse_proposal
+
+    ws = project.workspace()
+    rule = {"id": "no-force-push", "type": "forbidden", "description": "Never force-push to main", "body": "Ask."}
+    [state] = ws.propose([parse_proposal({"op": "create", "scope": "project", "memory": rule, "rationale": "r"})])
+    ws.apply([state.candidate.id], actor="alice")
+    prompt = "Why does this build fail? " + "ERROR at line 12: module not found\n" * 60_000  # about 2 MB
+    payload = {"hook_event_name": "UserPromptSubmit", "session_id": "s1", "cwd": str(project.root), "prompt": prompt}
+    done = project.hook(payload, agent=agent)
+    assert done.returncode == 0 and hook_errors(project.workspace()) == []
+    assert "Never force-push to main" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
 F_SETPIPE_SZ = 1031  # Linux's fcntl command; fcntl.F_SETPIPE_SZ from Python 3.10 on Linux only
 
 
