@@ -664,6 +664,18 @@ def _secret_patterns() -> tuple[tuple[str, _Guarded, Callable[[re.Match[str]], b
                 _password_value,
             ),
             (
+                # a client's glued short flag: "mysql -uroot -pHunter2 db" (ADR 0170's left item)
+                "password",
+                r"(?<![\w-])(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n|;&]{0,200}?\s-p(?P<bare>[^\s\"'][^\s\"';|&]*)",
+                _password_value,
+            ),
+            (
+                # "curl -u user:pw", "--user 'user:pw'": a credential by its syntax, whatever it looks like
+                "password",
+                r"(?<![\w-])(?:-u|--user)[ \t]+[\"']?[^\s:\"']{1,200}:(?P<bare>[^\s\"']{1,1000})",
+                lambda m: _not_placeholder(_span_text(m)),
+            ),
+            (
                 "token",
                 (
                     rf"(?i){_IDENTIFIER_HEAD}(?:token|secret|key|apikey)s?\b[\"']?"

@@ -333,6 +333,11 @@ SECRETS = [
     (f"export AWS_SESSION_TOKEN={_LONG_TOKEN} first", _LONG_TOKEN, "token"),
     (f'password="{_LONG_PASSWORD}" here', _LONG_PASSWORD, "password"),
     (f"postgres://app:{_LONG_PASSWORD[:120]}@db/prod", _LONG_PASSWORD[:120], "url-credentials"),
+    # ADR 0170's left items: a client's glued -p, curl's user:password
+    ("mysql -uroot -pHunter2 mydb", "Hunter2", "password"),
+    ("mkdir -p out && mysqldump -h db -u app -ps3cr3t! prod > out/dump.sql", "s3cr3t!", "password"),
+    ("curl -u admin:s3cretpass https://api.example.com", "s3cretpass", "password"),
+    ("curl --user 'bob:hunter2!' https://x", "hunter2!", "password"),
 ]
 
 NOT_SECRETS = [
@@ -369,6 +374,10 @@ NOT_SECRETS = [
     "Persian keeps its joiner: نمی\u200cخواهم",
     "Café naïve résumé — ﬁle ligatures and ½ are fine.",
     "| password | 8+ chars, 1 digit |",
+    "mysql -p mydb",
+    "ssh -p2222 deploy@host",
+    "sudo -u postgres psql",
+    "curl -u $USER:$TOKEN https://x",
     "| reset_password | yes |",
     "| Key | Value |",
     "echo $password | sha256sum",
