@@ -171,21 +171,29 @@ class _Handover:
             sock.close()
 
     def _over(self, sock: _socket.socket, args: list[str]) -> int | None:
+        sock.settimeout(place.HANDOVER_SECONDS)  # a full backlog refuses at once, and the wait below is bounded
         try:
             sock.connect(place.address(self.fd))
         except (ConnectionRefusedError, FileNotFoundError):  # a socket its server left behind
             start_server(self.path)
             raise ResidentUnavailable("not running; started it", quiet=True) from None
+        except BlockingIOError:
+            raise ResidentUnavailable("the server is busy (its queue is full)") from None
         except OSError as exc:
-            raise ResidentUnavailable(f"cannot connect: {exc.strerror}") from exc
+            raise ResidentUnavailable(f"cannot connect: {exc.strerror or exc}") from exc
         _pid, uid = place.peer(sock)
         if uid != os.geteuid():
             raise ResidentUnavailable(f"the server at {self.path} runs as uid {uid}, not as you")
+        replies = _Lines(sock)
+        ready = _reply(replies)  # nothing is sent before it: giving up here runs nothing twice
+        sock.settimeout(None)
+        if ready != [place.READY.decode().strip()]:
+            raise ResidentUnavailable(f"the server did not take the command within {place.HANDOVER_SECONDS:g} s")
         previous = {number: _signal.signal(number, self._signalled) for number in _signals(_signal)}
         try:
             self._send(sock, args)
             try:
-                return self._outcome(_Lines(sock))
+                return self._outcome(replies)
             except _GaveUp:
                 return _unknown()
         finally:

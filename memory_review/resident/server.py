@@ -254,6 +254,7 @@ class Server:
 
     def _take(self, selector: selectors.BaseSelector, conn: socket.socket) -> None:
         cpu = time.process_time()
+        _tell(conn, place.READY)  # the client sends its request only now (place.HANDOVER_SECONDS)
         _pid, uid = place.peer(conn)
         if uid != os.geteuid():
             _log(f"refused a connection from uid {uid}")

@@ -270,6 +270,26 @@ def test_a_server_gone_before_the_connection_means_in_process_and_a_new_server(
     assert resident.status()["pid"] != server
 
 
+def test_a_server_that_does_not_accept_leaves_the_command_to_the_client_and_runs_it_once(
+    resident: Resident, tmp_path: Path
+) -> None:
+    """ADR 0170's left item: past 64 slow commands a connection waited in the backlog with no deadline, its
+    request already sent (giving up could have run it twice). Now nothing is sent before the server's ``ready``."""
+    repo = _repo(resident, tmp_path / "world" / "repo")
+    resident.on()
+    server = resident.start(repo)
+    os.kill(server, signal.SIGSTOP)  # as busy as a server can be: it accepts nothing
+    try:
+        done, way = resident.run(["propose", "--json", "--file", "-"], repo, stdin=_proposal("m-once", "project"))
+    finally:
+        os.kill(server, signal.SIGCONT)
+    assert (way, done.returncode) == ("in-process", 0), done.stderr
+    assert b"did not take the command within 2 s (running it here)" in done.stderr
+    resident.wait_ready(repo)  # it served the abandoned connection: its child found no request, ran nothing
+    listed, _ = resident.run(["list", "--json"], repo)
+    assert len(json.loads(listed.stdout)) == 1 and b"m-once" in listed.stdout
+
+
 def test_the_client_imports_no_library_when_it_hands_a_command_over(resident: Resident, tmp_path: Path) -> None:
     repo = _repo(resident, tmp_path / "world" / "repo")
     resident.on()

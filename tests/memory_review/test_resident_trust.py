@@ -93,10 +93,12 @@ def _connect(resident: Resident) -> socket.socket:
 
 
 def _answer(sock: socket.socket) -> bytes:
+    """What the server said after its ``ready`` line (sent on every connection it accepts)."""
     data = b""
     while chunk := sock.recv(4096):
         data += chunk
-    return data
+    assert data.startswith(b"ready\n"), data
+    return data[len(b"ready\n") :]
 
 
 def test_garbage_oversized_short_and_slow_requests_never_stop_the_server(resident: Resident, repo: Path) -> None:
