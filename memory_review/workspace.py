@@ -8,7 +8,7 @@ The TUI, the MCP server and the hooks call the same methods.
 from __future__ import annotations
 
 import os
-from collections.abc import Container, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -158,11 +158,15 @@ class Workspace:
         flags: Sequence[Iterable[str]] | None = None,
         *,
         session: str | None = None,
+        twin: Callable[[AnyProposal], CandidateState | None] | None = None,
     ) -> list[CandidateState]:
         """Turn proposals into pending candidates; all are validated before any is written.
 
         ``flags`` (one set per proposal) adds warnings the caller knows of, such as an extractor's.
         ``session`` (the caller's ``--session``) ties each candidate to that session.
+        ``twin`` (the MCP server's "the same proposal again is the same candidate") is asked under the
+        store's lock, so two processes proposing the same thing at once make one candidate: a proposal it
+        finds a pending candidate for is not proposed, its result is that candidate.
         """
         if session is not None:
             proposals = [in_session(proposal, session) for proposal in proposals]
@@ -171,13 +175,20 @@ class Workspace:
             extra = frozenset(flags[i]) if flags else frozenset()
             by_scope.setdefault(proposal.scope, []).append((proposal, extra))
         for scope, items in by_scope.items():
-            self._plan_proposals(self.store(scope), items, dry_run=True)
+            self._plan_proposals(self.store(scope), items, dry_run=True, twin=twin)
         results: list[CandidateState] = []
         for scope, items in by_scope.items():
-            results.extend(self._plan_proposals(self.store(scope), items, dry_run=False))
+            results.extend(self._plan_proposals(self.store(scope), items, dry_run=False, twin=twin))
         return results
 
-    def _plan_proposals(self, store: Store, proposals: Sequence[tuple[AnyProposal, frozenset[str]]], *, dry_run: bool):
+    def _plan_proposals(
+        self,
+        store: Store,
+        proposals: Sequence[tuple[AnyProposal, frozenset[str]]],
+        *,
+        dry_run: bool,
+        twin: Callable[[AnyProposal], CandidateState | None] | None = None,
+    ) -> list[CandidateState]:
         from memory_review.near_duplicates import NearDuplicates  # the propose path only, not every start-up
 
         with store.transact() as tx:
@@ -186,6 +197,10 @@ class Workspace:
             twins = None if dry_run else NearDuplicates(store, tx.view)  # flags only, as above
             plan, made = rules.Plan(), []
             for proposal, extra in proposals:
+                found = twin(proposal) if twin else None  # under the lock: no other writer adds one meanwhile
+                if found is not None:
+                    made.append(found)
+                    continue
                 near = twins.flags(proposal) if twins else frozenset()
                 candidate, step = rules.propose(
                     tx.view,
@@ -197,11 +212,11 @@ class Workspace:
                 )
                 if twins:
                     twins.add(candidate)
-                made.append(candidate)
+                made.append(CandidateState(candidate, "pending", candidate.flags))
                 plan.drafts += step.drafts
-            if not dry_run:
+            if not dry_run and plan.drafts:
                 self.commit(tx, plan)
-        return [CandidateState(c, "pending", c.flags) for c in made]
+        return made
 
     def raise_candidates(self, raises: Sequence[tuple[str, Sequence[Evidence]]], *, actor: str) -> list[str]:
         """Raise pending candidates said again in another session (ADR 0050); the ids raised.

@@ -28,9 +28,15 @@ Its ``MCPServer`` (SDK 2.x) and ``FastMCP`` (SDK 1.x) share the decorator API we
 
 from __future__ import annotations
 
+import functools
+import os
+import signal
+import sys
 import tempfile
+import threading
 import warnings
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 from urllib.parse import unquote, urlparse
@@ -43,9 +49,10 @@ from memory_review.ids import new_candidate_id
 from memory_review.injection import keyword_select, priority_order
 from memory_review.injection.result import MAX_COUNT
 from memory_review.integrations.claude_hooks import claude_project_dir
+from memory_review.main import INTERRUPTED
 from memory_review.models import Memory, utc_now
 from memory_review.paths import project_store_dir
-from memory_review.proposal import Evidence, Proposer, UpsertProposal
+from memory_review.proposal import AnyProposal, Evidence, Proposer, UpsertProposal
 from memory_review.record_io import memory_to_json
 from memory_review.rules import proposed_record
 from memory_review.workspace import CandidateState, Workspace
@@ -123,26 +130,23 @@ class MemoryTools:
             )
         except PydanticValidationError as exc:
             raise ValidationError(_describe(exc), path="propose_memory") from exc
-        twin = self._pending_twin(proposal)
-        if twin is not None:  # an agent retrying, or two sessions noticing the same thing
-            return {
-                "id": twin.candidate.id,
-                "status": twin.status,
-                "flags": list(twin.flags),
-                "existing": True,
-                "message": EXISTING_NOTE,
-            }
-        state = self.ws.propose([proposal])[0]
+        # An agent retrying, or two sessions noticing the same thing: the twin is looked for under the
+        # store's lock (inside propose), so servers proposing it at the same moment make one candidate.
+        twins: list[CandidateState] = []
+        state = self.ws.propose([proposal], twin=lambda wanted: _noted(self._pending_twin(wanted), twins))[0]
+        existing = any(t.candidate.id == state.candidate.id for t in twins)  # not one only the first pass saw
         return {
             "id": state.candidate.id,
             "status": state.status,
             "flags": list(state.flags),
-            "existing": False,
-            "message": REVIEW_NOTE,
+            "existing": existing,
+            "message": EXISTING_NOTE if existing else REVIEW_NOTE,
         }
 
-    def _pending_twin(self, proposal: UpsertProposal) -> CandidateState | None:
+    def _pending_twin(self, proposal: AnyProposal) -> CandidateState | None:
         """A pending candidate of the same store that would make memory say exactly this."""
+        if not isinstance(proposal, UpsertProposal):  # the tool proposes nothing else
+            return None
         # The record as the store would write it (redacted the same way), so equal means equal.
         record = proposed_record(None, proposal.memory, proposal, proposal.scope, new_candidate_id(), utc_now())
         wanted = [(record.id, record.type, record.description, record.body)]
@@ -194,6 +198,12 @@ class MemoryTools:
             "memories": [c.memory for c in changes],
             **moved,
         }
+
+
+def _noted(found: CandidateState | None, seen: list[CandidateState]) -> CandidateState | None:
+    if found is not None:
+        seen.append(found)
+    return found
 
 
 def _contents(candidate: Candidate) -> list[tuple[str, str, str, str]]:
@@ -297,24 +307,111 @@ def _folder(uri: str) -> Path | None:
 # --- the SDK wrapper -----------------------------------------------------------------------------
 
 
-def build_server(ws: Workspace, *, session: str | None = None, fixed_project: bool = True) -> Any:
+def build_server(
+    ws: Workspace, *, session: str | None = None, fixed_project: bool = True, calls: ToolCalls | None = None
+) -> Any:
     """An MCP server exposing :class:`MemoryTools` (the ``mcp`` package must be installed).
 
     ``fixed_project``: ``ws.root`` is the project (``--project``); otherwise each call finds it.
+    ``calls``: where the tool methods run (one at a time, off the event loop).
     """
     sdk = _sdk()
     finder = ProjectFinder(ws, session=session, fixed=fixed_project)
     # stdout carries the protocol; the SDK's per-call INFO lines on stderr would only be noise.
     server = sdk.server(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING")
-    guard = _guard(sdk.tool_error, finder)
+    guard = _guard(sdk.tool_error, finder, calls or ToolCalls())
     for register in (_propose, _context, _list, _search, _status):
         register(server, guard, sdk)
     return server
 
 
 def serve(ws: Workspace, *, session: str | None = None, fixed_project: bool = True) -> None:
-    """Run the server on stdin/stdout until the client closes it."""
-    build_server(ws, session=session, fixed_project=fixed_project).run("stdio")
+    """Run the server on stdin/stdout until the client closes it.
+
+    Never a traceback (the common rules): a client that went away ends it quietly; a closed stdin or
+    stdout, or an output the disk refuses, is a one-line error; ctrl+c ends it at once, as any command.
+    """
+    _need_stdio()
+    calls = ToolCalls()
+    server = build_server(ws, session=session, fixed_project=fixed_project, calls=calls)
+    with calls.interruptible():
+        try:
+            server.run("stdio")
+        except (OSError, BaseExceptionGroup) as exc:
+            failed = _stream_error(exc)
+            if failed is None:
+                raise
+            if not isinstance(failed, BrokenPipeError | ConnectionResetError):  # the client leaving is no error
+                raise MemoryReviewError(f"the MCP client's stream failed: {one_line_os_error(failed)}") from exc
+
+
+def _need_stdio() -> None:
+    # Python sets sys.stdin/sys.stdout to None when it starts with fd 0/1 closed; the SDK would fail on them.
+    for name in ("stdin", "stdout"):
+        if getattr(sys, name) is None:
+            raise MemoryReviewError(f"{name} is closed: the MCP server talks to its client over stdin and stdout")
+
+
+def _stream_error(exc: BaseException) -> OSError | None:
+    """The OSError that ended the server (the SDK raises it inside a task group's exception group), or None
+    when anything else did."""
+    if isinstance(exc, OSError):
+        return exc
+    if isinstance(exc, BaseExceptionGroup):
+        found = [_stream_error(inner) for inner in exc.exceptions]
+        return found[0] if found and all(found) else None
+    return None
+
+
+class ToolCalls:
+    """Where tool methods run: in a worker thread, one at a time, so the event loop stays free.
+
+    A call that waits for the store lock (another process commits) then holds up nothing but the
+    calls queued behind it: ping and the protocol are still answered. One at a time keeps writes in
+    the order they came and a workspace in one thread at a time.
+    """
+
+    def __init__(self) -> None:
+        self._running = threading.Lock()  # held while a tool method runs, for ctrl+c to wait on
+        self._limiter: Any = None  # an anyio CapacityLimiter(1), made on the loop that uses it
+
+    async def run(self, method: Callable[[], Any]) -> Any:
+        import anyio
+
+        if self._limiter is None:
+            self._limiter = anyio.CapacityLimiter(1)
+        # Its own limiter, not anyio's default: queued calls must not take the threads the SDK reads stdin on.
+        return await anyio.to_thread.run_sync(self._one, method, limiter=self._limiter)
+
+    def _one(self, method: Callable[[], Any]) -> Any:
+        with self._running:
+            return method()
+
+    @contextmanager
+    def interruptible(self) -> Iterator[None]:
+        """Ctrl+c (SIGINT) ends the process at once, but never inside a tool call.
+
+        The SDK reads stdin in a worker thread that nothing can stop short of EOF, and the event loop
+        waits for it, so a KeyboardInterrupt would leave the server running until the client closes
+        stdin. A SIGINT ignored by whoever started us stays ignored.
+        """
+        ours = threading.current_thread() is threading.main_thread()  # only there can a handler be set
+        if not ours or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+            yield
+            return
+        signal.signal(signal.SIGINT, self._interrupted)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    def _interrupted(self, signum: int, frame: Any) -> None:
+        # The call in flight finishes first, so what it writes is all done or not begun (a commit would
+        # survive a kill too, but this keeps the promise of the one line). Never released: no call starts
+        # after it. Nothing else is ours to finish: every answer was flushed as it was sent.
+        self._running.acquire()
+        print(INTERRUPTED, file=sys.stderr, flush=True)
+        os._exit(130)
 
 
 class _SDK:
@@ -363,13 +460,13 @@ def _sdk() -> _SDK:
 Guard = Callable[..., Awaitable[Any]]
 
 
-def _guard(tool_error: type[Exception], finder: ProjectFinder) -> Guard:
+def _guard(tool_error: type[Exception], finder: ProjectFinder, calls: ToolCalls) -> Guard:
     """Call a tool method on this call's project; a MemoryReviewError becomes the SDK's tool error."""
 
     async def call(ctx: Any, name: str, **kwargs: Any) -> Any:
         try:
             tools = await finder.tools(ctx)
-            return getattr(tools, name)(**kwargs)
+            return await calls.run(functools.partial(getattr(tools, name), **kwargs))
         except MemoryReviewError as exc:
             raise tool_error(f"{exc}" + (f" (hint: {exc.hint})" if exc.hint else "")) from exc
         except OSError as exc:  # the disk refused (read-only, full): a one-line tool error, never a trace
