@@ -83,11 +83,24 @@ def _login_name() -> str:
         return "user"
 
 
+def _apart(project_store: Path, user_dir: Path) -> None:
+    """Refuse a project whose store is the user store: ``MEMORY_REVIEW_HOME=~/.memory-review`` run in a home folder
+    that is no repository (or an MCP client's root there). Each store then read the other's trust records as
+    damaged, and project candidates landed in the user store (session 38's review)."""
+    if os.path.realpath(project_store) == os.path.realpath(user_dir):
+        raise ValidationError(
+            f"the project store here would be the user store ({user_dir})",
+            hint="run memory-review inside a project (a git repository), or give --project DIR; "
+            "or keep $MEMORY_REVIEW_HOME out of a folder you use as a project",
+        )
+
+
 class Workspace:
     """The user store and the project store of one project root."""
 
     def __init__(self, root: Path, user_dir: Path, *, lock_timeout: float = DEFAULT_TIMEOUT) -> None:
         self.root = root
+        _apart(project_store_dir(root), user_dir)
         # Trouble after a commit point (the change still stands), or a bad file a reader skipped.
         self.warnings: list[str] = []
         self.project = Store(project_store_dir(root), "project", lock_timeout=lock_timeout, warnings=self.warnings)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -322,3 +323,19 @@ def test_an_actor_name_must_be_short_and_one_line(ws: Workspace) -> None:
     for bad in ("x" * 65, "alice\nbob"):
         with pytest.raises(ValidationError):
             ws.apply([state.candidate.id], actor=bad)
+
+
+def test_a_project_whose_store_is_the_user_store_is_refused(tmp_path: Path) -> None:
+    """Session 38's review: ``MEMORY_REVIEW_HOME=~/.memory-review`` in a home folder that is no repository made the
+    two stores one; each read the other's trust records as damaged, and project candidates went to the user store."""
+    from cli_kit import run
+
+    env = {**os.environ, "HOME": str(tmp_path), "MEMORY_REVIEW_HOME": str(tmp_path / ".memory-review")}
+    env.pop("CLAUDE_PROJECT_DIR", None)
+    for argv in (["context"], ["list"], ["init"]):
+        done = run(argv, env, tmp_path)
+        assert done.returncode == 1
+        assert done.stderr.splitlines()[0] == (
+            f"memory-review: error: the project store here would be the user store ({tmp_path / '.memory-review'})"
+        )
+    assert not (tmp_path / ".memory-review").exists()
