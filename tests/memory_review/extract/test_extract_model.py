@@ -47,6 +47,7 @@ class Reply:
     delay: float = 0.0
     headers: dict[str, str] = field(default_factory=dict)
     trickle: float = 0.0  # seconds between the body's bytes, sent one at a time
+    header_trickle: float = 0.0  # seconds between the status line's and headers' bytes
 
 
 @dataclass
@@ -81,6 +82,13 @@ def running_endpoint() -> Iterator[FakeEndpoint]:
             time.sleep(reply.delay)
             raw = reply.body if isinstance(reply.body, bytes) else json.dumps(reply.body).encode()
             try:
+                if reply.header_trickle:  # written by hand: send_response buffers the whole head
+                    head = b"HTTP/1.1 200 OK\r\nX-Pad: " + b"x" * 400 + b"\r\n"
+                    for byte in head:
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                        time.sleep(reply.header_trickle)
+                    return
                 self.send_response(reply.status)
                 for name, value in {"Content-Type": "application/json", **reply.headers}.items():
                     self.send_header(name, value)
@@ -294,6 +302,13 @@ def test_an_endpoint_that_trickles_its_reply_times_out_at_the_deadline(endpoint:
     endpoint.replies.append(Reply(body=b" " * 400 + b"{}", trickle=0.05))  # 20 s in all, then a reply read whole
     result = extract_with_model(transcript(), config=config(endpoint, timeout=0.5))
     assert result.failure is not None and result.failure.kind == "timeout"  # before: the whole reply, a bad one
+
+
+def test_an_endpoint_that_trickles_its_headers_times_out_at_the_deadline(endpoint: FakeEndpoint) -> None:
+    """ADR 0170's left item: the status line and headers were read under the per-read timeout only."""
+    endpoint.replies.append(Reply(header_trickle=0.05))  # 20 s of head, a byte at a time
+    result = extract_with_model(transcript(), config=config(endpoint, timeout=0.5))
+    assert result.failure is not None and result.failure.kind == "timeout"
 
 
 def test_an_unreachable_endpoint_is_a_failure_not_an_exception() -> None:
