@@ -59,6 +59,7 @@ ALLOWLIST: dict[tuple[str, str], tuple[int, str]] = {
         "the resident folder itself: O_DIRECTORY|O_NOFOLLOW, then fstat",
     ),
     ("memory_review/resident/client.py", "os.open"): (1, "the current folder, as a descriptor passed to the server"),
+    ("memory_review/resident/confinement.py", "open"): (2, "/proc's status and LSM label of the server and its caller"),
     ("memory_review/resident/child.py", "io.open"): (
         1,
         "the standard streams' descriptors the client passed (0, 1, 2)",

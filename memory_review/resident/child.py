@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_vali
 from pydantic import ValidationError as PydanticValidationError
 
 from memory_review.errors import MemoryReviewError, ResidentUnavailable
-from memory_review.resident import place
+from memory_review.resident import confinement, place
 from memory_review.resident.client import unwire
 
 REQUEST_SECONDS = 5.0
@@ -95,6 +95,9 @@ def serve_one(conn: socket.socket, identity: dict[str, object], path: str) -> in
     try:
         request, fds = read_request(conn)
         try:
+            caller, _uid = place.peer(conn)  # as the kernel reports it: the request could say anything
+            confinement.check_caller(caller)
+            confinement.take_limits(caller)
             become(request, fds)  # first: the check below reads the user store as the client's environment names it
             check(request, identity, path)
         except ResidentUnavailable:

@@ -21,6 +21,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 WRAPPER = """import sys
@@ -60,6 +61,7 @@ class Resident:
         stdin: bytes | None = None,
         env: dict[str, str] | None = None,
         umask: int = -1,
+        preexec_fn: Callable[[], object] | None = None,
     ) -> tuple[subprocess.CompletedProcess[bytes], str]:
         """The command line's result, and the way it went (``resident`` or ``in-process``)."""
         before = self._ways()
@@ -71,6 +73,7 @@ class Resident:
             capture_output=True,
             timeout=WAIT,
             umask=umask,
+            preexec_fn=preexec_fn,
             check=False,
         )
         ways = self._ways()[len(before) :]

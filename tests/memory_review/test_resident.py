@@ -290,6 +290,53 @@ def test_a_server_that_does_not_accept_leaves_the_command_to_the_client_and_runs
     assert len(json.loads(listed.stdout)) == 1 and b"m-once" in listed.stdout
 
 
+def _no_new_privs() -> None:
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(38, 1, 0, 0, 0) != 0:  # PR_SET_NO_NEW_PRIVS, as bwrap and firejail set it
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS)")
+
+
+def test_a_caller_confined_otherwise_runs_its_command_itself(resident: Resident, tmp_path: Path) -> None:
+    """ADR 0170's left item: a fork of the server has the server's confinement, not a sandboxed caller's. A
+    caller with no_new_privs set (what a sandbox sets) is not served; it runs the command itself, quietly."""
+    repo = _repo(resident, tmp_path / "world" / "repo")
+    resident.on()
+    resident.start(repo)
+    done, way = resident.run(["list"], repo, preexec_fn=_no_new_privs)
+    assert (way, done.returncode, done.stderr) == ("in-process", 0, b"")
+    done, way = resident.run(["list"], repo)
+    assert (way, done.returncode) == ("resident", 0)  # an unconfined caller still is
+
+
+def test_a_callers_lower_resource_limits_hold_for_its_command(resident: Resident, tmp_path: Path) -> None:
+    """A file size limit (``ulimit -f``) the caller runs under holds in the server's child as it would here."""
+    import resource
+
+    repo = _repo(resident, tmp_path / "world" / "repo")
+    resident.on()
+    resident.start(repo)
+    small = 2048
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (small, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
+
+    big = json.dumps(
+        {
+            "op": "create",
+            "scope": "project",
+            "memory": {"id": "big-one", "type": "fact", "description": "d", "body": "words " * 600},
+            "rationale": "r",
+        }
+    ).encode()
+    done, way = resident.run(["propose", "--file", "-"], repo, stdin=big, preexec_fn=limited)
+    assert way == "resident" and done.returncode != 0, done.stderr
+    assert b"File too large" in done.stderr
+    listed, _ = resident.run(["list", "--json"], repo)
+    assert json.loads(listed.stdout) == []
+
+
 def test_the_client_imports_no_library_when_it_hands_a_command_over(resident: Resident, tmp_path: Path) -> None:
     repo = _repo(resident, tmp_path / "world" / "repo")
     resident.on()
