@@ -22,6 +22,7 @@ zero-width characters or written in fullwidth); nothing else of the project is i
 
 from __future__ import annotations
 
+import bisect
 import functools
 import math
 import re
@@ -194,6 +195,21 @@ class _Guarded:
 
     def search(self, text: str) -> re.Match[str] | None:
         return next(self.finditer(text), None)
+
+
+class _Gated(_Guarded):
+    """A pattern tried only on a text that holds one of its words (the command a flag belongs to): each match of
+    its flag is checked in code, and a text of nothing but flags would pay that for each (session 38)."""
+
+    __slots__ = ("words",)
+
+    def __init__(self, guarded: _Guarded, words: tuple[str, ...]) -> None:
+        super().__init__(guarded.regex, guarded.refused_before)
+        self.words = words
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        if any(word in text for word in self.words):
+            yield from super().finditer(text)
 
 
 class _Jwt(_Guarded):
@@ -520,16 +536,21 @@ _PLACEHOLDER = re.compile(
 _PASSWORD_SYMBOLS = frozenset("!@#$%^&*?~+")
 _SECRET_GROUPS = ("secret", "dq", "sq", "bare")
 # The value after a key runs to its end: a cut at 200 characters kept the tail of an AWS session token (~400 to
-# 1,000 characters) and failed a longer quoted password whole. A quote's search stops at its line (and at 1,000).
-_QUOTED_VALUE = "\"(?P<dq>[^\"\n]{1,1000})\"|'(?P<sq>[^'\n]{1,1000})'"
+# 1,000 characters) and failed a longer quoted password whole. A quote's search stops at its line; past 200
+# characters only a quote with no space in it is a value (prose quoting the key word, then something later on the
+# line, is not: session 38's re-review).
+_QUOTED_VALUE = r"\"(?P<dq>[^\"\n]{1,200}|[^\"\s]{201,1000})\"|'(?P<sq>[^'\n]{1,200}|[^'\s]{201,1000})'"
 _PASSWORD_VALUE = rf"(?:{_QUOTED_VALUE}|(?P<bare>[^\s\"',;)=][^\s\"',;)]*))"
 _TOKEN_VALUE = r"(?P<secret>[A-Za-z0-9+/_.=-]{20,})"
 # A table row's key cell, then its value cell, each maybe in backticks or bold: "| `DB_PASSWORD` | Hunter2!x |".
-_PASSWORD_KEY = r"[A-Za-z0-9_.-]{0,40}(?:password|passwd|passphrase|pwd)s?"
-_TOKEN_KEY = r"[A-Za-z0-9_.-]{0,40}(?:token|secret|key|apikey)s?"
+# A key cell may have words before it and a note after it: "| DB password |", "| API Key |", "| Password (prod) |".
+_PASSWORD_KEY = r"[A-Za-z0-9_. -]{0,40}(?:password|passwd|passphrase|pwd)s?"
+_TOKEN_KEY = r"[A-Za-z0-9_. -]{0,40}(?:token|secret|key|apikey)s?"
 _TABLE_KEY = r"^[ \t]*\|[ \t]*[`*]{0,2}"
-_TABLE_VALUE = r"[`*]{0,2}[ \t]*\|[ \t]*[`*]{0,2}(?P<bare>[^\s|`*]{1,1000})[`*]{0,2}[ \t]*(?:\||$)"
-_ELEMENT_VALUE = r"(?P<bare>[^<\s]{1,1000})"
+_TABLE_VALUE = (
+    r"(?:[ \t]*\([^)|\n]{0,40}\))?[`*]{0,2}[ \t]*\|[ \t]*[`*]{0,2}(?P<bare>[^\s|`*]{1,1000})[`*]{0,2}[ \t]*(?:\||$)"
+)
+_ELEMENT_VALUE = r"\s*(?P<bare>[^<\s]{1,1000})\s*"
 
 
 def _shannon_bits(token: str) -> float:
@@ -580,6 +601,28 @@ def _glued_keyword(match: re.Match[str]) -> bool:
     return before.isdigit() or (before.islower() if title else before.isupper())
 
 
+# A flag's command, looked for back along its line in code: a pattern that starts at the command and scans on for
+# its flag took 200 steps at each mention of the command (session 38's re-review: 6 times the old scan's time).
+_MYSQL_CLIENTS = re.compile(r"(?<![\w-])(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n|;&]*\Z")
+_CURL = re.compile(r"(?<![\w-])curl\b[^\n|;&]*\Z")
+
+
+def _flag_of(match: re.Match[str], command: re.Pattern[str]) -> bool:
+    """The flag ``match`` starts with is a word of its own, with ``command`` before it on its line (within 200)."""
+    start = match.start()
+    if start and not match.string[start - 1].isspace():
+        return False
+    return command.search(match.string, max(0, start - 200), start) is not None
+
+
+def _user_password(match: re.Match[str]) -> bool:
+    """``user:password`` is a credential unless its password (or, with none, its user: an API key) is a
+    placeholder such as ``$TOKEN``."""
+    span = _span_text(match)
+    user, _, password = span.partition(":")
+    return _not_placeholder(span) and _not_placeholder(password or user)
+
+
 def _token_value(match: re.Match[str]) -> bool:
     return _not_placeholder(_span_text(match)) and looks_random(_span_text(match))
 
@@ -607,7 +650,7 @@ def _always(match: re.Match[str]) -> bool:
 def _secret_patterns() -> tuple[tuple[str, _Guarded, Callable[[re.Match[str]], bool]], ...]:
     # Compiled on first use, like the injection patterns.
     return tuple(
-        (kind, _Jwt(re.compile(pattern[len(r"\b") :]), _is_word_char) if kind == "jwt" else _guarded(pattern), check)
+        (kind, _compiled(kind, pattern), check)
         for kind, pattern, check in (
             (
                 "private-key",
@@ -666,14 +709,19 @@ def _secret_patterns() -> tuple[tuple[str, _Guarded, Callable[[re.Match[str]], b
             (
                 # a client's glued short flag: "mysql -uroot -pHunter2 db" (ADR 0170's left item)
                 "password",
-                r"(?<![\w-])(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n|;&]{0,200}?\s-p(?P<bare>[^\s\"'][^\s\"';|&]*)",
-                _password_value,
+                (
+                    ("mysql", "mariadb"),
+                    r"-p(?:\"(?P<dq>[^\"\n]{1,200})\"|'(?P<sq>[^'\n]{1,200})'|(?P<bare>[^\s\"'][^\s\"';|&]*))",
+                ),
+                # glued to -p it is the password, whatever it looks like
+                lambda m: _flag_of(m, _MYSQL_CLIENTS) and _not_placeholder(_span_text(m)),
             ),
             (
-                # "curl -u user:pw", "--user 'user:pw'": a credential by its syntax, whatever it looks like
+                # "curl -u user:pw", "curl -su 'user:pw'", "-uAPIKEY:": a credential by its syntax, the user part too
+                # (an API key often is the user); curl's own, not docker's "-u 1000:1000" (session 38's re-review)
                 "password",
-                r"(?<![\w-])(?:-u|--user)[ \t]+[\"']?[^\s:\"']{1,200}:(?P<bare>[^\s\"']{1,1000})",
-                lambda m: _not_placeholder(_span_text(m)),
+                (("curl",), r"(?:-[A-Za-z]*?u|--user)[ \t]*[\"']?(?P<bare>[^\s:\"']{1,200}:[^\s\"']{0,1000})"),
+                lambda m: _flag_of(m, _CURL) and _user_password(m),
             ),
             (
                 "token",
@@ -697,6 +745,13 @@ def _secret_patterns() -> tuple[tuple[str, _Guarded, Callable[[re.Match[str]], b
             ("token", rf"(?i)<(?P<tag>{_TOKEN_KEY})>{_ELEMENT_VALUE}</(?P=tag)>", _token_value),
         )
     )
+
+
+def _compiled(kind: str, pattern: str | tuple[tuple[str, ...], str]) -> _Guarded:
+    if isinstance(pattern, tuple):
+        words, source = pattern
+        return _Gated(_guarded(source), words)
+    return _Jwt(re.compile(pattern[len(r"\b") :]), _is_word_char) if kind == "jwt" else _guarded(pattern)
 
 
 @dataclass(frozen=True)
@@ -744,14 +799,14 @@ def find_secrets(text: str) -> list[SecretMatch]:
         found += (SecretMatch(m.kind, origin[m.start], origin[m.end - 1] + 1) for m in _candidates(folded))
     decoded = _percent_decoded(text)
     if decoded is not None:
-        plain, starts, ends = decoded
-        found += (SecretMatch(m.kind, starts[m.start], ends[m.end - 1]) for m in _candidates(plain))
+        found += (
+            SecretMatch(m.kind, decoded.start(m.start), decoded.end(m.end - 1)) for m in _candidates(decoded.text)
+        )
         both = _percent_decoded(folded) if seen is not None else None
         if both is not None:  # escapes and invisible glue together
-            plain, starts, ends = both
             found += (
-                SecretMatch(m.kind, origin[starts[m.start]], origin[ends[m.end - 1] - 1] + 1)
-                for m in _candidates(plain)
+                SecretMatch(m.kind, origin[both.start(m.start)], origin[both.end(m.end - 1) - 1] + 1)
+                for m in _candidates(both.text)
             )
     ordered = sorted(found, key=lambda m: (m.start, -(m.end - m.start)))
     kept: list[SecretMatch] = []
@@ -764,27 +819,40 @@ def find_secrets(text: str) -> list[SecretMatch]:
 _PERCENT_ESCAPE = re.compile(r"%[2-7][0-9A-Fa-f]")  # printable ASCII only: what a key or its key word is made of
 
 
-def _percent_decoded(text: str) -> tuple[str, list[int], list[int]] | None:
-    """``text`` with its printable percent escapes decoded, and where each character starts and ends in ``text``;
-    None when it has none."""
+class _Decoded:
+    """A text with its printable percent escapes decoded, and the way back to where each character was.
+
+    Only the escapes' places are kept (a list per character cost 2 GB for one ``%20`` in a 10 MB log, session 38's
+    re-review): before the k-th escape's decoded place, every escape so far took two characters more."""
+
+    __slots__ = ("escapes", "text")
+
+    def __init__(self, text: str, escapes: list[int]) -> None:
+        self.text = text
+        self.escapes = escapes  # each escape's index in ``text``, ascending
+
+    def start(self, index: int) -> int:
+        """Where the character at ``index`` of the decoded text starts in the original."""
+        return index + 2 * bisect.bisect_left(self.escapes, index)
+
+    def end(self, index: int) -> int:
+        """Where the character at ``index`` of the decoded text ends in the original."""
+        at = bisect.bisect_left(self.escapes, index)
+        escaped = at < len(self.escapes) and self.escapes[at] == index
+        return index + 2 * at + (3 if escaped else 1)
+
+
+def _percent_decoded(text: str) -> _Decoded | None:
+    """``text`` with its printable percent escapes decoded; None when it has none."""
     if "%" not in text or _PERCENT_ESCAPE.search(text) is None:
         return None
-    parts: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
-    last = 0
-    for escape in _PERCENT_ESCAPE.finditer(text):
-        parts.append(text[last : escape.start()])
-        starts.extend(range(last, escape.start()))
-        ends.extend(range(last + 1, escape.start() + 1))
-        parts.append(chr(int(text[escape.start() + 1 : escape.end()], 16)))
-        starts.append(escape.start())
-        ends.append(escape.end())
-        last = escape.end()
-    parts.append(text[last:])
-    starts.extend(range(last, len(text)))
-    ends.extend(range(last + 1, len(text) + 1))
-    return "".join(parts), starts, ends
+    escapes: list[int] = []
+
+    def decode(escape: re.Match[str]) -> str:
+        escapes.append(escape.start() - 2 * len(escapes))  # its place in the decoded text
+        return chr(int(escape.group()[1:], 16))
+
+    return _Decoded(_PERCENT_ESCAPE.sub(decode, text), escapes)
 
 
 # How far past a cut a secret is still read whole: a key that straddles the cut is redacted, not left half-shown.
@@ -797,9 +865,16 @@ def redact_within(text: str, limit: int) -> str:
     Redacted before it is cut: a cut inside a secret leaves what its pattern no longer knows (the password of
     ``postgres://u:pw@host`` without its ``@``, session 38's review). A marker can be longer than the secret it
     replaces (``pw=abc`` -> ``pw=[REDACTED:password]``), and a stored field must still meet its own bound when it
-    is read back. Only the first ``limit`` characters and a margin are read: a CLI's error text can be megabytes.
+    is read back. Only what the cut needs is read, the first ``limit`` characters and a margin: a CLI's error text
+    can be megabytes. Secrets before the cut can shrink the text by more than the margin (a private key becomes a
+    marker), so the window grows until the redacted text still has the margin past the cut.
     """
-    return redact(text[: limit + _CUT_MARGIN])[:limit]
+    window = limit + _CUT_MARGIN
+    while True:
+        redacted = redact(text[:window])
+        if window >= len(text) or len(redacted) >= limit + _CUT_MARGIN:
+            return redacted[:limit]
+        window *= 2
 
 
 def redact(text: str) -> str:

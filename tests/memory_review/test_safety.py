@@ -336,8 +336,18 @@ SECRETS = [
     # ADR 0170's left items: a client's glued -p, curl's user:password
     ("mysql -uroot -pHunter2 mydb", "Hunter2", "password"),
     ("mkdir -p out && mysqldump -h db -u app -ps3cr3t! prod > out/dump.sql", "s3cr3t!", "password"),
-    ("curl -u admin:s3cretpass https://api.example.com", "s3cretpass", "password"),
-    ("curl --user 'bob:hunter2!' https://x", "hunter2!", "password"),
+    ("curl -u admin:s3cretpass https://api.example.com", "admin:s3cretpass", "password"),
+    ("curl --user 'bob:hunter2!' https://x", "bob:hunter2!", "password"),
+    (
+        "curl -su sk_test_4eC39HqLyjWDarjtT1zdp7dc: https://api.stripe.com",
+        "sk_test_4eC39HqLyjWDarjtT1zdp7dc:",
+        "password",
+    ),
+    ("mysql -uroot -p'Hunter2!x9' db", "Hunter2!x9", "password"),
+    ("mysql -h db -pHunterPass app", "HunterPass", "password"),
+    ("| db password | Hunter2!x |", "Hunter2!x", "password"),
+    ("| Password (prod) | Hunter2!x |", "Hunter2!x", "password"),
+    ("<password>\n  Hunter2!x\n</password>", "Hunter2!x", "password"),
 ]
 
 NOT_SECRETS = [
@@ -378,6 +388,9 @@ NOT_SECRETS = [
     "ssh -p2222 deploy@host",
     "sudo -u postgres psql",
     "curl -u $USER:$TOKEN https://x",
+    "docker run -u 1000:1000 --rm img",
+    "sort -u a:b",
+    "sudo's 'Password:' prompt appears with no value typed; " + "word " * 50 + "so no 'sessions' list.",
     "| reset_password | yes |",
     "| Key | Value |",
     "echo $password | sha256sum",
@@ -592,3 +605,24 @@ def test_real_transcripts_scan_and_redact_whole() -> None:
     assert scan(text) <= {FLAG_INJECTION, FLAG_SECRET, FLAG_HIDDEN_UNICODE}
     redacted = redact(text)
     assert redact(redacted) == redacted
+
+
+def test_a_cut_after_secrets_that_shrank_the_text_still_redacts_the_one_on_the_cut() -> None:
+    """Session 38's re-review: a private key before the cut became a marker, the text shrank past the margin, and
+    the window ended inside a later secret, shown half."""
+    pem = "-----BEGIN RSA PRIVATE KEY-----\n" + "MIIEpAIBAAKCAQEA" * 300 + "\n-----END RSA PRIVATE KEY-----"
+    text = pem + " " + "x" * 480 + " postgres://admin:Sup3rS3cretPassw0rdQQQQ@db/prod" + " tail" * 2000
+    cut = safety.redact_within(text, 500)
+    assert "Sup3r" not in cut and len(cut) <= 500
+
+
+def test_one_escape_in_a_long_text_costs_no_list_per_character() -> None:
+    """Session 38's re-review: one %20 in a 10 MB log made two lists of its length (2 GB in all)."""
+    import tracemalloc
+
+    text = "GET /a%20b HTTP/1.1 200 " + "x" * 2_000_000
+    tracemalloc.start()
+    redact(text)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 20 * len(text)  # the texts themselves, not 16 bytes per character more for each list
