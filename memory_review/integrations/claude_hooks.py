@@ -62,7 +62,7 @@ from memory_review.integrations.hook_state import (
     log_error,
     read_errors,
 )
-from memory_review.lean.hook import write_answer
+from memory_review.lean.hook import MAX_QUERY_CHARS, write_answer
 from memory_review.lean.watchdog import Watchdog, deadline_seconds
 from memory_review.models import utc_now
 from memory_review.paths import project_root, project_store_dir, user_store_dir
@@ -220,6 +220,7 @@ def answer_context(ws: Workspace, payload: HookPayload, event: str | None = None
     ``event`` is our name for the payload's event; the answer names the agent's own (``BeforeAgent``)."""
     query = payload.prompt if (event or payload.hook_event_name) == "UserPromptSubmit" else None
     query = without_hook_context(query) if query else query  # Gemini's prompt carries our block back
+    query = query[:MAX_QUERY_CHARS] if query else query  # as the per-prompt path cuts it
     result = ws.context(session=payload.session_id, query=query or None, budget=CONTEXT_BUDGET)
     if not result.text:
         return None
@@ -362,16 +363,27 @@ def _lock_wait(deadline: float | None) -> float:
 # --- the boundary: never fail, never block -------------------------------------------------------
 
 
-def run_hook(stdin: IO[bytes], stdout: IO[str], *, project: str | None = None, agent: HookAgent = CLAUDE_CODE) -> int:
-    """The command: read stdin, answer, and exit 0 whatever happens (errors go to the hook error log)."""
+def run_hook(
+    stdin: IO[bytes],
+    stdout: IO[str],
+    *,
+    project: str | None = None,
+    agent: HookAgent = CLAUDE_CODE,
+    begun: float | None = None,
+) -> int:
+    """The command: read stdin, answer, and exit 0 whatever happens (errors go to the hook error log).
+
+    ``begun``: when the hook began (``time.monotonic``), for the per-prompt path that hands a payload on: its
+    deadlines count from then, not from the hand-over (session 38's re-review)."""
+    begun = time.monotonic() if begun is None else begun
     # The shorter deadline until the payload names its event: a writer that keeps stdin open must not hold a
     # context hook past what the agent waits for it (install gives Codex's and Gemini's 10 s; session 38's review).
-    watchdog = Watchdog(deadline_seconds(CONTEXT_DEADLINE), on_expiry=lambda: _timed_out(None, project, agent))
+    watchdog = Watchdog(_left(CONTEXT_DEADLINE, begun), on_expiry=lambda: _timed_out(None, project, agent))
     payload: HookPayload | None = None
     try:
         payload = parse_payload(stdin.read(MAX_PAYLOAD_BYTES + 1))
         context = agent.ours(payload.hook_event_name) in CONTEXT_EVENTS
-        limit = deadline_seconds(CONTEXT_DEADLINE if context else EXTRACT_DEADLINE)
+        limit = _left(CONTEXT_DEADLINE if context else EXTRACT_DEADLINE, begun)
         watchdog.restart(limit, on_expiry=lambda: _timed_out(payload, project, agent))
         outcome = handle(payload, project=Path(project) if project else None, deadline=watchdog.expires_at, agent=agent)
     except Exception as exc:  # noqa: BLE001 — the hook's boundary: log anything, add nothing, exit 0
@@ -380,6 +392,11 @@ def run_hook(stdin: IO[bytes], stdout: IO[str], *, project: str | None = None, a
         return 0
     watchdog.finish(lambda: write_answer(stdout, outcome.output, watchdog.expires_at))
     return 0
+
+
+def _left(default: float, begun: float) -> float:
+    """What is left of the deadline counted from ``begun`` (a moment at least, so the timer still fires)."""
+    return max(0.001, deadline_seconds(default) - (time.monotonic() - begun))
 
 
 def _log_failure(exc: BaseException, payload: HookPayload | None, project: str | None, agent: HookAgent) -> None:

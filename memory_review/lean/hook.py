@@ -19,6 +19,7 @@ import hashlib
 import os
 import re
 import sys
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
@@ -41,7 +42,10 @@ SESSION_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
 # The agents' own session ids are UUIDs. Any other id long enough to be a key goes to the full path, whose secret
 # scan refuses one shaped like a key (session 38's review): this path cannot afford the scan's patterns.
 UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
-MAX_UNSCANNED_SESSION_CHARS = 19
+MAX_UNSCANNED_SESSION_CHARS = 12  # the shortest key shape the scanner knows (Slack's) has 15
+# What of a prompt is its query: keyword selection needs its words, not megabytes of a pasted log, whose sorting
+# held the interpreter past the watchdog's deadline (session 38's re-review). Both hook paths cut the same.
+MAX_QUERY_CHARS = 65_536
 STORE_DIR = ".memory-review"
 
 
@@ -56,18 +60,19 @@ class IndexStale(Fallback):
 def run_hook(stdin: IO[bytes], stdout: IO[str], *, project: str | None = None) -> int:
     """The command: answer from the index, or hand the payload to the full hook. Always exits 0."""
     # Before reading: a writer that keeps the pipe open
+    begun = time.monotonic()
     watchdog = Watchdog(deadline_seconds(CONTEXT_DEADLINE), on_expiry=_timed_out)
     raw = stdin.read(MAX_PAYLOAD_BYTES + 1)
     try:
         output = answer(raw, project)
     except IndexStale as stale:
-        done = _full_path(raw, stdout, project, watchdog)
+        done = _full_path(raw, stdout, project, watchdog, begun)
         _reindex(stale)
         return done
     except Fallback:
-        return _full_path(raw, stdout, project, watchdog)
+        return _full_path(raw, stdout, project, watchdog, begun)
     except Exception as exc:  # noqa: BLE001 — a bug here: log it, and let the full path answer
-        return _full_path(raw, stdout, project, watchdog, failure=exc)
+        return _full_path(raw, stdout, project, watchdog, begun, failure=exc)
     watchdog.finish(lambda: write_answer(stdout, output, watchdog.expires_at))
     return 0
 
@@ -78,7 +83,7 @@ def answer(raw: bytes, project: str | None, *, now: str | None = None) -> dict[s
     ``now`` is the clock (``YYYY-MM-DDTHH:MM:SSZ``); tests pass one to compare with the full path.
     """
     event, session, prompt, cwd = _payload(raw)
-    query = (prompt if event == "UserPromptSubmit" else None) or None
+    query = (prompt[:MAX_QUERY_CHARS] if event == "UserPromptSubmit" and prompt else None) or None
     found = block_for(
         _project_root(project, cwd), session=session, query=query, budget=CONTEXT_BUDGET, now=now, notices=True
     )
@@ -276,16 +281,22 @@ def _record(
 
 
 def _full_path(
-    raw: bytes, stdout: IO[str], project: str | None, watchdog: Watchdog, *, failure: BaseException | None = None
+    raw: bytes,
+    stdout: IO[str],
+    project: str | None,
+    watchdog: Watchdog,
+    begun: float,
+    *,
+    failure: BaseException | None = None,
 ) -> int:
     import io
 
-    watchdog.finish(lambda: None)  # the full hook keeps its own deadline
+    watchdog.finish(lambda: None)  # the full hook keeps its own deadline, counted from when this one began
     from memory_review.integrations import claude_hooks
 
     if failure is not None:
         claude_hooks.record_error(claude_hooks.error_folder_for(None, project), failure)
-    return claude_hooks.run_hook(io.BytesIO(raw), stdout, project=project)
+    return claude_hooks.run_hook(io.BytesIO(raw), stdout, project=project, begun=begun)
 
 
 def write_answer(stdout: IO[str], output: dict[str, Any] | None, expires_at: float) -> None:

@@ -78,20 +78,62 @@ def write_by(fd: int, data: bytes, expires_at: float) -> None:
 
     The answer is written under the watchdog's lock (a half-written JSON answer is worse than none), so a plain
     write into a full pipe its reader never drains held the hook past its deadline for as long as the reader
-    waited (session 38's review). Without blocking, the wait for room keeps the deadline."""
-    blocking = os.get_blocking(fd)
-    os.set_blocking(fd, False)
+    waited (session 38's review). Into a pipe (what an agent gives its hook), nothing is written until the pipe has
+    room for all of it, so the deadline never leaves half an answer there (Claude Code would take it as plain
+    text); elsewhere, each write waits for room first. The descriptor stays blocking: it may be shared."""
+    room = _pipe_room(fd, len(data))
+    if room is not None:
+        _wait_for_room(fd, room, len(data), expires_at)
+    view = memoryview(data)
+    while view:
+        _wait_writable(fd, expires_at)
+        view = view[os.write(fd, view if room is not None else view[:PIPE_BUF]) :]
+
+
+PIPE_BUF = select.PIPE_BUF  # what a writable pipe, socket or terminal takes without blocking
+F_GETPIPE_SZ, F_SETPIPE_SZ = 1032, 1031  # Linux's fcntl commands (the fcntl module names them on Linux only)
+# The FIONREAD ioctl's number where termios (0.7 ms to import, on every prompt) is not needed to know it
+_FIONREAD = {"x86_64": 0x541B, "i686": 0x541B, "aarch64": 0x541B, "armv7l": 0x541B, "riscv64": 0x541B}
+
+
+def _pipe_room(fd: int, size: int) -> int | None:
+    """The capacity of the pipe ``fd`` is, grown to ``size`` if it can be; None for no pipe, or one that cannot
+    hold ``size`` at once (its writes then wait for room one by one)."""
+    import stat
+
     try:
-        view = memoryview(data)
-        while view:
-            left = expires_at - time.monotonic()
-            if left <= 0:
-                raise TimeoutError("the agent did not read the hook's answer by the deadline")
-            _, ready, _ = select.select([], [fd], [], left)
-            if ready:
-                try:
-                    view = view[os.write(fd, view) :]
-                except BlockingIOError:
-                    continue  # another writer took the room
-    finally:
-        os.set_blocking(fd, blocking)
+        if not stat.S_ISFIFO(os.fstat(fd).st_mode):
+            return None
+        import fcntl
+
+        capacity = fcntl.fcntl(fd, F_GETPIPE_SZ)
+        if capacity < size:
+            capacity = fcntl.fcntl(fd, F_SETPIPE_SZ, size)
+    except OSError:
+        return None  # not Linux, or past the user's pipe quota
+    return capacity if capacity >= size else None
+
+
+def _wait_for_room(fd: int, capacity: int, size: int, expires_at: float) -> None:
+    import fcntl
+    import struct
+
+    number = _FIONREAD.get(os.uname().machine)
+    if number is None:
+        import termios
+
+        number = termios.FIONREAD
+    while True:
+        unread = struct.unpack("i", fcntl.ioctl(fd, number, b"\0" * 4))[0]
+        if capacity - unread >= size:
+            return
+        left = expires_at - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the agent did not read the hook's answer by the deadline")
+        time.sleep(min(left, 0.005))
+
+
+def _wait_writable(fd: int, expires_at: float) -> None:
+    left = expires_at - time.monotonic()
+    if left <= 0 or not select.select([], [fd], [], left)[1]:
+        raise TimeoutError("the agent did not read the hook's answer by the deadline")

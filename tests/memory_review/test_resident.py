@@ -298,6 +298,34 @@ def _no_new_privs() -> None:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS)")
 
 
+def test_a_server_gone_before_the_command_started_leaves_it_to_the_client(resident: Resident, tmp_path: Path) -> None:
+    """Session 38's re-review: a server killed between accept and fork said "outcome unknown" (exit 75), though
+    with no "pid" line nothing had run. A stand-in server that takes the request and closes without one."""
+    import threading
+
+    repo = _repo(resident, tmp_path / "world" / "repo")
+    resident.on()
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(resident.folder / "socket"))
+    listener.listen(1)
+
+    def take_and_vanish() -> None:
+        conn, _ = listener.accept()
+        with conn:
+            conn.sendall(b"ready\n")
+            conn.recv(1 << 20)  # the request, then gone: as a server killed before it forked
+
+    stand_in = threading.Thread(target=take_and_vanish, daemon=True)
+    stand_in.start()
+    try:
+        done, way = resident.run(["list"], repo)
+    finally:
+        stand_in.join(timeout=60)
+        listener.close()
+    assert (way, done.returncode) == ("in-process", 0), done.stderr
+    assert b"the server went away before it took the command (running it here)" in done.stderr
+
+
 def test_a_caller_confined_otherwise_runs_its_command_itself(resident: Resident, tmp_path: Path) -> None:
     """ADR 0170's left item: a fork of the server has the server's confinement, not a sandboxed caller's. A
     caller with no_new_privs set (what a sandbox sets) is not served; it runs the command itself, quietly."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -334,6 +335,9 @@ def test_a_prompt_past_a_megabyte_still_gets_its_context(project: Project, agent
     done = project.hook(payload, agent=agent)
     assert done.returncode == 0 and hook_errors(project.workspace()) == []
     assert "Never force-push to main" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    # Its first 64 KB is the query, on either path: sorting megabytes of words held the hook past its deadline.
+    [built] = project.workspace().log(type="context.built")
+    assert built.context["query_chars"] == 65_536
 
 
 F_SETPIPE_SZ = 1031  # Linux's fcntl command; fcntl.F_SETPIPE_SZ from Python 3.10 on Linux only
@@ -345,7 +349,7 @@ def test_an_answer_nobody_reads_does_not_hold_the_hook_past_its_deadline(
     project: Project, agent: str, event: str
 ) -> None:
     """Session 38's review: the answer was written under the watchdog's lock, so a full pipe its reader never drained
-    held the hook as long as the reader waited. A 4 KiB pipe and a block of about 10 KB."""
+    held the hook as long as the reader waited; its re-review: half an answer left there is taken as plain text."""
     import fcntl
 
     from memory_review.proposal import parse_proposal
@@ -363,7 +367,14 @@ def test_an_answer_nobody_reads_does_not_hold_the_hook_past_its_deadline(
     ]
     ws.apply([state.candidate.id for state in ws.propose([parse_proposal(p) for p in proposals])], actor="alice")
     read_end, write_end = os.pipe()
-    fcntl.fcntl(write_end, F_SETPIPE_SZ, 4096)
+    fcntl.fcntl(write_end, F_SETPIPE_SZ, 65536)  # room for the answer, once read: the hook does not grow it
+    os.set_blocking(write_end, False)
+    filled = 0
+    with contextlib.suppress(BlockingIOError):
+        while True:  # full before the hook starts: as a reader that stopped reading
+            filled += os.write(write_end, b"f" * 4096)
+    os.set_blocking(write_end, True)
+    filled -= len(os.read(read_end, 4096))  # room for part of the answer, not all of it
     payload = {"hook_event_name": event, "session_id": "s1", "cwd": str(project.root)}
     try:
         child = subprocess.Popen(
@@ -386,7 +397,9 @@ def test_an_answer_nobody_reads_does_not_hold_the_hook_past_its_deadline(
             pytest.fail(f"hook {agent} still ran a minute after its 1 s deadline, its answer unread")
         assert child.returncode == 0 and child.stderr.read() == b""
         child.stderr.close()
-        assert 0 < len(os.read(read_end, 65536)) <= 4096  # it began to answer: the block was for this session
+        os.set_blocking(read_end, False)
+        assert os.read(read_end, 1 << 20) == b"f" * filled  # and never half an answer after it
+        assert os.read(read_end, 1) == b""  # the hook is gone, and wrote nothing more
     finally:
         os.close(read_end)
 
