@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import signal
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -57,3 +60,19 @@ def payload_for(project: Project) -> Callable[..., dict[str, Any]]:
         return aimed
 
     return aim
+
+
+@pytest.fixture
+def lock_holder(project: Project) -> Iterator[subprocess.Popen]:
+    """Another process holding the project store's lock (as a long apply would); SIGKILL lets it go."""
+    code = (
+        "import sys, time; from pathlib import Path; from memory_review.locking import store_lock\n"
+        "with store_lock(Path(sys.argv[1]), 5):\n    print('locked', flush=True); time.sleep(60)\n"
+    )
+    lock = (project.root / ".memory-review" / ".lock").resolve()
+    child = subprocess.Popen([sys.executable, "-c", code, str(lock)], stdout=subprocess.PIPE, env=project.env)
+    assert child.stdout is not None and child.stdout.readline() == b"locked\n"
+    yield child
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    child.stdout.close()

@@ -9,7 +9,6 @@ import shlex
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -150,24 +149,6 @@ def test_a_long_session_id_that_is_no_uuid_is_judged_by_the_full_path(project: P
     payload = {"hook_event_name": "UserPromptSubmit", "session_id": "a-plain-but-long-session-id", "prompt": "hi"}
     done = project.hook({**payload, "cwd": str(project.root)})
     assert done.returncode == 0 and hook_errors(project.workspace()) == []
-
-
-@pytest.fixture
-def lock_holder(project: Project) -> Iterator[subprocess.Popen]:
-    """Another process holding the project store's lock (as a long apply would)."""
-    code = (
-        "import sys, time; from pathlib import Path; from memory_review.locking import store_lock\n"
-        "with store_lock(Path(sys.argv[1]), 5):\n    print('locked', flush=True); time.sleep(60)\n"
-    )
-    child = subprocess.Popen(
-        [sys.executable, "-c", code, str(project.root / ".memory-review" / ".lock")],
-        stdout=subprocess.PIPE,
-        env=project.env,
-    )
-    assert child.stdout is not None and child.stdout.readline() == b"locked\n"
-    yield child
-    child.send_signal(signal.SIGKILL)
-    child.wait()
 
 
 def test_a_held_store_lock_is_not_waited_for(

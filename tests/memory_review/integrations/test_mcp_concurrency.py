@@ -14,7 +14,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,21 +34,6 @@ MEMORY = {
     "body": "Install and run scripts with pnpm.",
     "rationale": "The user said it at the start of the task.",
 }
-
-
-@pytest.fixture
-def lock_holder(project: Project) -> Iterator[subprocess.Popen]:
-    """Another process holding the project store's lock (as a long apply would); SIGKILL lets it go."""
-    code = (
-        "import sys, time; from pathlib import Path; from memory_review.locking import store_lock\n"
-        "with store_lock(Path(sys.argv[1]), 5):\n    print('locked', flush=True); time.sleep(60)\n"
-    )
-    child = subprocess.Popen([sys.executable, "-c", code, str(_lock(project))], stdout=subprocess.PIPE, env=project.env)
-    assert child.stdout is not None and child.stdout.readline() == b"locked\n"
-    yield child
-    child.send_signal(signal.SIGKILL)
-    child.wait()
-    child.stdout.close()
 
 
 def _lock(project: Project) -> Path:
