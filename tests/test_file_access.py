@@ -41,6 +41,10 @@ ALLOWLIST: dict[tuple[str, str], tuple[int, str]] = {
     ("memory_review/cli.py", "os.open"): (1, "/dev/null, for a reader that went away or a full disk"),
     ("memory_review/extract/sources.py", "os.open"): (1, "a transcript the agent's payload names (read-only)"),
     ("memory_review/lean/command.py", "os.open"): (1, "/dev/null, as cli.py's"),
+    ("memory_review/lean/watchdog.py", "os.open"): (
+        1,
+        "/proc/self/fd/N: the hook's own stdout, as a non-blocking description of its own",
+    ),
     ("memory_review/lean/gitwalk.py", "open"): (2, "the repository's own .git/HEAD and .git/config"),
     ("memory_review/lean/hook.py", "open"): (2, "/dev/null for a stdin or stdout the agent closed (session 37)"),
     ("memory_review/lean/logtail.py", "os.open"): (

@@ -83,6 +83,8 @@ def answer(raw: bytes, project: str | None, *, now: str | None = None) -> dict[s
     ``now`` is the clock (``YYYY-MM-DDTHH:MM:SSZ``); tests pass one to compare with the full path.
     """
     event, session, prompt, cwd = _payload(raw)
+    if prompt and "<hook_context>" in prompt:
+        raise Fallback("a prompt carrying hooks' context back (Gemini's): the full path takes it out first")
     query = (prompt[:MAX_QUERY_CHARS] if event == "UserPromptSubmit" and prompt else None) or None
     found = block_for(
         _project_root(project, cwd), session=session, query=query, budget=CONTEXT_BUDGET, now=now, notices=True

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import select
+import stat
 import threading
 import time
 from collections.abc import Callable
@@ -76,18 +77,41 @@ class Watchdog:
 def write_by(fd: int, data: bytes, expires_at: float) -> None:
     """Write ``data`` to ``fd`` whole, or raise TimeoutError at ``expires_at`` (``time.monotonic``).
 
-    The answer is written under the watchdog's lock (a half-written JSON answer is worse than none), so a plain
-    write into a full pipe its reader never drains held the hook past its deadline for as long as the reader
-    waited (session 38's review). Into a pipe (what an agent gives its hook), nothing is written until the pipe has
-    room for all of it, so the deadline never leaves half an answer there (Claude Code would take it as plain
-    text); elsewhere, each write waits for room first. The descriptor stays blocking: it may be shared."""
-    room = _pipe_room(fd, len(data))
-    if room is not None:
-        _wait_for_room(fd, room, len(data), expires_at)
+    The answer is written under the watchdog's lock (a half-written JSON answer is worse than none), so a write that
+    blocks holds the hook past its deadline for as long as the reader waits (session 38's review). A pipe or a
+    terminal is written through a non-blocking description of its own (the shared one stays blocking: another
+    writer may use it), so no write outlives the deadline. Into a pipe (what an agent gives its hook) nothing is
+    written until it has room for all of it, counted in the kernel's page slots (a partly read page still takes
+    one, session 38's re-review): half an answer left at the deadline would be taken as plain text. A pipe that
+    cannot hold the answer at all (a user past the system's pipe quota) and a terminal are written as they take
+    it: a reader that reads gets it whole. A file or a socket takes a plain write."""
+    mode = os.fstat(fd).st_mode
+    if not (stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)):
+        _write_all(fd, data)
+        return
+    if stat.S_ISFIFO(mode) and (capacity := _pipe_room(fd, len(data))) is not None:
+        _wait_for_room(fd, capacity, len(data), expires_at)
+    try:
+        own = os.open(f"/proc/self/fd/{fd}", os.O_WRONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    except OSError:  # no /proc: the shared description, written as it takes it
+        own = None
+    try:
+        view = memoryview(data)
+        while view:
+            _wait_writable(fd if own is None else own, expires_at)
+            try:
+                view = view[os.write(own, view) if own is not None else os.write(fd, view[:PIPE_BUF]) :]
+            except BlockingIOError:
+                continue  # room taken meanwhile: wait again
+    finally:
+        if own is not None:
+            os.close(own)
+
+
+def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
-        _wait_writable(fd, expires_at)
-        view = view[os.write(fd, view if room is not None else view[:PIPE_BUF]) :]
+        view = view[os.write(fd, view) :]
 
 
 PIPE_BUF = select.PIPE_BUF  # what a writable pipe, socket or terminal takes without blocking
@@ -97,21 +121,20 @@ _FIONREAD = {"x86_64": 0x541B, "i686": 0x541B, "aarch64": 0x541B, "armv7l": 0x54
 
 
 def _pipe_room(fd: int, size: int) -> int | None:
-    """The capacity of the pipe ``fd`` is, grown to ``size`` if it can be; None for no pipe, or one that cannot
-    hold ``size`` at once (its writes then wait for room one by one)."""
-    import stat
-
+    """The capacity of the pipe ``fd``, grown to ``size`` if it can be; None for one that cannot hold ``size`` at
+    once (a user past the system's pipe quota)."""
     try:
-        if not stat.S_ISFIFO(os.fstat(fd).st_mode):
-            return None
         import fcntl
 
         capacity = fcntl.fcntl(fd, F_GETPIPE_SZ)
-        if capacity < size:
-            capacity = fcntl.fcntl(fd, F_SETPIPE_SZ, size)
+        if capacity < size + _PAGE:  # a page more: a partly read one may take a slot
+            capacity = fcntl.fcntl(fd, F_SETPIPE_SZ, size + _PAGE)
     except OSError:
-        return None  # not Linux, or past the user's pipe quota
-    return capacity if capacity >= size else None
+        return None  # not Linux, or past the quota
+    return capacity if capacity >= size + _PAGE else None
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 def _wait_for_room(fd: int, capacity: int, size: int, expires_at: float) -> None:
@@ -125,7 +148,9 @@ def _wait_for_room(fd: int, capacity: int, size: int, expires_at: float) -> None
         number = termios.FIONREAD
     while True:
         unread = struct.unpack("i", fcntl.ioctl(fd, number, b"\0" * 4))[0]
-        if capacity - unread >= size:
+        # The unread bytes take their pages and, read part-way, one more; the rest is room.
+        taken = -(-unread // _PAGE) + (1 if unread else 0)
+        if capacity - taken * _PAGE >= size:
             return
         left = expires_at - time.monotonic()
         if left <= 0:

@@ -241,9 +241,10 @@ class _Handover:
 
     def _outcome(self, replies: _Lines) -> int | None:
         first = _reply(replies)
-        if not first:
-            # No whole first line: the child runs the command only after its "pid" line is sent whole, so the
-            # server went away before it (killed between accept and fork): nothing ran, and it runs here
+        if not first or first[:1] == ["exit"]:
+            # No "pid" line first: the child runs the command only after that line is sent whole, so the server went
+            # away before it (killed between accept and fork), or the child ended before it (the server then says
+            # how): nothing ran, and it runs here
             self._unsent_signal()
             raise ResidentUnavailable("the server went away before it took the command")
         if first[:1] == ["refused"] and len(first) == 4:

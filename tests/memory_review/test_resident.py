@@ -298,9 +298,13 @@ def _no_new_privs() -> None:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS)")
 
 
-def test_a_server_gone_before_the_command_started_leaves_it_to_the_client(resident: Resident, tmp_path: Path) -> None:
-    """Session 38's re-review: a server killed between accept and fork said "outcome unknown" (exit 75), though
-    with no "pid" line nothing had run. A stand-in server that takes the request and closes without one."""
+@pytest.mark.parametrize("last_words", [b"", b"exit 1 0.01 0.00 0\n"], ids=["server-killed", "child-died-first"])
+def test_a_server_gone_before_the_command_started_leaves_it_to_the_client(
+    resident: Resident, tmp_path: Path, last_words: bytes
+) -> None:
+    """Session 38's re-review: a server killed between accept and fork, or a child that died before its "pid" line
+    (the server then reports its exit), said "outcome unknown" (exit 75), though nothing had run. A stand-in server
+    that takes the request and answers no "pid" line."""
     import threading
 
     repo = _repo(resident, tmp_path / "world" / "repo")
@@ -314,6 +318,7 @@ def test_a_server_gone_before_the_command_started_leaves_it_to_the_client(reside
         with conn:
             conn.sendall(b"ready\n")
             conn.recv(1 << 20)  # the request, then gone: as a server killed before it forked
+            conn.sendall(last_words)
 
     stand_in = threading.Thread(target=take_and_vanish, daemon=True)
     stand_in.start()

@@ -326,8 +326,9 @@ F_SETPIPE_SZ = 1031  # Linux's fcntl command; fcntl.F_SETPIPE_SZ from Python 3.1
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="sizes a pipe with F_SETPIPE_SZ (Linux)")
 @pytest.mark.parametrize(("agent", "event"), [("claude-code", "SessionStart"), ("codex", "SessionStart")])
+@pytest.mark.parametrize("drained", [4096, 12287], ids=["a-page-read", "pages-read-part-way"])
 def test_an_answer_nobody_reads_does_not_hold_the_hook_past_its_deadline(
-    project: Project, agent: str, event: str
+    project: Project, agent: str, event: str, drained: int
 ) -> None:
     """Session 38's review: the answer was written under the watchdog's lock, so a full pipe its reader never drained
     held the hook as long as the reader waited; its re-review: half an answer left there is taken as plain text."""
@@ -355,7 +356,9 @@ def test_an_answer_nobody_reads_does_not_hold_the_hook_past_its_deadline(
         while True:  # full before the hook starts: as a reader that stopped reading
             filled += os.write(write_end, b"f" * 4096)
     os.set_blocking(write_end, True)
-    filled -= len(os.read(read_end, 4096))  # room for part of the answer, not all of it
+    while drained:  # room for part of the answer, not all of it (a page read part-way still takes its slot)
+        taken = len(os.read(read_end, drained))
+        filled, drained = filled - taken, drained - taken
     payload = {"hook_event_name": event, "session_id": "s1", "cwd": str(project.root)}
     try:
         child = subprocess.Popen(

@@ -197,6 +197,12 @@ def _falls_back(project: Project, prompt: str = "database tests") -> None:
         lean_hook.answer(_payload(project, "UserPromptSubmit", prompt), None, now=NOW)
 
 
+def test_a_prompt_carrying_hooks_context_back_is_left_to_the_full_path(stocked: Project) -> None:
+    """Session 38's re-review: the full path takes ``<hook_context>`` spans out of a prompt before it is a query and
+    this path did not, so the block a session got hung on which path answered (its session id's shape)."""
+    _falls_back(stocked, "<hook_context>old block</hook_context> database tests")
+
+
 def test_a_forged_chained_apply_makes_it_step_aside(stocked: Project) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "hostile"))
     from test_trust_forged import _forge_apply
