@@ -44,9 +44,8 @@ def check_session_ref(value: str, *, field: str = "session_id") -> str:
     An id is a key other records refer to, so a secret in it is refused rather than redacted.
     """
     check_session_id(value, field=field)
-    found = safety.find_secrets(value)
-    if found:
-        raise ValidationError(f"looks like a secret ({found[0].kind}); session ids are stored in the log", field=field)
+    if shape := safety.secret_shape(value):
+        raise ValidationError(f"{shape}; session ids are stored in the log", field=field)
     return value
 
 
@@ -93,11 +92,8 @@ class ProposedMemory(Strict):
         # (session 38's review: a lower-case Slack token is a valid slug). Delete and consolidate name ids
         # that exist, and a store holding such an id must stay able to drop it.
         check_slug(value)
-        found = safety.find_secrets(value)
-        if found:
-            raise ValidationError(
-                f"looks like a secret ({found[0].kind}); a memory id names its file and its events", field="id"
-            )
+        if shape := safety.secret_shape(value):
+            raise ValidationError(f"{shape}; a memory id names its file and its events", field="id")
         return value
 
     @field_validator("body")

@@ -877,6 +877,13 @@ def redact_within(text: str, limit: int) -> str:
         window *= 2
 
 
+def secret_shape(value: str) -> str | None:
+    """``looks like a secret (<kind>)`` when ``value`` holds one, for an id that is refused rather than redacted
+    (a session id, a memory id: other records and file names refer to it)."""
+    found = find_secrets(value)
+    return f"looks like a secret ({found[0].kind})" if found else None
+
+
 def redact(text: str) -> str:
     """Replace each secret with ``[REDACTED:<kind>]``, keeping every other character."""
     parts, last = [], 0

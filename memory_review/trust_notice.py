@@ -18,7 +18,7 @@ import orjson
 
 from memory_review.events.durable import atomic_replace
 from memory_review.file_reads import read_regular_file
-from memory_review.lean.trust import noticed, told
+from memory_review.lean.trust import foreign_fingerprint, noticed, told
 from memory_review.trust import store_key
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ def trust_notice(ws: Workspace, session: str) -> str | None:
         if not foreign:
             continue
         key = f"{scope}:{store_key(ws.store_dir(scope))[1]}"
-        fingerprint = _fingerprint(foreign)
+        fingerprint = foreign_fingerprint(foreign)
         if not told(state.get(key), fingerprint, session):
             due.append((scope, len(foreign)))
             state[key] = noticed(state.pop(key, None), fingerprint, session)  # newest last: past MAX_STORES, dropped
@@ -74,10 +74,6 @@ def _message(ws: Workspace, due: Sequence[tuple[str, int]]) -> str:
             "OLD-FOLDER`."
         )
     return text
-
-
-def _fingerprint(foreign: list[tuple[str, str]]) -> str:
-    return hashlib.sha256("\n".join(sorted(f"{m} {sha}" for m, sha in foreign)).encode()).hexdigest()
 
 
 def _read_state(ws: Workspace) -> dict[str, dict]:

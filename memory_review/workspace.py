@@ -188,7 +188,7 @@ class Workspace:
             extra = frozenset(flags[i]) if flags else frozenset()
             by_scope.setdefault(proposal.scope, []).append((proposal, extra))
         for scope, items in by_scope.items():
-            self._plan_proposals(self.store(scope), items, dry_run=True, twin=twin)
+            self._plan_proposals(self.store(scope), items, dry_run=True)  # validation only: no twin is read
         results: list[CandidateState] = []
         for scope, items in by_scope.items():
             results.extend(self._plan_proposals(self.store(scope), items, dry_run=False, twin=twin))

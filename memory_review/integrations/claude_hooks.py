@@ -105,9 +105,8 @@ class HookPayload(BaseModel):
     @classmethod
     def _no_secret(cls, value: str) -> str:
         # It names the hook's state files and goes into the log (session 38's review); the agents' ids are UUIDs.
-        found = safety.find_secrets(value)
-        if found:
-            raise ValueError(f"looks like a secret ({found[0].kind}); session ids are kept in file names and the log")
+        if shape := safety.secret_shape(value):
+            raise ValueError(f"{shape}; session ids are kept in file names and the log")
         return value
 
 

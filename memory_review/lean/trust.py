@@ -188,8 +188,12 @@ def _noticed(folder: Path, key: str, foreign: list[tuple[str, str]], session: st
         state = orjson.loads(data) if data is not None else {}
     except orjson.JSONDecodeError:
         return False
-    fingerprint = hashlib.sha256("\n".join(sorted(f"{m} {sha}" for m, sha in foreign)).encode()).hexdigest()
-    return isinstance(state, dict) and told(state.get(key), fingerprint, session)
+    return isinstance(state, dict) and told(state.get(key), foreign_fingerprint(foreign), session)
+
+
+def foreign_fingerprint(foreign: list[tuple[str, str]]) -> str:
+    """What a notice was said about: the foreign versions (id, sha256), in any order."""
+    return hashlib.sha256("\n".join(sorted(f"{m} {sha}" for m, sha in foreign)).encode()).hexdigest()
 
 
 # Sessions kept per store and set of foreign memories: two windows open on one project (or Claude Code beside

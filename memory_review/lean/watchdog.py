@@ -16,6 +16,11 @@ DEADLINE_ENV = "MEMORY_REVIEW_HOOK_DEADLINE"
 # An agent waits on its hook: Claude Code's own default timeout is 60 s. An hour is past any honest setting and
 # still a number a timer can hold (``inf`` or 1e308 overflows it in its thread and the deadline is gone).
 MAX_DEADLINE = 3600.0
+PIPE_BUF = select.PIPE_BUF  # what a writable pipe, socket or terminal takes without blocking
+F_GETPIPE_SZ, F_SETPIPE_SZ = 1032, 1031  # Linux's fcntl commands (the fcntl module names them on Linux only)
+# The FIONREAD ioctl's number where termios (0.7 ms to import, on every prompt) is not needed to know it
+_FIONREAD = {"x86_64": 0x541B, "i686": 0x541B, "aarch64": 0x541B, "armv7l": 0x541B, "riscv64": 0x541B}
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096  # a pipe's slot
 
 
 def deadline_seconds(default: float) -> float:
@@ -114,12 +119,6 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-PIPE_BUF = select.PIPE_BUF  # what a writable pipe, socket or terminal takes without blocking
-F_GETPIPE_SZ, F_SETPIPE_SZ = 1032, 1031  # Linux's fcntl commands (the fcntl module names them on Linux only)
-# The FIONREAD ioctl's number where termios (0.7 ms to import, on every prompt) is not needed to know it
-_FIONREAD = {"x86_64": 0x541B, "i686": 0x541B, "aarch64": 0x541B, "armv7l": 0x541B, "riscv64": 0x541B}
-
-
 def _pipe_room(fd: int, size: int) -> int | None:
     """The capacity of the pipe ``fd``, grown to ``size`` if it can be; None for one that cannot hold ``size`` at
     once (a user past the system's pipe quota)."""
@@ -132,9 +131,6 @@ def _pipe_room(fd: int, size: int) -> int | None:
     except OSError:
         return None  # not Linux, or past the quota
     return capacity if capacity >= size + _PAGE else None
-
-
-_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 def _wait_for_room(fd: int, capacity: int, size: int, expires_at: float) -> None:

@@ -109,13 +109,13 @@ MAGIC = b"MRR1"
 MAX_REQUEST = 1 << 20
 """A request (argv, cwd, the environment) larger than this is refused unread."""
 REPLY_LIMIT = 1 << 12
+"""A reply line longer than this is not the server's."""
 READY = b"ready\n"
 """The server's first line on every connection it accepts, before it reads a byte of the request."""
 HANDOVER_SECONDS = 2.0
 """How long a client waits to be accepted before it runs the command itself. A busy server (``MAX_CHILDREN``
 slow commands) leaves connections in its backlog, and a request sent there could not be taken back: the
 client sends nothing until the server said ``ready``, so giving up never runs a command twice."""
-"""A reply line longer than this is not the server's."""
 
 
 # The server's replies, one line each, as plain words (the client parses them without ``json``):
