@@ -20,15 +20,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-import orjson
-
 from memory_review import cli_agents, cli_review, cli_stores
 from memory_review.cli_agents import HOOK_AGENTS, run_agent_hook
 from memory_review.cli_command import COMMANDS, Command, LazyChoices
 from memory_review.errors import MemoryReviewError, StorageError, one_line_os_error
 from memory_review.lazy import LazyModule
 from memory_review.resident.client import command_word
-from memory_review.terminal import printable
+from memory_review.terminal import json_bytes, printable
 
 # Imported on first use (issue #16): `--help` builds the parser without the library behind the commands.
 out = LazyModule("memory_review.cli_render")
@@ -202,7 +200,7 @@ def _declared(name: str) -> Command | None:
 
 def _emit(result: Any, args: argparse.Namespace, render: str) -> None:
     if getattr(args, "json", False):
-        sys.stdout.buffer.write(orjson.dumps(out.to_json(result), option=orjson.OPT_INDENT_2) + b"\n")
+        sys.stdout.buffer.write(json_bytes(out.to_json(result)))
         return
     text = getattr(out, render)(result, args)  # a str, or cli_render.Printed (stdout and a note for stderr)
     if isinstance(text, out.Printed):  # a note for people beside output for programs (context)
@@ -220,7 +218,7 @@ def _report(exc: MemoryReviewError, as_json: bool) -> None:
     print(printable(message), file=sys.stderr)
     if as_json:
         error = {"error": {"type": type(exc).__name__, "message": str(exc), "hint": exc.hint or None}}
-        sys.stdout.buffer.write(orjson.dumps(error) + b"\n")
+        sys.stdout.buffer.write(json_bytes(error, indent=False))
 
 
 if __name__ == "__main__":

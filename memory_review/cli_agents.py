@@ -212,10 +212,9 @@ def _export(args, ws: Workspace):
 def _resident_now(args: argparse.Namespace) -> int:
     """``resident on|off|status`` runs before any workspace opens: it is about this machine, not a store's
     content, and ``off`` must work whatever state a store is in."""
-    import orjson
-
     from memory_review.errors import MemoryReviewError, one_line_os_error
     from memory_review.resident import control
+    from memory_review.terminal import json_bytes
 
     try:
         if args.action == "on":
@@ -229,7 +228,7 @@ def _resident_now(args: argparse.Namespace) -> int:
         print(f"memory-review: error: {message}", file=sys.stderr)
         return 1
     if args.json:
-        sys.stdout.buffer.write(orjson.dumps(state.model_dump(), option=orjson.OPT_INDENT_2) + b"\n")
+        sys.stdout.buffer.write(json_bytes(state.model_dump()))
     elif not state.on:
         print(f"resident: off ({state.folder} absent): every command starts its own interpreter")
     else:

@@ -20,11 +20,10 @@ import sys
 from dataclasses import dataclass
 from typing import TextIO
 
-import orjson
-
 from memory_review.lean import hook
 from memory_review.lean.context import note
 from memory_review.lean.files import Fallback
+from memory_review.terminal import json_bytes
 
 DEFAULT_BUDGET = 25_000  # ``context.DEFAULT_BUDGET``: the command's default, not the hook's
 MAX_BUDGET = 2**63 - 1  # ``injection.result.MAX_COUNT``: a recorded count fits in 64 bits
@@ -122,7 +121,7 @@ def _print(block, as_json: bool, stdout: TextIO, stderr: TextIO) -> int:
                 "dropped": block.dropped,
             }
             stdout.flush()
-            stdout.buffer.write(orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n")
+            stdout.buffer.write(json_bytes(document))
             stdout.buffer.flush()
             return 0
         reasons = [item["reason"] for item in block.dropped]

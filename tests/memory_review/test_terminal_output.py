@@ -70,3 +70,38 @@ def test_every_line_of_a_quote_is_marked_as_the_quotes(repo: Path, env: dict, tm
     [pending] = run_json(["list"], env, repo)
     shown = run(["show", pending["id"]], env, repo).stdout
     assert "  > rationale: the user asked twice" in shown and "  > WARNING:   none" in shown
+
+
+def test_json_output_escapes_what_a_terminal_acts_on_and_decodes_the_same(
+    repo: Path, env: dict, tmp_path: Path
+) -> None:
+    """``--json`` piped to a terminal: JSON escapes C0 itself, but DEL, C1 (``\\x9b`` is CSI to a terminal that takes
+    8-bit controls) and the bidi overrides are valid raw in a JSON string and were written raw (ADR 0170)."""
+    hidden = "run it\x9b2J\x7f\u202eslooT\u2066 twice"
+    proposal = {
+        "op": "create",
+        "scope": "project",
+        "memory": {"id": "c1-in-json", "type": "fact", "description": "run it twice", "body": "Run it twice."},
+        "rationale": hidden,
+        "evidence": [{"quote": "run it twice", "session_id": "s1", "turn_id": "t1"}],
+    }
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(proposal))
+    assert run(["propose", "--file", str(path)], env, repo).returncode == 0
+    [pending] = run_json(["list"], env, repo)
+    shown = run(["show", pending["id"], "--json"], env, repo)
+    assert shown.returncode == 0
+    raw = shown.stdout.encode()
+    assert not any(char in shown.stdout for char in "\x9b\x7f\u202e\u2066"), raw
+    assert b"\\u009b2J\\u007f\\u202eslooT\\u2066" in raw
+    assert hidden in json.dumps(json.loads(shown.stdout), ensure_ascii=False)
+
+
+def test_json_bytes_carries_an_undecodable_path_byte_as_its_escape() -> None:
+    """A path's byte that is no UTF-8 comes back as a lone surrogate, which orjson refuses to write."""
+    from memory_review.terminal import json_bytes
+
+    data = json_bytes({"path": "/tmp/name-\udcff", "x": "\x85"})
+    assert json.loads(data) == {"path": "/tmp/name-\udcff", "x": "\x85"}
+    assert b"\\udcff" in data and b"\\u0085" in data and data.endswith(b"}\n")
+    assert json_bytes({"a": [1]}, indent=False) == b'{"a":[1]}\n'
