@@ -18,6 +18,7 @@ from typing import IO, Any, Literal
 import orjson
 
 from memory_review.errors import NotFoundError, StorageError, ValidationError
+from memory_review.json_text import loads
 
 MAX_LINE_BYTES = 32 * 1024 * 1024
 MAX_DOCUMENT_BYTES = 256 * 1024 * 1024
@@ -32,13 +33,6 @@ _DISCARD_CHUNK = 1024 * 1024
 WRAPPER_KEYS = ("loglines", "messages")
 LOOK_PAST_BAD_LINES = 5
 """How many lines past a first one that looks like JSON but does not parse (a file cut mid-record) are tried."""
-# Half of a surrogate pair, escaped: JavaScript and Python write one for text cut inside an emoji; orjson refuses
-# the whole record for it. Not after a backslash, which would make it the text "\\ud83d".
-_LONE_SURROGATE = re.compile(
-    rb"(?<!\\)\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
-    rb"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})(?<!\\)\\u[dD][c-fC-F][0-9a-fA-F]{2}"
-)
-
 JsonLayout = Literal["lines", "document"]
 # A JSON string, escapes and all, or an unclosed one to the end: it always matches from its quote, so the scan never
 # starts again inside a string (with the closing quote required, an unclosed string of escaped quotes was quadratic,
@@ -175,19 +169,6 @@ def too_many_nodes(raw: bytes) -> int | None:
 
 def _nodes(raw: bytes) -> int:
     return raw.count(b"{") + raw.count(b"[") + raw.count(b",")
-
-
-def loads(raw: bytes) -> Any:
-    """orjson's parse, with a lone escaped surrogate read as U+FFFD instead of losing the record."""
-    try:
-        return orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        if b"\\u" not in raw:
-            raise
-        mended = _LONE_SURROGATE.sub(rb"\\ufffd", raw)
-        if mended == raw:
-            raise
-        return orjson.loads(mended)
 
 
 class JsonSource:

@@ -62,6 +62,7 @@ from memory_review.integrations.hook_state import (
     log_error,
     read_errors,
 )
+from memory_review.json_text import loads
 from memory_review.lean.hook import MAX_QUERY_CHARS, write_answer
 from memory_review.lean.watchdog import Watchdog, deadline_seconds
 from memory_review.models import utc_now
@@ -128,7 +129,7 @@ def parse_payload(raw: bytes) -> HookPayload:
     if len(raw) > MAX_PAYLOAD_BYTES:
         raise ValidationError(f"hook payload larger than {MAX_PAYLOAD_BYTES} bytes", path="stdin")
     try:
-        return HookPayload.model_validate(orjson.loads(raw))
+        return HookPayload.model_validate(loads(raw))
     except orjson.JSONDecodeError as exc:
         raise ValidationError(f"hook payload is not JSON: {exc}", path="stdin") from exc
     except PydanticValidationError as exc:

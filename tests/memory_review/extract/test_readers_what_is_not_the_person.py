@@ -108,6 +108,10 @@ def test_a_lone_escaped_surrogate_costs_one_character_not_the_record(tmp_path: P
     pair = tmp_path / "pair.jsonl"
     pair.write_text(_user_record("ok \\ud83d\\ude00 and the text \\\\ud83d") + "\n")
     assert [t.text for t in read_transcript(pair).user_turns()] == ["ok \U0001f600 and the text \\ud83d"]
+    # A backslash of the text, then a lone half: the old pattern took the escape's backslash for an escaped one
+    after = tmp_path / "after.jsonl"
+    after.write_text(_user_record("C:\\\\\\ud83d and \\\\\\\\\\udc00 end") + "\n")
+    assert [t.text for t in read_transcript(after).user_turns()] == ["C:\\\ufffd and \\\\\ufffd end"]
 
 
 def test_a_file_cut_mid_record_on_its_first_line_is_read_past_it(tmp_path: Path) -> None:

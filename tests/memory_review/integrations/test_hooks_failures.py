@@ -321,6 +321,26 @@ def test_a_prompt_past_a_megabyte_still_gets_its_context(project: Project, agent
     assert built.context["query_chars"] == 65_536
 
 
+@pytest.mark.parametrize("agent", ["claude-code", "codex"])
+def test_a_prompt_cut_inside_an_emoji_still_gets_its_context(project: Project, agent: str) -> None:
+    """ADR 0171: a lone escaped surrogate (a prompt cut between an emoji's two halves) is valid JSON that orjson
+    refuses: the payload was "not JSON" and that turn got no memory, the forbidden ones too."""
+    project.approve(
+        {
+            "op": "create",
+            "scope": "project",
+            "memory": {"id": "no-force-push", "type": "forbidden", "description": "Never force-push", "body": "Ask."},
+            "rationale": "r",
+        }
+    )
+    prompt = "push the fix \ud83d and tell me"  # json.dumps writes the lone half as the escape \\ud83d
+    payload = {"hook_event_name": "UserPromptSubmit", "session_id": "s1", "cwd": str(project.root), "prompt": prompt}
+    done = project.hook(payload, agent=agent)
+    assert done.returncode == 0 and hook_errors(project.workspace()) == []
+    assert "Never force-push" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert project.workspace().log(type="context.built")
+
+
 F_SETPIPE_SZ = 1031  # Linux's fcntl command; fcntl.F_SETPIPE_SZ from Python 3.10 on Linux only
 
 
