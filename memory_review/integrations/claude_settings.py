@@ -277,6 +277,46 @@ def _strip_event(hooks: dict[str, Any], event: str, groups: Any, *, keep_empty: 
     return found
 
 
+def put_back_hooks(data: dict[str, Any], before: dict[str, Any]) -> list[str]:
+    """Put the hook entries of ours that ``before`` held (a teammate's, found by install) back into ``data``, which
+    was stripped of ours: each where it stood, as it was. The events where any went back.
+
+    A group of ours alone goes back at its place among the groups kept; an entry that shared a group with others
+    goes back into that group when the group is still there as it was, else into a group of its own at that place.
+    """
+    had = before.get("hooks")
+    hooks = data.get("hooks", {})
+    if not isinstance(had, dict) or not isinstance(hooks, dict):
+        return []
+    touched = []
+    for event, groups in had.items():
+        current = hooks.get(event, [])
+        if isinstance(groups, list) and any(map(_ours_in, groups)) and isinstance(current, list):
+            _put_back_event(current, groups)
+            hooks[event] = current
+            touched.append(event)
+    if touched:
+        data["hooks"] = hooks  # the person may have taken the whole key out since
+    return touched
+
+
+def _put_back_event(current: list[Any], groups: list[Any]) -> None:
+    for at, group in enumerate(groups):  # ``at``: where the group stands in ``current`` too, once ours are back
+        if _ours_in(group):
+            copied = _copy(group)
+            theirs = {**copied, "hooks": [e for e in copied["hooks"] if not is_ours(e)]}
+            if theirs["hooks"] and at < len(current) and current[at] == theirs:
+                current[at]["hooks"] = copied["hooks"]  # the group they shared, still as it was
+            elif theirs["hooks"]:
+                current.insert(min(at, len(current)), {**copied, "hooks": [e for e in copied["hooks"] if is_ours(e)]})
+            else:
+                current.insert(min(at, len(current)), copied)
+
+
+def _ours_in(group: Any) -> bool:
+    return isinstance(group, dict) and any(is_ours(e) for e in _hook_list(group))
+
+
 def _strip_rules(data: dict[str, Any], before: dict[str, Any]) -> list[str]:
     permissions = data.get("permissions")
     deny = permissions.get("deny") if isinstance(permissions, dict) else None

@@ -13,9 +13,12 @@ file, guards it and keeps the backup:
   before a byte is read, so outside content is never copied into the repository.
 * Before the first change the file's bytes are copied to the *user store*
   (``<user store>/install-backups/``), never next to a project file where it would be committed.
-* Uninstall takes out exactly what is ours; when what is left equals the backup, the backup's
-  bytes are put back, so a round trip leaves the file byte-identical. A file install created
-  is removed again.
+  Hooks of ours already there with no backup of this machine's (a teammate's install, committed in a
+  shared file) are recorded the same way: install keeps the bytes it found, even when it changes nothing.
+* Uninstall takes out exactly what is ours; when what is left equals the backup with ours taken out,
+  the backup's bytes are put back, so a round trip leaves the file byte-identical (a teammate's entries
+  included). Otherwise the backup's own entries of ours go back where they stood, and the backup moves
+  aside (``.kept``): a later install must not take it for its record. A file install created is removed again.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ from memory_review.integrations.claude_settings import (
     is_ours,
     merge_settings,
     programs_for,
+    put_back_hooks,
     reads_the_project_first,
     strip_settings,
 )
@@ -65,6 +69,8 @@ CODEX_EVENTS = tuple(CODEX.events)
 GEMINI_EVENTS = tuple(GEMINI.events)
 HOOK_NAME = "memory-review"  # Gemini's `/hooks disable memory-review` names hooks by this
 BACKUP_DIR = "install-backups"
+CREATED = b"(no file was here: install created it, and uninstall deletes it)\n"
+"""The backup of a file install created; no JSON, so no file install found reads the same."""
 MAX_SETTINGS_BYTES = 4 * 1024 * 1024
 # Claude Code's own limit per hook (seconds); ours stop earlier (claude_hooks deadlines).
 TIMEOUTS = {event: (10 if event in CONTEXT_EVENTS else 30) for event in HOOK_EVENTS}
@@ -298,7 +304,11 @@ def install_claude_code(
     original = _read(target.real)
     data = _parse(original, target.real) if original is not None else {}
     first = not has_our_hooks(data)
-    before = data if first else (_backup_data(_read(target.backup)) or {})
+    saved = _read(target.backup)
+    # Ours already there and no record of this machine's: a teammate's install, committed in a shared file. What
+    # install found is recorded as for a first install, so uninstall gives it back rather than deleting it.
+    record = first or saved is None
+    before = data if record else (_backup_data(saved) or {})
     want = _wanted_for(agent, command, keep_auto_memory=keep_auto_memory)
     merged = merge_settings(data, want, before=before)
     auto_memory = None if agent != "claude-code" else "kept" if keep_auto_memory else "off"
@@ -312,16 +322,19 @@ def install_claude_code(
         deny_rules=len(want.deny),
         auto_memory=auto_memory,
     )
-    if merged == data:
+    if merged == data and not record:
         return result
-    text = _dump(merged, original, target.real)
-    if original is None and _read(target.backup) is not None:
-        _remove(target.backup)  # a file install creates is deleted again by uninstall, not set to an old backup
-    elif first and original is not None:
-        _write_backup(target.backup, original)
-    _write(target.real, text)
-    backup = target.backup if _read(target.backup) is not None else None
-    return replace(result, action="installed" if first else "updated", backup=str(backup) if backup else None)
+    text = _dump(merged, original, target.real) if merged != data else None
+    if record:  # the bytes found, or the mark of a file install creates (deleted by uninstall, not set to a backup)
+        _write_backup(target.backup, CREATED if original is None else original)
+    if text is not None:
+        _write(target.real, text)
+    kept = original if record else saved
+    return replace(
+        result,
+        action="installed" if first else "updated" if text is not None else "unchanged",
+        backup=str(target.backup) if kept not in (None, CREATED) else None,
+    )
 
 
 def _check_command(command: str, agent: Agent) -> None:
@@ -364,22 +377,38 @@ def uninstall_claude_code(target: Target) -> InstallResult:
     if original is None:
         return result
     data = _parse(original, target.real)
-    backup = _read(target.backup)
-    stripped, found = strip_settings(data, before=_backup_data(backup))
+    saved = _read(target.backup)
+    before = _backup_data(saved)  # None: no backup, a file install created, or a backup that no longer parses
+    stripped, found = strip_settings(data, before=before)
     if not found.found:
         return result
     result = replace(
         result, events=found.events, deny_rules=len(found.rules), auto_memory="restored" if found.auto_memory else None
     )
-    if backup is not None and _backup_data(backup) == stripped:
-        _write(target.real, backup)
+    if saved is not None and before is not None and strip_settings(before, before=before)[0] == stripped:
+        _write(target.real, saved)  # what install found, a teammate's hooks of ours included
         _remove(target.backup)
         return replace(result, action="restored")
-    if backup is None and stripped == {}:
+    if saved in (None, CREATED) and stripped == {}:
         _remove(target.real)  # install created it, and nothing else was added since
+        if saved is not None:
+            _remove(target.backup)
         return replace(result, action="deleted")
+    put_back_hooks(stripped, before or {})  # edited since: a teammate's entries still go back, as they were
     _write(target.real, _dump(stripped, original, target.real))
-    return replace(result, action="removed", backup=str(target.backup) if backup is not None else None)
+    return replace(result, action="removed", backup=_set_aside(target.backup, saved))
+
+
+def _set_aside(backup: Path, saved: bytes | None) -> str | None:
+    """Keep the person's pre-install copy, out of the way of the next install (which would take it for its record
+    of a later install, and a teammate's entries committed since for its own); where it went."""
+    if saved is None:
+        return None
+    kept = backup.with_suffix(".kept") if saved != CREATED else None
+    if kept is not None:
+        _write_backup(kept, saved)
+    _remove(backup)
+    return str(kept) if kept is not None else None
 
 
 # --- where: the file to edit, guarded --------------------------------------------------------------
