@@ -544,13 +544,94 @@ _PASSWORD_VALUE = rf"(?:{_QUOTED_VALUE}|(?P<bare>[^\s\"',;)=][^\s\"',;)]*))"
 _TOKEN_VALUE = r"(?P<secret>[A-Za-z0-9+/_.=-]{20,})"
 # A table row's key cell, then its value cell, each maybe in backticks or bold: "| `DB_PASSWORD` | Hunter2!x |".
 # A key cell may have words before it and a note after it: "| DB password |", "| API Key |", "| Password (prod) |".
-_PASSWORD_KEY = r"[A-Za-z0-9_. -]{0,40}(?:password|passwd|passphrase|pwd)s?"
-_TOKEN_KEY = r"[A-Za-z0-9_. -]{0,40}(?:token|secret|key|apikey)s?"
+_PASSWORD_WORD = r"(?:password|passwd|passphrase|pwd)s?"
+_TOKEN_WORD = r"(?:token|secret|key|apikey)s?"
+_PASSWORD_KEY = rf"[A-Za-z0-9_. -]{{0,40}}{_PASSWORD_WORD}"
+_TOKEN_KEY = rf"[A-Za-z0-9_. -]{{0,40}}{_TOKEN_WORD}"
 _TABLE_KEY = r"^[ \t]*\|[ \t]*[`*]{0,2}"
 _TABLE_VALUE = (
     r"(?:[ \t]*\([^)|\n]{0,40}\))?[`*]{0,2}[ \t]*\|[ \t]*[`*]{0,2}(?P<bare>[^\s|`*]{1,1000})[`*]{0,2}[ \t]*(?:\||$)"
 )
-_ELEMENT_VALUE = r"\s*(?P<bare>[^<\s]{1,1000})\s*"
+# An element's text, or its CDATA section read as a quoted value: "<password><![CDATA[s3cr3t!]]></password>".
+_ELEMENT_VALUE = r"\s*(?:<!\[CDATA\[(?P<dq>[^\n]{1,200}?)\]\]>|(?P<bare>[^<\s]{1,1000}))\s*"
+# An element whose key attribute names a secret, and its value attribute: .NET's appSettings
+# '<add key="DbPassword" value="s3cr3t!"/>', Spring's '<property name="db.password" value="…"/>', in either order,
+# up to two other attributes between them (session 39).
+_OTHER_ATTRIBUTES = r"(?:\s+[\w:.-]{1,40}\s*=\s*(?:\"[^\"<>\n]{0,200}\"|'[^'<>\n]{0,200}')){0,2}\s+"
+
+
+def _attribute_pair(word: str) -> tuple[str, ...]:
+    """The patterns of an element whose key attribute ends in ``word`` (its words may have a configuration section
+    before them: "Stripe:ApiKey", "hibernate.connection.password"), and its value attribute, after it or before.
+
+    The attributes' names are lower case, as XML (case-sensitive) spells them: each pattern then starts with a
+    literal that ``re`` skips ahead by; ``(?i)`` on the names cost each text 40 times as much (session 39)."""
+    named = rf"(?P<q>[\"'])(?i:[A-Za-z0-9_.: -]{{0,60}}{word})(?P=q)"
+    value = rf"value\s*=\s*(?:{_QUOTED_VALUE})"
+    return (
+        rf"\bkey\s*=\s*{named}{_OTHER_ATTRIBUTES}{value}",
+        rf"\bname\s*=\s*{named}{_OTHER_ATTRIBUTES}{value}",
+        rf"\b{value}{_OTHER_ATTRIBUTES}(?:key|name)\s*=\s*{named}",
+    )
+
+
+class _TableColumn:
+    """The cells under a table header that names a secret, in every row of that table (session 39)::
+
+        | user | password |
+        |------|----------|
+        | bob  | Hunter2!xyz |
+
+    A row that names its own key (``| password | Hunter2!x |``) is the row patterns' work. A header is found by a
+    pattern (a cell naming the key among its first 64, then GitHub's delimiter row), its rows in code: a cell is known
+    by its place in the row, which ``re`` cannot count. Each line is read once: the search for the next header goes
+    on after the last table's rows.
+    """
+
+    __slots__ = ("cell", "header", "key", "row")
+    _COLUMNS = 64
+
+    def __init__(self, key: str) -> None:
+        named = rf"[`*]{{0,2}}{key}(?:[ \t]*\([^)|\n]{{0,40}}\))?[`*]{{0,2}}"  # "`API Key`", "Password (prod)"
+        self.key = re.compile(named, re.IGNORECASE)
+        # Atomic: the first cell naming the key decides, so a header line is read once whatever follows it.
+        self.header = re.compile(
+            rf"(?im)(?>^[ \t]*\|(?:[^|\n]*\|){{0,{self._COLUMNS - 1}}}?[ \t]*{named}[ \t]*(?:\||\r?$))"
+            r"[^\n]*+\n(?=[ \t]*\|[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*+\|?[ \t]*\r?$)"
+        )
+        self.cell = re.compile(r"(?m)[ \t]*[`*]{0,2}(?P<bare>[^\s|`*]{1,1000})[`*]{0,2}[ \t]*(?:\||\r?$)")
+        self.row = re.compile(r"[ \t]*\|")
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        if "|" not in text:
+            return
+        pos = 0
+        while (header := self.header.search(text, pos)) is not None:
+            columns = self._secret_columns(text[header.start() : header.end() - 1])
+            line = self._line_end(text, header.end()) + 1  # the row after the delimiter row
+            while columns and line < len(text) and self.row.match(text, line, end := self._line_end(text, line)):
+                yield from self._cells(text, line, end, columns)
+                line = end + 1
+            pos = line
+
+    def _secret_columns(self, header: str) -> list[int]:
+        """The places of the header's cells (its first 64) that name a secret."""
+        cells = header.partition("|")[2].split("|", self._COLUMNS)[: self._COLUMNS]
+        return [at for at, cell in enumerate(cells) if self.key.fullmatch(cell.strip(" \t\r"))]
+
+    @staticmethod
+    def _line_end(text: str, line: int) -> int:
+        end = text.find("\n", line)
+        return len(text) if end == -1 else end
+
+    def _cells(self, text: str, line: int, end: int, columns: list[int]) -> Iterator[re.Match[str]]:
+        pipe = text.find("|", line, end)
+        for at in range(columns[-1] + 1):
+            if pipe == -1:
+                return
+            if at in columns and (match := self.cell.match(text, pipe + 1, end)) is not None:
+                yield match
+            pipe = text.find("|", pipe + 1, end)
 
 
 def _shannon_bits(token: str) -> float:
@@ -647,9 +728,9 @@ def _always(match: re.Match[str]) -> bool:
 
 
 @functools.cache
-def _secret_patterns() -> tuple[tuple[str, _Guarded, Callable[[re.Match[str]], bool]], ...]:
+def _secret_patterns() -> tuple[tuple[str, _Guarded | _TableColumn, Callable[[re.Match[str]], bool]], ...]:
     # Compiled on first use, like the injection patterns.
-    return tuple(
+    patterns = tuple(
         (kind, _compiled(kind, pattern), check)
         for kind, pattern, check in (
             (
@@ -745,6 +826,17 @@ def _secret_patterns() -> tuple[tuple[str, _Guarded, Callable[[re.Match[str]], b
             ("token", rf"(?i)<(?P<tag>{_TOKEN_KEY})>{_ELEMENT_VALUE}</(?P=tag)>", _token_value),
         )
     )
+    return patterns + _secret_shapes()
+
+
+def _secret_shapes() -> tuple[tuple[str, _Guarded | _TableColumn, Callable[[re.Match[str]], bool]], ...]:
+    """ADR 0171's left shapes (session 39): an element's key and value attributes, a table's header-named column."""
+    return (
+        *(("password", _guarded(pattern), _password_value) for pattern in _attribute_pair(_PASSWORD_WORD)),
+        *(("token", _guarded(pattern), _token_value) for pattern in _attribute_pair(_TOKEN_WORD)),
+        ("password", _TableColumn(_PASSWORD_KEY), _password_value),
+        ("token", _TableColumn(_TOKEN_KEY), _token_value),
+    )
 
 
 def _compiled(kind: str, pattern: str | tuple[tuple[str, ...], str]) -> _Guarded:
@@ -790,7 +882,8 @@ def find_secrets(text: str) -> list[SecretMatch]:
     invisible glue included. Both, because dropping a character can also join a
     key to the word before it, which its prefix guard then refuses. And on its
     percent-decoded form when it has escapes: a URL's ``%3Dghp_…`` glues a hex
-    digit before the key, which every prefix guard refuses.
+    digit before the key, which every prefix guard refuses (decoded up to three
+    times over: a URL in a URL's query has ``%253D``).
     """
     found = list(_candidates(text))
     seen = textfold.visible_fold_with_origin(text)
@@ -817,33 +910,41 @@ def find_secrets(text: str) -> list[SecretMatch]:
 
 
 _PERCENT_ESCAPE = re.compile(r"%[2-7][0-9A-Fa-f]")  # printable ASCII only: what a key or its key word is made of
+# A URL in a URL's query is encoded again: "%253D" is "%3D" is "=" (session 39). Three levels, each a linear pass.
+_PERCENT_LEVELS = 3
 
 
 class _Decoded:
-    """A text with its printable percent escapes decoded, and the way back to where each character was.
+    """A text with its printable percent escapes decoded, up to three times over, and the way back to where each
+    character was.
 
-    Only the escapes' places are kept (a list per character cost 2 GB for one ``%20`` in a 10 MB log, session 38's
-    re-review): before the k-th escape's decoded place, every escape so far took two characters more."""
+    Only the escapes' places are kept, one list per level (a list per character cost 2 GB for one ``%20`` in a 10 MB
+    log, session 38's re-review): before the k-th escape's decoded place, every escape so far took two characters
+    more. A character of the last level is mapped back through each level before it in turn."""
 
-    __slots__ = ("escapes", "text")
+    __slots__ = ("levels", "text")
 
-    def __init__(self, text: str, escapes: list[int]) -> None:
+    def __init__(self, text: str, levels: list[list[int]]) -> None:
         self.text = text
-        self.escapes = escapes  # each escape's index in ``text``, ascending
+        self.levels = levels  # per level, outermost first: each escape's index in that level's decoded text
 
     def start(self, index: int) -> int:
         """Where the character at ``index`` of the decoded text starts in the original."""
-        return index + 2 * bisect.bisect_left(self.escapes, index)
+        for escapes in reversed(self.levels):
+            index += 2 * bisect.bisect_left(escapes, index)
+        return index
 
     def end(self, index: int) -> int:
         """Where the character at ``index`` of the decoded text ends in the original."""
-        at = bisect.bisect_left(self.escapes, index)
-        escaped = at < len(self.escapes) and self.escapes[at] == index
-        return index + 2 * at + (3 if escaped else 1)
+        for escapes in reversed(self.levels):
+            at = bisect.bisect_left(escapes, index)
+            escaped = at < len(escapes) and escapes[at] == index
+            index += 2 * at + (2 if escaped else 0)  # the last character it came from, one level out
+        return index + 1
 
 
-def _percent_decoded(text: str) -> _Decoded | None:
-    """``text`` with its printable percent escapes decoded; None when it has none."""
+def _decoded_once(text: str) -> tuple[str, list[int]] | None:
+    """``text`` with its printable percent escapes decoded once, and their places; None when it has none."""
     if "%" not in text or _PERCENT_ESCAPE.search(text) is None:
         return None
     escapes: list[int] = []
@@ -852,7 +953,17 @@ def _percent_decoded(text: str) -> _Decoded | None:
         escapes.append(escape.start() - 2 * len(escapes))  # its place in the decoded text
         return chr(int(escape.group()[1:], 16))
 
-    return _Decoded(_PERCENT_ESCAPE.sub(decode, text), escapes)
+    return _PERCENT_ESCAPE.sub(decode, text), escapes
+
+
+def _percent_decoded(text: str) -> _Decoded | None:
+    """``text`` with its printable percent escapes decoded until none are left (at most three times); None when it
+    has none."""
+    levels: list[list[int]] = []
+    while len(levels) < _PERCENT_LEVELS and (once := _decoded_once(text)) is not None:
+        text, escapes = once
+        levels.append(escapes)
+    return _Decoded(text, levels) if levels else None
 
 
 # How far past a cut a secret is still read whole: a key that straddles the cut is redacted, not left half-shown.

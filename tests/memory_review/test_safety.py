@@ -348,6 +348,31 @@ SECRETS = [
     ("| db password | Hunter2!x |", "Hunter2!x", "password"),
     ("| Password (prod) | Hunter2!x |", "Hunter2!x", "password"),
     ("<password>\n  Hunter2!x\n</password>", "Hunter2!x", "password"),
+    # ADR 0171's left shapes (session 39): a URL encoded twice, a header-named column, XML attributes and CDATA
+    ("open /cb?next%3D%2Fcb%3Fpassword%253DHunter2secret ok", "Hunter2secret", "password"),
+    (
+        "open /cb?x-token%253Dghp_16C7e42F292c6912E7710c838347Ae178B4a%2526next ok",
+        "ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+        "github-token",
+    ),
+    ("x?password%25253DHunter2secret", "Hunter2secret", "password"),  # three levels
+    ("| user | password |\n|------|----------|\n| bob  | Hunter2!xyz |", "Hunter2!xyz", "password"),
+    (
+        "| Name | `API Key` | Note |\n| :--- | :---: | --- |\n| prod | `Zq8Lm3Rt7Yx2Wv9Kp4Nb6Hc1Jd5Fg0` | ci |",
+        "Zq8Lm3Rt7Yx2Wv9Kp4Nb6Hc1Jd5Fg0",
+        "token",
+    ),
+    ('<add key="DbPassword" value="s3cr3t!"/>', "s3cr3t!", "password"),
+    ("<add value='s3cr3t!' key='DbPassword' />", "s3cr3t!", "password"),
+    ('<property name="hibernate.connection.password" value="hunterhunter"/>', "hunterhunter", "password"),
+    (
+        '<add key="Stripe:ApiKey" value="Zq8Lm3Rt7Yx2Wv9Kp4Nb6Hc1Jd5Fg0" />',
+        "Zq8Lm3Rt7Yx2Wv9Kp4Nb6Hc1Jd5Fg0",
+        "token",
+    ),
+    ('<user name="bob" password="s3cr3t!"/>', "s3cr3t!", "password"),
+    ("<password><![CDATA[s3cr3t!]]></password>", "s3cr3t!", "password"),
+    ("<apiKey><![CDATA[Zq8Lm3Rt7Yx2Wv9Kp4Nb6Hc1Jd5Fg0]]></apiKey>", "Zq8Lm3Rt7Yx2Wv9Kp4Nb6Hc1Jd5Fg0", "token"),
 ]
 
 NOT_SECRETS = [
@@ -398,6 +423,16 @@ NOT_SECRETS = [
     "Read accessToken from process.env.ACCESS_TOKEN, never inline.",
     "monkeyKey = primaryKeyOfTheCustomerTableInTheLegacyDb",
     "<password>${DB_PASSWORD}</password>",
+    # session 39's shapes, written as ordinary text
+    "The bar reached 100%2525 and %2520 is an escaped space.",
+    "| user | password |\n|------|----------|\n| bob  | required |\n| ann | 8+ chars, 1 digit |",
+    "| password | notes |\n| bob | Hunter2!xyz |",  # no delimiter row: no header
+    "| Key | Action |\n|---|---|\n| Ctrl+S | save |\n| Ctrl+Shift+P | commands |",
+    '<add key="RequirePassword" value="true" />',
+    '<add key="PasswordFormat" value="Hashed" />',
+    '<input type="password" name="password" value="">',
+    '<add key="ApiKey" value="read-from-the-vault" />',
+    "<password><![CDATA[${DB_PASSWORD}]]></password>",
 ]
 
 
@@ -527,6 +562,12 @@ PATHOLOGICAL = [
     "-eyJa" * 60_000,  # every "eyJ" of one run once scanned to the run's end (quadratic: seconds, then minutes)
     "ask-" * 75_000,  # each refused "sk-" searched again to the run's end (quadratic)
     "axoxb-" * 50_000,
+    "%2525" * 20_000,  # session 39: three levels of escapes
+    "| password |\n|---|\n" * 5_000,
+    "| " + "password | " * 10_000 + "\n|" + "---|" * 10_000 + "\n" + "| a1! " * 10_000,
+    '<add key="DbPassword" ' * 5_000,
+    'value="x" ' * 10_000,
+    "<password><![CDATA[" * 5_000,
 ]
 
 
@@ -559,7 +600,9 @@ def _searched_again_from_each_refused_start(guarded: Any, text: str) -> list[tup
                 max_size=60).map("".join))  # fmt: skip
 def test_skipping_inside_a_refused_match_finds_what_searching_again_finds(text: str) -> None:
     # safety._Guarded tries the starts inside a refused match one by one instead of searching again from each
-    patterns = [p for _, p, _ in safety._secret_patterns()] + [p for _, p in safety._injection_patterns()]
+    # (a table's secret column is found by its header, not by one pattern: test_safety_shapes.py)
+    secrets = [p for _, p, _ in safety._secret_patterns() if isinstance(p, safety._Guarded)]
+    patterns = secrets + [p for _, p in safety._injection_patterns()]
     for guarded in patterns:
         assert [m.span() for m in guarded.finditer(text)] == _searched_again_from_each_refused_start(guarded, text)
 
