@@ -9,7 +9,7 @@ why and the evidence. Its status is not stored in it: a file under
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Annotated, Literal
 
@@ -37,8 +37,20 @@ Status = Literal["pending", "applied", "discarded"]
 
 FLAG_STALE_BASE = "stale-base"
 FLAG_PREVIOUSLY_DISCARDED = "previously-discarded"
+FLAG_UNTRUSTED_SOURCE = "untrusted-source"
+"""An extractor's warning: the text came from what the agent read, not from the user (``extract.FLAG_UNTRUSTED``)."""
 FLAG_SIMILAR = "similar-to:"
 """The prefix of a near-duplicate warning: ``similar-to:<memory id>`` (memory_review.near_duplicates)."""
+FLAG_OVERRIDES = "overrides:"
+"""``overrides:<memory id>``: a project candidate writes a memory the user store also holds. Injection merges
+the tiers by id, the project one winning (docs/design.md §6), so once applied the user memory is no longer injected."""
+FLAG_OVERRIDDEN = "overridden-by:"
+"""``overridden-by:<memory id>``: a user candidate writes a memory the project store also holds; the project
+memory wins the merge, so this one is never injected while that one is there."""
+FLAG_UNCOVERS = "uncovers:"
+"""``uncovers:<memory id>``: a project candidate deletes a memory that hides the user one of the same id; once
+applied, the user memory is injected again."""
+TIER_FLAGS = (FLAG_OVERRIDES, FLAG_OVERRIDDEN, FLAG_UNCOVERS)
 _MOVED_AWAY = "moved to the {scope} store as candidate {candidate}"
 _MOVED_AWAY_RE = re.compile(r"moved to the (?:user|project) store as candidate (cand_[0-9A-HJKMNP-TV-Z]{26})")
 MAX_CHANGES = MAX_CONSOLIDATE_RESULTS + MAX_CONSOLIDATE_SOURCES
@@ -176,14 +188,44 @@ def candidate_from_json(raw: object, *, where: str) -> Candidate:
         raise ValidationError(f"{loc}: {first['msg']}", path=where) from exc
 
 
-def live_flags(candidate: Candidate, sha256_of: Callable[[str], str | None]) -> tuple[str, ...]:
-    """The candidate's flags, plus ``stale-base`` if a memory it changes has moved on since it was proposed.
+def live_flags(
+    candidate: Candidate,
+    sha256_of: Callable[[str], str | None],
+    other_sha256_of: Callable[[str], str | None] | None = None,
+) -> tuple[str, ...]:
+    """The candidate's flags, plus ``stale-base`` if a memory it changes has moved on since it was proposed,
+    plus the :func:`tier_flags` the other store's memories raise now.
 
-    ``sha256_of`` gives the current hash of a memory of the candidate's store (``None``: absent). The one
+    ``sha256_of`` gives the current hash of a memory of the candidate's store (``None``: absent);
+    ``other_sha256_of`` the same for the other durable store (``None``: it has no memories). The one
     place the stale-base rule is written; the commit path's conflict check (``rules``) is its twin at apply.
     """
     stale = any(sha256_of(mid) != sha for mid, sha in candidate.base.items())
-    return tuple(sorted(set(candidate.flags) | ({FLAG_STALE_BASE} if stale else set())))
+    tiers = tier_flags(candidate, other_sha256_of) if other_sha256_of is not None else set()
+    return tuple(sorted(set(candidate.flags) | tiers | ({FLAG_STALE_BASE} if stale else set())))
+
+
+def tier_flags(candidate: Candidate, other_sha256_of: Callable[[str], str | None]) -> set[str]:
+    """What the merge by id (user, then project) makes of each memory the candidate writes or deletes, when
+    the other store holds one with that id: ``overrides:``, ``overridden-by:`` or ``uncovers:`` it.
+
+    Kept live, never stored: what the other store holds changes without the candidate changing.
+    """
+    flags: set[str] = set()
+    for change in candidate.changes:
+        if other_sha256_of(change.memory) is None:
+            continue
+        if candidate.scope == "user":
+            if change.after is not None:  # deleting a user memory the project one hides changes no block
+                flags.add(FLAG_OVERRIDDEN + change.memory)
+        else:
+            flags.add((FLAG_OVERRIDES if change.after is not None else FLAG_UNCOVERS) + change.memory)
+    return flags
+
+
+def tier_flag_ids(flags: Iterable[str]) -> list[str]:
+    """The memory ids a candidate's ``overrides:``, ``overridden-by:`` and ``uncovers:`` flags name."""
+    return [flag.split(":", 1)[1] for flag in flags if flag.startswith(TIER_FLAGS)]
 
 
 @dataclass(frozen=True)

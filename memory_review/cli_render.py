@@ -5,13 +5,22 @@ from __future__ import annotations
 import argparse
 import functools
 import itertools
-from dataclasses import dataclass, is_dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field, is_dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 
 import orjson
 from pydantic import BaseModel, ConfigDict, PlainSerializer, RootModel, TypeAdapter
 
-from memory_review.candidate import CandidateDocument, CandidateState
+from memory_review.candidate import (
+    FLAG_OVERRIDDEN,
+    FLAG_OVERRIDES,
+    FLAG_UNCOVERS,
+    TIER_FLAGS,
+    CandidateDocument,
+    CandidateState,
+    tier_flag_ids,
+)
 from memory_review.events import Event, encode_event
 from memory_review.gitrepo import LogEntry
 from memory_review.models import DurableScope, Memory, utc_now
@@ -141,20 +150,26 @@ def _list_row(state) -> str:
 
 @dataclass(frozen=True)
 class Shown:
-    """``show``: the candidate, and what its ``similar-to:`` flags name, as it stands now."""
+    """``show``: the candidate, what its ``similar-to:`` flags name, and the memories of the other store its
+    ``overrides:``, ``overridden-by:`` and ``uncovers:`` flags name, as it stands now."""
 
     state: CandidateState
     similar: list[Memory]
+    other_store: list[Memory] = field(default_factory=list)
 
     def document(self) -> ShownDocument:
         fields = dict(self.state.document())
-        return ShownDocument.model_construct(**fields, similar=self.similar)  # checked records: no revalidation
+        return ShownDocument.model_construct(  # checked records: no revalidation
+            **fields, similar=self.similar, other_store=self.other_store
+        )
 
 
 class ShownDocument(CandidateDocument):
-    """``show --json``: the candidate's document, then the memories it is similar to, as files say them."""
+    """``show --json``: the candidate's document, then the memories it is similar to, then the memories of
+    the other store with its ids (the merge by id hides one of each pair), as files say them."""
 
     similar: list[Annotated[Memory, PlainSerializer(memory_to_json)]]
+    other_store: list[Annotated[Memory, PlainSerializer(memory_to_json)]] = []
 
 
 @dataclass(frozen=True)
@@ -180,7 +195,9 @@ class Moved:
 def render_show(shown: Shown | Moved | Any, args) -> str:
     if isinstance(shown, Moved):
         return "\n".join(shown.lines()) + render_show(shown.state, args)
-    state, similar = (shown.state, shown.similar) if isinstance(shown, Shown) else (shown, [])
+    state, similar, other = (
+        (shown.state, shown.similar, shown.other_store) if isinstance(shown, Shown) else (shown, [], [])
+    )
     c = state.candidate
     status = f"{state.status}: moved to candidate {state.moved_to}" if state.moved_to else state.status
     lines = [
@@ -192,7 +209,7 @@ def render_show(shown: Shown | Moved | Any, args) -> str:
     ]
     if state.flags:
         lines.append(f"  WARNING:   {', '.join(state.flags)}")
-    lines += ["", *_would_inject(c), "rationale:", f"  {c.rationale}", ""]
+    lines += ["", *_would_inject(c, state.flags, other), "rationale:", f"  {c.rationale}", ""]
     if c.evidence:
         lines.append("evidence:")
         for e in c.evidence:
@@ -222,17 +239,58 @@ def similar_lines(candidate, similar: list[Memory]) -> list[str]:
     return lines
 
 
-def _would_inject(c) -> list[str]:
-    """The notes the agent gets once ``c`` is applied, byte for byte (``render_frame``), unindented."""
+def _would_inject(c, flags: Sequence[str] = (), other: Sequence[Memory] = ()) -> list[str]:
+    """The notes the agent gets once ``c`` is applied, byte for byte (``render_frame``), unindented, and those
+    it no longer gets. The tiers merge by id (docs/design.md §6): a note the other store's memory overrides is
+    never injected, and the other store's memory an ``overrides:`` or ``uncovers:`` flag names goes or comes back."""
     from memory_review.injection.render import render_frame  # on use: most commands never render notes
 
-    kept = [render_frame(ch.after) for ch in c.changes if ch.after is not None]
-    gone = [render_frame(ch.before) for ch in c.changes if ch.after is None and ch.before is not None]
+    named = {kind: set(tier_flag_ids(f for f in flags if f.startswith(kind))) for kind in TIER_FLAGS}
+    others = {m.id: m for m in other}
+    hidden = named[FLAG_OVERRIDDEN]
+    sections = (
+        ("once applied, injected as:", [ch.after for ch in c.changes if ch.after and ch.memory not in hidden]),
+        ("once applied, no longer injected:", [ch.before for ch in c.changes if ch.after is None and ch.before]),
+        (
+            "once applied, no longer injected (the user memory with the same id, which this overrides):",
+            [others[mid] for mid in sorted(named[FLAG_OVERRIDES]) if mid in others],
+        ),
+        (
+            "once applied, injected again (the user memory with the same id, which this hides now):",
+            [others[mid] for mid in sorted(named[FLAG_UNCOVERS]) if mid in others],
+        ),
+        (
+            "once applied, NOT injected (the project memory with the same id overrides it):",
+            [ch.after for ch in c.changes if ch.after and ch.memory in hidden],
+        ),
+        (
+            "injected instead (the project memory with the same id):",
+            [others[mid] for mid in sorted(hidden) if mid in others],
+        ),
+    )
     lines = []
-    for title, frames in (("once applied, injected as:", kept), ("once applied, no longer injected:", gone)):
-        if frames:
-            lines += [title, *"\n".join(frames).split("\n")]
+    for title, memories in sections:
+        if memories:
+            lines += [title, *"\n".join(render_frame(m) for m in memories).split("\n")]
     return lines
+
+
+@dataclass(frozen=True)
+class Deleted:
+    """``delete``: its event (its JSON), and the user memory the deleted project one hid, injected again now."""
+
+    event: Event
+    uncovered: Memory | None = None
+
+    def document(self) -> Event:
+        return self.event
+
+
+def render_deleted(deleted: Deleted, args) -> Printed:
+    """The event; on stderr, the user memory of the same id that the merge by id lets through again."""
+    back = deleted.uncovered
+    note = f"memory-review: the user memory {back.id!r} is injected again (the deleted one hid it)" if back else ""
+    return Printed(render_event(deleted.event, args), note)
 
 
 def render_events(events: list[Event], args) -> str:

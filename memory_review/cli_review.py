@@ -98,7 +98,7 @@ def _list(args, ws: Workspace):
 )
 def _show(args, ws: Workspace):
     state = ws.show(args.id)
-    return out.Shown(state, ws.similar(state))
+    return out.Shown(state, ws.similar(state), ws.other_store(state))
 
 
 @command(
@@ -188,11 +188,12 @@ def _restore(args, ws: Workspace):
     "delete",
     help="delete an approved memory (recorded, revertible)",
     example="memory-review delete old-fact",
-    render="render_event",
+    render="render_deleted",
     arguments=[arg("memory", metavar="MEMORY", help="memory id"), REASON, scope()],
 )
 def _delete(args, ws: Workspace):
-    return ws.delete(args.memory, actor=current_actor(), scope=args.scope, reason=args.reason)
+    event = ws.delete(args.memory, actor=current_actor(), scope=args.scope, reason=args.reason)
+    return out.Deleted(event, ws.uncovered(args.memory))
 
 
 # --- the UI ------------------------------------------------------------------------------------

@@ -17,9 +17,9 @@ memories and the proposal's own batch are compared.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
-from memory_review.candidate import FLAG_SIMILAR, Candidate
+from memory_review.candidate import FLAG_SIMILAR, Candidate, CandidateChange
 from memory_review.consolidate import Comparable, memory_bag, similarity
 from memory_review.events.safe_fs import list_dir
 from memory_review.extract.plan import NEAR_DUPLICATE
@@ -57,14 +57,15 @@ class NearDuplicates:
     :data:`MAX_WORK` bounds what one call spends however alike a bulk import is.
     """
 
-    def __init__(self, store: Store, view: StoreView) -> None:
+    def __init__(self, store: Store, view: StoreView, *, skip: str | None = None) -> None:
+        """``skip``: a pending candidate left out of the comparison (the one being edited: not its own twin)."""
         self.view = view
         self.work = 0
         # (id, record or None: read on a hit, words, an approved memory)
         self._texts: list[tuple[str, Comparable | None, frozenset[str], bool]] = []
         self._postings: dict[str, list[int]] = {}
         self._bags: dict[int, tuple[Comparable, frozenset[str]]] = {}
-        for record in _pending_records(store):
+        for record in _pending_records(store, skip):
             self._index(record.id, record, _words(record))
         for memory_id in view.ids():  # approved: by the headline the manifest lists, read on a hit
             entry = view.listed_entry(memory_id)
@@ -79,6 +80,13 @@ class NearDuplicates:
         """``similar-to:<id>`` for the closest thing each proposed record nearly repeats (none: empty)."""
         proposed = _records(proposal)
         own = {record.id for record in proposed} | _touched(proposal)  # an approved memory it rewrites is no twin
+        return self._flags_of(proposed, own)
+
+    def edit_flags(self, changes: Sequence[CandidateChange]) -> frozenset[str]:
+        """``similar-to:<id>`` for the records of an edited candidate, as :meth:`flags` for its proposal."""
+        return self._flags_of([c.after for c in changes if c.after is not None], {c.memory for c in changes})
+
+    def _flags_of(self, proposed: Sequence[Comparable], own: set[str]) -> frozenset[str]:
         found = {self._closest(record, own) for record in proposed}
         return frozenset(similar_flag(memory_id) for memory_id in found if memory_id)
 
@@ -159,10 +167,11 @@ def _touched(proposal) -> set[str]:
     return set()
 
 
-def _pending_records(store: Store) -> Iterator[Comparable]:
+def _pending_records(store: Store, skip: str | None) -> Iterator[Comparable]:
     with storage_errors(store.candidate_dir):  # a linked folder is refused as every reader refuses it
         count = sum(1 for name in list_dir(store.candidate_dir) if name.endswith(".json"))
     if count > MAX_PENDING_SCANNED:
         return
     for candidate in store.pending():
-        yield from (change.after for change in candidate.changes if change.after is not None)
+        if candidate.id != skip:
+            yield from (change.after for change in candidate.changes if change.after is not None)

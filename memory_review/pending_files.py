@@ -73,18 +73,21 @@ class PendingFiles:
         seen: set[Path] = set()
         batch: list[CandidateState] = []
         limit = min(size, FIRST_CHUNK)
+        hashes = {store.scope: self._hashes(store) for store in self.stores if store.exists()}
         for store in self.stores:
             if not store.exists():
                 continue  # created later, perhaps: asked again on the next pass
-            sha256_of = self._hashes(store)
-            if sha256_of is None:
+            sha256_of = hashes[store.scope]
+            other_scope: DurableScope = "user" if store.scope == "project" else "project"
+            other = hashes.get(other_scope)  # for the tier flags (``candidate.tier_flags``); absent: none
+            if sha256_of is None or (other is None and other_scope in hashes):
                 batch.extend(self.listed(store.scope))
                 continue
             for path in _listing(store.candidate_dir):
                 seen.add(path)
                 candidate = self._read(store, path)
                 if candidate is not None:
-                    batch.append(CandidateState(candidate, "pending", live_flags(candidate, sha256_of)))
+                    batch.append(CandidateState(candidate, "pending", live_flags(candidate, sha256_of, other)))
                 if len(batch) >= limit:
                     yield batch
                     batch, limit = [], size

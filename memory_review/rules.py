@@ -9,7 +9,7 @@ locking, writing and fsyncing; nothing here does I/O.
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
@@ -17,6 +17,7 @@ from memory_review.candidate import (
     FLAG_PREVIOUSLY_DISCARDED,
     FLAG_SIMILAR,
     FLAG_STALE_BASE,
+    FLAG_UNTRUSTED_SOURCE,
     Candidate,
     CandidateChange,
     CandidateOp,
@@ -270,8 +271,22 @@ def _candidate(
 # --- edit ------------------------------------------------------------------------------
 
 
-def edit(view: View, candidate: Candidate, edited: ProposedMemory, *, actor: str, now: str) -> Plan:
-    """A person rewrites the proposed record of a pending candidate; recorded as ``candidate.edited``."""
+NearFlags = Callable[[Sequence[CandidateChange]], Iterable[str]]
+"""The ``similar-to:`` flags of a candidate's changes, as ``propose`` would raise them (``near_duplicates``)."""
+
+
+def edit(
+    view: View,
+    candidate: Candidate,
+    edited: ProposedMemory,
+    *,
+    actor: str,
+    now: str,
+    near: NearFlags | None = None,
+) -> Plan:
+    """A person rewrites the proposed record of a pending candidate; recorded as ``candidate.edited``.
+
+    The flags are decided again (:func:`_revised`); ``near`` gives the edited records' near-duplicates."""
     require_person(actor)
     edited, edit_flags = redacted_memory(edited)  # a person can paste a secret too
     index, proposed = _editable_change(candidate, edited.id)
@@ -291,7 +306,9 @@ def edit(view: View, candidate: Candidate, edited: ProposedMemory, *, actor: str
     changes[index] = CandidateChange(memory=edited.id, before=change.before, after=after)
     if change.before is None and edited.id != change.memory and view.memory(edited.id) is not None:
         raise ConflictError(f"a memory {edited.id!r} already exists", memory_id=edited.id)
-    return _edited(_revised(candidate, tuple(changes), edit_flags), actor=actor)
+    revised = tuple(changes)
+    near_flags = frozenset(near(revised)) if near is not None else frozenset()
+    return _edited(_revised(candidate, revised, edit_flags | near_flags), actor=actor)
 
 
 def _edited(updated: Candidate, *, actor: str) -> Plan:
@@ -321,9 +338,13 @@ def _editable_change(candidate: Candidate, memory_id: str) -> tuple[int, Memory]
 
 
 def _revised(candidate: Candidate, changes: tuple[CandidateChange, ...], edit_flags: frozenset[str]) -> Candidate:
+    """The candidate with its edited changes and its flags decided again: what the new text raises (and
+    ``edit_flags``: the edit's redactions and near-duplicates), what the rationale and evidence raise, and
+    the flags no edit undoes. An edit does not change where the rest of the text came from
+    (``untrusted-source``); the near-duplicates are the caller's to find again (``similar-to:``)."""
     texts = [f"{c.after.description}\n{c.after.body}" for c in changes if c.after]
     content_flags = set().union(edit_flags, *(scan(t) for t in texts))
-    kept = {f for f in candidate.flags if f == FLAG_PREVIOUSLY_DISCARDED}
+    kept = {f for f in candidate.flags if f in _KEPT_BY_EDIT}
     evidence_flags = set().union(scan(candidate.rationale), *(scan(e.quote) for e in candidate.evidence))
     return candidate.model_copy(
         update={
@@ -333,6 +354,9 @@ def _revised(candidate: Candidate, changes: tuple[CandidateChange, ...], edit_fl
             "flags": tuple(sorted(content_flags | kept | evidence_flags)),
         }
     )
+
+
+_KEPT_BY_EDIT = frozenset({FLAG_PREVIOUSLY_DISCARDED, FLAG_UNTRUSTED_SOURCE})
 
 
 # --- move to the other store (ADR 0154) --------------------------------------------------

@@ -8,8 +8,13 @@ checks exist so the person sees what a candidate may be hiding::
                                 forged ``[memory:`` tags or context-block delimiters,
                                 chat role markers (``<|im_start|>``, ``system:``)
     secret                      API keys, tokens, JWTs, private keys, password assignments
-    hidden-unicode              zero-width, bidi and tag characters, stray control
-                                characters (also implies possible-prompt-injection)
+    hidden-unicode              zero-width, bidi, tag, variation-selector and every other
+                                character that draws nothing, stray control characters
+                                (also implies possible-prompt-injection)
+    blank-padding               three or more blank-looking lines in a row: the rest of a
+                                note pushed below what a reviewer's pane shows
+    look-alike                  a word mixing Latin letters with look-alike letters of another
+                                script (``руpi.org``): the reader sees one host, the agent gets another
 
 The checks are heuristics tuned against false positives on ordinary coding
 preferences ("never use tabs", "ignore the generated files in dist/"): a flag is a
@@ -33,16 +38,22 @@ from dataclasses import dataclass
 
 from memory_review import textfold
 from memory_review.textfold import (
+    BASIC_VARIATION_SELECTORS,
     BIDI_CONTROLS,
+    MONGOLIAN_VARIATION_SELECTORS,
+    NO_GLYPH_RANGES,
     TAG_RANGE,
     VARIATION_SELECTOR_RANGE,
     ZERO_WIDTH,
     is_invisible_char,
+    is_no_glyph_char,
 )
 
 FLAG_INJECTION = "possible-prompt-injection"
 FLAG_SECRET = "secret"
 FLAG_HIDDEN_UNICODE = "hidden-unicode"
+FLAG_BLANK_PADDING = "blank-padding"
+FLAG_LOOK_ALIKE = "look-alike"
 
 _JOINERS = frozenset({0x200C, 0x200D})
 
@@ -69,10 +80,38 @@ def _script_char(ch: str) -> bool:
     return ord(ch) > 0x7F and unicodedata.category(ch)[0] in "LMS"
 
 
+def _selects_a_glyph(text: str, i: int) -> bool:
+    """A variation selector right after the symbol or letter whose glyph it picks is normal writing.
+
+    ``❤\ufe0f`` (an emoji's colour form), ``1\ufe0f\u20e3`` (a keycap), a Mongolian letter's free variation
+    selector. A second one in a row, or one after ASCII otherwise, draws nothing and picks nothing: that is
+    how a run of them smuggles bytes past a reader.
+    """
+    cp = ord(text[i])
+    if i == 0:
+        return False
+    before = text[i - 1]
+    if cp in MONGOLIAN_VARIATION_SELECTORS:
+        return 0x1820 <= ord(before) <= 0x18AF and unicodedata.category(before)[0] == "L"
+    if cp not in BASIC_VARIATION_SELECTORS:
+        return False
+    if before in "0123456789#*":
+        return text[i + 1 : i + 2] == "\u20e3"
+    return ord(before) > 0x7F and unicodedata.category(before)[0] in "LNS"
+
+
 def _is_hidden_at(text: str, i: int) -> bool:
     ch = text[i]
     if is_control_char(ch):
         # A CR that ends a CRLF line is a Windows newline, not hidden content.
+        return not (ch == "\r" and text[i + 1 : i + 2] == "\n")
+    return is_no_glyph_char(ch) and not _joins_script(text, i) and not _selects_a_glyph(text, i)
+
+
+def _is_listed_hidden_at(text: str, i: int) -> bool:
+    """:func:`_is_hidden_at` with the list frames 1 and 2 strip (:func:`strip_listed_invisible`)."""
+    ch = text[i]
+    if is_control_char(ch):
         return not (ch == "\r" and text[i + 1 : i + 2] == "\n")
     return is_invisible_char(ch) and not _joins_script(text, i)
 
@@ -89,10 +128,14 @@ INVISIBLE_CLASS = (
     + f"{chr(TAG_RANGE[0])}-{chr(TAG_RANGE[-1])}"
     + f"{chr(VARIATION_SELECTOR_RANGE[0])}-{chr(VARIATION_SELECTOR_RANGE[-1])}"
 )
+# The other characters that draw nothing (textfold.NO_GLYPH_RANGES). Not part of INVISIBLE_CLASS: memory
+# files escape that class and names refuse it, and both must stay as they are.
+NO_GLYPH_CLASS = "".join(f"{chr(block[0])}-{chr(block[-1])}" for block in NO_GLYPH_RANGES)
 CONTROL_CHARS = re.compile(f"[{CONTROL_CLASS}]")
 INVISIBLE_CHARS = re.compile(f"[{INVISIBLE_CLASS}]")
 # Every character that *might* be hidden; _is_hidden_at decides.
-_MAYBE_HIDDEN = re.compile(f"[{CONTROL_CLASS}{INVISIBLE_CLASS}]")
+_MAYBE_HIDDEN = re.compile(f"[{CONTROL_CLASS}{INVISIBLE_CLASS}{NO_GLYPH_CLASS}]")
+_MAYBE_LISTED_HIDDEN = re.compile(f"[{CONTROL_CLASS}{INVISIBLE_CLASS}]")
 
 
 def hidden_positions(text: str) -> list[int]:
@@ -100,21 +143,104 @@ def hidden_positions(text: str) -> list[int]:
     return [m.start() for m in _MAYBE_HIDDEN.finditer(text) if _is_hidden_at(text, m.start())]
 
 
-def _replace_hidden(text: str, marker: Callable[[str], str]) -> str:
+def _replace_hidden(
+    text: str,
+    marker: Callable[[str], str],
+    maybe: re.Pattern[str] = _MAYBE_HIDDEN,
+    hidden: Callable[[str, int], bool] = _is_hidden_at,
+) -> str:
     def one(match: re.Match[str]) -> str:
-        return marker(match.group()) if _is_hidden_at(text, match.start()) else match.group()
+        return marker(match.group()) if hidden(text, match.start()) else match.group()
 
-    return _MAYBE_HIDDEN.sub(one, text)
+    return maybe.sub(one, text)
 
 
 def strip_invisible(text: str) -> str:
-    """Remove every hidden character; joiners inside normal script and CRLF are kept."""
+    """Remove every hidden character (what frame 3 leaves out); joiners inside normal script, a variation
+    selector picking its symbol's glyph and CRLF are kept."""
     return _replace_hidden(text, lambda ch: "")
+
+
+def strip_listed_invisible(text: str) -> str:
+    """Remove the hidden characters frames 1 and 2 leave out: the fixed list before frame 3 (a recorded
+    block replays with it), without the variation selectors 1-16 and the other characters frame 3 added."""
+    return _replace_hidden(text, lambda ch: "", _MAYBE_LISTED_HIDDEN, _is_listed_hidden_at)
 
 
 def visible_form(text: str) -> str:
     """Replace every hidden character with a visible ``<U+200B>``-style marker (for the UI)."""
     return _replace_hidden(text, lambda ch: f"<U+{ord(ch):04X}>")
+
+
+# --------------------------------------------------------------------------- blank padding
+
+# What a line may hold and still show as empty: every kind of space, the braille blank, the Hangul fillers.
+# A fixed list (frame 3 collapses runs of such lines, and a frame must render the same under every Python).
+BLANK_CLASS = "\t\x0b\x0c\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u202f\u205f\u3000\u2800\u115f\u1160\u3164\uffa0"
+BLANK_LINES_FLAGGED = 3
+"""A run of this many blank-looking lines is flagged: more than the two that separate functions in Python."""
+_PADDING_RE = re.compile(f"\n(?:[{BLANK_CLASS}]*\n){{{BLANK_LINES_FLAGGED},}}")
+
+
+def blank_padding(text: str) -> int:
+    """The longest run of lines that show as empty in ``text`` (hidden characters left out), when it is
+    :data:`BLANK_LINES_FLAGGED` or more, else 0: padding that pushes the rest of a note below what a
+    reviewer's pane shows."""
+    if "\n" not in text and "\r" not in text and text.isascii():
+        return 0
+    lines = "\n" + "\n".join(strip_invisible(text).splitlines()) + "\n"
+    runs = [match.group().count("\n") - 1 for match in _PADDING_RE.finditer(lines)]
+    return max(runs, default=0)
+
+
+# --------------------------------------------------------------------------- look-alikes
+
+_WORD_RE = re.compile(r"[^\W\d_]+")
+# Greek mu as the SI prefix (``μs``, ``μm``) is ordinary in a word of Latin letters.
+_UNIT_LETTERS = frozenset("\u03bc\u00b5")
+
+
+def _imitates_latin(ch: str) -> bool:
+    """A letter of another script (Cyrillic ``р``, Greek ``υ``, mathematical ``𝐚``) that reads as a Latin one."""
+    if ch.isascii() or ch in _UNIT_LETTERS or "LATIN" in unicodedata.name(ch, "LATIN"):
+        return False
+    read = textfold.fold_char(ch)
+    return len(read) == 1 and read.isascii() and read.isalpha()
+
+
+def _is_latin(ch: str) -> bool:
+    return ch.isascii() or "LATIN" in unicodedata.name(ch, "")
+
+
+def look_alike_positions(text: str) -> list[int]:
+    """Indexes of the letters that imitate Latin ones inside a word that also has Latin letters (``руpi``).
+
+    UTS #39's mixed-script confusable check, one word at a time: a word wholly in Cyrillic or Greek is
+    ordinary writing and is not named, nor is ``iPhone-версия`` (two words).
+    """
+    if text.isascii():
+        return []
+    found: list[int] = []
+    for word in _WORD_RE.finditer(text):
+        letters = word.group()
+        if letters.isascii():
+            continue
+        imitating = [i for i, ch in enumerate(letters) if _imitates_latin(ch)]
+        if imitating and any(_is_latin(ch) for ch in letters):
+            found.extend(word.start() + i for i in imitating)
+    return found
+
+
+def look_alike_form(text: str) -> str:
+    """``text`` with each letter :func:`look_alike_positions` names followed by its ``<U+0440>`` (for the UI)."""
+    positions = look_alike_positions(text)
+    if not positions:
+        return text
+    parts, start = [], 0
+    for index in positions:
+        parts += [text[start : index + 1], f"<U+{ord(text[index]):04X}>"]
+        start = index + 1
+    return "".join(parts) + text[start:]
 
 
 # --------------------------------------------------------------------------- injection
@@ -1017,9 +1143,19 @@ def findings(text: str) -> list[Finding]:
         markers = "".join(f"<U+{ord(text[i]):04X}>" for i in hidden[:8])
         found.append(Finding(FLAG_HIDDEN_UNICODE, "hidden-characters", markers))
         found.append(Finding(FLAG_INJECTION, "hidden-characters", markers))
+    padding = blank_padding(text)
+    if padding:
+        found.append(Finding(FLAG_BLANK_PADDING, "blank-lines", f"{padding} blank lines in a row"))
+    imitating = look_alike_positions(text)
+    if imitating:
+        found.append(Finding(FLAG_LOOK_ALIKE, "mixed-script", _letters(text, imitating)))
     found.extend(injection_findings(text))
     found.extend(Finding(FLAG_SECRET, m.kind, f"[REDACTED:{m.kind}]") for m in find_secrets(text))
     return found
+
+
+def _letters(text: str, positions: list[int]) -> str:
+    return " ".join(f"{text[i]}<U+{ord(text[i]):04X}>" for i in positions[:8])
 
 
 def scan(text: str) -> frozenset[str]:

@@ -42,9 +42,41 @@ VARIATION_SELECTOR_RANGE = range(0xE0100, 0xE01F0)
 
 
 def is_invisible_char(ch: str) -> bool:
-    """True for a zero-width, bidi-control, tag or supplementary variation-selector character."""
+    """True for a zero-width, bidi-control, tag or supplementary variation-selector character.
+
+    The list that names and files refuse and that frames 1 and 2 strip; it stays as it is, since
+    memory files escape exactly these characters and recorded blocks replay with them.
+    """
     cp = ord(ch)
     return cp in ZERO_WIDTH or cp in BIDI_CONTROLS or cp in TAG_RANGE or cp in VARIATION_SELECTOR_RANGE
+
+
+# Every other character that draws nothing: Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties
+# 15.1) and the format controls (Cf) that have no glyph, less those listed above. Frame 3 strips them, the
+# hidden-unicode flag and the UI name them. Fixed, like the list above, so a frame never renders differently
+# under another Python; the Arabic number signs and other prepended marks (Cf with a glyph) are not here.
+NO_GLYPH_RANGES: tuple[range, ...] = (
+    range(0x180B, 0x180E),  # Mongolian free variation selectors 1-3 (U+180E is in ZERO_WIDTH)
+    range(0x180F, 0x1810),  # Mongolian free variation selector 4
+    range(0x2065, 0x2066),  # unassigned, default-ignorable
+    range(0x206A, 0x2070),  # deprecated format controls (symmetric swapping, shaping, digit shapes)
+    range(0xFE00, 0xFE10),  # variation selectors 1-16 (one after an emoji is ordinary: see below)
+    range(0xFFF0, 0xFFFC),  # unassigned default-ignorables and the interlinear annotation controls
+    range(0x13430, 0x13440),  # Egyptian hieroglyph format controls
+    range(0x1BCA0, 0x1BCA4),  # shorthand format controls
+    range(0x1D173, 0x1D17B),  # musical symbol format controls
+    range(0xE0080, 0xE0100),  # the rest of plane 14's default-ignorable block
+    range(0xE01F0, 0xE1000),
+)
+# The variation selectors that pick a glyph's style when they follow a symbol or a letter of a script.
+BASIC_VARIATION_SELECTORS = range(0xFE00, 0xFE10)
+MONGOLIAN_VARIATION_SELECTORS = frozenset({0x180B, 0x180C, 0x180D, 0x180F})
+
+
+def is_no_glyph_char(ch: str) -> bool:
+    """True for every character that draws nothing: :func:`is_invisible_char`'s and :data:`NO_GLYPH_RANGES`."""
+    cp = ord(ch)
+    return is_invisible_char(ch) or any(cp in block for block in NO_GLYPH_RANGES)
 
 
 # Combining marks and format characters (e.g. a joiner between two letters) are
@@ -66,6 +98,13 @@ def _look_alikes() -> dict[str, str]:
     return _table
 
 
+# Brackets and colons the table reads as ``[`` and ``:`` since frame 3 (the generator's hand list): TR39 lists
+# none of them. Frames 1 and 2 escaped without these readings, and a recorded block must replay byte for byte,
+# so their escaping folds these characters as before (NFKD and casefold alone: :func:`unmapped_char`).
+FRAME3_READINGS: frozenset[str] = frozenset("\u298d\u298f\u2045\u3018\u27ec\u2997\u2e22\u2e24\u2308\u230a")
+FRAME3_READINGS |= frozenset("\u23a1\u23a3\u2e55\u2e57\u1804\ufe30\u1365\u2982")
+
+
 def fold_char(ch: str) -> str:
     """The lowercase reading of one character (``""`` for invisible glue)."""
     if ch.isascii():
@@ -74,10 +113,15 @@ def fold_char(ch: str) -> str:
     if cached is None:
         cached = _look_alikes().get(ch)
         if cached is None:
-            decomposed = unicodedata.normalize("NFKD", ch).casefold()
-            cached = "".join(c for c in decomposed if unicodedata.category(c) not in _DROPPED)
+            cached = unmapped_char(ch)
         _reader_cache[ch] = cached
     return cached
+
+
+def unmapped_char(ch: str) -> str:
+    """The reading of ``ch`` without the look-alike table: NFKD, casefolded, marks and format characters dropped."""
+    decomposed = unicodedata.normalize("NFKD", ch).casefold()
+    return "".join(c for c in decomposed if unicodedata.category(c) not in _DROPPED)
 
 
 def reader_fold(text: str) -> str:
@@ -90,8 +134,11 @@ def reader_fold(text: str) -> str:
     return "".join(run.lower() if run.isascii() else "".join(map(fold_char, run)) for run in _RUN_RE.findall(text))
 
 
-def reader_fold_with_origin(text: str) -> tuple[str, list[int]]:
-    """The reader fold, and for each folded character the index of the original it came from."""
+def reader_fold_with_origin(text: str, *, unmapped: frozenset[str] = frozenset()) -> tuple[str, list[int]]:
+    """The reader fold, and for each folded character the index of the original it came from.
+
+    ``unmapped``: characters read without the look-alike table (:data:`FRAME3_READINGS` for frames 1 and 2).
+    """
     if text.isascii():
         return text.lower(), list(range(len(text)))
     parts: list[str] = []
@@ -100,7 +147,8 @@ def reader_fold_with_origin(text: str) -> tuple[str, list[int]]:
     for run in _NON_ASCII_RE.finditer(text):
         _ascii_run(text, start, run.start(), parts, origin, str.lower)
         for index in range(run.start(), run.end()):
-            folded = fold_char(text[index])
+            ch = text[index]
+            folded = unmapped_char(ch) if ch in unmapped else fold_char(ch)
             parts.append(folded)
             origin.extend([index] * len(folded))
         start = run.end()

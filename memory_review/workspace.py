@@ -14,7 +14,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memory_review import rules
-from memory_review.candidate import Candidate, CandidateState, candidate_from_json, live_flags, moved_to
+from memory_review.candidate import (
+    Candidate,
+    CandidateState,
+    candidate_from_json,
+    live_flags,
+    moved_to,
+    tier_flag_ids,
+)
 from memory_review.discarded import DiscardedFingerprints
 from memory_review.errors import ConflictError, MemoryReviewError, NotFoundError, ValidationError
 from memory_review.events import CANDIDATE_TYPES, MEMORY_TYPES, RESTORED, TERMINAL_TYPES, Change, Event, EventDraft
@@ -56,6 +63,7 @@ AnyProposal = UpsertProposal | DeleteProposal | ConsolidateProposal
 Clean = tuple[Store, Resuming, dict[str, tuple[str, str]]]
 """A store a verify found clean, what its walk proved and the read index entries it checked (ADR 0056)."""
 DURABLE: tuple[DurableScope, ...] = ("project", "user")
+_OTHER: dict[DurableScope, DurableScope] = {"project": "user", "user": "project"}
 
 
 @dataclass(frozen=True)
@@ -208,6 +216,7 @@ class Workspace:
             # Only flags depend on it, so the all-or-nothing validation pass skips the log scan.
             discarded: Container[str] = frozenset() if dry_run else DiscardedFingerprints(store)
             twins = None if dry_run else NearDuplicates(store, tx.view)  # flags only, as above
+            other = None if dry_run else self._other_hashes(store)  # the live tier flags the proposer is told of
             plan, made = rules.Plan(), []
             for proposal, extra in proposals:
                 found = twin(proposal) if twin else None  # under the lock: no other writer adds one meanwhile
@@ -225,7 +234,7 @@ class Workspace:
                 )
                 if twins:
                     twins.add(candidate)
-                made.append(CandidateState(candidate, "pending", candidate.flags))
+                made.append(CandidateState(candidate, "pending", live_flags(candidate, tx.view.sha256, other)))
                 plan.drafts += step.drafts
             if not dry_run and plan.drafts:
                 self.commit(tx, plan)
@@ -270,8 +279,9 @@ class Workspace:
         states = []
         for store in self._stores(scope):
             view = store.view(load=False)  # stale-base flags need hashes only: no memory file is read
+            other = self._other_hashes(store)
             for candidate in store.pending():
-                states.append(CandidateState(candidate, "pending", live_flags(candidate, view.sha256)))
+                states.append(CandidateState(candidate, "pending", live_flags(candidate, view.sha256, other)))
         return states
 
     def show(self, candidate_id: str) -> CandidateState:
@@ -281,7 +291,7 @@ class Workspace:
                 candidate = store.candidate(candidate_id)
             except NotFoundError:
                 continue
-            return CandidateState(candidate, "pending", live_flags(candidate, store.view(load=False).sha256))
+            return self._pending_state(store, candidate)
         for store in self._stores(None):
             found = _candidate_from_log(store, candidate_id)
             if found:
@@ -305,6 +315,27 @@ class Workspace:
                     if change.after is not None and change.memory in wanted and candidate.id != state.candidate.id:
                         found.setdefault(change.memory, change.after)
         return [found[mid] for mid in wanted if mid in found]
+
+    def other_store(self, state: CandidateState) -> list[Memory]:
+        """The approved memories of the other store that a candidate's ``overrides:``, ``overridden-by:`` and
+        ``uncovers:`` flags name, as they are now: the one it would hide, or that hides it (docs/design.md §6)."""
+        wanted = tier_flag_ids(state.flags)
+        store = self.store(_OTHER[state.candidate.scope])
+        if not wanted or not store.exists():
+            return []
+        view = store.view(load=False)
+        return [memory for mid in wanted if (memory := view.memory(mid)) is not None]
+
+    def _pending_state(self, store: Store, candidate: Candidate) -> CandidateState:
+        """A pending candidate of ``store`` with its live flags, from both stores as they are now."""
+        return CandidateState(
+            candidate, "pending", live_flags(candidate, store.view(load=False).sha256, self._other_hashes(store))
+        )
+
+    def _other_hashes(self, store: Store) -> Callable[[str], str | None] | None:
+        """The hashes of the other durable store's memories, for the tier flags (None: it has none)."""
+        other = self.store(_OTHER[store.scope])
+        return other.view(load=False).sha256 if other.exists() else None
 
     # --- a person's decisions -----------------------------------------------------------
 
@@ -330,13 +361,17 @@ class Workspace:
 
     def edit(self, candidate_id: str, memory: ProposedMemory, *, actor: str) -> CandidateState:
         """Replace the proposed record of a pending candidate (recorded as ``candidate.edited``)."""
+        from memory_review.near_duplicates import NearDuplicates  # as in propose: not every start-up
+
         rules.require_person(actor)
         store = self._store_of_pending(candidate_id)
         with store.transact() as tx:
-            plan = rules.edit(tx.view, _pending_in(tx, candidate_id), memory, actor=actor, now=utc_now())
+            candidate = _pending_in(tx, candidate_id)
+            twins = NearDuplicates(store, tx.view, skip=candidate_id)  # `propose`'s near-duplicates, found again
+            plan = rules.edit(tx.view, candidate, memory, actor=actor, now=utc_now(), near=twins.edit_flags)
             self.commit(tx, plan)
         [updated] = plan.folded().pending()
-        return CandidateState(updated, "pending", updated.flags)
+        return self._pending_state(store, updated)
 
     def move(self, candidate_id: str, scope: DurableScope, *, actor: str) -> CandidateState:
         """File a pending new memory in the other store: a new candidate there, this one discarded (ADR 0154).
@@ -367,7 +402,7 @@ class Workspace:
             )
             self.commit(target_tx, plan)
             self.commit(source_tx, rules.moved_away(candidate, moved, actor=actor))
-        return CandidateState(moved, "pending", moved.flags)
+        return self._pending_state(target, moved)
 
     def revert(self, target: int | str, *, actor: str, force: bool = False, scope: DurableScope | None = None) -> Event:
         """Undo an applied/reverted/deleted change by its seq (in ``scope``) or its candidate id."""
@@ -421,6 +456,13 @@ class Workspace:
         store = self._store_of_memory(memory_id, scope)
         with store.transact() as tx:
             return self.commit(tx, rules.delete(tx.view, memory_id, actor=actor, reason=reason))[0]
+
+    def uncovered(self, memory_id: str) -> Memory | None:
+        """The user memory ``memory_id`` when no project memory hides it from the merge by id (docs/design.md
+        §6): after a delete, the one the deleted project memory hid, injected again."""
+        if self.project.exists() and self.project.view(load=False).sha256(memory_id) is not None:
+            return None
+        return self.user.view(load=False).memory(memory_id) if self.user.exists() else None
 
     def commit(self, tx, plan: rules.Plan) -> list[Event]:
         """Commit a plan in an open transaction, keeping any after-commit warnings for the caller.

@@ -25,8 +25,8 @@ character's reading is, in order:
    ``l`` (shared by ``l``, ``I`` and ``1``) reads as ``i`` for a capital letter;
 4. else the one Latin letter that step 2 gives some other member of its prototype's class
    (``м`` shares ``ʍ`` with ``ᴍ``: ``m``);
-5. a short hand list (below) comes first: look-alikes UTS #39 leaves out or reads another way
-   (Greek ``ε`` as ``e``, not ``ꞓ``; CJK brackets as ``[``, not ``(``).
+5. a short hand list (below) comes first, before NFKD: look-alikes UTS #39 leaves out or reads another
+   way (Greek ``ε`` as ``e``, not ``ꞓ``; CJK brackets as ``[``, not ``(``; ``︰`` as ``:``, not ``..``).
 
 Only characters whose reading is ASCII and differs from step 1 alone go in the table; every
 other character folds at run time by step 1.
@@ -51,10 +51,14 @@ _NAME_LETTER = re.compile(
     r"|(?:CAPITAL|SMALL) LETTER) ([A-Z])(?: WITH [A-Z ]+)?$"
     r"|^(?:NEGATIVE (?:SQUARED|CIRCLED) LATIN CAPITAL LETTER|REGIONAL INDICATOR SYMBOL LETTER) ([A-Z])$"
 )
+# Added with frame 3 (textfold.FRAME3_READINGS, which frames 1 and 2 read without): square brackets with a
+# tick, quill, stroke or corner, tortoise-shell and half brackets, ceilings and floors; colons of other scripts.
+_FRAME3_BRACKETS = "⦍⦏⁅〘⟬⦗⸢⸤⌈⌊⎡⎣⹕⹗"
+_FRAME3_COLONS = "᠄︰፥⦂"
 _HAND = dict(
     zip(
-        "ѕѡԝνοερτκιχμ⟦【〔〚〖﹝❲「『［‹〈⟨《❮❬˂﹤∶꞉ː˸׃։܃᛬⁄∕⧸／",
-        "swwvoeptkixm[[[[[[[[[[<<<<<<<<::::::::////",
+        "ѕѡԝνοερτκιχμ⟦【〔〚〖﹝❲「『［‹〈⟨《❮❬˂﹤∶꞉ː˸׃։܃᛬⁄∕⧸／" + _FRAME3_BRACKETS + _FRAME3_COLONS,
+        "swwvoeptkixm[[[[[[[[[[<<<<<<<<::::::::////" + "[" * len(_FRAME3_BRACKETS) + ":" * len(_FRAME3_COLONS),
         strict=True,
     )
 )
@@ -132,6 +136,8 @@ class Reader:
         return "".join(c if c.isascii() else (name_letter(c) or c) for c in folded)
 
     def fold(self, ch: str) -> str:
+        if ch in _HAND:  # before NFKD: U+FE30 decomposes to "..", but a reader takes it for a colon
+            return _HAND[ch]
         capital = unicodedata.category(ch) == "Lu" or " CAPITAL " in unicodedata.name(ch, "")
         decomposed = unicodedata.normalize("NFKD", ch)
         parts = []

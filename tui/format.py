@@ -31,6 +31,9 @@ FLAG_MARKS: dict[str, str] = {
     "untrusted-source": "U",
     "sync-conflict": "C",
     "similar-to": "N",
+    "overrides": "O",
+    "overridden-by": "X",
+    "uncovers": "R",
 }
 FLAG_WORDS: dict[str, str] = {
     "possible-prompt-injection": "the text tries to steer the agent (override, exfiltration link, "
@@ -42,6 +45,12 @@ FLAG_WORDS: dict[str, str] = {
     "untrusted-source": "it came from text the agent read (a file, a tool result), not from the user",
     "sync-conflict": "another clone changed this memory differently; pick one",
     "similar-to": "nearly repeats something already there (side by side below)",
+    "overrides": "the user store has a memory with this id: once applied, this one hides it from the agent "
+    "(side by side below)",
+    "overridden-by": "the project store has a memory with this id that wins: once applied, this one is never "
+    "injected (side by side below)",
+    "uncovers": "this hides the user memory with the same id now: once applied, that one is injected again "
+    "(side by side below)",
 }
 PRIORITY_RANK = {"high": 0, "medium": 1, "low": 2}
 OP_STYLE = {"create": "green", "update": "yellow", "delete": "red", "consolidate": "magenta"}

@@ -15,12 +15,12 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from memory_review.candidate import Candidate
+from memory_review.candidate import Candidate, tier_flag_ids
 from memory_review.events import Event
 from memory_review.history import raise_of
 from memory_review.injection.render import render_frame, sanitize
 from memory_review.models import Memory
-from memory_review.safety import visible_form
+from memory_review.safety import look_alike_form, look_alike_positions, visible_form
 from memory_review.tui.format import (
     EVENT_STYLE,
     FLAG_WORDS,
@@ -53,14 +53,17 @@ def _pairs(pairs: Iterable[tuple[str, str]]) -> Text:
 
 def candidate_detail(state: CandidateState, display: Display, similar: Sequence[Memory] = ()) -> RenderableType:
     """Everything a reviewer needs: what, why, on what evidence, from whom, and every warning;
-    ``similar``: what its ``similar-to:`` flags name, shown beside the proposal."""
+    ``similar``: what its flags name, shown beside the proposal: the near-duplicates of its own store
+    (``similar-to:``) and the memories of the other store with its ids (``overrides:`` and the like)."""
     c = state.candidate
     parts: list[RenderableType] = [_candidate_title(c, display), warnings(state.flags)]
     if c.op == "update":  # what changes first: the words, without the file's bookkeeping lines
         parts += [heading("What changes"), diff_text(content_diff(c), display)]
     parts += [heading("Would remember" if c.op != "delete" else "Would forget"), proposed_text(c)]
-    if similar:
-        parts += [heading("Already there, nearly the same"), similar_table(c, similar)]
+    near = [m for m in similar if m.scope == c.scope]
+    if near:
+        parts += [heading("Already there, nearly the same"), similar_table(c, near)]
+    parts += _other_store_parts(c, state.flags, [m for m in similar if m.scope != c.scope])
     parts += [heading("Why"), Text(safe(c.rationale))]
     parts += [heading("Evidence"), evidence_text(c)]
     parts += [heading("Diff (memory files)"), diff_text(c.diff, display)]
@@ -106,6 +109,24 @@ def similar_table(c: Candidate, similar: Sequence[Memory]) -> Table:
     return table
 
 
+TIER_HEADINGS = {
+    "overrides": "No longer injected once applied: the user memory it overrides (same id)",
+    "overridden-by": "Never injected while this is there: the project memory that overrides it (same id)",
+    "uncovers": "Injected again once applied: the user memory it hides now (same id)",
+}
+
+
+def _other_store_parts(c: Candidate, flags: Sequence[str], other: Sequence[Memory]) -> list[RenderableType]:
+    """Beside the proposal, each memory of the other store the merge by id makes it hide, or be hidden by."""
+    by_id = {m.id: m for m in other}
+    parts: list[RenderableType] = []
+    for kind, title in TIER_HEADINGS.items():
+        named = [by_id[mid] for mid in tier_flag_ids(f for f in flags if flag_kind(f) == kind) if mid in by_id]
+        if named:
+            parts += [heading(title), similar_table(c, named)]
+    return parts
+
+
 def _said(memory: Memory) -> Text:
     out = Text(safe(memory.description), style="bold")
     if memory.body and memory.body != memory.description:
@@ -144,17 +165,30 @@ def proposed_text(c: Candidate) -> RenderableType:
 
 
 def _changed_by_sanitizing(c: Candidate) -> list[Memory]:
-    """The proposed records whose stored text is not what the note says (invisibles, forged tags)."""
+    """The proposed records whose stored text is not what the note seems to say: invisibles, blank padding and
+    forged tags the note leaves out or escapes, letters that imitate Latin ones (``руpi.org``)."""
     shown = [change.after for change in c.changes if change.after is not None]
-    return [m for m in shown if sanitize(m.description) != m.description.strip() or sanitize(m.body) != m.body.strip()]
+    return [m for m in shown if any(_not_as_read(text) for text in (m.description, m.body))]
+
+
+def _not_as_read(text: str) -> bool:
+    return sanitize(text) != text.strip() or bool(look_alike_positions(text))
 
 
 def _as_stored(memory: Memory) -> Text:
-    out = Text(f"\n{memory.id} as stored (the note above leaves out or escapes part of it):\n")
+    out = Text(
+        f"\n{memory.id} as stored (the note above leaves out or escapes part of it, "
+        "or has letters of another script that look Latin):\n"
+    )
     out.stylize("yellow")
-    out.append(f"{safe(memory.description)}\n{safe(memory.body)}")
+    out.append(f"{_marked(memory.description)}\n{_marked(memory.body)}")
     out.rstrip()
     return out
+
+
+def _marked(text: str) -> str:
+    """Hidden characters as ``<U+200B>``, and each look-alike letter followed by its code point (``р<U+0440>``)."""
+    return look_alike_form(safe(text))
 
 
 def evidence_text(c: Candidate) -> Text:

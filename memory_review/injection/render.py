@@ -15,7 +15,8 @@ The block is a contract in bytes (golden tests pin it; ADR 0005 and ADR 0015 exp
 ``show``, ``memories`` and the exports print what it returns, so what a person
 approves is byte for byte what the agent is given. Blocks recorded before this
 layout (``context.built`` without ``frame``) replay with the layout they were
-built with (``version=1``).
+built with (``version=1``); blocks recorded under layout 2 replay with its
+character lists and fold, which layout 3 widened (:func:`sanitize`).
 
 Memory text is data written by people and agents, so before it goes in it is
 made inert: invisible and bidi characters are stripped, every kind of line break
@@ -38,6 +39,7 @@ from memory_review import textfold
 # The block's bytes and the clock-dependent part of a note live with the per-prompt path; re-exported here.
 from memory_review.lean.block import (  # noqa: F401
     CLOSE,
+    FRAME_VERSION,
     HEADER,
     OPEN,
     age_days,
@@ -47,7 +49,7 @@ from memory_review.lean.block import (  # noqa: F401
     frame_cost,
 )
 from memory_review.models import Memory
-from memory_review.safety import strip_invisible
+from memory_review.safety import BLANK_CLASS, strip_invisible, strip_listed_invisible
 
 # Detection runs on the folded text; each pattern's first character is the bracket to escape.
 _FORGERY_RE = re.compile(
@@ -62,30 +64,42 @@ _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _ASCII_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
-def sanitize(text: str) -> str:
+# Frame 3: a run of lines that show as empty (spaces, U+2800, U+3000, ...) is one empty line; at the ends, none.
+_BLANK_RUN_RE = re.compile(f"\n(?:[{BLANK_CLASS}]*\n)+")
+_BLANK_ENDS = "".join(chr(cp) for cp in range(0x3001) if chr(cp).isspace()) + "\u2800\u115f\u1160\u3164\uffa0"
+
+
+def sanitize(text: str, version: int = FRAME_VERSION) -> str:
     """Make memory text inert: no invisibles, ``\\n`` line breaks only, no forged tags or delimiters.
 
     Order matters: line breaks are normalised before control characters are
     removed (a lone ``\\r`` or ``\\x85`` is a break, not noise), and escaping comes
     last, so ``[mem\\u200bory:`` cannot become a tag after it has been looked at.
+    ``version`` is the frame's: 3 also strips every character that draws nothing (not only
+    the listed ones), makes each run of blank-looking lines one empty line (padding that hid
+    the rest of a note below a reviewer's pane, and spent the block's line budget), and
+    escapes more bracket and colon look-alikes; 1 and 2 render as they always did.
     """
     if text.isascii() and _ASCII_CONTROL_RE.search(text) is None:
         # The common case, in one scan: no line break but \n (splitlines would only drop a last one,
         # which strip() drops anyway), nothing hidden (every invisible character is beyond ASCII), no control.
-        return escape_forgeries(text.strip())
+        text = text.strip()
+        return escape_forgeries(_BLANK_RUN_RE.sub("\n\n", text) if version >= 3 else text, version)
     text = "\n".join(text.splitlines())
-    text = _CONTROL_RE.sub("", strip_invisible(text)).strip()
-    return escape_forgeries(text)
+    if version < 3:
+        return escape_forgeries(_CONTROL_RE.sub("", strip_listed_invisible(text)).strip(), version)
+    text = _CONTROL_RE.sub("", strip_invisible(text)).strip(_BLANK_ENDS)
+    return escape_forgeries(_BLANK_RUN_RE.sub("\n\n", text), version)
 
 
-def escape_forgeries(text: str) -> str:
+def escape_forgeries(text: str, version: int = FRAME_VERSION) -> str:
     """Replace the opening bracket of anything that reads as a frame tag or block delimiter."""
     if text.isascii():  # the common case: the fold is lower(), one for one, so no origin list is needed
         if "[" not in text and "<" not in text:  # every match starts with one of them: no scan needed
             return text
         hits = {match.start() for match in _FORGERY_RE.finditer(text.lower())}
     else:
-        folded, origin = _fold(text)
+        folded, origin = _fold(text) if version >= 3 else _fold(text, unmapped=textfold.FRAME3_READINGS)
         hits = {origin[match.start()] for match in _FORGERY_RE.finditer(folded)}
     if not hits:
         return text
@@ -101,9 +115,9 @@ _fold = textfold.reader_fold_with_origin
 _fold_char = textfold.fold_char
 
 
-FRAME_VERSION = 2
-"""The note layout ``context.built`` records as ``frame``; 1 is the layout before ADR 0015."""
-FRAME_VERSIONS = frozenset({1, 2})
+FRAME_VERSIONS = frozenset({1, 2, 3})
+"""The note layouts a ``context.built`` can record as ``frame`` (:data:`FRAME_VERSION` is the one new blocks
+use): 1 is the layout before ADR 0015; 3 is 2's layout with the text made inert more thoroughly (:func:`sanitize`)."""
 
 
 def render_frame(memory: Memory, now: str | None = None, *, version: int = FRAME_VERSION) -> str:
@@ -116,8 +130,8 @@ def render_frame(memory: Memory, now: str | None = None, *, version: int = FRAME
     """
     if version == 1:
         return _frame_v1(memory, now or memory.updated_at)
-    headline = " ".join(sanitize(memory.description).split("\n"))
-    body = sanitize(memory.body)
+    headline = " ".join(sanitize(memory.description, version).split("\n"))
+    body = sanitize(memory.body, version)
     age = age_words(age_days(memory.updated_at, now)) if now is not None else ""
     line = " ".join(
         part for part in (f"[memory:{memory.scope}:{memory.type}]", headline, f"(id={memory.id}{age})") if part
@@ -127,7 +141,7 @@ def render_frame(memory: Memory, now: str | None = None, *, version: int = FRAME
 
 def _frame_v1(memory: Memory, now: str) -> str:
     """The layout of ``context.built`` events recorded before ADR 0015 (no headline; the id on the tag)."""
-    text = sanitize(memory.body) or sanitize(memory.description)
+    text = sanitize(memory.body, 1) or sanitize(memory.description, 1)
     tag = f"[memory:{memory.scope}:{memory.type}] id={memory.id}{age_note(memory.updated_at, now)}"
     return f"{tag}\n{text}\n" if text else f"{tag}\n"
 

@@ -270,7 +270,7 @@ def _record(
         "budget_bytes": budget,
         "budget_lines": context.DEFAULT_BUDGET_LINES,
         "now": now,
-        "frame": 2,
+        "frame": index.FRAME_VERSION,  # the layout of the index's notes: it is read only when it is the renderer's
         "sha256": block.sha256,
         "user_seq": user_seq,
         "included": block.included,

@@ -4,12 +4,15 @@ A store's index is ``<user store>/index/<key>.jsonl`` (``key`` as the trust ledg
 folder's real path, hashed), never inside the store: a project store lives in its repository, and
 a file there could be forged by a commit. It is derived state, never an authority::
 
-    {"v":2,"index":"memory-review read index","store":…,"scope":…,"origin":…,"at":[seq,hash],
+    {"v":3,"index":"memory-review read index","frame":3,"store":…,"scope":…,"origin":…,"at":[seq,hash],
      "manifest":[ino,size,mtime_ns,ctime_ns],"sessions":[…],"count":N}        the base's header
     [[id,type,updated_at,sha256,frame,terms,length], …]                       its N entries, one line
     {"delta":{"from":[…],"at":[…],"manifest":[…],"origin":…,"sessions":[…]},"set":[[…]],"del":[…]}
 
-``frame`` is the note as ``render_frame(memory, None)`` renders it (layout 2, no age), ``terms`` and
+``frame`` is the note as ``render_frame(memory, None)`` renders it (no age) in the layout the header's
+``frame`` names, which must be the renderer's (``block.FRAME_VERSION``): an index of notes rendered another
+way is stale, like one of another format, and the next commit (or a prompt, for a small store) remakes it;
+version 2 had no ``frame`` and held layout 2. ``terms`` and
 ``length`` the memory's listed terms and weighted length that ranking reads (``rank.term_list``, ADR 0038;
 version 1 held the folded text and its word list instead), ``sha256`` the memory file's hash (what the
 trust ledger names). The base says the store's set at log head ``at`` with the manifest file whose
@@ -26,10 +29,11 @@ from pathlib import Path
 
 import orjson
 
+from memory_review.lean.block import FRAME_VERSION
 from memory_review.lean.files import Fallback, read_regular, store_key
 
 INDEX_DIR = "index"
-VERSION = 2
+VERSION = 3
 KIND = "memory-review read index"
 MAX_INDEX_BYTES = 1 << 30
 Entry = list  # [id, type, updated_at, sha256, frame, terms, length]
@@ -84,6 +88,10 @@ class OtherVersion(Fallback):
 def _base(header: dict, entries: list, real: str, scope: str) -> IndexState:
     if header.get("index") == KIND and type(header.get("v")) is int and header["v"] != VERSION:
         raise OtherVersion(f"the read index is a version {header['v']} index; this version reads {VERSION}")
+    if header.get("index") == KIND and header.get("frame") != FRAME_VERSION:
+        raise OtherVersion(
+            f"the read index holds notes of layout {header.get('frame')}; this renderer's is {FRAME_VERSION}"
+        )
     if (
         header.get("v") != VERSION
         or header.get("index") != KIND
@@ -158,6 +166,7 @@ def base_bytes(state: IndexState) -> bytes:
     header = {
         "v": VERSION,
         "index": KIND,
+        "frame": FRAME_VERSION,
         "store": state.store,
         "scope": state.scope,
         "origin": state.origin,

@@ -46,6 +46,8 @@ COLUMNS = (
 )
 SIMILAR_AFTER = 0.25
 """Seconds the cursor rests on a near-duplicate before the memory it repeats is read (in a worker)."""
+LOOKED_UP = frozenset({"similar-to", "overrides", "overridden-by", "uncovers"})
+"""The flags that name memories the detail shows beside the proposal (read in a worker)."""
 PROGRESS_EVERY = 4  # chunks (of tui.data.CHUNK candidates) between progressive updates of the first load
 
 
@@ -202,7 +204,7 @@ class ReviewScreen(FilteredScreen):
     def _show_detail(self, entry: QueueEntry, similar: list[Memory] | None = None) -> None:
         self._detail_of = entry
         self.query_one("#detail", DetailPane).show(candidate_detail(entry.state, self.display_opts, similar or ()))
-        wants = any(flag_kind(f) == "similar-to" for f in entry.state.flags)
+        wants = any(flag_kind(f) in LOOKED_UP for f in entry.state.flags)
         if similar is None and wants and not isinstance(entry.state, ForeignState):
             # Once the cursor rests there: keys held down read nothing on the way.
             self.set_timer(SIMILAR_AFTER, lambda: self._load_similar(entry) if entry is self._detail_of else None)
@@ -217,9 +219,10 @@ class ReviewScreen(FilteredScreen):
 
     @work(thread=True, exclusive=True, group="similar", exit_on_error=False)
     def _load_similar(self, entry: QueueEntry) -> None:
-        """(A worker.) The approved memories it names: one manifest read and their files, never the queue."""
+        """(A worker.) The approved memories it names: a manifest read per store and their files, never the queue."""
         try:
-            self.post_message(self.SimilarLoaded(entry, self.ws.similar(entry.state, pending=False)))
+            named = self.ws.similar(entry.state, pending=False) + self.ws.other_store(entry.state)
+            self.post_message(self.SimilarLoaded(entry, named))
         except MemoryReviewError as exc:
             self.post_message(self.LoadFailed(exc))
 

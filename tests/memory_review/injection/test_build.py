@@ -46,7 +46,7 @@ def test_age_note_of_the_first_layout(mem: MakeMemory, updated_at: str, days: in
     assert f"\n[memory:project:fact] id=aged{note}\nb\n" in text
 
 
-@pytest.mark.parametrize("frame", [0, 3, True, "2"])
+@pytest.mark.parametrize("frame", [0, 4, True, "2"])
 def test_unknown_frame_layout_is_refused(frame: object) -> None:
     with pytest.raises(ValidationError, match="frame layout"):
         ContextRequest(now=NOW, frame=frame)  # type: ignore[arg-type]

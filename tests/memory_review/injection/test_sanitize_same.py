@@ -8,19 +8,21 @@ from hypothesis import strategies as st
 from hypothesis_kit import examples
 
 from memory_review.injection import render
-from memory_review.safety import strip_invisible
+from memory_review.safety import strip_invisible, strip_listed_invisible
 
 
-def _reference(text: str) -> str:
+def _reference(text: str, version: int) -> str:
     text = "\n".join(text.splitlines())
-    text = render._CONTROL_RE.sub("", strip_invisible(text)).strip()
-    return render.escape_forgeries(text)
+    if version < 3:
+        return render.escape_forgeries(render._CONTROL_RE.sub("", strip_listed_invisible(text)).strip(), version)
+    text = render._CONTROL_RE.sub("", strip_invisible(text)).strip(render._BLANK_ENDS)
+    return render.escape_forgeries(render._BLANK_RUN_RE.sub("\n\n", text), version)
 
 
 _PIECES = st.sampled_from(
     ["[memory:", "[ memory :", "<memory-review-context>", "</memory_review context", "note", " ", "\n", "\t", "\r\n"]
     + [chr(cp) for cp in range(128)]
-    + ["\u200b", "\u2028", "\x85", "é", "［ＭＥＭＯＲＹ："]
+    + ["\u200b", "\u2028", "\x85", "é", "［ＭＥＭＯＲＹ：", "\n\n\n", "\u2800", "\ufe00", "\u298d"]
 )
 _TEXT = st.one_of(st.lists(_PIECES, max_size=30).map("".join), st.text(max_size=40))
 
@@ -28,7 +30,8 @@ _TEXT = st.one_of(st.lists(_PIECES, max_size=30).map("".join), st.text(max_size=
 @settings(max_examples=examples(1500), deadline=None)
 @given(_TEXT)
 def test_sanitize_is_the_full_passes(text: str) -> None:
-    assert render.sanitize(text) == _reference(text)
+    for version in (2, 3):
+        assert render.sanitize(text, version) == _reference(text, version)
 
 
 def _reference_escape(text: str) -> str:

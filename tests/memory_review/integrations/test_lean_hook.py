@@ -368,13 +368,14 @@ def test_an_index_of_the_previous_version_is_stale_not_damaged(stocked: Project)
     ``verify`` does not call it damaged, and the prompt that finds it makes it again."""
     path = layout.index_path(Path(stocked.env["MEMORY_REVIEW_HOME"]), stocked.root / ".memory-review")
     header, rest = path.read_bytes().split(b"\n", 1)
-    path.write_bytes(header.replace(b'"v":2', b'"v":1') + b"\n" + rest)
+    current = f'"v":{layout.VERSION}'.encode()
+    path.write_bytes(header.replace(current, b'"v":1') + b"\n" + rest)
     with pytest.raises(layout.OtherVersion):
         layout.load(Path(stocked.env["MEMORY_REVIEW_HOME"]), stocked.root / ".memory-review", "project")
     _falls_back(stocked)
     assert not [p for r in stocked.workspace().verify() for p in r.problems if "read index" in p]
     stocked.hook({"hook_event_name": "UserPromptSubmit", "session_id": "s3", "cwd": str(stocked.root), "prompt": "x"})
-    assert b'"v":2' in path.read_bytes().split(b"\n", 1)[0]
+    assert current in path.read_bytes().split(b"\n", 1)[0]
     answered = lean_hook.answer(_payload(stocked, "UserPromptSubmit", "database tests"), None, now=NOW)
     assert "Never mock the database" in answered["hookSpecificOutput"]["additionalContext"]
 
