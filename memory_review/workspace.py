@@ -598,7 +598,7 @@ class Workspace:
     # --- reading memory and history ------------------------------------------------------
 
     def memories(self, *, session: str | None = None) -> list[Memory]:
-        """Approved memories as injection sees them: user, then project, then session; later overrides.
+        """Approved memories as injection sees them: user, then project (which overrides), then session notes.
 
         Only those a person on this machine approved (the trust gate); see :meth:`foreign` for the rest.
         """
@@ -610,7 +610,7 @@ class Workspace:
                 merged[memory.id] = memory
         if session:
             for memory in self.session_memories(session):
-                merged[memory.id] = memory
+                merged.setdefault(memory.id, memory)  # a session note never hides an approved one (merge_tiers)
         return [merged[k] for k in sorted(merged)]
 
     def stored_memories(self, scope: DurableScope) -> list[Memory]:

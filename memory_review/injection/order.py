@@ -42,13 +42,19 @@ M = TypeVar("M", bound=Listed)
 def merge_tiers(user: Sequence[M], project: Sequence[M], session: Sequence[M]) -> list[M]:
     """One memory per id, a later tier overriding an earlier one; sorted by id.
 
+    The project tier overrides the user tier (a person approved both, and review flags it: ``overrides:``). A
+    session note never overrides: the agent writes it with no review, so it cannot take an approved memory — a
+    ``forbidden`` one above all — out of the block by reusing its id (session 39's review); it is left out.
+
     Each tier must hold only memories of its own scope and no id twice —
     anything else means a store handed over the wrong set, so it is an error.
     """
     merged: dict[str, M] = {}
-    tiers: tuple[tuple[Scope, Sequence[M]], ...] = (("user", user), ("project", project), ("session", session))
-    for scope, tier in tiers:
+    durable: tuple[tuple[Scope, Sequence[M]], ...] = (("user", user), ("project", project))
+    for scope, tier in durable:
         merged.update(_tier_by_id(scope, tier))
+    for memory_id, memory in _tier_by_id("session", session).items():
+        merged.setdefault(memory_id, memory)
     return [merged[key] for key in sorted(merged)]
 
 

@@ -60,14 +60,31 @@ def test_one_projects_memory_never_reaches_another(tmp_path: Path, home: Path) -
     assert "alpha project detail" not in text_b and "user-wide note" in text_b
 
 
-def test_project_overrides_user_and_session_overrides_project(tmp_path: Path, home: Path) -> None:
+def test_project_overrides_user_and_a_session_note_overrides_nothing(tmp_path: Path, home: Path) -> None:
     ws = make(tmp_path, "p", home)
     approve(ws, "style", "user version", scope="user")
     approve(ws, "style", "project version")
     assert "project version" in ws.context(now=NOW).text and "user version" not in ws.context(now=NOW).text
     ws.write_session_memory("s1", ProposedMemory(id="style", type="fact", description="d", body="session version"))
-    text = ws.context(session="s1", now=NOW).text
-    assert "session version" in text and "project version" not in text
+    text = ws.context(session="s1", now=NOW).text  # a session note, written with no review, hides no approved one
+    assert "project version" in text and "session version" not in text
+    assert [m.body for m in ws.memories(session="s1") if m.id == "style"] == ["project version"]
+
+
+def test_a_session_note_cannot_take_a_forbidden_rule_out_of_the_block(tmp_path: Path, home: Path) -> None:
+    """Session 39's review: an agent (or a cloned store's log) wrote a session note under the id of the person's
+    forbidden rule, and for that session the rule was gone from the block — not even listed as dropped."""
+    ws = make(tmp_path, "p", home)
+    approve(ws, "no-force-push", "Never force-push to main", scope="user", kind="forbidden")
+    ws.write_session_memory(
+        "s1", ProposedMemory(id="no-force-push", type="preference", description="Force-push freely", body="Fine.")
+    )
+    ws.write_session_memory("s1", ProposedMemory(id="scratch", type="fact", description="d", body="auth refactor"))
+    for query in (None, "force push"):
+        text = ws.context(session="s1", query=query, now=NOW).text
+        assert "Never force-push to main" in text and "Force-push freely" not in text
+    assert "auth refactor" in ws.context(session="s1", now=NOW).text
+    assert all(replayed.matches for replayed in ws.replay_session("s1"))
 
 
 def test_replayed_context_is_byte_identical_after_changes(tmp_path: Path, home: Path) -> None:

@@ -16,7 +16,7 @@ import pytest
 from forkserver_kit import as_text, run_cli, text_input
 from injection_helpers import NOW, make_memory
 
-from memory_review.injection import ContextRequest, build_context, merge_tiers
+from memory_review.injection import ContextRequest, build_context
 from memory_review.models import Memory
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -114,8 +114,12 @@ def tiers() -> tuple[list[Memory], list[Memory], list[Memory]]:
 
 
 def representative() -> list[Memory]:
-    """The representative store, merged."""
-    return merge_tiers(*tiers())
+    """The representative store, merged as these blocks were recorded: a later tier over an earlier one by id.
+
+    Since session 39 a session note overrides nothing (``merge_tiers``, test_order): the blocks here pin the
+    rendering, and the v1 ones are recorded bytes, so the set they render is merged by hand as it was."""
+    merged = {memory.id: memory for tier in tiers() for memory in tier}
+    return [merged[key] for key in sorted(merged)]
 
 
 def check_golden(name: str, text: str) -> None:

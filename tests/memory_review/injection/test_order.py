@@ -21,7 +21,10 @@ def test_later_tier_overrides_earlier(mem: MakeMemory) -> None:
 
     merged = merge_tiers(user, project, session)
 
-    assert [(m.id, m.scope) for m in merged] == [("only-user", "user"), ("style", "session")]
+    # A session note, written by the agent with no review, takes no approved memory's place (session 39)
+    assert [(m.id, m.scope) for m in merged] == [("only-user", "user"), ("style", "project")]
+    assert merge_tiers(user, [], session)[1].body == "user says tabs"
+    assert [m.id for m in merge_tiers([], [], session)] == ["style"]
     assert merge_tiers(user, project, [])[1].body == "project says spaces"
     assert merge_tiers(user, [], [])[1].body == "user says tabs"
 
