@@ -91,6 +91,38 @@ class Finding(Strict):
         return self.evidence[0].quote
 
 
+class Redactions:
+    """Each text's redaction and safety flags, worked out once for one run.
+
+    A rule's quote is its statement, a turn's rationale is the same for each of its findings, and merging a group
+    redacts its quotes again at each merge: one message of thousands of rules asked the same of the redactor many
+    times over. Made for one run and dropped with it, so that no text the person said outlives the run in a
+    long-lived process (the TUI)."""
+
+    def __init__(self) -> None:
+        self._redacted: dict[str, str] = {}
+        self._flags: dict[str, frozenset[str]] = {}
+        self._within: dict[tuple[str, int], str] = {}
+
+    def redact(self, text: str) -> str:
+        """:func:`memory_review.safety.redact`, once a text."""
+        if text not in self._redacted:
+            self._redacted[text] = safety.redact(text)
+        return self._redacted[text]
+
+    def scan(self, text: str) -> frozenset[str]:
+        """:func:`memory_review.safety.scan`, once a text."""
+        if text not in self._flags:
+            self._flags[text] = safety.scan(text)
+        return self._flags[text]
+
+    def redact_within(self, text: str, limit: int) -> str:
+        """:func:`memory_review.safety.redact_within`, once a text and limit."""
+        if (text, limit) not in self._within:
+            self._within[text, limit] = redact_within(text, limit)
+        return self._within[text, limit]
+
+
 def build_finding(
     statement: str,
     *,
@@ -103,24 +135,27 @@ def build_finding(
     extra_flags: frozenset[str] = frozenset(),
     memory_id: str | None = None,
     description: str | None = None,
+    redactions: Redactions | None = None,
 ) -> Finding:
     """Make a finding from a statement: slug id, one-line description, redacted texts, safety flags.
 
     ``evidence`` holds ``(quote, session_id, turn_id)`` triples, quotes verbatim from the turns.
-    ``memory_id`` and ``description`` replace the derived ones (a model names its own).
+    ``memory_id`` and ``description`` replace the derived ones (a model names its own). ``redactions`` is the run's,
+    when it makes many findings.
     """
+    safe = redactions or Redactions()
     texts = [statement, description or "", *(quote for quote, _, _ in evidence)]
-    flags = frozenset().union(*(safety.scan(text) for text in texts)) | extra_flags
-    body = storable(safety.redact(statement))
+    flags = frozenset().union(*(safe.scan(text) for text in texts)) | extra_flags
+    body = storable(safe.redact(statement))
     memory = ProposedMemory(
         id=memory_id or slug(TYPE_PREFIX[memory_type], body, ignore=SLUG_IGNORE),
         type=memory_type,
-        description=describe(storable(safety.redact(description)) if description else body),
+        description=describe(storable(safe.redact(description)) if description else body),
         body=body,
     )
     quotes = tuple(
         Evidence(
-            quote=clip_bytes(safety.redact(quote), MAX_QUOTE_BYTES),
+            quote=clip_bytes(safe.redact(quote), MAX_QUOTE_BYTES),
             session_id=session,
             turn_id=turn,
         )
@@ -129,7 +164,7 @@ def build_finding(
     return Finding(
         memory=memory,
         scope=scope,
-        rationale=redact_within(rationale, 2000),  # redacted, then cut: a cut can halve a key
+        rationale=safe.redact_within(rationale, 2000),  # redacted, then cut: a cut can halve a key
         evidence=quotes,
         signal=signal,
         flags=flags,
@@ -137,12 +172,15 @@ def build_finding(
     )
 
 
-def within_evidence_bytes(evidence: Sequence[tuple[str, str | None, str | None]]) -> int:
+def within_evidence_bytes(
+    evidence: Sequence[tuple[str, str | None, str | None]], redactions: Redactions | None = None
+) -> int:
     """How many ``(quote, session_id, turn_id)`` from the first a memory file holds: at most the evidence limit
     (:data:`~memory_review.limits.MAX_EVIDENCE_ITEMS`), within :data:`MAX_EVIDENCE_BYTES` (at least one)."""
+    safe = redactions or Redactions()
     used = 0
     for count, (quote, session, turn) in enumerate(evidence[:MAX_EVIDENCE_ITEMS]):
-        stored = clip_bytes(safety.redact(quote), MAX_QUOTE_BYTES)
+        stored = clip_bytes(safe.redact(quote), MAX_QUOTE_BYTES)
         ids = 2 * len((session or "").encode()) + len((turn or "").encode())
         used += len(stored.encode("utf-8", "surrogatepass")) + ids + _SOURCE_LINES_BYTES
         if used > MAX_EVIDENCE_BYTES:
@@ -153,6 +191,8 @@ def within_evidence_bytes(evidence: Sequence[tuple[str, str | None, str | None]]
 def storable(text: str) -> str:
     """``text`` without the control characters a memory file cannot hold (the flags still tell)."""
     clipped = clip_bytes(text, MAX_STATEMENT_BYTES)
+    if clipped.isprintable():  # no control character in it: nothing to take out, and no loop over each character
+        return clipped
     return "".join(ch for ch in clipped if ch in "\t\n" or not safety.is_control_char(ch))
 
 

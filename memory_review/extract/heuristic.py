@@ -22,9 +22,11 @@ from memory_review.extract.finding import (
     FLAG_UNTRUSTED,
     MAX_QUOTE_BYTES,
     Finding,
+    Redactions,
     build_finding,
     within_evidence_bytes,
 )
+from memory_review.extract.gates import GatedPattern
 from memory_review.extract.precision import (
     command_steps,
     handoff_ranges,
@@ -74,6 +76,7 @@ from memory_review.extract.signals import (
     is_question,
     is_strong,
     names_it_before,
+    of_a_rules_length,
     scope_of,
     scoped_by_the_whole_rule,
     type_in_scope,
@@ -102,6 +105,12 @@ _REASON = re.compile(
     r"^(?:because|since|otherwise|that's\s+why|it\s+(?:hid|broke|caused|masks?)|因为|否则)",
     re.IGNORECASE,
 )
+
+
+# Some word a turn must hold to be read sentence by sentence: a megabyte pasted log holds none, and each cue's whole
+# search of it cost a second
+_CUES = tuple(GatedPattern(cue) for cue in (CUE, _MAYBE_CORRECTION, TOOL_CHOICE_CUE, REMINDER_CUE))
+_RULE_FILE_CUE = GatedPattern(RULE_FILE_CUE)
 
 
 # A sentence that is only a durable marker: "OK, going forward.", "From now on:", "In future," (ADR 0057).
@@ -134,13 +143,20 @@ def extract(transcript: Transcript, *, include_untrusted: bool = False) -> list[
     findings: list[Finding] = []
     corrections: list[tuple[_Said, Correction]] = []
     named: list[tuple[_Said, Classification]] = []
+    redactions = Redactions()  # the run's: a quote is its statement, a turn's findings share a rationale
     for turn in transcript.turns:
         trusted = turn.is_user_speaking
         if not trusted and not (include_untrusted and turn.source in UNTRUSTED_SOURCES):
             continue
         scan = _scan_turn(turn, trusted=trusted)
-        findings.extend(_finding(transcript, said, found, trusted=trusted) for said, found in scan.statements)
-        findings.extend(_reminder_finding(transcript, quote, rule, signal) for quote, rule, signal in scan.reminders)
+        made: dict[tuple[str, Classification], Finding] = {}  # a wording said again in the turn: the same finding
+        for said, found in scan.statements:
+            if (said.text, found) not in made:
+                made[said.text, found] = _finding(transcript, said, found, trusted=trusted, redactions=redactions)
+            findings.append(made[said.text, found])
+        findings.extend(
+            _reminder_finding(transcript, quote, rule, signal, redactions) for quote, rule, signal in scan.reminders
+        )
         if trusted:  # only the user's own words can add up to a preference
             corrections.extend(scan.corrections)
             named.extend(scan.named)
@@ -157,6 +173,15 @@ class _Scan:
     reminders: list[tuple[_Said, str, str]] = field(default_factory=list)  # the quote, the rule, and which cue
     _looked_at: tuple[int, int] = (0, 0)
     _reach: int = -1
+    _classified: dict[str, Classification | None] = field(default_factory=dict)
+
+    def classify(self, sentence: str, *, trusted: bool) -> Classification | None:
+        """What ``sentence`` states, read once a wording: a message that says one rule thousands of times reads it
+        once. The scan is of one turn, so ``trusted`` is the same for every sentence."""
+        if sentence not in self._classified:
+            found = examine(sentence) or (a_tool_choice(sentence) if trusted else None)
+            self._classified[sentence] = found
+        return self._classified[sentence]
 
     def reach(self) -> int:
         """The furthest end of a statement or named instruction found so far, each looked at once (ADR 0075)."""
@@ -169,11 +194,11 @@ class _Scan:
 
 def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
     scan = _Scan([], [], [])
-    written = list(rules_for_instruction_files(turn.text)) if RULE_FILE_CUE.search(turn.text) else []
+    lowered = turn.text.lower() if turn.text.isascii() else None  # what the cues' gates read
+    written = list(rules_for_instruction_files(turn.text)) if _RULE_FILE_CUE.search(turn.text, lowered) else []
     if trusted and (note := _memory_note(turn.text)) is not None:
         written.append(note)
-    cues = (CUE, _MAYBE_CORRECTION, TOOL_CHOICE_CUE, REMINDER_CUE)
-    if not written and not any(cue.search(turn.text) for cue in cues):
+    if not written and not any(cue.search(turn.text, lowered) for cue in _CUES):
         return scan
     if is_pasted_document(turn.text):  # a plan or a README pasted in is not an instruction
         return _rules_of_a_paste(turn, scan) if trusted else scan
@@ -212,7 +237,7 @@ def _scan_turn(turn: Turn, *, trusted: bool = True) -> _Scan:
         # "Make this a rule from now on": the standing words point back, at the rule (ADR 0097)
         pointer = trusted and makes_a_rule(said.text)
         read = _without_the_colon_to_its_command(said)
-        classification = None if pointer else examine(read) or (a_tool_choice(read) if trusted else None)
+        classification = None if pointer else scan.classify(read, trusted=trusted)
         if (
             classification is None
             and position
@@ -309,6 +334,8 @@ def _rules_of_a_paste(turn: Turn, scan: _Scan) -> _Scan:
         return scan
     for start, end in sentence_spans(unwrapped(turn.text)):
         said = _Said(turn, start, end)
+        if not of_a_rules_length(said.text):
+            continue  # what examine would not read: a pasted line of thousands of characters
         about_git = git and is_about_git(said.text)
         if not about_git and _I_PREFER.search(said.text.replace("\u2019", "'")) is None:
             continue  # most of a brief: its task, read no further
@@ -481,7 +508,9 @@ def _without_the_colon_to_its_command(said: _Said) -> str:
     return text[:-1] if text.endswith(":") and _command_below(said) is not None else text
 
 
-def _finding(transcript: Transcript, said: _Said, found: Classification, *, trusted: bool) -> Finding:
+def _finding(
+    transcript: Transcript, said: _Said, found: Classification, *, trusted: bool, redactions: Redactions
+) -> Finding:
     turn = said.turn
     others = [name for name in found.signals if name != found.signal]
     also = f" (also {', '.join(repr(n) for n in others)})" if others else ""
@@ -509,10 +538,11 @@ def _finding(transcript: Transcript, said: _Said, found: Classification, *, trus
         signal=found.signal,
         priority=_priority(found, trusted),
         extra_flags=frozenset() if trusted else frozenset({FLAG_UNTRUSTED}),
+        redactions=redactions,
     )
 
 
-def _reminder_finding(transcript: Transcript, said: _Said, rule: str, signal: str) -> Finding:
+def _reminder_finding(transcript: Transcript, said: _Said, rule: str, signal: str, redactions: Redactions) -> Finding:
     memory_type, scope = kind_of(rule)
     rationale = (
         f"The user made what they said before a rule in so many words in turn {said.turn.turn_id}."
@@ -528,6 +558,7 @@ def _reminder_finding(transcript: Transcript, said: _Said, rule: str, signal: st
         evidence=[(said.text, transcript.session_of(said.turn), said.turn.turn_id)],
         signal=signal,
         priority="high",
+        redactions=redactions,
     )
 
 

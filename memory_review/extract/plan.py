@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from pydantic import Field, field_serializer
 
-from memory_review.extract.finding import FLAG_UNTRUSTED, Finding, rule_bag, within_evidence_bytes
+from memory_review.extract.finding import FLAG_UNTRUSTED, Finding, Redactions, rule_bag, within_evidence_bytes
 from memory_review.extract.heuristic import PROPOSER
 from memory_review.extract.textutil import FILE_NAME, BagIndex, normalize, overlap
 from memory_review.models import DurableScope, Memory, Strict
@@ -111,14 +111,27 @@ def collapse(findings: Sequence[Finding]) -> list[Finding]:
     Each finding joins the first group it is near, as comparing it with every group in order would; only the groups
     that share its id, a text or a rare word are compared, since one hostile message of a thousand rules made that
     minutes (ADR 0080). A group's wording, and so what it is compared by, never changes as it merges.
+
+    A finding given again (the heuristic gives one object for a wording said a thousand times in a message) joins
+    the group it joined before: every group it was compared with then, and found no nearer, is still there and still
+    as far, and the lookups only grow.
     """
-    known = [_known_finding(finding) for finding in findings]
+    made: dict[int, _Known] = {}  # by the finding object: a wording given again is read once
+    for finding in findings:
+        if id(finding) not in made:
+            made[id(finding)] = _known_finding(finding)
+    known = [made[id(finding)] for finding in findings]
     index = BagIndex([k.bag for k in known], NEAR_DUPLICATE, contained=RESTATED_AT_MOST)
     by_id: dict[str, list[int]] = {}
     by_text: dict[str, list[int]] = {}
     by_file: dict[str, list[int]] = {}
     groups: dict[int, Finding] = {}  # by the position of the finding that leads the group
+    redactions = Redactions()  # a group's quotes and rationale are redacted again at each merge
+    joined: dict[int, int] = {}  # the group each finding object joined or led, by the object
     for position, (finding, me) in enumerate(zip(findings, known, strict=True)):
+        if (before := joined.get(id(finding))) is not None:
+            groups[before] = _merge(groups[before], finding, redactions)
+            continue
         candidates = index.candidates(position) | set(by_id.get(me.id, ()))
         candidates.update(c for text in me.texts for c in by_text.get(text, ()))
         candidates.update(c for name in me.files for c in by_file.get(name, ()))
@@ -126,8 +139,9 @@ def collapse(findings: Sequence[Finding]) -> list[Finding]:
             (c for c in sorted(candidates) if _same_trust(groups[c], finding) and _near(known[c], me)),
             None,
         )
+        joined[id(finding)] = position if leader is None else leader
         if leader is not None:
-            groups[leader] = _merge(groups[leader], finding)
+            groups[leader] = _merge(groups[leader], finding, redactions)
             continue
         groups[position] = finding
         index.add(position)
@@ -264,8 +278,10 @@ def _same_trust(left: Finding, right: Finding) -> bool:
     return (FLAG_UNTRUSTED in left.flags) == (FLAG_UNTRUSTED in right.flags)
 
 
-def _merge(group: Finding, other: Finding) -> Finding:
-    evidence = _merged_evidence(group.evidence, other.evidence)
+def _merge(group: Finding, other: Finding, redactions: Redactions | None = None) -> Finding:
+    """The group with the other finding's quotes, flags, turns and priority; ``redactions`` is the run's."""
+    redactions = redactions or Redactions()
+    evidence = _merged_evidence(group.evidence, other.evidence, redactions)
     named = {e.turn_id for e in group.evidence}  # a turn named once, however many of its quotes are merged in
     turns = [turn for turn in dict.fromkeys(e.turn_id for e in other.evidence) if turn and turn not in named]
     rationale = group.rationale + (f" Also said in turn {', '.join(turns)}." if turns else "")
@@ -279,16 +295,18 @@ def _merge(group: Finding, other: Finding) -> Finding:
         update={
             "evidence": evidence,
             "flags": group.flags | other.flags,
-            "rationale": redact_within(rationale, 2000),
+            "rationale": redactions.redact_within(rationale, 2000),
             "priority": priority,
         }
     )
 
 
-def _merged_evidence(first: tuple[Evidence, ...], second: tuple[Evidence, ...]) -> tuple[Evidence, ...]:
+def _merged_evidence(
+    first: tuple[Evidence, ...], second: tuple[Evidence, ...], redactions: Redactions
+) -> tuple[Evidence, ...]:
     merged = list(first)
     for item in second:
         if item not in merged:
             merged.append(item)
     # as many quotes as the memory file holds, as a rule said in several sessions keeps (ADR 0073)
-    return tuple(merged[: within_evidence_bytes([(e.quote, e.session_id, e.turn_id) for e in merged])])
+    return tuple(merged[: within_evidence_bytes([(e.quote, e.session_id, e.turn_id) for e in merged], redactions)])

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from memory_review.extract.gates import GatedPattern, GateTable
 from memory_review.extract.precision import (
     GENERALISING_KINDS,
     GENERALISING_NAMES,
@@ -772,6 +773,10 @@ _FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)  # a fenced block: a co
 _EVERY_CASE = re.compile(r"所有|全部|一律|任何|凡是|每(?:个|次|一|条|处|当)|无论|不管|统一(?:用|使用|采用|为|成)|默认")
 _PROJECT_PHRASE = re.compile(r"\b(?:this|our)\s+(?:project|repo|repository|codebase)\b", _I)
 _OUTSIDE_THIS_PLACE = re.compile(r"\boutside\s+(?:of\s+)?(?:this|that)\s+(?:folder|directory)\b", _I)
+# the one-off test asks these of every rule-like sentence: searched only where their words are
+_GATED_DURABLE_SPAN = GatedPattern(_DURABLE_SPAN)
+_GATED_TIME_ONE_OFF = GatedPattern(_TIME_ONE_OFF)
+_GATED_OUTSIDE_THIS_PLACE = GatedPattern(_OUTSIDE_THIS_PLACE)
 
 MIN_CHARS = 6
 # Long sentences are pasted text, not preferences; the cap also keeps a memory small.
@@ -796,6 +801,9 @@ CUE = re.compile(
     r"asla|hiçbir|kesinlikle|bir\s+daha|bundan|artık",
     _I,
 )
+
+_GATED_CUE = GatedPattern(CUE)
+_SIGNAL_GATES = GateTable([signal.pattern for signal in SIGNALS])  # a sentence tries only the signals it may match
 
 
 @dataclass(frozen=True)
@@ -824,19 +832,31 @@ def classify(sentence: str) -> Classification | None:
     return None if found is None or found.named_one_off else found
 
 
+def of_a_rules_length(sentence: str) -> bool:
+    """False for a sentence :func:`examine` reads no further than its length: too short for a rule, or pasted text."""
+    text = sentence.replace("\u2019", "'")
+    return len(text) >= MIN_CHARS and len(text.encode("utf-8", "surrogatepass")) <= MAX_BYTES
+
+
 def examine(sentence: str) -> Classification | None:
     """Like :func:`classify`, but a named one-off comes back marked instead of dropped."""
-    text = sentence.replace("\u2019", "'")
-    if len(text) < MIN_CHARS or len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+    if not of_a_rules_length(sentence):
         return None
+    text = sentence.replace("\u2019", "'")
     if is_question(text):
         return None
     if "**" in text or "__" in text:
         text = _EMPHASIS.sub("", text)
     text = mask_quoted(_POLITE.sub("", text))
-    if not CUE.search(text):
+    lowered = text.lower() if text.isascii() else None  # what the gates read
+    if not _GATED_CUE.search(text, lowered):
         return None
-    hits = [signal for signal in SIGNALS if signal.pattern.search(text) and not _idiom(signal, text)]
+    may_match = _SIGNAL_GATES.open_to(lowered)
+    hits = [
+        signal
+        for signal, may in zip(SIGNALS, may_match, strict=True)
+        if may and signal.pattern.search(text) and not _idiom(signal, text)
+    ]
     if not hits or _is_one_off(text) or _about_the_task_at_hand(text, hits):
         return None
     if not _durable_enough(text, hits):
@@ -1081,13 +1101,15 @@ def is_one_off(text: str) -> bool:
 
 
 def _is_one_off(text: str) -> bool:
-    durable = _DURABLE_SPAN.search(text) is not None
-    if durable:
+    lowered = text.lower() if text.isascii() else None  # what the gates read
+    if _GATED_DURABLE_SPAN.search(text, lowered):
         return False
-    if _TIME_ONE_OFF.search(text):
+    if _GATED_TIME_ONE_OFF.search(text, lowered):
         return True
     # "anything outside this folder" bounds the agent's work, it points at no thing of the task (ADR 0151)
-    return _DEIXIS.search(_OUTSIDE_THIS_PLACE.sub(" ", _PROJECT_PHRASE.sub(" ", text))) is not None
+    cut = _PROJECT_PHRASE.sub(" ", text)
+    cut = _GATED_OUTSIDE_THIS_PLACE.sub(" ", cut, None if lowered is None else cut.lower())
+    return _DEIXIS.search(cut) is not None
 
 
 def _has_only_strong(hits: list[Signal], name: str) -> bool:

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import re
 
+from memory_review.extract.gates import GatedPattern
+
 # "From here on", "from here forward", "from this point on(wards)": the person's standing word, as "from now on" is
 # (held-out 405's "From here forward in this repo we will refer to …", ADR 0165); shared by the signal, the marker that
 # stands alone, and the next piece of work announced ("From here on, work on the frontend"). Only opening a clause or
@@ -171,11 +173,12 @@ _SAID_OF_THE_PROGRAM = re.compile(
     r"\b(?:should|must|shall|will|has\s+to|needs?\s+to)\s+(?:always|never)\b",
     _I,
 )
+_GATED_SAID_OF_THE_PROGRAM = GatedPattern(_SAID_OF_THE_PROGRAM)  # asked of every rule-like sentence
 
 
 def said_of_the_program(sentence: str) -> bool:
     """True when "should always / never" has one thing of the program as its subject: a spec, not a rule."""
-    return _SAID_OF_THE_PROGRAM.search(sentence) is not None
+    return _GATED_SAID_OF_THE_PROGRAM.found(sentence)
 
 
 def points_back(sentence: str) -> bool:
@@ -617,11 +620,12 @@ _SAID_BEFORE = re.compile(
     r"我(?:已经)?(?:说过|讲过|告诉过你)|跟你说过|告诉过你",
     _I,
 )
+_GATED_SAID_BEFORE = GatedPattern(_SAID_BEFORE)  # asked of every rule-like sentence
 
 
 def says_it_was_said_before(text: str) -> bool:
     """True when the person says they have given this instruction before ("I told you …", "as I said")."""
-    return _SAID_BEFORE.search(text) is not None
+    return _GATED_SAID_BEFORE.found(text)
 
 
 # Round 9 (ADR 0064). "Ensure that a search without `-e` parameter, we use the `best` preset": "we use" inside what the
