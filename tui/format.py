@@ -34,6 +34,8 @@ FLAG_MARKS: dict[str, str] = {
     "overrides": "O",
     "overridden-by": "X",
     "uncovers": "R",
+    "blank-padding": "P",
+    "look-alike": "L",
 }
 FLAG_WORDS: dict[str, str] = {
     "possible-prompt-injection": "the text tries to steer the agent (override, exfiltration link, "
@@ -51,6 +53,8 @@ FLAG_WORDS: dict[str, str] = {
     "injected (side by side below)",
     "uncovers": "this hides the user memory with the same id now: once applied, that one is injected again "
     "(side by side below)",
+    "blank-padding": "blank lines in a row push the rest of the note out of sight; the note keeps one",
+    "look-alike": "a word mixes Latin letters with look-alikes from another script (marked in the text as stored)",
 }
 PRIORITY_RANK = {"high": 0, "medium": 1, "low": 2}
 OP_STYLE = {"create": "green", "update": "yellow", "delete": "red", "consolidate": "magenta"}

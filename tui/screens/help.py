@@ -42,7 +42,8 @@ KEYMAP: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
                 "",
                 "flagged candidates (⚠ then I injection, S secret, H hidden characters, U untrusted "
                 "source, D discarded before, B stale base, C sync conflict, N near-duplicate, O hides a user "
-                "memory, X hidden by a project memory, R brings a user memory back) stay pending on enter",
+                "memory, X hidden by a project memory, R brings a user memory back, P blank padding, L look-alike "
+                "letters) stay pending on enter",
             ),
             ("A", "(shift+a) in that question: apply the flagged candidates too"),
         ),
