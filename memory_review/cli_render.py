@@ -704,3 +704,31 @@ def render_trust(result, args) -> str:
 def _foreign_row(f) -> str:
     flags = f"  ! {', '.join(f.flags)}" if f.flags else ""
     return f"{f.scope:<7} {f.memory.type:<11} {f.id}  — {f.memory.description}  [{f.source}]{flags}"
+
+
+def render_trust_versions(result, args) -> str:
+    """``trust``: what a person decides on, shown as it is injected (session 39's review F8). ``trust list``: each
+    waiting memory under its ``ID@VERSION``, with its note; ``trust apply``: its events, then each note it trusted.
+    Anything else as :func:`render_trust`."""
+    from memory_review.injection.render import render_frame
+    from memory_review.trust_review import Trusted, pinned
+
+    def note(memory: Memory) -> list[str]:
+        return [f"    {line}" for line in render_frame(memory).rstrip("\n").split("\n")]
+
+    if isinstance(result, Trusted):
+        lines = [render_trust(result.events, args)]
+        for memory, sha in result.versions:
+            lines += [f"trusted {memory.scope} {pinned(memory.id, sha)}, injected as:", *note(memory)]
+        return "\n".join(lines)
+    if args.remote or args.all or args.moved_from or args.action in ("apply", "discard") or not result:
+        return render_trust(result, args)
+    lines = []
+    for f in result:
+        flags = f"  ! {', '.join(f.flags)}" if f.flags else ""
+        lines += [f"{f.scope:<7} {f.memory.type:<11} {f.pinned}  [{f.source}]{flags}", *note(f.memory)]
+    count = f"{len(result)} memor{'y' if len(result) == 1 else 'ies'}"
+    return "\n".join(lines) + (
+        f"\n{count} not approved on this machine, so not injected: `memory-review trust apply ID@VERSION` trusts "
+        "the version shown (a bare ID: whatever version is current then), `discard ID` refuses it"
+    )

@@ -16,6 +16,7 @@ from memory_review.errors import ValidationError
 from memory_review.lazy import LazyModule
 
 if TYPE_CHECKING:
+    from memory_review.models import DurableScope
     from memory_review.workspace import Workspace
 
 out = LazyModule("memory_review.cli_render")
@@ -58,8 +59,8 @@ def _log(args, ws: Workspace):
 @command(
     "trust",
     help="memories no person on this machine approved (a cloned, copied or synced store): review, trust or refuse them",
-    example="memory-review trust apply conv-pnpm",
-    render="render_trust",
+    example="memory-review trust apply conv-pnpm@1f0c2d9e8a7b",
+    render="render_trust_versions",
     arguments=[
         arg(
             "action",
@@ -67,7 +68,12 @@ def _log(args, ws: Workspace):
             choices=["list", "apply", "discard"],
             help="list (default): memories no one here approved; apply: trust them; discard: never",
         ),
-        arg("ids", nargs="*", metavar="ID", help="memory id(s)"),
+        arg(
+            "ids",
+            nargs="*",
+            metavar="ID",
+            help="memory id(s); apply: ID@VERSION as `trust list` shows it trusts that version or nothing",
+        ),
         arg("--all", action="store_true", help="apply: every memory still waiting"),
         arg(
             "--remote",
@@ -93,7 +99,13 @@ def _trust(args, ws: Workspace):
     if action == "list":
         return ws.foreign(scope=args.scope)
     if action == "apply":
-        return ws.trust(args.ids, actor=current_actor(), scope=args.scope, everything=args.all, reason=args.reason)
+        from memory_review.trust_review import trusted_versions
+        from memory_review.workspace import DURABLE
+
+        events = ws.trust(args.ids, actor=current_actor(), scope=args.scope, everything=args.all, reason=args.reason)
+        # What was trusted, read back to be shown: a bare ID takes whatever version is current (F8, session 39).
+        scopes: list[DurableScope] = [args.scope] if args.scope else [s for s in DURABLE if ws.has_store(s)]
+        return trusted_versions(events, (m for s in scopes for m in ws.stored_memories(s)))
     return ws.refuse(args.ids, actor=current_actor(), scope=args.scope, reason=args.reason)
 
 

@@ -27,7 +27,7 @@ from typing import IO, NamedTuple
 
 from memory_review.errors import ConflictError, MemoryReviewError, NotFoundError, StorageError
 from memory_review.events import faults
-from memory_review.lean.gitwalk import _GIT_ENV, _walk_up
+from memory_review.lean.gitwalk import _GIT_ENV, _walk_up, check_repository
 
 ZERO = "0" * 40
 STALE_LOCK_SECONDS = 60.0
@@ -35,7 +35,10 @@ STALE_LOCK_SECONDS = 60.0
 NETWORK_TIMEOUT = 120.0
 """Seconds a fetch or push may take before it is killed (a hung remote must not hang us)."""
 
-_OPTIONS = ("-c", "gc.auto=0", "-c", "maintenance.auto=false", "-c", f"core.hooksPath={os.devnull}")
+_OPTIONS = (
+    *("-c", "gc.auto=0", "-c", "maintenance.auto=false", "-c", f"core.hooksPath={os.devnull}"),
+    *("-c", "core.fsmonitor=false"),  # a program a copied repository's config names: fetch would start it
+)
 _MESSAGES_IN_ENGLISH = {"LANGUAGE": "C", "LC_ALL": "C"}
 """What gitpython set for each git process: errors are recognised by their text ("cannot lock ref")."""
 _FALLBACK_NAME = "memory-review"
@@ -128,26 +131,35 @@ class LogEntry:
 class GitRepo:
     """A repository memory-review records history in and syncs through."""
 
-    def __init__(self, git_dir: Path) -> None:
+    def __init__(self, git_dir: Path, work_tree: Path | None = None) -> None:
         self.git_dir = git_dir
+        self.work_tree = work_tree
+        """The work tree it was opened at (None: bare): where git starts a remote's relative URL from."""
         self._identity: dict[str, Identity] = {}
         self._user: dict[str, str] | None = None
 
     @classmethod
     def open(cls, path: Path) -> GitRepo:
         """The repository at ``path`` exactly (a work tree root or a bare repository)."""
+        check_repository(path)  # a FIFO where git opens a file would hang every git process (session 39, F3)
         found = _git_dir_at(path)
         if found is not None:
-            return cls(found)
+            if not _common_dir_holds(found):  # a .git folder whose refs live in another repository
+                raise _not_its_own(path, found)
+            return cls(found, found.parent if found.name == ".git" else None)
         git = _git()  # a gitfile (worktree, submodule), git's environment variables: gitpython decides
         try:
             repo = git.Repo(path)
         except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
             raise NotFoundError("git repository", str(path)) from exc
         try:
-            return cls(Path(repo.git_dir))
+            git_dir, work_tree = Path(repo.git_dir), repo.working_tree_dir
         finally:
             repo.close()
+        dotgit = path / ".git"
+        if (dotgit.is_symlink() or dotgit.is_file()) and not _names_work_tree(git_dir, path):
+            raise _not_its_own(path, git_dir)
+        return cls(git_dir, Path(work_tree) if work_tree else None)
 
     @classmethod
     def init_bare(cls, path: Path) -> GitRepo:
@@ -402,12 +414,16 @@ class GitRepo:
                 blobs[path.removeprefix(f"{folder}/")] = parts[2]
         return blobs
 
-    def missing(self, shas: Sequence[str]) -> set[str]:
-        """Which of ``shas`` this repository does not hold."""
+    def object_types(self, shas: Sequence[str]) -> dict[str, str]:
+        """Each of ``shas`` this repository holds -> its type (``commit``, ``tag``, ``tree``, ``blob``).
+
+        Nothing is peeled: a ref that names a tag or a tree says so here, in one git process.
+        """
         if not shas:
-            return set()
+            return {}
         out = self._run("cat-file", "--batch-check", stdin="".join(f"{s}\n" for s in shas).encode())
-        return {line.split()[0] for line in out.decode().splitlines() if line.endswith(" missing")}
+        found = (line.split() for line in out.decode().splitlines())
+        return {parts[0]: parts[1] for parts in found if len(parts) == 3}
 
     def log(self, ref: str, limit: int) -> list[LogEntry]:
         """The newest ``limit`` commits reachable from ``ref`` (none if it does not exist)."""
@@ -468,10 +484,12 @@ class GitRepo:
             "--quiet",
             "--no-tags",
             "--no-write-fetch-head",
+            "--no-recurse-submodules",  # a forged replica's gitlink must not reach the project's submodules
             "--prune",
             remote,
             refspec,
             timeout=NETWORK_TIMEOUT,
+            cwd=self._remote_base(),
         )
 
     def push(self, remote: str, src: str, dst: str, *, expect: str | None) -> None:
@@ -479,7 +497,10 @@ class GitRepo:
         lease = f"--force-with-lease={dst}:{expect or ''}"
         try:
             self._run(
-                "push", "--quiet", "--no-verify", "--porcelain", lease, remote, f"{src}:{dst}", timeout=NETWORK_TIMEOUT
+                *("push", "--quiet", "--no-verify", "--no-recurse-submodules", "--porcelain", lease),
+                *(remote, f"{src}:{dst}"),
+                timeout=NETWORK_TIMEOUT,
+                cwd=self._remote_base(),
             )
         except StorageError as exc:
             if "stale info" in str(exc) or "rejected" in str(exc):
@@ -487,6 +508,12 @@ class GitRepo:
                     f"the remote's {dst} changed during sync: {exc}", hint="run `memory-review sync` again"
                 ) from exc
             raise
+
+    def _remote_base(self) -> Path:
+        """Where git resolves a remote's relative URL (``../team.git``) from, as plain ``git fetch`` does: the
+        work tree's top (a bare repository: itself). From ``.git`` it would name a folder *inside* the
+        clone, which a repository can commit, bare repository and hooks included."""
+        return self.work_tree or self.git_dir
 
     # --- rewriting our own refs (``memory-review forget``, docs/adr/0019) -----------------
 
@@ -552,7 +579,12 @@ class GitRepo:
         return {**os.environ, "GIT_DIR": str(self.git_dir), "GIT_TERMINAL_PROMPT": "0", **(env or {})}
 
     def _run(
-        self, *args: str, stdin: bytes | None = None, env: dict[str, str] | None = None, timeout: float | None = None
+        self,
+        *args: str,
+        stdin: bytes | None = None,
+        env: dict[str, str] | None = None,
+        timeout: float | None = None,
+        cwd: Path | None = None,
     ) -> bytes:
         import subprocess  # noqa: PLC0415 - not in every command's start-up
 
@@ -565,7 +597,7 @@ class GitRepo:
                 stdin=None if stdin is not None else subprocess.DEVNULL,
                 capture_output=True,
                 env=self._env({**_MESSAGES_IN_ENGLISH, **(env or {})}),
-                cwd=self.git_dir,
+                cwd=cwd or self.git_dir,
                 timeout=timeout,
                 check=False,
             )
@@ -594,6 +626,81 @@ def _git_dir_at(path: Path) -> Path | None:
         if (candidate / "HEAD").is_file() and (candidate / "objects").is_dir() and (candidate / "refs").is_dir():
             return Path(os.path.abspath(candidate))
     return None
+
+
+def _not_its_own(path: Path, git_dir: Path) -> NotFoundError:
+    return NotFoundError(
+        "git repository",
+        str(path),
+        hint=f"its .git leads to {git_dir}, which does not name this folder as its work tree "
+        "(not a linked worktree or a submodule of it): another repository's refs are not this folder's",
+    )
+
+
+def _names_work_tree(git_dir: Path, work_tree: Path) -> bool:
+    """Whether ``git_dir``, reached through ``work_tree``'s ``.git`` file (or link), records ``work_tree`` as
+    its own work tree the way git does (docs/adr/0013):
+
+    - a linked worktree's admin folder names it back (``gitdir``, written by ``git worktree add``);
+    - a submodule's git dir under ``.git/modules/`` (or one moved by ``absorbgitdirs``) names it in
+      ``core.worktree``.
+
+    Another repository's own ``.git`` records neither: a ``.git`` file an archive or a clone brought
+    (``gitdir: ../work/.git``) would otherwise have history written on that repository's refs, and sync
+    go through its remotes. A ``--separate-git-dir`` repository records neither either; setting its
+    ``core.worktree`` gives it history again.
+    """
+    if not _common_dir_holds(git_dir):
+        return False
+    here = work_tree.resolve()
+    back = _small_text(git_dir / "gitdir")
+    if back:
+        named = git_dir / back
+        if named.name == ".git" and named.parent.resolve() == here:
+            return True
+    worktree = _core_worktree(git_dir)
+    return worktree is not None and (git_dir / worktree).resolve() == here
+
+
+def _common_dir_holds(git_dir: Path) -> bool:
+    """Whether a git dir that shares another's refs (``commondir``: a linked worktree's admin folder) lies in
+    that repository's ``worktrees/``, where ``git worktree add`` makes it. One anywhere else (an archive can
+    carry one, back-link and all) would have our refs written in the repository it names."""
+    if not os.path.lexists(git_dir / "commondir"):
+        return True  # refs live in the git dir itself
+    shared = _small_text(git_dir / "commondir")
+    if not shared or git_dir.parent.name != "worktrees":
+        return False
+    return (git_dir / shared).resolve() == git_dir.parent.parent.resolve()
+
+
+def _small_text(path: Path) -> str | None:
+    """A one-line file git keeps in a git dir, read without following a link or blocking (None: unreadable)."""
+    from memory_review.events.safe_fs import read_file_or  # noqa: PLC0415 - only a .git file needs it
+
+    try:
+        data = read_file_or(path, 4096)
+    except OSError:
+        return None
+    return data.decode("utf-8", "surrogateescape").strip() if data else None
+
+
+def _core_worktree(git_dir: Path) -> str | None:
+    """``core.worktree`` of the config in ``git_dir``, parsed by git from bytes read here (nothing is followed:
+    not a link, not a FIFO, not an include)."""
+    from memory_review.events.safe_fs import read_file_or  # noqa: PLC0415 - see _small_text
+
+    try:
+        config = read_file_or(git_dir / "config", 1 << 20)
+    except OSError:
+        return None
+    if not config:
+        return None
+    try:
+        out = GitRepo(git_dir)._run("config", "--file", "-", "--get", "core.worktree", stdin=config)
+    except StorageError:
+        return None  # not set (git config's exit status 1), or not a config git can read
+    return out.decode("utf-8", "surrogateescape").strip() or None
 
 
 def _batch(out: bytes) -> Iterator[tuple[str, tuple[str, bytes]]]:

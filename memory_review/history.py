@@ -26,7 +26,7 @@ from pathlib import Path
 import orjson
 
 from memory_review import gitrepo
-from memory_review.errors import MemoryReviewError, StorageError
+from memory_review.errors import MemoryReviewError, NotFoundError, StorageError
 from memory_review.events import Event, utc_timestamp
 from memory_review.gitrepo import GitRepo, LogEntry, RefTip
 from memory_review.history_tree import LocalLog, Position, TreeBuilder
@@ -195,7 +195,10 @@ def _project_repo(root: Path) -> GitRepo | None:
     top = gitrepo.toplevel(root)
     if top is None or top.resolve() != root.resolve():
         return None  # not a repository, or a sub-folder of one: its ref would clash with the top's
-    return GitRepo.open(top)
+    try:
+        return GitRepo.open(top)
+    except NotFoundError:
+        return None  # a .git file naming another repository's git dir: its refs are that one's
 
 
 def _position(tip: RefTip | None) -> Position | None:
@@ -219,8 +222,10 @@ def _merged_commits(repo: GitRepo, events: list[Event]) -> list[str]:
             remotes = event.sync.get("remotes") or {}
             wanted += [sha for sha in remotes.values() if isinstance(sha, str) and COMMIT_RE.fullmatch(sha)]
     wanted = list(dict.fromkeys(wanted))
-    missing = repo.missing(wanted)
-    return [sha for sha in wanted if sha not in missing]
+    # Only commits can be parents: a tag or tree a forged replica ref named (and an older sync
+    # recorded before replica tips were checked) is left out, or every later commit would fail.
+    kinds = repo.object_types(wanted)
+    return [sha for sha in wanted if kinds.get(sha) == "commit"]
 
 
 def git_date(ts: str | None) -> str:

@@ -114,7 +114,10 @@ def ready(history: History, remote: str) -> str | None:
     repo = history.repo()
     if repo is None:
         if history.store.scope == "project":
-            return "the project root is not the top level of a git repository"
+            return (
+                "the project root is not the top level of a git repository (or its .git file names "
+                "another repository's git directory)"
+            )
         path = history.store.root / USER_REPO_DIR
         return (
             f"the user store has no git repository yet ({path}; made on its first change, or by "
@@ -278,6 +281,12 @@ def _check_own(repo: GitRepo, own: str | None, local: LogLines, where: str) -> N
     """Our replica ref on the remote must hold an older state of this very log, or someone else wrote it."""
     if own is None:
         return
+    kind = repo.object_types([own]).get(own)
+    if kind != "commit":  # git would peel a tag to its commit: not what we publish
+        raise ConflictError(
+            f"{where} names a {kind or 'missing object'}, not a commit: this store never wrote it",
+            hint="delete that ref on the remote and sync again",
+        )
     recorded = _published_position(repo, own, where)
     seq = recorded[0] if recorded else -1
     ours = GENESIS if seq == 0 else (local[seq - 1][1] if 0 < seq <= len(local) else None)

@@ -18,6 +18,13 @@ every replica's: one head is a fast-forward; several whose changes since their c
 base agree become a deterministic merge version (same id and content on every clone);
 otherwise it is a conflict for a person to resolve. No rule depends on clocks or on
 the order replicas are read in, so every clone reaches the same result.
+
+A replica's graph is untrusted input, and reading it must cost time linear in its size
+(ADR 0170, decision 4): one memory's merge walks the versions its heads descend from once,
+however many heads and shared versions there are (:meth:`Graph.holders`); a graph whose
+versions descend from each other in a cycle, which only forging makes, leaves that memory
+waiting; and the "keep mine" discards of one log may walk :data:`MAX_DISCARD_WALK` versions
+in all, past which the log is refused (an honest discard walks one memory's few versions).
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ from typing import Any, Literal
 import orjson
 from pydantic import ValidationError as PydanticValidationError
 
-from memory_review.errors import ValidationError
+from memory_review.errors import IntegrityError, ValidationError
 from memory_review.events import RESTORED, Event
 from memory_review.models import Strict
 
@@ -40,6 +47,10 @@ ABSENT = "absent"
 """The key of a version in which the memory does not exist."""
 AUTHORING = frozenset({"candidate.applied", "memory.reverted", "memory.deleted"})
 RECORD_TYPES = frozenset({"candidate.created", "candidate.edited", RESTORED})
+MAX_DISCARD_WALK = 2_000_000
+"""Versions the discards of one log may walk in all, checking whether ours has seen theirs (about a second).
+
+A forged log declaring a long chain and many discards of conflicts on it would otherwise cost their product."""
 
 
 # --- the ``sync`` object of a ``sync.merged`` event (a stored boundary: strict) ------------------
@@ -169,6 +180,7 @@ def know(lines: Iterable[tuple[Event, str]]) -> Knowledge:
     """Fold a log (each event with its line hash) into the graph it implies."""
     known = Knowledge()
     closing: set[str] = set()
+    walk = _Walk()
     flags: dict[str, tuple[str, ...]] = {}  # candidate -> the flags of its latest record
     for event, line in lines:
         if event.type == "sync.merged":
@@ -176,7 +188,7 @@ def know(lines: Iterable[tuple[Event, str]]) -> Knowledge:
         elif event.type in AUTHORING:
             _fold_authored(known, event, line, flags)
         elif event.type == "candidate.discarded" and event.candidate in known.conflicts:
-            _fold_discard(known, event.candidate, line, closing)
+            _fold_discard(known, event.candidate, line, closing, walk)
         elif event.type in RECORD_TYPES and event.candidate and event.record:
             flags[event.candidate] = _flags_of(event.record)
     return known
@@ -214,17 +226,45 @@ def _fold_sync(known: Knowledge, event: Event, closing: set[str]) -> None:
     closing.update(record.closed)
 
 
-def _fold_discard(known: Knowledge, candidate: str, line: str, closing: set[str]) -> None:
+@dataclass
+class _Walk:
+    """What the discards of one log have walked so far (see :data:`MAX_DISCARD_WALK`)."""
+
+    versions: int = 0
+
+    def has_seen(self, nodes: dict[str, Node], vid: str, ancestor: str) -> bool:
+        """Whether ``vid`` is ``ancestor`` or descends from it, in one memory's ``nodes``."""
+        seen, stack = {vid}, [vid]
+        while stack:
+            item = stack.pop()
+            if item == ancestor:
+                return True
+            self.versions += 1
+            if self.versions > MAX_DISCARD_WALK:
+                raise IntegrityError(
+                    f"its discards walk more than {MAX_DISCARD_WALK:,} versions of its graph: "
+                    "a forged log (an honest one walks a memory's few versions per discard); not read"
+                )
+            node = nodes.get(item)
+            for parent in node.parents if node else ():
+                if parent not in seen:
+                    seen.add(parent)
+                    stack.append(parent)
+        return False
+
+
+def _fold_discard(known: Knowledge, candidate: str, line: str, closing: set[str], walk: _Walk) -> None:
     conflict = known.conflicts.pop(candidate)
     if candidate in closing:
         closing.discard(candidate)
         return
     memory, current = conflict.memory, known.head(conflict.memory)
-    graph = Graph([known])
-    if graph.descends(memory, current, conflict.theirs):
+    nodes = known.nodes.get(memory, {})  # this log's own graph, read in place (a copy per discard was quadratic)
+    if walk.has_seen(nodes, current, conflict.theirs):
         return
     # "Keep mine": a version with our content that has seen theirs, so the other side adopts it.
-    ours = graph.key(memory, current) or content_key(known.records.get(memory))
+    mine = nodes.get(current)
+    ours = (mine.key if mine else None) or content_key(known.records.get(memory))
     known.add(memory, line, Node((current, conflict.theirs), ours))
     known.move(memory, line, known.records.get(memory))
 
@@ -267,12 +307,75 @@ class Graph:
         """Whether ``vid`` is ``ancestor`` or has it in its lineage."""
         return ancestor in self.lineage(memory, vid)
 
+    def holders(self, memory: str, heads: Sequence[str]) -> dict[str, int] | None:
+        """Every version in the lineage of one of ``heads`` -> which heads hold it (bit ``i``: ``heads[i]``).
+
+        One pass over the versions the heads descend from, children before parents, so the cost is
+        linear in those versions and their parent links however many heads there are (a replica's
+        graph is untrusted input: ADR 0170). None when those versions hold a cycle, which only a forged
+        graph can (a version names earlier log lines as its parents, a merge version hashes its parents).
+        """
+        order = self._children_first(memory, heads)
+        if order is None:
+            return None
+        held: dict[str, int] = {}
+        for bit, head in enumerate(heads):
+            held[head] = held.get(head, 0) | 1 << bit
+        for vid in order:
+            mask = held.get(vid, 0)
+            for parent in self._parents(memory, vid):
+                held[parent] = held.get(parent, 0) | mask
+        return held
+
+    def _parents(self, memory: str, vid: str) -> tuple[str, ...]:
+        node = self.node(memory, vid)
+        return tuple(dict.fromkeys(node.parents)) if node else ()
+
+    def _children_first(self, memory: str, heads: Sequence[str]) -> list[str] | None:
+        """The versions the heads descend from, each after every one of them naming it as a parent
+        (Kahn's order); None if a cycle leaves some unordered."""
+        children: dict[str, int] = {}
+        seen, stack = set(heads), list(dict.fromkeys(heads))
+        while stack:
+            for parent in self._parents(memory, stack.pop()):
+                children[parent] = children.get(parent, 0) + 1
+                if parent not in seen:
+                    seen.add(parent)
+                    stack.append(parent)
+        ready = [vid for vid in seen if not children.get(vid)]
+        order = []
+        while ready:
+            vid = ready.pop()
+            order.append(vid)
+            for parent in self._parents(memory, vid):
+                children[parent] -= 1
+                if not children[parent]:
+                    ready.append(parent)
+        return order if len(order) == len(seen) else None
+
+    def tips(self, memory: str, heads: Sequence[str]) -> list[str] | None:
+        """The ``heads`` no other head descends from, in their order (None: their graph has a cycle)."""
+        heads = list(dict.fromkeys(heads))
+        held = self.holders(memory, heads)
+        if held is None:
+            return None
+        return [head for bit, head in enumerate(heads) if held[head] == 1 << bit]
+
     def base_key(self, memory: str, heads: Sequence[str]) -> str | None:
-        """The key of the heads' nearest common versions, if they all say the same (else None)."""
-        lineages = [self.lineage(memory, h) for h in heads]
-        common = set.intersection(*lineages)
-        nearest = [c for c in common if not any(c != d and c in self.lineage(memory, d) for d in common)]
-        keys = {self.key(memory, c) for c in nearest}
+        """The key of the heads' nearest common versions, if they all say the same (else None).
+
+        The common versions are those every head holds; the nearest are the ones no other common
+        version names as a parent (the common set holds every ancestor of its members, so that is
+        the same as "no other common version descends from it"), found in one pass.
+        """
+        heads = list(dict.fromkeys(heads))
+        held = self.holders(memory, heads)
+        if held is None or not heads:
+            return None
+        every = (1 << len(heads)) - 1
+        common = {vid for vid, mask in held.items() if mask == every}
+        below = {parent for vid in common for parent in self._parents(memory, vid) if parent != vid}
+        keys = {self.key(memory, vid) for vid in common - below}
         return keys.pop() if len(keys) == 1 else None
 
 
@@ -302,8 +405,9 @@ def merge_memory(memory: str, graph: Graph, ours: Head, theirs: Sequence[Head]) 
     heads = {ours.id: ours}
     for head in sorted(theirs, key=lambda h: (h.id, h.origin)):
         heads.setdefault(head.id, head)
-    ids = sorted(heads)
-    tips = [i for i in ids if not any(j != i and graph.descends(memory, j, i) for j in ids)]
+    tips = graph.tips(memory, sorted(heads))
+    if not tips:  # a forged graph whose versions descend from each other in a cycle: nothing is taken
+        return Outcome("waiting")
     if tips == [ours.id]:
         return Outcome("keep")
     if len(tips) == 1:

@@ -146,10 +146,14 @@ def load_replicas(
     ``name_of(origin)`` names the replica's ref on the remote, for the messages.
     """
     replicas, skipped = [], []
+    kinds = repo.object_types(list(tips.values()))
     for ref, commit in sorted(tips.items()):
         origin = ref[len(prefix) :]
         if not ORIGIN_RE.fullmatch(origin):
             skipped.append(f"{origin}: not a replica id")
+            continue
+        if kinds.get(commit) != "commit":  # a tag or a tree would be recorded, then refused as a parent
+            skipped.append(f"{origin}: {name_of(origin)} names a {kinds.get(commit, 'missing object')}, not a commit")
             continue
         try:
             known = _replica_knowledge(repo, commit, f"replica {origin}", name_of(origin))

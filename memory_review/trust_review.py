@@ -9,6 +9,12 @@ replica's records) still holds them — and where it came from.
 The decisions are pure: each returns the plan of one event a person makes
 (``memory.trusted``, ``memory.refused``, ``trust.remote``); the workspace commits it,
 and its commit records the decision in the trust ledger before the commit point.
+
+A decision is per version (ADR 0021): ``trust list`` names each one ``ID@VERSION`` (the first
+:data:`VERSION_CHARS` of its sha256), and ``trust apply ID@VERSION`` trusts that version or nothing —
+checked under the store's lock, so a ``git pull`` or a ``sync`` between the look and the decision
+cannot swap the text (session 39's review F8). A bare ``ID`` trusts the current version, and the
+command prints the note it trusted.
 """
 
 from __future__ import annotations
@@ -17,12 +23,19 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from memory_review.errors import ValidationError
+from memory_review.errors import ConflictError, ValidationError
 from memory_review.events import Event, EventDraft, EventType
 from memory_review.models import DurableScope, Memory, MemoryType, Strict
 from memory_review.reviewed import ReviewedRecords
 from memory_review.rules import Plan
-from memory_review.safety import FLAG_HIDDEN_UNICODE, FLAG_INJECTION, FLAG_SECRET, scan
+from memory_review.safety import (
+    FLAG_BLANK_PADDING,
+    FLAG_HIDDEN_UNICODE,
+    FLAG_INJECTION,
+    FLAG_LOOK_ALIKE,
+    FLAG_SECRET,
+    scan,
+)
 from memory_review.store import Store, log_errors
 from memory_review.store_view import StoreView
 from memory_review.trust import GRANTING_TYPES, Ledger
@@ -31,7 +44,9 @@ FROM_STORE = "store"
 """Came with the store itself (a clone, a copy, a pull of a committed store, or a store from before trust records)."""
 FROM_SYNC = "sync"
 """Arrived from teammates through ``memory-review sync``."""
-HELD_FLAGS = frozenset({FLAG_INJECTION, FLAG_SECRET, FLAG_HIDDEN_UNICODE})
+HELD_FLAGS = frozenset({FLAG_INJECTION, FLAG_SECRET, FLAG_HIDDEN_UNICODE, FLAG_BLANK_PADDING, FLAG_LOOK_ALIKE})
+VERSION_CHARS = 12
+"""How much of a version's sha256 ``trust list`` shows and ``trust apply ID@VERSION`` takes (the whole hash too)."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +68,11 @@ class ForeignMemory:
     @property
     def id(self) -> str:
         return self.memory.id
+
+    @property
+    def pinned(self) -> str:
+        """``ID@VERSION``: the name ``trust apply`` takes for exactly this version."""
+        return pinned(self.memory.id, self.sha256)
 
     def document(self) -> ForeignDocument:
         """What ``trust --json`` prints for it (``cli_render.to_json``)."""
@@ -99,9 +119,26 @@ def undecided(view: StoreView, ledger: Ledger) -> dict[str, str]:
 
 
 def untrusted(view: StoreView, ledger: Ledger) -> dict[str, str]:
-    """The memories not trusted here (undecided or refused): id -> sha256."""
+    """The memories not trusted here (undecided or refused): id -> sha256, each named by its ``ID@VERSION`` (short
+    and whole) too, so a decision can name the version the person saw; an older version's name is not here."""
     pairs = ((memory_id, view.sha256(memory_id)) for memory_id in view.ids())
-    return {memory_id: sha for memory_id, sha in pairs if sha and not ledger.keeps(sha, view.head.seq)}
+    found = {memory_id: sha for memory_id, sha in pairs if sha and not ledger.keeps(sha, view.head.seq)}
+    return found | {f"{m}@{version}": sha for m, sha in found.items() for version in (version_of(sha), sha)}
+
+
+def version_of(sha256: str) -> str:
+    """The short version id ``trust list`` shows for a memory version."""
+    return sha256[:VERSION_CHARS]
+
+
+def pinned(memory_id: str, sha256: str) -> str:
+    """``ID@VERSION`` for one memory version (a memory id never holds an ``@``: ids are slugs)."""
+    return f"{memory_id}@{version_of(sha256)}"
+
+
+def _memory_of(name: str) -> str:
+    """The memory id an ``ID`` or ``ID@VERSION`` name stands for."""
+    return name.partition("@")[0]
 
 
 def foreign_memories(store: Store, view: StoreView, ledger: Ledger) -> list[ForeignMemory]:
@@ -193,8 +230,39 @@ def _dicts(value: Any) -> Iterator[dict[str, Any]]:
 # --- the decisions (pure) ----------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Trusted:
+    """``trust apply``: the events that record it (its JSON, as before), and each version it trusted beside the
+    memory it is, so the person reads what will be injected (a bare ``ID`` takes whatever version is current)."""
+
+    events: list[Event]
+    versions: list[tuple[Memory, str]]
+    """(memory, sha256) for each trusted version the store still holds."""
+
+    def document(self) -> list[Event]:
+        return self.events
+
+
+def trusted_versions(events: Iterable[Event], held: Iterable[Memory]) -> Trusted:
+    """The versions ``events`` trusted, matched by their hash among the memories the stores ``held`` now."""
+    from memory_review.record_io import memory_sha256  # on use: only `trust apply` shows them
+
+    events = list(events)
+    entries = [
+        entry
+        for event in events
+        if event.type == "memory.trusted" and event.trust
+        for entry in event.trust.get("memories", ())
+    ]
+    named, wanted = {e.get("memory") for e in entries}, {e.get("sha256") for e in entries}
+    found = ((memory, memory_sha256(memory)) for memory in held if memory.id in named)
+    return Trusted(events, [(memory, sha) for memory, sha in found if sha in wanted])
+
+
 def _entries(chosen: dict[str, str]) -> list[dict[str, str]]:
-    return [{"memory": memory_id, "sha256": sha} for memory_id, sha in sorted(chosen.items())]
+    """One entry per memory, however it was named (``ID``, ``ID@VERSION``: the same current version)."""
+    by_memory = {_memory_of(name): sha for name, sha in chosen.items()}
+    return [{"memory": memory_id, "sha256": sha} for memory_id, sha in sorted(by_memory.items())]
 
 
 def trust_plan(chosen: dict[str, str], *, actor: str, reason: str | None = None) -> Plan:
@@ -239,13 +307,27 @@ def moved_plan(view: StoreView, here: Ledger, old: Ledger, *, actor: str, reason
 
 
 def check_named(known: set[str], memory_ids: Iterable[str], *, scope: DurableScope | None) -> None:
-    """A usage error naming every id that is not a memory waiting for this decision."""
+    """A usage error naming every id that is not a memory waiting for this decision; a conflict naming every
+    ``ID@VERSION`` whose memory waits in another version than the one named (it changed since it was listed)."""
     missing = [memory_id for memory_id in dict.fromkeys(memory_ids) if memory_id not in known]
+    changed = [name for name in missing if "@" in name and _memory_of(name) in known]
+    if changed:
+        now = "; ".join(f"{name} is now {', '.join(_current_versions(known, _memory_of(name)))}" for name in changed)
+        raise ConflictError(
+            f"not the version waiting now: {now}; nothing was trusted",
+            memory_id=_memory_of(changed[0]),
+            hint="read the new text with `memory-review trust list`, then trust the version it shows",
+        )
     if missing:
         where = f" in the {scope} store" if scope else ""
         raise ValidationError(
             f"not a memory waiting for trust{where}: {', '.join(missing)} (see `memory-review trust list`)", field="id"
         )
+
+
+def _current_versions(known: set[str], memory_id: str) -> list[str]:
+    short = len(memory_id) + 1 + VERSION_CHARS
+    return sorted(name for name in known if name.startswith(f"{memory_id}@") and len(name) == short)
 
 
 # --- migration and remotes ---------------------------------------------------------------------

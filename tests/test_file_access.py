@@ -45,7 +45,6 @@ ALLOWLIST: dict[tuple[str, str], tuple[int, str]] = {
         1,
         "/proc/self/fd/N: the hook's own stdout, as a non-blocking description of its own",
     ),
-    ("memory_review/lean/gitwalk.py", "open"): (2, "the repository's own .git/HEAD and .git/config"),
     ("memory_review/lean/hook.py", "open"): (2, "/dev/null for a stdin or stdout the agent closed (session 37)"),
     ("memory_review/lean/logtail.py", "os.open"): (
         1,

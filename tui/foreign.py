@@ -73,11 +73,12 @@ def _split(states: Sequence[CandidateState]) -> tuple[list[ForeignState], list[C
 
 
 def decide_apply(states: Sequence[CandidateState], *, actor: str) -> Operation:
-    """``a`` on the queue: apply the candidates, trust the foreign memories."""
+    """``a`` on the queue: apply the candidates, trust the foreign memories — each the version its row shows
+    (``ID@SHA256``): one that changed since the queue was read is trusted in no version (session 39, F8)."""
     return _route(
         states,
         lambda cs: apply_op(cs, actor=actor),
-        lambda ws, ids, scope: ws.trust(ids, actor=actor, scope=scope),
+        lambda ws, shown, scope: ws.trust([f"{f.id}@{f.sha256}" for f in shown], actor=actor, scope=scope),
         "trusted",
     )
 
@@ -88,7 +89,7 @@ def decide_discard(states: Sequence[CandidateState], *, actor: str, reason: str 
     return _route(
         states,
         lambda cs: discard_op(cs, actor=actor, reason=reason),
-        lambda ws, ids, scope: ws.refuse(ids, actor=actor, scope=scope, reason=why),
+        lambda ws, shown, scope: ws.refuse([f.id for f in shown], actor=actor, scope=scope, reason=why),
         "refused",
     )
 
@@ -96,7 +97,7 @@ def decide_discard(states: Sequence[CandidateState], *, actor: str, reason: str 
 def _route(
     states: Sequence[CandidateState],
     candidate_op: Callable[[list[Candidate]], Operation],
-    decide: Callable[[Workspace, list[str], DurableScope], object],
+    decide: Callable[[Workspace, list[ForeignMemory], DurableScope], object],
     verb: str,
 ) -> Operation:
     foreign, candidates = _split(states)
@@ -107,9 +108,9 @@ def _route(
     def run(ws: Workspace) -> Outcome:
         done = first.run(ws).message + "; " if first else ""
         for scope in DURABLE:
-            ids = [s.foreign.id for s in foreign if s.foreign.scope == scope]
-            if ids:
-                decide(ws, ids, scope)
+            shown = [s.foreign for s in foreign if s.foreign.scope == scope]
+            if shown:
+                decide(ws, shown, scope)
         return Outcome(f"{done}{verb} {len(foreign)} foreign memor{'y' if len(foreign) == 1 else 'ies'}")
 
     return Operation(f"{verb} {len(foreign)} foreign", run)

@@ -13,6 +13,7 @@ import stat
 from pathlib import Path
 
 _NO_FOLLOW = os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+_AS_GIT = os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)  # git's own files: read as git reads them, never waited on
 
 
 class Fallback(Exception):  # noqa: N818 — a signal, not an error: "let the full path answer this"
@@ -25,24 +26,28 @@ def store_key(store_root: Path) -> tuple[str, str]:
     return real, hashlib.sha256(os.fsencode(real)).hexdigest()[:32]
 
 
-def open_regular(path: Path, flags: int = os.O_RDONLY) -> int | None:
-    """An fd on the regular file ``path`` (one name only); None if it is absent; Fallback for anything else."""
+def open_regular(path: Path, flags: int = os.O_RDONLY, *, git_file: bool = False) -> int | None:
+    """An fd on the regular file ``path`` (one name only); None if it is absent; Fallback for anything else.
+
+    ``git_file``: a file of a repository's git dir, which git reads through a link and whatever its number of
+    names; still never a FIFO or a device (session 39's review F3)."""
     try:
-        fd = os.open(path, flags | _NO_FOLLOW)
+        fd = os.open(path, flags | (_AS_GIT if git_file else _NO_FOLLOW))
     except FileNotFoundError:
         return None
     except OSError as exc:
         raise Fallback(f"cannot open {path}: {exc}") from exc
     info = os.fstat(fd)
-    if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
+    if not stat.S_ISREG(info.st_mode) or (info.st_nlink != 1 and not git_file):
         os.close(fd)
         raise Fallback(f"{path} is not a plain file")
     return fd
 
 
-def read_regular(path: Path, limit: int) -> bytes | None:
-    """The bytes of the regular file ``path`` (None if absent); Fallback past ``limit`` bytes."""
-    fd = open_regular(path)
+def read_regular(path: Path, limit: int, *, git_file: bool = False) -> bytes | None:
+    """The bytes of the regular file ``path`` (None if absent); Fallback past ``limit`` bytes (``git_file``: as
+    :func:`open_regular`)."""
+    fd = open_regular(path, git_file=git_file)
     if fd is None:
         return None
     try:

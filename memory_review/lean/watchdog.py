@@ -21,6 +21,8 @@ F_GETPIPE_SZ, F_SETPIPE_SZ = 1032, 1031  # Linux's fcntl commands (the fcntl mod
 # The FIONREAD ioctl's number where termios (0.7 ms to import, on every prompt) is not needed to know it
 _FIONREAD = {"x86_64": 0x541B, "i686": 0x541B, "aarch64": 0x541B, "armv7l": 0x541B, "riscv64": 0x541B}
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096  # a pipe's slot
+EXPIRY_GRACE = 1.0
+"""Seconds the expiry's own step (logging that the hook stopped) may take before the process ends without it."""
 
 
 def deadline_seconds(default: float) -> float:
@@ -73,10 +75,21 @@ class Watchdog:
             if self._done:
                 return
             self._done = True
-            try:
-                on_expiry()
-            finally:
-                os._exit(0)  # the main thread may be blocked in I/O; the commit path is crash-safe
+            # The expiry's step can block on what blocked the hook (a FIFO in the project's .git: session 39's
+            # review F3), so it runs on a thread of its own for a bounded time; the process ends either way.
+            step = threading.Thread(target=_best_effort, args=(on_expiry,), daemon=True)
+            step.start()
+            step.join(EXPIRY_GRACE)
+            os._exit(0)  # the main thread may be blocked in I/O; the commit path is crash-safe
+
+
+def _best_effort(step: Callable[[], None]) -> None:
+    """Run the expiry's step; the process ends right after, so a failure has no one to tell (it was dropped by
+    ``os._exit`` before, too) and must not reach stderr as a thread's traceback."""
+    try:
+        step()
+    except Exception:  # noqa: BLE001, S110 — see the docstring: the process is ending
+        pass
 
 
 def write_by(fd: int, data: bytes, expires_at: float) -> None:
