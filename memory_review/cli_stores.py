@@ -74,7 +74,12 @@ def _log(args, ws: Workspace):
             metavar="ID",
             help="memory id(s); apply: ID@VERSION as `trust list` shows it trusts that version or nothing",
         ),
-        arg("--all", action="store_true", help="apply: every memory still waiting"),
+        arg(
+            "--all",
+            action="store_true",
+            help="apply: every memory still waiting that no flag holds (a flagged one, one that would hide a "
+            "memory of the other store, and one an unreviewed apply wrote must be named)",
+        ),
         arg(
             "--remote",
             metavar="NAME",

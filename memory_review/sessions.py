@@ -80,6 +80,15 @@ def sha256_of(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def note_sha256(memory: Memory) -> str:
+    """The identity of one version of a session note: the sha256 of its record as a session file holds it.
+
+    Not :func:`memory_review.record_io.memory_sha256`: rendering a memory file refuses what no memory file
+    may hold, and a note a cloned store brought is only to be left out, never to stop the session's context.
+    """
+    return sha256_of(orjson.dumps(memory_to_json(memory), option=orjson.OPT_SORT_KEYS))
+
+
 class SessionFiles:
     """The ``sessions/`` folder of a project store."""
 

@@ -29,6 +29,17 @@ repository's to rewrite; the anchor is not. A log that no longer extends the anc
 rewritten (or rolled back) by someone else: ``verify`` says so, and the gate serves nothing of that
 store until a person looks (``verify --repair`` anchors the log as it now is).
 
+Beside it too, ``<key>.notes`` records the session notes this machine's agents wrote to the store, by
+session (the last :data:`MAX_NOTED_SESSIONS`), each note's sha256 as its commit wrote it::
+
+    {"v": 1, "store": "/real/path/.memory-review", "sessions": [["<session id>", {"<memory id>": "<sha256>"}], ...]}
+
+A session note is written with no review (ADR 0021: the session's own scratch notes), but a cloned or
+copied store can carry ``session.written`` events for any session id: those are the repository's text.
+So a note is served only if this machine recorded its current version (:meth:`TrustRecords.session_notes`).
+It is read only when a session has notes; the per-prompt path never reads it (a session with notes
+takes the full path), so it stays out of the ledger that path parses on every prompt.
+
 This module is on the per-prompt path (ADR 0013): reading a ledger or an anchor is one
 ``events.safe_fs`` read (no link followed, no FIFO wait) and one ``orjson.loads``; nothing else. What a
 ledger and an anchor decide — which versions are served, which are foreign, whether a log extends its
@@ -53,7 +64,8 @@ from memory_review.events.durable import atomic_replace, remove_temp_files
 from memory_review.events.safe_fs import UnsafeFile, read_file
 from memory_review.lean import trust as gate_rules
 from memory_review.lean.files import store_key  # noqa: F401 (one key, shared with the per-prompt path)
-from memory_review.models import DurableScope
+from memory_review.limits import MAX_SESSION_MEMORIES
+from memory_review.models import DurableScope, Memory
 
 if TYPE_CHECKING:
     from memory_review.rules import Plan
@@ -67,6 +79,12 @@ MAX_ANCHOR_BYTES = gate_rules.MAX_ANCHOR_BYTES
 LEDGER_VERSION = gate_rules.LEDGER_VERSION
 MAX_LEDGER_BYTES = gate_rules.MAX_LEDGER_BYTES  # 10,000 memories with a long history of versions fit in ~2 MB
 SHA256_RE = gate_rules.SHA256_RE
+NOTES_SUFFIX = ".notes"
+"""The session notes this machine wrote to a store, beside its ledger (not ``.json``: it is no ledger)."""
+MAX_NOTED_SESSIONS = 64
+"""Sessions whose notes are remembered per store: an older session's notes are no longer served."""
+MAX_NOTES_BYTES = 2 * 1024 * 1024
+"""64 sessions of 100 notes, each a memory id (at most 64 characters) and a sha256, are under 1 MB."""
 GRANTING_TYPES = frozenset({"candidate.applied", "memory.reverted"})
 """A person's decisions whose new memory versions are trusted as they are committed."""
 
@@ -114,6 +132,41 @@ class Ledger:
         if self.revoked:
             data["revoked"] = self.revoked
         return orjson.dumps(data, option=orjson.OPT_SORT_KEYS) + b"\n"
+
+
+@dataclass
+class SessionNotes:
+    """The session notes this machine's agents wrote to one store: the only notes of it that are served."""
+
+    path: Path
+    store: str
+    sessions: dict[str, dict[str, str]] = field(default_factory=dict)
+    """session id -> memory id -> sha256 of the note as this machine wrote it; the oldest session first,
+    and in each the oldest note first (the order is what :meth:`note` trims by)."""
+
+    def keeps(self, session_id: str, note: Memory) -> bool:
+        """Whether this machine wrote this version of the session's note (only a recorded id is hashed)."""
+        from memory_review.sessions import note_sha256
+
+        recorded = self.sessions.get(session_id, {}).get(note.id)
+        return recorded is not None and recorded == note_sha256(note)
+
+    def note(self, written: Mapping[str, Mapping[str, str | None]]) -> None:
+        """Add what a commit writes (session -> memory id -> sha256, None: removed), newest last, within bounds."""
+        for session_id, notes in written.items():
+            kept = self.sessions.pop(session_id, {})
+            for memory_id, sha in notes.items():
+                kept.pop(memory_id, None)
+                if sha is not None:
+                    kept[memory_id] = sha
+            self.sessions[session_id] = dict(list(kept.items())[-MAX_SESSION_MEMORIES:])
+        for stale in list(self.sessions)[:-MAX_NOTED_SESSIONS]:
+            del self.sessions[stale]
+
+    def to_bytes(self) -> bytes:
+        # Not OPT_SORT_KEYS: the order of the sessions and of each one's notes is their age.
+        sessions = [[session_id, notes] for session_id, notes in self.sessions.items()]
+        return orjson.dumps({"v": LEDGER_VERSION, "store": self.store, "sessions": sessions}) + b"\n"
 
 
 @dataclass(frozen=True)
@@ -269,6 +322,39 @@ class TrustRecords:
         self.write(ledger)
         return ledger
 
+    def notes_path(self, store: Store) -> Path:
+        return self.folder / f"{store_key(store.root)[1]}{NOTES_SUFFIX}"
+
+    def session_notes(self, store: Store) -> SessionNotes:
+        """The session notes this machine wrote to ``store`` (none recorded: no note of it is served)."""
+        real = store_key(store.root)[0]
+        path = self.notes_path(store)
+        data = self._read(path, "record of session notes", MAX_NOTES_BYTES)
+        if data is None:
+            return SessionNotes(path, real)
+        try:
+            raw = orjson.loads(data)
+        except orjson.JSONDecodeError as exc:
+            raise _damaged(path, f"not JSON ({exc})", what="record of session notes", hint=NOTES_HINT) from exc
+        problem = notes_problem(raw, real)
+        if problem is not None:
+            raise _damaged(path, problem, what="record of session notes", hint=NOTES_HINT)
+        return SessionNotes(path, real, {session_id: notes for session_id, notes in raw["sessions"]})
+
+    def note_sessions(self, store: Store, written: Mapping[str, Mapping[str, str | None]]) -> None:
+        """Record the session notes a commit of this machine's agent wrote (:func:`session_notes_of`), under the
+        store's lock and after the commit point, like the anchor: a crash between leaves a note this machine
+        wrote unserved, never serves one it did not write. Never the ledger: a clone stays without one."""
+        notes = self.session_notes(store)
+        notes.note(written)
+        self.ensure_folder()
+        try:
+            atomic_replace(notes.path, notes.to_bytes())
+        except OSError as exc:
+            raise StorageError(
+                f"cannot record the session notes: {exc.strerror or exc}", path=notes.path, errno=exc.errno
+            ) from exc
+
     def write(self, ledger: Ledger) -> None:
         self.ensure_folder()
         try:
@@ -291,7 +377,8 @@ class TrustRecords:
 
         The notices' temp files go too: a hook writing one right now loses only a notice.
         """
-        remove_temp_files(self.folder, (self.ledger_path(store).name, self.head_path(store).name, "notices.json"))
+        names = (self.ledger_path(store).name, self.head_path(store).name, self.notes_path(store).name, "notices.json")
+        remove_temp_files(self.folder, names)
 
     def ledger_at(self, store_root: Path, scope: DurableScope) -> Ledger:
         """The ledger kept for a store folder by its path, whether or not a store is there now."""
@@ -358,12 +445,35 @@ def _decode(data: bytes, path: Path, real: str, scope: DurableScope) -> Ledger:
     )
 
 
-def _damaged(path: Path, why: str, *, what: str = "trust record") -> IntegrityError:
+def _damaged(path: Path, why: str, *, what: str = "trust record", hint: str | None = None) -> IntegrityError:
     return IntegrityError(
         f"damaged {what}: {why}",
         path=path,
-        hint="nothing of that store is injected; remove the file and review the store again with `memory-review trust`",
+        hint=hint
+        or "nothing of that store is injected; remove the file and review the store again with `memory-review trust`",
     )
+
+
+NOTES_HINT = "no session note of that store is served; remove the file (the notes it recorded are then not served)"
+
+
+def notes_problem(raw: object, real: str) -> str | None:
+    """Why a decoded record of session notes is not a version 1 record of the store at ``real`` (None: it is)."""
+    if not isinstance(raw, dict) or raw.get("v") != LEDGER_VERSION:
+        return "not a version 1 record of session notes"
+    if raw.get("store") != real:
+        return f"it records store {raw.get('store')!r}, not {real!r}"
+    sessions = raw.get("sessions")
+    if not isinstance(sessions, list):
+        return "sessions is not a list"
+    for entry in sessions:
+        if not (
+            isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str) and isinstance(entry[1], dict)
+        ):
+            return "a session is not [session id, notes]"
+        if not all(isinstance(sha, str) and SHA256_RE.match(sha) for sha in entry[1].values()):
+            return f"session {entry[0][:80]!r} holds a note that is not a sha256"
+    return None
 
 
 def decisions_of(plan: Plan, sha256_of: Mapping[str, str] | None = None) -> Decisions:
@@ -385,6 +495,18 @@ def decisions_of(plan: Plan, sha256_of: Mapping[str, str] | None = None) -> Deci
         elif draft.type == "trust.remote" and draft.trust:
             decisions.remotes[str(draft.trust["remote"])] = bool(draft.trust.get("trusted"))
     return decisions
+
+
+def session_notes_of(plan: Plan) -> dict[str, dict[str, str | None]]:
+    """The session notes a plan writes: session -> memory id -> the note's sha256 (None: removed), by the fold."""
+    from memory_review.sessions import SESSION_EVENT, note_sha256
+
+    if not any(d.type == SESSION_EVENT for d in plan.drafts):
+        return {}
+    return {
+        session_id: {mid: note_sha256(memory) if memory is not None else None for mid, memory in changes.items()}
+        for session_id, changes in plan.folded().sessions.items()
+    }
 
 
 REPLACING_TYPES = GRANTING_TYPES | {"memory.deleted"}

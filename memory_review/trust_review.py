@@ -19,10 +19,11 @@ command prints the note it trusted.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from memory_review.candidate import FLAG_OVERRIDDEN, FLAG_OVERRIDES
 from memory_review.errors import ConflictError, ValidationError
 from memory_review.events import Event, EventDraft, EventType
 from memory_review.models import DurableScope, Memory, MemoryType, Strict
@@ -141,8 +142,14 @@ def _memory_of(name: str) -> str:
     return name.partition("@")[0]
 
 
-def foreign_memories(store: Store, view: StoreView, ledger: Ledger) -> list[ForeignMemory]:
-    """The undecided memories of a store, read and checked, with their flags and where they came from."""
+def foreign_memories(
+    store: Store, view: StoreView, ledger: Ledger, served_elsewhere: Container[str] = ()
+) -> list[ForeignMemory]:
+    """The undecided memories of a store, read and checked, with their flags and where they came from.
+
+    ``served_elsewhere``: the ids the other durable store serves now. Trusting a project memory under one of them
+    takes that user memory out of every block (the merge by id), so it is flagged as a candidate would be
+    (``overrides:``, session 39's re-review); a user memory under one is never served (``overridden-by:``)."""
     pending = undecided(view, ledger)
     if not pending:
         return []  # the common case reads no log at all
@@ -154,26 +161,24 @@ def foreign_memories(store: Store, view: StoreView, ledger: Ledger) -> list[Fore
             continue
         event, flags, problem = origins.get(memory_id, (None, (), None))
         source = FROM_SYNC if event is not None and event.type == "sync.merged" else FROM_STORE
-        all_flags = tuple(sorted(scan(memory.description) | scan(memory.body) | set(flags)))
+        tier = _tier_flag(store.scope, memory_id) if memory_id in served_elsewhere else set()
+        all_flags = tuple(sorted(scan(memory.description) | scan(memory.body) | set(flags) | tier))
         origin = (_sender(event, memory_id) if source == FROM_SYNC else event.origin) if event is not None else None
         status = "unreviewed" if problem else "foreign"
         found.append(ForeignMemory(store.scope, memory, sha, all_flags, source, origin, status, problem))
     return found
 
 
+def _tier_flag(scope: DurableScope, memory_id: str) -> set[str]:
+    return {(FLAG_OVERRIDES if scope == "project" else FLAG_OVERRIDDEN) + memory_id}
+
+
 def held_for_review(foreign: ForeignMemory) -> bool:
-    """Whether a memory must wait for a person even where a remote's approvals count:
-    flagged, or written by an apply of something nobody reviewed."""
-    return bool(HELD_FLAGS & set(foreign.flags)) or foreign.problem is not None
-
-
-def undecided_reviewed(view: StoreView, ledger: Ledger) -> dict[str, str]:
-    """:func:`undecided`, less the versions an unreviewed apply wrote (``trust --all`` never takes those)."""
-    pending = undecided(view, ledger)
-    if not pending:
-        return pending
-    origins = _last_changes(view.store, pending)
-    return {m: sha for m, sha in pending.items() if origins.get(m, (None, (), None))[2] is None}
+    """Whether a memory must wait for a person even where a remote's approvals count, and is left out of
+    ``trust --all``: flagged, hiding a memory of the other store, or written by an apply of something nobody
+    reviewed."""
+    held = bool(HELD_FLAGS & set(foreign.flags)) or any(f.startswith(FLAG_OVERRIDES) for f in foreign.flags)
+    return held or foreign.problem is not None
 
 
 LastChange = tuple[Event, tuple[str, ...], str | None]

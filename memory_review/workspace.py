@@ -46,7 +46,7 @@ from memory_review.read_index import ReadIndex
 from memory_review.record_io import memory_to_json
 from memory_review.storage import EMPTY, fold_all
 from memory_review.store import CommitResult, Store, Transaction, log_errors
-from memory_review.trust import TrustRecords, decisions_of, revocations
+from memory_review.trust import TrustRecords, decisions_of, revocations, session_notes_of
 from memory_review.verified import Resuming, VerifiedRecords
 from memory_review.verify import StoreReport, collector_paused, verify_store
 
@@ -56,7 +56,9 @@ if TYPE_CHECKING:
     from memory_review.gitrepo import LogEntry
     from memory_review.log_read import LoggedEvents
     from memory_review.pending_files import PendingFiles
+    from memory_review.store_view import StoreView
     from memory_review.sync import StoreSync
+    from memory_review.trust import Ledger
     from memory_review.trust_review import ForeignMemory
 
 AnyProposal = UpsertProposal | DeleteProposal | ConsolidateProposal
@@ -565,17 +567,35 @@ class Workspace:
             change = Change(
                 memory=memory.id, before=memory_to_json(before) if before else None, after=memory_to_json(record)
             )
-            self.commit(
-                tx,
-                rules.Plan(
-                    drafts=[EventDraft(type="session.written", actor=actor, session=session_id, changes=(change,))]
-                ),
+            plan = rules.Plan(
+                drafts=[EventDraft(type="session.written", actor=actor, session=session_id, changes=(change,))]
             )
+            self.commit(tx, plan)
+            self._note_session(store, plan)
         return record
 
+    def _note_session(self, store: Store, plan: rules.Plan) -> None:
+        """After the commit point: record the note as this machine's, the only notes served (F5, ADR 0021).
+
+        A failure is a warning: the note is committed but not served, never the other way round.
+        """
+        try:
+            self.trust_records.note_sessions(store, session_notes_of(plan))
+        except (MemoryReviewError, OSError) as exc:
+            self.warnings.append(f"committed, but this machine's record of the note failed (it is not served): {exc}")
+
     def session_memories(self, session_id: str) -> list[Memory]:
-        """A session's own memories (only ever visible to that session)."""
-        return sorted(self.project.session_memories(check_session_id(session_id)).values(), key=lambda m: m.id)
+        """A session's own memories (only ever visible to that session): the notes this machine wrote.
+
+        A cloned or copied store can hold notes for any session id; they are the repository's text, not
+        this session's scratch notes, so a note is served only in the version this machine recorded as
+        its commit wrote it (:class:`memory_review.trust.SessionNotes`).
+        """
+        memories = self.project.session_memories(check_session_id(session_id))
+        if not memories:
+            return []  # the record is read only when the session has notes
+        noted = self.trust_records.session_notes(self.project)
+        return sorted((m for m in memories.values() if noted.keeps(session_id, m)), key=lambda m: m.id)
 
     def promote(
         self, session_id: str, memory_id: str, *, scope: DurableScope, actor: str, rationale: str | None = None
@@ -932,8 +952,29 @@ class Workspace:
     def _foreign_in(self, store: Store) -> list[ForeignMemory]:
         from memory_review.trust_review import foreign_memories
 
+        elsewhere = self._served_ids(_OTHER[store.scope])
         # The ledger after the view, as the gate reads it: what a view shows applied is in it by then.
-        return store.read_consistently(lambda view: foreign_memories(store, view, self.trust_records.ledger(store)))
+        return store.read_consistently(
+            lambda view: foreign_memories(store, view, self.trust_records.ledger(store), elsewhere)
+        )
+
+    def _served_ids(self, scope: DurableScope) -> frozenset[str]:
+        """The ids of the memories the ``scope`` store serves now (the trust gate's): what a foreign memory of the
+        other store would hide, or be hidden by, in the merge by id."""
+        store = self.store(scope)
+        if not store.exists():
+            return frozenset()
+        gate = self.trust_records.gate
+        return store.read_consistently(lambda view: frozenset(gate(view).ids()))
+
+    def _bulk_trustable(self, view: StoreView, ledger: Ledger) -> dict[str, str]:
+        """What ``trust --all`` takes from a store: the undecided memories no flag holds for a person (a flagged
+        one, one hiding a memory of the other store, one an unreviewed apply wrote must be named)."""
+        from memory_review.trust_review import foreign_memories, held_for_review
+
+        elsewhere = self._served_ids(_OTHER[view.store.scope])
+        found = foreign_memories(view.store, view, ledger, elsewhere)
+        return {f.id: f.sha256 for f in found if not held_for_review(f)}
 
     def trust(
         self,
@@ -945,7 +986,7 @@ class Workspace:
         reason: str | None = None,
     ) -> list[Event]:
         """Trust foreign memories by id (``everything``: all still undecided), recorded as ``memory.trusted``."""
-        from memory_review.trust_review import trust_plan, undecided_reviewed, untrusted
+        from memory_review.trust_review import trust_plan, untrusted
 
         rules.require_person(actor)
         if not memory_ids and not everything:
@@ -954,7 +995,7 @@ class Workspace:
         # By name, a refused memory can still be trusted (a change of mind); --all takes the undecided only.
         return self._decide(
             scope,
-            undecided_reviewed if everything else untrusted,
+            self._bulk_trustable if everything else untrusted,
             memory_ids,
             everything,
             lambda chosen: trust_plan(chosen, actor=actor, reason=reason),
@@ -1050,10 +1091,11 @@ class Workspace:
             if remote not in ledger.remotes or store.scope not in since:
                 continue
             moved = synced_since(store, since[store.scope])
+            elsewhere = self._served_ids(_OTHER[store.scope])
             with store.transact() as tx:
                 chosen = {
                     f.id: f.sha256
-                    for f in foreign_memories(store, tx.view, ledger)
+                    for f in foreign_memories(store, tx.view, ledger, elsewhere)
                     if f.id in moved and not held_for_review(f)
                 }
                 if chosen:

@@ -149,6 +149,9 @@ def test_trusted_memories_are_injected_and_the_decision_is_in_the_log(victim: Pe
 def test_trusting_everything_at_once_injects_the_store(victim: Person) -> None:
     pytest.importorskip("mcp", reason="the optional 'mcp' extra is not installed")
     assert victim.json("trust", "--all")[0]["type"] == "memory.trusted"
+    # --all leaves a flagged one (never-review reads as a prompt injection) for the person to name (session 39)
+    assert f"{MARK}1" in victim.ok("context") and f"{MARK}2" not in victim.ok("context")
+    victim.ok("trust", "apply", "never-review")
     shown = victim.ok("context")
     assert f"{MARK}1" in shown and f"{MARK}2" in shown
     through_mcp = _mcp_calls(victim)
