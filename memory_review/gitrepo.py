@@ -37,7 +37,9 @@ NETWORK_TIMEOUT = 120.0
 
 _OPTIONS = (
     *("-c", "gc.auto=0", "-c", "maintenance.auto=false", "-c", f"core.hooksPath={os.devnull}"),
-    *("-c", "core.fsmonitor=false"),  # a program a copied repository's config names: fetch would start it
+    # Programs a copied repository's config names, which fetch would start: the file-system monitor, and the
+    # command listing an alternate's refs (``true`` lists none: alternates' tips are only a shortcut).
+    *("-c", "core.fsmonitor=false", "-c", "core.alternateRefsCommand=true"),
 )
 _MESSAGES_IN_ENGLISH = {"LANGUAGE": "C", "LC_ALL": "C"}
 """What gitpython set for each git process: errors are recognised by their text ("cannot lock ref")."""

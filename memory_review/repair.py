@@ -30,7 +30,7 @@ from pathlib import Path
 
 from memory_review.candidate import Candidate, candidate_to_json
 from memory_review.errors import IntegrityError, MemoryReviewError
-from memory_review.events import GENESIS, Event, EventDraft, decode_event, line_hash
+from memory_review.events import GENESIS, Event, EventDraft, LogIntegrityError, decode_event, line_hash
 from memory_review.events.durable import fsync_dir, write_new_file
 from memory_review.events.safe_fs import check_dir, list_dir, read_file_or, rename, unlink
 from memory_review.file_reads import storage_errors
@@ -63,9 +63,9 @@ class Lines:
         for index, line in enumerate(lines):
             try:
                 event = decode_event(line, path=where, line_no=index + first_seq)
-            except MemoryReviewError as exc:
-                return cls(lines, index, f"{where}:{index + first_seq}: {exc}")
-            except ValueError as exc:
+            except LogIntegrityError as exc:  # the line's own words: it names the place itself
+                return cls(lines, index, str(exc))
+            except (MemoryReviewError, ValueError) as exc:
                 return cls(lines, index, f"{where}:{index + first_seq}: {exc}")
             if event.seq != index + first_seq or event.prev != prev:
                 return cls(lines, index, f"{where}:{index + first_seq}: does not chain on the line before")

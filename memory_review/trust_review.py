@@ -46,8 +46,11 @@ FROM_STORE = "store"
 FROM_SYNC = "sync"
 """Arrived from teammates through ``memory-review sync``."""
 HELD_FLAGS = frozenset({FLAG_INJECTION, FLAG_SECRET, FLAG_HIDDEN_UNICODE, FLAG_BLANK_PADDING, FLAG_LOOK_ALIKE})
-VERSION_CHARS = 12
-"""How much of a version's sha256 ``trust list`` shows and ``trust apply ID@VERSION`` takes (the whole hash too)."""
+VERSION_CHARS = 32
+"""How much of a version's sha256 ``trust list`` shows and ``trust apply ID@VERSION`` takes (the whole hash too).
+
+128 bits: the repository's author writes both versions, so a shorter name is a birthday search away (12 hex
+digits: two versions sharing them took 54 s, session 39's re-review)."""
 
 
 @dataclass(frozen=True)

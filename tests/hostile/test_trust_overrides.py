@@ -31,6 +31,6 @@ def test_trust_all_leaves_it_for_the_person_to_name(victim: Person) -> None:
     assert "Never deploy with a shared key" in block and f"{MARK}1" not in block
     # both wait: this one hides a user memory, never-review is flagged for prompt injection
     assert [d["id"] for d in victim.json("trust", "list")] == ["deploy-key", "never-review"]
-    named = victim.json("trust", "list")[0]["sha256"][:12]
+    named = victim.json("trust", "list")[0]["sha256"][:32]
     victim.ok("trust", "apply", f"deploy-key@{named}")  # named, it is the person's decision
     assert "Never deploy with a shared key" not in victim.ok("context")

@@ -219,6 +219,21 @@ def test_repair_rebuilds_a_deleted_memory_folder(repo: Path, env: dict) -> None:
     assert run_json(["memories"], env, repo) == expected
 
 
+@pytest.mark.parametrize("line", [b"garbage\n", b'{"v":1}\n'])
+def test_repair_names_a_line_that_is_no_event_in_one_line(repo: Path, env: dict, line: bytes) -> None:
+    """Session 39's re-review: a complete line that decodes to no event ended ``verify --repair`` in a traceback."""
+    created = run_json(["propose", "--file", "-"], env, repo, json.dumps(PROPOSAL))
+    run_json(["apply", created["id"]], env, repo)
+    log = repo / ".memory-review" / "events.jsonl"
+    before = log.read_bytes() + line
+    log.write_bytes(before)
+    for args in (["verify", "--repair"], ["verify", "--repair", "--apply"]):
+        done = run(args, env, repo)
+        assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+        assert "not a valid event" in done.stdout + done.stderr
+    assert log.read_bytes() == before
+
+
 def _worker(args: tuple[Path, dict, int]) -> list[str]:
     repo, env, n = args
     applied = []

@@ -228,3 +228,19 @@ def test_sync_starts_no_fsmonitor_the_repository_names(team: Team) -> None:
     assert ann.sync().pushed
     ann.sync()
     assert not marker.exists(), marker.read_text()
+
+
+def test_sync_starts_no_alternate_refs_command_the_repository_names(team: Team) -> None:
+    """Session 39's re-review: with an alternate object store, fetch ran the config's ``core.alternateRefsCommand``."""
+    ann, bob = team["ann"], team["bob"]
+    bob.approve("y", "2")
+    bob.sync()  # something for ann's fetch to negotiate
+    alternate = team.tmp / "alt"
+    git("init", "-q", str(alternate), cwd=team.tmp)
+    (ann.root / ".git" / "objects" / "info").mkdir(parents=True, exist_ok=True)
+    (ann.root / ".git" / "objects" / "info" / "alternates").write_text(f"{alternate / '.git' / 'objects'}\n")
+    marker = team.tmp / "alternate-refs-ran.txt"
+    git("config", "core.alternateRefsCommand", str(_script(team.tmp / "alt.sh", marker)), cwd=ann.root)
+    ann.approve("x", "1")
+    ann.sync()
+    assert not marker.exists(), marker.read_text()
