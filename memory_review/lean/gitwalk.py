@@ -33,10 +33,18 @@ _GIT_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY"
 _HEAD_RE = re.compile(rb"ref:\s*refs/|[0-9A-Fa-f]{64}|[0-9A-Fa-f]{40}")
 # What git (and gitpython) open by name in a git dir: on start-up (HEAD, config, commondir), and for the refs and
 # objects our commands read (packed-refs, alternates); our own refs are checked folder by folder.
-_GIT_FILES = ("HEAD", "config", "commondir", "packed-refs", os.path.join("objects", "info", "alternates"))
-# Folders whose every entry git may open: our refs, and the packs (each object lookup opens their .idx files).
+_GIT_FILES = (
+    *("HEAD", "config", "config.worktree", "commondir", "packed-refs", "shallow"),
+    *(os.path.join("objects", "info", "alternates"), os.path.join("info", "grafts")),
+    os.path.join("info", "attributes"),
+)
+# Folders whose every entry git may open: our refs and their reflogs, the replace refs (every object read looks
+# there), and the packs (each object lookup opens their .idx files).
 # Loose objects are not listed (256 folders, on every command): a FIFO there blocks a read of that object.
-_LISTED = (os.path.join("refs", "memory-review"), os.path.join("objects", "pack"))
+_LISTED = (
+    *(os.path.join("refs", "memory-review"), os.path.join("logs", "refs", "memory-review")),
+    *(os.path.join("refs", "replace"), os.path.join("objects", "pack")),
+)
 _POINTER_LIMIT = 4096  # a gitfile or commondir names one path
 _CONFIG_LIMIT = 1 << 20
 _SECTION_RE = re.compile(rb"\s*\[([^\]]*)\](.*)")

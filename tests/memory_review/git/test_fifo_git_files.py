@@ -89,6 +89,18 @@ PLANTS: dict[str, Callable[[Path], Path]] = {
     "pack index": _pack_index,
     "included config": _included_config,
     "gitfile target": _gitfile_target,
+    # session 39's re-review: git reads these too on every object read or history write
+    **{
+        name: (lambda root, parts=parts: _replace_by_fifo(root.joinpath(".git", *parts)))
+        for name, parts in {
+            "shallow": ("shallow",),
+            "grafts": ("info", "grafts"),
+            "attributes": ("info", "attributes"),
+            "config.worktree": ("config.worktree",),
+            "replace ref": ("refs", "replace", "0" * 40),
+            "our ref's reflog": ("logs", "refs", "memory-review", "project"),
+        }.items()
+    },
 }
 
 
