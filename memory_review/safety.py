@@ -80,12 +80,26 @@ def _script_char(ch: str) -> bool:
     return ord(ch) > 0x7F and unicodedata.category(ch)[0] in "LMS"
 
 
-def _selects_a_glyph(text: str, i: int) -> bool:
-    """A variation selector right after the symbol or letter whose glyph it picks is normal writing.
+# The text and emoji forms (VS15, VS16) are picked for symbols and punctuation (``❤``, ``‼``, ``↔``) and one letter.
+_TEXT_OR_EMOJI_FORM = frozenset({0xFE0E, 0xFE0F})
+_EMOJI_LETTERS = frozenset("\u2139")  # INFORMATION SOURCE
+# VS1-3 pick a glyph only in the standardized variants: of a CJK unified ideograph, and VS1 of a math operator
+# (``∩︀``; the operator blocks, not every Sm: an arrow has no such variant).
+_CJK_UNIFIED_IDEOGRAPHS = (range(0x3400, 0x4DC0), range(0x4E00, 0xA000), range(0x20000, 0x31350))
+_MATH_OPERATORS = (range(0x2200, 0x2300), range(0x2A00, 0x2B00))
+_MATH_VARIANT_SELECTOR = 0xFE00
+# The CJK compatibility ideographs' standardized variants use VS1 to VS3: one after each ideograph of a Chinese
+# text otherwise carried almost four bits a character, unflagged (VS1-14).
+_CJK_VARIANT_SELECTORS = range(0xFE00, 0xFE03)
 
-    ``❤\ufe0f`` (an emoji's colour form), ``1\ufe0f\u20e3`` (a keycap), a Mongolian letter's free variation
-    selector. A second one in a row, or one after ASCII otherwise, draws nothing and picks nothing: that is
-    how a run of them smuggles bytes past a reader.
+
+def _selects_a_glyph(text: str, i: int) -> bool:
+    """A variation selector right after the character whose glyph it picks is normal writing.
+
+    ``❤\ufe0f`` (an emoji's colour form), ``1\ufe0f\u20e3`` (a keycap), ``\u8fbb\ufe00`` (an ideograph's
+    variant), ``\u2229\ufe00`` (a math symbol's), a Mongolian letter's free variation selector. Anywhere else
+    it picks nothing and draws nothing: one after each letter of a Cyrillic or accented sentence, or a run of
+    them, smuggles four bits a character past a reader (session 39's re-review).
     """
     cp = ord(text[i])
     if i == 0:
@@ -95,9 +109,13 @@ def _selects_a_glyph(text: str, i: int) -> bool:
         return 0x1820 <= ord(before) <= 0x18AF and unicodedata.category(before)[0] == "L"
     if cp not in BASIC_VARIATION_SELECTORS:
         return False
-    if before in "0123456789#*":
-        return text[i + 1 : i + 2] == "\u20e3"
-    return ord(before) > 0x7F and unicodedata.category(before)[0] in "LNS"
+    if cp in _TEXT_OR_EMOJI_FORM:
+        if before in "0123456789#*":
+            return text[i + 1 : i + 2] == "\u20e3"
+        return ord(before) > 0x7F and (unicodedata.category(before)[0] in "SP" or before in _EMOJI_LETTERS)
+    if cp == _MATH_VARIANT_SELECTOR and any(ord(before) in block for block in _MATH_OPERATORS):
+        return True
+    return cp in _CJK_VARIANT_SELECTORS and any(ord(before) in block for block in _CJK_UNIFIED_IDEOGRAPHS)
 
 
 def _is_hidden_at(text: str, i: int) -> bool:
@@ -174,9 +192,14 @@ def visible_form(text: str) -> str:
 
 # --------------------------------------------------------------------------- blank padding
 
-# What a line may hold and still show as empty: every kind of space, the braille blank, the Hangul fillers.
-# A fixed list (frame 3 collapses runs of such lines, and a frame must render the same under every Python).
-BLANK_CLASS = "\t\x0b\x0c\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u202f\u205f\u3000\u2800\u115f\u1160\u3164\uffa0"
+# What a line may hold and still show as empty: every kind of space, the braille blank, the Hangul fillers, the
+# musical null notehead (a blank glyph), and combining marks, which on a line of their own draw a stray accent at
+# most (session 39's re-review). A fixed list (frame 3 collapses runs of such lines, and a frame must render the
+# same under every Python): the combining blocks, not the Mn category.
+BLANK_CLASS = (
+    "\t\x0b\x0c\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u202f\u205f\u3000\u2800\u115f\u1160\u3164\uffa0\U0001d159"
+    "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"  # the combining blocks
+)
 BLANK_LINES_FLAGGED = 3
 """A run of this many blank-looking lines is flagged: more than the two that separate functions in Python."""
 _PADDING_RE = re.compile(f"\n(?:[{BLANK_CLASS}]*\n){{{BLANK_LINES_FLAGGED},}}")
@@ -195,39 +218,73 @@ def blank_padding(text: str) -> int:
 
 # --------------------------------------------------------------------------- look-alikes
 
-_WORD_RE = re.compile(r"[^\W\d_]+")
+# A word for this check: letters and digits (``g୦୦gle`` has Oriya zeros), read across what draws nothing.
+_WORD_RE = re.compile(r"[^\W_]+")
 # Greek mu as the SI prefix (``μs``, ``μm``) is ordinary in a word of Latin letters.
 _UNIT_LETTERS = frozenset("\u03bc\u00b5")
+# Latin letters that are look-alikes within Latin: the IPA and phonetic letters (``ɡ``, ``ɑ``, small capital ``ᴘ``),
+# which no language's spelling needs, unlike ``ı``, ``ł`` or ``ø`` of Latin-1 and Extended-A...
+_PHONETIC_BLOCKS = (range(0x0250, 0x02B0), range(0x1D00, 0x1DC0))
+# ...but for the IPA letters African alphabets spell with (Hausa ``ɓ ɗ``, Ewe ``ɖ ɣ ʋ``, Akan ``ɛ``, Bambara ``ɲ``,
+# Kabiyè ``ɩ``): ordinary writing, like ``ł``.
+_ORTHOGRAPHY_LETTERS = frozenset("\u0253\u0256\u0257\u025b\u0263\u0269\u0272\u028b")
+_GLUE_CATEGORIES = frozenset({"Mn", "Me", "Cf"})
 
 
 def _imitates_latin(ch: str) -> bool:
-    """A letter of another script (Cyrillic ``р``, Greek ``υ``, mathematical ``𝐚``) that reads as a Latin one."""
-    if ch.isascii() or ch in _UNIT_LETTERS or "LATIN" in unicodedata.name(ch, "LATIN"):
+    """A character that reads as a Latin letter it is not: a letter of another script (Cyrillic ``р``, Greek
+    ``υ``, mathematical ``𝐚``), an IPA or phonetic letter (``ɡ``, ``ᴘ``), another script's digit (Oriya ``୦``)."""
+    if ch.isascii() or ch in _UNIT_LETTERS or ch in _ORTHOGRAPHY_LETTERS:
+        return False
+    if "LATIN" in unicodedata.name(ch, "LATIN") and not any(ord(ch) in block for block in _PHONETIC_BLOCKS):
         return False
     read = textfold.fold_char(ch)
     return len(read) == 1 and read.isascii() and read.isalpha()
 
 
 def _is_latin(ch: str) -> bool:
-    return ch.isascii() or "LATIN" in unicodedata.name(ch, "")
+    return (ch.isascii() and ch.isalpha()) or "LATIN" in unicodedata.name(ch, "")
+
+
+def _draws_nothing(ch: str) -> bool:
+    return is_no_glyph_char(ch) or unicodedata.category(ch) in _GLUE_CATEGORIES
+
+
+def _words(text: str) -> Iterator[tuple[int, int]]:
+    """Where each word of ``text`` starts and ends, a word going on across marks and characters that draw nothing
+    between its pieces: ``ру\u0301pi`` is the one word a reader sees, not ``ру`` and ``pi``."""
+    start = end = -1
+    for match in _WORD_RE.finditer(text):
+        if end < 0 or not _glue(text[end : match.start()]):
+            if end >= 0:
+                yield start, end
+            start = match.start()
+        end = match.end()
+    if end >= 0:
+        yield start, end
+
+
+def _glue(gap: str) -> bool:
+    return not gap.isascii() and all(_draws_nothing(ch) for ch in gap)
 
 
 def look_alike_positions(text: str) -> list[int]:
-    """Indexes of the letters that imitate Latin ones inside a word that also has Latin letters (``руpi``).
+    """Indexes of the characters that imitate Latin letters inside a word that also has Latin letters (``руpi``).
 
-    UTS #39's mixed-script confusable check, one word at a time: a word wholly in Cyrillic or Greek is
-    ordinary writing and is not named, nor is ``iPhone-версия`` (two words).
+    UTS #39's mixed-script confusable check, one word at a time, with the IPA letters and other scripts' digits
+    as look-alikes too (``ɡithub``, ``g୦୦gle``): a word wholly in Cyrillic or Greek is ordinary writing and is not
+    named, nor is ``iPhone-версия`` (two words).
     """
     if text.isascii():
         return []
     found: list[int] = []
-    for word in _WORD_RE.finditer(text):
-        letters = word.group()
-        if letters.isascii():
+    for start, end in _words(text):
+        word = text[start:end]
+        if word.isascii():
             continue
-        imitating = [i for i, ch in enumerate(letters) if _imitates_latin(ch)]
-        if imitating and any(_is_latin(ch) for ch in letters):
-            found.extend(word.start() + i for i in imitating)
+        imitating = [i for i, ch in enumerate(word) if _imitates_latin(ch)]
+        if imitating and any(_is_latin(ch) for ch in word):
+            found.extend(start + i for i in imitating)
     return found
 
 

@@ -63,6 +63,7 @@ NO_GLYPH_RANGES: tuple[range, ...] = (
     range(0xFE00, 0xFE10),  # variation selectors 1-16 (one after an emoji is ordinary: see below)
     range(0xFFF0, 0xFFFC),  # unassigned default-ignorables and the interlinear annotation controls
     range(0x13430, 0x13440),  # Egyptian hieroglyph format controls
+    range(0x16FE4, 0x16FE5),  # Khitan small script filler: a mark with no glyph, not default-ignorable
     range(0x1BCA0, 0x1BCA4),  # shorthand format controls
     range(0x1D173, 0x1D17B),  # musical symbol format controls
     range(0xE0080, 0xE0100),  # the rest of plane 14's default-ignorable block

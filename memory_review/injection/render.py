@@ -64,9 +64,10 @@ _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _ASCII_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
-# Frame 3: a run of lines that show as empty (spaces, U+2800, U+3000, ...) is one empty line; at the ends, none.
+# Frame 3: a run of lines that show as empty (spaces, U+2800, U+3000, lone combining marks, ...) is one empty
+# line; at the ends, none of the blank glyphs (marks stay there: a text may end in a letter's accent).
 _BLANK_RUN_RE = re.compile(f"\n(?:[{BLANK_CLASS}]*\n)+")
-_BLANK_ENDS = "".join(chr(cp) for cp in range(0x3001) if chr(cp).isspace()) + "\u2800\u115f\u1160\u3164\uffa0"
+_BLANK_ENDS = "".join(chr(cp) for cp in range(0x3001) if chr(cp).isspace()) + "\u2800\u115f\u1160\u3164\uffa0\U0001d159"
 
 
 def sanitize(text: str, version: int = FRAME_VERSION) -> str:
