@@ -33,6 +33,8 @@ DurableScope = Literal["user", "project"]
 
 MEMORY_TYPES: tuple[MemoryType, ...] = ("preference", "convention", "fact", "forbidden")
 SCOPES: tuple[Scope, ...] = ("user", "project", "session")
+OTHER_SCOPE: dict[DurableScope, DurableScope] = {"project": "user", "user": "project"}
+"""The other durable store: the one whose memories the merge by id sets against a store's (tier flags)."""
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 TIMESTAMP_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from memory_review.candidate import Candidate, CandidateState, live_flags
 from memory_review.errors import MemoryReviewError, NotFoundError
-from memory_review.models import DurableScope
+from memory_review.models import OTHER_SCOPE, DurableScope
 
 if TYPE_CHECKING:
     from memory_review.store import Store
@@ -78,7 +78,7 @@ class PendingFiles:
             if not store.exists():
                 continue  # created later, perhaps: asked again on the next pass
             sha256_of = hashes[store.scope]
-            other_scope: DurableScope = "user" if store.scope == "project" else "project"
+            other_scope = OTHER_SCOPE[store.scope]
             other = hashes.get(other_scope)  # for the tier flags (``candidate.tier_flags``); absent: none
             if sha256_of is None or (other is None and other_scope in hashes):
                 batch.extend(self.listed(store.scope))

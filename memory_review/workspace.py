@@ -29,7 +29,7 @@ from memory_review.history import History
 from memory_review.ids import check_session_id, new_candidate_id
 from memory_review.limits import MAX_SESSION_MEMORIES
 from memory_review.locking import DEFAULT_TIMEOUT
-from memory_review.models import DurableScope, Memory, durable_scope, utc_now
+from memory_review.models import OTHER_SCOPE, DurableScope, Memory, durable_scope, utc_now
 from memory_review.paths import project_root, project_store_dir, user_store_dir
 from memory_review.proposal import (
     ConsolidateProposal,
@@ -65,7 +65,6 @@ AnyProposal = UpsertProposal | DeleteProposal | ConsolidateProposal
 Clean = tuple[Store, Resuming, dict[str, tuple[str, str]]]
 """A store a verify found clean, what its walk proved and the read index entries it checked (ADR 0056)."""
 DURABLE: tuple[DurableScope, ...] = ("project", "user")
-_OTHER: dict[DurableScope, DurableScope] = {"project": "user", "user": "project"}
 
 
 @dataclass(frozen=True)
@@ -322,7 +321,7 @@ class Workspace:
         """The approved memories of the other store that a candidate's ``overrides:``, ``overridden-by:`` and
         ``uncovers:`` flags name, as they are now: the one it would hide, or that hides it (docs/design.md §6)."""
         wanted = tier_flag_ids(state.flags)
-        store = self.store(_OTHER[state.candidate.scope])
+        store = self.store(OTHER_SCOPE[state.candidate.scope])
         if not wanted or not store.exists():
             return []
         view = store.view(load=False)
@@ -336,7 +335,7 @@ class Workspace:
 
     def _other_hashes(self, store: Store) -> Callable[[str], str | None] | None:
         """The hashes of the other durable store's memories, for the tier flags (None: it has none)."""
-        other = self.store(_OTHER[store.scope])
+        other = self.store(OTHER_SCOPE[store.scope])
         return other.view(load=False).sha256 if other.exists() else None
 
     # --- a person's decisions -----------------------------------------------------------
@@ -952,7 +951,7 @@ class Workspace:
     def _foreign_in(self, store: Store) -> list[ForeignMemory]:
         from memory_review.trust_review import foreign_memories
 
-        elsewhere = self._served_ids(_OTHER[store.scope])
+        elsewhere = self._served_ids(OTHER_SCOPE[store.scope])
         # The ledger after the view, as the gate reads it: what a view shows applied is in it by then.
         return store.read_consistently(
             lambda view: foreign_memories(store, view, self.trust_records.ledger(store), elsewhere)
@@ -972,7 +971,7 @@ class Workspace:
         one, one hiding a memory of the other store, one an unreviewed apply wrote must be named)."""
         from memory_review.trust_review import foreign_memories, held_for_review
 
-        elsewhere = self._served_ids(_OTHER[view.store.scope])
+        elsewhere = self._served_ids(OTHER_SCOPE[view.store.scope])
         found = foreign_memories(view.store, view, ledger, elsewhere)
         return {f.id: f.sha256 for f in found if not held_for_review(f)}
 
@@ -1091,7 +1090,7 @@ class Workspace:
             if remote not in ledger.remotes or store.scope not in since:
                 continue
             moved = synced_since(store, since[store.scope])
-            elsewhere = self._served_ids(_OTHER[store.scope])
+            elsewhere = self._served_ids(OTHER_SCOPE[store.scope])
             with store.transact() as tx:
                 chosen = {
                     f.id: f.sha256
