@@ -1027,12 +1027,21 @@ class Workspace:
                 known |= candidates_of(store.view(load=False), self.trust_records.ledger(store)).keys()
             check_named(known, memory_ids, scope=scope)
         events: list[Event] = []
+        taken: set[str] = set()
         for store in stores:
             with store.transact() as tx:
                 available = candidates_of(tx.view, self.trust_records.ledger(store))
                 chosen = available if everything else {m: available[m] for m in memory_ids if m in available}
                 if chosen:
                     events += self.commit(tx, plan_of(chosen))
+                    taken |= chosen.keys()
+        changed = [] if everything else [m for m in memory_ids if m not in taken]
+        if changed:  # named before the lock, gone under it: the store changed meanwhile (a pull, a sync)
+            decided = f"; decided: {', '.join(sorted(taken))}" if taken else "; nothing was decided"
+            raise ConflictError(
+                f"changed while waiting for the store lock: {', '.join(changed)}{decided}",
+                hint="list them again (`memory-review trust list`) and name the versions waiting now",
+            )
         return events
 
     def trust_moved(self, old_root: Path, *, actor: str) -> list[Event]:

@@ -164,3 +164,25 @@ def test_refused_is_not_asked_again_until_the_memory_changes(tmp_path: Path) -> 
     assert _injected(me) == {"a-note"}
     record = json.loads(me.trust_records.ledger_path(me.project).read_bytes())
     assert sorted(record["trusted"].values()) == ["a-note"] and list(record["refused"].values()) == ["a-note"]
+
+
+def test_a_name_that_changed_while_trust_waited_for_the_lock_is_an_error(tmp_path: Path) -> None:
+    """Session 39's re-review: a pinned version that changed between the name check and the lock was skipped
+    in silence ("nothing to decide", status 0; the review UI said it had trusted it)."""
+    from memory_review.errors import ConflictError
+    from memory_review.trust_review import trust_plan, untrusted
+
+    ws = fresh_workspace(tmp_path)
+    _approve(ws, "a-note", "first")
+    _approve(ws, "b-note", "second")
+    stranger = Workspace(ws.root, tmp_path / "stranger-home")
+    looks = []
+
+    def as_it_changes(view, ledger):  # the second look is the one under the lock: b-note moved on meanwhile
+        found = untrusted(view, ledger)
+        looks.append(view)
+        return found if len(looks) == 1 else {m: sha for m, sha in found.items() if not m.startswith("b-note")}
+
+    with pytest.raises(ConflictError, match=r"changed while waiting for the store lock: b-note; decided: a-note"):
+        stranger._decide("project", as_it_changes, ["a-note", "b-note"], False, lambda c: trust_plan(c, actor=ACTOR))
+    assert _injected(stranger) == {"a-note"}
