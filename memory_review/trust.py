@@ -293,13 +293,7 @@ class TrustRecords:
             )
             + b"\n"
         )
-        self.ensure_folder()
-        try:
-            atomic_replace(self.head_path(store), data, sync_dir=False)
-        except OSError as exc:
-            raise StorageError(
-                f"cannot anchor the log head: {exc.strerror or exc}", path=self.head_path(store), errno=exc.errno
-            ) from exc
+        self._replace(self.head_path(store), data, "anchor the log head", sync_dir=False)
 
     def record(self, store: Store, decisions: Decisions) -> Ledger:
         """Add ``decisions`` to the store's ledger, durably (temp file, fsync, rename, fsync the folder).
@@ -347,23 +341,19 @@ class TrustRecords:
         wrote unserved, never serves one it did not write. Never the ledger: a clone stays without one."""
         notes = self.session_notes(store)
         notes.note(written)
-        self.ensure_folder()
-        try:
-            atomic_replace(notes.path, notes.to_bytes())
-        except OSError as exc:
-            raise StorageError(
-                f"cannot record the session notes: {exc.strerror or exc}", path=notes.path, errno=exc.errno
-            ) from exc
+        self._replace(notes.path, notes.to_bytes(), "record the session notes")
 
     def write(self, ledger: Ledger) -> None:
+        self._replace(ledger.path, ledger.to_bytes(), "write the trust record")
+        ledger.exists = True
+
+    def _replace(self, path: Path, data: bytes, doing: str, *, sync_dir: bool = True) -> None:
+        """One record of this folder replaced whole (temp file, fsync, rename); ``doing`` names it in the error."""
         self.ensure_folder()
         try:
-            atomic_replace(ledger.path, ledger.to_bytes())
+            atomic_replace(path, data, sync_dir=sync_dir)
         except OSError as exc:
-            raise StorageError(
-                f"cannot write the trust record: {exc.strerror or exc}", path=ledger.path, errno=exc.errno
-            ) from exc
-        ledger.exists = True
+            raise StorageError(f"cannot {doing}: {exc.strerror or exc}", path=path, errno=exc.errno) from exc
 
     def start(self, store: Store) -> None:
         """Give a store this machine just created an (empty) ledger: its own store, trusted from the start."""

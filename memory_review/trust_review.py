@@ -19,7 +19,7 @@ command prints the note it trusted.
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -146,16 +146,18 @@ def _memory_of(name: str) -> str:
 
 
 def foreign_memories(
-    store: Store, view: StoreView, ledger: Ledger, served_elsewhere: Container[str] = ()
+    store: Store, view: StoreView, ledger: Ledger, served_elsewhere: Callable[[], Container[str]] = frozenset
 ) -> list[ForeignMemory]:
     """The undecided memories of a store, read and checked, with their flags and where they came from.
 
-    ``served_elsewhere``: the ids the other durable store serves now. Trusting a project memory under one of them
-    takes that user memory out of every block (the merge by id), so it is flagged as a candidate would be
-    (``overrides:``, session 39's re-review); a user memory under one is never served (``overridden-by:``)."""
+    ``served_elsewhere`` gives the ids the other durable store serves now (asked only when something waits).
+    Trusting a project memory under one of them takes that user memory out of every block (the merge by id), so
+    it is flagged as a candidate would be (``overrides:``, session 39's re-review); a user memory under one is
+    never served (``overridden-by:``)."""
     pending = undecided(view, ledger)
     if not pending:
-        return []  # the common case reads no log at all
+        return []  # the common case reads no log at all, nor the other store
+    elsewhere = served_elsewhere()
     origins = _last_changes(store, pending)
     found = []
     for memory_id, sha in sorted(pending.items()):
@@ -164,7 +166,7 @@ def foreign_memories(
             continue
         event, flags, problem = origins.get(memory_id, (None, (), None))
         source = FROM_SYNC if event is not None and event.type == "sync.merged" else FROM_STORE
-        tier = _tier_flag(store.scope, memory_id) if memory_id in served_elsewhere else set()
+        tier = _tier_flag(store.scope, memory_id) if memory_id in elsewhere else set()
         all_flags = tuple(sorted(scan(memory.description) | scan(memory.body) | set(flags) | tier))
         origin = (_sender(event, memory_id) if source == FROM_SYNC else event.origin) if event is not None else None
         status = "unreviewed" if problem else "foreign"

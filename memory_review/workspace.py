@@ -7,6 +7,7 @@ The TUI, the MCP server and the hooks call the same methods.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -951,7 +952,7 @@ class Workspace:
     def _foreign_in(self, store: Store) -> list[ForeignMemory]:
         from memory_review.trust_review import foreign_memories
 
-        elsewhere = self._served_ids(OTHER_SCOPE[store.scope])
+        elsewhere = functools.partial(self._served_ids, OTHER_SCOPE[store.scope])
         # The ledger after the view, as the gate reads it: what a view shows applied is in it by then.
         return store.read_consistently(
             lambda view: foreign_memories(store, view, self.trust_records.ledger(store), elsewhere)
@@ -971,7 +972,7 @@ class Workspace:
         one, one hiding a memory of the other store, one an unreviewed apply wrote must be named)."""
         from memory_review.trust_review import foreign_memories, held_for_review
 
-        elsewhere = self._served_ids(OTHER_SCOPE[view.store.scope])
+        elsewhere = functools.partial(self._served_ids, OTHER_SCOPE[view.store.scope])
         found = foreign_memories(view.store, view, ledger, elsewhere)
         return {f.id: f.sha256 for f in found if not held_for_review(f)}
 
@@ -1099,7 +1100,7 @@ class Workspace:
             if remote not in ledger.remotes or store.scope not in since:
                 continue
             moved = synced_since(store, since[store.scope])
-            elsewhere = self._served_ids(OTHER_SCOPE[store.scope])
+            elsewhere = functools.partial(self._served_ids, OTHER_SCOPE[store.scope])
             with store.transact() as tx:
                 chosen = {
                     f.id: f.sha256

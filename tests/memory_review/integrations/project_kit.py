@@ -92,6 +92,15 @@ class Project:
         return state.candidate.id
 
 
+def in_this_process(project: Project, monkeypatch: Any) -> None:
+    """This test process's environment as the hook's would be in ``project`` (the lean path called in-process):
+    its stores and person, no project folder named by Claude Code, not nested in our own extractor."""
+    for name in ("MEMORY_REVIEW_HOME", "MEMORY_REVIEW_ACTOR", "HOME"):
+        monkeypatch.setenv(name, project.env[name])
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    monkeypatch.delenv("MEMORY_REVIEW_NESTED", raising=False)
+
+
 def make_project(base: Path, *, init: bool = True) -> Project:
     """A fresh project under ``base`` (its own user store and HOME, so nothing leaks out)."""
     root = base / "repo"

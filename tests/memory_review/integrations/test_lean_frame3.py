@@ -12,7 +12,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from project_kit import Project
+from project_kit import Project, in_this_process
 
 from memory_review.injection.render import render_frame
 from memory_review.lean import hook as lean_hook
@@ -34,10 +34,7 @@ BODY = (
 
 @pytest.fixture
 def padded(project: Project, monkeypatch: pytest.MonkeyPatch) -> Project:
-    for name in ("MEMORY_REVIEW_HOME", "MEMORY_REVIEW_ACTOR", "HOME"):
-        monkeypatch.setenv(name, project.env[name])
-    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
-    monkeypatch.delenv("MEMORY_REVIEW_NESTED", raising=False)
+    in_this_process(project, monkeypatch)
     ws = project.workspace()
     proposal = {
         "op": "create",

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from project_kit import Project
+from project_kit import Project, in_this_process
 
 from memory_review.lean import hook as lean_hook
 from memory_review.lean import index as layout
@@ -98,10 +98,7 @@ def _payload(project: Project, event: str, prompt: str | None, session: str = "s
 
 @pytest.fixture
 def stocked(project: Project, monkeypatch: pytest.MonkeyPatch) -> Project:
-    for name in ("MEMORY_REVIEW_HOME", "MEMORY_REVIEW_ACTOR", "HOME"):
-        monkeypatch.setenv(name, project.env[name])
-    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
-    monkeypatch.delenv("MEMORY_REVIEW_NESTED", raising=False)
+    in_this_process(project, monkeypatch)
     _approve_all(project, MEMORIES)
     return project
 
